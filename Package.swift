@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// RunWay Pair: a two-process simulator of the RunWay iPhone + Apple Watch pair.
+//
+// Layers, bottom to top (each depends only on those before it):
+//   CSQLite, CLinux  - the only C: system headers, nothing else
+//   Posix            - errno funnel, owned descriptors, Unix sockets, poll loop, flock, signals, logging
+//   JSONText         - a strict JSON parser and a fast writer (command line, control socket)
+//   Storage          - SQLite: Database, Statement, migrations
+//   Connectivity     - the WatchConnectivity-style session: frames, handshake, outbox, acks (knows no flights)
+//   RunWayApp        - the app domain: flights, logbook, the view model that saves on receipt
+//   Devices          - a simulated phone and watch: app + session + control socket, as daemons
+//   RunWayCLI        - the `runway` command-line client
+import PackageDescription
+
+let package = Package(
+    name: "RunWayPair",
+    products: [
+        .executable(name: "phone-daemon", targets: ["phone-daemon"]),
+        .executable(name: "watch-agent", targets: ["watch-agent"]),
+        .executable(name: "runway", targets: ["runway"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(name: "CLinux"),
+        .target(name: "Posix", dependencies: ["CLinux"]),
+        .target(name: "JSONText"),
+        .target(name: "Storage", dependencies: ["CSQLite", "Posix"]),
+        .target(name: "Connectivity", dependencies: ["Posix", "Storage", "JSONText"]),
+        .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
+        .target(name: "Devices", dependencies: ["Posix", "Storage", "Connectivity", "RunWayApp"]),
+        .target(name: "RunWayCLI", dependencies: ["Posix", "Connectivity", "RunWayApp", "Devices"]),
+        .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
+        .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
+        .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix"]),
+        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["Devices", "Connectivity", "Posix"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,18 @@
+// The whole of SQLite's C surface that Swift sees. Macros that Swift cannot import
+// (SQLITE_TRANSIENT is a cast of -1 to a function pointer) become functions here.
+#ifndef RUNWAY_CSQLITE_SHIM_H
+#define RUNWAY_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// Bind text/blob with SQLITE_TRANSIENT: SQLite copies the bytes before returning.
+static inline int runway_sqlite3_bind_text_transient(sqlite3_stmt *s, int i, const char *p, int n) {
+    return sqlite3_bind_text(s, i, p, n, SQLITE_TRANSIENT);
+}
+static inline int runway_sqlite3_bind_blob_transient(sqlite3_stmt *s, int i, const void *p, int n) {
+    return sqlite3_bind_blob(s, i, p, n, SQLITE_TRANSIENT);
+}
+/// sqlite3_db_config is variadic; Swift cannot call it directly.
+static inline int runway_sqlite3_enable_defensive(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+}
+#endif

@@ -1,0 +1,125 @@
+/// Big-endian binary writing and bounds-checked reading: the building blocks of frames and of the
+/// property-list codec. A reader never trusts a declared length: it checks it against what is there.
+
+/// Appends binary values to a byte array.
+public struct ByteWriter {
+    public var bytes: [UInt8]
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    @inline(__always) public mutating func write(_ value: UInt8) { bytes.append(value) }
+
+    @inline(__always) public mutating func write(_ value: UInt32) {
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    @inline(__always) public mutating func write(_ value: UInt64) {
+        write(UInt32(truncatingIfNeeded: value >> 32))
+        write(UInt32(truncatingIfNeeded: value))
+    }
+
+    @inline(__always) public mutating func write(_ value: Int64) { write(UInt64(bitPattern: value)) }
+    @inline(__always) public mutating func write(_ value: Double) { write(value.bitPattern) }
+
+    public mutating func write<C: Collection>(contentsOf data: C) where C.Element == UInt8 {
+        bytes.append(contentsOf: data)
+    }
+
+    /// A string as a 32-bit length and UTF-8 bytes.
+    public mutating func writeString(_ string: String) {
+        var copy = string
+        copy.withUTF8 { utf8 in
+            write(UInt32(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// Overwrites four bytes at `offset` (a length prefix written after its body).
+    public mutating func patch(_ value: UInt32, at offset: Int) {
+        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
+        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
+    }
+}
+
+/// Why bytes could not be decoded. Descriptions never include the bytes themselves.
+public enum DecodeError: Error, Equatable, CustomStringConvertible, Sendable {
+    case truncated(needed: Int, available: Int)
+    case invalid(String)
+    case tooDeep(limit: Int)
+
+    public var description: String {
+        switch self {
+        case let .truncated(needed, available): "truncated: needed \(needed) bytes, \(available) left"
+        case let .invalid(why): why
+        case let .tooDeep(limit): "nested deeper than \(limit) levels"
+        }
+    }
+}
+
+/// Reads binary values from a borrowed buffer, checking every length before using it.
+public struct ByteReader {
+    public let buffer: UnsafeRawBufferPointer
+    public private(set) var offset = 0
+
+    public init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+
+    public var remaining: Int { buffer.count - offset }
+    public var isAtEnd: Bool { offset == buffer.count }
+
+    @inline(__always) mutating func require(_ count: Int) throws(DecodeError) {
+        guard count >= 0, count <= remaining else { throw .truncated(needed: count, available: remaining) }
+    }
+
+    public mutating func readUInt8() throws(DecodeError) -> UInt8 {
+        try require(1)
+        defer { offset += 1 }
+        return buffer[offset]
+    }
+
+    public mutating func readUInt32() throws(DecodeError) -> UInt32 {
+        try require(4)
+        var value: UInt32 = 0
+        for i in 0..<4 { value = value << 8 | UInt32(buffer[offset + i]) }
+        offset += 4
+        return value
+    }
+
+    public mutating func readUInt64() throws(DecodeError) -> UInt64 {
+        let high = try readUInt32()
+        let low = try readUInt32()
+        return UInt64(high) << 32 | UInt64(low)
+    }
+
+    public mutating func readInt64() throws(DecodeError) -> Int64 { Int64(bitPattern: try readUInt64()) }
+    public mutating func readDouble() throws(DecodeError) -> Double { Double(bitPattern: try readUInt64()) }
+
+    /// `count` bytes, borrowed from the buffer.
+    public mutating func readBytes(_ count: Int) throws(DecodeError) -> UnsafeRawBufferPointer {
+        try require(count)
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
+    }
+
+    /// A 32-bit length and that many bytes of valid UTF-8.
+    public mutating func readString() throws(DecodeError) -> String {
+        let count = Int(try readUInt32())
+        let raw = try readBytes(count)
+        guard let string = String(validating: raw, as: UTF8.self) else {
+            throw .invalid("string is not valid UTF-8")
+        }
+        return string
+    }
+
+    public mutating func readRest() -> UnsafeRawBufferPointer {
+        defer { offset = buffer.count }
+        return UnsafeRawBufferPointer(rebasing: buffer[offset...])
+    }
+}

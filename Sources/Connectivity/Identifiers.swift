@@ -1,0 +1,37 @@
+/// Random identifiers without Foundation (the daemons do not load it: it costs start-up time).
+public enum Identifier {
+    /// A random (version 4) UUID in the canonical upper-case form, as `UUID().uuidString` writes it.
+    public static func uuid() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return uuid(using: &generator)
+    }
+
+    public static func uuid<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(0x2D) }
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `text` has the canonical UUID shape (either case).
+    public static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == 0x2D else { return false }
+            } else {
+                guard (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,97 @@
+/// The payloads of the link's frames, and their encodings.
+
+/// What each side says about itself when the link comes up (`hello` from the watch, `welcome` from the
+/// phone). `resumeSeq` is the highest sequence number this side has durably received from the other:
+/// the sender drops everything up to it from its outbox and resumes after it.
+public struct Handshake: Equatable, Sendable {
+    public var role: DeviceRole
+    public var deviceID: String
+    public var pairingID: String
+    public var appVersion: String
+    public var resumeSeq: Int64
+    public var appInstalled: Bool
+    public var appActive: Bool
+
+    public init(role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
+                appInstalled: Bool = true, appActive: Bool = true) {
+        self.role = role
+        self.deviceID = deviceID
+        self.pairingID = pairingID
+        self.appVersion = appVersion
+        self.resumeSeq = resumeSeq
+        self.appInstalled = appInstalled
+        self.appActive = appActive
+    }
+
+    public var encoded: [UInt8] {
+        PropertyListCodec.encode([
+            "role": .string(role.rawValue),
+            "deviceID": .string(deviceID),
+            "pairingID": .string(pairingID),
+            "appVersion": .string(appVersion),
+            "resumeSeq": .integer(resumeSeq),
+            "appInstalled": .bool(appInstalled),
+            "appActive": .bool(appActive),
+        ])
+    }
+
+    public init(decoding payload: [UInt8]) throws(DecodeError) {
+        let fields = try PropertyListCodec.decodeDictionary(payload)
+        guard let roleName = fields["role"]?.stringValue, let role = DeviceRole(rawValue: roleName),
+              let deviceID = fields["deviceID"]?.stringValue,
+              let pairingID = fields["pairingID"]?.stringValue,
+              let appVersion = fields["appVersion"]?.stringValue,
+              let resumeSeq = fields["resumeSeq"]?.int64Value, resumeSeq >= 0
+        else { throw .invalid("handshake is missing a field or has one of the wrong type") }
+        self.init(role: role, deviceID: deviceID, pairingID: pairingID, appVersion: appVersion, resumeSeq: resumeSeq,
+                  appInstalled: fields["appInstalled"]?.boolValue ?? true,
+                  appActive: fields["appActive"]?.boolValue ?? true)
+    }
+}
+
+/// An `error` frame: a WatchConnectivity error, sent before the sender closes the link.
+public enum ErrorFrame {
+    public static func encode(_ error: WCError) -> [UInt8] {
+        PropertyListCodec.encode([
+            "code": .integer(Int64(error.code.rawValue)),
+            "name": .string(error.name),
+            "message": .string(error.message),
+        ])
+    }
+
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> WCError {
+        let fields = try PropertyListCodec.decodeDictionary(payload)
+        guard let raw = fields["code"]?.int64Value else { throw .invalid("error frame without a code") }
+        let code = WCError.Code(rawValue: Int(raw)) ?? .genericError
+        return WCError(code, fields["message"]?.stringValue ?? "")
+    }
+}
+
+/// Frames whose payload starts with a 64-bit number (a sequence number or message id).
+public enum SequencedFrame {
+    /// Appends a whole frame — header, number, body — to `bytes`.
+    public static func append(_ type: FrameType, number: Int64, body: [UInt8], to bytes: inout [UInt8]) {
+        Frame.appendHeader(type: type, payloadLength: 8 + body.count, to: &bytes)
+        var value = UInt64(bitPattern: number)
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: value >> 56))
+            value <<= 8
+        }
+        bytes.append(contentsOf: body)
+    }
+
+    public static func frame(_ type: FrameType, number: Int64, body: [UInt8] = []) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Frame.headerLength + 8 + body.count)
+        append(type, number: number, body: body, to: &bytes)
+        return bytes
+    }
+
+    /// The number and the body of a sequenced frame's payload.
+    public static func split(_ payload: [UInt8]) throws(DecodeError) -> (number: Int64, body: ArraySlice<UInt8>) {
+        guard payload.count >= 8 else { throw .truncated(needed: 8, available: payload.count) }
+        var value: UInt64 = 0
+        for i in 0..<8 { value = value << 8 | UInt64(payload[i]) }
+        return (Int64(bitPattern: value), payload[8...])
+    }
+}

@@ -1,0 +1,214 @@
+import Posix
+import Storage
+
+/// Tunables of a session. The defaults are what the daemons use.
+public struct SessionConfiguration: Sendable {
+    /// The app's version, sent in the handshake.
+    public var appVersion = "1.4.0"
+    /// At most this many transfers sent and not yet acknowledged (flow control): memory on both sides
+    /// is bounded by the window, not by the backlog.
+    public var windowTransfers = 1024
+    /// ... and at most this many bytes of them.
+    public var windowBytes = 4 << 20
+    /// Stop producing frames while the socket has more than this many bytes queued.
+    public var outboundHighWaterBytes = 1 << 20
+    /// The largest userInfo or message, encoded (Apple's limit).
+    public var userInfoByteLimit = 65_536
+    /// The largest application context, encoded (Apple's limit).
+    public var contextByteLimit = 262_144
+    /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
+    /// A crash between the two loses acknowledged transfers. Never on by default.
+    public var acknowledgeBeforeCommit = false
+
+    public init() {}
+}
+
+/// A WatchConnectivity-style session between two processes: one per simulated device.
+///
+/// Knows nothing of flights: it moves property-list dictionaries, durably and in order, and hands them
+/// to its delegate. Everything runs on the event loop's thread.
+public final class Session {
+    public let role: DeviceRole
+    public let database: Database
+    public let configuration: SessionConfiguration
+    let loop: EventLoop
+    let logger: Logger
+    let transport: LinkTransport?
+    let outbox: Outbox
+
+    public weak var delegate: SessionDelegate?
+    public private(set) var activationState: ActivationState = .notActivated
+    private var activationRequested = false
+
+    /// This device's id, read from the store at activation.
+    public private(set) var deviceID = ""
+    public private(set) var pairing: Pairing?
+
+    // The link, while one is established.
+    var channel: LinkChannel?
+    public internal(set) var peer: Handshake?
+    /// This side's own app state, told to the counterpart in the handshake.
+    public var localAppInstalled = true
+    public var localAppActive = true
+
+    // Sending (see SessionSender.swift).
+    var lastSentSeq: Int64 = 0
+    var lastAckedSeq: Int64 = 0
+    var inFlight = RingBuffer<(seq: Int64, bytes: Int)>()
+    var inFlightBytes = 0
+    var outboxMayHaveMore = true
+
+    // Receiving (see SessionReceiver.swift).
+    var receiveCursor: Int64 = 0
+
+    public init(role: DeviceRole, database: Database, loop: EventLoop, transport: LinkTransport?,
+                configuration: SessionConfiguration = SessionConfiguration(), logger: Logger) {
+        self.role = role
+        self.database = database
+        self.loop = loop
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+        self.outbox = Outbox(database: database)
+    }
+
+    // MARK: - Activation
+
+    /// Starts activation; `activationDidComplete` follows asynchronously (on the next loop iteration).
+    /// The delegate must be set first, as on the device: transfers queued while the app was not running
+    /// are delivered only to an activated session.
+    public func activate() throws(WCError) {
+        guard delegate != nil else {
+            throw WCError(.sessionMissingDelegate, "set the session's delegate before activating it")
+        }
+        guard !activationRequested else { return }
+        activationRequested = true
+        loop.deferToEndOfIteration { [weak self] in self?.completeActivation() }
+    }
+
+    private func completeActivation() {
+        do {
+            deviceID = try SessionStore.deviceID(database, role: role)
+            pairing = try SessionStore.pairing(database)
+            lastAckedSeq = 0
+            try transport?.start(self)
+        } catch {
+            logger.error("session.activation-failed", ["error": "\(error)"])
+            activationRequested = false
+            delegate?.session(self, activationDidCompleteWith: .notActivated, error: error)
+            return
+        }
+        activationState = .activated
+        logger.info("session.activated", ["device": deviceID, "paired": isPaired])
+        delegate?.session(self, activationDidCompleteWith: .activated, error: nil)
+    }
+
+    /// Closes the link and stops the transport; the session can no longer send.
+    public func deactivate() {
+        transport?.stop()
+        channel?.close(error: nil, reason: "session deactivated")
+        channel = nil
+        activationState = .notActivated
+        activationRequested = false
+    }
+
+    // MARK: - Device state
+
+    public var isPaired: Bool { pairing != nil }
+
+    /// Re-reads the pairing (after `runway pair` changed it while the daemon runs).
+    public func reloadPairing() {
+        pairing = (try? SessionStore.pairing(database)) ?? pairing
+    }
+
+    /// Whether a link to the counterpart is up.
+    public var isLinked: Bool { channel != nil }
+
+    /// As on the device: the watch reaches the phone whenever the link is up (a message wakes the phone
+    /// app); the phone reaches the watch only while the link is up *and* the watch app is active.
+    public var isReachable: Bool {
+        guard let peer, channel != nil else { return false }
+        return role == .watch || (peer.appInstalled && peer.appActive)
+    }
+
+    /// Phone side: whether the watch app is installed, as the watch last said.
+    public var isCounterpartAppInstalled: Bool { peer?.appInstalled ?? false }
+
+    // MARK: - Link events (from the transport)
+
+    /// What this side says in the handshake.
+    public func makeHandshake() throws -> Handshake {
+        guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
+        let peerID = pairing.counterpartID(of: role)
+        return Handshake(
+            role: role, deviceID: deviceID, pairingID: pairing.pairingID, appVersion: configuration.appVersion,
+            resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
+            appInstalled: localAppInstalled, appActive: localAppActive)
+    }
+
+    /// Checks the counterpart's handshake against the pairing: nil if it may talk to us.
+    public func validate(_ handshake: Handshake) -> WCError? {
+        reloadPairing()
+        guard activationState == .activated else {
+            return WCError(.sessionNotActivated, "the \(role.rawValue)'s session is not activated")
+        }
+        guard let pairing else {
+            return WCError(.deviceNotPaired, "this \(role.rawValue) (\(deviceID)) is not paired with any device")
+        }
+        guard handshake.role == role.counterpart,
+              handshake.pairingID == pairing.pairingID,
+              handshake.deviceID == pairing.counterpartID(of: role)
+        else {
+            return WCError(.deviceNotPaired,
+                "\(handshake.role.rawValue) \(handshake.deviceID) (pairing \(handshake.pairingID)) is not paired with this \(role.rawValue) (paired with \(pairing.counterpartID(of: role)), pairing \(pairing.pairingID))")
+        }
+        return nil
+    }
+
+    /// A link is established: resume sending after what the counterpart already has.
+    public func channelDidOpen(_ newChannel: LinkChannel, peer handshake: Handshake) {
+        let wasReachable = isReachable
+        if let old = channel, old !== newChannel {
+            old.close(error: nil, reason: "replaced by a new connection from the same device")
+        }
+        channel = newChannel
+        peer = handshake
+        do {
+            receiveCursor = try SessionStore.receiveCursor(database, peer: handshake.deviceID)
+            try resumeSending(after: handshake.resumeSeq)
+        } catch {
+            logger.error("link.resume-failed", ["error": "\(error)"])
+            newChannel.close(error: WCError(.genericError, "could not resume: \(error)"), reason: "resume failed")
+            return
+        }
+        logger.info("link.established", [
+            "peer": handshake.deviceID, "peerVersion": handshake.appVersion,
+            "peerResume": handshake.resumeSeq, "localResume": receiveCursor,
+        ])
+        delegate?.sessionWatchStateDidChange(self)
+        if wasReachable != isReachable { delegate?.sessionReachabilityDidChange(self) }
+        pump()
+    }
+
+    /// The link went down (either side closed it, or it failed).
+    public func channelDidClose(_ closed: LinkChannel, reason: String) {
+        guard closed === channel else { return }
+        let wasReachable = isReachable
+        channel = nil
+        inFlight.removeAll()
+        inFlightBytes = 0
+        logger.info("link.closed", ["reason": reason])
+        if wasReachable { delegate?.sessionReachabilityDidChange(self) }
+    }
+
+    public func channelDidDrain(_ drained: LinkChannel) {
+        guard drained === channel else { return }
+        pump()
+    }
+
+    /// Frames from the established link, in arrival order.
+    public func channel(_ source: LinkChannel, didReceive frames: [Frame]) {
+        guard source === channel else { return }
+        receive(frames, from: source)
+    }
+}

@@ -1,0 +1,77 @@
+/// The session's activation states, as WatchConnectivity names them.
+public enum ActivationState: String, Sendable {
+    case notActivated
+    case inactive
+    case activated
+}
+
+/// What the app did with a received transfer.
+public enum ReceiveOutcome: Sendable, Equatable {
+    /// Taken: stored in the receive transaction, or deliberately ignored. The session records the
+    /// transfer as received and acknowledges it once the transaction commits.
+    case accepted
+    /// The app cannot take it now (its store is not ready). Neither it nor anything after it is
+    /// acknowledged; the sender keeps them and resends after the link is re-established.
+    case notNow
+}
+
+/// A transfer as the receiving app sees it.
+public struct ReceivedTransfer: Sendable {
+    /// The sender's sequence number: increasing, unique per sending device.
+    public let seq: Int64
+    /// The sending device's id.
+    public let senderDeviceID: String
+}
+
+/// The session's callbacks. All of them run on the daemon's event-loop thread, one at a time.
+///
+/// Delivery is at least once: after a crash the same transfer may arrive again, and an app must treat
+/// a repeat as already handled (RunWay dedups flights by id).
+public protocol SessionDelegate: AnyObject {
+    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?)
+
+    /// A userInfo transfer arrived. Runs inside the store transaction that records it as received:
+    /// whatever the app writes to the same database here commits, or rolls back, together with it.
+    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome
+
+    /// The receive transaction for the transfers just delivered has committed: they are durable and
+    /// about to be acknowledged. For effects that must not happen before that (notifying a UI).
+    func sessionDidCommitReceivedTransfers(_ session: Session)
+
+    /// The receive transaction failed and was rolled back: nothing from it is stored, nothing acknowledged.
+    func session(_ session: Session, didRollBackReceivedTransfers error: Error)
+
+    /// The counterpart acknowledged every transfer up to `seq`.
+    func session(_ session: Session, didFinishUserInfoTransfersUpTo seq: Int64)
+
+    func sessionReachabilityDidChange(_ session: Session)
+    func sessionWatchStateDidChange(_ session: Session)
+}
+
+extension SessionDelegate {
+    public func sessionDidCommitReceivedTransfers(_ session: Session) {}
+    public func session(_ session: Session, didRollBackReceivedTransfers error: Error) {}
+    public func session(_ session: Session, didFinishUserInfoTransfersUpTo seq: Int64) {}
+    public func sessionReachabilityDidChange(_ session: Session) {}
+    public func sessionWatchStateDidChange(_ session: Session) {}
+}
+
+/// One established link to the counterpart, as the session sees it: somewhere to write whole frames.
+public protocol LinkChannel: AnyObject {
+    /// Queues whole frames for sending.
+    func send(_ frames: [UInt8])
+    /// Bytes queued but not yet taken by the kernel: the session stops producing above a high-water mark.
+    var pendingOutboundBytes: Int { get }
+    /// Asks to be told (`Session.channelDidDrain`) when the queued bytes have gone.
+    func requestDrainNotification()
+    /// Sends `error` if given, then closes; the session hears `channelDidClose`.
+    func close(error: WCError?, reason: String)
+}
+
+/// How the session reaches its counterpart: the phone listens, the watch connects.
+public protocol LinkTransport: AnyObject {
+    /// Starts accepting or connecting; called when the session activates.
+    func start(_ session: Session) throws
+    /// Closes every connection and stops.
+    func stop()
+}

@@ -1,0 +1,137 @@
+import Posix
+import Storage
+
+// MARK: - Receiving: group commit, then acknowledge
+
+extension Session {
+    /// Handles the frames of one read. Consecutive userInfo frames form one batch: one transaction
+    /// (one fsync) for all of them, then one acknowledgement.
+    func receive(_ frames: [Frame], from source: LinkChannel) {
+        var batch: [(seq: Int64, body: ArraySlice<UInt8>)] = []
+        var highestAck: Int64?
+        func flush() {
+            if !batch.isEmpty { receiveBatch(batch, from: source); batch.removeAll() }
+        }
+        for frame in frames {
+            guard channel === source else { return }
+            switch frame.type {
+            case .userInfo:
+                guard let (seq, body) = try? SequencedFrame.split(frame.payload) else {
+                    protocolViolation(source, "userInfo frame shorter than its sequence number")
+                    return
+                }
+                batch.append((seq, body))
+            case .ack:
+                guard let (seq, _) = try? SequencedFrame.split(frame.payload) else {
+                    protocolViolation(source, "ack frame shorter than its sequence number")
+                    return
+                }
+                highestAck = max(highestAck ?? seq, seq)
+            case .error:
+                flush()
+                let error = (try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")
+                logger.warning("link.peer-error", ["code": error.code.rawValue, "name": error.name, "message": error.message])
+                source.close(error: nil, reason: "counterpart reported \(error)")
+                return
+            case .appState:
+                flush()
+                receiveAppState(frame.payload)
+            default:
+                protocolViolation(source, "unexpected \(frame.type) frame on an established link")
+                return
+            }
+        }
+        flush()
+        // All acknowledgements of one read are applied at once: one outbox delete, not one per frame.
+        if let highestAck, channel === source { handleAcknowledgement(upTo: highestAck) }
+    }
+
+    private func receiveBatch(_ batch: [(seq: Int64, body: ArraySlice<UInt8>)], from source: LinkChannel) {
+        guard let peer, activationState == .activated else { return }
+        CrashPoint.hit("receive.frame-read")
+        let fresh = batch.filter { $0.seq > receiveCursor }
+        if fresh.isEmpty {
+            // Only resends of what is already durable: acknowledge again so the sender can let go.
+            source.send(SequencedFrame.frame(.ack, number: receiveCursor))
+            return
+        }
+        if configuration.acknowledgeBeforeCommit {
+            source.send(SequencedFrame.frame(.ack, number: fresh.last!.seq))
+        }
+        var cursor = receiveCursor
+        var refused: Int64?
+        do {
+            try database.transaction {
+                for (index, item) in fresh.enumerated() {
+                    if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
+                    let userInfo: UserInfo
+                    do {
+                        userInfo = try item.body.withUnsafeBytes { (raw) throws(DecodeError) in try PropertyListCodec.decodeDictionary(raw) }
+                    } catch {
+                        // Undecodable bytes cannot become anything the app could store; skipping them
+                        // keeps the link from wedging on the same resend forever.
+                        logger.error("transfer.undecodable", ["seq": item.seq, "peer": peer.deviceID, "error": "\(error)"])
+                        cursor = item.seq
+                        continue
+                    }
+                    let outcome = delegate?.session(
+                        self, didReceiveUserInfo: userInfo,
+                        transfer: ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)) ?? .notNow
+                    if outcome == .notNow { refused = item.seq; break }
+                    cursor = item.seq
+                }
+                if cursor > receiveCursor {
+                    try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: cursor)
+                }
+            }
+        } catch {
+            delegate?.session(self, didRollBackReceivedTransfers: error)
+            let storage = error as? StorageError
+            let code: WCError.Code = storage?.kind == .full ? .insufficientSpace : .deliveryFailed
+            logger.error("receive.commit-failed", [
+                "transfers": fresh.count, "firstSeq": fresh[0].seq, "error": "\(error)",
+                "action": "not acknowledged; the sender keeps them and resends after reconnecting",
+            ])
+            source.close(error: WCError(code, "the \(role.rawValue) could not store transfers \(fresh[0].seq)...: \(error)"),
+                         reason: "receive commit failed")
+            return
+        }
+        CrashPoint.hit("receive.after-commit")
+        receiveCursor = cursor
+        delegate?.sessionDidCommitReceivedTransfers(self)
+        if !configuration.acknowledgeBeforeCommit || refused != nil {
+            source.send(SequencedFrame.frame(.ack, number: cursor))
+        }
+        CrashPoint.hit("receive.after-ack")
+        if let refused {
+            logger.warning("receive.deferred", ["seq": refused, "action": "not acknowledged; the sender resends it"])
+            source.close(error: WCError(.deliveryFailed, "the \(role.rawValue)'s app could not take transfer \(refused) yet"),
+                         reason: "app deferred a transfer")
+        }
+    }
+
+    private func receiveAppState(_ payload: [UInt8]) {
+        guard let fields = try? PropertyListCodec.decodeDictionary(payload), var updated = peer else { return }
+        let wasReachable = isReachable
+        updated.appInstalled = fields["appInstalled"]?.boolValue ?? updated.appInstalled
+        updated.appActive = fields["appActive"]?.boolValue ?? updated.appActive
+        peer = updated
+        logger.info("peer.app-state", ["installed": updated.appInstalled, "active": updated.appActive])
+        delegate?.sessionWatchStateDidChange(self)
+        if wasReachable != isReachable { delegate?.sessionReachabilityDidChange(self) }
+    }
+
+    /// Tells the counterpart this side's app state changed.
+    public func setLocalAppState(installed: Bool, active: Bool) {
+        localAppInstalled = installed
+        localAppActive = active
+        guard let channel else { return }
+        let payload = PropertyListCodec.encode(["appInstalled": .bool(installed), "appActive": .bool(active)])
+        channel.send(Frame(.appState, payload).encoded)
+    }
+
+    func protocolViolation(_ source: LinkChannel, _ why: String) {
+        logger.error("link.protocol-violation", ["reason": why])
+        source.close(error: WCError(.genericError, why), reason: why)
+    }
+}

@@ -1,0 +1,151 @@
+import Posix
+import Storage
+
+/// Which device a session runs on.
+public enum DeviceRole: String, Sendable, CaseIterable {
+    case phone
+    case watch
+
+    public var counterpart: DeviceRole { self == .phone ? .watch : .phone }
+}
+
+/// What `runway pair` records in both homes.
+public struct Pairing: Equatable, Sendable {
+    public var pairingID: String
+    public var phoneDeviceID: String
+    public var watchDeviceID: String
+    /// Where the phone's link socket is: the watch connects there.
+    public var phoneLinkSocket: String
+    public var pairedAt: Double
+
+    public init(pairingID: String, phoneDeviceID: String, watchDeviceID: String, phoneLinkSocket: String, pairedAt: Double) {
+        self.pairingID = pairingID
+        self.phoneDeviceID = phoneDeviceID
+        self.watchDeviceID = watchDeviceID
+        self.phoneLinkSocket = phoneLinkSocket
+        self.pairedAt = pairedAt
+    }
+
+    public func counterpartID(of role: DeviceRole) -> String {
+        role == .phone ? watchDeviceID : phoneDeviceID
+    }
+}
+
+/// The session's tables in a device's store: identity, pairing, the outbox of queued transfers and
+/// the receive cursors that make resends harmless. The app's own tables live in the same database, so a
+/// received transfer and what the app saved from it commit together.
+public enum SessionStore {
+    public static let migrations: [Migration] = [
+        Migration("connectivity.1", """
+            CREATE TABLE cx_identity (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            ) STRICT;
+            CREATE TABLE cx_pairing (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                pairing_id TEXT NOT NULL,
+                phone_device_id TEXT NOT NULL,
+                watch_device_id TEXT NOT NULL,
+                phone_link_socket TEXT NOT NULL,
+                paired_at REAL NOT NULL
+            ) STRICT;
+            -- Queued transfers, sent in seq order, deleted once the counterpart acknowledges them.
+            -- AUTOINCREMENT: a sequence number is never reused, even after the newest row is deleted.
+            CREATE TABLE cx_outbox (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind INTEGER NOT NULL,
+                payload BLOB NOT NULL,
+                created_at REAL NOT NULL
+            ) STRICT;
+            -- The highest sequence number durably received from each counterpart device.
+            CREATE TABLE cx_receive_cursor (
+                peer_device_id TEXT PRIMARY KEY NOT NULL,
+                last_seq INTEGER NOT NULL
+            ) STRICT;
+            """),
+    ]
+
+    // MARK: - Identity
+
+    /// This store's device id, created on first use.
+    public static func deviceID(_ database: Database, role: DeviceRole) throws -> String {
+        if let existing = try identityValue(database, "device_id") { return existing }
+        let id = Identifier.uuid()
+        try database.transaction {
+            try setIdentityValue(database, "device_id", id)
+            try setIdentityValue(database, "role", role.rawValue)
+        }
+        return id
+    }
+
+    /// The role recorded in this store, if any: a phone home is not a watch home.
+    public static func recordedRole(_ database: Database) throws -> DeviceRole? {
+        try identityValue(database, "role").flatMap(DeviceRole.init(rawValue:))
+    }
+
+    static func identityValue(_ database: Database, _ key: String) throws -> String? {
+        let query = try database.statement("SELECT value FROM cx_identity WHERE key = ?")
+        defer { query.reset() }
+        try query.bind(key, at: 1)
+        return try query.step() ? query.string(at: 0) : nil
+    }
+
+    static func setIdentityValue(_ database: Database, _ key: String, _ value: String) throws {
+        let update = try database.statement("INSERT OR REPLACE INTO cx_identity (key, value) VALUES (?, ?)")
+        try update.bind(key, at: 1)
+        try update.bind(value, at: 2)
+        try update.run()
+    }
+
+    // MARK: - Pairing
+
+    public static func pairing(_ database: Database) throws -> Pairing? {
+        let query = try database.statement("""
+            SELECT pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at FROM cx_pairing
+            """)
+        defer { query.reset() }
+        guard try query.step() else { return nil }
+        return Pairing(
+            pairingID: query.string(at: 0), phoneDeviceID: query.string(at: 1), watchDeviceID: query.string(at: 2),
+            phoneLinkSocket: query.string(at: 3), pairedAt: query.double(at: 4))
+    }
+
+    public static func setPairing(_ database: Database, _ pairing: Pairing) throws {
+        try database.transaction {
+            let update = try database.statement("""
+                INSERT OR REPLACE INTO cx_pairing
+                    (singleton, pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at)
+                VALUES (1, ?, ?, ?, ?, ?)
+                """)
+            try update.bind(pairing.pairingID, at: 1)
+            try update.bind(pairing.phoneDeviceID, at: 2)
+            try update.bind(pairing.watchDeviceID, at: 3)
+            try update.bind(pairing.phoneLinkSocket, at: 4)
+            try update.bind(pairing.pairedAt, at: 5)
+            try update.run()
+        }
+    }
+
+    // MARK: - Receive cursor
+
+    /// The highest sequence number durably received from `peer` (0 if none).
+    public static func receiveCursor(_ database: Database, peer: String) throws -> Int64 {
+        let query = try database.statement("SELECT last_seq FROM cx_receive_cursor WHERE peer_device_id = ?")
+        defer { query.reset() }
+        try query.bind(peer, at: 1)
+        return try query.step() ? query.int64(at: 0) : 0
+    }
+
+    /// Advances the cursor; call inside the transaction that stores what was received.
+    static func setReceiveCursor(_ database: Database, peer: String, seq: Int64) throws {
+        // Outside the transaction that stored the transfers, this would mark them received alone.
+        try database.requireTransaction("advance receive cursor")
+        let update = try database.statement("""
+            INSERT INTO cx_receive_cursor (peer_device_id, last_seq) VALUES (?, ?)
+            ON CONFLICT (peer_device_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)
+            """)
+        try update.bind(peer, at: 1)
+        try update.bind(seq, at: 2)
+        try update.run()
+    }
+}

@@ -1,0 +1,144 @@
+import Posix
+
+/// One connection of the link over a Unix socket: the handshake, then frames to and from the session.
+///
+/// The watch side (`initiator`) sends `hello` and waits for `welcome`; the phone side (`acceptor`) waits
+/// for `hello`, checks it against the pairing and answers `welcome` or an `error` frame
+/// (`deviceNotPaired`) before closing. Any malformed frame closes the connection with a logged reason.
+final class UnixLinkConnection: LinkChannel {
+    enum Side { case initiator, acceptor }
+    enum State { case handshaking, established, closed }
+
+    let stream: SocketStream
+    let side: Side
+    private let decoder = FrameDecoder()
+    private unowned let session: Session
+    private let logger: Logger
+    private unowned let loop: EventLoop
+    private(set) var state = State.handshaking
+    private var handshakeTimer: EventLoop.TimerID?
+    /// Told once when the connection closes: whether it had been established, and why it closed.
+    var onClose: ((UnixLinkConnection, Bool, String) -> Void)?
+    /// The error the counterpart sent before closing, if any.
+    private(set) var peerError: WCError?
+
+    init(stream: SocketStream, side: Side, session: Session, loop: EventLoop, logger: Logger) {
+        self.stream = stream
+        self.side = side
+        self.session = session
+        self.loop = loop
+        self.logger = logger
+    }
+
+    func start(handshakeTimeoutMilliseconds: UInt64 = 5000) {
+        stream.onRead = { [unowned self] _ in self.readFrames() }
+        stream.onClose = { [unowned self] _, reason in self.didClose(reason.description) }
+        stream.start()
+        handshakeTimer = loop.schedule(afterMilliseconds: handshakeTimeoutMilliseconds) { [weak self] in
+            guard let self, self.state == .handshaking else { return }
+            self.logger.warning("link.handshake-timeout", ["fd": self.stream.descriptor.rawValue])
+            self.close(error: WCError(.transferTimedOut, "no handshake within \(handshakeTimeoutMilliseconds) ms"), reason: "handshake timed out")
+        }
+        if side == .initiator {
+            do {
+                stream.write(Frame(.hello, try session.makeHandshake().encoded).encoded)
+            } catch {
+                close(error: nil, reason: "cannot say hello: \(error)")
+            }
+        }
+    }
+
+    // MARK: - LinkChannel
+
+    func send(_ frames: [UInt8]) { stream.write(frames) }
+    var pendingOutboundBytes: Int { stream.pendingOutboundBytes }
+
+    func requestDrainNotification() {
+        stream.onWritable = { [unowned self] stream in
+            stream.onWritable = nil
+            stream.wantsWritable = false
+            self.session.channelDidDrain(self)
+        }
+        stream.wantsWritable = true
+    }
+
+    func close(error: WCError?, reason: String) {
+        guard state != .closed else { return }
+        if let error {
+            stream.write(Frame(.error, ErrorFrame.encode(error)).encoded)
+            stream.closeAfterFlushing(.localClose(reason))
+        } else {
+            stream.close(.localClose(reason))
+        }
+    }
+
+    // MARK: - Reading
+
+    private func readFrames() {
+        let (frames, error) = decoder.decodeAll(from: stream.inbound)
+        var remaining = frames[...]
+        if state == .handshaking, let first = remaining.first {
+            remaining = remaining.dropFirst()
+            handleHandshake(first)
+        }
+        if state == .established, !remaining.isEmpty {
+            session.channel(self, didReceive: Array(remaining))
+        }
+        if let error, state != .closed {
+            logger.error("link.bad-frame", ["error": "\(error)"])
+            close(error: WCError(.genericError, "bad frame: \(error)"), reason: "bad frame: \(error)")
+        }
+        if state != .closed { stream.resumeReadingIfRoom() }
+    }
+
+    private func handleHandshake(_ frame: Frame) {
+        switch (side, frame.type) {
+        case (.acceptor, .hello):
+            guard let hello = try? Handshake(decoding: frame.payload) else {
+                return refuse(WCError(.invalidParameter, "malformed hello"))
+            }
+            if let error = session.validate(hello) { return refuse(error) }
+            do {
+                let welcome = try session.makeHandshake()
+                stream.write(Frame(.welcome, welcome.encoded).encoded)
+                establish(peer: hello)
+            } catch {
+                refuse(WCError(.genericError, "cannot answer the hello: \(error)"))
+            }
+        case (.initiator, .welcome):
+            guard let welcome = try? Handshake(decoding: frame.payload) else {
+                return refuse(WCError(.invalidParameter, "malformed welcome"))
+            }
+            if let error = session.validate(welcome) { return refuse(error) }
+            establish(peer: welcome)
+        case (_, .error):
+            let error = (try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")
+            peerError = error
+            logger.error("link.refused-by-peer", ["code": error.code.rawValue, "name": error.name, "message": error.message])
+            close(error: nil, reason: "refused by the counterpart: \(error)")
+        default:
+            refuse(WCError(.invalidParameter, "expected a \(side == .acceptor ? "hello" : "welcome") frame, got \(frame.type)"))
+        }
+    }
+
+    private func refuse(_ error: WCError) {
+        logger.error("link.refused", ["code": error.code.rawValue, "name": error.name, "message": error.message])
+        close(error: error, reason: "handshake refused: \(error)")
+    }
+
+    private func establish(peer: Handshake) {
+        state = .established
+        if let handshakeTimer { loop.cancel(handshakeTimer) }
+        session.channelDidOpen(self, peer: peer)
+    }
+
+    private func didClose(_ reason: String) {
+        let wasEstablished = state == .established
+        state = .closed
+        if let handshakeTimer { loop.cancel(handshakeTimer) }
+        if wasEstablished { session.channelDidClose(self, reason: reason) }
+        let handler = onClose
+        onClose = nil
+        handler?(self, wasEstablished, reason)
+    }
+}

@@ -1,0 +1,177 @@
+import Glibc
+import Posix
+
+/// The phone's side of the link: listens on `link.sock` in its home and accepts the paired watch.
+public final class UnixLinkListener: LinkTransport {
+    public let address: UnixSocketAddress
+    private let loop: EventLoop
+    private let logger: Logger
+    private var listener: FileDescriptor?
+    private var connections: [ObjectIdentifier: UnixLinkConnection] = [:]
+    /// Connections still in their handshake beyond this many are refused at once (a flood of idle
+    /// connections must not starve the real watch of descriptors).
+    public var maximumPendingHandshakes = 64
+
+    public init(address: UnixSocketAddress, loop: EventLoop, logger: Logger) {
+        self.address = address
+        self.loop = loop
+        self.logger = logger
+    }
+
+    public func start(_ session: Session) throws {
+        let fd = try UnixSocket.listen(at: address)
+        listener = fd
+        loop.register(fd.rawValue, interest: .readable) { [unowned self, unowned session] _ in
+            self.acceptPending(session)
+        }
+        logger.info("link.listening", ["socket": address.path])
+    }
+
+    public func stop() {
+        for connection in connections.values { connection.close(error: nil, reason: "phone shutting down") }
+        connections.removeAll()
+        if let listener {
+            loop.unregister(listener.rawValue)
+            listener.close()
+            unlink(address.path)
+        }
+        listener = nil
+    }
+
+    public var connectionCount: Int { connections.count }
+
+    private func acceptPending(_ session: Session) {
+        guard let listener else { return }
+        while true {
+            let fd: FileDescriptor
+            do {
+                guard let accepted = try UnixSocket.accept(from: listener) else { return }
+                fd = accepted
+            } catch {
+                // EMFILE and friends: log, and let poll wake us again.
+                logger.error("link.accept-failed", ["error": "\(error)"])
+                return
+            }
+            if let peer = try? UnixSocket.peerCredentials(of: fd), peer.uid != getuid() {
+                logger.warning("link.refused-uid", ["peerUID": peer.uid, "peerPID": peer.pid, "ourUID": getuid()])
+                fd.close()
+                continue
+            }
+            let pending = connections.values.filter { $0.state == .handshaking }.count
+            if pending >= maximumPendingHandshakes {
+                logger.warning("link.too-many-handshakes", ["pending": pending])
+                fd.close()
+                continue
+            }
+            UnixSocket.setBufferSizes(of: fd, bytes: 4 << 20)
+            let connection = UnixLinkConnection(
+                stream: SocketStream(descriptor: fd, loop: loop), side: .acceptor, session: session, loop: loop, logger: logger)
+            connections[ObjectIdentifier(connection)] = connection
+            connection.onClose = { [unowned self] connection, _, _ in
+                self.connections[ObjectIdentifier(connection)] = nil
+            }
+            connection.start()
+        }
+    }
+}
+
+/// The watch's side of the link: connects to the phone's link socket, and while the phone is down (or
+/// out of range) keeps retrying with exponential backoff. Transfers keep queueing in the outbox meanwhile.
+public final class UnixLinkConnector: LinkTransport {
+    private let loop: EventLoop
+    private let logger: Logger
+    private var connection: UnixLinkConnection?
+    private weak var session: Session?
+    private var retryTimer: EventLoop.TimerID?
+    private var attempt = 0
+    private var running = false
+    private var lastFailure = ""
+    /// Backoff bounds, in milliseconds.
+    public var initialBackoffMilliseconds: UInt64 = 20
+    public var maximumBackoffMilliseconds: UInt64 = 1000
+
+    /// While false the link is "out of range": no connection is made (`runway link down`).
+    public var isEnabled = true {
+        didSet {
+            guard isEnabled != oldValue else { return }
+            if isEnabled {
+                attempt = 0
+                connectSoon(afterMilliseconds: 0)
+            } else {
+                if let retryTimer { loop.cancel(retryTimer) }
+                connection?.close(error: nil, reason: "link taken down")
+            }
+        }
+    }
+
+    public init(loop: EventLoop, logger: Logger) {
+        self.loop = loop
+        self.logger = logger
+    }
+
+    public func start(_ session: Session) throws {
+        self.session = session
+        running = true
+        connectSoon(afterMilliseconds: 0)
+    }
+
+    public func stop() {
+        running = false
+        if let retryTimer { loop.cancel(retryTimer) }
+        connection?.close(error: nil, reason: "watch shutting down")
+        connection = nil
+    }
+
+    public var isConnected: Bool { connection?.state == .established }
+
+    private func connectSoon(afterMilliseconds delay: UInt64) {
+        if let retryTimer { loop.cancel(retryTimer) }
+        retryTimer = loop.schedule(afterMilliseconds: delay) { [weak self] in
+            self?.retryTimer = nil
+            self?.connect()
+        }
+    }
+
+    private func connect() {
+        guard running, isEnabled, connection == nil, let session else { return }
+        session.reloadPairing()
+        guard let pairing = session.pairing else {
+            scheduleRetry("not paired")
+            return
+        }
+        let fd: FileDescriptor
+        do {
+            let address = try UnixSocketAddress(path: pairing.phoneLinkSocket)
+            fd = try UnixSocket.connect(to: address)
+        } catch {
+            scheduleRetry("\(error)")
+            return
+        }
+        UnixSocket.setBufferSizes(of: fd, bytes: 4 << 20)
+        let connection = UnixLinkConnection(
+            stream: SocketStream(descriptor: fd, loop: loop), side: .initiator, session: session, loop: loop, logger: logger)
+        self.connection = connection
+        connection.onClose = { [unowned self] connection, wasEstablished, reason in
+            guard self.connection === connection else { return }
+            self.connection = nil
+            if wasEstablished { self.attempt = 0 }
+            // Refused for not being paired: retrying at full speed would only flood both logs.
+            if connection.peerError?.code == .deviceNotPaired { self.attempt = max(self.attempt, 16) }
+            self.scheduleRetry(reason)
+        }
+        connection.start()
+    }
+
+    private func scheduleRetry(_ reason: String) {
+        guard running, isEnabled else { return }
+        let exponent = min(attempt, 16)
+        let base = min(maximumBackoffMilliseconds, initialBackoffMilliseconds << UInt64(exponent))
+        let delay = base / 2 + UInt64.random(in: 0...(base / 2))
+        if attempt == 0 || reason != lastFailure {
+            logger.info("link.retry", ["reason": reason, "inMs": delay])
+        }
+        lastFailure = reason
+        attempt += 1
+        connectSoon(afterMilliseconds: delay)
+    }
+}

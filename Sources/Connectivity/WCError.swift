@@ -1,0 +1,42 @@
+/// WatchConnectivity's error codes (`WCError.Code`), with Apple's numbers and names.
+public struct WCError: Error, Equatable, CustomStringConvertible, Sendable {
+    public enum Code: Int, Sendable, CaseIterable {
+        case genericError = 7001
+        case sessionNotSupported = 7002
+        case sessionMissingDelegate = 7003
+        case sessionNotActivated = 7004
+        case deviceNotPaired = 7005
+        case watchAppNotInstalled = 7006
+        case notReachable = 7007
+        case invalidParameter = 7008
+        case payloadTooLarge = 7009
+        case payloadUnsupportedTypes = 7010
+        case messageReplyFailed = 7011
+        case messageReplyTimedOut = 7012
+        case fileAccessDenied = 7013
+        case deliveryFailed = 7014
+        case insufficientSpace = 7015
+        case sessionInactive = 7016
+        case transferTimedOut = 7017
+        case companionAppNotInstalled = 7018
+        case watchOnlyApp = 7019
+
+        /// The case name, as Apple spells it (`payloadTooLarge`).
+        public var name: String { String(describing: self) }
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String = "") {
+        self.code = code
+        self.message = message
+    }
+
+    public var name: String { code.name }
+
+    /// `7009 payloadTooLarge: userInfo is 70000 bytes, more than 65536`
+    public var description: String {
+        message.isEmpty ? "\(code.rawValue) \(code.name)" : "\(code.rawValue) \(code.name): \(message)"
+    }
+}

@@ -1,0 +1,109 @@
+import Glibc
+import Posix
+import RunWayApp
+
+/// The daemons' command lines: parse, build, run — nothing more lives in their `main.swift`.
+public enum DaemonMain {
+    static let logLevels: [String: Logger.Level] = [
+        "debug": .debug, "info": .info, "notice": .notice, "warning": .warning, "error": .error,
+    ]
+
+    static let phoneSpecs: [ArgumentSpec] = [
+        .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
+        .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
+        .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+        .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
+    ]
+
+    static let watchSpecs: [ArgumentSpec] = [
+        .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
+        .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+    ]
+
+    public static func phoneUsage() -> String {
+        """
+        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--log-level LEVEL]
+
+        The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
+        runway CLI on DIR/control.sock; saves every flight the watch transfers the moment it arrives.
+        Prints "ready" on stdout once it accepts connections; SIGTERM shuts it down cleanly (exit 0).
+        Logs go to stderr, one key=value line per event.
+
+        options:
+        \(Arguments.describe(phoneSpecs + [.flag("help", "show this help")]))
+
+        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store unusable), 2 on bad usage.
+        """
+    }
+
+    public static func watchUsage() -> String {
+        """
+        usage: watch-agent --home DIR [--log-level LEVEL]
+
+        The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
+        to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
+        Prints "ready" on stdout once it accepts connections; SIGTERM shuts it down cleanly (exit 0).
+
+        options:
+        \(Arguments.describe(watchSpecs + [.flag("help", "show this help")]))
+
+        exit status: 0 after SIGTERM, 1 if it cannot start, 2 on bad usage.
+        """
+    }
+
+    public static func phone(_ arguments: [String]) -> Int32 {
+        let tool = "phone-daemon"
+        do {
+            let parsed = try Arguments.parse(arguments, specs: phoneSpecs)
+            if parsed.wantsHelp { print(phoneUsage()); return 0 }
+            var options = PhoneDaemon.Options(home: try parsed.required("home"))
+            if let name = parsed.value("save-path") {
+                guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not '\(name)'") }
+                options.savePath = path
+            }
+            options.logLevel = try logLevel(parsed)
+            options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
+            return try PhoneDaemon(options: options).run()
+        } catch let error as UsageError {
+            return usageFailure(tool, error, phoneUsage())
+        } catch {
+            return startFailure(tool, error)
+        }
+    }
+
+    public static func watch(_ arguments: [String]) -> Int32 {
+        let tool = "watch-agent"
+        do {
+            let parsed = try Arguments.parse(arguments, specs: watchSpecs)
+            if parsed.wantsHelp { print(watchUsage()); return 0 }
+            var options = WatchAgent.Options(home: try parsed.required("home"))
+            options.logLevel = try logLevel(parsed)
+            return try WatchAgent(options: options).run()
+        } catch let error as UsageError {
+            return usageFailure(tool, error, watchUsage())
+        } catch {
+            return startFailure(tool, error)
+        }
+    }
+
+    static func logLevel(_ parsed: ParsedArguments) throws(UsageError) -> Logger.Level {
+        guard let name = parsed.value("log-level") else { return .info }
+        guard let level = logLevels[name] else { throw UsageError("--log-level must be debug, info, notice, warning or error, not '\(name)'") }
+        return level
+    }
+
+    static func usageFailure(_ tool: String, _ error: UsageError, _ usage: String) -> Int32 {
+        writeError("\(tool): \(error.message)\n\n\(usage)\n")
+        return 2
+    }
+
+    static func startFailure(_ tool: String, _ error: Error) -> Int32 {
+        writeError("\(tool): \(error)\n")
+        return 1
+    }
+
+    static func writeError(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,81 @@
+import Connectivity
+import Glibc
+import Posix
+import Storage
+import RunWayApp
+
+/// A simulated device's home directory (mode 0700): its store, its sockets and its lock file.
+///
+///     HOME/store.sqlite   the device's SQLite store (WAL: also store.sqlite-wal, -shm)
+///     HOME/lock           flock'ed by the running daemon, holds its pid
+///     HOME/control.sock   the daemon's control socket (the `runway` CLI, UI clients)
+///     HOME/link.sock      the phone's link socket (the watch connects here)
+public struct DeviceHome: Sendable {
+    public let path: String
+    public let role: DeviceRole
+
+    public init(path: String, role: DeviceRole) {
+        self.path = Filesystem.absolutePath(path)
+        self.role = role
+    }
+
+    public var storePath: String { path + "/store.sqlite" }
+    public var lockPath: String { path + "/lock" }
+    public var controlSocketPath: String { path + "/control.sock" }
+    public var linkSocketPath: String { path + "/link.sock" }
+
+    public enum HomeError: Error, CustomStringConvertible, Sendable {
+        case notADirectory(String)
+        case wrongRole(path: String, expected: DeviceRole, found: DeviceRole)
+        case socketPath(UnixSocketAddress.AddressError)
+        case system(SystemError)
+
+        public var description: String {
+            switch self {
+            case let .notADirectory(path): "\(path) exists and is not a directory, so it cannot be a device home"
+            case let .wrongRole(path, expected, found): "\(path) is a \(found.rawValue) home, not a \(expected.rawValue) home"
+            case let .socketPath(error): error.description
+            case let .system(error): error.description
+            }
+        }
+    }
+
+    /// Creates the directory if missing (mode 0700) and checks that every socket path fits `sun_path`.
+    public func prepare() throws(HomeError) {
+        switch Filesystem.kind(of: path) {
+        case .directory, .missing: break
+        default: throw .notADirectory(path)
+        }
+        do {
+            try Filesystem.makeDirectory(path, mode: 0o700)
+        } catch {
+            throw .system(error)
+        }
+        _ = try controlSocketAddress()
+        if role == .phone { _ = try linkSocketAddress() }
+    }
+
+    public func controlSocketAddress() throws(HomeError) -> UnixSocketAddress {
+        do { return try UnixSocketAddress(path: controlSocketPath) } catch { throw .socketPath(error) }
+    }
+
+    public func linkSocketAddress() throws(HomeError) -> UnixSocketAddress {
+        do { return try UnixSocketAddress(path: linkSocketPath) } catch { throw .socketPath(error) }
+    }
+
+    /// Opens the store, applies every layer's migrations and checks the home's role.
+    public func openStore() throws -> Database {
+        let database = try Database(path: storePath)
+        try Migrator.migrate(database, Self.migrations)
+        if let recorded = try SessionStore.recordedRole(database), recorded != role {
+            throw HomeError.wrongRole(path: path, expected: role, found: recorded)
+        }
+        return database
+    }
+
+    /// Every table of a device's store: the session's, then the app's.
+    public static let migrations = SessionStore.migrations + FlightStore.migrations
+
+    /// Whether a daemon holds this home's lock now (and its pid).
+    public var runningDaemonPID: Int32?? { FileLock.holder(of: lockPath) }
+}

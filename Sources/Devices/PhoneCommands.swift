@@ -1,0 +1,117 @@
+import Connectivity
+import Glibc
+import JSONText
+import Posix
+import RunWayApp
+
+// MARK: - The phone's control commands
+
+extension PhoneDaemon {
+    func handle(_ request: ControlRequest, _ connection: ControlConnection) {
+        do {
+            switch request.command {
+            case "status": connection.reply(try status())
+            case "logbook": streamLogbook(to: connection)
+            case "flight": connection.reply(try flight(request))
+            case "delete": connection.reply(try delete(request))
+            case "attach": attach(connection)
+            default: throw ControlError.invalid("the phone does not know the command '\(request.command)'")
+            }
+        } catch let error as ControlError {
+            connection.reply(error: error)
+        } catch {
+            logger.error("control.command-failed", ["command": request.command, "error": "\(error)"])
+            connection.reply(error: ControlError("\(request.command) failed: \(error)"))
+        }
+        scheduleDrainIfNeeded()
+    }
+
+    func status() throws -> JSONValue {
+        let pairing = session.pairing
+        var fields: [String: JSONValue] = [
+            "role": .string("phone"),
+            "home": .string(runtime.home.path),
+            "pid": .integer(Int64(getpid())),
+            "deviceId": .string(session.deviceID),
+            "activationState": .string(session.activationState.rawValue),
+            "paired": .bool(session.isPaired),
+            "linked": .bool(session.isLinked),
+            "reachable": .bool(session.isReachable),
+            "watchAppInstalled": .bool(session.isCounterpartAppInstalled),
+            "savePath": .string(options.savePath.rawValue),
+            "flights": .integer(Int64(try store.count())),
+            "pendingWatchDataQueue": .integer(Int64(viewModel.pendingWatchDataQueue.count)),
+            "uiClients": .integer(Int64(control.attachedClients.count)),
+            "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+            "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
+        ]
+        if let pairing {
+            fields["pairingId"] = .string(pairing.pairingID)
+            fields["watchDeviceId"] = .string(pairing.watchDeviceID)
+            fields["receivedFromWatchSeq"] = .integer(try SessionStore.receiveCursor(database, peer: pairing.watchDeviceID))
+        }
+        return .object(fields)
+    }
+
+    /// Every stored flight as a JSON array, streamed a page at a time in arrival order.
+    func streamLogbook(to connection: ControlConnection) {
+        var lastArrival: Int64 = 0
+        var started = false
+        var finished = false
+        connection.replyStreaming { [unowned self] in
+            if finished { return nil }
+            var writer = JSONWriter(capacity: 256 * 1024)
+            writer.bytes.append(started ? 0x2C : 0x5B)
+            var first = true
+            let rows = try self.store.forEachSummary(afterArrival: lastArrival, limit: 1000) { stored in
+                if !first { writer.bytes.append(0x2C) }
+                first = false
+                stored.writeJSON(to: &writer)
+                lastArrival = stored.arrival
+            }
+            if rows == 0 {
+                // Undo the separator written before we knew the page was empty.
+                writer.bytes.removeLast()
+                if !started { writer.bytes.append(0x5B) }
+                writer.bytes.append(0x5D)
+                finished = true
+            }
+            started = true
+            return writer.bytes
+        }
+    }
+
+    func flight(_ request: ControlRequest) throws -> JSONValue {
+        let id = try validFlightID(request)
+        guard let stored = try store.flight(id: id) else { throw ControlError("no flight \(id) in the logbook") }
+        var writer = JSONWriter()
+        stored.writeJSON(to: &writer, includeSamples: true)
+        return try JSONValue(parsing: writer.bytes)
+    }
+
+    func delete(_ request: ControlRequest) throws -> JSONValue {
+        let id = try validFlightID(request)
+        guard try store.delete(id: id) else { throw ControlError("no flight \(id) in the logbook; nothing deleted") }
+        logger.info("app.flight-deleted", ["id": id])
+        return .object(["deleted": .string(id)])
+    }
+
+    private func validFlightID(_ request: ControlRequest) throws(ControlError) -> String {
+        guard let id = request.string("id"), !id.isEmpty else { throw .invalid("a flight id is required") }
+        guard Identifier.isUUID(id) else { throw .invalid("'\(id)' is not a flight id (a UUID)") }
+        return id.uppercased()
+    }
+
+    /// A UI client attaches, like the home screen appearing: the fallback queue is drained now (in
+    /// `ui-drain` mode this is the only time flights reach the store), then saved flights are pushed
+    /// to it as events until it goes.
+    func attach(_ connection: ControlConnection) {
+        connection.isAttached = true
+        connection.onClose = { [unowned self] in
+            self.logger.info("ui.detached", ["clients": self.control.attachedClients.count])
+        }
+        logger.info("ui.attached", ["clients": control.attachedClients.count])
+        let drained = viewModel.drainPendingQueue(reason: "UI attached")
+        connection.reply(.object(["attached": .bool(true), "drained": .integer(Int64(drained))]))
+    }
+}

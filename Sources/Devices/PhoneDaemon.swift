@@ -1,0 +1,151 @@
+import Connectivity
+import Glibc
+import JSONText
+import Posix
+import RunWayApp
+import Storage
+
+/// The simulated iPhone: the RunWay phone app, its session, its store, and a control socket.
+///
+/// Start-up follows RunWay 1.3's cold-launch fix, one log line a step: open the store → build the app
+/// model with it → set the session's delegate → activate. Only then can transfers arrive, and each is
+/// saved the moment it does, with no UI client attached.
+public final class PhoneDaemon {
+    public struct Options: Sendable {
+        public var home: String
+        public var savePath: SavePath = .immediate
+        public var logLevel: Logger.Level = .info
+        /// A deliberate bug for tests (see `SessionConfiguration.acknowledgeBeforeCommit`).
+        public var acknowledgeBeforeCommit = false
+        public init(home: String) { self.home = home }
+    }
+
+    let options: Options
+    let runtime: DaemonRuntime
+    let logger: Logger
+    var database: Database!
+    var store: FlightStore!
+    var viewModel: RunViewModel!
+    var service: PhoneConnectivityService!
+    var session: Session!
+    var control: ControlServer!
+    let reminders = ReminderHook()
+    private var drainTimer: EventLoop.TimerID?
+
+    public init(options: Options) throws {
+        self.options = options
+        logger = Logger(component: "phone", minimumLevel: options.logLevel)
+        runtime = try DaemonRuntime(home: DeviceHome(path: options.home, role: .phone), logger: logger)
+    }
+
+    /// Runs until SIGTERM; returns the exit status.
+    public func run() throws -> Int32 {
+        try runtime.claimHome()
+        let home = runtime.home
+
+        // 1. The store (the database context) — before anything can arrive.
+        database = try home.openStore()
+        runtime.onShutdown { [unowned self] in self.database.close() }
+        store = FlightStore(database: database)
+        logger.info("startup.store-opened", ["path": home.storePath, "flights": try store.count()])
+
+        // 2. The app model, wired to the store.
+        viewModel = RunViewModel(savePath: options.savePath, logger: logger)
+        viewModel.reminders = reminders
+        viewModel.attach(store: store)
+        viewModel.onFlightsSaved = { [unowned self] flights in self.publish(flights) }
+        logger.info("startup.model-ready", ["savePath": options.savePath.rawValue])
+
+        // 3. The session, with its delegate set before activation.
+        var configuration = SessionConfiguration()
+        configuration.acknowledgeBeforeCommit = options.acknowledgeBeforeCommit
+        if options.acknowledgeBeforeCommit {
+            logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])
+        }
+        service = PhoneConnectivityService(viewModel: viewModel, logger: logger)
+        let transport = UnixLinkListener(address: try home.linkSocketAddress(), loop: runtime.loop, logger: logger)
+        session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
+                          configuration: configuration, logger: logger)
+        session.delegate = service
+        logger.info("startup.delegate-set")
+
+        // 4. Activate; once activated, open the control socket and say ready.
+        control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
+        control.handler = { [unowned self] request, connection in self.handle(request, connection) }
+        var startupError: Error?
+        service.onActivation = { [unowned self] state, error in
+            guard state == .activated else {
+                startupError = error ?? WCError(.genericError, "activation failed")
+                self.runtime.loop.stop()
+                return
+            }
+            do {
+                try self.control.start()
+            } catch {
+                startupError = error
+                self.runtime.loop.stop()
+                return
+            }
+            self.runtime.onShutdown { [unowned self] in
+                self.control.stop()
+                self.session.deactivate()
+            }
+            self.runtime.announceReady()
+        }
+        service.onStateChange = { [unowned self] in self.publishState() }
+        try session.activate()
+        logger.info("startup.session-activating")
+
+        let status = runtime.run()
+        if let startupError { throw startupError }
+        return status
+    }
+
+    // MARK: - UI clients
+
+    /// A flight was saved: tell every attached UI, and keep draining the safety-net queue.
+    private func publish(_ flights: [Flight]) {
+        let clients = control.attachedClients
+        guard !clients.isEmpty else { return }
+        for flight in flights {
+            var writer = JSONWriter()
+            writer.raw(#"{"event":"flightSaved","flight":"#)
+            StoredFlight(flight: flight, arrival: 0).writeJSON(to: &writer)
+            writer.raw("}")
+            let event = (try? JSONValue(parsing: writer.bytes)) ?? .null
+            for client in clients { client.sendEvent(event) }
+        }
+    }
+
+    private func publishState() {
+        let event: JSONValue = .object(["event": .string("watchState"), "reachable": .bool(session.isReachable),
+                                        "watchAppInstalled": .bool(session.isCounterpartAppInstalled)])
+        for client in control.attachedClients { client.sendEvent(event) }
+    }
+
+    /// In the fixed app, flights held back because the store could not take them are retried until
+    /// it can.
+    func scheduleDrainIfNeeded() {
+        guard options.savePath == .immediate, !viewModel.pendingWatchDataQueue.isEmpty, drainTimer == nil else { return }
+        drainTimer = runtime.loop.schedule(afterMilliseconds: 1000) { [weak self] in
+            guard let self else { return }
+            self.drainTimer = nil
+            self.viewModel.drainPendingQueue(reason: "retry")
+            self.scheduleDrainIfNeeded()
+        }
+    }
+}
+
+/// The inactivity reminders' hook until the schedule itself exists: counts reschedules and remembers
+/// the flight they count from.
+public final class ReminderHook: InactivityReminderScheduling {
+    public private(set) var rescheduleCount = 0
+    public private(set) var latestStartedAt: Double?
+
+    public init() {}
+
+    public func reschedule(afterSaving flight: Flight, latest: Flight) {
+        rescheduleCount += 1
+        latestStartedAt = latest.startedAt
+    }
+}

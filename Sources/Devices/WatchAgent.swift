@@ -1,0 +1,144 @@
+import Connectivity
+import Glibc
+import JSONText
+import Posix
+import RunWayApp
+import Storage
+
+/// The simulated Apple Watch: the RunWay watch app (which records runs and queues them for the phone),
+/// its session and durable outbox, and a control socket.
+public final class WatchAgent {
+    public struct Options: Sendable {
+        public var home: String
+        public var logLevel: Logger.Level = .info
+        public init(home: String) { self.home = home }
+    }
+
+    let options: Options
+    let runtime: DaemonRuntime
+    let logger: Logger
+    var database: Database!
+    var session: Session!
+    var connector: UnixLinkConnector!
+    var recorder: WatchRunRecorder!
+    var control: ControlServer!
+    private var generator = FlightGenerator()
+
+    public init(options: Options) throws {
+        self.options = options
+        logger = Logger(component: "watch", minimumLevel: options.logLevel)
+        runtime = try DaemonRuntime(home: DeviceHome(path: options.home, role: .watch), logger: logger)
+    }
+
+    public func run() throws -> Int32 {
+        try runtime.claimHome()
+        let home = runtime.home
+        database = try home.openStore()
+        runtime.onShutdown { [unowned self] in self.database.close() }
+        logger.info("startup.store-opened", ["path": home.storePath])
+
+        connector = UnixLinkConnector(loop: runtime.loop, logger: logger)
+        session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector, logger: logger)
+        let delegate = WatchSessionDelegate()
+        session.delegate = delegate
+        recorder = WatchRunRecorder(session: session, logger: logger)
+
+        control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
+        control.handler = { [unowned self] request, connection in self.handle(request, connection) }
+        var startupError: Error?
+        delegate.onActivation = { [unowned self] state, error in
+            guard state == .activated else {
+                startupError = error ?? WCError(.genericError, "activation failed")
+                self.runtime.loop.stop()
+                return
+            }
+            do {
+                try self.control.start()
+            } catch {
+                startupError = error
+                self.runtime.loop.stop()
+                return
+            }
+            self.runtime.onShutdown { [unowned self] in
+                self.control.stop()
+                self.session.deactivate()
+            }
+            if !self.session.isPaired {
+                self.logger.warning("watch.not-paired", ["hint": "run: runway pair --phone PHONE_HOME --watch \(home.path)"])
+            }
+            self.runtime.announceReady()
+        }
+        try session.activate()
+        let status = runtime.run()
+        if let startupError { throw startupError }
+        return status
+    }
+
+    // MARK: - Control commands
+
+    func handle(_ request: ControlRequest, _ connection: ControlConnection) {
+        do {
+            switch request.command {
+            case "status": connection.reply(try status())
+            case "record": connection.reply(try record(request))
+            default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
+            }
+        } catch let error as ControlError {
+            connection.reply(error: error)
+        } catch let error as WCError {
+            connection.reply(error: ControlError(error))
+        } catch {
+            logger.error("control.command-failed", ["command": request.command, "error": "\(error)"])
+            connection.reply(error: ControlError("\(request.command) failed: \(error)"))
+        }
+    }
+
+    func status() throws -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "role": .string("watch"),
+            "home": .string(runtime.home.path),
+            "pid": .integer(Int64(getpid())),
+            "deviceId": .string(session.deviceID),
+            "activationState": .string(session.activationState.rawValue),
+            "paired": .bool(session.isPaired),
+            "linked": .bool(session.isLinked),
+            "reachable": .bool(session.isReachable),
+            "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+        ]
+        if let pairing = session.pairing {
+            fields["pairingId"] = .string(pairing.pairingID)
+            fields["phoneDeviceId"] = .string(pairing.phoneDeviceID)
+            fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)
+        }
+        return .object(fields)
+    }
+
+    /// `count` finished runs, queued for the phone in one outbox transaction.
+    func record(_ request: ControlRequest) throws -> JSONValue {
+        let count = try request.int("count", default: 1, range: 1...1_000_000)!
+        let distance = try request.double("distanceKm", range: 0...1000)
+        if let seed = try request.int("seed", range: 0...Int.max) {
+            generator = FlightGenerator(seed: UInt64(seed))
+        }
+        let flights = generator.flights(count: count, distanceKm: distance, now: wallClockSeconds())
+        let transfers = try recorder.finish(flights)
+        return .object([
+            "ids": .array(flights.map { .string($0.id) }),
+            "firstTransfer": .integer(transfers.first?.seq ?? 0),
+            "lastTransfer": .integer(transfers.last?.seq ?? 0),
+        ])
+    }
+}
+
+/// The watch app's session delegate.
+final class WatchSessionDelegate: SessionDelegate {
+    var onActivation: ((ActivationState, Error?) -> Void)?
+
+    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
+        onActivation?(state, error)
+    }
+
+    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
+        .accepted
+    }
+}

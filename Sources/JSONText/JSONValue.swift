@@ -1,0 +1,172 @@
+/// A parsed JSON document. Numbers keep whether they were written as integers, so a count stays an
+/// integer and `1.5` stays a real.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public subscript(key: String) -> JSONValue? {
+        if case let .object(entries) = self { return entries[key] }
+        return nil
+    }
+
+    public var stringValue: String? { if case let .string(v) = self { v } else { nil } }
+    public var boolValue: Bool? { if case let .bool(v) = self { v } else { nil } }
+    public var arrayValue: [JSONValue]? { if case let .array(v) = self { v } else { nil } }
+    public var objectValue: [String: JSONValue]? { if case let .object(v) = self { v } else { nil } }
+
+    public var doubleValue: Double? {
+        switch self {
+        case let .integer(v): Double(v)
+        case let .number(v): v
+        default: nil
+        }
+    }
+
+    public var intValue: Int? {
+        switch self {
+        case let .integer(v): Int(exactly: v)
+        case let .number(v): Int(exactly: v)
+        default: nil
+        }
+    }
+}
+
+// MARK: - Writing
+
+extension JSONValue {
+    /// Compact JSON text; object keys sorted, so output is stable.
+    public var text: String {
+        var writer = JSONWriter()
+        writer.write(self)
+        return writer.string
+    }
+
+    /// Indented JSON text, for people.
+    public var prettyText: String {
+        var writer = JSONWriter(indent: 2)
+        writer.write(self)
+        return writer.string
+    }
+}
+
+/// Appends JSON to a byte array, fast enough to stream a logbook of 100,000 flights.
+public struct JSONWriter {
+    public var bytes: [UInt8] = []
+    let indent: Int
+    private var depth = 0
+
+    public init(indent: Int = 0, capacity: Int = 256) {
+        self.indent = indent
+        bytes.reserveCapacity(capacity)
+    }
+
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case let .bool(flag): raw(flag ? "true" : "false")
+        case let .integer(number): raw(String(number))
+        case let .number(number): writeNumber(number)
+        case let .string(text): writeString(text)
+        case let .array(items):
+            if items.isEmpty { raw("[]"); return }
+            bytes.append(0x5B)
+            depth += 1
+            for (index, item) in items.enumerated() {
+                if index > 0 { bytes.append(0x2C) }
+                newline()
+                write(item)
+            }
+            depth -= 1
+            newline()
+            bytes.append(0x5D)
+        case let .object(entries):
+            if entries.isEmpty { raw("{}"); return }
+            bytes.append(0x7B)
+            depth += 1
+            for (index, key) in entries.keys.sorted().enumerated() {
+                if index > 0 { bytes.append(0x2C) }
+                newline()
+                writeString(key)
+                bytes.append(0x3A)
+                if indent > 0 { bytes.append(0x20) }
+                write(entries[key]!)
+            }
+            depth -= 1
+            newline()
+            bytes.append(0x7D)
+        }
+    }
+
+    private mutating func newline() {
+        guard indent > 0 else { return }
+        bytes.append(0x0A)
+        for _ in 0..<(indent * depth) { bytes.append(0x20) }
+    }
+
+    public mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    /// A finite number as JSON; NaN and infinities (not JSON) become `null`.
+    public mutating func writeNumber(_ number: Double) {
+        guard number.isFinite else { raw("null"); return }
+        if number == number.rounded(), abs(number) < 1e15 {
+            raw(String(Int64(number)))
+        } else {
+            raw(String(number))
+        }
+    }
+
+    /// A number rounded to `decimals` places, written without exponent (`12.35`).
+    public mutating func writeNumber(_ number: Double, decimals: Int) {
+        guard number.isFinite else { raw("null"); return }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (number * scale).rounded()
+        guard abs(scaled) < 9e15 else { writeNumber(number); return }
+        var integer = Int64(scaled)
+        if integer < 0 { bytes.append(0x2D); integer = -integer }
+        let whole = integer / Int64(scale)
+        var fraction = integer % Int64(scale)
+        raw(String(whole))
+        guard fraction != 0 else { return }
+        var digits = decimals
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        bytes.append(0x2E)
+        let text = String(fraction)
+        for _ in 0..<(digits - text.count) { bytes.append(0x30) }
+        raw(text)
+    }
+
+    public mutating func writeString(_ text: String) {
+        bytes.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: bytes.append(0x5C); bytes.append(0x22)
+            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+            case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
+            case 0x0D: bytes.append(0x5C); bytes.append(0x72)
+            case 0x09: bytes.append(0x5C); bytes.append(0x74)
+            case 0x00..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// Object helpers for hand-written records: `{"a":1,"b":"x"}`.
+    public mutating func beginObject() { bytes.append(0x7B) }
+    public mutating func endObject() { bytes.append(0x7D) }
+    public mutating func key(_ name: String, first: Bool = false) {
+        if !first { bytes.append(0x2C) }
+        writeString(name)
+        bytes.append(0x3A)
+    }
+}

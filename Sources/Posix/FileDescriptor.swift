@@ -1,0 +1,100 @@
+import Glibc
+
+/// An owned file descriptor: opened close-on-exec, closed exactly once.
+///
+/// Whoever holds the `FileDescriptor` owns the descriptor. `close()` is idempotent; if the owner forgot,
+/// `deinit` closes it, so a dropped connection never leaks a descriptor into a long-running daemon.
+public final class FileDescriptor {
+    public private(set) var rawValue: Int32
+
+    public init(adopting rawValue: Int32) {
+        precondition(rawValue >= 0, "adopting an invalid descriptor")
+        self.rawValue = rawValue
+    }
+
+    deinit { close() }
+
+    public var isOpen: Bool { rawValue >= 0 }
+
+    /// Closes the descriptor. Never retried on `EINTR`: on Linux the descriptor is gone either way.
+    public func close() {
+        guard rawValue >= 0 else { return }
+        _ = Glibc.close(rawValue)
+        rawValue = -1
+    }
+
+    // MARK: - Non-blocking I/O
+
+    /// Reads up to `count` bytes into `buffer`.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> IOResult {
+        while true {
+            let n = Glibc.read(rawValue, buffer, count)
+            if n > 0 { return .bytes(n) }
+            if n == 0 { return .endOfFile }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+            throw SystemError("read", errno: code)
+        }
+    }
+
+    /// Writes up to `count` bytes; on a socket never raises SIGPIPE (`MSG_NOSIGNAL`).
+    public func send(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) -> IOResult {
+        while true {
+            let n = Glibc.send(rawValue, buffer, count, Int32(MSG_NOSIGNAL))
+            if n >= 0 { return .bytes(n) }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+            throw SystemError("send", errno: code)
+        }
+    }
+
+    /// Writes every byte, waiting in `poll` while the descriptor is not ready. For plain files and for
+    /// the blocking client side only; daemons use `send` from their event loop.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            if n >= 0 { offset += n; continue }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                try waitUntil(.writable, timeoutMilliseconds: -1)
+                continue
+            }
+            throw SystemError("write", errno: code)
+        }
+    }
+
+    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        // `withUnsafeBytes` rethrows untyped errors: carry the typed one out by hand.
+        var failure: SystemError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SystemError) { try writeAll(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    public enum Readiness { case readable, writable }
+
+    /// Blocks until the descriptor is ready; returns false on timeout.
+    @discardableResult
+    public func waitUntil(_ readiness: Readiness, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
+        var pfd = pollfd(fd: rawValue, events: Int16(readiness == .readable ? POLLIN : POLLOUT), revents: 0)
+        let n = try systemCall("poll") { Glibc.poll(&pfd, 1, timeoutMilliseconds) }
+        return n > 0
+    }
+
+    // MARK: - Flags
+
+    public func setNonBlocking(_ on: Bool = true) throws(SystemError) {
+        let flags = try systemCall("fcntl(F_GETFL)") { fcntl(rawValue, F_GETFL) }
+        let updated = on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
+        _ = try systemCall("fcntl(F_SETFL)") { fcntl(rawValue, F_SETFL, updated) }
+    }
+
+    public func setCloseOnExec() throws(SystemError) {
+        _ = try systemCall("fcntl(F_SETFD)") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
+    }
+}

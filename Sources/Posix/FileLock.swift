@@ -1,0 +1,72 @@
+import Glibc
+
+/// An exclusive `flock` on a lock file: one daemon per home.
+///
+/// The holder's pid is written into the file, so a second daemon can say who holds it. The lock goes
+/// away with the process, however it dies, so a SIGKILLed daemon never leaves a home locked.
+public final class FileLock {
+    public enum LockError: Error, CustomStringConvertible, Sendable {
+        case heldBy(pid: Int32?, path: String)
+        case system(SystemError)
+
+        public var description: String {
+            switch self {
+            case let .heldBy(pid?, path): return "\(path) is locked by process \(pid)"
+            case let .heldBy(nil, path): return "\(path) is locked by another process"
+            case let .system(error): return error.description
+            }
+        }
+    }
+
+    public let path: String
+    private let descriptor: FileDescriptor
+
+    /// Takes the lock or throws `heldBy` at once; never waits.
+    public init(path: String) throws(LockError) {
+        self.path = path
+        let raw = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard raw >= 0 else { throw .system(SystemError("open(\(path))", errno: Glibc.errno)) }
+        descriptor = FileDescriptor(adopting: raw)
+        while flock(raw, LOCK_EX | LOCK_NB) != 0 {
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EWOULDBLOCK { throw .heldBy(pid: Self.readPID(raw), path: path) }
+            throw .system(SystemError("flock(\(path))", errno: code))
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(raw, 0)
+        _ = pid.withUnsafeBytes { pwrite(raw, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Releases the lock (closing the descriptor releases it too).
+    public func unlock() { descriptor.close() }
+
+    /// Whether some process holds the lock at `path` right now, and which (nil if nobody does).
+    public static func holder(of path: String) -> Int32?? {
+        let raw = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard raw >= 0 else { return .none }
+        defer { Glibc.close(raw) }
+        if flock(raw, LOCK_SH | LOCK_NB) == 0 {
+            flock(raw, LOCK_UN)
+            return .none
+        }
+        return .some(readPID(raw))
+    }
+
+    private static func readPID(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 31, 0) }
+        guard n > 0 else { return nil }
+        let text = String(decoding: buffer[0..<n], as: UTF8.self).trimmingWhitespace()
+        return Int32(text)
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

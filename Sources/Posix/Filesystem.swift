@@ -1,0 +1,91 @@
+import Glibc
+
+/// Files and directories, the few operations the homes need.
+public enum Filesystem {
+    public enum Kind: Sendable { case missing, directory, socket, regular, other }
+
+    public static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFSOCK: return .socket
+        case S_IFREG: return .regular
+        default: return .other
+        }
+    }
+
+    public static func mode(of path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// Creates `path` and any missing parents; `path` itself gets `mode` (also if it already existed).
+    public static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if kind(of: prefix) == .missing {
+                if mkdir(prefix, prefix == path || prefix + "/" == path ? mode : 0o755) != 0 && Glibc.errno != EEXIST {
+                    throw SystemError("mkdir(\(prefix))", errno: Glibc.errno)
+                }
+            }
+            prefix += "/"
+        }
+        _ = try systemCall("chmod(\(path))") { chmod(path, mode) }
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(SystemError) {
+        let temporary = path + ".tmp.\(getpid())"
+        let raw = try systemCall("open(\(temporary))") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
+        let fd = FileDescriptor(adopting: raw)
+        try fd.writeAll(bytes)
+        _ = try systemCall("fsync(\(temporary))") { fsync(fd.rawValue) }
+        fd.close()
+        _ = try systemCall("rename(\(path))") { rename(temporary, path) }
+        try syncDirectory(containing: path)
+    }
+
+    public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+        let raw = try systemCall("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = FileDescriptor(adopting: raw)
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = try systemCall("read(\(path))") {
+                chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            }
+            if n == 0 { break }
+            result.append(contentsOf: chunk[0..<n])
+        }
+        return result
+    }
+
+    public static func syncDirectory(containing path: String) throws(SystemError) {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let raw = try systemCall("open(\(directory))") { open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let fd = FileDescriptor(adopting: raw)
+        _ = try systemCall("fsync(\(directory))") { fsync(fd.rawValue) }
+    }
+
+    /// An absolute form of `path` (relative paths are taken from the working directory).
+    public static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return normalize(path) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return normalize(cwd + "/" + path)
+    }
+
+    private static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,81 @@
+import Glibc
+
+/// Structured log lines on stderr, one `key=value` record per line (logfmt):
+///
+///     ts=2026-11-29T12:32:01.123Z level=info component=phone event=store.opened path=/tmp/p/store.sqlite
+///
+/// `event` is a stable dotted name that tests and scripts may match; the other fields are context.
+/// Libraries take a `Logger` from their caller rather than making one.
+public struct Logger: Sendable {
+    public enum Level: Int, Sendable, Comparable {
+        case debug, info, notice, warning, error
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .notice: "notice"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+    }
+
+    public let component: String
+    public let minimumLevel: Level
+    private let descriptor: Int32
+
+    public init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2) {
+        self.component = component
+        self.minimumLevel = minimumLevel
+        self.descriptor = descriptor
+    }
+
+    /// A logger that writes nothing (tests of pure logic).
+    public static let silent = Logger(component: "silent", minimumLevel: .error, descriptor: -1)
+
+    public func with(component: String) -> Logger {
+        Logger(component: component, minimumLevel: minimumLevel, descriptor: descriptor)
+    }
+
+    public func debug(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.debug, event, fields) }
+    public func info(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.info, event, fields) }
+    public func notice(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.notice, event, fields) }
+    public func warning(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.warning, event, fields) }
+    public func error(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.error, event, fields) }
+
+    public func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible>) {
+        guard level >= minimumLevel, descriptor >= 0 else { return }
+        var line: [UInt8] = []
+        line.reserveCapacity(160)
+        line.append(contentsOf: "ts=".utf8)
+        Timestamp.appendISO8601(wallClockSeconds(), milliseconds: true, to: &line)
+        line.append(contentsOf: " level=\(level.name) component=\(component) event=".utf8)
+        Self.appendValue(event, to: &line)
+        for (key, value) in fields {
+            line.append(0x20)
+            line.append(contentsOf: key.utf8)
+            line.append(0x3D)
+            Self.appendValue(value.description, to: &line)
+        }
+        line.append(0x0A)
+        // One write per line: lines from concurrent processes sharing stderr do not interleave.
+        _ = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    static func appendValue(_ value: String, to line: inout [UInt8]) {
+        let needsQuotes = value.isEmpty || value.utf8.contains { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3D || $0 == 0x5C }
+        guard needsQuotes else { line.append(contentsOf: value.utf8); return }
+        line.append(0x22)
+        for byte in value.utf8 {
+            switch byte {
+            case 0x22: line.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: line.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: line.append(contentsOf: [0x5C, 0x6E])
+            case 0x00..<0x20: line.append(0x20)
+            default: line.append(byte)
+            }
+        }
+        line.append(0x22)
+    }
+}

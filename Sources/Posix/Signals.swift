@@ -1,0 +1,37 @@
+import CLinux
+import Glibc
+
+/// Signals delivered as readable events on a descriptor (`signalfd`), so the event loop handles SIGTERM
+/// between two iterations — never in the middle of a transaction.
+public final class SignalSource {
+    public let descriptor: FileDescriptor
+
+    /// Blocks `signals` for the whole process and unblocks every other signal, resets their
+    /// dispositions (a child inherits ignored signals and, from Dispatch threads, a mask that blocks
+    /// SIGTERM), ignores SIGPIPE, and opens a `signalfd` for `signals`.
+    public init(_ signals: [Int32]) throws(SystemError) {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in signals {
+            sigaddset(&mask, signal)
+            Glibc.signal(signal, SIG_DFL)
+        }
+        Glibc.signal(SIGPIPE, SIG_IGN)
+        let result = pthread_sigmask(SIG_SETMASK, &mask, nil)
+        guard result == 0 else { throw SystemError("pthread_sigmask", errno: result) }
+        let raw = try systemCall("signalfd") { signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) }
+        descriptor = FileDescriptor(adopting: raw)
+    }
+
+    /// The signals that arrived since the last call.
+    public func drain() -> [Int32] {
+        var received: [Int32] = []
+        var info = signalfd_siginfo()
+        while true {
+            let n = Glibc.read(descriptor.rawValue, &info, MemoryLayout<signalfd_siginfo>.size)
+            guard n == MemoryLayout<signalfd_siginfo>.size else { break }
+            received.append(Int32(info.ssi_signo))
+        }
+        return received
+    }
+}

@@ -1,0 +1,193 @@
+import Glibc
+
+/// A non-blocking stream socket on an `EventLoop`, with buffered reads and writes.
+///
+/// Reads: on readiness, up to `maximumReadPerWakeup` bytes are appended to `inbound` and `onRead` runs;
+/// the consumer takes what it can (whole frames) and leaves the rest. Reading pauses while `inbound`
+/// holds more than `maximumInboundBytes` (a slow consumer bounds memory, the kernel buffer pushes back).
+/// Writes: `write` sends at once what the kernel takes and buffers the rest; `onWritable` runs when the
+/// buffer has drained, so a producer can refill at its own pace.
+public final class SocketStream {
+    public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
+        case endOfFile
+        case localClose(String)
+        case error(SystemError)
+
+        public var description: String {
+            switch self {
+            case .endOfFile: "peer closed the connection"
+            case let .localClose(why): why
+            case let .error(error): error.description
+            }
+        }
+    }
+
+    public let descriptor: FileDescriptor
+    private unowned let loop: EventLoop
+    public let inbound = ByteBuffer()
+    private let outbound = ByteBuffer()
+    public var maximumReadPerWakeup = 1 << 20
+    public var maximumInboundBytes = 4 << 20
+    public private(set) var isClosed = false
+    private var readingPaused = false
+
+    public var onRead: ((SocketStream) -> Void)?
+    public var onWritable: ((SocketStream) -> Void)?
+    public var onClose: ((SocketStream, CloseReason) -> Void)?
+
+    public init(descriptor: FileDescriptor, loop: EventLoop) {
+        self.descriptor = descriptor
+        self.loop = loop
+    }
+
+    /// Starts delivering events. Call after the callbacks are set.
+    public func start() {
+        loop.register(descriptor.rawValue, interest: .readable) { [unowned self] events in
+            self.handle(events)
+        }
+    }
+
+    public var pendingOutboundBytes: Int { outbound.readableCount }
+    /// Bytes this stream's buffers hold in memory.
+    public var bufferedBytes: Int { inbound.allocatedBytes + outbound.allocatedBytes }
+
+    // MARK: - Writing
+
+    public func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed, bytes.count > 0 else { return }
+        var offset = 0
+        if outbound.isEmpty {
+            do throws(SystemError) {
+                while offset < bytes.count {
+                    guard case let .bytes(n) = try descriptor.send(bytes.baseAddress! + offset, count: bytes.count - offset) else { break }
+                    offset += n
+                }
+            } catch {
+                close(.error(error))
+                return
+            }
+        }
+        if offset < bytes.count {
+            outbound.append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            updateInterest()
+        }
+    }
+
+    private func flush() {
+        do throws(SystemError) {
+            while !outbound.isEmpty {
+                let result = try outbound.withReadableBytes { (raw) throws(SystemError) -> IOResult in
+                    try descriptor.send(raw.baseAddress!, count: raw.count)
+                }
+                guard case let .bytes(n) = result else { break }
+                outbound.consume(n)
+            }
+        } catch {
+            close(.error(error))
+            return
+        }
+        if outbound.isEmpty { outbound.reset() }
+        updateInterest()
+    }
+
+    // MARK: - Reading
+
+    /// Resumes reading after the consumer has made room in `inbound`.
+    public func resumeReadingIfRoom() {
+        if readingPaused && inbound.readableCount <= maximumInboundBytes {
+            readingPaused = false
+            updateInterest()
+        }
+    }
+
+    private func readAvailable() {
+        var total = 0
+        while total < maximumReadPerWakeup {
+            let result: IOResult
+            do throws(SystemError) {
+                var outcome = IOResult.wouldBlock
+                _ = try inbound.writeWithSpareCapacity(256 * 1024) { (raw) throws(SystemError) -> Int in
+                    outcome = try descriptor.read(into: raw.baseAddress!, count: raw.count)
+                    if case let .bytes(n) = outcome { return n }
+                    return 0
+                }
+                result = outcome
+            } catch {
+                close(.error(error))
+                return
+            }
+            switch result {
+            case let .bytes(n): total += n
+            case .wouldBlock:
+                deliverRead(total)
+                return
+            case .endOfFile:
+                deliverRead(total)
+                close(.endOfFile)
+                return
+            }
+        }
+        deliverRead(total)
+    }
+
+    private func deliverRead(_ count: Int) {
+        guard count > 0, !isClosed else { return }
+        onRead?(self)
+        if !isClosed && inbound.readableCount > maximumInboundBytes {
+            readingPaused = true
+            updateInterest()
+        }
+    }
+
+    // MARK: - Events and closing
+
+    private func handle(_ events: PollEvents) {
+        if events.isWritable { flush() }
+        if isClosed { return }
+        if events.isReadable || events.isHangupOrError {
+            if readingPaused && !events.isReadable { return }
+            readAvailable()
+        }
+        if !isClosed && events.isWritable && outbound.isEmpty { onWritable?(self) }
+    }
+
+    private func updateInterest() {
+        guard !isClosed else { return }
+        var interest: Interest = []
+        if !readingPaused { interest.insert(.readable) }
+        if !outbound.isEmpty || onWritable != nil && wantsWritable { interest.insert(.writable) }
+        loop.setInterest(descriptor.rawValue, interest)
+    }
+
+    /// Set by a producer that has more to send once the buffer drains.
+    public var wantsWritable = false {
+        didSet { updateInterest() }
+    }
+
+    /// Closes the socket (pending output is dropped) and reports `reason` to `onClose` once.
+    public func close(_ reason: CloseReason) {
+        guard !isClosed else { return }
+        isClosed = true
+        loop.unregister(descriptor.rawValue)
+        descriptor.close()
+        let handler = onClose
+        onRead = nil
+        onWritable = nil
+        onClose = nil
+        handler?(self, reason)
+    }
+
+    /// Sends what is buffered (waiting up to `timeoutMilliseconds`), then closes: for error frames that
+    /// should reach the peer before the connection goes.
+    public func closeAfterFlushing(_ reason: CloseReason, timeoutMilliseconds: Int32 = 200) {
+        if !isClosed && !outbound.isEmpty {
+            _ = try? descriptor.waitUntil(.writable, timeoutMilliseconds: timeoutMilliseconds)
+            flush()
+        }
+        close(reason)
+    }
+}

@@ -1,0 +1,87 @@
+/// ISO 8601 in UTC without Foundation's formatters: a logbook of 100,000 flights formats 200,000 dates,
+/// and `ISO8601DateFormatter` is the slow part of that.
+public enum Timestamp {
+    /// `2026-11-29T12:32:01Z`, or with `milliseconds`, `2026-11-29T12:32:01.123Z`.
+    public static func iso8601(_ secondsSince1970: Double, milliseconds: Bool = false) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendISO8601(secondsSince1970, milliseconds: milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public static func appendISO8601(_ secondsSince1970: Double, milliseconds: Bool = false, to out: inout [UInt8]) {
+        let totalMs = Int64((secondsSince1970 * 1000).rounded(.down))
+        var seconds = totalMs >= 0 ? totalMs / 1000 : (totalMs - 999) / 1000
+        let ms = Int(totalMs - seconds * 1000)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        seconds -= days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        appendDigits(year, 4, &out); out.append(0x2D)
+        appendDigits(month, 2, &out); out.append(0x2D)
+        appendDigits(day, 2, &out); out.append(0x54)
+        appendDigits(Int(seconds / 3600), 2, &out); out.append(0x3A)
+        appendDigits(Int(seconds / 60 % 60), 2, &out); out.append(0x3A)
+        appendDigits(Int(seconds % 60), 2, &out)
+        if milliseconds { out.append(0x2E); appendDigits(ms, 3, &out) }
+        out.append(0x5A)
+    }
+
+    /// Parses the forms `iso8601` writes (and an offset-free fractional part of any length).
+    public static func parseISO8601(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
+              b.last == 0x5A else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range { guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }; value = value * 10 + Int(b[i] - 0x30) }
+            return value
+        }
+        guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
+              let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19),
+              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        var fraction = 0.0
+        if b.count > 20 {
+            guard b[19] == 0x2E, b.count > 21, let f = number(20..<(b.count - 1)) else { return nil }
+            var scale = 1.0
+            for _ in 20..<(b.count - 1) { scale *= 10 }
+            fraction = Double(f) / scale
+        } else if b.count != 20 { return nil }
+        let days = Self.days(fromCivil: y, mo, d)
+        return Double(days * 86_400 + Int64(h * 3600 + mi * 60 + s)) + fraction
+    }
+
+    /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).
+    public static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (Int(yoe + era * 400 + (month <= 2 ? 1 : 0)), Int(month), Int(day))
+    }
+
+    public static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    @inline(__always)
+    static func appendDigits(_ value: Int, _ width: Int, _ out: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var v = value
+        while divisor > 0 {
+            out.append(UInt8(truncatingIfNeeded: 0x30 + (v / divisor) % 10))
+            v %= divisor * 10
+            divisor /= 10
+        }
+    }
+}

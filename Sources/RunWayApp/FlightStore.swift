@@ -1,0 +1,231 @@
+import JSONText
+import Posix
+import Storage
+
+/// The phone's Logbook: every stored flight, deduplicated by id, in arrival order.
+///
+/// Summaries and samples live in separate tables so that listing 100,000 flights never reads their
+/// samples. All writes go through the connection the session also uses: a flight saved on receipt
+/// commits in the same transaction that records its transfer as received.
+public final class FlightStore {
+    public static let migrations: [Migration] = [
+        Migration("app.1", """
+            CREATE TABLE flights (
+                arrival INTEGER PRIMARY KEY AUTOINCREMENT,
+                id TEXT NOT NULL UNIQUE,
+                started_at REAL NOT NULL,
+                ended_at REAL NOT NULL,
+                distance_km REAL NOT NULL,
+                duration_s REAL NOT NULL,
+                avg_pace REAL NOT NULL,
+                avg_hr REAL NOT NULL,
+                mode TEXT NOT NULL,
+                source_device TEXT,
+                transfer_seq INTEGER,
+                saved_at REAL NOT NULL
+            ) STRICT;
+            CREATE INDEX flights_by_start ON flights (started_at);
+            CREATE TABLE flight_samples (
+                arrival INTEGER PRIMARY KEY REFERENCES flights (arrival) ON DELETE CASCADE,
+                samples BLOB NOT NULL
+            ) STRICT;
+            -- userInfo transfers that are not flights, as delivered to the app, in arrival order.
+            CREATE TABLE received_userinfo (
+                arrival INTEGER PRIMARY KEY AUTOINCREMENT,
+                source_device TEXT NOT NULL,
+                transfer_seq INTEGER NOT NULL,
+                payload BLOB NOT NULL,
+                received_at REAL NOT NULL
+            ) STRICT;
+            """),
+    ]
+
+    public let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Where a stored flight came from.
+    public struct Origin: Sendable {
+        public var deviceID: String?
+        public var transferSeq: Int64?
+        public init(deviceID: String? = nil, transferSeq: Int64? = nil) {
+            self.deviceID = deviceID
+            self.transferSeq = transferSeq
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Inserts `flight` unless a flight with its id is stored; true if inserted. Joins the caller's
+    /// transaction if one is open.
+    @discardableResult
+    public func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Bool {
+        let insert = try database.statement("""
+            INSERT INTO flights (id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode,
+                                 source_device, transfer_seq, saved_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """)
+        try insert.bind(flight.id, at: 1)
+        try insert.bind(flight.startedAt, at: 2)
+        try insert.bind(flight.endedAt, at: 3)
+        try insert.bind(flight.distanceKm, at: 4)
+        try insert.bind(flight.durationSeconds, at: 5)
+        try insert.bind(flight.averagePaceSecondsPerKm, at: 6)
+        try insert.bind(flight.averageHeartRate, at: 7)
+        try insert.bind(flight.mode.rawValue, at: 8)
+        if let device = origin.deviceID { try insert.bind(device, at: 9) } else { try insert.bindNull(at: 9) }
+        if let seq = origin.transferSeq { try insert.bind(seq, at: 10) } else { try insert.bindNull(at: 10) }
+        try insert.bind(now, at: 11)
+        try insert.run()
+        guard database.changes == 1 else { return false }
+        let samples = try database.statement("INSERT INTO flight_samples (arrival, samples) VALUES (?, ?)")
+        try samples.bind(database.lastInsertRowID, at: 1)
+        try samples.bind(blob: flight.packedSamples, at: 2)
+        try samples.run()
+        return true
+    }
+
+    /// Deletes a stored flight; false if there is none with that id.
+    public func delete(id: String) throws -> Bool {
+        try database.transaction {
+            let delete = try database.statement("DELETE FROM flights WHERE id = ?")
+            try delete.bind(id, at: 1)
+            try delete.run()
+            return database.changes > 0
+        }
+    }
+
+    /// Records a non-flight userInfo as delivered to the app.
+    public func recordReceivedUserInfo(_ payload: [UInt8], origin: Origin, now: Double = wallClockSeconds()) throws {
+        let insert = try database.statement("""
+            INSERT INTO received_userinfo (source_device, transfer_seq, payload, received_at) VALUES (?, ?, ?, ?)
+            """)
+        try insert.bind(origin.deviceID ?? "", at: 1)
+        try insert.bind(origin.transferSeq ?? 0, at: 2)
+        try insert.bind(blob: payload, at: 3)
+        try insert.bind(now, at: 4)
+        try insert.run()
+    }
+
+    // MARK: - Reading
+
+    public func count() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM flights")) }
+
+    public func contains(id: String) throws -> Bool {
+        let query = try database.statement("SELECT 1 FROM flights WHERE id = ?")
+        defer { query.reset() }
+        try query.bind(id, at: 1)
+        return try query.step()
+    }
+
+    static let summaryColumns = "id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode, arrival"
+
+    /// A stored flight with its samples.
+    public func flight(id: String) throws -> StoredFlight? {
+        let query = try database.statement("""
+            SELECT \(Self.summaryColumns), s.samples FROM flights f LEFT JOIN flight_samples s USING (arrival) WHERE f.id = ?
+            """)
+        defer { query.reset() }
+        try query.bind(id, at: 1)
+        guard try query.step() else { return nil }
+        var stored = Self.summary(query)
+        stored.flight.packedSamples = query.blob(at: 9)
+        return stored
+    }
+
+    /// The flight that started last (what the inactivity reminders count from).
+    public func latest() throws -> StoredFlight? {
+        let query = try database.statement("SELECT \(Self.summaryColumns) FROM flights ORDER BY started_at DESC LIMIT 1")
+        defer { query.reset() }
+        return try query.step() ? Self.summary(query) : nil
+    }
+
+    /// Every flight's summary (no samples), in arrival order, one at a time: memory stays flat
+    /// whatever the size of the logbook.
+    public func forEachSummary(_ body: (StoredFlight) throws -> Void) throws {
+        let query = try database.prepare("SELECT \(Self.summaryColumns) FROM flights ORDER BY arrival")
+        while try query.step() { try body(Self.summary(query)) }
+    }
+
+    /// One page of summaries after `arrival`, in arrival order; returns how many there were. A
+    /// streamed listing asks page by page, holding no statement open between pages.
+    @discardableResult
+    public func forEachSummary(afterArrival arrival: Int64, limit: Int, _ body: (StoredFlight) throws -> Void) throws -> Int {
+        let query = try database.statement(
+            "SELECT \(Self.summaryColumns) FROM flights WHERE arrival > ? ORDER BY arrival LIMIT ?")
+        defer { query.reset() }
+        try query.bind(arrival, at: 1)
+        try query.bind(limit, at: 2)
+        var rows = 0
+        while try query.step() {
+            try body(Self.summary(query))
+            rows += 1
+        }
+        return rows
+    }
+
+    /// Non-flight userInfo payloads, in arrival order.
+    public func forEachReceivedUserInfo(_ body: (_ payload: [UInt8], _ origin: Origin, _ receivedAt: Double) throws -> Void) throws {
+        let query = try database.prepare("SELECT payload, source_device, transfer_seq, received_at FROM received_userinfo ORDER BY arrival")
+        while try query.step() {
+            try body(query.blob(at: 0), Origin(deviceID: query.string(at: 1), transferSeq: query.int64(at: 2)), query.double(at: 3))
+        }
+    }
+
+    static func summary(_ row: Statement) -> StoredFlight {
+        StoredFlight(
+            flight: Flight(
+                id: row.string(at: 0), startedAt: row.double(at: 1), endedAt: row.double(at: 2),
+                distanceKm: row.double(at: 3), durationSeconds: row.double(at: 4),
+                averagePaceSecondsPerKm: row.double(at: 5), averageHeartRate: row.double(at: 6),
+                mode: FlightMode(rawValue: row.string(at: 7)) ?? .pace, packedSamples: []),
+            arrival: row.int64(at: 8))
+    }
+}
+
+/// A flight as the Logbook holds it: the flight and its place in arrival order.
+public struct StoredFlight: Equatable, Sendable {
+    public var flight: Flight
+    /// 1, 2, 3... in the order flights were stored.
+    public var arrival: Int64
+
+    public init(flight: Flight, arrival: Int64) {
+        self.flight = flight
+        self.arrival = arrival
+    }
+}
+
+// MARK: - JSON
+
+extension StoredFlight {
+    /// `{"id":...,"startedAt":"2026-11-29T07:00:00Z","endedAt":...,"distanceKm":5.02,...}`
+    public func writeJSON(to writer: inout JSONWriter, includeSamples: Bool = false) {
+        writer.beginObject()
+        writer.key("id", first: true); writer.writeString(flight.id)
+        writer.key("arrival"); writer.raw(String(arrival))
+        writer.key("startedAt"); writer.bytes.append(0x22); Timestamp.appendISO8601(flight.startedAt, to: &writer.bytes); writer.bytes.append(0x22)
+        writer.key("endedAt"); writer.bytes.append(0x22); Timestamp.appendISO8601(flight.endedAt, to: &writer.bytes); writer.bytes.append(0x22)
+        writer.key("distanceKm"); writer.writeNumber(flight.distanceKm, decimals: 3)
+        writer.key("durationSeconds"); writer.writeNumber(flight.durationSeconds, decimals: 1)
+        writer.key("averagePaceSecondsPerKm"); writer.writeNumber(flight.averagePaceSecondsPerKm, decimals: 1)
+        writer.key("averageHeartRate"); writer.writeNumber(flight.averageHeartRate, decimals: 1)
+        writer.key("mode"); writer.writeString(flight.mode.rawValue)
+        if includeSamples {
+            writer.key("samples")
+            writer.bytes.append(0x5B)
+            for (index, sample) in flight.samples.enumerated() {
+                if index > 0 { writer.bytes.append(0x2C) }
+                writer.bytes.append(0x5B)
+                writer.writeNumber(Double(sample.time), decimals: 1); writer.bytes.append(0x2C)
+                writer.writeNumber(Double(sample.distance), decimals: 1); writer.bytes.append(0x2C)
+                writer.writeNumber(Double(sample.pace), decimals: 1); writer.bytes.append(0x2C)
+                writer.writeNumber(Double(sample.heartRate), decimals: 1)
+                writer.bytes.append(0x5D)
+            }
+            writer.bytes.append(0x5D)
+        }
+        writer.endObject()
+    }
+}

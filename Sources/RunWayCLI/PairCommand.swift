@@ -1,0 +1,59 @@
+import Connectivity
+import Devices
+import JSONText
+import Posix
+
+/// `runway pair`: creates both homes if needed and records the pairing in both stores.
+enum PairCommand {
+    static let command = CLI.Command(
+        path: ["pair"],
+        synopsis: "--phone DIR --watch DIR [--json]",
+        summary: """
+        Pairs a watch with a phone: creates both homes if missing (mode 0700) and records the pairing
+        (pairing id, both device ids, the phone's link socket) in both. Pairing again replaces the old
+        pairing: a watch no longer paired with this phone is refused with deviceNotPaired (7005).
+        The daemons may be running: they read the pairing on their next connection.
+        """,
+        specs: [
+            .option("phone", "DIR", "the phone's home directory"),
+            .option("watch", "DIR", "the watch's home directory"),
+            CLI.jsonSpec,
+        ],
+        positionals: 0,
+        run: run)
+
+    static func run(_ parsed: ParsedArguments) throws -> Int32 {
+        let phone = DeviceHome(path: try parsed.required("phone"), role: .phone)
+        let watch = DeviceHome(path: try parsed.required("watch"), role: .watch)
+        guard phone.path != watch.path else { throw UsageError("the phone and the watch need different homes") }
+        try phone.prepare()
+        try watch.prepare()
+        let phoneStore = try phone.openStore()
+        let watchStore = try watch.openStore()
+        defer {
+            phoneStore.close()
+            watchStore.close()
+        }
+        let pairing = Pairing(
+            pairingID: Identifier.uuid(),
+            phoneDeviceID: try SessionStore.deviceID(phoneStore, role: .phone),
+            watchDeviceID: try SessionStore.deviceID(watchStore, role: .watch),
+            phoneLinkSocket: phone.linkSocketPath,
+            pairedAt: wallClockSeconds())
+        try SessionStore.setPairing(phoneStore, pairing)
+        try SessionStore.setPairing(watchStore, pairing)
+        if parsed.has("json") {
+            Output.out(JSONValue.object([
+                "pairingId": .string(pairing.pairingID),
+                "phoneDeviceId": .string(pairing.phoneDeviceID),
+                "watchDeviceId": .string(pairing.watchDeviceID),
+                "phoneHome": .string(phone.path),
+                "watchHome": .string(watch.path),
+                "phoneLinkSocket": .string(pairing.phoneLinkSocket),
+            ]).text)
+        } else {
+            Output.out("paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID)")
+        }
+        return 0
+    }
+}

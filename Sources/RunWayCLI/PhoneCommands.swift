@@ -1,0 +1,114 @@
+import Connectivity
+import Devices
+import Glibc
+import JSONText
+import Posix
+
+/// `runway phone ...`
+enum PhoneCommands {
+    static let status = CLI.Command(
+        path: ["phone", "status"],
+        synopsis: "--home P [--json]",
+        summary: "The phone's state: pairing, link, stored flights, save path, UI clients.",
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "status"))
+            Output.out(parsed.has("json") ? result.text : StatusText.render(result))
+            return 0
+        })
+
+    static let logbook = CLI.Command(
+        path: ["phone", "logbook"],
+        synopsis: "--home P [--json]",
+        summary: """
+        The Logbook: every flight stored on the phone. With --json, a JSON array in arrival order, each
+        flight with id, arrival, startedAt, endedAt (ISO 8601), distanceKm, durationSeconds,
+        averagePaceSecondsPerKm, averageHeartRate and mode.
+        """,
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            let client = try CLI.client(parsed, .phone)
+            if parsed.has("json") {
+                // Straight through: the daemon streams the JSON text, we copy it to stdout.
+                try client.call(ControlRequest(command: "logbook")) { Output.writeBytes(1, $0) }
+                Output.writeBytes(1, [0x0A])
+                return 0
+            }
+            let flights = try client.call(ControlRequest(command: "logbook")).arrayValue ?? []
+            Output.out(LogbookText.render(flights))
+            return 0
+        })
+
+    static let flight = CLI.Command(
+        path: ["phone", "flight"],
+        synopsis: "ID --home P [--json]",
+        summary: "The Flight Summary of one stored flight: distance, duration, pace, heart rate, splits.",
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 1,
+        run: { parsed in
+            guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
+            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
+            Output.out(parsed.has("json") ? result.text : FlightSummaryText.render(result))
+            return 0
+        })
+
+    static let delete = CLI.Command(
+        path: ["phone", "delete"],
+        synopsis: "ID --home P [--yes]",
+        summary: """
+        Deletes a stored past flight, after a confirmation on the terminal (--yes skips it; without a
+        terminal --yes is required). An unknown id changes nothing.
+        """,
+        specs: [CLI.homeSpec, .flag("yes", "do not ask for confirmation")],
+        positionals: 1,
+        run: { parsed in
+            guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
+            let client = try CLI.client(parsed, .phone)
+            if !parsed.has("yes") {
+                guard isatty(0) == 1 else {
+                    throw UsageError("refusing to delete without confirmation: stdin is not a terminal (add --yes)")
+                }
+                let summary = try client.call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
+                Output.write(1, "Delete this flight?\n\(FlightSummaryText.headline(summary))\n[y/N] ")
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    Output.out("not deleted")
+                    return 1
+                }
+            }
+            _ = try client.call(ControlRequest(command: "delete", arguments: ["id": .string(id)]))
+            Output.out("deleted \(id.uppercased())")
+            return 0
+        })
+
+    static let ui = CLI.Command(
+        path: ["phone", "ui"],
+        synopsis: "--home P",
+        summary: """
+        Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved,
+        until Ctrl-C. Attaching drains any flights the app was holding for a UI (all of them in
+        --save-path ui-drain; saving never waits for this in the default path).
+        """,
+        specs: [CLI.homeSpec],
+        positionals: 0,
+        run: { parsed in
+            let client = try CLI.client(parsed, .phone)
+            let attached = try client.call(ControlRequest(command: "attach"))
+            let flights = try CLI.client(parsed, .phone).call(ControlRequest(command: "logbook")).arrayValue ?? []
+            Output.out(LogbookText.render(flights))
+            if let drained = attached["drained"]?.intValue, drained > 0 {
+                Output.out("(the home screen saved \(drained) flight(s) that were waiting for it)")
+            }
+            Output.out("-- attached; new flights appear below (Ctrl-C to leave) --")
+            while let event = try client.nextEvent() {
+                if event["event"]?.stringValue == "flightSaved", let flight = event["flight"] {
+                    Output.out("saved: " + LogbookText.line(flight))
+                } else if event["event"]?.stringValue == "watchState" {
+                    Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
+                }
+            }
+            Output.out("-- the phone closed the connection --")
+            return 0
+        })
+}

@@ -1,0 +1,163 @@
+import CSQLite
+
+/// One SQLite connection, owned by one thread (the daemon's event loop) and closed exactly once.
+///
+/// Opened in WAL mode with `synchronous=FULL`: a committed transaction survives a process crash and an
+/// OS crash or power loss. Statements are cached by their SQL, so the hot path prepares nothing.
+public final class Database {
+    public enum Durability: String, Sendable {
+        /// fsync on every commit: survives power loss. The default.
+        case full = "FULL"
+        /// No fsync on commit in WAL mode: survives a process crash, not an OS crash.
+        case normal = "NORMAL"
+    }
+
+    let handle: OpaquePointer
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+    public private(set) var durability: Durability = .full
+    private var isClosed = false
+
+    /// Opens (creating if missing) the database at `path`.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            if let db { sqlite3_close_v2(db) }
+            throw StorageError(resultCode: code, message: message, operation: "open \(path)")
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        _ = runway_sqlite3_enable_defensive(db)
+        do throws(StorageError) {
+            // journal_mode returns a row; run it as a query.
+            let mode = try scalarString("PRAGMA journal_mode=WAL")
+            guard mode.lowercased() == "wal" else {
+                throw StorageError(resultCode: SQLITE_ERROR, message: "could not enable WAL (mode is \(mode))", operation: "open \(path)")
+            }
+            try execute("PRAGMA synchronous=FULL")
+            try execute("PRAGMA foreign_keys=ON")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Finalizes every cached statement and closes the connection. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - Statements
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws(StorageError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code, "execute", sql: sql) }
+    }
+
+    /// A new prepared statement, owned by the caller.
+    public func prepare(_ sql: String) throws(StorageError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// The cached prepared statement for `sql`, reset and ready to bind.
+    public func statement(_ sql: String) throws(StorageError) -> Statement {
+        if let cached = statementCache[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(database: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// The first column of the first row of `sql`, as an integer (0 if there is no row).
+    public func scalarInt(_ sql: String) throws(StorageError) -> Int64 {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(at: 0) : 0
+    }
+
+    public func scalarString(_ sql: String) throws(StorageError) -> String {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.string(at: 0) : ""
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction and commits; rolls back if anything throws,
+    /// including the commit itself (a full disk surfaces there).
+    public func transaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try requireTransaction("commit")
+            try execute("COMMIT")
+            return result
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+    }
+
+    /// Throws unless a transaction is open. SQLite rolls a transaction back by itself after some errors
+    /// (a full disk, an I/O error); a write that must be part of the transaction checks first, or it
+    /// would quietly commit on its own.
+    public func requireTransaction(_ operation: String) throws(StorageError) {
+        guard isInTransaction else {
+            throw StorageError(resultCode: SQLITE_ABORT, message: "the transaction was rolled back after an earlier error", operation: operation)
+        }
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so (it does for some errors).
+    public func rollbackIfNeeded() {
+        if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+
+    /// Sets how hard commits push to the disk from now on (see `Durability`).
+    public func setDurability(_ durability: Durability) throws(StorageError) {
+        guard durability != self.durability else { return }
+        try execute("PRAGMA synchronous=\(durability.rawValue)")
+        self.durability = durability
+    }
+
+    /// Caps the database file at `pages` pages: a commit that needs more fails with `SQLITE_FULL`, as on
+    /// a full disk. For fault-injection tests.
+    public func setMaximumPageCount(_ pages: Int) throws(StorageError) {
+        _ = try scalarString("PRAGMA max_page_count=\(pages)")
+    }
+
+    // MARK: - Health
+
+    /// `PRAGMA quick_check` (or `integrity_check` when `thorough`): nil when healthy, else the problems.
+    public func check(thorough: Bool = false) throws(StorageError) -> String? {
+        let statement = try prepare(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.string(at: 0)) }
+        return lines == ["ok"] ? nil : lines.joined(separator: "; ")
+    }
+
+    // MARK: - Errors
+
+    func error(_ code: Int32, _ operation: String, sql: String? = nil) -> StorageError {
+        StorageError(
+            resultCode: code,
+            extendedCode: sqlite3_extended_errcode(handle),
+            message: String(cString: sqlite3_errmsg(handle)),
+            operation: operation,
+            sql: sql)
+    }
+}

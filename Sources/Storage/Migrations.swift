@@ -1,0 +1,42 @@
+/// One schema change, identified by a stable id such as `"connectivity.1"`.
+public struct Migration: Sendable {
+    public let id: String
+    public let sql: String
+
+    public init(_ id: String, _ sql: String) {
+        self.id = id
+        self.sql = sql
+    }
+}
+
+/// Applies migrations in order, each in its own transaction that also records its id, so a crash
+/// between two migrations leaves the store at a well-defined version.
+///
+/// Every layer that owns tables contributes its own migrations; ids are namespaced by layer. A store
+/// that has applied a migration this program does not know came from a newer version: refused.
+public enum Migrator {
+    public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
+        try database.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                id TEXT PRIMARY KEY NOT NULL,
+                applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0)
+            ) STRICT
+            """)
+        var applied = Set<String>()
+        let query = try database.prepare("SELECT id FROM schema_migrations")
+        while try query.step() { applied.insert(query.string(at: 0)) }
+
+        let known = Set(migrations.map(\.id))
+        let unknown = applied.subtracting(known).sorted()
+        guard unknown.isEmpty else { throw StorageError.newerSchema(unknown, path: database.path) }
+
+        for migration in migrations where !applied.contains(migration.id) {
+            try database.transaction {
+                try database.execute(migration.sql)
+                let record = try database.statement("INSERT INTO schema_migrations (id) VALUES (?)")
+                try record.bind(migration.id, at: 1)
+                try record.run()
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import CSQLite
+
+/// A prepared statement, owned by the `Database` that made it and finalized exactly once.
+///
+/// Values are bound by 1-based index; columns are read by 0-based index, as in SQLite's C API.
+public final class Statement {
+    let handle: OpaquePointer
+    public let sql: String
+    private unowned let database: Database
+
+    init(database: Database, sql: String) throws(StorageError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw database.error(code, "prepare", sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: - Binding
+
+    public func bind(_ value: Int64, at index: Int32) throws(StorageError) {
+        try check(sqlite3_bind_int64(handle, index, value), "bind")
+    }
+
+    public func bind(_ value: Int, at index: Int32) throws(StorageError) {
+        try bind(Int64(value), at: index)
+    }
+
+    public func bind(_ value: Double, at index: Int32) throws(StorageError) {
+        try check(sqlite3_bind_double(handle, index, value), "bind")
+    }
+
+    public func bind(_ value: String, at index: Int32) throws(StorageError) {
+        var text = value
+        let code = text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) {
+                runway_sqlite3_bind_text_transient(handle, index, $0.baseAddress, Int32($0.count))
+            }
+        }
+        try check(code, "bind")
+    }
+
+    public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) throws(StorageError) {
+        // A zero-length blob still needs a non-null pointer, or SQLite stores NULL.
+        let code = bytes.count == 0
+            ? sqlite3_bind_zeroblob(handle, index, 0)
+            : runway_sqlite3_bind_blob_transient(handle, index, bytes.baseAddress, Int32(bytes.count))
+        try check(code, "bind")
+    }
+
+    public func bind(blob bytes: [UInt8], at index: Int32) throws(StorageError) {
+        let code = bytes.withUnsafeBytes { raw in
+            raw.count == 0
+                ? sqlite3_bind_zeroblob(handle, index, 0)
+                : runway_sqlite3_bind_blob_transient(handle, index, raw.baseAddress, Int32(raw.count))
+        }
+        try check(code, "bind")
+    }
+
+    public func bindNull(at index: Int32) throws(StorageError) {
+        try check(sqlite3_bind_null(handle, index), "bind")
+    }
+
+    // MARK: - Stepping
+
+    /// Advances to the next row: true while a row is available, false when done.
+    @discardableResult
+    public func step() throws(StorageError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.error(code, "step", sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs a statement that returns no rows, then resets it for reuse.
+    public func run() throws(StorageError) {
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Resets the statement and clears its bindings, ready for the next use.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: - Columns
+
+    public func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    public func int(at column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    public func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    public func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    public func string(at column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    public func optionalString(at column: Int32) -> String? {
+        isNull(at: column) ? nil : string(at: column)
+    }
+
+    /// The column's bytes, valid only inside `body` (no copy).
+    public func withBlob<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+    }
+
+    public func blob(at column: Int32) -> [UInt8] {
+        withBlob(at: column) { Array($0) }
+    }
+
+    private func check(_ code: Int32, _ operation: String) throws(StorageError) {
+        guard code == SQLITE_OK else { throw database.error(code, operation, sql: sql) }
+    }
+}

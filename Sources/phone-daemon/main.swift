@@ -1,0 +1,4 @@
+import Devices
+import Glibc
+
+exit(DaemonMain.phone(Array(CommandLine.arguments.dropFirst())))

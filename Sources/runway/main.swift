@@ -1,0 +1,4 @@
+import Glibc
+import RunWayCLI
+
+exit(CLI.main(Array(CommandLine.arguments.dropFirst())))

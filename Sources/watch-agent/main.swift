@@ -1,0 +1,4 @@
+import Devices
+import Glibc
+
+exit(DaemonMain.watch(Array(CommandLine.arguments.dropFirst())))
