@@ -10,6 +10,7 @@
 //   RunWayApp        - the app domain: flights, logbook, the view model that saves on receipt
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
 //   RunWayCLI        - the `runway` command-line client
+//   PairTesting      - the integration harness: real processes, real signals, the invariant checker
 import PackageDescription
 
 let package = Package(
@@ -18,6 +19,7 @@ let package = Package(
         .executable(name: "phone-daemon", targets: ["phone-daemon"]),
         .executable(name: "watch-agent", targets: ["watch-agent"]),
         .executable(name: "runway", targets: ["runway"]),
+        .executable(name: "runway-demo", targets: ["runway-demo"]),
     ],
     targets: [
         .systemLibrary(
@@ -33,16 +35,18 @@ let package = Package(
         .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
         .target(name: "Devices", dependencies: ["Posix", "Storage", "Connectivity", "RunWayApp"]),
         .target(name: "RunWayCLI", dependencies: ["Posix", "Connectivity", "RunWayApp", "Devices"]),
+        .target(name: "PairTesting", dependencies: ["Storage", "JSONText"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
+        .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Devices", "Connectivity", "Posix"]
+            dependencies: ["PairTesting", "JSONText", "Devices", "Connectivity", "Posix"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,8 @@ public struct SessionConfiguration: Sendable {
     public var userInfoByteLimit = 65_536
     /// The largest application context, encoded (Apple's limit).
     public var contextByteLimit = 262_144
+    /// Simulates a slow link: at most this many transfers sent per second (nil: as fast as possible).
+    public var maximumTransfersPerSecond: Int?
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
     /// A crash between the two loses acknowledged transfers. Never on by default.
     public var acknowledgeBeforeCommit = false
@@ -57,6 +59,9 @@ public final class Session {
     var inFlight = RingBuffer<(seq: Int64, bytes: Int)>()
     var inFlightBytes = 0
     var outboxMayHaveMore = true
+    var rateTokens = 0.0
+    var rateRefilledAt: UInt64 = 0
+    var ratePumpScheduled = false
 
     // Receiving (see SessionReceiver.swift).
     var receiveCursor: Int64 = 0

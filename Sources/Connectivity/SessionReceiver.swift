@@ -60,6 +60,7 @@ extension Session {
         }
         var cursor = receiveCursor
         var refused: Int64?
+        CrashPoint.hit("receive.before-commit")
         do {
             try database.transaction {
                 for (index, item) in fresh.enumerated() {

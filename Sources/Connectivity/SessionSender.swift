@@ -88,7 +88,11 @@ extension Session {
               inFlight.count < configuration.windowTransfers,
               inFlightBytes < configuration.windowBytes,
               channel.pendingOutboundBytes < configuration.outboundHighWaterBytes {
-            let room = configuration.windowTransfers - inFlight.count
+            var room = configuration.windowTransfers - inFlight.count
+            if configuration.maximumTransfersPerSecond != nil {
+                room = min(room, takeRateTokens(upTo: room))
+                if room == 0 { return }
+            }
             let entries: [OutboxEntry]
             do {
                 entries = try outbox.entries(after: lastSentSeq, limit: min(room, 256))
@@ -112,6 +116,27 @@ extension Session {
         if outboxMayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
             channel.requestDrainNotification()
         }
+    }
+
+    /// A token bucket for `maximumTransfersPerSecond` (bursts of at most a tenth of a second); when it
+    /// is empty, the pump comes back once a token has accrued.
+    private func takeRateTokens(upTo wanted: Int) -> Int {
+        guard let rate = configuration.maximumTransfersPerSecond, rate > 0 else { return wanted }
+        let now = loop.nowNanoseconds
+        if rateRefilledAt == 0 { rateRefilledAt = now; rateTokens = 1 }
+        rateTokens = min(max(1, Double(rate) / 10), rateTokens + Double(now - rateRefilledAt) * Double(rate) / 1e9)
+        rateRefilledAt = now
+        let granted = min(wanted, Int(rateTokens))
+        rateTokens -= Double(granted)
+        if granted == 0 && !ratePumpScheduled {
+            ratePumpScheduled = true
+            let waitMs = max(1, UInt64(1000 / rate))
+            loop.schedule(afterMilliseconds: waitMs) { [weak self] in
+                self?.ratePumpScheduled = false
+                self?.pump()
+            }
+        }
+        return granted
     }
 
     /// The counterpart made everything up to `seq` durable.

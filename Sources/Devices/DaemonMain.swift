@@ -17,6 +17,7 @@ public enum DaemonMain {
 
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
+        .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
     ]
 
@@ -38,7 +39,7 @@ public enum DaemonMain {
 
     public static func watchUsage() -> String {
         """
-        usage: watch-agent --home DIR [--log-level LEVEL]
+        usage: watch-agent --home DIR [--link-rate N] [--log-level LEVEL]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
@@ -78,6 +79,7 @@ public enum DaemonMain {
             if parsed.wantsHelp { print(watchUsage()); return 0 }
             var options = WatchAgent.Options(home: try parsed.required("home"))
             options.logLevel = try logLevel(parsed)
+            options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
             return try WatchAgent(options: options).run()
         } catch let error as UsageError {
             return usageFailure(tool, error, watchUsage())

@@ -11,6 +11,8 @@ public final class WatchAgent {
     public struct Options: Sendable {
         public var home: String
         public var logLevel: Logger.Level = .info
+        /// Simulates a slow link: at most this many transfers a second.
+        public var linkRate: Int?
         public init(home: String) { self.home = home }
     }
 
@@ -38,7 +40,10 @@ public final class WatchAgent {
         logger.info("startup.store-opened", ["path": home.storePath])
 
         connector = UnixLinkConnector(loop: runtime.loop, logger: logger)
-        session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector, logger: logger)
+        var configuration = SessionConfiguration()
+        configuration.maximumTransfersPerSecond = options.linkRate
+        session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector,
+                          configuration: configuration, logger: logger)
         let delegate = WatchSessionDelegate()
         session.delegate = delegate
         recorder = WatchRunRecorder(session: session, logger: logger)
@@ -120,13 +125,25 @@ public final class WatchAgent {
         if let seed = try request.int("seed", range: 0...Int.max) {
             generator = FlightGenerator(seed: UInt64(seed))
         }
-        let flights = generator.flights(count: count, distanceKm: distance, now: wallClockSeconds())
-        let transfers = try recorder.finish(flights)
-        return .object([
-            "ids": .array(flights.map { .string($0.id) }),
-            "firstTransfer": .integer(transfers.first?.seq ?? 0),
-            "lastTransfer": .integer(transfers.last?.seq ?? 0),
-        ])
+        // One transaction for the whole series (one fsync), generated a slice at a time so that a
+        // million runs never sit in memory together.
+        let now = wallClockSeconds()
+        var ids: [JSONValue] = []
+        ids.reserveCapacity(count)
+        var first: Int64 = 0, last: Int64 = 0
+        try database.transaction {
+            var start = 0
+            while start < count {
+                let end = min(count, start + 512)
+                let flights = generator.flights(start..<end, of: count, distanceKm: distance, now: now)
+                let transfers = try recorder.finish(flights)
+                if first == 0 { first = transfers.first?.seq ?? 0 }
+                last = transfers.last?.seq ?? last
+                ids.append(contentsOf: flights.map { .string($0.id) })
+                start = end
+            }
+        }
+        return .object(["ids": .array(ids), "firstTransfer": .integer(first), "lastTransfer": .integer(last)])
     }
 }
 

@@ -71,7 +71,7 @@ public struct FlightGenerator {
         let moved = samples.filter { $0.pace > 0 }
         let averageHR = moved.isEmpty ? heartRate : moved.reduce(0.0) { $0 + Double($1.heartRate) } / Double(moved.count)
         return Flight(
-            id: Identifier.uuid(using: &generator), startedAt: end - time, endedAt: end, distanceKm: distanceKm,
+            id: Identifier.uuid(using: &generator), startedAt: end - time.rounded(.up), endedAt: end, distanceKm: distanceKm,
             durationSeconds: moving.rounded(), averagePaceSecondsPerKm: (moving / max(distanceKm, 0.001)).rounded(toPlaces: 1),
             averageHeartRate: averageHR.rounded(toPlaces: 1), mode: mode, packedSamples: Flight.pack(samples))
     }
@@ -79,10 +79,16 @@ public struct FlightGenerator {
     /// `count` runs, oldest first, the newest ending at `now`: a day or so apart, closer together when
     /// there are more than a year's worth.
     public mutating func flights(count: Int, distanceKm: Double?, now: Double) -> [Flight] {
-        let spacing = count <= 365 ? 86_400.0 : 365 * 86_400 / Double(count)
-        return (0..<count).map { index in
-            let jitter = count <= 365 ? Double.random(in: -3600...3600, using: &generator) : 0
-            let end = now - Double(count - 1 - index) * spacing + (index == count - 1 ? 0 : jitter)
+        flights(0..<count, of: count, distanceKm: distanceKm, now: now)
+    }
+
+    /// Runs `range` of a series of `total` (as `flights(count:)` spaces them), so a long series can be
+    /// made a slice at a time in bounded memory.
+    public mutating func flights(_ range: Range<Int>, of total: Int, distanceKm: Double?, now: Double) -> [Flight] {
+        let spacing = total <= 365 ? 86_400.0 : 365 * 86_400 / Double(total)
+        return range.map { index in
+            let jitter = total <= 365 ? Double.random(in: -3600...3600, using: &generator) : 0
+            let end = now - Double(total - 1 - index) * spacing + (index == total - 1 ? 0 : jitter)
             return flight(distanceKm: distanceKm, endingAt: end)
         }
     }

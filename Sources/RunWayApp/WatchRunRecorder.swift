@@ -25,7 +25,7 @@ public final class WatchRunRecorder {
     public func sendRunningData() throws -> [UserInfoTransfer] {
         guard session.activationState == .activated, !pendingFlightQueue.isEmpty else { return [] }
         let transfers = try session.transferUserInfo(batch: pendingFlightQueue.map(\.userInfo))
-        logger.info("watch.flights-queued", ["count": transfers.count, "lastSeq": transfers.last?.seq ?? 0])
+        logger.debug("watch.flights-queued", ["count": transfers.count, "lastSeq": transfers.last?.seq ?? 0])
         pendingFlightQueue.removeAll()
         return transfers
     }

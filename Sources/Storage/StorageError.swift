@@ -10,7 +10,7 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public let sql: String?
 
     public init(resultCode: Int32, extendedCode: Int32? = nil, message: String, operation: String, sql: String? = nil) {
-        self.resultCode = resultCode & 0xFF
+        self.resultCode = resultCode < 0 ? resultCode : resultCode & 0xFF
         self.extendedCode = extendedCode ?? resultCode
         self.message = message
         self.operation = operation

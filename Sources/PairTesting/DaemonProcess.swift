@@ -1,0 +1,167 @@
+import Foundation
+import Glibc
+
+/// Where the built binaries are: `RUNWAY_BIN_DIR`, else next to the running executable (the test
+/// runner and `runway-chaos` live in the same build directory as the daemons).
+public enum Binaries {
+    public static let directory: String = {
+        if let explicit = ProcessInfo.processInfo.environment["RUNWAY_BIN_DIR"] { return explicit }
+        var candidates: [String] = []
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.path)
+            directory = directory.deletingLastPathComponent()
+        }
+        candidates.append(FileManager.default.currentDirectoryPath + "/.build/debug")
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/phone-daemon") } ?? candidates.last!
+    }()
+
+    public static func path(_ name: String) -> String { directory + "/" + name }
+}
+
+/// A fresh directory with a short path (socket paths must fit in 107 bytes).
+public func makeScratchDirectory(_ tag: String) -> String {
+    var template = Array("/tmp/rw-\(tag)-XXXXXX".utf8CString)
+    guard let pointer = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }
+    return String(cString: pointer)
+}
+
+public struct HarnessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A daemon started as a real process: waits for its `ready` line, is killed with real signals.
+/// Its stderr (the structured log) goes to a file, so a chatty daemon never blocks on a full pipe.
+public final class DaemonProcess {
+    public let name: String
+    public let logPath: String
+    private let process = Process()
+    private let stdout = Pipe()
+
+    /// Starts `binary` with `arguments` and waits (up to `timeout` seconds) for `ready` on its stdout.
+    public init(_ binary: String, _ arguments: [String], logPath: String, environment: [String: String] = [:],
+                timeout: Double = 30) throws {
+        name = binary
+        self.logPath = logPath
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "RUNWAY_CRASH_AT")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = stdout
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try log.close()
+        try waitForReady(timeout: timeout)
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    private func waitForReady(timeout: Double) throws {
+        let fd = stdout.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(timeout)
+        var line: [UInt8] = []
+        while Date() < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) > 0 else { continue }
+            var byte: UInt8 = 0
+            let n = read(fd, &byte, 1)
+            if n <= 0 {
+                process.waitUntilExit()
+                throw HarnessError("\(name) exited (status \(process.terminationStatus)) before it was ready; log: \(logTail())")
+            }
+            if byte == 0x0A {
+                if line == Array("ready".utf8) { return }
+                line.removeAll()
+            } else {
+                line.append(byte)
+            }
+        }
+        kill(SIGKILL)
+        throw HarnessError("\(name) was not ready within \(timeout) s; log: \(logTail())")
+    }
+
+    /// Sends `signal` (SIGKILL by default) and waits for the process to go.
+    public func kill(_ signal: Int32 = SIGKILL) {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds; returns the exit status.
+    @discardableResult
+    public func stop(grace: Double = 10) -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Waits for the process to exit by itself (a crash point); false on timeout.
+    public func waitForExit(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if !process.isRunning { process.waitUntilExit() }
+        return !process.isRunning
+    }
+
+    public var terminationSignal: Int32? {
+        guard !process.isRunning, process.terminationReason == .uncaughtSignal else { return nil }
+        return process.terminationStatus
+    }
+
+    public func logTail(_ lines: Int = 15) -> String {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    deinit {
+        if process.isRunning { kill(SIGKILL) }
+    }
+}
+
+/// The result of one `runway` invocation.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
+/// never pipes, so a large logbook cannot deadlock it.
+public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil) throws -> CommandResult {
+    let scratch = makeScratchDirectory("cmd")
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let outPath = scratch + "/out", errPath = scratch + "/err"
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
+    process.arguments = arguments
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    if let stdin {
+        let inPath = scratch + "/in"
+        _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+    } else {
+        process.standardInput = FileHandle.nullDevice
+    }
+    try process.run()
+    process.waitUntilExit()
+    return CommandResult(
+        status: process.terminationStatus,
+        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+}

@@ -1,0 +1,77 @@
+// The README's demo: the 1.3 bug's scenario, run against the real binaries, narrated.
+import Foundation
+import Glibc
+import PairTesting
+
+func say(_ text: String) { print(text); fflush(nil) }
+func command(_ text: String) { say("\n$ " + text) }
+
+var count = 3000
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--count":
+        guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
+            FileHandle.standardError.write("runway-demo: --count needs a positive number\n".data(using: .utf8)!)
+            exit(2)
+        }
+        count = value
+    case "--help", "-h":
+        say("usage: scripts/demo [--count N]   (default 3000 flights)")
+        exit(0)
+    default:
+        FileHandle.standardError.write("runway-demo: unknown option \(argument)\nusage: scripts/demo [--count N]\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+
+do {
+    say("RunWay Pair: runs recorded on the watch alone must reach the phone's logbook exactly once,")
+    say("even when iOS launches the phone app in the background and kills it mid-transfer.")
+    let pair = try SimulatedPair(tag: "demo")
+    defer { pair.cleanUp() }
+    command("runway pair --phone \(pair.phoneHome) --watch \(pair.watchHome)")
+    say("paired (fresh homes, mode 0700)")
+
+    // A link about as fast as Bluetooth moves small userInfo transfers, so the kill lands mid-way.
+    let rate = max(200, count / 2)
+    pair.watchArguments = ["--link-rate", String(rate)]
+    command("watch-agent --home \(pair.watchHome) --link-rate \(rate) &")
+    try pair.startWatch()
+    say("ready")
+
+    command("runway watch record --home \(pair.watchHome) --count \(count)      # the phone is down")
+    try pair.record(count)
+    say("\(count) runs recorded; outstandingUserInfoTransfers = \(try pair.outstandingTransfers())")
+
+    command("phone-daemon --home \(pair.phoneHome) &      # launched in the background: no UI attached")
+    try pair.startPhone()
+    try pair.waitUntil("the phone has stored some flights") { try pair.storedCount() >= count / 4 }
+    let before = try pair.storedCount()
+    command("kill -KILL \(pair.phone!.pid)      # reclaimed mid-transfer")
+    pair.killPhone()
+    say("killed with \(before)+ of \(count) stored and \(try pair.outstandingTransfers()) still queued on the watch")
+
+    command("phone-daemon --home \(pair.phoneHome) &      # relaunched, still no UI")
+    try pair.startPhone()
+    try pair.waitUntilDrained(timeout: 600)
+    say("the watch's outbox is empty")
+
+    command("runway phone logbook --home \(pair.phoneHome)")
+    let logbook = try runTool(["phone", "logbook", "--home", pair.phoneHome])
+    let lines = logbook.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    say(lines.prefix(12).joined(separator: "\n"))
+    if lines.count > 13 { say("  ... \(lines.count - 13) more") }
+
+    let report = try pair.check()
+    say("")
+    say(report.summary.replacingOccurrences(of: ", order kept", with: ""))
+    pair.stopAll()
+    if !report.isClean {
+        for line in report.violations { say(line) }
+        exit(1)
+    }
+} catch {
+    FileHandle.standardError.write("runway-demo: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}

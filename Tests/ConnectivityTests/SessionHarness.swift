@@ -1,0 +1,101 @@
+import Posix
+import Storage
+@testable import Connectivity
+
+/// A recording delegate: what arrived, in order, and how to answer.
+final class RecordingDelegate: SessionDelegate {
+    var activations: [(ActivationState, Error?)] = []
+    var received: [(UserInfo, ReceivedTransfer)] = []
+    /// Received inside a transaction that has not committed (yet).
+    var uncommitted: [(UserInfo, ReceivedTransfer)] = []
+    var commits = 0
+    var rollbacks = 0
+    var finishedUpTo: [Int64] = []
+    var reachabilityChanges = 0
+    /// Answer `.notNow` for transfers with these seqs.
+    var refuse: Set<Int64> = []
+
+    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
+        activations.append((state, error))
+    }
+
+    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
+        if refuse.contains(transfer.seq) { return .notNow }
+        uncommitted.append((userInfo, transfer))
+        return .accepted
+    }
+
+    func sessionDidCommitReceivedTransfers(_ session: Session) {
+        received += uncommitted
+        uncommitted.removeAll()
+        commits += 1
+    }
+
+    func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
+        uncommitted.removeAll()
+        rollbacks += 1
+    }
+
+    func session(_ session: Session, didFinishUserInfoTransfersUpTo seq: Int64) { finishedUpTo.append(seq) }
+    func sessionReachabilityDidChange(_ session: Session) { reachabilityChanges += 1 }
+
+    var receivedNumbers: [Int64] { received.compactMap { $0.0["n"]?.int64Value } }
+}
+
+/// A phone and a watch session, each with its own store in a temporary directory, on one loop with a
+/// manual clock, paired with each other.
+final class PairHarness {
+    let directory = makeTemporaryDirectory("sess")
+    let loop = EventLoop(clock: ManualClock())
+    let phoneDB: Database
+    let watchDB: Database
+    let phone: Session
+    let watch: Session
+    let phoneDelegate = RecordingDelegate()
+    let watchDelegate = RecordingDelegate()
+    var link: MemoryLink?
+
+    init(configuration: SessionConfiguration = SessionConfiguration(), pair: Bool = true) throws {
+        phoneDB = try Database(path: directory + "/phone.sqlite")
+        watchDB = try Database(path: directory + "/watch.sqlite")
+        try Migrator.migrate(phoneDB, SessionStore.migrations)
+        try Migrator.migrate(watchDB, SessionStore.migrations)
+        if pair {
+            let pairing = Pairing(
+                pairingID: Identifier.uuid(),
+                phoneDeviceID: try SessionStore.deviceID(phoneDB, role: .phone),
+                watchDeviceID: try SessionStore.deviceID(watchDB, role: .watch),
+                phoneLinkSocket: directory + "/link.sock", pairedAt: 0)
+            try SessionStore.setPairing(phoneDB, pairing)
+            try SessionStore.setPairing(watchDB, pairing)
+        }
+        phone = Session(role: .phone, database: phoneDB, loop: loop, transport: nil, configuration: configuration, logger: .silent)
+        watch = Session(role: .watch, database: watchDB, loop: loop, transport: nil, configuration: configuration, logger: .silent)
+        phone.delegate = phoneDelegate
+        watch.delegate = watchDelegate
+    }
+
+    deinit { removeDirectory(directory) }
+
+    func activateBoth() throws {
+        try phone.activate()
+        try watch.activate()
+        try drive()
+    }
+
+    @discardableResult
+    func connect() throws -> MemoryLink? {
+        link = try MemoryLink.connect(watch, phone, loop: loop)
+        try drive()
+        return link
+    }
+
+    /// Runs loop iterations until nothing is left to do right now.
+    func drive(_ iterations: Int = 200) throws {
+        for _ in 0..<iterations { try loop.runOnce(maximumWaitMilliseconds: 0) }
+    }
+
+    func numbered(_ range: Range<Int>) -> [UserInfo] {
+        range.map { ["n": .integer(Int64($0)), "pad": .string(String(repeating: "x", count: 100))] }
+    }
+}

@@ -1,0 +1,70 @@
+import Glibc
+import Testing
+@testable import Posix
+
+@Suite struct EventLoopTests {
+    @Test func timersFireInDeadlineOrderWhenTheClockMoves() throws {
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        var fired: [String] = []
+        loop.schedule(afterMilliseconds: 30) { fired.append("c") }
+        loop.schedule(afterMilliseconds: 10) { fired.append("a") }
+        let cancelled = loop.schedule(afterMilliseconds: 20) { fired.append("never") }
+        loop.schedule(afterMilliseconds: 20) { fired.append("b") }
+        loop.cancel(cancelled)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(fired.isEmpty)
+        clock.advance(byMilliseconds: 25)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(fired == ["a", "b"])
+        clock.advance(byMilliseconds: 10)
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(fired == ["a", "b", "c"])
+    }
+
+    @Test func deferredWorkRunsAfterHandlers() throws {
+        let loop = EventLoop(clock: ManualClock())
+        var order: [Int] = []
+        loop.deferToEndOfIteration {
+            order.append(1)
+            loop.deferToEndOfIteration { order.append(2) }
+        }
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        #expect(order == [1, 2])
+    }
+
+    @Test func socketStreamsCarryBytesBothWays() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        let loop = EventLoop()
+        let left = FileDescriptor(adopting: fds[0]), right = FileDescriptor(adopting: fds[1])
+        try left.setNonBlocking()
+        try right.setNonBlocking()
+        let a = SocketStream(descriptor: left, loop: loop)
+        let b = SocketStream(descriptor: right, loop: loop)
+        var received: [UInt8] = []
+        var closedWith: SocketStream.CloseReason?
+        b.onRead = { stream in
+            stream.inbound.withReadableBytes { received.append(contentsOf: $0) }
+            stream.inbound.consume(stream.inbound.readableCount)
+        }
+        b.onClose = { _, reason in closedWith = reason }
+        a.start()
+        b.start()
+        // More than a socket buffer holds: the rest waits in the stream's outbound buffer.
+        let payload = (0..<3_000_000).map { UInt8($0 % 251) }
+        a.write(payload)
+        var rounds = 0
+        while received.count < payload.count && rounds < 10_000 {
+            try loop.runOnce(maximumWaitMilliseconds: 100)
+            rounds += 1
+        }
+        #expect(received == payload)
+        a.close(.localClose("done"))
+        while closedWith == nil && rounds < 20_000 {
+            try loop.runOnce(maximumWaitMilliseconds: 100)
+            rounds += 1
+        }
+        #expect(closedWith == .endOfFile)
+    }
+}

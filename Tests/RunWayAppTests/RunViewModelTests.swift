@@ -1,0 +1,131 @@
+import Connectivity
+import Posix
+import Storage
+import Testing
+@testable import RunWayApp
+
+final class CountingReminders: InactivityReminderScheduling {
+    var calls: [String] = []
+    func reschedule(afterSaving flight: Flight, latest: Flight) { calls.append(flight.id) }
+}
+
+@Suite struct RunViewModelTests {
+    struct Fixture {
+        let directory = makeTemporaryDirectory("vm")
+        let database: Database
+        let store: FlightStore
+        var generator = FlightGenerator(seed: 11)
+
+        init() throws {
+            database = try Database(path: directory + "/s.sqlite")
+            try Migrator.migrate(database, SessionStore.migrations + FlightStore.migrations)
+            store = FlightStore(database: database)
+        }
+
+        mutating func flight(_ km: Double = 5) -> Flight { generator.flight(distanceKm: km, endingAt: 1e9) }
+    }
+
+    @Test func savesOnReceiptDedupsAndIgnoresShortRuns() throws {
+        var fixture = try Fixture()
+        defer { removeDirectory(fixture.directory) }
+        let model = RunViewModel(savePath: .immediate, logger: .silent)
+        let reminders = CountingReminders()
+        model.reminders = reminders
+        model.attach(store: fixture.store)
+        let run = fixture.flight(), short = fixture.flight(0.05)
+        let results = try fixture.database.transaction {
+            [try model.saveIncomingWatchFlight(run, origin: .init()),
+             try model.saveIncomingWatchFlight(run, origin: .init()),
+             try model.saveIncomingWatchFlight(short, origin: .init())]
+        }
+        #expect(results == [.saved, .duplicate, .tooShort])
+        #expect(reminders.calls.isEmpty)  // not before the commit
+        model.didCommit()
+        #expect(reminders.calls == [run.id])  // once per saved flight: not for the duplicate, not for the short run
+        #expect(try fixture.store.count() == 1)
+    }
+
+    @Test func withoutAStoreFlightsWaitAndAreNotAcknowledged() throws {
+        var fixture = try Fixture()
+        defer { removeDirectory(fixture.directory) }
+        let model = RunViewModel(savePath: .immediate, logger: .silent)
+        let early = fixture.flight()
+        #expect(model.receiveFromWatch(early, origin: .init()) == .notNow)
+        #expect(model.pendingWatchDataQueue.count == 1)
+        model.attach(store: fixture.store)  // drained as soon as the store is there
+        #expect(model.pendingWatchDataQueue.isEmpty)
+        #expect(try fixture.store.contains(id: early.id))
+    }
+
+    @Test func theUIDrainPathLosesFlightsUntilAUIAppears() throws {
+        var fixture = try Fixture()
+        defer { removeDirectory(fixture.directory) }
+        let model = RunViewModel(savePath: .uiDrain, logger: .silent)
+        model.attach(store: fixture.store)
+        let run = fixture.flight()
+        // Accepted (so the session acknowledges it), but only held in memory.
+        #expect(model.receiveFromWatch(run, origin: .init()) == .accepted)
+        #expect(try fixture.store.count() == 0)
+        #expect(model.pendingWatchDataQueue.count == 1)
+        #expect(model.drainPendingQueue(reason: "UI attached") == 1)
+        #expect(try fixture.store.contains(id: run.id))
+    }
+
+    @Test func aRollbackForgetsUncommittedSaves() throws {
+        var fixture = try Fixture()
+        defer { removeDirectory(fixture.directory) }
+        let model = RunViewModel(savePath: .immediate, logger: .silent)
+        let reminders = CountingReminders()
+        model.reminders = reminders
+        model.attach(store: fixture.store)
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try fixture.database.transaction {
+                _ = model.receiveFromWatch(fixture.flight(), origin: .init())
+                throw Boom()
+            }
+        }
+        model.didRollBack()
+        model.didCommit()
+        #expect(reminders.calls.isEmpty)
+        #expect(try fixture.store.count() == 0)
+    }
+
+    @Test func aFailingStoreHoldsTheFlightBack() throws {
+        var fixture = try Fixture()
+        defer { removeDirectory(fixture.directory) }
+        let model = RunViewModel(savePath: .immediate, logger: .silent)
+        model.attach(store: fixture.store)
+        try fixture.database.execute("DROP TABLE flight_samples")  // every insert now fails
+        let run = fixture.flight()
+        #expect(model.receiveFromWatch(run, origin: .init()) == .notNow)
+        #expect(model.pendingWatchDataQueue.map(\.flight.id) == [run.id])
+    }
+}
+
+@Suite struct FlightStoreTests {
+    @Test func storesListsAndDeletes() throws {
+        let directory = makeTemporaryDirectory("store")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        try Migrator.migrate(database, SessionStore.migrations + FlightStore.migrations)
+        let store = FlightStore(database: database)
+        var generator = FlightGenerator(seed: 2)
+        let flights = generator.flights(count: 5, distanceKm: nil, now: 1e9)
+        for flight in flights { #expect(try store.insert(flight)) }
+        #expect(try !store.insert(flights[0]))
+        var listed: [StoredFlight] = []
+        try store.forEachSummary { listed.append($0) }
+        #expect(listed.map(\.flight.id) == flights.map(\.id))
+        #expect(listed.map(\.arrival) == [1, 2, 3, 4, 5])
+        var page: [Int64] = []
+        #expect(try store.forEachSummary(afterArrival: 2, limit: 2) { page.append($0.arrival) } == 2)
+        #expect(page == [3, 4])
+        #expect(try store.flight(id: flights[2].id)?.flight == flights[2])
+        #expect(try store.latest()?.flight.id == flights[4].id)
+        #expect(try store.delete(id: flights[2].id))
+        #expect(try !store.delete(id: flights[2].id))
+        #expect(try store.count() == 4)
+        #expect(try database.scalarInt("SELECT count(*) FROM flight_samples") == 4)
+    }
+}

@@ -1,0 +1,141 @@
+import Glibc
+import Testing
+@testable import Storage
+
+@Suite struct DatabaseTests {
+    @Test func opensInWALWithFullSynchronous() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        #expect(try database.scalarString("PRAGMA journal_mode") == "wal")
+        #expect(try database.scalarInt("PRAGMA synchronous") == 2)  // FULL
+        try database.setDurability(.normal)
+        #expect(try database.scalarInt("PRAGMA synchronous") == 1)
+    }
+
+    @Test func transactionsCommitOrRollBackAsAWhole() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        try database.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        try database.transaction {
+            try database.execute("INSERT INTO t VALUES (1)")
+            try database.execute("INSERT INTO t VALUES (2)")
+        }
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try database.transaction {
+                try database.execute("INSERT INTO t VALUES (3)")
+                throw Boom()
+            }
+        }
+        #expect(throws: StorageError.self) {
+            try database.transaction {
+                try database.execute("INSERT INTO t VALUES (4)")
+                try database.execute("INSERT INTO t VALUES (1)")  // constraint violation
+            }
+        }
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 2)
+        #expect(!database.isInTransaction)
+    }
+
+    @Test func constraintErrorsCarryKindAndSQLButNotValues() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        try database.execute("CREATE TABLE t (x TEXT PRIMARY KEY)")
+        let insert = try database.statement("INSERT INTO t VALUES (?)")
+        try insert.bind("secret-value", at: 1)
+        try insert.run()
+        try insert.bind("secret-value", at: 1)
+        do {
+            try insert.run()
+            Issue.record("duplicate insert succeeded")
+        } catch {
+            #expect(error.kind == .constraint)
+            #expect(error.description.contains("INSERT INTO t"))
+            #expect(!error.description.contains("secret-value"))
+        }
+    }
+
+    @Test func aFullDatabaseFailsWithKindFull() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        try database.execute("CREATE TABLE t (x BLOB)")
+        try database.setMaximumPageCount(Int(try database.scalarInt("PRAGMA page_count")) + 2)
+        let blob = [UInt8](repeating: 1, count: 64 * 1024)
+        do {
+            try database.transaction {
+                for _ in 0..<10 {
+                    let insert = try database.statement("INSERT INTO t VALUES (?)")
+                    try insert.bind(blob: blob, at: 1)
+                    try insert.run()
+                }
+            }
+            Issue.record("the inserts fit")
+        } catch let error as StorageError {
+            #expect(error.kind == .full)
+            #expect(error.isTransient)
+        }
+        #expect(!database.isInTransaction)
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 0)
+    }
+
+    @Test func migrationsApplyOnceAndRefuseANewerStore() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let path = directory + "/s.sqlite"
+        let v1 = [Migration("test.1", "CREATE TABLE a (x INTEGER)")]
+        let v2 = v1 + [Migration("test.2", "CREATE TABLE b (y INTEGER)")]
+        do {
+            let database = try Database(path: path)
+            try Migrator.migrate(database, v1)
+            try Migrator.migrate(database, v1)  // idempotent
+            try Migrator.migrate(database, v2)
+            #expect(try database.scalarInt("SELECT count(*) FROM schema_migrations") == 2)
+        }
+        let older = try Database(path: path)
+        do {
+            try Migrator.migrate(older, v1)
+            Issue.record("an older program accepted a newer store")
+        } catch let error as StorageError {
+            #expect(error.kind == .newerSchema)
+            #expect(error.description.contains("test.2"))
+        }
+    }
+
+    @Test func aFailedMigrationLeavesNoTrace() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        let broken = [Migration("test.1", "CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER)")]
+        #expect(throws: StorageError.self) { try Migrator.migrate(database, broken) }
+        #expect(try database.scalarInt("SELECT count(*) FROM schema_migrations") == 0)
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'a'") == 0)
+    }
+
+    @Test func healthCheckReportsACorruptFile() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let path = directory + "/s.sqlite"
+        do {
+            let database = try Database(path: path)
+            try database.execute("CREATE TABLE t (x TEXT); CREATE INDEX tx ON t (x)")
+            try database.transaction {
+                for i in 0..<2000 { try database.execute("INSERT INTO t VALUES ('row \(i) padded with some text')") }
+            }
+            #expect(try database.check() == nil)
+            try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        // Scribble over the middle of the file (not the header).
+        let handle = fopen(path, "r+")!
+        fseek(handle, 4096 * 3, SEEK_SET)
+        let garbage = [UInt8](repeating: 0xA5, count: 4096 * 2)
+        fwrite(garbage, 1, garbage.count, handle)
+        fclose(handle)
+        let reopened = try Database(path: path)
+        let problems = try? reopened.check()
+        #expect(problems != nil)
+    }
+}
