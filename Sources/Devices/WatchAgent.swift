@@ -86,6 +86,7 @@ public final class WatchAgent {
             switch request.command {
             case "status": connection.reply(try status())
             case "record": connection.reply(try record(request))
+            case "link": connection.reply(try link(request))
             default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
             }
         } catch let error as ControlError {
@@ -108,6 +109,7 @@ public final class WatchAgent {
             "paired": .bool(session.isPaired),
             "linked": .bool(session.isLinked),
             "reachable": .bool(session.isReachable),
+            "linkEnabled": .bool(connector.isEnabled),
             "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
         ]
         if let pairing = session.pairing {
@@ -116,6 +118,17 @@ public final class WatchAgent {
             fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)
         }
         return .object(fields)
+    }
+
+    /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
+    /// while it is down; nothing is lost.
+    func link(_ request: ControlRequest) throws -> JSONValue {
+        guard let state = request.string("state"), state == "up" || state == "down" else {
+            throw ControlError.invalid("the link state must be up or down")
+        }
+        connector.isEnabled = state == "up"
+        logger.notice("link.\(state)", ["by": "runway link \(state)"])
+        return .object(["link": .string(state)])
     }
 
     /// `count` finished runs, queued for the phone in one outbox transaction.

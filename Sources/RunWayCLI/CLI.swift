@@ -19,7 +19,7 @@ public enum CLI {
 
     static let commands: [Command] = [
         PairCommand.command,
-        WatchCommands.record, WatchCommands.status,
+        WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
     ]
 

@@ -54,6 +54,25 @@ enum WatchCommands {
         })
 }
 
+/// `runway link down|up`
+enum LinkCommands {
+    static func command(_ state: String) -> CLI.Command {
+        CLI.Command(
+            path: ["link", state],
+            synopsis: "--home W",
+            summary: state == "down"
+                ? "Takes the watch out of range: the link drops and stays down; transfers keep queueing on the watch, nothing is lost."
+                : "Brings the watch back in range: it reconnects to the phone and the queued transfers flow again.",
+            specs: [CLI.homeSpec],
+            positionals: 0,
+            run: { parsed in
+                _ = try CLI.client(parsed, .watch).call(ControlRequest(command: "link", arguments: ["state": .string(state)]))
+                Output.out("link \(state)")
+                return 0
+            })
+    }
+}
+
 /// A status object as aligned `key: value` lines.
 enum StatusText {
     static func render(_ status: JSONValue) -> String {
