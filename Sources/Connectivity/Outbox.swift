@@ -56,21 +56,51 @@ public final class Outbox {
         return result
     }
 
-    /// Deletes every entry up to and including `seq`, the counterpart having made them durable.
+    /// Deletes every entry up to and including `seq`, the counterpart having made them durable, and
+    /// records them in `cx_finished` (in the same transaction) until the app has been told; returns
+    /// the sequence numbers deleted.
     ///
     /// Not fsynced (`synchronous=NORMAL` for this transaction only): if an OS crash undid the delete,
     /// the transfers would be sent again and the receiver, which dedups by sequence number, would
     /// acknowledge them without storing them twice. What must never be lost — the enqueue — is `FULL`.
     @discardableResult
-    public func acknowledge(upTo seq: Int64) throws -> Int {
+    public func acknowledge(upTo seq: Int64, now: Double = wallClockSeconds()) throws -> [Int64] {
         try database.setDurability(.normal)
         defer { try? database.setDurability(.full) }
         return try database.transaction {
-            let delete = try database.statement("DELETE FROM cx_outbox WHERE seq <= ?")
+            let delete = try database.statement("DELETE FROM cx_outbox WHERE seq <= ? RETURNING seq")
+            defer { delete.reset() }
             try delete.bind(seq, at: 1)
-            try delete.run()
-            return database.changes
+            var deleted: [Int64] = []
+            while try delete.step() { deleted.append(delete.int64(at: 0)) }
+            delete.reset()
+            let record = try database.statement("INSERT OR IGNORE INTO cx_finished (seq, finished_at) VALUES (?, ?)")
+            for finished in deleted {
+                try record.bind(finished, at: 1)
+                try record.bind(now, at: 2)
+                try record.run()
+            }
+            return deleted.sorted()
         }
+    }
+
+    /// Finished transfers the app has not been told of yet, oldest first.
+    public func unreportedFinished(limit: Int = 100_000) throws -> [Int64] {
+        let query = try database.statement("SELECT seq FROM cx_finished ORDER BY seq LIMIT ?")
+        defer { query.reset() }
+        try query.bind(limit, at: 1)
+        var seqs: [Int64] = []
+        while try query.step() { seqs.append(query.int64(at: 0)) }
+        return seqs
+    }
+
+    /// The app has been told that everything up to `seq` finished.
+    public func forgetFinished(upTo seq: Int64) throws {
+        try database.setDurability(.normal)
+        defer { try? database.setDurability(.full) }
+        let delete = try database.statement("DELETE FROM cx_finished WHERE seq <= ?")
+        try delete.bind(seq, at: 1)
+        try delete.run()
     }
 
     /// Removes one entry that has not been acknowledged yet; false if it is not queued any more.
@@ -84,6 +114,9 @@ public final class Outbox {
     public func count() throws -> Int {
         Int(try database.scalarInt("SELECT count(*) FROM cx_outbox"))
     }
+
+    /// Up to `limit` queued entries, oldest first (for listing outstanding transfers).
+    public func first(_ limit: Int) throws -> [OutboxEntry] { try entries(after: 0, limit: limit) }
 
     public func contains(seq: Int64) throws -> Bool {
         let query = try database.statement("SELECT 1 FROM cx_outbox WHERE seq = ?")

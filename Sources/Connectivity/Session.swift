@@ -16,6 +16,8 @@ public struct SessionConfiguration: Sendable {
     public var userInfoByteLimit = 65_536
     /// The largest application context, encoded (Apple's limit).
     public var contextByteLimit = 262_144
+    /// How long `sendMessage` waits for a reply by default.
+    public var messageTimeoutMilliseconds: UInt64 = 10_000
     /// Simulates a slow link: at most this many transfers sent per second (nil: as fast as possible).
     public var maximumTransfersPerSecond: Int?
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
@@ -28,7 +30,10 @@ public struct SessionConfiguration: Sendable {
 /// A WatchConnectivity-style session between two processes: one per simulated device.
 ///
 /// Knows nothing of flights: it moves property-list dictionaries, durably and in order, and hands them
-/// to its delegate. Everything runs on the event loop's thread.
+/// to its delegate. Everything runs on the event loop's thread, so delegate callbacks arrive serially.
+/// The API follows `WCSession`: `activate()`, `activationState`, `isPaired`, `isWatchAppInstalled`,
+/// `isReachable`, `transferUserInfo`, `outstandingUserInfoTransfers`, `updateApplicationContext`,
+/// `receivedApplicationContext`, `sendMessage`.
 public final class Session {
     public let role: DeviceRole
     public let database: Database
@@ -37,27 +42,36 @@ public final class Session {
     let logger: Logger
     let transport: LinkTransport?
     let outbox: Outbox
+    private var transportStarted = false
 
     public weak var delegate: SessionDelegate?
-    public private(set) var activationState: ActivationState = .notActivated
+    public internal(set) var activationState: ActivationState = .notActivated
     private var activationRequested = false
 
     /// This device's id, read from the store at activation.
     public private(set) var deviceID = ""
     public private(set) var pairing: Pairing?
+    /// The pairing this activation is for: a different one appearing means the watch was switched.
+    private var activePairingID: String?
 
     // The link, while one is established.
     var channel: LinkChannel?
     public internal(set) var peer: Handshake?
-    /// This side's own app state, told to the counterpart in the handshake.
-    public var localAppInstalled = true
-    public var localAppActive = true
+    /// This side's own app state, told to the counterpart in the handshake and kept across restarts.
+    public private(set) var localAppInstalled = true
+    public private(set) var localAppActive = true
+    /// The counterpart app's state as last reported, kept across restarts (valid once activated).
+    public private(set) var counterpartAppInstalled = false
+    public private(set) var counterpartAppActive = false
+    public private(set) var counterpartAppVersion: String?
 
     // Sending (see SessionSender.swift).
-    var lastSentSeq: Int64 = 0
-    var lastAckedSeq: Int64 = 0
+    public internal(set) var lastSentSeq: Int64 = 0
+    public internal(set) var lastAckedSeq: Int64 = 0
     var inFlight = RingBuffer<(seq: Int64, bytes: Int)>()
     var inFlightBytes = 0
+    /// Transfers sent and not yet acknowledged (never more than the window).
+    public var transfersInFlight: Int { inFlight.count }
     var outboxMayHaveMore = true
     var rateTokens = 0.0
     var rateRefilledAt: UInt64 = 0
@@ -65,6 +79,10 @@ public final class Session {
 
     // Receiving (see SessionReceiver.swift).
     var receiveCursor: Int64 = 0
+
+    // Messages (see SessionMessages.swift).
+    var nextMessageID: Int64 = 1
+    var pendingMessages: [Int64: PendingMessage] = [:]
 
     public init(role: DeviceRole, database: Database, loop: EventLoop, transport: LinkTransport?,
                 configuration: SessionConfiguration = SessionConfiguration(), logger: Logger) {
@@ -95,8 +113,13 @@ public final class Session {
         do {
             deviceID = try SessionStore.deviceID(database, role: role)
             pairing = try SessionStore.pairing(database)
+            activePairingID = pairing?.pairingID
+            try loadDeviceState()
             lastAckedSeq = 0
-            try transport?.start(self)
+            if !transportStarted {
+                try transport?.start(self)
+                transportStarted = true
+            }
         } catch {
             logger.error("session.activation-failed", ["error": "\(error)"])
             activationRequested = false
@@ -106,20 +129,44 @@ public final class Session {
         activationState = .activated
         logger.info("session.activated", ["device": deviceID, "paired": isPaired])
         delegate?.session(self, activationDidCompleteWith: .activated, error: nil)
+        replayFinishedTransfers()
     }
 
-    /// Closes the link and stops the transport; the session can no longer send.
+    /// Shuts the session down for good: closes the link and stops the transport.
     public func deactivate() {
         transport?.stop()
+        transportStarted = false
         channel?.close(error: nil, reason: "session deactivated")
         channel = nil
+        failPendingMessages(WCError(.notReachable, "the session was deactivated"))
         activationState = .notActivated
         activationRequested = false
+    }
+
+    /// The paired counterpart changed while running (the user switched watches): as on the phone, the
+    /// session goes `inactive`, then `notActivated`; the app is told and must activate again.
+    func counterpartSwitched() {
+        guard activationState == .activated else { return }
+        logger.notice("session.watch-switched", ["from": activePairingID ?? "-", "to": pairing?.pairingID ?? "-"])
+        activationState = .inactive
+        channel?.close(error: nil, reason: "paired device switched")
+        failPendingMessages(WCError(.sessionInactive, "the paired device was switched"))
+        delegate?.sessionDidBecomeInactive(self)
+        loop.deferToEndOfIteration { [weak self] in
+            guard let self else { return }
+            self.activationState = .notActivated
+            self.activationRequested = false
+            self.delegate?.sessionDidDeactivate(self)
+        }
     }
 
     // MARK: - Device state
 
     public var isPaired: Bool { pairing != nil }
+
+    /// Phone side: whether the watch app is installed, as the watch last reported (in a handshake or an
+    /// app-state frame). Like the device's property, meaningful only once activated.
+    public var isWatchAppInstalled: Bool { role == .phone ? counterpartAppInstalled : localAppInstalled }
 
     /// Re-reads the pairing (after `runway pair` changed it while the daemon runs).
     public func reloadPairing() {
@@ -132,17 +179,62 @@ public final class Session {
     /// As on the device: the watch reaches the phone whenever the link is up (a message wakes the phone
     /// app); the phone reaches the watch only while the link is up *and* the watch app is active.
     public var isReachable: Bool {
-        guard let peer, channel != nil else { return false }
-        return role == .watch || (peer.appInstalled && peer.appActive)
+        guard peer != nil, channel != nil, activationState == .activated else { return false }
+        return role == .watch || (counterpartAppInstalled && counterpartAppActive)
     }
 
-    /// Phone side: whether the watch app is installed, as the watch last said.
-    public var isCounterpartAppInstalled: Bool { peer?.appInstalled ?? false }
+    private func loadDeviceState() throws {
+        func flag(_ key: String, _ fallback: Bool) throws -> Bool {
+            try SessionStore.stateValue(database, key).map { $0 == "1" } ?? fallback
+        }
+        localAppInstalled = try flag("app.installed", true)
+        localAppActive = try flag("app.active", true)
+        counterpartAppInstalled = try flag("peer.installed", false)
+        counterpartAppActive = try flag("peer.active", false)
+        counterpartAppVersion = try SessionStore.stateValue(database, "peer.version")
+    }
+
+    /// This side's app was installed, removed, or moved between foreground and background: kept across
+    /// restarts and told to the counterpart at once.
+    public func setLocalAppState(installed: Bool, active: Bool) throws {
+        try database.transaction {
+            try SessionStore.setStateValue(database, "app.installed", installed ? "1" : "0")
+            try SessionStore.setStateValue(database, "app.active", active ? "1" : "0")
+        }
+        localAppInstalled = installed
+        localAppActive = active
+        logger.info("app.state", ["installed": installed, "active": active])
+        guard let channel else { return }
+        let payload = PropertyListCodec.encode(["appInstalled": .bool(installed), "appActive": .bool(active)])
+        channel.send(Frame(.appState, payload).encoded)
+    }
+
+    /// The counterpart reported its app's state: remember it and tell the delegate what changed
+    /// (callers compare reachability around this call: it depends on the link too).
+    func updateCounterpartAppState(installed: Bool, active: Bool, version: String?) {
+        let changed = installed != counterpartAppInstalled || active != counterpartAppActive
+            || (version != nil && version != counterpartAppVersion)
+        counterpartAppInstalled = installed
+        counterpartAppActive = active
+        if let version { counterpartAppVersion = version }
+        do {
+            try database.transaction {
+                try SessionStore.setStateValue(database, "peer.installed", installed ? "1" : "0")
+                try SessionStore.setStateValue(database, "peer.active", active ? "1" : "0")
+                if let version { try SessionStore.setStateValue(database, "peer.version", version) }
+            }
+        } catch {
+            logger.warning("peer.state-not-saved", ["error": "\(error)"])
+        }
+        if changed { delegate?.sessionWatchStateDidChange(self) }
+        if installed && role == .phone { outboxMayHaveMore = true }
+    }
 
     // MARK: - Link events (from the transport)
 
     /// What this side says in the handshake.
     public func makeHandshake() throws -> Handshake {
+        try requireActivated()
         guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
         let peerID = pairing.counterpartID(of: role)
         return Handshake(
@@ -154,8 +246,13 @@ public final class Session {
     /// Checks the counterpart's handshake against the pairing: nil if it may talk to us.
     public func validate(_ handshake: Handshake) -> WCError? {
         reloadPairing()
-        guard activationState == .activated else {
-            return WCError(.sessionNotActivated, "the \(role.rawValue)'s session is not activated")
+        if activationState == .activated, let pairing, let activePairingID, pairing.pairingID != activePairingID {
+            counterpartSwitched()
+        }
+        switch activationState {
+        case .activated: break
+        case .inactive: return WCError(.sessionInactive, "the \(role.rawValue)'s session is inactive")
+        case .notActivated: return WCError(.sessionNotActivated, "the \(role.rawValue)'s session is not activated")
         }
         guard let pairing else {
             return WCError(.deviceNotPaired, "this \(role.rawValue) (\(deviceID)) is not paired with any device")
@@ -190,8 +287,9 @@ public final class Session {
             "peer": handshake.deviceID, "peerVersion": handshake.appVersion,
             "peerResume": handshake.resumeSeq, "localResume": receiveCursor,
         ])
-        delegate?.sessionWatchStateDidChange(self)
+        updateCounterpartAppState(installed: handshake.appInstalled, active: handshake.appActive, version: handshake.appVersion)
         if wasReachable != isReachable { delegate?.sessionReachabilityDidChange(self) }
+        sendApplicationContextIfNeeded()
         pump()
     }
 
@@ -202,6 +300,7 @@ public final class Session {
         channel = nil
         inFlight.removeAll()
         inFlightBytes = 0
+        failPendingMessages(WCError(.notReachable, "the link went down before the reply arrived"))
         logger.info("link.closed", ["reason": reason])
         if wasReachable { delegate?.sessionReachabilityDidChange(self) }
     }

@@ -23,12 +23,26 @@ public struct ReceivedTransfer: Sendable {
     public let senderDeviceID: String
 }
 
+/// A transfer the counterpart has finished with (`session(_:didFinish:error:)`).
+public struct FinishedTransfer: Sendable, Equatable {
+    /// The transfer's id: its sequence number on this device.
+    public let seq: Int64
+    /// True when this is a replay at activation: the transfer finished while the app was not running
+    /// (or before it had been told).
+    public let replayed: Bool
+}
+
 /// The session's callbacks. All of them run on the daemon's event-loop thread, one at a time.
 ///
 /// Delivery is at least once: after a crash the same transfer may arrive again, and an app must treat
 /// a repeat as already handled (RunWay dedups flights by id).
 public protocol SessionDelegate: AnyObject {
     func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?)
+
+    /// The session became inactive (the paired device was switched); `sessionDidDeactivate` follows.
+    func sessionDidBecomeInactive(_ session: Session)
+    /// The session is deactivated; the app should call `activate()` again to talk to the new device.
+    func sessionDidDeactivate(_ session: Session)
 
     /// A userInfo transfer arrived. Runs inside the store transaction that records it as received:
     /// whatever the app writes to the same database here commits, or rolls back, together with it.
@@ -41,17 +55,28 @@ public protocol SessionDelegate: AnyObject {
     /// The receive transaction failed and was rolled back: nothing from it is stored, nothing acknowledged.
     func session(_ session: Session, didRollBackReceivedTransfers error: Error)
 
-    /// The counterpart acknowledged every transfer up to `seq`.
-    func session(_ session: Session, didFinishUserInfoTransfersUpTo seq: Int64)
+    /// The counterpart has a transfer for good (`error` nil), or it could not be delivered.
+    /// Replayed at activation for transfers that finished before the app was told.
+    func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?)
+
+    /// A new application context arrived (it is durable: `receivedApplicationContext` holds it).
+    func session(_ session: Session, didReceiveApplicationContext context: UserInfo)
+
+    /// A message arrived; call `reply` at most once (not calling it lets the sender time out).
+    func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void)
 
     func sessionReachabilityDidChange(_ session: Session)
     func sessionWatchStateDidChange(_ session: Session)
 }
 
 extension SessionDelegate {
+    public func sessionDidBecomeInactive(_ session: Session) {}
+    public func sessionDidDeactivate(_ session: Session) {}
     public func sessionDidCommitReceivedTransfers(_ session: Session) {}
     public func session(_ session: Session, didRollBackReceivedTransfers error: Error) {}
-    public func session(_ session: Session, didFinishUserInfoTransfersUpTo seq: Int64) {}
+    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {}
+    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {}
+    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {}
     public func sessionReachabilityDidChange(_ session: Session) {}
     public func sessionWatchStateDidChange(_ session: Session) {}
 }

@@ -36,6 +36,22 @@ extension Session {
             case .appState:
                 flush()
                 receiveAppState(frame.payload)
+            case .applicationContext:
+                flush()
+                receiveApplicationContext(frame.payload, from: source)
+            case .contextAck:
+                guard let (version, _) = try? SequencedFrame.split(frame.payload) else {
+                    protocolViolation(source, "contextAck frame shorter than its version")
+                    return
+                }
+                handleContextAcknowledgement(version)
+            case .message, .messageReply, .messageError:
+                flush()
+                guard let (id, body) = try? SequencedFrame.split(frame.payload) else {
+                    protocolViolation(source, "\(frame.type) frame shorter than its message id")
+                    return
+                }
+                receiveMessageFrame(frame.type, id: id, body: Array(body), from: source)
             default:
                 protocolViolation(source, "unexpected \(frame.type) frame on an established link")
                 return
@@ -112,23 +128,14 @@ extension Session {
     }
 
     private func receiveAppState(_ payload: [UInt8]) {
-        guard let fields = try? PropertyListCodec.decodeDictionary(payload), var updated = peer else { return }
+        guard let fields = try? PropertyListCodec.decodeDictionary(payload) else { return }
         let wasReachable = isReachable
-        updated.appInstalled = fields["appInstalled"]?.boolValue ?? updated.appInstalled
-        updated.appActive = fields["appActive"]?.boolValue ?? updated.appActive
-        peer = updated
-        logger.info("peer.app-state", ["installed": updated.appInstalled, "active": updated.appActive])
-        delegate?.sessionWatchStateDidChange(self)
+        let installed = fields["appInstalled"]?.boolValue ?? counterpartAppInstalled
+        let active = fields["appActive"]?.boolValue ?? counterpartAppActive
+        logger.info("peer.app-state", ["installed": installed, "active": active])
+        updateCounterpartAppState(installed: installed, active: active, version: nil)
         if wasReachable != isReachable { delegate?.sessionReachabilityDidChange(self) }
-    }
-
-    /// Tells the counterpart this side's app state changed.
-    public func setLocalAppState(installed: Bool, active: Bool) {
-        localAppInstalled = installed
-        localAppActive = active
-        guard let channel else { return }
-        let payload = PropertyListCodec.encode(["appInstalled": .bool(installed), "appActive": .bool(active)])
-        channel.send(Frame(.appState, payload).encoded)
+        pump()
     }
 
     func protocolViolation(_ source: LinkChannel, _ why: String) {

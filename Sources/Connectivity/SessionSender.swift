@@ -21,6 +21,7 @@ extension Session {
     /// Queues several transfers in one transaction (one fsync, not one per transfer).
     public func transferUserInfo(batch: [UserInfo]) throws -> [UserInfoTransfer] {
         try requireActivated()
+        try requireCounterpartApp()
         let payloads = try batch.map { (userInfo) throws(WCError) -> [UInt8] in try encodeChecked(userInfo, limit: configuration.userInfoByteLimit, what: "userInfo") }
         let seqs = try outbox.enqueue(.userInfo, payloads)
         CrashPoint.hit("send.after-enqueue")
@@ -42,12 +43,34 @@ extension Session {
     /// Whether transfer `seq` is still queued, and whether it is on the wire right now.
     public func transferState(seq: Int64) throws -> (outstanding: Bool, transferring: Bool) {
         let outstanding = try outbox.contains(seq: seq)
-        return (outstanding, outstanding && channel != nil && seq <= lastSentSeq)
+        return (outstanding, outstanding && isTransferring(seq))
+    }
+
+    /// `isTransferring`: sent on the current link and not yet acknowledged.
+    func isTransferring(_ seq: Int64) -> Bool { channel != nil && seq <= lastSentSeq && seq > lastAckedSeq }
+
+    /// The outstanding transfers, oldest first (`outstandingUserInfoTransfers`), at most `limit`.
+    public func outstandingUserInfoTransfers(limit: Int) throws -> [(transfer: UserInfoTransfer, isTransferring: Bool)] {
+        try outbox.first(limit).map { entry in
+            let userInfo = (try? PropertyListCodec.decodeDictionary(entry.payload)) ?? [:]
+            return (UserInfoTransfer(seq: entry.seq, userInfo: userInfo), isTransferring(entry.seq))
+        }
     }
 
     func requireActivated() throws(WCError) {
-        guard activationState == .activated else {
-            throw WCError(.sessionNotActivated, "activate the session before sending")
+        switch activationState {
+        case .activated: return
+        case .inactive: throw WCError(.sessionInactive, "the session is inactive (the paired device was switched)")
+        case .notActivated: throw WCError(.sessionNotActivated, "activate the session before sending")
+        }
+    }
+
+    /// The phone cannot send to a watch app that is not installed (as far as the watch last said).
+    func requireCounterpartApp() throws(WCError) {
+        guard role == .phone else { return }
+        guard isPaired else { throw WCError(.deviceNotPaired, "no watch is paired with this phone") }
+        guard counterpartAppInstalled else {
+            throw WCError(.watchAppNotInstalled, "the RunWay watch app is not installed on the paired watch")
         }
     }
 
@@ -74,16 +97,20 @@ extension Session {
             try database.execute("UPDATE sqlite_sequence SET seq = \(seq) WHERE name = 'cx_outbox'")
             try database.execute("INSERT INTO sqlite_sequence (name, seq) SELECT 'cx_outbox', \(seq) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'cx_outbox')")
         }
-        if seq > 0 { try outbox.acknowledge(upTo: seq) }
+        // Whatever the counterpart already has finished while we were apart: tell the app.
+        let finished = seq > 0 ? try outbox.acknowledge(upTo: seq) : []
         lastAckedSeq = seq
         lastSentSeq = seq
         outboxMayHaveMore = true
+        reportFinished(finished)
     }
 
     /// Sends queued transfers while the window and the socket have room. Reads the outbox a page at a
     /// time: memory is bounded by the window, whatever the backlog.
     func pump() {
         guard let channel, activationState == .activated else { return }
+        // The phone holds transfers for a watch app that is not installed until it is.
+        if role == .phone && !counterpartAppInstalled { return }
         while outboxMayHaveMore,
               inFlight.count < configuration.windowTransfers,
               inFlightBytes < configuration.windowBytes,
@@ -145,8 +172,9 @@ extension Session {
         let upTo = min(seq, lastSentSeq)
         guard upTo > lastAckedSeq else { return }
         CrashPoint.hit("send.after-ack-received")
+        var finished: [Int64] = []
         do {
-            try outbox.acknowledge(upTo: upTo)
+            finished = try outbox.acknowledge(upTo: upTo)
         } catch {
             // Harmless: the entries stay and are resent; the receiver acknowledges them again.
             logger.warning("outbox.delete-failed", ["upTo": upTo, "error": "\(error)"])
@@ -156,7 +184,33 @@ extension Session {
             inFlightBytes -= first.bytes
             inFlight.removeFirst()
         }
-        delegate?.session(self, didFinishUserInfoTransfersUpTo: upTo)
+        reportFinished(finished)
         pump()
+    }
+
+    /// Tells the app (`didFinish`) about transfers whose deletion from the outbox has committed, then
+    /// forgets them. A crash in between replays them at the next activation.
+    func reportFinished(_ seqs: [Int64], replayed: Bool = false) {
+        guard let last = seqs.last else { return }
+        CrashPoint.hit("send.before-did-finish")
+        for seq in seqs {
+            delegate?.session(self, didFinish: FinishedTransfer(seq: seq, replayed: replayed), error: nil)
+        }
+        do {
+            try outbox.forgetFinished(upTo: last)
+        } catch {
+            logger.warning("finished.forget-failed", ["upTo": last, "error": "\(error)"])
+        }
+    }
+
+    /// At activation: `didFinish` for transfers that finished before the app was told.
+    func replayFinishedTransfers() {
+        do {
+            let pending = try outbox.unreportedFinished()
+            if !pending.isEmpty { logger.info("finished.replay", ["transfers": pending.count]) }
+            reportFinished(pending, replayed: true)
+        } catch {
+            logger.warning("finished.replay-failed", ["error": "\(error)"])
+        }
     }
 }

@@ -63,6 +63,25 @@ public enum SessionStore {
                 last_seq INTEGER NOT NULL
             ) STRICT;
             """),
+        Migration("connectivity.2", """
+            -- Transfers the counterpart acknowledged whose didFinish the app has not been told yet:
+            -- written with the outbox delete, removed once the delegate has run; replayed at activation.
+            CREATE TABLE cx_finished (
+                seq INTEGER PRIMARY KEY,
+                error_code INTEGER NOT NULL DEFAULT 0,
+                finished_at REAL NOT NULL
+            ) STRICT;
+            -- The application context: the latest this side set ('sent', with the highest version the
+            -- counterpart acknowledged) and the latest it received ('received'). Latest value only.
+            CREATE TABLE cx_context (
+                direction TEXT PRIMARY KEY CHECK (direction IN ('sent', 'received')),
+                peer_device_id TEXT NOT NULL DEFAULT '',
+                version INTEGER NOT NULL,
+                payload BLOB NOT NULL,
+                acked_version INTEGER NOT NULL DEFAULT 0,
+                updated_at REAL NOT NULL
+            ) STRICT;
+            """),
     ]
 
     // MARK: - Identity
@@ -81,6 +100,15 @@ public enum SessionStore {
     /// The role recorded in this store, if any: a phone home is not a watch home.
     public static func recordedRole(_ database: Database) throws -> DeviceRole? {
         try identityValue(database, "role").flatMap(DeviceRole.init(rawValue:))
+    }
+
+    /// Device-state values kept across restarts (this app's state, the counterpart's last known state).
+    public static func stateValue(_ database: Database, _ key: String) throws -> String? {
+        try identityValue(database, "state." + key)
+    }
+
+    public static func setStateValue(_ database: Database, _ key: String, _ value: String) throws {
+        try setIdentityValue(database, "state." + key, value)
     }
 
     static func identityValue(_ database: Database, _ key: String) throws -> String? {
@@ -146,6 +174,42 @@ public enum SessionStore {
             """)
         try update.bind(peer, at: 1)
         try update.bind(seq, at: 2)
+        try update.run()
+    }
+
+    // MARK: - Application context
+
+    public enum ContextDirection: String, Sendable { case sent, received }
+
+    public struct StoredContext: Sendable {
+        public var peerDeviceID: String
+        public var version: Int64
+        public var payload: [UInt8]
+        public var ackedVersion: Int64
+    }
+
+    public static func context(_ database: Database, _ direction: ContextDirection) throws -> StoredContext? {
+        let query = try database.statement(
+            "SELECT peer_device_id, version, payload, acked_version FROM cx_context WHERE direction = ?")
+        defer { query.reset() }
+        try query.bind(direction.rawValue, at: 1)
+        guard try query.step() else { return nil }
+        return StoredContext(peerDeviceID: query.string(at: 0), version: query.int64(at: 1),
+                             payload: query.blob(at: 2), ackedVersion: query.int64(at: 3))
+    }
+
+    static func setContext(_ database: Database, _ direction: ContextDirection, _ context: StoredContext,
+                           now: Double = wallClockSeconds()) throws {
+        let update = try database.statement("""
+            INSERT OR REPLACE INTO cx_context (direction, peer_device_id, version, payload, acked_version, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        try update.bind(direction.rawValue, at: 1)
+        try update.bind(context.peerDeviceID, at: 2)
+        try update.bind(context.version, at: 3)
+        try update.bind(blob: context.payload, at: 4)
+        try update.bind(context.ackedVersion, at: 5)
+        try update.bind(now, at: 6)
         try update.run()
     }
 }

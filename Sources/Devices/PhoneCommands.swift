@@ -9,6 +9,7 @@ import RunWayApp
 extension PhoneDaemon {
     func handle(_ request: ControlRequest, _ connection: ControlConnection) {
         do {
+            if try sessionCommands.handle(request, connection) { return }
             switch request.command {
             case "status": connection.reply(try status())
             case "logbook": streamLogbook(to: connection)
@@ -17,8 +18,8 @@ extension PhoneDaemon {
             case "attach": attach(connection)
             default: throw ControlError.invalid("the phone does not know the command '\(request.command)'")
             }
-        } catch let error as ControlError {
-            connection.reply(error: error)
+        } catch let error where controlError(from: error) != nil {
+            connection.reply(error: controlError(from: error)!)
         } catch {
             logger.error("control.command-failed", ["command": request.command, "error": "\(error)"])
             connection.reply(error: ControlError("\(request.command) failed: \(error)"))
@@ -27,26 +28,22 @@ extension PhoneDaemon {
     }
 
     func status() throws -> JSONValue {
-        let pairing = session.pairing
-        var fields: [String: JSONValue] = [
+        var fields = try sessionCommands.statusFields()
+        fields.merge([
             "role": .string("phone"),
             "home": .string(runtime.home.path),
             "pid": .integer(Int64(getpid())),
-            "deviceId": .string(session.deviceID),
-            "activationState": .string(session.activationState.rawValue),
-            "paired": .bool(session.isPaired),
-            "linked": .bool(session.isLinked),
-            "reachable": .bool(session.isReachable),
-            "watchAppInstalled": .bool(session.isCounterpartAppInstalled),
             "savePath": .string(options.savePath.rawValue),
             "flights": .integer(Int64(try store.count())),
             "pendingWatchDataQueue": .integer(Int64(viewModel.pendingWatchDataQueue.count)),
+            "inbox": .object([
+                "depth": .integer(Int64(viewModel.pendingWatchDataQueue.count)),
+                "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
+            ]),
             "uiClients": .integer(Int64(control.attachedClients.count)),
-            "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
             "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
-        ]
-        if let pairing {
-            fields["pairingId"] = .string(pairing.pairingID)
+        ]) { _, new in new }
+        if let pairing = session.pairing {
             fields["watchDeviceId"] = .string(pairing.watchDeviceID)
             fields["receivedFromWatchSeq"] = .integer(try SessionStore.receiveCursor(database, peer: pairing.watchDeviceID))
         }

@@ -28,6 +28,7 @@ public final class PhoneDaemon {
     var viewModel: RunViewModel!
     var service: PhoneConnectivityService!
     var session: Session!
+    var sessionCommands: SessionCommands!
     var control: ControlServer!
     let reminders = ReminderHook()
     private var drainTimer: EventLoop.TimerID?
@@ -62,18 +63,25 @@ public final class PhoneDaemon {
         if options.acknowledgeBeforeCommit {
             logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])
         }
-        service = PhoneConnectivityService(viewModel: viewModel, logger: logger)
+        let app = AppConnectivity(database: database, logger: logger) { [unowned self] delay, body in
+            self.runtime.loop.schedule(afterMilliseconds: delay, body)
+        }
+        service = PhoneConnectivityService(viewModel: viewModel, app: app, logger: logger)
         let transport = UnixLinkListener(address: try home.linkSocketAddress(), loop: runtime.loop, logger: logger)
         session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
                           configuration: configuration, logger: logger)
         session.delegate = service
+        sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         logger.info("startup.delegate-set")
 
         // 4. Activate; once activated, open the control socket and say ready.
         control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?
+        var started = false
         service.onActivation = { [unowned self] state, error in
+            // A later activation (after the paired device was switched) changes nothing here.
+            guard !started else { return }
             guard state == .activated else {
                 startupError = error ?? WCError(.genericError, "activation failed")
                 self.runtime.loop.stop()
@@ -86,6 +94,7 @@ public final class PhoneDaemon {
                 self.runtime.loop.stop()
                 return
             }
+            started = true
             self.runtime.onShutdown { [unowned self] in
                 self.control.stop()
                 self.session.deactivate()
@@ -119,7 +128,7 @@ public final class PhoneDaemon {
 
     private func publishState() {
         let event: JSONValue = .object(["event": .string("watchState"), "reachable": .bool(session.isReachable),
-                                        "watchAppInstalled": .bool(session.isCounterpartAppInstalled)])
+                                        "watchAppInstalled": .bool(session.isWatchAppInstalled)])
         for client in control.attachedClients { client.sendEvent(event) }
     }
 

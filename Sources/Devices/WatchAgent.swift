@@ -24,6 +24,7 @@ public final class WatchAgent {
     var connector: UnixLinkConnector!
     var recorder: WatchRunRecorder!
     var control: ControlServer!
+    var sessionCommands: SessionCommands!
     private var generator = FlightGenerator()
 
     public init(options: Options) throws {
@@ -44,14 +45,21 @@ public final class WatchAgent {
         configuration.maximumTransfersPerSecond = options.linkRate
         session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector,
                           configuration: configuration, logger: logger)
-        let delegate = WatchSessionDelegate()
+        let app = AppConnectivity(database: database, logger: logger) { [unowned self] delay, body in
+            self.runtime.loop.schedule(afterMilliseconds: delay, body)
+        }
+        let delegate = WatchConnectivityService(app: app, logger: logger)
         session.delegate = delegate
+        sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
 
         control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?
+        var started = false
         delegate.onActivation = { [unowned self] state, error in
+            // A later activation (after the paired device was switched) changes nothing here.
+            guard !started else { return }
             guard state == .activated else {
                 startupError = error ?? WCError(.genericError, "activation failed")
                 self.runtime.loop.stop()
@@ -64,6 +72,7 @@ public final class WatchAgent {
                 self.runtime.loop.stop()
                 return
             }
+            started = true
             self.runtime.onShutdown { [unowned self] in
                 self.control.stop()
                 self.session.deactivate()
@@ -83,16 +92,16 @@ public final class WatchAgent {
 
     func handle(_ request: ControlRequest, _ connection: ControlConnection) {
         do {
+            if try sessionCommands.handle(request, connection) { return }
             switch request.command {
             case "status": connection.reply(try status())
             case "record": connection.reply(try record(request))
             case "link": connection.reply(try link(request))
+            case "app": connection.reply(try appState(request))
             default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
             }
-        } catch let error as ControlError {
-            connection.reply(error: error)
-        } catch let error as WCError {
-            connection.reply(error: ControlError(error))
+        } catch let error where controlError(from: error) != nil {
+            connection.reply(error: controlError(from: error)!)
         } catch {
             logger.error("control.command-failed", ["command": request.command, "error": "\(error)"])
             connection.reply(error: ControlError("\(request.command) failed: \(error)"))
@@ -100,24 +109,38 @@ public final class WatchAgent {
     }
 
     func status() throws -> JSONValue {
-        var fields: [String: JSONValue] = [
+        var fields = try sessionCommands.statusFields()
+        fields.merge([
             "role": .string("watch"),
             "home": .string(runtime.home.path),
             "pid": .integer(Int64(getpid())),
-            "deviceId": .string(session.deviceID),
-            "activationState": .string(session.activationState.rawValue),
-            "paired": .bool(session.isPaired),
-            "linked": .bool(session.isLinked),
-            "reachable": .bool(session.isReachable),
             "linkEnabled": .bool(connector.isEnabled),
-            "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
-        ]
+            "watchAppActive": .bool(session.localAppActive),
+            "inbox": .object([
+                "depth": .integer(0),
+                "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
+            ]),
+        ]) { _, new in new }
         if let pairing = session.pairing {
-            fields["pairingId"] = .string(pairing.pairingID)
             fields["phoneDeviceId"] = .string(pairing.phoneDeviceID)
             fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)
         }
         return .object(fields)
+    }
+
+    /// The watch app is installed, removed, brought to the foreground or sent to the background; the
+    /// phone hears of it at once (isWatchAppInstalled, isReachable).
+    func appState(_ request: ControlRequest) throws -> JSONValue {
+        var installed = session.localAppInstalled, active = session.localAppActive
+        switch request.string("action") {
+        case "install": installed = true
+        case "uninstall": installed = false; active = false
+        case "foreground": guard installed else { throw ControlError("the watch app is not installed (runway watch app install)") }; active = true
+        case "background": active = false
+        default: throw ControlError.invalid("the app action must be install, uninstall, foreground or background")
+        }
+        try session.setLocalAppState(installed: installed, active: active)
+        return .object(["watchAppInstalled": .bool(installed), "watchAppActive": .bool(active)])
     }
 
     /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
@@ -133,6 +156,9 @@ public final class WatchAgent {
 
     /// `count` finished runs, queued for the phone in one outbox transaction.
     func record(_ request: ControlRequest) throws -> JSONValue {
+        guard session.localAppInstalled else {
+            throw ControlError("the RunWay watch app is not installed on this watch, so it cannot record runs (runway watch app install)")
+        }
         let count = try request.int("count", default: 1, range: 1...1_000_000)!
         let distance = try request.double("distanceKm", range: 0...1000)
         if let seed = try request.int("seed", range: 0...Int.max) {
@@ -160,15 +186,3 @@ public final class WatchAgent {
     }
 }
 
-/// The watch app's session delegate.
-final class WatchSessionDelegate: SessionDelegate {
-    var onActivation: ((ActivationState, Error?) -> Void)?
-
-    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
-        onActivation?(state, error)
-    }
-
-    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
-        .accepted
-    }
-}

@@ -45,7 +45,9 @@ public final class DaemonProcess {
                 timeout: Double = 30) throws {
         name = binary
         self.logPath = logPath
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
         process.executableURL = URL(fileURLWithPath: Binaries.path(binary))

@@ -47,10 +47,13 @@ public final class SimulatedPair {
         watch?.stop()
     }
 
+    /// Kills both daemons and removes the homes (kept when `RUNWAY_KEEP_TEST_DIRS` is set, to debug).
     public func cleanUp() {
         phone?.kill()
         watch?.kill()
-        try? FileManager.default.removeItem(atPath: root)
+        if ProcessInfo.processInfo.environment["RUNWAY_KEEP_TEST_DIRS"] == nil {
+            try? FileManager.default.removeItem(atPath: root)
+        }
     }
 
     // MARK: - Through the CLI

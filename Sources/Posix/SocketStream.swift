@@ -30,6 +30,7 @@ public final class SocketStream {
     public var maximumInboundBytes = 4 << 20
     public private(set) var isClosed = false
     private var readingPaused = false
+    private var failing = false
 
     public var onRead: ((SocketStream) -> Void)?
     public var onWritable: ((SocketStream) -> Void)?
@@ -58,7 +59,7 @@ public final class SocketStream {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard !isClosed, bytes.count > 0 else { return }
+        guard !isClosed, !failing, bytes.count > 0 else { return }
         var offset = 0
         if outbound.isEmpty {
             do throws(SystemError) {
@@ -67,7 +68,7 @@ public final class SocketStream {
                     offset += n
                 }
             } catch {
-                close(.error(error))
+                fail(error)
                 return
             }
         }
@@ -87,7 +88,7 @@ public final class SocketStream {
                 outbound.consume(n)
             }
         } catch {
-            close(.error(error))
+            fail(error)
             return
         }
         if outbound.isEmpty { outbound.reset() }
@@ -166,6 +167,15 @@ public final class SocketStream {
     /// Set by a producer that has more to send once the buffer drains.
     public var wantsWritable = false {
         didSet { updateInterest() }
+    }
+
+    /// A write failed (the peer is gone: `EPIPE`, `ECONNRESET`). What the peer sent before it went may
+    /// still be waiting in the kernel — an acknowledgement, say — so it is read and delivered first.
+    private func fail(_ error: SystemError) {
+        guard !isClosed, !failing else { return }
+        failing = true
+        readAvailable()
+        close(.error(error))
     }
 
     /// Closes the socket (pending output is dropped) and reports `reason` to `onClose` once.

@@ -6,17 +6,25 @@ import Storage
 /// flights and hands them to the view model, which owns saving. It knows nothing of storage itself.
 public final class PhoneConnectivityService: SessionDelegate {
     public let viewModel: RunViewModel
+    public let app: AppConnectivity
     private let logger: Logger
     public var onActivation: ((ActivationState, Error?) -> Void)?
     public var onStateChange: (() -> Void)?
 
-    public init(viewModel: RunViewModel, logger: Logger) {
+    public init(viewModel: RunViewModel, app: AppConnectivity, logger: Logger) {
         self.viewModel = viewModel
+        self.app = app
         self.logger = logger
     }
 
     public func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
         onActivation?(state, error)
+    }
+
+    /// The paired watch was switched: activate again, as Apple asks apps to, to talk to the new one.
+    public func sessionDidDeactivate(_ session: Session) {
+        logger.notice("app.session-reactivating", ["reason": "paired watch switched"])
+        try? session.activate()
     }
 
     public func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
@@ -25,7 +33,7 @@ public final class PhoneConnectivityService: SessionDelegate {
             let flight = try Flight(userInfo: userInfo)
             return viewModel.receiveFromWatch(flight, origin: origin)
         } catch .notAFlight {
-            return recordOther(userInfo, origin: origin)
+            return viewModel.store == nil ? .notNow : app.recordUserInfo(userInfo, transfer: transfer)
         } catch {
             // A flight the app cannot read will not become readable by resending it.
             logger.error("app.flight-malformed", ["seq": transfer.seq, "error": "\(error)", "action": "dropped"])
@@ -33,19 +41,20 @@ public final class PhoneConnectivityService: SessionDelegate {
         }
     }
 
-    private func recordOther(_ userInfo: UserInfo, origin: FlightStore.Origin) -> ReceiveOutcome {
-        guard let store = viewModel.store else { return .notNow }
-        do {
-            try store.recordReceivedUserInfo(PropertyListCodec.encode(userInfo), origin: origin)
-            return .accepted
-        } catch {
-            logger.error("app.userinfo-save-failed", ["seq": origin.transferSeq ?? 0, "error": "\(error)"])
-            return .notNow
-        }
-    }
-
     public func sessionDidCommitReceivedTransfers(_ session: Session) { viewModel.didCommit() }
     public func session(_ session: Session, didRollBackReceivedTransfers error: Error) { viewModel.didRollBack() }
+    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
+        app.didFinish(transfer, error: error)
+    }
+
+    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
+        app.didReceiveApplicationContext(context)
+    }
+
+    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
+        app.answer(message, from: .phone, reply: reply)
+    }
+
     public func sessionReachabilityDidChange(_ session: Session) { onStateChange?() }
     public func sessionWatchStateDidChange(_ session: Session) { onStateChange?() }
 }

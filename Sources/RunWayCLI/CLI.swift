@@ -20,8 +20,9 @@ public enum CLI {
     static let commands: [Command] = [
         PairCommand.command,
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
+    ] + SessionCLI.appCommands + SessionCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
-    ]
+    ] + SessionCLI.commands(.phone)
 
     public static func main(_ arguments: [String]) -> Int32 {
         // The longest command path that prefixes the arguments.

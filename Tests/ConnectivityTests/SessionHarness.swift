@@ -10,8 +10,14 @@ final class RecordingDelegate: SessionDelegate {
     var uncommitted: [(UserInfo, ReceivedTransfer)] = []
     var commits = 0
     var rollbacks = 0
-    var finishedUpTo: [Int64] = []
+    var finished: [FinishedTransfer] = []
+    var contexts: [UserInfo] = []
+    var messages: [UserInfo] = []
     var reachabilityChanges = 0
+    var watchStateChanges = 0
+    var deactivations = 0
+    /// How the app answers messages: nil never replies.
+    var answer: ((UserInfo) -> UserInfo?)? = { ["echo": .dictionary($0)] }
     /// Answer `.notNow` for transfers with these seqs.
     var refuse: Set<Int64> = []
 
@@ -36,8 +42,15 @@ final class RecordingDelegate: SessionDelegate {
         rollbacks += 1
     }
 
-    func session(_ session: Session, didFinishUserInfoTransfersUpTo seq: Int64) { finishedUpTo.append(seq) }
+    func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) { finished.append(transfer) }
+    func session(_ session: Session, didReceiveApplicationContext context: UserInfo) { contexts.append(context) }
+    func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
+        messages.append(message)
+        if let answer = answer?(message) { reply(answer) }
+    }
     func sessionReachabilityDidChange(_ session: Session) { reachabilityChanges += 1 }
+    func sessionWatchStateDidChange(_ session: Session) { watchStateChanges += 1 }
+    func sessionDidDeactivate(_ session: Session) { deactivations += 1 }
 
     var receivedNumbers: [Int64] { received.compactMap { $0.0["n"]?.int64Value } }
 }

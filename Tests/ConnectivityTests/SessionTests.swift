@@ -48,7 +48,8 @@ import Testing
         try harness.connect()
         #expect(harness.phoneDelegate.receivedNumbers == Array(0..<50))
         #expect(try harness.watch.outstandingUserInfoTransferCount() == 0)
-        #expect(harness.watchDelegate.finishedUpTo.last == 50)
+        #expect(harness.watchDelegate.finished.map(\.seq) == Array(1...50))
+        #expect(harness.watchDelegate.finished.allSatisfy { !$0.replayed })
         #expect(try SessionStore.receiveCursor(harness.phoneDB, peer: harness.watch.deviceID) == 50)
     }
 
@@ -118,15 +119,25 @@ import Testing
         #expect(harness.phoneDelegate.receivedNumbers == Array(0..<100))
     }
 
-    @Test func anUnpairedWatchIsRefusedWithDeviceNotPaired() throws {
+    @Test func switchingTheWatchDeactivatesThenRefusesTheOldWatch() throws {
         let harness = try PairHarness()
         try harness.activateBoth()
-        // Re-pair the phone with some other watch.
+        // Re-pair the phone with some other watch while it runs.
         var pairing = try #require(try SessionStore.pairing(harness.phoneDB))
         pairing.pairingID = Identifier.uuid()
         pairing.watchDeviceID = Identifier.uuid()
         try SessionStore.setPairing(harness.phoneDB, pairing)
         let hello = try harness.watch.makeHandshake()
+        // The phone notices the switch: inactive (sending now is 7016), then deactivated.
+        #expect(harness.phone.validate(hello)?.code == .sessionInactive)
+        #expect(harness.phone.activationState == .inactive)
+        #expect(throws: WCError.self) { try harness.phone.transferUserInfo(["a": .integer(1)]) }
+        try harness.drive(1)
+        #expect(harness.phone.activationState == .notActivated)
+        #expect(harness.phoneDelegate.deactivations == 1)
+        // The app activates again (as Apple asks): the old watch is now simply not paired.
+        try harness.phone.activate()
+        try harness.drive()
         let error = try #require(harness.phone.validate(hello))
         #expect(error.code == .deviceNotPaired)
         #expect(try MemoryLink.connect(harness.watch, harness.phone, loop: harness.loop) == nil)

@@ -1,0 +1,85 @@
+import Posix
+
+/// A message waiting for its reply: exactly one of the reply or an error will complete it.
+struct PendingMessage {
+    let timer: EventLoop.TimerID
+    let completion: (Result<UserInfo, WCError>) -> Void
+}
+
+// MARK: - sendMessage: immediate, only while reachable, answered or failed exactly once
+
+extension Session {
+    /// Sends `message` now and calls `completion` exactly once: with the counterpart's reply, or with
+    /// an error — `notReachable` (7007) if the counterpart cannot be reached, `messageReplyTimedOut`
+    /// (7012) if no reply comes within the timeout, `payloadTooLarge` (7009), `sessionNotActivated` (7004).
+    public func sendMessage(_ message: UserInfo, timeoutMilliseconds: UInt64? = nil,
+                            completion: @escaping (Result<UserInfo, WCError>) -> Void) {
+        let payload: [UInt8]
+        do throws(WCError) {
+            try requireActivated()
+            try requireCounterpartApp()
+            guard isReachable, let channel else {
+                throw WCError(.notReachable, role == .phone
+                    ? "the watch is not reachable (link down, or the watch app is not in the foreground)"
+                    : "the phone is not reachable (link down)")
+            }
+            payload = try encodeChecked(message, limit: configuration.userInfoByteLimit, what: "message")
+            let id = nextMessageID
+            nextMessageID += 1
+            let timeout = timeoutMilliseconds ?? configuration.messageTimeoutMilliseconds
+            let timer = loop.schedule(afterMilliseconds: timeout) { [weak self] in
+                self?.completeMessage(id, .failure(WCError(.messageReplyTimedOut, "no reply within \(timeout) ms")))
+            }
+            pendingMessages[id] = PendingMessage(timer: timer, completion: completion)
+            channel.send(SequencedFrame.frame(.message, number: id, body: payload))
+        } catch {
+            loop.deferToEndOfIteration { completion(.failure(error)) }
+        }
+    }
+
+    /// Completes a pending message once; later replies for it (after a time-out) are ignored.
+    func completeMessage(_ id: Int64, _ result: Result<UserInfo, WCError>) {
+        guard let pending = pendingMessages.removeValue(forKey: id) else {
+            logger.debug("message.late-reply-ignored", ["id": id])
+            return
+        }
+        loop.cancel(pending.timer)
+        pending.completion(result)
+    }
+
+    func failPendingMessages(_ error: WCError) {
+        for id in pendingMessages.keys.sorted() { completeMessage(id, .failure(error)) }
+    }
+
+    func receiveMessageFrame(_ type: FrameType, id: Int64, body: [UInt8], from source: LinkChannel) {
+        switch type {
+        case .message:
+            guard let message = try? PropertyListCodec.decodeDictionary(body) else {
+                source.send(SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(
+                    WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
+                return
+            }
+            var replied = false
+            delegate?.session(self, didReceiveMessage: message) { [weak self, weak source] reply in
+                guard let self, let source, !replied, self.channel === source else { return }
+                replied = true
+                let encoded = PropertyListCodec.encode(reply)
+                if encoded.count > self.configuration.userInfoByteLimit {
+                    source.send(SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(
+                        WCError(.messageReplyFailed, "the reply is \(encoded.count) bytes, over the limit"))))
+                } else {
+                    source.send(SequencedFrame.frame(.messageReply, number: id, body: encoded))
+                }
+            }
+        case .messageReply:
+            guard let reply = try? PropertyListCodec.decodeDictionary(body) else {
+                completeMessage(id, .failure(WCError(.messageReplyFailed, "the reply could not be decoded")))
+                return
+            }
+            completeMessage(id, .success(reply))
+        default:
+            let error = (try? ErrorFrame.decode(body)) ?? WCError(.messageReplyFailed, "undecodable message error")
+            completeMessage(id, .failure(error))
+        }
+    }
+}

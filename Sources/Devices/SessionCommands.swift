@@ -1,0 +1,107 @@
+import Connectivity
+import JSONText
+import Posix
+import RunWayApp
+
+/// The control commands both devices answer the same way: the session's generic API, as the `runway`
+/// CLI exposes it (`transfer-userinfo`, `received`, `context set|get`, `message`, `transfers`, `cancel`).
+struct SessionCommands {
+    let session: Session
+    let app: AppConnectivity
+    let logger: Logger
+
+    /// Handles `request` if it is one of these commands; false if it is not.
+    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
+        switch request.command {
+        case "transfer-userinfo":
+            let transfer = try session.transferUserInfo(try payload(request))
+            connection.reply(.object(["transferId": .integer(transfer.seq)]))
+        case "received":
+            let limit = try request.int("limit", default: 100_000, range: 1...1_000_000)!
+            let items = try app.receivedUserInfo(limit: limit).map(\.userInfo.json)
+            connection.reply(.array(items))
+        case "context-set":
+            let version = try session.updateApplicationContext(try payload(request))
+            connection.reply(.object(["version": .integer(version)]))
+        case "context-get":
+            connection.reply(.object([
+                "applicationContext": session.applicationContext.json,
+                "receivedApplicationContext": session.receivedApplicationContext.json,
+            ]))
+        case "message":
+            let timeout = try request.int("timeoutMs", range: 1...600_000).map(UInt64.init)
+            session.sendMessage(try payload(request), timeoutMilliseconds: timeout) { result in
+                switch result {
+                case let .success(reply): connection.reply(.object(["reply": reply.json]))
+                case let .failure(error): connection.reply(error: ControlError(error))
+                }
+            }
+        case "transfers":
+            let limit = try request.int("limit", default: 100, range: 1...100_000)!
+            let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
+            connection.reply(.object([
+                "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+                "outstanding": .array(outstanding.map { item in
+                    .object(["transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring),
+                             "userInfo": item.transfer.userInfo.json])
+                }),
+                "finishedSinceStart": .integer(Int64(app.finishedCount)),
+                "recentlyFinished": .array(app.recentlyFinished.last.suffix(limit).map { finished in
+                    .object(["transferId": .integer(finished.seq), "replayed": .bool(finished.replayed)])
+                }),
+            ]))
+        case "cancel":
+            guard let id = try request.int("transferId", range: 1...Int.max) else {
+                throw ControlError.invalid("a transfer id is required")
+            }
+            guard try session.cancelUserInfoTransfer(seq: Int64(id)) else {
+                throw ControlError("transfer \(id) is not outstanding (already delivered, cancelled, or unknown); nothing cancelled")
+            }
+            connection.reply(.object(["cancelled": .integer(Int64(id))]))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The request's `payload`, a JSON object, as a property-list dictionary (`null` is 7010).
+    private func payload(_ request: ControlRequest) throws -> UserInfo {
+        guard let json = request.arguments["payload"] else { throw ControlError.invalid("a JSON object payload is required") }
+        guard case .object = json else { throw ControlError.invalid("the payload must be a JSON object") }
+        return try UserInfo(userInfoJSON: json)
+    }
+
+    /// The fields of `status` that come from the session.
+    func statusFields() throws -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            "deviceId": .string(session.deviceID),
+            "activationState": .string(session.activationState.rawValue),
+            "paired": .bool(session.isPaired),
+            "linked": .bool(session.isLinked),
+            "reachable": .bool(session.isReachable),
+            "watchAppInstalled": .bool(session.isWatchAppInstalled),
+            "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+            "outbox": .object([
+                "depth": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+                "inFlight": .integer(Int64(session.transfersInFlight)),
+                "lastSentTransfer": .integer(session.lastSentSeq),
+                "lastAcknowledgedTransfer": .integer(session.lastAckedSeq),
+                "window": .integer(Int64(session.configuration.windowTransfers)),
+            ]),
+        ]
+        if let pairing = session.pairing {
+            fields["pairingId"] = .string(pairing.pairingID)
+            fields["counterpartDeviceId"] = .string(pairing.counterpartID(of: session.role))
+            fields["receivedTransfers"] = .integer(try SessionStore.receiveCursor(session.database, peer: pairing.counterpartID(of: session.role)))
+        }
+        if let version = session.counterpartAppVersion { fields["counterpartAppVersion"] = .string(version) }
+        return fields
+    }
+}
+
+/// Errors from the session reach the CLI with their WatchConnectivity code and name.
+func controlError(from error: Error) -> ControlError? {
+    if let error = error as? ControlError { return error }
+    if let error = error as? WCError { return ControlError(error) }
+    return nil
+}

@@ -1,0 +1,170 @@
+import Connectivity
+import Devices
+import Glibc
+import JSONText
+import Posix
+
+/// The session's generic commands, the same on both devices: `runway {watch|phone} transfer-userinfo |
+/// received | context set|get | message | transfers | cancel`.
+enum SessionCLI {
+    static func commands(_ device: DeviceRole) -> [CLI.Command] {
+        let name = device.rawValue
+        let home = device == .phone ? "P" : "W"
+        let other = device == .phone ? "watch" : "phone"
+        return [
+            CLI.Command(
+                path: [name, "transfer-userinfo"], synopsis: "--home \(home) --json-file F [--json]",
+                summary: """
+                Queues the JSON object in F (- for stdin) as a userInfo transfer to the \(other): durable before this
+                returns, delivered in order, at least once. Prints the transfer id; on error its code and name
+                (e.g. 7010 payloadUnsupportedTypes for a null, 7009 payloadTooLarge over 65,536 bytes), exit 1.
+                """,
+                specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
+                run: { parsed in
+                    let result = try call(parsed, device, "transfer-userinfo", ["payload": try readJSONObject(parsed)])
+                    Output.out(parsed.has("json") ? result.text : String(result["transferId"]?.intValue ?? 0))
+                    return 0
+                }),
+            CLI.Command(
+                path: [name, "received"], synopsis: "--home \(home) [--json]",
+                summary: "The userInfo dictionaries delivered to the \(name) app that are not flights, in arrival order (flights are in the phone's logbook).",
+                specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+                run: { parsed in
+                    let result = try call(parsed, device, "received", [:])
+                    if parsed.has("json") {
+                        Output.out(result.text)
+                    } else {
+                        let items = result.arrayValue ?? []
+                        Output.out(items.isEmpty ? "nothing received" : items.map(\.text).joined(separator: "\n"))
+                    }
+                    return 0
+                }),
+            CLI.Command(
+                path: [name, "context", "set"], synopsis: "--home \(home) --json-file F",
+                summary: "Replaces the application context the \(other) sees (latest value only, durable; an identical context is not delivered twice). At most 262,144 bytes.",
+                specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
+                run: { parsed in
+                    let result = try call(parsed, device, "context-set", ["payload": try readJSONObject(parsed)])
+                    Output.out(parsed.has("json") ? result.text : "context version \(result["version"]?.intValue ?? 0)")
+                    return 0
+                }),
+            CLI.Command(
+                path: [name, "context", "get"], synopsis: "--home \(home) [--json]",
+                summary: "The application context this side set (applicationContext) and the last one received from the \(other) (receivedApplicationContext).",
+                specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+                run: { parsed in
+                    let result = try call(parsed, device, "context-get", [:])
+                    Output.out(parsed.has("json") ? result.text : result.prettyText)
+                    return 0
+                }),
+            CLI.Command(
+                path: [name, "message"], synopsis: "--home \(home) --json-file F [--timeout MS] [--json]",
+                summary: """
+                Sends the JSON object in F as an immediate message and prints the \(other)'s reply. Only while the
+                \(other) is reachable (else 7007 notReachable); 7012 messageReplyTimedOut if no reply comes in time
+                (default 10000 ms). The apps reply with what they received; a message with "replyDelayMs": N is
+                answered N ms late, one with "noReply": true never.
+                """,
+                specs: [CLI.homeSpec, jsonFileSpec, .option("timeout", "MS", "how long to wait for the reply (default 10000)"), CLI.jsonSpec],
+                positionals: 0,
+                run: { parsed in
+                    var arguments: [String: JSONValue] = ["payload": try readJSONObject(parsed)]
+                    if let timeout = try parsed.integer("timeout", range: 1...600_000) { arguments["timeoutMs"] = .integer(Int64(timeout)) }
+                    let result = try call(parsed, device, "message", arguments)
+                    let reply = result["reply"] ?? .null
+                    Output.out(parsed.has("json") ? reply.text : reply.prettyText)
+                    return 0
+                }),
+            CLI.Command(
+                path: [name, "transfers"], synopsis: "--home \(home) [--limit N] [--json]",
+                summary: "The outstanding userInfo transfers (oldest first, with isTransferring) and the most recently finished ones.",
+                specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
+                run: { parsed in
+                    var arguments: [String: JSONValue] = [:]
+                    if let limit = try parsed.integer("limit", range: 1...100_000) { arguments["limit"] = .integer(Int64(limit)) }
+                    let result = try call(parsed, device, "transfers", arguments)
+                    if parsed.has("json") {
+                        Output.out(result.text)
+                    } else {
+                        var lines = ["\(result["outstandingUserInfoTransfers"]?.intValue ?? 0) outstanding"]
+                        for item in result["outstanding"]?.arrayValue ?? [] {
+                            let id = item["transferId"]?.intValue ?? 0
+                            lines.append("  \(id)\(item["isTransferring"]?.boolValue == true ? " (transferring)" : "")  \(item["userInfo"]?.text ?? "")")
+                        }
+                        Output.out(lines.joined(separator: "\n"))
+                    }
+                    return 0
+                }),
+            CLI.Command(
+                path: [name, "cancel"], synopsis: "ID --home \(home)",
+                summary: "Cancels an outstanding userInfo transfer. No effect once it has been delivered (exit 1).",
+                specs: [CLI.homeSpec], positionals: 1,
+                run: { parsed in
+                    guard let text = parsed.positionals.first, let id = Int(text), id > 0 else {
+                        throw UsageError("a transfer ID (a positive number) is required")
+                    }
+                    _ = try call(parsed, device, "cancel", ["transferId": .integer(Int64(id))])
+                    Output.out("cancelled \(id)")
+                    return 0
+                }),
+        ]
+    }
+
+    /// `runway watch app install|uninstall|foreground|background`
+    static let appCommands: [CLI.Command] = ["install", "uninstall", "foreground", "background"].map { action in
+        CLI.Command(
+            path: ["watch", "app", action], synopsis: "--home W",
+            summary: "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground).",
+            specs: [CLI.homeSpec], positionals: 0,
+            run: { parsed in
+                let result = try call(parsed, .watch, "app", ["action": .string(action)])
+                Output.out("watch app: installed=\(result["watchAppInstalled"]?.boolValue ?? false) active=\(result["watchAppActive"]?.boolValue ?? false)")
+                return 0
+            })
+    }
+
+    static let jsonFileSpec = ArgumentSpec.option("json-file", "F", "a file holding one JSON object (- for stdin)")
+
+    static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ command: String, _ arguments: [String: JSONValue]) throws -> JSONValue {
+        try CLI.client(parsed, device).call(ControlRequest(command: command, arguments: arguments))
+    }
+
+    /// The JSON object in `--json-file`: unreadable, invalid or not an object are usage errors (exit 2).
+    static func readJSONObject(_ parsed: ParsedArguments) throws -> JSONValue {
+        let path = try parsed.required("json-file")
+        let bytes: [UInt8]
+        do {
+            bytes = path == "-" ? try readStandardInput() : try Filesystem.readFile(path)
+        } catch {
+            throw UsageError("cannot read \(path): \(error)")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: bytes)
+        } catch {
+            throw UsageError("\(path) is not valid JSON: \(error)")
+        }
+        guard case .object = json else { throw UsageError("\(path) must hold a JSON object, not \(kind(of: json))") }
+        return json
+    }
+
+    static func kind(of json: JSONValue) -> String {
+        switch json {
+        case .array: "an array"
+        case .string: "a string"
+        case .null: "null"
+        case .bool: "a boolean"
+        default: "a number"
+        }
+    }
+
+    static func readStandardInput() throws(SystemError) -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = try systemCall("read(stdin)") { chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) } }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
