@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
+        .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix"]),

@@ -13,13 +13,23 @@ public enum OutboxKind: Int64, Sendable {
 }
 
 /// The sender's durable queue (`cx_outbox`): committed before `transferUserInfo` returns, read in
-/// sequence order a page at a time (never the whole backlog), deleted once acknowledged.
+/// sequence order a page at a time (never the whole backlog), gone once acknowledged.
+///
+/// Sequence numbers are contiguous (`AUTOINCREMENT` in the enqueueing transaction), so the outbox is
+/// described by watermarks (`cx_outbox_state`): an acknowledgement moves `acked_seq` (one small update,
+/// however many transfers it covers), telling the app moves `reported_seq`, and the rows themselves are
+/// deleted in bulk afterwards — all at once, cheaply, when everything is acknowledged. Deleting row by
+/// row would rewrite every page of the backlog a second time. Counting is arithmetic, not a scan.
 public final class Outbox {
     private let database: Database
+    /// Bulk-delete acknowledged rows once this many linger (when the outbox never empties).
+    public var cleanupThreshold: Int64 = 8192
 
     public init(database: Database) {
         self.database = database
     }
+
+    // MARK: - Queueing and reading
 
     /// Appends `payloads` in one transaction (or in the caller's, if one is open); returns their
     /// sequence numbers, in order.
@@ -41,11 +51,12 @@ public final class Outbox {
         return database.isInTransaction ? try insert() : try database.transaction(insert)
     }
 
-    /// Up to `limit` entries with a sequence number above `seq`, oldest first.
+    /// Up to `limit` unacknowledged entries with a sequence number above `seq`, oldest first.
     public func entries(after seq: Int64, limit: Int) throws -> [OutboxEntry] {
         let query = try database.statement("SELECT seq, kind, payload FROM cx_outbox WHERE seq > ? ORDER BY seq LIMIT ?")
         defer { query.reset() }
-        try query.bind(seq, at: 1)
+        let acked: Int64 = try watermarks().acked
+        try query.bind(seq > acked ? seq : acked, at: 1)
         try query.bind(limit, at: 2)
         var result: [OutboxEntry] = []
         while try query.step() {
@@ -56,69 +67,24 @@ public final class Outbox {
         return result
     }
 
-    /// Deletes every entry up to and including `seq`, the counterpart having made them durable, and
-    /// records them in `cx_finished` (in the same transaction) until the app has been told; returns
-    /// the sequence numbers deleted.
-    ///
-    /// Not fsynced (`synchronous=NORMAL` for this transaction only): if an OS crash undid the delete,
-    /// the transfers would be sent again and the receiver, which dedups by sequence number, would
-    /// acknowledge them without storing them twice. What must never be lost — the enqueue — is `FULL`.
-    @discardableResult
-    public func acknowledge(upTo seq: Int64, now: Double = wallClockSeconds()) throws -> [Int64] {
-        try database.setDurability(.normal)
-        defer { try? database.setDurability(.full) }
-        return try database.transaction {
-            let delete = try database.statement("DELETE FROM cx_outbox WHERE seq <= ? RETURNING seq")
-            defer { delete.reset() }
-            try delete.bind(seq, at: 1)
-            var deleted: [Int64] = []
-            while try delete.step() { deleted.append(delete.int64(at: 0)) }
-            delete.reset()
-            let record = try database.statement("INSERT OR IGNORE INTO cx_finished (seq, finished_at) VALUES (?, ?)")
-            for finished in deleted {
-                try record.bind(finished, at: 1)
-                try record.bind(now, at: 2)
-                try record.run()
-            }
-            return deleted.sorted()
-        }
-    }
-
-    /// Finished transfers the app has not been told of yet, oldest first.
-    public func unreportedFinished(limit: Int = 100_000) throws -> [Int64] {
-        let query = try database.statement("SELECT seq FROM cx_finished ORDER BY seq LIMIT ?")
-        defer { query.reset() }
-        try query.bind(limit, at: 1)
-        var seqs: [Int64] = []
-        while try query.step() { seqs.append(query.int64(at: 0)) }
-        return seqs
-    }
-
-    /// The app has been told that everything up to `seq` finished.
-    public func forgetFinished(upTo seq: Int64) throws {
-        try database.setDurability(.normal)
-        defer { try? database.setDurability(.full) }
-        let delete = try database.statement("DELETE FROM cx_finished WHERE seq <= ?")
-        try delete.bind(seq, at: 1)
-        try delete.run()
-    }
-
-    /// Removes one entry that has not been acknowledged yet; false if it is not queued any more.
-    public func cancel(seq: Int64) throws -> Bool {
-        let delete = try database.statement("DELETE FROM cx_outbox WHERE seq = ?")
-        try delete.bind(seq, at: 1)
-        try delete.run()
-        return database.changes > 0
-    }
-
-    public func count() throws -> Int {
-        Int(try database.scalarInt("SELECT count(*) FROM cx_outbox"))
-    }
-
-    /// Up to `limit` queued entries, oldest first (for listing outstanding transfers).
+    /// The first `limit` outstanding entries (for listing them).
     public func first(_ limit: Int) throws -> [OutboxEntry] { try entries(after: 0, limit: limit) }
 
+    /// How many transfers are outstanding: assigned, not acknowledged, not cancelled.
+    public func count() throws -> Int {
+        let acked = try watermarks().acked
+        let cancelled = try database.statement("SELECT count(*) FROM cx_cancelled WHERE seq > ?")
+        defer { cancelled.reset() }
+        try cancelled.bind(acked, at: 1)
+        let cancelledCount: Int64 = try cancelled.step() ? cancelled.int64(at: 0) : 0
+        let assigned: Int64 = try lastAssignedSeq()
+        let outstanding: Int64 = assigned - acked - cancelledCount
+        return outstanding > 0 ? Int(outstanding) : 0
+    }
+
     public func contains(seq: Int64) throws -> Bool {
+        let acked: Int64 = try watermarks().acked
+        guard seq > acked else { return false }
         let query = try database.statement("SELECT 1 FROM cx_outbox WHERE seq = ?")
         defer { query.reset() }
         try query.bind(seq, at: 1)
@@ -128,5 +94,118 @@ public final class Outbox {
     /// The highest sequence number ever assigned (0 if none).
     public func lastAssignedSeq() throws -> Int64 {
         try database.scalarInt("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'cx_outbox'), 0)")
+    }
+
+    public func watermarks() throws -> (acked: Int64, reported: Int64) {
+        let query = try database.statement("SELECT acked_seq, reported_seq FROM cx_outbox_state")
+        defer { query.reset() }
+        guard try query.step() else { return (0, 0) }
+        return (query.int64(at: 0), query.int64(at: 1))
+    }
+
+    // MARK: - Acknowledging, reporting, cancelling
+
+    /// The counterpart has made everything up to and including `seq` durable.
+    ///
+    /// Not fsynced (`synchronous=NORMAL` for this one update): if an OS crash undid it, the transfers
+    /// would be sent again and the receiver, which dedups by sequence number, would acknowledge them
+    /// again without storing them twice. What must never be lost — the enqueue — is `FULL`.
+    public func acknowledge(upTo seq: Int64) throws {
+        try relaxed {
+            let update = try database.statement("UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?)")
+            try update.bind(seq, at: 1)
+            try update.run()
+        }
+    }
+
+    /// Acknowledged transfers the app has not been told of yet (`didFinish`), oldest first.
+    public func unreportedFinished() throws -> [Int64] {
+        let (acked, reported) = try watermarks()
+        guard acked > reported else { return [] }
+        var cancelled = Set<Int64>()
+        let query = try database.statement("SELECT seq FROM cx_cancelled WHERE seq > ? AND seq <= ?")
+        defer { query.reset() }
+        try query.bind(reported, at: 1)
+        try query.bind(acked, at: 2)
+        while try query.step() { cancelled.insert(query.int64(at: 0)) }
+        var finished: [Int64] = []
+        finished.reserveCapacity(Int(acked - reported))
+        var seq: Int64 = reported + 1
+        while seq <= acked {
+            if !cancelled.contains(seq) { finished.append(seq) }
+            seq += 1
+        }
+        return finished
+    }
+
+    /// The app has been told that everything up to `seq` finished: acknowledged rows can go.
+    public func markReported(upTo seq: Int64) throws {
+        try relaxed {
+            try database.transaction {
+                let update = try database.statement("UPDATE cx_outbox_state SET reported_seq = max(reported_seq, min(acked_seq, ?))")
+                try update.bind(seq, at: 1)
+                try update.run()
+                let (acked, reported) = try watermarks()
+                let prune = try database.statement("DELETE FROM cx_cancelled WHERE seq <= ?")
+                try prune.bind(reported, at: 1)
+                try prune.run()
+                try removeDeliveredRows(acked: acked, reported: reported)
+            }
+        }
+    }
+
+    /// Deletes rows nobody needs any more: everything at once when the whole outbox is acknowledged
+    /// and reported (SQLite frees a whole table's pages without rewriting them), else in bulk once
+    /// enough have accumulated.
+    private func removeDeliveredRows(acked: Int64, reported: Int64) throws {
+        let done: Int64 = acked < reported ? acked : reported
+        let assigned: Int64 = try lastAssignedSeq()
+        if done >= assigned {
+            try database.execute("DELETE FROM cx_outbox")
+            return
+        }
+        let oldest: Int64 = try database.scalarInt("SELECT coalesce(min(seq), 0) FROM cx_outbox")
+        guard oldest > 0, done - oldest >= cleanupThreshold else { return }
+        let delete = try database.statement("DELETE FROM cx_outbox WHERE seq <= ?")
+        try delete.bind(done, at: 1)
+        try delete.run()
+    }
+
+    /// Removes one entry that has not been acknowledged yet; false if it is not queued any more.
+    public func cancel(seq: Int64) throws -> Bool {
+        let acked: Int64 = try watermarks().acked
+        guard seq > acked else { return false }
+        return try database.transaction {
+            let delete = try database.statement("DELETE FROM cx_outbox WHERE seq = ?")
+            try delete.bind(seq, at: 1)
+            try delete.run()
+            guard database.changes > 0 else { return false }
+            let record = try database.statement("INSERT OR IGNORE INTO cx_cancelled (seq) VALUES (?)")
+            try record.bind(seq, at: 1)
+            try record.run()
+            return true
+        }
+    }
+
+    /// The counterpart remembers more than this store ever assigned (a store restored from a copy):
+    /// never reuse those numbers — new transfers would be taken for resends and dropped.
+    public func skipSequence(to seq: Int64) throws {
+        try database.transaction {
+            try database.execute("INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('cx_outbox', 0)")
+            let bump = try database.statement("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_outbox'")
+            try bump.bind(seq, at: 1)
+            try bump.run()
+            // The skipped numbers never held a transfer: nothing to acknowledge or report there.
+            let update = try database.statement("UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)")
+            try update.bind(seq, at: 1)
+            try update.bind(seq, at: 2)
+            try update.run()
+        }
+    }
+
+    private func relaxed<R>(_ body: () throws -> R) throws -> R {
+        try database.setDurability(.normal)
+        defer { try? database.setDurability(.full) }
+        return try body()
     }
 }

@@ -74,6 +74,7 @@ extension Session {
         if configuration.acknowledgeBeforeCommit {
             source.send(SequencedFrame.frame(.ack, number: fresh.last!.seq))
         }
+        let batchStarted = SystemClock.now()
         var cursor = receiveCursor
         var refused: Int64?
         CrashPoint.hit("receive.before-commit")
@@ -115,6 +116,7 @@ extension Session {
             return
         }
         CrashPoint.hit("receive.after-commit")
+        logger.debug("receive.batch", ["transfers": fresh.count, "ms": Double(SystemClock.now() - batchStarted) / 1e6])
         receiveCursor = cursor
         delegate?.sessionDidCommitReceivedTransfers(self)
         if !configuration.acknowledgeBeforeCommit || refused != nil {

@@ -85,24 +85,22 @@ extension Session {
 
     // MARK: - The pump
 
-    /// The counterpart has everything up to `seq`: drop it from the outbox and send what follows.
+    /// The counterpart has everything up to `seq`: those transfers are finished (the app hears of them)
+    /// and sending resumes after them.
     func resumeSending(after seq: Int64) throws {
         inFlight.removeAll()
         inFlightBytes = 0
         let assigned = try outbox.lastAssignedSeq()
         if seq > assigned {
-            // The counterpart remembers more than this store ever assigned (a restored backup?):
-            // never reuse those numbers, or new transfers would be taken for resends and dropped.
             logger.warning("outbox.sequence-behind-peer", ["peerResume": seq, "lastAssigned": assigned])
-            try database.execute("UPDATE sqlite_sequence SET seq = \(seq) WHERE name = 'cx_outbox'")
-            try database.execute("INSERT INTO sqlite_sequence (name, seq) SELECT 'cx_outbox', \(seq) WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'cx_outbox')")
+            try outbox.skipSequence(to: seq)
         }
-        // Whatever the counterpart already has finished while we were apart: tell the app.
-        let finished = seq > 0 ? try outbox.acknowledge(upTo: seq) : []
-        lastAckedSeq = seq
-        lastSentSeq = seq
+        if seq > 0 { try outbox.acknowledge(upTo: seq) }
+        let acked: Int64 = try outbox.watermarks().acked
+        lastAckedSeq = seq > acked ? seq : acked
+        lastSentSeq = lastAckedSeq
         outboxMayHaveMore = true
-        reportFinished(finished)
+        reportFinished()
     }
 
     /// Sends queued transfers while the window and the socket have room. Reads the outbox a page at a
@@ -172,45 +170,40 @@ extension Session {
         let upTo = min(seq, lastSentSeq)
         guard upTo > lastAckedSeq else { return }
         CrashPoint.hit("send.after-ack-received")
-        var finished: [Int64] = []
         do {
-            finished = try outbox.acknowledge(upTo: upTo)
+            try outbox.acknowledge(upTo: upTo)
         } catch {
-            // Harmless: the entries stay and are resent; the receiver acknowledges them again.
-            logger.warning("outbox.delete-failed", ["upTo": upTo, "error": "\(error)"])
+            // Harmless: the transfers are resent and the receiver acknowledges them again.
+            logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
         }
         lastAckedSeq = upTo
         while let first = inFlight.first, first.seq <= upTo {
             inFlightBytes -= first.bytes
             inFlight.removeFirst()
         }
-        reportFinished(finished)
+        reportFinished()
         pump()
     }
 
-    /// Tells the app (`didFinish`) about transfers whose deletion from the outbox has committed, then
-    /// forgets them. A crash in between replays them at the next activation.
-    func reportFinished(_ seqs: [Int64], replayed: Bool = false) {
-        guard let last = seqs.last else { return }
-        CrashPoint.hit("send.before-did-finish")
-        for seq in seqs {
-            delegate?.session(self, didFinish: FinishedTransfer(seq: seq, replayed: replayed), error: nil)
-        }
+    /// Tells the app (`didFinish`) about acknowledged transfers it has not heard of, then records that
+    /// it has. A crash in between replays them at the next activation.
+    func reportFinished(replayed: Bool = false) {
         do {
-            try outbox.forgetFinished(upTo: last)
+            let finished = try outbox.unreportedFinished()
+            guard let last = finished.last else { return }
+            CrashPoint.hit("send.before-did-finish")
+            if replayed { logger.info("finished.replay", ["transfers": finished.count]) }
+            for seq in finished {
+                delegate?.session(self, didFinish: FinishedTransfer(seq: seq, replayed: replayed), error: nil)
+            }
+            try outbox.markReported(upTo: last)
         } catch {
-            logger.warning("finished.forget-failed", ["upTo": last, "error": "\(error)"])
+            logger.warning("finished.report-failed", ["error": "\(error)"])
         }
     }
 
     /// At activation: `didFinish` for transfers that finished before the app was told.
     func replayFinishedTransfers() {
-        do {
-            let pending = try outbox.unreportedFinished()
-            if !pending.isEmpty { logger.info("finished.replay", ["transfers": pending.count]) }
-            reportFinished(pending, replayed: true)
-        } catch {
-            logger.warning("finished.replay-failed", ["error": "\(error)"])
-        }
+        reportFinished(replayed: true)
     }
 }

@@ -64,13 +64,18 @@ public enum SessionStore {
             ) STRICT;
             """),
         Migration("connectivity.2", """
-            -- Transfers the counterpart acknowledged whose didFinish the app has not been told yet:
-            -- written with the outbox delete, removed once the delegate has run; replayed at activation.
-            CREATE TABLE cx_finished (
-                seq INTEGER PRIMARY KEY,
-                error_code INTEGER NOT NULL DEFAULT 0,
-                finished_at REAL NOT NULL
+            -- The outbox's watermarks: everything up to acked_seq is acknowledged by the counterpart
+            -- (logically gone from the outbox), everything up to reported_seq has been reported to the
+            -- app (didFinish). Acknowledging is one small update, not a delete per transfer: the rows
+            -- are removed in bulk later (all at once when the outbox empties).
+            CREATE TABLE cx_outbox_state (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                acked_seq INTEGER NOT NULL,
+                reported_seq INTEGER NOT NULL
             ) STRICT;
+            INSERT INTO cx_outbox_state (singleton, acked_seq, reported_seq) VALUES (1, 0, 0);
+            -- Transfers cancelled before delivery: never reported as finished.
+            CREATE TABLE cx_cancelled (seq INTEGER PRIMARY KEY) STRICT;
             -- The application context: the latest this side set ('sent', with the highest version the
             -- counterpart acknowledged) and the latest it received ('received'). Latest value only.
             CREATE TABLE cx_context (

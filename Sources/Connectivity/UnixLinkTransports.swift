@@ -87,6 +87,7 @@ public final class UnixLinkConnector: LinkTransport {
     private var running = false
     private var lastFailure = ""
     private var storageFailures = 0
+    private var phoneWatcher: DirectoryWatcher?
     /// Backoff bounds, in milliseconds.
     public var initialBackoffMilliseconds: UInt64 = 20
     public var maximumBackoffMilliseconds: UInt64 = 1000
@@ -119,6 +120,8 @@ public final class UnixLinkConnector: LinkTransport {
     public func stop() {
         running = false
         if let retryTimer { loop.cancel(retryTimer) }
+        if let phoneWatcher { loop.unregister(phoneWatcher.descriptor.rawValue) }
+        phoneWatcher = nil
         connection?.close(error: nil, reason: "watch shutting down")
         connection = nil
     }
@@ -145,6 +148,7 @@ public final class UnixLinkConnector: LinkTransport {
             let address = try UnixSocketAddress(path: pairing.phoneLinkSocket)
             fd = try UnixSocket.connect(to: address)
         } catch {
+            watchForPhone(socketPath: pairing.phoneLinkSocket)
             scheduleRetry("\(error)")
             return
         }
@@ -172,6 +176,24 @@ public final class UnixLinkConnector: LinkTransport {
             self.scheduleRetry(reason)
         }
         connection.start()
+    }
+
+    /// While the phone is down, watch its home for the link socket to appear: connect at once when it
+    /// does, rather than when the backoff next allows. (The backoff still runs: it covers a phone whose
+    /// home cannot be watched, and a socket that exists before its listener is ready.)
+    private func watchForPhone(socketPath: String) {
+        let directory = String(socketPath[..<(socketPath.lastIndex(of: "/") ?? socketPath.startIndex)])
+        guard phoneWatcher?.directory != directory, !directory.isEmpty else { return }
+        if let old = phoneWatcher { loop.unregister(old.descriptor.rawValue) }
+        phoneWatcher = nil
+        guard let watcher = try? DirectoryWatcher(directory: directory) else { return }
+        phoneWatcher = watcher
+        let name = String(socketPath[socketPath.index(after: socketPath.lastIndex(of: "/")!)...])
+        loop.register(watcher.descriptor.rawValue, interest: .readable) { [unowned self, unowned watcher] _ in
+            guard watcher.drain().contains(name), self.connection == nil, self.isEnabled, self.running else { return }
+            self.attempt = 0
+            self.connectSoon(afterMilliseconds: 0)
+        }
     }
 
     private func scheduleRetry(_ reason: String) {

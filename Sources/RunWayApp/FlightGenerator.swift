@@ -31,7 +31,7 @@ public struct FlightGenerator {
     }
 
     /// One finished run of `distanceKm` (random 3–12 km if nil), ending at `endingAt`.
-    public mutating func flight(distanceKm requested: Double? = nil, endingAt end: Double) -> Flight {
+    public mutating func flight(distanceKm requested: Double? = nil, endingAt end: Double, recordedAt: Double? = nil, sequence: Int = 0) -> Flight {
         let distanceKm = requested ?? Double.random(in: 3...12, using: &generator).rounded(toPlaces: 2)
         let mode: FlightMode = Double.random(in: 0..<1, using: &generator) < 0.3 ? .heartRate : .pace
         let steadyPace = Double.random(in: 300...420, using: &generator)   // 5:00–7:00 per km
@@ -71,7 +71,7 @@ public struct FlightGenerator {
         let moved = samples.filter { $0.pace > 0 }
         let averageHR = moved.isEmpty ? heartRate : moved.reduce(0.0) { $0 + Double($1.heartRate) } / Double(moved.count)
         return Flight(
-            id: Identifier.uuid(using: &generator), startedAt: end - time.rounded(.up), endedAt: end, distanceKm: distanceKm,
+            id: Self.flightID(recordedAt: recordedAt ?? end, sequence: sequence, using: &generator), startedAt: end - time.rounded(.up), endedAt: end, distanceKm: distanceKm,
             durationSeconds: moving.rounded(), averagePaceSecondsPerKm: (moving / max(distanceKm, 0.001)).rounded(toPlaces: 1),
             averageHeartRate: averageHR.rounded(toPlaces: 1), mode: mode, packedSamples: Flight.pack(samples))
     }
@@ -89,8 +89,16 @@ public struct FlightGenerator {
         return range.map { index in
             let jitter = total <= 365 ? Double.random(in: -3600...3600, using: &generator) : 0
             let end = now - Double(total - 1 - index) * spacing + (index == total - 1 ? 0 : jitter)
-            return flight(distanceKm: distanceKm, endingAt: end)
+            return flight(distanceKm: distanceKm, endingAt: end, recordedAt: now, sequence: index)
         }
+    }
+
+    /// Flight ids are time-ordered UUIDs (version 7) stamped with when the watch recorded them, and a
+    /// counter within one recording: the phone's dedup index then grows at its end. Any unique id would
+    /// be stored correctly; random ones just cost more index pages per commit.
+    static func flightID(recordedAt seconds: Double, sequence: Int, using generator: inout SeededGenerator) -> String {
+        let milliseconds = UInt64(max(0, seconds * 1000)) + UInt64(sequence / 4096)
+        return Identifier.uuidV7(milliseconds: milliseconds, counter: UInt16(sequence % 4096), using: &generator)
     }
 }
 

@@ -42,6 +42,7 @@ public final class Database {
             }
             try execute("PRAGMA synchronous=FULL")
             try execute("PRAGMA foreign_keys=ON")
+            try execute("PRAGMA cache_size=-8192")
         } catch {
             close()
             throw error

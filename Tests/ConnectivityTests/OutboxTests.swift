@@ -10,21 +10,46 @@ import Testing
         return (Outbox(database: database), database, directory)
     }
 
-    @Test func enqueuePagesAcknowledge() throws {
-        let (outbox, _, directory) = try makeOutbox()
+    func rows(_ database: Database) throws -> Int64 { try database.scalarInt("SELECT count(*) FROM cx_outbox") }
+
+    @Test func enqueuePagesAcknowledgeAndReport() throws {
+        let (outbox, database, directory) = try makeOutbox()
         defer { removeDirectory(directory) }
         let seqs = try outbox.enqueue(.userInfo, (0..<10).map { [UInt8($0)] })
         #expect(seqs == Array(1...10))
         #expect(try outbox.entries(after: 0, limit: 3).map(\.seq) == [1, 2, 3])
         #expect(try outbox.entries(after: 8, limit: 5).map(\.payload) == [[8], [9]])
-        #expect(try outbox.acknowledge(upTo: 4) == [1, 2, 3, 4])
-        #expect(try outbox.unreportedFinished() == [1, 2, 3, 4])
-        try outbox.forgetFinished(upTo: 4)
-        #expect(try outbox.unreportedFinished().isEmpty)
+        try outbox.acknowledge(upTo: 4)
         #expect(try outbox.count() == 6)
+        #expect(try outbox.entries(after: 0, limit: 2).map(\.seq) == [5, 6])  // acknowledged ones are gone
+        #expect(try !outbox.contains(seq: 3))
         #expect(try outbox.cancel(seq: 7))
         #expect(try !outbox.cancel(seq: 7))
+        #expect(try !outbox.cancel(seq: 2))  // already delivered: no effect
+        #expect(try outbox.count() == 5)
         #expect(try outbox.entries(after: 0, limit: 100).map(\.seq) == [5, 6, 8, 9, 10])
+        #expect(try outbox.unreportedFinished() == [1, 2, 3, 4])
+        try outbox.markReported(upTo: 4)
+        #expect(try outbox.unreportedFinished().isEmpty)
+        try outbox.acknowledge(upTo: 10)
+        #expect(try outbox.unreportedFinished() == [5, 6, 8, 9, 10])  // the cancelled one is not finished
+        #expect(try outbox.count() == 0)
+        try outbox.markReported(upTo: 10)
+        #expect(try rows(database) == 0)  // everything delivered and reported: the rows are gone
+    }
+
+    @Test func acknowledgedRowsGoInBulk() throws {
+        let (outbox, database, directory) = try makeOutbox()
+        defer { removeDirectory(directory) }
+        outbox.cleanupThreshold = 100
+        _ = try outbox.enqueue(.userInfo, (0..<300).map { _ in [1] })
+        try outbox.acknowledge(upTo: 50)
+        try outbox.markReported(upTo: 50)
+        #expect(try rows(database) == 300)  // under the threshold: left for later
+        try outbox.acknowledge(upTo: 150)
+        try outbox.markReported(upTo: 150)
+        #expect(try rows(database) == 150)
+        #expect(try outbox.count() == 150)
     }
 
     @Test func sequenceNumbersAreNeverReused() throws {
@@ -32,9 +57,14 @@ import Testing
         defer { removeDirectory(directory) }
         _ = try outbox.enqueue(.userInfo, [[1], [2], [3]])
         try outbox.acknowledge(upTo: 3)
+        try outbox.markReported(upTo: 3)
         #expect(try outbox.count() == 0)
         #expect(try outbox.enqueue(.userInfo, [[4]]) == [4])
         #expect(try outbox.lastAssignedSeq() == 4)
+        try outbox.skipSequence(to: 100)
+        #expect(try outbox.enqueue(.userInfo, [[5]]) == [101])
+        #expect(try outbox.count() == 1)
+        #expect(try outbox.unreportedFinished().isEmpty)  // the skipped numbers never held a transfer
     }
 
     @Test func aRolledBackEnqueueLeavesNothing() throws {
@@ -48,5 +78,6 @@ import Testing
             }
         }
         #expect(try outbox.count() == 0)
+        #expect(try outbox.enqueue(.userInfo, [[3]]) == [1])
     }
 }

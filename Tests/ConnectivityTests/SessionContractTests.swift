@@ -100,7 +100,7 @@ import Testing
         _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<4))
         // The acknowledgement is committed but the process dies before telling the app: simulate by
         // committing the outbox delete directly, then starting a fresh session on the same store.
-        _ = try Outbox(database: harness.watchDB).acknowledge(upTo: 4)
+        try Outbox(database: harness.watchDB).acknowledge(upTo: 4)
         let restarted = Session(role: .watch, database: harness.watchDB, loop: harness.loop, transport: nil, logger: .silent)
         let delegate = RecordingDelegate()
         restarted.delegate = delegate

@@ -1,0 +1,40 @@
+import CLinux
+import Glibc
+
+/// Tells when a file appears in a directory (`inotify`: created, or moved in), as a readable
+/// descriptor for the event loop. The watch uses it to notice the phone's link socket appearing — the
+/// phone coming into range — instead of waiting out its reconnect backoff.
+public final class DirectoryWatcher {
+    public let descriptor: FileDescriptor
+    public let directory: String
+
+    public init(directory: String) throws(SystemError) {
+        let raw = try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+        descriptor = FileDescriptor(adopting: raw)
+        self.directory = directory
+        _ = try systemCall("inotify_add_watch(\(directory))") {
+            inotify_add_watch(raw, directory, UInt32(IN_CREATE | IN_MOVED_TO))
+        }
+    }
+
+    /// The names that appeared since the last call.
+    public func drain() -> [String] {
+        var names: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= n {
+                let length = buffer.withUnsafeBytes { raw -> Int in
+                    Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                }
+                let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
+                names.append(String(decoding: nameBytes, as: UTF8.self))
+                offset += header + length
+            }
+        }
+        return names
+    }
+}
