@@ -40,6 +40,8 @@ let package = Package(
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
+        // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
+        .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix"]),

@@ -11,6 +11,8 @@ public final class UnixLinkListener: LinkTransport {
     /// Connections still in their handshake beyond this many are refused at once (a flood of idle
     /// connections must not starve the real watch of descriptors).
     public var maximumPendingHandshakes = 64
+    /// How long a new connection has to complete its handshake (a silent or trickling client is closed).
+    public var handshakeTimeoutMilliseconds: UInt64 = 5000
 
     public init(address: UnixSocketAddress, loop: EventLoop, logger: Logger) {
         self.address = address
@@ -70,7 +72,7 @@ public final class UnixLinkListener: LinkTransport {
             connection.onClose = { [unowned self] connection, _, _ in
                 self.connections[ObjectIdentifier(connection)] = nil
             }
-            connection.start()
+            connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)
         }
     }
 }
@@ -89,6 +91,8 @@ public final class UnixLinkConnector: LinkTransport {
     /// Backoff bounds, in milliseconds.
     public var initialBackoffMilliseconds: UInt64 = 20
     public var maximumBackoffMilliseconds: UInt64 = 1000
+    /// How long the phone has to answer the hello.
+    public var handshakeTimeoutMilliseconds: UInt64 = 5000
 
     /// While false the link is "out of range": no connection is made (`runway link down`).
     public var isEnabled = true {
@@ -159,7 +163,7 @@ public final class UnixLinkConnector: LinkTransport {
             if connection.peerError?.code == .deviceNotPaired { self.attempt = max(self.attempt, 16) }
             self.scheduleRetry(reason)
         }
-        connection.start()
+        connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)
     }
 
     private func scheduleRetry(_ reason: String) {

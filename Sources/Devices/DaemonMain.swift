@@ -13,13 +13,13 @@ public enum DaemonMain {
         .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
-    ]
+    ] + ConnectionLimits.specs
 
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
-    ]
+    ] + ConnectionLimits.specs
 
     public static func phoneUsage() -> String {
         """
@@ -33,7 +33,8 @@ public enum DaemonMain {
         options:
         \(Arguments.describe(phoneSpecs + [.flag("help", "show this help")]))
 
-        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store unusable), 2 on bad usage.
+        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store unusable), 2 on bad usage
+        (including a home whose socket paths would not fit the 107 bytes of sun_path).
         """
     }
 
@@ -48,7 +49,8 @@ public enum DaemonMain {
         options:
         \(Arguments.describe(watchSpecs + [.flag("help", "show this help")]))
 
-        exit status: 0 after SIGTERM, 1 if it cannot start, 2 on bad usage.
+        exit status: 0 after SIGTERM, 1 if it cannot start, 2 on bad usage (including a home whose socket
+        paths would not fit the 107 bytes of sun_path).
         """
     }
 
@@ -64,9 +66,12 @@ public enum DaemonMain {
             }
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
+            options.limits = try ConnectionLimits(parsed)
             return try PhoneDaemon(options: options).run()
         } catch let error as UsageError {
             return usageFailure(tool, error, phoneUsage())
+        } catch let error as DeviceHome.HomeError where error.isUnusableHomePath {
+            return invalidHome(tool, error)
         } catch {
             return startFailure(tool, error)
         }
@@ -80,9 +85,12 @@ public enum DaemonMain {
             var options = WatchAgent.Options(home: try parsed.required("home"))
             options.logLevel = try logLevel(parsed)
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
+            options.limits = try ConnectionLimits(parsed)
             return try WatchAgent(options: options).run()
         } catch let error as UsageError {
             return usageFailure(tool, error, watchUsage())
+        } catch let error as DeviceHome.HomeError where error.isUnusableHomePath {
+            return invalidHome(tool, error)
         } catch {
             return startFailure(tool, error)
         }
@@ -96,6 +104,13 @@ public enum DaemonMain {
 
     static func usageFailure(_ tool: String, _ error: UsageError, _ usage: String) -> Int32 {
         writeError("\(tool): \(error.message)\n\n\(usage)\n")
+        return 2
+    }
+
+    /// A `--home` that can never work (its sockets would not fit `sun_path`) is invalid input: one line,
+    /// exit status 2, and nothing created.
+    static func invalidHome(_ tool: String, _ error: DeviceHome.HomeError) -> Int32 {
+        writeError("\(tool): --home: \(error)\n")
         return 2
     }
 

@@ -34,14 +34,22 @@ public struct DeviceHome: Sendable {
             switch self {
             case let .notADirectory(path): "\(path) exists and is not a directory, so it cannot be a device home"
             case let .wrongRole(path, expected, found): "\(path) is a \(found.rawValue) home, not a \(expected.rawValue) home"
-            case let .socketPath(error): error.description
+            case let .socketPath(error): "\(error.description) (choose a shorter home path)"
             case let .system(error): error.description
             }
         }
+
+        /// A path no daemon could ever serve: invalid input rather than a failure to start.
+        public var isUnusableHomePath: Bool {
+            if case .socketPath = self { true } else { false }
+        }
     }
 
-    /// Creates the directory if missing (mode 0700) and checks that every socket path fits `sun_path`.
+    /// Checks that every socket path fits `sun_path`, then creates the directory if missing (mode 0700):
+    /// a home that can never work is refused before anything is created.
     public func prepare() throws(HomeError) {
+        _ = try controlSocketAddress()
+        if role == .phone { _ = try linkSocketAddress() }
         switch Filesystem.kind(of: path) {
         case .directory, .missing: break
         default: throw .notADirectory(path)
@@ -51,8 +59,6 @@ public struct DeviceHome: Sendable {
         } catch {
             throw .system(error)
         }
-        _ = try controlSocketAddress()
-        if role == .phone { _ = try linkSocketAddress() }
     }
 
     public func controlSocketAddress() throws(HomeError) -> UnixSocketAddress {

@@ -17,6 +17,7 @@ public final class PhoneDaemon {
         public var logLevel: Logger.Level = .info
         /// A deliberate bug for tests (see `SessionConfiguration.acknowledgeBeforeCommit`).
         public var acknowledgeBeforeCommit = false
+        public var limits = ConnectionLimits()
         public init(home: String) { self.home = home }
     }
 
@@ -68,6 +69,7 @@ public final class PhoneDaemon {
         }
         service = PhoneConnectivityService(viewModel: viewModel, app: app, logger: logger)
         let transport = UnixLinkListener(address: try home.linkSocketAddress(), loop: runtime.loop, logger: logger)
+        transport.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
         session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
                           configuration: configuration, logger: logger)
         session.delegate = service
@@ -76,6 +78,7 @@ public final class PhoneDaemon {
 
         // 4. Activate; once activated, open the control socket and say ready.
         control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
+        options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?
         var started = false

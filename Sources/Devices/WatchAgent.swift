@@ -13,6 +13,7 @@ public final class WatchAgent {
         public var logLevel: Logger.Level = .info
         /// Simulates a slow link: at most this many transfers a second.
         public var linkRate: Int?
+        public var limits = ConnectionLimits()
         public init(home: String) { self.home = home }
     }
 
@@ -41,6 +42,7 @@ public final class WatchAgent {
         logger.info("startup.store-opened", ["path": home.storePath])
 
         connector = UnixLinkConnector(loop: runtime.loop, logger: logger)
+        connector.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
         var configuration = SessionConfiguration()
         configuration.maximumTransfersPerSecond = options.linkRate
         session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector,
@@ -54,6 +56,7 @@ public final class WatchAgent {
         recorder = WatchRunRecorder(session: session, logger: logger)
 
         control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
+        options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?
         var started = false
