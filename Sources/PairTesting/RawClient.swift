@@ -75,24 +75,25 @@ public final class RawClient {
         if descriptor >= 0 { shutdown(descriptor, Int32(SHUT_WR)) }
     }
 
-    /// Reads what arrives within `seconds` (stopping early at end of file) into `received`.
+    /// Reads what arrives within `seconds` (stopping early at end of file) into `received`; looks at
+    /// least once, so a zero wait still collects what is already there.
     public func receive(waitingUpTo seconds: Double) {
         let deadline = Date().addingTimeInterval(seconds)
-        while descriptor >= 0, !peerClosed {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return }
+        repeat {
+            guard descriptor >= 0, !peerClosed else { return }
+            let remaining = max(0, deadline.timeIntervalSinceNow)
             var pfd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, Int32(min(remaining * 1000, 1000).rounded(.up)))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if n > 0 {
-                received.append(contentsOf: buffer[0..<n])
-            } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
-                peerClosed = true
+            if ready > 0 {
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    received.append(contentsOf: buffer[0..<n])
+                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+                    peerClosed = true
+                }
             }
-        }
+        } while deadline.timeIntervalSinceNow > 0
     }
 
     /// Forgets what has been received so far (before the next exchange on the same connection).
@@ -102,6 +103,17 @@ public final class RawClient {
     public func waitUntilClosed(timeout: Double) -> Bool {
         receive(waitingUpTo: timeout)
         return peerClosed
+    }
+
+    /// Waits until the daemon has closed every one of `clients`, all within one deadline; returns how
+    /// many it had not closed by then.
+    public static func waitUntilClosed(_ clients: [RawClient], timeout: Double) -> Int {
+        let deadline = Date().addingTimeInterval(timeout)
+        var open = 0
+        for client in clients where !client.waitUntilClosed(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            open += 1
+        }
+        return open
     }
 
     public func close() {
