@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix", "JSONText"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage"]),
         .testTarget(
             name: "IntegrationTests",

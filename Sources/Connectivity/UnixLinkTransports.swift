@@ -50,12 +50,14 @@ public final class UnixLinkListener: LinkTransport {
                 guard let accepted = try UnixSocket.accept(from: listener) else { return }
                 fd = accepted
             } catch {
-                // EMFILE and friends: log, and let poll wake us again.
-                logger.error("link.accept-failed", ["error": "\(error)"])
+                pauseAccepting(error)
                 return
             }
-            if let peer = try? UnixSocket.peerCredentials(of: fd), peer.uid != getuid() {
-                logger.warning("link.refused-uid", ["peerUID": peer.uid, "peerPID": peer.pid, "ourUID": getuid()])
+            // Only our own user's processes; a peer whose credentials cannot be read is refused too.
+            let peer = try? UnixSocket.peerCredentials(of: fd)
+            guard let peer, peer.uid == getuid() else {
+                logger.warning("link.refused-uid", ["peerUID": peer.map { "\($0.uid)" } ?? "unknown",
+                                                    "peerPID": peer.map { "\($0.pid)" } ?? "unknown", "ourUID": getuid()])
                 fd.close()
                 continue
             }
@@ -73,6 +75,19 @@ public final class UnixLinkListener: LinkTransport {
                 self.connections[ObjectIdentifier(connection)] = nil
             }
             connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)
+        }
+    }
+
+    /// Out of descriptors (`EMFILE`) or the like: the connection stays queued, and poll would report it
+    /// again at once — a busy loop that floods the log. Stop accepting for a moment instead; pending
+    /// handshakes time out meanwhile and give their descriptors back.
+    private func pauseAccepting(_ error: any Error) {
+        guard let listener else { return }
+        logger.error("link.accept-paused", ["error": "\(error)", "resumeInMs": 100])
+        loop.setInterest(listener.rawValue, [])
+        loop.schedule(afterMilliseconds: 100) { [weak self] in
+            guard let self, let listener = self.listener else { return }
+            self.loop.setInterest(listener.rawValue, .readable)
         }
     }
 }

@@ -277,11 +277,14 @@ public final class ControlServer {
                 guard let accepted = try UnixSocket.accept(from: listener) else { return }
                 fd = accepted
             } catch {
-                logger.error("control.accept-failed", ["error": "\(error)"])
+                pauseAccepting(error)
                 return
             }
-            if let peer = try? UnixSocket.peerCredentials(of: fd), peer.uid != getuid() {
-                logger.warning("control.refused-uid", ["peerUID": peer.uid, "peerPID": peer.pid])
+            // Only our own user's processes; a peer whose credentials cannot be read is refused too.
+            let peer = try? UnixSocket.peerCredentials(of: fd)
+            guard let peer, peer.uid == getuid() else {
+                logger.warning("control.refused-uid", ["peerUID": peer.map { "\($0.uid)" } ?? "unknown",
+                                                       "peerPID": peer.map { "\($0.pid)" } ?? "unknown"])
                 fd.close()
                 continue
             }
@@ -293,6 +296,18 @@ public final class ControlServer {
             let connection = ControlConnection(stream: SocketStream(descriptor: fd, loop: loop), server: self)
             connections[ObjectIdentifier(connection)] = connection
             connection.start()
+        }
+    }
+
+    /// Out of descriptors (`EMFILE`): rather than spin on a connection poll keeps reporting, stop
+    /// accepting for a moment (timed-out clients give their descriptors back meanwhile).
+    private func pauseAccepting(_ error: any Error) {
+        guard let listener else { return }
+        logger.error("control.accept-paused", ["error": "\(error)", "resumeInMs": 100])
+        loop.setInterest(listener.rawValue, [])
+        loop.schedule(afterMilliseconds: 100) { [weak self] in
+            guard let self, let listener = self.listener else { return }
+            self.loop.setInterest(listener.rawValue, .readable)
         }
     }
 }

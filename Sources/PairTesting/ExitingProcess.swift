@@ -3,7 +3,7 @@ import Glibc
 
 /// Runs a daemon that is expected to exit by itself (refusing to start), with its output in files;
 /// kills it and fails after `timeout` seconds if it does not, so a daemon that starts after all cannot
-/// hang the test.
+/// hang the test. `binary` is one of ours, or an absolute path to a system tool.
 public func runUntilExit(_ binary: String, _ arguments: [String], timeout: Double = 30) throws -> CommandResult {
     let scratch = makeScratchDirectory("exit")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -11,7 +11,7 @@ public func runUntilExit(_ binary: String, _ arguments: [String], timeout: Doubl
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
+    process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
     process.arguments = arguments
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))

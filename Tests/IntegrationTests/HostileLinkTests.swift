@@ -141,4 +141,25 @@ import Testing
             try waitForLogLine(pair, pair.phoneLog, "event=link.too-many-handshakes")
         }
     }
+
+    /// Out of descriptors, the phone stops accepting for a moment instead of spinning on the queued
+    /// connection (which would flood the log): a handful of `accept-paused` lines, not thousands, and
+    /// the established watch keeps transferring. The limit is lowered on the running phone (`prlimit`).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs util-linux's prlimit"))
+    func runningOutOfDescriptorsPausesAcceptingInsteadOfSpinning() throws {
+        try underAttack("l-emfile") { pair in
+            let pid = pair.phone!.pid
+            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+            #expect(try runUntilExit("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=\(open + 10)"]).status == 0)
+            defer { _ = try? runUntilExit("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=4096"]) }
+            let clients = try (0..<40).map { _ in try RawClient(path: pair.phoneHome + "/link.sock") }
+            try pair.record(10)
+            try pair.waitUntilDrained()
+            #expect(RawClient.waitUntilClosed(clients, timeout: 60) == 0)
+            let failures = logText(pair.phoneLog).split(separator: "\n").filter { $0.contains("Too many open files") }
+            #expect(!failures.isEmpty, "the descriptor limit was never reached")
+            #expect(failures.allSatisfy { $0.contains("event=link.accept-paused") })
+            #expect(failures.count < 300, "\(failures.count) log lines about accept failing: a busy loop")
+        }
+    }
 }
