@@ -4,7 +4,8 @@ import JSONText
 import Posix
 
 /// One client of a daemon's control socket: takes its requests one at a time and writes the replies,
-/// pulling streamed results only as fast as the client reads them.
+/// pulling streamed results only as fast as the client reads them. A client that sends requests without
+/// reading the replies is paced: past 1 MiB of unread replies its next requests wait unread.
 ///
 /// A client that cannot speak the protocol is closed with a logged reason (`control.bad-frame`,
 /// `control.timeout`, `control.closed-mid-frame`), after an error response where it can still read one.
@@ -54,9 +55,19 @@ public final class ControlConnection {
         armTimer(at: waitingSince + server.requestTimeoutMilliseconds * 1_000_000)
     }
 
+    /// Replies queued beyond this, the client's next requests wait unread: a client that pipelines
+    /// requests without reading the replies is paced (its requests back up into the kernel), not buffered.
+    static let outboundHighWater = 1 << 20
+    /// An attached UI that lets this much of its events pile up unread is detached.
+    static let maximumUnreadEventBytes = 4 << 20
+
     private func processRequests() {
         var consumedAny = false
         while streaming == nil && !stream.isClosed {
+            if stream.pendingOutboundBytes >= Self.outboundHighWater {
+                resumeWhenDrained()
+                break
+            }
             let next: (frame: Frame, consumed: Int)?
             do {
                 next = try stream.inbound.withReadableBytes { (raw) throws(FrameError) in try decoder.decode(raw) }
@@ -164,6 +175,15 @@ public final class ControlConnection {
         stream.wantsWritable = true
     }
 
+    private func resumeWhenDrained() {
+        stream.onWritable = { [unowned self] stream in
+            stream.onWritable = nil
+            stream.wantsWritable = false
+            self.processRequests()
+        }
+        stream.wantsWritable = true
+    }
+
     // MARK: - Time-outs
 
     private func replyFinished() {
@@ -177,7 +197,9 @@ public final class ControlConnection {
     private func deadline() -> (at: UInt64, why: String) {
         let request = server.requestTimeoutMilliseconds, idle = server.idleTimeoutMilliseconds
         if let partialSince {
-            return (partialSince + request * 1_000_000, "a request begun more than \(request) ms ago is still incomplete")
+            let why = stream.pendingOutboundBytes >= Self.outboundHighWater
+                ? "has not read its replies for \(request) ms" : "a request begun more than \(request) ms ago is still incomplete"
+            return (partialSince + request * 1_000_000, why)
         }
         if !heardRequest {
             return (waitingSince + request * 1_000_000, "no request within \(request) ms of connecting")
@@ -214,6 +236,11 @@ public final class ControlConnection {
 
     /// An unsolicited event, for attached UI clients.
     public func sendEvent(_ event: JSONValue) {
+        guard stream.pendingOutboundBytes < Self.maximumUnreadEventBytes else {
+            server.logger.warning("control.events-unread", ["queuedBytes": stream.pendingOutboundBytes, "action": "detached"])
+            stream.close(.localClose("the attached client does not read its events"))
+            return
+        }
         var writer = JSONWriter()
         writer.write(event)
         stream.write(Frame(.event, writer.bytes).encoded)

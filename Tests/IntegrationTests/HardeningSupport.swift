@@ -32,6 +32,18 @@ func decodeFrames(_ bytes: [UInt8], limit: Int = Frame.maximumLength) throws -> 
     return frames
 }
 
+/// How many whole frames of `type` `bytes` holds (walking the length prefixes, without decoding).
+func countFrames(_ type: FrameType, in bytes: [UInt8]) -> Int {
+    var count = 0, offset = 0
+    while offset + 6 <= bytes.count {
+        let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        guard offset + 4 + length <= bytes.count else { break }
+        if bytes[offset + 5] == type.rawValue { count += 1 }
+        offset += 4 + length
+    }
+    return count
+}
+
 /// The link's answer to a bad input: exactly one frame, an `error` frame, decoded.
 func linkError(in bytes: [UInt8]) throws -> WCError {
     let frames = try decodeFrames(bytes)
@@ -104,10 +116,10 @@ let shortTimeouts = ["--handshake-timeout-ms", "1500", "--control-request-timeou
 /// recorded before, during (by `abuse`, while its hostile connection is open) and after. Afterwards the
 /// phone must still be the same running process, a watch restarted from scratch must get through a new
 /// handshake, and every recorded flight must be stored exactly once.
-func underAttack(_ tag: String, _ abuse: (SimulatedPair) throws -> Void) throws {
+func underAttack(_ tag: String, phoneArguments: [String] = shortTimeouts, _ abuse: (SimulatedPair) throws -> Void) throws {
     let pair = try SimulatedPair(tag: tag)
     defer { pair.cleanUp() }
-    pair.phoneArguments = shortTimeouts
+    pair.phoneArguments = phoneArguments
     try pair.startPhone()
     try pair.startWatch()
     try pair.record(10)

@@ -172,4 +172,39 @@ import Testing
             #expect(try pair.status("phone")["activationState"] == .string("activated"))
         }
     }
+
+    /// 40,000 requests sent without reading a reply: the daemon answers them only as fast as the client
+    /// reads (memory stays flat), and once it reads, every one is answered.
+    @Test func aClientThatPipelinesWithoutReadingIsPacedNotBuffered() throws {
+        try underAttack("c-pipe", phoneArguments: ["--control-request-timeout-ms", "60000"]) { pair in
+            let client = try RawClient(path: pair.phoneHome + "/control.sock")
+            let before = try #require(residentBytes(of: pair.phone!.pid))
+            let count = 40_000
+            client.send(Array(repeating: Inputs.statusRequest(), count: count).flatMap { $0 })
+            try pair.record(10)
+            try pair.waitUntilDrained()
+            let during = try #require(residentBytes(of: pair.phone!.pid))
+            #expect(during < before + 16 << 20, "resident memory grew from \(before) to \(during) bytes")
+            try pair.waitUntil("every request is answered", timeout: 120) {
+                client.receive(waitingUpTo: 0.2)
+                return countFrames(.end, in: client.received) == count || client.peerClosed
+            }
+            #expect(countFrames(.response, in: client.received) == count)
+            #expect(!client.peerClosed)
+        }
+    }
+
+    /// An attached UI that never reads its events is detached once they pile up, and nothing else
+    /// changes: every flight is still stored.
+    @Test func anAttachedUIThatNeverReadsIsDetached() throws {
+        try underAttack("c-deaf") { pair in
+            let ui = try RawClient(path: pair.phoneHome + "/control.sock")
+            ui.send(Frame(.request, Array(#"{"command":"attach"}"#.utf8)).encoded)
+            try waitForLogLine(pair, pair.phoneLog, "event=ui.attached")
+            try pair.record(20_000)
+            try pair.waitUntilDrained()
+            try waitForLogLine(pair, pair.phoneLog, "event=control.events-unread", "action=detached")
+            try waitForLogLine(pair, pair.phoneLog, "event=ui.detached")
+        }
+    }
 }
