@@ -138,12 +138,10 @@ final class UnixLinkConnection: LinkChannel {
     private func didClose(_ closeReason: SocketStream.CloseReason, unfinishedBytes: Int) {
         let wasEstablished = state == .established
         var reason = closeReason.description
-        if case .localClose = closeReason {} else {
-            if unfinishedBytes > 0 { reason += " in the middle of a frame (\(unfinishedBytes) bytes discarded)" }
-            if !wasEstablished {
-                logger.warning("link.handshake-abandoned", ["reason": reason])
-            }
-        }
+        // Our own closes were logged where they were decided; the counterpart's are logged here.
+        let closedByCounterpart = if case .localClose = closeReason { false } else { true }
+        if closedByCounterpart, unfinishedBytes > 0 { reason += " in the middle of a frame (\(unfinishedBytes) bytes discarded)" }
+        if closedByCounterpart, !wasEstablished { logger.warning("link.handshake-abandoned", ["reason": reason]) }
         state = .closed
         if let handshakeTimer { loop.cancel(handshakeTimer) }
         if wasEstablished { session.channelDidClose(self, reason: reason) }
