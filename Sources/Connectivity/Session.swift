@@ -79,6 +79,8 @@ public final class Session {
 
     // Receiving (see SessionReceiver.swift).
     var receiveCursor: Int64 = 0
+    /// Receive transactions that failed to commit (a full disk) since start-up.
+    public internal(set) var failedCommits = 0
 
     // Messages (see SessionMessages.swift).
     var nextMessageID: Int64 = 1

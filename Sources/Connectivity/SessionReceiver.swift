@@ -105,9 +105,10 @@ extension Session {
             delegate?.session(self, didRollBackReceivedTransfers: error)
             let storage = error as? StorageError
             let code: WCError.Code = storage?.kind == .full ? .insufficientSpace : .deliveryFailed
+            failedCommits += 1
             logger.error("receive.commit-failed", [
-                "transfers": fresh.count, "firstSeq": fresh[0].seq, "error": "\(error)",
-                "action": "not acknowledged; the sender keeps them and resends after reconnecting",
+                "transfers": fresh.count, "firstSeq": fresh[0].seq, "code": code.rawValue, "name": code.name,
+                "error": "\(error)", "action": "not acknowledged; the sender keeps them and resends after reconnecting",
             ])
             source.close(error: WCError(code, "the \(role.rawValue) could not store transfers \(fresh[0].seq)...: \(error)"),
                          reason: "receive commit failed")

@@ -85,6 +85,10 @@ final class UnixLinkConnection: LinkChannel {
             handleHandshake(first)
         }
         if state == .established, !remaining.isEmpty {
+            // Remember why the counterpart is about to hang up: the connector's backoff depends on it.
+            if let error = remaining.last(where: { $0.type == .error }) {
+                peerError = (try? ErrorFrame.decode(error.payload)) ?? WCError(.genericError)
+            }
             session.channel(self, didReceive: Array(remaining))
         }
         if let error, state != .closed {

@@ -103,6 +103,7 @@ public final class UnixLinkConnector: LinkTransport {
     private var attempt = 0
     private var running = false
     private var lastFailure = ""
+    private var storageFailures = 0
     /// Backoff bounds, in milliseconds.
     public var initialBackoffMilliseconds: UInt64 = 20
     public var maximumBackoffMilliseconds: UInt64 = 1000
@@ -174,8 +175,19 @@ public final class UnixLinkConnector: LinkTransport {
             guard self.connection === connection else { return }
             self.connection = nil
             if wasEstablished { self.attempt = 0 }
-            // Refused for not being paired: retrying at full speed would only flood both logs.
-            if connection.peerError?.code == .deviceNotPaired { self.attempt = max(self.attempt, 16) }
+            switch connection.peerError?.code {
+            case .deviceNotPaired?:
+                // Refused for not being paired: retrying at full speed would only flood both logs.
+                self.attempt = max(self.attempt, 16)
+            case .insufficientSpace?, .deliveryFailed?:
+                // The phone could not store what we sent (a full disk): keep everything, back off, retry.
+                self.storageFailures += 1
+                self.attempt = max(self.attempt, min(4 + self.storageFailures, 16))
+            case nil where wasEstablished:
+                self.storageFailures = 0
+            default:
+                break
+            }
             self.scheduleRetry(reason)
         }
         connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)

@@ -39,8 +39,11 @@ public final class ControlClient {
 
     /// Sends a request and passes the result to `sink` piece by piece, as it arrives.
     public func call(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
+        // Say which device we think this is: the other device's daemon refuses (exit 2).
+        var arguments = request.arguments
+        arguments["role"] = .string(home.role.rawValue)
         var writer = JSONWriter()
-        writer.write(request.json)
+        writer.write(ControlRequest(command: request.command, arguments: arguments).json)
         do {
             try descriptor.writeAll(Frame(.request, writer.bytes).encoded)
         } catch {

@@ -87,6 +87,9 @@ public final class ControlConnection {
             }
             do {
                 let request = try ControlRequest(json: try JSONValue(parsing: frame.payload))
+                if let expected = request.string("role"), expected != server.role.rawValue {
+                    throw ControlError.invalid("\(server.home) is a \(server.role.rawValue) home, not a \(expected) home")
+                }
                 server.handler?(request, self)
             } catch let error as ControlError {
                 reply(error: error)
@@ -253,6 +256,9 @@ public final class ControlServer {
     public typealias Handler = (ControlRequest, ControlConnection) -> Void
 
     public let address: UnixSocketAddress
+    /// Which device this daemon is, and its home (for refusing clients that expect the other one).
+    public let role: DeviceRole
+    let home: String
     let logger: Logger
     let loop: EventLoop
     private var listener: FileDescriptor?
@@ -267,8 +273,10 @@ public final class ControlServer {
     /// answer between its two requests). Attached UI clients are exempt.
     public var idleTimeoutMilliseconds: UInt64 = 600_000
 
-    public init(address: UnixSocketAddress, loop: EventLoop, logger: Logger) {
+    public init(address: UnixSocketAddress, role: DeviceRole, home: String, loop: EventLoop, logger: Logger) {
         self.address = address
+        self.role = role
+        self.home = home
         self.loop = loop
         self.logger = logger
     }

@@ -13,12 +13,14 @@ public enum DaemonMain {
         .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
+        .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
     ] + ConnectionLimits.specs
 
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+        .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
     ] + ConnectionLimits.specs
 
     public static func phoneUsage() -> String {
@@ -33,8 +35,9 @@ public enum DaemonMain {
         options:
         \(Arguments.describe(phoneSpecs + [.flag("help", "show this help")]))
 
-        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store unusable), 2 on bad usage
-        (including a home whose socket paths would not fit the 107 bytes of sun_path).
+        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store damaged or from a newer
+        version), 2 on bad usage (including a home that is not a directory, is a watch's home, or whose
+        socket paths would not fit the 107 bytes of sun_path).
         """
     }
 
@@ -49,8 +52,9 @@ public enum DaemonMain {
         options:
         \(Arguments.describe(watchSpecs + [.flag("help", "show this help")]))
 
-        exit status: 0 after SIGTERM, 1 if it cannot start, 2 on bad usage (including a home whose socket
-        paths would not fit the 107 bytes of sun_path).
+        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store damaged or from a newer
+        version), 2 on bad usage (including a home that is not a directory, is a phone's home, or whose
+        socket paths would not fit the 107 bytes of sun_path).
         """
     }
 
@@ -66,11 +70,12 @@ public enum DaemonMain {
             }
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
+            options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
             return try PhoneDaemon(options: options).run()
         } catch let error as UsageError {
             return usageFailure(tool, error, phoneUsage())
-        } catch let error as DeviceHome.HomeError where error.isUnusableHomePath {
+        } catch let error as DeviceHome.HomeError {
             return invalidHome(tool, error)
         } catch {
             return startFailure(tool, error)
@@ -85,11 +90,12 @@ public enum DaemonMain {
             var options = WatchAgent.Options(home: try parsed.required("home"))
             options.logLevel = try logLevel(parsed)
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
+            options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
             return try WatchAgent(options: options).run()
         } catch let error as UsageError {
             return usageFailure(tool, error, watchUsage())
-        } catch let error as DeviceHome.HomeError where error.isUnusableHomePath {
+        } catch let error as DeviceHome.HomeError {
             return invalidHome(tool, error)
         } catch {
             return startFailure(tool, error)
@@ -107,10 +113,11 @@ public enum DaemonMain {
         return 2
     }
 
-    /// A `--home` that can never work (its sockets would not fit `sun_path`) is invalid input: one line,
-    /// exit status 2, and nothing created.
+    /// A home that is not a directory, the other device's home, or one whose sockets would not fit
+    /// `sun_path` is invalid input (2); a damaged store is a failure to start (1).
     static func invalidHome(_ tool: String, _ error: DeviceHome.HomeError) -> Int32 {
-        writeError("\(tool): --home: \(error)\n")
+        writeError("\(tool): \(error)\n")
+        if case .unhealthyStore = error { return 1 }
         return 2
     }
 

@@ -16,6 +16,7 @@ extension PhoneDaemon {
             case "flight": connection.reply(try flight(request))
             case "delete": connection.reply(try delete(request))
             case "attach": attach(connection)
+            case "store-limit": connection.reply(try storeLimitCommand(request))
             default: throw ControlError.invalid("the phone does not know the command '\(request.command)'")
             }
         } catch let error where controlError(from: error) != nil {

@@ -17,6 +17,8 @@ public final class PhoneDaemon {
         public var logLevel: Logger.Level = .info
         /// A deliberate bug for tests (see `SessionConfiguration.acknowledgeBeforeCommit`).
         public var acknowledgeBeforeCommit = false
+        /// Fault injection: the store may not grow beyond this many pages (a full disk).
+        public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
         public init(home: String) { self.home = home }
     }
@@ -48,6 +50,7 @@ public final class PhoneDaemon {
         // 1. The store (the database context) — before anything can arrive.
         database = try home.openStore()
         runtime.onShutdown { [unowned self] in self.database.close() }
+        if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         store = FlightStore(database: database)
         logger.info("startup.store-opened", ["path": home.storePath, "flights": try store.count()])
 
@@ -77,7 +80,8 @@ public final class PhoneDaemon {
         logger.info("startup.delegate-set")
 
         // 4. Activate; once activated, open the control socket and say ready.
-        control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
+        control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
+                                loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?

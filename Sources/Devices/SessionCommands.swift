@@ -81,6 +81,7 @@ struct SessionCommands {
             "reachable": .bool(session.isReachable),
             "watchAppInstalled": .bool(session.isWatchAppInstalled),
             "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+            "failedReceiveCommits": .integer(Int64(session.failedCommits)),
             "outbox": .object([
                 "depth": .integer(Int64(try session.outstandingUserInfoTransferCount())),
                 "inFlight": .integer(Int64(session.transfersInFlight)),

@@ -13,6 +13,8 @@ public final class WatchAgent {
         public var logLevel: Logger.Level = .info
         /// Simulates a slow link: at most this many transfers a second.
         public var linkRate: Int?
+        /// Fault injection: the store may not grow beyond this many pages (a full disk).
+        public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
         public init(home: String) { self.home = home }
     }
@@ -39,6 +41,7 @@ public final class WatchAgent {
         let home = runtime.home
         database = try home.openStore()
         runtime.onShutdown { [unowned self] in self.database.close() }
+        if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         logger.info("startup.store-opened", ["path": home.storePath])
 
         connector = UnixLinkConnector(loop: runtime.loop, logger: logger)
@@ -55,7 +58,8 @@ public final class WatchAgent {
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
 
-        control = ControlServer(address: try home.controlSocketAddress(), loop: runtime.loop, logger: logger)
+        control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
+                                loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?
@@ -101,6 +105,7 @@ public final class WatchAgent {
             case "record": connection.reply(try record(request))
             case "link": connection.reply(try link(request))
             case "app": connection.reply(try appState(request))
+            case "store-limit": connection.reply(try storeLimitCommand(request))
             default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
             }
         } catch let error where controlError(from: error) != nil {

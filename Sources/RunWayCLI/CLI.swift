@@ -107,10 +107,17 @@ public enum CLI {
     static let homeSpec = ArgumentSpec.option("home", "DIR", "the device's home directory")
     static let jsonSpec = ArgumentSpec.flag("json", "print JSON for scripts")
 
+    /// A client of the daemon of the home in `--home`. A path that is not a home at all is invalid input
+    /// (exit 2); a home whose daemon is not running is a failure (exit 1).
     static func client(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> ControlClient {
         let home = DeviceHome(path: try parsed.required("home"), role: role)
-        if Filesystem.kind(of: home.path) == .regular || Filesystem.kind(of: home.path) == .other {
-            throw ControlError.invalid("\(home.path) is not a \(role.rawValue) home (it is not a directory)")
+        switch Filesystem.kind(of: home.path) {
+        case .missing: throw ControlError.invalid("\(home.path) does not exist, so it is not a \(role.rawValue) home")
+        case .directory: break
+        default: throw ControlError.invalid("\(home.path) is not a \(role.rawValue) home (it is not a directory)")
+        }
+        guard home.hasStore || Filesystem.kind(of: home.controlSocketPath) == .socket else {
+            throw ControlError.invalid(DeviceHome.HomeError.notAHome(path: home.path, role: role).description)
         }
         return try ControlClient(home: home)
     }

@@ -17,6 +17,8 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     public private(set) var durability: Durability = .full
     private var isClosed = false
+    /// The last statement error since the transaction began: why SQLite rolled it back on its own.
+    var lastStatementError: StorageError?
 
     /// Opens (creating if missing) the database at `path`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
@@ -102,6 +104,7 @@ public final class Database {
     /// including the commit itself (a full disk surfaces there).
     public func transaction<R>(_ body: () throws -> R) throws -> R {
         try execute("BEGIN IMMEDIATE")
+        lastStatementError = nil
         do {
             let result = try body()
             try requireTransaction("commit")
@@ -118,7 +121,12 @@ public final class Database {
     /// would quietly commit on its own.
     public func requireTransaction(_ operation: String) throws(StorageError) {
         guard isInTransaction else {
-            throw StorageError(resultCode: SQLITE_ABORT, message: "the transaction was rolled back after an earlier error", operation: operation)
+            // Carry the cause (a full disk, an I/O error) so callers can tell what happened.
+            let cause = lastStatementError
+            throw StorageError(
+                resultCode: cause?.resultCode ?? SQLITE_ABORT, extendedCode: cause?.extendedCode,
+                message: "the transaction was rolled back after an earlier error" + (cause.map { ": \($0.message)" } ?? ""),
+                operation: operation)
         }
     }
 

@@ -78,6 +78,7 @@ public final class Statement {
         default:
             let error = database.error(code, "step", sql: sql)
             sqlite3_reset(handle)
+            database.lastStatementError = error
             throw error
         }
     }
