@@ -41,9 +41,11 @@ let package = Package(
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
+        // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
+        .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix", "JSONText"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage"]),
         .testTarget(
             name: "IntegrationTests",

@@ -4,7 +4,8 @@ import Posix
 ///
 /// The watch side (`initiator`) sends `hello` and waits for `welcome`; the phone side (`acceptor`) waits
 /// for `hello`, checks it against the pairing and answers `welcome` or an `error` frame
-/// (`deviceNotPaired`) before closing. Any malformed frame closes the connection with a logged reason.
+/// (`deviceNotPaired`) before closing. Any malformed frame closes the connection with a logged reason, and
+/// so does a counterpart that goes away before the handshake is done or in the middle of a frame.
 final class UnixLinkConnection: LinkChannel {
     enum Side { case initiator, acceptor }
     enum State { case handshaking, established, closed }
@@ -30,9 +31,11 @@ final class UnixLinkConnection: LinkChannel {
         self.logger = logger
     }
 
+    /// `handshakeTimeoutMilliseconds` bounds the whole handshake, however the bytes trickle in: a
+    /// counterpart that says nothing, or one byte a second, is closed when it runs out.
     func start(handshakeTimeoutMilliseconds: UInt64 = 5000) {
         stream.onRead = { [unowned self] _ in self.readFrames() }
-        stream.onClose = { [unowned self] _, reason in self.didClose(reason.description) }
+        stream.onClose = { [unowned self] stream, reason in self.didClose(reason, unfinishedBytes: stream.inbound.readableCount) }
         stream.start()
         handshakeTimer = loop.schedule(afterMilliseconds: handshakeTimeoutMilliseconds) { [weak self] in
             guard let self, self.state == .handshaking else { return }
@@ -136,8 +139,13 @@ final class UnixLinkConnection: LinkChannel {
         session.channelDidOpen(self, peer: peer)
     }
 
-    private func didClose(_ reason: String) {
+    private func didClose(_ closeReason: SocketStream.CloseReason, unfinishedBytes: Int) {
         let wasEstablished = state == .established
+        var reason = closeReason.description
+        // Our own closes were logged where they were decided; the counterpart's are logged here.
+        let closedByCounterpart = if case .localClose = closeReason { false } else { true }
+        if closedByCounterpart, unfinishedBytes > 0 { reason += " in the middle of a frame (\(unfinishedBytes) bytes discarded)" }
+        if closedByCounterpart, !wasEstablished { logger.warning("link.handshake-abandoned", ["reason": reason]) }
         state = .closed
         if let handshakeTimer { loop.cancel(handshakeTimer) }
         if wasEstablished { session.channelDidClose(self, reason: reason) }

@@ -11,6 +11,8 @@ public final class UnixLinkListener: LinkTransport {
     /// Connections still in their handshake beyond this many are refused at once (a flood of idle
     /// connections must not starve the real watch of descriptors).
     public var maximumPendingHandshakes = 64
+    /// How long a new connection has to complete its handshake (a silent or trickling client is closed).
+    public var handshakeTimeoutMilliseconds: UInt64 = 5000
 
     public init(address: UnixSocketAddress, loop: EventLoop, logger: Logger) {
         self.address = address
@@ -48,12 +50,14 @@ public final class UnixLinkListener: LinkTransport {
                 guard let accepted = try UnixSocket.accept(from: listener) else { return }
                 fd = accepted
             } catch {
-                // EMFILE and friends: log, and let poll wake us again.
-                logger.error("link.accept-failed", ["error": "\(error)"])
+                pauseAccepting(error)
                 return
             }
-            if let peer = try? UnixSocket.peerCredentials(of: fd), peer.uid != getuid() {
-                logger.warning("link.refused-uid", ["peerUID": peer.uid, "peerPID": peer.pid, "ourUID": getuid()])
+            // Only our own user's processes; a peer whose credentials cannot be read is refused too.
+            let peer = try? UnixSocket.peerCredentials(of: fd)
+            guard let peer, peer.uid == getuid() else {
+                logger.warning("link.refused-uid", ["peerUID": peer.map { "\($0.uid)" } ?? "unknown",
+                                                    "peerPID": peer.map { "\($0.pid)" } ?? "unknown", "ourUID": getuid()])
                 fd.close()
                 continue
             }
@@ -70,7 +74,20 @@ public final class UnixLinkListener: LinkTransport {
             connection.onClose = { [unowned self] connection, _, _ in
                 self.connections[ObjectIdentifier(connection)] = nil
             }
-            connection.start()
+            connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)
+        }
+    }
+
+    /// Out of descriptors (`EMFILE`) or the like: the connection stays queued, and poll would report it
+    /// again at once — a busy loop that floods the log. Stop accepting for a moment instead; pending
+    /// handshakes time out meanwhile and give their descriptors back.
+    private func pauseAccepting(_ error: any Error) {
+        guard let listener else { return }
+        logger.error("link.accept-paused", ["error": "\(error)", "resumeInMs": 100])
+        loop.setInterest(listener.rawValue, [])
+        loop.schedule(afterMilliseconds: 100) { [weak self] in
+            guard let self, let listener = self.listener else { return }
+            self.loop.setInterest(listener.rawValue, .readable)
         }
     }
 }
@@ -91,6 +108,8 @@ public final class UnixLinkConnector: LinkTransport {
     /// Backoff bounds, in milliseconds.
     public var initialBackoffMilliseconds: UInt64 = 20
     public var maximumBackoffMilliseconds: UInt64 = 1000
+    /// How long the phone has to answer the hello.
+    public var handshakeTimeoutMilliseconds: UInt64 = 5000
 
     /// While false the link is "out of range": no connection is made (`runway link down`).
     public var isEnabled = true {
@@ -175,7 +194,7 @@ public final class UnixLinkConnector: LinkTransport {
             }
             self.scheduleRetry(reason)
         }
-        connection.start()
+        connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)
     }
 
     /// While the phone is down, watch its home for the link socket to appear: connect at once when it

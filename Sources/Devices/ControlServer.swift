@@ -4,7 +4,14 @@ import JSONText
 import Posix
 
 /// One client of a daemon's control socket: takes its requests one at a time and writes the replies,
-/// pulling streamed results only as fast as the client reads them.
+/// pulling streamed results only as fast as the client reads them. A client that sends requests without
+/// reading the replies is paced: past 1 MiB of unread replies its next requests wait unread.
+///
+/// A client that cannot speak the protocol is closed with a logged reason (`control.bad-frame`,
+/// `control.timeout`, `control.closed-mid-frame`), after an error response where it can still read one.
+/// Time-outs (see `ControlServer`): a client must send a whole request within `requestTimeout` of
+/// connecting and finish any request within `requestTimeout` of its first byte; between requests it may
+/// idle for `idleTimeout`. An attached UI client, and one waiting for its reply, never times out.
 public final class ControlConnection {
     public let stream: SocketStream
     private let decoder = FrameDecoder(maximumLength: 1 << 20)
@@ -15,34 +22,65 @@ public final class ControlConnection {
     /// Called when the connection goes (a UI client detaching).
     public var onClose: (() -> Void)?
 
+    // MARK: Time-out state
+    /// Requests read whose reply has not been written completely yet.
+    private var repliesOwed = 0
+    private var heardRequest = false
+    /// When the connection started waiting for the client (connected, or finished its last reply).
+    private var waitingSince: UInt64
+    /// When the first byte of a request still incomplete arrived.
+    private var partialSince: UInt64?
+    private var timer: EventLoop.TimerID?
+    private var timerDeadline: UInt64 = 0
+
     init(stream: SocketStream, server: ControlServer) {
         self.stream = stream
         self.server = server
+        waitingSince = server.loop.nowNanoseconds
     }
 
     func start() {
         stream.onRead = { [unowned self] _ in self.processRequests() }
-        stream.onClose = { [unowned self] _, _ in
+        stream.onClose = { [unowned self] stream, reason in
+            if let timer = self.timer { self.server.loop.cancel(timer) }
+            if reason == .endOfFile, stream.inbound.readableCount > 0 {
+                self.server.logger.warning("control.closed-mid-frame", ["unfinishedBytes": stream.inbound.readableCount])
+            }
             self.streaming = nil
             self.onClose?()
             self.onClose = nil
             self.server.connectionDidClose(self)
         }
         stream.start()
+        armTimer(at: waitingSince + server.requestTimeoutMilliseconds * 1_000_000)
     }
 
+    /// Replies queued beyond this, the client's next requests wait unread: a client that pipelines
+    /// requests without reading the replies is paced (its requests back up into the kernel), not buffered.
+    static let outboundHighWater = 1 << 20
+    /// An attached UI that lets this much of its events pile up unread is detached.
+    static let maximumUnreadEventBytes = 4 << 20
+
     private func processRequests() {
+        var consumedAny = false
         while streaming == nil && !stream.isClosed {
+            if stream.pendingOutboundBytes >= Self.outboundHighWater {
+                resumeWhenDrained()
+                break
+            }
             let next: (frame: Frame, consumed: Int)?
             do {
                 next = try stream.inbound.withReadableBytes { (raw) throws(FrameError) in try decoder.decode(raw) }
             } catch {
                 server.logger.warning("control.bad-frame", ["error": "\(error)"])
-                stream.close(.localClose("bad frame: \(error)"))
+                closeWithError(ControlError.invalid("bad frame: \(error)"), reason: "bad frame: \(error)")
                 return
             }
             guard let (frame, consumed) = next else { break }
             stream.inbound.consume(consumed)
+            consumedAny = true
+            heardRequest = true
+            repliesOwed += 1
             guard frame.type == .request else {
                 reply(error: .invalid("expected a request frame, got \(frame.type)"))
                 continue
@@ -58,6 +96,13 @@ public final class ControlConnection {
             } catch {
                 reply(error: .invalid("malformed request: \(error)"))
             }
+        }
+        guard !stream.isClosed else { return }
+        if stream.inbound.isEmpty {
+            partialSince = nil
+        } else if consumedAny || partialSince == nil {
+            partialSince = server.loop.nowNanoseconds
+            armTimer(at: partialSince! + server.requestTimeoutMilliseconds * 1_000_000)
         }
         stream.resumeReadingIfRoom()
     }
@@ -81,14 +126,20 @@ public final class ControlConnection {
         }
         bytes.append(contentsOf: Frame(.end).encoded)
         stream.write(bytes)
+        replyFinished()
     }
 
     public func reply(error: ControlError) {
+        stream.write(Self.errorReply(error))
+        replyFinished()
+    }
+
+    static func errorReply(_ error: ControlError) -> [UInt8] {
         var writer = JSONWriter()
         writer.write(.object(["ok": .bool(false), "error": error.json]))
         var bytes = Frame(.response, writer.bytes).encoded
         bytes.append(contentsOf: Frame(.end).encoded)
-        stream.write(bytes)
+        return bytes
     }
 
     /// Streams a result: `next` is called for the next piece of JSON text whenever the socket has
@@ -113,6 +164,7 @@ public final class ControlConnection {
             guard let piece else {
                 streaming = nil
                 stream.write(Frame(.end).encoded)
+                replyFinished()
                 processRequests()
                 return
             }
@@ -126,8 +178,72 @@ public final class ControlConnection {
         stream.wantsWritable = true
     }
 
+    private func resumeWhenDrained() {
+        stream.onWritable = { [unowned self] stream in
+            stream.onWritable = nil
+            stream.wantsWritable = false
+            self.processRequests()
+        }
+        stream.wantsWritable = true
+    }
+
+    // MARK: - Time-outs
+
+    private func replyFinished() {
+        repliesOwed = max(0, repliesOwed - 1)
+        guard repliesOwed == 0, streaming == nil, !stream.isClosed else { return }
+        waitingSince = server.loop.nowNanoseconds
+        armTimer(at: deadline().at)
+    }
+
+    /// When the client must have made progress by, and what it will be told if it has not.
+    private func deadline() -> (at: UInt64, why: String) {
+        let request = server.requestTimeoutMilliseconds, idle = server.idleTimeoutMilliseconds
+        if let partialSince {
+            let why = stream.pendingOutboundBytes >= Self.outboundHighWater
+                ? "has not read its replies for \(request) ms" : "a request begun more than \(request) ms ago is still incomplete"
+            return (partialSince + request * 1_000_000, why)
+        }
+        if !heardRequest {
+            return (waitingSince + request * 1_000_000, "no request within \(request) ms of connecting")
+        }
+        return (waitingSince + idle * 1_000_000, "idle for \(idle) ms between requests")
+    }
+
+    /// One timer per connection, moved earlier when a nearer deadline appears; when it fires it checks
+    /// the state afresh (a busy or attached connection is left alone, and re-armed when its reply ends).
+    private func armTimer(at deadline: UInt64) {
+        if timer != nil, timerDeadline <= deadline { return }
+        if let timer { server.loop.cancel(timer) }
+        timerDeadline = deadline
+        let now = server.loop.nowNanoseconds
+        timer = server.loop.schedule(afterNanoseconds: deadline > now ? deadline - now : 0) { [weak self] in
+            self?.timerFired()
+        }
+    }
+
+    private func timerFired() {
+        timer = nil
+        guard !stream.isClosed, !isAttached, repliesOwed == 0, streaming == nil else { return }
+        let (at, why) = deadline()
+        guard server.loop.nowNanoseconds >= at else { return armTimer(at: at) }
+        server.logger.warning("control.timeout", ["reason": why])
+        closeWithError(ControlError(why), reason: "timed out: \(why)")
+    }
+
+    /// Tells the client why (an error response, if it still reads), then closes.
+    private func closeWithError(_ error: ControlError, reason: String) {
+        stream.write(Self.errorReply(error))
+        stream.closeAfterFlushing(.localClose(reason))
+    }
+
     /// An unsolicited event, for attached UI clients.
     public func sendEvent(_ event: JSONValue) {
+        guard stream.pendingOutboundBytes < Self.maximumUnreadEventBytes else {
+            server.logger.warning("control.events-unread", ["queuedBytes": stream.pendingOutboundBytes, "action": "detached"])
+            stream.close(.localClose("the attached client does not read its events"))
+            return
+        }
         var writer = JSONWriter()
         writer.write(event)
         stream.write(Frame(.event, writer.bytes).encoded)
@@ -144,11 +260,18 @@ public final class ControlServer {
     public let role: DeviceRole
     let home: String
     let logger: Logger
-    private let loop: EventLoop
+    let loop: EventLoop
     private var listener: FileDescriptor?
     private var connections: [ObjectIdentifier: ControlConnection] = [:]
     public var handler: Handler?
+    /// Clients beyond this many are refused at once (bounds descriptors and buffers).
     public var maximumConnections = 256
+    /// A client must send a whole request within this long of connecting, and finish each request
+    /// within this long of its first byte (a silent client, one byte a second).
+    public var requestTimeoutMilliseconds: UInt64 = 10_000
+    /// Between requests a client may stay idle this long (`runway phone delete` waits for a human's
+    /// answer between its two requests). Attached UI clients are exempt.
+    public var idleTimeoutMilliseconds: UInt64 = 600_000
 
     public init(address: UnixSocketAddress, role: DeviceRole, home: String, loop: EventLoop, logger: Logger) {
         self.address = address
@@ -189,11 +312,14 @@ public final class ControlServer {
                 guard let accepted = try UnixSocket.accept(from: listener) else { return }
                 fd = accepted
             } catch {
-                logger.error("control.accept-failed", ["error": "\(error)"])
+                pauseAccepting(error)
                 return
             }
-            if let peer = try? UnixSocket.peerCredentials(of: fd), peer.uid != getuid() {
-                logger.warning("control.refused-uid", ["peerUID": peer.uid, "peerPID": peer.pid])
+            // Only our own user's processes; a peer whose credentials cannot be read is refused too.
+            let peer = try? UnixSocket.peerCredentials(of: fd)
+            guard let peer, peer.uid == getuid() else {
+                logger.warning("control.refused-uid", ["peerUID": peer.map { "\($0.uid)" } ?? "unknown",
+                                                       "peerPID": peer.map { "\($0.pid)" } ?? "unknown"])
                 fd.close()
                 continue
             }
@@ -205,6 +331,18 @@ public final class ControlServer {
             let connection = ControlConnection(stream: SocketStream(descriptor: fd, loop: loop), server: self)
             connections[ObjectIdentifier(connection)] = connection
             connection.start()
+        }
+    }
+
+    /// Out of descriptors (`EMFILE`): rather than spin on a connection poll keeps reporting, stop
+    /// accepting for a moment (timed-out clients give their descriptors back meanwhile).
+    private func pauseAccepting(_ error: any Error) {
+        guard let listener else { return }
+        logger.error("control.accept-paused", ["error": "\(error)", "resumeInMs": 100])
+        loop.setInterest(listener.rawValue, [])
+        loop.schedule(afterMilliseconds: 100) { [weak self] in
+            guard let self, let listener = self.listener else { return }
+            self.loop.setInterest(listener.rawValue, .readable)
         }
     }
 }

@@ -14,14 +14,14 @@ public enum DaemonMain {
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
-    ]
+    ] + ConnectionLimits.specs
 
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
-    ]
+    ] + ConnectionLimits.specs
 
     public static func phoneUsage() -> String {
         """
@@ -36,7 +36,8 @@ public enum DaemonMain {
         \(Arguments.describe(phoneSpecs + [.flag("help", "show this help")]))
 
         exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store damaged or from a newer
-        version), 2 on bad usage (including a home that is not a directory or is a watch's home).
+        version), 2 on bad usage (including a home that is not a directory, is a watch's home, or whose
+        socket paths would not fit the 107 bytes of sun_path).
         """
     }
 
@@ -52,7 +53,8 @@ public enum DaemonMain {
         \(Arguments.describe(watchSpecs + [.flag("help", "show this help")]))
 
         exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store damaged or from a newer
-        version), 2 on bad usage (including a home that is not a directory or is a phone's home).
+        version), 2 on bad usage (including a home that is not a directory, is a phone's home, or whose
+        socket paths would not fit the 107 bytes of sun_path).
         """
     }
 
@@ -69,6 +71,7 @@ public enum DaemonMain {
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
+            options.limits = try ConnectionLimits(parsed)
             return try PhoneDaemon(options: options).run()
         } catch let error as UsageError {
             return usageFailure(tool, error, phoneUsage())
@@ -88,6 +91,7 @@ public enum DaemonMain {
             options.logLevel = try logLevel(parsed)
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
+            options.limits = try ConnectionLimits(parsed)
             return try WatchAgent(options: options).run()
         } catch let error as UsageError {
             return usageFailure(tool, error, watchUsage())
@@ -109,8 +113,8 @@ public enum DaemonMain {
         return 2
     }
 
-    /// A home that is not a directory, or the other device's home, is invalid input (2); a damaged
-    /// store is a failure to start (1).
+    /// A home that is not a directory, the other device's home, or one whose sockets would not fit
+    /// `sun_path` is invalid input (2); a damaged store is a failure to start (1).
     static func invalidHome(_ tool: String, _ error: DeviceHome.HomeError) -> Int32 {
         writeError("\(tool): \(error)\n")
         if case .unhealthyStore = error { return 1 }

@@ -53,9 +53,17 @@ public final class DaemonRuntime {
         }
         var stale = [try home.controlSocketAddress()]
         if home.role == .phone { stale.append(try home.linkSocketAddress()) }
-        for address in stale where Filesystem.kind(of: address.path) != .missing {
-            try UnixSocket.removeStaleSocket(at: address)
-            logger.info("daemon.stale-socket-removed", ["socket": address.path])
+        for address in stale {
+            switch Filesystem.kind(of: address.path) {
+            case .missing:
+                continue
+            case .socket:
+                try UnixSocket.removeStaleSocket(at: address)
+                logger.info("daemon.stale-socket-removed", ["socket": address.path])
+            case let kind:
+                // Not ours to delete: someone put it there, and it may matter to them.
+                throw StartError.other("\(address.path) exists and is \(kind == .directory ? "a directory" : kind == .regular ? "a regular file" : "not a socket"), not a socket: refusing to remove it (move it away, then start again)")
+            }
         }
     }
 

@@ -39,14 +39,17 @@ public struct DeviceHome: Sendable {
             case let .unhealthyStore(path, problems):
                 "the store \(path) is damaged (\(problems)); refusing to start. The file is left untouched: restore it from a copy, or move it aside to start with an empty store"
             case let .wrongRole(path, expected, found): "\(path) is a \(found.rawValue) home, not a \(expected.rawValue) home"
-            case let .socketPath(error): error.description
+            case let .socketPath(error): "\(error.description) (choose a shorter home path)"
             case let .system(error): error.description
             }
         }
     }
 
-    /// Creates the directory if missing (mode 0700) and checks that every socket path fits `sun_path`.
+    /// Checks that every socket path fits `sun_path`, then creates the directory if missing (mode 0700):
+    /// a home that can never work is refused before anything is created.
     public func prepare() throws(HomeError) {
+        _ = try controlSocketAddress()
+        if role == .phone { _ = try linkSocketAddress() }
         switch Filesystem.kind(of: path) {
         case .directory, .missing: break
         default: throw .notADirectory(path)
@@ -56,8 +59,6 @@ public struct DeviceHome: Sendable {
         } catch {
             throw .system(error)
         }
-        _ = try controlSocketAddress()
-        if role == .phone { _ = try linkSocketAddress() }
     }
 
     public func controlSocketAddress() throws(HomeError) -> UnixSocketAddress {

@@ -19,6 +19,7 @@ public final class PhoneDaemon {
         public var acknowledgeBeforeCommit = false
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
+        public var limits = ConnectionLimits()
         public init(home: String) { self.home = home }
     }
 
@@ -71,6 +72,7 @@ public final class PhoneDaemon {
         }
         service = PhoneConnectivityService(viewModel: viewModel, app: app, logger: logger)
         let transport = UnixLinkListener(address: try home.linkSocketAddress(), loop: runtime.loop, logger: logger)
+        transport.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
         session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
                           configuration: configuration, logger: logger)
         session.delegate = service
@@ -80,6 +82,7 @@ public final class PhoneDaemon {
         // 4. Activate; once activated, open the control socket and say ready.
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
+        options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?
         var started = false

@@ -15,6 +15,7 @@ public final class WatchAgent {
         public var linkRate: Int?
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
+        public var limits = ConnectionLimits()
         public init(home: String) { self.home = home }
     }
 
@@ -44,6 +45,7 @@ public final class WatchAgent {
         logger.info("startup.store-opened", ["path": home.storePath])
 
         connector = UnixLinkConnector(loop: runtime.loop, logger: logger)
+        connector.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
         var configuration = SessionConfiguration()
         configuration.maximumTransfersPerSecond = options.linkRate
         session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector,
@@ -58,6 +60,7 @@ public final class WatchAgent {
 
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
+        options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in self.handle(request, connection) }
         var startupError: Error?
         var started = false

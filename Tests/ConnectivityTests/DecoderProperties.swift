@@ -1,0 +1,156 @@
+import Connectivity
+import JSONText
+import Posix
+
+/// What every decoder of bytes from the other end of a socket must do with any input at all: return a
+/// value or throw its own typed error — never trap, never allocate from a length it has not checked —
+/// and agree with its encoder about whatever it accepts.
+///
+/// One definition for two runners: the libFuzzer target (`Fuzz/FrameFuzzer.swift`, built by
+/// `scripts/fuzz`) and the replay test (`DecoderFuzzReplayTests`). No `Testing` here, so the fuzzer can
+/// compile this file as it is.
+enum DecoderProperties {
+    struct Violation: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What the inputs came to: evidence that a run reached both the accepting and the refusing paths.
+    struct Tally {
+        var frames = 0
+        var frameErrors = 0
+        var accepted = 0
+        var refused = 0
+    }
+
+    /// Runs `bytes` through the frame decoder (whole, and split in two), then every payload decoder over
+    /// the input itself and over each frame's payload.
+    static func check(_ bytes: UnsafeRawBufferPointer, tally: inout Tally) throws(Violation) {
+        for frame in try checkFrames(bytes, decoder: FrameDecoder(), tally: &tally) {
+            try checkPayload(frame.payload, tally: &tally)
+        }
+        let whole = Array(bytes)
+        try checkPayload(whole, tally: &tally)
+        // The control socket's decoder: a larger limit, JSON inside.
+        for frame in try checkFrames(bytes, decoder: FrameDecoder(maximumLength: 1 << 20), tally: &tally) {
+            try checkJSON(frame.payload, tally: &tally)
+        }
+    }
+
+    // MARK: - Frames
+
+    /// Decodes frame after frame from the start of `bytes`; then again through a `ByteBuffer` fed in two
+    /// pieces (split where the input's first byte says). Both must agree, and every frame must re-encode
+    /// to exactly the bytes it came from.
+    static func checkFrames(_ bytes: UnsafeRawBufferPointer, decoder: FrameDecoder, tally: inout Tally) throws(Violation) -> [Frame] {
+        var frames: [Frame] = []
+        var failure: FrameError?
+        var offset = 0
+        while true {
+            let next: (frame: Frame, consumed: Int)?
+            do throws(FrameError) {
+                next = try decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            } catch {
+                failure = error
+                break
+            }
+            guard let (frame, consumed) = next else { break }
+            guard consumed == 6 + frame.payload.count, consumed <= bytes.count - offset,
+                  frame.encoded.elementsEqual(bytes[offset..<offset + consumed]) else {
+                throw Violation(description: "frame at \(offset) does not re-encode to its \(consumed) bytes")
+            }
+            frames.append(frame)
+            offset += consumed
+        }
+        if failure == nil {
+            // Nothing more came out: what is left must be the start of a frame worth waiting for.
+            let rest = bytes.count - offset
+            if rest >= 4 {
+                let declared = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+                guard declared >= 2, declared <= decoder.maximumLength else {
+                    throw Violation(description: "a length of \(declared) was waited for instead of refused")
+                }
+                guard 4 + declared > rest else { throw Violation(description: "a whole frame of \(declared) bytes was left undecoded") }
+            }
+            tally.frames += frames.count
+        } else {
+            tally.frameErrors += 1
+        }
+
+        let buffer = ByteBuffer(capacity: 64)
+        let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        buffer.append(UnsafeRawBufferPointer(rebasing: bytes[..<split]))
+        var (streamed, streamFailure) = decoder.decodeAll(from: buffer)
+        if streamFailure == nil {
+            buffer.append(UnsafeRawBufferPointer(rebasing: bytes[split...]))
+            let second = decoder.decodeAll(from: buffer)
+            streamed += second.frames
+            streamFailure = second.error
+        }
+        guard streamed == frames, streamFailure == failure else {
+            throw Violation(description: "split at \(split): \(streamed.count) frames and \(String(describing: streamFailure)), whole: \(frames.count) frames and \(String(describing: failure))")
+        }
+        return frames
+    }
+
+    // MARK: - Payloads
+
+    /// Every payload decoder of the link over `payload`; whatever one accepts must survive its encoder.
+    /// (Each decoder throws only its own `DecodeError`: typed throws make that a compile-time fact.)
+    static func checkPayload(_ payload: [UInt8], tally: inout Tally) throws(Violation) {
+        if let dictionary = try? PropertyListCodec.decodeDictionary(payload) {
+            // Encoding is deterministic (sorted keys): encode ∘ decode must reach a fixed point. Bytes,
+            // not values, are compared: a NaN real is not equal to itself.
+            let encoded = PropertyListCodec.encode(dictionary)
+            guard let again = try? PropertyListCodec.decodeDictionary(encoded) else {
+                throw Violation(description: "an accepted dictionary re-encodes to bytes its decoder refuses")
+            }
+            guard PropertyListCodec.encode(again) == encoded else { throw Violation(description: "dictionary encoding is not stable") }
+            tally.accepted += 1
+        } else {
+            tally.refused += 1
+        }
+
+        if let handshake = try? Handshake(decoding: payload) {
+            guard (try? Handshake(decoding: handshake.encoded)) == handshake else {
+                throw Violation(description: "an accepted handshake does not survive its encoder")
+            }
+            tally.accepted += 1
+        } else {
+            tally.refused += 1
+        }
+
+        if let error = try? ErrorFrame.decode(payload) {
+            guard (try? ErrorFrame.decode(ErrorFrame.encode(error))) == error else {
+                throw Violation(description: "an accepted error frame does not survive its encoder")
+            }
+            tally.accepted += 1
+        } else {
+            tally.refused += 1
+        }
+
+        if let (number, body) = try? SequencedFrame.split(payload) {
+            let frame = SequencedFrame.frame(.userInfo, number: number, body: Array(body))
+            guard frame.dropFirst(6).elementsEqual(payload) else {
+                throw Violation(description: "a sequenced payload does not survive its encoder")
+            }
+            tally.accepted += 1
+        } else {
+            tally.refused += 1
+        }
+    }
+
+    /// The control socket's JSON: parsed or refused; what is accepted must be written back as JSON that
+    /// parses again (every reply of the CLI depends on it).
+    static func checkJSON(_ payload: [UInt8], tally: inout Tally) throws(Violation) {
+        guard let value = try? JSONValue(parsing: payload) else {
+            tally.refused += 1
+            return
+        }
+        var writer = JSONWriter()
+        writer.write(value)
+        guard (try? JSONValue(parsing: writer.bytes)) != nil else {
+            throw Violation(description: "JSON written from an accepted value does not parse")
+        }
+        tally.accepted += 1
+    }
+}

@@ -1,0 +1,147 @@
+import Connectivity
+import Foundation
+import Glibc
+import JSONText
+import PairTesting
+import Testing
+
+/// What the hardening tests share: reading the daemons' logs, decoding what a daemon sent back to a
+/// hostile client, and a pair that keeps transferring flights while it is abused.
+
+// MARK: - Logs
+
+func logText(_ path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+}
+
+/// Waits until the log at `path` has a line containing every one of `fragments`.
+func waitForLogLine(_ pair: SimulatedPair, _ path: String, _ fragments: String..., timeout: Double = 15) throws {
+    try pair.waitUntil("a log line with \(fragments.joined(separator: " … "))", timeout: timeout) {
+        logText(path).split(separator: "\n").contains { line in fragments.allSatisfy { line.contains($0) } }
+    }
+}
+
+// MARK: - What came back
+
+/// Every whole frame in `bytes`; fails the test if they are not a valid frame sequence.
+func decodeFrames(_ bytes: [UInt8], limit: Int = Frame.maximumLength) throws -> [Frame] {
+    let buffer = ByteBufferAdapter(bytes)
+    let (frames, error) = FrameDecoder(maximumLength: limit).decodeAll(from: buffer)
+    if let error { throw error }
+    #expect(buffer.remaining == 0, "\(buffer.remaining) bytes of an unfinished frame")
+    return frames
+}
+
+/// How many whole frames of `type` `bytes` holds (walking the length prefixes, without decoding).
+func countFrames(_ type: FrameType, in bytes: [UInt8]) -> Int {
+    var count = 0, offset = 0
+    while offset + 6 <= bytes.count {
+        let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        guard offset + 4 + length <= bytes.count else { break }
+        if bytes[offset + 5] == type.rawValue { count += 1 }
+        offset += 4 + length
+    }
+    return count
+}
+
+/// The link's answer to a bad input: exactly one frame, an `error` frame, decoded.
+func linkError(in bytes: [UInt8]) throws -> WCError {
+    let frames = try decodeFrames(bytes)
+    try #require(frames.count == 1 && frames[0].type == .error, "expected one error frame, got \(frames.map(\.type))")
+    return try ErrorFrame.decode(frames[0].payload)
+}
+
+/// The control socket's answer: a `response` frame (then `end`), its JSON.
+func controlResponse(in bytes: [UInt8]) throws -> JSONValue {
+    let frames = try decodeFrames(bytes, limit: 1 << 20)
+    try #require(frames.first?.type == .response, "expected a response frame, got \(frames.map(\.type))")
+    try #require(frames.last?.type == .end, "expected the response to end, got \(frames.map(\.type))")
+    return try JSONValue(parsing: frames[0].payload)
+}
+
+/// Feeds a byte array to `FrameDecoder.decodeAll`.
+final class ByteBufferAdapter: ByteBufferView {
+    private let bytes: [UInt8]
+    private var offset = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var remaining: Int { bytes.count - offset }
+    func withReadable(_ body: (UnsafeRawBufferPointer) -> Int) {
+        let used = bytes[offset...].withUnsafeBytes { body($0) }
+        offset += used
+    }
+}
+
+// MARK: - Inputs
+
+enum Inputs {
+    /// A hello from a watch this phone has never been paired with.
+    static func unpairedHello() -> [UInt8] {
+        let hello = Handshake(role: .watch, deviceID: "INTRUDER-WATCH", pairingID: "NO-SUCH-PAIRING", appVersion: "1.0", resumeSeq: 0)
+        return Frame(.hello, hello.encoded).encoded
+    }
+
+    /// A well-formed control request for `status`.
+    static func statusRequest() -> [UInt8] {
+        Frame(.request, Array(#"{"command":"status"}"#.utf8)).encoded
+    }
+
+    /// Bytes that are not a frame: an HTTP request line, then seeded noise.
+    static func garbage() -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let noise = (0..<512).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        return Array("GET / HTTP/1.1\r\nHost: phone\r\n\r\n".utf8) + noise
+    }
+
+    /// A length prefix of 4 GiB - 1, then a valid version and type.
+    static let hugeLengthPrefix: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, Frame.protocolVersion, FrameType.hello.rawValue]
+    static let unknownType: [UInt8] = [0, 0, 0, 2, Frame.protocolVersion, 0x7E]
+
+    /// A frame of protocol version 2.
+    static func wrongVersion(_ frame: [UInt8]) -> [UInt8] {
+        var bytes = frame
+        bytes[4] = 2
+        return bytes
+    }
+}
+
+// MARK: - A pair under attack
+
+/// Short time-outs, so that the tests of silent and trickling clients do not wait for the defaults.
+let shortTimeouts = ["--handshake-timeout-ms", "1500", "--control-request-timeout-ms", "1500", "--control-idle-timeout-ms", "3000"]
+
+/// A paired phone and watch that keep transferring while `abuse` attacks the phone: flights are
+/// recorded before, during (by `abuse`, while its hostile connection is open) and after. Afterwards the
+/// phone must still be the same running process, a watch restarted from scratch must get through a new
+/// handshake, and every recorded flight must be stored exactly once.
+func underAttack(_ tag: String, phoneArguments: [String] = shortTimeouts, _ abuse: (SimulatedPair) throws -> Void) throws {
+    let pair = try SimulatedPair(tag: tag)
+    defer { pair.cleanUp() }
+    pair.phoneArguments = phoneArguments
+    try pair.startPhone()
+    try pair.startWatch()
+    try pair.record(10)
+    try pair.waitUntilDrained()
+    try abuse(pair)
+    #expect(pair.phone!.isRunning, "the phone died: \(pair.phone!.logTail())")
+    pair.killWatch()
+    try pair.startWatch()
+    try pair.record(10)
+    try pair.waitUntilDrained()
+    let report = try pair.check()
+    #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+    #expect(report.stored == pair.recorded.count)
+    #expect(pair.recorded.count >= 30, "the abuse must record its own flights while it runs")
+}
+
+// MARK: - Processes
+
+/// A process's resident memory, from /proc.
+func residentBytes(of pid: Int32) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") else { return nil }
+    return kilobytes * 1024
+}

@@ -1,0 +1,165 @@
+import Connectivity
+import Foundation
+import Glibc
+import PairTesting
+import Testing
+
+/// Bad input on the phone's link socket, from a raw client, while the real watch keeps transferring.
+/// Each input must close the hostile connection with a logged reason (after an `error` frame where the
+/// protocol allows one), and the phone must keep serving with every flight stored exactly once.
+@Suite(.serialized) struct HostileLinkTests {
+    /// Connects a raw client to the phone's link socket and records flights while it is connected.
+    func connectAndRecord(_ pair: SimulatedPair) throws -> RawClient {
+        let client = try RawClient(path: pair.phoneHome + "/link.sock")
+        try pair.record(10)
+        return client
+    }
+
+    @Test func garbageBytesGetAnErrorFrameAndAClose() throws {
+        try underAttack("l-garbage") { pair in
+            let client = try connectAndRecord(pair)
+            client.send(Inputs.garbage())
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(try linkError(in: client.received).code == .genericError)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.bad-frame", "exceeds the 524288-byte limit")
+        }
+    }
+
+    @Test func aTruncatedFrameThenEndOfFileIsLoggedAndClosed() throws {
+        try underAttack("l-trunc") { pair in
+            let client = try connectAndRecord(pair)
+            client.send(Array(Inputs.unpairedHello().prefix(40)))
+            client.shutdownWrite()
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(client.received.isEmpty, "the counterpart is gone: there is no one to send an error to")
+            try waitForLogLine(pair, pair.phoneLog, "event=link.handshake-abandoned", "in the middle of a frame (40 bytes discarded)")
+        }
+    }
+
+    @Test func aFourGibibyteLengthPrefixIsRefusedBeforeAnyBodyIsBuffered() throws {
+        try underAttack("l-huge") { pair in
+            let client = try connectAndRecord(pair)
+            let before = try #require(residentBytes(of: pair.phone!.pid))
+            client.send(Inputs.hugeLengthPrefix)
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(try linkError(in: client.received).code == .genericError)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.bad-frame", "frame of 4294967295 bytes exceeds the 524288-byte limit")
+            let after = try #require(residentBytes(of: pair.phone!.pid))
+            #expect(after < before + 16 << 20, "resident memory grew from \(before) to \(after) bytes")
+        }
+    }
+
+    @Test func anUnknownFrameTypeGetsAnErrorFrameAndAClose() throws {
+        try underAttack("l-type") { pair in
+            let client = try connectAndRecord(pair)
+            client.send(Inputs.unknownType)
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(try linkError(in: client.received).code == .genericError)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.bad-frame", "unknown frame type 0x7e")
+        }
+    }
+
+    @Test func aWrongProtocolVersionGetsAnErrorFrameAndAClose() throws {
+        try underAttack("l-version") { pair in
+            let client = try connectAndRecord(pair)
+            client.send(Inputs.wrongVersion(Inputs.unpairedHello()))
+            #expect(client.waitUntilClosed(timeout: 15))
+            let error = try linkError(in: client.received)
+            #expect(error.code == .genericError)
+            #expect(error.message.contains("protocol version 2 is not supported"))
+            try waitForLogLine(pair, pair.phoneLog, "event=link.bad-frame", "protocol version 2 is not supported")
+        }
+    }
+
+    @Test func aHelloFromAnUnpairedWatchGetsDeviceNotPaired() throws {
+        try underAttack("l-unpaired") { pair in
+            let client = try connectAndRecord(pair)
+            client.send(Inputs.unpairedHello())
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(try linkError(in: client.received).code == .deviceNotPaired)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.refused code=7005 name=deviceNotPaired", "INTRUDER-WATCH")
+        }
+    }
+
+    /// A transfer before the handshake is refused and never stored (the invariant check would report
+    /// an unexpected flight).
+    @Test func aUserInfoFrameBeforeTheHandshakeIsRefusedAndNotStored() throws {
+        try underAttack("l-early") { pair in
+            let client = try connectAndRecord(pair)
+            let flight = PropertyListCodec.encode(["id": .string("INTRUDER-FLIGHT"), "distanceKm": .real(42), "startedAt": .date(0)])
+            client.send(SequencedFrame.frame(.userInfo, number: 1, body: flight))
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(try linkError(in: client.received).code == .invalidParameter)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.refused code=7008", "expected a hello frame, got userInfo")
+        }
+    }
+
+    @Test func oneByteASecondIsCutOffByTheHandshakeTimeout() throws {
+        try underAttack("l-slow") { pair in
+            let client = try RawClient(path: pair.phoneHome + "/link.sock")
+            let hello = Inputs.unpairedHello()
+            client.send([hello[0]])
+            try pair.record(10)
+            let sent = client.trickle(Array(hello.dropFirst()), interval: 1.0)
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(sent + 1 < hello.count, "the whole hello got through")
+            #expect(try linkError(in: client.received).code == .transferTimedOut)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.handshake-timeout")
+        }
+    }
+
+    @Test func aClientThatSaysNothingIsCutOffByTheHandshakeTimeout() throws {
+        try underAttack("l-silent") { pair in
+            let client = try connectAndRecord(pair)
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(try linkError(in: client.received).code == .transferTimedOut)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.handshake-timeout")
+        }
+    }
+
+    /// 300 silent connections at once: beyond 64 pending handshakes they are refused at once, the rest
+    /// time out; the established watch keeps transferring throughout, and memory stays bounded.
+    @Test func threeHundredConnectionsAtOnce() throws {
+        try underAttack("l-flood") { pair in
+            let before = try #require(residentBytes(of: pair.phone!.pid))
+            let clients = try (0..<300).map { _ in try RawClient(path: pair.phoneHome + "/link.sock") }
+            try pair.record(10)
+            try pair.waitUntilDrained()
+            let during = try #require(residentBytes(of: pair.phone!.pid))
+            #expect(during < before + 64 << 20, "resident memory grew from \(before) to \(during) bytes")
+            #expect(RawClient.waitUntilClosed(clients, timeout: 20) == 0)
+            var refusedAtOnce = 0, timedOut = 0
+            for client in clients {
+                if client.peerClosed, client.received.isEmpty {
+                    refusedAtOnce += 1
+                } else if try linkError(in: client.received).code == .transferTimedOut {
+                    timedOut += 1
+                }
+            }
+            #expect(refusedAtOnce + timedOut == 300)
+            #expect(refusedAtOnce >= 300 - 64)
+            try waitForLogLine(pair, pair.phoneLog, "event=link.too-many-handshakes")
+        }
+    }
+
+    /// Out of descriptors, the phone stops accepting for a moment instead of spinning on the queued
+    /// connection (which would flood the log): a handful of `accept-paused` lines, not thousands, and
+    /// the established watch keeps transferring. The limit is lowered on the running phone (`prlimit`).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs util-linux's prlimit"))
+    func runningOutOfDescriptorsPausesAcceptingInsteadOfSpinning() throws {
+        try underAttack("l-emfile") { pair in
+            let pid = pair.phone!.pid
+            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+            #expect(try runUntilExit("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=\(open + 10)"]).status == 0)
+            defer { _ = try? runUntilExit("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=4096"]) }
+            let clients = try (0..<40).map { _ in try RawClient(path: pair.phoneHome + "/link.sock") }
+            try pair.record(10)
+            try pair.waitUntilDrained()
+            #expect(RawClient.waitUntilClosed(clients, timeout: 60) == 0)
+            let failures = logText(pair.phoneLog).split(separator: "\n").filter { $0.contains("Too many open files") }
+            #expect(!failures.isEmpty, "the descriptor limit was never reached")
+            #expect(failures.allSatisfy { $0.contains("event=link.accept-paused") })
+            #expect(failures.count < 300, "\(failures.count) log lines about accept failing: a busy loop")
+        }
+    }
+}
