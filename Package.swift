@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "watch-agent", targets: ["watch-agent"]),
         .executable(name: "runway", targets: ["runway"]),
         .executable(name: "runway-demo", targets: ["runway-demo"]),
+        .executable(name: "runway-chaos", targets: ["runway-chaos"]),
     ],
     targets: [
         .systemLibrary(
@@ -40,10 +41,12 @@ let package = Package(
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
+        .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage"]),
+        .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Devices", "Connectivity", "Posix"]

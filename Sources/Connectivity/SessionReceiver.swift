@@ -60,7 +60,6 @@ extension Session {
         }
         var cursor = receiveCursor
         var refused: Int64?
-        CrashPoint.hit("receive.before-commit")
         do {
             try database.transaction {
                 for (index, item) in fresh.enumerated() {
@@ -84,6 +83,7 @@ extension Session {
                 if cursor > receiveCursor {
                     try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: cursor)
                 }
+                CrashPoint.hit("receive.before-commit")
             }
         } catch {
             delegate?.session(self, didRollBackReceivedTransfers: error)
