@@ -140,6 +140,8 @@ public struct CommandResult: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+    /// The signal that ended it, if one did (then `status` is that signal's number).
+    public var signal: Int32? = nil
 }
 
 /// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
@@ -200,7 +202,8 @@ public final class RunningTool {
         let finished = CommandResult(
             status: process.terminationStatus,
             stdout: (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "")
+            stderr: (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "",
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
         try? FileManager.default.removeItem(atPath: scratch)
         result = finished
         return finished

@@ -108,6 +108,7 @@ public final class SimulatedPair {
             return .succeeded(ids)
         }
         let why = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let signal = result.signal { throw HarnessError("runway watch record was killed by signal \(signal): \(why)") }
         guard result.status == 1 else { throw HarnessError("runway watch record: invalid usage (\(result.status)): \(why)") }
         // The client says so only when it could not connect: the request never left.
         if why.contains("is not running") { return .refused(why) }
