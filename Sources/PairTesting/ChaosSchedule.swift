@@ -38,8 +38,6 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
         case .linkUp: "link up"
         }
     }
-
-    public var isKill: Bool { self == .killPhone || self == .killWatch }
 }
 
 /// The schedule of a chaos run: a pure function of the seed (timing is the only thing left to chance).

@@ -157,17 +157,13 @@ public final class RunningTool {
     private let scratch: String
     private var result: CommandResult?
 
-    public init(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
-                environment: [String: String] = [:]) throws {
+    public init(_ arguments: [String], binary: String = "runway", stdin: String? = nil) throws {
         scratch = makeScratchDirectory("cmd")
         let outPath = scratch + "/out", errPath = scratch + "/err"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         if let stdin {

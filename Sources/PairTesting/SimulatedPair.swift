@@ -87,7 +87,6 @@ public final class SimulatedPair {
     public struct PendingRecording {
         public let count: Int
         let tool: RunningTool
-        public var isRunning: Bool { tool.isRunning }
     }
 
     /// Starts `runway watch record` without waiting, so that daemons can be killed meanwhile.
@@ -109,7 +108,7 @@ public final class SimulatedPair {
         }
         let why = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         if let signal = result.signal { throw HarnessError("runway watch record was killed by signal \(signal): \(why)") }
-        guard result.status == 1 else { throw HarnessError("runway watch record: invalid usage (\(result.status)): \(why)") }
+        guard result.status == 1 else { throw HarnessError("runway watch record exited with status \(result.status): \(why)") }
         // The client says so only when it could not connect: the request never left.
         if why.contains("is not running") { return .refused(why) }
         history.append(.indeterminate(count: pending.count))
