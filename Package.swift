@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "watch-agent", targets: ["watch-agent"]),
         .executable(name: "runway", targets: ["runway"]),
         .executable(name: "runway-demo", targets: ["runway-demo"]),
+        .executable(name: "runway-chaos", targets: ["runway-chaos"]),
     ],
     targets: [
         .systemLibrary(
@@ -43,10 +44,12 @@ let package = Package(
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
+        .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix", "JSONText"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage"]),
+        .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Devices", "Connectivity", "Posix"]

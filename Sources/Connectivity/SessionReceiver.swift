@@ -77,7 +77,6 @@ extension Session {
         let batchStarted = SystemClock.now()
         var cursor = receiveCursor
         var refused: Int64?
-        CrashPoint.hit("receive.before-commit")
         do {
             try database.transaction {
                 for (index, item) in fresh.enumerated() {
@@ -101,6 +100,7 @@ extension Session {
                 if cursor > receiveCursor {
                     try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: cursor)
                 }
+                CrashPoint.hit("receive.before-commit")
             }
         } catch {
             delegate?.session(self, didRollBackReceivedTransfers: error)

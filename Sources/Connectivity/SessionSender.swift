@@ -24,7 +24,6 @@ extension Session {
         try requireCounterpartApp()
         let payloads = try batch.map { (userInfo) throws(WCError) -> [UInt8] in try encodeChecked(userInfo, limit: configuration.userInfoByteLimit, what: "userInfo") }
         let seqs = try outbox.enqueue(.userInfo, payloads)
-        CrashPoint.hit("send.after-enqueue")
         outboxMayHaveMore = true
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
         return zip(seqs, batch).map { UserInfoTransfer(seq: $0, userInfo: $1) }
@@ -135,6 +134,7 @@ extension Session {
                 inFlightBytes += entry.payload.count
                 lastSentSeq = entry.seq
             }
+            CrashPoint.hit("send.before-send")
             channel.send(bytes)
             if self.channel == nil { return }
         }

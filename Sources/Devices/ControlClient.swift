@@ -49,7 +49,9 @@ public final class ControlClient {
         } catch {
             throw ControlError("lost the connection to the daemon for \(home.path): \(error)")
         }
-        let header = try nextFrame()
+        var header = try nextFrame()
+        // An attach request's reply can come after the events of the flights its drain just saved.
+        while header.type == .event { header = try nextFrame() }
         guard header.type == .response else { throw ControlError("the daemon sent \(header.type) instead of a response") }
         let status: JSONValue
         do { status = try JSONValue(parsing: header.payload) } catch { throw ControlError("malformed response: \(error)") }

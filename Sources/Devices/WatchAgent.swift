@@ -190,6 +190,9 @@ public final class WatchAgent {
                 start = end
             }
         }
+        // Committed, not yet answered: a crash here leaves flights queued whose recording never
+        // reported success (docs/guarantees.md, "indeterminate recordings").
+        CrashPoint.hit("send.after-enqueue")
         return .object(["ids": .array(ids), "firstTransfer": .integer(first), "lastTransfer": .integer(last)])
     }
 }

@@ -66,6 +66,8 @@ public final class DaemonProcess {
 
     public var pid: Int32 { process.processIdentifier }
     public var isRunning: Bool { process.isRunning }
+    /// Whether the harness signalled it (as opposed to the process dying by itself).
+    public private(set) var wasKilled = false
 
     private func waitForReady(timeout: Double) throws {
         let fd = stdout.fileHandleForReading.fileDescriptor
@@ -94,6 +96,7 @@ public final class DaemonProcess {
     /// Sends `signal` (SIGKILL by default) and waits for the process to go.
     public func kill(_ signal: Int32 = SIGKILL) {
         guard process.isRunning else { return }
+        wasKilled = true
         Glibc.kill(process.processIdentifier, signal)
         process.waitUntilExit()
     }
@@ -102,6 +105,7 @@ public final class DaemonProcess {
     @discardableResult
     public func stop(grace: Double = 10) -> Int32 {
         guard process.isRunning else { return process.terminationStatus }
+        wasKilled = true
         Glibc.kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(grace)
         while process.isRunning && Date() < deadline { usleep(10_000) }
@@ -138,32 +142,73 @@ public struct CommandResult: Sendable {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+    /// The signal that ended it, if one did (then `status` is that signal's number).
+    public var signal: Int32? = nil
 }
 
 /// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
 /// never pipes, so a large logbook cannot deadlock it.
 public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil) throws -> CommandResult {
-    let scratch = makeScratchDirectory("cmd")
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let outPath = scratch + "/out", errPath = scratch + "/err"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
-    process.arguments = arguments
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    if let stdin {
-        let inPath = scratch + "/in"
-        _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-    } else {
-        process.standardInput = FileHandle.nullDevice
+    try RunningTool(arguments, binary: binary, stdin: stdin).wait()
+}
+
+/// A built binary started without waiting for it: the chaos script records on the watch while it
+/// kills daemons. Its output goes to files in a scratch directory, removed once it has been read.
+public final class RunningTool {
+    private let process = Process()
+    private let scratch: String
+    private var result: CommandResult?
+
+    public init(_ arguments: [String], binary: String = "runway", stdin: String? = nil) throws {
+        scratch = makeScratchDirectory("cmd")
+        let outPath = scratch + "/out", errPath = scratch + "/err"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        if let stdin {
+            let inPath = scratch + "/in"
+            _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw error
+        }
     }
-    try process.run()
-    process.waitUntilExit()
-    return CommandResult(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` (a tool that must be stopped, such as an attached `runway phone ui`).
+    public func signal(_ signal: Int32) {
+        if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
+    }
+
+    /// The output so far, while it runs.
+    public var stdoutSoFar: String { (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "" }
+
+    /// Waits for the tool to exit and returns what it printed.
+    public func wait() -> CommandResult {
+        if let result { return result }
+        process.waitUntilExit()
+        let finished = CommandResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "",
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+        try? FileManager.default.removeItem(atPath: scratch)
+        result = finished
+        return finished
+    }
+
+    deinit {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        _ = wait()
+    }
 }

@@ -1,20 +1,42 @@
 import Storage
 
+/// One call that asked the watch to record flights, as the caller saw it end.
+///
+/// A call that fails *after* the watch may have committed (the watch was killed while answering) is
+/// neither a success nor a failure: like Jepsen's `:info` operations it is indeterminate, and the
+/// checker resolves it from what the phone stored (see `InvariantChecker`). A call refused before it
+/// reached the watch (no one listening) recorded nothing and is not part of the history at all.
+public enum Recording: Sendable, Equatable {
+    /// The call returned success with these ids, in recording order.
+    case succeeded([String])
+    /// The call ended without an answer: its `count` flights were recorded all together (one outbox
+    /// transaction) or not at all, and nobody knows their ids.
+    case indeterminate(count: Int)
+}
+
 /// The promise, checked: every flight whose recording returned success is stored exactly once on the
 /// phone, flights from the watch are stored in the order they were recorded, the outboxes end empty,
 /// and every store passes `PRAGMA integrity_check`. One piece of code for the tests and the chaos script.
 public struct InvariantReport: Sendable {
+    /// Flights known to be recorded: those of successful calls, plus those of indeterminate calls that
+    /// turned out to have committed.
     public var recorded = 0
     public var stored = 0
     public var lost: [String] = []
     public var duplicated: [String] = []
-    /// Stored but never recorded (would mean a flight was invented or mixed up).
+    /// Stored but not explained by the history (would mean a flight was invented, mixed up, split from
+    /// its recording, or moved out of place).
     public var unexpected: [String] = []
     public var orderKept = true
     /// The first pair found stored out of recording order.
     public var orderViolation: (earlier: String, later: String)?
     public var outstandingTransfers = 0
     public var integrityProblems: [String] = []
+    /// Calls whose outcome was unknown, and how many of them were found stored, whole and in place.
+    public var indeterminateCalls = 0
+    public var indeterminateCommitted = 0
+    /// The flights of those committed calls (counted in `recorded` and `stored`).
+    public var indeterminateFlights = 0
 
     public var isClean: Bool {
         lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && orderKept && outstandingTransfers == 0
@@ -29,6 +51,14 @@ public struct InvariantReport: Sendable {
         if !unexpected.isEmpty { text += ", \(unexpected.count) unexpected" }
         if !integrityProblems.isEmpty { text += ", store damaged" }
         return text
+    }
+
+    /// What became of the calls without an answer, or nil if there were none.
+    public var indeterminateSummary: String? {
+        guard indeterminateCalls > 0 else { return nil }
+        return "\(indeterminateCalls) recording call(s) got no answer (the watch died mid-call): "
+            + "\(indeterminateCommitted) had committed (\(indeterminateFlights) flights, stored whole and in place), "
+            + "\(indeterminateCalls - indeterminateCommitted) had not"
     }
 
     /// Every violation, one per line, naming the ids.
@@ -52,44 +82,128 @@ public enum InvariantChecker {
     ///   - storePaths: SQLite files to run `PRAGMA integrity_check` on.
     public static func check(recorded: [String], stored: [String], outstandingTransfers: Int = 0,
                              storePaths: [String] = []) -> InvariantReport {
+        check(history: [.succeeded(recorded)], stored: stored, outstandingTransfers: outstandingTransfers,
+              storePaths: storePaths)
+    }
+
+    /// The same, against a history of recording calls in the order they were made (one at a time).
+    ///
+    /// Ids of successful calls must each be stored exactly once, in recording order. Stored ids that no
+    /// successful call returned are accepted only as the flights of indeterminate calls, and only as
+    /// the whole of such calls, at the place in arrival order where those calls stand in the history
+    /// (a recording is one transaction, and transfers arrive in order). Anything else is `unexpected`.
+    public static func check(history: [Recording], stored: [String], outstandingTransfers: Int = 0,
+                             storePaths: [String] = []) -> InvariantReport {
         var report = InvariantReport()
-        report.recorded = recorded.count
         report.stored = stored.count
         report.outstandingTransfers = outstandingTransfers
 
-        var position: [String: Int] = [:]
-        for (index, id) in recorded.enumerated() where position[id] == nil { position[id] = index }
+        // Where each id was recorded: its call and its place among all recorded ids.
+        var origin: [String: (call: Int, position: Int)] = [:]
+        var recordedIDs: [String] = []
+        for (call, recording) in history.enumerated() {
+            switch recording {
+            case .succeeded(let ids):
+                for id in ids where origin[id] == nil {
+                    origin[id] = (call, recordedIDs.count)
+                    recordedIDs.append(id)
+                }
+            case .indeterminate:
+                report.indeterminateCalls += 1
+            }
+        }
 
         var seen: [String: Int] = [:]
-        for id in stored { seen[id, default: 0] += 1 }
+        var arrivals: [String] = []
+        for id in stored {
+            seen[id, default: 0] += 1
+            if seen[id] == 1 { arrivals.append(id) }
+        }
         report.duplicated = seen.filter { $0.value > 1 }.map(\.key).sorted()
-        report.unexpected = seen.keys.filter { position[$0] == nil }.sorted()
-        report.lost = recorded.filter { seen[$0] == nil }
+        report.lost = recordedIDs.filter { seen[$0] == nil }
 
         // Arrival order must follow recording order.
-        var previous: (id: String, index: Int)?
-        var counted = Set<String>()
-        for id in stored {
-            guard let index = position[id], counted.insert(id).inserted else { continue }
-            if let previous, index < previous.index {
+        var previous: (id: String, position: Int)?
+        for id in arrivals {
+            guard let position = origin[id]?.position else { continue }
+            if let previous, position < previous.position {
                 report.orderKept = false
                 report.orderViolation = (id, previous.id)
                 break
             }
-            previous = (id, index)
+            previous = (id, position)
         }
 
+        resolveIndeterminate(history: history, arrivals: arrivals, origin: origin, into: &report)
+        report.recorded = recordedIDs.count + report.indeterminateFlights
+        report.integrityProblems = integrityProblems(storePaths)
+        return report
+    }
+
+    // MARK: - Indeterminate calls
+
+    /// Explains each run of unknown ids (between two known ones, in arrival order) as the whole of
+    /// some indeterminate calls made between the calls of those two known ids.
+    private static func resolveIndeterminate(history: [Recording], arrivals: [String],
+                                             origin: [String: (call: Int, position: Int)],
+                                             into report: inout InvariantReport) {
+        var used = Set<Int>()
+        var run: [String] = []
+        var previousCall = -1
+        func closeRun(before nextCall: Int) {
+            guard !run.isEmpty else { return }
+            var candidates: [(call: Int, count: Int)] = []
+            if previousCall + 1 < nextCall {
+                for call in (previousCall + 1)..<nextCall where !used.contains(call) {
+                    if case .indeterminate(let count) = history[call], count > 0 { candidates.append((call, count)) }
+                }
+            }
+            if let chosen = subset(of: candidates, summingTo: run.count) {
+                used.formUnion(chosen)
+                report.indeterminateCommitted += chosen.count
+                report.indeterminateFlights += run.count
+            } else {
+                report.unexpected += run
+            }
+            run.removeAll()
+        }
+        for id in arrivals {
+            if let known = origin[id] {
+                closeRun(before: known.call)
+                previousCall = known.call
+            } else {
+                run.append(id)
+            }
+        }
+        closeRun(before: history.count)
+    }
+
+    /// Calls whose counts add up to exactly `target` (a subset-sum over a handful of calls), or nil.
+    static func subset(of candidates: [(call: Int, count: Int)], summingTo target: Int) -> [Int]? {
+        var reachable: [Int: [Int]] = [0: []]
+        for candidate in candidates {
+            for (sum, calls) in reachable where sum + candidate.count <= target && reachable[sum + candidate.count] == nil {
+                reachable[sum + candidate.count] = calls + [candidate.call]
+            }
+        }
+        return reachable[target]
+    }
+
+    // MARK: - Stores
+
+    static func integrityProblems(_ storePaths: [String]) -> [String] {
+        var problems: [String] = []
         for path in storePaths {
             do {
                 let database = try Database(path: path)
                 defer { database.close() }
-                if let problems = try database.check(thorough: true) {
-                    report.integrityProblems.append("\(path): \(problems)")
+                if let found = try database.check(thorough: true) {
+                    problems.append("\(path): \(found)")
                 }
             } catch {
-                report.integrityProblems.append("\(path): \(error)")
+                problems.append("\(path): \(error)")
             }
         }
-        return report
+        return problems
     }
 }

@@ -14,8 +14,15 @@ public final class SimulatedPair {
     /// Extra flags for each start (`--save-path ui-drain`, `--link-rate 500`).
     public var phoneArguments: [String] = []
     public var watchArguments: [String] = []
+    /// Every call that recorded (or may have recorded) flights, in the order they were made.
+    public private(set) var history: [Recording] = []
     /// Every flight id whose recording returned success, in recording order.
-    public private(set) var recorded: [String] = []
+    public var recorded: [String] {
+        history.flatMap { recording -> [String] in
+            if case .succeeded(let ids) = recording { return ids }
+            return []
+        }
+    }
     public private(set) var phoneStarts = 0
 
     public init(tag: String = "pair") throws {
@@ -58,17 +65,79 @@ public final class SimulatedPair {
 
     // MARK: - Through the CLI
 
-    /// Records `count` runs on the watch; remembers the ids only if the command succeeded.
+    /// Records `count` runs on the watch; remembers the ids only if the command succeeded, and throws
+    /// if it did not.
     @discardableResult
     public func record(_ count: Int, distanceKm: Double? = nil) throws -> [String] {
+        let recording = try startRecording(count, distanceKm: distanceKm)
+        switch try finish(recording) {
+        case .succeeded(let ids): return ids
+        case .refused(let why), .indeterminate(let why):
+            throw HarnessError("runway watch record failed: \(why)")
+        }
+    }
+
+    /// How one recording call ended.
+    public enum RecordOutcome: Sendable, Equatable {
+        case succeeded([String])
+        /// Refused before it reached the watch (nobody listening): nothing was recorded.
+        case refused(String)
+        /// Failed after it reached the watch: it may have committed (see `Recording.indeterminate`).
+        case indeterminate(String)
+    }
+
+    /// A `runway watch record` started and not yet waited for.
+    public struct PendingRecording {
+        public let count: Int
+        let tool: RunningTool
+    }
+
+    /// Starts `runway watch record` without waiting, so that daemons can be killed meanwhile.
+    public func startRecording(_ count: Int, distanceKm: Double? = nil) throws -> PendingRecording {
         var arguments = ["watch", "record", "--home", watchHome, "--count", String(count), "--json"]
         if let distanceKm { arguments += ["--distance", String(distanceKm)] }
-        let result = try runTool(arguments)
-        guard result.status == 0 else { throw HarnessError("runway watch record failed (\(result.status)): \(result.stderr)") }
-        let ids = try JSONValue(parsing: result.stdout).arrayValue?.compactMap(\.stringValue) ?? []
-        guard ids.count == count else { throw HarnessError("recorded \(ids.count) ids, expected \(count)") }
-        recorded += ids
-        return ids
+        return PendingRecording(count: count, tool: try RunningTool(arguments))
+    }
+
+    /// Waits for a recording call and adds it to the history as what it turned out to be. Make one call
+    /// at a time: the history's order is the recording order.
+    public func finish(_ pending: PendingRecording) throws -> RecordOutcome {
+        let result = pending.tool.wait()
+        if result.status == 0 {
+            let ids = try JSONValue(parsing: result.stdout).arrayValue?.compactMap(\.stringValue) ?? []
+            guard ids.count == pending.count else { throw HarnessError("recorded \(ids.count) ids, expected \(pending.count)") }
+            history.append(.succeeded(ids))
+            return .succeeded(ids)
+        }
+        let why = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let signal = result.signal { throw HarnessError("runway watch record was killed by signal \(signal): \(why)") }
+        guard result.status == 1 else { throw HarnessError("runway watch record exited with status \(result.status): \(why)") }
+        // The client says so only when it could not connect: the request never left.
+        if why.contains("is not running") { return .refused(why) }
+        history.append(.indeterminate(count: pending.count))
+        return .indeterminate(why)
+    }
+
+    /// `runway link up|down`: brings the simulated Bluetooth link back in range, or takes it out.
+    public func setLink(up: Bool) throws {
+        let result = try runTool(["link", up ? "up" : "down", "--home", watchHome])
+        guard result.status == 0 else { throw HarnessError("runway link \(up ? "up" : "down") failed: \(result.stderr)") }
+    }
+
+    /// Opens the phone's home screen (`runway phone ui`) until it is attached — which drains whatever
+    /// the app was holding for a UI — then closes it again.
+    public func openHomeScreen(timeout: Double = 30) throws {
+        let ui = try RunningTool(["phone", "ui", "--home", phoneHome])
+        // SIGKILL, not SIGTERM: a child of a test thread may inherit a mask that blocks SIGTERM, and
+        // the CLI (unlike the daemons) does not reset it. Leaving abruptly is what a closed app does.
+        defer { ui.signal(SIGKILL); _ = ui.wait() }
+        try waitUntil("runway phone ui is attached", timeout: timeout) {
+            guard ui.isRunning else {
+                let result = ui.wait()
+                throw HarnessError("runway phone ui exited (\(result.status)): \(result.stderr)")
+            }
+            return ui.stdoutSoFar.contains("-- attached")
+        }
     }
 
     public func status(_ device: String) throws -> JSONValue {
@@ -119,7 +188,7 @@ public final class SimulatedPair {
     /// Checks every invariant against what the running phone and watch report now.
     public func check() throws -> InvariantReport {
         InvariantChecker.check(
-            recorded: recorded, stored: try logbookIDs(), outstandingTransfers: try outstandingTransfers(),
+            history: history, stored: try logbookIDs(), outstandingTransfers: try outstandingTransfers(),
             storePaths: [phoneHome + "/store.sqlite", watchHome + "/store.sqlite"])
     }
 }

@@ -55,7 +55,9 @@ public final class FileDescriptor {
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
+            // On a socket, send without SIGPIPE: a client whose daemon died gets EPIPE and says so.
+            var n = Glibc.send(rawValue, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            if n < 0 && Glibc.errno == ENOTSOCK { n = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset) }
             if n >= 0 { offset += n; continue }
             let code = Glibc.errno
             if code == EINTR { continue }

@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+
+/// What a chaos run does (the flags of `scripts/chaos`).
+public struct ChaosOptions: Sendable {
+    public var iterations = 50
+    public var seed: UInt64
+    /// Runs the phone with `--save-path ui-drain` (RunWay 1.3's bug): the run must report the loss.
+    public var legacy = false
+    /// The watch's `--link-rate`: slow enough that kills land while transfers are on the wire.
+    public var linkRate = 200
+    /// How long the final drain may take before the run fails (a deadline, not a measurement).
+    public var drainTimeout: Double = 300
+
+    public init(seed: UInt64) { self.seed = seed }
+}
+
+/// The chaos run: both daemons in fresh homes, flights recorded in bursts while the phone and the watch
+/// are SIGKILLed and relaunched and the link goes down and up; then the backlog drains and the
+/// invariant checker judges the history of what was recorded against what the phone stored.
+public final class ChaosRunner {
+    private let options: ChaosOptions
+    private let say: (String) -> Void
+    private let pair: SimulatedPair
+    private var pending: SimulatedPair.PendingRecording?
+    private var kills = 0
+    private var refusedCalls = 0
+
+    private init(options: ChaosOptions, pair: SimulatedPair, say: @escaping (String) -> Void) {
+        self.options = options
+        self.pair = pair
+        self.say = say
+    }
+
+    /// Runs the whole thing; returns the exit status (0 all invariants hold, 1 a violation or a failure).
+    public static func run(_ options: ChaosOptions, say: @escaping (String) -> Void) -> Int32 {
+        say("seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : ""))")
+        let pair: SimulatedPair
+        do {
+            pair = try SimulatedPair(tag: "chaos")
+        } catch {
+            say("chaos: could not pair two fresh homes: \(error)")
+            return 1
+        }
+        let runner = ChaosRunner(options: options, pair: pair, say: say)
+        let status: Int32
+        do {
+            status = try runner.execute()
+        } catch {
+            say("chaos: \(error)")
+            say("logs kept in \(pair.root) (phone.log, watch.log)")
+            pair.stopAll()
+            return 1
+        }
+        pair.stopAll()
+        // A legacy run is meant to fail: only an unexpected failure keeps its homes for a post-mortem.
+        if status == 0 || options.legacy { pair.cleanUp() } else { say("logs and stores kept in \(pair.root)") }
+        return status
+    }
+
+    // MARK: - The run
+
+    private func execute() throws -> Int32 {
+        let schedule = ChaosSchedule.make(seed: options.seed, iterations: options.iterations)
+        pair.watchArguments = ["--link-rate", String(options.linkRate)]
+        if options.legacy { pair.phoneArguments = ["--save-path", "ui-drain"] }
+        try pair.startWatch()
+        try pair.startPhone()
+        say("phone \(options.legacy ? "--save-path ui-drain (legacy)" : "saves on receipt"), watch --link-rate \(options.linkRate), \(options.iterations) iterations")
+
+        let width = String(options.iterations).count
+        for (index, steps) in schedule.enumerated() {
+            for step in steps { try perform(step) }
+            let number = String(index + 1)
+            let label = String(repeating: " ", count: width - number.count) + number
+            say("[\(label)/\(options.iterations)] " + steps.map(\.description).joined(separator: ", ")
+                + " | \(kills) kills, \(pair.recorded.count) recorded")
+        }
+        return try finish()
+    }
+
+    private func perform(_ step: ChaosAction) throws {
+        try requireAlive()
+        switch step {
+        case .record(let count):
+            try collectRecording()
+            pending = try pair.startRecording(count)
+        case .pause(let milliseconds):
+            usleep(UInt32(milliseconds) * 1000)
+        case .killPhone:
+            pair.killPhone()
+            kills += 1
+        case .relaunchPhone:
+            try pair.startPhone()
+        case .killWatch:
+            pair.killWatch()
+            kills += 1
+        case .relaunchWatch:
+            try pair.startWatch()
+        case .linkDown:
+            try pair.setLink(up: false)
+        case .linkUp:
+            try pair.setLink(up: true)
+        }
+    }
+
+    /// A daemon that the schedule did not kill must still be running: dying by itself is a bug.
+    private func requireAlive() throws {
+        for daemon in [pair.phone, pair.watch].compactMap({ $0 }) where !daemon.isRunning && !daemon.wasKilled {
+            throw HarnessError("\(daemon.name) died by itself (\(daemon.terminationSignal.map { "signal \($0)" } ?? "exited")); its log ends:\n\(daemon.logTail())")
+        }
+    }
+
+    /// Waits for the recording call in flight, if any, and files it in the history.
+    private func collectRecording() throws {
+        guard let call = pending else { return }
+        pending = nil
+        switch try pair.finish(call) {
+        case .succeeded: break
+        case .refused: refusedCalls += 1
+        case .indeterminate(let why): say("  a recording of \(call.count) got no answer (\(why)): it may have committed")
+        }
+    }
+
+    // MARK: - Drain and check
+
+    private func finish() throws -> Int32 {
+        try collectRecording()
+        try requireAlive()
+        try pair.setLink(up: true)
+        let outstanding = try pair.outstandingTransfers()
+        say("draining: link up, \(outstanding) transfers outstanding on the watch")
+        try pair.waitUntilDrained(timeout: options.drainTimeout)
+        if options.legacy {
+            // As a user opening the app at last: the home screen saves what the last phone held.
+            try pair.openHomeScreen()
+            say("legacy: the home screen was opened once, at the end")
+        }
+        let report = try pair.check()
+        if refusedCalls > 0 { say("\(refusedCalls) recording call(s) refused while the watch was down: nothing recorded, nothing expected") }
+        if let note = report.indeterminateSummary { say(note) }
+        for line in report.violations { say(line) }
+        say("\(options.iterations) iterations, \(kills) kills, " + report.summary)
+        return report.isClean ? 0 : 1
+    }
+}
