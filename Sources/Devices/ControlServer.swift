@@ -24,9 +24,12 @@ public final class ControlConnection {
         stream.onRead = { [unowned self] _ in self.processRequests() }
         stream.onClose = { [unowned self] _, _ in
             self.streaming = nil
-            self.onClose?()
+            let onClose = self.onClose
             self.onClose = nil
+            // Forgotten by the server first (which may free this connection), so `onClose` sees the
+            // clients that remain.
             self.server.connectionDidClose(self)
+            onClose?()
         }
         stream.start()
     }
@@ -127,8 +130,25 @@ public final class ControlConnection {
     public func sendEvent(_ event: JSONValue) {
         var writer = JSONWriter()
         writer.write(event)
-        stream.write(Frame(.event, writer.bytes).encoded)
+        sendEvent(body: writer.bytes)
     }
+
+    /// An event whose JSON text is already written (one encoding for every client).
+    ///
+    /// A UI client that stops reading (suspended, or a terminal scrolled back) is dropped once
+    /// `maximumPendingEventBytes` wait for it, rather than let its backlog grow without bound in the
+    /// daemon. It can attach again; saving never depended on it.
+    public func sendEvent(body: [UInt8]) {
+        guard !stream.isClosed else { return }
+        if stream.pendingOutboundBytes > ControlConnection.maximumPendingEventBytes {
+            server.logger.warning("ui.dropped", ["reason": "not reading its events", "pendingBytes": stream.pendingOutboundBytes])
+            stream.close(.localClose("UI client not reading its events"))
+            return
+        }
+        stream.write(Frame(.event, body).encoded)
+    }
+
+    public static let maximumPendingEventBytes = 8 << 20
 }
 
 /// A daemon's control socket: accepts local clients of the same user and hands their requests to
