@@ -139,8 +139,9 @@ public struct CommandResult: Sendable {
 }
 
 /// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
-/// never pipes, so a large logbook cannot deadlock it.
-public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil) throws -> CommandResult {
+/// never pipes, so a large logbook cannot deadlock it. `environment` is added to the test's own.
+public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
+                    environment: [String: String] = [:]) throws -> CommandResult {
     let scratch = makeScratchDirectory("cmd")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let outPath = scratch + "/out", errPath = scratch + "/err"
@@ -149,6 +150,9 @@ public func runTool(_ arguments: [String], binary: String = "runway", stdin: Str
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     if let stdin {
