@@ -139,9 +139,10 @@ public struct CommandResult: Sendable {
 }
 
 /// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
-/// never pipes, so a large logbook cannot deadlock it. `environment` is added to the test's own.
+/// never pipes, so a large logbook cannot deadlock it. `environment` is added to the test's own;
+/// `terminalInput` is typed on a pseudo-terminal that is the tool's stdin (for prompts that need one).
 public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
-                    environment: [String: String] = [:]) throws -> CommandResult {
+                    environment: [String: String] = [:], terminalInput: String? = nil) throws -> CommandResult {
     let scratch = makeScratchDirectory("cmd")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let outPath = scratch + "/out", errPath = scratch + "/err"
@@ -155,7 +156,12 @@ public func runTool(_ arguments: [String], binary: String = "runway", stdin: Str
     }
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    if let stdin {
+    var terminal: PseudoTerminal?
+    if let terminalInput {
+        terminal = try PseudoTerminal()
+        terminal!.type(terminalInput)
+        process.standardInput = terminal!.terminal
+    } else if let stdin {
         let inPath = scratch + "/in"
         _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
@@ -164,6 +170,7 @@ public func runTool(_ arguments: [String], binary: String = "runway", stdin: Str
     }
     try process.run()
     process.waitUntilExit()
+    terminal = nil  // kept open until the tool has exited, then closed
     return CommandResult(
         status: process.terminationStatus,
         stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",

@@ -150,11 +150,11 @@ import Testing
         #expect(try pair.logbookIDs() == ids)
 
         // On a terminal: "n" keeps it, "y" deletes it.
-        let declined = try runOnTerminal(["phone", "delete", ids[1]] + home, input: "n\n")
+        let declined = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "n\n")
         #expect(declined.status == 1)
         #expect(declined.stdout.contains("Delete this flight?") && declined.stdout.contains(ids[1]))
         #expect(try pair.logbookIDs() == ids)
-        let confirmed = try runOnTerminal(["phone", "delete", ids[1]] + home, input: "y\n")
+        let confirmed = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "y\n")
         #expect(confirmed.status == 0, "\(confirmed.stderr)")
         #expect(confirmed.stdout.contains("deleted \(ids[1])"))
         #expect(try pair.logbookIDs() == [ids[0], ids[2], ids[3]])
