@@ -33,6 +33,8 @@ enum PhoneCommands {
         specs: [CLI.homeSpec, expandSpec, firstWeekdaySpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
+            let expansion = try LogbookText.Expansion.parse(parsed.value("expand"))
+            let calendar = try calendar(parsed)
             let client = try CLI.client(parsed, .phone)
             if parsed.has("json") {
                 // Straight through: the daemon streams the JSON text, we copy it to stdout.
@@ -40,8 +42,6 @@ enum PhoneCommands {
                 Output.writeBytes(1, [0x0A])
                 return 0
             }
-            let expansion = try LogbookText.Expansion.parse(parsed.value("expand"))
-            let calendar = try calendar(parsed)
             let flights = try client.call(ControlRequest(command: "logbook")).arrayValue ?? []
             Output.out(LogbookText.render(flights, calendar: calendar, expansion: expansion))
             return 0

@@ -87,7 +87,8 @@ import Testing
 
     @Test func badLogbookOptionsAreUsageErrorsAndJSONStaysFlat() throws {
         let fixture = try Fixture()
-        for arguments in [["--expand", "2026-13"], ["--expand", "november"], ["--first-weekday", "funday"]] {
+        for arguments in [["--expand", "2026-13"], ["--expand", "november"], ["--first-weekday", "funday"],
+                          ["--json", "--expand", "2026-1"]] {
             let result = try fixture.logbook(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.hasPrefix("runway phone logbook: --"), "\(arguments)")
