@@ -10,6 +10,8 @@ public final class ControlClient {
     private let descriptor: FileDescriptor
     private let inbound = ByteBuffer()
     private let decoder = FrameDecoder(maximumLength: 1 << 20)
+    /// Events that arrived while a reply was awaited (an attached client may still send requests).
+    private var pendingEvents: [Frame] = []
 
     /// Connects to the daemon of `home`; a daemon that is not running is one clear error.
     public init(home: DeviceHome) throws(ControlError) {
@@ -51,7 +53,10 @@ public final class ControlClient {
         }
         var header = try nextFrame()
         // An attach request's reply can come after the events of the flights its drain just saved.
-        while header.type == .event { header = try nextFrame() }
+        while header.type == .event {
+            pendingEvents.append(header)
+            header = try nextFrame()
+        }
         guard header.type == .response else { throw ControlError("the daemon sent \(header.type) instead of a response") }
         let status: JSONValue
         do { status = try JSONValue(parsing: header.payload) } catch { throw ControlError("malformed response: \(error)") }
@@ -68,7 +73,7 @@ public final class ControlClient {
                 if let failure { throw failure }
                 return
             case .event:
-                continue
+                pendingEvents.append(frame)
             default:
                 throw ControlError("the daemon sent an unexpected \(frame.type) frame")
             }
@@ -79,7 +84,11 @@ public final class ControlClient {
     public func nextEvent() throws(ControlError) -> JSONValue? {
         while true {
             let frame: Frame
-            do { frame = try nextFrame() } catch { return nil }
+            if !pendingEvents.isEmpty {
+                frame = pendingEvents.removeFirst()
+            } else {
+                do { frame = try nextFrame() } catch { return nil }
+            }
             guard frame.type == .event else { continue }
             do { return try JSONValue(parsing: frame.payload) } catch { throw ControlError("malformed event: \(error)") }
         }

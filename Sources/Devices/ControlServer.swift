@@ -47,9 +47,12 @@ public final class ControlConnection {
                 self.server.logger.warning("control.closed-mid-frame", ["unfinishedBytes": stream.inbound.readableCount])
             }
             self.streaming = nil
-            self.onClose?()
+            let onClose = self.onClose
             self.onClose = nil
+            // Forgotten by the server first (which may free this connection), so `onClose` sees the
+            // clients that remain.
             self.server.connectionDidClose(self)
+            onClose?()
         }
         stream.start()
         armTimer(at: waitingSince + server.requestTimeoutMilliseconds * 1_000_000)
@@ -239,14 +242,24 @@ public final class ControlConnection {
 
     /// An unsolicited event, for attached UI clients.
     public func sendEvent(_ event: JSONValue) {
+        var writer = JSONWriter()
+        writer.write(event)
+        sendEvent(body: writer.bytes)
+    }
+
+    /// An event whose JSON text is already written (one encoding for every client).
+    ///
+    /// A UI client that stops reading (suspended, or a terminal scrolled back) is detached once
+    /// `maximumUnreadEventBytes` wait for it, rather than let its backlog grow without bound in the
+    /// daemon. It can attach again; saving never depended on it.
+    public func sendEvent(body: [UInt8]) {
+        guard !stream.isClosed else { return }
         guard stream.pendingOutboundBytes < Self.maximumUnreadEventBytes else {
             server.logger.warning("control.events-unread", ["queuedBytes": stream.pendingOutboundBytes, "action": "detached"])
             stream.close(.localClose("the attached client does not read its events"))
             return
         }
-        var writer = JSONWriter()
-        writer.write(event)
-        stream.write(Frame(.event, writer.bytes).encoded)
+        stream.write(Frame(.event, body).encoded)
     }
 }
 

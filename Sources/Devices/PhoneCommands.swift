@@ -25,7 +25,6 @@ extension PhoneDaemon {
             logger.error("control.command-failed", ["command": request.command, "error": "\(error)"])
             connection.reply(error: ControlError("\(request.command) failed: \(error)"))
         }
-        scheduleDrainIfNeeded()
     }
 
     func status() throws -> JSONValue {
@@ -101,15 +100,16 @@ extension PhoneDaemon {
     }
 
     /// A UI client attaches, like the home screen appearing: the fallback queue is drained now (in
-    /// `ui-drain` mode this is the only time flights reach the store), then saved flights are pushed
-    /// to it as events until it goes.
+    /// `ui-drain` mode this is the first time those flights reach the store), then flights saved from now
+    /// on are pushed to it as events until it goes. The flights drained here are not sent to it as
+    /// events (other UIs get them): it lists the logbook next, which holds them.
     func attach(_ connection: ControlConnection) {
+        let drained = viewModel.drainPendingQueue(reason: "UI attached")
         connection.isAttached = true
         connection.onClose = { [unowned self] in
             self.logger.info("ui.detached", ["clients": self.control.attachedClients.count])
         }
-        logger.info("ui.attached", ["clients": control.attachedClients.count])
-        let drained = viewModel.drainPendingQueue(reason: "UI attached")
+        logger.info("ui.attached", ["clients": control.attachedClients.count, "drained": drained])
         connection.reply(.object(["attached": .bool(true), "drained": .integer(Int64(drained))]))
     }
 }

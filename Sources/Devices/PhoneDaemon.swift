@@ -35,6 +35,7 @@ public final class PhoneDaemon {
     var control: ControlServer!
     let reminders = ReminderHook()
     private var drainTimer: EventLoop.TimerID?
+    private var drainDeferred = false
 
     public init(options: Options) throws {
         self.options = options
@@ -59,6 +60,7 @@ public final class PhoneDaemon {
         viewModel.reminders = reminders
         viewModel.attach(store: store)
         viewModel.onFlightsSaved = { [unowned self] flights in self.publish(flights) }
+        viewModel.onFlightHeld = { [unowned self] in self.scheduleDrainIfNeeded() }
         logger.info("startup.model-ready", ["savePath": options.savePath.rawValue])
 
         // 3. The session, with its delegate set before activation.
@@ -119,17 +121,17 @@ public final class PhoneDaemon {
 
     // MARK: - UI clients
 
-    /// A flight was saved: tell every attached UI, and keep draining the safety-net queue.
-    private func publish(_ flights: [Flight]) {
+    /// Flights were saved: each attached UI gets one `flightSaved` event per flight, with its place in
+    /// arrival order so a UI that has just listed the logbook can tell what it has already shown.
+    private func publish(_ saved: [StoredFlight]) {
         let clients = control.attachedClients
         guard !clients.isEmpty else { return }
-        for flight in flights {
+        for stored in saved {
             var writer = JSONWriter()
             writer.raw(#"{"event":"flightSaved","flight":"#)
-            StoredFlight(flight: flight, arrival: 0).writeJSON(to: &writer)
+            stored.writeJSON(to: &writer)
             writer.raw("}")
-            let event = (try? JSONValue(parsing: writer.bytes)) ?? .null
-            for client in clients { client.sendEvent(event) }
+            for client in clients { client.sendEvent(body: writer.bytes) }
         }
     }
 
@@ -139,15 +141,35 @@ public final class PhoneDaemon {
         for client in control.attachedClients { client.sendEvent(event) }
     }
 
-    /// In the fixed app, flights held back because the store could not take them are retried until
-    /// it can.
+    // MARK: - The pending queue
+
+    /// Plans the next drain of `pendingWatchDataQueue`, if anything may drain it now.
+    ///
+    /// In the fixed app, flights held back because the store could not take them are retried every
+    /// second until it can (their transfers stay unacknowledged meanwhile). In `ui-drain`, only a home
+    /// screen writes the queue: while a UI client is attached, it does so as flights arrive (RunWay's
+    /// `.onChange`) — after the transfer was acknowledged, which is the bug; with none attached, nothing
+    /// does.
     func scheduleDrainIfNeeded() {
-        guard options.savePath == .immediate, !viewModel.pendingWatchDataQueue.isEmpty, drainTimer == nil else { return }
-        drainTimer = runtime.loop.schedule(afterMilliseconds: 1000) { [weak self] in
-            guard let self else { return }
-            self.drainTimer = nil
-            self.viewModel.drainPendingQueue(reason: "retry")
-            self.scheduleDrainIfNeeded()
+        guard !viewModel.pendingWatchDataQueue.isEmpty else { return }
+        switch options.savePath {
+        case .immediate:
+            guard drainTimer == nil else { return }
+            drainTimer = runtime.loop.schedule(afterMilliseconds: 1000) { [weak self] in
+                guard let self else { return }
+                self.drainTimer = nil
+                self.viewModel.drainPendingQueue(reason: "retry")
+                self.scheduleDrainIfNeeded()
+            }
+        case .uiDrain:
+            guard !drainDeferred, !control.attachedClients.isEmpty else { return }
+            drainDeferred = true
+            runtime.loop.deferToEndOfIteration { [weak self] in
+                guard let self else { return }
+                self.drainDeferred = false
+                guard !self.control.attachedClients.isEmpty else { return }
+                self.viewModel.drainPendingQueue(reason: "UI visible")
+            }
         }
     }
 }

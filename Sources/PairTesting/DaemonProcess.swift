@@ -147,9 +147,11 @@ public struct CommandResult: Sendable {
 }
 
 /// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
-/// never pipes, so a large logbook cannot deadlock it.
-public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil) throws -> CommandResult {
-    try RunningTool(arguments, binary: binary, stdin: stdin).wait()
+/// never pipes, so a large logbook cannot deadlock it. `environment` is added to the test's own;
+/// `terminalInput` is typed on a pseudo-terminal that is the tool's stdin (for prompts that need one).
+public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
+                    environment: [String: String] = [:], terminalInput: String? = nil) throws -> CommandResult {
+    try RunningTool(arguments, binary: binary, stdin: stdin, environment: environment, terminalInput: terminalInput).wait()
 }
 
 /// A built binary started without waiting for it: the chaos script records on the watch while it
@@ -158,17 +160,28 @@ public final class RunningTool {
     private let process = Process()
     private let scratch: String
     private var result: CommandResult?
+    /// Kept open until the tool has exited.
+    private var terminal: PseudoTerminal?
 
-    public init(_ arguments: [String], binary: String = "runway", stdin: String? = nil) throws {
+    public init(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
+                environment: [String: String] = [:], terminalInput: String? = nil) throws {
         scratch = makeScratchDirectory("cmd")
         let outPath = scratch + "/out", errPath = scratch + "/err"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        if let stdin {
+        if let terminalInput {
+            let terminal = try PseudoTerminal()
+            terminal.type(terminalInput)
+            process.standardInput = terminal.terminal
+            self.terminal = terminal
+        } else if let stdin {
             let inPath = scratch + "/in"
             _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
             process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
@@ -197,6 +210,7 @@ public final class RunningTool {
     public func wait() -> CommandResult {
         if let result { return result }
         process.waitUntilExit()
+        terminal = nil
         let finished = CommandResult(
             status: process.terminationStatus,
             stdout: (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "",

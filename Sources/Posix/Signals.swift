@@ -35,3 +35,15 @@ public final class SignalSource {
         return received
     }
 }
+
+/// Gives `signals` their default action and unblocks them, for a process that they must end (Ctrl-C on
+/// a client that stays attached) even when its parent started it with them ignored or blocked.
+public func restoreDefaultSignals(_ signals: [Int32]) {
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    for signal in signals {
+        sigaddset(&mask, signal)
+        Glibc.signal(signal, SIG_DFL)
+    }
+    pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+}

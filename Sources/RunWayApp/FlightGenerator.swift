@@ -51,7 +51,7 @@ public struct FlightGenerator {
                 let standing = Double.random(in: 60...180, using: &generator)
                 var stood = 0.0
                 while stood < standing {
-                    stood += Self.sampleInterval
+                    stood = min(stood + Self.sampleInterval, standing)
                     heartRate = max(restingHR + 25, heartRate - 6)
                     samples.append(FlightSample(time: Float(time + stood), distance: Float(meters), pace: 0, heartRate: Float(heartRate)))
                 }

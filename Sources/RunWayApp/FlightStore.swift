@@ -58,10 +58,16 @@ public final class FlightStore {
 
     // MARK: - Writing
 
-    /// Inserts `flight` unless a flight with its id is stored; true if inserted. Joins the caller's
-    /// transaction if one is open.
+    /// Inserts `flight` unless a flight with its id is stored; returns its place in arrival order, or
+    /// nil if it was already there. Joins the caller's transaction if one is open; the summary and the
+    /// samples go in together or not at all (a failed insert leaves that transaction as it was, so the
+    /// flight can be saved whole later rather than skipped as a duplicate of half of itself).
     @discardableResult
-    public func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Bool {
+    public func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Int64? {
+        try database.savepoint("flight_insert") { try insertRows(flight, origin: origin, now: now) }
+    }
+
+    private func insertRows(_ flight: Flight, origin: Origin, now: Double) throws -> Int64? {
         let insert = try database.statement("""
             INSERT INTO flights (id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode,
                                  source_device, transfer_seq, saved_at)
@@ -79,12 +85,13 @@ public final class FlightStore {
         if let seq = origin.transferSeq { try insert.bind(seq, at: 10) } else { try insert.bindNull(at: 10) }
         try insert.bind(now, at: 11)
         try insert.run()
-        guard database.changes == 1 else { return false }
+        guard database.changes == 1 else { return nil }
+        let arrival = database.lastInsertRowID
         let samples = try database.statement("INSERT INTO flight_samples (arrival, samples) VALUES (?, ?)")
-        try samples.bind(database.lastInsertRowID, at: 1)
+        try samples.bind(arrival, at: 1)
         try samples.bind(blob: flight.packedSamples, at: 2)
         try samples.run()
-        return true
+        return arrival
     }
 
     /// Deletes a stored flight; false if there is none with that id.

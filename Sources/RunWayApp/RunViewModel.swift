@@ -35,11 +35,14 @@ public final class RunViewModel {
     public private(set) var store: FlightStore?
     public private(set) var pendingWatchDataQueue: [(flight: Flight, origin: FlightStore.Origin)] = []
     public weak var reminders: InactivityReminderScheduling?
-    /// Told about flights once they are durable (the UI clients' feed).
-    public var onFlightsSaved: (([Flight]) -> Void)?
+    /// Told about flights once they are durable, with their place in arrival order (the UI clients'
+    /// feed).
+    public var onFlightsSaved: (([StoredFlight]) -> Void)?
+    /// Told when a flight joins `pendingWatchDataQueue`: whoever can drain it should plan to.
+    public var onFlightHeld: (() -> Void)?
     private let logger: Logger
     /// Saved inside the open receive transaction, not yet committed.
-    private var uncommitted: [Flight] = []
+    private var uncommitted: [StoredFlight] = []
     private var latestSaved: Flight?
 
     public init(savePath: SavePath, logger: Logger) {
@@ -64,6 +67,7 @@ public final class RunViewModel {
             // The 1.3 bug: delivered, appended to memory, never saved until a home screen appears.
             pendingWatchDataQueue.append((flight, origin))
             logger.info("app.flight-queued-for-ui", ["id": flight.id, "pending": pendingWatchDataQueue.count])
+            onFlightHeld?()
             return .accepted
         case .immediate:
             do {
@@ -96,8 +100,8 @@ public final class RunViewModel {
             logger.info("app.flight-ignored", ["id": flight.id, "distanceKm": flight.distanceKm, "reason": "under 0.1 km"])
             return .tooShort
         }
-        guard try store.insert(flight, origin: origin) else { return .duplicate }
-        uncommitted.append(flight)
+        guard let arrival = try store.insert(flight, origin: origin) else { return .duplicate }
+        uncommitted.append(StoredFlight(flight: flight, arrival: arrival))
         return .saved
     }
 
@@ -105,6 +109,7 @@ public final class RunViewModel {
         if !pendingWatchDataQueue.contains(where: { $0.flight.id == flight.id }) {
             pendingWatchDataQueue.append((flight, origin))
         }
+        onFlightHeld?()
     }
 
     /// The transaction holding the flights saved since the last commit is durable.
@@ -112,7 +117,8 @@ public final class RunViewModel {
         guard !uncommitted.isEmpty else { return }
         let saved = uncommitted
         uncommitted.removeAll()
-        for flight in saved {
+        for stored in saved {
+            let flight = stored.flight
             if latestSaved == nil || flight.startedAt >= latestSaved!.startedAt { latestSaved = flight }
             reminders?.reschedule(afterSaving: flight, latest: latestSaved!)
         }

@@ -3,6 +3,7 @@ import Devices
 import Glibc
 import JSONText
 import Posix
+import RunWayApp
 
 /// `runway phone ...`
 enum PhoneCommands {
@@ -20,15 +21,20 @@ enum PhoneCommands {
 
     static let logbook = CLI.Command(
         path: ["phone", "logbook"],
-        synopsis: "--home P [--json]",
+        synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY] [--json]",
         summary: """
-        The Logbook: every flight stored on the phone. With --json, a JSON array in arrival order, each
-        flight with id, arrival, startedAt, endedAt (ISO 8601), distanceKm, durationSeconds,
-        averagePaceSecondsPerKm, averageHeartRate and mode.
+        The Logbook: every flight stored on the phone, grouped by month, then by week, newest first, in
+        local time (TZ). The newest month is expanded; older months are one line each (flights, distance)
+        unless --expand names them. Weeks start on the locale's first day (LC_ALL, LC_TIME or LANG, after
+        CLDR: en_US, ko_KR, ja_JP Sunday; en_GB, de_DE Monday; C/POSIX Monday) or on --first-weekday.
+        With --json, a flat JSON array in arrival order, each flight with id, arrival, startedAt, endedAt
+        (ISO 8601, UTC), distanceKm, durationSeconds, averagePaceSecondsPerKm, averageHeartRate and mode.
         """,
-        specs: [CLI.homeSpec, CLI.jsonSpec],
+        specs: [CLI.homeSpec, expandSpec, firstWeekdaySpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
+            let expansion = try LogbookText.Expansion.parse(parsed.value("expand"))
+            let calendar = try calendar(parsed)
             let client = try CLI.client(parsed, .phone)
             if parsed.has("json") {
                 // Straight through: the daemon streams the JSON text, we copy it to stdout.
@@ -37,7 +43,7 @@ enum PhoneCommands {
                 return 0
             }
             let flights = try client.call(ControlRequest(command: "logbook")).arrayValue ?? []
-            Output.out(LogbookText.render(flights))
+            Output.out(LogbookText.render(flights, calendar: calendar, expansion: expansion))
             return 0
         })
 
@@ -50,7 +56,7 @@ enum PhoneCommands {
         run: { parsed in
             guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
             let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
-            Output.out(parsed.has("json") ? result.text : FlightSummaryText.render(result))
+            Output.out(parsed.has("json") ? result.text : FlightSummaryText.render(result, calendar: .current()))
             return 0
         })
 
@@ -71,7 +77,7 @@ enum PhoneCommands {
                     throw UsageError("refusing to delete without confirmation: stdin is not a terminal (add --yes)")
                 }
                 let summary = try client.call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
-                Output.write(1, "Delete this flight?\n\(FlightSummaryText.headline(summary))\n[y/N] ")
+                Output.write(1, "Delete this flight?\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                     Output.out("not deleted")
                     return 1
@@ -84,31 +90,55 @@ enum PhoneCommands {
 
     static let ui = CLI.Command(
         path: ["phone", "ui"],
-        synopsis: "--home P",
+        synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY]",
         summary: """
         Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved,
-        until Ctrl-C. Attaching drains any flights the app was holding for a UI (all of them in
-        --save-path ui-drain; saving never waits for this in the default path).
+        until Ctrl-C or the phone goes. Attaching drains any flights the app was holding for a UI (all of
+        them in --save-path ui-drain; saving never waits for this in the default path).
         """,
-        specs: [CLI.homeSpec],
+        specs: [CLI.homeSpec, expandSpec, firstWeekdaySpec],
         positionals: 0,
         run: { parsed in
+            let expansion = try LogbookText.Expansion.parse(parsed.value("expand"))
+            let calendar = try calendar(parsed)
+            restoreDefaultSignals([SIGINT, SIGTERM])
+            // Attach first, then list: a flight saved in between is in the listing and also comes as an
+            // event, and its arrival number tells which it is. Nothing falls between the two.
             let client = try CLI.client(parsed, .phone)
             let attached = try client.call(ControlRequest(command: "attach"))
             let flights = try CLI.client(parsed, .phone).call(ControlRequest(command: "logbook")).arrayValue ?? []
-            Output.out(LogbookText.render(flights))
+            var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
+            Output.out(LogbookText.render(flights, calendar: calendar, expansion: expansion))
             if let drained = attached["drained"]?.intValue, drained > 0 {
                 Output.out("(the home screen saved \(drained) flight(s) that were waiting for it)")
             }
             Output.out("-- attached; new flights appear below (Ctrl-C to leave) --")
             while let event = try client.nextEvent() {
-                if event["event"]?.stringValue == "flightSaved", let flight = event["flight"] {
-                    Output.out("saved: " + LogbookText.line(flight))
-                } else if event["event"]?.stringValue == "watchState" {
+                switch event["event"]?.stringValue {
+                case "flightSaved":
+                    guard let flight = event["flight"], let arrival = flight["arrival"]?.intValue, arrival > shownUpTo else { continue }
+                    shownUpTo = arrival
+                    Output.out("saved: " + LogbookText.line(flight, calendar: calendar))
+                case "watchState":
                     Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
+                default:
+                    continue
                 }
             }
             Output.out("-- the phone closed the connection --")
             return 0
         })
+
+    // MARK: - Shared options
+
+    static let expandSpec = ArgumentSpec.option("expand", "WHAT", "all, or the months to expand besides the newest (2026-10,2026-09)")
+    static let firstWeekdaySpec = ArgumentSpec.option("first-weekday", "DAY", "the day weeks start on (sun, mon, ..., sat); default: the locale's")
+
+    static func calendar(_ parsed: ParsedArguments) throws(UsageError) -> LogbookCalendar {
+        guard let name = parsed.value("first-weekday") else { return .current() }
+        guard let day = Weekday(shortName: name) else {
+            throw UsageError("--first-weekday must be one of sun, mon, tue, wed, thu, fri, sat, not '\(name)'")
+        }
+        return .current(firstWeekday: day)
+    }
 }

@@ -1,5 +1,6 @@
 import JSONText
 import Posix
+import RunWayApp
 
 /// Human-readable forms of flights.
 enum Format {
@@ -20,82 +21,71 @@ enum Format {
         return "\(hundredths / 100).\(pad(hundredths % 100)) km"
     }
 
-    static func date(_ iso: String) -> String {
-        // 2026-11-29T07:00:00Z -> 2026-11-29 07:00
-        let characters = Array(iso)
-        guard characters.count >= 16 else { return iso }
-        return String(characters[0..<10]) + " " + String(characters[11..<16])
+    static func heartRate(_ bpm: Double?) -> String {
+        guard let bpm, bpm > 0, bpm.isFinite else { return "--" }
+        return "\(Int(bpm.rounded())) bpm"
+    }
+
+    /// `2026-11-29T07:00:00Z` → `Sun 2026-11-29 16:00` in the calendar's local time.
+    static func localDateTime(_ iso: String, calendar: LogbookCalendar) -> String {
+        guard let seconds = Timestamp.parseISO8601(iso) else { return iso }
+        let (date, minute) = calendar.localTime(of: seconds)
+        return "\(date.weekday) \(date) \(pad(minute / 60)):\(pad(minute % 60))"
     }
 
     static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }
 
-enum LogbookText {
-    static func render(_ flights: [JSONValue]) -> String {
-        guard !flights.isEmpty else { return "The logbook is empty." }
-        let sorted = flights.sorted { ($0["startedAt"]?.stringValue ?? "") > ($1["startedAt"]?.stringValue ?? "") }
-        return (["\(flights.count) flight(s), newest first:"] + sorted.map { "  " + line($0) }).joined(separator: "\n")
-    }
-
-    static func line(_ flight: JSONValue) -> String {
-        let started = Format.date(flight["startedAt"]?.stringValue ?? "")
-        let distance = Format.km(flight["distanceKm"]?.doubleValue ?? 0)
-        let duration = Format.duration(flight["durationSeconds"]?.doubleValue ?? 0)
-        let pace = Format.pace(flight["averagePaceSecondsPerKm"]?.doubleValue ?? 0)
-        let id = flight["id"]?.stringValue ?? "?"
-        return "\(started)  \(distance)  \(duration)  \(pace)  \(id)"
-    }
-}
-
+/// The Flight Summary: the stored figures, then what the samples tell (splits, stops, peak heart rate).
 enum FlightSummaryText {
-    static func headline(_ flight: JSONValue) -> String { LogbookText.line(flight) }
+    static func headline(_ flight: JSONValue, calendar: LogbookCalendar) -> String {
+        LogbookText.line(flight, calendar: calendar)
+    }
 
-    static func render(_ flight: JSONValue) -> String {
+    static func render(_ flight: JSONValue, calendar: LogbookCalendar) -> String {
+        let samples = (flight["samples"]?.arrayValue ?? []).compactMap(sample)
+        let analysis = FlightAnalysis(samples: samples)
+        let started = flight["startedAt"]?.stringValue ?? ""
+        let ended = flight["endedAt"]?.stringValue ?? ""
+        let elapsed = (Timestamp.parseISO8601(ended) ?? 0) - (Timestamp.parseISO8601(started) ?? 0)
+        let moving = flight["durationSeconds"]?.doubleValue ?? 0
         var lines = [
             "FLIGHT SUMMARY  \(flight["id"]?.stringValue ?? "?")",
-            "  started     \(Format.date(flight["startedAt"]?.stringValue ?? ""))",
+            "  started     \(Format.localDateTime(started, calendar: calendar))",
             "  distance    \(Format.km(flight["distanceKm"]?.doubleValue ?? 0))",
-            "  duration    \(Format.duration(flight["durationSeconds"]?.doubleValue ?? 0))",
+            "  duration    \(Format.duration(moving)) moving, \(Format.duration(max(elapsed, moving))) elapsed",
             "  avg pace    \(Format.pace(flight["averagePaceSecondsPerKm"]?.doubleValue ?? 0))",
-            "  avg HR      \(Int((flight["averageHeartRate"]?.doubleValue ?? 0).rounded())) bpm",
-            "  mode        \(flight["mode"]?.stringValue ?? "?")",
+            "  heart rate  avg \(Format.heartRate(flight["averageHeartRate"]?.doubleValue)), max \(Format.heartRate(analysis.maximumHeartRate))",
+            "  mode        \(flight["mode"]?.stringValue == "heartRate" ? "heart rate (Mission Flight)" : "pace")",
         ]
-        let splits = Splits.compute(flight["samples"]?.arrayValue ?? [])
-        if !splits.isEmpty {
-            lines.append("  splits")
-            for (index, split) in splits.enumerated() {
-                lines.append("    km \(index + 1)\(split.partial ? "*" : " ")  \(Format.pace(split.pace))")
+        if !analysis.stops.isEmpty {
+            let standing = analysis.stops.reduce(0.0) { $0 + $1.seconds }
+            let places = analysis.stops.map { "\(Format.km($0.atMeters / 1000)) (\(Format.duration($0.seconds)))" }
+            lines.append("  stops       \(analysis.stops.count), \(Format.duration(standing)) standing: \(places.joined(separator: ", "))")
+        }
+        if !analysis.splits.isEmpty {
+            lines.append("  splits (moving time)")
+            for split in analysis.splits {
+                let label = split.isPartial ? "km \(split.kilometre)*" : "km \(split.kilometre) "
+                lines.append("    \(label.padding(6))  \(Format.pace(split.pace).padding(9))  \(Format.heartRate(split.averageHeartRate))")
+            }
+            if analysis.splits.last?.isPartial == true {
+                lines.append("    * the last \(Int(analysis.splits.last!.meters.rounded())) m, as a pace per km")
             }
         }
         return lines.joined(separator: "\n")
     }
+
+    /// `[time, distance, pace, heartRate]` as `runway phone flight --json` gives it.
+    static func sample(_ value: JSONValue) -> FlightSample? {
+        guard let values = value.arrayValue, values.count >= 4 else { return nil }
+        let numbers = values.prefix(4).compactMap(\.doubleValue)
+        guard numbers.count == 4 else { return nil }
+        return FlightSample(time: Float(numbers[0]), distance: Float(numbers[1]), pace: Float(numbers[2]), heartRate: Float(numbers[3]))
+    }
 }
 
-/// Per-kilometre splits from [time, distance, pace, heartRate] samples.
-enum Splits {
-    struct Split { let pace: Double; let partial: Bool }
-
-    static func compute(_ samples: [JSONValue]) -> [Split] {
-        var splits: [Split] = []
-        var lastTime = 0.0, lastDistance = 0.0, nextKm = 1000.0
-        var previous = (time: 0.0, distance: 0.0)
-        for sample in samples {
-            guard let values = sample.arrayValue, values.count >= 2,
-                  let time = values[0].doubleValue, let distance = values[1].doubleValue else { continue }
-            while distance >= nextKm {
-                // Interpolate the moment the kilometre was crossed.
-                let fraction = distance > previous.distance ? (nextKm - previous.distance) / (distance - previous.distance) : 1
-                let crossed = previous.time + fraction * (time - previous.time)
-                splits.append(Split(pace: crossed - lastTime, partial: false))
-                lastTime = crossed
-                lastDistance = nextKm
-                nextKm += 1000
-            }
-            previous = (time, distance)
-        }
-        if previous.distance - lastDistance > 50 {
-            splits.append(Split(pace: (previous.time - lastTime) / ((previous.distance - lastDistance) / 1000), partial: true))
-        }
-        return splits
-    }
+extension String {
+    /// Left-aligned in `width` columns.
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
 }

@@ -117,6 +117,24 @@ public final class Database {
         }
     }
 
+    /// Runs `body` under a savepoint: if it throws, only what `body` wrote is undone, and an enclosing
+    /// transaction carries on without it. A write of several rows that must stand or fall together,
+    /// inside a larger transaction, goes here.
+    public func savepoint<R>(_ name: String, _ body: () throws -> R) throws -> R {
+        try statement("SAVEPOINT \(name)").run()
+        do {
+            let result = try body()
+            try statement("RELEASE \(name)").run()
+            return result
+        } catch {
+            // After some errors SQLite has already rolled the whole transaction back, savepoint and all.
+            if isInTransaction {
+                _ = sqlite3_exec(handle, "ROLLBACK TO \(name); RELEASE \(name)", nil, nil, nil)
+            }
+            throw error
+        }
+    }
+
     /// Throws unless a transaction is open. SQLite rolls a transaction back by itself after some errors
     /// (a full disk, an I/O error); a write that must be part of the transaction checks first, or it
     /// would quietly commit on its own.

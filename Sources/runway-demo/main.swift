@@ -28,6 +28,23 @@ while let argument = arguments.popFirst() {
 do {
     say("RunWay Pair: runs recorded on the watch alone must reach the phone's logbook exactly once,")
     say("even when iOS launches the phone app in the background and kills it mid-transfer.")
+
+    // First the bug and its fix, side by side: the same scenario with each save path.
+    let sideBySide = min(count, 500)
+    say("")
+    say("RunWay 1.3's bug, side by side: \(sideBySide) runs recorded while the phone is down; the phone is")
+    say("launched with no UI, takes every transfer (the watch's outbox empties), is SIGKILLed, relaunched:")
+    for (savePath, label) in [("ui-drain", "ui-drain (RunWay 1.3 before the fix):"), ("immediate", "immediate (the fix):")] {
+        let outcome = try ColdLaunchScenario.run(savePath: savePath, count: sideBySide, tag: "demo-\(savePath)")
+        say("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + outcome.line)
+        if savePath == "immediate" && !outcome.report.isClean {
+            for line in outcome.report.violations { say(line) }
+            exit(1)
+        }
+    }
+
+    say("")
+    say("And the fix under fire: SIGKILLed in the middle of the transfer.")
     let pair = try SimulatedPair(tag: "demo")
     defer { pair.cleanUp() }
     command("runway pair --phone \(pair.phoneHome) --watch \(pair.watchHome)")
@@ -61,7 +78,7 @@ do {
     let logbook = try runTool(["phone", "logbook", "--home", pair.phoneHome])
     let lines = logbook.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     say(lines.prefix(12).joined(separator: "\n"))
-    if lines.count > 13 { say("  ... \(lines.count - 13) more") }
+    if lines.count > 13 { say("  ... \(lines.count - 13) more lines") }
 
     let report = try pair.check()
     say("")

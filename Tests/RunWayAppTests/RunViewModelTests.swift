@@ -96,10 +96,43 @@ final class CountingReminders: InactivityReminderScheduling {
         defer { removeDirectory(fixture.directory) }
         let model = RunViewModel(savePath: .immediate, logger: .silent)
         model.attach(store: fixture.store)
-        try fixture.database.execute("DROP TABLE flight_samples")  // every insert now fails
+        var held = 0
+        model.onFlightHeld = { held += 1 }
+        try fixture.database.execute("ALTER TABLE flight_samples RENAME TO hidden")  // every insert now fails
         let run = fixture.flight()
-        #expect(model.receiveFromWatch(run, origin: .init()) == .notNow)
+        // As the session calls it: inside its receive transaction, which then commits what came before.
+        let outcome = try fixture.database.transaction { model.receiveFromWatch(run, origin: .init()) }
+        #expect(outcome == .notNow)
+        #expect(try fixture.store.count() == 0)  // no half-written flight (a summary without its samples)
         #expect(model.pendingWatchDataQueue.map(\.flight.id) == [run.id])
+        #expect(held == 1)  // the daemon is told, so that it retries
+        // Still failing: the drain keeps it.
+        #expect(model.drainPendingQueue(reason: "retry") == 0)
+        #expect(model.pendingWatchDataQueue.count == 1)
+        #expect(try fixture.store.count() == 0)
+        // The store can take it again: the next drain saves it, once.
+        try fixture.database.execute("ALTER TABLE hidden RENAME TO flight_samples")
+        #expect(model.drainPendingQueue(reason: "retry") == 1)
+        #expect(model.pendingWatchDataQueue.isEmpty)
+        #expect(try fixture.store.contains(id: run.id))
+    }
+
+    @Test func savedFlightsAreAnnouncedWithTheirArrivalAfterTheCommit() throws {
+        var fixture = try Fixture()
+        defer { removeDirectory(fixture.directory) }
+        let model = RunViewModel(savePath: .immediate, logger: .silent)
+        model.attach(store: fixture.store)
+        var announced: [StoredFlight] = []
+        model.onFlightsSaved = { announced += $0 }
+        let runs = [fixture.flight(), fixture.flight()]
+        try fixture.database.transaction {
+            for run in runs { _ = model.receiveFromWatch(run, origin: .init()) }
+            _ = model.receiveFromWatch(runs[0], origin: .init())  // a resend: not announced again
+        }
+        #expect(announced.isEmpty)
+        model.didCommit()
+        #expect(announced.map(\.flight.id) == runs.map(\.id))
+        #expect(announced.map(\.arrival) == [1, 2])
     }
 }
 
@@ -112,8 +145,8 @@ final class CountingReminders: InactivityReminderScheduling {
         let store = FlightStore(database: database)
         var generator = FlightGenerator(seed: 2)
         let flights = generator.flights(count: 5, distanceKm: nil, now: 1e9)
-        for flight in flights { #expect(try store.insert(flight)) }
-        #expect(try !store.insert(flights[0]))
+        for (index, flight) in flights.enumerated() { #expect(try store.insert(flight) == Int64(index + 1)) }
+        #expect(try store.insert(flights[0]) == nil)
         var listed: [StoredFlight] = []
         try store.forEachSummary { listed.append($0) }
         #expect(listed.map(\.flight.id) == flights.map(\.id))
