@@ -42,6 +42,7 @@ let package = Package(
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
+        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Devices", "RunWayApp", "Connectivity", "JSONText"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),

@@ -53,7 +53,7 @@ public final class Outbox {
 
     /// Up to `limit` unacknowledged entries with a sequence number above `seq`, oldest first.
     public func entries(after seq: Int64, limit: Int) throws -> [OutboxEntry] {
-        let query = try database.statement("SELECT seq, kind, payload FROM cx_outbox WHERE seq > ? ORDER BY seq LIMIT ?")
+        let query = try database.statement(literal: "SELECT seq, kind, payload FROM cx_outbox WHERE seq > ? ORDER BY seq LIMIT ?")
         defer { query.reset() }
         let acked: Int64 = try watermarks().acked
         try query.bind(seq > acked ? seq : acked, at: 1)
@@ -73,7 +73,7 @@ public final class Outbox {
     /// How many transfers are outstanding: assigned, not acknowledged, not cancelled.
     public func count() throws -> Int {
         let acked = try watermarks().acked
-        let cancelled = try database.statement("SELECT count(*) FROM cx_cancelled WHERE seq > ?")
+        let cancelled = try database.statement(literal: "SELECT count(*) FROM cx_cancelled WHERE seq > ?")
         defer { cancelled.reset() }
         try cancelled.bind(acked, at: 1)
         let cancelledCount: Int64 = try cancelled.step() ? cancelled.int64(at: 0) : 0
@@ -85,7 +85,7 @@ public final class Outbox {
     public func contains(seq: Int64) throws -> Bool {
         let acked: Int64 = try watermarks().acked
         guard seq > acked else { return false }
-        let query = try database.statement("SELECT 1 FROM cx_outbox WHERE seq = ?")
+        let query = try database.statement(literal: "SELECT 1 FROM cx_outbox WHERE seq = ?")
         defer { query.reset() }
         try query.bind(seq, at: 1)
         return try query.step()
@@ -97,7 +97,7 @@ public final class Outbox {
     }
 
     public func watermarks() throws -> (acked: Int64, reported: Int64) {
-        let query = try database.statement("SELECT acked_seq, reported_seq FROM cx_outbox_state")
+        let query = try database.statement(literal: "SELECT acked_seq, reported_seq FROM cx_outbox_state")
         defer { query.reset() }
         guard try query.step() else { return (0, 0) }
         return (query.int64(at: 0), query.int64(at: 1))
@@ -112,7 +112,7 @@ public final class Outbox {
     /// again without storing them twice. What must never be lost — the enqueue — is `FULL`.
     public func acknowledge(upTo seq: Int64) throws {
         try relaxed {
-            let update = try database.statement("UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?)")
+            let update = try database.statement(literal: "UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?)")
             try update.bind(seq, at: 1)
             try update.run()
         }
@@ -123,7 +123,7 @@ public final class Outbox {
         let (acked, reported) = try watermarks()
         guard acked > reported else { return [] }
         var cancelled = Set<Int64>()
-        let query = try database.statement("SELECT seq FROM cx_cancelled WHERE seq > ? AND seq <= ?")
+        let query = try database.statement(literal: "SELECT seq FROM cx_cancelled WHERE seq > ? AND seq <= ?")
         defer { query.reset() }
         try query.bind(reported, at: 1)
         try query.bind(acked, at: 2)
@@ -142,11 +142,11 @@ public final class Outbox {
     public func markReported(upTo seq: Int64) throws {
         try relaxed {
             try database.transaction {
-                let update = try database.statement("UPDATE cx_outbox_state SET reported_seq = max(reported_seq, min(acked_seq, ?))")
+                let update = try database.statement(literal: "UPDATE cx_outbox_state SET reported_seq = max(reported_seq, min(acked_seq, ?))")
                 try update.bind(seq, at: 1)
                 try update.run()
                 let (acked, reported) = try watermarks()
-                let prune = try database.statement("DELETE FROM cx_cancelled WHERE seq <= ?")
+                let prune = try database.statement(literal: "DELETE FROM cx_cancelled WHERE seq <= ?")
                 try prune.bind(reported, at: 1)
                 try prune.run()
                 try removeDeliveredRows(acked: acked, reported: reported)
@@ -166,7 +166,7 @@ public final class Outbox {
         }
         let oldest: Int64 = try database.scalarInt("SELECT coalesce(min(seq), 0) FROM cx_outbox")
         guard oldest > 0, done - oldest >= cleanupThreshold else { return }
-        let delete = try database.statement("DELETE FROM cx_outbox WHERE seq <= ?")
+        let delete = try database.statement(literal: "DELETE FROM cx_outbox WHERE seq <= ?")
         try delete.bind(done, at: 1)
         try delete.run()
     }
@@ -176,11 +176,11 @@ public final class Outbox {
         let acked: Int64 = try watermarks().acked
         guard seq > acked else { return false }
         return try database.transaction {
-            let delete = try database.statement("DELETE FROM cx_outbox WHERE seq = ?")
+            let delete = try database.statement(literal: "DELETE FROM cx_outbox WHERE seq = ?")
             try delete.bind(seq, at: 1)
             try delete.run()
             guard database.changes > 0 else { return false }
-            let record = try database.statement("INSERT OR IGNORE INTO cx_cancelled (seq) VALUES (?)")
+            let record = try database.statement(literal: "INSERT OR IGNORE INTO cx_cancelled (seq) VALUES (?)")
             try record.bind(seq, at: 1)
             try record.run()
             return true
@@ -192,11 +192,11 @@ public final class Outbox {
     public func skipSequence(to seq: Int64) throws {
         try database.transaction {
             try database.execute("INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('cx_outbox', 0)")
-            let bump = try database.statement("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_outbox'")
+            let bump = try database.statement(literal: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_outbox'")
             try bump.bind(seq, at: 1)
             try bump.run()
             // The skipped numbers never held a transfer: nothing to acknowledge or report there.
-            let update = try database.statement("UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)")
+            let update = try database.statement(literal: "UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)")
             try update.bind(seq, at: 1)
             try update.bind(seq, at: 2)
             try update.run()

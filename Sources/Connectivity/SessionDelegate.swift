@@ -13,6 +13,9 @@ public enum ReceiveOutcome: Sendable, Equatable {
     /// The app cannot take it now (its store is not ready). Neither it nor anything after it is
     /// acknowledged; the sender keeps them and resends after the link is re-established.
     case notNow
+    /// The app's write failed part-way (a full disk, an I/O error): the whole receive transaction is
+    /// rolled back — nothing half-written survives — and nothing is acknowledged.
+    case failed
 }
 
 /// A transfer as the receiving app sees it.
@@ -44,6 +47,11 @@ public protocol SessionDelegate: AnyObject {
     /// The session is deactivated; the app should call `activate()` again to talk to the new device.
     func sessionDidDeactivate(_ session: Session)
 
+    /// The fast path for apps that decode their own payloads: called first, inside the receive
+    /// transaction, with the encoded dictionary (`EncodedDictionary` reads it in place). Return nil to
+    /// have the session decode it and call `didReceiveUserInfo` instead.
+    func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome?
+
     /// A userInfo transfer arrived. Runs inside the store transaction that records it as received:
     /// whatever the app writes to the same database here commits, or rolls back, together with it.
     func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome
@@ -70,6 +78,7 @@ public protocol SessionDelegate: AnyObject {
 }
 
 extension SessionDelegate {
+    public func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? { nil }
     public func sessionDidBecomeInactive(_ session: Session) {}
     public func sessionDidDeactivate(_ session: Session) {}
     public func sessionDidCommitReceivedTransfers(_ session: Session) {}

@@ -81,9 +81,10 @@ extension Session {
             try database.transaction {
                 for (index, item) in fresh.enumerated() {
                     if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
-                    let userInfo: UserInfo
+                    let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)
+                    let outcome: ReceiveOutcome
                     do {
-                        userInfo = try item.body.withUnsafeBytes { (raw) throws(DecodeError) in try PropertyListCodec.decodeDictionary(raw) }
+                        outcome = try deliver(item.body, transfer)
                     } catch {
                         // Undecodable bytes cannot become anything the app could store; skipping them
                         // keeps the link from wedging on the same resend forever.
@@ -91,9 +92,7 @@ extension Session {
                         cursor = item.seq
                         continue
                     }
-                    let outcome = delegate?.session(
-                        self, didReceiveUserInfo: userInfo,
-                        transfer: ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)) ?? .notNow
+                    if outcome == .failed { throw ReceiveAborted(seq: item.seq) }
                     if outcome == .notNow { refused = item.seq; break }
                     cursor = item.seq
                 }
@@ -104,7 +103,8 @@ extension Session {
             }
         } catch {
             delegate?.session(self, didRollBackReceivedTransfers: error)
-            let storage = error as? StorageError
+            // The app's own write may have failed first: the store's last error says why.
+            let storage = (error as? StorageError) ?? database.lastStatementError
             let code: WCError.Code = storage?.kind == .full ? .insufficientSpace : .deliveryFailed
             failedCommits += 1
             logger.error("receive.commit-failed", [
@@ -128,6 +128,31 @@ extension Session {
             source.close(error: WCError(.deliveryFailed, "the \(role.rawValue)'s app could not take transfer \(refused) yet"),
                          reason: "app deferred a transfer")
         }
+    }
+
+    /// The app reported a failed write: the batch's transaction must not commit.
+    struct ReceiveAborted: Error, CustomStringConvertible {
+        let seq: Int64
+        var description: String { "the app could not store transfer \(seq)" }
+    }
+
+    /// Hands one transfer to the delegate: its fast path first, else the decoded dictionary.
+    private func deliver(_ body: ArraySlice<UInt8>, _ transfer: ReceivedTransfer) throws(DecodeError) -> ReceiveOutcome {
+        guard let delegate else { return .notNow }
+        var result: Result<ReceiveOutcome, DecodeError> = .success(.notNow)
+        body.withUnsafeBytes { raw in
+            if let outcome = delegate.session(self, didReceiveEncodedUserInfo: raw, transfer: transfer) {
+                result = .success(outcome)
+                return
+            }
+            do throws(DecodeError) {
+                let userInfo = try PropertyListCodec.decodeDictionary(raw)
+                result = .success(delegate.session(self, didReceiveUserInfo: userInfo, transfer: transfer))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     private func receiveAppState(_ payload: [UInt8]) {

@@ -117,14 +117,14 @@ public enum SessionStore {
     }
 
     static func identityValue(_ database: Database, _ key: String) throws -> String? {
-        let query = try database.statement("SELECT value FROM cx_identity WHERE key = ?")
+        let query = try database.statement(literal: "SELECT value FROM cx_identity WHERE key = ?")
         defer { query.reset() }
         try query.bind(key, at: 1)
         return try query.step() ? query.string(at: 0) : nil
     }
 
     static func setIdentityValue(_ database: Database, _ key: String, _ value: String) throws {
-        let update = try database.statement("INSERT OR REPLACE INTO cx_identity (key, value) VALUES (?, ?)")
+        let update = try database.statement(literal: "INSERT OR REPLACE INTO cx_identity (key, value) VALUES (?, ?)")
         try update.bind(key, at: 1)
         try update.bind(value, at: 2)
         try update.run()
@@ -133,7 +133,7 @@ public enum SessionStore {
     // MARK: - Pairing
 
     public static func pairing(_ database: Database) throws -> Pairing? {
-        let query = try database.statement("""
+        let query = try database.statement(literal: """
             SELECT pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at FROM cx_pairing
             """)
         defer { query.reset() }
@@ -145,7 +145,7 @@ public enum SessionStore {
 
     public static func setPairing(_ database: Database, _ pairing: Pairing) throws {
         try database.transaction {
-            let update = try database.statement("""
+            let update = try database.statement(literal: """
                 INSERT OR REPLACE INTO cx_pairing
                     (singleton, pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at)
                 VALUES (1, ?, ?, ?, ?, ?)
@@ -163,7 +163,7 @@ public enum SessionStore {
 
     /// The highest sequence number durably received from `peer` (0 if none).
     public static func receiveCursor(_ database: Database, peer: String) throws -> Int64 {
-        let query = try database.statement("SELECT last_seq FROM cx_receive_cursor WHERE peer_device_id = ?")
+        let query = try database.statement(literal: "SELECT last_seq FROM cx_receive_cursor WHERE peer_device_id = ?")
         defer { query.reset() }
         try query.bind(peer, at: 1)
         return try query.step() ? query.int64(at: 0) : 0
@@ -173,7 +173,7 @@ public enum SessionStore {
     static func setReceiveCursor(_ database: Database, peer: String, seq: Int64) throws {
         // Outside the transaction that stored the transfers, this would mark them received alone.
         try database.requireTransaction("advance receive cursor")
-        let update = try database.statement("""
+        let update = try database.statement(literal: """
             INSERT INTO cx_receive_cursor (peer_device_id, last_seq) VALUES (?, ?)
             ON CONFLICT (peer_device_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)
             """)
@@ -205,7 +205,7 @@ public enum SessionStore {
 
     static func setContext(_ database: Database, _ direction: ContextDirection, _ context: StoredContext,
                            now: Double = wallClockSeconds()) throws {
-        let update = try database.statement("""
+        let update = try database.statement(literal: """
             INSERT OR REPLACE INTO cx_context (direction, peer_device_id, version, payload, acked_version, updated_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """)

@@ -38,7 +38,7 @@ public final class AppConnectivity {
             return .accepted
         } catch {
             logger.error("app.userinfo-save-failed", ["seq": transfer.seq, "error": "\(error)"])
-            return .notNow
+            return .failed
         }
     }
 

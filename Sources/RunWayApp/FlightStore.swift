@@ -59,16 +59,14 @@ public final class FlightStore {
     // MARK: - Writing
 
     /// Inserts `flight` unless a flight with its id is stored; returns its place in arrival order, or
-    /// nil if it was already there. Joins the caller's transaction if one is open; the summary and the
-    /// samples go in together or not at all (a failed insert leaves that transaction as it was, so the
-    /// flight can be saved whole later rather than skipped as a duplicate of half of itself).
+    /// nil if it was already there. Joins the caller's transaction if one is open.
+    ///
+    /// The summary and the samples are two rows: if this throws, the caller must roll its transaction
+    /// back (the session does, when the app answers `.failed`), or a half-written flight would stay and
+    /// later be skipped as a duplicate of itself.
     @discardableResult
     public func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Int64? {
-        try database.savepoint("flight_insert") { try insertRows(flight, origin: origin, now: now) }
-    }
-
-    private func insertRows(_ flight: Flight, origin: Origin, now: Double) throws -> Int64? {
-        let insert = try database.statement("""
+        let insert = try database.statement(literal: """
             INSERT INTO flights (id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode,
                                  source_device, transfer_seq, saved_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
@@ -87,7 +85,7 @@ public final class FlightStore {
         try insert.run()
         guard database.changes == 1 else { return nil }
         let arrival = database.lastInsertRowID
-        let samples = try database.statement("INSERT INTO flight_samples (arrival, samples) VALUES (?, ?)")
+        let samples = try database.statement(literal: "INSERT INTO flight_samples (arrival, samples) VALUES (?, ?)")
         try samples.bind(arrival, at: 1)
         try samples.bind(blob: flight.packedSamples, at: 2)
         try samples.run()
@@ -97,7 +95,7 @@ public final class FlightStore {
     /// Deletes a stored flight; false if there is none with that id.
     public func delete(id: String) throws -> Bool {
         try database.transaction {
-            let delete = try database.statement("DELETE FROM flights WHERE id = ?")
+            let delete = try database.statement(literal: "DELETE FROM flights WHERE id = ?")
             try delete.bind(id, at: 1)
             try delete.run()
             return database.changes > 0
@@ -106,7 +104,7 @@ public final class FlightStore {
 
     /// Records a non-flight userInfo as delivered to the app.
     public func recordReceivedUserInfo(_ payload: [UInt8], origin: Origin, now: Double = wallClockSeconds()) throws {
-        let insert = try database.statement("""
+        let insert = try database.statement(literal: """
             INSERT INTO received_userinfo (source_device, transfer_seq, payload, received_at) VALUES (?, ?, ?, ?)
             """)
         try insert.bind(origin.deviceID ?? "", at: 1)
@@ -121,7 +119,7 @@ public final class FlightStore {
     public func count() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM flights")) }
 
     public func contains(id: String) throws -> Bool {
-        let query = try database.statement("SELECT 1 FROM flights WHERE id = ?")
+        let query = try database.statement(literal: "SELECT 1 FROM flights WHERE id = ?")
         defer { query.reset() }
         try query.bind(id, at: 1)
         return try query.step()

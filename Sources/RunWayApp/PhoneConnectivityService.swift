@@ -27,6 +27,13 @@ public final class PhoneConnectivityService: SessionDelegate {
         try? session.activate()
     }
 
+    /// Flights, the bulk of what arrives, are read straight from their encoding; anything else (or a
+    /// flight that does not read cleanly) takes the general path below.
+    public func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
+        guard let flight = Flight(encodedUserInfo: bytes) else { return nil }
+        return viewModel.receiveFromWatch(flight, origin: FlightStore.Origin(deviceID: transfer.senderDeviceID, transferSeq: transfer.seq))
+    }
+
     public func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
         let origin = FlightStore.Origin(deviceID: transfer.senderDeviceID, transferSeq: transfer.seq)
         do {

@@ -76,11 +76,12 @@ public final class RunViewModel {
                 case .saved, .duplicate, .tooShort: return .accepted
                 }
             } catch {
-                // The store could not take it: keep it for the drain, and do not let the transfer be
-                // acknowledged — the watch keeps it until it is durable here.
+                // The store could not take it: keep it for the drain, and have the whole receive
+                // transaction rolled back — nothing half-written stays, nothing is acknowledged, and
+                // the watch keeps the transfer until it is durable here.
                 logger.error("app.save-failed", ["id": flight.id, "error": "\(error)", "action": "held in pendingWatchDataQueue"])
                 enqueuePending(flight, origin)
-                return .notNow
+                return .failed
             }
         }
     }

@@ -15,10 +15,11 @@ public final class Database {
     let handle: OpaquePointer
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    private var literalCache: [Int: Statement] = [:]
     public private(set) var durability: Durability = .full
     private var isClosed = false
     /// The last statement error since the transaction began: why SQLite rolled it back on its own.
-    var lastStatementError: StorageError?
+    public internal(set) var lastStatementError: StorageError?
 
     /// Opens (creating if missing) the database at `path`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
@@ -56,6 +57,7 @@ public final class Database {
         guard !isClosed else { return }
         isClosed = true
         statementCache.removeAll()
+        literalCache.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -80,6 +82,19 @@ public final class Database {
         }
         let statement = try Statement(database: self, sql: sql)
         statementCache[sql] = statement
+        return statement
+    }
+
+    /// The cached prepared statement for a literal `sql`: keyed by the literal's address, so the hot
+    /// path never hashes the SQL text.
+    public func statement(literal sql: StaticString) throws(StorageError) -> Statement {
+        let key = Int(bitPattern: sql.utf8Start)
+        if let cached = literalCache[key] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(database: self, sql: sql.description)
+        literalCache[key] = statement
         return statement
     }
 
@@ -113,24 +128,6 @@ public final class Database {
             return result
         } catch {
             rollbackIfNeeded()
-            throw error
-        }
-    }
-
-    /// Runs `body` under a savepoint: if it throws, only what `body` wrote is undone, and an enclosing
-    /// transaction carries on without it. A write of several rows that must stand or fall together,
-    /// inside a larger transaction, goes here.
-    public func savepoint<R>(_ name: String, _ body: () throws -> R) throws -> R {
-        try statement("SAVEPOINT \(name)").run()
-        do {
-            let result = try body()
-            try statement("RELEASE \(name)").run()
-            return result
-        } catch {
-            // After some errors SQLite has already rolled the whole transaction back, savepoint and all.
-            if isInTransaction {
-                _ = sqlite3_exec(handle, "ROLLBACK TO \(name); RELEASE \(name)", nil, nil, nil)
-            }
             throw error
         }
     }

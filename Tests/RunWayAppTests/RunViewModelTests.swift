@@ -100,9 +100,16 @@ final class CountingReminders: InactivityReminderScheduling {
         model.onFlightHeld = { held += 1 }
         try fixture.database.execute("ALTER TABLE flight_samples RENAME TO hidden")  // every insert now fails
         let run = fixture.flight()
-        // As the session calls it: inside its receive transaction, which then commits what came before.
-        let outcome = try fixture.database.transaction { model.receiveFromWatch(run, origin: .init()) }
-        #expect(outcome == .notNow)
+        // As the session calls it: inside its receive transaction, which it rolls back on `.failed`.
+        struct RolledBack: Error {}
+        var outcome: ReceiveOutcome?
+        #expect(throws: RolledBack.self) {
+            try fixture.database.transaction {
+                outcome = model.receiveFromWatch(run, origin: .init())
+                if outcome == .failed { throw RolledBack() }
+            }
+        }
+        #expect(outcome == .failed)
         #expect(try fixture.store.count() == 0)  // no half-written flight (a summary without its samples)
         #expect(model.pendingWatchDataQueue.map(\.flight.id) == [run.id])
         #expect(held == 1)  // the daemon is told, so that it retries

@@ -39,35 +39,6 @@ import Testing
         #expect(!database.isInTransaction)
     }
 
-    @Test func aSavepointUndoesOnlyItsOwnWrites() throws {
-        let directory = makeTemporaryDirectory("db")
-        defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/s.sqlite")
-        try database.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
-        struct Boom: Error {}
-        try database.transaction {
-            try database.execute("INSERT INTO t VALUES (1)")
-            #expect(throws: Boom.self) {
-                try database.savepoint("part") {
-                    try database.execute("INSERT INTO t VALUES (2)")
-                    throw Boom()
-                }
-            }
-            #expect(database.isInTransaction)
-            try database.savepoint("part") { try database.execute("INSERT INTO t VALUES (3)") }
-        }
-        #expect(try database.scalarString("SELECT group_concat(x) FROM t") == "1,3")
-        // Outside a transaction it is one of its own.
-        #expect(throws: StorageError.self) {
-            try database.savepoint("alone") {
-                try database.execute("INSERT INTO t VALUES (4)")
-                try database.execute("INSERT INTO t VALUES (1)")  // constraint violation
-            }
-        }
-        #expect(try database.scalarInt("SELECT count(*) FROM t") == 2)
-        #expect(!database.isInTransaction)
-    }
-
     @Test func constraintErrorsCarryKindAndSQLButNotValues() throws {
         let directory = makeTemporaryDirectory("db")
         defer { removeDirectory(directory) }

@@ -1,0 +1,76 @@
+import Glibc
+
+/// The entries of an encoded property-list dictionary, read in place: no `Dictionary`, no `String` per
+/// key. For apps that decode their own typed payloads on the hot path (the phone turns every received
+/// flight into a row this way); everything else uses `PropertyListCodec.decodeDictionary`.
+public enum EncodedDictionary {
+    /// One value, borrowed from the encoded bytes (valid only inside the callback).
+    public enum Value {
+        case string(UnsafeRawBufferPointer)
+        case integer(Int64)
+        case real(Double)
+        case bool(Bool)
+        case date(Double)
+        case data(UnsafeRawBufferPointer)
+        /// An array or a dictionary (already checked, skipped).
+        case container
+
+        public var number: Double? {
+            switch self {
+            case let .real(value), let .date(value): value
+            case let .integer(value): Double(value)
+            default: nil
+            }
+        }
+    }
+
+    /// Calls `body` with each key's bytes and its value, in encoded (sorted) order. Checks the whole
+    /// encoding as it goes, as strictly as `PropertyListCodec` does.
+    public static func forEachEntry(
+        _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Value) -> Void
+    ) throws(DecodeError) {
+        var reader = ByteReader(bytes)
+        guard try reader.readUInt8() == PropertyListCodec.Tag.dictionary.rawValue else {
+            throw .invalid("payload is not a dictionary")
+        }
+        let count = Int(try reader.readUInt32())
+        guard count <= reader.remaining / 5 else { throw .truncated(needed: count * 5, available: reader.remaining) }
+        for _ in 0..<count {
+            let keyLength = Int(try reader.readUInt32())
+            let key = try reader.readBytes(keyLength)
+            _ = try ByteReader.string(key)  // keys must be valid UTF-8, as for the generic decoder
+            let tagOffset = reader.offset
+            let rawTag = try reader.readUInt8()
+            guard let tag = PropertyListCodec.Tag(rawValue: rawTag) else { throw .invalid("unknown value tag \(rawTag)") }
+            let value: Value
+            switch tag {
+            case .string:
+                let raw = try reader.readBytes(Int(try reader.readUInt32()))
+                _ = try ByteReader.string(raw)
+                value = .string(raw)
+            case .integer: value = .integer(try reader.readInt64())
+            case .real: value = .real(try reader.readDouble())
+            case .falseValue: value = .bool(false)
+            case .trueValue: value = .bool(true)
+            case .date: value = .date(try reader.readDouble())
+            case .data: value = .data(try reader.readBytes(Int(try reader.readUInt32())))
+            case .array, .dictionary:
+                var nested = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[tagOffset...]))
+                _ = try PropertyListCodec.decode(from: &nested, depth: 1)
+                _ = try reader.readBytes(nested.offset - 1)
+                value = .container
+            }
+            body(key, value)
+        }
+        guard reader.isAtEnd else { throw .invalid("\(reader.remaining) trailing bytes after the dictionary") }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes spell `text` (ASCII keys).
+    @inline(__always)
+    public func equals(_ text: StaticString) -> Bool {
+        guard count == text.utf8CodeUnitCount else { return false }
+        return count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0
+    }
+}

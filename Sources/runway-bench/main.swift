@@ -1,0 +1,113 @@
+// scripts/bench: how fast the pair moves and stores flights, against a baseline run in the same
+// invocation, on this machine. Prints a table and writes it into docs/performance.md.
+import Foundation
+import Glibc
+import PairTesting
+
+var count = 50_000, runs = 3, memoryBacklog = 100_000, logbookSize = 100_000, latencySamples = 200
+var output: String? = "docs/performance.md"
+var arguments = CommandLine.arguments.dropFirst()
+func usage() -> Never {
+    print("""
+    usage: scripts/bench [--count N] [--runs R] [--memory-backlog N] [--logbook N] [--latency-samples N] [--no-write]
+
+    Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a baseline
+    program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit);
+    record-to-stored latency; cold start; peak RSS while draining; logbook --json time. Medians of R runs
+    (default 3) with min–max. Writes the table into docs/performance.md unless --no-write.
+    """)
+    exit(0)
+}
+while let flag = arguments.popFirst() {
+    func value() -> Int {
+        guard let text = arguments.popFirst(), let number = Int(text), number > 0 else {
+            FileHandle.standardError.write("bench: \(flag) needs a positive number\n".data(using: .utf8)!)
+            exit(2)
+        }
+        return number
+    }
+    switch flag {
+    case "--count": count = value()
+    case "--runs": runs = value()
+    case "--memory-backlog": memoryBacklog = value()
+    case "--logbook": logbookSize = value()
+    case "--latency-samples": latencySamples = value()
+    case "--no-write": output = nil
+    case "--help", "-h": usage()
+    default:
+        FileHandle.standardError.write("bench: unknown option \(flag)\n".data(using: .utf8)!)
+        exit(2)
+    }
+}
+
+let scenarios = Scenarios(count: count, runs: runs)
+do {
+    let size = scenarios.payloadBytes()
+    progress("flights are \(size) bytes encoded on average")
+
+    var drain = Sample(), baseline = Sample()
+    for run in 1...runs {
+        progress("drain \(run)/\(runs): \(count) flights")
+        drain.add(Double(count) / (try scenarios.drain(backlog: count).seconds))
+        progress("baseline \(run)/\(runs)")
+        baseline.add(try scenarios.baseline(size: size))
+    }
+    progress("latency: \(latencySamples) flights")
+    let latency = try scenarios.latency(samples: latencySamples)
+    progress("cold start")
+    let cold = try scenarios.coldStart(stored: count)
+    progress("memory: draining \(memoryBacklog)")
+    let memory = try scenarios.drain(backlog: memoryBacklog)
+    progress("logbook of \(logbookSize)")
+    let logbook = try scenarios.logbook(stored: logbookSize)
+
+    let ratio = drain.median / baseline.median
+    func range(_ sample: Sample, _ decimals: Int = 0) -> String {
+        "\(format(sample.min, decimals))–\(format(sample.max, decimals))"
+    }
+    let rows: [(String, String, String, String, String)] = [
+        ("drain (\(grouped(Double(count))) flights)", "\(grouped(drain.median)) flights/s",
+         "\(grouped(drain.min))–\(grouped(drain.max))", "", ""),
+        ("drain payload", "\(format(drain.median * Double(size) / 1e6, 1)) MB/s",
+         "\(format(drain.min * Double(size) / 1e6, 1))–\(format(drain.max * Double(size) / 1e6, 1))", "", ""),
+        ("baseline (same records, no session)", "\(grouped(baseline.median)) records/s",
+         "\(grouped(baseline.min))–\(grouped(baseline.max))", "", ""),
+        ("drain / baseline", format(ratio, 2) + "×", "", "≥ 0.5×", ratio >= 0.5 ? "met" : "missed"),
+        ("latency p50 (\(latencySamples) flights)", format(latency.percentile(50), 2) + " ms", range(latency, 2), "", ""),
+        ("latency p99", format(latency.percentile(99), 2) + " ms", "", "≤ 5 ms", latency.percentile(99) <= 5 ? "met" : "missed"),
+        ("cold start: process start → ready (\(grouped(Double(count))) stored)", format(cold.ready.median, 1) + " ms",
+         range(cold.ready, 1), "≤ 100 ms", cold.ready.median <= 100 ? "met" : "missed"),
+        ("SIGKILL → relaunch → first acknowledgement", format(cold.firstAck.median, 1) + " ms", range(cold.firstAck, 1), "", ""),
+        ("peak RSS, phone, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.phonePeakKB) / 1024, 1)) MB", "",
+         "≤ 50 MB", memory.phonePeakKB <= 50 * 1024 ? "met" : "missed"),
+        ("peak RSS, watch, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.watchPeakKB) / 1024, 1)) MB", "",
+         "≤ 50 MB", memory.watchPeakKB <= 50 * 1024 ? "met" : "missed"),
+        ("logbook --json, \(grouped(Double(logbookSize))) flights", format(logbook.median, 0) + " ms", range(logbook, 0),
+         "≤ 1000 ms", logbook.median <= 1000 ? "met" : "missed"),
+    ]
+    var table = "| figure | median | min–max | target | |\n|---|---|---|---|---|\n"
+    for row in rows { table += "| \(row.0) | \(row.1) | \(row.2) | \(row.3) | \(row.4) |\n" }
+    print(table)
+
+    if let output {
+        let machine = """
+        - command: `scripts/bench\(CommandLine.arguments.dropFirst().map { " " + $0 }.joined())` (release build), \(shell("date -u +%Y-%m-%dT%H:%MZ"))
+        - machine: \(shell("nproc")) × \(shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")), \(shell("free -g | awk '/Mem:/ {print $2}'")) GiB, \(shell("uname -sr")), \(shell("df -hT /tmp | awk 'NR==2 {print $2}'")) /tmp
+        - toolchain: \(shell("swift --version 2>&1 | head -1")); SQLite \(shell("sqlite3 --version | cut -d' ' -f1"))
+        - flights: \(size) bytes encoded on average (a userInfo dictionary, samples packed in one data value);
+          medians of \(runs) runs; latency over \(latencySamples) flights
+        """
+        let generated = "<!-- bench:begin (written by scripts/bench) -->\n\(machine)\n\n\(table)<!-- bench:end -->"
+        var document = (try? String(contentsOfFile: output, encoding: .utf8)) ?? "# Performance\n\n<!-- bench:begin --><!-- bench:end -->\n"
+        if let begin = document.range(of: "<!-- bench:begin"), let end = document.range(of: "<!-- bench:end -->") {
+            document.replaceSubrange(begin.lowerBound..<end.upperBound, with: generated)
+        } else {
+            document += "\n" + generated + "\n"
+        }
+        try document.write(toFile: output, atomically: true, encoding: .utf8)
+        progress("wrote \(output)")
+    }
+} catch {
+    FileHandle.standardError.write("bench: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}
