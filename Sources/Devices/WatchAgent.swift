@@ -41,6 +41,9 @@ public final class WatchAgent {
         let home = runtime.home
         database = try home.openStore()
         runtime.onShutdown { [unowned self] in self.database.close() }
+        // The log is copied into the store on a thread of its own, never in the middle of a receive.
+        let checkpointer = try Checkpointer(owner: database)
+        runtime.onShutdown { checkpointer.stop() }
         if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         logger.info("startup.store-opened", ["path": home.storePath])
 

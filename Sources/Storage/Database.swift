@@ -18,6 +18,7 @@ public final class Database {
     private var literalCache: [Int: Statement] = [:]
     public private(set) var durability: Durability = .full
     private var isClosed = false
+    public var isOpen: Bool { !isClosed }
     /// The last statement error since the transaction began: why SQLite rolled it back on its own.
     public internal(set) var lastStatementError: StorageError?
 
