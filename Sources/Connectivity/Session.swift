@@ -7,9 +7,9 @@ public struct SessionConfiguration: Sendable {
     public var appVersion = "1.4.0"
     /// At most this many transfers sent and not yet acknowledged (flow control): memory on both sides
     /// is bounded by the window, not by the backlog.
-    public var windowTransfers = 2048
+    public var windowTransfers = 4096
     /// ... and at most this many bytes of them.
-    public var windowBytes = 8 << 20
+    public var windowBytes = 16 << 20
     /// Stop producing frames while the socket has more than this many bytes queued.
     public var outboundHighWaterBytes = 1 << 20
     /// The largest userInfo or message, encoded (Apple's limit).

@@ -26,7 +26,7 @@ public final class SocketStream {
     private unowned let loop: EventLoop
     public let inbound = ByteBuffer()
     private let outbound = ByteBuffer()
-    public var maximumReadPerWakeup = 2 << 20
+    public var maximumReadPerWakeup = 4 << 20
     public var maximumInboundBytes = 4 << 20
     public private(set) var isClosed = false
     private var readingPaused = false
