@@ -116,6 +116,14 @@ public struct ByteReader {
 
     /// Bytes as a string, rejecting invalid UTF-8. ASCII — nearly every key and most values — skips
     /// the general validator, which is several times slower.
+    /// Whether `raw` is valid UTF-8, without making a string of it (ASCII is checked byte by byte).
+    public static func isValidUTF8(_ raw: UnsafeRawBufferPointer) -> Bool {
+        for byte in raw where byte >= 0x80 {
+            return String(validating: raw, as: UTF8.self) != nil
+        }
+        return true
+    }
+
     public static func string(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> String {
         if raw.allSatisfy({ $0 < 0x80 }) { return String(decoding: raw, as: UTF8.self) }
         guard let string = String(validating: raw, as: UTF8.self) else {

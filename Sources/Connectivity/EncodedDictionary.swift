@@ -38,7 +38,8 @@ public enum EncodedDictionary {
         for _ in 0..<count {
             let keyLength = Int(try reader.readUInt32())
             let key = try reader.readBytes(keyLength)
-            _ = try ByteReader.string(key)  // keys must be valid UTF-8, as for the generic decoder
+            // Keys must be valid UTF-8, as for the generic decoder.
+            guard ByteReader.isValidUTF8(key) else { throw .invalid("string is not valid UTF-8") }
             let tagOffset = reader.offset
             let rawTag = try reader.readUInt8()
             guard let tag = PropertyListCodec.Tag(rawValue: rawTag) else { throw .invalid("unknown value tag \(rawTag)") }
@@ -46,7 +47,7 @@ public enum EncodedDictionary {
             switch tag {
             case .string:
                 let raw = try reader.readBytes(Int(try reader.readUInt32()))
-                _ = try ByteReader.string(raw)
+                guard ByteReader.isValidUTF8(raw) else { throw .invalid("string is not valid UTF-8") }
                 value = .string(raw)
             case .integer: value = .integer(try reader.readInt64())
             case .real: value = .real(try reader.readDouble())

@@ -10,7 +10,7 @@ import Testing
         let harness = try PairHarness()
         try harness.activateBoth()
         try harness.connect()
-        try harness.phone.transferUserInfo(batch: harness.numbered(0..<10))
+        _ = try harness.phone.transferUserInfo(batch: harness.numbered(0..<10))
         try harness.drive()
         #expect(harness.watchDelegate.receivedNumbers == Array(0..<10))
         #expect(try harness.phone.outstandingUserInfoTransferCount() == 0)
@@ -120,10 +120,10 @@ import Testing
     @Test func finishedWhileApartIsReportedWhenTheLinkResumes() throws {
         let harness = try PairHarness()
         try harness.activateBoth()
-        try harness.watch.transferUserInfo(batch: harness.numbered(0..<5))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<5))
         try harness.connect()
         harness.link!.b.dropsOutgoing = true  // the phone stores them but its acknowledgements are lost
-        try harness.watch.transferUserInfo(batch: harness.numbered(5..<8))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(5..<8))
         try harness.drive()
         harness.link!.closeBoth(reason: "watch went away")
         #expect(harness.watchDelegate.finished.count == 5)

@@ -56,11 +56,11 @@ import Testing
     @Test func aResendAfterALostAcknowledgementIsNotDeliveredTwice() throws {
         let harness = try PairHarness()
         try harness.activateBoth()
-        try harness.watch.transferUserInfo(batch: harness.numbered(0..<20))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<20))
         let link = try #require(try harness.connect(force: true))
         _ = link
         // Everything arrived; now lose the phone's acknowledgements and cut the link.
-        try harness.watch.transferUserInfo(batch: harness.numbered(20..<30))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(20..<30))
         harness.link!.b.dropsOutgoing = true
         try harness.drive()
         #expect(harness.phoneDelegate.receivedNumbers == Array(0..<30))
@@ -75,7 +75,7 @@ import Testing
     @Test func resentFramesBelowTheCursorAreAcknowledgedNotRedelivered() throws {
         let harness = try PairHarness()
         try harness.activateBoth()
-        try harness.watch.transferUserInfo(batch: harness.numbered(0..<5))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<5))
         try harness.connect()
         #expect(harness.phoneDelegate.receivedNumbers == Array(0..<5))
         // A confused sender replays seq 1...5: the phone must not deliver them again.
@@ -94,7 +94,7 @@ import Testing
         let harness = try PairHarness()
         try harness.activateBoth()
         harness.phoneDelegate.refuse = [4]
-        try harness.watch.transferUserInfo(batch: harness.numbered(0..<8))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<8))
         try harness.connect()
         // 1...3 are stored and acknowledged; 4 and everything after stay with the watch.
         #expect(harness.phoneDelegate.receivedNumbers == [0, 1, 2])
@@ -111,7 +111,7 @@ import Testing
         configuration.windowTransfers = 8
         let harness = try PairHarness(configuration: configuration)
         try harness.activateBoth()
-        try harness.watch.transferUserInfo(batch: harness.numbered(0..<100))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<100))
         harness.link = try MemoryLink.connect(harness.watch, harness.phone, loop: harness.loop)
         // Before the phone has answered, at most the window has been sent.
         #expect(harness.link!.a.sentFrames.filter { $0.type == .userInfo }.count == 8)
@@ -149,7 +149,7 @@ import Testing
         configuration.acknowledgeBeforeCommit = true
         let harness = try PairHarness(configuration: configuration)
         try harness.activateBoth()
-        try harness.watch.transferUserInfo(batch: harness.numbered(0..<3))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<3))
         try harness.connect()
         #expect(try harness.watch.outstandingUserInfoTransferCount() == 0)
         #expect(harness.link!.b.sentFrames.filter { $0.type == .ack }.count == 1)
