@@ -25,7 +25,10 @@ public enum EncodedDictionary {
     }
 
     /// Calls `body` with each key's bytes and its value, in encoded (sorted) order. Checks the whole
-    /// encoding as it goes, as strictly as `PropertyListCodec` does.
+    /// encoding as it goes, as strictly as `PropertyListCodec` does, and more: keys must be ASCII and in
+    /// strictly increasing order (as the encoder writes them), so there can be no duplicate — whatever
+    /// this accepts, `PropertyListCodec.decodeDictionary` accepts too, with the same entries. Anything
+    /// else (a hand-made encoding) is refused here, and the caller takes the general path.
     public static func forEachEntry(
         _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Value) -> Void
     ) throws(DecodeError) {
@@ -35,11 +38,13 @@ public enum EncodedDictionary {
         }
         let count = Int(try reader.readUInt32())
         guard count <= reader.remaining / 5 else { throw .truncated(needed: count * 5, available: reader.remaining) }
+        var previous: UnsafeRawBufferPointer?
         for _ in 0..<count {
             let keyLength = Int(try reader.readUInt32())
             let key = try reader.readBytes(keyLength)
-            // Keys must be valid UTF-8, as for the generic decoder.
-            guard ByteReader.isValidUTF8(key) else { throw .invalid("string is not valid UTF-8") }
+            guard key.allSatisfy({ $0 < 0x80 }) else { throw .invalid("a key is not ASCII") }
+            if let previous, !Self.precedes(previous, key) { throw .invalid("keys are not in strictly increasing order") }
+            previous = key
             let tagOffset = reader.offset
             let rawTag = try reader.readUInt8()
             guard let tag = PropertyListCodec.Tag(rawValue: rawTag) else { throw .invalid("unknown value tag \(rawTag)") }
@@ -64,6 +69,15 @@ public enum EncodedDictionary {
             body(key, value)
         }
         guard reader.isAtEnd else { throw .invalid("\(reader.remaining) trailing bytes after the dictionary") }
+    }
+}
+
+extension EncodedDictionary {
+    /// Byte order, as the encoder sorts ASCII keys.
+    static func precedes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        let common = Swift.min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order < 0 || (order == 0 && a.count < b.count)
     }
 }
 

@@ -110,6 +110,26 @@ enum DecoderProperties {
             tally.refused += 1
         }
 
+        // The in-place reader is stricter than the decoder, never looser: what it reads, the decoder
+        // decodes, to the same entries.
+        var inPlace: [(key: String, value: EncodedDictionary.Value)] = []
+        let readInPlace = payload.withUnsafeBytes { raw in
+            (try? EncodedDictionary.forEachEntry(raw) { key, value in
+                inPlace.append((String(decoding: key, as: UTF8.self), value))
+            }) != nil
+        }
+        if readInPlace {
+            guard let dictionary = try? PropertyListCodec.decodeDictionary(payload), dictionary.count == inPlace.count else {
+                throw Violation(description: "the in-place reader accepted a dictionary the decoder refuses")
+            }
+            for (key, value) in inPlace where !agrees(value, dictionary[key]) {
+                throw Violation(description: "the in-place reader and the decoder disagree on \(key)")
+            }
+            tally.accepted += 1
+        } else {
+            tally.refused += 1
+        }
+
         if let handshake = try? Handshake(decoding: payload) {
             guard (try? Handshake(decoding: handshake.encoded)) == handshake else {
                 throw Violation(description: "an accepted handshake does not survive its encoder")
@@ -136,6 +156,18 @@ enum DecoderProperties {
             tally.accepted += 1
         } else {
             tally.refused += 1
+        }
+    }
+
+    static func agrees(_ value: EncodedDictionary.Value, _ decoded: PropertyListValue?) -> Bool {
+        switch (value, decoded) {
+        case let (.string(raw), .string(text)?): return Array(raw) == Array(text.utf8)
+        case let (.integer(a), .integer(b)?): return a == b
+        case let (.real(a), .real(b)?), let (.date(a), .date(b)?): return a.bitPattern == b.bitPattern
+        case let (.bool(a), .bool(b)?): return a == b
+        case let (.data(raw), .data(bytes)?): return Array(raw) == bytes
+        case (.container, .array?), (.container, .dictionary?): return true
+        default: return false
         }
     }
 
