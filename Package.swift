@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
         .target(name: "Devices", dependencies: ["Posix", "Storage", "Connectivity", "RunWayApp"]),
         .target(name: "RunWayCLI", dependencies: ["Posix", "Connectivity", "RunWayApp", "Devices"]),
-        .target(name: "PairTesting", dependencies: ["Storage", "JSONText"]),
+        .target(name: "PairTesting", dependencies: ["Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
@@ -46,10 +46,10 @@ let package = Package(
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
-        .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix", "JSONText"]),
-        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
+        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(
             name: "IntegrationTests",

@@ -6,7 +6,7 @@ public final class UnixLinkListener: LinkTransport {
     public let address: UnixSocketAddress
     private let loop: EventLoop
     private let logger: Logger
-    private var listener: FileDescriptor?
+    private let listener: UnixListener
     private var connections: [ObjectIdentifier: UnixLinkConnection] = [:]
     /// Connections still in their handshake beyond this many are refused at once (a flood of idle
     /// connections must not starve the real watch of descriptors).
@@ -18,77 +18,38 @@ public final class UnixLinkListener: LinkTransport {
         self.address = address
         self.loop = loop
         self.logger = logger
+        listener = UnixListener(address: address, loop: loop, logger: logger, eventPrefix: "link")
     }
 
     public func start(_ session: Session) throws {
-        let fd = try UnixSocket.listen(at: address)
-        listener = fd
-        loop.register(fd.rawValue, interest: .readable) { [unowned self, unowned session] _ in
-            self.acceptPending(session)
-        }
+        listener.onAccept = { [unowned self, unowned session] fd in self.accepted(fd, session) }
+        try listener.start()
         logger.info("link.listening", ["socket": address.path])
     }
 
     public func stop() {
         for connection in connections.values { connection.close(error: nil, reason: "phone shutting down") }
         connections.removeAll()
-        if let listener {
-            loop.unregister(listener.rawValue)
-            listener.close()
-            unlink(address.path)
-        }
-        listener = nil
+        listener.stop()
     }
 
     public var connectionCount: Int { connections.count }
 
-    private func acceptPending(_ session: Session) {
-        guard let listener else { return }
-        while true {
-            let fd: FileDescriptor
-            do {
-                guard let accepted = try UnixSocket.accept(from: listener) else { return }
-                fd = accepted
-            } catch {
-                pauseAccepting(error)
-                return
-            }
-            // Only our own user's processes; a peer whose credentials cannot be read is refused too.
-            let peer = try? UnixSocket.peerCredentials(of: fd)
-            guard let peer, peer.uid == getuid() else {
-                logger.warning("link.refused-uid", ["peerUID": peer.map { "\($0.uid)" } ?? "unknown",
-                                                    "peerPID": peer.map { "\($0.pid)" } ?? "unknown", "ourUID": getuid()])
-                fd.close()
-                continue
-            }
-            let pending = connections.values.filter { $0.state == .handshaking }.count
-            if pending >= maximumPendingHandshakes {
-                logger.warning("link.too-many-handshakes", ["pending": pending])
-                fd.close()
-                continue
-            }
-            UnixSocket.setBufferSizes(of: fd, bytes: 4 << 20)
-            let connection = UnixLinkConnection(
-                stream: SocketStream(descriptor: fd, loop: loop), side: .acceptor, session: session, loop: loop, logger: logger)
-            connections[ObjectIdentifier(connection)] = connection
-            connection.onClose = { [unowned self] connection, _, _ in
-                self.connections[ObjectIdentifier(connection)] = nil
-            }
-            connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)
+    private func accepted(_ fd: FileDescriptor, _ session: Session) {
+        let pending = connections.values.filter { $0.state == .handshaking }.count
+        if pending >= maximumPendingHandshakes {
+            logger.warning("link.too-many-handshakes", ["pending": pending])
+            fd.close()
+            return
         }
-    }
-
-    /// Out of descriptors (`EMFILE`) or the like: the connection stays queued, and poll would report it
-    /// again at once — a busy loop that floods the log. Stop accepting for a moment instead; pending
-    /// handshakes time out meanwhile and give their descriptors back.
-    private func pauseAccepting(_ error: any Error) {
-        guard let listener else { return }
-        logger.error("link.accept-paused", ["error": "\(error)", "resumeInMs": 100])
-        loop.setInterest(listener.rawValue, [])
-        loop.schedule(afterMilliseconds: 100) { [weak self] in
-            guard let self, let listener = self.listener else { return }
-            self.loop.setInterest(listener.rawValue, .readable)
+        UnixSocket.setBufferSizes(of: fd, bytes: 4 << 20)
+        let connection = UnixLinkConnection(
+            stream: SocketStream(descriptor: fd, loop: loop), side: .acceptor, session: session, loop: loop, logger: logger)
+        connections[ObjectIdentifier(connection)] = connection
+        connection.onClose = { [unowned self] connection, _, _ in
+            self.connections[ObjectIdentifier(connection)] = nil
         }
+        connection.start(handshakeTimeoutMilliseconds: handshakeTimeoutMilliseconds)
     }
 }
 

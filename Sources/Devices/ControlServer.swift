@@ -88,16 +88,23 @@ public final class ControlConnection {
                 reply(error: .invalid("expected a request frame, got \(frame.type)"))
                 continue
             }
+            let request: ControlRequest
             do {
-                let request = try ControlRequest(json: try JSONValue(parsing: frame.payload))
+                request = try ControlRequest(json: try JSONValue(parsing: frame.payload))
                 if let expected = request.string("role"), expected != server.role.rawValue {
                     throw ControlError.invalid("\(server.home) is a \(server.role.rawValue) home, not a \(expected) home")
                 }
-                server.handler?(request, self)
             } catch let error as ControlError {
                 reply(error: error)
+                continue
             } catch {
                 reply(error: .invalid("malformed request: \(error)"))
+                continue
+            }
+            do {
+                try server.handler?(request, self)
+            } catch {
+                reply(error: server.replyError(for: error, command: request.command))
             }
         }
         guard !stream.isClosed else { return }
@@ -266,15 +273,25 @@ public final class ControlConnection {
 /// A daemon's control socket: accepts local clients of the same user and hands their requests to
 /// the daemon's handler.
 public final class ControlServer {
-    public typealias Handler = (ControlRequest, ControlConnection) -> Void
+    /// Handles one request; what it throws becomes the error reply (with its WatchConnectivity code and
+    /// name when it has one; an unexpected error is logged too).
+    public typealias Handler = (ControlRequest, ControlConnection) throws -> Void
 
     public let address: UnixSocketAddress
+
+    func replyError(for error: Error, command: String) -> ControlError {
+        if let error = error as? ControlError { return error }
+        if let error = error as? WCError { return ControlError(error) }
+        logger.error("control.command-failed", ["command": command, "error": "\(error)"])
+        return ControlError("\(command) failed: \(error)")
+    }
+
     /// Which device this daemon is, and its home (for refusing clients that expect the other one).
     public let role: DeviceRole
     let home: String
     let logger: Logger
     let loop: EventLoop
-    private var listener: FileDescriptor?
+    private let listener: UnixListener
     private var connections: [ObjectIdentifier: ControlConnection] = [:]
     public var handler: Handler?
     /// Clients beyond this many are refused at once (bounds descriptors and buffers).
@@ -292,23 +309,18 @@ public final class ControlServer {
         self.home = home
         self.loop = loop
         self.logger = logger
+        listener = UnixListener(address: address, loop: loop, logger: logger, eventPrefix: "control")
     }
 
     public func start() throws {
-        let fd = try UnixSocket.listen(at: address)
-        listener = fd
-        loop.register(fd.rawValue, interest: .readable) { [unowned self] _ in self.acceptPending() }
+        listener.onAccept = { [unowned self] fd in self.accepted(fd) }
+        try listener.start()
     }
 
     public func stop() {
         for connection in connections.values { connection.stream.close(.localClose("daemon shutting down")) }
         connections.removeAll()
-        if let listener {
-            loop.unregister(listener.rawValue)
-            listener.close()
-            unlink(address.path)
-        }
-        listener = nil
+        listener.stop()
     }
 
     public var attachedClients: [ControlConnection] { connections.values.filter(\.isAttached) }
@@ -317,45 +329,14 @@ public final class ControlServer {
         connections[ObjectIdentifier(connection)] = nil
     }
 
-    private func acceptPending() {
-        guard let listener else { return }
-        while true {
-            let fd: FileDescriptor
-            do {
-                guard let accepted = try UnixSocket.accept(from: listener) else { return }
-                fd = accepted
-            } catch {
-                pauseAccepting(error)
-                return
-            }
-            // Only our own user's processes; a peer whose credentials cannot be read is refused too.
-            let peer = try? UnixSocket.peerCredentials(of: fd)
-            guard let peer, peer.uid == getuid() else {
-                logger.warning("control.refused-uid", ["peerUID": peer.map { "\($0.uid)" } ?? "unknown",
-                                                       "peerPID": peer.map { "\($0.pid)" } ?? "unknown"])
-                fd.close()
-                continue
-            }
-            guard connections.count < maximumConnections else {
-                logger.warning("control.too-many-clients", ["clients": connections.count])
-                fd.close()
-                continue
-            }
-            let connection = ControlConnection(stream: SocketStream(descriptor: fd, loop: loop), server: self)
-            connections[ObjectIdentifier(connection)] = connection
-            connection.start()
+    private func accepted(_ fd: FileDescriptor) {
+        guard connections.count < maximumConnections else {
+            logger.warning("control.too-many-clients", ["clients": connections.count])
+            fd.close()
+            return
         }
-    }
-
-    /// Out of descriptors (`EMFILE`): rather than spin on a connection poll keeps reporting, stop
-    /// accepting for a moment (timed-out clients give their descriptors back meanwhile).
-    private func pauseAccepting(_ error: any Error) {
-        guard let listener else { return }
-        logger.error("control.accept-paused", ["error": "\(error)", "resumeInMs": 100])
-        loop.setInterest(listener.rawValue, [])
-        loop.schedule(afterMilliseconds: 100) { [weak self] in
-            guard let self, let listener = self.listener else { return }
-            self.loop.setInterest(listener.rawValue, .readable)
-        }
+        let connection = ControlConnection(stream: SocketStream(descriptor: fd, loop: loop), server: self)
+        connections[ObjectIdentifier(connection)] = connection
+        connection.start()
     }
 }

@@ -1,3 +1,4 @@
+import Connectivity
 import Glibc
 import Posix
 
@@ -77,6 +78,45 @@ public final class DaemonRuntime {
         let line = Array("ready\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         logger.info("daemon.ready", ["home": home.path, "pid": getpid()])
+    }
+
+    /// Activates `session` — the last step of start-up — and serves: once the session is activated the
+    /// control socket opens and the daemon says `ready`; then the loop runs until SIGTERM. Returns the
+    /// exit status, or throws what stopped the start-up. `install` hands the activation handler to the
+    /// app's session delegate; `whenReady` runs just before `ready` is announced.
+    public func serve(_ session: Session, control: ControlServer,
+                      install: (@escaping (ActivationState, Error?) -> Void) -> Void,
+                      whenReady: @escaping () -> Void = {}) throws -> Int32 {
+        var startupError: Error?
+        var started = false
+        install { [unowned self] state, error in
+            // A later activation (after the paired device was switched) changes nothing here.
+            guard !started else { return }
+            guard state == .activated else {
+                startupError = error ?? WCError(.genericError, "activation failed")
+                self.loop.stop()
+                return
+            }
+            do {
+                try control.start()
+            } catch {
+                startupError = error
+                self.loop.stop()
+                return
+            }
+            started = true
+            self.onShutdown {
+                control.stop()
+                session.deactivate()
+            }
+            whenReady()
+            self.announceReady()
+        }
+        try session.activate()
+        logger.info("startup.session-activating")
+        let status = run()
+        if let startupError { throw startupError }
+        return status
     }
 
     /// Runs the loop until SIGTERM/SIGINT, then shuts down: every transaction in flight has finished

@@ -7,23 +7,16 @@ import RunWayApp
 // MARK: - The phone's control commands
 
 extension PhoneDaemon {
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) {
-        do {
-            if try sessionCommands.handle(request, connection) { return }
-            switch request.command {
-            case "status": connection.reply(try status())
-            case "logbook": streamLogbook(to: connection)
-            case "flight": connection.reply(try flight(request))
-            case "delete": connection.reply(try delete(request))
-            case "attach": attach(connection)
-            case "store-limit": connection.reply(try storeLimitCommand(request))
-            default: throw ControlError.invalid("the phone does not know the command '\(request.command)'")
-            }
-        } catch let error where controlError(from: error) != nil {
-            connection.reply(error: controlError(from: error)!)
-        } catch {
-            logger.error("control.command-failed", ["command": request.command, "error": "\(error)"])
-            connection.reply(error: ControlError("\(request.command) failed: \(error)"))
+    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        if try sessionCommands.handle(request, connection) { return }
+        switch request.command {
+        case "status": connection.reply(try status())
+        case "logbook": streamLogbook(to: connection)
+        case "flight": connection.reply(try flight(request))
+        case "delete": connection.reply(try delete(request))
+        case "attach": attach(connection)
+        case "store-limit": connection.reply(try storeLimitCommand(request))
+        default: throw ControlError.invalid("the phone does not know the command '\(request.command)'")
         }
     }
 

@@ -88,38 +88,9 @@ public final class PhoneDaemon {
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
-        control.handler = { [unowned self] request, connection in self.handle(request, connection) }
-        var startupError: Error?
-        var started = false
-        service.onActivation = { [unowned self] state, error in
-            // A later activation (after the paired device was switched) changes nothing here.
-            guard !started else { return }
-            guard state == .activated else {
-                startupError = error ?? WCError(.genericError, "activation failed")
-                self.runtime.loop.stop()
-                return
-            }
-            do {
-                try self.control.start()
-            } catch {
-                startupError = error
-                self.runtime.loop.stop()
-                return
-            }
-            started = true
-            self.runtime.onShutdown { [unowned self] in
-                self.control.stop()
-                self.session.deactivate()
-            }
-            self.runtime.announceReady()
-        }
+        control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
         service.onStateChange = { [unowned self] in self.publishState() }
-        try session.activate()
-        logger.info("startup.session-activating")
-
-        let status = runtime.run()
-        if let startupError { throw startupError }
-        return status
+        return try runtime.serve(session, control: control, install: { [unowned self] in self.service.onActivation = $0 })
     }
 
     // MARK: - UI clients

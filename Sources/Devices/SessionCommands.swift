@@ -99,10 +99,3 @@ struct SessionCommands {
         return fields
     }
 }
-
-/// Errors from the session reach the CLI with their WatchConnectivity code and name.
-func controlError(from error: Error) -> ControlError? {
-    if let error = error as? ControlError { return error }
-    if let error = error as? WCError { return ControlError(error) }
-    return nil
-}

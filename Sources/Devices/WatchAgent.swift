@@ -28,6 +28,8 @@ public final class WatchAgent {
     var recorder: WatchRunRecorder!
     var control: ControlServer!
     var sessionCommands: SessionCommands!
+    /// The watch app's session delegate; held here because the session holds its delegate weakly.
+    var service: WatchConnectivityService!
     private var generator = FlightGenerator()
 
     public init(options: Options) throws {
@@ -56,66 +58,33 @@ public final class WatchAgent {
         let app = AppConnectivity(database: database, logger: logger) { [unowned self] delay, body in
             self.runtime.loop.schedule(afterMilliseconds: delay, body)
         }
-        let delegate = WatchConnectivityService(app: app, logger: logger)
-        session.delegate = delegate
+        service = WatchConnectivityService(app: app, logger: logger)
+        session.delegate = service
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
 
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
-        control.handler = { [unowned self] request, connection in self.handle(request, connection) }
-        var startupError: Error?
-        var started = false
-        delegate.onActivation = { [unowned self] state, error in
-            // A later activation (after the paired device was switched) changes nothing here.
-            guard !started else { return }
-            guard state == .activated else {
-                startupError = error ?? WCError(.genericError, "activation failed")
-                self.runtime.loop.stop()
-                return
-            }
-            do {
-                try self.control.start()
-            } catch {
-                startupError = error
-                self.runtime.loop.stop()
-                return
-            }
-            started = true
-            self.runtime.onShutdown { [unowned self] in
-                self.control.stop()
-                self.session.deactivate()
-            }
+        control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
+        return try runtime.serve(session, control: control, install: { [unowned self] in self.service.onActivation = $0 }) { [unowned self] in
             if !self.session.isPaired {
                 self.logger.warning("watch.not-paired", ["hint": "run: runway pair --phone PHONE_HOME --watch \(home.path)"])
             }
-            self.runtime.announceReady()
         }
-        try session.activate()
-        let status = runtime.run()
-        if let startupError { throw startupError }
-        return status
     }
 
     // MARK: - Control commands
 
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) {
-        do {
-            if try sessionCommands.handle(request, connection) { return }
-            switch request.command {
-            case "status": connection.reply(try status())
-            case "record": connection.reply(try record(request))
-            case "link": connection.reply(try link(request))
-            case "app": connection.reply(try appState(request))
-            case "store-limit": connection.reply(try storeLimitCommand(request))
-            default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
-            }
-        } catch let error where controlError(from: error) != nil {
-            connection.reply(error: controlError(from: error)!)
-        } catch {
-            logger.error("control.command-failed", ["command": request.command, "error": "\(error)"])
-            connection.reply(error: ControlError("\(request.command) failed: \(error)"))
+    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        if try sessionCommands.handle(request, connection) { return }
+        switch request.command {
+        case "status": connection.reply(try status())
+        case "record": connection.reply(try record(request))
+        case "link": connection.reply(try link(request))
+        case "app": connection.reply(try appState(request))
+        case "store-limit": connection.reply(try storeLimitCommand(request))
+        default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
         }
     }
 

@@ -1,18 +1,4 @@
-/// SplitMix64: a small seedable generator, so that a seed names one schedule of actions for good.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
+import RunWayApp
 /// One step of a chaos run. Recordings run in the background (one at a time): the steps after a
 /// `record` may kill the watch while it is answering.
 public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
@@ -59,7 +45,7 @@ public enum ChaosSchedule {
     }
 
     public static func make(seed: UInt64, iterations: Int, tuning: Tuning = Tuning()) -> [[ChaosAction]] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var linkUp = true
         var schedule: [[ChaosAction]] = []
         schedule.reserveCapacity(iterations)

@@ -1,5 +1,6 @@
 import Connectivity
 import Foundation
+import RunWayApp
 import Testing
 
 /// The fuzzer's properties (`DecoderProperties`) in every `swift test`: the committed corpus
@@ -44,7 +45,7 @@ import Testing
 
     @Test func thousandsOfMalformedInputsKeepTheProperties() throws {
         let bases = DecoderSeeds.all.map(\.bytes) + (try Self.corpus().map(\.bytes))
-        var random = SplitMix64(seed: 0x5EED_F00D)
+        var random = SeededGenerator(seed: 0x5EED_F00D)
         var tally = DecoderProperties.Tally()
         for index in 0..<5000 {
             let base = bases[Int(random.next() % UInt64(bases.count))]
@@ -72,7 +73,7 @@ import Testing
 enum Mutation: CaseIterable {
     case flipBits, truncate, lieAboutALength, lieAboutACount, splice, insertBytes, deleteBytes, randomBytes
 
-    func apply(to base: [UInt8], random: inout SplitMix64) -> [UInt8] {
+    func apply(to base: [UInt8], random: inout SeededGenerator) -> [UInt8] {
         var bytes = base
         func position(_ count: Int) -> Int { count == 0 ? 0 : Int(random.next() % UInt64(count)) }
         switch self {
@@ -115,18 +116,5 @@ enum Mutation: CaseIterable {
         for i in 0..<4 where offset + i < bytes.count {
             bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i))
         }
-    }
-}
-
-/// A small seeded generator, so that a failing mutation is the same on every run.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

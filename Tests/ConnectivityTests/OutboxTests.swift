@@ -1,6 +1,7 @@
 import Storage
 import Testing
 @testable import Connectivity
+import PairTesting
 
 @Suite struct OutboxTests {
     func makeOutbox() throws -> (Outbox, Database, String) {

@@ -1,6 +1,7 @@
 import Posix
 import Storage
 @testable import Connectivity
+import PairTesting
 
 /// A recording delegate: what arrived, in order, and how to answer.
 final class RecordingDelegate: SessionDelegate {

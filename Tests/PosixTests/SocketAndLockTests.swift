@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import Posix
+import PairTesting
 
 @Suite struct SocketAndLockTests {
     @Test func socketPathLongerThanSunPathIsAClearError() {

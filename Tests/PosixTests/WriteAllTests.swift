@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import Posix
+import PairTesting
 
 @Suite struct WriteAllTests {
     /// The blocking control client writes its request with `writeAll`: a daemon that has just died

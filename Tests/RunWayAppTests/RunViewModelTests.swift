@@ -3,6 +3,7 @@ import Posix
 import Storage
 import Testing
 @testable import RunWayApp
+import PairTesting
 
 final class CountingReminders: InactivityReminderScheduling {
     var calls: [String] = []

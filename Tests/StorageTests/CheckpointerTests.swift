@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import Storage
+import PairTesting
 
 @Suite struct CheckpointerTests {
     func fileSize(_ path: String) -> Int {

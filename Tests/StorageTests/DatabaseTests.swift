@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import Storage
+import PairTesting
 
 @Suite struct DatabaseTests {
     @Test func opensInWALWithFullSynchronous() throws {
