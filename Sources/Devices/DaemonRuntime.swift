@@ -1,6 +1,7 @@
 import Connectivity
 import Glibc
 import Posix
+import Storage
 
 /// What the two daemons share: the event loop, the signal descriptor, the home's lock, the `ready`
 /// line and the graceful shutdown on SIGTERM or SIGINT.
@@ -66,6 +67,17 @@ public final class DaemonRuntime {
                 throw StartError.other("\(address.path) exists and is \(kind == .directory ? "a directory" : kind == .regular ? "a regular file" : "not a socket"), not a socket: refusing to remove it (move it away, then start again)")
             }
         }
+    }
+
+    /// Opens the home's store for the daemon's lifetime: health-checked and migrated (`DeviceHome`),
+    /// its write-ahead log copied into it on a thread of its own — never in the middle of a receive —
+    /// and closed at shutdown.
+    public func openStore() throws -> Database {
+        let database = try home.openStore()
+        onShutdown { database.close() }
+        let checkpointer = try Checkpointer(owner: database)
+        onShutdown { checkpointer.stop() }
+        return database
     }
 
     /// Runs `body` at shutdown, in reverse order of registration.

@@ -49,11 +49,7 @@ public final class PhoneDaemon {
         let home = runtime.home
 
         // 1. The store (the database context) — before anything can arrive.
-        database = try home.openStore()
-        runtime.onShutdown { [unowned self] in self.database.close() }
-        // The log is copied into the store on a thread of its own, never in the middle of a receive.
-        let checkpointer = try Checkpointer(owner: database)
-        runtime.onShutdown { checkpointer.stop() }
+        database = try runtime.openStore()
         if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         store = FlightStore(database: database)
         logger.info("startup.store-opened", ["path": home.storePath, "flights": try store.count()])

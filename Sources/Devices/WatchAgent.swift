@@ -41,11 +41,7 @@ public final class WatchAgent {
     public func run() throws -> Int32 {
         try runtime.claimHome()
         let home = runtime.home
-        database = try home.openStore()
-        runtime.onShutdown { [unowned self] in self.database.close() }
-        // The log is copied into the store on a thread of its own, never in the middle of a receive.
-        let checkpointer = try Checkpointer(owner: database)
-        runtime.onShutdown { checkpointer.stop() }
+        database = try runtime.openStore()
         if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         logger.info("startup.store-opened", ["path": home.storePath])
 
