@@ -33,7 +33,11 @@ extension Session {
     public func outstandingUserInfoTransferCount() throws -> Int { try outbox.count() }
 
     /// Cancels a queued transfer; false if it was already delivered (or never existed).
+    ///
+    /// A transfer already on the wire (`isTransferring`) is not cancelled either: the counterpart may be
+    /// storing it right now, and a cancel that might or might not take would be worse than none.
     public func cancelUserInfoTransfer(seq: Int64) throws -> Bool {
+        guard !isTransferring(seq) else { return false }
         let cancelled = try outbox.cancel(seq: seq)
         if cancelled { logger.info("transfer.cancelled", ["seq": seq]) }
         return cancelled

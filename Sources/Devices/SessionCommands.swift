@@ -55,7 +55,7 @@ struct SessionCommands {
                 throw ControlError.invalid("a transfer id is required")
             }
             guard try session.cancelUserInfoTransfer(seq: Int64(id)) else {
-                throw ControlError("transfer \(id) is not outstanding (already delivered, cancelled, or unknown); nothing cancelled")
+                throw ControlError("transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
             }
             connection.reply(.object(["cancelled": .integer(Int64(id))]))
         default:

@@ -83,6 +83,17 @@ import Testing
         #expect(harness.watchDelegate.finished.map(\.seq) == [1, 3])
     }
 
+    @Test func aTransferOnTheWireCannotBeCancelled() throws {
+        let harness = try PairHarness()
+        try harness.activateBoth()
+        let transfer = try harness.watch.transferUserInfo(["n": .integer(1)])
+        harness.link = try MemoryLink.connect(harness.watch, harness.phone, loop: harness.loop)
+        #expect(try !harness.watch.cancelUserInfoTransfer(seq: transfer.seq))  // sent, not yet acknowledged
+        try harness.drive()
+        #expect(harness.phoneDelegate.receivedNumbers == [1])
+        #expect(harness.watchDelegate.finished.map(\.seq) == [transfer.seq])
+    }
+
     @Test func isTransferringWhileOnTheWireOnly() throws {
         let harness = try PairHarness()
         try harness.activateBoth()
