@@ -22,7 +22,8 @@ public enum Binaries {
 
 /// A fresh directory with a short path (socket paths must fit in 107 bytes).
 public func makeScratchDirectory(_ tag: String) -> String {
-    var template = Array("/tmp/rw-\(tag)-XXXXXX".utf8CString)
+    // mkdtemp replaces the trailing six X's with a unique suffix.
+    var template = Array(("/tmp/rw-\(tag)-" + String(repeating: "X", count: 6)).utf8CString)
     guard let pointer = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }
     return String(cString: pointer)
 }
