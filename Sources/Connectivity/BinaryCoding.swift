@@ -39,14 +39,6 @@ public struct ByteWriter {
             bytes.append(contentsOf: utf8)
         }
     }
-
-    /// Overwrites four bytes at `offset` (a length prefix written after its body).
-    public mutating func patch(_ value: UInt32, at offset: Int) {
-        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
-        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
-        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
-        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
-    }
 }
 
 /// Why bytes could not be decoded. Descriptions never include the bytes themselves.
@@ -130,10 +122,5 @@ public struct ByteReader {
             throw .invalid("string is not valid UTF-8")
         }
         return string
-    }
-
-    public mutating func readRest() -> UnsafeRawBufferPointer {
-        defer { offset = buffer.count }
-        return UnsafeRawBufferPointer(rebasing: buffer[offset...])
     }
 }

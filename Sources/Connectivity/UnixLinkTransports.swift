@@ -33,8 +33,6 @@ public final class UnixLinkListener: LinkTransport {
         listener.stop()
     }
 
-    public var connectionCount: Int { connections.count }
-
     private func accepted(_ fd: FileDescriptor, _ session: Session) {
         let pending = connections.values.filter { $0.state == .handshaking }.count
         if pending >= maximumPendingHandshakes {

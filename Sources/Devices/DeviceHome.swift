@@ -97,7 +97,4 @@ public struct DeviceHome: Sendable {
 
     /// Every table of a device's store: the session's, then the app's.
     public static let migrations = SessionStore.migrations + FlightStore.migrations
-
-    /// Whether a daemon holds this home's lock now (and its pid).
-    public var runningDaemonPID: Int32?? { FileLock.holder(of: lockPath) }
 }

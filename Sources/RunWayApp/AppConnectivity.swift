@@ -106,3 +106,25 @@ public struct RecentItems<Element: Sendable>: Sendable {
 
     public var last: [Element] { Array(items.suffix(capacity)) }
 }
+
+/// What both apps' session delegates share: the session's generic traffic goes to `AppConnectivity`.
+/// Only saving flights (phone) and recording runs (watch) differ between them.
+public protocol RunWaySessionDelegate: SessionDelegate {
+    var app: AppConnectivity { get }
+    /// Which app this is (it signs its message replies).
+    var appRole: DeviceRole { get }
+}
+
+extension RunWaySessionDelegate {
+    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
+        app.didFinish(transfer, error: error)
+    }
+
+    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
+        app.didReceiveApplicationContext(context)
+    }
+
+    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
+        app.answer(message, from: appRole, reply: reply)
+    }
+}

@@ -4,9 +4,10 @@ import Storage
 
 /// The phone app's session delegate (RunWay's connectivity service): turns received userInfo into
 /// flights and hands them to the view model, which owns saving. It knows nothing of storage itself.
-public final class PhoneConnectivityService: SessionDelegate {
+public final class PhoneConnectivityService: RunWaySessionDelegate {
     public let viewModel: RunViewModel
     public let app: AppConnectivity
+    public var appRole: DeviceRole { .phone }
     private let logger: Logger
     public var onActivation: ((ActivationState, Error?) -> Void)?
     public var onStateChange: (() -> Void)?
@@ -50,18 +51,6 @@ public final class PhoneConnectivityService: SessionDelegate {
 
     public func sessionDidCommitReceivedTransfers(_ session: Session) { viewModel.didCommit() }
     public func session(_ session: Session, didRollBackReceivedTransfers error: Error) { viewModel.didRollBack() }
-    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
-        app.didFinish(transfer, error: error)
-    }
-
-    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
-        app.didReceiveApplicationContext(context)
-    }
-
-    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
-        app.answer(message, from: .phone, reply: reply)
-    }
-
     public func sessionReachabilityDidChange(_ session: Session) { onStateChange?() }
     public func sessionWatchStateDidChange(_ session: Session) { onStateChange?() }
 }

@@ -3,8 +3,9 @@ import Posix
 
 /// The watch app's session delegate: takes what the phone sends (userInfo, contexts, messages) and
 /// hears when its own transfers — finished runs — are safely on the phone.
-public final class WatchConnectivityService: SessionDelegate {
+public final class WatchConnectivityService: RunWaySessionDelegate {
     public let app: AppConnectivity
+    public var appRole: DeviceRole { .watch }
     private let logger: Logger
     public var onActivation: ((ActivationState, Error?) -> Void)?
 
@@ -21,17 +22,5 @@ public final class WatchConnectivityService: SessionDelegate {
 
     public func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
         app.recordUserInfo(userInfo, transfer: transfer)
-    }
-
-    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
-        app.didFinish(transfer, error: error)
-    }
-
-    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
-        app.didReceiveApplicationContext(context)
-    }
-
-    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
-        app.answer(message, from: .watch, reply: reply)
     }
 }
