@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PairTesting", "JSONText", "Devices", "Connectivity", "Posix"]
+            dependencies: ["PairTesting", "JSONText", "Devices", "Connectivity", "Posix", "RunWayApp"]
         ),
     ],
     swiftLanguageModes: [.v6]
