@@ -68,7 +68,7 @@ extension Session {
         let fresh = batch.filter { $0.seq > receiveCursor }
         if fresh.isEmpty {
             // Only resends of what is already durable: acknowledge again so the sender can let go.
-            source.send(SequencedFrame.frame(.ack, number: receiveCursor))
+            if mayAcknowledge(source) { source.send(SequencedFrame.frame(.ack, number: receiveCursor)) }
             return
         }
         if configuration.acknowledgeBeforeCommit {
@@ -119,7 +119,7 @@ extension Session {
         logger.debug("receive.batch", ["transfers": fresh.count, "ms": Double(SystemClock.now() - batchStarted) / 1e6])
         receiveCursor = cursor
         delegate?.sessionDidCommitReceivedTransfers(self)
-        if !configuration.acknowledgeBeforeCommit || refused != nil {
+        if !configuration.acknowledgeBeforeCommit || refused != nil, mayAcknowledge(source) {
             source.send(SequencedFrame.frame(.ack, number: cursor))
         }
         CrashPoint.hit("receive.after-ack")
