@@ -51,7 +51,7 @@ public final class PhoneDaemon {
         database = try runtime.openStore()
         if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         store = FlightStore(database: database)
-        logger.info("startup.store-opened", ["path": home.storePath, "flights": try store.count()])
+        logger.info("startup.store-opened", ["path": home.storePath])  // no count(*): it grows with the store
 
         // 2. The app model, wired to the store.
         viewModel = RunViewModel(savePath: options.savePath, logger: logger)
