@@ -67,6 +67,8 @@ public final class Database {
         isClosed = true
         statementCache.removeAll()
         literalCache.removeAll()
+        for held in handedOut { held.statement?.finalize() }
+        handedOut.removeAll()
         sqlite3_close_v2(handle)
         if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
         fileDescriptor = -1
@@ -107,10 +109,17 @@ public final class Database {
         guard code == SQLITE_OK else { throw error(code, "execute", sql: sql) }
     }
 
-    /// A new prepared statement, owned by the caller.
+    /// A new prepared statement, owned by the caller (and finalized by `close()` if still held then).
     public func prepare(_ sql: String) throws(StorageError) -> Statement {
-        try Statement(database: self, sql: sql)
+        let statement = try Statement(database: self, sql: sql)
+        if handedOut.count >= 64 { handedOut.removeAll { $0.statement == nil } }
+        handedOut.append(WeakStatement(statement: statement))
+        return statement
     }
+
+    private struct WeakStatement { weak var statement: Statement? }
+    /// Statements handed to callers, so that `close()` can finalize those still alive.
+    private var handedOut: [WeakStatement] = []
 
     /// The cached prepared statement for `sql`, reset and ready to bind.
     public func statement(_ sql: String) throws(StorageError) -> Statement {

@@ -156,4 +156,36 @@ import Testing
         #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
         #expect(report.stored == 20)
     }
+
+    /// The full health check runs only when the store cannot vouch for itself: skipped after a clean
+    /// stop, run after a SIGKILL and after anything touched the store while the phone was stopped.
+    @Test func theFullCheckRunsOnlyWhenTheStoreCannotVouchForItself() throws {
+        let pair = try SimulatedPair(tag: "seal")
+        defer { pair.cleanUp() }
+        try pair.startPhone()
+        try pair.startWatch()
+        try pair.record(20)
+        try pair.waitUntilDrained()
+        func lastCheck() -> String {
+            logText(pair.phoneLog).split(separator: "\n").last { $0.contains("event=startup.store-trusted") || $0.contains("event=startup.store-checked") }.map(String.init) ?? ""
+        }
+        #expect(pair.phone!.stop() == 0)
+        try pair.startPhone()
+        #expect(lastCheck().contains("event=startup.store-trusted"), "\(lastCheck())")
+        pair.killPhone()
+        try pair.startPhone()
+        #expect(lastCheck().contains("event=startup.store-checked"), "\(lastCheck())")
+        #expect(lastCheck().contains("no clean shutdown recorded"))
+        #expect(pair.phone!.stop() == 0)
+        // Touched while stopped (its times change; its bytes do not): checked again.
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: pair.phoneHome + "/store.sqlite")
+        try pair.startPhone()
+        #expect(lastCheck().contains("event=startup.store-checked"), "\(lastCheck())")
+        #expect(lastCheck().contains("changed after the daemon stopped"))
+        try pair.record(10)
+        try pair.waitUntilDrained()
+        let report = try pair.check()
+        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+        #expect(report.stored == 30)
+    }
 }
