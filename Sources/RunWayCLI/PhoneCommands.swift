@@ -119,6 +119,8 @@ enum PhoneCommands {
                     guard let flight = event["flight"], let arrival = flight["arrival"]?.intValue, arrival > shownUpTo else { continue }
                     shownUpTo = arrival
                     Output.out("saved: " + LogbookText.line(flight, calendar: calendar))
+                case "notificationDelivered":
+                    Output.out("notification: \(event["body"]?.stringValue ?? "")")
                 case "watchState":
                     Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
                 default:
