@@ -94,6 +94,25 @@ public enum PropertyListCodec {
         }
     }
 
+    /// How deeply `value` nests, counted as the decoder counts: the top-level dictionary is at depth 0,
+    /// its values at 1, and the decoder refuses anything at `maximumDepth` or deeper.
+    public static func nestingDepth(_ value: PropertyListValue, at depth: Int = 0) -> Int {
+        // Stop counting past the limit: the answer is "too deep" whatever lies below.
+        guard depth < maximumDepth else { return depth }
+        switch value {
+        case let .dictionary(entries): return entries.values.reduce(depth) { max($0, nestingDepth($1, at: depth + 1)) }
+        case let .array(items): return items.reduce(depth) { max($0, nestingDepth($1, at: depth + 1)) }
+        default: return depth
+        }
+    }
+
+    /// Why the receiving decoder would refuse `dictionary` once encoded, or nil if it would take it.
+    /// The sender checks this so that whatever it accepts, the receiver can decode.
+    public static func undecodableReason(_ dictionary: UserInfo) -> String? {
+        let depth = nestingDepth(.dictionary(dictionary))
+        return depth >= maximumDepth ? "it nests deeper than \(maximumDepth - 1) levels, more than the receiver decodes" : nil
+    }
+
     /// Decodes a dictionary that fills `bytes` exactly.
     public static func decodeDictionary(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> UserInfo {
         var reader = ByteReader(bytes)

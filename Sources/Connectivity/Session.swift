@@ -23,6 +23,11 @@ public struct SessionConfiguration: Sendable {
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
     /// A crash between the two loses acknowledged transfers. Never on by default.
     public var acknowledgeBeforeCommit = false
+    /// The apps' own rule for what the counterpart's app can take, checked by `transferUserInfo` before
+    /// anything is queued: a reason refuses the transfer with `payloadUnsupportedTypes`. Both apps set
+    /// the same validator, and the receiving app decodes with the same rules, so nothing the sender
+    /// accepted is refused on arrival (what still is, is quarantined, never dropped).
+    public var userInfoValidator: (@Sendable (UserInfo) -> String?)?
 
     public init() {}
 }

@@ -16,6 +16,9 @@ public enum ReceiveOutcome: Sendable, Equatable {
     /// The app's write failed part-way (a full disk, an I/O error): the whole receive transaction is
     /// rolled back — nothing half-written survives — and nothing is acknowledged.
     case failed
+    /// The app will never take it (it is malformed by the app's rules): the session keeps it in
+    /// quarantine, in the receive transaction, and moves on. Never dropped.
+    case rejected(String)
 }
 
 /// A transfer as the receiving app sees it.

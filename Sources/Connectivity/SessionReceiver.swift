@@ -77,6 +77,7 @@ extension Session {
         let batchStarted = SystemClock.now()
         var cursor = receiveCursor
         var refused: Int64?
+        var quarantined: [(seq: Int64, reason: String)] = []
         do {
             try database.transaction {
                 for (index, item) in fresh.enumerated() {
@@ -86,14 +87,20 @@ extension Session {
                     do {
                         outcome = try deliver(item.body, transfer)
                     } catch {
-                        // Undecodable bytes cannot become anything the app could store; skipping them
-                        // keeps the link from wedging on the same resend forever.
-                        logger.error("transfer.undecodable", ["seq": item.seq, "peer": peer.deviceID, "error": "\(error)"])
-                        cursor = item.seq
-                        continue
+                        // Undecodable bytes cannot become anything the app could store, and resending
+                        // them would wedge the link forever: they are quarantined, durably, with the
+                        // cursor moving past them in the same transaction — never acknowledged away.
+                        outcome = .rejected("undecodable: \(error)")
                     }
-                    if outcome == .failed { throw ReceiveAborted(seq: item.seq) }
-                    if outcome == .notNow { refused = item.seq; break }
+                    switch outcome {
+                    case .accepted: break
+                    case .failed: throw ReceiveAborted(seq: item.seq)
+                    case .notNow: refused = item.seq
+                    case let .rejected(reason):
+                        try quarantine(item.body, transfer, reason: reason)
+                        quarantined.append((item.seq, reason))
+                    }
+                    if refused != nil { break }
                     cursor = item.seq
                 }
                 if cursor > receiveCursor {
@@ -118,6 +125,10 @@ extension Session {
         CrashPoint.hit("receive.after-commit")
         logger.debug("receive.batch", ["transfers": fresh.count, "ms": Double(SystemClock.now() - batchStarted) / 1e6])
         receiveCursor = cursor
+        for (seq, reason) in quarantined {
+            logger.error("transfer.quarantined", ["seq": seq, "peer": peer.deviceID, "reason": reason,
+                                                  "action": "kept in quarantine; see runway \(role.rawValue) quarantine"])
+        }
         delegate?.sessionDidCommitReceivedTransfers(self)
         if !configuration.acknowledgeBeforeCommit || refused != nil {
             source.send(SequencedFrame.frame(.ack, number: cursor))

@@ -22,7 +22,12 @@ extension Session {
     public func transferUserInfo(batch: [UserInfo]) throws -> [UserInfoTransfer] {
         try requireActivated()
         try requireCounterpartApp()
-        let payloads = try batch.map { (userInfo) throws(WCError) -> [UInt8] in try encodeChecked(userInfo, limit: configuration.userInfoByteLimit, what: "userInfo") }
+        let payloads = try batch.map { (userInfo) throws(WCError) -> [UInt8] in
+            if let problem = configuration.userInfoValidator?(userInfo) {
+                throw WCError(.payloadUnsupportedTypes, "the counterpart's app could not take this userInfo: \(problem)")
+            }
+            return try encodeChecked(userInfo, limit: configuration.userInfoByteLimit, what: "userInfo")
+        }
         let seqs = try outbox.enqueue(.userInfo, payloads)
         outboxMayHaveMore = true
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
@@ -77,8 +82,12 @@ extension Session {
         }
     }
 
-    /// Encodes a payload, enforcing the size limit at the sender (`payloadTooLarge`).
+    /// Encodes a payload, enforcing at the sender what the receiver enforces: the size limit
+    /// (`payloadTooLarge`) and the decoder's nesting limit (`payloadUnsupportedTypes`).
     func encodeChecked(_ userInfo: UserInfo, limit: Int, what: String) throws(WCError) -> [UInt8] {
+        if let problem = PropertyListCodec.undecodableReason(userInfo) {
+            throw WCError(.payloadUnsupportedTypes, "\(what) cannot be delivered: \(problem)")
+        }
         let encoded = PropertyListCodec.encode(userInfo)
         guard encoded.count <= limit else {
             throw WCError(.payloadTooLarge, "\(what) is \(encoded.count) bytes encoded, more than the \(limit)-byte limit")

@@ -87,6 +87,7 @@ public enum SessionStore {
                 updated_at REAL NOT NULL
             ) STRICT;
             """),
+        quarantineMigration,
     ]
 
     // MARK: - Identity

@@ -38,7 +38,6 @@ public final class PhoneDaemon {
     let reminders = ReminderHook()
     /// The device clock, the notification centre and the reminder service (`PhoneTime.swift`).
     var time: PhoneTime!
-    private var drainTimer: EventLoop.TimerID?
     private var drainDeferred = false
 
     public init(options: Options) throws {
@@ -75,6 +74,7 @@ public final class PhoneDaemon {
 
         // 3. The session, with its delegate set before activation.
         var configuration = SessionConfiguration()
+        configuration.userInfoValidator = Flight.problem(inUserInfo:)
         configuration.acknowledgeBeforeCommit = options.acknowledgeBeforeCommit
         if options.acknowledgeBeforeCommit {
             logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])
@@ -126,31 +126,20 @@ public final class PhoneDaemon {
 
     /// Plans the next drain of `pendingWatchDataQueue`, if anything may drain it now.
     ///
-    /// In the fixed app, flights held back because the store could not take them are retried every
-    /// second until it can (their transfers stay unacknowledged meanwhile). In `ui-drain`, only a home
-    /// screen writes the queue: while a UI client is attached, it does so as flights arrive (RunWay's
-    /// `.onChange`) — after the transfer was acknowledged, which is the bug; with none attached, nothing
-    /// does.
+    /// Only `ui-drain` holds flights here (the fixed app saves on receipt, and a flight its store cannot
+    /// take is rolled back and resent by the watch, through the receive cursor). In `ui-drain`, only a
+    /// home screen writes the queue: while a UI client is attached, it does so as flights arrive
+    /// (RunWay's `.onChange`) — after the transfer was acknowledged, which is the bug; with none
+    /// attached, nothing does.
     func scheduleDrainIfNeeded() {
-        guard !viewModel.pendingWatchDataQueue.isEmpty else { return }
-        switch options.savePath {
-        case .immediate:
-            guard drainTimer == nil else { return }
-            drainTimer = runtime.loop.schedule(afterMilliseconds: 1000) { [weak self] in
-                guard let self else { return }
-                self.drainTimer = nil
-                self.viewModel.drainPendingQueue(reason: "retry")
-                self.scheduleDrainIfNeeded()
-            }
-        case .uiDrain:
-            guard !drainDeferred, !control.attachedClients.isEmpty else { return }
-            drainDeferred = true
-            runtime.loop.deferToEndOfIteration { [weak self] in
-                guard let self else { return }
-                self.drainDeferred = false
-                guard !self.control.attachedClients.isEmpty else { return }
-                self.viewModel.drainPendingQueue(reason: "UI visible")
-            }
+        guard options.savePath == .uiDrain, !viewModel.pendingWatchDataQueue.isEmpty else { return }
+        guard !drainDeferred, !control.attachedClients.isEmpty else { return }
+        drainDeferred = true
+        runtime.loop.deferToEndOfIteration { [weak self] in
+            guard let self else { return }
+            self.drainDeferred = false
+            guard !self.control.attachedClients.isEmpty else { return }
+            self.viewModel.drainPendingQueue(reason: "UI visible")
         }
     }
 }

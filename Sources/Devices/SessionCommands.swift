@@ -4,7 +4,8 @@ import Posix
 import RunWayApp
 
 /// The control commands both devices answer the same way: the session's generic API, as the `runway`
-/// CLI exposes it (`transfer-userinfo`, `received`, `context set|get`, `message`, `transfers`, `cancel`).
+/// CLI exposes it (`transfer-userinfo`, `received`, `context set|get`, `message`, `transfers`, `cancel`,
+/// `quarantine`).
 struct SessionCommands {
     let session: Session
     let app: AppConnectivity
@@ -58,6 +59,20 @@ struct SessionCommands {
                 throw ControlError("transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
             }
             connection.reply(.object(["cancelled": .integer(Int64(id))]))
+        case "quarantine":
+            let limit = try request.int("limit", default: 100, range: 1...100_000)!
+            connection.reply(.object([
+                "quarantined": .integer(Int64(try session.quarantinedCount())),
+                "transfers": .array(try session.quarantined(limit: limit).map(\.json)),
+            ]))
+        case "quarantine-remove":
+            let id = try request.int("id", range: 1...Int.max)
+            guard id != nil || request.arguments["all"]?.boolValue == true else {
+                throw ControlError.invalid("say which quarantined transfer to remove (an id), or all")
+            }
+            let removed = try session.removeQuarantined(id: id.map(Int64.init))
+            if let id, removed == 0 { throw ControlError("no quarantined transfer \(id); nothing removed") }
+            connection.reply(.object(["removed": .integer(Int64(removed))]))
         default:
             return false
         }
@@ -82,6 +97,7 @@ struct SessionCommands {
             "watchAppInstalled": .bool(session.isWatchAppInstalled),
             "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
             "failedReceiveCommits": .integer(Int64(session.failedCommits)),
+            "quarantined": .integer(Int64(try session.quarantinedCount())),
             "outbox": .object([
                 "depth": .integer(Int64(try session.outstandingUserInfoTransferCount())),
                 "inFlight": .integer(Int64(session.transfersInFlight)),
@@ -97,5 +113,22 @@ struct SessionCommands {
         }
         if let version = session.counterpartAppVersion { fields["counterpartAppVersion"] = .string(version) }
         return fields
+    }
+}
+
+extension QuarantinedTransfer {
+    /// `{"id":1,"transferId":7,"peer":"…","reason":"…","quarantinedAt":"…","bytes":123,"userInfo":{…}}`;
+    /// `userInfo` only when the bytes decode (else `payloadBase64`).
+    var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .integer(id), "transferId": .integer(seq), "peer": .string(peerDeviceID), "reason": .string(reason),
+            "quarantinedAt": .string(Timestamp.iso8601(quarantinedAt)), "bytes": .integer(Int64(payload.count)),
+        ]
+        if let userInfo = try? PropertyListCodec.decodeDictionary(payload) {
+            fields["userInfo"] = userInfo.json
+        } else {
+            fields["payloadBase64"] = .string(Base64.encode(payload))
+        }
+        return .object(fields)
     }
 }

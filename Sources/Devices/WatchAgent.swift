@@ -51,6 +51,7 @@ public final class WatchAgent {
         connector = UnixLinkConnector(loop: runtime.loop, logger: logger)
         connector.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
         var configuration = SessionConfiguration()
+        configuration.userInfoValidator = Flight.problem(inUserInfo:)
         configuration.maximumTransfersPerSecond = options.linkRate
         session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector,
                           configuration: configuration, logger: logger)

@@ -27,6 +27,8 @@ public struct InvariantReport: Sendable {
     /// Stored but not explained by the history (would mean a flight was invented, mixed up, split from
     /// its recording, or moved out of place).
     public var unexpected: [String] = []
+    /// Flights the user deleted that are stored again (a resend must not bring one back).
+    public var resurrected: [String] = []
     public var orderKept = true
     /// The first pair found stored out of recording order.
     public var orderViolation: (earlier: String, later: String)?
@@ -39,7 +41,7 @@ public struct InvariantReport: Sendable {
     public var indeterminateFlights = 0
 
     public var isClean: Bool {
-        lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && orderKept && outstandingTransfers == 0
+        lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && resurrected.isEmpty && orderKept && outstandingTransfers == 0
             && integrityProblems.isEmpty
     }
 
@@ -49,6 +51,7 @@ public struct InvariantReport: Sendable {
         text += orderKept ? "order kept" : "ORDER BROKEN"
         if outstandingTransfers != 0 { text += ", \(outstandingTransfers) transfers still outstanding" }
         if !unexpected.isEmpty { text += ", \(unexpected.count) unexpected" }
+        if !resurrected.isEmpty { text += ", \(resurrected.count) deleted flights back" }
         if !integrityProblems.isEmpty { text += ", store damaged" }
         return text
     }
@@ -67,6 +70,7 @@ public struct InvariantReport: Sendable {
         if !lost.isEmpty { lines.append("lost (\(lost.count)): " + lost.joined(separator: " ")) }
         if !duplicated.isEmpty { lines.append("duplicated (\(duplicated.count)): " + duplicated.joined(separator: " ")) }
         if !unexpected.isEmpty { lines.append("unexpected (\(unexpected.count)): " + unexpected.joined(separator: " ")) }
+        if !resurrected.isEmpty { lines.append("deleted but stored again (\(resurrected.count)): " + resurrected.joined(separator: " ")) }
         if let (earlier, later) = orderViolation { lines.append("out of order: \(later) was stored before \(earlier), though recorded after it") }
         if outstandingTransfers != 0 { lines.append("outboxes not empty: \(outstandingTransfers) transfers outstanding") }
         lines.append(contentsOf: integrityProblems.map { "integrity: " + $0 })
@@ -81,9 +85,9 @@ public enum InvariantChecker {
     ///   - outstandingTransfers: what the outboxes still hold.
     ///   - storePaths: SQLite files to run `PRAGMA integrity_check` on.
     public static func check(recorded: [String], stored: [String], outstandingTransfers: Int = 0,
-                             storePaths: [String] = []) -> InvariantReport {
+                             storePaths: [String] = [], deleted: Set<String> = []) -> InvariantReport {
         check(history: [.succeeded(recorded)], stored: stored, outstandingTransfers: outstandingTransfers,
-              storePaths: storePaths)
+              storePaths: storePaths, deleted: deleted)
     }
 
     /// The same, against a history of recording calls in the order they were made (one at a time).
@@ -92,8 +96,10 @@ public enum InvariantChecker {
     /// successful call returned are accepted only as the flights of indeterminate calls, and only as
     /// the whole of such calls, at the place in arrival order where those calls stand in the history
     /// (a recording is one transaction, and transfers arrive in order). Anything else is `unexpected`.
+    /// A flight in `deleted` (the user deleted it once it was stored) must stay gone: it is not lost,
+    /// and stored again it is `resurrected`.
     public static func check(history: [Recording], stored: [String], outstandingTransfers: Int = 0,
-                             storePaths: [String] = []) -> InvariantReport {
+                             storePaths: [String] = [], deleted: Set<String> = []) -> InvariantReport {
         var report = InvariantReport()
         report.stored = stored.count
         report.outstandingTransfers = outstandingTransfers
@@ -120,7 +126,8 @@ public enum InvariantChecker {
             if seen[id] == 1 { arrivals.append(id) }
         }
         report.duplicated = seen.filter { $0.value > 1 }.map(\.key).sorted()
-        report.lost = recordedIDs.filter { seen[$0] == nil }
+        report.lost = recordedIDs.filter { seen[$0] == nil && !deleted.contains($0) }
+        report.resurrected = recordedIDs.filter { seen[$0] != nil && deleted.contains($0) }
 
         // Arrival order must follow recording order.
         var previous: (id: String, position: Int)?

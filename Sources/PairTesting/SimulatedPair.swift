@@ -16,6 +16,8 @@ public final class SimulatedPair {
     public var watchArguments: [String] = []
     /// Every call that recorded (or may have recorded) flights, in the order they were made.
     public private(set) var history: [Recording] = []
+    /// Flights deleted through `delete(_:)`: they must not come back.
+    public private(set) var deleted: Set<String> = []
     /// Every flight id whose recording returned success, in recording order.
     public var recorded: [String] {
         history.flatMap { recording -> [String] in
@@ -189,6 +191,13 @@ public final class SimulatedPair {
     public func check() throws -> InvariantReport {
         InvariantChecker.check(
             history: history, stored: try logbookIDs(), outstandingTransfers: try outstandingTransfers(),
-            storePaths: [phoneHome + "/store.sqlite", watchHome + "/store.sqlite"])
+            storePaths: [phoneHome + "/store.sqlite", watchHome + "/store.sqlite"], deleted: deleted)
+    }
+
+    /// `runway phone delete ID --yes`; the checker then expects the flight to stay deleted.
+    public func delete(_ id: String) throws {
+        let result = try runTool(["phone", "delete", id, "--yes", "--home", phoneHome])
+        guard result.status == 0 else { throw HarnessError("runway phone delete failed: \(result.stderr)") }
+        deleted.insert(id)
     }
 }

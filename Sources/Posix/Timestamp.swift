@@ -9,8 +9,15 @@ public enum Timestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The range this formatter writes: years 0001 to 9999. Anything outside (and NaN, which becomes
+    /// the earliest) is clamped to it, so formatting never traps, whatever a store holds.
+    public static let formattableRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+
     public static func appendISO8601(_ secondsSince1970: Double, milliseconds: Bool = false, to out: inout [UInt8]) {
-        let totalMs = Int64((secondsSince1970 * 1000).rounded(.down))
+        let clamped = secondsSince1970 == secondsSince1970
+            ? min(max(secondsSince1970, formattableRange.lowerBound), formattableRange.upperBound)
+            : formattableRange.lowerBound
+        let totalMs = Int64(clamping: (clamped * 1000).rounded(.down))
         var seconds = totalMs >= 0 ? totalMs / 1000 : (totalMs - 999) / 1000
         let ms = Int(totalMs - seconds * 1000)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

@@ -117,12 +117,29 @@ extension Flight {
     public enum DecodingError: Error, Equatable, CustomStringConvertible {
         case notAFlight
         case missingField(String)
+        /// The field is there but outside its valid range (`FlightLimits`).
+        case outOfRange(String, String)
 
         public var description: String {
             switch self {
             case .notAFlight: "the userInfo is not a flight"
             case let .missingField(name): "the flight's \(name) is missing or of the wrong type"
+            case let .outOfRange(name, why): "the flight's \(name) \(why)"
             }
+        }
+    }
+
+    /// The one validator both apps share: nil if `userInfo` is not a flight or is a valid one, else why
+    /// it is not. The sending app's session calls it in `transferUserInfo` (7010 with the reason); the
+    /// receiving app decodes with the same rules and has anything else quarantined.
+    @Sendable public static func problem(inUserInfo userInfo: UserInfo) -> String? {
+        do {
+            _ = try Flight(userInfo: userInfo)
+            return nil
+        } catch .notAFlight {
+            return nil
+        } catch {
+            return error.description
         }
     }
 
@@ -143,5 +160,6 @@ extension Flight {
             averagePaceSecondsPerKm: try number("averagePaceSecondsPerKm"),
             averageHeartRate: try number("averageHeartRate"), mode: mode,
             packedSamples: userInfo["samples"]?.dataValue ?? [])
+        if let problem = FlightLimits.problem(with: self) { throw problem }
     }
 }

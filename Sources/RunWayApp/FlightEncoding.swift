@@ -34,5 +34,7 @@ extension Flight {
         else { return nil }
         self.init(id: id, startedAt: startedAt, endedAt: endedAt, distanceKm: distanceKm, durationSeconds: durationSeconds,
                   averagePaceSecondsPerKm: pace, averageHeartRate: heartRate, mode: mode, packedSamples: samples)
+        // Out of range: the general path says why (and the session quarantines it).
+        if FlightLimits.problem(with: self) != nil { return nil }
     }
 }

@@ -73,7 +73,10 @@ public struct LogbookCalendar: Sendable {
 
     /// The local date of a moment, and the minute of that day (0 for 00:00, 1439 for 23:59).
     public func localTime(of secondsSince1970: Double) -> (date: CivilDate, minute: Int) {
-        let local = Int64((secondsSince1970 + Double(utcOffset(secondsSince1970))).rounded(.down))
+        // Clamped to the years 0001–9999 first: a stored time is formatted, never trusted (no trap).
+        let range = Timestamp.formattableRange
+        let seconds = secondsSince1970 == secondsSince1970 ? min(max(secondsSince1970, range.lowerBound), range.upperBound) : 0
+        let local = Int64(clamping: (seconds + Double(utcOffset(seconds))).rounded(.down))
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         return (CivilDate(daysSince1970: days), Int(local - days * 86_400) / 60)
     }
@@ -88,7 +91,7 @@ public struct LogbookCalendar: Sendable {
 
     /// `localtime_r`'s offset for a moment: reads `TZ` (or `/etc/localtime`) once per process.
     @Sendable static func localUTCOffset(_ secondsSince1970: Double) -> Int {
-        var time = time_t(secondsSince1970.rounded(.down))
+        var time = time_t(Int64(clamping: secondsSince1970.rounded(.down)))
         var parts = tm()
         guard localtime_r(&time, &parts) != nil else { return 0 }
         return parts.tm_gmtoff

@@ -43,9 +43,10 @@ public final class PhoneConnectivityService: RunWaySessionDelegate {
         } catch .notAFlight {
             return viewModel.store == nil ? .notNow : app.recordUserInfo(userInfo, transfer: transfer)
         } catch {
-            // A flight the app cannot read will not become readable by resending it.
-            logger.error("app.flight-malformed", ["seq": transfer.seq, "error": "\(error)", "action": "dropped"])
-            return .accepted
+            // A flight the app cannot read will not become readable by resending it: the session
+            // quarantines it (durably, in this transaction) instead of storing it.
+            logger.error("app.flight-malformed", ["seq": transfer.seq, "error": "\(error)", "action": "quarantined"])
+            return .rejected(error.description)
         }
     }
 

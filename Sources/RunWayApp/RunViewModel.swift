@@ -78,18 +78,20 @@ public final class RunViewModel {
                 case .saved, .duplicate, .tooShort: return .accepted
                 }
             } catch {
-                // The store could not take it: keep it for the drain, and have the whole receive
-                // transaction rolled back — nothing half-written stays, nothing is acknowledged, and
-                // the watch keeps the transfer until it is durable here.
-                logger.error("app.save-failed", ["id": flight.id, "error": "\(error)", "action": "held in pendingWatchDataQueue"])
-                enqueuePending(flight, origin)
+                // The store could not take it: have the whole receive transaction rolled back — nothing
+                // half-written stays, nothing is acknowledged, and the watch keeps the transfer and
+                // resends it. Nothing is held here: a copy saved later, outside the receive path, would
+                // jump ahead of the flights rolled back with it and bypass the receive cursor (a flight
+                // the user deleted would come back). The resend is the retry.
+                logger.error("app.save-failed", ["id": flight.id, "error": "\(error)", "action": "rolled back; the watch resends it"])
                 return .failed
             }
         }
     }
 
     /// Fix 1 of RunWay 1.3: save on receipt.
-    /// 1. no store yet: queue it (the fallback) and return;
+    /// 1. no store yet: queue it (the fallback) and return (the daemon attaches its store before the
+    ///    session activates, so this is for a model used without one);
     /// 2. ignore runs under 0.1 km;
     /// 3. skip a flight whose id is stored;
     /// 4. insert — committed with the receive transaction, before the acknowledgement;

@@ -20,9 +20,9 @@ public enum CLI {
     static let commands: [Command] = [
         PairCommand.command,
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
-    ] + SessionCLI.appCommands + SessionCLI.commands(.watch) + [
+    ] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
-    ] + SessionCLI.commands(.phone) + [
+    ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
     ] + ClockCommands.all
 

@@ -5,25 +5,25 @@ import RunWayApp
 /// Human-readable forms of flights.
 enum Format {
     static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
+        let total = Int(clamping: seconds.rounded())
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         return h > 0 ? "\(h):\(pad(m)):\(pad(s))" : "\(m):\(pad(s))"
     }
 
     static func pace(_ secondsPerKm: Double) -> String {
         guard secondsPerKm > 0, secondsPerKm.isFinite else { return "--" }
-        let total = Int(secondsPerKm.rounded())
+        let total = Int(clamping: secondsPerKm.rounded())
         return "\(total / 60)'\(pad(total % 60))\"/km"
     }
 
     static func km(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
+        let hundredths = Int(clamping: (value * 100).rounded())
         return "\(hundredths / 100).\(pad(hundredths % 100)) km"
     }
 
     static func heartRate(_ bpm: Double?) -> String {
         guard let bpm, bpm > 0, bpm.isFinite else { return "--" }
-        return "\(Int(bpm.rounded())) bpm"
+        return "\(Int(clamping: bpm.rounded())) bpm"
     }
 
     /// `2026-11-29T07:00:00Z` → `Sun 2026-11-29 16:00` in the calendar's local time.
@@ -70,7 +70,7 @@ enum FlightSummaryText {
                 lines.append("    \(label.padding(6))  \(Format.pace(split.pace).padding(9))  \(Format.heartRate(split.averageHeartRate))")
             }
             if analysis.splits.last?.isPartial == true {
-                lines.append("    * the last \(Int(analysis.splits.last!.meters.rounded())) m, as a pace per km")
+                lines.append("    * the last \(Int(clamping: analysis.splits.last!.meters.rounded())) m, as a pace per km")
             }
         }
         return lines.joined(separator: "\n")

@@ -65,8 +65,9 @@ import Testing
         #expect(try pair.storedCountOffline() == 40)
     }
 
-    /// The fix's safety net: a flight the store cannot take when it arrives waits in the pending queue,
-    /// unacknowledged (the watch keeps it), and is saved — once — as soon as the store can take it.
+    /// A flight the store cannot take when it arrives is rolled back with its batch and stays
+    /// unacknowledged on the watch — nothing is held in the phone's memory or saved behind the receive
+    /// path's back — and arrives through the receive path, once and in order, when the store can take it.
     @Test func aFlightTheStoreCannotTakeWaitsUnacknowledgedUntilItCan() throws {
         let pair = try SimulatedPair(tag: "held")
         defer { pair.cleanUp() }
@@ -80,23 +81,21 @@ import Testing
         defer { store.close() }
         try store.execute("ALTER TABLE flight_samples RENAME TO flight_samples_away")
         try pair.record(2)
-        try pair.waitUntil("the phone holds the flight back") {
-            (try pair.status("phone")["pendingWatchDataQueue"]?.intValue ?? 0) >= 1
-        }
+        try pair.waitUntil("the phone fails to save the flight") { logText(pair.phoneLog).contains("event=app.save-failed") }
+        #expect(try pair.status("phone")["pendingWatchDataQueue"] == .integer(0))
         #expect(try pair.outstandingTransfers() == 2)
         #expect(try pair.storedCount() == 3)
 
         try store.execute("ALTER TABLE flight_samples_away RENAME TO flight_samples")
         try pair.waitUntilDrained()
-        try pair.waitUntil("the queue is empty") { try pair.status("phone")["pendingWatchDataQueue"] == .integer(0) }
         let report = try pair.check()
         #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
         #expect(report.stored == 5)
         // Whole flights: none stored without its samples.
         #expect(try store.scalarInt("SELECT count(*) FROM flights f LEFT JOIN flight_samples s USING (arrival) WHERE s.arrival IS NULL") == 0)
-        let log = try String(contentsOfFile: pair.phoneLog, encoding: .utf8)
-        #expect(log.contains("event=app.save-failed"))
-        #expect(log.contains("event=app.pending-drained reason=retry"))
+        let log = logText(pair.phoneLog)
+        #expect(log.contains("event=receive.commit-failed"))
+        #expect(!log.contains("event=app.pending-drained"))
     }
 
     /// The inactivity reminders are rescheduled once per flight saved — not for a run under 0.1 km, not
