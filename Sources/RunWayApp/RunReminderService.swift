@@ -90,12 +90,21 @@ public final class RunReminderService {
     public func reschedule(now: Double, reason: String) throws -> Plan {
         let last = try lastRunAt()
         let plan = Self.plan(lastRunAt: last, now: now, rule: rule)
-        try center.atomically {
-            try center.removePending(plan.remove)
-            for item in plan.add {
-                try center.add(UserNotificationCenter.Request(
-                    id: item.id, fireAt: item.fireAt, title: ReminderTexts.title(language: language),
-                    body: ReminderTexts.body(elapsedDays: item.elapsedDays, language: language), language: language), now: now)
+        let requests = plan.add.map { item in
+            UserNotificationCenter.Request(
+                id: item.id, fireAt: item.fireAt, title: ReminderTexts.title(language: language),
+                body: ReminderTexts.body(elapsedDays: item.elapsedDays, language: language), language: language)
+        }
+        // Already exactly so (a UI opened again, the same latest run): no write, no fsync.
+        let current = try center.pending().filter { Self.isReminder($0.id) }.map { request -> UserNotificationCenter.Request in
+            var copy = request
+            copy.addedAt = 0
+            return copy
+        }
+        if current.sorted(by: { $0.id < $1.id }) != requests.sorted(by: { $0.id < $1.id }) {
+            try center.atomically {
+                try center.removePending(plan.remove)
+                for request in requests { try center.add(request, now: now) }
             }
         }
         rescheduleCount += 1
