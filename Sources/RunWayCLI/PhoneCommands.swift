@@ -94,8 +94,9 @@ enum PhoneCommands {
         summary: """
         Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
         (and each notification as it is delivered: "notification: BODY"); attaching reschedules the
-        inactivity reminders, as opening the app does. It stays until Ctrl-C or the phone goes. Attaching drains any flights the app was holding for a UI (all of
-        them in --save-path ui-drain; saving never waits for this in the default path).
+        inactivity reminders, as opening the app does. It stays until Ctrl-C or the phone goes.
+        Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
+        saving never waits for this in the default path).
         """,
         specs: [CLI.homeSpec, expandSpec, firstWeekdaySpec],
         positionals: 0,
