@@ -11,7 +11,7 @@ public enum DaemonMain {
     static let phoneSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
         .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
-        .option("reminders", "RULE", "current (default: reminders 7, 14, 21, 28 days after the last run) or legacy (RunWay 1.3.1's single one)"),
+        .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
