@@ -294,13 +294,14 @@ import Testing
         #expect(try pair.reminders().pendingIDs == Stage.all)
         try pair.expectInvariants()
         let newest = try #require(try pair.logbookIDs().last)
-        #expect(try runTool(["phone", "delete", newest, "--yes", "--home", pair.phoneHome]).status == 0)
+        try pair.delete(newest)
         let state = try pair.reminders()
         #expect(state.pending.map(\.fireAt) == [14.0, 21, 28].map { older + $0 * Self.day })
         let last = try #require(try pair.logbookIDs().last)
-        #expect(try runTool(["phone", "delete", last, "--yes", "--home", pair.phoneHome]).status == 0)
+        try pair.delete(last)
         let none = try runTool(["phone", "reminders", "--home", pair.phoneHome])
         #expect(none.stdout.contains("no runs yet: nothing scheduled"))
         #expect(try pair.reminders().pending.isEmpty)
+        try pair.expectInvariants()   // the deleted runs stay deleted; nothing else is missing
     }
 }
