@@ -105,8 +105,9 @@ enum ClockCommands {
             throw ControlError.invalid("clock: give either --home or --phone/--watch, not both")
         }
         if let home {
+            _ = try checkedHome(home, nil)
             let role = try role(of: home)
-            return [Target(label: role.rawValue, home: try checkedHome(home, role))]
+            return [Target(label: role.rawValue, home: DeviceHome(path: home, role: role))]
         }
         guard phone != nil || watch != nil else { throw ControlError.invalid("clock: say which device: --home H, or --phone P [--watch W]") }
         var targets: [Target] = []
@@ -115,23 +116,28 @@ enum ClockCommands {
         return targets
     }
 
-    /// A phone's home has a link socket or a stored pairing naming it the phone; the daemon checks our
-    /// guess (a request carries the role it expects, and the other device refuses it).
+    /// Which device serves `path`: only a phone's home has a link socket. The daemon checks the guess (a
+    /// request carries the role it expects, and the other device refuses it, exit 2). No control socket
+    /// at all: no daemon is running there (exit 1).
     static func role(of path: String) throws -> DeviceRole {
         let home = DeviceHome(path: path, role: .phone)
-        if Filesystem.kind(of: home.linkSocketPath) == .socket { return .phone }
-        return .watch
+        guard Filesystem.kind(of: home.controlSocketPath) == .socket else {
+            throw ControlError("no daemon is running for \(home.path) (neither phone-daemon nor watch-agent: nothing listens on \(home.controlSocketPath))")
+        }
+        return Filesystem.kind(of: home.linkSocketPath) == .socket ? .phone : .watch
     }
 
-    static func checkedHome(_ path: String, _ role: DeviceRole) throws -> DeviceHome {
-        let home = DeviceHome(path: path, role: role)
+    /// A directory that is a device home (of `role`, or of either kind when nil); else exit 2.
+    static func checkedHome(_ path: String, _ role: DeviceRole?) throws -> DeviceHome {
+        let home = DeviceHome(path: path, role: role ?? .phone)
+        let kind = role.map { "a \($0.rawValue) home" } ?? "a device home"
         switch Filesystem.kind(of: home.path) {
-        case .missing: throw ControlError.invalid("\(home.path) does not exist, so it is not a \(role.rawValue) home")
+        case .missing: throw ControlError.invalid("\(home.path) does not exist, so it is not \(kind)")
         case .directory: break
-        default: throw ControlError.invalid("\(home.path) is not a \(role.rawValue) home (it is not a directory)")
+        default: throw ControlError.invalid("\(home.path) is not \(kind) (it is not a directory)")
         }
         guard home.hasStore || Filesystem.kind(of: home.controlSocketPath) == .socket else {
-            throw ControlError.invalid(DeviceHome.HomeError.notAHome(path: home.path, role: role).description)
+            throw ControlError.invalid("\(home.path) is not \(kind) (it has no store.sqlite; create homes with runway pair or by starting the daemon)")
         }
         return home
     }

@@ -89,6 +89,8 @@ import Testing
             (["advance", "3651d", "--phone", p, "--watch", w], "at most 3650d"),
             (["advance", "1d", "--home", w, "--watch", w], "not both"),
             (["reset", "--home", p, "--phone", p], "not both"),
+            (["show", "--home", pair.root + "/missing"], "does not exist"),
+            (["set", "2026-10-01T07:00:00Z", "--home", pair.root], "is not a device home"),
         ]
         for (arguments, message) in cases {
             let result = try runTool(["clock"] + arguments)
@@ -110,7 +112,8 @@ import Testing
         #expect(down.status == 1)
         #expect(down.stderr.contains("is not running"))
         #expect(try pair.clock(["show", "--home", p])["now"] == before["phone"]?["now"])
-        #expect(try runTool(["clock", "show", "--home", w]).status == 1)
+        let stopped = try runTool(["clock", "show", "--home", w])
+        #expect(stopped.status == 1 && stopped.stderr.contains("no daemon is running"), "\(stopped.stderr)")
         for help in [["show"], ["set"], ["advance"], ["reset"]] {
             #expect(try runTool(["clock"] + help + ["--help"]).status == 0)
         }
