@@ -227,7 +227,7 @@ import Testing
         _ = try client.call(ControlRequest(command: "notification-add", arguments: [
             "id": .string("test.soon"), "inSeconds": .number(1.5), "body": .string("soon")]))
         _ = try client.call(ControlRequest(command: "notification-add", arguments: [
-            "id": .string("test.timer"), "inSeconds": .number(30), "body": .string("timer")]))
+            "id": .string("test.timer"), "inSeconds": .number(600), "body": .string("timer")]))
         let fireAt = try #require(try pair.notifications().pending.first { $0.id == "test.soon" }?.fireAt)
         pair.killPhone()
         usleep(2_000_000)
@@ -235,10 +235,15 @@ import Testing
         var state = try pair.notifications()
         #expect(state.delivered.map(\.id) == ["test.soon"])
         #expect(state.delivered.first?.deliveredAt == fireAt)
-        // The second one by the timer, while the phone runs, and to an attached UI.
-        try pair.advancePhone("25s")
+        // The second one by the timer, while the phone runs, and to an attached UI: the clock is moved to
+        // four seconds before its fire date, and no command follows.
         let ui = try RunningTool(["phone", "ui", "--home", pair.phoneHome])
         defer { ui.signal(SIGKILL); _ = ui.wait() }
+        try pair.waitUntil("runway phone ui is attached", timeout: 30) { ui.stdoutSoFar.contains("-- attached") }
+        let timerFireAt = try #require(state.pending.first { $0.id == "test.timer" }?.fireAt)
+        let now = try #require(try pair.clock(["show", "--home", pair.phoneHome])["now"]?.stringValue.flatMap(Timestamp.parseISO8601))
+        try pair.advancePhone("\(Int((timerFireAt - now - 2).rounded(.down)))s")
+        #expect(try pair.notifications().deliveredIDs == ["test.soon"])
         try pair.waitUntil("the timer delivered test.timer", timeout: 30) {
             try pair.notifications().deliveredIDs == ["test.soon", "test.timer"]
         }
