@@ -242,7 +242,7 @@ import Testing
         try pair.waitUntil("runway phone ui is attached", timeout: 30) { ui.stdoutSoFar.contains("-- attached") }
         let timerFireAt = try #require(state.pending.first { $0.id == "test.timer" }?.fireAt)
         let now = try #require(try pair.clock(["show", "--home", pair.phoneHome])["now"]?.stringValue.flatMap(Timestamp.parseISO8601))
-        try pair.advancePhone("\(Int((timerFireAt - now - 2).rounded(.down)))s")
+        try pair.advancePhone("\(Int((timerFireAt - now - 4).rounded(.down)))s")
         #expect(try pair.notifications().deliveredIDs == ["test.soon"])
         try pair.waitUntil("the timer delivered test.timer", timeout: 30) {
             try pair.notifications().deliveredIDs == ["test.soon", "test.timer"]
