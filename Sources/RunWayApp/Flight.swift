@@ -98,20 +98,11 @@ extension Flight {
     /// The `type` value that marks a userInfo as a finished flight.
     public static let userInfoType = "flight"
 
-    /// The dictionary the watch passes to `transferUserInfo`.
+    /// The dictionary the watch passes to `transferUserInfo`: `type` and every field (`Flight.fields`).
     public var userInfo: UserInfo {
-        [
-            "type": .string(Self.userInfoType),
-            "id": .string(id),
-            "startedAt": .date(startedAt),
-            "endedAt": .date(endedAt),
-            "distanceKm": .real(distanceKm),
-            "durationSeconds": .real(durationSeconds),
-            "averagePaceSecondsPerKm": .real(averagePaceSecondsPerKm),
-            "averageHeartRate": .real(averageHeartRate),
-            "mode": .string(mode.rawValue),
-            "samples": .data(packedSamples),
-        ]
+        var userInfo: UserInfo = ["type": .string(Self.userInfoType)]
+        for field in Self.fields { userInfo[field.name] = value(of: field) }
+        return userInfo
     }
 
     public enum DecodingError: Error, Equatable, CustomStringConvertible {
@@ -143,23 +134,17 @@ extension Flight {
         }
     }
 
-    /// A flight from a received userInfo; `notAFlight` if it is some other kind of userInfo.
+    /// A flight from a received userInfo; `notAFlight` if it is some other kind of userInfo. A field
+    /// that is missing or of the wrong kind is reported before any value out of range.
     public init(userInfo: UserInfo) throws(DecodingError) {
         guard userInfo["type"]?.stringValue == Self.userInfoType else { throw .notAFlight }
-        func number(_ key: String) throws(DecodingError) -> Double {
-            guard let value = userInfo[key]?.doubleValue, value.isFinite else { throw .missingField(key) }
-            return value
+        var flight = Flight.blank
+        for field in Self.fields {
+            guard let value = userInfo[field.name] ?? field.absent, flight.set(field, value) else {
+                throw .missingField(field.name)
+            }
         }
-        guard let id = userInfo["id"]?.stringValue, !id.isEmpty else { throw .missingField("id") }
-        guard let modeName = userInfo["mode"]?.stringValue, let mode = FlightMode(rawValue: modeName) else {
-            throw .missingField("mode")
-        }
-        self.init(
-            id: id, startedAt: try number("startedAt"), endedAt: try number("endedAt"),
-            distanceKm: try number("distanceKm"), durationSeconds: try number("durationSeconds"),
-            averagePaceSecondsPerKm: try number("averagePaceSecondsPerKm"),
-            averageHeartRate: try number("averageHeartRate"), mode: mode,
-            packedSamples: userInfo["samples"]?.dataValue ?? [])
-        if let problem = FlightLimits.problem(with: self) { throw problem }
+        if let problem = FlightLimits.problem(with: flight) { throw problem }
+        self = flight
     }
 }

@@ -2,39 +2,33 @@ import Connectivity
 
 extension Flight {
     /// A flight read straight from its encoded userInfo, without building a dictionary: the phone's
-    /// hot path. Nil if the bytes are not a well-formed flight (the caller then takes the general path,
-    /// which reports what is wrong).
+    /// hot path. Nil if the bytes are not a well-formed, valid flight (the caller then takes the general
+    /// path, which reports what is wrong). Reads the same fields (`Flight.fields`) by the same rules as
+    /// `init(userInfo:)`, so the two never disagree.
     public init?(encodedUserInfo bytes: UnsafeRawBufferPointer) {
+        var flight = Flight.blank
         var isFlight = false
-        var id: String?, mode: FlightMode?, samples: [UInt8] = []
-        var startedAt: Double?, endedAt: Double?, distanceKm: Double?, durationSeconds: Double?
-        var pace: Double?, heartRate: Double?
+        var found = 0
+        var wrongKind = false
         do throws(DecodeError) {
             try EncodedDictionary.forEachEntry(bytes) { key, value in
-                switch (key.count, value) {
-                case (4, .string(let raw)) where key.equals("type"): isFlight = raw.equals("flight")
-                case (2, .string(let raw)) where key.equals("id"): id = String(decoding: raw, as: UTF8.self)
-                case (4, .string(let raw)) where key.equals("mode"): mode = FlightMode(rawValue: String(decoding: raw, as: UTF8.self))
-                case (7, .data(let raw)) where key.equals("samples"): samples = Array(raw)
-                case (9, _) where key.equals("startedAt"): startedAt = value.number
-                case (7, _) where key.equals("endedAt"): endedAt = value.number
-                case (10, _) where key.equals("distanceKm"): distanceKm = value.number
-                case (15, _) where key.equals("durationSeconds"): durationSeconds = value.number
-                case (23, _) where key.equals("averagePaceSecondsPerKm"): pace = value.number
-                case (16, _) where key.equals("averageHeartRate"): heartRate = value.number
-                default: break
+                if key.count == 4, key.equals("type") {
+                    if case let .string(raw) = value { isFlight = raw.equals("flight") }
+                    return
                 }
+                guard let index = Self.fieldIndex(key) else { return }
+                if flight.set(Self.fields[index], encoded: value) { found |= 1 << index } else { wrongKind = true }
             }
         } catch {
             return nil
         }
-        guard isFlight, let id, !id.isEmpty, let mode, let startedAt, let endedAt, let distanceKm,
-              let durationSeconds, let pace, let heartRate,
-              [startedAt, endedAt, distanceKm, durationSeconds, pace, heartRate].allSatisfy(\.isFinite)
-        else { return nil }
-        self.init(id: id, startedAt: startedAt, endedAt: endedAt, distanceKm: distanceKm, durationSeconds: durationSeconds,
-                  averagePaceSecondsPerKm: pace, averageHeartRate: heartRate, mode: mode, packedSamples: samples)
+        guard isFlight, !wrongKind else { return nil }
+        // Fields not in the bytes: their `absent` value if they have one, else this is no flight.
+        for (index, field) in Self.fields.enumerated() where found & (1 << index) == 0 {
+            guard let absent = field.absent, flight.set(field, absent) else { return nil }
+        }
         // Out of range: the general path says why (and the session quarantines it).
-        if FlightLimits.problem(with: self) != nil { return nil }
+        if FlightLimits.problem(with: flight) != nil { return nil }
+        self = flight
     }
 }

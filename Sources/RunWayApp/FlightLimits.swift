@@ -25,22 +25,30 @@ public enum FlightLimits {
     /// Distance a sample can report, in metres.
     public static let longestSampleMeters: Double = longestDistanceKm * 1000
 
-    /// Why `flight` is out of range, or nil if every field is valid.
+    /// Why `flight` is out of range, or nil if every field is valid: each field against its range
+    /// (declared with the field, `Flight.fields`), then the rules between fields.
     public static func problem(with flight: Flight) -> Flight.DecodingError? {
-        if !isFlightID(flight.id) { return .outOfRange("id", "must be an upper-case UUID such as 01938B2C-7A00-7000-8000-000000000000") }
-        if let problem = time("startedAt", flight.startedAt) { return problem }
-        if let problem = time("endedAt", flight.endedAt) { return problem }
+        for field in Flight.fields {
+            switch field.kind {
+            case .id:
+                if !isFlightID(flight.id) { return .outOfRange(field.name, "must be an upper-case UUID such as 01938B2C-7A00-7000-8000-000000000000") }
+            case let .time(path):
+                if let problem = time(field.name, flight[keyPath: path]) { return problem }
+            case let .number(path, range, _):
+                if let problem = within(field.name, flight[keyPath: path], range) { return problem }
+            case .mode:
+                break
+            case .samples:
+                if let problem = samplesProblem(flight.packedSamples) { return problem }
+            }
+        }
         let elapsed = flight.endedAt - flight.startedAt
         guard elapsed >= 0 else { return .outOfRange("endedAt", "is before startedAt") }
         guard elapsed <= longestRun else { return .outOfRange("endedAt", "is more than 7 days after startedAt") }
-        if let problem = within("distanceKm", flight.distanceKm, 0...longestDistanceKm) { return problem }
-        if let problem = within("durationSeconds", flight.durationSeconds, 0...longestRun) { return problem }
         guard flight.durationSeconds <= elapsed + 1 else {
             return .outOfRange("durationSeconds", "is longer than the time from startedAt to endedAt")
         }
-        if let problem = within("averagePaceSecondsPerKm", flight.averagePaceSecondsPerKm, 0...slowestPace) { return problem }
-        if let problem = within("averageHeartRate", flight.averageHeartRate, 0...highestHeartRate) { return problem }
-        return samplesProblem(flight.packedSamples)
+        return nil
     }
 
     /// Whether `id` is a flight id as the app writes them and as `flight` and `delete` take them: a UUID

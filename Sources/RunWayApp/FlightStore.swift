@@ -66,22 +66,22 @@ public final class FlightStore {
     /// later be skipped as a duplicate of itself.
     @discardableResult
     public func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Int64? {
-        let insert = try database.statement(literal: """
-            INSERT INTO flights (id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode,
-                                 source_device, transfer_seq, saved_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """)
-        try insert.bind(flight.id, at: 1)
-        try insert.bind(flight.startedAt, at: 2)
-        try insert.bind(flight.endedAt, at: 3)
-        try insert.bind(flight.distanceKm, at: 4)
-        try insert.bind(flight.durationSeconds, at: 5)
-        try insert.bind(flight.averagePaceSecondsPerKm, at: 6)
-        try insert.bind(flight.averageHeartRate, at: 7)
-        try insert.bind(flight.mode.rawValue, at: 8)
-        if let device = origin.deviceID { try insert.bind(device, at: 9) } else { try insert.bindNull(at: 9) }
-        if let seq = origin.transferSeq { try insert.bind(seq, at: 10) } else { try insert.bindNull(at: 10) }
-        try insert.bind(now, at: 11)
+        let insert = try insertStatement()
+        var index: Int32 = 1
+        for field in Flight.columnFields {
+            switch flight.value(of: field) {
+            case let .string(text): try insert.bind(text, at: index)
+            case let .real(number), let .date(number): try insert.bind(number, at: index)
+            case let .integer(number): try insert.bind(number, at: index)
+            case let .bool(flag): try insert.bind(flag ? 1 : 0, at: index)
+            case let .data(bytes): try insert.bind(blob: bytes, at: index)
+            case .array, .dictionary: try insert.bindNull(at: index)
+            }
+            index += 1
+        }
+        if let device = origin.deviceID { try insert.bind(device, at: index) } else { try insert.bindNull(at: index) }
+        if let seq = origin.transferSeq { try insert.bind(seq, at: index + 1) } else { try insert.bindNull(at: index + 1) }
+        try insert.bind(now, at: index + 2)
         try insert.run()
         guard database.changes == 1 else { return nil }
         let arrival = database.lastInsertRowID
@@ -90,6 +90,26 @@ public final class FlightStore {
         try samples.bind(blob: flight.packedSamples, at: 2)
         try samples.run()
         return arrival
+    }
+
+    /// `INSERT INTO flights (<every field's column>, source_device, transfer_seq, saved_at) …`
+    static let insertSQL: String = {
+        let columns = Flight.columnFields.compactMap(\.column) + ["source_device", "transfer_seq", "saved_at"]
+        return "INSERT INTO flights (\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT (id) DO NOTHING"
+    }()
+
+    /// Prepared once and kept: the receive path never hashes the SQL text.
+    private var preparedInsert: Statement?
+
+    private func insertStatement() throws -> Statement {
+        if let prepared = preparedInsert {
+            prepared.reset()
+            return prepared
+        }
+        let prepared = try database.prepare(Self.insertSQL)
+        preparedInsert = prepared
+        return prepared
     }
 
     /// Deletes a stored flight; false if there is none with that id.
@@ -125,7 +145,10 @@ public final class FlightStore {
         return try query.step()
     }
 
-    static let summaryColumns = "id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode, arrival"
+    /// Every field's column, then `arrival`.
+    static let summaryColumns = (Flight.columnFields.compactMap(\.column) + ["arrival"]).joined(separator: ", ")
+    /// Where the samples follow the summary columns in `flight(id:)`.
+    static let samplesColumn = Int32(Flight.columnFields.count + 1)
 
     /// A stored flight with its samples.
     public func flight(id: String) throws -> StoredFlight? {
@@ -136,7 +159,7 @@ public final class FlightStore {
         try query.bind(id, at: 1)
         guard try query.step() else { return nil }
         var stored = Self.summary(query)
-        stored.flight.packedSamples = query.blob(at: 9)
+        stored.flight.packedSamples = query.blob(at: Self.samplesColumn)
         return stored
     }
 
@@ -180,13 +203,17 @@ public final class FlightStore {
     }
 
     static func summary(_ row: Statement) -> StoredFlight {
-        StoredFlight(
-            flight: Flight(
-                id: row.string(at: 0), startedAt: row.double(at: 1), endedAt: row.double(at: 2),
-                distanceKm: row.double(at: 3), durationSeconds: row.double(at: 4),
-                averagePaceSecondsPerKm: row.double(at: 5), averageHeartRate: row.double(at: 6),
-                mode: FlightMode(rawValue: row.string(at: 7)) ?? .pace, packedSamples: []),
-            arrival: row.int64(at: 8))
+        var flight = Flight.blank
+        for (index, field) in Flight.columnFields.enumerated() {
+            let column = Int32(index)
+            switch field.kind {
+            case .id: flight.id = row.string(at: column)
+            case .mode: flight.mode = FlightMode(rawValue: row.string(at: column)) ?? .pace
+            case let .time(path), let .number(path, _, _): flight[keyPath: path] = row.double(at: column)
+            case .samples: flight.packedSamples = row.blob(at: column)
+            }
+        }
+        return StoredFlight(flight: flight, arrival: row.int64(at: Int32(Flight.columnFields.count)))
     }
 }
 
@@ -210,13 +237,19 @@ extension StoredFlight {
         writer.beginObject()
         writer.key("id", first: true); writer.writeString(flight.id)
         writer.key("arrival"); writer.raw(String(arrival))
-        writer.key("startedAt"); writer.bytes.append(0x22); Timestamp.appendISO8601(flight.startedAt, to: &writer.bytes); writer.bytes.append(0x22)
-        writer.key("endedAt"); writer.bytes.append(0x22); Timestamp.appendISO8601(flight.endedAt, to: &writer.bytes); writer.bytes.append(0x22)
-        writer.key("distanceKm"); writer.writeNumber(flight.distanceKm, decimals: 3)
-        writer.key("durationSeconds"); writer.writeNumber(flight.durationSeconds, decimals: 1)
-        writer.key("averagePaceSecondsPerKm"); writer.writeNumber(flight.averagePaceSecondsPerKm, decimals: 1)
-        writer.key("averageHeartRate"); writer.writeNumber(flight.averageHeartRate, decimals: 1)
-        writer.key("mode"); writer.writeString(flight.mode.rawValue)
+        for field in Flight.fields {
+            switch field.kind {
+            case .id, .samples:
+                continue
+            case .mode:
+                writer.key(field.name); writer.writeString(flight.mode.rawValue)
+            case let .time(path):
+                writer.key(field.name)
+                writer.bytes.append(0x22); Timestamp.appendISO8601(flight[keyPath: path], to: &writer.bytes); writer.bytes.append(0x22)
+            case let .number(path, _, decimals):
+                writer.key(field.name); writer.writeNumber(flight[keyPath: path], decimals: decimals)
+            }
+        }
         if includeSamples {
             writer.key("samples")
             writer.bytes.append(0x5B)
