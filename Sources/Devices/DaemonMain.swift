@@ -11,6 +11,7 @@ public enum DaemonMain {
     static let phoneSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
         .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
+        .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
@@ -30,7 +31,7 @@ public enum DaemonMain {
 
     public static func phoneUsage() -> String {
         """
-        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--log-level LEVEL]
+        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--log-level LEVEL]
 
         The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
         runway CLI on DIR/control.sock; saves every flight the watch transfers the moment it arrives.
@@ -72,6 +73,10 @@ public enum DaemonMain {
             if let name = parsed.value("save-path") {
                 guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not '\(name)'") }
                 options.savePath = path
+            }
+            if let name = parsed.value("reminders") {
+                guard let rule = RunReminderService.Rule(rawValue: name) else { throw UsageError("--reminders must be current or legacy, not '\(name)'") }
+                options.reminderRule = rule
             }
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")

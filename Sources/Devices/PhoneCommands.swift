@@ -9,6 +9,7 @@ import RunWayApp
 extension PhoneDaemon {
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
         if try sessionCommands.handle(request, connection) { return }
+        if try handleTimeCommand(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "logbook": streamLogbook(to: connection)
@@ -35,6 +36,7 @@ extension PhoneDaemon {
             ]),
             "uiClients": .integer(Int64(control.attachedClients.count)),
             "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
+            "reminderRule": .string(options.reminderRule.rawValue),
         ]) { _, new in new }
         if let pairing = session.pairing {
             fields["watchDeviceId"] = .string(pairing.watchDeviceID)
@@ -83,6 +85,9 @@ extension PhoneDaemon {
         let id = try validFlightID(request)
         guard try store.delete(id: id) else { throw ControlError("no flight \(id) in the logbook; nothing deleted") }
         logger.info("app.flight-deleted", ["id": id])
+        do { try time.reschedule(reason: "deleted") } catch {
+            logger.error("reminders.reschedule-failed", ["reason": "deleted", "error": "\(error)"])
+        }
         return .object(["deleted": .string(id)])
     }
 
@@ -103,6 +108,10 @@ extension PhoneDaemon {
             self.logger.info("ui.detached", ["clients": self.control.attachedClients.count])
         }
         logger.info("ui.attached", ["clients": control.attachedClients.count, "drained": drained])
+        // The app was opened: the one moment the reminders' basis may move to now (seed 001).
+        do { try time.reschedule(reason: "opened") } catch {
+            logger.error("reminders.reschedule-failed", ["reason": "opened", "error": "\(error)"])
+        }
         connection.reply(.object(["attached": .bool(true), "drained": .integer(Int64(drained))]))
     }
 }

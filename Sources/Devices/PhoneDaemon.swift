@@ -14,6 +14,8 @@ public final class PhoneDaemon {
     public struct Options: Sendable {
         public var home: String
         public var savePath: SavePath = .immediate
+        /// `legacy` brings back RunWay 1.3.1's single inactivity reminder (`--reminders legacy`).
+        public var reminderRule: RunReminderService.Rule = .current
         public var logLevel: Logger.Level = .info
         /// A deliberate bug for tests (see `SessionConfiguration.acknowledgeBeforeCommit`).
         public var acknowledgeBeforeCommit = false
@@ -34,6 +36,8 @@ public final class PhoneDaemon {
     var sessionCommands: SessionCommands!
     var control: ControlServer!
     let reminders = ReminderHook()
+    /// The device clock, the notification centre and the reminder service (`PhoneTime.swift`).
+    var time: PhoneTime!
     private var drainDeferred = false
 
     public init(options: Options) throws {
@@ -52,10 +56,17 @@ public final class PhoneDaemon {
         if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         store = FlightStore(database: database)
         logger.info("startup.store-opened", ["path": home.storePath])  // no count(*): it grows with the store
+        // The system's notification centre delivers what fell due while the phone was off; the app's
+        // reminders are not rescheduled on a launch with no UI.
+        time = try PhoneTime(database: database, store: store, rule: options.reminderRule, loop: runtime.loop, logger: logger)
+        time.onDelivered = { [unowned self] in self.publish($0) }
+        time.deliverDue()
 
         // 2. The app model, wired to the store.
         viewModel = RunViewModel(savePath: options.savePath, logger: logger)
         viewModel.reminders = reminders
+        viewModel.now = { [unowned self] in self.time.clock.now }
+        reminders.onReschedule = { [unowned self] in self.time.rescheduleAfterSave() }
         viewModel.attach(store: store)
         viewModel.onFlightsSaved = { [unowned self] flights in self.publish(flights) }
         viewModel.onFlightHeld = { [unowned self] in self.scheduleDrainIfNeeded() }
@@ -133,16 +144,18 @@ public final class PhoneDaemon {
     }
 }
 
-/// The inactivity reminders' hook until the schedule itself exists: counts reschedules and remembers
-/// the flight they count from.
+/// The inactivity reminders' hook: counts reschedules (once per saved flight), remembers the flight they
+/// count from, and asks for the reschedule itself (`PhoneTime.rescheduleAfterSave`, once per commit).
 public final class ReminderHook: InactivityReminderScheduling {
     public private(set) var rescheduleCount = 0
     public private(set) var latestStartedAt: Double?
+    var onReschedule: () -> Void = {}
 
     public init() {}
 
     public func reschedule(afterSaving flight: Flight, latest: Flight) {
         rescheduleCount += 1
         latestStartedAt = latest.startedAt
+        onReschedule()
     }
 }

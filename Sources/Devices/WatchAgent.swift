@@ -31,6 +31,8 @@ public final class WatchAgent {
     /// The watch app's session delegate; held here because the session holds its delegate weakly.
     var service: WatchConnectivityService!
     private var generator = FlightGenerator()
+    /// The watch's clock: runs are recorded at its time (`runway clock`).
+    var clock: DeviceClock!
 
     public init(options: Options) throws {
         self.options = options
@@ -44,6 +46,7 @@ public final class WatchAgent {
         database = try runtime.openStore()
         if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         logger.info("startup.store-opened", ["path": home.storePath])
+        clock = try DeviceClock(database: database)
 
         connector = UnixLinkConnector(loop: runtime.loop, logger: logger)
         connector.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
@@ -75,6 +78,7 @@ public final class WatchAgent {
 
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
         if try sessionCommands.handle(request, connection) { return }
+        if try ClockCommands(clock: clock, logger: logger).handle(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "record": connection.reply(try record(request))
@@ -143,7 +147,8 @@ public final class WatchAgent {
         }
         // One transaction for the whole series (one fsync), generated a slice at a time so that a
         // million runs never sit in memory together.
-        let now = wallClockSeconds()
+        // The newest run ends at the watch's now (device time, `runway clock`).
+        let now = clock.now
         var ids: [JSONValue] = []
         ids.reserveCapacity(count)
         var first: Int64 = 0, last: Int64 = 0

@@ -140,7 +140,9 @@ extension Flight {
         guard userInfo["type"]?.stringValue == Self.userInfoType else { throw .notAFlight }
         var flight = Flight.blank
         for field in Self.fields {
-            guard let value = userInfo[field.name] ?? field.absent, flight.set(field, value) else {
+            if let value = userInfo[field.name] {
+                guard flight.set(field, value) else { throw .missingField(field.name) }
+            } else if field.required {
                 throw .missingField(field.name)
             }
         }

@@ -10,23 +10,28 @@ extension Flight {
         var isFlight = false
         var found = 0
         var wrongKind = false
-        do throws(DecodeError) {
-            try EncodedDictionary.forEachEntry(bytes) { key, value in
-                if key.count == 4, key.equals("type") {
-                    if case let .string(raw) = value { isFlight = raw.equals("flight") }
-                    return
+        let fields = Self.fields, table = Self.fieldsByKeyLength
+        let complete: Bool = fields.withUnsafeBufferPointer { fields in
+            table.withUnsafeBufferPointer { table in
+                do throws(DecodeError) {
+                    try EncodedDictionary.forEachEntry(bytes) { key, value in
+                        if key.count == 4, key.equals("type") {
+                            if case let .string(raw) = value { isFlight = raw.equals("flight") }
+                            return
+                        }
+                        guard let index = Self.fieldIndex(key, fields: fields, table: table) else { return }
+                        if flight.set(fields[index], encoded: value) { found |= 1 << index } else { wrongKind = true }
+                    }
+                } catch {
+                    return false
                 }
-                guard let index = Self.fieldIndex(key) else { return }
-                if flight.set(Self.fields[index], encoded: value) { found |= 1 << index } else { wrongKind = true }
+                guard isFlight, !wrongKind else { return false }
+                // Fields not in the bytes: optional ones keep their zero value; a required one missing is no flight.
+                for index in fields.indices where found & (1 << index) == 0 && fields[index].required { return false }
+                return true
             }
-        } catch {
-            return nil
         }
-        guard isFlight, !wrongKind else { return nil }
-        // Fields not in the bytes: their `absent` value if they have one, else this is no flight.
-        for (index, field) in Self.fields.enumerated() where found & (1 << index) == 0 {
-            guard let absent = field.absent, flight.set(field, absent) else { return nil }
-        }
+        guard complete else { return nil }
         // Out of range: the general path says why (and the session quarantines it).
         if FlightLimits.problem(with: flight) != nil { return nil }
         self = flight

@@ -7,34 +7,49 @@ import Connectivity
 ///
 /// Adding a field is a stored property on `Flight`, one entry here, and a migration adding its column
 /// (`docs/architecture.md`, "Adding a flight field").
-public struct FlightField: @unchecked Sendable {
-    public enum Kind {
+public struct FlightField: Sendable {
+    public enum Kind: Sendable {
         /// The flight's id (`FlightLimits.isFlightID`).
         case id
         /// `FlightMode`, by its raw value.
         case mode
         /// A moment: a property-list date, an ISO 8601 string in JSON, seconds since 1970 in SQL.
-        case time(WritableKeyPath<Flight, Double>)
+        case time(offset: Int)
         /// A number with its valid range and how many decimals JSON shows.
-        case number(WritableKeyPath<Flight, Double>, range: ClosedRange<Double>, decimals: Int)
+        case number(offset: Int, range: ClosedRange<Double>, decimals: Int)
         /// The packed samples: data in a userInfo, a row of their own in SQL, JSON only on request.
         case samples
+
+        /// A time field: `\.startedAt`.
+        static func time(_ path: KeyPath<Flight, Double>) -> Kind { .time(offset: Self.offset(path)) }
+
+        /// A number field with its range: `\.distanceKm`.
+        static func number(_ path: KeyPath<Flight, Double>, range: ClosedRange<Double>, decimals: Int) -> Kind {
+            .number(offset: Self.offset(path), range: range, decimals: decimals)
+        }
+
+        /// Where a stored `Double` property lives in a `Flight`: the hot path reads and writes numbers
+        /// there directly, with no key path and no reference counting (`FlightField` is a plain value).
+        private static func offset(_ path: KeyPath<Flight, Double>) -> Int {
+            guard let offset = MemoryLayout<Flight>.offset(of: path) else { fatalError("\(path) is not a stored property of Flight") }
+            return offset
+        }
     }
 
     /// The userInfo and JSON key.
     public let key: StaticString
     /// The column in `flights` (nil: stored elsewhere).
-    public let column: String?
+    public let column: StaticString?
     public let kind: Kind
-    /// What a flight without this field gets (nil: the field is required). A field added later must
-    /// have one, so that flights from an older watch stay valid.
-    public let absent: PropertyListValue?
+    /// Whether a flight must carry it. A field added later is optional, so that flights from an older
+    /// watch stay valid: missing, it takes its zero value (0, empty).
+    public let required: Bool
 
-    init(_ key: StaticString, column: String?, _ kind: Kind, absent: PropertyListValue? = nil) {
+    init(_ key: StaticString, column: StaticString?, _ kind: Kind, required: Bool = true) {
         self.key = key
         self.column = column
         self.kind = kind
-        self.absent = absent
+        self.required = required
     }
 
     public var name: String { key.description }
@@ -52,26 +67,51 @@ extension Flight {
                     .number(\.averagePaceSecondsPerKm, range: 0...FlightLimits.slowestPace, decimals: 1)),
         FlightField("averageHeartRate", column: "avg_hr", .number(\.averageHeartRate, range: 0...FlightLimits.highestHeartRate, decimals: 1)),
         FlightField("mode", column: "mode", .mode),
-        FlightField("samples", column: nil, .samples, absent: .data([])),
+        FlightField("samples", column: nil, .samples, required: false),
     ]
 
     /// The fields stored as columns of `flights`, in column order.
     static let columnFields: [FlightField] = fields.filter { $0.column != nil }
 
-    /// Field indices by key length: the in-place reader compares a key with one or two candidates.
-    static let fieldsByKeyLength: [[Int]] = {
+    /// Field indices by key length, `candidatesPerLength` slots per length (-1: none): the in-place
+    /// reader compares a key with the one or two fields of its length.
+    static let candidatesPerLength = 4
+    static let fieldsByKeyLength: [Int] = {
         let longest = fields.map(\.key.utf8CodeUnitCount).max() ?? 0
-        var table = [[Int]](repeating: [], count: longest + 1)
-        for (index, field) in fields.enumerated() { table[field.key.utf8CodeUnitCount].append(index) }
+        var table = [Int](repeating: -1, count: (longest + 1) * candidatesPerLength)
+        for (index, field) in fields.enumerated() {
+            let base = field.key.utf8CodeUnitCount * candidatesPerLength
+            guard let free = (base..<base + candidatesPerLength).first(where: { table[$0] < 0 }) else {
+                fatalError("more than \(candidatesPerLength) flight fields have keys of \(field.key.utf8CodeUnitCount) characters")
+            }
+            table[free] = index
+        }
         return table
     }()
 
     /// The index of the field whose key is `key`, if any.
     @inline(__always)
-    static func fieldIndex(_ key: UnsafeRawBufferPointer) -> Int? {
-        guard key.count < fieldsByKeyLength.count else { return nil }
-        for index in fieldsByKeyLength[key.count] where key.equals(fields[index].key) { return index }
+    static func fieldIndex(_ key: UnsafeRawBufferPointer, fields: UnsafeBufferPointer<FlightField>, table: UnsafeBufferPointer<Int>) -> Int? {
+        let base = key.count * candidatesPerLength
+        guard base < table.count else { return nil }
+        for slot in base..<base + candidatesPerLength {
+            let index = table[slot]
+            if index < 0 { return nil }
+            if key.equals(fields[index].key) { return index }
+        }
         return nil
+    }
+
+    // MARK: - Numbers in place
+
+    @inline(__always)
+    func number(at offset: Int) -> Double {
+        withUnsafePointer(to: self) { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Double.self) }
+    }
+
+    @inline(__always)
+    mutating func setNumber(_ value: Double, at offset: Int) {
+        withUnsafeMutablePointer(to: &self) { UnsafeMutableRawPointer($0).storeBytes(of: value, toByteOffset: offset, as: Double.self) }
     }
 
     /// A flight with every field at its zero value, to be filled in by a decoder.
@@ -87,8 +127,8 @@ extension Flight {
         switch field.kind {
         case .id: .string(id)
         case .mode: .string(mode.rawValue)
-        case let .time(path): .date(self[keyPath: path])
-        case let .number(path, _, _): .real(self[keyPath: path])
+        case let .time(offset): .date(number(at: offset))
+        case let .number(offset, _, _): .real(number(at: offset))
         case .samples: .data(packedSamples)
         }
     }
@@ -103,14 +143,24 @@ extension Flight {
         case .mode:
             guard let text = value.stringValue, let parsed = FlightMode(rawValue: text) else { return false }
             mode = parsed
-        case let .time(path), let .number(path, _, _):
+        case let .time(offset), let .number(offset, _, _):
             guard let number = value.doubleValue, number.isFinite else { return false }
-            self[keyPath: path] = number
+            setNumber(number, at: offset)
         case .samples:
             guard let bytes = value.dataValue else { return false }
             packedSamples = bytes
         }
         return true
+    }
+
+    /// Sets `field` to its zero value (a field a flight may lack).
+    mutating func clear(_ field: FlightField) {
+        switch field.kind {
+        case .id: id = ""
+        case .mode: mode = .pace
+        case let .time(offset), let .number(offset, _, _): setNumber(0, at: offset)
+        case .samples: packedSamples = []
+        }
     }
 
     /// Sets `field` from a value read in place; false if it is of the wrong kind.
@@ -122,9 +172,9 @@ extension Flight {
         case (.mode, .string(let raw)):
             guard let parsed = FlightMode(rawValue: String(decoding: raw, as: UTF8.self)) else { return false }
             mode = parsed
-        case (.time(let path), _), (.number(let path, _, _), _):
+        case (.time(let offset), _), (.number(let offset, _, _), _):
             guard let number = value.number, number.isFinite else { return false }
-            self[keyPath: path] = number
+            setNumber(number, at: offset)
         case (.samples, .data(let raw)):
             packedSamples = Array(raw)
         default:

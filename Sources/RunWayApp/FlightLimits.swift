@@ -32,10 +32,10 @@ public enum FlightLimits {
             switch field.kind {
             case .id:
                 if !isFlightID(flight.id) { return .outOfRange(field.name, "must be an upper-case UUID such as 01938B2C-7A00-7000-8000-000000000000") }
-            case let .time(path):
-                if let problem = time(field.name, flight[keyPath: path]) { return problem }
-            case let .number(path, range, _):
-                if let problem = within(field.name, flight[keyPath: path], range) { return problem }
+            case let .time(offset):
+                if let problem = time(field, flight.number(at: offset)) { return problem }
+            case let .number(offset, range, _):
+                if let problem = within(field, flight.number(at: offset), range) { return problem }
             case .mode:
                 break
             case .samples:
@@ -57,16 +57,16 @@ public enum FlightLimits {
         Identifier.isUUID(id) && !id.utf8.contains(where: { (0x61...0x66).contains($0) })
     }
 
-    static func time(_ field: String, _ value: Double) -> Flight.DecodingError? {
+    static func time(_ field: FlightField, _ value: Double) -> Flight.DecodingError? {
         guard value.isFinite, value >= earliestTime, value < latestTime else {
-            return .outOfRange(field, "must be between 2001-01-01 and 2100-01-01")
+            return .outOfRange(field.name, "must be between 2001-01-01 and 2100-01-01")
         }
         return nil
     }
 
-    static func within(_ field: String, _ value: Double, _ range: ClosedRange<Double>) -> Flight.DecodingError? {
+    static func within(_ field: FlightField, _ value: Double, _ range: ClosedRange<Double>) -> Flight.DecodingError? {
         guard value.isFinite, range.contains(value) else {
-            return .outOfRange(field, "must be between \(format(range.lowerBound)) and \(format(range.upperBound))")
+            return .outOfRange(field.name, "must be between \(format(range.lowerBound)) and \(format(range.upperBound))")
         }
         return nil
     }

@@ -94,7 +94,7 @@ public final class FlightStore {
 
     /// `INSERT INTO flights (<every field's column>, source_device, transfer_seq, saved_at) …`
     static let insertSQL: String = {
-        let columns = Flight.columnFields.compactMap(\.column) + ["source_device", "transfer_seq", "saved_at"]
+        let columns = Flight.columnFields.compactMap { $0.column?.description } + ["source_device", "transfer_seq", "saved_at"]
         return "INSERT INTO flights (\(columns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT (id) DO NOTHING"
     }()
@@ -122,18 +122,6 @@ public final class FlightStore {
         }
     }
 
-    /// Records a non-flight userInfo as delivered to the app.
-    public func recordReceivedUserInfo(_ payload: [UInt8], origin: Origin, now: Double = wallClockSeconds()) throws {
-        let insert = try database.statement(literal: """
-            INSERT INTO received_userinfo (source_device, transfer_seq, payload, received_at) VALUES (?, ?, ?, ?)
-            """)
-        try insert.bind(origin.deviceID ?? "", at: 1)
-        try insert.bind(origin.transferSeq ?? 0, at: 2)
-        try insert.bind(blob: payload, at: 3)
-        try insert.bind(now, at: 4)
-        try insert.run()
-    }
-
     // MARK: - Reading
 
     public func count() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM flights")) }
@@ -146,7 +134,7 @@ public final class FlightStore {
     }
 
     /// Every field's column, then `arrival`.
-    static let summaryColumns = (Flight.columnFields.compactMap(\.column) + ["arrival"]).joined(separator: ", ")
+    static let summaryColumns = (Flight.columnFields.compactMap { $0.column?.description } + ["arrival"]).joined(separator: ", ")
     /// Where the samples follow the summary columns in `flight(id:)`.
     static let samplesColumn = Int32(Flight.columnFields.count + 1)
 
@@ -194,14 +182,6 @@ public final class FlightStore {
         return rows
     }
 
-    /// Non-flight userInfo payloads, in arrival order.
-    public func forEachReceivedUserInfo(_ body: (_ payload: [UInt8], _ origin: Origin, _ receivedAt: Double) throws -> Void) throws {
-        let query = try database.prepare("SELECT payload, source_device, transfer_seq, received_at FROM received_userinfo ORDER BY arrival")
-        while try query.step() {
-            try body(query.blob(at: 0), Origin(deviceID: query.string(at: 1), transferSeq: query.int64(at: 2)), query.double(at: 3))
-        }
-    }
-
     static func summary(_ row: Statement) -> StoredFlight {
         var flight = Flight.blank
         for (index, field) in Flight.columnFields.enumerated() {
@@ -209,7 +189,7 @@ public final class FlightStore {
             switch field.kind {
             case .id: flight.id = row.string(at: column)
             case .mode: flight.mode = FlightMode(rawValue: row.string(at: column)) ?? .pace
-            case let .time(path), let .number(path, _, _): flight[keyPath: path] = row.double(at: column)
+            case let .time(offset), let .number(offset, _, _): flight.setNumber(row.double(at: column), at: offset)
             case .samples: flight.packedSamples = row.blob(at: column)
             }
         }
@@ -243,11 +223,11 @@ extension StoredFlight {
                 continue
             case .mode:
                 writer.key(field.name); writer.writeString(flight.mode.rawValue)
-            case let .time(path):
+            case let .time(offset):
                 writer.key(field.name)
-                writer.bytes.append(0x22); Timestamp.appendISO8601(flight[keyPath: path], to: &writer.bytes); writer.bytes.append(0x22)
-            case let .number(path, _, decimals):
-                writer.key(field.name); writer.writeNumber(flight[keyPath: path], decimals: decimals)
+                writer.bytes.append(0x22); Timestamp.appendISO8601(flight.number(at: offset), to: &writer.bytes); writer.bytes.append(0x22)
+            case let .number(offset, _, decimals):
+                writer.key(field.name); writer.writeNumber(flight.number(at: offset), decimals: decimals)
             }
         }
         if includeSamples {

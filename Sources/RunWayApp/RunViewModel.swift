@@ -35,6 +35,8 @@ public final class RunViewModel {
     public private(set) var store: FlightStore?
     public private(set) var pendingWatchDataQueue: [(flight: Flight, origin: FlightStore.Origin)] = []
     public weak var reminders: InactivityReminderScheduling?
+    /// The device clock: `saved_at` is a date the user sees.
+    public var now: () -> Double = wallClockSeconds
     /// Told about flights once they are durable, with their place in arrival order (the UI clients'
     /// feed).
     public var onFlightsSaved: (([StoredFlight]) -> Void)?
@@ -103,7 +105,7 @@ public final class RunViewModel {
             logger.info("app.flight-ignored", ["id": flight.id, "distanceKm": flight.distanceKm, "reason": "under 0.1 km"])
             return .tooShort
         }
-        guard let arrival = try store.insert(flight, origin: origin) else { return .duplicate }
+        guard let arrival = try store.insert(flight, origin: origin, now: now()) else { return .duplicate }
         uncommitted.append(StoredFlight(flight: flight, arrival: arrival))
         return .saved
     }

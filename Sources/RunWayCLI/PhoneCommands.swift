@@ -92,9 +92,11 @@ enum PhoneCommands {
         path: ["phone", "ui"],
         synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY]",
         summary: """
-        Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved,
-        until Ctrl-C or the phone goes. Attaching drains any flights the app was holding for a UI (all of
-        them in --save-path ui-drain; saving never waits for this in the default path).
+        Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
+        (and each notification as it is delivered: "notification: BODY"); attaching reschedules the
+        inactivity reminders, as opening the app does. It stays until Ctrl-C or the phone goes.
+        Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
+        saving never waits for this in the default path).
         """,
         specs: [CLI.homeSpec, expandSpec, firstWeekdaySpec],
         positionals: 0,
@@ -119,6 +121,8 @@ enum PhoneCommands {
                     guard let flight = event["flight"], let arrival = flight["arrival"]?.intValue, arrival > shownUpTo else { continue }
                     shownUpTo = arrival
                     Output.out("saved: " + LogbookText.line(flight, calendar: calendar))
+                case "notificationDelivered":
+                    Output.out("notification: \(event["body"]?.stringValue ?? "")")
                 case "watchState":
                     Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
                 default:

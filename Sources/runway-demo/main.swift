@@ -88,6 +88,7 @@ do {
         for line in report.violations { say(line) }
         exit(1)
     }
+    try ReminderLadder.run()
 } catch {
     FileHandle.standardError.write("runway-demo: \(error)\n".data(using: .utf8)!)
     exit(1)

@@ -1,0 +1,86 @@
+import Connectivity
+import Devices
+import JSONText
+import Posix
+
+/// `runway phone notifications` and `runway phone reminders [reschedule]`.
+enum NotificationCommands {
+    static let notifications = CLI.Command(
+        path: ["phone", "notifications"],
+        synopsis: "--home P [--json]",
+        summary: """
+        The phone's notification centre: pending requests (at most 64) by fire date, and the delivered
+        ones (the last 1000) in delivery order, in local time (TZ). Delivery happens when the phone's clock
+        reaches a fire date (runway clock), with deliveredAt = fireAt even if the phone was down then.
+        """,
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "notifications"))
+            if parsed.has("json") { Output.out(result.text); return 0 }
+            let pending = result["pending"]?.arrayValue ?? [], delivered = result["delivered"]?.arrayValue ?? []
+            var lines = ["pending (\(pending.count) of at most \(result["pendingLimit"]?.intValue ?? 64))"]
+            lines += pending.map { "  " + NotificationText.line($0, dateKey: "fireAt") }
+            lines.append("delivered (\(delivered.count))")
+            lines += delivered.map { "  " + NotificationText.line($0, dateKey: "deliveredAt") }
+            Output.out(lines.joined(separator: "\n"))
+            return 0
+        })
+
+    static let reminders = CLI.Command(
+        path: ["phone", "reminders"],
+        synopsis: "--home P [--json]",
+        summary: """
+        The inactivity reminders: 7, 14, 21 and 28 days after the last run's start (past stages skipped;
+        if all are past, one at now + 7 days), or with phone-daemon --reminders legacy RunWay 1.3.1's single
+        one at last run + 7 days (nothing if that is past). Shows the last run, then each pending and
+        delivered reminder.
+        """,
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            render(try CLI.client(parsed, .phone).call(ControlRequest(command: "reminders")), json: parsed.has("json"))
+        })
+
+    static let reschedule = CLI.Command(
+        path: ["phone", "reminders", "reschedule"],
+        synopsis: "--home P [--json]",
+        summary: """
+        Reschedules the inactivity reminders now, as opening the app does (all-past stages then move to
+        the phone's now + 7 days), and shows the result. With no runs it removes them all.
+        """,
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            render(try CLI.client(parsed, .phone).call(ControlRequest(command: "reminders-reschedule")), json: parsed.has("json"))
+        })
+
+    static func render(_ result: JSONValue, json: Bool) -> Int32 {
+        if json { Output.out(result.text); return 0 }
+        let rule = result["rule"]?.stringValue == "legacy"
+            ? "legacy: one reminder 7 days after the last run, none if that is past"
+            : "7, 14, 21, 28 days after the last run"
+        var lines = ["inactivity reminders (rule: \(rule))"]
+        guard let last = result["lastRunAt"]?.stringValue.flatMap(Timestamp.parseISO8601) else {
+            lines.append("no runs yet: nothing scheduled")
+            Output.out(lines.joined(separator: "\n"))
+            return 0
+        }
+        lines.append("last run  " + NotificationText.minutes(last))
+        lines += (result["pending"]?.arrayValue ?? []).map { "pending   " + NotificationText.line($0, dateKey: "fireAt") }
+        lines += (result["delivered"]?.arrayValue ?? []).map { "delivered " + NotificationText.line($0, dateKey: "deliveredAt") }
+        Output.out(lines.joined(separator: "\n"))
+        return 0
+    }
+}
+
+enum NotificationText {
+    /// `2026-10-08 16:00  runway.reminder.7d  일주일째 …`
+    static func line(_ item: JSONValue, dateKey: String) -> String {
+        let date = item[dateKey]?.stringValue.flatMap(Timestamp.parseISO8601).map(minutes) ?? "?"
+        return "\(date)  \(item["id"]?.stringValue ?? "?")  \(item["body"]?.stringValue ?? "")"
+    }
+
+    /// `2026-10-08 16:00` in local time.
+    static func minutes(_ seconds: Double) -> String { String(TimeText.localDateTime(seconds).prefix(16)) }
+}

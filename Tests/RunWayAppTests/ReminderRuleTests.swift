@@ -1,0 +1,168 @@
+import Posix
+import Storage
+import Testing
+@testable import RunWayApp
+import PairTesting
+
+/// The reminders' rule, the notification centre and the device clock, on a manual clock: no daemon,
+/// no sleeping.
+@Suite struct ReminderRuleTests {
+    static let day = 86_400.0
+    /// 2026-10-01T07:00:00Z
+    static let t0 = 1_790_838_000.0
+    static let ids = [7, 14, 21, 28].map(RunReminderService.identifier(elapsedDays:))
+
+    // MARK: - The rule (pure)
+
+    @Test func fourStagesFromTheLastRun() {
+        let last = Self.t0 - 3600
+        let plan = RunReminderService.plan(lastRunAt: last, now: Self.t0, rule: .current)
+        #expect(plan.remove == RunReminderService.allIdentifiers)
+        #expect(plan.remove.contains("runway.reminder.inactivity"))
+        #expect(plan.add.map(\.id) == Self.ids)
+        #expect(plan.add.map(\.fireAt) == [7.0, 14, 21, 28].map { last + $0 * Self.day })
+    }
+
+    @Test func aPastStageIsSkippedNotAReturn() {
+        let plan = RunReminderService.plan(lastRunAt: Self.t0 - 10 * Self.day, now: Self.t0, rule: .current)
+        #expect(plan.add.map(\.id) == Array(Self.ids.dropFirst()))
+    }
+
+    @Test func allPastGivesOneAtNowPlusSevenDays() {
+        let plan = RunReminderService.plan(lastRunAt: Self.t0 - 60 * Self.day, now: Self.t0, rule: .current)
+        #expect(plan.add == [.init(id: "runway.reminder.7d", fireAt: Self.t0 + 7 * Self.day, elapsedDays: 7)])
+    }
+
+    @Test func aStageFallingExactlyNowIsSkipped() {
+        let last = Self.t0 - 7 * Self.day
+        #expect(RunReminderService.plan(lastRunAt: last, now: Self.t0, rule: .current).add.map(\.id) == Array(Self.ids.dropFirst()))
+        #expect(RunReminderService.plan(lastRunAt: last, now: Self.t0 - 0.001, rule: .current).add.map(\.id) == Self.ids)
+    }
+
+    @Test func noRunsRemovesEverythingAndAddsNothing() {
+        #expect(RunReminderService.plan(lastRunAt: nil, now: Self.t0, rule: .current) == .init(remove: RunReminderService.allIdentifiers, add: []))
+        #expect(RunReminderService.plan(lastRunAt: nil, now: Self.t0, rule: .legacy) == .init(remove: ["runway.reminder.inactivity"], add: []))
+    }
+
+    @Test func legacyIsOneReminderAndNothingOncePast() {
+        let recent = RunReminderService.plan(lastRunAt: Self.t0 - 3600, now: Self.t0, rule: .legacy)
+        #expect(recent.remove == ["runway.reminder.inactivity"])
+        #expect(recent.add == [.init(id: "runway.reminder.inactivity", fireAt: Self.t0 - 3600 + 7 * Self.day, elapsedDays: 7)])
+        #expect(RunReminderService.plan(lastRunAt: Self.t0 - 10 * Self.day, now: Self.t0, rule: .legacy).add.isEmpty)
+        #expect(RunReminderService.plan(lastRunAt: Self.t0 - 7 * Self.day, now: Self.t0, rule: .legacy).add.isEmpty)
+    }
+
+    @Test func eachStageHasItsOwnTextInEachLanguageKoreanByDefault() {
+        for language in ReminderTexts.languages {
+            let bodies = [7, 14, 21, 28].map { ReminderTexts.body(elapsedDays: $0, language: language) }
+            #expect(Set(bodies).count == 4, "\(language)")
+        }
+        #expect(ReminderTexts.body(elapsedDays: 7) == "일주일째 활주로가 비어있어요. 오늘 다시 이륙해볼까요?")
+        #expect(ReminderTexts.body(elapsedDays: 28) == "한 달째 활주로가 비어있어요. 오늘 다시 관제탑에 불을 켜볼까요?")
+    }
+
+    // MARK: - The notification centre and the service, on a real store
+
+    struct Fixture {
+        let directory = makeTemporaryDirectory("ntf")
+        let database: Database
+        let center: UserNotificationCenter
+        init() throws {
+            database = try Database(path: directory + "/s.sqlite")
+            try Migrator.migrate(database, DeviceClock.migrations + UserNotificationCenter.migrations)
+            center = UserNotificationCenter(database: database, logger: .silent)
+        }
+        func request(_ id: String, _ fireAt: Double) -> UserNotificationCenter.Request {
+            .init(id: id, fireAt: fireAt, title: "t", body: id, language: "ko")
+        }
+    }
+
+    @Test func theCentreRefusesThePastReplacesByIdAndKeepsSixtyFour() throws {
+        let f = try Fixture()
+        #expect(throws: UserNotificationCenter.AddError.self) { try f.center.add(f.request("now", Self.t0), now: Self.t0) }
+        #expect(try f.center.pending().isEmpty)
+        try f.center.add(f.request("a", Self.t0 + 10), now: Self.t0)
+        try f.center.add(f.request("a", Self.t0 + 20), now: Self.t0)
+        #expect(try f.center.pending().map(\.fireAt) == [Self.t0 + 20])
+        var dropped: [String] = []
+        for i in 0..<70 { dropped += try f.center.add(f.request("n\(i)", Self.t0 + 1000 - Double(i)), now: Self.t0) }
+        // 71 added in all ("a" first): the seven earliest-added went, whatever their fire dates.
+        #expect(dropped == ["a"] + (0..<6).map { "n\($0)" })
+        #expect(try f.center.pending().count == 64)
+        #expect(try f.center.removePending(["n6", "unknown"]) == 1)
+    }
+
+    @Test func deliveryIsOnceInFireOrderAtTheFireDate() throws {
+        let f = try Fixture()
+        try f.center.add(f.request("late", Self.t0 + 300), now: Self.t0)
+        try f.center.add(f.request("early", Self.t0 + 100), now: Self.t0)
+        try f.center.add(f.request("later", Self.t0 + 10_000), now: Self.t0)
+        #expect(try f.center.deliverDue(now: Self.t0 + 99).isEmpty)
+        let first = try f.center.deliverDue(now: Self.t0 + 1000)
+        #expect(first.map(\.id) == ["early", "late"])
+        #expect(first.map(\.deliveredAt) == [Self.t0 + 100, Self.t0 + 300])
+        #expect(try f.center.deliverDue(now: Self.t0 + 2000).isEmpty)
+        #expect(try f.center.delivered().map(\.id) == ["early", "late"])
+        #expect(try f.center.nextFireAt() == Self.t0 + 10_000)
+    }
+
+    @Test func theServiceHoldsAtMostFourAndRemovesTheLegacyId() throws {
+        let f = try Fixture()
+        var last: Double? = Self.t0 - 3600
+        let legacy = RunReminderService(rule: .legacy, center: f.center, logger: .silent) { last }
+        try legacy.reschedule(now: Self.t0, reason: "test")
+        #expect(try f.center.pending().map(\.id) == ["runway.reminder.inactivity"])
+        let current = RunReminderService(rule: .current, center: f.center, logger: .silent) { last }
+        for _ in 0..<3 { try current.reschedule(now: Self.t0, reason: "test") }
+        #expect(try f.center.pending().map(\.id) == Self.ids)
+        // Delivered over 60 days: each stage once, then nothing more.
+        let delivered = try f.center.deliverDue(now: Self.t0 + 60 * Self.day)
+        #expect(delivered.map(\.id) == Self.ids)
+        last = nil
+        try current.reschedule(now: Self.t0, reason: "test")
+        #expect(try f.center.pending().isEmpty)
+    }
+
+    // MARK: - The clock
+
+    @Test func theClockRunsFreezesAdvancesAndPersists() throws {
+        let f = try Fixture()
+        var system = Self.t0
+        let clock = try DeviceClock(database: f.database) { system }
+        #expect(clock.now == Self.t0 && clock.mode == .offset)
+        try clock.set(Self.t0 + 86_400, frozen: false)
+        system += 10
+        #expect(clock.now == Self.t0 + 86_410)
+        try clock.set(Self.t0, frozen: true)
+        system += 1000
+        #expect(clock.now == Self.t0)
+        try clock.advance(by: 7 * Self.day)
+        #expect(clock.now == Self.t0 + 7 * Self.day && clock.mode == .frozen)
+        #expect((try? clock.advance(by: 0)) == nil)
+        #expect((try? clock.advance(by: 3651 * Self.day)) == nil)
+        #expect((try? clock.set(978_307_199, frozen: true)) == nil)
+        #expect(clock.now == Self.t0 + 7 * Self.day)
+        let reopened = try DeviceClock(database: f.database) { system }
+        #expect(reopened.reading == clock.reading)
+        try reopened.reset()
+        #expect(reopened.now == system && reopened.mode == .offset)
+    }
+
+    @Test func timesNeedAnOffsetAndDurationsParseStrictly() throws {
+        #expect(try TimeText.parseInstant("2026-10-01T07:00:00Z").get() == Self.t0)
+        #expect(try TimeText.parseInstant("2026-10-01T16:00:00+09:00").get() == Self.t0)
+        #expect(try TimeText.parseInstant("2026-10-01T02:30:00.5-04:30").get() == Self.t0 + 0.5)
+        #expect(TimeText.parseInstant("2026-10-01T07:00:00") == .failure(.missingOffset))
+        for bad in ["2026-10-01 07:00:00Z", "2026-02-30T07:00:00Z", "2026-10-01T07:00:00+9", "yesterday", "2026-10-01T07:00:00+19:00"] {
+            #expect(TimeText.parseInstant(bad) == .failure(.malformed), "\(bad)")
+        }
+        #expect(TimeText.parseDuration("7d") == 604_800)
+        #expect(TimeText.parseDuration("1d12h") == 129_600)
+        #expect(TimeText.parseDuration("90s") == 90)
+        #expect(TimeText.parseDuration("0s") == 0)
+        for bad in ["", "7", "d", "12h1d", "7d7d", "-1d", "1.5d", "7 d"] {
+            #expect(TimeText.parseDuration(bad) == nil, "\(bad)")
+        }
+        #expect(TimeText.formatDuration(129_600) == "1d12h")
+    }
+}
