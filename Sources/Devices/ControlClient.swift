@@ -3,8 +3,9 @@ import Glibc
 import JSONText
 import Posix
 
-/// The client end of a daemon's control socket (blocking): what the `runway` CLI and the integration
-/// tests use.
+/// The client end of a daemon's control socket: what the `runway` CLI and the integration tests use.
+/// Each call blocks the caller, but never longer than the idle time-out at any one wait (a frozen daemon
+/// is one clear error, not a hang); a request over the frame limit is refused before it is sent (7009).
 public final class ControlClient {
     public let home: DeviceHome
     private let descriptor: FileDescriptor
