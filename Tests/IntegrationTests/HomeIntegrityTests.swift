@@ -188,4 +188,31 @@ import Testing
         #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
         #expect(report.stored == 30)
     }
+
+    /// A regular file renamed over `control.sock` under the running phone: the phone cannot listen there
+    /// and will not remove someone's file, so it exits 1 saying so, rather than run deaf; the file is
+    /// left as it was. With it moved away, the phone starts again and every flight arrives.
+    @Test func aSocketReplacedByAFileMakesThePhoneExitLoudly() throws {
+        let pair = try SimulatedPair(tag: "sockfile")
+        defer { pair.cleanUp() }
+        try pair.startPhone()
+        try pair.startWatch()
+        try pair.record(10)
+        try pair.waitUntilDrained()
+        let socket = pair.phoneHome + "/control.sock"
+        let file = pair.root + "/notes.txt"
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(rename(file, socket) == 0)
+        #expect(pair.phone!.waitForExit(timeout: 20), "the phone kept running without its control socket")
+        #expect(pair.phone!.stop() == 1)
+        try waitForLogLine(pair, pair.phoneLog, "event=home.socket-lost")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: socket)) == Data("mine".utf8))
+        try FileManager.default.removeItem(atPath: socket)
+        try pair.record(10)
+        try pair.startPhone()
+        try pair.waitUntilDrained()
+        let report = try pair.check()
+        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+        #expect(report.stored == 20)
+    }
 }
