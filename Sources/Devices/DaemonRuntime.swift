@@ -181,7 +181,9 @@ public final class DaemonRuntime {
     /// has finished (they complete within one loop iteration), sockets are closed and unlinked.
     public func run() -> Int32 {
         do {
-            try loop.run()
+            // A failure before the loop ran (the store unlinked during start-up) must not be forgotten:
+            // `EventLoop.run` starts by clearing any earlier `stop()`.
+            if failure == nil { try loop.run() }
         } catch {
             logger.error("daemon.loop-failed", ["error": "\(error)"])
             failure = failure ?? ("daemon.loop-failed", "\(error)")
