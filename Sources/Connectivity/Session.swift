@@ -3,8 +3,8 @@ import Storage
 
 /// Tunables of a session. The defaults are what the daemons use.
 public struct SessionConfiguration: Sendable {
-    /// The app's version, sent in the handshake.
-    public var appVersion = "1.4.0"
+    /// The app's version, sent in the handshake (`--app-version`; the seed's 1.4 by default).
+    public var appVersion = "1.4"
     /// At most this many transfers sent and not yet acknowledged (flow control): memory on both sides
     /// is bounded by the window, not by the backlog.
     public var windowTransfers = 4096
@@ -50,6 +50,8 @@ public final class Session {
     private var transportStarted = false
 
     public weak var delegate: SessionDelegate?
+    /// Told once per established link, after the handshake (the daemons log a version mismatch here).
+    public var onLinkEstablished: ((Handshake) -> Void)?
     public internal(set) var activationState: ActivationState = .notActivated
     private var activationRequested = false
 
@@ -177,7 +179,13 @@ public final class Session {
 
     /// Re-reads the pairing (after `runway pair` changed it while the daemon runs).
     public func reloadPairing() {
+        let before = pairing?.pairingID
         pairing = (try? SessionStore.pairing(database)) ?? pairing
+        // A new pairing brings what `runway pair` recorded of the watch app (the pairing seed).
+        if activationState == .activated, pairing?.pairingID != before,
+           let installed = try? SessionStore.stateValue(database, "peer.installed") {
+            counterpartAppInstalled = installed == "1"
+        }
     }
 
     /// Whether a link to the counterpart is up.
@@ -295,6 +303,7 @@ public final class Session {
             "peer": handshake.deviceID, "peerVersion": handshake.appVersion,
             "peerResume": handshake.resumeSeq, "localResume": receiveCursor,
         ])
+        onLinkEstablished?(handshake)
         updateCounterpartAppState(installed: handshake.appInstalled, active: handshake.appActive, version: handshake.appVersion)
         if wasReachable != isReachable { delegate?.sessionReachabilityDidChange(self) }
         sendApplicationContextIfNeeded()

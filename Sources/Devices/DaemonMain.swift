@@ -15,8 +15,13 @@ public enum DaemonMain {
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        appVersionSpec,
+        .option("activation-delay-ms", "N", "TEST ONLY: open the control socket and say ready first, activate the session N ms later (1-60000)", hidden: true),
         testCommandsSpec,
     ] + ConnectionLimits.specs
+
+    static let appVersionSpec = ArgumentSpec.option(
+        "app-version", "V", "the app's version, N(.N){0,3} with parts up to 9999 (default \(AppVersion.current)); a restart with another version keeps the store (an upgrade)")
 
     static let testCommandsSpec = ArgumentSpec.flag(
         "enable-test-commands", "TEST ONLY: accept fault-injection control commands (store-limit)", hidden: true)
@@ -26,12 +31,13 @@ public enum DaemonMain {
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        appVersionSpec,
         testCommandsSpec,
     ] + ConnectionLimits.specs
 
     public static func phoneUsage() -> String {
         """
-        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--log-level LEVEL]
+        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--app-version V] [--log-level LEVEL]
 
         The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
         runway CLI on DIR/control.sock; saves every flight the watch transfers the moment it arrives.
@@ -49,7 +55,7 @@ public enum DaemonMain {
 
     public static func watchUsage() -> String {
         """
-        usage: watch-agent --home DIR [--link-rate N] [--log-level LEVEL]
+        usage: watch-agent --home DIR [--link-rate N] [--app-version V] [--log-level LEVEL]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
@@ -82,6 +88,8 @@ public enum DaemonMain {
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
+            options.appVersion = try appVersion(parsed)
+            options.activationDelayMilliseconds = try parsed.integer("activation-delay-ms", range: 1...60_000)
             let daemon = try PhoneDaemon(options: options)
             daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
             return try daemon.run()
@@ -104,6 +112,7 @@ public enum DaemonMain {
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
+            options.appVersion = try appVersion(parsed)
             let daemon = try WatchAgent(options: options)
             daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
             return try daemon.run()
@@ -120,6 +129,12 @@ public enum DaemonMain {
         guard let name = parsed.value("log-level") else { return .info }
         guard let level = logLevels[name] else { throw UsageError("--log-level must be debug, info, notice, warning or error, not '\(name)'") }
         return level
+    }
+
+    static func appVersion(_ parsed: ParsedArguments) throws(UsageError) -> String {
+        guard let version = parsed.value("app-version") else { return AppVersion.current }
+        if let problem = AppVersion.problem(version) { throw UsageError("--app-version: \(problem)") }
+        return version
     }
 
     static func usageFailure(_ tool: String, _ error: UsageError, _ usage: String) -> Int32 {

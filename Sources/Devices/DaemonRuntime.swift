@@ -129,11 +129,34 @@ public final class DaemonRuntime {
     /// control socket opens and the daemon says `ready`; then the loop runs until SIGTERM. Returns the
     /// exit status, or throws what stopped the start-up. `install` hands the activation handler to the
     /// app's session delegate; `whenReady` runs just before `ready` is announced.
+    ///
+    /// With `activationDelayMilliseconds` (a test flag, `--activation-delay-ms`), the control socket opens
+    /// and `ready` is said first and activation starts that much later: the window in which the app
+    /// reads `isPaired` before activation has completed (seed 001's hole) becomes observable. The link
+    /// transport still starts only at activation.
     public func serve(_ session: Session, control: ControlServer,
                       install: (@escaping (ActivationState, Error?) -> Void) -> Void,
+                      activationDelayMilliseconds: Int? = nil,
                       whenReady: @escaping () -> Void = {}) throws -> Int32 {
         var startupError: Error?
         var started = false
+        var controlOpen = false
+        if let delay = activationDelayMilliseconds {
+            try control.start()
+            controlOpen = true
+            onShutdown { control.stop() }
+            announceReady()
+            logger.notice("startup.activation-delayed", ["ms": delay, "effect": "the control socket answers before the session is activated"])
+            _ = loop.schedule(afterMilliseconds: UInt64(delay)) { [unowned self] in
+                do {
+                    try session.activate()
+                    self.logger.info("startup.session-activating")
+                } catch {
+                    startupError = error
+                    self.loop.stop()
+                }
+            }
+        }
         install { [unowned self] state, error in
             // A later activation (after the paired device was switched) changes nothing here.
             guard !started else { return }
@@ -142,24 +165,28 @@ public final class DaemonRuntime {
                 self.loop.stop()
                 return
             }
-            do {
-                try control.start()
-            } catch {
-                startupError = error
-                self.loop.stop()
-                return
+            if !controlOpen {
+                do {
+                    try control.start()
+                } catch {
+                    startupError = error
+                    self.loop.stop()
+                    return
+                }
             }
             started = true
             self.onShutdown {
-                control.stop()
+                if !controlOpen { control.stop() }
                 session.deactivate()
             }
             self.guardHome(control: control, session: session)
             whenReady()
-            self.announceReady()
+            if !controlOpen { self.announceReady() }
         }
-        try session.activate()
-        logger.info("startup.session-activating")
+        if activationDelayMilliseconds == nil {
+            try session.activate()
+            logger.info("startup.session-activating")
+        }
         let status = run()
         if let startupError { throw startupError }
         return status

@@ -158,4 +158,5 @@ public struct DeviceHome: Sendable {
     /// Every table of a device's store: the session's, then the app's.
     public static let migrations = SessionStore.migrations + FlightStore.migrations
         + DeviceClock.migrations + UserNotificationCenter.migrations
+        + AppUpdateService.migrations
 }

@@ -8,7 +8,12 @@ import RunWayApp
 
 extension PhoneDaemon {
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        if session.activationState != .activated, SessionCommands.names.contains(request.command) {
+            // The activation window (`--activation-delay-ms`): the session's API is not usable yet.
+            throw ControlError(WCError(.sessionNotActivated, "the phone's session is not activated yet"))
+        }
         if try sessionCommands.handle(request, connection) { return }
+        if try handleUpdateCommand(request, connection) { return }
         if try handleTimeCommand(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
@@ -16,6 +21,7 @@ extension PhoneDaemon {
         case "flight": connection.reply(try flight(request))
         case "delete": connection.reply(try delete(request))
         case "attach": attach(connection)
+        case "preflight": connection.reply(preflight(request))
         case "store-limit": connection.reply(try storeLimitCommand(request))
         default: throw ControlError.invalid("the phone does not know the command '\(request.command)'")
         }
@@ -38,6 +44,7 @@ extension PhoneDaemon {
             "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
             "reminderRule": .string(options.reminderRule.rawValue),
         ]) { _, new in new }
+        fields.merge(versionFields(peerKey: "watchAppVersion")) { _, new in new }
         if let pairing = session.pairing {
             fields["watchDeviceId"] = .string(pairing.watchDeviceID)
             fields["receivedFromWatchSeq"] = .integer(try SessionStore.receiveCursor(database, peer: pairing.watchDeviceID))
@@ -113,5 +120,8 @@ extension PhoneDaemon {
             logger.error("reminders.reschedule-failed", ["reason": "opened", "error": "\(error)"])
         }
         connection.reply(.object(["attached": .bool(true), "drained": .integer(Int64(drained))]))
+        // The app was launched with a screen: the update check (at most once a day; its answer comes
+        // later, on the loop, and never holds up the attach reply).
+        checkForUpdate()
     }
 }

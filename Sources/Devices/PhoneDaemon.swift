@@ -22,6 +22,10 @@ public final class PhoneDaemon {
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
+        /// The phone app's version (`--app-version`), sent in the handshake and compared with the store's.
+        public var appVersion = AppVersion.current
+        /// Test only: open the control socket first and activate the session this much later.
+        public var activationDelayMilliseconds: Int?
         public init(home: String) { self.home = home }
     }
 
@@ -38,6 +42,8 @@ public final class PhoneDaemon {
     let reminders = ReminderHook()
     /// The device clock, the notification centre and the reminder service (`PhoneTime.swift`).
     var time: PhoneTime!
+    /// The update notice and the simulated App Store endpoint (`PhoneUpdates.swift`).
+    var updates: PhoneUpdates!
     private var drainDeferred = false
 
     public init(options: Options) throws {
@@ -61,6 +67,8 @@ public final class PhoneDaemon {
         time = try PhoneTime(database: database, store: store, rule: options.reminderRule, loop: runtime.loop, logger: logger)
         time.onDelivered = { [unowned self] in self.publish($0) }
         time.deliverDue()
+        updates = try makeUpdates()
+        logger.info("startup.app-version", ["version": options.appVersion])
 
         // 2. The app model, wired to the store.
         viewModel = RunViewModel(savePath: options.savePath, logger: logger)
@@ -76,6 +84,7 @@ public final class PhoneDaemon {
         var configuration = SessionConfiguration()
         configuration.userInfoValidator = Flight.problem(inUserInfo:)
         configuration.acknowledgeBeforeCommit = options.acknowledgeBeforeCommit
+        configuration.appVersion = options.appVersion
         if options.acknowledgeBeforeCommit {
             logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])
         }
@@ -88,6 +97,7 @@ public final class PhoneDaemon {
         session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
                           configuration: configuration, logger: logger)
         session.delegate = service
+        session.logVersionMismatches(logger)
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         logger.info("startup.delegate-set")
 
@@ -97,7 +107,13 @@ public final class PhoneDaemon {
         options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
         service.onStateChange = { [unowned self] in self.publishState() }
-        return try runtime.serve(session, control: control, install: { [unowned self] in self.service.onActivation = $0 })
+        return try runtime.serve(session, control: control, install: { [unowned self] handler in
+            self.service.onActivation = { [unowned self] state, error in
+                handler(state, error)
+                // The fix for "the activation callback only logs": every attached UI gets the new row.
+                if state == .activated { self.publishState() }
+            }
+        }, activationDelayMilliseconds: options.activationDelayMilliseconds)
     }
 
     // MARK: - UI clients
@@ -116,11 +132,7 @@ public final class PhoneDaemon {
         }
     }
 
-    private func publishState() {
-        let event: JSONValue = .object(["event": .string("watchState"), "reachable": .bool(session.isReachable),
-                                        "watchAppInstalled": .bool(session.isWatchAppInstalled)])
-        for client in control.attachedClients { client.sendEvent(event) }
-    }
+    private func publishState() { publishWatchState() }
 
     // MARK: - The pending queue
 

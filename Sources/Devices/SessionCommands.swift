@@ -11,6 +11,11 @@ struct SessionCommands {
     let app: AppConnectivity
     let logger: Logger
 
+    /// The commands handled here, which need an activated session.
+    static let names: Set<String> = [
+        "transfer-userinfo", "received", "context-set", "context-get", "message", "transfers", "cancel",
+    ]
+
     /// Handles `request` if it is one of these commands; false if it is not.
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
         switch request.command {

@@ -16,6 +16,8 @@ public final class WatchAgent {
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
+        /// The watch app's version (`--app-version`), sent in the handshake.
+        public var appVersion = AppVersion.current
         public init(home: String) { self.home = home }
     }
 
@@ -53,6 +55,8 @@ public final class WatchAgent {
         var configuration = SessionConfiguration()
         configuration.userInfoValidator = Flight.problem(inUserInfo:)
         configuration.maximumTransfersPerSecond = options.linkRate
+        configuration.appVersion = options.appVersion
+        logger.info("startup.app-version", ["version": options.appVersion])
         session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector,
                           configuration: configuration, logger: logger)
         let app = AppConnectivity(database: database, logger: logger) { [unowned self] delay, body in
@@ -60,6 +64,7 @@ public final class WatchAgent {
         }
         service = WatchConnectivityService(app: app, logger: logger)
         session.delegate = service
+        session.logVersionMismatches(logger)
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
 
@@ -102,6 +107,7 @@ public final class WatchAgent {
                 "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
             ]),
         ]) { _, new in new }
+        fields.merge(versionFields(peerKey: "phoneAppVersion")) { _, new in new }
         if let pairing = session.pairing {
             fields["phoneDeviceId"] = .string(pairing.phoneDeviceID)
             fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)

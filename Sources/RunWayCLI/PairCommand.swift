@@ -42,6 +42,11 @@ enum PairCommand {
             pairedAt: wallClockSeconds())
         try SessionStore.setPairing(phoneStore, pairing)
         try SessionStore.setPairing(watchStore, pairing)
+        // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
+        // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
+        // sends fail with 7006.
+        let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
+        try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
         if parsed.has("json") {
             Output.out(JSONValue.object([
                 "pairingId": .string(pairing.pairingID),

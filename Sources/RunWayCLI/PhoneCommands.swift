@@ -93,8 +93,10 @@ enum PhoneCommands {
         synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY]",
         summary: """
         Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
-        (and each notification as it is delivered: "notification: BODY"); attaching reschedules the
-        inactivity reminders, as opening the app does. It stays until Ctrl-C or the phone goes.
+        (and each notification as it is delivered: "notification: BODY", each change of the Pre-flight
+        APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending [Update] [Later]);
+        attaching reschedules the inactivity reminders and runs the update check (at most once a day), as
+        opening the app does. It stays until Ctrl-C or the phone goes.
         Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
         saving never waits for this in the default path).
         """,
@@ -124,7 +126,14 @@ enum PhoneCommands {
                 case "notificationDelivered":
                     Output.out("notification: \(event["body"]?.stringValue ?? "")")
                 case "watchState":
-                    Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
+                    var line = "watch: APPLE WATCH \(event["appleWatch"]?["label"]?.stringValue ?? "?")"
+                    line += " reachable=\(event["reachable"]?.boolValue ?? false)"
+                    if event["versionMismatch"]?.boolValue == true {
+                        line += " version-mismatch watch=\(event["watchAppVersion"]?.stringValue ?? "?")"
+                    }
+                    Output.out(line)
+                case "updateAvailable":
+                    Output.out(BeforeRunCommands.alertBox(event))
                 default:
                     continue
                 }

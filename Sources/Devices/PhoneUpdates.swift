@@ -1,0 +1,112 @@
+import Connectivity
+import JSONText
+import Posix
+import RunWayApp
+
+/// The phone's update notice (RunWay 1.4, APP_SPEC F): the rule (`AppUpdateService`) wired to the
+/// simulated App Store endpoint, the device clock's local date and the run state; the alert showing,
+/// if any, until `respond update|later`.
+final class PhoneUpdates {
+    let service: AppUpdateService
+    let endpoint: AppStoreEndpoint
+    /// The alert on screen (in memory, as a SwiftUI alert is).
+    var alert: AppUpdateService.Update?
+    /// A phone-led run in progress. Until phone-led runs exist (spec E), only the hidden test command
+    /// `test-run-state` sets it.
+    var isRunning = false
+
+    init(service: AppUpdateService, endpoint: AppStoreEndpoint) {
+        self.service = service
+        self.endpoint = endpoint
+    }
+
+    var alertJSON: JSONValue {
+        guard let alert else { return .null }
+        return .object([
+            "event": .string("updateAvailable"), "version": .string(alert.version), "storeURL": .string(alert.storeURL),
+            "title": .string(UpdateTexts.title()), "message": .string(UpdateTexts.message(version: alert.version)),
+            "buttons": .array(UpdateTexts.buttons.map(JSONValue.string)),
+        ])
+    }
+}
+
+extension PhoneDaemon {
+    func makeUpdates() throws -> PhoneUpdates {
+        let endpoint = try AppStoreEndpoint(database: database, loop: runtime.loop, logger: logger)
+        let service = try AppUpdateService(installed: options.appVersion, database: database, logger: logger)
+        let calendar = LogbookCalendar.current()
+        service.now = { [unowned self] in self.time.clock.now }
+        service.localDate = { calendar.date(of: $0) }
+        service.isRunning = { [unowned self] in self.updates.isRunning }
+        service.lookup = { done in endpoint.lookup(url: AppUpdateService.lookupURL, done) }
+        return PhoneUpdates(service: service, endpoint: endpoint)
+    }
+
+    /// Runs the update rule; an alert goes to every attached UI. `done` gets the report.
+    func checkForUpdate(_ done: @escaping (AppUpdateService.Report) -> Void = { _ in }) {
+        updates.service.check { [unowned self] report in
+            if let update = report.update {
+                self.updates.alert = update
+                let event = self.updates.alertJSON
+                for client in self.control.attachedClients { client.sendEvent(event) }
+            }
+            done(report)
+        }
+    }
+
+    /// `appstore-*`, `update-*` and the hidden `test-run-state`; false if `request` is none of them.
+    func handleUpdateCommand(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
+        switch request.command {
+        case "appstore-set":
+            let delay = try request.int("delayMs", default: 0, range: 0...600_000)!
+            let body: String
+            if let raw = request.string("body") {
+                body = raw
+            } else {
+                guard let version = request.string("version") else { throw ControlError.invalid("appstore-set needs a version or a body") }
+                if let problem = AppVersion.problem(version) { throw ControlError.invalid(problem) }
+                body = AppStoreEndpoint.answer(version: version, url: request.string("url") ?? AppStoreEndpoint.defaultStoreURL)
+            }
+            try updates.endpoint.set(body: body, delayMilliseconds: delay)
+            connection.reply(updates.endpoint.json)
+        case "appstore-fail":
+            try updates.endpoint.set(body: nil, delayMilliseconds: try request.int("delayMs", default: 0, range: 0...600_000)!)
+            connection.reply(updates.endpoint.json)
+        case "appstore-show":
+            connection.reply(updates.endpoint.json)
+        case "update-check":
+            checkForUpdate { report in connection.reply(report.json) }
+        case "update-status":
+            connection.reply(.object([
+                "installed": .string(options.appVersion),
+                "lastCheckedAt": updates.service.lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
+                "alert": updates.alertJSON, "checking": .bool(updates.service.isChecking),
+                "running": .bool(updates.isRunning),
+            ]))
+        case "update-respond":
+            let answer = request.string("answer") ?? ""
+            guard answer == "update" || answer == "later" else {
+                throw ControlError.invalid("respond with update or later, not '\(answer)' (there is no \"skip this version\")")
+            }
+            guard let alert = updates.alert else { throw ControlError("no update alert is showing; nothing to respond to") }
+            updates.alert = nil
+            if answer == "update" {
+                logger.info("update.open-store", ["url": alert.storeURL])
+                connection.reply(.object(["response": .string(answer), "opened": .string(alert.storeURL)]))
+            } else {
+                logger.info("update.later", ["version": alert.version])
+                connection.reply(.object(["response": .string(answer)]))
+            }
+        case "test-run-state":
+            guard runtime.testCommandsEnabled else {
+                throw ControlError.invalid("test-run-state is a command for tests: this daemon was not started with --enable-test-commands")
+            }
+            updates.isRunning = request.bool("running")
+            logger.notice("test.run-state", ["running": updates.isRunning])
+            connection.reply(.object(["running": .bool(updates.isRunning)]))
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,189 @@
+import Connectivity
+import Devices
+import JSONText
+import Posix
+import RunWayApp
+
+/// `runway phone preflight`, `runway appstore set|fail|show`, `runway phone update check|status|respond`.
+enum BeforeRunCommands {
+    static var all: [CLI.Command] { [preflight, appstoreSet, appstoreFail, appstoreShow, updateCheck, updateStatus, updateRespond] }
+
+    static func call(_ parsed: ParsedArguments, _ command: String, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
+        try CLI.client(parsed, .phone).call(ControlRequest(command: command, arguments: arguments))
+    }
+
+    static let preflight = CLI.Command(
+        path: ["phone", "preflight"],
+        synopsis: "--home P [--legacy] [--json]",
+        summary: """
+        The Pre-flight check (RunWay 1.3.2): the APPLE WATCH row — NOT PAIRED, APP NOT INSTALLED or READY;
+        CHECKING while the session is still activating — and HEART RATE MODE, available exactly when the
+        row is ok. Reachability is not consulted. With --legacy, RunWay 1.3.1's row: CONNECTED or NOT
+        CONNECTED from reachability, with no activation guard (NOT PAIRED while activating). A VERSION line
+        shows when the watch app's version differs from the phone app's.
+        """,
+        specs: [CLI.homeSpec, .flag("legacy", "RunWay 1.3.1's row (reachability) and its own heart-rate rule"), CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            let result = try call(parsed, "preflight", parsed.has("legacy") ? ["legacy": .bool(true)] : [:])
+            if parsed.has("json") { Output.out(result.text); return 0 }
+            var lines = [
+                "PRE-FLIGHT CHECK",
+                "  APPLE WATCH      \(result["appleWatch"]?["label"]?.stringValue ?? "?")",
+                "  HEART RATE MODE  \(result["heartRateMode"]?["available"]?.boolValue == true ? "available" : "unavailable")",
+            ]
+            if result["versionMismatch"]?.boolValue == true {
+                lines.append("  VERSION          WATCH APP \(result["watchAppVersion"]?.stringValue ?? "?") ≠ PHONE APP \(result["appVersion"]?.stringValue ?? "?")")
+                if let sentence = result["watchSentence"]?.stringValue { lines.append("  \(sentence)") }
+            }
+            Output.out(lines.joined(separator: "\n"))
+            return 0
+        })
+
+    // MARK: - The simulated App Store lookup
+
+    static let delaySpec = ArgumentSpec.option("delay-ms", "N", "the answer arrives N ms after the lookup (0-600000, default 0)")
+
+    static let appstoreSet = CLI.Command(
+        path: ["appstore", "set"],
+        synopsis: "--home P (--version V [--url URL] | --json-file F) [--delay-ms N] [--json]",
+        summary: """
+        What the phone's App Store lookup answers from now on: a well-formed iTunes answer for version V
+        (trackViewUrl URL), or the raw text of F as it is (malformed answers allowed: the update check fails
+        silently on them). The phone must be running.
+        """,
+        specs: [CLI.homeSpec, .option("version", "V", "the store's version, N(.N){0,3}"), .option("url", "URL", "the trackViewUrl, used verbatim"),
+                .option("json-file", "F", "the answer's raw text (- for stdin)"), delaySpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            var arguments: [String: JSONValue] = [:]
+            switch (parsed.value("version"), parsed.value("json-file")) {
+            case let (version?, nil):
+                if let problem = AppVersion.problem(version) { throw ControlError.invalid("--version: \(problem)") }
+                arguments["version"] = .string(version)
+                if let url = parsed.value("url") { arguments["url"] = .string(url) }
+            case let (nil, path?):
+                guard parsed.value("url") == nil else { throw ControlError.invalid("--url goes with --version, not with --json-file") }
+                let bytes: [UInt8]
+                do { bytes = path == "-" ? try SessionCLI.readStandardInput() : try Filesystem.readFile(path) } catch {
+                    throw ControlError.invalid("cannot read \(path): \(error)")
+                }
+                arguments["body"] = .string(String(decoding: bytes, as: UTF8.self))
+            default:
+                throw ControlError.invalid("give either --version V or --json-file F")
+            }
+            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { arguments["delayMs"] = .integer(Int64(delay)) }
+            let result = try call(parsed, "appstore-set", arguments)
+            Output.out(parsed.has("json") ? result.text : "the App Store lookup now answers \(result["answer"]?.stringValue ?? "")")
+            return 0
+        })
+
+    static let appstoreFail = CLI.Command(
+        path: ["appstore", "fail"],
+        synopsis: "network --home P [--delay-ms N] [--json]",
+        summary: "The phone's App Store lookup fails from now on (network: offline). The default before anything is set.",
+        specs: [CLI.homeSpec, delaySpec, CLI.jsonSpec],
+        positionals: 1,
+        run: { parsed in
+            guard parsed.positionals == ["network"] else {
+                throw ControlError.invalid("say how the lookup fails: network (not '\(parsed.positionals.first ?? "")')")
+            }
+            var arguments: [String: JSONValue] = [:]
+            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { arguments["delayMs"] = .integer(Int64(delay)) }
+            let result = try call(parsed, "appstore-fail", arguments)
+            Output.out(parsed.has("json") ? result.text : "the App Store lookup now fails (network)")
+            return 0
+        })
+
+    static let appstoreShow = CLI.Command(
+        path: ["appstore", "show"],
+        synopsis: "--home P [--json]",
+        summary: "What the phone's App Store lookup answers, the lookups made so far and the last URL asked.",
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            let result = try call(parsed, "appstore-show")
+            if parsed.has("json") { Output.out(result.text); return 0 }
+            Output.out("""
+                answer   \(result["answer"]?.stringValue ?? "(fails: network)")
+                delay    \(result["delayMs"]?.intValue ?? 0) ms
+                lookups  \(result["lookups"]?.intValue ?? 0)
+                last URL \(result["lastURL"]?.stringValue ?? "-")
+                """)
+            return 0
+        })
+
+    // MARK: - The update notice
+
+    static let updateCheck = CLI.Command(
+        path: ["phone", "update", "check"],
+        synopsis: "--home P [--json]",
+        summary: """
+        Runs the update check now, by RunWay 1.4's rules (as a UI attaching does), waits for the answer and
+        prints the outcome: skipped-today, skipped-running, failed, not-newer, update or suppressed-running.
+        An alert goes to every attached UI. A diagnostic: the app itself says nothing on a failure.
+        """,
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            let result = try call(parsed, "update-check")
+            if parsed.has("json") { Output.out(result.text); return 0 }
+            var line = result["outcome"]?.stringValue ?? "?"
+            line += " (installed \(result["installed"]?.stringValue ?? "?")"
+            if let store = result["store"]?.stringValue { line += ", store \(store)" }
+            if let reason = result["reason"]?.stringValue { line += ", \(reason)" }
+            Output.out(line + ")")
+            return 0
+        })
+
+    static let updateStatus = CLI.Command(
+        path: ["phone", "update", "status"],
+        synopsis: "--home P [--json]",
+        summary: "The installed version, the day of the last successful check, and the update alert showing, if any.",
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 0,
+        run: { parsed in
+            let result = try call(parsed, "update-status")
+            if parsed.has("json") { Output.out(result.text); return 0 }
+            Output.out("""
+                installed        \(result["installed"]?.stringValue ?? "?")
+                last checked     \(result["lastCheckedAt"]?.stringValue ?? "never")
+                alert            \(result["alert"]?["version"]?.stringValue.map { "RunWay \($0) available" } ?? "none")
+                """)
+            return 0
+        })
+
+    static let updateRespond = CLI.Command(
+        path: ["phone", "update", "respond"],
+        synopsis: "update|later --home P [--json]",
+        summary: """
+        Answers the update alert: update prints the store's trackViewUrl as it came and dismisses the alert;
+        later dismisses it. Neither touches the once-a-day check. There is no "skip this version".
+        With no alert showing: exit 1.
+        """,
+        specs: [CLI.homeSpec, CLI.jsonSpec],
+        positionals: 1,
+        run: { parsed in
+            let answer = parsed.positionals.first ?? ""
+            guard answer == "update" || answer == "later" else {
+                throw ControlError.invalid("respond with update or later, not '\(answer)'")
+            }
+            let result = try call(parsed, "update-respond", ["answer": .string(answer)])
+            if parsed.has("json") { Output.out(result.text); return 0 }
+            Output.out(result["opened"]?.stringValue ?? "later")
+            return 0
+        })
+
+    // MARK: - In `runway phone ui`
+
+    /// The alert as a boxed block ending `[Update] [Later]`.
+    static func alertBox(_ event: JSONValue) -> String {
+        let title = event["title"]?.stringValue ?? ""
+        let message = event["message"]?.stringValue ?? ""
+        let buttons = (event["buttons"]?.arrayValue ?? []).compactMap(\.stringValue).map { "[\($0)]" }.joined(separator: " ")
+        let body = [title, message, "(\(event["storeURL"]?.stringValue ?? ""))", buttons]
+        let width = body.map(\.count).max() ?? 0
+        let rule = "+" + String(repeating: "-", count: width + 2) + "+"
+        return ([rule] + body.map { "| " + $0 + String(repeating: " ", count: width - $0.count) + " |" } + [rule]).joined(separator: "\n")
+    }
+}
