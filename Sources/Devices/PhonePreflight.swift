@@ -9,7 +9,9 @@ extension PhoneDaemon {
     /// What the session says now, for the Pre-flight rule. Before activation the session has not read
     /// its pairing: `paired` is false then, which is what the unguarded (legacy) rule trips on.
     var watchSnapshot: PreflightCheck.WatchSnapshot {
-        session.reloadPairing()
+        // `runway pair` may have paired the phone while it runs; before activation the session has
+        // read nothing yet, as on the device.
+        if session.activationState == .activated { session.reloadPairing() }
         return PreflightCheck.WatchSnapshot(
             activated: session.activationState == .activated, paired: session.isPaired,
             watchAppInstalled: session.isWatchAppInstalled, reachable: session.isReachable)
