@@ -105,6 +105,9 @@ import Testing
         defer { pair.cleanUp() }
         try pair.startWatch()
         try pair.record(4)
+        // The watch is down while the phone activates: the UI's refresh can come from activation alone.
+        pair.killWatch(SIGTERM)
+        _ = pair.watch?.waitForExit(timeout: 10)
         pair.phoneArguments = ["--activation-delay-ms", "2500", "--log-level", "debug"]
         try pair.startPhone()
         let ui = try pair.attachUI()
@@ -121,10 +124,13 @@ import Testing
         try #"{"a":1}"#.write(toFile: file, atomically: true, encoding: .utf8)
         let refused = try runTool(["phone", "transfer-userinfo", "--home", pair.phoneHome, "--json-file", file])
         #expect(refused.status == 1 && refused.stderr.contains("7004"), "\(refused.stderr)")
+        let received = try runTool(["phone", "received", "--home", pair.phoneHome])
+        #expect(received.status == 1 && received.stderr.contains("7004"), "\(received.stderr)")
         #expect(!ui.stdoutSoFar.contains("watch: "))
         // After.
         try pair.waitUntil("the UI was told the new row") { ui.stdoutSoFar.contains("watch: APPLE WATCH READY") }
         #expect(try pair.row() == "READY")
+        try pair.startWatch()
         try pair.expectInvariants()
         let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
         let activated = try #require(log.range(of: "event=session.activated"))
