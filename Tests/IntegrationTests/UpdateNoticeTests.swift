@@ -267,7 +267,7 @@ import Testing
         for version in ["1.2.3.4.5", "1.10000", "abc", "1..2", "", "1.4 ", "-1"] {
             for binary in ["phone-daemon", "watch-agent"] {
                 let home = binary == "phone-daemon" ? p : pair.watchHome
-                let result = try runTool(["--home", home, "--app-version", version], binary: binary)
+                let result = try runUntilExit(binary, ["--home", home, "--app-version", version], timeout: 10)
                 #expect(result.status == 2, "\(binary) --app-version '\(version)': \(result.status)")
                 #expect(result.stderr.hasPrefix("\(binary): --app-version: "))
             }
