@@ -108,7 +108,7 @@ import Testing
         // The watch is down while the phone activates: the UI's refresh can come from activation alone.
         pair.killWatch(SIGTERM)
         _ = pair.watch?.waitForExit(timeout: 10)
-        pair.phoneArguments = ["--activation-delay-ms", "2500", "--log-level", "debug"]
+        pair.phoneArguments = ["--activation-delay-ms", "6000", "--log-level", "debug"]
         try pair.startPhone()
         let ui = try pair.attachUI()
         defer { ui.close() }

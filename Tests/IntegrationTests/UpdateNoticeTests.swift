@@ -157,7 +157,7 @@ import Testing
         func running(_ on: Bool) throws {
             try pair.runwayJSONRaw("test-run-state", ["running": .bool(on)])
         }
-        try pair.appstore(["set", "--version", "1.3.2", "--delay-ms", "2000"])
+        try pair.appstore(["set", "--version", "1.3.2", "--delay-ms", "6000"])
         try running(true)
         let ui = try pair.attachUI()
         #expect(try pair.updateCheck()["outcome"] == .string("skipped-running"))
@@ -169,12 +169,10 @@ import Testing
         let check = try RunningTool(["phone", "update", "check", "--home", pair.phoneHome, "--json"])
         try pair.waitUntil("the lookup is on its way") { try pair.updateStatus()["checking"] == .bool(true) }
         try running(true)
-        // Meanwhile every command answers and flights are saved.
-        let started = Date()
+        // Meanwhile every command answers and flights are saved: the lookup is still on its way after.
         try pair.record(3)
         try pair.waitUntilDrained()
         #expect(try pair.updateStatus()["checking"] == .bool(true), "the save waited for the lookup")
-        #expect(Date().timeIntervalSince(started) < 2)
         let result = check.wait()
         let outcome = try JSONValue(parsing: result.stdout)
         #expect(outcome["outcome"] == .string("suppressed-running"), "\(result.stdout) \(result.stderr)")
