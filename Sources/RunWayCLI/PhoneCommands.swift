@@ -64,8 +64,8 @@ enum PhoneCommands {
         path: ["phone", "delete"],
         synopsis: "ID --home P [--yes]",
         summary: """
-        Deletes a stored past flight, after a confirmation on the terminal (--yes skips it; without a
-        terminal --yes is required). An unknown id changes nothing.
+        Deletes a stored past flight, after a confirmation on the terminal, asked in the app's language
+        (--yes skips it; without a terminal --yes is required). An unknown id changes nothing.
         """,
         specs: [CLI.homeSpec, .flag("yes", "do not ask for confirmation")],
         positionals: 1,
@@ -77,7 +77,9 @@ enum PhoneCommands {
                     throw UsageError("refusing to delete without confirmation: stdin is not a terminal (add --yes)")
                 }
                 let summary = try client.call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
-                Output.write(1, "Delete this flight?\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
+                // The question is the app's, in the app's language (#27); the flight line and [y/N] are the CLI's.
+                let question = try LanguageCommands.text(.deleteConfirm, client: client)
+                Output.write(1, "\(question)\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                     Output.out("not deleted")
                     return 1
