@@ -29,11 +29,18 @@ extension PhoneDaemon {
     /// At launch: the reminders write in the effective language from now on, and pending ones written
     /// in another (the environment changed while the phone was off) are rewritten, as after a change
     /// in Settings. Runs after the launch's delivery: what fell due while the phone was off was
-    /// delivered in the language it was scheduled in.
-    func applyLanguageAtLaunch() throws {
+    /// delivered in the language it was scheduled in. A store that cannot take the rewrite (a full
+    /// disk) does not stop the launch: the texts stay as they were, and the next change rewrites them.
+    func applyLanguageAtLaunch() {
         let resolution = language
-        let rewritten = try database.transaction { try time.reminders.rewritePendingTexts(in: resolution.effective) }
-        logger.info("app.language", [
+        time.reminders.language = resolution.effective.rawValue
+        var rewritten: [String] = []
+        do {
+            rewritten = try database.transaction { try time.reminders.rewritePendingTexts(in: resolution.effective) }
+        } catch {
+            logger.error("language.rewrite-failed", ["language": resolution.effective.rawValue, "error": "\(error)"])
+        }
+        logger.info("startup.language", [
             "effective": resolution.effective.rawValue, "source": resolution.source,
             "appLanguage": resolution.appLanguage?.rawValue ?? "none", "rewritten": rewritten.count,
         ])
@@ -84,9 +91,14 @@ extension PhoneDaemon {
         let before = language
         let after = LanguageResolution.current(appLanguage: chosen)
         var rewritten: [String] = []
-        try database.transaction {
-            try AppLanguageSetting.save(chosen, database)
-            rewritten = try time.reminders.rewritePendingTexts(in: after.effective)
+        do {
+            try database.transaction {
+                try AppLanguageSetting.save(chosen, database)
+                rewritten = try time.reminders.rewritePendingTexts(in: after.effective)
+            }
+        } catch {
+            time.reminders.language = before.effective.rawValue   // rolled back: nothing changed
+            throw error
         }
         let changed = before.appLanguage != after.appLanguage
         if changed {
@@ -131,9 +143,9 @@ extension PhoneDaemon {
         context[appLanguageContextKey] = .string(effective)
         do {
             let version = try session.updateApplicationContext(context)
-            logger.info("app.language-sent", ["language": effective, "contextVersion": version])
+            logger.info("language.sent", ["language": effective, "contextVersion": version])
         } catch {
-            logger.warning("app.language-not-sent", ["language": effective, "error": "\(error)", "retry": "when the watch app's state changes"])
+            logger.warning("language.not-sent", ["language": effective, "error": "\(error)", "retry": "when the watch app's state changes"])
         }
     }
 }

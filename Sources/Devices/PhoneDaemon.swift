@@ -61,7 +61,7 @@ public final class PhoneDaemon {
         time = try PhoneTime(database: database, store: store, rule: options.reminderRule, loop: runtime.loop, logger: logger)
         time.onDelivered = { [unowned self] in self.publish($0) }
         time.deliverDue()
-        try applyLanguageAtLaunch()
+        applyLanguageAtLaunch()
 
         // 2. The app model, wired to the store.
         viewModel = RunViewModel(savePath: options.savePath, logger: logger)
