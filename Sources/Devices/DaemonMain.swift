@@ -15,13 +15,18 @@ public enum DaemonMain {
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        testCommandsSpec,
     ] + ConnectionLimits.specs
+
+    static let testCommandsSpec = ArgumentSpec.flag(
+        "enable-test-commands", "TEST ONLY: accept fault-injection control commands (store-limit)", hidden: true)
 
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        testCommandsSpec,
     ] + ConnectionLimits.specs
 
     public static func phoneUsage() -> String {
@@ -77,7 +82,9 @@ public enum DaemonMain {
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
-            return try PhoneDaemon(options: options).run()
+            let daemon = try PhoneDaemon(options: options)
+            daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
+            return try daemon.run()
         } catch let error as UsageError {
             return usageFailure(tool, error, phoneUsage())
         } catch let error as DeviceHome.HomeError {
@@ -97,7 +104,9 @@ public enum DaemonMain {
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
-            return try WatchAgent(options: options).run()
+            let daemon = try WatchAgent(options: options)
+            daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
+            return try daemon.run()
         } catch let error as UsageError {
             return usageFailure(tool, error, watchUsage())
         } catch let error as DeviceHome.HomeError {
@@ -122,7 +131,10 @@ public enum DaemonMain {
     /// `sun_path` is invalid input (2); a damaged store is a failure to start (1).
     static func invalidHome(_ tool: String, _ error: DeviceHome.HomeError) -> Int32 {
         writeError("\(tool): \(error)\n")
-        if case .unhealthyStore = error { return 1 }
+        switch error {
+        case .unhealthyStore, .storeLost: return 1
+        default: break
+        }
         return 2
     }
 
