@@ -163,6 +163,11 @@ import Testing
         #expect(korean.status == 1)
         #expect(korean.stdout.contains("이 러닝 기록을 삭제할까요?\n") && korean.stdout.contains(ids[0]))
         _ = try pair.phoneJSON(["language", "set", "ja"])
+        // What the CLI asks the phone for: every text, in the app's language (the update alert's too).
+        let strings = try pair.phoneJSON(["strings"])
+        #expect(strings["language"] == .string("ja"))
+        #expect(strings["strings"]?["update.watch"] == .string(AppTexts.text(.updateWatch, .ja)))
+        #expect(strings["strings"]?.objectValue?.count == TextKey.allCases.count)
         let japanese = try runTool(["phone", "delete", ids[0]] + home, terminalInput: "n\n")
         #expect(japanese.status == 1)
         #expect(japanese.stdout.contains("このランの記録を削除しますか？\n"))
@@ -172,5 +177,21 @@ import Testing
         try pair.delete(ids[0])
         #expect(try pair.logbookIDs() == [ids[1]])
         try pair.expectInvariants()
+    }
+
+    /// The commands' exit statuses with no phone running: a valid request fails (1), an invalid one is
+    /// refused as invalid (2) before anything is asked.
+    @Test func withThePhoneDownAValidRequestFailsAndAnInvalidOneIsInvalid() throws {
+        let pair = try SimulatedPair(tag: "lang-down")
+        defer { pair.cleanUp() }
+        let home = ["--home", pair.phoneHome]
+        for arguments in [["language"], ["language", "set", "en"], ["settings"], ["strings"]] {
+            let result = try runTool(["phone"] + arguments + home)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+        let french = try runTool(["phone", "language", "set", "fr"] + home)
+        #expect(french.status == 2)
+        #expect(french.stderr.split(separator: "\n").count == 1)
     }
 }
