@@ -95,7 +95,8 @@ enum PhoneCommands {
         synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY]",
         summary: """
         Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
-        (and each notification as it is delivered: "notification: BODY"); attaching reschedules the
+        (and each notification as it is delivered: "notification: BODY", and a relaunch in another
+        language: "app relaunched (language-changed): language ja"); attaching reschedules the
         inactivity reminders, as opening the app does. It stays until Ctrl-C or the phone goes.
         Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
         saving never waits for this in the default path).
@@ -125,6 +126,8 @@ enum PhoneCommands {
                     Output.out("saved: " + LogbookText.line(flight, calendar: calendar))
                 case "notificationDelivered":
                     Output.out("notification: \(event["body"]?.stringValue ?? "")")
+                case "appRelaunched":
+                    Output.out("app relaunched (\(event["reason"]?.stringValue ?? "?")): language \(event["language"]?.stringValue ?? "?")")
                 case "watchState":
                     Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
                 default:

@@ -110,6 +110,15 @@ import Testing
         try pair.setLink(up: true)
         try pair.waitUntil("the watch speaks Japanese", timeout: 30) { try watchLanguage(pair) == "ja" }
 
+        // A home screen on show hears of each relaunch.
+        let ui = try RunningTool(["phone", "ui", "--home", pair.phoneHome])
+        defer { ui.signal(SIGKILL); _ = ui.wait() }
+        try pair.waitUntil("runway phone ui is attached", timeout: 30) { ui.stdoutSoFar.contains("-- attached") }
+        _ = try pair.phoneJSON(["language", "set", "en"])
+        _ = try pair.phoneJSON(["language", "set", "ja"])
+        try pair.waitUntil("the UI saw the relaunch", timeout: 30) { ui.stdoutSoFar.contains("app relaunched (language-changed): language ja") }
+        #expect(ui.stdoutSoFar.contains("app relaunched (language-changed): language en"))
+
         // Kept across a phone restart (SIGKILL: nothing but the store survives), whatever its environment.
         pair.killPhone()
         try pair.startPhone(environment: Self.locale("en_US.UTF-8"))
