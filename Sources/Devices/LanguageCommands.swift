@@ -106,6 +106,10 @@ extension PhoneDaemon {
                 "reason": "language-changed", "from": before.effective.rawValue, "to": after.effective.rawValue,
                 "appLanguage": after.appLanguage?.rawValue ?? "system", "rewritten": rewritten.count,
             ])
+            // A home screen on show is the relaunched app's: it now speaks the new language.
+            let event: JSONValue = .object(["event": .string("appRelaunched"), "reason": .string("language-changed"),
+                                            "language": .string(after.effective.rawValue)])
+            for client in control.attachedClients { client.sendEvent(event) }
         }
         tellWatchLanguage()
         var fields = after.json.objectValue ?? [:]

@@ -116,7 +116,11 @@ import Testing
         try pair.waitUntil("runway phone ui is attached", timeout: 30) { ui.stdoutSoFar.contains("-- attached") }
         _ = try pair.phoneJSON(["language", "set", "en"])
         _ = try pair.phoneJSON(["language", "set", "ja"])
-        try pair.waitUntil("the UI saw the relaunch", timeout: 30) { ui.stdoutSoFar.contains("app relaunched (language-changed): language ja") }
+        do {
+            try pair.waitUntil("the UI saw the relaunch", timeout: 30) { ui.stdoutSoFar.contains("app relaunched (language-changed): language ja") }
+        } catch {
+            Issue.record("\(error)\nUI said: \(ui.stdoutSoFar)\nphone log: \(pair.phone?.logTail(30) ?? "")")
+        }
         #expect(ui.stdoutSoFar.contains("app relaunched (language-changed): language en"))
 
         // Kept across a phone restart (SIGKILL: nothing but the store survives), whatever its environment.
