@@ -25,7 +25,7 @@ public enum CLI {
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
     ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
-    ] + ClockCommands.all
+    ] + LanguageCommands.all + ClockCommands.all
 
     public static func main(_ arguments: [String]) -> Int32 {
         if arguments == ["--version"] {
