@@ -12,8 +12,8 @@ public enum EncodedDictionary {
         case bool(Bool)
         case date(Double)
         case data(UnsafeRawBufferPointer)
-        /// An array or a dictionary (already checked, skipped).
-        case container
+        /// An array or a dictionary, decoded (the general decoder's value: flights read their alerts from it).
+        case container(PropertyListValue)
 
         public var number: Double? {
             switch self {
@@ -62,9 +62,9 @@ public enum EncodedDictionary {
             case .data: value = .data(try reader.readBytes(Int(try reader.readUInt32())))
             case .array, .dictionary:
                 var nested = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[tagOffset...]))
-                _ = try PropertyListCodec.decode(from: &nested, depth: 1)
+                let decoded = try PropertyListCodec.decode(from: &nested, depth: 1)
                 _ = try reader.readBytes(nested.offset - 1)
-                value = .container
+                value = .container(decoded)
             }
             body(key, value)
         }

@@ -16,6 +16,8 @@ public final class WatchAgent {
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
+        /// GPWS as RunWay 1.3 fixed it, or as it was before (`--gpws legacy`).
+        public var gpws: GPWSBehaviour = .fixed
         public init(home: String) { self.home = home }
     }
 
@@ -26,6 +28,8 @@ public final class WatchAgent {
     var session: Session!
     var connector: UnixLinkConnector!
     var recorder: WatchRunRecorder!
+    /// The live run (`runway watch run ...`).
+    var runs: RunCommands!
     var control: ControlServer!
     var sessionCommands: SessionCommands!
     /// The watch app's session delegate; held here because the session holds its delegate weakly.
@@ -62,6 +66,11 @@ public final class WatchAgent {
         session.delegate = service
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
+        runs = try RunCommands(database: database, clock: clock, behaviour: options.gpws, logger: logger)
+        runs.finish = { [unowned self] flight in try self.recorder.finish([flight]).last?.seq }
+        runs.canStart = { [unowned self] in
+            self.session.localAppInstalled ? nil : "the RunWay watch app is not installed on this watch (runway watch app install)"
+        }
 
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
@@ -79,6 +88,7 @@ public final class WatchAgent {
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
         if try sessionCommands.handle(request, connection) { return }
         if try ClockCommands(clock: clock, logger: logger).handle(request, connection) { return }
+        if try runs.handle(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "record": connection.reply(try record(request))

@@ -20,7 +20,7 @@ public enum CLI {
     static let commands: [Command] = [
         PairCommand.command,
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
-    ] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
+    ] + RunCLI.commands(.watch) + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
     ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
