@@ -10,6 +10,7 @@ extension PhoneDaemon {
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
         if try sessionCommands.handle(request, connection) { return }
         if try handleTimeCommand(request, connection) { return }
+        if try handleAlertCommand(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "logbook": streamLogbook(to: connection)

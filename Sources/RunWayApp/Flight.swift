@@ -105,7 +105,12 @@ extension Flight {
     /// The dictionary the watch passes to `transferUserInfo`: `type` and every field (`Flight.fields`).
     public var userInfo: UserInfo {
         var userInfo: UserInfo = ["type": .string(Self.userInfoType)]
-        for field in Self.fields { userInfo[field.name] = value(of: field) }
+        for field in Self.fields {
+            // A run without alerts carries no `alerts` key, exactly as a flight from a watch older than
+            // the field: the same bytes, and nothing more for the phone's hot path to read.
+            if case .alerts = field.kind, alerts.isEmpty { continue }
+            userInfo[field.name] = value(of: field)
+        }
         return userInfo
     }
 
