@@ -22,6 +22,7 @@ public enum CLI {
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
     ] + RunCLI.commands(.watch) + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
+        AlertCommands.alerts,
     ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
     ] + ClockCommands.all
