@@ -72,7 +72,7 @@ final class RunCommands {
         let batch = try Self.samples(request)
         let trace = try take(batch)
         var fields = status().objectValue ?? [:]
-        fields["trace"] = .array(trace.map(Self.json))
+        fields["trace"] = .array(zip(trace, batch).map(Self.json))
         return .object(fields)
     }
 
@@ -152,7 +152,7 @@ final class RunCommands {
         }
         let stopped = try stop()
         var fields = stopped.objectValue ?? [:]
-        fields["trace"] = .array(trace.map(Self.json))
+        fields["trace"] = .array(zip(trace, samples).map(Self.json))
         return .object(fields)
     }
 
@@ -194,10 +194,12 @@ final class RunCommands {
         }
     }
 
-    /// `{"t":600,"stationary":true,"decided":false,"gpws":"CLEAR","alert":null}`
-    static func json(_ decision: GPWSDecision) -> JSONValue {
+    /// `{"t":600,"pace":0,"hr":120,"stationary":true,"decided":false,"gpws":"CLEAR","alert":null}`
+    static func json(_ decision: GPWSDecision, _ sample: FlightSample) -> JSONValue {
         .object([
             "t": .number(decision.time),
+            "pace": .number(Double(sample.pace)),
+            "hr": .number(Double(sample.heartRate)),
             "stationary": .bool(decision.stationary),
             "decided": .bool(decision.decided),
             "gpws": .string(decision.status.rawValue),
