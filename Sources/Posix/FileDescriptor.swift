@@ -27,45 +27,38 @@ public final class FileDescriptor {
 
     /// Reads up to `count` bytes into `buffer`.
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> IOResult {
-        while true {
-            let n = Glibc.read(rawValue, buffer, count)
-            if n > 0 { return .bytes(n) }
-            if n == 0 { return .endOfFile }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-            throw SystemError("read", errno: code)
-        }
+        guard let n = try nonBlockingCall("read", { Glibc.read(rawValue, buffer, count) }) else { return .wouldBlock }
+        return n == 0 ? .endOfFile : .bytes(n)
     }
 
     /// Writes up to `count` bytes; on a socket never raises SIGPIPE (`MSG_NOSIGNAL`).
     public func send(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) -> IOResult {
-        while true {
-            let n = Glibc.send(rawValue, buffer, count, Int32(MSG_NOSIGNAL))
-            if n >= 0 { return .bytes(n) }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
-            throw SystemError("send", errno: code)
-        }
+        guard let n = try nonBlockingCall("send", { Glibc.send(rawValue, buffer, count, Int32(MSG_NOSIGNAL)) }) else { return .wouldBlock }
+        return .bytes(n)
     }
 
     /// Writes every byte, waiting in `poll` while the descriptor is not ready. For plain files and for
     /// the blocking client side only; daemons use `send` from their event loop.
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         var offset = 0
+        var isSocket = true
         while offset < bytes.count {
+            let start = bytes.baseAddress! + offset, count = bytes.count - offset
             // On a socket, send without SIGPIPE: a client whose daemon died gets EPIPE and says so.
-            var n = Glibc.send(rawValue, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if n < 0 && Glibc.errno == ENOTSOCK { n = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset) }
-            if n >= 0 { offset += n; continue }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK {
+            let written: Int?
+            do throws(SystemError) {
+                written = isSocket
+                    ? try nonBlockingCall("write", { Glibc.send(rawValue, start, count, Int32(MSG_NOSIGNAL)) })
+                    : try nonBlockingCall("write", { Glibc.write(rawValue, start, count) })
+            } catch where error.errno == ENOTSOCK && isSocket {
+                isSocket = false
+                continue
+            }
+            guard let written else {
                 try waitUntil(.writable, timeoutMilliseconds: -1)
                 continue
             }
-            throw SystemError("write", errno: code)
+            offset += written
         }
     }
 

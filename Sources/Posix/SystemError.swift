@@ -21,7 +21,8 @@ public struct SystemError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// The one funnel for system calls: retries `EINTR`, throws a typed error with the operation's name
-/// for any other `-1`. `close` must not go through here (it must never be retried).
+/// for any other `-1`. `close` must not go through here (it must never be retried). `EBADF` is a bug
+/// (a descriptor used after its owner closed it), not a runtime condition: debug builds stop on it.
 @inline(__always)
 public func systemCall<T: FixedWidthInteger>(
     _ operation: @autoclosure () -> String,
@@ -33,6 +34,21 @@ public func systemCall<T: FixedWidthInteger>(
         if result != -1 { return result }
         let code = Glibc.errno
         if code == EINTR && retryOnInterrupt { continue }
+        if code == EBADF { assertionFailure("\(operation()): EBADF, a descriptor used after it was closed") }
+        throw SystemError(operation(), errno: code)
+    }
+}
+
+/// The funnel for non-blocking I/O: like `systemCall`, and `EAGAIN` is "would block" (nil), not an error.
+@inline(__always)
+public func nonBlockingCall(_ operation: @autoclosure () -> String, _ body: () -> Int) throws(SystemError) -> Int? {
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        let code = Glibc.errno
+        if code == EINTR { continue }
+        if code == EAGAIN || code == EWOULDBLOCK { return nil }
+        if code == EBADF { assertionFailure("\(operation()): EBADF, a descriptor used after it was closed") }
         throw SystemError(operation(), errno: code)
     }
 }

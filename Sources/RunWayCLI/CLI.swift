@@ -139,11 +139,8 @@ enum Output {
     static func writeBytes(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            // A closed pipe (`runway … | head`) ends the output, silently.
+            guard let n = try? systemCall("write", { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }) else { return }
             offset += n
         }
     }
