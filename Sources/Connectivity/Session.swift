@@ -50,6 +50,8 @@ public final class Session {
     private var transportStarted = false
 
     public weak var delegate: SessionDelegate?
+    /// Told of each `workout` frame (system-level workout traffic, `SessionWorkout.swift`).
+    public var onWorkoutEvent: ((UserInfo) -> Void)?
     public internal(set) var activationState: ActivationState = .notActivated
     private var activationRequested = false
 

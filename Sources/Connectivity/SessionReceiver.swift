@@ -45,6 +45,9 @@ extension Session {
                     return
                 }
                 handleContextAcknowledgement(version)
+            case .workout:
+                flush()
+                receiveWorkoutFrame(frame.payload, from: source)
             case .message, .messageReply, .messageError:
                 flush()
                 guard let (id, body) = try? SequencedFrame.split(frame.payload) else {

@@ -15,6 +15,7 @@ public enum DaemonMain {
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
     ] + ConnectionLimits.specs
 
     static let watchSpecs: [ArgumentSpec] = [
@@ -77,6 +78,7 @@ public enum DaemonMain {
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
+            options.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!
             options.limits = try ConnectionLimits(parsed)
             return try PhoneDaemon(options: options).run()
         } catch let error as UsageError {

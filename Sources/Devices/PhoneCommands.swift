@@ -11,6 +11,7 @@ extension PhoneDaemon {
         if try sessionCommands.handle(request, connection) { return }
         if try handleTimeCommand(request, connection) { return }
         if try handleAlertCommand(request, connection) { return }
+        if try phoneRuns.runs.handle(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "logbook": streamLogbook(to: connection)

@@ -16,11 +16,19 @@ final class RunCommands {
     let store: LiveRunStore
     /// The run in progress (RunWay: `startOrigin != nil`).
     private(set) var run: LiveRun?
-    /// Queues the finished flight; called inside the transaction that forgets the run, so the flight is
-    /// queued exactly once whatever the moment of a crash. Returns the transfer's sequence number.
-    var finish: (Flight) throws -> Int64? = { _ in nil }
+    /// Saves or queues the finished flight, inside the transaction that forgets the run, so it is saved
+    /// or queued exactly once whatever the moment of a crash; returns fields for the reply.
+    var finish: (Flight, LiveRun) throws -> [String: JSONValue] = { _, _ in [:] }
+    /// After that transaction committed.
+    var onFinished: (Flight, LiveRun) -> Void = { _, _ in }
     /// Checked before a run starts: nil, or why it cannot (exit 1).
-    var canStart: () -> String? = { nil }
+    var canStart: (GPWSTarget) -> String? = { _ in nil }
+    /// A run started (the phone then asks the watch to mirror it).
+    var onStarted: (LiveRun) -> Void = { _ in }
+    /// More fields for `status` (the phone's mirroring).
+    var extraStatus: () -> [String: JSONValue] = { [:] }
+    /// What `run stop` says when no run is in progress.
+    var nothingToStop = "no run in progress; nothing saved"
     private var generator = FlightGenerator()
 
     init(database: Database, clock: DeviceClock, behaviour: GPWSBehaviour, logger: Logger) throws {
@@ -54,7 +62,7 @@ final class RunCommands {
     func start(_ request: ControlRequest, origin: StartOrigin, id: String?) throws -> JSONValue {
         let target = try Self.target(request)
         if let run { throw ControlError("a run is already in progress (\(run.id))") }
-        if let why = canStart() { throw ControlError(why) }
+        if let why = canStart(target) { throw ControlError(why) }
         let now = clock.now
         var random = SystemRandomNumberGenerator()
         let runID = id ?? Identifier.uuidV7(milliseconds: UInt64(max(0, now * 1000)), counter: 0, using: &random)
@@ -63,6 +71,7 @@ final class RunCommands {
         run = started
         logger.notice("run.started", ["runId": runID, "mode": target.mode.rawValue, "target": target.text,
                                       "origin": origin.rawValue, "gpws": behaviour.rawValue])
+        onStarted(started)
         return status()
     }
 
@@ -91,9 +100,9 @@ final class RunCommands {
     }
 
     func status() -> JSONValue {
-        guard let run else { return .object(["state": .string("idle"), "startOrigin": .null]) }
+        guard let run else { return .object(["state": .string("idle"), "startOrigin": .null].merging(extraStatus()) { a, _ in a }) }
         let last = run.last
-        return .object([
+        return .object(extraStatus().merging([
             "state": .string("running"),
             "runId": .string(run.id),
             "startedAt": .string(Timestamp.iso8601(run.startedAt)),
@@ -109,26 +118,39 @@ final class RunCommands {
             "gpws": .string(run.status.rawValue),
             "alerts": .integer(Int64(run.alerts.count)),
             "startOrigin": .string(run.startOrigin.rawValue),
-        ])
+        ]) { _, new in new })
     }
 
-    /// Ends the run: builds its flight, queues it and forgets the run in one transaction.
+    /// Ends the run: builds its flight, saves or queues it and forgets the run in one transaction.
     func stop() throws -> JSONValue {
-        guard let current = run else { throw ControlError("no run in progress; nothing saved") }
+        guard let current = run else {
+            logger.notice("run.save-skipped", ["reason": "no run in progress"])
+            throw ControlError(nothingToStop)
+        }
         let flight = current.flight(endingAt: clock.now)
-        let seq = try database.transaction { () throws -> Int64? in
-            let seq = try finish(flight)
+        let extra = try database.transaction { () throws -> [String: JSONValue] in
+            let extra = try finish(flight, current)
             try store.clear()
-            return seq
+            return extra
         }
         run = nil
         logger.notice("run.stopped", ["runId": flight.id, "distanceKm": flight.distanceKm, "alerts": flight.alerts.count])
+        onFinished(flight, current)
         var fields: [String: JSONValue] = [
             "id": .string(flight.id), "distanceKm": .number(flight.distanceKm), "durationSeconds": .number(flight.durationSeconds),
             "alerts": .integer(Int64(flight.alerts.count)), "startOrigin": .string(current.startOrigin.rawValue),
         ]
-        if let seq { fields["transfer"] = .integer(seq) }
+        fields.merge(extra) { _, new in new }
         return .object(fields)
+    }
+
+    /// Ends the run `id` without saving or queueing anything (the phone, which led it, saves it).
+    func end(id: String) throws -> Bool {
+        guard let current = run, current.id == id else { return false }
+        try database.transaction { try store.clear() }
+        run = nil
+        logger.notice("run.ended-by-phone", ["runId": id, "samples": current.samples.count])
+        return true
     }
 
     /// A generated run (stops included) fed as one batch, then stopped: the start, the trace and the stop.

@@ -28,8 +28,9 @@ public final class WatchAgent {
     var session: Session!
     var connector: UnixLinkConnector!
     var recorder: WatchRunRecorder!
-    /// The live run (`runway watch run ...`).
+    /// The live run (`runway watch run ...`) and how the watch answers a phone-led start (`WatchWorkout.swift`).
     var runs: RunCommands!
+    var workoutStartFault = WorkoutStartFault.none
     var control: ControlServer!
     var sessionCommands: SessionCommands!
     /// The watch app's session delegate; held here because the session holds its delegate weakly.
@@ -67,10 +68,7 @@ public final class WatchAgent {
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
         runs = try RunCommands(database: database, clock: clock, behaviour: options.gpws, logger: logger)
-        runs.finish = { [unowned self] flight in try self.recorder.finish([flight]).last?.seq }
-        runs.canStart = { [unowned self] in
-            self.session.localAppInstalled ? nil : "the RunWay watch app is not installed on this watch (runway watch app install)"
-        }
+        installRuns()
 
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
@@ -89,6 +87,7 @@ public final class WatchAgent {
         if try sessionCommands.handle(request, connection) { return }
         if try ClockCommands(clock: clock, logger: logger).handle(request, connection) { return }
         if try runs.handle(request, connection) { return }
+        if try handleWorkoutFault(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "record": connection.reply(try record(request))

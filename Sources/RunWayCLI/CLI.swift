@@ -20,10 +20,10 @@ public enum CLI {
     static let commands: [Command] = [
         PairCommand.command,
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
-    ] + RunCLI.commands(.watch) + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
+    ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
         AlertCommands.alerts,
-    ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
+    ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
     ] + ClockCommands.all
 

@@ -62,7 +62,9 @@ enum PhoneCommands {
         run: { parsed in
             guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
             let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
-            Output.out(parsed.has("json") ? result.text : FlightSummaryText.render(result, calendar: .current()))
+            // A past flight, from the Logbook: its summary ends with the way to delete it (#25, #26).
+            Output.out(parsed.has("json") ? result.text
+                : FlightSummaryText.render(result, calendar: .current()) + "\n  delete: runway phone delete \(result["id"]?.stringValue ?? id)")
             return 0
         })
 
@@ -131,6 +133,9 @@ enum PhoneCommands {
                     Output.out("saved: " + LogbookText.line(flight, calendar: calendar))
                 case "notificationDelivered":
                     Output.out("notification: \(event["body"]?.stringValue ?? "")")
+                case "mirroring":
+                    Output.out("mirroring: \(event["state"]?.stringValue ?? "?") run \(event["runId"]?.stringValue ?? "?")"
+                        + (event["failureReason"]?.stringValue.map { " (\($0))" } ?? ""))
                 case "watchState":
                     Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
                 default:

@@ -12,8 +12,15 @@ enum RunCLI {
             CLI.Command(
                 path: [name, "run", "start"],
                 synopsis: "--home \(home) [--mode pace|heart-rate] [--target-pace M:SS] [--target-hr LOW-HIGH] [--json]",
-                summary: """
-                Starts a live run on the \(name) (startOrigin local), run id a UUID v7 from the device clock. Pace
+                summary: device == .phone ? """
+                Starts a run led by the phone (startOrigin local). If a watch is paired with the RunWay app installed,
+                the phone calls startWatchApp(toHandle:) whatever the watch app's state, and the watch is asked to
+                start its workout (startWorkout); the status then shows what RunWay assumed (assumedStarted) next to
+                what happened (mirroring.state: requested, confirmed, failed, unconfirmed after 10 s). Heart-rate mode
+                needs the APPLE WATCH row READY (exit 1 naming the row otherwise); pace mode runs without a watch.
+                Exit 1 if a run is already in progress; exit 2 on a bad target (as for the watch).
+                """ : """
+                Starts a live run on the watch (startOrigin local), run id a UUID v7 from the device clock. Pace
                 mode flies to --target-pace (default 6:00, ±15 s/km); heart-rate mode (a Mission Flight) to the zone
                 --target-hr (default 140-160). Exit 1 if a run is already in progress or the watch app is not
                 installed; exit 2 on a pace outside 2:00-20:00 or a zone outside 40 <= LOW < HIGH <= 220.
@@ -22,7 +29,11 @@ enum RunCLI {
                 positionals: 0,
                 run: { parsed in
                     let result = try call(parsed, device, "run-start", try targetArguments(parsed))
-                    Output.out(parsed.has("json") ? result.text : "started \(result["runId"]?.stringValue ?? "") (\(result["mode"]?.stringValue ?? "") \(result["target"]?.stringValue ?? ""))")
+                    var text = "started \(result["runId"]?.stringValue ?? "") (\(result["mode"]?.stringValue ?? "") \(result["target"]?.stringValue ?? ""))"
+                    if let mirroring = result["mirroring"] {
+                        text += "; mirroring \(mirroring["state"]?.stringValue ?? "?") (assumed started: \(mirroring["assumedStarted"]?.boolValue == true ? "yes" : "no"))"
+                    }
+                    Output.out(parsed.has("json") ? result.text : text)
                     return 0
                 }),
             CLI.Command(
@@ -64,15 +75,29 @@ enum RunCLI {
             CLI.Command(
                 path: [name, "run", "stop"],
                 synopsis: "--home \(home) [--json]",
-                summary: """
+                summary: device == .phone ? """
+                RunWay's saveRunningData(): saves the run in progress to the Logbook (runs under 0.1 km are not kept),
+                reschedules the reminders, prints the post-run summary (no delete here: deleting is for past flights,
+                from `runway phone flight ID`), and tells a mirroring watch to end its workout without transferring
+                it. Its guard is "a run is in progress": with none, exit 1 and nothing is saved (a second stop).
+                """ : """
                 Stops the run in progress and queues its flight (with its alerts) for the phone through the durable
-                outbox, as `watch record` does; prints the flight id. Exit 1 if no run is in progress (nothing saved).
+                outbox, as `watch record` does; prints the flight id. A run the phone leads is the phone's to save: the
+                watch ends it without transferring it. Exit 1 if no run is in progress (nothing saved).
                 """,
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
                     let result = try call(parsed, device, "run-stop", [:])
-                    Output.out(parsed.has("json") ? result.text : result["id"]?.stringValue ?? "")
+                    if parsed.has("json") {
+                        Output.out(result.text)
+                    } else if device == .phone, result["saved"]?.stringValue == "saved", let id = result["id"]?.stringValue {
+                        // The post-run summary (#26): the same figures as the Logbook's, with no delete.
+                        let flight = try call(parsed, .phone, "flight", ["id": .string(id)])
+                        Output.out(FlightSummaryText.render(flight, calendar: .current()))
+                    } else {
+                        Output.out(result["id"]?.stringValue ?? "")
+                    }
                     return 0
                 }),
             CLI.Command(
@@ -96,6 +121,25 @@ enum RunCLI {
                 }),
         ]
     }
+
+    /// `runway watch fault workout-start refuse|ignore|none` (for tests: the two ways mirroring fails).
+    static let workoutFault = CLI.Command(
+        path: ["watch", "fault", "workout-start"],
+        synopsis: "refuse|ignore|none --home W",
+        summary: """
+        FAULT INJECTION: how the watch answers the phone's next startWorkout: refuse (workoutFailed), ignore (no
+        answer at all), or none (start the workout, the default). Reproduces the two ways mirroring fails.
+        """,
+        specs: [CLI.homeSpec],
+        positionals: 1,
+        run: { parsed in
+            guard let mode = parsed.positionals.first, ["refuse", "ignore", "none"].contains(mode) else {
+                throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
+            }
+            _ = try call(parsed, .watch, "workout-fault", ["mode": .string(mode)])
+            Output.out("workout-start fault: \(mode)")
+            return 0
+        })
 
     static let modeSpec = ArgumentSpec.option("mode", "MODE", "pace (default) or heart-rate")
     static let paceSpec = ArgumentSpec.option("target-pace", "M:SS", "the target pace per km (2:00 to 20:00; default 6:00)")

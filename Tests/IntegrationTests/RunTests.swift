@@ -268,3 +268,47 @@ import Testing
         try pair.expectInvariants()
     }
 }
+
+/// H (#16): the Logbook remembers the user's toggles by the same rule as the Alerts view.
+@Suite(.serialized) struct RememberedGroupTests {
+    @Test func theLogbookRemembersToggles() throws {
+        let pair = try SimulatedPair(tag: "grp1")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        try pair.startPhone()
+        for month in ["2026-08-15T07:00:00Z", "2026-09-15T07:00:00Z", "2026-10-15T07:00:00Z"] {
+            try pair.freezeWatch(at: try #require(Timestamp.parseISO8601(month)))
+            try pair.record(1, distanceKm: 5)
+        }
+        try pair.waitUntilDrained()
+        func heads(_ extra: [String] = []) throws -> [String] {
+            let result = try runTool(["phone", "logbook", "--home", pair.phoneHome] + extra, environment: ["TZ": "UTC"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").filter { $0.hasPrefix("[") }.map { String($0.prefix(11)) }
+        }
+        #expect(try heads() == ["[-] 2026-10", "[+] 2026-09", "[+] 2026-08"])
+        #expect(try heads(["--toggle", "2026-08"]) == ["[-] 2026-10", "[+] 2026-09", "[-] 2026-08"])
+        #expect(try heads() == ["[-] 2026-10", "[+] 2026-09", "[-] 2026-08"])
+        // --expand is one call only.
+        #expect(try heads(["--expand", "2026-09"]) == ["[-] 2026-10", "[-] 2026-09", "[-] 2026-08"])
+        #expect(try heads() == ["[-] 2026-10", "[+] 2026-09", "[-] 2026-08"])
+        // A new month: it is the newest; October (untouched) collapses; August stays open.
+        try pair.freezeWatch(at: try #require(Timestamp.parseISO8601("2026-11-15T07:00:00Z")))
+        try pair.record(1, distanceKm: 5)
+        try pair.waitUntilDrained()
+        #expect(try heads() == ["[-] 2026-11", "[+] 2026-10", "[+] 2026-09", "[-] 2026-08"])
+        // Toggling the newest collapses it, and that is remembered too.
+        #expect(try heads(["--toggle", "2026-11"]) == ["[+] 2026-11", "[+] 2026-10", "[+] 2026-09", "[-] 2026-08"])
+        #expect(try heads() == ["[+] 2026-11", "[+] 2026-10", "[+] 2026-09", "[-] 2026-08"])
+        // A bad month changes nothing (exit 2); --reset-groups forgets.
+        let bad = try runTool(["phone", "logbook", "--home", pair.phoneHome, "--toggle", "2026-13"])
+        #expect(bad.status == 2 && bad.stderr.contains("--toggle takes a month like 2026-11"))
+        #expect(try heads() == ["[+] 2026-11", "[+] 2026-10", "[+] 2026-09", "[-] 2026-08"])
+        #expect(try heads(["--reset-groups"]) == ["[-] 2026-11", "[+] 2026-10", "[+] 2026-09", "[+] 2026-08"])
+        // The alerts view's toggles are its own.
+        let alerts = try runTool(["phone", "alerts", "--home", pair.phoneHome, "--toggle", "2026-11"])
+        #expect(alerts.status == 0 && alerts.stdout == "No alerts.\n")
+        #expect(try heads() == ["[-] 2026-11", "[+] 2026-10", "[+] 2026-09", "[+] 2026-08"])
+        try pair.expectInvariants()
+    }
+}
