@@ -50,6 +50,7 @@ extension Session {
                 receiveWorkoutFrame(frame.payload, from: source)
             case .message, .messageReply, .messageError:
                 flush()
+                if frame.type == .message { receivedMessageCount += 1 }
                 guard let (id, body) = try? SequencedFrame.split(frame.payload) else {
                     protocolViolation(source, "\(frame.type) frame shorter than its message id")
                     return

@@ -151,7 +151,7 @@ extension SimulatedPair {
         func counters() throws -> [JSONValue?] {
             let status = try pair.status("phone")
             let received = try JSONValue(parsing: try runTool(["phone", "received", "--home", pair.phoneHome, "--json"]).stdout)
-            return [status["receivedTransfers"], status["inbox"]?["receivedUserInfo"], status["flights"], received]
+            return [status["receivedTransfers"], status["inbox"]?["receivedUserInfo"], status["flights"], status["receivedMessages"], received]
         }
         try pair.phoneRun(["start"])
         try pair.waitUntil("mirroring is confirmed", timeout: 2) { try pair.mirroringState() == "confirmed" }

@@ -204,7 +204,7 @@ import Testing
         func counters() throws -> [JSONValue?] {
             let status = try pair.status("phone")
             let received = try JSONValue(parsing: try runTool(["phone", "received", "--home", pair.phoneHome, "--json"]).stdout)
-            return [status["receivedTransfers"], status["inbox"]?["receivedUserInfo"], status["flights"], received]
+            return [status["receivedTransfers"], status["inbox"]?["receivedUserInfo"], status["flights"], status["receivedMessages"], received]
         }
         let before = try counters()
         try pair.watchRun(["start"])
