@@ -246,6 +246,7 @@ public final class Session {
     /// What this side says in the handshake.
     public func makeHandshake() throws -> Handshake {
         try requireActivated()
+        try requireStoreForAcknowledgement()
         guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
         let peerID = pairing.counterpartID(of: role)
         return Handshake(

@@ -72,7 +72,7 @@ extension Session {
         let fresh = batch.filter { $0.seq > receiveCursor }
         if fresh.isEmpty {
             // Only resends of what is already durable: acknowledge again so the sender can let go.
-            source.send(SequencedFrame.frame(.ack, number: receiveCursor))
+            if mayAcknowledge(source) { source.send(SequencedFrame.frame(.ack, number: receiveCursor)) }
             return
         }
         if configuration.acknowledgeBeforeCommit {
@@ -134,7 +134,7 @@ extension Session {
                                                   "action": "kept in quarantine; see runway \(role.rawValue) quarantine"])
         }
         delegate?.sessionDidCommitReceivedTransfers(self)
-        if !configuration.acknowledgeBeforeCommit || refused != nil {
+        if !configuration.acknowledgeBeforeCommit || refused != nil, mayAcknowledge(source) {
             source.send(SequencedFrame.frame(.ack, number: cursor))
         }
         CrashPoint.hit("receive.after-ack")

@@ -17,6 +17,8 @@ final class UnixLinkConnection: LinkChannel {
     private let logger: Logger
     private unowned let loop: EventLoop
     private(set) var state = State.handshaking
+    /// The order the listener accepted connections in (the oldest pending handshake is evicted first).
+    var serial: UInt64 = 0
     private var handshakeTimer: EventLoop.TimerID?
     /// Told once when the connection closes: whether it had been established, and why it closed.
     var onClose: ((UnixLinkConnection, Bool, String) -> Void)?

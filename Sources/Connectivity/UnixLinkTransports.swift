@@ -8,8 +8,8 @@ public final class UnixLinkListener: LinkTransport {
     private let logger: Logger
     private let listener: UnixListener
     private var connections: [ObjectIdentifier: UnixLinkConnection] = [:]
-    /// Connections still in their handshake beyond this many are refused at once (a flood of idle
-    /// connections must not starve the real watch of descriptors).
+    /// At most this many connections in their handshake at once; a new one evicts the oldest (a flood of
+    /// idle connections must neither starve the real watch of descriptors nor keep it out).
     public var maximumPendingHandshakes = 64
     /// How long a new connection has to complete its handshake (a silent or trickling client is closed).
     public var handshakeTimeoutMilliseconds: UInt64 = 5000
@@ -33,16 +33,26 @@ public final class UnixLinkListener: LinkTransport {
         listener.stop()
     }
 
+    private var nextSerial: UInt64 = 0
+
+    /// At the cap, the oldest connection still in its handshake is closed to make room for the new one:
+    /// the paired watch says hello as soon as it connects, so a flood of silent connections can delay it
+    /// by at most the time 64 newer ones take to arrive — it is never locked out.
+    /// Binds `link.sock` afresh if its file was removed (see `UnixListener.ensureBound`).
+    @discardableResult
+    public func ensureBound() throws -> UnixListener.BindingState { try listener.ensureBound() }
+
     private func accepted(_ fd: FileDescriptor, _ session: Session) {
-        let pending = connections.values.filter { $0.state == .handshaking }.count
-        if pending >= maximumPendingHandshakes {
-            logger.warning("link.too-many-handshakes", ["pending": pending])
-            fd.close()
-            return
+        let pending = connections.values.filter { $0.state == .handshaking }
+        if pending.count >= maximumPendingHandshakes, let oldest = pending.min(by: { $0.serial < $1.serial }) {
+            logger.warning("link.too-many-handshakes", ["pending": pending.count, "action": "evicted-oldest"])
+            oldest.close(error: nil, reason: "evicted: too many connections in their handshake")
         }
         UnixSocket.setBufferSizes(of: fd, bytes: 4 << 20)
+        nextSerial += 1
         let connection = UnixLinkConnection(
             stream: SocketStream(descriptor: fd, loop: loop), side: .acceptor, session: session, loop: loop, logger: logger)
+        connection.serial = nextSerial
         connections[ObjectIdentifier(connection)] = connection
         connection.onClose = { [unowned self] connection, _, _ in
             self.connections[ObjectIdentifier(connection)] = nil

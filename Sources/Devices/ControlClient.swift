@@ -3,28 +3,62 @@ import Glibc
 import JSONText
 import Posix
 
-/// The client end of a daemon's control socket (blocking): what the `runway` CLI and the integration
-/// tests use.
+/// The client end of a daemon's control socket: what the `runway` CLI and the integration tests use.
+/// Each call blocks the caller, but never longer than the idle time-out at any one wait (a frozen daemon
+/// is one clear error, not a hang); a request over the frame limit is refused before it is sent (7009).
 public final class ControlClient {
     public let home: DeviceHome
     private let descriptor: FileDescriptor
     private let inbound = ByteBuffer()
-    private let decoder = FrameDecoder(maximumLength: 1 << 20)
+    private let decoder = FrameDecoder(maximumLength: ControlClient.frameLimit)
     /// Events that arrived while a reply was awaited (an attached client may still send requests).
     private var pendingEvents: [Frame] = []
 
-    /// Connects to the daemon of `home`; a daemon that is not running is one clear error.
-    public init(home: DeviceHome) throws(ControlError) {
+    /// How long the client waits for its daemon when nothing arrives: to accept the connection, to take
+    /// the request, and between any two pieces of the reply. An idle time-out, not a total one: a logbook
+    /// of any size streams for as long as it keeps coming. A frozen daemon (SIGSTOP, a debugger) makes the
+    /// call fail with one line instead of waiting forever. `RUNWAY_CONTROL_TIMEOUT_MS` overrides it.
+    public static let defaultTimeoutMilliseconds: Int = {
+        if let text = getenv("RUNWAY_CONTROL_TIMEOUT_MS").map({ String(cString: $0) }),
+           let value = Int(text), (1...86_400_000).contains(value) {
+            return value
+        }
+        return 60_000
+    }()
+
+    /// The largest frame either end of a control socket accepts (a request, a chunk of a reply).
+    public static let frameLimit = 1 << 20
+
+    public var timeoutMilliseconds: Int
+
+    private var daemonName: String { Self.daemonName(home.role) }
+    private static func daemonName(_ role: DeviceRole) -> String { role == .phone ? "phone-daemon" : "watch-agent" }
+
+    /// Connects to the daemon of `home`; a daemon that is not running is one clear error, and so is one
+    /// that does not take the connection within the time-out (its listen queue is full).
+    public init(home: DeviceHome, timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds) throws(ControlError) {
         self.home = home
+        self.timeoutMilliseconds = timeoutMilliseconds
         let address: UnixSocketAddress
         do { address = try home.controlSocketAddress() } catch { throw ControlError.invalid(error.description) }
-        do {
-            descriptor = try UnixSocket.connect(to: address, nonBlocking: false)
-        } catch {
-            if Filesystem.kind(of: home.path) != .directory {
-                throw ControlError.invalid("\(home.path) is not a \(home.role.rawValue) home (no such directory)")
+        let deadline = SystemClock.now() + UInt64(timeoutMilliseconds) * 1_000_000
+        while true {
+            do {
+                // Non-blocking: a connect to a listener whose queue is full fails with EAGAIN instead of
+                // blocking for as long as the daemon is frozen.
+                descriptor = try UnixSocket.connect(to: address, nonBlocking: true)
+                break
+            } catch where error.errno == EAGAIN && SystemClock.now() < deadline {
+                usleep(10_000)
+            } catch {
+                if Filesystem.kind(of: home.path) != .directory {
+                    throw ControlError.invalid("\(home.path) is not a \(home.role.rawValue) home (no such directory)")
+                }
+                if error.errno == EAGAIN {
+                    throw ControlError("the \(Self.daemonName(home.role)) for \(home.path) did not accept the connection within \(timeoutMilliseconds) ms (is it stopped or hung?)")
+                }
+                throw ControlError("the \(Self.daemonName(home.role)) for \(home.path) is not running (\(error.errno == ENOENT || error.errno == ECONNREFUSED ? "no one is listening on \(address.path)" : error.description))")
             }
-            throw ControlError("the \(home.role == .phone ? "phone-daemon" : "watch-agent") for \(home.path) is not running (\(error.errno == ENOENT || error.errno == ECONNREFUSED ? "no one is listening on \(address.path)" : error.description))")
         }
     }
 
@@ -46,16 +80,19 @@ public final class ControlClient {
         arguments["role"] = .string(home.role.rawValue)
         var writer = JSONWriter()
         writer.write(ControlRequest(command: request.command, arguments: arguments).json)
-        do {
-            try descriptor.writeAll(Frame(.request, writer.bytes).encoded)
-        } catch {
-            throw ControlError("lost the connection to the daemon for \(home.path): \(error)")
+        // The daemon would close the connection on a frame over its limit (the client would only see a
+        // broken pipe): say what is wrong instead, as the daemon says it of a userInfo over 65,536 bytes.
+        guard writer.bytes.count + 2 <= Self.frameLimit else {
+            throw ControlError(WCError(.payloadTooLarge, "the \(request.command) request is \(writer.bytes.count) bytes, more than the control socket's \(Self.frameLimit)-byte limit"))
         }
-        var header = try nextFrame()
+        // A `message` waits for the counterpart's reply for up to its own time-out.
+        let idle = timeoutMilliseconds + (request.arguments["timeoutMs"]?.intValue ?? 0)
+        try send(Frame(.request, writer.bytes).encoded, idleMilliseconds: idle)
+        var header = try nextFrame(idleMilliseconds: idle)
         // An attach request's reply can come after the events of the flights its drain just saved.
         while header.type == .event {
             pendingEvents.append(header)
-            header = try nextFrame()
+            header = try nextFrame(idleMilliseconds: idle)
         }
         guard header.type == .response else { throw ControlError("the daemon sent \(header.type) instead of a response") }
         let status: JSONValue
@@ -65,7 +102,7 @@ public final class ControlClient {
             failure = ControlError(json: status["error"] ?? .null)
         }
         while true {
-            let frame = try nextFrame()
+            let frame = try nextFrame(idleMilliseconds: idle)
             switch frame.type {
             case .chunk:
                 do { try sink(frame.payload) } catch { throw ControlError("\(error)") }
@@ -87,7 +124,8 @@ public final class ControlClient {
             if !pendingEvents.isEmpty {
                 frame = pendingEvents.removeFirst()
             } else {
-                do { frame = try nextFrame() } catch { return nil }
+                // An attached UI waits for events as long as it stays attached: no time-out.
+                do { frame = try nextFrame(idleMilliseconds: nil) } catch { return nil }
             }
             guard frame.type == .event else { continue }
             do { return try JSONValue(parsing: frame.payload) } catch { throw ControlError("malformed event: \(error)") }
@@ -97,7 +135,39 @@ public final class ControlClient {
     /// The raw descriptor, for clients that wait on it together with something else (a UI's stdin).
     public var rawDescriptor: Int32 { descriptor.rawValue }
 
-    private func nextFrame() throws(ControlError) -> Frame {
+    /// Writes all of `bytes`, waiting at most `idleMilliseconds` each time the daemon takes none.
+    private func send(_ bytes: [UInt8], idleMilliseconds: Int) throws(ControlError) {
+        var offset = 0
+        while offset < bytes.count {
+            let result: IOResult
+            do {
+                result = try bytes[offset...].withUnsafeBytes { (raw) throws(SystemError) -> IOResult in
+                    try descriptor.send(raw.baseAddress!, count: raw.count)
+                }
+            } catch {
+                throw ControlError("lost the connection to the daemon for \(home.path): \(error)")
+            }
+            switch result {
+            case let .bytes(n): offset += n
+            case .wouldBlock, .endOfFile: try wait(.writable, idleMilliseconds: idleMilliseconds)
+            }
+        }
+    }
+
+    /// Waits until the descriptor is ready, or fails with one line naming the daemon that went quiet.
+    private func wait(_ readiness: FileDescriptor.Readiness, idleMilliseconds: Int?) throws(ControlError) {
+        let ready: Bool
+        do {
+            ready = try descriptor.waitUntil(readiness, timeoutMilliseconds: idleMilliseconds.map { Int32(clamping: $0) } ?? -1)
+        } catch {
+            throw ControlError("lost the connection to the daemon for \(home.path): \(error)")
+        }
+        if !ready {
+            throw ControlError("the \(daemonName) for \(home.path) did not answer within \(idleMilliseconds ?? 0) ms (is it stopped or hung?)")
+        }
+    }
+
+    private func nextFrame(idleMilliseconds: Int?) throws(ControlError) -> Frame {
         while true {
             let decoded: (frame: Frame, consumed: Int)?
             do {
@@ -119,8 +189,10 @@ public final class ControlClient {
             } catch {
                 throw ControlError("lost the connection to the daemon for \(home.path): \(error)")
             }
-            if result == .endOfFile {
-                throw ControlError("the daemon for \(home.path) closed the connection")
+            switch result {
+            case .endOfFile: throw ControlError("the daemon for \(home.path) closed the connection")
+            case .wouldBlock: try wait(.readable, idleMilliseconds: idleMilliseconds)
+            case .bytes: continue
             }
         }
     }

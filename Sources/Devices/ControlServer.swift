@@ -14,7 +14,7 @@ import Posix
 /// idle for `idleTimeout`. An attached UI client, and one waiting for its reply, never times out.
 public final class ControlConnection {
     public let stream: SocketStream
-    private let decoder = FrameDecoder(maximumLength: 1 << 20)
+    private let decoder = FrameDecoder(maximumLength: ControlClient.frameLimit)
     private unowned let server: ControlServer
     private var streaming: (() throws -> [UInt8]?)?
     /// A UI client: receives `event` frames.
@@ -33,9 +33,18 @@ public final class ControlConnection {
     private var timer: EventLoop.TimerID?
     private var timerDeadline: UInt64 = 0
 
-    init(stream: SocketStream, server: ControlServer) {
+    /// The order connections were accepted in: the oldest silent one is evicted first at the cap.
+    let serial: UInt64
+
+    /// Not yet a client at all: has sent no whole request, is not attached and is owed nothing. At the
+    /// cap, the oldest such connection makes room for a new one (a flood of silent connections must not
+    /// lock the CLI out).
+    var isSilent: Bool { !heardRequest && !isAttached && repliesOwed == 0 && streaming == nil }
+
+    init(stream: SocketStream, server: ControlServer, serial: UInt64) {
         self.stream = stream
         self.server = server
+        self.serial = serial
         waitingSince = server.loop.nowNanoseconds
     }
 
@@ -294,7 +303,8 @@ public final class ControlServer {
     private let listener: UnixListener
     private var connections: [ObjectIdentifier: ControlConnection] = [:]
     public var handler: Handler?
-    /// Clients beyond this many are refused at once (bounds descriptors and buffers).
+    /// At most this many clients (bounds descriptors and buffers); at the cap a new one evicts the
+    /// oldest that has not sent a request yet, and is refused only when every one has.
     public var maximumConnections = 256
     /// A client must send a whole request within this long of connecting, and finish each request
     /// within this long of its first byte (a silent client, one byte a second).
@@ -323,19 +333,33 @@ public final class ControlServer {
         listener.stop()
     }
 
+    /// Binds the socket afresh if its file was removed (see `UnixListener.ensureBound`).
+    @discardableResult
+    public func ensureBound() throws -> UnixListener.BindingState { try listener.ensureBound() }
+
     public var attachedClients: [ControlConnection] { connections.values.filter(\.isAttached) }
 
     func connectionDidClose(_ connection: ControlConnection) {
         connections[ObjectIdentifier(connection)] = nil
     }
 
+    private var nextSerial: UInt64 = 0
+
+    /// At the cap, the oldest connection that has not sent a whole request yet is closed to make room
+    /// (it is told nothing: it has not asked anything). Only when every connection is a real client is
+    /// the new one refused.
     private func accepted(_ fd: FileDescriptor) {
-        guard connections.count < maximumConnections else {
-            logger.warning("control.too-many-clients", ["clients": connections.count])
-            fd.close()
-            return
+        if connections.count >= maximumConnections {
+            guard let oldest = connections.values.filter(\.isSilent).min(by: { $0.serial < $1.serial }) else {
+                logger.warning("control.too-many-clients", ["clients": connections.count, "action": "refused"])
+                fd.close()
+                return
+            }
+            logger.warning("control.too-many-clients", ["clients": connections.count, "action": "evicted-oldest-silent"])
+            oldest.stream.close(.localClose("evicted: too many clients, and it had sent no request"))
         }
-        let connection = ControlConnection(stream: SocketStream(descriptor: fd, loop: loop), server: self)
+        nextSerial += 1
+        let connection = ControlConnection(stream: SocketStream(descriptor: fd, loop: loop), server: self, serial: nextSerial)
         connections[ObjectIdentifier(connection)] = connection
         connection.start()
     }

@@ -16,7 +16,11 @@ public enum DaemonMain {
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
+        testCommandsSpec,
     ] + ConnectionLimits.specs
+
+    static let testCommandsSpec = ArgumentSpec.flag(
+        "enable-test-commands", "TEST ONLY: accept fault-injection control commands (store-limit)", hidden: true)
 
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
@@ -24,6 +28,7 @@ public enum DaemonMain {
         .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        testCommandsSpec,
     ] + ConnectionLimits.specs
 
     public static func phoneUsage() -> String {
@@ -80,7 +85,9 @@ public enum DaemonMain {
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!
             options.limits = try ConnectionLimits(parsed)
-            return try PhoneDaemon(options: options).run()
+            let daemon = try PhoneDaemon(options: options)
+            daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
+            return try daemon.run()
         } catch let error as UsageError {
             return usageFailure(tool, error, phoneUsage())
         } catch let error as DeviceHome.HomeError {
@@ -104,7 +111,9 @@ public enum DaemonMain {
             }
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
-            return try WatchAgent(options: options).run()
+            let daemon = try WatchAgent(options: options)
+            daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
+            return try daemon.run()
         } catch let error as UsageError {
             return usageFailure(tool, error, watchUsage())
         } catch let error as DeviceHome.HomeError {
@@ -129,7 +138,10 @@ public enum DaemonMain {
     /// `sun_path` is invalid input (2); a damaged store is a failure to start (1).
     static func invalidHome(_ tool: String, _ error: DeviceHome.HomeError) -> Int32 {
         writeError("\(tool): \(error)\n")
-        if case .unhealthyStore = error { return 1 }
+        switch error {
+        case .unhealthyStore, .storeLost: return 1
+        default: break
+        }
         return 2
     }
 

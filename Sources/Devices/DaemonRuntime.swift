@@ -3,8 +3,9 @@ import Glibc
 import Posix
 import Storage
 
-/// What the two daemons share: the event loop, the signal descriptor, the home's lock, the `ready`
-/// line and the graceful shutdown on SIGTERM or SIGINT.
+/// What the two daemons share: the event loop, the signal descriptor, the home's lock, the store's
+/// health check and seal, the guard on the home's files, the `ready` line and the graceful shutdown on
+/// SIGTERM or SIGINT.
 public final class DaemonRuntime {
     public let loop = EventLoop()
     public let logger: Logger
@@ -13,6 +14,13 @@ public final class DaemonRuntime {
     private var lock: FileLock?
     private var shutdownHandlers: [() -> Void] = []
     private(set) var stopSignal: Int32?
+    /// Fault-injection control commands (`store-limit`) are accepted only when this is set
+    /// (`--enable-test-commands`).
+    public var testCommandsEnabled = false
+    /// Set when the daemon must stop because something it depends on is gone: the exit status.
+    private var failure: (event: String, reason: String)?
+    private var database: Database?
+    private var guardian: HomeGuard?
 
     /// Resets the signal mask first (a parent on a Dispatch thread may have blocked SIGTERM), then
     /// routes SIGTERM and SIGINT through the event loop.
@@ -35,8 +43,8 @@ public final class DaemonRuntime {
 
         public var description: String {
             switch self {
-            case let .alreadyRunning(home, pid?): "\(home) is already served by process \(pid) (it holds \(home)/lock)"
-            case let .alreadyRunning(home, nil): "\(home) is already served by another process (it holds \(home)/lock)"
+            case let .alreadyRunning(home, pid?): "\(home) is already served by process \(pid) (it holds the lock on \(home))"
+            case let .alreadyRunning(home, nil): "\(home) is already served by another process (it holds the lock on \(home))"
             case let .other(text): text
             }
         }
@@ -44,10 +52,13 @@ public final class DaemonRuntime {
 
     /// Creates the home if needed, takes its lock, and removes the sockets a killed daemon left behind —
     /// only now, as the lock's holder, and only if they are sockets.
+    ///
+    /// The lock is an `flock` on the home directory itself, not on a file in it: removing `HOME/lock`
+    /// (which only holds the pid, for messages) cannot let a second daemon in.
     public func claimHome() throws {
         try home.prepare()
         do {
-            lock = try FileLock(path: home.lockPath)
+            lock = try FileLock(directory: home.path, pidFile: home.lockPath)
         } catch let .heldBy(pid, _) {
             throw StartError.alreadyRunning(home: home.path, pid: pid)
         } catch let .system(error) {
@@ -69,15 +80,37 @@ public final class DaemonRuntime {
         }
     }
 
-    /// Opens the home's store for the daemon's lifetime: health-checked and migrated (`DeviceHome`),
-    /// its write-ahead log copied into it on a thread of its own — never in the middle of a receive —
-    /// and closed at shutdown.
+    /// Opens the home's store for the daemon's lifetime: migrated, health-checked unless the last daemon
+    /// stopped cleanly and nothing touched the store since (`StoreSeal`), its write-ahead log copied into
+    /// it on a thread of its own — never in the middle of a receive — and closed at shutdown. A store
+    /// unlinked while open stops the daemon (exit 1) before anything more is acknowledged.
     public func openStore() throws -> Database {
-        let database = try home.openStore()
+        if testCommandsEnabled {
+            logger.warning("startup.test-commands-enabled", ["effect": "fault-injection control commands are accepted"])
+        }
+        let started = SystemClock.now()
+        let (database, checkedBecause) = try home.openStore(check: .unlessSealed)
+        let milliseconds = Double(SystemClock.now() - started) / 1e6
+        if let checkedBecause {
+            logger.info("startup.store-checked", ["check": "quick_check", "reason": checkedBecause, "ms": milliseconds])
+        } else {
+            logger.info("startup.store-trusted", ["reason": "sealed at a clean shutdown, unchanged since", "ms": milliseconds])
+        }
+        self.database = database
+        database.onUnlinked = { [unowned self] why in self.fail("store.unlinked", why) }
         onShutdown { database.close() }
         let checkpointer = try Checkpointer(owner: database)
         onShutdown { checkpointer.stop() }
         return database
+    }
+
+    /// Stops the daemon because something it depends on is gone: logged (stderr), nothing more is
+    /// acknowledged, and the exit status is 1. The store is not sealed: the next start checks it.
+    func fail(_ event: String, _ reason: String) {
+        guard failure == nil else { return }
+        failure = (event, reason)
+        logger.error(event, ["reason": reason, "action": "stopped acknowledging; shutting down with exit status 1"])
+        loop.stop()
     }
 
     /// Runs `body` at shutdown, in reverse order of registration.
@@ -121,6 +154,7 @@ public final class DaemonRuntime {
                 control.stop()
                 session.deactivate()
             }
+            self.guardHome(control: control, session: session)
             whenReady()
             self.announceReady()
         }
@@ -131,24 +165,50 @@ public final class DaemonRuntime {
         return status
     }
 
-    /// Runs the loop until SIGTERM/SIGINT, then shuts down: every transaction in flight has finished
-    /// (they complete within one loop iteration), sockets are closed and unlinked.
+    /// Watches the home's files for the daemon's lifetime (`HomeGuard`).
+    private func guardHome(control: ControlServer, session: Session) {
+        guard let database else { return }
+        let guardian = HomeGuard(
+            home: home, loop: loop, logger: logger, database: database,
+            sockets: [{ try control.ensureBound() }, { try session.ensureListening() }],
+            onFailure: { [unowned self] event, reason in self.fail(event, reason) })
+        self.guardian = guardian
+        guardian.start()
+        onShutdown { guardian.stop() }
+    }
+
+    /// Runs the loop until SIGTERM/SIGINT (or a failure), then shuts down: every transaction in flight
+    /// has finished (they complete within one loop iteration), sockets are closed and unlinked.
     public func run() -> Int32 {
         do {
-            try loop.run()
+            // A failure before the loop ran (the store unlinked during start-up) must not be forgotten:
+            // `EventLoop.run` starts by clearing any earlier `stop()`.
+            if failure == nil { try loop.run() }
         } catch {
             logger.error("daemon.loop-failed", ["error": "\(error)"])
-            shutdown()
-            return 1
+            failure = failure ?? ("daemon.loop-failed", "\(error)")
         }
         shutdown()
-        return 0
+        return failure == nil ? 0 : 1
     }
 
     private func shutdown() {
         for handler in shutdownHandlers.reversed() { handler() }
         shutdownHandlers.removeAll()
+        sealStore()
         lock?.unlock()
-        logger.info("daemon.stopped", ["home": home.path])
+        logger.info("daemon.stopped", ["home": home.path, "clean": failure == nil])
+    }
+
+    /// After a clean shutdown (every connection to the store closed), records the store's seal so that
+    /// the next start may skip the full health check.
+    private func sealStore() {
+        guard failure == nil, let database, !database.isOpen else { return }
+        do {
+            let sealed = try StoreSeal.write(home: home)
+            logger.info("shutdown.store-sealed", ["sealed": sealed])
+        } catch {
+            logger.warning("shutdown.store-not-sealed", ["error": "\(error)"])
+        }
     }
 }

@@ -6,9 +6,13 @@ import Storage
 /// commits with `SQLITE_FULL` exactly as on a full disk. Set at start-up (`--max-store-pages N`) or at
 /// run time with the hidden control command `store-limit` (`{"pages": N}`, 0 lifts the cap), so a test
 /// can make space "return" without restarting the daemon.
+///
+/// Fault-injection commands are no hidden knob of a daemon in use: they are refused unless the daemon
+/// was started with `--enable-test-commands` (which it logs at start-up).
 protocol StoreLimiting: AnyObject {
     var database: Database! { get }
     var logger: Logger { get }
+    var runtime: DaemonRuntime { get }
 }
 
 extension StoreLimiting {
@@ -22,6 +26,9 @@ extension StoreLimiting {
     }
 
     func storeLimitCommand(_ request: ControlRequest) throws -> JSONValue {
+        guard runtime.testCommandsEnabled else {
+            throw ControlError.invalid("store-limit is a fault-injection command for tests: this daemon was not started with --enable-test-commands")
+        }
         guard let pages = try request.int("pages", range: 0...Int(Int32.max)) else {
             throw ControlError.invalid("store-limit needs pages (0 lifts the limit)")
         }

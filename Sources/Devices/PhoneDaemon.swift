@@ -59,7 +59,7 @@ public final class PhoneDaemon {
         database = try runtime.openStore()
         if let pages = options.maximumStorePages { try setStoreLimit(pages) }
         store = FlightStore(database: database)
-        logger.info("startup.store-opened", ["path": home.storePath, "flights": try store.count()])
+        logger.info("startup.store-opened", ["path": home.storePath])  // no count(*): it grows with the store
         // The system's notification centre delivers what fell due while the phone was off; the app's
         // reminders are not rescheduled on a launch with no UI.
         time = try PhoneTime(database: database, store: store, rule: options.reminderRule, loop: runtime.loop, logger: logger)

@@ -8,16 +8,22 @@ public final class DirectoryWatcher {
     public let descriptor: FileDescriptor
     public let directory: String
 
-    public init(directory: String) throws(SystemError) {
+    /// Names appearing (created, moved in).
+    public static let arrivals = UInt32(IN_CREATE | IN_MOVED_TO)
+    /// Names appearing or going away (deleted, moved out), and the directory itself going.
+    public static let arrivalsAndRemovals = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
+
+    /// `events`: the inotify mask (default: a name appears — created, or moved in).
+    public init(directory: String, events: UInt32 = DirectoryWatcher.arrivals) throws(SystemError) {
         let raw = try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
         descriptor = FileDescriptor(adopting: raw)
         self.directory = directory
         _ = try systemCall("inotify_add_watch(\(directory))") {
-            inotify_add_watch(raw, directory, UInt32(IN_CREATE | IN_MOVED_TO))
+            inotify_add_watch(raw, directory, events)
         }
     }
 
-    /// The names that appeared since the last call.
+    /// The names the watched events happened to since the last call.
     public func drain() -> [String] {
         var names: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -1,6 +1,6 @@
 import Glibc
 
-/// An exclusive `flock` on a lock file: one daemon per home.
+/// An exclusive `flock` on a lock file, or on a directory itself: one daemon per home.
 ///
 /// The holder's pid is written into the file, so a second daemon can say who holds it. The lock goes
 /// away with the process, however it dies, so a SIGKILLed daemon never leaves a home locked.
@@ -27,15 +27,50 @@ public final class FileLock {
         let raw = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard raw >= 0 else { throw .system(SystemError("open(\(path))", errno: Glibc.errno)) }
         descriptor = FileDescriptor(adopting: raw)
-        while flock(raw, LOCK_EX | LOCK_NB) != 0 {
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EWOULDBLOCK { throw .heldBy(pid: Self.readPID(raw), path: path) }
-            throw .system(SystemError("flock(\(path))", errno: code))
+        do {
+            _ = try systemCall("flock(\(path))") { flock(raw, LOCK_EX | LOCK_NB) }
+        } catch where error.errno == EWOULDBLOCK {
+            throw .heldBy(pid: Self.readPID(raw), path: path)
+        } catch {
+            throw .system(error)
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(raw, 0)
         _ = pid.withUnsafeBytes { pwrite(raw, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// Takes an exclusive lock on the directory itself (the home), and writes our pid into `pidFile`
+    /// for whoever wants to know who holds it. The lock is on the directory's inode, so it does not
+    /// depend on any file name in it surviving: remove `pidFile` and the home is still locked.
+    public init(directory: String, pidFile: String) throws(LockError) {
+        self.path = directory
+        let raw = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard raw >= 0 else { throw .system(SystemError("open(\(directory))", errno: Glibc.errno)) }
+        descriptor = FileDescriptor(adopting: raw)
+        do {
+            _ = try systemCall("flock(\(directory))") { flock(raw, LOCK_EX | LOCK_NB) }
+        } catch where error.errno == EWOULDBLOCK {
+            throw .heldBy(pid: Self.readPID(path: pidFile), path: directory)
+        } catch {
+            throw .system(error)
+        }
+        Self.writePID(to: pidFile)
+    }
+
+    /// Writes this process's pid into `path` (best effort: the pid is for messages, not the lock).
+    public static func writePID(to path: String) {
+        let raw = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard raw >= 0 else { return }
+        defer { Glibc.close(raw) }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = pid.withUnsafeBytes { pwrite(raw, $0.baseAddress, $0.count, 0) }
+    }
+
+    private static func readPID(path: String) -> Int32? {
+        let raw = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard raw >= 0 else { return nil }
+        defer { Glibc.close(raw) }
+        return readPID(raw)
     }
 
     /// Releases the lock (closing the descriptor releases it too).

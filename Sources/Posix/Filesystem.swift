@@ -15,6 +15,37 @@ public enum Filesystem {
         }
     }
 
+    /// Which file a path names: its device and inode. Two paths (or one path at two moments) with the
+    /// same identity are the same file.
+    public struct Identity: Equatable, Sendable {
+        public let device: UInt64
+        public let inode: UInt64
+    }
+
+    /// The identity of what `path` names itself (a symbolic link is not followed), nil if nothing.
+    public static func identity(of path: String) -> Identity? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// What `lstat` says of `path`, nil if nothing is there.
+    public static func status(of path: String) -> stat? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info
+    }
+
+    /// Removes `path` and makes the removal durable (fsync of its directory). A missing file is fine.
+    public static func removeDurably(_ path: String) throws(SystemError) {
+        if unlink(path) != 0 {
+            let code = Glibc.errno
+            if code == ENOENT { return }
+            throw SystemError("unlink(\(path))", errno: code)
+        }
+        try syncDirectory(containing: path)
+    }
+
     public static func mode(of path: String) -> mode_t? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }

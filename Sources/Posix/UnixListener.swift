@@ -13,6 +13,8 @@ public final class UnixListener {
     /// Names the log events: `<prefix>.refused-uid`, `<prefix>.accept-paused`.
     private let eventPrefix: String
     private var descriptor: FileDescriptor?
+    /// The socket file this listener bound, to tell it from one put at its path since.
+    private var boundIdentity: Filesystem.Identity?
     public var onAccept: ((FileDescriptor) -> Void)?
     public var pauseMilliseconds: UInt64 = 100
 
@@ -28,6 +30,7 @@ public final class UnixListener {
     public func start() throws(SystemError) {
         let fd = try UnixSocket.listen(at: address)
         descriptor = fd
+        boundIdentity = Filesystem.identity(of: address.path)
         loop.register(fd.rawValue, interest: .readable) { [unowned self] _ in self.acceptPending() }
     }
 
@@ -36,8 +39,38 @@ public final class UnixListener {
         guard let descriptor else { return }
         loop.unregister(descriptor.rawValue)
         descriptor.close()
-        unlink(address.path)
+        // Only our own socket file: one put there since is not ours to remove.
+        if let boundIdentity, Filesystem.identity(of: address.path) == boundIdentity { unlink(address.path) }
         self.descriptor = nil
+        boundIdentity = nil
+    }
+
+    public enum BindingState: Equatable, Sendable {
+        /// The socket file at the path is the one this listener bound.
+        case intact
+        /// It was gone (removed, or moved away) or replaced by another socket: bound afresh.
+        case rebound
+    }
+
+    /// Checks that the path still names the socket this listener bound, and binds afresh if it does not:
+    /// a listener whose file was removed accepts nothing (clients get `ENOENT`), and must not stay deaf.
+    /// Connections already accepted are untouched. Only the home lock's holder calls this; a socket at
+    /// the path that is not ours is a stale one (nobody else may listen in a locked home) and is
+    /// replaced; anything that is not a socket is left alone and the error is thrown.
+    public func ensureBound() throws(SystemError) -> BindingState {
+        guard let old = descriptor else { return .intact }
+        let current = Filesystem.identity(of: address.path)
+        if let current, current == boundIdentity { return .intact }
+        if current != nil, Filesystem.kind(of: address.path) != .socket {
+            throw SystemError("\(address.path) was replaced by something that is not a socket; refusing to remove it", errno: EEXIST)
+        }
+        loop.unregister(old.rawValue)
+        old.close()
+        descriptor = nil
+        try UnixSocket.removeStaleSocket(at: address)
+        try start()
+        logger.warning("\(eventPrefix).socket-rebound", ["socket": address.path, "was": current == nil ? "removed" : "replaced"])
+        return .rebound
     }
 
     private func acceptPending() {

@@ -128,7 +128,8 @@ enum RunCLI {
         synopsis: "refuse|ignore|none --home W",
         summary: """
         FAULT INJECTION: how the watch answers the phone's next startWorkout: refuse (workoutFailed), ignore (no
-        answer at all), or none (start the workout, the default). Reproduces the two ways mirroring fails.
+        answer at all), or none (start the workout, the default). Reproduces the two ways mirroring fails. The
+        watch must have been started with --enable-test-commands.
         """,
         specs: [CLI.homeSpec],
         positionals: 1,

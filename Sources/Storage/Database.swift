@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection, owned by one thread (the daemon's event loop) and closed exactly once.
 ///
@@ -21,6 +22,12 @@ public final class Database {
     public var isOpen: Bool { !isClosed }
     /// The last statement error since the transaction began: why SQLite rolled it back on its own.
     public internal(set) var lastStatementError: StorageError?
+    /// A descriptor of our own on the store file, opened with it: `fstat` tells whether the file is
+    /// still linked into the file system (-1 for an in-memory database).
+    private var fileDescriptor: Int32 = -1
+    /// Called once when the store file is found unlinked (see `isStillLinked`).
+    public var onUnlinked: ((String) -> Void)?
+    private var unlinkReported = false
 
     /// Opens (creating if missing) the database at `path`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
@@ -49,6 +56,7 @@ public final class Database {
             close()
             throw error
         }
+        fileDescriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     }
 
     deinit { close() }
@@ -59,7 +67,38 @@ public final class Database {
         isClosed = true
         statementCache.removeAll()
         literalCache.removeAll()
+        for held in handedOut { held.statement?.finalize() }
+        handedOut.removeAll()
         sqlite3_close_v2(handle)
+        if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
+        fileDescriptor = -1
+    }
+
+    // MARK: - The file
+
+    /// Whether the store file is still linked into the file system (`st_nlink > 0`). A file unlinked,
+    /// or renamed over, while we hold it open still takes every write and commit — into a file nobody
+    /// will open again. One `fstat`: cheap enough for every commit and acknowledgement.
+    public var isStillLinked: Bool {
+        guard fileDescriptor >= 0 else { return true }
+        var info = stat()
+        guard fstat(fileDescriptor, &info) == 0 else { return false }
+        return info.st_nlink > 0
+    }
+
+    /// Says once, through `onUnlinked`, that the store file was found unlinked.
+    public func reportUnlinked(during operation: String) {
+        guard !unlinkReported else { return }
+        unlinkReported = true
+        onUnlinked?("the store file \(path) was unlinked while open (found while \(operation))")
+    }
+
+    /// Throws (and reports) if the store file is no longer linked: a commit into it would be lost.
+    public func requireStillLinked(_ operation: String) throws(StorageError) {
+        guard isStillLinked else {
+            reportUnlinked(during: operation)
+            throw StorageError(resultCode: SQLITE_IOERR, message: "the store file \(path) was unlinked while open; nothing more is committed to it", operation: operation)
+        }
     }
 
     // MARK: - Statements
@@ -70,10 +109,17 @@ public final class Database {
         guard code == SQLITE_OK else { throw error(code, "execute", sql: sql) }
     }
 
-    /// A new prepared statement, owned by the caller.
+    /// A new prepared statement, owned by the caller (and finalized by `close()` if still held then).
     public func prepare(_ sql: String) throws(StorageError) -> Statement {
-        try Statement(database: self, sql: sql)
+        let statement = try Statement(database: self, sql: sql)
+        if handedOut.count >= 64 { handedOut.removeAll { $0.statement == nil } }
+        handedOut.append(WeakStatement(statement: statement))
+        return statement
     }
+
+    private struct WeakStatement { weak var statement: Statement? }
+    /// Statements handed to callers, so that `close()` can finalize those still alive.
+    private var handedOut: [WeakStatement] = []
 
     /// The cached prepared statement for `sql`, reset and ready to bind.
     public func statement(_ sql: String) throws(StorageError) -> Statement {
@@ -125,6 +171,7 @@ public final class Database {
         do {
             let result = try body()
             try requireTransaction("commit")
+            try requireStillLinked("commit")
             try execute("COMMIT")
             return result
         } catch {

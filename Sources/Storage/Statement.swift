@@ -19,7 +19,18 @@ public final class Statement {
         self.database = database
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { finalize() }
+
+    private var isFinalized = false
+
+    /// Finalizes the statement (once). `Database.close()` finalizes the statements still held by their
+    /// owners, so that the connection really closes (checkpointing and removing the write-ahead log)
+    /// instead of lingering until the last of them goes; such a statement must not be used again.
+    func finalize() {
+        guard !isFinalized else { return }
+        isFinalized = true
+        sqlite3_finalize(handle)
+    }
 
     // MARK: - Binding
 

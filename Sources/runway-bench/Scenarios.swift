@@ -102,22 +102,41 @@ struct Scenarios {
 
     // MARK: - Cold start
 
-    /// Process start to `ready`, on a phone whose store holds `stored` flights.
-    func coldStart(stored: Int) throws -> (ready: Sample, firstAck: Sample) {
-        var ready = Sample(), firstAck = Sample()
+    /// Process start to `ready` with `stored` flights in the phone's store: after a clean stop (SIGTERM:
+    /// the store is sealed, so the full check is skipped) and after a SIGKILL (no seal: the full
+    /// `quick_check` runs, as it did on every start before the seal existed). With `firstAck`, also
+    /// SIGKILL in the middle of a drain → relaunch → the watch's next acknowledgement.
+    func coldStart(stored: Int, firstAck measureFirstAck: Bool) throws -> (clean: Sample, killed: Sample, firstAck: Sample) {
+        var clean = Sample(), killed = Sample(), firstAck = Sample()
         let pair = try SimulatedPair(tag: "cold")
         defer { pair.cleanUp() }
         try pair.startWatch()
-        try record(pair, stored)
         try pair.startPhone()
         let watch = try client(pair.watchHome, .watch)
-        while try outstanding(watch) > 0 { usleep(5000) }
+        var left = stored
+        while left > 0 {
+            let slice = min(left, 50_000)
+            try record(pair, slice)
+            while try outstanding(watch) > 0 { usleep(5000) }
+            left -= slice
+        }
         for _ in 0..<runs {
             pair.phone!.stop()
             let start = now()
             try pair.startPhone()
-            ready.add((now() - start) * 1000)
+            clean.add((now() - start) * 1000)
+            if !logTail(pair.phoneLog).contains("event=startup.store-trusted") {
+                // A build without the seal (RUNWAY_BIN_DIR pointing at an older one) checks every time.
+                progress("note: the phone ran the full check after a clean stop")
+            }
         }
+        for _ in 0..<runs {
+            pair.killPhone()
+            let start = now()
+            try pair.startPhone()
+            killed.add((now() - start) * 1000)
+        }
+        guard measureFirstAck else { return (clean, killed, firstAck) }
         // SIGKILL mid-transfer, relaunch, first acknowledgement seen by the watch.
         for _ in 0..<runs {
             try record(pair, 3000)
@@ -132,7 +151,12 @@ struct Scenarios {
             firstAck.add((now() - start) * 1000)
             while try outstanding(watch) > 0 { usleep(5000) }
         }
-        return (ready, firstAck)
+        return (clean, killed, firstAck)
+    }
+
+    func logTail(_ path: String) -> String {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return String(text.suffix(4000))
     }
 
     // MARK: - Scale

@@ -29,7 +29,7 @@ import Testing
         let pair = try SimulatedPair(tag: "fullord")
         defer { pair.cleanUp() }
         try pair.startWatch()
-        try pair.startPhone()
+        try pair.startPhone(extraArguments: ["--enable-test-commands"])  // store-limit
         try pair.record(50)
         try pair.waitUntilDrained()
         // Room for a few more flights only; the next batches fail part-way.

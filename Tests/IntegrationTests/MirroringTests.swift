@@ -71,6 +71,7 @@ extension SimulatedPair {
         let pair = try SimulatedPair(tag: "mir2")
         defer { pair.cleanUp() }
         pair.phoneArguments = ["--mirroring-confirm-timeout-ms", "700"]
+        pair.watchArguments = ["--enable-test-commands"]   // workout-start faults
         try pair.startWatch()
         try pair.startPhone()
         try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }

@@ -28,7 +28,7 @@ import Testing
         try pair.startWatch()
         try pair.record(300)
         // Room for a few dozen flights only.
-        try pair.startPhone(extraArguments: ["--max-store-pages", String(pages + 25)])
+        try pair.startPhone(extraArguments: ["--max-store-pages", String(pages + 25), "--enable-test-commands"])
         try pair.waitUntil("the phone reports the full store", timeout: 60) {
             let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
             return log.contains("event=receive.commit-failed") && log.contains("insufficientSpace")

@@ -140,3 +140,30 @@ import PairTesting
         #expect(problems != nil)
     }
 }
+
+@Suite struct UnlinkedStoreTests {
+    /// A store file unlinked while open still takes writes; the commit is refused instead, and the
+    /// owner is told once (the daemon exits non-zero on it, before anything is acknowledged).
+    @Test func aCommitIntoAnUnlinkedStoreIsRefusedAndReportedOnce() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let path = directory + "/s.sqlite"
+        let database = try Database(path: path)
+        var reports: [String] = []
+        database.onUnlinked = { reports.append($0) }
+        try database.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        try database.transaction { try database.execute("INSERT INTO t VALUES (1)") }
+        #expect(database.isStillLinked)
+        #expect(unlink(path) == 0)
+        #expect(!database.isStillLinked)
+        for value in 2...3 {
+            #expect(throws: StorageError.self) {
+                try database.transaction { try database.execute("INSERT INTO t VALUES (\(value))") }
+            }
+        }
+        #expect(!database.isInTransaction)
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 1)
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("unlinked") == true)
+    }
+}
