@@ -185,8 +185,8 @@ extension Flight {
             setNumber(number, at: offset)
         case (.samples, .data(let raw)):
             packedSamples = Array(raw)
-        case (.alerts, .container(let list)):
-            guard let decoded = FlightAlert.decodeList(list) else { return false }
+        case (.alerts, .container):
+            guard let list = value.decodedContainer, let decoded = FlightAlert.decodeList(list) else { return false }
             alerts = decoded
         default:
             return false

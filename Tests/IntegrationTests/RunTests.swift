@@ -104,6 +104,8 @@ import Testing
         #expect(recovered["samples"] == .integer(22))
         #expect(recovered["alerts"] == .integer(1))
         #expect(recovered["gpws"] == .string("SINK RATE"))
+        // E.6: a watch-only run never makes the phone think it is running.
+        #expect(try pair.phoneRun(["status"])["state"] == .string("idle"))
         try pair.feed(Array(script[22...]))
         let stopped = try pair.stopWatchRun()
         #expect(stopped["id"] == started["runId"])
@@ -310,5 +312,48 @@ import Testing
         #expect(alerts.status == 0 && alerts.stdout == "No alerts.\n")
         #expect(try heads() == ["[-] 2026-11", "[+] 2026-10", "[+] 2026-09", "[+] 2026-08"])
         try pair.expectInvariants()
+    }
+}
+
+/// H: what a delete also changes. The flight's alerts go with it; a resend of the same transfer is not
+/// stored (the receive cursor: `DeletedStaysDeletedTests`); a *new* transfer carrying the deleted id is
+/// stored again, alerts and all, as RunWay's id-based dedup would (the documented edge).
+@Suite(.serialized) struct DeleteEdgeTests {
+    @Test func aNewTransferOfADeletedIdIsStoredAgain() throws {
+        let pair = try SimulatedPair(tag: "del15")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        try pair.startPhone()
+        try pair.watchRun(["start", "--mode", "heart-rate"])
+        try pair.feed(ScriptedRun.withAlerts(1))
+        let id = try #require(try pair.stopWatchRun()["id"]?.stringValue)
+        try pair.waitUntilDrained()
+        let flight = try JSONValue(parsing: try runTool(["phone", "flight", id, "--home", pair.phoneHome, "--json"]).stdout)
+        #expect(try pair.alertsJSON().count == 1)
+        try pair.delete(id)
+        #expect(try pair.alertsJSON().isEmpty)
+        #expect(try pair.logbookIDs().isEmpty)
+        // The same flight as a new transfer (times as seconds since 1970, which a flight's decoder takes).
+        func seconds(_ key: String, _ object: JSONValue?) -> JSONValue { .number(object?[key]?.stringValue.flatMap(Timestamp.parseISO8601) ?? 0) }
+        let alert = flight["alerts"]?.arrayValue?.first
+        var fields: [String: JSONValue] = ["type": .string("flight"), "id": .string(id), "mode": .string("heartRate"),
+                                           "startedAt": seconds("startedAt", flight), "endedAt": seconds("endedAt", flight)]
+        for key in ["distanceKm", "durationSeconds", "averagePaceSecondsPerKm", "averageHeartRate"] { fields[key] = flight[key] }
+        fields["alerts"] = .array([.object([
+            "id": alert?["id"] ?? .null, "at": seconds("at", alert), "type": .string("SINK RATE"), "mode": .string("heartRate"),
+            "value": .number(120), "target": .string("140-160"),
+        ])])
+        let path = pair.root + "/again.json"
+        try JSONValue.object(fields).text.write(toFile: path, atomically: true, encoding: .utf8)
+        let sent = try runTool(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", path])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        try pair.waitUntilDrained()
+        #expect(try pair.logbookIDs() == [id])
+        #expect(try pair.alertsJSON().map { $0["id"] } == [alert?["id"]])
+        // The checker sees exactly that, and nothing else.
+        let report = try pair.check()
+        #expect(report.resurrected == [id])
+        #expect(report.lost.isEmpty && report.duplicated.isEmpty && report.unexpected.isEmpty && report.orderKept)
+        #expect(report.integrityProblems.isEmpty && report.outstandingTransfers == 0)
     }
 }
