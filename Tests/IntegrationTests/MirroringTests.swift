@@ -35,6 +35,9 @@ extension SimulatedPair {
         try pair.startPhone()
         try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
         _ = try runTool(["watch", "app", "background", "--home", pair.watchHome])
+        let ui = try UIProcess(phoneHome: pair.phoneHome, scratch: pair.root, index: 1)
+        defer { ui.signal(SIGKILL) }
+        try pair.waitUntil("runway phone ui is attached") { ui.isAttached }
         let transfersBefore = try pair.status("watch")["outbox"]?["lastSentTransfer"]
         let started = try pair.phoneRun(["start", "--mode", "heart-rate"])
         let id = try #require(started["runId"]?.stringValue)
@@ -45,6 +48,8 @@ extension SimulatedPair {
         #expect(watch["startOrigin"] == .string("remote") && watch["runId"] == .string(id))
         #expect(try pair.status("watch")["watchAppActive"] == .bool(true))
         #expect(try pair.phoneRun(["status"])["mirroring"]?["confirmedAt"]?.stringValue != nil)
+        // The attached UI printed the confirmation (E.3).
+        try pair.waitUntil("the UI shows the confirmation", timeout: 5) { ui.output.contains("mirroring: confirmed run \(id)") }
         let samples = ScriptedRun.withAlerts(2)
         let path = pair.root + "/phone-batch.json"
         try JSONValue.array(samples.map { .array($0.map(JSONValue.number)) }).text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -75,6 +80,9 @@ extension SimulatedPair {
         try pair.startWatch()
         try pair.startPhone()
         try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
+        let ui = try UIProcess(phoneHome: pair.phoneHome, scratch: pair.root, index: 2)
+        defer { ui.signal(SIGKILL) }
+        try pair.waitUntil("runway phone ui is attached") { ui.isAttached }
         for (fault, expected) in [("refuse", "failed"), ("ignore", "unconfirmed"), ("down", "unconfirmed")] {
             if fault == "down" { _ = pair.watch?.stop() } else {
                 let set = try runTool(["watch", "fault", "workout-start", fault, "--home", pair.watchHome])
@@ -95,6 +103,9 @@ extension SimulatedPair {
         }
         let log = try String(contentsOfFile: pair.phoneLog, encoding: .utf8)
         #expect(log.contains("run.mirroring-failed") && log.contains("reason=refused"))
+        let shown = ui.output.split(separator: "\n").filter { $0.hasPrefix("mirroring: ") }.map { $0.split(separator: " ")[1] }
+        #expect(shown == ["failed", "unconfirmed", "unconfirmed"], "\(ui.output)")
+        #expect(ui.output.contains("(refused)"))
         #expect(log.contains("run.mirroring-unconfirmed"))
         try pair.startWatch()
         try pair.expectInvariants()
