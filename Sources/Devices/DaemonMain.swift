@@ -26,6 +26,7 @@ public enum DaemonMain {
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
+        .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         testCommandsSpec,
@@ -105,6 +106,7 @@ public enum DaemonMain {
             var options = WatchAgent.Options(home: try parsed.required("home"))
             options.logLevel = try logLevel(parsed)
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
+            options.instrumentStream = parsed.has("instrument-stream")
             if let name = parsed.value("gpws") {
                 guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not '\(name)'") }
                 options.gpws = rule

@@ -37,6 +37,7 @@ extension PhoneDaemon {
                 "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
             ]),
             "uiClients": .integer(Int64(control.attachedClients.count)),
+            "instrumentValuesDiscarded": .integer(Int64(service.instrumentValuesDiscarded)),
             "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
             "reminderRule": .string(options.reminderRule.rawValue),
         ]) { _, new in new }

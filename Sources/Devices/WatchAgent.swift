@@ -18,6 +18,9 @@ public final class WatchAgent {
         public var limits = ConnectionLimits()
         /// GPWS as RunWay 1.3 fixed it, or as it was before (`--gpws legacy`).
         public var gpws: GPWSBehaviour = .fixed
+        /// RunWay 1.4's dead instrument stream, on purpose (`--instrument-stream`): a message every 3 s
+        /// while a run is in progress and the phone is reachable.
+        public var instrumentStream = false
         public init(home: String) { self.home = home }
     }
 

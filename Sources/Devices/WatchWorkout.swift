@@ -29,6 +29,22 @@ extension WatchAgent {
         }
         runs.nothingToStop = "no run in progress on the watch; nothing saved"
         session.onWorkoutEvent = { [unowned self] event in self.workoutEvent(event) }
+        if options.instrumentStream { scheduleInstrumentValues() }
+    }
+
+    /// The legacy stream (#52): every 3 s of real time, while a run is in progress and the phone is
+    /// reachable, the live values as a message. The phone drops them all.
+    func scheduleInstrumentValues() {
+        _ = runtime.loop.schedule(afterMilliseconds: 3000) { [weak self] in
+            guard let self else { return }
+            if let run = self.runs.run, self.session.isReachable {
+                let last = run.last
+                self.session.sendMessage(["type": .string("instrumentValues"), "runId": .string(run.id),
+                                          "pace": .real(Double(last?.pace ?? 0)), "heartRate": .real(Double(last?.heartRate ?? 0)),
+                                          "distance": .real(Double(last?.distance ?? 0))]) { _ in }
+            }
+            self.scheduleInstrumentValues()
+        }
     }
 
     /// `startWorkout {runId, mode, targetPace, zoneLow, zoneHigh}` or `stopWorkout {runId}` from the phone.

@@ -183,4 +183,26 @@ extension SimulatedPair {
         try pair.stopPhoneRun()
         try pair.expectInvariants()
     }
+
+    /// D.2 #52, the other way round: a watch with `--instrument-stream` (RunWay 1.4 before the clean-up)
+    /// sends its values every 3 s during a run; the phone drops every one and counts them. The counters
+    /// the two tests above hold still are the ones that move here.
+    @Test func theLegacyInstrumentStreamIsSentAndDropped() throws {
+        let pair = try SimulatedPair(tag: "mir5")
+        defer { pair.cleanUp() }
+        pair.watchArguments = ["--instrument-stream"]
+        try pair.startWatch()
+        try pair.startPhone()
+        try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
+        #expect(try pair.status("phone")["instrumentValuesDiscarded"] == .integer(0))
+        try pair.phoneRun(["start"])
+        try pair.waitUntil("mirroring is confirmed", timeout: 2) { try pair.mirroringState() == "confirmed" }
+        try pair.waitUntil("the phone dropped an instrument value", timeout: 10) {
+            (try pair.status("phone")["instrumentValuesDiscarded"]?.intValue ?? 0) >= 1
+        }
+        #expect((try pair.status("phone")["receivedMessages"]?.intValue ?? 0) >= 1)
+        try pair.phoneRun(["sample", "--t", "60", "--distance-m", "250", "--pace", "4:00", "--hr", "150"])
+        try pair.stopPhoneRun()
+        try pair.expectInvariants()
+    }
 }
