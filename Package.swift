@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
-        .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
+        .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
         .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Devices", "RunWayApp", "Connectivity", "JSONText"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.

@@ -17,6 +17,7 @@ public enum DaemonMain {
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         appVersionSpec,
         .option("activation-delay-ms", "N", "TEST ONLY: open the control socket and say ready first, activate the session N ms later (1-60000)", hidden: true),
+        .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
         testCommandsSpec,
     ] + ConnectionLimits.specs
 
@@ -29,11 +30,19 @@ public enum DaemonMain {
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
+        .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
+        .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         appVersionSpec,
         testCommandsSpec,
     ] + ConnectionLimits.specs
+
+    static func printVersion(_ tool: String) -> Int32 {
+        let line = Array("\(tool) \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))\n".utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        return 0
+    }
 
     public static func phoneUsage() -> String {
         """
@@ -55,7 +64,7 @@ public enum DaemonMain {
 
     public static func watchUsage() -> String {
         """
-        usage: watch-agent --home DIR [--link-rate N] [--app-version V] [--log-level LEVEL]
+        usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--app-version V] [--log-level LEVEL]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
@@ -72,6 +81,7 @@ public enum DaemonMain {
 
     public static func phone(_ arguments: [String]) -> Int32 {
         let tool = "phone-daemon"
+        if arguments == ["--version"] { return printVersion(tool) }
         do {
             let parsed = try Arguments.parse(arguments, specs: phoneSpecs)
             if parsed.wantsHelp { print(phoneUsage()); return 0 }
@@ -87,6 +97,7 @@ public enum DaemonMain {
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
+            options.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!
             options.limits = try ConnectionLimits(parsed)
             options.appVersion = try appVersion(parsed)
             options.activationDelayMilliseconds = try parsed.integer("activation-delay-ms", range: 1...60_000)
@@ -104,12 +115,18 @@ public enum DaemonMain {
 
     public static func watch(_ arguments: [String]) -> Int32 {
         let tool = "watch-agent"
+        if arguments == ["--version"] { return printVersion(tool) }
         do {
             let parsed = try Arguments.parse(arguments, specs: watchSpecs)
             if parsed.wantsHelp { print(watchUsage()); return 0 }
             var options = WatchAgent.Options(home: try parsed.required("home"))
             options.logLevel = try logLevel(parsed)
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
+            options.instrumentStream = parsed.has("instrument-stream")
+            if let name = parsed.value("gpws") {
+                guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not '\(name)'") }
+                options.gpws = rule
+            }
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
             options.appVersion = try appVersion(parsed)

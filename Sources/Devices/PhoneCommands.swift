@@ -12,9 +12,12 @@ extension PhoneDaemon {
             // The activation window (`--activation-delay-ms`): the session's API is not usable yet.
             throw ControlError(WCError(.sessionNotActivated, "the phone's session is not activated yet"))
         }
+        if try handleLanguageCommand(request, connection) { return }
         if try sessionCommands.handle(request, connection) { return }
         if try handleUpdateCommand(request, connection) { return }
         if try handleTimeCommand(request, connection) { return }
+        if try handleAlertCommand(request, connection) { return }
+        if try phoneRuns.runs.handle(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "logbook": streamLogbook(to: connection)
@@ -41,6 +44,7 @@ extension PhoneDaemon {
                 "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
             ]),
             "uiClients": .integer(Int64(control.attachedClients.count)),
+            "instrumentValuesDiscarded": .integer(Int64(service.instrumentValuesDiscarded)),
             "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
             "reminderRule": .string(options.reminderRule.rawValue),
         ]) { _, new in new }

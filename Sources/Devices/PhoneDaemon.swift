@@ -26,6 +26,8 @@ public final class PhoneDaemon {
         public var appVersion = AppVersion.current
         /// Test only: open the control socket first and activate the session this much later.
         public var activationDelayMilliseconds: Int?
+        /// How long a phone-led start waits for the watch's answer before it is `unconfirmed`.
+        public var mirroringConfirmTimeoutMilliseconds = 10_000
         public init(home: String) { self.home = home }
     }
 
@@ -44,6 +46,8 @@ public final class PhoneDaemon {
     var time: PhoneTime!
     /// The update notice and the simulated App Store endpoint (`PhoneUpdates.swift`).
     var updates: PhoneUpdates!
+    /// Runs led by the phone (`runway phone run ...`, `PhoneRuns.swift`).
+    var phoneRuns: PhoneRunController!
     private var drainDeferred = false
 
     public init(options: Options) throws {
@@ -69,6 +73,7 @@ public final class PhoneDaemon {
         time.deliverDue()
         updates = try makeUpdates()
         logger.info("startup.app-version", ["version": options.appVersion])
+        applyLanguageAtLaunch()
 
         // 2. The app model, wired to the store.
         viewModel = RunViewModel(savePath: options.savePath, logger: logger)
@@ -99,6 +104,7 @@ public final class PhoneDaemon {
         session.delegate = service
         session.logVersionMismatches(logger)
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
+        phoneRuns = try setUpRuns()
         logger.info("startup.delegate-set")
 
         // 4. Activate; once activated, open the control socket and say ready.
@@ -106,14 +112,19 @@ public final class PhoneDaemon {
                                 loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
         control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
-        service.onStateChange = { [unowned self] in self.publishState() }
+        service.onStateChange = { [unowned self] in
+            self.publishState()
+            self.tellWatchLanguage()
+        }
         return try runtime.serve(session, control: control, install: { [unowned self] handler in
             self.service.onActivation = { [unowned self] state, error in
                 handler(state, error)
                 // The fix for "the activation callback only logs": every attached UI gets the new row.
                 if state == .activated { self.publishState() }
             }
-        }, activationDelayMilliseconds: options.activationDelayMilliseconds)
+        }, activationDelayMilliseconds: options.activationDelayMilliseconds) { [unowned self] in
+            self.tellWatchLanguage()
+        }
     }
 
     // MARK: - UI clients

@@ -35,7 +35,7 @@ extension PhoneDaemon {
             "rule": .string(rule.rawValue),
         ]
         fields.merge(versionFields(peerKey: "watchAppVersion")) { _, new in new }
-        if session.versionMismatch == true { fields["watchSentence"] = .string(UpdateTexts.watchSentence()) }
+        if session.versionMismatch == true { fields["watchSentence"] = .string(UpdateTexts.watchSentence(language.effective)) }
         return .object(fields)
     }
 

@@ -11,8 +11,8 @@ final class PhoneUpdates {
     let endpoint: AppStoreEndpoint
     /// The alert on screen (in memory, as a SwiftUI alert is).
     var alert: AppUpdateService.Update?
-    /// A phone-led run in progress. Until phone-led runs exist (spec E), only the hidden test command
-    /// `test-run-state` sets it.
+    /// The hidden test command `test-run-state`'s stand-in for a phone-led run (a real one,
+    /// `runway phone run start`, counts too).
     var isRunning = false
 
     init(service: AppUpdateService, endpoint: AppStoreEndpoint) {
@@ -20,12 +20,14 @@ final class PhoneUpdates {
         self.endpoint = endpoint
     }
 
-    var alertJSON: JSONValue {
+    func alertJSON(_ language: AppLanguage) -> JSONValue {
         guard let alert else { return .null }
         return .object([
             "event": .string("updateAvailable"), "version": .string(alert.version), "storeURL": .string(alert.storeURL),
-            "title": .string(UpdateTexts.title()), "message": .string(UpdateTexts.message(version: alert.version)),
+            "title": .string(UpdateTexts.title(language)), "message": .string(UpdateTexts.message(version: alert.version, language)),
             "buttons": .array(UpdateTexts.buttons.map(JSONValue.string)),
+            "buttonTitles": .array(UpdateTexts.buttonTitles(language).map(JSONValue.string)),
+            "language": .string(language.rawValue),
         ])
     }
 }
@@ -37,7 +39,8 @@ extension PhoneDaemon {
         let calendar = LogbookCalendar.current()
         service.now = { [unowned self] in self.time.clock.now }
         service.localDate = { calendar.date(of: $0) }
-        service.isRunning = { [unowned self] in self.updates.isRunning }
+        // `runViewModel.isRunning`: a phone-led run in progress (or the test stand-in).
+        service.isRunning = { [unowned self] in self.updates.isRunning || self.phoneRuns?.runs.run != nil }
         service.lookup = { done in endpoint.lookup(url: AppUpdateService.lookupURL, done) }
         return PhoneUpdates(service: service, endpoint: endpoint)
     }
@@ -47,7 +50,7 @@ extension PhoneDaemon {
         updates.service.check { [unowned self] report in
             if let update = report.update {
                 self.updates.alert = update
-                let event = self.updates.alertJSON
+                let event = self.updates.alertJSON(self.language.effective)
                 for client in self.control.attachedClients { client.sendEvent(event) }
             }
             done(report)
@@ -80,7 +83,7 @@ extension PhoneDaemon {
             connection.reply(.object([
                 "installed": .string(options.appVersion),
                 "lastCheckedAt": updates.service.lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
-                "alert": updates.alertJSON, "checking": .bool(updates.service.isChecking),
+                "alert": updates.alertJSON(language.effective), "checking": .bool(updates.service.isChecking),
                 "running": .bool(updates.isRunning),
             ]))
         case "update-respond":

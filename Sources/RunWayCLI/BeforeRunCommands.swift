@@ -181,7 +181,8 @@ enum BeforeRunCommands {
         let title = event["title"]?.stringValue ?? ""
         let message = event["message"]?.stringValue ?? ""
         let buttons = (event["buttons"]?.arrayValue ?? []).compactMap(\.stringValue).map { "[\($0)]" }.joined(separator: " ")
-        let body = [title, message, "(\(event["storeURL"]?.stringValue ?? ""))", buttons]
+        let body = [title] + message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            + ["(\(event["storeURL"]?.stringValue ?? ""))", buttons]
         let width = body.map(\.count).max() ?? 0
         let rule = "+" + String(repeating: "-", count: width + 2) + "+"
         return ([rule] + body.map { "| " + $0 + String(repeating: " ", count: width - $0.count) + " |" } + [rule]).joined(separator: "\n")

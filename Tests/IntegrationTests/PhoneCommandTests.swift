@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayApp
 import Testing
 
 /// `runway phone logbook|flight|delete` through the real binaries.
@@ -91,7 +92,14 @@ import Testing
                           ["--json", "--expand", "2026-1"]] {
             let result = try fixture.logbook(arguments)
             #expect(result.status == 2, "\(arguments)")
-            #expect(result.stderr.hasPrefix("runway phone logbook: --"), "\(arguments)")
+            if arguments.contains("--json") {
+                // Under --json the error is one line of JSON (issue 17).
+                let error = try JSONValue(parsing: Array(result.stderr.utf8))["error"]
+                #expect(error?["name"]?.stringValue == "usage")
+                #expect(error?["message"]?.stringValue?.hasPrefix("--expand") == true, "\(arguments)")
+            } else {
+                #expect(result.stderr.hasPrefix("runway phone logbook: --"), "\(arguments)")
+            }
         }
         let json = try fixture.logbook(["--json"])
         let flights = try #require(try JSONValue(parsing: json.stdout).arrayValue)
@@ -153,7 +161,7 @@ import Testing
         // On a terminal: "n" keeps it, "y" deletes it.
         let declined = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "n\n")
         #expect(declined.status == 1)
-        #expect(declined.stdout.contains("Delete this flight?") && declined.stdout.contains(ids[1]))
+        #expect(declined.stdout.contains(AppTexts.text(.deleteConfirm, .ko)) && declined.stdout.contains(ids[1]))
         #expect(try pair.logbookIDs() == ids)
         let confirmed = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "y\n")
         #expect(confirmed.status == 0, "\(confirmed.stderr)")
