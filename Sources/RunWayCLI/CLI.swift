@@ -19,7 +19,7 @@ public enum CLI {
 
     static let commands: [Command] = [
         PairCommand.command,
-    ] + RegistryCommands.all + [
+    ] + RegistryCommands.all + DocumentationCommands.all + [
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
     ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
