@@ -177,4 +177,26 @@ import Testing
         }
         #expect(try runTool(["completion", "fish"]).status == 2)
     }
+
+    /// More than 10,000 runs are recorded in chunks, each its own transaction, in one series: the ids
+    /// are all there once, in order, the series ends at the watch's now, and every flight arrives once.
+    @Test func aLongRecordingGoesInChunksAndLosesNothing() throws {
+        let pair = try SimulatedPair(tag: "chunks")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        let ids = try pair.record(25_000)
+        #expect(Set(ids).count == 25_000)
+        #expect(try pair.outstandingTransfers() == 25_000)
+        // Not a terminal: no progress line.
+        let quiet = try runTool(["watch", "record", "--home", pair.watchHome, "--count", "10001"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty)
+        #expect(quiet.stdout.split(separator: "\n").count == 10_001)
+        pair.noteRecorded(quiet.stdout.split(separator: "\n").map(String.init))
+        try pair.startPhone()
+        try pair.waitUntilDrained(timeout: 300)
+        let report = try pair.check()
+        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+        #expect(report.stored == 35_001)
+    }
 }
