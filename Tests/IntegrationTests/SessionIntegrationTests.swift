@@ -159,6 +159,9 @@ import Testing
         }
         let listed = try JSONValue(parsing: try run(["watch", "transfers", "--home", pair.watchHome, "--json"]).stdout)
         #expect(listed["outstanding"]?.arrayValue?.map { $0["isTransferring"] } == [.bool(false), .bool(false), .bool(false)])
+        // Keys and sizes, not payloads.
+        #expect(listed["outstanding"]?.arrayValue?.map { $0["keys"] } == Array(repeating: .array([.string("n")]), count: 3))
+        #expect(listed["outstanding"]?.arrayValue?.allSatisfy { ($0["bytes"]?.intValue ?? 0) > 0 && $0["userInfo"] == nil } == true)
         #expect(try run(["watch", "cancel", "2", "--home", pair.watchHome]).status == 0)
         // The phone stores transfers 1 and 3; the watch dies right after its outbox delete commits,
         // before its app is told (didFinish).
