@@ -11,6 +11,9 @@ public struct Handshake: Equatable, Sendable {
     public var resumeSeq: Int64
     public var appInstalled: Bool
     public var appActive: Bool
+    /// What the sender has queued for the other side and not yet seen acknowledged (its outbox): the
+    /// phone's system (`phone-os`) reads it from the watch's `hello` to decide whether to launch the app.
+    public var pendingTransfers: Int64 = 0
 
     public init(role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
                 appInstalled: Bool = true, appActive: Bool = true) {
@@ -32,6 +35,7 @@ public struct Handshake: Equatable, Sendable {
             "resumeSeq": .integer(resumeSeq),
             "appInstalled": .bool(appInstalled),
             "appActive": .bool(appActive),
+            "pendingTransfers": .integer(pendingTransfers),
         ])
     }
 
@@ -46,6 +50,7 @@ public struct Handshake: Equatable, Sendable {
         self.init(role: role, deviceID: deviceID, pairingID: pairingID, appVersion: appVersion, resumeSeq: resumeSeq,
                   appInstalled: fields["appInstalled"]?.boolValue ?? true,
                   appActive: fields["appActive"]?.boolValue ?? true)
+        pendingTransfers = max(0, fields["pendingTransfers"]?.int64Value ?? 0)
     }
 }
 

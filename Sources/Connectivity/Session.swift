@@ -245,10 +245,12 @@ public final class Session {
         try requireStoreForAcknowledgement()
         guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
         let peerID = pairing.counterpartID(of: role)
-        return Handshake(
+        var handshake = Handshake(
             role: role, deviceID: deviceID, pairingID: pairing.pairingID, appVersion: configuration.appVersion,
             resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
             appInstalled: localAppInstalled, appActive: localAppActive)
+        handshake.pendingTransfers = Int64(try outstandingUserInfoTransferCount())
+        return handshake
     }
 
     /// Checks the counterpart's handshake against the pairing: nil if it may talk to us.
