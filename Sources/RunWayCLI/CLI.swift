@@ -22,7 +22,7 @@ public enum CLI {
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
     ] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
-    ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
+    ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
     ] + ClockCommands.all
 
