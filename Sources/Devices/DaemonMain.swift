@@ -87,7 +87,14 @@ public enum DaemonMain {
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
-            let activation = try PhoneActivation.take(home: DeviceHome(path: options.home, role: .phone))
+            let activation: PhoneActivation?
+            do {
+                activation = try PhoneActivation.take(home: DeviceHome(path: options.home, role: .phone))
+            } catch {
+                // The supervisor's mistake, not the user's command line: one line, no usage text.
+                writeError("\(tool): \(error.message)\n")
+                return 2
+            }
             let daemon = try PhoneDaemon(options: options)
             daemon.activation = activation
             daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
