@@ -22,16 +22,43 @@ extension Session {
     public func transferUserInfo(batch: [UserInfo]) throws -> [UserInfoTransfer] {
         try requireActivated()
         try requireCounterpartApp()
-        let payloads = try batch.map { (userInfo) throws(WCError) -> [UInt8] in
+        let seqs = try outbox.enqueue(.userInfo, try checkedPayloads(batch))
+        outboxQueued()
+        return zip(seqs, batch).map { UserInfoTransfer(seq: $0, userInfo: $1) }
+    }
+
+    /// Queues a series made a slice at a time — `next` returns the next slice, nil when done — all in
+    /// one outbox transaction: the whole series is durable together or not at all, and only one slice
+    /// is in memory at once. The session owns the outbox, so it opens the transaction. Returns the
+    /// first and last transfer ids (0 if the series was empty).
+    public func transferUserInfo(slices next: () throws -> [UserInfo]?) throws -> (first: Int64, last: Int64) {
+        try requireActivated()
+        try requireCounterpartApp()
+        var first: Int64 = 0, last: Int64 = 0
+        try database.transaction {
+            while let slice = try next() {
+                let seqs = try outbox.enqueue(.userInfo, try checkedPayloads(slice))
+                if first == 0, let seq = seqs.first { first = seq }
+                last = seqs.last ?? last
+            }
+        }
+        outboxQueued()
+        return (first, last)
+    }
+
+    /// Each userInfo validated (the apps' rule) and encoded (the decoder's limits), or the first refusal.
+    private func checkedPayloads(_ batch: [UserInfo]) throws(WCError) -> [[UInt8]] {
+        try batch.map { (userInfo) throws(WCError) -> [UInt8] in
             if let problem = configuration.userInfoValidator?(userInfo) {
                 throw WCError(.payloadUnsupportedTypes, "the counterpart's app could not take this userInfo: \(problem)")
             }
             return try encodeChecked(userInfo, limit: configuration.userInfoByteLimit, what: "userInfo")
         }
-        let seqs = try outbox.enqueue(.userInfo, payloads)
+    }
+
+    private func outboxQueued() {
         outboxMayHaveMore = true
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
-        return zip(seqs, batch).map { UserInfoTransfer(seq: $0, userInfo: $1) }
     }
 
     /// The transfers queued and not yet acknowledged (`outstandingUserInfoTransfers.count`).

@@ -145,29 +145,15 @@ public final class WatchAgent {
         if let seed = try request.int("seed", range: 0...Int.max) {
             generator = FlightGenerator(seed: UInt64(seed))
         }
-        // One transaction for the whole series (one fsync), generated a slice at a time so that a
-        // million runs never sit in memory together.
-        // The newest run ends at the watch's now (device time, `runway clock`).
-        let now = clock.now
-        var ids: [JSONValue] = []
-        ids.reserveCapacity(count)
-        var first: Int64 = 0, last: Int64 = 0
-        try database.transaction {
-            var start = 0
-            while start < count {
-                let end = min(count, start + 512)
-                let flights = generator.flights(start..<end, of: count, distanceKm: distance, now: now)
-                let transfers = try recorder.finish(flights)
-                if first == 0 { first = transfers.first?.seq ?? 0 }
-                last = transfers.last?.seq ?? last
-                ids.append(contentsOf: flights.map { .string($0.id) })
-                start = end
-            }
-        }
+        // One outbox transaction for the whole series (one fsync), generated a slice at a time so
+        // that a million runs never sit in memory together; the newest run ends at the watch's now
+        // (device time, `runway clock`).
+        let recording = try recorder.record(count: count, distanceKm: distance, now: clock.now, using: &generator)
         // Committed, not yet answered: a crash here leaves flights queued whose recording never
         // reported success (docs/guarantees.md, "indeterminate recordings").
         CrashPoint.hit("send.after-enqueue")
-        return .object(["ids": .array(ids), "firstTransfer": .integer(first), "lastTransfer": .integer(last)])
+        return .object(["ids": .array(recording.ids.map(JSONValue.string)), "firstTransfer": .integer(recording.firstTransfer),
+                        "lastTransfer": .integer(recording.lastTransfer)])
     }
 }
 

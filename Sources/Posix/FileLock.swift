@@ -27,11 +27,12 @@ public final class FileLock {
         let raw = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard raw >= 0 else { throw .system(SystemError("open(\(path))", errno: Glibc.errno)) }
         descriptor = FileDescriptor(adopting: raw)
-        while flock(raw, LOCK_EX | LOCK_NB) != 0 {
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EWOULDBLOCK { throw .heldBy(pid: Self.readPID(raw), path: path) }
-            throw .system(SystemError("flock(\(path))", errno: code))
+        do {
+            _ = try systemCall("flock(\(path))") { flock(raw, LOCK_EX | LOCK_NB) }
+        } catch where error.errno == EWOULDBLOCK {
+            throw .heldBy(pid: Self.readPID(raw), path: path)
+        } catch {
+            throw .system(error)
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(raw, 0)
@@ -46,11 +47,12 @@ public final class FileLock {
         let raw = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard raw >= 0 else { throw .system(SystemError("open(\(directory))", errno: Glibc.errno)) }
         descriptor = FileDescriptor(adopting: raw)
-        while flock(raw, LOCK_EX | LOCK_NB) != 0 {
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EWOULDBLOCK { throw .heldBy(pid: Self.readPID(path: pidFile), path: directory) }
-            throw .system(SystemError("flock(\(directory))", errno: code))
+        do {
+            _ = try systemCall("flock(\(directory))") { flock(raw, LOCK_EX | LOCK_NB) }
+        } catch where error.errno == EWOULDBLOCK {
+            throw .heldBy(pid: Self.readPID(path: pidFile), path: directory)
+        } catch {
+            throw .system(error)
         }
         Self.writePID(to: pidFile)
     }

@@ -84,18 +84,15 @@ public enum UnixSocket {
     /// Accepts one pending connection, or nil when none is waiting.
     public static func accept(from listener: FileDescriptor) throws(SystemError) -> FileDescriptor? {
         while true {
-            let raw = Glibc.accept(listener.rawValue, nil, nil)
-            if raw >= 0 {
-                let fd = FileDescriptor(adopting: raw)
+            do throws(SystemError) {
+                let listening = listener.rawValue
+                guard let raw = try nonBlockingCall("accept", { Int(Glibc.accept(listening, nil, nil)) }) else { return nil }
+                let fd = FileDescriptor(adopting: Int32(raw))
                 try fd.setCloseOnExec()
                 try fd.setNonBlocking()
                 return fd
-            }
-            let code = Glibc.errno
-            switch code {
-            case EINTR, ECONNABORTED: continue
-            case EAGAIN, EWOULDBLOCK: return nil
-            default: throw SystemError("accept", errno: code)
+            } catch where error.errno == ECONNABORTED {
+                continue  // the client gave up before we got to it: take the next one
             }
         }
     }

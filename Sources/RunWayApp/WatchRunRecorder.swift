@@ -1,12 +1,15 @@
 import Connectivity
 import Posix
 
-/// The watch app's side of a finished run (RunWay's `sendRunningData`): finished flights wait in
-/// `pendingFlightQueue`; once the session is activated each becomes a queued userInfo transfer and
-/// the queue empties. The transfers then belong to the session's durable outbox.
+/// The watch app's side of a finished run (RunWay's `sendRunningData`): finished flights become queued
+/// userInfo transfers, which then belong to the session's durable outbox.
+///
+/// The seeds' app held finished flights in memory (`pendingFlightQueue`) until the session activated.
+/// A recording that reported success while its flights sat only in memory would be lost with the
+/// process, so here a recording needs an activated session: without one it fails (7004) and nothing is
+/// recorded — never "recorded" in memory alone.
 public final class WatchRunRecorder {
     public let session: Session
-    public private(set) var pendingFlightQueue: [Flight] = []
     private let logger: Logger
 
     public init(session: Session, logger: Logger) {
@@ -14,19 +17,48 @@ public final class WatchRunRecorder {
         self.logger = logger
     }
 
-    /// Queues `flights` for the phone and sends them at once if the session allows; returns the
-    /// transfers made (in one outbox transaction, however many flights).
+    /// Queues `flights` for the phone in one outbox transaction.
     @discardableResult
     public func finish(_ flights: [Flight]) throws -> [UserInfoTransfer] {
-        pendingFlightQueue.append(contentsOf: flights)
-        return try sendRunningData()
+        try requireActivated()
+        guard !flights.isEmpty else { return [] }
+        let transfers = try session.transferUserInfo(batch: flights.map(\.userInfo))
+        logger.debug("watch.flights-queued", ["count": transfers.count, "lastSeq": transfers.last?.seq ?? 0])
+        return transfers
     }
 
-    public func sendRunningData() throws -> [UserInfoTransfer] {
-        guard session.activationState == .activated, !pendingFlightQueue.isEmpty else { return [] }
-        let transfers = try session.transferUserInfo(batch: pendingFlightQueue.map(\.userInfo))
-        logger.debug("watch.flights-queued", ["count": transfers.count, "lastSeq": transfers.last?.seq ?? 0])
-        pendingFlightQueue.removeAll()
-        return transfers
+    /// What one recording queued: the flights' ids in order, and the transfers' id range.
+    public struct Recording: Sendable {
+        public var ids: [String]
+        public var firstTransfer: Int64
+        public var lastTransfer: Int64
+    }
+
+    /// The watch app's "record N runs": `count` finished runs, the newest ending at `now` (the watch's
+    /// device time), generated a slice at a time and queued in one outbox transaction — durable all
+    /// together before this returns, or not at all.
+    public func record(count: Int, distanceKm: Double?, now: Double, using generator: inout FlightGenerator) throws -> Recording {
+        try requireActivated()
+        var ids: [String] = []
+        ids.reserveCapacity(count)
+        var start = 0
+        var generated = generator
+        let (first, last) = try session.transferUserInfo { () -> [UserInfo]? in
+            guard start < count else { return nil }
+            let end = min(count, start + 512)
+            let flights = generated.flights(start..<end, of: count, distanceKm: distanceKm, now: now)
+            ids.append(contentsOf: flights.map(\.id))
+            start = end
+            return flights.map(\.userInfo)
+        }
+        generator = generated
+        logger.debug("watch.flights-queued", ["count": count, "firstSeq": first, "lastSeq": last])
+        return Recording(ids: ids, firstTransfer: first, lastTransfer: last)
+    }
+
+    private func requireActivated() throws(WCError) {
+        guard session.activationState == .activated else {
+            throw WCError(.sessionNotActivated, "the watch's session is not activated, so nothing was recorded (a run held only in memory would be lost with the app)")
+        }
     }
 }
