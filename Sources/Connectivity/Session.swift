@@ -183,11 +183,12 @@ public final class Session {
     /// Whether a link to the counterpart is up.
     public var isLinked: Bool { channel != nil }
 
-    /// As on the device: the watch reaches the phone whenever the link is up (a message wakes the phone
-    /// app); the phone reaches the watch only while the link is up *and* the watch app is active.
+    /// As on the device: the watch reaches the phone while the link is up *and* its own app is in the
+    /// foreground (watchOS: "the WatchKit extension is running in the foreground"; a message wakes the
+    /// phone app); the phone reaches the watch only while the link is up *and* the watch app is active.
     public var isReachable: Bool {
         guard peer != nil, channel != nil, activationState == .activated else { return false }
-        return role == .watch || (counterpartAppInstalled && counterpartAppActive)
+        return role == .watch ? (localAppInstalled && localAppActive) : (counterpartAppInstalled && counterpartAppActive)
     }
 
     private func loadDeviceState() throws {
