@@ -27,7 +27,7 @@ public struct Handshake: Equatable, Sendable {
     }
 
     public var encoded: [UInt8] {
-        PropertyListCodec.encode([
+        var fields: [String: PropertyListValue] = [
             "role": .string(role.rawValue),
             "deviceID": .string(deviceID),
             "pairingID": .string(pairingID),
@@ -35,8 +35,10 @@ public struct Handshake: Equatable, Sendable {
             "resumeSeq": .integer(resumeSeq),
             "appInstalled": .bool(appInstalled),
             "appActive": .bool(appActive),
-            "pendingTransfers": .integer(pendingTransfers),
-        ])
+        ]
+        // Only when there is something: a hello with nothing pending is byte for byte the older one.
+        if pendingTransfers > 0 { fields["pendingTransfers"] = .integer(pendingTransfers) }
+        return PropertyListCodec.encode(fields)
     }
 
     public init(decoding payload: [UInt8]) throws(DecodeError) {

@@ -91,6 +91,8 @@ import Testing
     @Test func jetsamAtRandomLosesNothing() throws {
         let pair = try SimulatedPair(tag: "os-jetsam")
         defer { pair.cleanUp() }
+        // A link about as fast as Bluetooth: the drain takes a few seconds, so the kills land mid-way.
+        pair.watchArguments = ["--link-rate", "800"]
         try pair.startWatch()
         try pair.record(3000)
         try pair.startPhoneOS()
