@@ -29,6 +29,12 @@ public enum DaemonMain {
         testCommandsSpec,
     ] + ConnectionLimits.specs
 
+    static func printVersion(_ tool: String) -> Int32 {
+        let line = Array("\(tool) \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))\n".utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        return 0
+    }
+
     public static func phoneUsage() -> String {
         """
         usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--log-level LEVEL]
@@ -71,6 +77,7 @@ public enum DaemonMain {
 
     public static func phone(_ arguments: [String]) -> Int32 {
         let tool = "phone-daemon"
+        if arguments == ["--version"] { return printVersion(tool) }
         do {
             let parsed = try Arguments.parse(arguments, specs: phoneSpecs)
             if parsed.wantsHelp { print(phoneUsage()); return 0 }
@@ -110,6 +117,7 @@ public enum DaemonMain {
 
     public static func watch(_ arguments: [String]) -> Int32 {
         let tool = "watch-agent"
+        if arguments == ["--version"] { return printVersion(tool) }
         do {
             let parsed = try Arguments.parse(arguments, specs: watchSpecs)
             if parsed.wantsHelp { print(watchUsage()); return 0 }

@@ -27,9 +27,15 @@ public final class DaemonRuntime {
     public init(home: DeviceHome, logger: Logger) throws {
         self.home = home
         self.logger = logger
-        signals = try SignalSource([SIGTERM, SIGINT])
+        signals = try SignalSource([SIGTERM, SIGINT, SIGHUP])
         loop.register(signals.descriptor.rawValue, interest: .readable) { [unowned self] _ in
             for signal in self.signals.drain() {
+                // A closed terminal or a supervisor's reload: logs go to stderr, so there is nothing to
+                // reopen; the daemon says so and carries on.
+                if signal == SIGHUP {
+                    self.logger.notice("daemon.signal", ["signal": "SIGHUP", "action": "ignored (logs go to stderr; nothing to reopen)"])
+                    continue
+                }
                 self.logger.notice("daemon.signal", ["signal": signal == SIGTERM ? "SIGTERM" : "SIGINT", "action": "shutting down"])
                 self.stopSignal = signal
                 self.loop.stop()

@@ -8,6 +8,7 @@ import RunWayApp
 
 extension PhoneDaemon {
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        if try handleLanguageCommand(request, connection) { return }
         if try sessionCommands.handle(request, connection) { return }
         if try handleTimeCommand(request, connection) { return }
         switch request.command {

@@ -67,6 +67,7 @@ public final class PhoneDaemon {
         time = try PhoneTime(database: database, store: store, rule: options.reminderRule, loop: runtime.loop, logger: logger)
         time.onDelivered = { [unowned self] in self.publish($0) }
         time.deliverDue()
+        applyLanguageAtLaunch()
 
         // 2. The app model, wired to the store.
         viewModel = RunViewModel(savePath: options.savePath, logger: logger)
@@ -109,8 +110,13 @@ public final class PhoneDaemon {
                                                      "connections": activation.connections.count])
         }
         control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
-        service.onStateChange = { [unowned self] in self.publishState() }
-        return try runtime.serve(session, control: control, install: { [unowned self] in self.service.onActivation = $0 })
+        service.onStateChange = { [unowned self] in
+            self.publishState()
+            self.tellWatchLanguage()
+        }
+        return try runtime.serve(session, control: control, install: { [unowned self] in self.service.onActivation = $0 }) { [unowned self] in
+            self.tellWatchLanguage()
+        }
     }
 
     // MARK: - UI clients

@@ -102,6 +102,7 @@ public final class WatchAgent {
                 "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
             ]),
         ]) { _, new in new }
+        fields.merge(languageStatusFields) { _, new in new }
         if let pairing = session.pairing {
             fields["phoneDeviceId"] = .string(pairing.phoneDeviceID)
             fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)

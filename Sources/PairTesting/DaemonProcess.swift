@@ -172,9 +172,11 @@ public final class RunningTool {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        // A registry of pairs of its own (`runway pair` records there), thrown away with the scratch
+        // directory: tests never see each other's pairs, nor the user's.
+        var env = ProcessInfo.processInfo.environment
+        env["RUNWAY_STATE_DIR"] = scratch + "/state"
+        process.environment = env.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         if let terminalInput {

@@ -40,14 +40,19 @@ public final class SimulatedPair {
 
     // MARK: - Daemons
 
+    /// The daemons' language variables unless a test sets them: all empty, so the apps speak their
+    /// development region (ko) whatever the locale of the machine running the tests.
+    public static let neutralLanguageEnvironment = ["LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": ""]
+
     public func startWatch(environment: [String: String] = [:]) throws {
-        watch = try DaemonProcess("watch-agent", ["--home", watchHome] + watchArguments, logPath: watchLog, environment: environment)
+        watch = try DaemonProcess("watch-agent", ["--home", watchHome] + watchArguments, logPath: watchLog,
+                                  environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
     }
 
     public func startPhone(environment: [String: String] = [:], extraArguments: [String] = []) throws {
         phoneStarts += 1
         phone = try DaemonProcess("phone-daemon", ["--home", phoneHome] + phoneArguments + extraArguments,
-                                  logPath: phoneLog, environment: environment)
+                                  logPath: phoneLog, environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
     }
 
     /// Starts `phone-os` on the phone's home: it launches the app itself (logs go to the phone's log).

@@ -19,14 +19,19 @@ public enum CLI {
 
     static let commands: [Command] = [
         PairCommand.command,
+    ] + RegistryCommands.all + [
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
     ] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
     ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
-    ] + ClockCommands.all
+    ] + LanguageCommands.all + ClockCommands.all
 
     public static func main(_ arguments: [String]) -> Int32 {
+        if arguments == ["--version"] {
+            Output.out("runway \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))")
+            return 0
+        }
         // The longest command path that prefixes the arguments.
         let match = commands
             .filter { arguments.starts(with: $0.path) }
@@ -36,21 +41,26 @@ public enum CLI {
                 Output.out(usage())
                 return arguments.isEmpty ? 2 : 0
             }
-            let prefix = arguments.prefix { !$0.hasPrefix("-") }
-            let group = commands.filter { prefix.count > 0 && $0.path.starts(with: prefix.prefix(1)) }
-            if !group.isEmpty && (arguments.contains("--help") || arguments.contains("-h")) {
+            let prefix = Array(arguments.prefix { !$0.hasPrefix("-") })
+            let group = commands.filter { !prefix.isEmpty && $0.path.starts(with: prefix) }
+            // `runway phone` alone (or with --help): the commands under it.
+            if !group.isEmpty && (prefix.count == arguments.count || arguments.contains("--help") || arguments.contains("-h")) {
                 Output.out(usage(group))
                 return 0
             }
-            Output.err("runway: unknown command '\(prefix.joined(separator: " "))'\n\n\(usage(group.isEmpty ? commands : group))")
+            let family = commands.filter { !prefix.isEmpty && $0.path.starts(with: prefix.prefix(1)) }
+            fail(arguments, code: nil, name: "usage", message: "unknown command '\(prefix.joined(separator: " "))'",
+                 text: "runway: unknown command '\(prefix.joined(separator: " "))'\n\n\(usage(family.isEmpty ? commands : family))")
             return 2
         }
         let rest = Array(arguments.dropFirst(command.path.count))
         let parsed: ParsedArguments
+        let specs = effectiveSpecs(command)
+        let name = command.path.joined(separator: " ")
         do {
-            parsed = try Arguments.parse(rest, specs: command.specs, maximumPositionals: command.positionals)
+            parsed = try Arguments.parse(rest, specs: specs, maximumPositionals: command.positionals)
         } catch {
-            Output.err("runway \(command.path.joined(separator: " ")): \(error.message)\n\n\(help(command))")
+            fail(arguments, code: nil, name: "usage", message: error.message, text: "runway \(name): \(error.message)\n\n\(help(command))")
             return 2
         }
         if parsed.wantsHelp {
@@ -60,21 +70,40 @@ public enum CLI {
         do {
             return try command.run(parsed)
         } catch let error as UsageError {
-            Output.err("runway \(command.path.joined(separator: " ")): \(error.message)\n\n\(help(command))")
+            fail(arguments, code: nil, name: "usage", message: error.message, text: "runway \(name): \(error.message)\n\n\(help(command))")
             return 2
         } catch let error as ControlError {
-            Output.err("runway: \(error.message)")
+            fail(arguments, code: error.wcError?.code.rawValue, name: error.wcError?.name ?? (error.exitStatus == 2 ? "invalid" : "failed"),
+                 message: error.message, text: "runway: \(error.message)")
             return error.exitStatus
         } catch let error as WCError {
-            Output.err("runway: \(error)")
+            fail(arguments, code: error.code.rawValue, name: error.name, message: error.message, text: "runway: \(error)")
             return 1
         } catch let error as DeviceHome.HomeError {
-            Output.err("runway: \(error)")
+            fail(arguments, code: nil, name: "invalid", message: error.description, text: "runway: \(error)")
             return 2
         } catch {
-            Output.err("runway: \(error)")
+            fail(arguments, code: nil, name: "failed", message: "\(error)", text: "runway: \(error)")
             return 1
         }
+    }
+
+    /// Reports a failure on stderr: `text` for people, or under `--json` one line of JSON for scripts,
+    /// `{"error":{"code":7009,"name":"payloadTooLarge","message":"…"}}` (`code` only for WatchConnectivity errors).
+    static func fail(_ arguments: [String], code: Int?, name: String, message: String, text: String) {
+        guard arguments.contains("--json") else {
+            Output.err(text)
+            return
+        }
+        var error: [String: JSONValue] = ["name": .string(name), "message": .string(message)]
+        if let code { error["code"] = .integer(Int64(code)) }
+        Output.err(JSONValue.object(["error": .object(error)]).text)
+    }
+
+    /// Wherever a home can be given, a registered pair can name it instead (`--pair`).
+    static func effectiveSpecs(_ command: Command) -> [ArgumentSpec] {
+        command.specs.contains { $0.name == "home" || $0.name == "phone" } && !command.specs.contains { $0.name == "pair" }
+            ? command.specs + [pairSpec] : command.specs
     }
 
     static func help(_ command: Command) -> String {
@@ -84,7 +113,7 @@ public enum CLI {
         \(command.summary)
 
         options:
-        \(Arguments.describe(command.specs + [.flag("help", "show this help")]))
+        \(Arguments.describe(effectiveSpecs(command) + [.flag("help", "show this help")]))
         """
     }
 
@@ -94,7 +123,9 @@ public enum CLI {
         usage: runway COMMAND [options]
 
         The command-line client of RunWay Pair, a simulated iPhone + Apple Watch running app.
-        Start the devices with `phone-daemon --home P` and `watch-agent --home W` first.
+        `runway pair --phone P --watch W` makes (and remembers) a pair, `runway up` starts both devices
+        (or start `phone-daemon --home P` and `watch-agent --home W` yourself). With one pair registered,
+        --home may be left out; with several, add --pair NAME. `runway phone` alone lists the phone's commands.
 
         commands:
         \(lines.joined(separator: "\n"))
@@ -106,13 +137,23 @@ public enum CLI {
 
     // MARK: - Shared pieces
 
-    static let homeSpec = ArgumentSpec.option("home", "DIR", "the device's home directory")
+    /// `--home`, else the `role`'s home of the registered pair (`--pair NAME`, `RUNWAY_PAIR`, or the only one).
+    static func homePath(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> String {
+        if let home = parsed.value("home"), !home.isEmpty { return home }
+        let pair = try PairRegistry.load().resolve(parsed)
+        return role == .phone ? pair.phone : pair.watch
+    }
+
+    /// Accepted wherever `--home` is: the registered pair to take the home from.
+    static let pairSpec = ArgumentSpec.option("pair", "NAME", "the registered pair to use instead of --home (runway list)")
+
+    static let homeSpec = ArgumentSpec.option("home", "DIR", "the device's home directory (default: the registered pair's)")
     static let jsonSpec = ArgumentSpec.flag("json", "print JSON for scripts")
 
     /// A client of the daemon of the home in `--home`. A path that is not a home at all is invalid input
     /// (exit 2); a home whose daemon is not running is a failure (exit 1).
     static func client(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> ControlClient {
-        let home = DeviceHome(path: try parsed.required("home"), role: role)
+        let home = DeviceHome(path: try homePath(parsed, role), role: role)
         switch Filesystem.kind(of: home.path) {
         case .missing: throw ControlError.invalid("\(home.path) does not exist, so it is not a \(role.rawValue) home")
         case .directory: break

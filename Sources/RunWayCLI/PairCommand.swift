@@ -7,16 +7,19 @@ import Posix
 enum PairCommand {
     static let command = CLI.Command(
         path: ["pair"],
-        synopsis: "--phone DIR --watch DIR [--json]",
+        synopsis: "--phone DIR --watch DIR [--name NAME] [--json]",
         summary: """
         Pairs a watch with a phone: creates both homes if missing (mode 0700) and records the pairing
         (pairing id, both device ids, the phone's link socket) in both. Pairing again replaces the old
         pairing: a watch no longer paired with this phone is refused with deviceNotPaired (7005).
         The daemons may be running: they read the pairing on their next connection.
+        The pair is remembered under NAME (default: "default", or the next free "pairN"), so that --home
+        can be left out of other commands (runway list). Pairing the same two homes again keeps the entry.
         """,
         specs: [
             .option("phone", "DIR", "the phone's home directory"),
             .option("watch", "DIR", "the watch's home directory"),
+            .option("name", "NAME", "the name to remember the pair by (letters, digits, - _ .)"),
             CLI.jsonSpec,
         ],
         positionals: 0,
@@ -26,6 +29,12 @@ enum PairCommand {
         let phone = DeviceHome(path: try parsed.required("phone"), role: .phone)
         let watch = DeviceHome(path: try parsed.required("watch"), role: .watch)
         guard phone.path != watch.path else { throw UsageError("the phone and the watch need different homes") }
+        let name = parsed.value("name")
+        if let name, !PairRegistry.isValidName(name) {
+            throw UsageError("--name must be 1 to 64 letters, digits, '-', '_' or '.', not starting with '-'")
+        }
+        // Read (and so checked) before anything is created: a corrupt registry stops here, untouched.
+        var registry = try PairRegistry.load()
         try phone.prepare()
         try watch.prepare()
         let phoneStore = try phone.openStore()
@@ -42,6 +51,8 @@ enum PairCommand {
             pairedAt: wallClockSeconds())
         try SessionStore.setPairing(phoneStore, pairing)
         try SessionStore.setPairing(watchStore, pairing)
+        let registered = try registry.record(phone: phone.path, watch: watch.path, name: name)
+        try registry.save()
         if parsed.has("json") {
             Output.out(JSONValue.object([
                 "pairingId": .string(pairing.pairingID),
@@ -50,9 +61,10 @@ enum PairCommand {
                 "phoneHome": .string(phone.path),
                 "watchHome": .string(watch.path),
                 "phoneLinkSocket": .string(pairing.phoneLinkSocket),
+                "name": .string(registered.name),
             ]).text)
         } else {
-            Output.out("paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID)")
+            Output.out("paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID), remembered as '\(registered.name)'")
         }
         return 0
     }

@@ -64,8 +64,8 @@ enum PhoneCommands {
         path: ["phone", "delete"],
         synopsis: "ID --home P [--yes]",
         summary: """
-        Deletes a stored past flight, after a confirmation on the terminal (--yes skips it; without a
-        terminal --yes is required). An unknown id changes nothing.
+        Deletes a stored past flight, after a confirmation on the terminal, asked in the app's language
+        (--yes skips it; without a terminal --yes is required). An unknown id changes nothing.
         """,
         specs: [CLI.homeSpec, .flag("yes", "do not ask for confirmation")],
         positionals: 1,
@@ -77,7 +77,9 @@ enum PhoneCommands {
                     throw UsageError("refusing to delete without confirmation: stdin is not a terminal (add --yes)")
                 }
                 let summary = try client.call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
-                Output.write(1, "Delete this flight?\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
+                // The question is the app's, in the app's language (#27); the flight line and [y/N] are the CLI's.
+                let question = try LanguageCommands.text(.deleteConfirm, client: client)
+                Output.write(1, "\(question)\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                     Output.out("not deleted")
                     return 1
@@ -93,7 +95,8 @@ enum PhoneCommands {
         synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY]",
         summary: """
         Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
-        (and each notification as it is delivered: "notification: BODY"); attaching reschedules the
+        (and each notification as it is delivered: "notification: BODY", and a relaunch in another
+        language: "app relaunched (language-changed): language ja"); attaching reschedules the
         inactivity reminders, as opening the app does. It stays until Ctrl-C or the phone goes.
         Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
         saving never waits for this in the default path).
@@ -123,6 +126,8 @@ enum PhoneCommands {
                     Output.out("saved: " + LogbookText.line(flight, calendar: calendar))
                 case "notificationDelivered":
                     Output.out("notification: \(event["body"]?.stringValue ?? "")")
+                case "appRelaunched":
+                    Output.out("app relaunched (\(event["reason"]?.stringValue ?? "?")): language \(event["language"]?.stringValue ?? "?")")
                 case "watchState":
                     Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
                 default:

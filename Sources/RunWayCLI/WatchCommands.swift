@@ -40,7 +40,7 @@ enum WatchCommands {
     static let status = CLI.Command(
         path: ["watch", "status"],
         synopsis: "--home W [--json]",
-        summary: "The watch's state: paired, reachable, outstanding userInfo transfers.",
+        summary: "The watch's state: paired, reachable, outstanding userInfo transfers, and its language (the phone's, from the application context; languageSource phone or watch-system).",
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayApp
 import Testing
 
 /// `runway phone logbook|flight|delete` through the real binaries.
@@ -153,7 +154,7 @@ import Testing
         // On a terminal: "n" keeps it, "y" deletes it.
         let declined = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "n\n")
         #expect(declined.status == 1)
-        #expect(declined.stdout.contains("Delete this flight?") && declined.stdout.contains(ids[1]))
+        #expect(declined.stdout.contains(AppTexts.text(.deleteConfirm, .ko)) && declined.stdout.contains(ids[1]))
         #expect(try pair.logbookIDs() == ids)
         let confirmed = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "y\n")
         #expect(confirmed.status == 0, "\(confirmed.stderr)")

@@ -1,0 +1,129 @@
+import JSONText
+import Storage
+
+/// Which language the app speaks, and why (APP_SPEC G.1): the per-app setting if there is one, else
+/// the first of the system's preferred languages that the app supports, else the development region.
+public struct LanguageResolution: Equatable, Sendable {
+    /// The per-app setting (iOS Settings › RunWay › Language); nil: follow the system.
+    public var appLanguage: AppLanguage?
+    /// The system's preferred languages, most preferred first: each entry of `LANGUAGE` (a colon
+    /// list), then `LC_ALL`, `LC_MESSAGES`, `LANG`; unset or empty ones left out, the codeset and
+    /// modifier dropped (`en_US.UTF-8` → `en_US`).
+    public var systemLanguages: [String]
+    public var effective: AppLanguage
+    /// `app` (the per-app setting), `system` (one of the system's languages) or `developmentRegion`.
+    public var source: String
+
+    /// The environment variables read, in order of preference.
+    public static let environmentNames = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+
+    public init(appLanguage: AppLanguage?, environment: [String: String]) {
+        self.appLanguage = appLanguage
+        systemLanguages = Self.systemLanguages(environment: environment)
+        if let appLanguage {
+            effective = appLanguage
+            source = "app"
+        } else if let supported = systemLanguages.lazy.compactMap(Self.supported(_:)).first {
+            effective = supported
+            source = "system"
+        } else {
+            effective = AppLanguage.developmentRegion
+            source = "developmentRegion"
+        }
+    }
+
+    /// The preferred languages the environment names, in order (`C` and `POSIX` included: they are
+    /// simply not supported).
+    public static func systemLanguages(environment: [String: String]) -> [String] {
+        var result: [String] = []
+        for name in environmentNames {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let entries = name == "LANGUAGE" ? value.split(separator: ":").map(String.init) : [value]
+            for entry in entries {
+                let locale = entry.split(separator: ".", maxSplits: 1).first.map { String($0.split(separator: "@").first ?? $0) } ?? ""
+                if !locale.isEmpty { result.append(locale) }
+            }
+        }
+        return result
+    }
+
+    /// The app's language for a locale name, by its language subtag (`ja_JP` → ja, `en-GB` → en,
+    /// `fr_FR` → nil, `C` → nil).
+    public static func supported(_ locale: String) -> AppLanguage? {
+        let language = locale.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map { $0.lowercased() } ?? ""
+        return AppLanguage(rawValue: language)
+    }
+
+    public var json: JSONValue {
+        .object([
+            "supported": .array(AppLanguage.codes.map { .string($0) }),
+            "developmentRegion": .string(AppLanguage.developmentRegion.rawValue),
+            "appLanguage": appLanguage.map { .string($0.rawValue) } ?? .null,
+            "systemLanguages": .array(systemLanguages.map { .string($0) }),
+            "effective": .string(effective.rawValue),
+            "source": .string(source),
+        ])
+    }
+}
+
+/// The per-app language, as iOS keeps it: system state in `device_settings` (key `appLanguage`, a JSON
+/// string), beside the device clock; absent when the app follows the system.
+public enum AppLanguageSetting {
+    public static func load(_ database: Database) throws -> AppLanguage? {
+        let query = try database.statement(literal: "SELECT value FROM device_settings WHERE key = 'appLanguage'")
+        defer { query.reset() }
+        guard try query.step(), let value = try? JSONValue(parsing: Array(query.string(at: 0).utf8)) else { return nil }
+        return value.stringValue.flatMap(AppLanguage.init(rawValue:))
+    }
+
+    /// Stores `language`, or removes the setting (`nil`: follow the system). Joins the caller's
+    /// transaction, if one is open.
+    public static func save(_ language: AppLanguage?, _ database: Database) throws {
+        if let language {
+            let upsert = try database.statement(literal: """
+                INSERT INTO device_settings (key, value) VALUES ('appLanguage', ?)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """)
+            try upsert.bind(JSONValue.string(language.rawValue).text, at: 1)
+            try upsert.run()
+        } else {
+            try database.execute("DELETE FROM device_settings WHERE key = 'appLanguage'")
+        }
+    }
+}
+
+// MARK: - Rebuilding what was written in the old language
+
+extension RunReminderService {
+    /// Rewrites the pending reminders' title and body in `language`, keeping each one's id, fire date
+    /// and place in the queue: iOS stores a notification's content as it was when scheduled, so a
+    /// language change must write it again — and must not reschedule, which could move the basis.
+    /// Joins the caller's transaction, if one is open. Returns the ids rewritten.
+    @discardableResult
+    public func rewritePendingTexts(in language: AppLanguage) throws -> [String] {
+        self.language = language.rawValue
+        var rewritten: [String] = []
+        try center.atomically {
+            let update = try center.database.statement(literal: """
+                UPDATE notifications_pending SET title = ?, body = ?, language = ? WHERE id = ?
+                """)
+            for request in try center.pending() where Self.isReminder(request.id) {
+                let title = ReminderTexts.title(language: language.rawValue)
+                let body = ReminderTexts.body(elapsedDays: Self.elapsedDays(ofIdentifier: request.id), language: language.rawValue)
+                guard request.title != title || request.body != body || request.language != language.rawValue else { continue }
+                try update.bind(title, at: 1)
+                try update.bind(body, at: 2)
+                try update.bind(language.rawValue, at: 3)
+                try update.bind(request.id, at: 4)
+                try update.run()
+                rewritten.append(request.id)
+            }
+        }
+        return rewritten
+    }
+
+    /// The stage an id stands for (`runway.reminder.14d` → 14; the old single reminder's id → 7).
+    public static func elapsedDays(ofIdentifier id: String) -> Int {
+        stages.first { identifier(elapsedDays: $0) == id } ?? 7
+    }
+}

@@ -1,0 +1,122 @@
+import Devices
+import Glibc
+import JSONText
+import Posix
+
+/// The pairs `runway pair` has made, remembered so that `--home` can be left out: like `xcrun simctl
+/// list`, one small JSON file in the user's state directory.
+///
+///     $RUNWAY_STATE_DIR/pairs.json, else $XDG_STATE_HOME/runway/pairs.json, else ~/.local/state/runway/pairs.json
+///
+/// A registry that does not parse is never rewritten: every command that needs it says which file is
+/// corrupt (exit 2) and leaves it as it is.
+struct PairRegistry {
+    struct Pair: Equatable {
+        var name: String
+        var phone: String
+        var watch: String
+    }
+
+    var pairs: [Pair] = []
+
+    static var directory: String {
+        if let explicit = environment("RUNWAY_STATE_DIR") { return explicit }
+        if let state = environment("XDG_STATE_HOME") { return state + "/runway" }
+        return (environment("HOME") ?? "/tmp") + "/.local/state/runway"
+    }
+
+    static var path: String { directory + "/pairs.json" }
+
+    private static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    // MARK: - Reading and writing
+
+    /// The registry on disk (empty if there is none yet).
+    static func load() throws -> PairRegistry {
+        let path = Self.path
+        guard Filesystem.kind(of: path) != .missing else { return PairRegistry() }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: try Filesystem.readFile(path))
+        } catch {
+            throw ControlError.invalid("the pair registry \(path) is corrupt (\(error)); it was left as it is: fix or remove it")
+        }
+        guard let items = json["pairs"]?.arrayValue else {
+            throw ControlError.invalid("the pair registry \(path) is corrupt (no \"pairs\" list); it was left as it is: fix or remove it")
+        }
+        var registry = PairRegistry()
+        for item in items {
+            guard let name = item["name"]?.stringValue, let phone = item["phone"]?.stringValue,
+                  let watch = item["watch"]?.stringValue, isValidName(name) else {
+                throw ControlError.invalid("the pair registry \(path) is corrupt (an entry without a valid name, phone and watch); it was left as it is: fix or remove it")
+            }
+            registry.pairs.append(Pair(name: name, phone: phone, watch: watch))
+        }
+        return registry
+    }
+
+    func save() throws {
+        try Filesystem.makeDirectory(Self.directory, mode: 0o700)
+        let json = JSONValue.object(["pairs": .array(pairs.map { pair in
+            .object(["name": .string(pair.name), "phone": .string(pair.phone), "watch": .string(pair.watch)])
+        })])
+        var writer = JSONWriter()
+        writer.write(json)
+        writer.bytes.append(0x0A)
+        try Filesystem.writeAtomically(writer.bytes, to: Self.path)
+    }
+
+    /// Letters, digits, `-`, `_` and `.`, 1 to 64 of them, not starting with `-`.
+    static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), bytes[0] != 0x2D else { return false }
+        return bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }
+    }
+
+    // MARK: - Changing it
+
+    /// Records the pair of `phone` and `watch` (absolute paths) under `name`, or under a new name.
+    /// The same two homes again keep their entry (and its name, unless another is asked for).
+    mutating func record(phone: String, watch: String, name requested: String?) throws -> Pair {
+        if let requested, let other = pairs.first(where: { $0.name == requested && ($0.phone != phone || $0.watch != watch) }) {
+            throw ControlError.invalid("a pair named '\(requested)' already exists (\(other.phone), \(other.watch)): choose another name, or runway unpair \(requested) first")
+        }
+        if let index = pairs.firstIndex(where: { $0.phone == phone && $0.watch == watch }) {
+            if let requested { pairs[index].name = requested }
+            return pairs[index]
+        }
+        // A home belongs to one pair: pairing it anew replaces the old pairing (as `runway pair` does).
+        pairs.removeAll { $0.phone == phone || $0.watch == watch }
+        var name = requested ?? "default"
+        var number = 2
+        while pairs.contains(where: { $0.name == name }) {
+            name = "pair\(number)"
+            number += 1
+        }
+        let pair = Pair(name: name, phone: phone, watch: watch)
+        pairs.append(pair)
+        return pair
+    }
+
+    // MARK: - Finding a pair
+
+    /// The pair named by `--pair`, else by `RUNWAY_PAIR`, else the only one.
+    func resolve(_ parsed: ParsedArguments) throws -> Pair {
+        if let name = parsed.value("pair") ?? Self.environment("RUNWAY_PAIR") {
+            guard let pair = pairs.first(where: { $0.name == name }) else {
+                let known = pairs.map(\.name)
+                throw ControlError.invalid("no pair named '\(name)'\(known.isEmpty ? " (none is registered: runway pair --phone P --watch W)" : " (registered: \(known.joined(separator: ", ")))")")
+            }
+            return pair
+        }
+        switch pairs.count {
+        case 1: return pairs[0]
+        case 0: throw ControlError.invalid("missing --home (and no pair is registered to take it from: runway pair --phone P --watch W)")
+        default: throw ControlError.invalid("missing --home, and \(pairs.count) pairs are registered (\(pairs.map(\.name).joined(separator: ", "))): say which with --pair NAME or RUNWAY_PAIR")
+        }
+    }
+}

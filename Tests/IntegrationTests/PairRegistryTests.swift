@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import JSONText
+import PairTesting
+import Testing
+
+/// The everyday loop (issue 17): the pair remembered, `--home` implied, both daemons up and down with
+/// one command each, errors as JSON under `--json`, `--version` everywhere.
+@Suite struct PairRegistryTests {
+    /// Runs `runway` against the registry in `state`.
+    func runway(_ arguments: [String], state: String, extra: [String: String] = [:]) throws -> CommandResult {
+        try runTool(arguments, environment: ["RUNWAY_STATE_DIR": state].merging(extra) { $1 })
+    }
+
+    @Test func onePairIsImpliedTwoNeedANameAndACorruptRegistryIsLeftAlone() throws {
+        let first = try SimulatedPair(tag: "reg1")
+        let second = try SimulatedPair(tag: "reg2")
+        defer { first.cleanUp(); second.cleanUp() }
+        let state = first.root + "/state"
+        try first.startPhone()
+        try second.startPhone()
+
+        // No pair registered: --home is required (exit 2, one line).
+        var result = try runway(["phone", "status", "--json"], state: state)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no pair is registered"))
+
+        // One pair: implied. Pairing the same homes again keeps the one entry and its name.
+        #expect(try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome], state: state).status == 0)
+        result = try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome, "--json"], state: state)
+        #expect(try JSONValue(parsing: result.stdout)["name"]?.stringValue == "default")
+        result = try runway(["phone", "status", "--json"], state: state)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
+
+        // Two pairs: a name is needed, by --pair or RUNWAY_PAIR; an unknown one is exit 2.
+        #expect(try runway(["pair", "--phone", second.phoneHome, "--watch", second.watchHome, "--name", "other"], state: state).status == 0)
+        result = try runway(["phone", "status"], state: state)
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("default, other"))
+        result = try runway(["phone", "status", "--json", "--pair", "other"], state: state)
+        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
+        result = try runway(["phone", "status", "--json"], state: state, extra: ["RUNWAY_PAIR": "default"])
+        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
+        #expect(try runway(["phone", "status", "--pair", "nope"], state: state).status == 2)
+        // --home still wins.
+        result = try runway(["phone", "status", "--json", "--home", second.phoneHome], state: state)
+        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
+
+        let listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue ?? []
+        #expect(listing.compactMap { $0["name"]?.stringValue } == ["default", "other"])
+        #expect(listing.first?["phoneRunning"] == .bool(true))
+        #expect(listing.first?["watchRunning"] == .bool(false))
+
+        // unpair: one pair left, implied again.
+        #expect(try runway(["unpair", "other"], state: state).status == 0)
+        #expect(try runway(["unpair", "other"], state: state).status == 2)
+        #expect(try runway(["phone", "status"], state: state).status == 0)
+
+        // A corrupt registry: one line naming it, exit 2, the file untouched — pair refuses too.
+        let path = state + "/pairs.json"
+        try Data("{\"pairs\": [{\"name\": 1}]".utf8).write(to: URL(fileURLWithPath: path))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for arguments in [["phone", "status"], ["list"], ["pair", "--phone", second.phoneHome, "--watch", second.watchHome]] {
+            result = try runway(arguments, state: state)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains(path))
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func upAndDownStartAndStopBothDaemonsAndNothingTwice() throws {
+        let pair = try SimulatedPair(tag: "updown")
+        defer { pair.cleanUp() }
+        let state = pair.root + "/state"
+        #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--name", "mine"], state: state).status == 0)
+        defer { _ = try? runway(["down", "mine"], state: state) }
+        var result = try runway(["up", "--json"], state: state)
+        #expect(result.status == 0, "\(result.stderr)")
+        let started = try JSONValue(parsing: result.stdout)
+        #expect(started["phone"]?["state"]?.stringValue == "started")
+        #expect(started["watch"]?["state"]?.stringValue == "started")
+        // Up again: says so, starts nothing.
+        result = try runway(["up", "mine", "--json"], state: state)
+        let again = try JSONValue(parsing: result.stdout)
+        #expect(again["phone"]?["state"]?.stringValue == "already running")
+        #expect(again["phone"]?["pid"] == started["phone"]?["pid"])
+
+        // Flights move between daemons nobody started by hand.
+        try pair.record(20)
+        try pair.waitUntilDrained()
+        let report = try pair.check()
+        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+        #expect(report.stored == 20)
+
+        // SIGHUP is logged and ignored.
+        let phonePID = Int32(started["phone"]?["pid"]?.intValue ?? 0)
+        kill(phonePID, SIGHUP)
+        try pair.waitUntil("the phone logs SIGHUP") { logText(pair.phoneHome + "/daemon.log").contains("signal=SIGHUP") }
+        #expect(kill(phonePID, 0) == 0)
+
+        result = try runway(["down", "--json"], state: state)
+        #expect(result.status == 0, "\(result.stderr)")
+        let stopped = try JSONValue(parsing: result.stdout)
+        #expect(stopped["phone"]?["signal"]?.stringValue == "SIGTERM")
+        #expect(kill(phonePID, 0) != 0)
+        #expect(!FileManager.default.fileExists(atPath: pair.phoneHome + "/control.sock"))
+        #expect(!FileManager.default.fileExists(atPath: pair.watchHome + "/control.sock"))
+        #expect(try runway(["list", "--json"], state: state).stdout.contains("\"phoneRunning\":false"))
+        // Down again: nothing to stop.
+        #expect(try runway(["down"], state: state).stdout.contains("not running"))
+        #expect(try pair.storedCountOffline() == 20)
+    }
+
+    @Test func errorsAreJSONUnderJSONAndEveryBinaryHasAVersion() throws {
+        let pair = try SimulatedPair(tag: "jsonerr")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        // Invalid input, a daemon not running, a WatchConnectivity error: one JSON line each.
+        let cases: [([String], Int32, String?)] = [
+            (["phone", "status", "--home", pair.root + "/nowhere", "--json"], 2, nil),
+            (["phone", "status", "--home", pair.phoneHome, "--json"], 1, nil),
+            (["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", "-", "--json"], 1, "7010"),
+            (["watch", "record", "--count", "-1", "--home", pair.watchHome, "--json"], 2, nil),
+        ]
+        for (arguments, status, code) in cases {
+            let result = try runTool(arguments, stdin: "{\"a\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}")
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(result.stderr)")
+            let error = try JSONValue(parsing: Array((lines.first ?? "").utf8))["error"]
+            #expect(error?["message"]?.stringValue?.isEmpty == false)
+            if let code { #expect(error?["code"]?.intValue == Int(code)) }
+        }
+        for binary in ["runway", "phone-daemon", "watch-agent"] {
+            let result = try runTool(["--version"], binary: binary)
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("\(binary) "))
+        }
+        // `runway phone` alone lists its commands.
+        let group = try runTool(["phone"])
+        #expect(group.status == 0)
+        #expect(group.stdout.contains("runway phone logbook"))
+        #expect(!group.stdout.contains("runway watch record"))
+    }
+}
