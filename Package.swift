@@ -43,7 +43,7 @@ let package = Package(
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
         .executableTarget(name: "phone-os", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
-        .executableTarget(name: "runway-demo", dependencies: ["PairTesting"]),
+        .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
         .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Devices", "RunWayApp", "Connectivity", "JSONText"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.

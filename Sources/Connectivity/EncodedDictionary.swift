@@ -12,8 +12,9 @@ public enum EncodedDictionary {
         case bool(Bool)
         case date(Double)
         case data(UnsafeRawBufferPointer)
-        /// An array or a dictionary (already checked, skipped).
-        case container
+        /// An array or a dictionary (already checked): its encoded bytes, tag included. Borrowed like the
+        /// rest, so a `Value` stays trivial to copy on the hot path; `decodedContainer` decodes it.
+        case container(UnsafeRawBufferPointer)
 
         public var number: Double? {
             switch self {
@@ -64,11 +65,21 @@ public enum EncodedDictionary {
                 var nested = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[tagOffset...]))
                 _ = try PropertyListCodec.decode(from: &nested, depth: 1)
                 _ = try reader.readBytes(nested.offset - 1)
-                value = .container
+                value = .container(UnsafeRawBufferPointer(rebasing: bytes[tagOffset..<tagOffset + nested.offset]))
             }
             body(key, value)
         }
         guard reader.isAtEnd else { throw .invalid("\(reader.remaining) trailing bytes after the dictionary") }
+    }
+}
+
+extension EncodedDictionary.Value {
+    /// The array or dictionary of a `.container`, decoded as `PropertyListCodec` decodes it (nil for any
+    /// other value). Only a field that holds a container pays for this (a flight's alerts).
+    public var decodedContainer: PropertyListValue? {
+        guard case let .container(raw) = self else { return nil }
+        var reader = ByteReader(raw)
+        return try? PropertyListCodec.decode(from: &reader, depth: 1)
     }
 }
 

@@ -69,6 +69,9 @@ public enum FrameType: UInt8, Sendable, CaseIterable {
     case messageReply = 0x16
     /// A message could not be answered: message id (UInt64) + property list with the error.
     case messageError = 0x17
+    /// System-level workout traffic, not the app's (HealthKit's mirrored workout session): a property-list
+    /// dictionary whose `kind` is startWorkout, workoutStarted, workoutFailed or stopWorkout.
+    case workout = 0x18
 
     // Control socket (CLI and UI clients ↔ daemon)
     /// A command: JSON object.

@@ -50,6 +50,10 @@ public final class Session {
     private var transportStarted = false
 
     public weak var delegate: SessionDelegate?
+    /// Told of each `workout` frame (system-level workout traffic, `SessionWorkout.swift`).
+    public var onWorkoutEvent: ((UserInfo) -> Void)?
+    /// `message` frames received since launch (the no-instrument-stream tests watch it stay still).
+    public internal(set) var receivedMessageCount = 0
     public internal(set) var activationState: ActivationState = .notActivated
     private var activationRequested = false
 

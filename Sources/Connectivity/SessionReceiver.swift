@@ -45,8 +45,12 @@ extension Session {
                     return
                 }
                 handleContextAcknowledgement(version)
+            case .workout:
+                flush()
+                receiveWorkoutFrame(frame.payload, from: source)
             case .message, .messageReply, .messageError:
                 flush()
+                if frame.type == .message { receivedMessageCount += 1 }
                 guard let (id, body) = try? SequencedFrame.split(frame.payload) else {
                     protocolViolation(source, "\(frame.type) frame shorter than its message id")
                     return

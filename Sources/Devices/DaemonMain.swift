@@ -15,6 +15,7 @@ public enum DaemonMain {
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
         testCommandsSpec,
     ] + ConnectionLimits.specs
 
@@ -24,6 +25,8 @@ public enum DaemonMain {
     static let watchSpecs: [ArgumentSpec] = [
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
+        .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
+        .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         testCommandsSpec,
@@ -60,7 +63,7 @@ public enum DaemonMain {
 
     public static func watchUsage() -> String {
         """
-        usage: watch-agent --home DIR [--link-rate N] [--log-level LEVEL]
+        usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--log-level LEVEL]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
@@ -93,6 +96,7 @@ public enum DaemonMain {
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
+            options.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!
             options.limits = try ConnectionLimits(parsed)
             let activation: PhoneActivation?
             do {
@@ -124,6 +128,11 @@ public enum DaemonMain {
             var options = WatchAgent.Options(home: try parsed.required("home"))
             options.logLevel = try logLevel(parsed)
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
+            options.instrumentStream = parsed.has("instrument-stream")
+            if let name = parsed.value("gpws") {
+                guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not '\(name)'") }
+                options.gpws = rule
+            }
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)
             let daemon = try WatchAgent(options: options)

@@ -11,6 +11,8 @@ extension PhoneDaemon {
         if try handleLanguageCommand(request, connection) { return }
         if try sessionCommands.handle(request, connection) { return }
         if try handleTimeCommand(request, connection) { return }
+        if try handleAlertCommand(request, connection) { return }
+        if try phoneRuns.runs.handle(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "logbook": streamLogbook(to: connection)
@@ -36,6 +38,7 @@ extension PhoneDaemon {
                 "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
             ]),
             "uiClients": .integer(Int64(control.attachedClients.count)),
+            "instrumentValuesDiscarded": .integer(Int64(service.instrumentValuesDiscarded)),
             "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
             "reminderRule": .string(options.reminderRule.rawValue),
         ]) { _, new in new }

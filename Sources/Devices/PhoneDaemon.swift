@@ -22,6 +22,8 @@ public final class PhoneDaemon {
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
+        /// How long a phone-led start waits for the watch's answer before it is `unconfirmed`.
+        public var mirroringConfirmTimeoutMilliseconds = 10_000
         public init(home: String) { self.home = home }
     }
 
@@ -38,6 +40,8 @@ public final class PhoneDaemon {
     let reminders = ReminderHook()
     /// The device clock, the notification centre and the reminder service (`PhoneTime.swift`).
     var time: PhoneTime!
+    /// Runs led by the phone (`runway phone run ...`, `PhoneRuns.swift`).
+    var phoneRuns: PhoneRunController!
     private var drainDeferred = false
     /// The sockets a supervisor passed (socket activation), if any: see `PhoneActivation`.
     public var activation: PhoneActivation?
@@ -98,6 +102,7 @@ public final class PhoneDaemon {
                           configuration: configuration, logger: logger)
         session.delegate = service
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
+        phoneRuns = try setUpRuns()
         logger.info("startup.delegate-set")
 
         // 4. Activate; once activated, open the control socket and say ready.

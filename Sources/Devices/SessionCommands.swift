@@ -63,6 +63,7 @@ struct SessionCommands {
             let limit = try request.int("limit", default: 100, range: 1...100_000)!
             connection.reply(.object([
                 "quarantined": .integer(Int64(try session.quarantinedCount())),
+            "receivedMessages": .integer(Int64(session.receivedMessageCount)),
                 "transfers": .array(try session.quarantined(limit: limit).map(\.json)),
             ]))
         case "quarantine-remove":
@@ -98,6 +99,7 @@ struct SessionCommands {
             "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
             "failedReceiveCommits": .integer(Int64(session.failedCommits)),
             "quarantined": .integer(Int64(try session.quarantinedCount())),
+            "receivedMessages": .integer(Int64(session.receivedMessageCount)),
             "outbox": .object([
                 "depth": .integer(Int64(try session.outstandingUserInfoTransferCount())),
                 "inFlight": .integer(Int64(session.transfersInFlight)),

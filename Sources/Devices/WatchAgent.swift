@@ -16,6 +16,11 @@ public final class WatchAgent {
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
+        /// GPWS as RunWay 1.3 fixed it, or as it was before (`--gpws legacy`).
+        public var gpws: GPWSBehaviour = .fixed
+        /// RunWay 1.4's dead instrument stream, on purpose (`--instrument-stream`): a message every 3 s
+        /// while a run is in progress and the phone is reachable.
+        public var instrumentStream = false
         public init(home: String) { self.home = home }
     }
 
@@ -26,6 +31,9 @@ public final class WatchAgent {
     var session: Session!
     var connector: UnixLinkConnector!
     var recorder: WatchRunRecorder!
+    /// The live run (`runway watch run ...`) and how the watch answers a phone-led start (`WatchWorkout.swift`).
+    var runs: RunCommands!
+    var workoutStartFault = WorkoutStartFault.none
     var control: ControlServer!
     var sessionCommands: SessionCommands!
     /// The watch app's session delegate; held here because the session holds its delegate weakly.
@@ -62,6 +70,8 @@ public final class WatchAgent {
         session.delegate = service
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
+        runs = try RunCommands(database: database, clock: clock, behaviour: options.gpws, logger: logger)
+        installRuns()
 
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
@@ -79,6 +89,8 @@ public final class WatchAgent {
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
         if try sessionCommands.handle(request, connection) { return }
         if try ClockCommands(clock: clock, logger: logger).handle(request, connection) { return }
+        if try runs.handle(request, connection) { return }
+        if try handleWorkoutFault(request, connection) { return }
         switch request.command {
         case "status": connection.reply(try status())
         case "record": connection.reply(try record(request))

@@ -141,6 +141,12 @@ public final class SimulatedPair {
         return .indeterminate(why)
     }
 
+    /// Adds flights recorded some other way than `record` (a live run's `runway watch run stop`), which
+    /// returned success with these ids, to the history the checker holds the phone to.
+    public func noteRecorded(_ ids: [String]) {
+        history.append(.succeeded(ids))
+    }
+
     /// `runway link up|down`: brings the simulated Bluetooth link back in range, or takes it out.
     public func setLink(up: Bool) throws {
         let result = try runTool(["link", up ? "up" : "down", "--home", watchHome])

@@ -43,9 +43,12 @@ public struct Flight: Equatable, Sendable {
     public var averageHeartRate: Double
     public var mode: FlightMode
     public var packedSamples: [UInt8]
+    /// The GPWS warnings raised during the run, oldest first (none from a watch older than the field).
+    public var alerts: [FlightAlert]
 
     public init(id: String, startedAt: Double, endedAt: Double, distanceKm: Double, durationSeconds: Double,
-                averagePaceSecondsPerKm: Double, averageHeartRate: Double, mode: FlightMode, packedSamples: [UInt8]) {
+                averagePaceSecondsPerKm: Double, averageHeartRate: Double, mode: FlightMode, packedSamples: [UInt8],
+                alerts: [FlightAlert] = []) {
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt
@@ -55,6 +58,7 @@ public struct Flight: Equatable, Sendable {
         self.averageHeartRate = averageHeartRate
         self.mode = mode
         self.packedSamples = packedSamples
+        self.alerts = alerts
     }
 
     // MARK: - Samples
@@ -101,7 +105,12 @@ extension Flight {
     /// The dictionary the watch passes to `transferUserInfo`: `type` and every field (`Flight.fields`).
     public var userInfo: UserInfo {
         var userInfo: UserInfo = ["type": .string(Self.userInfoType)]
-        for field in Self.fields { userInfo[field.name] = value(of: field) }
+        for field in Self.fields {
+            // A run without alerts carries no `alerts` key, exactly as a flight from a watch older than
+            // the field: the same bytes, and nothing more for the phone's hot path to read.
+            if case .alerts = field.kind, alerts.isEmpty { continue }
+            userInfo[field.name] = value(of: field)
+        }
         return userInfo
     }
 

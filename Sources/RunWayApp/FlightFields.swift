@@ -19,6 +19,8 @@ public struct FlightField: Sendable {
         case number(offset: Int, range: ClosedRange<Double>, decimals: Int)
         /// The packed samples: data in a userInfo, a row of their own in SQL, JSON only on request.
         case samples
+        /// The GPWS alerts: an array of dictionaries in a userInfo, rows of `alerts` in SQL.
+        case alerts
 
         /// A time field: `\.startedAt`.
         static func time(_ path: KeyPath<Flight, Double>) -> Kind { .time(offset: Self.offset(path)) }
@@ -68,6 +70,7 @@ extension Flight {
         FlightField("averageHeartRate", column: "avg_hr", .number(\.averageHeartRate, range: 0...FlightLimits.highestHeartRate, decimals: 1)),
         FlightField("mode", column: "mode", .mode),
         FlightField("samples", column: nil, .samples, required: false),
+        FlightField("alerts", column: nil, .alerts, required: false),
     ]
 
     /// The fields stored as columns of `flights`, in column order.
@@ -130,6 +133,7 @@ extension Flight {
         case let .time(offset): .date(number(at: offset))
         case let .number(offset, _, _): .real(number(at: offset))
         case .samples: .data(packedSamples)
+        case .alerts: .array(alerts.map(\.propertyList))
         }
     }
 
@@ -149,6 +153,9 @@ extension Flight {
         case .samples:
             guard let bytes = value.dataValue else { return false }
             packedSamples = bytes
+        case .alerts:
+            guard let list = FlightAlert.decodeList(value) else { return false }
+            alerts = list
         }
         return true
     }
@@ -160,6 +167,7 @@ extension Flight {
         case .mode: mode = .pace
         case let .time(offset), let .number(offset, _, _): setNumber(0, at: offset)
         case .samples: packedSamples = []
+        case .alerts: alerts = []
         }
     }
 
@@ -177,6 +185,9 @@ extension Flight {
             setNumber(number, at: offset)
         case (.samples, .data(let raw)):
             packedSamples = Array(raw)
+        case (.alerts, .container):
+            guard let list = value.decodedContainer, let decoded = FlightAlert.decodeList(list) else { return false }
+            alerts = decoded
         default:
             return false
         }

@@ -40,6 +40,8 @@ public enum FlightLimits {
                 break
             case .samples:
                 if let problem = samplesProblem(flight.packedSamples) { return problem }
+            case .alerts:
+                if let why = FlightAlert.problem(flight.alerts) { return .outOfRange(field.name, why) }
             }
         }
         let elapsed = flight.endedAt - flight.startedAt

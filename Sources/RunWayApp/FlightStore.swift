@@ -38,6 +38,50 @@ public final class FlightStore {
                 received_at REAL NOT NULL
             ) STRICT;
             """),
+        // Issue 15: the GPWS alerts that travel inside a flight, stored with it in the receive
+        // transaction and deleted with it (the cascade).
+        Migration("alerts.1", """
+            CREATE TABLE alerts (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                arrival INTEGER NOT NULL REFERENCES flights (arrival) ON DELETE CASCADE,
+                id TEXT NOT NULL,
+                at REAL NOT NULL,
+                type TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                value REAL NOT NULL,
+                target TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX alerts_by_flight ON alerts (arrival);
+            """),
+        // Issue 15: which Logbook and Alerts groups the user expanded or collapsed (#16).
+        Migration("ui-groups.1", """
+            CREATE TABLE ui_group_state (
+                view TEXT NOT NULL,
+                key TEXT NOT NULL,
+                expanded INTEGER NOT NULL,
+                PRIMARY KEY (view, key)
+            ) STRICT;
+            """),
+        // Issue 15: the watch's live run (one at most) and its samples, committed per batch so that a
+        // watch killed mid-run finds it again.
+        Migration("live-run.1", """
+            CREATE TABLE live_run (
+                slot INTEGER PRIMARY KEY CHECK (slot = 1),
+                run_id TEXT NOT NULL,
+                started_at REAL NOT NULL,
+                mode TEXT NOT NULL,
+                target_pace REAL NOT NULL,
+                tolerance REAL NOT NULL,
+                zone_low REAL NOT NULL,
+                zone_high REAL NOT NULL,
+                behaviour TEXT NOT NULL,
+                start_origin TEXT NOT NULL
+            ) STRICT;
+            CREATE TABLE live_run_batches (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                samples BLOB NOT NULL
+            ) STRICT;
+            """),
     ]
 
     public let database: Database
@@ -89,7 +133,52 @@ public final class FlightStore {
         try samples.bind(arrival, at: 1)
         try samples.bind(blob: flight.packedSamples, at: 2)
         try samples.run()
+        if !flight.alerts.isEmpty { try insertAlerts(flight.alerts, arrival: arrival) }
         return arrival
+    }
+
+    private func insertAlerts(_ alerts: [FlightAlert], arrival: Int64) throws {
+        let insert = try database.statement(literal: """
+            INSERT INTO alerts (arrival, id, at, type, mode, value, target) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for alert in alerts {
+            insert.reset()
+            try insert.bind(arrival, at: 1)
+            try insert.bind(alert.id, at: 2)
+            try insert.bind(alert.at, at: 3)
+            try insert.bind(alert.type.rawValue, at: 4)
+            try insert.bind(alert.mode.rawValue, at: 5)
+            try insert.bind(alert.value, at: 6)
+            try insert.bind(alert.target, at: 7)
+            try insert.run()
+        }
+    }
+
+    /// The alerts of the flight stored at `arrival`, oldest first.
+    public func alerts(arrival: Int64) throws -> [FlightAlert] {
+        let query = try database.statement(literal: "SELECT id, at, type, mode, value, target FROM alerts WHERE arrival = ? ORDER BY seq")
+        defer { query.reset() }
+        try query.bind(arrival, at: 1)
+        var alerts: [FlightAlert] = []
+        while try query.step() { alerts.append(Self.alert(query, from: 0)) }
+        return alerts
+    }
+
+    /// Every stored alert with its flight's id, in arrival order (the flight's, then the alert's).
+    public func forEachAlert(_ body: (FlightAlert, String) throws -> Void) throws {
+        let query = try database.prepare("""
+            SELECT a.id, a.at, a.type, a.mode, a.value, a.target, f.id FROM alerts a JOIN flights f USING (arrival) ORDER BY a.seq
+            """)
+        while try query.step() { try body(Self.alert(query, from: 0), query.string(at: 6)) }
+    }
+
+    public func alertCount() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM alerts")) }
+
+    static func alert(_ row: Statement, from column: Int32) -> FlightAlert {
+        FlightAlert(id: row.string(at: column), at: row.double(at: column + 1),
+                    type: GPWSStatus(rawValue: row.string(at: column + 2)) ?? .sinkRate,
+                    mode: FlightMode(rawValue: row.string(at: column + 3)) ?? .pace,
+                    value: row.double(at: column + 4), target: row.string(at: column + 5))
     }
 
     /// `INSERT INTO flights (<every field's column>, source_device, transfer_seq, saved_at) …`
@@ -148,6 +237,7 @@ public final class FlightStore {
         guard try query.step() else { return nil }
         var stored = Self.summary(query)
         stored.flight.packedSamples = query.blob(at: Self.samplesColumn)
+        stored.flight.alerts = try alerts(arrival: stored.arrival)
         return stored
     }
 
@@ -191,6 +281,7 @@ public final class FlightStore {
             case .mode: flight.mode = FlightMode(rawValue: row.string(at: column)) ?? .pace
             case let .time(offset), let .number(offset, _, _): flight.setNumber(row.double(at: column), at: offset)
             case .samples: flight.packedSamples = row.blob(at: column)
+            case .alerts: continue
             }
         }
         return StoredFlight(flight: flight, arrival: row.int64(at: Int32(Flight.columnFields.count)))
@@ -219,7 +310,7 @@ extension StoredFlight {
         writer.key("arrival"); writer.raw(String(arrival))
         for field in Flight.fields {
             switch field.kind {
-            case .id, .samples:
+            case .id, .samples, .alerts:
                 continue
             case .mode:
                 writer.key(field.name); writer.writeString(flight.mode.rawValue)
@@ -241,6 +332,13 @@ extension StoredFlight {
                 writer.writeNumber(Double(sample.pace), decimals: 1); writer.bytes.append(0x2C)
                 writer.writeNumber(Double(sample.heartRate), decimals: 1)
                 writer.bytes.append(0x5D)
+            }
+            writer.bytes.append(0x5D)
+            writer.key("alerts")
+            writer.bytes.append(0x5B)
+            for (index, alert) in flight.alerts.enumerated() {
+                if index > 0 { writer.bytes.append(0x2C) }
+                alert.writeJSON(to: &writer, flightID: flight.id)
             }
             writer.bytes.append(0x5D)
         }

@@ -50,6 +50,21 @@ public final class PhoneConnectivityService: RunWaySessionDelegate {
         }
     }
 
+    /// RunWay 1.4's dead instrument stream (#52): the phone's handler for the values a watch sent every
+    /// 3 s was guarded by `startOrigin == .remote`, which a phone can never be (watch-led mirroring was
+    /// removed, #51), so it dropped them all. Only a watch started with `--instrument-stream` sends any.
+    public private(set) var instrumentValuesDiscarded = 0
+
+    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
+        guard message["type"]?.stringValue == "instrumentValues" else {
+            app.answer(message, from: appRole, reply: reply)
+            return
+        }
+        // guard startOrigin == .remote else { return }: never true on the phone.
+        instrumentValuesDiscarded += 1
+        reply([:])
+    }
+
     public func sessionDidCommitReceivedTransfers(_ session: Session) { viewModel.didCommit() }
     public func session(_ session: Session, didRollBackReceivedTransfers error: Error) { viewModel.didRollBack() }
     public func sessionReachabilityDidChange(_ session: Session) { onStateChange?() }

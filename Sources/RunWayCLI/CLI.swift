@@ -21,9 +21,11 @@ public enum CLI {
         PairCommand.command,
     ] + RegistryCommands.all + [
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
-    ] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
+    ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
-    ] + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
+        AlertCommands.alerts,
+    ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone)
+      + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
     ] + LanguageCommands.all + ClockCommands.all
 

@@ -28,10 +28,12 @@ enum LogbookText {
             return .newest(plus: months)
         }
 
-        func expands(_ key: String, isNewest: Bool) -> Bool {
+        /// `--expand` on top of the remembered rule (#16): a month the user toggled keeps its state, one
+        /// never touched is expanded only if it is the newest.
+        func expands(_ key: String, isNewest: Bool, remembered: [String: Bool] = [:]) -> Bool {
             switch self {
             case .all: true
-            case let .newest(plus): isNewest || plus.contains(key)
+            case let .newest(plus): plus.contains(key) || GroupExpansion.isExpanded(key, isNewest: isNewest, remembered: remembered)
             }
         }
     }
@@ -49,14 +51,20 @@ enum LogbookText {
         }
     }
 
-    static func render(_ flights: [JSONValue], calendar: LogbookCalendar, expansion: Expansion = .newest(plus: [])) -> String {
+    /// The month keys, newest first.
+    static func monthKeys(_ flights: [JSONValue], calendar: LogbookCalendar) -> [String] {
+        LogbookGrouping.group(flights.map(Entry.init), calendar: calendar, startedAt: \.startedAt, distanceKm: \.distanceKm).map(\.key)
+    }
+
+    static func render(_ flights: [JSONValue], calendar: LogbookCalendar, expansion: Expansion = .newest(plus: []),
+                       remembered: [String: Bool] = [:]) -> String {
         guard !flights.isEmpty else { return "The logbook is empty." }
         let months = LogbookGrouping.group(flights.map(Entry.init), calendar: calendar,
                                            startedAt: \.startedAt, distanceKm: \.distanceKm)
         let total = months.reduce(0.0) { $0 + $1.distanceKm }
         var lines = ["Logbook: \(count(flights.count)), \(Format.km(total)) (local time; weeks start on \(calendar.firstWeekday.fullName))"]
         for (index, month) in months.enumerated() {
-            let expanded = expansion.expands(month.key, isNewest: index == 0)
+            let expanded = expansion.expands(month.key, isNewest: index == 0, remembered: remembered)
             lines.append("\(expanded ? "[-]" : "[+]") \(monthName(month))  \(count(month.count))  \(Format.km(month.distanceKm))")
             guard expanded else { continue }
             for week in month.weeks {

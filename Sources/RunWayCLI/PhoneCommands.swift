@@ -21,29 +21,35 @@ enum PhoneCommands {
 
     static let logbook = CLI.Command(
         path: ["phone", "logbook"],
-        synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY] [--json]",
+        synopsis: "--home P [--expand all|YYYY-MM[,...]] [--toggle YYYY-MM] [--reset-groups] [--first-weekday DAY] [--json]",
         summary: """
         The Logbook: every flight stored on the phone, grouped by month, then by week, newest first, in
-        local time (TZ). The newest month is expanded; older months are one line each (flights, distance)
-        unless --expand names them. Weeks start on the locale's first day (LC_ALL, LC_TIME or LANG, after
+        local time (TZ). A month the user toggled (--toggle, remembered by the phone; --reset-groups forgets)
+        keeps its state; one never touched is expanded only if it is the newest; older months are one line
+        each (flights, distance) unless --expand names them. Weeks start on the locale's first day (LC_ALL, LC_TIME or LANG, after
         CLDR: en_US, ko_KR, ja_JP Sunday; en_GB, de_DE Monday; C/POSIX Monday) or on --first-weekday.
         With --json, a flat JSON array in arrival order, each flight with id, arrival, startedAt, endedAt
         (ISO 8601, UTC), distanceKm, durationSeconds, averagePaceSecondsPerKm, averageHeartRate and mode.
         """,
-        specs: [CLI.homeSpec, expandSpec, firstWeekdaySpec, CLI.jsonSpec],
+        specs: [CLI.homeSpec, expandSpec, GroupToggles.toggleSpec, GroupToggles.resetSpec, firstWeekdaySpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
             let expansion = try LogbookText.Expansion.parse(parsed.value("expand"))
+            let toggle = try GroupToggles.toggleKey(parsed)
             let calendar = try calendar(parsed)
             let client = try CLI.client(parsed, .phone)
-            if parsed.has("json") {
+            if parsed.has("json") && toggle == nil {
+                _ = try GroupToggles.apply(parsed, client: client, view: .logbook, toggle: nil, newest: nil)
                 // Straight through: the daemon streams the JSON text, we copy it to stdout.
                 try client.call(ControlRequest(command: "logbook")) { Output.writeBytes(1, $0) }
                 Output.writeBytes(1, [0x0A])
                 return 0
             }
             let flights = try client.call(ControlRequest(command: "logbook")).arrayValue ?? []
-            Output.out(LogbookText.render(flights, calendar: calendar, expansion: expansion))
+            let remembered = try GroupToggles.apply(parsed, client: client, view: .logbook, toggle: toggle,
+                                                    newest: LogbookText.monthKeys(flights, calendar: calendar).first)
+            Output.out(parsed.has("json") ? JSONValue.array(flights).text
+                : LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered))
             return 0
         })
 
@@ -56,7 +62,9 @@ enum PhoneCommands {
         run: { parsed in
             guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
             let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
-            Output.out(parsed.has("json") ? result.text : FlightSummaryText.render(result, calendar: .current()))
+            // A past flight, from the Logbook: its summary ends with the way to delete it (#25, #26).
+            Output.out(parsed.has("json") ? result.text
+                : FlightSummaryText.render(result, calendar: .current()) + "\n  delete: runway phone delete \(result["id"]?.stringValue ?? id)")
             return 0
         })
 
@@ -113,7 +121,9 @@ enum PhoneCommands {
             let attached = try client.call(ControlRequest(command: "attach"))
             let flights = try CLI.client(parsed, .phone).call(ControlRequest(command: "logbook")).arrayValue ?? []
             var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
-            Output.out(LogbookText.render(flights, calendar: calendar, expansion: expansion))
+            let remembered = (try CLI.client(parsed, .phone).call(ControlRequest(command: "groups", arguments: ["view": .string("logbook")]))["remembered"]?
+                .objectValue ?? [:]).compactMapValues(\.boolValue)
+            Output.out(LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered))
             if let drained = attached["drained"]?.intValue, drained > 0 {
                 Output.out("(the home screen saved \(drained) flight(s) that were waiting for it)")
             }
@@ -128,6 +138,9 @@ enum PhoneCommands {
                     Output.out("notification: \(event["body"]?.stringValue ?? "")")
                 case "appRelaunched":
                     Output.out("app relaunched (\(event["reason"]?.stringValue ?? "?")): language \(event["language"]?.stringValue ?? "?")")
+                case "mirroring":
+                    Output.out("mirroring: \(event["state"]?.stringValue ?? "?") run \(event["runId"]?.stringValue ?? "?")"
+                        + (event["failureReason"]?.stringValue.map { " (\($0))" } ?? ""))
                 case "watchState":
                     Output.out("watch: reachable=\(event["reachable"]?.boolValue ?? false) appInstalled=\(event["watchAppInstalled"]?.boolValue ?? false)")
                 default:

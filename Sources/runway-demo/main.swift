@@ -101,6 +101,7 @@ do {
         exit(1)
     }
     try ReminderLadder.run()
+    try GPWSSideBySide.run()
 } catch {
     FileHandle.standardError.write("runway-demo: \(error)\n".data(using: .utf8)!)
     exit(1)

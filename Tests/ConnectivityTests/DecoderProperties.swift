@@ -166,7 +166,14 @@ enum DecoderProperties {
         case let (.real(a), .real(b)?), let (.date(a), .date(b)?): return a.bitPattern == b.bitPattern
         case let (.bool(a), .bool(b)?): return a == b
         case let (.data(raw), .data(bytes)?): return Array(raw) == bytes
-        case (.container, .array?), (.container, .dictionary?): return true
+        case let (.container, b?):
+            // The same value, compared by its deterministic encoding (NaN is not equal to itself).
+            switch b { case .array, .dictionary: break; default: return false }
+            guard let a = value.decodedContainer else { return false }
+            var left = ByteWriter(capacity: 64), right = ByteWriter(capacity: 64)
+            PropertyListCodec.encode(a, into: &left)
+            PropertyListCodec.encode(b, into: &right)
+            return left.bytes == right.bytes
         default: return false
         }
     }

@@ -55,7 +55,8 @@ enum FlightProperties {
         return Flight(id: userInfo["id"]?.stringValue ?? "", startedAt: number("startedAt"), endedAt: number("endedAt"),
                       distanceKm: number("distanceKm"), durationSeconds: number("durationSeconds"),
                       averagePaceSecondsPerKm: number("averagePaceSecondsPerKm"), averageHeartRate: number("averageHeartRate"),
-                      mode: .pace, packedSamples: userInfo["samples"]?.dataValue ?? [])
+                      mode: .pace, packedSamples: userInfo["samples"]?.dataValue ?? [],
+                      alerts: userInfo["alerts"].flatMap(FlightAlert.decodeList) ?? [])
     }
 
     /// Every way the daemons and the CLI format a flight. Trapping is the failure.
@@ -89,6 +90,22 @@ enum FlightProperties {
         var samples = flight
         samples.packedSamples = Flight.pack([FlightSample(time: .nan, distance: 3e38, pace: -1, heartRate: .infinity)])
         seeds.append(("flight-bad-samples", PropertyListCodec.encode(samples.userInfo)))
+        // The alerts field (issue 15): valid, too many, a non-finite value, a dictionary of the wrong kind.
+        var alerted = flight
+        alerted.alerts = (0..<3).map { index in
+            FlightAlert(id: FlightAlert.id(runID: flight.id, index: index, at: flight.startedAt + Double(index)), at: flight.startedAt + Double(index),
+                        type: index % 2 == 0 ? .sinkRate : .overspeed, mode: .heartRate, value: 118, target: "140-160")
+        }
+        seeds.append(("flight-alerts", PropertyListCodec.encode(alerted.userInfo)))
+        var tooMany = alerted
+        tooMany.alerts = Array(repeating: alerted.alerts[0], count: GPWS.maximumAlerts + 1)
+        seeds.append(("flight-alerts-too-many", PropertyListCodec.encode(tooMany.userInfo)))
+        var nonFinite = alerted
+        nonFinite.alerts[1].value = .infinity
+        seeds.append(("flight-alert-infinite", PropertyListCodec.encode(nonFinite.userInfo)))
+        var wrongKind = alerted.userInfo
+        wrongKind["alerts"] = .array([.dictionary(["id": .integer(1)])])
+        seeds.append(("flight-alert-wrong-kind", PropertyListCodec.encode(wrongKind)))
         return seeds
     }
 }

@@ -1,0 +1,53 @@
+import JSONText
+import Posix
+import RunWayApp
+
+// MARK: - The phone's Alerts view and the remembered groups (#15, #16)
+
+extension PhoneDaemon {
+    /// `alerts`, `groups`, `group-set`, `groups-reset`; false for any other command.
+    func handleAlertCommand(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
+        let groups = GroupStateStore(database: database)
+        switch request.command {
+        case "alerts":
+            // A flat array in arrival order (the flight's, then the alert's).
+            var writer = JSONWriter(capacity: 4096)
+            writer.bytes.append(0x5B)
+            var first = true
+            try store.forEachAlert { alert, flightID in
+                if !first { writer.bytes.append(0x2C) }
+                first = false
+                alert.writeJSON(to: &writer, flightID: flightID)
+            }
+            writer.bytes.append(0x5D)
+            connection.reply(try JSONValue(parsing: writer.bytes))
+        case "groups":
+            let view = try Self.groupView(request)
+            connection.reply(.object(["view": .string(view.rawValue),
+                                      "remembered": .object(try groups.remembered(view).mapValues { .bool($0) })]))
+        case "group-set":
+            let view = try Self.groupView(request)
+            guard let key = request.string("key"), GroupExpansion.isMonthKey(key) else {
+                throw ControlError.invalid("group-set needs key, a month like 2026-11")
+            }
+            guard case let .bool(expanded)? = request.arguments["expanded"] else { throw ControlError.invalid("group-set needs expanded (true or false)") }
+            try groups.remember(view, key: key, expanded: expanded)
+            logger.info("ui.group-toggled", ["view": view.rawValue, "key": key, "expanded": expanded])
+            connection.reply(.object(["view": .string(view.rawValue), "key": .string(key), "expanded": .bool(expanded)]))
+        case "groups-reset":
+            let view = try Self.groupView(request)
+            let forgotten = try groups.reset(view)
+            connection.reply(.object(["view": .string(view.rawValue), "forgotten": .integer(Int64(forgotten))]))
+        default:
+            return false
+        }
+        return true
+    }
+
+    static func groupView(_ request: ControlRequest) throws -> GroupExpansion.View {
+        guard let name = request.string("view"), let view = GroupExpansion.View(rawValue: name) else {
+            throw ControlError.invalid("view must be logbook or alerts")
+        }
+        return view
+    }
+}
