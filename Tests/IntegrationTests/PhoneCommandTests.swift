@@ -92,7 +92,14 @@ import Testing
                           ["--json", "--expand", "2026-1"]] {
             let result = try fixture.logbook(arguments)
             #expect(result.status == 2, "\(arguments)")
-            #expect(result.stderr.hasPrefix("runway phone logbook: --"), "\(arguments)")
+            if arguments.contains("--json") {
+                // Under --json the error is one line of JSON (issue 17).
+                let error = try JSONValue(parsing: Array(result.stderr.utf8))["error"]
+                #expect(error?["name"]?.stringValue == "usage")
+                #expect(error?["message"]?.stringValue?.hasPrefix("--expand") == true, "\(arguments)")
+            } else {
+                #expect(result.stderr.hasPrefix("runway phone logbook: --"), "\(arguments)")
+            }
         }
         let json = try fixture.logbook(["--json"])
         let flights = try #require(try JSONValue(parsing: json.stdout).arrayValue)
