@@ -34,6 +34,7 @@ public enum PhoneOSMain {
 
     public static func main(_ arguments: [String]) -> Int32 {
         let tool = "phone-os"
+        if arguments == ["--version"] { return DaemonMain.printVersion(tool) }
         do {
             let parsed = try Arguments.parse(arguments, specs: specs)
             if parsed.wantsHelp { print(usage()); return 0 }
