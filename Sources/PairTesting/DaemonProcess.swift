@@ -51,7 +51,7 @@ public final class DaemonProcess {
         }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
-        process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
+        process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "RUNWAY_CRASH_AT")

@@ -120,12 +120,22 @@ import Testing
         let timedOut = try run(["phone", "message", "--home", pair.phoneHome, "--json-file", silent, "--timeout", "300"])
         #expect(timedOut.status == 1)
         #expect(timedOut.stderr.contains("7012 messageReplyTimedOut"))
-        // A backgrounded watch app is not reachable from the phone; the phone stays reachable from the watch.
+        // A backgrounded watch app is not reachable from the phone, and (as on watchOS, where isReachable
+        // needs the WatchKit extension in the foreground) cannot send messages itself: 7007 both ways.
         #expect(try run(["watch", "app", "background", "--home", pair.watchHome]).status == 0)
         try pair.waitUntil("the phone sees the watch app go") { try pair.status("phone")["reachable"] == .bool(false) }
         let background = try run(["phone", "message", "--home", pair.phoneHome, "--json-file", ping])
         #expect(background.stderr.contains("7007 notReachable"))
+        #expect(try pair.status("watch")["reachable"] == .bool(false))
+        let fromBackground = try run(["watch", "message", "--home", pair.watchHome, "--json-file", ping])
+        #expect(fromBackground.status == 1)
+        #expect(fromBackground.stderr.contains("7007 notReachable"))
+        #expect(try run(["watch", "app", "foreground", "--home", pair.watchHome]).status == 0)
+        #expect(try pair.status("watch")["reachable"] == .bool(true))
         #expect(try run(["watch", "message", "--home", pair.watchHome, "--json-file", ping]).status == 0)
+        // An uninstalled watch app cannot send one either.
+        #expect(try run(["watch", "app", "uninstall", "--home", pair.watchHome]).status == 0)
+        #expect(try run(["watch", "message", "--home", pair.watchHome, "--json-file", ping]).stderr.contains("700"))
     }
 
     @Test func theWatchAppsStateReachesThePhone() throws {
