@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "phone-daemon", targets: ["phone-daemon"]),
         .executable(name: "watch-agent", targets: ["watch-agent"]),
+        .executable(name: "phone-os", targets: ["phone-os"]),
         .executable(name: "runway", targets: ["runway"]),
         .executable(name: "runway-demo", targets: ["runway-demo"]),
         .executable(name: "runway-chaos", targets: ["runway-chaos"]),
@@ -39,6 +40,8 @@ let package = Package(
         .target(name: "PairTesting", dependencies: ["Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
+        // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
+        .executableTarget(name: "phone-os", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),

@@ -11,6 +11,9 @@ public struct Handshake: Equatable, Sendable {
     public var resumeSeq: Int64
     public var appInstalled: Bool
     public var appActive: Bool
+    /// What the sender has queued for the other side and not yet seen acknowledged (its outbox): the
+    /// phone's system (`phone-os`) reads it from the watch's `hello` to decide whether to launch the app.
+    public var pendingTransfers: Int64 = 0
 
     public init(role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
                 appInstalled: Bool = true, appActive: Bool = true) {
@@ -24,7 +27,7 @@ public struct Handshake: Equatable, Sendable {
     }
 
     public var encoded: [UInt8] {
-        PropertyListCodec.encode([
+        var fields: [String: PropertyListValue] = [
             "role": .string(role.rawValue),
             "deviceID": .string(deviceID),
             "pairingID": .string(pairingID),
@@ -32,7 +35,10 @@ public struct Handshake: Equatable, Sendable {
             "resumeSeq": .integer(resumeSeq),
             "appInstalled": .bool(appInstalled),
             "appActive": .bool(appActive),
-        ])
+        ]
+        // Only when there is something: a hello with nothing pending is byte for byte the older one.
+        if pendingTransfers > 0 { fields["pendingTransfers"] = .integer(pendingTransfers) }
+        return PropertyListCodec.encode(fields)
     }
 
     public init(decoding payload: [UInt8]) throws(DecodeError) {
@@ -46,6 +52,7 @@ public struct Handshake: Equatable, Sendable {
         self.init(role: role, deviceID: deviceID, pairingID: pairingID, appVersion: appVersion, resumeSeq: resumeSeq,
                   appInstalled: fields["appInstalled"]?.boolValue ?? true,
                   appActive: fields["appActive"]?.boolValue ?? true)
+        pendingTransfers = max(0, fields["pendingTransfers"]?.int64Value ?? 0)
     }
 }
 

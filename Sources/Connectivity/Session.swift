@@ -195,11 +195,12 @@ public final class Session {
     /// Whether a link to the counterpart is up.
     public var isLinked: Bool { channel != nil }
 
-    /// As on the device: the watch reaches the phone whenever the link is up (a message wakes the phone
-    /// app); the phone reaches the watch only while the link is up *and* the watch app is active.
+    /// As on the device: the watch reaches the phone while the link is up *and* its own app is in the
+    /// foreground (watchOS: "the WatchKit extension is running in the foreground"; a message wakes the
+    /// phone app); the phone reaches the watch only while the link is up *and* the watch app is active.
     public var isReachable: Bool {
         guard peer != nil, channel != nil, activationState == .activated else { return false }
-        return role == .watch || (counterpartAppInstalled && counterpartAppActive)
+        return role == .watch ? (localAppInstalled && localAppActive) : (counterpartAppInstalled && counterpartAppActive)
     }
 
     private func loadDeviceState() throws {
@@ -257,10 +258,12 @@ public final class Session {
         try requireStoreForAcknowledgement()
         guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
         let peerID = pairing.counterpartID(of: role)
-        return Handshake(
+        var handshake = Handshake(
             role: role, deviceID: deviceID, pairingID: pairing.pairingID, appVersion: configuration.appVersion,
             resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
             appInstalled: localAppInstalled, appActive: localAppActive)
+        handshake.pendingTransfers = Int64(try outstandingUserInfoTransferCount())
+        return handshake
     }
 
     /// Checks the counterpart's handshake against the pairing: nil if it may talk to us.

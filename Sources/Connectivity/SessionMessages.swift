@@ -21,7 +21,7 @@ extension Session {
             guard isReachable, let channel else {
                 throw WCError(.notReachable, role == .phone
                     ? "the watch is not reachable (link down, or the watch app is not in the foreground)"
-                    : "the phone is not reachable (link down)")
+                    : "the phone is not reachable (link down, or the watch app is not in the foreground)")
             }
             payload = try encodeChecked(message, limit: configuration.userInfoByteLimit, what: "message")
             let id = nextMessageID

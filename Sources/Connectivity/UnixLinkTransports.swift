@@ -21,10 +21,22 @@ public final class UnixLinkListener: LinkTransport {
         listener = UnixListener(address: address, loop: loop, logger: logger, eventPrefix: "link")
     }
 
+    /// Connections a supervisor accepted before it launched us (`phone-os`): served as if we had.
+    private var adoptedConnections: [FileDescriptor] = []
+
+    /// Listens on the supervisor's socket instead of binding one (socket activation).
+    public func adopt(listener fd: FileDescriptor) { listener.adopt(fd) }
+
+    /// Serves a connection the supervisor accepted (its first frame still unread) once started.
+    public func adopt(connection fd: FileDescriptor) { adoptedConnections.append(fd) }
+
     public func start(_ session: Session) throws {
         listener.onAccept = { [unowned self, unowned session] fd in self.accepted(fd, session) }
         try listener.start()
-        logger.info("link.listening", ["socket": address.path])
+        logger.info("link.listening", ["socket": address.path, "supervised": listener.isSupervised])
+        let adopted = adoptedConnections
+        adoptedConnections = []
+        for fd in adopted { accepted(fd, session) }
     }
 
     public func stop() {

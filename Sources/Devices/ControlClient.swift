@@ -36,11 +36,15 @@ public final class ControlClient {
 
     /// Connects to the daemon of `home`; a daemon that is not running is one clear error, and so is one
     /// that does not take the connection within the time-out (its listen queue is full).
-    public init(home: DeviceHome, timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds) throws(ControlError) {
+    public init(home: DeviceHome, socketPath: String? = nil,
+                timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds) throws(ControlError) {
         self.home = home
         self.timeoutMilliseconds = timeoutMilliseconds
         let address: UnixSocketAddress
-        do { address = try home.controlSocketAddress() } catch { throw ControlError.invalid(error.description) }
+        do {
+            if let socketPath { address = try UnixSocketAddress(path: socketPath) } else { address = try home.controlSocketAddress() }
+        } catch { throw ControlError.invalid("\(error)") }
+        let serverName = socketPath == nil ? Self.daemonName(home.role) : "phone-os"
         let deadline = SystemClock.now() + UInt64(timeoutMilliseconds) * 1_000_000
         while true {
             do {
@@ -55,9 +59,9 @@ public final class ControlClient {
                     throw ControlError.invalid("\(home.path) is not a \(home.role.rawValue) home (no such directory)")
                 }
                 if error.errno == EAGAIN {
-                    throw ControlError("the \(Self.daemonName(home.role)) for \(home.path) did not accept the connection within \(timeoutMilliseconds) ms (is it stopped or hung?)")
+                    throw ControlError("the \(serverName) for \(home.path) did not accept the connection within \(timeoutMilliseconds) ms (is it stopped or hung?)")
                 }
-                throw ControlError("the \(Self.daemonName(home.role)) for \(home.path) is not running (\(error.errno == ENOENT || error.errno == ECONNREFUSED ? "no one is listening on \(address.path)" : error.description))")
+                throw ControlError("the \(serverName) for \(home.path) is not running (\(error.errno == ENOENT || error.errno == ECONNREFUSED ? "no one is listening on \(address.path)" : error.description))")
             }
         }
     }

@@ -322,6 +322,9 @@ public final class ControlServer {
         listener = UnixListener(address: address, loop: loop, logger: logger, eventPrefix: "control")
     }
 
+    /// Listens on the supervisor's socket instead of binding one (socket activation).
+    public func adopt(_ fd: FileDescriptor) { listener.adopt(fd) }
+
     public func start() throws {
         listener.onAccept = { [unowned self] fd in self.accepted(fd) }
         try listener.start()

@@ -53,6 +53,11 @@ public enum DaemonMain {
         Prints "ready" on stdout once it accepts connections; SIGTERM shuts it down cleanly (exit 0).
         Logs go to stderr, one key=value line per event.
 
+        Socket activation (systemd's protocol; see docs/systemd/): a supervisor may bind DIR/link.sock
+        and DIR/control.sock itself and pass them as LISTEN_FDS/LISTEN_PID/LISTEN_FDNAMES (names link and
+        control); the phone then listens on those and never removes their files. With NOTIFY_SOCKET set it
+        reports READY=1 and STOPPING=1. Under phone-os (HOME/os.lock held) a hand start is refused.
+
         options:
         \(Arguments.describe(phoneSpecs + [.flag("help", "show this help")]))
 
@@ -101,7 +106,16 @@ public enum DaemonMain {
             options.limits = try ConnectionLimits(parsed)
             options.appVersion = try appVersion(parsed)
             options.activationDelayMilliseconds = try parsed.integer("activation-delay-ms", range: 1...60_000)
+            let activation: PhoneActivation?
+            do {
+                activation = try PhoneActivation.take(home: DeviceHome(path: options.home, role: .phone))
+            } catch {
+                // The supervisor's mistake, not the user's command line: one line, no usage text.
+                writeError("\(tool): \(error.message)\n")
+                return 2
+            }
             let daemon = try PhoneDaemon(options: options)
+            daemon.activation = activation
             daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
             return try daemon.run()
         } catch let error as UsageError {

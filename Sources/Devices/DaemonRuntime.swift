@@ -61,7 +61,7 @@ public final class DaemonRuntime {
     ///
     /// The lock is an `flock` on the home directory itself, not on a file in it: removing `HOME/lock`
     /// (which only holds the pid, for messages) cannot let a second daemon in.
-    public func claimHome() throws {
+    public func claimHome(supervised: Set<String> = []) throws {
         try home.prepare()
         do {
             lock = try FileLock(directory: home.path, pidFile: home.lockPath)
@@ -72,7 +72,7 @@ public final class DaemonRuntime {
         }
         var stale = [try home.controlSocketAddress()]
         if home.role == .phone { stale.append(try home.linkSocketAddress()) }
-        for address in stale {
+        for address in stale where !supervised.contains(String(address.path.split(separator: "/").last ?? "")) {
             switch Filesystem.kind(of: address.path) {
             case .missing:
                 continue
@@ -128,6 +128,7 @@ public final class DaemonRuntime {
     public func announceReady() {
         let line = Array("ready\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
         logger.info("daemon.ready", ["home": home.path, "pid": getpid()])
     }
 
@@ -226,6 +227,7 @@ public final class DaemonRuntime {
     }
 
     private func shutdown() {
+        ServiceNotifier.notify("STOPPING=1")
         for handler in shutdownHandlers.reversed() { handler() }
         shutdownHandlers.removeAll()
         sealStore()

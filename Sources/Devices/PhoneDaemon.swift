@@ -49,6 +49,8 @@ public final class PhoneDaemon {
     /// Runs led by the phone (`runway phone run ...`, `PhoneRuns.swift`).
     var phoneRuns: PhoneRunController!
     private var drainDeferred = false
+    /// The sockets a supervisor passed (socket activation), if any: see `PhoneActivation`.
+    public var activation: PhoneActivation?
 
     public init(options: Options) throws {
         self.options = options
@@ -58,8 +60,12 @@ public final class PhoneDaemon {
 
     /// Runs until SIGTERM; returns the exit status.
     public func run() throws -> Int32 {
-        try runtime.claimHome()
         let home = runtime.home
+        if activation == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
+            // phone-os owns this home's link socket and launches the app itself.
+            throw DaemonRuntime.StartError.other("\(home.path) is run by phone-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway phone app open --home \(home.path))")
+        }
+        try runtime.claimHome(supervised: activation?.supervisedPaths ?? [])
 
         // 1. The store (the database context) — before anything can arrive.
         database = try runtime.openStore()
@@ -99,6 +105,8 @@ public final class PhoneDaemon {
         service = PhoneConnectivityService(viewModel: viewModel, app: app, logger: logger)
         let transport = UnixLinkListener(address: try home.linkSocketAddress(), loop: runtime.loop, logger: logger)
         transport.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
+        if let link = activation?.link { transport.adopt(listener: link) }
+        for connection in activation?.connections ?? [] { transport.adopt(connection: connection) }
         session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
                           configuration: configuration, logger: logger)
         session.delegate = service
@@ -111,6 +119,11 @@ public final class PhoneDaemon {
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
+        if let fd = activation?.control { control.adopt(fd) }
+        if let activation {
+            logger.info("startup.socket-activated", ["link": activation.link != nil, "control": activation.control != nil,
+                                                     "connections": activation.connections.count])
+        }
         control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
         service.onStateChange = { [unowned self] in
             self.publishState()

@@ -48,8 +48,10 @@ struct SessionCommands {
             connection.reply(.object([
                 "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
                 "outstanding": .array(outstanding.map { item in
+                    // Keys and size, not the payload: a flight's samples would fill the screen.
                     .object(["transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring),
-                             "userInfo": item.transfer.userInfo.json])
+                             "keys": .array(item.transfer.userInfo.keys.sorted().map(JSONValue.string)),
+                             "bytes": .integer(Int64(PropertyListCodec.encode(item.transfer.userInfo).count))])
                 }),
                 "finishedSinceStart": .integer(Int64(app.finishedCount)),
                 "recentlyFinished": .array(app.recentlyFinished.last.suffix(limit).map { finished in

@@ -167,12 +167,17 @@ public final class WatchAgent {
         // One outbox transaction for the whole series (one fsync), generated a slice at a time so
         // that a million runs never sit in memory together; the newest run ends at the watch's now
         // (device time, `runway clock`).
-        let recording = try recorder.record(count: count, distanceKm: distance, now: clock.now, using: &generator)
+        // Part of a longer series the CLI records in chunks: where this chunk sits, and the series' end.
+        let total = try request.int("seriesTotal", default: count, range: count...1_000_000)!
+        let start = try request.int("seriesStart", default: 0, range: 0...(total - count))!
+        let now = try request.double("endingAt", range: FlightLimits.earliestTime...FlightLimits.latestTime) ?? clock.now
+        let recording = try recorder.record(count: count, distanceKm: distance, now: now, seriesStart: start, seriesTotal: total,
+                                            using: &generator)
         // Committed, not yet answered: a crash here leaves flights queued whose recording never
         // reported success (docs/guarantees.md, "indeterminate recordings").
         CrashPoint.hit("send.after-enqueue")
         return .object(["ids": .array(recording.ids.map(JSONValue.string)), "firstTransfer": .integer(recording.firstTransfer),
-                        "lastTransfer": .integer(recording.lastTransfer)])
+                        "lastTransfer": .integer(recording.lastTransfer), "endingAt": .number(now)])
     }
 }
 

@@ -51,7 +51,7 @@ public final class DaemonProcess {
         }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
-        process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
+        process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "RUNWAY_CRASH_AT")
@@ -170,7 +170,7 @@ public final class RunningTool {
         let outPath = scratch + "/out", errPath = scratch + "/err"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Binaries.path(binary))
+        process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
         process.arguments = arguments
         // A registry of pairs of its own (`runway pair` records there), thrown away with the scratch
         // directory: tests never see each other's pairs, nor the user's.

@@ -11,6 +11,8 @@ public final class SimulatedPair {
     public var watchHome: String { root + "/watch" }
     public private(set) var phone: DaemonProcess?
     public private(set) var watch: DaemonProcess?
+    /// The phone's simulated iOS, when the phone is run by it (`startPhoneOS`).
+    public private(set) var phoneOS: DaemonProcess?
     /// Extra flags for each start (`--save-path ui-drain`, `--link-rate 500`).
     public var phoneArguments: [String] = []
     public var watchArguments: [String] = []
@@ -53,16 +55,30 @@ public final class SimulatedPair {
                                   logPath: phoneLog, environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
     }
 
+    /// Starts `phone-os` on the phone's home: it launches the app itself (logs go to the phone's log).
+    public func startPhoneOS(_ arguments: [String] = []) throws {
+        phoneOS = try DaemonProcess("phone-os", ["--home", phoneHome] + arguments, logPath: phoneLog)
+    }
+
+    /// `runway phone os status --json` (or `app ACTION` when given).
+    public func phoneOSCall(_ arguments: [String]) throws -> JSONValue {
+        let result = try runTool(["phone"] + arguments + ["--home", phoneHome, "--json"])
+        guard result.status == 0 else { throw HarnessError("runway phone \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
+        return try JSONValue(parsing: result.stdout)
+    }
+
     public func killPhone(_ signal: Int32 = SIGKILL) { phone?.kill(signal) }
     public func killWatch(_ signal: Int32 = SIGKILL) { watch?.kill(signal) }
 
     public func stopAll() {
+        phoneOS?.stop()
         phone?.stop()
         watch?.stop()
     }
 
     /// Kills both daemons and removes the homes (kept when `RUNWAY_KEEP_TEST_DIRS` is set, to debug).
     public func cleanUp() {
+        phoneOS?.stop()  // SIGTERM: it stops the app it launched
         phone?.kill()
         watch?.kill()
         if ProcessInfo.processInfo.environment["RUNWAY_KEEP_TEST_DIRS"] == nil {

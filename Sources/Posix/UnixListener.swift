@@ -17,6 +17,10 @@ public final class UnixListener {
     private var boundIdentity: Filesystem.Identity?
     public var onAccept: ((FileDescriptor) -> Void)?
     public var pauseMilliseconds: UInt64 = 100
+    /// A socket a supervisor bound and passed us (socket activation): the supervisor owns its file, so
+    /// it is never unlinked nor bound afresh here, only closed.
+    private var adopted: FileDescriptor?
+    public var isSupervised: Bool { adopted != nil || (descriptor != nil && boundIdentity == nil) }
 
     public init(address: UnixSocketAddress, loop: EventLoop, logger: Logger, eventPrefix: String) {
         self.address = address
@@ -28,13 +32,26 @@ public final class UnixListener {
     /// Binds (mode 0600) and starts accepting. The caller holds the home's lock and has removed a stale
     /// socket first.
     public func start() throws(SystemError) {
+        if let fd = adopted {
+            adopted = nil
+            descriptor = fd
+            boundIdentity = nil
+            loop.register(fd.rawValue, interest: .readable) { [unowned self] _ in self.acceptPending() }
+            return
+        }
         let fd = try UnixSocket.listen(at: address)
         descriptor = fd
         boundIdentity = Filesystem.identity(of: address.path)
         loop.register(fd.rawValue, interest: .readable) { [unowned self] _ in self.acceptPending() }
     }
 
-    /// Stops accepting, closes the socket and removes its file.
+    /// Listens on `fd`, a socket the supervisor bound at `address` and passed (socket activation),
+    /// instead of binding one: call before `start`.
+    public func adopt(_ fd: FileDescriptor) {
+        adopted = fd
+    }
+
+    /// Stops accepting, closes the socket and removes its file (not a supervisor's: only closed).
     public func stop() {
         guard let descriptor else { return }
         loop.unregister(descriptor.rawValue)
@@ -59,6 +76,9 @@ public final class UnixListener {
     /// replaced; anything that is not a socket is left alone and the error is thrown.
     public func ensureBound() throws(SystemError) -> BindingState {
         guard let old = descriptor else { return .intact }
+        // The supervisor's socket: its file is the supervisor's to keep, and binding our own in its
+        // place would take the path from under the supervisor.
+        guard boundIdentity != nil else { return .intact }
         let current = Filesystem.identity(of: address.path)
         if let current, current == boundIdentity { return .intact }
         if current != nil, Filesystem.kind(of: address.path) != .socket {

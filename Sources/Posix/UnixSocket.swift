@@ -33,7 +33,7 @@ public struct UnixSocketAddress: Sendable, Equatable, CustomStringConvertible {
     public var description: String { path }
 
     /// Calls `body` with a filled `sockaddr_un` and its length.
-    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
+    public func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let utf8 = Array(path.utf8)

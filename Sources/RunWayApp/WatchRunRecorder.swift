@@ -37,16 +37,23 @@ public final class WatchRunRecorder {
     /// The watch app's "record N runs": `count` finished runs, the newest ending at `now` (the watch's
     /// device time), generated a slice at a time and queued in one outbox transaction — durable all
     /// together before this returns, or not at all.
-    public func record(count: Int, distanceKm: Double?, now: Double, using generator: inout FlightGenerator) throws -> Recording {
+    ///
+    /// A long series can be recorded in chunks: `seriesStart` and `seriesTotal` place these `count` runs
+    /// within a series of `seriesTotal` (spaced as one series, all ending by `now`); each chunk is its own
+    /// transaction.
+    public func record(count: Int, distanceKm: Double?, now: Double, seriesStart: Int = 0, seriesTotal: Int? = nil,
+                       using generator: inout FlightGenerator) throws -> Recording {
         try requireActivated()
+        let total = seriesTotal ?? count
         var ids: [String] = []
         ids.reserveCapacity(count)
-        var start = 0
+        var start = seriesStart
+        let stop = seriesStart + count
         var generated = generator
         let (first, last) = try session.transferUserInfo { () -> [UserInfo]? in
-            guard start < count else { return nil }
-            let end = min(count, start + 512)
-            let flights = generated.flights(start..<end, of: count, distanceKm: distanceKm, now: now)
+            guard start < stop else { return nil }
+            let end = min(stop, start + 512)
+            let flights = generated.flights(start..<end, of: total, distanceKm: distanceKm, now: now)
             ids.append(contentsOf: flights.map(\.id))
             start = end
             return flights.map(\.userInfo)

@@ -19,12 +19,13 @@ public enum CLI {
 
     static let commands: [Command] = [
         PairCommand.command,
-    ] + RegistryCommands.all + [
+    ] + RegistryCommands.all + DocumentationCommands.all + [
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"),
     ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
         AlertCommands.alerts,
-    ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone) + [
+    ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone)
+      + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
     ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all
 

@@ -77,7 +77,7 @@ enum SessionCLI {
                 }),
             CLI.Command(
                 path: [name, "transfers"], synopsis: "--home \(home) [--limit N] [--json]",
-                summary: "The outstanding userInfo transfers (oldest first, with isTransferring) and the most recently finished ones.",
+                summary: "The outstanding userInfo transfers (oldest first, with isTransferring, their keys and encoded size — not whole payloads) and the most recently finished ones.",
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     var arguments: [String: JSONValue] = [:]
@@ -89,7 +89,8 @@ enum SessionCLI {
                         var lines = ["\(result["outstandingUserInfoTransfers"]?.intValue ?? 0) outstanding"]
                         for item in result["outstanding"]?.arrayValue ?? [] {
                             let id = item["transferId"]?.intValue ?? 0
-                            lines.append("  \(id)\(item["isTransferring"]?.boolValue == true ? " (transferring)" : "")  \(item["userInfo"]?.text ?? "")")
+                            let keys = (item["keys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
+                            lines.append("  \(id)\(item["isTransferring"]?.boolValue == true ? " (transferring)" : "")  \(item["bytes"]?.intValue ?? 0) bytes  keys: \(keys)")
                         }
                         Output.out(lines.joined(separator: "\n"))
                     }

@@ -1,5 +1,6 @@
 import Connectivity
 import Devices
+import Glibc
 import JSONText
 
 /// `runway watch ...`
@@ -8,9 +9,11 @@ enum WatchCommands {
         path: ["watch", "record"],
         synopsis: "--home W [--count N] [--distance KM] [--seed S] [--json]",
         summary: """
-        Records N finished runs on the watch (default 1), each a flight queued for transfer to the phone
-        in one outbox transaction. Works while the phone is down. Prints the new flight ids, one per line
-        (a JSON array with --json).
+        Records N finished runs on the watch (default 1), queued for transfer to the phone. Works while the
+        phone is down. Up to 10,000 runs are one outbox transaction (all or nothing); more are recorded in
+        chunks of 10,000, each its own transaction, so memory stays bounded — on a terminal with a progress
+        line (count, rate, time left) on stderr. Prints the new flight ids as they are recorded, one per line
+        (a JSON array with --json). A chunk that fails stops the recording: what was recorded is said, exit 1.
         """,
         specs: [
             CLI.homeSpec,
@@ -24,18 +27,82 @@ enum WatchCommands {
             let count = try parsed.integer("count", default: 1, range: 1...1_000_000)!
             let distance = try parsed.number("distance", range: 0...1000)
             let seed = try parsed.integer("seed", range: 0...Int.max)
-            var arguments: [String: JSONValue] = ["count": .integer(Int64(count))]
-            if let distance { arguments["distanceKm"] = .number(distance) }
-            if let seed { arguments["seed"] = .integer(Int64(seed)) }
-            let result = try CLI.client(parsed, .watch).call(ControlRequest(command: "record", arguments: arguments))
-            let ids = result["ids"]?.arrayValue ?? []
-            if parsed.has("json") {
-                Output.out(JSONValue.array(ids).text)
-            } else {
-                Output.out(ids.compactMap(\.stringValue).joined(separator: "\n"))
+            let json = parsed.has("json")
+            let client = try CLI.client(parsed, .watch)
+            let progress = count > recordChunk && !json && isatty(2) != 0 ? Progress(total: count) : nil
+            var recorded = 0
+            var endingAt: JSONValue?
+            if json { Output.writeBytes(1, Array("[".utf8)) }
+            while recorded < count {
+                let chunk = min(recordChunk, count - recorded)
+                var arguments: [String: JSONValue] = ["count": .integer(Int64(chunk))]
+                if let distance { arguments["distanceKm"] = .number(distance) }
+                if let seed, recorded == 0 { arguments["seed"] = .integer(Int64(seed)) }
+                if count > chunk {
+                    arguments["seriesTotal"] = .integer(Int64(count))
+                    arguments["seriesStart"] = .integer(Int64(recorded))
+                    if let endingAt { arguments["endingAt"] = endingAt }
+                }
+                let result: JSONValue
+                do {
+                    result = try client.call(ControlRequest(command: "record", arguments: arguments))
+                } catch let error as ControlError where recorded > 0 {
+                    progress?.finish()
+                    if json { Output.writeBytes(1, Array("]\n".utf8)) }
+                    throw ControlError("recorded \(recorded) of \(count) runs (in chunks of \(recordChunk), each committed) before: \(error.message)",
+                                       exitStatus: error.exitStatus)
+                }
+                endingAt = result["endingAt"]
+                let ids = (result["ids"]?.arrayValue ?? []).compactMap(\.stringValue)
+                if json {
+                    let text = (recorded > 0 ? "," : "") + ids.map { "\"\($0)\"" }.joined(separator: ",")
+                    Output.writeBytes(1, Array(text.utf8))
+                } else if !ids.isEmpty {
+                    Output.out(ids.joined(separator: "\n"))
+                }
+                recorded += chunk
+                progress?.update(recorded)
             }
+            progress?.finish()
+            if json { Output.writeBytes(1, Array("]\n".utf8)) }
             return 0
         })
+
+    /// More runs than this are recorded in chunks (each one transaction): bounded memory on both sides.
+    static let recordChunk = 10_000
+
+    /// `  120,000 / 300,000 runs   8,150/s   22 s left` on stderr, redrawn in place.
+    final class Progress {
+        let total: Int
+        let started = monotonicSeconds()
+        init(total: Int) { self.total = total }
+
+        func update(_ done: Int) {
+            let elapsed = max(0.001, monotonicSeconds() - started)
+            let rate = Double(done) / elapsed
+            let left = rate > 0 ? Int((Double(total - done) / rate).rounded()) : 0
+            Output.write(2, "\r  \(grouped(done)) / \(grouped(total)) runs   \(grouped(Int(rate)))/s   \(left) s left   ")
+        }
+
+        func finish() { Output.write(2, "\n") }
+
+        static func monotonicSeconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        private func monotonicSeconds() -> Double { Self.monotonicSeconds() }
+
+        func grouped(_ n: Int) -> String {
+            let digits = Array(String(n))
+            var out = ""
+            for (index, digit) in digits.enumerated() {
+                if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+                out.append(digit)
+            }
+            return out
+        }
+    }
 
     static let status = CLI.Command(
         path: ["watch", "status"],

@@ -44,6 +44,18 @@ do {
     }
 
     say("")
+    say("The same with no hand on the kill switch: the phone run by phone-os, its simulated iOS, which launches")
+    say("the app in the background when the watch has transfers pending and reclaims it after 300 ms:")
+    for (savePath, label) in [("ui-drain", "ui-drain under phone-os:"), ("immediate", "immediate under phone-os:")] {
+        let outcome = try PhoneOSScenario.run(savePath: savePath, count: sideBySide, tag: "demo-os-\(savePath)")
+        say("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + outcome.line)
+        if savePath == "immediate" && !outcome.report.isClean {
+            for line in outcome.report.violations { say(line) }
+            exit(1)
+        }
+    }
+
+    say("")
     say("And the fix under fire: SIGKILLed in the middle of the transfer.")
     let pair = try SimulatedPair(tag: "demo")
     defer { pair.cleanUp() }

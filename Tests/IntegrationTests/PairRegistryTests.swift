@@ -145,4 +145,58 @@ import Testing
         #expect(group.stdout.contains("runway phone logbook"))
         #expect(!group.stdout.contains("runway watch record"))
     }
+
+    /// Completion and the man page come from the same command list as --help: every command is in both.
+    @Test func completionLoadsInBashAndTheManPageNamesEveryCommand() throws {
+        let script = try runTool(["completion", "bash"])
+        #expect(script.status == 0)
+        let directory = makeTemporaryDirectory("compl")
+        defer { removeDirectory(directory) }
+        try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: directory + "/runway.bash"))
+        let probe = """
+            source \(directory)/runway.bash || exit 3
+            complete -p runway >/dev/null || exit 4
+            COMP_WORDS=(runway phone lo); COMP_CWORD=2; _runway; echo "A:${COMPREPLY[*]}"
+            COMP_WORDS=(runway phone logbook --ex); COMP_CWORD=3; _runway; echo "B:${COMPREPLY[*]}"
+            COMP_WORDS=(runway qu); COMP_CWORD=1; _runway; echo "C:${COMPREPLY[*]}"
+            """
+        let bash = try runTool(["-c", probe], binary: "/bin/bash")
+        #expect(bash.status == 0, "\(bash.stderr)")
+        #expect(bash.stdout.contains("A:logbook"))
+        #expect(bash.stdout.contains("B:--expand"))
+        #expect(bash.stdout.contains("C:\n"))
+        let manual = try runTool(["man"])
+        #expect(manual.status == 0)
+        #expect(manual.stdout.hasPrefix(".TH RUNWAY 1"))
+        let usage = try runTool(["--help"]).stdout
+        for line in usage.split(separator: "\n") where line.hasPrefix("  runway ") {
+            let words = line.dropFirst(2).split(separator: " ").prefix { !$0.hasPrefix("-") && !$0.hasPrefix("[") && !$0.hasPrefix("(") && $0 == $0.lowercased() }
+            // roff escapes hyphens
+            let escaped = words.joined(separator: " ").split(separator: "-", omittingEmptySubsequences: false).joined(separator: "\\-")
+            #expect(manual.stdout.contains(escaped), "\(words)")
+        }
+        #expect(try runTool(["completion", "fish"]).status == 2)
+    }
+
+    /// More than 10,000 runs are recorded in chunks, each its own transaction, in one series: the ids
+    /// are all there once, in order, the series ends at the watch's now, and every flight arrives once.
+    @Test func aLongRecordingGoesInChunksAndLosesNothing() throws {
+        let pair = try SimulatedPair(tag: "chunks")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        let ids = try pair.record(25_000)
+        #expect(Set(ids).count == 25_000)
+        #expect(try pair.outstandingTransfers() == 25_000)
+        // Not a terminal: no progress line.
+        let quiet = try runTool(["watch", "record", "--home", pair.watchHome, "--count", "10001"])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty)
+        #expect(quiet.stdout.split(separator: "\n").count == 10_001)
+        pair.noteRecorded(quiet.stdout.split(separator: "\n").map(String.init))
+        try pair.startPhone()
+        try pair.waitUntilDrained(timeout: 300)
+        let report = try pair.check()
+        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+        #expect(report.stored == 35_001)
+    }
 }

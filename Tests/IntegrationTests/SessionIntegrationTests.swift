@@ -120,12 +120,22 @@ import Testing
         let timedOut = try run(["phone", "message", "--home", pair.phoneHome, "--json-file", silent, "--timeout", "300"])
         #expect(timedOut.status == 1)
         #expect(timedOut.stderr.contains("7012 messageReplyTimedOut"))
-        // A backgrounded watch app is not reachable from the phone; the phone stays reachable from the watch.
+        // A backgrounded watch app is not reachable from the phone, and (as on watchOS, where isReachable
+        // needs the WatchKit extension in the foreground) cannot send messages itself: 7007 both ways.
         #expect(try run(["watch", "app", "background", "--home", pair.watchHome]).status == 0)
         try pair.waitUntil("the phone sees the watch app go") { try pair.status("phone")["reachable"] == .bool(false) }
         let background = try run(["phone", "message", "--home", pair.phoneHome, "--json-file", ping])
         #expect(background.stderr.contains("7007 notReachable"))
+        #expect(try pair.status("watch")["reachable"] == .bool(false))
+        let fromBackground = try run(["watch", "message", "--home", pair.watchHome, "--json-file", ping])
+        #expect(fromBackground.status == 1)
+        #expect(fromBackground.stderr.contains("7007 notReachable"))
+        #expect(try run(["watch", "app", "foreground", "--home", pair.watchHome]).status == 0)
+        #expect(try pair.status("watch")["reachable"] == .bool(true))
         #expect(try run(["watch", "message", "--home", pair.watchHome, "--json-file", ping]).status == 0)
+        // An uninstalled watch app cannot send one either.
+        #expect(try run(["watch", "app", "uninstall", "--home", pair.watchHome]).status == 0)
+        #expect(try run(["watch", "message", "--home", pair.watchHome, "--json-file", ping]).stderr.contains("700"))
     }
 
     @Test func theWatchAppsStateReachesThePhone() throws {
@@ -159,6 +169,9 @@ import Testing
         }
         let listed = try JSONValue(parsing: try run(["watch", "transfers", "--home", pair.watchHome, "--json"]).stdout)
         #expect(listed["outstanding"]?.arrayValue?.map { $0["isTransferring"] } == [.bool(false), .bool(false), .bool(false)])
+        // Keys and sizes, not payloads.
+        #expect(listed["outstanding"]?.arrayValue?.map { $0["keys"] } == Array(repeating: .array([.string("n")]), count: 3))
+        #expect(listed["outstanding"]?.arrayValue?.allSatisfy { ($0["bytes"]?.intValue ?? 0) > 0 && $0["userInfo"] == nil } == true)
         #expect(try run(["watch", "cancel", "2", "--home", pair.watchHome]).status == 0)
         // The phone stores transfers 1 and 3; the watch dies right after its outbox delete commits,
         // before its app is told (didFinish).

@@ -1,0 +1,449 @@
+import Connectivity
+import Glibc
+import JSONText
+import Posix
+
+/// The phone's simulated iOS (`phone-os`): it owns the phone's `link.sock` and launches the RunWay app
+/// (`phone-daemon`) through the systemd socket-activation protocol, the way iOS launches an app in the
+/// background when a transfer arrives for it, and reclaims it when its background time is up.
+///
+/// How the system learns what is pending (docs/protocol.md, "phone-os"): while the app is not running,
+/// phone-os accepts the watch's connection itself and reads (`MSG_PEEK`, nothing consumed) its `hello`,
+/// which carries `pendingTransfers`, the watch's outbox. Something pending → the app is launched with the
+/// listener and that connection (named `link` and `connection`): the app reads the same `hello` and the
+/// drain starts. Nothing pending → the connection is closed and nothing is launched; the watch retries
+/// (its backoff is at most a second), so a run recorded later launches the app on the next attempt.
+public final class PhoneOS {
+    public struct Options: Sendable {
+        public var home: String
+        public var backgroundBudgetMilliseconds: UInt64 = 30_000
+        public var daemonPath: String
+        public var appArguments: [String] = []
+        public var logLevel: Logger.Level = .info
+        public init(home: String, daemonPath: String) {
+            self.home = home
+            self.daemonPath = daemonPath
+        }
+    }
+
+    public enum AppState: String { case notRunning = "not running", background, foreground, suspended }
+
+    let options: Options
+    let home: DeviceHome
+    let loop = EventLoop()
+    let logger: Logger
+    private let signals: SignalSource
+    private var osLock: FileLock?
+    private var listener: FileDescriptor?
+    private var listenerIdentity: Filesystem.Identity?
+    private var control: ControlServer?
+    private var notifySocket: FileDescriptor?
+    private var notifyPath: String { home.path + "/os-notify.sock" }
+    public static func controlPath(_ home: String) -> String { Filesystem.absolutePath(home) + "/os.sock" }
+
+    private var childPID: pid_t = 0
+    private var state: AppState = .notRunning
+    private var stateBeforeSuspend: AppState = .background
+    private var forceQuit = false
+    private var budgetTimer: EventLoop.TimerID?
+    private var budgetDeadline: UInt64 = 0
+    private var launches: [String: Int] = [:]
+    private var reclaims = 0
+    private var jetsams = 0
+    private var declined = 0
+    private var readyReports = 0
+    private var lastLaunchReason = ""
+    /// Connections accepted while the app is down, whose `hello` is awaited.
+    private var peeking: [Int32: (fd: FileDescriptor, deadline: UInt64)] = [:]
+
+    public init(options: Options) throws {
+        self.options = options
+        home = DeviceHome(path: options.home, role: .phone)
+        logger = Logger(component: "phone-os", minimumLevel: options.logLevel)
+        signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD])
+    }
+
+    public struct Conflict: Error, CustomStringConvertible { public let description: String }
+
+    private static func takeLock(_ path: String, home: String) throws -> FileLock {
+        let result: Result<FileLock, FileLock.LockError>
+        do { result = .success(try FileLock(path: path)) } catch { result = .failure(error) }
+        switch result {
+        case let .success(lock): return lock
+        case let .failure(.heldBy(pid, _)):
+            throw Conflict(description: "\(home) is already run by phone-os\(pid.map { " (process \($0))" } ?? "")")
+        case let .failure(.system(error)): throw error
+        }
+    }
+
+    /// Runs until SIGTERM; returns the exit status.
+    public func run() throws -> Int32 {
+        try home.prepare()
+        osLock = try Self.takeLock(PhoneActivation.osLockPath(home), home: home.path)
+        if let holder = FileLock.holder(of: home.path) {
+            osLock?.unlock()
+            throw Conflict(description: "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself")
+        }
+        // The home is ours: a link.sock or os.sock left here is stale (nobody may listen in it now).
+        for path in [home.linkSocketPath, Self.controlPath(home.path), notifyPath] {
+            switch Filesystem.kind(of: path) {
+            case .missing: continue
+            case .socket: unlink(path)
+            default: throw Conflict(description: "\(path) exists and is not a socket: refusing to remove it")
+            }
+        }
+        let link = try UnixSocket.listen(at: try home.linkSocketAddress())
+        listener = link
+        listenerIdentity = Filesystem.identity(of: home.linkSocketPath)
+        try openNotifySocket()
+        let server = ControlServer(address: try UnixSocketAddress(path: Self.controlPath(home.path)), role: .phone,
+                                   home: home.path, loop: loop, logger: logger)
+        server.handler = { [unowned self] request, connection in try self.handle(request, connection) }
+        try server.start()
+        control = server
+        loop.register(signals.descriptor.rawValue, interest: .readable) { [unowned self] _ in self.signalsArrived() }
+        watchListener(true)
+
+        let line = Array("ready\n".utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        logger.info("os.ready", ["home": home.path, "pid": getpid(), "backgroundBudgetMs": options.backgroundBudgetMilliseconds])
+        try loop.run()
+        shutdown()
+        return 0
+    }
+
+    private func shutdown() {
+        if childPID > 0 {
+            logger.info("os.stopping-app", ["pid": childPID])
+            if state == .suspended { kill(childPID, SIGCONT) }
+            kill(childPID, SIGTERM)
+            var status: Int32 = 0
+            for _ in 0..<1000 {
+                if waitpid(childPID, &status, WNOHANG) == childPID { childPID = 0; break }
+                usleep(10_000)
+            }
+            if childPID > 0 { kill(childPID, SIGKILL); waitpid(childPID, &status, 0); childPID = 0 }
+        }
+        for (_, entry) in peeking { entry.fd.close() }
+        peeking.removeAll()
+        control?.stop()
+        if let listener {
+            listener.close()
+            if let listenerIdentity, Filesystem.identity(of: home.linkSocketPath) == listenerIdentity { unlink(home.linkSocketPath) }
+        }
+        notifySocket?.close()
+        unlink(notifyPath)
+        logger.info("os.stopped", ["home": home.path])
+        osLock?.unlock()
+    }
+
+    // MARK: - Signals and the app's life
+
+    private func signalsArrived() {
+        for signal in signals.drain() {
+            if signal == SIGCHLD { reap(); continue }
+            logger.notice("os.signal", ["signal": signal == SIGTERM ? "SIGTERM" : "SIGINT", "action": "stopping the app, shutting down"])
+            loop.stop()
+        }
+    }
+
+    private func reap() {
+        var status: Int32 = 0
+        while childPID > 0 {
+            let pid = waitpid(childPID, &status, WNOHANG)
+            guard pid == childPID else { return }
+            let signalled = (status & 0x7f) != 0
+            logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
+            childPID = 0
+            state = .notRunning
+            cancelBudget()
+            watchListener(true)
+        }
+    }
+
+    /// While the app is down, phone-os accepts on the link itself; while it runs, the app does.
+    private func watchListener(_ on: Bool) {
+        guard let listener else { return }
+        if on {
+            loop.register(listener.rawValue, interest: .readable) { [unowned self] _ in self.acceptPending() }
+        } else {
+            loop.unregister(listener.rawValue)
+        }
+    }
+
+    private func acceptPending() {
+        guard let listener, childPID == 0 else { return }
+        while let fd = try? UnixSocket.accept(from: listener) {
+            guard let peer = try? UnixSocket.peerCredentials(of: fd), peer.uid == getuid() else { fd.close(); continue }
+            let deadline = loop.nowNanoseconds + 5_000_000_000
+            peeking[fd.rawValue] = (fd, deadline)
+            loop.register(fd.rawValue, interest: .readable) { [unowned self] _ in self.peek(fd.rawValue) }
+            loop.schedule(afterMilliseconds: 5000) { [weak self] in self?.dropPeek(fd.rawValue, "no hello within 5 s") }
+        }
+    }
+
+    private func dropPeek(_ raw: Int32, _ reason: String) {
+        guard let entry = peeking.removeValue(forKey: raw) else { return }
+        loop.unregister(raw)
+        entry.fd.close()
+        logger.info("os.connection-closed", ["reason": reason])
+    }
+
+    /// Reads the watch's `hello` without consuming it.
+    private func peek(_ raw: Int32) {
+        guard let entry = peeking[raw] else { return }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = buffer.withUnsafeMutableBytes { recv(raw, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
+        if n <= 0 {
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            dropPeek(raw, "the watch closed the connection")
+            return
+        }
+        guard n >= 6 else { return retryPeekLater(raw) }
+        let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
+        guard length >= 2, length <= 60 * 1024, buffer[4] == Frame.protocolVersion, buffer[5] == FrameType.hello.rawValue else {
+            return dropPeek(raw, "the first frame is not a hello")
+        }
+        guard n >= 4 + length else { return retryPeekLater(raw) }
+        guard let hello = try? Handshake(decoding: Array(buffer[6..<(4 + length)])) else {
+            return dropPeek(raw, "the hello could not be read")
+        }
+        peeking[raw] = nil
+        loop.unregister(raw)
+        let pending = hello.pendingTransfers
+        if childPID != 0 {
+            // The app was launched meanwhile (another connection): the watch reconnects to it.
+            entry.fd.close()
+        } else if pending == 0 {
+            declined += 1
+            logger.info("os.no-launch", ["reason": "the watch has nothing pending", "pendingTransfers": 0])
+            entry.fd.close()
+        } else if forceQuit {
+            declined += 1
+            logger.info("os.no-launch", ["reason": "force-quit by the user: no background launch until the app is opened", "pendingTransfers": pending])
+            entry.fd.close()
+        } else {
+            launch(.background, reason: "watch connected with \(pending) transfer(s) pending", connection: entry.fd)
+        }
+    }
+
+    private func retryPeekLater(_ raw: Int32) {
+        // Part of the hello so far: look again shortly rather than spin on a readable socket.
+        loop.setInterest(raw, [])
+        loop.schedule(afterMilliseconds: 5) { [weak self] in
+            guard let self, self.peeking[raw] != nil else { return }
+            self.loop.setInterest(raw, .readable)
+        }
+    }
+
+    // MARK: - Launching
+
+    private func openNotifySocket() throws {
+        let raw = try systemCall("socket") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        }
+        let fd = FileDescriptor(adopting: raw)
+        let address = try UnixSocketAddress(path: notifyPath)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        try address.withSockAddr { (sa, length) throws(SystemError) in
+            _ = try systemCall("bind(\(notifyPath))") { bind(fd.rawValue, sa, length) }
+        }
+        notifySocket = fd
+        loop.register(raw, interest: .readable) { [unowned self] _ in self.readNotifications() }
+    }
+
+    private func readNotifications() {
+        guard let notifySocket else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(notifySocket.rawValue, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { return }
+            let text = String(decoding: buffer[0..<n], as: UTF8.self)
+            for line in text.split(separator: "\n") {
+                if line == "READY=1" { readyReports += 1 }
+                logger.info("os.app-notified", ["state": String(line)])
+            }
+        }
+    }
+
+    /// Starts the app: the link listener as descriptor 3 (`link`), and the watch's connection, if any, as
+    /// 4 (`connection`); LISTEN_PID is the app's own pid (the shell's `$$`, kept across its `exec`).
+    private func launch(_ kind: AppState, reason: String, connection: FileDescriptor?) {
+        guard let listener, childPID == 0 else { connection?.close(); return }
+        var passed = [listener.rawValue]
+        if let connection { passed.append(connection.rawValue) }
+        // Copies at high numbers first, so that placing them at 3 and 4 cannot overwrite one another.
+        let copies = passed.map { fcntl($0, F_DUPFD_CLOEXEC, 100) }
+        defer {
+            for copy in copies where copy >= 0 { Glibc.close(copy) }
+            connection?.close()
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)  // its "ready" goes to the log, not our stdout
+        for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, 3 + Int32(index)) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let names = connection == nil ? "link" : "link:connection"
+        var environment: [String] = []
+        for (key, value) in currentEnvironment() where !["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"].contains(key) {
+            environment.append("\(key)=\(value)")
+        }
+        environment += ["LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)"]
+        let arguments = ["/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
+                         options.daemonPath, "--home", home.path] + options.appArguments
+        var pid: pid_t = 0
+        let result = withCStrings(arguments) { argv in
+            withCStrings(environment) { envp in posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) }
+        }
+        guard result == 0 else {
+            logger.error("os.launch-failed", ["error": String(cString: strerror(result))])
+            return
+        }
+        childPID = pid
+        state = kind
+        watchListener(false)
+        launches[reason.hasPrefix("watch") ? "watch-transfer" : reason.hasPrefix("user") ? "user" : "other", default: 0] += 1
+        lastLaunchReason = reason
+        logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
+        if kind == .background { startBudget() }
+    }
+
+    private func currentEnvironment() -> [(String, String)] {
+        var result: [(String, String)] = []
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    // MARK: - The background budget
+
+    private func startBudget() {
+        cancelBudget()
+        budgetDeadline = loop.nowNanoseconds + options.backgroundBudgetMilliseconds * 1_000_000
+        budgetTimer = loop.schedule(afterMilliseconds: options.backgroundBudgetMilliseconds) { [weak self] in
+            guard let self else { return }
+            self.budgetTimer = nil
+            guard self.state == .background, self.childPID > 0 else { return }
+            self.reclaims += 1
+            self.logger.notice("os.reclaimed", ["pid": self.childPID, "reason": "background budget of \(self.options.backgroundBudgetMilliseconds) ms used up, no UI"])
+            kill(self.childPID, SIGKILL)
+        }
+    }
+
+    private func cancelBudget() {
+        if let budgetTimer { loop.cancel(budgetTimer) }
+        budgetTimer = nil
+        budgetDeadline = 0
+    }
+
+    // MARK: - The control socket (runway phone app …, runway phone os …)
+
+    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        switch request.command {
+        case "os-status": connection.reply(status())
+        case "os-jetsam":
+            guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
+            jetsams += 1
+            logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
+            if state == .suspended { kill(childPID, SIGCONT) }
+            kill(childPID, SIGKILL)
+            connection.reply(status())
+        case "app":
+            try appAction(request.string("action") ?? "")
+            connection.reply(status())
+        default: throw ControlError.invalid("phone-os does not know the command '\(request.command)'")
+        }
+    }
+
+    private func appAction(_ action: String) throws {
+        switch action {
+        case "open":
+            forceQuit = false
+            switch state {
+            case .notRunning: launch(.foreground, reason: "user opened the app", connection: nil)
+            case .background: cancelBudget(); state = .foreground; logger.info("os.app-foreground", ["pid": childPID])
+            case .suspended: kill(childPID, SIGCONT); cancelBudget(); state = .foreground
+            case .foreground: break
+            }
+        case "close":
+            guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
+            state = .background
+            logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
+            startBudget()
+        case "force-quit":
+            forceQuit = true
+            if childPID > 0 {
+                logger.notice("os.force-quit", ["pid": childPID])
+                if state == .suspended { kill(childPID, SIGCONT) }
+                kill(childPID, SIGKILL)
+            } else {
+                logger.notice("os.force-quit", ["pid": "none"])
+            }
+        case "suspend":
+            guard childPID > 0, state != .suspended else { throw ControlError("the app is \(state.rawValue): nothing to suspend") }
+            stateBeforeSuspend = state
+            cancelBudget()
+            kill(childPID, SIGSTOP)
+            state = .suspended
+            logger.info("os.suspended", ["pid": childPID])
+        case "resume":
+            guard state == .suspended else { throw ControlError("the app is not suspended (it is \(state.rawValue))") }
+            kill(childPID, SIGCONT)
+            state = stateBeforeSuspend
+            logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
+            if state == .background { startBudget() }
+        default:
+            throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
+        }
+    }
+
+    func status() -> JSONValue {
+        var remaining: JSONValue = .null
+        if budgetDeadline > 0 {
+            let now = loop.nowNanoseconds
+            remaining = .integer(Int64(budgetDeadline > now ? (budgetDeadline - now) / 1_000_000 : 0))
+        }
+        return .object([
+            "home": .string(home.path),
+            "pid": .integer(Int64(getpid())),
+            "appState": .string(state.rawValue),
+            "appPid": childPID > 0 ? .integer(Int64(childPID)) : .null,
+            "forceQuit": .bool(forceQuit),
+            "launches": .object(launches.mapValues { .integer(Int64($0)) }),
+            "launchCount": .integer(Int64(launches.values.reduce(0, +))),
+            "lastLaunchReason": .string(lastLaunchReason),
+            "reclaims": .integer(Int64(reclaims)),
+            "jetsams": .integer(Int64(jetsams)),
+            "declinedLaunches": .integer(Int64(declined)),
+            "readyReports": .integer(Int64(readyReports)),
+            "backgroundBudgetMs": .integer(Int64(options.backgroundBudgetMilliseconds)),
+            "remainingBudgetMs": remaining,
+        ])
+    }
+}
+
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { for pointer in pointers { free(pointer) } }
+    return body(pointers)
+}

@@ -1,0 +1,75 @@
+import Glibc
+import Posix
+
+/// `phone-os`'s command line.
+public enum PhoneOSMain {
+    static let specs: [ArgumentSpec] = [
+        .option("home", "DIR", "the phone's home directory (as for phone-daemon)"),
+        .option("background-budget-ms", "MS", "how long a background launch may run before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"),
+        .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
+        .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os)"),
+        .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+        DaemonMain.testCommandsSpec,
+    ]
+
+    public static func usage() -> String {
+        """
+        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--log-level LEVEL]
+
+        The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
+        control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
+        socket-activation protocol: in the background when the watch connects with transfers pending (no
+        UI; reclaimed with SIGKILL once the budget is used up), in the foreground on runway phone app open.
+        A watch with nothing pending launches nothing. Prints "ready" once it accepts connections; SIGTERM
+        stops the app and exits 0. Drive it with runway phone app open|close|force-quit|suspend|resume and
+        runway phone os status|jetsam.
+
+        options:
+        \(Arguments.describe(specs + [.flag("help", "show this help")]))
+
+        exit status: 0 after SIGTERM, 1 if the home is already run by phone-os or served by a phone-daemon
+        started by hand, 2 on bad usage (a budget of 0 or less, an unknown option, a bad home).
+        """
+    }
+
+    public static func main(_ arguments: [String]) -> Int32 {
+        let tool = "phone-os"
+        if arguments == ["--version"] { return DaemonMain.printVersion(tool) }
+        do {
+            let parsed = try Arguments.parse(arguments, specs: specs)
+            if parsed.wantsHelp { print(usage()); return 0 }
+            let home = try parsed.required("home")
+            var daemon = parsed.value("app") ?? ""
+            if daemon.isEmpty {
+                var buffer = [CChar](repeating: 0, count: 4096)
+                let n = readlink("/proc/self/exe", &buffer, 4095)
+                let me = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+                daemon = String(me[..<(me.lastIndex(of: "/") ?? me.startIndex)]) + "/phone-daemon"
+            }
+            var options = PhoneOS.Options(home: home, daemonPath: daemon)
+            if let text = parsed.value("background-budget-ms") {
+                guard let value = Int(text), value > 0 else {
+                    throw UsageError("--background-budget-ms must be a positive number of milliseconds, not '\(text)'")
+                }
+                options.backgroundBudgetMilliseconds = UInt64(min(value, 86_400_000))
+            }
+            if let name = parsed.value("save-path") {
+                guard name == "immediate" || name == "ui-drain" else { throw UsageError("--save-path must be immediate or ui-drain, not '\(name)'") }
+                options.appArguments += ["--save-path", name]
+            }
+            if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }
+            if let level = parsed.value("log-level") { options.appArguments += ["--log-level", level] }
+            options.logLevel = try DaemonMain.logLevel(parsed)
+            guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
+            return try PhoneOS(options: options).run()
+        } catch let error as UsageError {
+            DaemonMain.writeError("\(tool): \(error.message)\n")
+            return 2
+        } catch let error as DeviceHome.HomeError {
+            return DaemonMain.invalidHome(tool, error)
+        } catch {
+            DaemonMain.writeError("\(tool): \(error)\n")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Devices
+import JSONText
+import Posix
+
+/// `runway phone app …` and `runway phone os …`: the user and the system of a phone run by `phone-os`.
+enum PhoneOSCommands {
+    static func client(_ parsed: ParsedArguments) throws -> ControlClient {
+        let home = DeviceHome(path: try parsed.required("home"), role: .phone)
+        guard Filesystem.kind(of: home.path) == .directory else {
+            throw ControlError.invalid("\(home.path) is not a phone home (no such directory)")
+        }
+        return try ControlClient(home: home, socketPath: PhoneOS.controlPath(home.path))
+    }
+
+    static func render(_ status: JSONValue) -> String {
+        var lines = ["app: \(status["appState"]?.stringValue ?? "?")" + (status["appPid"]?.intValue.map { " (pid \($0))" } ?? "")]
+        let launches = status["launches"]?.objectValue ?? [:]
+        let byReason = launches.keys.sorted().map { "\($0) \(launches[$0]?.intValue ?? 0)" }.joined(separator: ", ")
+        lines.append("launches: \(status["launchCount"]?.intValue ?? 0)" + (byReason.isEmpty ? "" : " (\(byReason))"))
+        lines.append("reclaims: \(status["reclaims"]?.intValue ?? 0), jetsams: \(status["jetsams"]?.intValue ?? 0), launches declined: \(status["declinedLaunches"]?.intValue ?? 0)")
+        if status["forceQuit"]?.boolValue == true { lines.append("force-quit: no background launch until the app is opened") }
+        let budget = status["backgroundBudgetMs"]?.intValue ?? 0
+        lines.append("background budget: \(budget) ms" + (status["remainingBudgetMs"]?.intValue.map { ", \($0) ms left" } ?? ""))
+        return lines.joined(separator: "\n")
+    }
+
+    static let appCommands: [CLI.Command] = [
+        ("open", "Opens RunWay on a phone run by phone-os: launches it in the foreground (a UI may attach) or brings it there; ends a force-quit."),
+        ("close", "Returns the app to the background: its background budget starts; when it is used up the app is reclaimed."),
+        ("force-quit", "Kills the app, as swiping it away does: no background launch until the user opens it again (transfers wait on the watch)."),
+        ("suspend", "Suspends the running app (SIGSTOP): its state is kept, nothing runs."),
+        ("resume", "Resumes a suspended app (SIGCONT): it goes on where it was, with no start-up again."),
+    ].map { action, summary in
+        CLI.Command(
+            path: ["phone", "app", action], synopsis: "--home P [--json]", summary: summary,
+            specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+            run: { parsed in
+                let result = try client(parsed).call(ControlRequest(command: "app", arguments: ["action": .string(action)]))
+                Output.out(parsed.has("json") ? result.text : render(result))
+                return 0
+            })
+    }
+
+    static let osCommands: [CLI.Command] = [
+        CLI.Command(
+            path: ["phone", "os", "status"], synopsis: "--home P [--json]",
+            summary: "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget.",
+            specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+            run: { parsed in
+                let result = try client(parsed).call(ControlRequest(command: "os-status"))
+                Output.out(parsed.has("json") ? result.text : render(result))
+                return 0
+            }),
+        CLI.Command(
+            path: ["phone", "os", "jetsam"], synopsis: "--home P [--json]",
+            summary: "Memory pressure: phone-os kills the app at once (SIGKILL), as iOS's jetsam does. Fails (1) if the app is not running.",
+            specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+            run: { parsed in
+                let result = try client(parsed).call(ControlRequest(command: "os-jetsam"))
+                Output.out(parsed.has("json") ? result.text : render(result))
+                return 0
+            }),
+    ]
+}

@@ -1,0 +1,4 @@
+import Devices
+import Glibc
+
+exit(PhoneOSMain.main(Array(CommandLine.arguments.dropFirst())))
