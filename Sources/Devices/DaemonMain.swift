@@ -13,6 +13,7 @@ public enum DaemonMain {
         .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
         .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+        logFormatSpec,
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         appVersionSpec,
@@ -33,6 +34,7 @@ public enum DaemonMain {
         .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
         .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+        logFormatSpec,
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         appVersionSpec,
         testCommandsSpec,
@@ -156,7 +158,14 @@ public enum DaemonMain {
         }
     }
 
+    static let logFormatSpec = ArgumentSpec.option("log-format", "FORMAT", "logfmt (default: key=value lines) or json (one object per line)")
+
+    /// The log level, and (the same moment, before any logger exists) the log format.
     static func logLevel(_ parsed: ParsedArguments) throws(UsageError) -> Logger.Level {
+        if let name = parsed.value("log-format") {
+            guard let format = Logger.Format(rawValue: name) else { throw UsageError("--log-format must be logfmt or json, not '\(name)'") }
+            Logger.defaultFormat = format
+        }
         guard let name = parsed.value("log-level") else { return .info }
         guard let level = logLevels[name] else { throw UsageError("--log-level must be debug, info, notice, warning or error, not '\(name)'") }
         return level

@@ -9,6 +9,7 @@ public enum PhoneOSMain {
         .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
         .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+        DaemonMain.logFormatSpec,
         DaemonMain.testCommandsSpec,
     ]
 
@@ -59,6 +60,7 @@ public enum PhoneOSMain {
             }
             if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }
             if let level = parsed.value("log-level") { options.appArguments += ["--log-level", level] }
+            if let format = parsed.value("log-format") { options.appArguments += ["--log-format", format] }
             options.logLevel = try DaemonMain.logLevel(parsed)
             guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
             return try PhoneOS(options: options).run()

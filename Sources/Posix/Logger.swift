@@ -21,21 +21,33 @@ public struct Logger: Sendable {
         }
     }
 
+    /// How a line is written: `key=value` (logfmt, the default) or one JSON object per line.
+    public enum Format: String, Sendable, CaseIterable {
+        case logfmt
+        case json
+    }
+
+    /// The format of loggers made from now on: a daemon sets it once, from `--log-format`, before it
+    /// makes any logger or thread.
+    nonisolated(unsafe) public static var defaultFormat: Format = .logfmt
+
     public let component: String
     public let minimumLevel: Level
+    public let format: Format
     private let descriptor: Int32
 
-    public init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2) {
+    public init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
         self.component = component
         self.minimumLevel = minimumLevel
         self.descriptor = descriptor
+        self.format = format
     }
 
     /// A logger that writes nothing (tests of pure logic).
     public static let silent = Logger(component: "silent", minimumLevel: .error, descriptor: -1)
 
     public func with(component: String) -> Logger {
-        Logger(component: component, minimumLevel: minimumLevel, descriptor: descriptor)
+        Logger(component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format)
     }
 
     public func debug(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.debug, event, fields) }
@@ -48,6 +60,21 @@ public struct Logger: Sendable {
         guard level >= minimumLevel, descriptor >= 0 else { return }
         var line: [UInt8] = []
         line.reserveCapacity(160)
+        if format == .json {
+            line.append(contentsOf: #"{"ts":""#.utf8)
+            Timestamp.appendISO8601(wallClockSeconds(), milliseconds: true, to: &line)
+            line.append(contentsOf: #"","level":""#.utf8)
+            line.append(contentsOf: level.name.utf8)
+            for (key, value) in [("component", component), ("event", event)] + fields.map({ ($0.key, $0.value.description) }) {
+                line.append(contentsOf: #"",""#.utf8)
+                Self.appendJSONString(key, to: &line)
+                line.append(contentsOf: #"":""#.utf8)
+                Self.appendJSONString(value, to: &line)
+            }
+            line.append(contentsOf: "\"}\n".utf8)
+            _ = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            return
+        }
         line.append(contentsOf: "ts=".utf8)
         Timestamp.appendISO8601(wallClockSeconds(), milliseconds: true, to: &line)
         line.append(contentsOf: " level=\(level.name) component=\(component) event=".utf8)
@@ -61,6 +88,19 @@ public struct Logger: Sendable {
         line.append(0x0A)
         // One write per line: lines from concurrent processes sharing stderr do not interleave.
         _ = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// The inside of a JSON string (no quotes): `"` and `\\` escaped, control characters as `\\u00XX`.
+    static func appendJSONString(_ value: String, to line: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in value.utf8 {
+            switch byte {
+            case 0x22: line.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: line.append(contentsOf: [0x5C, 0x5C])
+            case 0x00..<0x20: line.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: line.append(byte)
+            }
+        }
     }
 
     static func appendValue(_ value: String, to line: inout [UInt8]) {

@@ -199,4 +199,30 @@ import Testing
         #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
         #expect(report.stored == 35_001)
     }
+
+    /// `--log-format json`: every line of the daemon's log is one JSON object with the usual fields.
+    @Test func daemonsLogJSONWhenAsked() throws {
+        let pair = try SimulatedPair(tag: "jsonlog")
+        defer { pair.cleanUp() }
+        pair.phoneArguments = ["--log-format", "json"]
+        pair.watchArguments = ["--log-format", "json"]
+        try pair.startWatch()
+        try pair.startPhone()
+        try pair.record(5)
+        try pair.waitUntilDrained()
+        let report = try pair.check()
+        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+        for path in [pair.phoneLog, pair.watchLog] {
+            let lines = logText(path).split(separator: "\n")
+            #expect(lines.count > 5)
+            for line in lines {
+                let object = try JSONValue(parsing: Array(line.utf8))
+                #expect(object["ts"]?.stringValue != nil && object["event"]?.stringValue != nil && object["level"]?.stringValue != nil, "\(line)")
+            }
+            #expect(lines.contains { $0.contains(#""event":"daemon.ready""#) })
+        }
+        let bad = try runUntilExit("phone-daemon", ["--home", pair.root + "/other", "--log-format", "xml"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--log-format must be logfmt or json"))
+    }
 }
