@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "Connectivity", dependencies: ["Posix", "Storage", "JSONText"]),
         .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp"]),
-        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Connectivity", "RunWayApp", "Devices"]),
+        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Devices"]),
         .target(name: "PairTesting", dependencies: ["Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),

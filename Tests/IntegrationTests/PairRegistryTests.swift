@@ -225,4 +225,29 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--log-format must be logfmt or json"))
     }
+
+    /// `runway dump` decodes the BLOBs a person finds with sqlite3, and changes nothing.
+    @Test func dumpDecodesTheStoresPayloads() throws {
+        let pair = try SimulatedPair(tag: "dump")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        let ids = try pair.record(3)
+        #expect(try runTool(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", "-"], stdin: #"{"note":"hello"}"#).status == 0)
+        let result = try runTool(["dump", "--home", pair.watchHome, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let dump = try JSONValue(parsing: result.stdout)
+        let outbox = dump["outbox"]?.arrayValue ?? []
+        #expect(outbox.compactMap { $0["userInfo"]?["id"]?.stringValue } == ids)
+        #expect(outbox.last?["userInfo"]?["note"]?.stringValue == "hello")
+        try pair.startPhone()
+        try pair.waitUntilDrained()
+        let phone = try JSONValue(parsing: try runTool(["dump", "--home", pair.phoneHome, "--json", "--limit", "5"]).stdout)
+        #expect(phone["received"]?.arrayValue?.first?["userInfo"]?["note"]?.stringValue == "hello")
+        #expect(try JSONValue(parsing: try runTool(["dump", "--home", pair.watchHome, "--json"]).stdout)["outbox"]?.arrayValue?.isEmpty == true)
+        pair.noteRecorded([])
+        let report = try pair.check()
+        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
+        #expect(try runTool(["dump", "--home", pair.root + "/nothing"]).status == 2)
+        #expect(try runTool(["dump", "--home", pair.watchHome]).stdout.hasPrefix("outbox (not yet acknowledged): 0"))
+    }
 }
