@@ -154,12 +154,15 @@ extension LinkCommands {
         specs: [CLI.homeSpec, .option("code", "C", "the WCError code: 7017 (default), 7014 or 7015")],
         positionals: 1,
         run: { parsed in
-            guard let text = parsed.positionals.first else { throw UsageError("link fail-next needs N, the number of transfers to fail") }
+            // Bad values are one line (exit 2), not the usage text.
+            guard let text = parsed.positionals.first else { throw ControlError.invalid("link fail-next needs N, the number of transfers to fail") }
             guard let count = Int(text), (0...1_000_000).contains(count) else {
-                throw UsageError("N must be a whole number from 0 to 1000000, not '\(text)'")
+                throw ControlError.invalid("link fail-next: N must be a whole number from 0 to 1000000, not '\(text)'")
             }
-            let code = try parsed.integer("code", default: 7017, range: 0...Int(Int32.max)) ?? 7017
-            guard [7017, 7014, 7015].contains(code) else { throw UsageError("--code must be 7017, 7014 or 7015, not \(code)") }
+            let codeText = parsed.value("code") ?? "7017"
+            guard let code = Int(codeText), [7017, 7014, 7015].contains(code) else {
+                throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not '\(codeText)'")
+            }
             let result = try CLI.client(parsed, .watch).call(ControlRequest(command: "fail-next", arguments: [
                 "count": .integer(Int64(count)), "code": .integer(Int64(code))]))
             Output.out("the next \(count) transfer(s) fail with \(code) \(result["name"]?.stringValue ?? "")")
