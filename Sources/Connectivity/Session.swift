@@ -23,6 +23,10 @@ public struct SessionConfiguration: Sendable {
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
     /// A crash between the two loses acknowledged transfers. Never on by default.
     public var acknowledgeBeforeCommit = false
+    /// Fault injection (`phone-daemon --duplicate-rate R`): each received transfer is delivered to the
+    /// app a second time with this probability (0...1), as a duplicating link would; the app's dedup
+    /// by flight id must hold.
+    public var duplicateDeliveryRate = 0.0
     /// The apps' own rule for what the counterpart's app can take, checked by `transferUserInfo` before
     /// anything is queued: a reason refuses the transfer with `payloadUnsupportedTypes`. Both apps set
     /// the same validator, and the receiving app decodes with the same rules, so nothing the sender
@@ -87,11 +91,17 @@ public final class Session {
     var rateTokens = 0.0
     var rateRefilledAt: UInt64 = 0
     var ratePumpScheduled = false
+    /// Fault injection (`runway link fail-next`): the next `failNextCount` transfers the pump would send
+    /// finish with `failNextCode` instead, and leave the outbox. In memory only.
+    public internal(set) var failNextCount = 0
+    public internal(set) var failNextCode: WCError.Code = .transferTimedOut
 
     // Receiving (see SessionReceiver.swift).
     var receiveCursor: Int64 = 0
     /// Receive transactions that failed to commit (a full disk) since start-up.
     public internal(set) var failedCommits = 0
+    /// Transfers delivered to the app a second time (`duplicateDeliveryRate`) since start-up.
+    public internal(set) var duplicatedDeliveries = 0
 
     // Messages (see SessionMessages.swift).
     var nextMessageID: Int64 = 1

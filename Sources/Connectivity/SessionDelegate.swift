@@ -36,6 +36,11 @@ public struct FinishedTransfer: Sendable, Equatable {
     /// True when this is a replay at activation: the transfer finished while the app was not running
     /// (or before it had been told).
     public let replayed: Bool
+    /// The transfer's userInfo, given when it failed (`error` non-nil), so the app can queue it again
+    /// (`WCSessionUserInfoTransfer.userInfo`); nil for a transfer that finished well.
+    public var userInfo: UserInfo? = nil
+    /// The error it finished with, as the app recorded it (`AppConnectivity.recentlyFinished`).
+    public var error: WCError? = nil
 }
 
 /// The session's callbacks. All of them run on the daemon's event-loop thread, one at a time.

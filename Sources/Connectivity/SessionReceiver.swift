@@ -96,6 +96,13 @@ extension Session {
                         // cursor moving past them in the same transaction — never acknowledged away.
                         outcome = .rejected("undecodable: \(error)")
                     }
+                    if outcome == .accepted, configuration.duplicateDeliveryRate > 0,
+                       Double.random(in: 0..<1) < configuration.duplicateDeliveryRate {
+                        // The duplicating link: the app gets the same transfer again.
+                        if (try? deliver(item.body, transfer)) == .failed { throw ReceiveAborted(seq: item.seq) }
+                        duplicatedDeliveries += 1
+                        logger.debug("fault.duplicate-delivery", ["seq": item.seq])
+                    }
                     switch outcome {
                     case .accepted: break
                     case .failed: throw ReceiveAborted(seq: item.seq)

@@ -66,29 +66,32 @@ extension Session {
 
     /// Cancels a queued transfer; false if it was already delivered (or never existed).
     ///
-    /// A transfer already on the wire (`isTransferring`) is not cancelled either: the counterpart may be
+    /// A transfer already on the wire (`isOnTheWire`) is not cancelled either: the counterpart may be
     /// storing it right now, and a cancel that might or might not take would be worse than none.
     public func cancelUserInfoTransfer(seq: Int64) throws -> Bool {
-        guard !isTransferring(seq) else { return false }
+        guard !isOnTheWire(seq) else { return false }
         let cancelled = try outbox.cancel(seq: seq)
         if cancelled { logger.info("transfer.cancelled", ["seq": seq]) }
         return cancelled
     }
 
-    /// Whether transfer `seq` is still queued, and whether it is on the wire right now.
+    /// Whether transfer `seq` is still outstanding, and so `isTransferring` — as Apple documents it,
+    /// true for every transfer not yet delivered, queued ones included.
     public func transferState(seq: Int64) throws -> (outstanding: Bool, transferring: Bool) {
         let outstanding = try outbox.contains(seq: seq)
-        return (outstanding, outstanding && isTransferring(seq))
+        return (outstanding, outstanding)
     }
 
-    /// `isTransferring`: sent on the current link and not yet acknowledged.
-    func isTransferring(_ seq: Int64) -> Bool { channel != nil && seq <= lastSentSeq && seq > lastAckedSeq }
+    /// Internal to the simulator (no WatchConnectivity property): sent on the current link and not
+    /// yet acknowledged. Such a transfer cannot be cancelled.
+    public func isOnTheWire(_ seq: Int64) -> Bool { channel != nil && seq <= lastSentSeq && seq > lastAckedSeq }
 
-    /// The outstanding transfers, oldest first (`outstandingUserInfoTransfers`), at most `limit`.
-    public func outstandingUserInfoTransfers(limit: Int) throws -> [(transfer: UserInfoTransfer, isTransferring: Bool)] {
+    /// The outstanding transfers, oldest first (`outstandingUserInfoTransfers`), at most `limit`; every
+    /// one `isTransferring`, and whether it is on the wire right now.
+    public func outstandingUserInfoTransfers(limit: Int) throws -> [(transfer: UserInfoTransfer, isTransferring: Bool, onTheWire: Bool)] {
         try outbox.first(limit).map { entry in
             let userInfo = (try? PropertyListCodec.decodeDictionary(entry.payload)) ?? [:]
-            return (UserInfoTransfer(seq: entry.seq, userInfo: userInfo), isTransferring(entry.seq))
+            return (UserInfoTransfer(seq: entry.seq, userInfo: userInfo), true, isOnTheWire(entry.seq))
         }
     }
 
@@ -169,17 +172,48 @@ extension Session {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count + 14 })
             for entry in entries {
+                if failNextCount > 0 {
+                    failNextCount -= 1
+                    failTransfer(entry)
+                    continue
+                }
                 SequencedFrame.append(.userInfo, number: entry.seq, body: entry.payload, to: &bytes)
                 inFlight.append((entry.seq, entry.payload.count))
                 inFlightBytes += entry.payload.count
                 lastSentSeq = entry.seq
             }
+            if bytes.isEmpty { continue }
             CrashPoint.hit("send.before-send")
             channel.send(bytes)
             if self.channel == nil { return }
         }
         if outboxMayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
             channel.requestDrainNotification()
+        }
+    }
+
+    /// `runway link fail-next`: the next `count` transfers the pump takes finish with `code`.
+    public func failNextTransfers(_ count: Int, code: WCError.Code) {
+        failNextCount = count
+        failNextCode = code
+        logger.warning("fault.fail-next", ["transfers": count, "code": code.rawValue])
+    }
+
+    /// A transfer that could not be delivered: it leaves the outbox (never reported as finished
+    /// well), and the app hears `didFinish` with the error, with its userInfo to queue again.
+    private func failTransfer(_ entry: OutboxEntry) {
+        let error = WCError(failNextCode, "the transfer failed (runway link fail-next)")
+        do {
+            guard try outbox.cancel(seq: entry.seq) else { return }
+        } catch {
+            logger.warning("transfer.fail-not-saved", ["seq": entry.seq, "error": "\(error)"])
+            return
+        }
+        logger.warning("transfer.failed", ["seq": entry.seq, "code": error.code.rawValue])
+        let userInfo = try? PropertyListCodec.decodeDictionary(entry.payload)
+        loop.deferToEndOfIteration { [weak self] in
+            guard let self else { return }
+            self.delegate?.session(self, didFinish: FinishedTransfer(seq: entry.seq, replayed: false, userInfo: userInfo), error: error)
         }
     }
 

@@ -16,6 +16,7 @@ public enum DaemonMain {
         logFormatSpec,
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+        .option("duplicate-rate", "R", "FAULT INJECTION: deliver each received transfer to the app twice with probability R (0 to 1)", hidden: true),
         appVersionSpec,
         .option("activation-delay-ms", "N", "TEST ONLY: open the control socket and say ready first, activate the session N ms later (1-60000)", hidden: true),
         .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
@@ -32,6 +33,7 @@ public enum DaemonMain {
         .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
         .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
         .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
+        .option("failed-transfer", "RULE", "requeue (default: a run whose transfer failed is queued again) or legacy (the seeds' app: no handler, the run is lost)"),
         .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         logFormatSpec,
@@ -71,7 +73,7 @@ public enum DaemonMain {
 
     public static func watchUsage() -> String {
         """
-        usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--app-version V] [--log-level LEVEL]
+        usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--failed-transfer requeue|legacy] [--app-version V] [--log-level LEVEL]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
@@ -103,6 +105,7 @@ public enum DaemonMain {
             }
             options.logLevel = try logLevel(parsed)
             options.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
+            options.duplicateRate = try parsed.number("duplicate-rate", range: 0...1) ?? 0
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!
             options.limits = try ConnectionLimits(parsed)
@@ -142,6 +145,10 @@ public enum DaemonMain {
             if let name = parsed.value("gpws") {
                 guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not '\(name)'") }
                 options.gpws = rule
+            }
+            if let rule = parsed.value("failed-transfer") {
+                guard rule == "requeue" || rule == "legacy" else { throw UsageError("--failed-transfer must be requeue or legacy, not '\(rule)'") }
+                options.requeueFailedTransfers = rule == "requeue"
             }
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             options.limits = try ConnectionLimits(parsed)

@@ -19,6 +19,8 @@ public final class PhoneDaemon {
         public var logLevel: Logger.Level = .info
         /// A deliberate bug for tests (see `SessionConfiguration.acknowledgeBeforeCommit`).
         public var acknowledgeBeforeCommit = false
+        /// Fault injection: deliver each received transfer twice to the app with this probability.
+        public var duplicateRate = 0.0
         /// Fault injection: the store may not grow beyond this many pages (a full disk).
         public var maximumStorePages: Int?
         public var limits = ConnectionLimits()
@@ -95,6 +97,10 @@ public final class PhoneDaemon {
         var configuration = SessionConfiguration()
         configuration.userInfoValidator = Flight.problem(inUserInfo:)
         configuration.acknowledgeBeforeCommit = options.acknowledgeBeforeCommit
+        configuration.duplicateDeliveryRate = options.duplicateRate
+        if options.duplicateRate > 0 {
+            logger.warning("startup.fault", ["fault": "duplicate-delivery", "rate": options.duplicateRate])
+        }
         configuration.appVersion = options.appVersion
         if options.acknowledgeBeforeCommit {
             logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])

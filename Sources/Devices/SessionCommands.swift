@@ -49,13 +49,14 @@ struct SessionCommands {
                 "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
                 "outstanding": .array(outstanding.map { item in
                     // Keys and size, not the payload: a flight's samples would fill the screen.
-                    .object(["transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring),
+                    .object(["transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring), "onTheWire": .bool(item.onTheWire),
                              "keys": .array(item.transfer.userInfo.keys.sorted().map(JSONValue.string)),
                              "bytes": .integer(Int64(PropertyListCodec.encode(item.transfer.userInfo).count))])
                 }),
                 "finishedSinceStart": .integer(Int64(app.finishedCount)),
                 "recentlyFinished": .array(app.recentlyFinished.last.suffix(limit).map { finished in
-                    .object(["transferId": .integer(finished.seq), "replayed": .bool(finished.replayed)])
+                    .object(["transferId": .integer(finished.seq), "replayed": .bool(finished.replayed),
+                             "error": finished.error.map { .string("\($0.code.rawValue) \($0.name)") } ?? .null])
                 }),
             ]))
         case "cancel":
@@ -121,6 +122,8 @@ struct SessionCommands {
             fields["receivedTransfers"] = .integer(try SessionStore.receiveCursor(session.database, peer: pairing.counterpartID(of: session.role)))
         }
         if let version = session.counterpartAppVersion { fields["counterpartAppVersion"] = .string(version) }
+        if session.duplicatedDeliveries > 0 { fields["duplicatedDeliveries"] = .integer(Int64(session.duplicatedDeliveries)) }
+        if session.failNextCount > 0 { fields["failNext"] = .integer(Int64(session.failNextCount)) }
         return fields
     }
 }

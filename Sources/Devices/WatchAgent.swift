@@ -20,6 +20,8 @@ public final class WatchAgent {
         public var appVersion = AppVersion.current
         /// GPWS as RunWay 1.3 fixed it, or as it was before (`--gpws legacy`).
         public var gpws: GPWSBehaviour = .fixed
+        /// `--failed-transfer requeue|legacy`: whether the app queues a failed transfer's run again.
+        public var requeueFailedTransfers = true
         /// RunWay 1.4's dead instrument stream, on purpose (`--instrument-stream`): a message every 3 s
         /// while a run is in progress and the phone is reachable.
         public var instrumentStream = false
@@ -71,6 +73,7 @@ public final class WatchAgent {
             self.runtime.loop.schedule(afterMilliseconds: delay, body)
         }
         service = WatchConnectivityService(app: app, logger: logger)
+        service.requeueFailedTransfers = options.requeueFailedTransfers
         session.delegate = service
         session.logVersionMismatches(logger)
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
@@ -102,6 +105,7 @@ public final class WatchAgent {
         case "link": connection.reply(try link(request))
         case "app": connection.reply(try appState(request))
         case "store-limit": connection.reply(try storeLimitCommand(request))
+        case "fail-next": connection.reply(try failNextCommand(request))
         default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
         }
     }
@@ -152,6 +156,23 @@ public final class WatchAgent {
         connector.isEnabled = state == "up"
         logger.notice("link.\(state)", ["by": "runway link \(state)"])
         return .object(["link": .string(state)])
+    }
+
+    /// `runway link fail-next N [--code C]` (fault injection): the next N userInfo transfers finish
+    /// with that error instead of being delivered.
+    func failNextCommand(_ request: ControlRequest) throws -> JSONValue {
+        guard runtime.testCommandsEnabled else {
+            throw ControlError.invalid("fail-next is a fault-injection command for tests: this watch-agent was not started with --enable-test-commands")
+        }
+        guard let count = try request.int("count", range: 0...1_000_000) else {
+            throw ControlError.invalid("fail-next needs a count (0 clears it)")
+        }
+        let raw = try request.int("code", range: 0...Int(Int32.max)) ?? 7017
+        guard let code = WCError.Code(rawValue: raw), [.transferTimedOut, .deliveryFailed, .insufficientSpace].contains(code) else {
+            throw ControlError.invalid("the code must be 7017, 7014 or 7015, not \(raw)")
+        }
+        session.failNextTransfers(count, code: code)
+        return .object(["count": .integer(Int64(count)), "code": .integer(Int64(code.rawValue)), "name": .string(code.name)])
     }
 
     /// `count` finished runs, queued for the phone in one outbox transaction.

@@ -79,7 +79,10 @@ public final class AppConnectivity {
     // MARK: - Finished transfers and contexts
 
     public func didFinish(_ transfer: FinishedTransfer, error: WCError?) {
-        recentlyFinished.append(transfer)
+        var kept = transfer
+        kept.userInfo = nil
+        kept.error = error
+        recentlyFinished.append(kept)
         finishedCount += 1
         if transfer.replayed || error != nil {
             logger.info("app.transfer-finished", ["seq": transfer.seq, "replayed": transfer.replayed, "error": error.map { "\($0)" } ?? "none"])

@@ -77,7 +77,7 @@ enum SessionCLI {
                 }),
             CLI.Command(
                 path: [name, "transfers"], synopsis: "--home \(home) [--limit N] [--json]",
-                summary: "The outstanding userInfo transfers (oldest first, with isTransferring, their keys and encoded size — not whole payloads) and the most recently finished ones.",
+                summary: "The outstanding userInfo transfers (oldest first; every one isTransferring, as on Apple's, and whether it is on the wire — those cannot be cancelled; their keys and encoded size — not whole payloads) and the most recently finished ones.",
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     var arguments: [String: JSONValue] = [:]
@@ -90,7 +90,7 @@ enum SessionCLI {
                         for item in result["outstanding"]?.arrayValue ?? [] {
                             let id = item["transferId"]?.intValue ?? 0
                             let keys = (item["keys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
-                            lines.append("  \(id)\(item["isTransferring"]?.boolValue == true ? " (transferring)" : "")  \(item["bytes"]?.intValue ?? 0) bytes  keys: \(keys)")
+                            lines.append("  \(id)\(item["onTheWire"]?.boolValue == true ? " (on the wire)" : "")  \(item["bytes"]?.intValue ?? 0) bytes  keys: \(keys)")
                         }
                         Output.out(lines.joined(separator: "\n"))
                     }

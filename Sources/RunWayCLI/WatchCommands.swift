@@ -140,6 +140,36 @@ enum LinkCommands {
     }
 }
 
+extension LinkCommands {
+    /// `runway link fail-next N [--code 7017|7014|7015]` (fault injection, `--enable-test-commands`).
+    static let failNext = CLI.Command(
+        path: ["link", "fail-next"],
+        synopsis: "N [--code 7017|7014|7015] --home W",
+        summary: """
+        FAULT INJECTION: the watch's next N userInfo transfers finish with that error (default 7017
+        transferTimedOut; 7014 deliveryFailed, 7015 insufficientSpace) in didFinish(error:) and leave
+        the outstanding list; RunWay's watch app queues each run again. 0 clears it. Needs a watch-agent
+        started with --enable-test-commands.
+        """,
+        specs: [CLI.homeSpec, .option("code", "C", "the WCError code: 7017 (default), 7014 or 7015")],
+        positionals: 1,
+        run: { parsed in
+            // Bad values are one line (exit 2), not the usage text.
+            guard let text = parsed.positionals.first else { throw ControlError.invalid("link fail-next needs N, the number of transfers to fail") }
+            guard let count = Int(text), (0...1_000_000).contains(count) else {
+                throw ControlError.invalid("link fail-next: N must be a whole number from 0 to 1000000, not '\(text)'")
+            }
+            let codeText = parsed.value("code") ?? "7017"
+            guard let code = Int(codeText), [7017, 7014, 7015].contains(code) else {
+                throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not '\(codeText)'")
+            }
+            let result = try CLI.client(parsed, .watch).call(ControlRequest(command: "fail-next", arguments: [
+                "count": .integer(Int64(count)), "code": .integer(Int64(code))]))
+            Output.out("the next \(count) transfer(s) fail with \(code) \(result["name"]?.stringValue ?? "")")
+            return 0
+        })
+}
+
 /// A status object as aligned `key: value` lines.
 enum StatusText {
     static func render(_ status: JSONValue) -> String {

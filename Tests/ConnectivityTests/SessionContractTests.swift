@@ -94,15 +94,20 @@ import Testing
         #expect(harness.watchDelegate.finished.map(\.seq) == [transfer.seq])
     }
 
-    @Test func isTransferringWhileOnTheWireOnly() throws {
+    /// Apple: isTransferring is true for every transfer not yet delivered, queued ones included; the
+    /// simulator's own "on the wire" is what the cancel rule uses.
+    @Test func isTransferringUntilDeliveredQueuedOnesIncluded() throws {
         let harness = try PairHarness()
         try harness.activateBoth()
         let transfer = try harness.watch.transferUserInfo(["n": .integer(1)])
-        #expect(try harness.watch.transferState(seq: transfer.seq) == (true, false))
+        #expect(try harness.watch.transferState(seq: transfer.seq) == (true, true))
+        #expect(!harness.watch.isOnTheWire(transfer.seq))
         harness.link = try MemoryLink.connect(harness.watch, harness.phone, loop: harness.loop)
         #expect(try harness.watch.transferState(seq: transfer.seq) == (true, true))
+        #expect(harness.watch.isOnTheWire(transfer.seq))
         try harness.drive()
         #expect(try harness.watch.transferState(seq: transfer.seq) == (false, false))
+        #expect(!harness.watch.isOnTheWire(transfer.seq))
     }
 
     @Test func didFinishIsReplayedAfterARestartIfTheAppWasNotTold() throws {

@@ -168,7 +168,9 @@ import Testing
             #expect(try run(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", try jsonFile(pair, "t\(n).json", #"{"n": \#(n)}"#)]).status == 0)
         }
         let listed = try JSONValue(parsing: try run(["watch", "transfers", "--home", pair.watchHome, "--json"]).stdout)
-        #expect(listed["outstanding"]?.arrayValue?.map { $0["isTransferring"] } == [.bool(false), .bool(false), .bool(false)])
+        // Queued, not yet delivered: isTransferring, as Apple documents it; none on the wire (link down).
+        #expect(listed["outstanding"]?.arrayValue?.map { $0["isTransferring"] } == [.bool(true), .bool(true), .bool(true)])
+        #expect(listed["outstanding"]?.arrayValue?.map { $0["onTheWire"] } == [.bool(false), .bool(false), .bool(false)])
         // Keys and sizes, not payloads.
         #expect(listed["outstanding"]?.arrayValue?.map { $0["keys"] } == Array(repeating: .array([.string("n")]), count: 3))
         #expect(listed["outstanding"]?.arrayValue?.allSatisfy { ($0["bytes"]?.intValue ?? 0) > 0 && $0["userInfo"] == nil } == true)
