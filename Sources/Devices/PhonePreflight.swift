@@ -17,11 +17,6 @@ extension PhoneDaemon {
             watchAppInstalled: session.isWatchAppInstalled, reachable: session.isReachable)
     }
 
-    /// The one place the phone asks whether heart-rate mode may be chosen (a phone-led run asks here).
-    func heartRateModeAvailable(rule: PreflightCheck.Rule = .current) -> Bool {
-        PreflightCheck.heartRateModeAvailable(watchSnapshot, rule: rule)
-    }
-
     /// `preflight`: `{"appleWatch":{"label","ok"},"heartRateMode":{"available"},"paired",…}` plus the versions.
     func preflight(_ request: ControlRequest) -> JSONValue {
         let rule: PreflightCheck.Rule = request.bool("legacy") ? .legacy : .current
