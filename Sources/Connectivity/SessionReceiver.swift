@@ -134,7 +134,9 @@ extension Session {
             return
         }
         CrashPoint.hit("receive.after-commit")
-        logger.debug("receive.batch", ["transfers": fresh.count, "ms": Double(SystemClock.now() - batchStarted) / 1e6])
+        // One line per committed batch, with its range: what arrived, without a line per transfer.
+        logger.info("receive.batch", ["firstSeq": fresh[0].seq, "lastSeq": cursor, "transfers": fresh.count,
+                                      "ms": Double(SystemClock.now() - batchStarted) / 1e6])
         receiveCursor = cursor
         for (seq, reason) in quarantined {
             logger.error("transfer.quarantined", ["seq": seq, "peer": peer.deviceID, "reason": reason,

@@ -123,7 +123,8 @@ final class UnixLinkConnection: LinkChannel {
         case (_, .error):
             let error = (try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")
             peerError = error
-            logger.error("link.refused-by-peer", ["code": error.code.rawValue, "name": error.name, "message": error.message])
+            // An unpaired watch is refused every second or so: the same line, rate-limited.
+            logger.repeating(.error, "link.refused-by-peer", ["code": error.code.rawValue, "name": error.name, "message": error.message])
             close(error: nil, reason: "refused by the counterpart: \(error)")
         default:
             refuse(WCError(.invalidParameter, "expected a \(side == .acceptor ? "hello" : "welcome") frame, got \(frame.type)"))
@@ -131,7 +132,7 @@ final class UnixLinkConnection: LinkChannel {
     }
 
     private func refuse(_ error: WCError) {
-        logger.error("link.refused", ["code": error.code.rawValue, "name": error.name, "message": error.message])
+        logger.repeating(.error, "link.refused", ["code": error.code.rawValue, "name": error.name, "message": error.message])
         close(error: error, reason: "handshake refused: \(error)")
     }
 

@@ -19,6 +19,9 @@ public final class ControlConnection {
     private var streaming: (() throws -> [UInt8]?)?
     /// A UI client: receives `event` frames.
     public var isAttached = false
+    /// Follows the delegate trace (`runway … events --follow`): receives its `event` frames only, and
+    /// like an attached UI never times out and is detached if it stops reading.
+    public var isFollowing = false
     /// Called when the connection goes (a UI client detaching).
     public var onClose: (() -> Void)?
 
@@ -39,7 +42,7 @@ public final class ControlConnection {
     /// Not yet a client at all: has sent no whole request, is not attached and is owed nothing. At the
     /// cap, the oldest such connection makes room for a new one (a flood of silent connections must not
     /// lock the CLI out).
-    var isSilent: Bool { !heardRequest && !isAttached && repliesOwed == 0 && streaming == nil }
+    var isSilent: Bool { !heardRequest && !isAttached && !isFollowing && repliesOwed == 0 && streaming == nil }
 
     init(stream: SocketStream, server: ControlServer, serial: UInt64) {
         self.stream = stream
@@ -243,7 +246,7 @@ public final class ControlConnection {
 
     private func timerFired() {
         timer = nil
-        guard !stream.isClosed, !isAttached, repliesOwed == 0, streaming == nil else { return }
+        guard !stream.isClosed, !isAttached, !isFollowing, repliesOwed == 0, streaming == nil else { return }
         let (at, why) = deadline()
         guard server.loop.nowNanoseconds >= at else { return armTimer(at: at) }
         server.logger.warning("control.timeout", ["reason": why])

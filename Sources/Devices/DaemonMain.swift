@@ -13,7 +13,7 @@ public enum DaemonMain {
         .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
         .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
-        logFormatSpec,
+        logFormatSpec, logRepeatSpec,
         .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         .option("duplicate-rate", "R", "FAULT INJECTION: deliver each received transfer to the app twice with probability R (0 to 1)", hidden: true),
@@ -36,7 +36,7 @@ public enum DaemonMain {
         .option("failed-transfer", "RULE", "requeue (default: a run whose transfer failed is queued again) or legacy (the seeds' app: no handler, the run is lost)"),
         .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
-        logFormatSpec,
+        logFormatSpec, logRepeatSpec,
         .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
         appVersionSpec,
         testCommandsSpec,
@@ -167,8 +167,18 @@ public enum DaemonMain {
 
     static let logFormatSpec = ArgumentSpec.option("log-format", "FORMAT", "logfmt (default: key=value lines) or json (one object per line)")
 
-    /// The log level, and (the same moment, before any logger exists) the log format.
+    static let logRepeatSpec = ArgumentSpec.option(
+        "log-repeat-interval-ms", "MS", "TEST: write a repeated identical error at most once per MS (default 60000)", hidden: true)
+
+    /// The log level, and (the same moment, before any logger exists) the log format and how often a
+    /// repeated error is written.
     static func logLevel(_ parsed: ParsedArguments) throws(UsageError) -> Logger.Level {
+        if let text = parsed.value("log-repeat-interval-ms") {
+            guard let ms = UInt64(text), (1...3_600_000).contains(ms) else {
+                throw UsageError("--log-repeat-interval-ms must be a whole number from 1 to 3600000, not '\(text)'")
+            }
+            Logger.defaultRepeatIntervalMilliseconds = ms
+        }
         if let name = parsed.value("log-format") {
             guard let format = Logger.Format(rawValue: name) else { throw UsageError("--log-format must be logfmt or json, not '\(name)'") }
             Logger.defaultFormat = format

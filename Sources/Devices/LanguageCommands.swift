@@ -64,6 +64,7 @@ extension PhoneDaemon {
             connection.reply(settings())
         case "context-set":
             guard case .object = request.arguments["payload"] else { return false }  // SessionCommands says why
+            if let problem = TypedJSON.problem(in: request.arguments["payload"]!) { throw ControlError.invalid(problem) }
             var context = try UserInfo(userInfoJSON: request.arguments["payload"]!)
             context[appLanguageContextKey] = .string(language.effective.rawValue)
             let version = try session.updateApplicationContext(context)

@@ -14,6 +14,7 @@ extension PhoneDaemon {
         }
         if try handleLanguageCommand(request, connection) { return }
         if try sessionCommands.handle(request, connection) { return }
+        if try events.handle(request, connection) { return }
         if try handleUpdateCommand(request, connection) { return }
         if try handleTimeCommand(request, connection) { return }
         if try handleAlertCommand(request, connection) { return }

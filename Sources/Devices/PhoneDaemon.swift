@@ -42,6 +42,9 @@ public final class PhoneDaemon {
     var service: PhoneConnectivityService!
     var session: Session!
     var sessionCommands: SessionCommands!
+    /// Holds the session's delegate (the session holds it weakly): the app's, behind the trace.
+    var tracer: TracingDelegate!
+    var events: EventCommands!
     var control: ControlServer!
     let reminders = ReminderHook()
     /// The device clock, the notification centre and the reminder service (`PhoneTime.swift`).
@@ -115,7 +118,10 @@ public final class PhoneDaemon {
         for connection in activation?.connections ?? [] { transport.adopt(connection: connection) }
         session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
                           configuration: configuration, logger: logger)
-        session.delegate = service
+        // The delegate calls are traced on their way to the app (`runway … events`).
+        tracer = TracingDelegate(service, trace: DelegateTrace())
+        session.delegate = tracer
+        events = EventCommands(trace: tracer.trace)
         session.logVersionMismatches(logger)
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         phoneRuns = try setUpRuns()

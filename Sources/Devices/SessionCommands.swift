@@ -92,6 +92,7 @@ struct SessionCommands {
     private func payload(_ request: ControlRequest) throws -> UserInfo {
         guard let json = request.arguments["payload"] else { throw ControlError.invalid("a JSON object payload is required") }
         guard case .object = json else { throw ControlError.invalid("the payload must be a JSON object") }
+        if let problem = TypedJSON.problem(in: json) { throw ControlError.invalid(problem) }
         return try UserInfo(userInfoJSON: json)
     }
 

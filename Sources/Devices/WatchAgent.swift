@@ -40,6 +40,9 @@ public final class WatchAgent {
     var workoutStartFault = WorkoutStartFault.none
     var control: ControlServer!
     var sessionCommands: SessionCommands!
+    /// Holds the session's delegate (the session holds it weakly): the app's, behind the trace.
+    var tracer: TracingDelegate!
+    var events: EventCommands!
     /// The watch app's session delegate; held here because the session holds its delegate weakly.
     var service: WatchConnectivityService!
     private var generator = FlightGenerator()
@@ -74,7 +77,10 @@ public final class WatchAgent {
         }
         service = WatchConnectivityService(app: app, logger: logger)
         service.requeueFailedTransfers = options.requeueFailedTransfers
-        session.delegate = service
+        // The delegate calls are traced on their way to the app (`runway … events`).
+        tracer = TracingDelegate(service, trace: DelegateTrace())
+        session.delegate = tracer
+        events = EventCommands(trace: tracer.trace)
         session.logVersionMismatches(logger)
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         recorder = WatchRunRecorder(session: session, logger: logger)
@@ -96,6 +102,7 @@ public final class WatchAgent {
 
     func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
         if try sessionCommands.handle(request, connection) { return }
+        if try events.handle(request, connection) { return }
         if try ClockCommands(clock: clock, logger: logger).handle(request, connection) { return }
         if try runs.handle(request, connection) { return }
         if try handleWorkoutFault(request, connection) { return }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Structured log lines on stderr, one `key=value` record per line (logfmt):
 ///
@@ -31,23 +32,58 @@ public struct Logger: Sendable {
     /// makes any logger or thread.
     nonisolated(unsafe) public static var defaultFormat: Format = .logfmt
 
+    /// How long `repeating` holds back identical lines (`RepeatLimiter`): a daemon sets it once, from
+    /// its hidden `--log-repeat-interval-ms` (tests), before it makes any logger.
+    nonisolated(unsafe) public static var defaultRepeatIntervalMilliseconds: UInt64 = 60_000
+
     public let component: String
     public let minimumLevel: Level
     public let format: Format
     private let descriptor: Int32
+    /// Shared by every copy of this logger (and `with(component:)`): one daemon, one count per line.
+    private let repeats: RepeatState
 
     public init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
+        self.init(component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format,
+                  repeats: RepeatState(RepeatLimiter(intervalMilliseconds: Logger.defaultRepeatIntervalMilliseconds)))
+    }
+
+    private init(component: String, minimumLevel: Level, descriptor: Int32, format: Format, repeats: RepeatState) {
         self.component = component
         self.minimumLevel = minimumLevel
         self.descriptor = descriptor
         self.format = format
+        self.repeats = repeats
+    }
+
+    final class RepeatState: Sendable {
+        let limiter: Mutex<RepeatLimiter>
+        init(_ limiter: RepeatLimiter) { self.limiter = Mutex(limiter) }
+    }
+
+    /// A line that may repeat many times in a row (a refused handshake every second): identical lines
+    /// (same level, event and fields) are written the first time, then at most once an interval with
+    /// `repeated=N`, the number of occurrences that line stands for (`RepeatLimiter`).
+    public func repeating(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) {
+        guard level >= minimumLevel, descriptor >= 0 else { return }
+        var key = "\(level.name) \(event)"
+        for (name, value) in fields { key += " \(name)=\(value)" }
+        let decision = repeats.limiter.withLock { $0.note(key, now: SystemClock.now()) }
+        switch decision {
+        case .write: log(level, event, fields)
+        case .suppress: return
+        case let .summary(count):
+            var extended: [(String, CustomStringConvertible)] = fields.map { ($0.key, $0.value) }
+            extended.append(("repeated", count))
+            write(level, event, extended)
+        }
     }
 
     /// A logger that writes nothing (tests of pure logic).
     public static let silent = Logger(component: "silent", minimumLevel: .error, descriptor: -1)
 
     public func with(component: String) -> Logger {
-        Logger(component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format)
+        Logger(component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format, repeats: repeats)
     }
 
     public func debug(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.debug, event, fields) }
@@ -58,6 +94,10 @@ public struct Logger: Sendable {
 
     public func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible>) {
         guard level >= minimumLevel, descriptor >= 0 else { return }
+        write(level, event, fields.map { ($0.key, $0.value) })
+    }
+
+    private func write(_ level: Level, _ event: String, _ fields: [(key: String, value: CustomStringConvertible)]) {
         var line: [UInt8] = []
         line.reserveCapacity(160)
         if format == .json {

@@ -27,7 +27,7 @@ public enum CLI {
     ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone)
       + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
         NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
-    ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all
+    ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)]
 
     public static func main(_ arguments: [String]) -> Int32 {
         if arguments == ["--version"] {

@@ -146,6 +146,8 @@ enum SessionCLI {
             throw UsageError("\(path) is not valid JSON: \(error)")
         }
         guard case .object = json else { throw UsageError("\(path) must hold a JSON object, not \(kind(of: json))") }
+        // A malformed {"$date": …} or {"$data": …} is the user's input: say so here (exit 2).
+        if let problem = TypedJSON.problem(in: json) { throw ControlError.invalid("\(path): \(problem)") }
         return json
     }
 

@@ -1,0 +1,141 @@
+import JSONText
+import Posix
+
+/// One call the session made to its delegate, as `runway {phone|watch} events` shows it.
+///
+/// Kept small: a received userInfo is its sequence number, keys and encoded size, never its payload (a
+/// flight's samples); a context or message carries its payload only when it encodes to at most
+/// `DelegateTrace.payloadLimit` bytes. So the trace's memory is bounded by its ring, whatever arrives.
+public struct DelegateEvent: Sendable {
+    public enum Call: Sendable {
+        case activationDidComplete(state: ActivationState, error: String?)
+        case didBecomeInactive
+        case didDeactivate
+        case didReceiveUserInfo(seq: Int64, keys: [String], bytes: Int, outcome: ReceiveOutcome)
+        case didCommitReceivedTransfers(first: Int64, last: Int64, count: Int)
+        case didRollBackReceivedTransfers(error: String)
+        case didFinishUserInfoTransfer(seq: Int64, replayed: Bool, error: WCError?)
+        case didReceiveApplicationContext(keys: [String], bytes: Int, payload: UserInfo?)
+        case didReceiveMessage(keys: [String], bytes: Int, payload: UserInfo?, repliedAtOnce: Bool)
+        case reachabilityDidChange(reachable: Bool)
+        case watchStateDidChange(paired: Bool, watchAppInstalled: Bool)
+    }
+
+    /// 1, 2, 3… in the order the calls were made, since the daemon started.
+    public let index: Int64
+    /// Wall-clock seconds since 1970.
+    public let at: Double
+    public let call: Call
+
+    /// The delegate method's name (`didReceiveUserInfo`, `sessionReachabilityDidChange`, …).
+    public var name: String {
+        switch call {
+        case .activationDidComplete: "activationDidComplete"
+        case .didBecomeInactive: "sessionDidBecomeInactive"
+        case .didDeactivate: "sessionDidDeactivate"
+        case .didReceiveUserInfo: "didReceiveUserInfo"
+        case .didCommitReceivedTransfers: "didCommitReceivedTransfers"
+        case .didRollBackReceivedTransfers: "didRollBackReceivedTransfers"
+        case .didFinishUserInfoTransfer: "didFinishUserInfoTransfer"
+        case .didReceiveApplicationContext: "didReceiveApplicationContext"
+        case .didReceiveMessage: "didReceiveMessage"
+        case .reachabilityDidChange: "sessionReachabilityDidChange"
+        case .watchStateDidChange: "sessionWatchStateDidChange"
+        }
+    }
+
+    /// `{"index":3,"at":"…","call":"didReceiveUserInfo","seq":5,"keys":[…],"bytes":812,"outcome":"accepted"}`;
+    /// payloads in typed JSON (`{"$date":…}`, `{"$data":…}`).
+    public var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "index": .integer(index), "at": .string(Timestamp.iso8601(at, milliseconds: true)), "call": .string(name),
+        ]
+        func keys(_ list: [String]) -> JSONValue { .array(list.map(JSONValue.string)) }
+        switch call {
+        case let .activationDidComplete(state, error):
+            fields["state"] = .string(state.rawValue)
+            fields["error"] = error.map(JSONValue.string) ?? .null
+        case .didBecomeInactive, .didDeactivate:
+            break
+        case let .didReceiveUserInfo(seq, list, bytes, outcome):
+            fields["seq"] = .integer(seq)
+            fields["keys"] = keys(list)
+            fields["bytes"] = .integer(Int64(bytes))
+            switch outcome {
+            case .accepted: fields["outcome"] = .string("accepted")
+            case .notNow: fields["outcome"] = .string("notNow")
+            case .failed: fields["outcome"] = .string("failed")
+            case let .rejected(why):
+                fields["outcome"] = .string("rejected")
+                fields["reason"] = .string(why)
+            }
+        case let .didCommitReceivedTransfers(first, last, count):
+            fields["firstSeq"] = .integer(first)
+            fields["lastSeq"] = .integer(last)
+            fields["count"] = .integer(Int64(count))
+        case let .didRollBackReceivedTransfers(error):
+            fields["error"] = .string(error)
+        case let .didFinishUserInfoTransfer(seq, replayed, error):
+            fields["seq"] = .integer(seq)
+            fields["replayed"] = .bool(replayed)
+            fields["error"] = error.map { .object(["code": .integer(Int64($0.code.rawValue)), "name": .string($0.name), "message": .string($0.message)]) } ?? .null
+        case let .didReceiveApplicationContext(list, bytes, payload):
+            fields["keys"] = keys(list)
+            fields["bytes"] = .integer(Int64(bytes))
+            if let payload { fields["context"] = payload.json }
+        case let .didReceiveMessage(list, bytes, payload, repliedAtOnce):
+            fields["keys"] = keys(list)
+            fields["bytes"] = .integer(Int64(bytes))
+            fields["replyHandler"] = .bool(true)
+            fields["repliedAtOnce"] = .bool(repliedAtOnce)
+            if let payload { fields["message"] = payload.json }
+        case let .reachabilityDidChange(reachable):
+            fields["reachable"] = .bool(reachable)
+        case let .watchStateDidChange(paired, installed):
+            fields["paired"] = .bool(paired)
+            fields["watchAppInstalled"] = .bool(installed)
+        }
+        return .object(fields)
+    }
+}
+
+/// The session's delegate calls, recorded as they happen: the most recent `capacity` in a ring (what
+/// `runway … events` shows), and each handed to `onEvent` (the followers, `events --follow`).
+public final class DelegateTrace {
+    public static let defaultCapacity = 1024
+    /// A context or message that encodes to more than this is traced by its keys and size only.
+    public static let payloadLimit = 1024
+
+    public let capacity: Int
+    private var ring: [DelegateEvent] = []
+    private var head = 0
+    private var nextIndex: Int64 = 1
+    /// Called with each new event, on the event loop's thread.
+    public var onEvent: ((DelegateEvent) -> Void)?
+
+    public init(capacity: Int = DelegateTrace.defaultCapacity) {
+        self.capacity = max(1, capacity)
+        ring.reserveCapacity(self.capacity)
+    }
+
+    public func record(_ call: DelegateEvent.Call) {
+        let event = DelegateEvent(index: nextIndex, at: wallClockSeconds(), call: call)
+        nextIndex += 1
+        if ring.count < capacity {
+            ring.append(event)
+        } else {
+            ring[head] = event
+            head = (head + 1) % capacity
+        }
+        onEvent?(event)
+    }
+
+    /// The most recent `limit` events, oldest first.
+    public func recent(_ limit: Int) -> [DelegateEvent] {
+        let ordered = ring.count < capacity ? ring : Array(ring[head...] + ring[..<head])
+        return Array(ordered.suffix(max(0, limit)))
+    }
+
+    /// How many calls have been recorded since the start (some may have left the ring).
+    public var total: Int64 { nextIndex - 1 }
+}

@@ -1,0 +1,131 @@
+/// Stands between the session and the app's delegate: forwards every call unchanged and records it in a
+/// `DelegateTrace` first (`runway … events`). The app sees exactly what it would see without it.
+///
+/// The session holds its delegate weakly: whoever installs this keeps it (and it keeps the app's delegate).
+public final class TracingDelegate: SessionDelegate {
+    public let inner: SessionDelegate
+    public let trace: DelegateTrace
+    /// The keys of the last received userInfo, and their encoding: every flight has the same keys, so
+    /// the receive path compares bytes instead of making strings per transfer.
+    private var cachedKeyBytes: [UInt8] = []
+    private var cachedKeys: [String] = []
+    private var keyScratch: [UInt8] = []
+    /// The transfers delivered since the last commit or rollback (for `didCommitReceivedTransfers`).
+    private var batchFirst: Int64?
+    private var batchLast: Int64 = 0
+    private var batchCount = 0
+
+    public init(_ inner: SessionDelegate, trace: DelegateTrace) {
+        self.inner = inner
+        self.trace = trace
+    }
+
+    public func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
+        trace.record(.activationDidComplete(state: state, error: error.map { "\($0)" }))
+        inner.session(session, activationDidCompleteWith: state, error: error)
+    }
+
+    public func sessionDidBecomeInactive(_ session: Session) {
+        trace.record(.didBecomeInactive)
+        inner.sessionDidBecomeInactive(session)
+    }
+
+    public func sessionDidDeactivate(_ session: Session) {
+        trace.record(.didDeactivate)
+        inner.sessionDidDeactivate(session)
+    }
+
+    // MARK: - Receiving
+
+    public func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
+        guard let outcome = inner.session(session, didReceiveEncodedUserInfo: bytes, transfer: transfer) else { return nil }
+        noteReceived(transfer.seq, keys: keys(ofEncoded: bytes), bytes: bytes.count, outcome: outcome)
+        return outcome
+    }
+
+    public func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
+        let outcome = inner.session(session, didReceiveUserInfo: userInfo, transfer: transfer)
+        noteReceived(transfer.seq, keys: userInfo.keys.sorted(), bytes: PropertyListCodec.encode(userInfo).count, outcome: outcome)
+        return outcome
+    }
+
+    private func noteReceived(_ seq: Int64, keys: [String], bytes: Int, outcome: ReceiveOutcome) {
+        trace.record(.didReceiveUserInfo(seq: seq, keys: keys, bytes: bytes, outcome: outcome))
+        guard outcome == .accepted || { if case .rejected = outcome { true } else { false } }() else { return }
+        if batchFirst == nil { batchFirst = seq }
+        batchLast = seq
+        batchCount += 1
+    }
+
+    public func sessionDidCommitReceivedTransfers(_ session: Session) {
+        trace.record(.didCommitReceivedTransfers(first: batchFirst ?? 0, last: batchFirst == nil ? 0 : batchLast, count: batchCount))
+        resetBatch()
+        inner.sessionDidCommitReceivedTransfers(session)
+    }
+
+    public func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
+        trace.record(.didRollBackReceivedTransfers(error: "\(error)"))
+        resetBatch()
+        inner.session(session, didRollBackReceivedTransfers: error)
+    }
+
+    private func resetBatch() {
+        batchFirst = nil
+        batchCount = 0
+    }
+
+    /// The keys of an encoded dictionary, sorted as encoded; the cached list when they are the same.
+    private func keys(ofEncoded bytes: UnsafeRawBufferPointer) -> [String] {
+        keyScratch.removeAll(keepingCapacity: true)
+        do {
+            try EncodedDictionary.forEachEntry(bytes) { key, _ in
+                keyScratch.append(contentsOf: key)
+                keyScratch.append(0)
+            }
+        } catch {
+            return (try? PropertyListCodec.decodeDictionary(bytes))?.keys.sorted() ?? []
+        }
+        if keyScratch != cachedKeyBytes {
+            cachedKeyBytes = keyScratch
+            cachedKeys = keyScratch.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        }
+        return cachedKeys
+    }
+
+    // MARK: - Finished transfers, contexts, messages, state
+
+    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
+        trace.record(.didFinishUserInfoTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error))
+        inner.session(session, didFinish: transfer, error: error)
+    }
+
+    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
+        let size = PropertyListCodec.encode(context).count
+        trace.record(.didReceiveApplicationContext(keys: context.keys.sorted(), bytes: size,
+                                                   payload: size <= DelegateTrace.payloadLimit ? context : nil))
+        inner.session(session, didReceiveApplicationContext: context)
+    }
+
+    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
+        let size = PropertyListCodec.encode(message).count
+        var replied = false
+        inner.session(session, didReceiveMessage: message) { answer in
+            replied = true
+            reply(answer)
+        }
+        // Recorded after the call, to say whether the app answered at once; nothing else can happen in
+        // between (one thread), so the order of events is still the order of calls.
+        trace.record(.didReceiveMessage(keys: message.keys.sorted(), bytes: size,
+                                        payload: size <= DelegateTrace.payloadLimit ? message : nil, repliedAtOnce: replied))
+    }
+
+    public func sessionReachabilityDidChange(_ session: Session) {
+        trace.record(.reachabilityDidChange(reachable: session.isReachable))
+        inner.sessionReachabilityDidChange(session)
+    }
+
+    public func sessionWatchStateDidChange(_ session: Session) {
+        trace.record(.watchStateDidChange(paired: session.isPaired, watchAppInstalled: session.isWatchAppInstalled))
+        inner.sessionWatchStateDidChange(session)
+    }
+}

@@ -1,0 +1,42 @@
+import Connectivity
+import JSONText
+import Posix
+
+/// `events`: the session's delegate calls (`DelegateTrace`). The reply is the most recent ones; with
+/// `follow`, the connection then receives each new call as an `event` frame, as it happens.
+///
+/// A follower that stops reading is detached once `ControlConnection.maximumUnreadEventBytes` wait for
+/// it (`control.events-unread` in the log), like a stalled UI: the daemon's memory does not grow with it.
+final class EventCommands {
+    let trace: DelegateTrace
+    private var followers: [ObjectIdentifier: ControlConnection] = [:]
+
+    init(trace: DelegateTrace) {
+        self.trace = trace
+        trace.onEvent = { [unowned self] event in self.publish(event) }
+    }
+
+    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
+        guard request.command == "events" else { return false }
+        guard !connection.isAttached, !connection.isFollowing else {
+            throw ControlError.invalid("this connection already receives events")
+        }
+        let limit = try request.int("limit", default: 100, range: 0...trace.capacity)!
+        connection.reply(.array(trace.recent(limit).map(\.json)))
+        // After the reply, in the same turn of the loop: no call can fall between the two.
+        if request.bool("follow") {
+            connection.isFollowing = true
+            followers[ObjectIdentifier(connection)] = connection
+            let id = ObjectIdentifier(connection)
+            connection.onClose = { [weak self] in self?.followers[id] = nil }
+        }
+        return true
+    }
+
+    private func publish(_ event: DelegateEvent) {
+        guard !followers.isEmpty else { return }
+        var writer = JSONWriter()
+        writer.write(event.json)
+        for follower in followers.values { follower.sendEvent(body: writer.bytes) }
+    }
+}
