@@ -65,6 +65,25 @@ struct Scenarios {
         return result
     }
 
+    // MARK: - A long recording
+
+    /// `runway watch record --count N` through the real CLI (chunks of 10,000, each one outbox transaction),
+    /// with the phone down: the runs per second, and the watch's peak RSS (`VmHWM`) at the end, and at
+    /// the end of the first chunk — memory should not grow with N.
+    func recordMemory(count: Int) throws -> (runsPerSecond: Double, watchPeakKB: Int, afterFirstChunkKB: Int) {
+        let pair = try SimulatedPair(tag: "benchrec")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        let first = try runTool(["watch", "record", "--count", "10000", "--home", pair.watchHome])
+        guard first.status == 0 else { throw HarnessError("runway watch record failed: \(first.stderr)") }
+        let afterFirst = peakRSSKilobytes(pair.watch!.pid) ?? -1
+        let start = now()
+        let result = try runTool(["watch", "record", "--count", String(count), "--home", pair.watchHome])
+        let seconds = now() - start
+        guard result.status == 0 else { throw HarnessError("runway watch record --count \(count) failed: \(result.stderr)") }
+        return (Double(count) / seconds, peakRSSKilobytes(pair.watch!.pid) ?? -1, afterFirst)
+    }
+
     func baseline(size: Int) throws -> Double {
         let scratch = makeScratchDirectory("base")
         defer { try? FileManager.default.removeItem(atPath: scratch) }

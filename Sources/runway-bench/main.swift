@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import PairTesting
 
-var count = 50_000, runs = 3, memoryBacklog = 100_000, logbookSize = 100_000, latencySamples = 200
+var count = 50_000, runs = 3, memoryBacklog = 100_000, logbookSize = 100_000, latencySamples = 200, recordCount = 300_000
 var output: String? = "docs/performance.md"
 var coldStartSizes = [50_000, 300_000]
 var onlyColdStart = false
@@ -12,12 +12,13 @@ var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     print("""
     usage: scripts/bench [--count N] [--runs R] [--memory-backlog N] [--logbook N] [--latency-samples N]
-                         [--cold-start N,N...] [--only-cold-start] [--no-write]
+                         [--record N] [--cold-start N,N...] [--only-cold-start] [--no-write]
 
     Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a baseline
     program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit);
     record-to-stored latency; cold start with each of the --cold-start store sizes (default 50000,300000),
-    after a clean stop and after a SIGKILL; peak RSS while draining; logbook --json time. Medians of R
+    after a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording
+    --record N runs (default 300,000) with runway watch record; logbook --json time. Medians of R
     runs (default 3) with min–max. --only-cold-start measures the cold starts alone (and writes nothing).
     Writes the table into docs/performance.md unless --no-write.
     """)
@@ -37,6 +38,7 @@ while let flag = arguments.popFirst() {
     case "--memory-backlog": memoryBacklog = value()
     case "--logbook": logbookSize = value()
     case "--latency-samples": latencySamples = value()
+    case "--record": recordCount = value()
     case "--no-write": output = nil
     case "--only-cold-start": onlyColdStart = true; output = nil
     case "--cold-start":
@@ -90,6 +92,8 @@ do {
     let latency = try scenarios.latency(samples: latencySamples)
     progress("memory: draining \(memoryBacklog)")
     let memory = try scenarios.drain(backlog: memoryBacklog)
+    progress("recording: runway watch record --count \(recordCount)")
+    let recording = try scenarios.recordMemory(count: recordCount)
     progress("logbook of \(logbookSize)")
     let logbook = try scenarios.logbook(stored: logbookSize)
 
@@ -109,6 +113,9 @@ do {
          "≤ 50 MB", memory.phonePeakKB <= 50 * 1024 ? "met" : "missed"),
         ("peak RSS, watch, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.watchPeakKB) / 1024, 1)) MB", "",
          "≤ 50 MB", memory.watchPeakKB <= 50 * 1024 ? "met" : "missed"),
+        ("runway watch record --count \(grouped(Double(recordCount))): rate", "\(grouped(recording.runsPerSecond)) runs/s", "", "", ""),
+        ("peak RSS, watch, recording \(grouped(Double(recordCount))) (after the first 10,000: \(format(Double(recording.afterFirstChunkKB) / 1024, 1)) MB)",
+         "\(format(Double(recording.watchPeakKB) / 1024, 1)) MB", "", "< 50 MB", recording.watchPeakKB < 50 * 1024 ? "met" : "missed"),
         ("logbook --json, \(grouped(Double(logbookSize))) flights", format(logbook.median, 0) + " ms", range(logbook, 0),
          "≤ 1000 ms", logbook.median <= 1000 ? "met" : "missed"),
     ]
