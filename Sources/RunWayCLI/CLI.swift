@@ -116,6 +116,8 @@ public enum CLI {
 
         options:
         \(Arguments.describe(effectiveSpecs(command) + [.flag("help", "show this help")]))
+
+        \(Examples.helpSection(for: command))
         """
     }
 

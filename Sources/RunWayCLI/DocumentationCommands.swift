@@ -109,6 +109,13 @@ enum DocumentationCommands {
                 lines.append(escape("  --\(spec.name)\(spec.valueName.map { " " + $0 } ?? ""): \(spec.help)"))
             }
         }
+        // The same examples as each command's --help (`Examples`).
+        lines.append(".SH EXAMPLES")
+        for command in CLI.commands {
+            lines.append(".TP")
+            lines.append(".B " + escape("runway \(command.path.joined(separator: " "))"))
+            lines.append(Examples.examples(for: command).map(escape).joined(separator: "\n.br\n"))
+        }
         lines += [
             ".SH EXIT STATUS", "0 success; 1 the operation failed (a daemon not running, an unknown flight); 2 invalid usage or input.",
             ".SH ENVIRONMENT",

@@ -1,0 +1,107 @@
+/// The EXAMPLES of each command's `--help` and of the man page: one table, keyed by the command's words.
+/// A command missing here still gets one, made from its synopsis (its required part), so no help is
+/// without an example; `HelpExamplesTests` checks that each example names a real command and parses.
+enum Examples {
+    static let table: [String: [String]] = [
+        "pair": ["runway pair --phone ~/rw/phone --watch ~/rw/watch --name home", "runway pair --phone /tmp/p --watch /tmp/w --json"],
+        "list": ["runway list", "runway list --json"],
+        "unpair": ["runway unpair home"],
+        "up": ["runway up", "runway up home --json"],
+        "down": ["runway down", "runway down home"],
+        "completion": ["runway completion bash", "runway completion zsh"],
+        "man": ["runway man | man -l -"],
+        "dump": ["runway dump --home ~/rw/phone", "runway dump --home ~/rw/watch --limit 10 --json"],
+        "watch record": ["runway watch record --count 3", "runway watch record --count 300000 --seed 7", "runway watch record --distance 5 --json"],
+        "watch status": ["runway watch status", "runway watch status --json"],
+        "link down": ["runway link down"],
+        "link up": ["runway link up"],
+        "link fail-next": ["runway link fail-next 2", "runway link fail-next 1 --code 7014"],
+        "watch run start": ["runway watch run start --mode pace --target-pace 5:30", "runway watch run start --mode heart-rate --target-hr 140-160"],
+        "watch run sample": ["runway watch run sample --t 60 --distance-m 200 --pace 5:00 --hr 150", "runway watch run sample --json-file samples.json"],
+        "watch run status": ["runway watch run status --json"],
+        "watch run stop": ["runway watch run stop"],
+        "watch run replay": ["runway watch run replay --seed 1 --distance 5"],
+        "watch fault workout-start": ["runway watch fault workout-start refuse", "runway watch fault workout-start none"],
+        "watch app install": ["runway watch app install"],
+        "watch app uninstall": ["runway watch app uninstall"],
+        "watch app foreground": ["runway watch app foreground"],
+        "watch app background": ["runway watch app background"],
+        "watch transfer-userinfo": ["runway watch transfer-userinfo --json-file note.json",
+                                    #"echo '{"at":{"$date":"2026-11-30T07:00:00Z"},"raw":{"$data":"AAE="}}' | runway watch transfer-userinfo --json-file -"#],
+        "watch received": ["runway watch received --json"],
+        "watch context set": ["runway watch context set --json-file context.json"],
+        "watch context get": ["runway watch context get --json"],
+        "watch message": ["runway watch message --json-file ping.json --timeout 2000"],
+        "watch transfers": ["runway watch transfers", "runway watch transfers --limit 10 --json"],
+        "watch cancel": ["runway watch cancel 42"],
+        "watch quarantine": ["runway watch quarantine --json"],
+        "watch quarantine remove": ["runway watch quarantine remove 3", "runway watch quarantine remove --all"],
+        "watch events": ["runway watch events", "runway watch events --follow --json", "runway watch events --limit 0 --follow"],
+        "phone status": ["runway phone status", "runway phone status --json"],
+        "phone logbook": ["runway phone logbook", "runway phone logbook --expand all --first-weekday mon", "runway phone logbook --json"],
+        "phone flight": ["runway phone flight W-1A2B3C", "runway phone flight W-1A2B3C --json"],
+        "phone delete": ["runway phone delete W-1A2B3C", "runway phone delete W-1A2B3C --yes"],
+        "phone ui": ["runway phone ui", "runway phone ui --expand all"],
+        "phone alerts": ["runway phone alerts", "runway phone alerts --json"],
+        "phone run start": ["runway phone run start --mode pace --target-pace 5:30"],
+        "phone run sample": ["runway phone run sample --t 60 --distance-m 200 --pace 5:00 --hr 150"],
+        "phone run status": ["runway phone run status --json"],
+        "phone run stop": ["runway phone run stop"],
+        "phone transfer-userinfo": ["runway phone transfer-userinfo --json-file note.json"],
+        "phone received": ["runway phone received", "runway phone received --json"],
+        "phone context set": ["runway phone context set --json-file context.json"],
+        "phone context get": ["runway phone context get --json"],
+        "phone message": ["runway phone message --json-file ping.json"],
+        "phone transfers": ["runway phone transfers --json"],
+        "phone cancel": ["runway phone cancel 7"],
+        "phone quarantine": ["runway phone quarantine", "runway phone quarantine --limit 5 --json"],
+        "phone quarantine remove": ["runway phone quarantine remove 1", "runway phone quarantine remove --all --json"],
+        "phone events": ["runway phone events", "runway phone events --follow --json", "runway phone events --follow | grep didReceiveUserInfo"],
+        "phone app open": ["runway phone app open"],
+        "phone app close": ["runway phone app close"],
+        "phone app force-quit": ["runway phone app force-quit"],
+        "phone app suspend": ["runway phone app suspend"],
+        "phone app resume": ["runway phone app resume"],
+        "phone os status": ["runway phone os status --json"],
+        "phone os jetsam": ["runway phone os jetsam"],
+        "phone notifications": ["runway phone notifications", "runway phone notifications --json"],
+        "phone reminders": ["runway phone reminders"],
+        "phone reminders reschedule": ["runway phone reminders reschedule"],
+        "phone language": ["runway phone language --json"],
+        "phone language set": ["runway phone language set ja", "runway phone language set system"],
+        "phone settings": ["runway phone settings"],
+        "phone strings": ["runway phone strings --json"],
+        "clock show": ["runway clock show --phone ~/rw/phone --watch ~/rw/watch", "runway clock show --home ~/rw/watch --json"],
+        "clock set": ["runway clock set 2026-12-01T07:00:00+09:00 --phone ~/rw/phone --watch ~/rw/watch", "runway clock set 2026-12-01T07:00:00Z --home ~/rw/phone --frozen"],
+        "clock advance": ["runway clock advance 7d --phone ~/rw/phone --watch ~/rw/watch", "runway clock advance 1d12h --home ~/rw/phone"],
+        "clock reset": ["runway clock reset --phone ~/rw/phone --watch ~/rw/watch"],
+        "phone preflight": ["runway phone preflight", "runway phone preflight --legacy --json"],
+        "appstore set": ["runway appstore set --version 1.5 --url https://apps.apple.com/app/runway", "runway appstore set --json-file lookup.json --delay-ms 500"],
+        "appstore fail network": ["runway appstore fail network", "runway appstore fail network --delay-ms 2000"],
+        "appstore show": ["runway appstore show --json"],
+        "phone update check": ["runway phone update check"],
+        "phone update status": ["runway phone update status --json"],
+        "phone update respond": ["runway phone update respond later", "runway phone update respond update"],
+    ]
+
+    /// The examples for `command`: the table's, else one made from its synopsis (words outside `[...]`).
+    static func examples(for command: CLI.Command) -> [String] {
+        let name = command.path.joined(separator: " ")
+        if let listed = table[name], !listed.isEmpty { return listed }
+        var depth = 0
+        var words: [String] = []
+        for word in command.synopsis.split(separator: " ") {
+            depth += word.filter { $0 == "[" || $0 == "(" }.count
+            if depth == 0, !word.contains("|") { words.append(String(word)) }
+            depth -= word.filter { $0 == "]" || $0 == ")" }.count
+        }
+        // The home is the registered pair's: leave --home and its value out.
+        if let index = words.firstIndex(of: "--home"), index + 1 < words.count { words.removeSubrange(index...(index + 1)) }
+        return [(["runway", name] + words).joined(separator: " ")]
+    }
+
+    /// The `examples:` block of `--help`.
+    static func helpSection(for command: CLI.Command) -> String {
+        "examples:\n" + examples(for: command).map { "  " + $0 }.joined(separator: "\n")
+    }
+}
