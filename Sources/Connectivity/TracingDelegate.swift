@@ -1,3 +1,5 @@
+import Glibc
+
 /// Stands between the session and the app's delegate: forwards every call unchanged and records it in a
 /// `DelegateTrace` first (`runway … events`). The app sees exactly what it would see without it.
 ///
@@ -7,9 +9,8 @@ public final class TracingDelegate: SessionDelegate {
     public let trace: DelegateTrace
     /// The keys of the last received userInfo, and their encoding: every flight has the same keys, so
     /// the receive path compares bytes instead of making strings per transfer.
-    private var cachedKeyBytes: [UInt8] = []
+    private var cachedKeyBytes: [[UInt8]] = []
     private var cachedKeys: [String] = []
-    private var keyScratch: [UInt8] = []
     /// The transfers delivered since the last commit or rollback (for `didCommitReceivedTransfers`).
     private var batchFirst: Int64?
     private var batchLast: Int64 = 0
@@ -75,21 +76,60 @@ public final class TracingDelegate: SessionDelegate {
     }
 
     /// The keys of an encoded dictionary, sorted as encoded; the cached list when they are the same.
+    /// On the receive path of every flight, so it only steps over the values (the app's fast path has
+    /// just checked the whole encoding) and compares each key in place with the cached one: no array or
+    /// string is made unless the keys changed.
     private func keys(ofEncoded bytes: UnsafeRawBufferPointer) -> [String] {
-        keyScratch.removeAll(keepingCapacity: true)
+        let cached = cachedKeyBytes
+        var fresh: [[UInt8]]?
         do {
-            try EncodedDictionary.forEachEntry(bytes) { key, _ in
-                keyScratch.append(contentsOf: key)
-                keyScratch.append(0)
+            var reader = ByteReader(bytes)
+            guard try reader.readUInt8() == PropertyListCodec.Tag.dictionary.rawValue else { throw DecodeError.invalid("not a dictionary") }
+            let count = Int(try reader.readUInt32())
+            guard count <= reader.remaining else { throw DecodeError.invalid("count beyond the bytes") }
+            if count != cached.count { fresh = [] }
+            for index in 0..<count {
+                let key = try reader.readBytes(Int(try reader.readUInt32()))
+                if fresh == nil, !cached[index].withUnsafeBytes({ $0.count == key.count && memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }) {
+                    fresh = Array(cached[..<index])
+                }
+                fresh?.append(Array(key))
+                // Scalars inline (a flight is all scalars and one data value); containers recurse.
+                let tag = try reader.readUInt8()
+                switch PropertyListCodec.Tag(rawValue: tag) {
+                case .string?, .data?: _ = try reader.readBytes(Int(try reader.readUInt32()))
+                case .integer?, .real?, .date?: _ = try reader.readBytes(8)
+                case .falseValue?, .trueValue?: break
+                default: try Self.skipValue(tag: tag, &reader, depth: 1)
+                }
             }
         } catch {
             return (try? PropertyListCodec.decodeDictionary(bytes))?.keys.sorted() ?? []
         }
-        if keyScratch != cachedKeyBytes {
-            cachedKeyBytes = keyScratch
-            cachedKeys = keyScratch.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        if let fresh {
+            cachedKeyBytes = fresh
+            cachedKeys = fresh.map { String(decoding: $0, as: UTF8.self) }
         }
         return cachedKeys
+    }
+
+    /// Steps over one encoded value (its tag already read) without looking inside strings or data.
+    private static func skipValue(tag rawTag: UInt8, _ reader: inout ByteReader, depth: Int) throws(DecodeError) {
+        guard depth < PropertyListCodec.maximumDepth, let tag = PropertyListCodec.Tag(rawValue: rawTag) else {
+            throw .invalid("unknown tag or too deep")
+        }
+        switch tag {
+        case .string, .data: _ = try reader.readBytes(Int(try reader.readUInt32()))
+        case .integer, .real, .date: _ = try reader.readBytes(8)
+        case .falseValue, .trueValue: break
+        case .array, .dictionary:
+            let count = Int(try reader.readUInt32())
+            guard count <= reader.remaining else { throw .invalid("count beyond the bytes") }
+            for _ in 0..<count {
+                if tag == .dictionary { _ = try reader.readBytes(Int(try reader.readUInt32())) }
+                try skipValue(tag: try reader.readUInt8(), &reader, depth: depth + 1)
+            }
+        }
     }
 
     // MARK: - Finished transfers, contexts, messages, state

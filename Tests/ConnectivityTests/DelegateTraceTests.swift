@@ -33,3 +33,55 @@ import Testing
         #expect(json.map { $0["index"] } == [.integer(1), .integer(2), .integer(3)])
     }
 }
+
+/// An app with a fast path: takes every transfer from its encoding (as the phone app takes flights).
+final class FastPathDelegate: SessionDelegate {
+    var taken = 0
+    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {}
+    func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
+        taken += 1
+        return .accepted
+    }
+    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome { .accepted }
+}
+
+@Suite struct TracingDelegateTests {
+    /// The keys read from the encoding, on the fast path, follow each transfer even when the cached set
+    /// changes part-way (a longer, shorter, different or empty set, nested containers stepped over).
+    @Test func theFastPathTracesEachTransfersOwnKeys() throws {
+        let pair = try PairHarness()
+        let app = FastPathDelegate()
+        let tracer = TracingDelegate(app, trace: DelegateTrace())
+        pair.phone.delegate = tracer
+        try pair.activateBoth()
+        try pair.connect()
+        let payloads: [UserInfo] = [
+            ["a": .integer(1), "b": .string("x")],
+            ["a": .integer(2), "b": .string("yy")],
+            ["a": .integer(3), "c": .data([1, 2, 3])],
+            ["a": .real(1), "b": .bool(true), "z": .array([.integer(1), .dictionary(["y": .data([9])])])],
+            [:],
+            ["a": .date(0), "b\u{0}c": .string("")],
+            ["a": .integer(1), "b": .string("x")],
+        ]
+        for payload in payloads { _ = try pair.watch.transferUserInfo(payload) }
+        try pair.drive()
+        #expect(app.taken == payloads.count)
+        let received = tracer.trace.recent(100).compactMap { event -> [String]? in
+            if case let .didReceiveUserInfo(_, keys, _, outcome) = event.call, outcome == .accepted { return keys }
+            return nil
+        }
+        #expect(received == payloads.map { $0.keys.sorted() })
+        let sizes = tracer.trace.recent(100).compactMap { event -> Int? in
+            if case let .didReceiveUserInfo(_, _, bytes, _) = event.call { return bytes }
+            return nil
+        }
+        #expect(sizes == payloads.map { PropertyListCodec.encode($0).count })
+        // And one commit event covering them.
+        let commits = tracer.trace.recent(100).compactMap { event -> Int? in
+            if case let .didCommitReceivedTransfers(_, _, count) = event.call { return count }
+            return nil
+        }
+        #expect(commits.reduce(0, +) == payloads.count)
+    }
+}
