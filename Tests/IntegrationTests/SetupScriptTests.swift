@@ -40,6 +40,9 @@ import Testing
         #expect(result.stderr.contains("missing system packages: sqlite3 systemd"))
         #expect(result.stderr.contains("apt-get install sqlite3 systemd"))
         #expect(result.stderr.contains("--yes"))
+        // No question asked of nobody: it says why it stops instead.
+        #expect(!result.stderr.contains("[y/N]"))
+        #expect(result.stderr.contains("not a terminal"))
         #expect(calls.isEmpty)
     }
 
