@@ -40,8 +40,12 @@ import Testing
         #expect(try runTool(["watch", "context", "set", "--json-file", "-", "--home", pair.watchHome], stdin: payload).status == 0)
         let message = try runTool(["watch", "message", "--json-file", "-", "--json", "--home", pair.watchHome], stdin: payload)
         #expect(message.status == 0, "\(message.stderr)")
-        try pair.waitUntil("the phone traces the message", timeout: 30) {
-            try !calls(events(phoneFollower), ["didReceiveMessage"]).isEmpty
+        // A message the app never answers: the sender times out (7012), the trace says it was not answered.
+        let unanswered = try runTool(["watch", "message", "--json-file", "-", "--timeout", "300", "--home", pair.watchHome],
+                                     stdin: #"{"noReply":true}"#)
+        #expect(unanswered.status == 1 && unanswered.stderr.contains("7012"), "\(unanswered.stderr)")
+        try pair.waitUntil("the phone traces both messages", timeout: 30) {
+            try calls(events(phoneFollower), ["didReceiveMessage"]).count == 2
         }
         pair.killPhone()
         let phoneFollowed = phoneFollower.wait()
@@ -80,12 +84,13 @@ import Testing
         #expect(committed.compactMap { $0["count"]?.intValue }.reduce(0, +) == 3)
         #expect(committed.last?["lastSeq"] == .integer(3))
         let tail = calls(phone, ["didReceiveUserInfo", "didReceiveApplicationContext", "didReceiveMessage"]).map { $0["call"]!.stringValue! }
-        #expect(tail.suffix(2) == ["didReceiveApplicationContext", "didReceiveMessage"])
+        #expect(tail.suffix(3) == ["didReceiveApplicationContext", "didReceiveMessage", "didReceiveMessage"])
         let expected = try JSONValue(parsing: Array(payload.utf8))
         #expect(calls(phone, ["didReceiveApplicationContext"]).last?["context"] == expected)
-        let traced = calls(phone, ["didReceiveMessage"]).last
-        #expect(traced?["message"] == expected)
-        #expect(traced?["repliedAtOnce"] == .bool(true))
+        let messages = calls(phone, ["didReceiveMessage"])
+        #expect(messages.first?["message"] == expected)
+        #expect(messages.map { $0["repliedAtOnce"] } == [.bool(true), .bool(false)])
+        #expect(messages.allSatisfy { $0["replyHandler"] == .bool(true) })
 
         // The relaunched phone's trace starts again with its activation.
         let after = try runTool(["phone", "events", "--json", "--home", pair.phoneHome])
