@@ -52,7 +52,11 @@ public final class TracingDelegate: SessionDelegate {
 
     private func noteReceived(_ seq: Int64, keys: [String], bytes: Int, outcome: ReceiveOutcome) {
         trace.record(.didReceiveUserInfo(seq: seq, keys: keys, bytes: bytes, outcome: outcome))
-        guard outcome == .accepted || { if case .rejected = outcome { true } else { false } }() else { return }
+        // What the commit will cover: taken, or quarantined (the cursor moves past both).
+        switch outcome {
+        case .accepted, .rejected: break
+        case .notNow, .failed: return
+        }
         if batchFirst == nil { batchFirst = seq }
         batchLast = seq
         batchCount += 1
