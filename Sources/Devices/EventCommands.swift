@@ -1,4 +1,5 @@
 import Connectivity
+import Control
 import JSONText
 import Posix
 
@@ -16,8 +17,11 @@ final class EventCommands {
         trace.onEvent = { [unowned self] event in self.publish(event) }
     }
 
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
-        guard request.command == "events" else { return false }
+    func register(on router: ControlRouter) {
+        router.on("events") { [unowned self] request, connection in try events(request, connection) }
+    }
+
+    private func events(_ request: ControlRequest, _ connection: ControlConnection) throws {
         guard !connection.isAttached, !connection.isFollowing else {
             throw ControlError.invalid("this connection already receives events")
         }
@@ -30,7 +34,6 @@ final class EventCommands {
             let id = ObjectIdentifier(connection)
             connection.onClose = { [weak self] in self?.followers[id] = nil }
         }
-        return true
     }
 
     private func publish(_ event: DelegateEvent) {

@@ -1,4 +1,5 @@
 import Connectivity
+import Control
 import Foundation
 import Glibc
 import JSONText
@@ -110,7 +111,7 @@ import Testing
         try pair.startPhone()
         try pair.startWatch()
         let stalled = try RawClient(path: pair.phoneHome + "/control.sock")
-        #expect(stalled.send(Frame(.request, Array(#"{"command":"events","follow":true,"limit":0}"#.utf8)).encoded))
+        #expect(stalled.send(ControlFrame(.request, Array(#"{"command":"events","follow":true,"limit":0}"#.utf8)).encoded))
         try pair.record(30_000, distanceKm: 5)
         try pair.waitUntilDrained(timeout: 300)
         try waitForLogLine(pair, pair.phoneLog, "event=control.events-unread", "action=detached", timeout: 30)

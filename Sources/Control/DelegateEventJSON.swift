@@ -1,0 +1,59 @@
+import Connectivity
+import JSONText
+import Posix
+
+extension DelegateEvent {
+    /// `{"index":3,"at":"…","call":"didReceiveUserInfo","seq":5,"keys":[…],"bytes":812,"outcome":"accepted"}`;
+    /// payloads in typed JSON (`{"$date":…}`, `{"$data":…}`).
+    public var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "index": .integer(index), "at": .string(Timestamp.iso8601(at, milliseconds: true)), "call": .string(name),
+        ]
+        func keys(_ list: [String]) -> JSONValue { .array(list.map(JSONValue.string)) }
+        switch call {
+        case let .activationDidComplete(state, error):
+            fields["state"] = .string(state.rawValue)
+            fields["error"] = error.map(JSONValue.string) ?? .null
+        case .didBecomeInactive, .didDeactivate:
+            break
+        case let .didReceiveUserInfo(seq, list, bytes, outcome):
+            fields["seq"] = .integer(seq)
+            fields["keys"] = keys(list)
+            fields["bytes"] = .integer(Int64(bytes))
+            switch outcome {
+            case .accepted: fields["outcome"] = .string("accepted")
+            case .notNow: fields["outcome"] = .string("notNow")
+            case .failed: fields["outcome"] = .string("failed")
+            case let .rejected(why):
+                fields["outcome"] = .string("rejected")
+                fields["reason"] = .string(why)
+            }
+        case let .didCommitReceivedTransfers(first, last, count):
+            fields["firstSeq"] = .integer(first)
+            fields["lastSeq"] = .integer(last)
+            fields["count"] = .integer(Int64(count))
+        case let .didRollBackReceivedTransfers(error):
+            fields["error"] = .string(error)
+        case let .didFinishUserInfoTransfer(seq, replayed, error):
+            fields["seq"] = .integer(seq)
+            fields["replayed"] = .bool(replayed)
+            fields["error"] = error.map { .object(["code": .integer(Int64($0.code.rawValue)), "name": .string($0.name), "message": .string($0.message)]) } ?? .null
+        case let .didReceiveApplicationContext(list, bytes, payload):
+            fields["keys"] = keys(list)
+            fields["bytes"] = .integer(Int64(bytes))
+            if let payload { fields["context"] = payload.json }
+        case let .didReceiveMessage(list, bytes, payload, repliedAtOnce):
+            fields["keys"] = keys(list)
+            fields["bytes"] = .integer(Int64(bytes))
+            fields["replyHandler"] = .bool(true)
+            fields["repliedAtOnce"] = .bool(repliedAtOnce)
+            if let payload { fields["message"] = payload.json }
+        case let .reachabilityDidChange(reachable):
+            fields["reachable"] = .bool(reachable)
+        case let .watchStateDidChange(paired, installed):
+            fields["paired"] = .bool(paired)
+            fields["watchAppInstalled"] = .bool(installed)
+        }
+        return .object(fields)
+    }
+}
