@@ -51,28 +51,23 @@ import Testing
         try withRunningPair(tag: "stream", phoneFirst: true) { pair in
             try pair.record(5_000)
             try pair.waitUntilDrained(timeout: 120)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Binaries.path("runway"))
-            process.arguments = ["phone", "logbook", "--home", pair.phoneHome, "--json"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["RUNWAY_CONTROL_TIMEOUT_MS": "2000"]) { $1 }
-            let stdout = Pipe(), stderr = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            process.standardInput = FileHandle.nullDevice
+            let errorPath = pair.root + "/logbook.err"
             let started = Date()
-            try process.run()
+            let process = try ChildProcess("runway", ["phone", "logbook", "--home", pair.phoneHome, "--json"],
+                                           stdout: .pipe, stderr: .file(errorPath),
+                                           environment: ["RUNWAY_CONTROL_TIMEOUT_MS": "2000"])
             var output: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 8192)
-            let fd = stdout.fileHandleForReading.fileDescriptor
+            let fd = process.outputDescriptor!
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n <= 0 { break }
                 output.append(contentsOf: buffer[0..<n])
                 usleep(100_000)
             }
-            process.waitUntilExit()
+            let status = process.wait()
             let seconds = Date().timeIntervalSince(started)
-            let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 0, "\(errors)")
+            let errors = logText(errorPath)
+            #expect(status == 0, "\(errors)")
             #expect((try JSONValue(parsing: output).arrayValue?.count) == 5_000)
             // Not an assertion on the duration: a note when the run did not outlast the time-out it used.
             if seconds < 2 { print("note: the logbook took \(seconds) s, under the 2 s time-out: this run proves less") }
