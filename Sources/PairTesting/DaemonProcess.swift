@@ -142,6 +142,17 @@ public final class RunningTool {
     /// The output so far, while it runs.
     public var stdoutSoFar: String { (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "" }
 
+    /// Waits up to `timeout` seconds for the tool to exit and returns what it printed; nil, after
+    /// SIGKILL, if it was still running (a daemon that should have refused to start, a CLI that hangs).
+    public func wait(timeout: Double) -> CommandResult? {
+        guard process.waitForExit(timeout: timeout) else {
+            process.kill(SIGKILL)
+            _ = wait()
+            return nil
+        }
+        return wait()
+    }
+
     /// Waits for the tool to exit and returns what it printed.
     public func wait() -> CommandResult {
         if let result { return result }

@@ -14,15 +14,7 @@ import Testing
     /// Starts a daemon that is expected to refuse to start: its result, or nil if it was still running
     /// after `timeout` seconds (it was then killed) — that is, it did not refuse.
     func startExpectingRefusal(_ binary: String, home: String, timeout: Double = 20) throws -> CommandResult? {
-        let tool = try RunningTool(["--home", home], binary: binary)
-        let deadline = Date().addingTimeInterval(timeout)
-        while tool.isRunning && Date() < deadline { usleep(20_000) }
-        guard !tool.isRunning else {
-            tool.signal(SIGKILL)
-            _ = tool.wait()
-            return nil
-        }
-        return tool.wait()
+        try RunningTool(["--home", home], binary: binary).wait(timeout: timeout)
     }
 
     func fileSize(_ path: String) -> Int? {

@@ -12,17 +12,8 @@ import Testing
 /// the control socket's frame limit is 7009.
 @Suite struct LockOutTests {
     /// A tool started without waiting: its result, or nil (after SIGKILL) if it ran past `timeout`.
-    func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30,
-             whileRunning: () -> Void = {}) throws -> CommandResult? {
-        let tool = try RunningTool(arguments, environment: environment)
-        let deadline = Date().addingTimeInterval(timeout)
-        while tool.isRunning && Date() < deadline { usleep(20_000) }
-        guard !tool.isRunning else {
-            tool.signal(SIGKILL)
-            _ = tool.wait()
-            return nil
-        }
-        return tool.wait()
+    func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) throws -> CommandResult? {
+        try RunningTool(arguments, environment: environment).wait(timeout: timeout)
     }
 
     /// The phone is frozen (SIGSTOP): `runway phone status` fails with one line naming the time-out,
