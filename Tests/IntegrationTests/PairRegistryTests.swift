@@ -13,62 +13,61 @@ import Testing
     }
 
     @Test func onePairIsImpliedTwoNeedANameAndACorruptRegistryIsLeftAlone() throws {
-        let first = try SimulatedPair(tag: "reg1")
-        let second = try SimulatedPair(tag: "reg2")
-        defer { first.cleanUp(); second.cleanUp() }
-        let state = first.root + "/state"
-        try first.startPhone()
-        try second.startPhone()
+        try withRunningPair(tag: "reg1", watch: nil) { first in
+            try withRunningPair(tag: "reg2", watch: nil) { second in
+                let state = first.root + "/state"
 
-        // No pair registered: --home is required (exit 2, one line).
-        var result = try runway(["phone", "status", "--json"], state: state)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("no pair is registered"))
+                // No pair registered: --home is required (exit 2, one line).
+                var result = try runway(["phone", "status", "--json"], state: state)
+                #expect(result.status == 2)
+                #expect(result.stderr.contains("no pair is registered"))
 
-        // One pair: implied. Pairing the same homes again keeps the one entry and its name.
-        #expect(try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome], state: state).status == 0)
-        result = try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome, "--json"], state: state)
-        #expect(try JSONValue(parsing: result.stdout)["name"]?.stringValue == "default")
-        result = try runway(["phone", "status", "--json"], state: state)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
+                // One pair: implied. Pairing the same homes again keeps the one entry and its name.
+                #expect(try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome], state: state).status == 0)
+                result = try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome, "--json"], state: state)
+                #expect(try JSONValue(parsing: result.stdout)["name"]?.stringValue == "default")
+                result = try runway(["phone", "status", "--json"], state: state)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
 
-        // Two pairs: a name is needed, by --pair or RUNWAY_PAIR; an unknown one is exit 2.
-        #expect(try runway(["pair", "--phone", second.phoneHome, "--watch", second.watchHome, "--name", "other"], state: state).status == 0)
-        result = try runway(["phone", "status"], state: state)
-        #expect(result.status == 2)
-        #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(result.stderr.contains("default, other"))
-        result = try runway(["phone", "status", "--json", "--pair", "other"], state: state)
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
-        result = try runway(["phone", "status", "--json"], state: state, extra: ["RUNWAY_PAIR": "default"])
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
-        #expect(try runway(["phone", "status", "--pair", "nope"], state: state).status == 2)
-        // --home still wins.
-        result = try runway(["phone", "status", "--json", "--home", second.phoneHome], state: state)
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
+                // Two pairs: a name is needed, by --pair or RUNWAY_PAIR; an unknown one is exit 2.
+                #expect(try runway(["pair", "--phone", second.phoneHome, "--watch", second.watchHome, "--name", "other"], state: state).status == 0)
+                result = try runway(["phone", "status"], state: state)
+                #expect(result.status == 2)
+                #expect(result.stderr.split(separator: "\n").count == 1)
+                #expect(result.stderr.contains("default, other"))
+                result = try runway(["phone", "status", "--json", "--pair", "other"], state: state)
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
+                result = try runway(["phone", "status", "--json"], state: state, extra: ["RUNWAY_PAIR": "default"])
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
+                #expect(try runway(["phone", "status", "--pair", "nope"], state: state).status == 2)
+                // --home still wins.
+                result = try runway(["phone", "status", "--json", "--home", second.phoneHome], state: state)
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
 
-        let listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue ?? []
-        #expect(listing.compactMap { $0["name"]?.stringValue } == ["default", "other"])
-        #expect(listing.first?["phoneRunning"] == .bool(true))
-        #expect(listing.first?["watchRunning"] == .bool(false))
+                let listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue ?? []
+                #expect(listing.compactMap { $0["name"]?.stringValue } == ["default", "other"])
+                #expect(listing.first?["phoneRunning"] == .bool(true))
+                #expect(listing.first?["watchRunning"] == .bool(false))
 
-        // unpair: one pair left, implied again.
-        #expect(try runway(["unpair", "other"], state: state).status == 0)
-        #expect(try runway(["unpair", "other"], state: state).status == 2)
-        #expect(try runway(["phone", "status"], state: state).status == 0)
+                // unpair: one pair left, implied again.
+                #expect(try runway(["unpair", "other"], state: state).status == 0)
+                #expect(try runway(["unpair", "other"], state: state).status == 2)
+                #expect(try runway(["phone", "status"], state: state).status == 0)
 
-        // A corrupt registry: one line naming it, exit 2, the file untouched — pair refuses too.
-        let path = state + "/pairs.json"
-        try Data("{\"pairs\": [{\"name\": 1}]".utf8).write(to: URL(fileURLWithPath: path))
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        for arguments in [["phone", "status"], ["list"], ["pair", "--phone", second.phoneHome, "--watch", second.watchHome]] {
-            result = try runway(arguments, state: state)
-            #expect(result.status == 2, "\(arguments)")
-            #expect(result.stderr.contains(path))
-            #expect(result.stderr.split(separator: "\n").count == 1)
+                // A corrupt registry: one line naming it, exit 2, the file untouched — pair refuses too.
+                let path = state + "/pairs.json"
+                try Data("{\"pairs\": [{\"name\": 1}]".utf8).write(to: URL(fileURLWithPath: path))
+                let before = try Data(contentsOf: URL(fileURLWithPath: path))
+                for arguments in [["phone", "status"], ["list"], ["pair", "--phone", second.phoneHome, "--watch", second.watchHome]] {
+                    result = try runway(arguments, state: state)
+                    #expect(result.status == 2, "\(arguments)")
+                    #expect(result.stderr.contains(path))
+                    #expect(result.stderr.split(separator: "\n").count == 1)
+                }
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            }
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
     @Test func upAndDownStartAndStopBothDaemonsAndNothingTwice() throws {

@@ -83,14 +83,13 @@ import Testing
             try pair.expectDrainedAndClean()
 
             // The seed carries what the watch home says: a watch app removed before pairing is not installed.
-            let other = try SimulatedPair(tag: "pf5b")
-            defer { other.cleanUp() }
-            try other.startWatch()
-            #expect(try runTool(["watch", "app", "uninstall", "--home", other.watchHome]).status == 0)
-            other.killWatch(SIGTERM)
-            _ = try runTool(["pair", "--phone", other.phoneHome, "--watch", other.watchHome])
-            try other.startPhone()
-            #expect(try other.row() == "APP NOT INSTALLED")
+            try withRunningPair(tag: "pf5b", phone: nil) { other in
+                #expect(try runTool(["watch", "app", "uninstall", "--home", other.watchHome]).status == 0)
+                other.killWatch(SIGTERM)
+                _ = try runTool(["pair", "--phone", other.phoneHome, "--watch", other.watchHome])
+                try other.startPhone()
+                #expect(try other.row() == "APP NOT INSTALLED")
+            }
         }
     }
 

@@ -175,10 +175,9 @@ import Testing
             try pair.expectDrainedAndClean()
 
             // The hidden command needs --enable-test-commands.
-            let other = try SimulatedPair(tag: "up7b")
-            defer { other.cleanUp() }
-            try other.startPhone()
-            #expect(throws: (any Error).self) { try other.runwayJSONRaw("test-run-state", ["running": .bool(true)]) }
+            try withRunningPair(tag: "up7b", watch: nil) { other in
+                #expect(throws: (any Error).self) { try other.runwayJSONRaw("test-run-state", ["running": .bool(true)]) }
+            }
         }
     }
 
