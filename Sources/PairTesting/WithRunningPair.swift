@@ -29,13 +29,3 @@ public func withRunningPair<T>(tag: String = "pair", watch: [String]? = [], phon
 public func withPair<T>(tag: String = "pair", _ body: (SimulatedPair) throws -> T) throws -> T {
     try withRunningPair(tag: tag, watch: nil, phone: nil, body)
 }
-
-extension SimulatedPair {
-    /// The closing lines of a test that moved flights: waits (up to `timeout` s) until the watch's outbox
-    /// is empty, then runs the invariant checker against the running pair. Expectations on the report
-    /// are the caller's (the tests' `expectDrainedAndClean` asserts them).
-    public func drainAndCheck(timeout: Double = 120) throws -> InvariantReport {
-        try waitUntilDrained(timeout: timeout)
-        return try check()
-    }
-}
