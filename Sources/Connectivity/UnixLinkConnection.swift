@@ -24,6 +24,8 @@ final class UnixLinkConnection: LinkChannel {
     var onClose: ((UnixLinkConnection, Bool, String) -> Void)?
     /// The error the counterpart sent before closing, if any.
     private(set) var peerError: WCError?
+    /// Whether this side's `hello` said messages were waiting (`Handshake.pendingMessages`).
+    private(set) var helloCarriedMessages = false
 
     init(stream: SocketStream, side: Side, session: Session, loop: EventLoop, logger: Logger) {
         self.stream = stream
@@ -46,7 +48,9 @@ final class UnixLinkConnection: LinkChannel {
         }
         if side == .initiator {
             do {
-                stream.write(Frame(.hello, try session.makeHandshake().encoded).encoded)
+                let hello = try session.makeHandshake()
+                helloCarriedMessages = hello.pendingMessages > 0
+                stream.write(Frame(.hello, hello.encoded).encoded)
             } catch {
                 close(error: nil, reason: "cannot say hello: \(error)")
             }

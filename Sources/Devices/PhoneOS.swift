@@ -9,10 +9,12 @@ import Posix
 ///
 /// How the system learns what is pending (docs/protocol.md, "phone-os"): while the app is not running,
 /// phone-os accepts the watch's connection itself and reads (`MSG_PEEK`, nothing consumed) its `hello`,
-/// which carries `pendingTransfers`, the watch's outbox. Something pending → the app is launched with the
-/// listener and that connection (named `link` and `connection`): the app reads the same `hello` and the
-/// drain starts. Nothing pending → the connection is closed and nothing is launched; the watch retries
-/// (its backoff is at most a second), so a run recorded later launches the app on the next attempt.
+/// which carries `pendingTransfers`, the watch's outbox, and `pendingMessages`, messages waiting for the
+/// link. Something pending → the app is launched with the listener and that connection (named `link` and
+/// `connection`): the app reads the same `hello` and the drain starts, or the message is delivered.
+/// Nothing pending → the connection is closed and nothing is launched; the watch retries (its backoff is
+/// at most a second), so a run recorded later launches the app on the next attempt. The rule itself is
+/// `PhoneOSLaunchRule`.
 public final class PhoneOS {
     public struct Options: Sendable {
         public var home: String
@@ -210,20 +212,20 @@ public final class PhoneOS {
         }
         peeking[raw] = nil
         loop.unregister(raw)
-        let pending = hello.pendingTransfers
         if childPID != 0 {
             // The app was launched meanwhile (another connection): the watch reconnects to it.
             entry.fd.close()
-        } else if pending == 0 {
+            return
+        }
+        switch PhoneOSLaunchRule.decide(hello, forceQuit: forceQuit) {
+        case let .launch(reasonKey, reason):
+            launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)
+        case let .decline(reason, error):
             declined += 1
-            logger.info("os.no-launch", ["reason": "the watch has nothing pending", "pendingTransfers": 0])
+            logger.info("os.no-launch", ["reason": reason, "pendingTransfers": hello.pendingTransfers,
+                                         "pendingMessages": hello.pendingMessages, "refusedWith": error.map { "\($0.code.rawValue)" } ?? "-"])
+            if let error { PhoneOSLaunchRule.refuse(entry.fd, helloLength: 4 + length, error) }
             entry.fd.close()
-        } else if forceQuit {
-            declined += 1
-            logger.info("os.no-launch", ["reason": "force-quit by the user: no background launch until the app is opened", "pendingTransfers": pending])
-            entry.fd.close()
-        } else {
-            launch(.background, reason: "watch connected with \(pending) transfer(s) pending", connection: entry.fd)
         }
     }
 
@@ -269,7 +271,7 @@ public final class PhoneOS {
 
     /// Starts the app: the link listener as descriptor 3 (`link`), and the watch's connection, if any, as
     /// 4 (`connection`); LISTEN_PID is the app's own pid (the shell's `$$`, kept across its `exec`).
-    private func launch(_ kind: AppState, reason: String, connection: FileDescriptor?) {
+    private func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
         guard let listener, childPID == 0 else { connection?.close(); return }
         var passed = [listener.rawValue]
         if let connection { passed.append(connection.rawValue) }
@@ -315,7 +317,7 @@ public final class PhoneOS {
         childPID = pid
         state = kind
         watchListener(false)
-        launches[reason.hasPrefix("watch") ? "watch-transfer" : reason.hasPrefix("user") ? "user" : "other", default: 0] += 1
+        launches[reasonKey, default: 0] += 1
         lastLaunchReason = reason
         logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
         if kind == .background { startBudget() }
@@ -379,7 +381,7 @@ public final class PhoneOS {
         case "open":
             forceQuit = false
             switch state {
-            case .notRunning: launch(.foreground, reason: "user opened the app", connection: nil)
+            case .notRunning: launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
             case .background: cancelBudget(); state = .foreground; logger.info("os.app-foreground", ["pid": childPID])
             case .suspended: kill(childPID, SIGCONT); cancelBudget(); state = .foreground
             case .foreground: break
