@@ -43,18 +43,20 @@ public final class PhoneOS {
     private var notifyPath: String { home.path + "/os-notify.sock" }
     public static func controlPath(_ home: String) -> String { Filesystem.absolutePath(home) + "/os.sock" }
 
-    private var childPID: pid_t = 0
-    private var state: AppState = .notRunning
-    private var stateBeforeSuspend: AppState = .background
-    private var forceQuit = false
+    var childPID: pid_t = 0
+    var state: AppState = .notRunning
+    var stateBeforeSuspend: AppState = .background
+    var forceQuit = false
     private var budgetTimer: EventLoop.TimerID?
-    private var budgetDeadline: UInt64 = 0
-    private var launches: [String: Int] = [:]
-    private var reclaims = 0
-    private var jetsams = 0
-    private var declined = 0
-    private var readyReports = 0
-    private var lastLaunchReason = ""
+    var budgetDeadline: UInt64 = 0
+    var launches: [String: Int] = [:]
+    var reclaims = 0
+    var jetsams = 0
+    var declined = 0
+    var readyReports = 0
+    var lastLaunchReason = ""
+    /// `runway phone app open` calls waiting for the app they launched to report READY=1.
+    var openWaiters: [ControlConnection] = []
     /// Connections accepted while the app is down, whose `hello` is awaited.
     private var peeking: [Int32: (fd: FileDescriptor, deadline: UInt64)] = [:]
 
@@ -62,7 +64,7 @@ public final class PhoneOS {
         self.options = options
         home = DeviceHome(path: options.home, role: .phone)
         logger = Logger(component: "phone-os", minimumLevel: options.logLevel)
-        signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD])
+        signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD, SIGHUP])
     }
 
     public struct Conflict: Error, CustomStringConvertible { public let description: String }
@@ -144,6 +146,11 @@ public final class PhoneOS {
     private func signalsArrived() {
         for signal in signals.drain() {
             if signal == SIGCHLD { reap(); continue }
+            if signal == SIGHUP {
+                // As the daemons do: the log is stderr, there is nothing to reopen.
+                logger.notice("os.signal", ["signal": "SIGHUP", "action": "ignored"])
+                continue
+            }
             logger.notice("os.signal", ["signal": signal == SIGTERM ? "SIGTERM" : "SIGINT", "action": "stopping the app, shutting down"])
             loop.stop()
         }
@@ -159,6 +166,7 @@ public final class PhoneOS {
             childPID = 0
             state = .notRunning
             cancelBudget()
+            answerOpenWaiters("the app exited before it was ready (see the log)")
             watchListener(true)
         }
     }
@@ -263,7 +271,7 @@ public final class PhoneOS {
             guard n > 0 else { return }
             let text = String(decoding: buffer[0..<n], as: UTF8.self)
             for line in text.split(separator: "\n") {
-                if line == "READY=1" { readyReports += 1 }
+                if line == "READY=1" { readyReports += 1; answerOpenWaiters(nil) }
                 logger.info("os.app-notified", ["state": String(line)])
             }
         }
@@ -271,7 +279,7 @@ public final class PhoneOS {
 
     /// Starts the app: the link listener as descriptor 3 (`link`), and the watch's connection, if any, as
     /// 4 (`connection`); LISTEN_PID is the app's own pid (the shell's `$$`, kept across its `exec`).
-    private func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
+    func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
         guard let listener, childPID == 0 else { connection?.close(); return }
         var passed = [listener.rawValue]
         if let connection { passed.append(connection.rawValue) }
@@ -338,7 +346,7 @@ public final class PhoneOS {
 
     // MARK: - The background budget
 
-    private func startBudget() {
+    func startBudget() {
         cancelBudget()
         budgetDeadline = loop.nowNanoseconds + options.backgroundBudgetMilliseconds * 1_000_000
         budgetTimer = loop.schedule(afterMilliseconds: options.backgroundBudgetMilliseconds) { [weak self] in
@@ -351,95 +359,10 @@ public final class PhoneOS {
         }
     }
 
-    private func cancelBudget() {
+    func cancelBudget() {
         if let budgetTimer { loop.cancel(budgetTimer) }
         budgetTimer = nil
         budgetDeadline = 0
-    }
-
-    // MARK: - The control socket (runway phone app …, runway phone os …)
-
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        switch request.command {
-        case "os-status": connection.reply(status())
-        case "os-jetsam":
-            guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
-            jetsams += 1
-            logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
-            if state == .suspended { kill(childPID, SIGCONT) }
-            kill(childPID, SIGKILL)
-            connection.reply(status())
-        case "app":
-            try appAction(request.string("action") ?? "")
-            connection.reply(status())
-        default: throw ControlError.invalid("phone-os does not know the command '\(request.command)'")
-        }
-    }
-
-    private func appAction(_ action: String) throws {
-        switch action {
-        case "open":
-            forceQuit = false
-            switch state {
-            case .notRunning: launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
-            case .background: cancelBudget(); state = .foreground; logger.info("os.app-foreground", ["pid": childPID])
-            case .suspended: kill(childPID, SIGCONT); cancelBudget(); state = .foreground
-            case .foreground: break
-            }
-        case "close":
-            guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
-            state = .background
-            logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
-            startBudget()
-        case "force-quit":
-            forceQuit = true
-            if childPID > 0 {
-                logger.notice("os.force-quit", ["pid": childPID])
-                if state == .suspended { kill(childPID, SIGCONT) }
-                kill(childPID, SIGKILL)
-            } else {
-                logger.notice("os.force-quit", ["pid": "none"])
-            }
-        case "suspend":
-            guard childPID > 0, state != .suspended else { throw ControlError("the app is \(state.rawValue): nothing to suspend") }
-            stateBeforeSuspend = state
-            cancelBudget()
-            kill(childPID, SIGSTOP)
-            state = .suspended
-            logger.info("os.suspended", ["pid": childPID])
-        case "resume":
-            guard state == .suspended else { throw ControlError("the app is not suspended (it is \(state.rawValue))") }
-            kill(childPID, SIGCONT)
-            state = stateBeforeSuspend
-            logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
-            if state == .background { startBudget() }
-        default:
-            throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
-        }
-    }
-
-    func status() -> JSONValue {
-        var remaining: JSONValue = .null
-        if budgetDeadline > 0 {
-            let now = loop.nowNanoseconds
-            remaining = .integer(Int64(budgetDeadline > now ? (budgetDeadline - now) / 1_000_000 : 0))
-        }
-        return .object([
-            "home": .string(home.path),
-            "pid": .integer(Int64(getpid())),
-            "appState": .string(state.rawValue),
-            "appPid": childPID > 0 ? .integer(Int64(childPID)) : .null,
-            "forceQuit": .bool(forceQuit),
-            "launches": .object(launches.mapValues { .integer(Int64($0)) }),
-            "launchCount": .integer(Int64(launches.values.reduce(0, +))),
-            "lastLaunchReason": .string(lastLaunchReason),
-            "reclaims": .integer(Int64(reclaims)),
-            "jetsams": .integer(Int64(jetsams)),
-            "declinedLaunches": .integer(Int64(declined)),
-            "readyReports": .integer(Int64(readyReports)),
-            "backgroundBudgetMs": .integer(Int64(options.backgroundBudgetMilliseconds)),
-            "remainingBudgetMs": remaining,
-        ])
     }
 }
 
