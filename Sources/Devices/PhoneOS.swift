@@ -1,3 +1,5 @@
+import RunWayApp
+import Control
 import Connectivity
 import Glibc
 import JSONText
@@ -41,7 +43,7 @@ public final class PhoneOS {
     private var control: ControlServer?
     private var notifySocket: FileDescriptor?
     private var notifyPath: String { home.path + "/os-notify.sock" }
-    public static func controlPath(_ home: String) -> String { Filesystem.absolutePath(home) + "/os.sock" }
+    public static func controlPath(_ home: String) -> String { DeviceHome(path: home, role: .phone).osControlSocketPath }
 
     var childPID: pid_t = 0
     var state: AppState = .notRunning
@@ -102,7 +104,7 @@ public final class PhoneOS {
         try openNotifySocket()
         let server = ControlServer(address: try UnixSocketAddress(path: Self.controlPath(home.path)), role: .phone,
                                    home: home.path, loop: loop, logger: logger)
-        server.handler = { [unowned self] request, connection in try self.handle(request, connection) }
+        server.handler = makeRouter().route
         try server.start()
         control = server
         loop.register(signals.descriptor.rawValue, interest: .readable) { [unowned self] _ in self.signalsArrived() }

@@ -1,4 +1,5 @@
 import Connectivity
+import Control
 import Glibc
 import JSONText
 import Posix
@@ -6,17 +7,18 @@ import Posix
 // MARK: - The control socket (runway phone app …, runway phone os …)
 
 extension PhoneOS {
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        switch request.command {
-        case "os-status": connection.reply(status())
-        case "os-jetsam":
+    func makeRouter() -> ControlRouter {
+        let router = ControlRouter(server: .phoneOS)
+        router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
+        router.on("os-jetsam") { [unowned self] _, connection in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
             jetsams += 1
             logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
             if state == .suspended { kill(childPID, SIGCONT) }
             kill(childPID, SIGKILL)
             connection.reply(status())
-        case "app":
+        }
+        router.on("app") { [unowned self] request, connection in
             let action = request.string("action") ?? ""
             let launching = action == "open" && state == .notRunning
             try appAction(action)
@@ -31,8 +33,8 @@ extension PhoneOS {
             } else {
                 connection.reply(status())
             }
-        default: throw ControlError.invalid("phone-os does not know the command '\(request.command)'")
         }
+        return router
     }
 
     func appAction(_ action: String) throws {
