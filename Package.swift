@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "Control", dependencies: ["Posix", "JSONText", "Connectivity"]),
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control"]),
         .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control"]),
-        .target(name: "PairTesting", dependencies: ["Storage", "JSONText", "RunWayApp"]),
+        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.

@@ -291,37 +291,19 @@ public final class PhoneOS {
             for copy in copies where copy >= 0 { Glibc.close(copy) }
             connection?.close()
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)  // its "ready" goes to the log, not our stdout
-        for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, 3 + Int32(index)) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let names = connection == nil ? "link" : "link:connection"
-        var environment: [String] = []
-        for (key, value) in currentEnvironment() where !["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"].contains(key) {
-            environment.append("\(key)=\(value)")
-        }
+        var environment = Spawn.currentEnvironment(removing: ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"])
         environment += ["LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)"]
-        let arguments = ["/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
-                         options.daemonPath, "--home", home.path] + options.appArguments
-        var pid: pid_t = 0
-        let result = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) }
-        }
-        guard result == 0 else {
-            logger.error("os.launch-failed", ["error": String(cString: strerror(result))])
+        var spawn = Spawn("/bin/sh", arguments: ["/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
+                                                 options.daemonPath, "--home", home.path] + options.appArguments,
+                          environment: environment)
+        spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
+        for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
+        let pid: pid_t
+        do {
+            pid = try spawn.run()
+        } catch {
+            logger.error("os.launch-failed", ["error": "\(error)"])
             return
         }
         childPID = pid
@@ -331,19 +313,6 @@ public final class PhoneOS {
         lastLaunchReason = reason
         logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
         if kind == .background { startBudget() }
-    }
-
-    private func currentEnvironment() -> [(String, String)] {
-        var result: [(String, String)] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
-            }
-            pointer += 1
-        }
-        return result
     }
 
     // MARK: - The background budget
@@ -366,11 +335,4 @@ public final class PhoneOS {
         budgetTimer = nil
         budgetDeadline = 0
     }
-}
-
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { for pointer in pointers { free(pointer) } }
-    return body(pointers)
 }

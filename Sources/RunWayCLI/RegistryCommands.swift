@@ -156,29 +156,22 @@ enum Launcher {
         try Filesystem.makeDirectory(home.path, mode: 0o700)
         let executable = siblingPath(binary)
         let outPath = home.path + "/daemon.out", logPath = home.path + "/daemon.log"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        var spawn = Spawn(executable, arguments: [executable, "--home", home.path])
+        spawn.actions = [.open(0, path: "/dev/null", flags: O_RDONLY, mode: 0),
+                         .open(1, path: outPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+                         .open(2, path: logPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)]
         // Nothing else of ours is inherited: a daemon holding our parent's pipe open would keep whoever
         // waits for `runway up` to finish waiting for the daemon instead.
-        for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        // POSIX_SPAWN_SETSID (0x80, glibc 2.26): a session of its own, so closing this terminal leaves it running.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | 0x80))
-        let arguments = [executable, "--home", home.path]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
-        guard result == 0 else { throw ControlError("cannot start \(executable): \(String(cString: strerror(result)))") }
+        spawn.closeInheritedDescriptors = true
+        spawn.defaultSignals = []
+        // A session of its own, so closing this terminal leaves it running.
+        spawn.newSession = true
+        let pid: pid_t
+        do throws(SystemError) {
+            pid = try spawn.run()
+        } catch {
+            throw ControlError("cannot start \(executable): \(String(cString: strerror(error.errno)))")
+        }
         // Ready, or gone: the daemon says `ready` on stdout once it accepts connections.
         for _ in 0..<1500 {
             if let output = try? Filesystem.readFile(outPath), String(decoding: output, as: UTF8.self).split(separator: "\n").contains("ready") {
@@ -207,19 +200,6 @@ enum Launcher {
         }
         kill(pid, SIGKILL)
         return "SIGKILL after 15 s"
-    }
-
-    /// This process's open descriptors (from /proc/self/fd).
-    static func openDescriptors() -> [Int32] {
-        guard let directory = opendir("/proc/self/fd") else { return [] }
-        defer { closedir(directory) }
-        let own = dirfd(directory)
-        var result: [Int32] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let descriptor = Int32(name), descriptor != own { result.append(descriptor) }
-        }
-        return result
     }
 
     /// A binary installed next to this `runway`.
