@@ -4,66 +4,27 @@ import Storage
 // MARK: - Receiving: group commit, then acknowledge
 
 extension Session {
-    /// Handles the frames of one read. Consecutive userInfo frames form one batch: one transaction
-    /// (one fsync) for all of them, then one acknowledgement.
+    /// Handles the frames of one read: `LinkInbound` decides what they ask for, this carries it out, in
+    /// order, for as long as the link that brought them is the session's.
     func receive(_ frames: [Frame], from source: LinkChannel) {
-        var batch: [(seq: Int64, body: ArraySlice<UInt8>)] = []
-        var highestAck: Int64?
-        func flush() {
-            if !batch.isEmpty { receiveBatch(batch, from: source); batch.removeAll() }
-        }
-        for frame in frames {
+        for action in LinkInbound.actions(for: frames) {
             guard channel === source else { return }
-            switch frame.type {
-            case .userInfo:
-                guard let (seq, body) = try? SequencedFrame.split(frame.payload) else {
-                    protocolViolation(source, "userInfo frame shorter than its sequence number")
-                    return
-                }
-                batch.append((seq, body))
-            case .ack:
-                guard let (seq, _) = try? SequencedFrame.split(frame.payload) else {
-                    protocolViolation(source, "ack frame shorter than its sequence number")
-                    return
-                }
-                highestAck = max(highestAck ?? seq, seq)
-            case .error:
-                flush()
-                let error = (try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")
+            switch action {
+            case let .userInfoBatch(transfers): receiveBatch(transfers.map { ($0.seq, $0.body) }, from: source)
+            case let .acknowledge(upTo): handleAcknowledgement(upTo: upTo)
+            case let .peerError(error):
                 logger.warning("link.peer-error", ["code": error.code.rawValue, "name": error.name, "message": error.message])
                 source.close(error: nil, reason: "counterpart reported \(error)")
-                return
-            case .appState:
-                flush()
-                receiveAppState(frame.payload)
-            case .applicationContext:
-                flush()
-                receiveApplicationContext(frame.payload, from: source)
-            case .contextAck:
-                guard let (version, _) = try? SequencedFrame.split(frame.payload) else {
-                    protocolViolation(source, "contextAck frame shorter than its version")
-                    return
-                }
-                handleContextAcknowledgement(version)
-            case .workout:
-                flush()
-                receiveWorkoutFrame(frame.payload, from: source)
-            case .message, .messageReply, .messageError:
-                flush()
-                if frame.type == .message { receivedMessageCount += 1 }
-                guard let (id, body) = try? SequencedFrame.split(frame.payload) else {
-                    protocolViolation(source, "\(frame.type) frame shorter than its message id")
-                    return
-                }
-                receiveMessageFrame(frame.type, id: id, body: Array(body), from: source)
-            default:
-                protocolViolation(source, "unexpected \(frame.type) frame on an established link")
-                return
+            case let .appState(payload): receiveAppState(payload)
+            case let .applicationContext(payload): receiveApplicationContext(payload, from: source)
+            case let .contextAck(version): handleContextAcknowledgement(version)
+            case let .workout(payload): receiveWorkoutFrame(payload, from: source)
+            case let .message(type, id, body):
+                if type == .message || type == .messageNoReply { receivedMessageCount += 1 }
+                receiveMessageFrame(type, id: id, body: body, from: source)
+            case let .violation(why): protocolViolation(source, why)
             }
         }
-        flush()
-        // All acknowledgements of one read are applied at once: one outbox delete, not one per frame.
-        if let highestAck, channel === source { handleAcknowledgement(upTo: highestAck) }
     }
 
     private func receiveBatch(_ batch: [(seq: Int64, body: ArraySlice<UInt8>)], from source: LinkChannel) {

@@ -70,21 +70,25 @@ import Testing
         }
     }
 
+    /// `--no-os`: the phone-daemon itself, always running (the behaviour before phone-os).
     @Test func upAndDownStartAndStopBothDaemonsAndNothingTwice() throws {
         try withPair(tag: "updown") { pair in
             let state = pair.root + "/state"
             #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--name", "mine"], state: state).status == 0)
             defer { _ = try? runway(["down", "mine"], state: state) }
-            var result = try runway(["up", "--json"], state: state)
+            var result = try runway(["up", "--no-os", "--json"], state: state)
             #expect(result.status == 0, "\(result.stderr)")
             let started = try JSONValue(parsing: result.stdout)
             #expect(started["phone"]?["state"]?.stringValue == "started")
+            #expect(started["phone"]?["binary"]?.stringValue == "phone-daemon")
             #expect(started["watch"]?["state"]?.stringValue == "started")
             // Up again: says so, starts nothing.
             result = try runway(["up", "mine", "--json"], state: state)
             let again = try JSONValue(parsing: result.stdout)
             #expect(again["phone"]?["state"]?.stringValue == "already running")
             #expect(again["phone"]?["pid"] == started["phone"]?["pid"])
+            // Without --no-os either: a phone-daemon already serving the home is not joined by a phone-os.
+            #expect(try JSONValue(parsing: try runway(["up", "mine", "--json"], state: state).stdout)["phone"]?["binary"]?.stringValue == "phone-daemon")
 
             // Flights move between daemons nobody started by hand.
             try pair.record(20)
@@ -107,6 +111,66 @@ import Testing
             // Down again: nothing to stop.
             #expect(try runway(["down"], state: state).stdout.contains("not running"))
             #expect(try pair.storedCountOffline() == 20)
+        }
+    }
+
+    /// With phone-os installed next to runway (it is, in the build directory), `up` starts phone-os, not
+    /// the app: the app is launched in the background when the watch has something for it, `down` stops
+    /// phone-os and with it the app, `list` shows the app's state.
+    @Test func upStartsPhoneOSWhichLaunchesTheAppAndDownStopsBoth() throws {
+        try withPair(tag: "upos") { pair in
+            let state = pair.root + "/state"
+            #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome], state: state).status == 0)
+            defer { _ = try? runway(["down"], state: state) }
+            var result = try runway(["up", "--json"], state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            let started = try JSONValue(parsing: result.stdout)
+            #expect(started["phone"]?["binary"]?.stringValue == "phone-os")
+            let osPID = Int32(started["phone"]?["pid"]?.intValue ?? 0)
+            #expect(osPID > 0)
+            var listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue?.first
+            #expect(listing?["phoneOS"] == .bool(true))
+            #expect(listing?["phoneRunning"] == .bool(true))
+            #expect(listing?["phoneApp"]?.stringValue == "not running", "nothing pending, nothing launched")
+            #expect(try runway(["phone", "status"], state: state).status == 1, "the app is not running")
+            // Up again: phone-os is already running; nothing starts twice.
+            let again = try JSONValue(parsing: try runway(["up", "--json"], state: state).stdout)
+            #expect(again["phone"]?["state"]?.stringValue == "already running")
+            #expect(again["phone"]?["pid"] == started["phone"]?["pid"])
+
+            // Runs recorded on the watch launch the app in the background; nobody starts it.
+            try pair.record(30)
+            try pair.waitUntilDrained()
+            let os = try JSONValue(parsing: try runway(["phone", "os", "status", "--json"], state: state).stdout)
+            #expect(os["launches"]?["watch-transfer"]?.intValue ?? 0 >= 1)
+            #expect(os["launches"]?["user"] == nil)
+            // The user opens the app (the call returns once it is ready) to look at the logbook.
+            #expect(try runway(["phone", "app", "open"], state: state).status == 0)
+            listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue?.first
+            #expect(listing?["phoneApp"]?.stringValue == "foreground")
+            try pair.expectClean(stored: 30)
+
+            // phone-os ignores SIGHUP, as the daemons do.
+            kill(osPID, SIGHUP)
+            try pair.waitUntil("phone-os logs SIGHUP") { logText(pair.phoneHome + "/daemon.log").contains("event=os.signal signal=SIGHUP") }
+            #expect(kill(osPID, 0) == 0)
+
+            let appPID = Int32(try JSONValue(parsing: try runway(["phone", "os", "status", "--json"], state: state).stdout)["appPid"]?.intValue ?? 0)
+            #expect(appPID > 0)
+            result = try runway(["down", "--json"], state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            let stopped = try JSONValue(parsing: result.stdout)
+            #expect(stopped["phone"]?["binary"]?.stringValue == "phone-os")
+            #expect(stopped["phone"]?["signal"]?.stringValue == "SIGTERM")
+            #expect(kill(osPID, 0) != 0)
+            #expect(kill(appPID, 0) != 0, "phone-os stopped the app it launched")
+            for name in ["link.sock", "control.sock", "os.sock"] {
+                #expect(!FileManager.default.fileExists(atPath: pair.phoneHome + "/" + name), "\(name) left behind")
+            }
+            listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue?.first
+            #expect(listing?["phoneRunning"] == .bool(false))
+            #expect(try runway(["down"], state: state).stdout.contains("phone: not running"))
+            #expect(try pair.storedCountOffline() == 30)
         }
     }
 

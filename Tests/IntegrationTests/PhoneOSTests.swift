@@ -37,20 +37,22 @@ import Testing
     }
 
     /// A short budget over a large backlog: the app is reclaimed again and again, relaunched while the
-    /// watch still has something pending, and nothing is lost or duplicated. (5,000 flights rather than
-    /// the issue's 20,000: on this 2-core machine shared by several builds the larger run takes minutes.)
+    /// watch still has something pending, and nothing is lost or duplicated. The issue's figures: 200 ms
+    /// over 20,000 flights. On the 2-core machine shared by several builds it took 37 s, and 171 s (521
+    /// reclaims) under a load of 10-15: each relaunch after a SIGKILL checks the store first, so the
+    /// busier the machine, the less of the 200 ms is left for the drain. Hence the generous deadline.
     @Test func aShortBudgetOverABacklogReclaimsManyTimesAndLosesNothing() throws {
         try withRunningPair(tag: "os-budget", phone: nil) { pair in
-            try pair.record(5000)
+            try pair.record(20_000)
             try pair.startPhoneOS(["--background-budget-ms", "200"])
-            try pair.waitUntilDrained(timeout: 300)
+            try pair.waitUntilDrained(timeout: 600)
             try pair.waitUntil("the last launch is reclaimed") { try osStatus(pair)["appState"]?.stringValue == "not running" }
             let status = try osStatus(pair)
             #expect(int(status, "reclaims") >= 2)
             #expect(int(status, "launchCount") == int(status, "reclaims"), "every background launch was reclaimed")
             let report = try openAndCheck(pair)
             #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-            #expect(report.stored == 5000)
+            #expect(report.stored == 20_000)
         }
     }
 

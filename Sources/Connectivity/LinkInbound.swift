@@ -1,0 +1,92 @@
+/// The receive side's dispatch as a pure function: the frames of one read in, what the session must do
+/// out, in order. `Session.receive` applies the actions; every rule of the dispatch — consecutive
+/// transfers form one batch (one transaction, one acknowledgement), acknowledgements are applied once
+/// per read at its end, a malformed or unexpected frame stops the read — is a unit test
+/// (`LinkInboundTests`) with no session, socket or database.
+enum InboundAction: Equatable {
+    /// Consecutive userInfo transfers, in order: committed together, then acknowledged.
+    case userInfoBatch([Transfer])
+    /// The counterpart has everything up to here (the highest acknowledgement of the read).
+    case acknowledge(upTo: Int64)
+    /// The counterpart reported an error and is closing: stop.
+    case peerError(WCError)
+    case appState([UInt8])
+    case applicationContext([UInt8])
+    case contextAck(version: Int64)
+    case workout([UInt8])
+    /// A message, a reply, an error for a message, a message without a reply, or its delivery.
+    case message(FrameType, id: Int64, body: [UInt8])
+    /// The frame breaks the protocol: close the link with this reason, and stop.
+    case violation(String)
+
+    struct Transfer: Equatable {
+        let seq: Int64
+        let body: ArraySlice<UInt8>
+    }
+
+    /// Whether nothing after this action is done (the link is closing).
+    var endsTheRead: Bool {
+        switch self {
+        case .peerError, .violation: true
+        default: false
+        }
+    }
+}
+
+enum LinkInbound {
+    /// The actions the frames of one read ask for. A violation or a peer's error ends the list; transfers
+    /// still gathered when a violation comes are dropped (never acknowledged, so the sender resends them),
+    /// while those before a peer's error are committed first.
+    static func actions(for frames: [Frame]) -> [InboundAction] {
+        var actions: [InboundAction] = []
+        var batch: [InboundAction.Transfer] = []
+        var highestAck: Int64?
+        func flush() {
+            if !batch.isEmpty { actions.append(.userInfoBatch(batch)); batch.removeAll() }
+        }
+        func sequenced(_ frame: Frame, _ what: String) -> (Int64, ArraySlice<UInt8>)? {
+            guard let split = try? SequencedFrame.split(frame.payload) else {
+                actions.append(.violation("\(frame.type) frame shorter than its \(what)"))
+                return nil
+            }
+            return split
+        }
+        for frame in frames {
+            switch frame.type {
+            case .userInfo:
+                guard let (seq, body) = sequenced(frame, "sequence number") else { return actions }
+                batch.append(.init(seq: seq, body: body))
+            case .ack:
+                guard let (seq, _) = sequenced(frame, "sequence number") else { return actions }
+                highestAck = max(highestAck ?? seq, seq)
+            case .error:
+                flush()
+                actions.append(.peerError((try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")))
+                return actions
+            case .appState:
+                flush()
+                actions.append(.appState(frame.payload))
+            case .applicationContext:
+                flush()
+                actions.append(.applicationContext(frame.payload))
+            case .contextAck:
+                guard let (version, _) = sequenced(frame, "version") else { return actions }
+                actions.append(.contextAck(version: version))
+            case .workout:
+                flush()
+                actions.append(.workout(frame.payload))
+            case .message, .messageReply, .messageError, .messageNoReply, .messageDelivered:
+                flush()
+                guard let (id, body) = sequenced(frame, "message id") else { return actions }
+                actions.append(.message(frame.type, id: id, body: Array(body)))
+            default:
+                actions.append(.violation("unexpected \(frame.type) frame on an established link"))
+                return actions
+            }
+        }
+        flush()
+        // All acknowledgements of one read are applied at once: one outbox delete, not one per frame.
+        if let highestAck { actions.append(.acknowledge(upTo: highestAck)) }
+        return actions
+    }
+}
