@@ -15,7 +15,8 @@ public struct DelegateEvent: Sendable {
         case didRollBackReceivedTransfers(error: String)
         case didFinishUserInfoTransfer(seq: Int64, replayed: Bool, error: WCError?)
         case didReceiveApplicationContext(keys: [String], bytes: Int, payload: UserInfo?)
-        case didReceiveMessage(keys: [String], bytes: Int, payload: UserInfo?, repliedAtOnce: Bool)
+        /// `replyHandler`: whether the sender waits for a reply (Apple's two `didReceiveMessage` methods).
+        case didReceiveMessage(keys: [String], bytes: Int, payload: UserInfo?, replyHandler: Bool, repliedAtOnce: Bool)
         case reachabilityDidChange(reachable: Bool)
         case watchStateDidChange(paired: Bool, watchAppInstalled: Bool)
     }

@@ -3,6 +3,9 @@ import Glibc
 /// Stands between the session and the app's delegate: forwards every call unchanged and records it in a
 /// `DelegateTrace` first (`runway … events`). The app sees exactly what it would see without it.
 ///
+/// It must implement every method of `SessionDelegate`: one it lacks would fall to the protocol's empty
+/// default and never reach the app (a new delegate method belongs here too, and in `DelegateEvent`).
+///
 /// The session holds its delegate weakly: whoever installs this keeps it (and it keeps the app's delegate).
 public final class TracingDelegate: SessionDelegate {
     public let inner: SessionDelegate
@@ -160,7 +163,15 @@ public final class TracingDelegate: SessionDelegate {
         // Recorded after the call, to say whether the app answered at once; nothing else can happen in
         // between (one thread), so the order of events is still the order of calls.
         trace.record(.didReceiveMessage(keys: message.keys.sorted(), bytes: size,
-                                        payload: size <= DelegateTrace.payloadLimit ? message : nil, repliedAtOnce: replied))
+                                        payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: true, repliedAtOnce: replied))
+    }
+
+    /// A message sent without a reply handler (the sender expects no answer).
+    public func session(_ session: Session, didReceiveMessage message: UserInfo) {
+        let size = PropertyListCodec.encode(message).count
+        trace.record(.didReceiveMessage(keys: message.keys.sorted(), bytes: size,
+                                        payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: false, repliedAtOnce: false))
+        inner.session(session, didReceiveMessage: message)
     }
 
     public func sessionReachabilityDidChange(_ session: Session) {

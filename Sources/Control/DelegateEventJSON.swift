@@ -42,11 +42,11 @@ extension DelegateEvent {
             fields["keys"] = keys(list)
             fields["bytes"] = .integer(Int64(bytes))
             if let payload { fields["context"] = payload.json }
-        case let .didReceiveMessage(list, bytes, payload, repliedAtOnce):
+        case let .didReceiveMessage(list, bytes, payload, replyHandler, repliedAtOnce):
             fields["keys"] = keys(list)
             fields["bytes"] = .integer(Int64(bytes))
-            fields["replyHandler"] = .bool(true)
-            fields["repliedAtOnce"] = .bool(repliedAtOnce)
+            fields["replyHandler"] = .bool(replyHandler)
+            if replyHandler { fields["repliedAtOnce"] = .bool(repliedAtOnce) }
             if let payload { fields["message"] = payload.json }
         case let .reachabilityDidChange(reachable):
             fields["reachable"] = .bool(reachable)

@@ -31,7 +31,7 @@ enum Examples {
         "watch received": ["runway watch received --json"],
         "watch context set": ["runway watch context set --json-file context.json"],
         "watch context get": ["runway watch context get --json"],
-        "watch message": ["runway watch message --json-file ping.json --timeout 2000"],
+        "watch message": ["runway watch message --json-file ping.json --timeout 2000", "runway watch message --json-file lap.json --no-reply"],
         "watch transfers": ["runway watch transfers", "runway watch transfers --limit 10 --json"],
         "watch cancel": ["runway watch cancel 42"],
         "watch quarantine": ["runway watch quarantine --json"],

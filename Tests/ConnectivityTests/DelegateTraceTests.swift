@@ -21,7 +21,7 @@ import Testing
         let trace = DelegateTrace()
         trace.record(.didReceiveUserInfo(seq: 5, keys: ["distanceKm", "id"], bytes: 812, outcome: .rejected("distanceKm out of range")))
         trace.record(.didFinishUserInfoTransfer(seq: 6, replayed: true, error: WCError(.transferTimedOut, "late")))
-        trace.record(.didReceiveMessage(keys: ["at"], bytes: 20, payload: ["at": .date(0)], repliedAtOnce: false))
+        trace.record(.didReceiveMessage(keys: ["at"], bytes: 20, payload: ["at": .date(0)], replyHandler: true, repliedAtOnce: false))
         let json = trace.recent(3).map(\.json)
         #expect(json[0]["call"] == .string("didReceiveUserInfo"))
         #expect(json[0]["seq"] == .integer(5))

@@ -45,8 +45,11 @@ import Testing
         let unanswered = try runTool(["watch", "message", "--json-file", "-", "--timeout", "300", "--home", pair.watchHome],
                                      stdin: #"{"noReply":true}"#)
         #expect(unanswered.status == 1 && unanswered.stderr.contains("7012"), "\(unanswered.stderr)")
-        try pair.waitUntil("the phone traces both messages", timeout: 30) {
-            try calls(events(phoneFollower), ["didReceiveMessage"]).count == 2
+        // And one sent without a reply handler: Apple's other didReceiveMessage.
+        let oneWay = try runTool(["watch", "message", "--no-reply", "--json-file", "-", "--home", pair.watchHome], stdin: #"{"lap":2}"#)
+        #expect(oneWay.status == 0, "\(oneWay.stderr)")
+        try pair.waitUntil("the phone traces the three messages", timeout: 30) {
+            try calls(events(phoneFollower), ["didReceiveMessage"]).count == 3
         }
         pair.killPhone()
         let phoneFollowed = phoneFollower.wait()
@@ -85,13 +88,14 @@ import Testing
         #expect(committed.compactMap { $0["count"]?.intValue }.reduce(0, +) == 3)
         #expect(committed.last?["lastSeq"] == .integer(3))
         let tail = calls(phone, ["didReceiveUserInfo", "didReceiveApplicationContext", "didReceiveMessage"]).map { $0["call"]!.stringValue! }
-        #expect(tail.suffix(3) == ["didReceiveApplicationContext", "didReceiveMessage", "didReceiveMessage"])
+        #expect(tail.suffix(4) == ["didReceiveApplicationContext", "didReceiveMessage", "didReceiveMessage", "didReceiveMessage"])
         let expected = try JSONValue(parsing: Array(payload.utf8))
         #expect(calls(phone, ["didReceiveApplicationContext"]).last?["context"] == expected)
         let messages = calls(phone, ["didReceiveMessage"])
         #expect(messages.first?["message"] == expected)
-        #expect(messages.map { $0["repliedAtOnce"] } == [.bool(true), .bool(false)])
-        #expect(messages.allSatisfy { $0["replyHandler"] == .bool(true) })
+        #expect(messages.map { $0["repliedAtOnce"] } == [.bool(true), .bool(false), nil])
+        #expect(messages.map { $0["replyHandler"] } == [.bool(true), .bool(true), .bool(false)])
+        #expect(messages.last?["message"] == .object(["lap": .integer(2)]))
 
         // The relaunched phone's trace starts again with its activation.
         let after = try runTool(["phone", "events", "--json", "--home", pair.phoneHome])
