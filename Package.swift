@@ -8,6 +8,7 @@
 //   Storage          - SQLite: Database, Statement, migrations
 //   Connectivity     - the WatchConnectivity-style session: frames, handshake, outbox, acks (knows no flights)
 //   RunWayApp        - the app domain: flights, logbook, the view model that saves on receipt
+//   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
 //   RunWayCLI        - the `runway` command-line client
 //   PairTesting      - the integration harness: real processes, real signals, the invariant checker
@@ -36,7 +37,9 @@ let package = Package(
         .target(name: "Connectivity", dependencies: ["Posix", "Storage", "JSONText"]),
         .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp"]),
-        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Devices"]),
+        // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
+        .target(name: "TerminalViews", dependencies: ["JSONText"]),
+        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Devices", "TerminalViews"]),
         .target(name: "PairTesting", dependencies: ["Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
@@ -54,6 +57,7 @@ let package = Package(
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
+        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Devices", "Connectivity", "Posix", "RunWayApp"]
