@@ -99,6 +99,13 @@ import Testing
         #expect(snapshot["watch"]?["up"] == .bool(true))
         #expect(snapshot["watch"]?["status"]?["outstandingUserInfoTransfers"] == .integer(0))
 
+        // A phone run by phone-os: its line says what the app is doing.
+        try pair.startPhoneOS()
+        let underOS = try runTool(["top", "--once"], environment: environment)
+        #expect(underOS.stdout.contains("phone-os     app "), "\(underOS.stdout)")
+        let osSnapshot = try JSONValue(parsing: try runTool(["top", "--json"], environment: environment).stdout)
+        #expect(osSnapshot["phone"]?["os"]?["appState"]?.stringValue != nil)
+
         for (arguments, words) in [(["top", "--interval-ms", "5"], "--interval-ms"), (["top", "--phone", pair.phoneHome], "--phone and --watch"),
                                    (["top", "--phone", "/nonexistent/p", "--watch", pair.watchHome, "--once"], "/nonexistent/p"),
                                    (["top", "nosuchpair"], "no pair named 'nosuchpair'")] {
