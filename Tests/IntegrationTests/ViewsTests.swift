@@ -11,8 +11,9 @@ import Testing
     /// What every full-screen view must leave behind: the main screen, the cursor shown.
     static func expectGivenBack(_ tool: TerminalTool, sourceLocation: SourceLocation = #_sourceLocation) {
         let screen = tool.screen
-        #expect(!screen.isAlternateScreen, "still on the alternate screen", sourceLocation: sourceLocation)
-        #expect(screen.cursorVisible, "the cursor is still hidden", sourceLocation: sourceLocation)
+        let alternate = screen.isAlternateScreen, cursorShown = screen.cursorVisible
+        #expect(!alternate, "still on the alternate screen", sourceLocation: sourceLocation)
+        #expect(cursorShown, "the cursor is still hidden", sourceLocation: sourceLocation)
         #expect(tool.rawOutput.contains("\u{1B}[?1049h"), "it never took the alternate screen", sourceLocation: sourceLocation)
     }
 
