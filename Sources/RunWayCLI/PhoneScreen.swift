@@ -50,7 +50,8 @@ final class PhoneScreen {
         screen.draw(lines())
         var lastDraw = monotonicNow(), dirty = false
         while true {
-            let wait = dirty ? max(0, 0.1 - (monotonicNow() - lastDraw)) : -1
+            // At least once a second: the clock in the header, and a terminal that was resized.
+            let wait = dirty ? max(0, 0.1 - (monotonicNow() - lastDraw)) : max(0, 1 - (monotonicNow() - lastDraw))
             let (batch, ended) = queue.take(waitingUpTo: wait)
             for event in batch { apply(event) }
             dirty = dirty || !batch.isEmpty
@@ -60,7 +61,7 @@ final class PhoneScreen {
                 Output.out("-- the phone closed the connection --")
                 return 0
             }
-            if dirty && monotonicNow() - lastDraw >= 0.1 {
+            if (dirty && monotonicNow() - lastDraw >= 0.1) || monotonicNow() - lastDraw >= 1 {
                 screen.draw(lines())
                 lastDraw = monotonicNow()
                 dirty = false

@@ -63,7 +63,10 @@ struct PairPoll {
     static func pair(_ parsed: ParsedArguments) throws -> PairRegistry.Pair {
         switch (parsed.value("phone"), parsed.value("watch")) {
         case let (phone?, watch?):
-            return PairRegistry.Pair(name: "(--phone/--watch)", phone: Filesystem.absolutePath(phone), watch: Filesystem.absolutePath(watch))
+            let (phone, watch) = (Filesystem.absolutePath(phone), Filesystem.absolutePath(watch))
+            // Named as registered, if it is; a registry that does not parse is no reason to refuse two homes.
+            let name = (try? PairRegistry.load())?.pairs.first { $0.phone == phone && $0.watch == watch }?.name
+            return PairRegistry.Pair(name: name ?? "(unregistered)", phone: phone, watch: watch)
         case (nil, nil):
             return try RegistryCommands.named(parsed)
         default:

@@ -163,6 +163,39 @@ import Testing
         #expect(text.contains("class=\"watch-outbox\"") && text.contains("class=\"phone-stored\"") && text.contains(">phone down</text>"))
     }
 
+    @Test func theFlightSummaryDrawsPaceHeartRateAndSplits() throws {
+        let pair = try SimulatedPair(tag: "charts")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        try pair.startPhone()
+        let id = try pair.record(1, distanceKm: 5.5)[0]
+        try pair.waitUntilDrained()
+        let drawn = try runTool(["phone", "flight", id, "--home", pair.phoneHome], environment: ["LANG": "C.UTF-8", "LC_ALL": ""])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let lines = drawn.stdout.split(separator: "\n").map(String.init)
+        let pace = try #require(lines.firstIndex(of: "  pace (faster up)"))
+        let heart = try #require(lines.firstIndex(of: "  heart rate"))
+        #expect(heart - pace == 6, "five rows of pace chart")
+        #expect(lines[(pace + 1)..<heart].allSatisfy { $0.contains("┤") })
+        #expect(lines[(pace + 1)..<heart].contains { $0.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) } }, "braille dots")
+        let blocks = Set("█▉▊▋▌▍▎▏")
+        #expect(lines.filter { $0.hasPrefix("  km ") && $0.contains(where: blocks.contains) }.count == 6, "a bar for each split: five km and the last half")
+        #expect(drawn.stdout.hasSuffix("delete: runway phone delete \(id)\n"), "the summary still ends with the way to delete")
+        #expect(lines.filter { $0.hasPrefix("    km ") }.count == 6, "the splits table is unchanged")
+
+        let ascii = try runTool(["phone", "flight", id, "--home", pair.phoneHome, "--ascii"])
+        #expect(ascii.stdout.contains("  pace (faster up)") && ascii.stdout.contains("#"))
+        let chartPart = ascii.stdout.components(separatedBy: "  pace (faster up)")[1]
+        #expect(chartPart.unicodeScalars.allSatisfy { $0.isASCII }, "--ascii draws in ASCII")
+        let posix = try runTool(["phone", "flight", id, "--home", pair.phoneHome], environment: ["LANG": "C", "LC_ALL": ""])
+        #expect(posix.stdout.components(separatedBy: "  pace (faster up)")[1].unicodeScalars.allSatisfy { $0.isASCII }, "a C locale draws in ASCII")
+        let plain = try runTool(["phone", "flight", id, "--home", pair.phoneHome, "--no-charts"])
+        #expect(!plain.stdout.contains("pace (faster up)") && plain.stdout.hasSuffix("delete: runway phone delete \(id)\n"))
+        let json = try JSONValue(parsing: try runTool(["phone", "flight", id, "--home", pair.phoneHome, "--json"]).stdout)
+        #expect(json["id"] == .string(id))
+        try pair.expectInvariants()
+    }
+
     @Test func aTimelineThatIsNotOneIsOneLineAndExitTwo() throws {
         let scratch = makeScratchDirectory("tlbad")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
