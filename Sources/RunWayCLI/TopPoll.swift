@@ -12,10 +12,17 @@ struct PairPoll {
         /// Why it is down (not running, not answering).
         var problem: String?
         var up: Bool { status != nil }
-        var pid: Int? { status?["pid"]?.intValue }
+        var pid: Int? { status?["pid"]?.intValue.flatMap { (1...Int(Int32.max)).contains($0) ? $0 : nil } }
+
+        /// A count the daemon reported, if it is one: 0 to 10^9 (what a timeline file holds), else unknown —
+        /// so that no subtraction of two reported numbers can overflow.
+        func count(_ key: String, in object: String? = nil) -> Int? {
+            let value = object.map { status?[$0]?[key] } ?? status?[key]
+            return value?.intValue.flatMap { (0...1_000_000_000).contains($0) ? $0 : nil }
+        }
 
         func sample(count key: String) -> DeviceSample {
-            DeviceSample(up: up, pid: pid, count: status?[key]?.intValue)
+            DeviceSample(up: up, pid: pid, count: count(key))
         }
     }
 
@@ -24,9 +31,9 @@ struct PairPoll {
     /// phone-os's status, when the phone is run by it.
     var phoneOS: JSONValue?
 
-    var outbox: Int? { watch.status?["outstandingUserInfoTransfers"]?.intValue }
-    var stored: Int? { phone.status?["flights"]?.intValue }
-    var acknowledged: Int? { watch.status?["outbox"]?["lastAcknowledgedTransfer"]?.intValue }
+    var outbox: Int? { watch.count("outstandingUserInfoTransfers") }
+    var stored: Int? { phone.count("flights") }
+    var acknowledged: Int? { watch.count("lastAcknowledgedTransfer", in: "outbox") }
 
     /// How long one status call may take before the device counts as not answering (a frozen daemon).
     static let timeoutMilliseconds = 2000
@@ -110,7 +117,7 @@ struct TopEvents {
                     add(Event(clock: clock, device: name, text: "\(label) \(Self.word(a)) → \(Self.word(b))"))
                 }
             }
-            if let a = was[countKey]?.intValue, let b = now[countKey]?.intValue, a != b {
+            if let a = old.count(countKey), let b = new.count(countKey), a != b {
                 let key = name == "watch" ? (b > a ? "queued" : "sent") : (b > a ? "saved" : "deleted")
                 count(key: key, device: name, from: a, to: b, clock: clock)
             }
