@@ -17,13 +17,13 @@ public enum TimelineSVG {
         out.append("<title>\(escape(title ?? "RunWay Pair timeline: pair \(timeline.pair)"))</title>")
         out.append("<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"white\"/>")
         out.append("<text x=\"\(n(left))\" y=\"20\" font-size=\"14\" font-weight=\"bold\">\(escape("pair \(timeline.pair): the watch's outbox and the phone's stored flights"))</text>")
-        // Axes and the count scale.
-        out.append("<line x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(left))\" y2=\"\(n(top + plotHeight))\" stroke=\"black\"/>")
-        out.append("<line x1=\"\(n(left))\" y1=\"\(n(top + plotHeight))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(top + plotHeight))\" stroke=\"black\"/>")
+        // The count scale, then the axes over its grid lines.
         for count in [0, highest / 2, highest] {
             out.append("<text x=\"\(n(left - 6))\" y=\"\(n(y(count) + 4))\" text-anchor=\"end\">\(count)</text>")
             out.append("<line x1=\"\(n(left))\" y1=\"\(n(y(count)))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(y(count)))\" stroke=\"#ddd\"/>")
         }
+        out.append("<line x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(left))\" y2=\"\(n(top + plotHeight))\" stroke=\"black\"/>")
+        out.append("<line x1=\"\(n(left))\" y1=\"\(n(top + plotHeight))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(top + plotHeight))\" stroke=\"black\"/>")
         out.append("<text x=\"\(n(left))\" y=\"\(n(top + plotHeight + 18))\">0 s</text>")
         out.append("<text x=\"\(n(left + plotWidth))\" y=\"\(n(top + plotHeight + 18))\" text-anchor=\"end\">\(escape(TimelineChart.seconds(duration)))</text>")
         // Marks under the lines.
