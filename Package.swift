@@ -4,10 +4,11 @@
 // Layers, bottom to top (each depends only on those before it):
 //   CSQLite, CLinux  - the only C: system headers, nothing else
 //   Posix            - errno funnel, owned descriptors, Unix sockets, poll loop, flock, signals, logging
-//   JSONText         - a strict JSON parser and a fast writer (command line, control socket)
+//   JSONText         - a strict JSON parser and a fast writer (command line, control socket, flights)
 //   Storage          - SQLite: Database, Statement, migrations
 //   Connectivity     - the WatchConnectivity-style session: frames, handshake, outbox, acks (knows no flights)
 //   RunWayApp        - the app domain: flights, logbook, the view model that saves on receipt
+//   Control          - the control socket's protocol: frames, commands and replies, client, server plumbing
 //   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
 //   RunWayCLI        - the `runway` command-line client
@@ -34,12 +35,16 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
         .target(name: "Storage", dependencies: ["CSQLite"]),
-        .target(name: "Connectivity", dependencies: ["Posix", "Storage", "JSONText"]),
+        .target(name: "Connectivity", dependencies: ["Posix", "Storage"]),
+        // Test support, not shipped in the daemons: the in-memory link for the session's unit tests.
+        .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix"]),
         .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
-        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp"]),
+        // The control socket's protocol: frames, commands, replies, the client and the server's plumbing.
+        .target(name: "Control", dependencies: ["Posix", "JSONText", "Connectivity"]),
+        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
-        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Devices", "TerminalViews"]),
+        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control", "TerminalViews"]),
         .target(name: "PairTesting", dependencies: ["Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
@@ -48,19 +53,20 @@ let package = Package(
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
-        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Devices", "RunWayApp", "Connectivity", "JSONText"]),
+        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "Connectivity", "JSONText"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
-        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
-        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Storage", "PairTesting"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Connectivity"]),
+        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Control", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PairTesting", "JSONText", "Devices", "Connectivity", "Posix", "RunWayApp"]
+            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "Connectivity", "Posix", "RunWayApp"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,49 +1,12 @@
 import Posix
 
-/// The unit of both sockets, the link between the devices and the control socket of each daemon:
-///
-///     +----------------+---------+------+-----------------+
-///     | length: UInt32 | version | type | payload ...     |
-///     +----------------+---------+------+-----------------+
-///
-/// `length` (big-endian) counts everything after itself: version, type and payload. It is checked
-/// against `maximumLength` before a byte of the body is buffered, so a lying prefix costs nothing.
-public struct Frame: Equatable, Sendable {
-    public static let protocolVersion: UInt8 = 1
-    /// The largest frame either side accepts: an application context (256 KiB) plus room to spare.
-    public static let maximumLength = 512 * 1024
-    static let headerLength = 6
+/// A frame of the link between the devices (the layout is `Posix.WireFrame`'s).
+public typealias Frame = WireFrame<FrameType>
+/// Cuts link frames out of a byte stream; a control-socket type byte is `unknownType` here.
+public typealias FrameDecoder = WireFrameDecoder<FrameType>
 
-    public var type: FrameType
-    public var payload: [UInt8]
-
-    public init(_ type: FrameType, _ payload: [UInt8] = []) {
-        self.type = type
-        self.payload = payload
-    }
-
-    /// The frame's bytes on the wire.
-    public var encoded: [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.headerLength + payload.count)
-        Self.appendHeader(type: type, payloadLength: payload.count, to: &bytes)
-        bytes.append(contentsOf: payload)
-        return bytes
-    }
-
-    public static func appendHeader(type: FrameType, payloadLength: Int, to bytes: inout [UInt8]) {
-        let length = UInt32(payloadLength + 2)
-        bytes.append(UInt8(truncatingIfNeeded: length >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: length >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: length >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: length))
-        bytes.append(protocolVersion)
-        bytes.append(type.rawValue)
-    }
-}
-
-/// Every frame type of protocol version 1.
-public enum FrameType: UInt8, Sendable, CaseIterable {
+/// Every frame type of the link, protocol version 1. (The control socket's are `Control.ControlFrameType`.)
+public enum FrameType: UInt8, WireFrameKind, CaseIterable {
     // Link: handshake
     /// watch → phone: who I am, what I have received (property list).
     case hello = 0x01
@@ -72,91 +35,4 @@ public enum FrameType: UInt8, Sendable, CaseIterable {
     /// System-level workout traffic, not the app's (HealthKit's mirrored workout session): a property-list
     /// dictionary whose `kind` is startWorkout, workoutStarted, workoutFailed or stopWorkout.
     case workout = 0x18
-
-    // Control socket (CLI and UI clients ↔ daemon)
-    /// A command: JSON object.
-    case request = 0x40
-    /// The command's result: JSON.
-    case response = 0x41
-    /// Part of a streamed result: raw bytes.
-    case chunk = 0x42
-    /// End of a streamed result: JSON (may be empty).
-    case end = 0x43
-    /// An unsolicited event to an attached client (a flight saved): JSON.
-    case event = 0x44
-}
-
-/// Why a byte stream is not a valid frame sequence: the connection cannot continue after any of these.
-public enum FrameError: Error, Equatable, CustomStringConvertible, Sendable {
-    case tooLarge(declared: Int, limit: Int)
-    case tooShort(declared: Int)
-    case unsupportedVersion(UInt8)
-    case unknownType(UInt8)
-
-    public var description: String {
-        switch self {
-        case let .tooLarge(declared, limit): "frame of \(declared) bytes exceeds the \(limit)-byte limit"
-        case let .tooShort(declared): "frame length \(declared) is shorter than its header"
-        case let .unsupportedVersion(version): "protocol version \(version) is not supported (this side speaks \(Frame.protocolVersion))"
-        case let .unknownType(type): "unknown frame type 0x\(String(type, radix: 16))"
-        }
-    }
-}
-
-/// Cuts frames out of a byte stream that may arrive split anywhere.
-public struct FrameDecoder {
-    public let maximumLength: Int
-
-    public init(maximumLength: Int = Frame.maximumLength) {
-        self.maximumLength = maximumLength
-    }
-
-    /// The next whole frame at the start of `bytes` and how many bytes it took, nil if the frame is
-    /// not complete yet. Throws as soon as the header is known to be bad: the length is checked before
-    /// any body bytes are awaited, the version and type as soon as they arrive.
-    public func decode(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (frame: Frame, consumed: Int)? {
-        guard bytes.count >= 4 else { return nil }
-        let declared = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
-        guard declared >= 2 else { throw .tooShort(declared: declared) }
-        guard declared <= maximumLength else { throw .tooLarge(declared: declared, limit: maximumLength) }
-        if bytes.count >= 5, bytes[4] != Frame.protocolVersion { throw .unsupportedVersion(bytes[4]) }
-        guard bytes.count >= 6 else { return nil }
-        guard let type = FrameType(rawValue: bytes[5]) else { throw .unknownType(bytes[5]) }
-        let total = 4 + declared
-        guard bytes.count >= total else { return nil }
-        let payload = Array(UnsafeRawBufferPointer(rebasing: bytes[6..<total]))
-        return (Frame(type, payload), total)
-    }
-
-    /// Decodes every whole frame in `buffer`, consuming them; a partial frame stays for next time.
-    /// Frames before a bad header are returned along with the error that stopped decoding.
-    public func decodeAll(from buffer: ByteBufferView) -> (frames: [Frame], error: FrameError?) {
-        var frames: [Frame] = []
-        var failure: FrameError?
-        buffer.withReadable { raw in
-            var offset = 0
-            do throws(FrameError) {
-                while let (frame, consumed) = try decode(UnsafeRawBufferPointer(rebasing: raw[offset...])) {
-                    frames.append(frame)
-                    offset += consumed
-                }
-            } catch {
-                failure = error
-            }
-            return offset
-        }
-        return (frames, failure)
-    }
-}
-
-/// The view of a byte buffer the decoder needs: read the unread bytes, say how many were used.
-public protocol ByteBufferView {
-    func withReadable(_ body: (UnsafeRawBufferPointer) -> Int)
-}
-
-extension ByteBuffer: ByteBufferView {
-    public func withReadable(_ body: (UnsafeRawBufferPointer) -> Int) {
-        let used = withReadableBytes(body)
-        consume(used)
-    }
 }

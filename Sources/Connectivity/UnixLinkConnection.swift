@@ -7,7 +7,7 @@ import Posix
 /// (`deviceNotPaired`) before closing. Any malformed frame closes the connection with a logged reason, and
 /// so does a counterpart that goes away before the handshake is done or in the middle of a frame.
 final class UnixLinkConnection: LinkChannel {
-    enum Side { case initiator, acceptor }
+    typealias Side = LinkHandshake.Side
     enum State { case handshaking, established, closed }
 
     let stream: SocketStream
@@ -44,13 +44,7 @@ final class UnixLinkConnection: LinkChannel {
             self.logger.warning("link.handshake-timeout", ["fd": self.stream.descriptor.rawValue])
             self.close(error: WCError(.transferTimedOut, "no handshake within \(handshakeTimeoutMilliseconds) ms"), reason: "handshake timed out")
         }
-        if side == .initiator {
-            do {
-                stream.write(Frame(.hello, try session.makeHandshake().encoded).encoded)
-            } catch {
-                close(error: nil, reason: "cannot say hello: \(error)")
-            }
-        }
+        apply(LinkHandshake(side: side).opening(makeHandshake: session.makeHandshake))
     }
 
     // MARK: - LinkChannel
@@ -101,32 +95,22 @@ final class UnixLinkConnection: LinkChannel {
     }
 
     private func handleHandshake(_ frame: Frame) {
-        switch (side, frame.type) {
-        case (.acceptor, .hello):
-            guard let hello = try? Handshake(decoding: frame.payload) else {
-                return refuse(WCError(.invalidParameter, "malformed hello"))
+        apply(LinkHandshake(side: side).receive(frame, validate: session.validate, makeHandshake: session.makeHandshake))
+    }
+
+    /// Carries out what the handshake decided.
+    private func apply(_ steps: [LinkHandshake.Step]) {
+        for step in steps {
+            switch step {
+            case let .send(frame): stream.write(frame.encoded)
+            case let .establish(peer): establish(peer: peer)
+            case let .refuse(error): refuse(error)
+            case let .refusedByPeer(error):
+                peerError = error
+                logger.error("link.refused-by-peer", ["code": error.code.rawValue, "name": error.name, "message": error.message])
+                close(error: nil, reason: "refused by the counterpart: \(error)")
+            case let .abandon(reason): close(error: nil, reason: reason)
             }
-            if let error = session.validate(hello) { return refuse(error) }
-            do {
-                let welcome = try session.makeHandshake()
-                stream.write(Frame(.welcome, welcome.encoded).encoded)
-                establish(peer: hello)
-            } catch {
-                refuse(WCError(.genericError, "cannot answer the hello: \(error)"))
-            }
-        case (.initiator, .welcome):
-            guard let welcome = try? Handshake(decoding: frame.payload) else {
-                return refuse(WCError(.invalidParameter, "malformed welcome"))
-            }
-            if let error = session.validate(welcome) { return refuse(error) }
-            establish(peer: welcome)
-        case (_, .error):
-            let error = (try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")
-            peerError = error
-            logger.error("link.refused-by-peer", ["code": error.code.rawValue, "name": error.name, "message": error.message])
-            close(error: nil, reason: "refused by the counterpart: \(error)")
-        default:
-            refuse(WCError(.invalidParameter, "expected a \(side == .acceptor ? "hello" : "welcome") frame, got \(frame.type)"))
         }
     }
 

@@ -1,3 +1,4 @@
+import Control
 import JSONText
 import Posix
 import RunWayApp
@@ -6,10 +7,9 @@ import RunWayApp
 
 extension PhoneDaemon {
     /// `alerts`, `groups`, `group-set`, `groups-reset`; false for any other command.
-    func handleAlertCommand(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
+    func registerAlertCommands(on router: ControlRouter) {
         let groups = GroupStateStore(database: database)
-        switch request.command {
-        case "alerts":
+        router.on("alerts") { [unowned self] request, connection in
             // A flat array in arrival order (the flight's, then the alert's).
             var writer = JSONWriter(capacity: 4096)
             writer.bytes.append(0x5B)
@@ -21,11 +21,13 @@ extension PhoneDaemon {
             }
             writer.bytes.append(0x5D)
             connection.reply(try JSONValue(parsing: writer.bytes))
-        case "groups":
+        }
+        router.on("groups") { request, connection in
             let view = try Self.groupView(request)
             connection.reply(.object(["view": .string(view.rawValue),
                                       "remembered": .object(try groups.remembered(view).mapValues { .bool($0) })]))
-        case "group-set":
+        }
+        router.on("group-set") { [unowned self] request, connection in
             let view = try Self.groupView(request)
             guard let key = request.string("key"), GroupExpansion.isMonthKey(key) else {
                 throw ControlError.invalid("group-set needs key, a month like 2026-11")
@@ -34,14 +36,12 @@ extension PhoneDaemon {
             try groups.remember(view, key: key, expanded: expanded)
             logger.info("ui.group-toggled", ["view": view.rawValue, "key": key, "expanded": expanded])
             connection.reply(.object(["view": .string(view.rawValue), "key": .string(key), "expanded": .bool(expanded)]))
-        case "groups-reset":
+        }
+        router.on("groups-reset") { request, connection in
             let view = try Self.groupView(request)
             let forgotten = try groups.reset(view)
             connection.reply(.object(["view": .string(view.rawValue), "forgotten": .integer(Int64(forgotten))]))
-        default:
-            return false
         }
-        return true
     }
 
     static func groupView(_ request: ControlRequest) throws -> GroupExpansion.View {

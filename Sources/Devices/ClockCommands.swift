@@ -1,3 +1,4 @@
+import Control
 import JSONText
 import Posix
 import RunWayApp
@@ -10,23 +11,27 @@ struct ClockCommands {
     let logger: Logger
     var onChange: () throws -> [String: JSONValue] = { [:] }
 
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
-        let before = clock.reading
-        switch request.command {
-        case "clock-show":
+    func register(on router: ControlRouter) {
+        router.on("clock-show") { _, connection in
             connection.reply(clock.reading.json)
-            return true
-        case "clock-set":
-            guard let at = try request.double("at", range: -1e12...1e12) else { throw ControlError.invalid("clock-set needs at (seconds since 1970)") }
-            try mapped { try clock.set(at, frozen: request.bool("frozen")) }
-        case "clock-advance":
-            guard let seconds = try request.double("seconds", range: -1e12...1e12) else { throw ControlError.invalid("clock-advance needs seconds") }
-            try mapped { try clock.advance(by: seconds) }
-        case "clock-reset":
-            try mapped { try clock.reset() }
-        default:
-            return false
         }
+        router.on("clock-set") { request, connection in
+            guard let at = try request.double("at", range: -1e12...1e12) else { throw ControlError.invalid("clock-set needs at (seconds since 1970)") }
+            try change(request, connection) { try clock.set(at, frozen: request.bool("frozen")) }
+        }
+        router.on("clock-advance") { request, connection in
+            guard let seconds = try request.double("seconds", range: -1e12...1e12) else { throw ControlError.invalid("clock-advance needs seconds") }
+            try change(request, connection) { try clock.advance(by: seconds) }
+        }
+        router.on("clock-reset") { request, connection in
+            try change(request, connection) { try clock.reset() }
+        }
+    }
+
+    /// Applies a change of the clock, logs it, lets `onChange` deliver what became due, and replies.
+    private func change(_ request: ControlRequest, _ connection: ControlConnection, _ body: () throws -> Void) throws {
+        let before = clock.reading
+        do { try body() } catch let error as DeviceClock.ClockError { throw ControlError.invalid(error.description) }
         let after = clock.reading
         logger.notice("clock.changed", [
             "by": request.command, "from": Timestamp.iso8601(before.now), "to": Timestamp.iso8601(after.now),
@@ -35,11 +40,5 @@ struct ClockCommands {
         var fields = after.json.objectValue ?? [:]
         fields.merge(try onChange()) { _, new in new }
         connection.reply(.object(fields))
-        return true
-    }
-
-    /// A time or duration out of range is invalid input (exit 2); the clock is unchanged.
-    private func mapped(_ body: () throws -> Void) throws {
-        do { try body() } catch let error as DeviceClock.ClockError { throw ControlError.invalid(error.description) }
     }
 }

@@ -1,3 +1,6 @@
+import RunWayApp
+import Posix
+import Control
 import Connectivity
 
 /// The time-outs that protect a daemon from clients that connect and then stall: how long a link

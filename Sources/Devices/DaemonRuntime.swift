@@ -1,3 +1,5 @@
+import RunWayApp
+import Control
 import Connectivity
 import Glibc
 import Posix

@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import Glibc
 import JSONText
@@ -46,32 +47,36 @@ extension PhoneDaemon {
         ])
     }
 
-    /// Handles the language commands, and the phone's `context-set` (the app adds its language to the
-    /// context it sets); false if `request` is none of them.
-    func handleLanguageCommand(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
-        switch request.command {
-        case "language":
+    /// Registers the language commands, and the phone's `context-set` (the app adds its language to the
+    /// context it sets), over the session's (so after `SessionCommands.register`).
+    func registerLanguageCommands(on router: ControlRouter) {
+        let sessionContextSet = router.handler("context-set")
+        router.on("language") { [unowned self] request, connection in
             connection.reply(language.json)
-        case "language-set":
+        }
+        router.on("language-set") { [unowned self] request, connection in
             connection.reply(try setLanguage(request))
-        case "strings":
+        }
+        router.on("strings") { [unowned self] request, connection in
             let effective = language.effective
             connection.reply(.object([
                 "language": .string(effective.rawValue),
                 "strings": .object(AppTexts.all(effective).mapValues { .string($0) }),
             ]))
-        case "settings":
+        }
+        router.on("settings") { [unowned self] request, connection in
             connection.reply(settings())
-        case "context-set":
-            guard case .object = request.arguments["payload"] else { return false }  // SessionCommands says why
+        }
+        router.on("context-set") { [unowned self] request, connection in
+            guard case .object = request.arguments["payload"] else {
+                try sessionContextSet?(request, connection)  // SessionCommands says why
+                return
+            }
             var context = try UserInfo(userInfoJSON: request.arguments["payload"]!)
             context[appLanguageContextKey] = .string(language.effective.rawValue)
             let version = try session.updateApplicationContext(context)
             connection.reply(.object(["version": .integer(version)]))
-        default:
-            return false
         }
-        return true
     }
 
     /// `language-set {"language":"ko|en|ja|system"}`: the system's Settings › RunWay › Language. Applied

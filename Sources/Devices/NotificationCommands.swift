@@ -1,3 +1,4 @@
+import Control
 import JSONText
 import Posix
 import RunWayApp
@@ -5,33 +6,32 @@ import RunWayApp
 // MARK: - The phone's clock, notification and reminder commands
 
 extension PhoneDaemon {
-    /// Handles the commands of time on the phone; false if `request` is not one of them.
-    func handleTimeCommand(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
+    /// Registers the commands of time on the phone: the clock's and the notification centre's.
+    func registerTimeCommands(on router: ControlRouter) {
         var clockCommands = ClockCommands(clock: time.clock, logger: logger)
         clockCommands.onChange = { [unowned self] in
             let delivered = self.time.deliverDue()
             return ["delivered": .array(delivered.map(\.json))]
         }
-        if try clockCommands.handle(request, connection) { return true }
-        switch request.command {
-        case "notifications":
+        clockCommands.register(on: router)
+        router.on("notifications") { [unowned self] request, connection in
             connection.reply(.object([
                 "pendingLimit": .integer(Int64(UserNotificationCenter.pendingLimit)),
                 "pending": .array(try time.center.pending().map(\.json)),
                 "delivered": .array(try time.center.delivered().map(\.json)),
             ]))
-        case "reminders":
+        }
+        router.on("reminders") { [unowned self] request, connection in
             connection.reply(try remindersReport())
-        case "reminders-reschedule":
+        }
+        router.on("reminders-reschedule") { [unowned self] request, connection in
             // Counts as opening the app.
             try time.reschedule(reason: "command")
             connection.reply(try remindersReport())
-        case "notification-add":
-            connection.reply(try addNotification(request))
-        default:
-            return false
         }
-        return true
+        router.on("notification-add") { [unowned self] request, connection in
+            connection.reply(try addNotification(request))
+        }
     }
 
     /// `{"rule","lastRunAt","pending":[…],"delivered":[…]}`, the reminders' ids only.

@@ -1,3 +1,6 @@
+import RunWayApp
+import Connectivity
+import Control
 import Glibc
 import Posix
 

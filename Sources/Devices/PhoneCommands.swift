@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import Glibc
 import JSONText
@@ -7,27 +8,27 @@ import RunWayApp
 // MARK: - The phone's control commands
 
 extension PhoneDaemon {
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        if session.activationState != .activated, SessionCommands.names.contains(request.command) {
-            // The activation window (`--activation-delay-ms`): the session's API is not usable yet.
-            throw ControlError(WCError(.sessionNotActivated, "the phone's session is not activated yet"))
-        }
-        if try handleLanguageCommand(request, connection) { return }
-        if try sessionCommands.handle(request, connection) { return }
-        if try handleUpdateCommand(request, connection) { return }
-        if try handleTimeCommand(request, connection) { return }
-        if try handleAlertCommand(request, connection) { return }
-        if try phoneRuns.runs.handle(request, connection) { return }
-        switch request.command {
-        case "status": connection.reply(try status())
-        case "logbook": streamLogbook(to: connection)
-        case "flight": connection.reply(try flight(request))
-        case "delete": connection.reply(try delete(request))
-        case "attach": attach(connection)
-        case "preflight": connection.reply(preflight(request))
-        case "store-limit": connection.reply(try storeLimitCommand(request))
-        default: throw ControlError.invalid("the phone does not know the command '\(request.command)'")
-        }
+    /// Every command the phone answers, registered with the one router that dispatches them. The order
+    /// matters once: the app's `context-set` wraps the session's.
+    func makeRouter() -> ControlRouter {
+        let router = ControlRouter(server: .phone)
+        router.testCommandsEnabled = runtime.testCommandsEnabled
+        // The activation window (`--activation-delay-ms`): the session's API is not usable yet.
+        router.sessionIsActivated = { [unowned self] in self.session.activationState == .activated }
+        sessionCommands.register(on: router)
+        registerLanguageCommands(on: router)
+        registerUpdateCommands(on: router)
+        registerTimeCommands(on: router)
+        registerAlertCommands(on: router)
+        phoneRuns.runs.register(on: router)
+        router.on("status") { [unowned self] _, connection in connection.reply(try status()) }
+        router.on("logbook") { [unowned self] _, connection in streamLogbook(to: connection) }
+        router.on("flight") { [unowned self] request, connection in connection.reply(try flight(request)) }
+        router.on("delete") { [unowned self] request, connection in connection.reply(try delete(request)) }
+        router.on("attach") { [unowned self] _, connection in attach(connection) }
+        router.on("preflight") { [unowned self] request, connection in connection.reply(preflight(request)) }
+        router.on("store-limit") { [unowned self] request, connection in connection.reply(try storeLimitCommand(request)) }
+        return router
     }
 
     func status() throws -> JSONValue {

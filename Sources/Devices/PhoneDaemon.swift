@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import Glibc
 import JSONText
@@ -42,6 +43,8 @@ public final class PhoneDaemon {
     var service: PhoneConnectivityService!
     var session: Session!
     var sessionCommands: SessionCommands!
+    /// The one place control requests are dispatched (`makeRouter`).
+    var router: ControlRouter!
     var control: ControlServer!
     let reminders = ReminderHook()
     /// The device clock, the notification centre and the reminder service (`PhoneTime.swift`).
@@ -130,7 +133,8 @@ public final class PhoneDaemon {
             logger.info("startup.socket-activated", ["link": activation.link != nil, "control": activation.control != nil,
                                                      "connections": activation.connections.count])
         }
-        control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
+        router = makeRouter()
+        control.handler = router.route
         service.onStateChange = { [unowned self] in
             self.publishState()
             self.tellWatchLanguage()

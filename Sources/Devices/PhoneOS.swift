@@ -1,3 +1,5 @@
+import RunWayApp
+import Control
 import Connectivity
 import Glibc
 import JSONText
@@ -39,7 +41,7 @@ public final class PhoneOS {
     private var control: ControlServer?
     private var notifySocket: FileDescriptor?
     private var notifyPath: String { home.path + "/os-notify.sock" }
-    public static func controlPath(_ home: String) -> String { Filesystem.absolutePath(home) + "/os.sock" }
+    public static func controlPath(_ home: String) -> String { DeviceHome(path: home, role: .phone).osControlSocketPath }
 
     private var childPID: pid_t = 0
     private var state: AppState = .notRunning
@@ -98,7 +100,7 @@ public final class PhoneOS {
         try openNotifySocket()
         let server = ControlServer(address: try UnixSocketAddress(path: Self.controlPath(home.path)), role: .phone,
                                    home: home.path, loop: loop, logger: logger)
-        server.handler = { [unowned self] request, connection in try self.handle(request, connection) }
+        server.handler = makeRouter().route
         try server.start()
         control = server
         loop.register(signals.descriptor.rawValue, interest: .readable) { [unowned self] _ in self.signalsArrived() }
@@ -357,21 +359,22 @@ public final class PhoneOS {
 
     // MARK: - The control socket (runway phone app …, runway phone os …)
 
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        switch request.command {
-        case "os-status": connection.reply(status())
-        case "os-jetsam":
+    func makeRouter() -> ControlRouter {
+        let router = ControlRouter(server: .phoneOS)
+        router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
+        router.on("os-jetsam") { [unowned self] _, connection in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
             jetsams += 1
             logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
             if state == .suspended { kill(childPID, SIGCONT) }
             kill(childPID, SIGKILL)
             connection.reply(status())
-        case "app":
+        }
+        router.on("app") { [unowned self] request, connection in
             try appAction(request.string("action") ?? "")
             connection.reply(status())
-        default: throw ControlError.invalid("phone-os does not know the command '\(request.command)'")
         }
+        return router
     }
 
     private func appAction(_ action: String) throws {

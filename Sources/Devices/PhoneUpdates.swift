@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import JSONText
 import Posix
@@ -58,9 +59,8 @@ extension PhoneDaemon {
     }
 
     /// `appstore-*`, `update-*` and the hidden `test-run-state`; false if `request` is none of them.
-    func handleUpdateCommand(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
-        switch request.command {
-        case "appstore-set":
+    func registerUpdateCommands(on router: ControlRouter) {
+        router.on("appstore-set") { [unowned self] request, connection in
             let delay = try request.int("delayMs", default: 0, range: 0...600_000)!
             let body: String
             if let raw = request.string("body") {
@@ -72,21 +72,26 @@ extension PhoneDaemon {
             }
             try updates.endpoint.set(body: body, delayMilliseconds: delay)
             connection.reply(updates.endpoint.json)
-        case "appstore-fail":
+        }
+        router.on("appstore-fail") { [unowned self] request, connection in
             try updates.endpoint.set(body: nil, delayMilliseconds: try request.int("delayMs", default: 0, range: 0...600_000)!)
             connection.reply(updates.endpoint.json)
-        case "appstore-show":
+        }
+        router.on("appstore-show") { [unowned self] request, connection in
             connection.reply(updates.endpoint.json)
-        case "update-check":
+        }
+        router.on("update-check") { [unowned self] request, connection in
             checkForUpdate { report in connection.reply(report.json) }
-        case "update-status":
+        }
+        router.on("update-status") { [unowned self] request, connection in
             connection.reply(.object([
                 "installed": .string(options.appVersion),
                 "lastCheckedAt": updates.service.lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
                 "alert": updates.alertJSON(language.effective), "checking": .bool(updates.service.isChecking),
                 "running": .bool(updates.isRunning),
             ]))
-        case "update-respond":
+        }
+        router.on("update-respond") { [unowned self] request, connection in
             let answer = request.string("answer") ?? ""
             guard answer == "update" || answer == "later" else {
                 throw ControlError.invalid("respond with update or later, not '\(answer)' (there is no \"skip this version\")")
@@ -100,16 +105,11 @@ extension PhoneDaemon {
                 logger.info("update.later", ["version": alert.version])
                 connection.reply(.object(["response": .string(answer)]))
             }
-        case "test-run-state":
-            guard runtime.testCommandsEnabled else {
-                throw ControlError.invalid("test-run-state is a command for tests: this daemon was not started with --enable-test-commands")
-            }
+        }
+        router.on("test-run-state") { [unowned self] request, connection in
             updates.isRunning = request.bool("running")
             logger.notice("test.run-state", ["running": updates.isRunning])
             connection.reply(.object(["running": .bool(updates.isRunning)]))
-        default:
-            return false
         }
-        return true
     }
 }

@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import JSONText
 import Posix
@@ -43,16 +44,22 @@ final class RunCommands {
         }
     }
 
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
-        switch request.command {
-        case "run-start": connection.reply(try start(request, origin: .local, id: nil))
-        case "run-sample": connection.reply(try sample(request))
-        case "run-status": connection.reply(status())
-        case "run-stop": connection.reply(try stop())
-        case "run-replay": connection.reply(try replay(request))
-        default: return false
+    func register(on router: ControlRouter) {
+        router.on("run-start") { [unowned self] request, connection in
+            connection.reply(try start(request, origin: .local, id: nil))
         }
-        return true
+        router.on("run-sample") { [unowned self] request, connection in
+            connection.reply(try sample(request))
+        }
+        router.on("run-status") { [unowned self] request, connection in
+            connection.reply(status())
+        }
+        router.on("run-stop") { [unowned self] request, connection in
+            connection.reply(try stop())
+        }
+        router.on("run-replay") { [unowned self] request, connection in
+            connection.reply(try replay(request))
+        }
     }
 
     // MARK: - Commands

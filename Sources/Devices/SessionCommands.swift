@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import JSONText
 import Posix
@@ -11,30 +12,28 @@ struct SessionCommands {
     let app: AppConnectivity
     let logger: Logger
 
-    /// The commands handled here, which need an activated session.
-    static let names: Set<String> = [
-        "transfer-userinfo", "received", "context-set", "context-get", "message", "transfers", "cancel",
-    ]
-
-    /// Handles `request` if it is one of these commands; false if it is not.
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
-        switch request.command {
-        case "transfer-userinfo":
+    /// Registers these commands (the catalogue marks which need an activated session).
+    func register(on router: ControlRouter) {
+        router.on("transfer-userinfo") { request, connection in
             let transfer = try session.transferUserInfo(try payload(request))
             connection.reply(.object(["transferId": .integer(transfer.seq)]))
-        case "received":
+        }
+        router.on("received") { request, connection in
             let limit = try request.int("limit", default: 100_000, range: 1...1_000_000)!
             let items = try app.receivedUserInfo(limit: limit).map(\.userInfo.json)
             connection.reply(.array(items))
-        case "context-set":
+        }
+        router.on("context-set") { request, connection in
             let version = try session.updateApplicationContext(try payload(request))
             connection.reply(.object(["version": .integer(version)]))
-        case "context-get":
+        }
+        router.on("context-get") { request, connection in
             connection.reply(.object([
                 "applicationContext": session.applicationContext.json,
                 "receivedApplicationContext": session.receivedApplicationContext.json,
             ]))
-        case "message":
+        }
+        router.on("message") { request, connection in
             let timeout = try request.int("timeoutMs", range: 1...600_000).map(UInt64.init)
             session.sendMessage(try payload(request), timeoutMilliseconds: timeout) { result in
                 switch result {
@@ -42,7 +41,8 @@ struct SessionCommands {
                 case let .failure(error): connection.reply(error: ControlError(error))
                 }
             }
-        case "transfers":
+        }
+        router.on("transfers") { request, connection in
             let limit = try request.int("limit", default: 100, range: 1...100_000)!
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
             connection.reply(.object([
@@ -59,7 +59,8 @@ struct SessionCommands {
                              "error": finished.error.map { .string("\($0.code.rawValue) \($0.name)") } ?? .null])
                 }),
             ]))
-        case "cancel":
+        }
+        router.on("cancel") { request, connection in
             guard let id = try request.int("transferId", range: 1...Int.max) else {
                 throw ControlError.invalid("a transfer id is required")
             }
@@ -67,14 +68,16 @@ struct SessionCommands {
                 throw ControlError("transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
             }
             connection.reply(.object(["cancelled": .integer(Int64(id))]))
-        case "quarantine":
+        }
+        router.on("quarantine") { request, connection in
             let limit = try request.int("limit", default: 100, range: 1...100_000)!
             connection.reply(.object([
                 "quarantined": .integer(Int64(try session.quarantinedCount())),
             "receivedMessages": .integer(Int64(session.receivedMessageCount)),
                 "transfers": .array(try session.quarantined(limit: limit).map(\.json)),
             ]))
-        case "quarantine-remove":
+        }
+        router.on("quarantine-remove") { request, connection in
             let id = try request.int("id", range: 1...Int.max)
             guard id != nil || request.arguments["all"]?.boolValue == true else {
                 throw ControlError.invalid("say which quarantined transfer to remove (an id), or all")
@@ -82,10 +85,7 @@ struct SessionCommands {
             let removed = try session.removeQuarantined(id: id.map(Int64.init))
             if let id, removed == 0 { throw ControlError("no quarantined transfer \(id); nothing removed") }
             connection.reply(.object(["removed": .integer(Int64(removed))]))
-        default:
-            return false
         }
-        return true
     }
 
     /// The request's `payload`, a JSON object, as a property-list dictionary (`null` is 7010).

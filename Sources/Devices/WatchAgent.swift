@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import Glibc
 import JSONText
@@ -40,6 +41,8 @@ public final class WatchAgent {
     var workoutStartFault = WorkoutStartFault.none
     var control: ControlServer!
     var sessionCommands: SessionCommands!
+    /// The one place control requests are dispatched (`makeRouter`).
+    var router: ControlRouter!
     /// The watch app's session delegate; held here because the session holds its delegate weakly.
     var service: WatchConnectivityService!
     private var generator = FlightGenerator()
@@ -84,7 +87,8 @@ public final class WatchAgent {
         control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
                                 loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
-        control.handler = { [unowned self] request, connection in try self.handle(request, connection) }
+        router = makeRouter()
+        control.handler = router.route
         return try runtime.serve(session, control: control, install: { [unowned self] in self.service.onActivation = $0 }) { [unowned self] in
             if !self.session.isPaired {
                 self.logger.warning("watch.not-paired", ["hint": "run: runway pair --phone PHONE_HOME --watch \(home.path)"])
@@ -94,20 +98,21 @@ public final class WatchAgent {
 
     // MARK: - Control commands
 
-    func handle(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        if try sessionCommands.handle(request, connection) { return }
-        if try ClockCommands(clock: clock, logger: logger).handle(request, connection) { return }
-        if try runs.handle(request, connection) { return }
-        if try handleWorkoutFault(request, connection) { return }
-        switch request.command {
-        case "status": connection.reply(try status())
-        case "record": connection.reply(try record(request))
-        case "link": connection.reply(try link(request))
-        case "app": connection.reply(try appState(request))
-        case "store-limit": connection.reply(try storeLimitCommand(request))
-        case "fail-next": connection.reply(try failNextCommand(request))
-        default: throw ControlError.invalid("the watch does not know the command '\(request.command)'")
-        }
+    /// Every command the watch answers, registered with the one router that dispatches them.
+    func makeRouter() -> ControlRouter {
+        let router = ControlRouter(server: .watch)
+        router.testCommandsEnabled = runtime.testCommandsEnabled
+        sessionCommands.register(on: router)
+        ClockCommands(clock: clock, logger: logger).register(on: router)
+        runs.register(on: router)
+        router.on("workout-fault") { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
+        router.on("status") { [unowned self] _, connection in connection.reply(try status()) }
+        router.on("record") { [unowned self] request, connection in connection.reply(try record(request)) }
+        router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
+        router.on("app") { [unowned self] request, connection in connection.reply(try appState(request)) }
+        router.on("store-limit") { [unowned self] request, connection in connection.reply(try storeLimitCommand(request)) }
+        router.on("fail-next") { [unowned self] request, connection in connection.reply(try failNextCommand(request)) }
+        return router
     }
 
     func status() throws -> JSONValue {
@@ -161,9 +166,6 @@ public final class WatchAgent {
     /// `runway link fail-next N [--code C]` (fault injection): the next N userInfo transfers finish
     /// with that error instead of being delivered.
     func failNextCommand(_ request: ControlRequest) throws -> JSONValue {
-        guard runtime.testCommandsEnabled else {
-            throw ControlError.invalid("fail-next is a fault-injection command for tests: this watch-agent was not started with --enable-test-commands")
-        }
         guard let count = try request.int("count", range: 0...1_000_000) else {
             throw ControlError.invalid("fail-next needs a count (0 clears it)")
         }

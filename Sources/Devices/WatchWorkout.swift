@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import JSONText
 import Posix
@@ -90,17 +91,12 @@ extension WatchAgent {
     }
 
     /// `workout-fault {mode: none|refuse|ignore}` (hidden: `runway watch fault workout-start`).
-    func handleWorkoutFault(_ request: ControlRequest, _ connection: ControlConnection) throws -> Bool {
-        guard request.command == "workout-fault" else { return false }
-        guard runtime.testCommandsEnabled else {
-            throw ControlError.invalid("workout-fault is a fault-injection command for tests: this daemon was not started with --enable-test-commands")
-        }
+    func workoutFaultCommand(_ request: ControlRequest, _ connection: ControlConnection) throws {
         guard let mode = request.string("mode").flatMap(WorkoutStartFault.init(rawValue:)) else {
             throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
         }
         workoutStartFault = mode
         logger.warning("fault.workout-start", ["mode": mode.rawValue])
         connection.reply(.object(["workoutStart": .string(mode.rawValue)]))
-        return true
     }
 }

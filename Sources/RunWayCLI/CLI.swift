@@ -1,5 +1,5 @@
 import Connectivity
-import Devices
+import Control
 import Glibc
 import JSONText
 import Posix

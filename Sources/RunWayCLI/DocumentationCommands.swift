@@ -1,4 +1,6 @@
-import Devices
+import Posix
+import Connectivity
+import Control
 
 /// `runway completion bash|zsh` and `runway man`: shell completion and a man page, generated from the
 /// same command list and argument specs as `--help`, so they can never disagree with it.

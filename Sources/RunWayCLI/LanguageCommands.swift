@@ -1,5 +1,6 @@
+import Posix
 import Connectivity
-import Devices
+import Control
 import JSONText
 import RunWayApp
 

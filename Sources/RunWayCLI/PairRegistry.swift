@@ -1,4 +1,5 @@
-import Devices
+import Connectivity
+import Control
 import Glibc
 import JSONText
 import Posix

@@ -1,4 +1,5 @@
-import Devices
+import Connectivity
+import Control
 import JSONText
 import Posix
 
@@ -9,7 +10,7 @@ enum PhoneOSCommands {
         guard Filesystem.kind(of: home.path) == .directory else {
             throw ControlError.invalid("\(home.path) is not a phone home (no such directory)")
         }
-        return try ControlClient(home: home, socketPath: PhoneOS.controlPath(home.path))
+        return try ControlClient(home: home, socketPath: home.osControlSocketPath)
     }
 
     static func render(_ status: JSONValue) -> String {

@@ -1,5 +1,6 @@
+import Posix
 import Connectivity
-import Devices
+import Control
 import JSONText
 
 /// `runway {phone|watch} quarantine [remove ID|--all]`: the received transfers the app could not take

@@ -1,3 +1,4 @@
+import Connectivity
 import JSONText
 import Posix
 import RunWayApp

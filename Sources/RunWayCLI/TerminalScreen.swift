@@ -1,4 +1,4 @@
-import Devices
+import Posix
 import Glibc
 import TerminalViews
 

@@ -1,4 +1,4 @@
-import Devices
+import Control
 import Glibc
 import JSONText
 import Posix

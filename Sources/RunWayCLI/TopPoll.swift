@@ -1,4 +1,5 @@
-import Devices
+import Connectivity
+import Control
 import JSONText
 import Posix
 import TerminalViews
@@ -41,7 +42,7 @@ struct PairPoll {
     static func take(_ pair: PairRegistry.Pair) -> PairPoll {
         let phoneHome = DeviceHome(path: pair.phone, role: .phone)
         var os: JSONValue?
-        let osPath = phoneHome.path + "/os.sock"
+        let osPath = phoneHome.osControlSocketPath
         if Filesystem.kind(of: osPath) == .socket {
             os = try? ControlClient(home: phoneHome, socketPath: osPath, timeoutMilliseconds: timeoutMilliseconds)
                 .call(ControlRequest(command: "os-status"))

@@ -1,3 +1,4 @@
+import Posix
 import Connectivity
 import Foundation
 import RunWayApp

@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import JSONText
 import Posix
@@ -31,7 +32,7 @@ enum DecoderProperties {
         let whole = Array(bytes)
         try checkPayload(whole, tally: &tally)
         // The control socket's decoder: a larger limit, JSON inside.
-        for frame in try checkFrames(bytes, decoder: FrameDecoder(maximumLength: 1 << 20), tally: &tally) {
+        for frame in try checkFrames(bytes, decoder: ControlFrameDecoder(maximumLength: 1 << 20), tally: &tally) {
             try checkJSON(frame.payload, tally: &tally)
         }
     }
@@ -41,12 +42,12 @@ enum DecoderProperties {
     /// Decodes frame after frame from the start of `bytes`; then again through a `ByteBuffer` fed in two
     /// pieces (split where the input's first byte says). Both must agree, and every frame must re-encode
     /// to exactly the bytes it came from.
-    static func checkFrames(_ bytes: UnsafeRawBufferPointer, decoder: FrameDecoder, tally: inout Tally) throws(Violation) -> [Frame] {
-        var frames: [Frame] = []
+    static func checkFrames<Kind>(_ bytes: UnsafeRawBufferPointer, decoder: WireFrameDecoder<Kind>, tally: inout Tally) throws(Violation) -> [WireFrame<Kind>] {
+        var frames: [WireFrame<Kind>] = []
         var failure: FrameError?
         var offset = 0
         while true {
-            let next: (frame: Frame, consumed: Int)?
+            let next: (frame: WireFrame<Kind>, consumed: Int)?
             do throws(FrameError) {
                 next = try decoder.decode(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             } catch {

@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 
 /// Valid inputs for the decoders, the starting points of fuzzing: a frame of every type with a
@@ -41,11 +42,11 @@ enum DecoderSeeds {
             ("frame-message", SequencedFrame.frame(.message, number: 7, body: PropertyListCodec.encode(["ping": .integer(1)]))),
             ("frame-messagereply", SequencedFrame.frame(.messageReply, number: 7, body: PropertyListCodec.encode(["pong": .integer(1)]))),
             ("frame-messageerror", SequencedFrame.frame(.messageError, number: 7, body: ErrorFrame.encode(WCError(.messageReplyTimedOut, "no reply")))),
-            ("frame-request", Frame(.request, json(#"{"command":"record","count":3,"distanceKm":5.5,"seed":7}"#)).encoded),
-            ("frame-response", Frame(.response, json(#"{"ok":false,"error":{"message":"no such flight","exitStatus":2}}"#)).encoded),
-            ("frame-chunk", Frame(.chunk, json(#"[{"id":"A","distanceKm":5.02,"startedAt":"2025-11-29T07:06:40Z"}]"#)).encoded),
-            ("frame-end", Frame(.end).encoded),
-            ("frame-event", Frame(.event, json(#"{"event":"watchState","reachable":true,"watchAppInstalled":true}"#)).encoded),
+            ("frame-request", ControlFrame(.request, json(#"{"command":"record","count":3,"distanceKm":5.5,"seed":7}"#)).encoded),
+            ("frame-response", ControlFrame(.response, json(#"{"ok":false,"error":{"message":"no such flight","exitStatus":2}}"#)).encoded),
+            ("frame-chunk", ControlFrame(.chunk, json(#"[{"id":"A","distanceKm":5.02,"startedAt":"2025-11-29T07:06:40Z"}]"#)).encoded),
+            ("frame-end", ControlFrame(.end).encoded),
+            ("frame-event", ControlFrame(.event, json(#"{"event":"watchState","reachable":true,"watchAppInstalled":true}"#)).encoded),
             ("plist-flight", userInfo),
             ("plist-nested", PropertyListCodec.encode(["a": .array([.dictionary(["b": .array([.dictionary(["c": .string("deep")])])])])])),
             ("plist-empty", PropertyListCodec.encode([:])),

@@ -1,3 +1,4 @@
+import Control
 import Posix
 import Testing
 @testable import Connectivity
@@ -7,8 +8,8 @@ import Testing
         Frame(.hello, Array("hello".utf8)),
         Frame(.ack, SequencedFrame.frame(.ack, number: 42).dropFirst(6).map { $0 }),
         Frame(.userInfo, (0..<3000).map { UInt8($0 % 256) }),
-        Frame(.end),
-        Frame(.chunk, [0xFF]),
+        Frame(.contextAck),
+        Frame(.appState, [0xFF]),
     ]
 
     static var stream: [UInt8] { frames.flatMap(\.encoded) }
@@ -91,5 +92,22 @@ import Testing
         #expect(number == 1 << 40 | 7)
         #expect(Array(body) == [1, 2, 3])
         #expect(throws: DecodeError.self) { try SequencedFrame.split([1, 2, 3]) }
+    }
+}
+
+/// The link and the control socket share the layout but not the types: a frame of one is an unknown
+/// type to the other, so a CLI frame written to the link (or a link frame to a control socket) is refused
+/// at its header.
+@Suite struct FrameKindsAreApartTests {
+    @Test func aControlFrameIsUnknownOnTheLinkAndALinkFrameOnTheControlSocket() {
+        let control = ControlFrame(.request, Array(#"{"command":"status"}"#.utf8)).encoded
+        #expect(throws: FrameError.unknownType(ControlFrameType.request.rawValue)) {
+            try control.withUnsafeBytes { try FrameDecoder().decode($0) }
+        }
+        let link = Frame(.hello, [1]).encoded
+        #expect(throws: FrameError.unknownType(FrameType.hello.rawValue)) {
+            try link.withUnsafeBytes { try ControlFrameDecoder().decode($0) }
+        }
+        #expect(Set(FrameType.allCases.map(\.rawValue)).isDisjoint(with: ControlFrameType.allCases.map(\.rawValue)))
     }
 }

@@ -1,3 +1,4 @@
+import Control
 import JSONText
 import Testing
 @testable import Connectivity

@@ -1,3 +1,4 @@
+import ConnectivityTesting
 import Posix
 import Storage
 import Testing

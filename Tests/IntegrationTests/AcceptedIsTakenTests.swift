@@ -1,3 +1,5 @@
+import Posix
+import Control
 import Connectivity
 import Devices
 import Foundation
@@ -101,7 +103,7 @@ import Testing
         let hello = Handshake(role: .watch, deviceID: pairing.watchDeviceID, pairingID: pairing.pairingID, appVersion: "1.4.0", resumeSeq: 0)
         client.send(Frame(.hello, hello.encoded).encoded)
         client.receive(waitingUpTo: 5)
-        #expect(countFrames(.welcome, in: client.received) == 1, "no welcome: \(pair.phone!.logTail())")
+        #expect(countFrames(FrameType.welcome, in: client.received) == 1, "no welcome: \(pair.phone!.logTail())")
 
         var generator = FlightGenerator(seed: 4)
         let good = generator.flight(distanceKm: 5, endingAt: 1.8e9)

@@ -1,3 +1,5 @@
+import Posix
+import Control
 import Connectivity
 import Foundation
 import Glibc
@@ -24,16 +26,24 @@ func waitForLogLine(_ pair: SimulatedPair, _ path: String, _ fragments: String..
 // MARK: - What came back
 
 /// Every whole frame in `bytes`; fails the test if they are not a valid frame sequence.
-func decodeFrames(_ bytes: [UInt8], limit: Int = Frame.maximumLength) throws -> [Frame] {
+func decodeFrames<Kind: WireFrameKind>(_ bytes: [UInt8], as kind: Kind.Type, limit: Int) throws -> [WireFrame<Kind>] {
     let buffer = ByteBufferAdapter(bytes)
-    let (frames, error) = FrameDecoder(maximumLength: limit).decodeAll(from: buffer)
+    let (frames, error) = WireFrameDecoder<Kind>(maximumLength: limit).decodeAll(from: buffer)
     if let error { throw error }
     #expect(buffer.remaining == 0, "\(buffer.remaining) bytes of an unfinished frame")
     return frames
 }
 
+/// Every whole link frame in `bytes`.
+func decodeFrames(_ bytes: [UInt8]) throws -> [Frame] { try decodeFrames(bytes, as: FrameType.self, limit: Frame.maximumLength) }
+
+/// Every whole control-socket frame in `bytes`.
+func decodeControlFrames(_ bytes: [UInt8]) throws -> [ControlFrame] {
+    try decodeFrames(bytes, as: ControlFrameType.self, limit: ControlClient.frameLimit)
+}
+
 /// How many whole frames of `type` `bytes` holds (walking the length prefixes, without decoding).
-func countFrames(_ type: FrameType, in bytes: [UInt8]) -> Int {
+func countFrames<Kind: WireFrameKind>(_ type: Kind, in bytes: [UInt8]) -> Int {
     var count = 0, offset = 0
     while offset + 6 <= bytes.count {
         let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
@@ -53,7 +63,7 @@ func linkError(in bytes: [UInt8]) throws -> WCError {
 
 /// The control socket's answer: a `response` frame (then `end`), its JSON.
 func controlResponse(in bytes: [UInt8]) throws -> JSONValue {
-    let frames = try decodeFrames(bytes, limit: 1 << 20)
+    let frames = try decodeControlFrames(bytes)
     try #require(frames.first?.type == .response, "expected a response frame, got \(frames.map(\.type))")
     try #require(frames.last?.type == .end, "expected the response to end, got \(frames.map(\.type))")
     return try JSONValue(parsing: frames[0].payload)
@@ -82,7 +92,7 @@ enum Inputs {
 
     /// A well-formed control request for `status`.
     static func statusRequest() -> [UInt8] {
-        Frame(.request, Array(#"{"command":"status"}"#.utf8)).encoded
+        ControlFrame(.request, Array(#"{"command":"status"}"#.utf8)).encoded
     }
 
     /// Bytes that are not a frame: an HTTP request line, then seeded noise.

@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import Foundation
 import Glibc
@@ -64,6 +65,18 @@ import Testing
         }
     }
 
+    /// The link's `hello`, sent to a control socket, is refused at its header like any type the control
+    /// protocol does not name.
+    @Test func aLinkFrameIsAnUnknownTypeHere() throws {
+        try underAttack("c-hello") { pair in
+            let client = try connectAndRecord(pair)
+            client.send(Inputs.unpairedHello())
+            #expect(client.waitUntilClosed(timeout: 15))
+            #expect(try errorMessage(client).contains("unknown frame type 0x1"))
+            try waitForLogLine(pair, pair.phoneLog, "event=control.bad-frame", "unknown frame type 0x1")
+        }
+    }
+
     @Test func aWrongProtocolVersionGetsAnErrorResponseAndAClose() throws {
         try underAttack("c-version") { pair in
             let client = try connectAndRecord(pair)
@@ -74,20 +87,22 @@ import Testing
         }
     }
 
-    /// Well-formed frames that are not a valid request (a link frame, JSON that is not a request) are
-    /// answered with an error and the connection goes on: the next request is served.
+    /// Well-formed frames that are not a valid request (a control frame of another kind, JSON that is
+    /// not a request) are answered with an error and the connection goes on: the next request is served.
+    /// (A link frame is not a well-formed control frame since the two protocols' types were parted:
+    /// `aLinkFrameIsAnUnknownTypeHere`.)
     @Test func aWellFormedFrameThatIsNotARequestGetsAnErrorAndTheConnectionGoesOn() throws {
         try underAttack("c-notreq") { pair in
             let client = try connectAndRecord(pair)
             for (bytes, message) in [
-                (Inputs.unpairedHello(), "expected a request frame, got hello"),
-                (Frame(.request, Array("[1,2".utf8)).encoded, "malformed request"),
-                (Frame(.request, Array("[1,2]".utf8)).encoded, "a request must be a JSON object"),
+                (ControlFrame(.event, Array("{}".utf8)).encoded, "expected a request frame, got event"),
+                (ControlFrame(.request, Array("[1,2".utf8)).encoded, "malformed request"),
+                (ControlFrame(.request, Array("[1,2]".utf8)).encoded, "a request must be a JSON object"),
             ] {
                 client.send(bytes)
                 try pair.waitUntil("the daemon answers", timeout: 15) {
                     client.receive(waitingUpTo: 0.05)
-                    return (try? decodeFrames(client.received, limit: 1 << 20).last?.type) == .end
+                    return (try? decodeControlFrames(client.received).last?.type) == .end
                 }
                 #expect(try errorMessage(client).contains(message))
                 client.discardReceived()
@@ -95,7 +110,7 @@ import Testing
             client.send(Inputs.statusRequest())
             try pair.waitUntil("the daemon answers the status request", timeout: 15) {
                 client.receive(waitingUpTo: 0.05)
-                return (try? decodeFrames(client.received, limit: 1 << 20).last?.type) == .end
+                return (try? decodeControlFrames(client.received).last?.type) == .end
             }
             #expect(try controlResponse(in: client.received)["ok"] == .bool(true))
             #expect(!client.peerClosed)
@@ -131,17 +146,17 @@ import Testing
             let idle = try RawClient(path: pair.phoneHome + "/control.sock")
             let ui = try RawClient(path: pair.phoneHome + "/control.sock")
             idle.send(Inputs.statusRequest())
-            ui.send(Frame(.request, Array(#"{"command":"attach"}"#.utf8)).encoded)
+            ui.send(ControlFrame(.request, Array(#"{"command":"attach"}"#.utf8)).encoded)
             try pair.record(10)
             #expect(idle.waitUntilClosed(timeout: 20))
-            let frames = try decodeFrames(idle.received, limit: 1 << 20)
+            let frames = try decodeControlFrames(idle.received)
             #expect(frames.map(\.type) == [.response, .chunk, .end, .response, .end], "\(frames.map(\.type))")
             try waitForLogLine(pair, pair.phoneLog, "event=control.timeout", "idle for 3000 ms between requests")
             // The UI is still attached: it hears of the next flight saved.
             try pair.record(1)
             try pair.waitUntil("the attached UI hears of the flight", timeout: 15) {
                 ui.receive(waitingUpTo: 0.05)
-                return (try? decodeFrames(ui.received, limit: 1 << 20))?.contains { $0.type == .event } ?? false
+                return (try? decodeControlFrames(ui.received))?.contains { $0.type == .event } ?? false
             }
             #expect(!ui.peerClosed)
         }
@@ -187,9 +202,9 @@ import Testing
             #expect(during < before + 16 << 20, "resident memory grew from \(before) to \(during) bytes")
             try pair.waitUntil("every request is answered", timeout: 120) {
                 client.receive(waitingUpTo: 0.2)
-                return countFrames(.end, in: client.received) == count || client.peerClosed
+                return countFrames(ControlFrameType.end, in: client.received) == count || client.peerClosed
             }
-            #expect(countFrames(.response, in: client.received) == count)
+            #expect(countFrames(ControlFrameType.response, in: client.received) == count)
             #expect(!client.peerClosed)
         }
     }
@@ -199,7 +214,7 @@ import Testing
     @Test func anAttachedUIThatNeverReadsIsDetached() throws {
         try underAttack("c-deaf") { pair in
             let ui = try RawClient(path: pair.phoneHome + "/control.sock")
-            ui.send(Frame(.request, Array(#"{"command":"attach"}"#.utf8)).encoded)
+            ui.send(ControlFrame(.request, Array(#"{"command":"attach"}"#.utf8)).encoded)
             try waitForLogLine(pair, pair.phoneLog, "event=ui.attached")
             try pair.record(20_000)
             try pair.waitUntilDrained()

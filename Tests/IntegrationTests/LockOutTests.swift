@@ -1,3 +1,5 @@
+import Posix
+import Control
 import Connectivity
 import Devices
 import Foundation

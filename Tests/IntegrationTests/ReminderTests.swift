@@ -1,3 +1,5 @@
+import Connectivity
+import Control
 import Devices
 import Foundation
 import Glibc

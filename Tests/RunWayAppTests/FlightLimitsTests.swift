@@ -1,3 +1,4 @@
+import Control
 import Connectivity
 import JSONText
 import Posix

@@ -10,9 +10,9 @@ public final class ControlClient {
     public let home: DeviceHome
     private let descriptor: FileDescriptor
     private let inbound = ByteBuffer()
-    private let decoder = FrameDecoder(maximumLength: ControlClient.frameLimit)
+    private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
     /// Events that arrived while a reply was awaited (an attached client may still send requests).
-    private var pendingEvents: [Frame] = []
+    private var pendingEvents: [ControlFrame] = []
 
     /// How long the client waits for its daemon when nothing arrives: to accept the connection, to take
     /// the request, and between any two pieces of the reply. An idle time-out, not a total one: a logbook
@@ -91,7 +91,7 @@ public final class ControlClient {
         }
         // A `message` waits for the counterpart's reply for up to its own time-out.
         let idle = timeoutMilliseconds + (request.arguments["timeoutMs"]?.intValue ?? 0)
-        try send(Frame(.request, writer.bytes).encoded, idleMilliseconds: idle)
+        try send(ControlFrame(.request, writer.bytes).encoded, idleMilliseconds: idle)
         var header = try nextFrame(idleMilliseconds: idle)
         // An attach request's reply can come after the events of the flights its drain just saved.
         while header.type == .event {
@@ -124,7 +124,7 @@ public final class ControlClient {
     /// The next event frame (after an `attach` request), or nil when the daemon closes the connection.
     public func nextEvent() throws(ControlError) -> JSONValue? {
         while true {
-            let frame: Frame
+            let frame: ControlFrame
             if !pendingEvents.isEmpty {
                 frame = pendingEvents.removeFirst()
             } else {
@@ -171,9 +171,9 @@ public final class ControlClient {
         }
     }
 
-    private func nextFrame(idleMilliseconds: Int?) throws(ControlError) -> Frame {
+    private func nextFrame(idleMilliseconds: Int?) throws(ControlError) -> ControlFrame {
         while true {
-            let decoded: (frame: Frame, consumed: Int)?
+            let decoded: (frame: ControlFrame, consumed: Int)?
             do {
                 decoded = try inbound.withReadableBytes { (raw) throws(FrameError) in try decoder.decode(raw) }
             } catch {

@@ -1,3 +1,4 @@
+import Connectivity
 import Glibc
 import Posix
 
@@ -13,7 +14,7 @@ import Posix
 /// dies without stopping cleanly (SIGKILL, a crash, power loss) leaves no seal, and the next start runs
 /// the full check. Anything that touched the store in between — a write, a truncation, a copy over it —
 /// changes its change time, and the full check runs too.
-struct StoreSeal: Equatable {
+public struct StoreSeal: Equatable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
@@ -81,7 +82,7 @@ struct StoreSeal: Equatable {
 
     /// Writes the seal for the store as it stands now (its connections all closed). Nothing is written
     /// if a write-ahead log is still there (another process had the store open): the next start checks.
-    static func write(home: DeviceHome) throws -> Bool {
+    public static func write(home: DeviceHome) throws -> Bool {
         if Filesystem.kind(of: home.storePath + "-wal") != .missing { return false }
         guard let seal = StoreSeal(storeAt: home.storePath) else { return false }
         // The seal must be strictly newer than the store's last change (file times move in clock ticks):

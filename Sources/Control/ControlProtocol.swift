@@ -1,5 +1,6 @@
 import Connectivity
 import JSONText
+import Posix
 
 /// The control socket's protocol, between the `runway` CLI (or a UI client) and a daemon.
 ///
@@ -11,6 +12,25 @@ public enum ControlProtocol {
     /// Largest chunk a daemon sends (well under the frame limit).
     public static let chunkBytes = 256 * 1024
 }
+
+/// Every frame type of the control socket (CLI and UI clients ↔ daemon). The layout is
+/// `Posix.WireFrame`'s, the numbers apart from the link's (`Connectivity.FrameType`): a control frame
+/// sent to the link, or a link frame to the control socket, is an unknown type there.
+public enum ControlFrameType: UInt8, WireFrameKind, CaseIterable {
+    /// A command: JSON object.
+    case request = 0x40
+    /// The command's result: JSON.
+    case response = 0x41
+    /// Part of a streamed result: raw bytes.
+    case chunk = 0x42
+    /// End of a streamed result: JSON (may be empty).
+    case end = 0x43
+    /// An unsolicited event to an attached client (a flight saved): JSON.
+    case event = 0x44
+}
+
+public typealias ControlFrame = WireFrame<ControlFrameType>
+public typealias ControlFrameDecoder = WireFrameDecoder<ControlFrameType>
 
 /// A command's failure, as the client shows it: one line, and the exit status the CLI uses.
 public struct ControlError: Error, CustomStringConvertible, Sendable {

@@ -14,7 +14,7 @@ import Posix
 /// idle for `idleTimeout`. An attached UI client, and one waiting for its reply, never times out.
 public final class ControlConnection {
     public let stream: SocketStream
-    private let decoder = FrameDecoder(maximumLength: ControlClient.frameLimit)
+    private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
     private unowned let server: ControlServer
     private var streaming: (() throws -> [UInt8]?)?
     /// A UI client: receives `event` frames.
@@ -80,7 +80,7 @@ public final class ControlConnection {
                 resumeWhenDrained()
                 break
             }
-            let next: (frame: Frame, consumed: Int)?
+            let next: (frame: ControlFrame, consumed: Int)?
             do {
                 next = try stream.inbound.withReadableBytes { (raw) throws(FrameError) in try decoder.decode(raw) }
             } catch {
@@ -135,15 +135,15 @@ public final class ControlConnection {
     }
 
     public func reply(body: [UInt8]) {
-        var bytes = Frame(.response, Array(#"{"ok":true}"#.utf8)).encoded
+        var bytes = ControlFrame(.response, Array(#"{"ok":true}"#.utf8)).encoded
         var offset = 0
         while offset < body.count {
             let end = min(body.count, offset + ControlProtocol.chunkBytes)
-            Frame.appendHeader(type: .chunk, payloadLength: end - offset, to: &bytes)
+            ControlFrame.appendHeader(type: .chunk, payloadLength: end - offset, to: &bytes)
             bytes.append(contentsOf: body[offset..<end])
             offset = end
         }
-        bytes.append(contentsOf: Frame(.end).encoded)
+        bytes.append(contentsOf: ControlFrame(.end).encoded)
         stream.write(bytes)
         replyFinished()
     }
@@ -156,15 +156,15 @@ public final class ControlConnection {
     static func errorReply(_ error: ControlError) -> [UInt8] {
         var writer = JSONWriter()
         writer.write(.object(["ok": .bool(false), "error": error.json]))
-        var bytes = Frame(.response, writer.bytes).encoded
-        bytes.append(contentsOf: Frame(.end).encoded)
+        var bytes = ControlFrame(.response, writer.bytes).encoded
+        bytes.append(contentsOf: ControlFrame(.end).encoded)
         return bytes
     }
 
     /// Streams a result: `next` is called for the next piece of JSON text whenever the socket has
     /// drained, until it returns nil. Memory stays bounded by one piece, however long the result.
     public func replyStreaming(_ next: @escaping () throws -> [UInt8]?) {
-        stream.write(Frame(.response, Array(#"{"ok":true}"#.utf8)).encoded)
+        stream.write(ControlFrame(.response, Array(#"{"ok":true}"#.utf8)).encoded)
         streaming = next
         continueStreaming()
     }
@@ -182,12 +182,12 @@ public final class ControlConnection {
             }
             guard let piece else {
                 streaming = nil
-                stream.write(Frame(.end).encoded)
+                stream.write(ControlFrame(.end).encoded)
                 replyFinished()
                 processRequests()
                 return
             }
-            if !piece.isEmpty { stream.write(Frame(.chunk, piece).encoded) }
+            if !piece.isEmpty { stream.write(ControlFrame(.chunk, piece).encoded) }
         }
         stream.onWritable = { [unowned self] stream in
             stream.onWritable = nil
@@ -275,7 +275,7 @@ public final class ControlConnection {
             stream.close(.localClose("the attached client does not read its events"))
             return
         }
-        stream.write(Frame(.event, body).encoded)
+        stream.write(ControlFrame(.event, body).encoded)
     }
 }
 

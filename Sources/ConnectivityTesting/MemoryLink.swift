@@ -1,0 +1,123 @@
+import Connectivity
+import Posix
+
+/// An in-memory link between two sessions on one event loop: the twin of the Unix-socket transport for
+/// tests of the session's logic (as NIOEmbedded is to NIOPosix), in a test-support module the daemons do
+/// not link. It runs the link's real handshake and codec; bytes written on one end are cut into frames and
+/// delivered to the other end at the end of the loop iteration; nothing touches a socket.
+public final class MemoryLink {
+    public final class End: LinkChannel {
+        fileprivate weak var link: MemoryLink?
+        fileprivate unowned let session: Session
+        public private(set) var sentFrames: [Frame] = []
+        public fileprivate(set) var isClosed = false
+        /// When true, everything sent is dropped (frames lost in flight before a crash).
+        public var dropsOutgoing = false
+
+        fileprivate init(session: Session) { self.session = session }
+
+        public func send(_ frames: [UInt8]) {
+            guard !isClosed, let link, !dropsOutgoing else { return }
+            let decoded = FrameDecoder().decodeAll(from: { let b = ByteBuffer(); b.append(frames); return b }())
+            sentFrames.append(contentsOf: decoded.frames)
+            link.deliver(decoded.frames, from: self)
+        }
+
+        public var pendingOutboundBytes: Int { 0 }
+        public func requestDrainNotification() {}
+
+        /// Like a socket: what was sent before the close still reaches the other end, then it closes.
+        public func close(error: WCError?, reason: String) {
+            guard !isClosed, let link else { return }
+            if let error { send(Frame(.error, ErrorFrame.encode(error)).encoded) }
+            link.loop.deferToEndOfIteration { [weak link] in link?.closeBoth(reason: reason) }
+        }
+    }
+
+    public let loop: EventLoop
+    public let a: End
+    public let b: End
+    public private(set) var closeReason: String?
+
+    /// Connects two activated sessions by the link's real handshake (`LinkHandshake`), its frames
+    /// encoded and decoded as on a socket: the watch's `hello`, the phone's verdict and `welcome`, the
+    /// watch's verdict. Throws if either session cannot say who it is (not activated, not paired); returns
+    /// nil, with the refusal in `closeReason`, if either side refuses the other.
+    public static func connect(_ watch: Session, _ phone: Session, loop: EventLoop) throws -> MemoryLink? {
+        _ = try watch.makeHandshake()
+        _ = try phone.makeHandshake()
+        let link = MemoryLink(watch, phone, loop: loop)
+        let initiator = LinkHandshake(side: .initiator), acceptor = LinkHandshake(side: .acceptor)
+        guard case let .send(hello)? = initiator.opening(makeHandshake: watch.makeHandshake).first else {
+            link.closeReason = "the watch could not say hello"
+            return nil
+        }
+        var welcome: Frame?
+        var phonePeer: Handshake?
+        for step in acceptor.receive(try overTheWire(hello), validate: phone.validate, makeHandshake: phone.makeHandshake) {
+            switch step {
+            case let .send(frame): welcome = frame
+            case let .establish(peer): phonePeer = peer
+            case let .refuse(error), let .refusedByPeer(error):
+                link.closeReason = "\(error)"
+                return nil
+            case let .abandon(reason):
+                link.closeReason = reason
+                return nil
+            }
+        }
+        guard let welcome, let phonePeer else { return nil }
+        var watchPeer: Handshake?
+        for step in initiator.receive(try overTheWire(welcome), validate: watch.validate, makeHandshake: watch.makeHandshake) {
+            switch step {
+            case let .establish(peer): watchPeer = peer
+            case let .refuse(error), let .refusedByPeer(error):
+                link.closeReason = "\(error)"
+                return nil
+            case let .abandon(reason):
+                link.closeReason = reason
+                return nil
+            case .send: break
+            }
+        }
+        guard let watchPeer else { return nil }
+        watch.channelDidOpen(link.a, peer: watchPeer)
+        phone.channelDidOpen(link.b, peer: phonePeer)
+        return link
+    }
+
+    /// A frame as the other side reads it: encoded, then cut out of the bytes by the link's decoder.
+    private static func overTheWire(_ frame: Frame) throws -> Frame {
+        let bytes = frame.encoded
+        guard let decoded = try bytes.withUnsafeBytes({ (raw) throws(FrameError) in try FrameDecoder().decode(raw) }) else {
+            throw WCError(.genericError, "a \(frame.type) frame did not decode whole")
+        }
+        return decoded.frame
+    }
+
+    private init(_ first: Session, _ second: Session, loop: EventLoop) {
+        self.loop = loop
+        a = End(session: first)
+        b = End(session: second)
+        a.link = self
+        b.link = self
+    }
+
+    fileprivate func deliver(_ frames: [Frame], from end: End) {
+        let target = end === a ? b : a
+        loop.deferToEndOfIteration { [weak self] in
+            guard self != nil, !target.isClosed else { return }
+            target.session.channel(target, didReceive: frames)
+        }
+    }
+
+    /// Cuts the link, as when a device goes out of range or its process dies.
+    public func closeBoth(reason: String) {
+        guard !a.isClosed else { return }
+        closeReason = reason
+        a.isClosed = true
+        b.isClosed = true
+        a.session.channelDidClose(a, reason: reason)
+        b.session.channelDidClose(b, reason: reason)
+    }
+}

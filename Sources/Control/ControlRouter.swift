@@ -1,0 +1,60 @@
+import Connectivity
+
+/// The one place a daemon's control requests are dispatched. Handlers register by command name; a
+/// request is checked against the catalogue (`ControlCommands`) before its handler runs: a command this
+/// program does not answer, a test command without `--enable-test-commands`, a session command before
+/// activation — each is refused here, the same way for every command.
+public final class ControlRouter {
+    public typealias Handler = (ControlRequest, ControlConnection) throws -> Void
+
+    public let server: ControlServerKind
+    /// Set by `--enable-test-commands`.
+    public var testCommandsEnabled = false
+    /// Whether the session's API is usable yet (the phone's `--activation-delay-ms` window).
+    public var sessionIsActivated: () -> Bool = { true }
+    private var handlers: [String: Handler] = [:]
+
+    public init(server: ControlServerKind) {
+        self.server = server
+    }
+
+    /// Registers the handler of `name`, which must be a command of the catalogue this server answers
+    /// (a programming error otherwise). Registering a name again replaces its handler; `previous` hands
+    /// the replaced one to the new one, for a layer that adds to a command (the phone app's language in
+    /// the context it sets).
+    public func on(_ name: String, _ handler: @escaping Handler) {
+        precondition(ControlCommands.spec(name)?.servers.contains(server) == true, "\(name) is not a \(server.rawValue) command in ControlCommands")
+        handlers[name] = handler
+    }
+
+    /// The handler registered for `name`, to wrap it.
+    public func handler(_ name: String) -> Handler? { handlers[name] }
+
+    /// Catalogue commands this server answers that nothing registered: empty when the daemon is whole.
+    public var unregistered: [String] {
+        ControlCommands.answered(by: server).map(\.name).filter { handlers[$0] == nil }
+    }
+
+    public func route(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        try handler(for: request.command)(request, connection)
+    }
+
+    /// The handler a request named `name` goes to, or the refusal it gets: the checks every command
+    /// passes, in order, before anything of it runs.
+    public func handler(for name: String) throws(ControlError) -> Handler {
+        guard let spec = ControlCommands.spec(name), spec.servers.contains(server) else {
+            let who = server == .phoneOS ? "phone-os" : "the \(server.rawValue)"
+            throw ControlError.invalid("\(who) does not know the command '\(name)'")
+        }
+        if spec.isTestCommand, !testCommandsEnabled {
+            throw ControlError.invalid("\(name) is a fault-injection command for tests: this \(server.programName) was not started with --enable-test-commands")
+        }
+        if spec.needsActivatedSession, !sessionIsActivated() {
+            throw ControlError(WCError(.sessionNotActivated, "the \(server.rawValue)'s session is not activated yet"))
+        }
+        guard let handler = handlers[name] else {
+            throw ControlError("\(name) is not available in this \(server.programName)")
+        }
+        return handler
+    }
+}

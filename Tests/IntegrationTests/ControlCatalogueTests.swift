@@ -1,0 +1,65 @@
+import Connectivity
+import Control
+import PairTesting
+import Testing
+
+/// Every command of the control catalogue reaches a handler in the real daemon that declares it: asked
+/// with no arguments, each one is answered — with a result or with its own complaint about what is
+/// missing — never with "does not know" or "not available". Each daemon runs alone, so no flight moves
+/// between the devices (the runs a bare `record` makes wait in the watch's outbox).
+@Suite struct ControlCatalogueTests {
+    /// Commands left out: `attach` turns the connection into a UI (it is the UI tests' subject).
+    static let notAskedBare: Set<String> = ["attach"]
+
+    func unanswered(_ server: ControlServerKind, home: DeviceHome, socketPath: String? = nil) throws -> [String] {
+        var missing: [String] = []
+        for spec in ControlCommands.answered(by: server) where !Self.notAskedBare.contains(spec.name) {
+            let client = try ControlClient(home: home, socketPath: socketPath, timeoutMilliseconds: 30_000)
+            do {
+                _ = try client.call(ControlRequest(command: spec.name))
+            } catch {
+                if error.message.contains("does not know") || error.message.contains("is not available") {
+                    missing.append("\(spec.name): \(error.message)")
+                }
+            }
+        }
+        return missing
+    }
+
+    @Test(arguments: [ControlServerKind.watch, .phone])
+    func everyDeclaredCommandIsHandledByItsDaemon(server: ControlServerKind) throws {
+        let pair = try SimulatedPair(tag: "catalogue-\(server.rawValue)")
+        defer { pair.cleanUp() }
+        // One daemon alone: the runs a bare `record` or `run-stop` makes stay on that device.
+        let home: DeviceHome
+        if server == .watch {
+            pair.watchArguments = ["--enable-test-commands"]
+            try pair.startWatch()
+            home = DeviceHome(path: pair.watchHome, role: .watch)
+        } else {
+            pair.phoneArguments = ["--enable-test-commands"]
+            try pair.startPhone()
+            home = DeviceHome(path: pair.phoneHome, role: .phone)
+        }
+        let missing = try unanswered(server, home: home)
+        #expect(missing.isEmpty, "\(missing)")
+        // A command of the other device is refused by name, in one line, exit status 2.
+        let other = server == .watch ? "logbook" : "record"
+        do {
+            _ = try ControlClient(home: home).call(ControlRequest(command: other))
+            Issue.record("\(other) was answered by the \(server.rawValue)")
+        } catch {
+            #expect(error.message == "the \(server.rawValue) does not know the command '\(other)'")
+            #expect(error.exitStatus == 2)
+        }
+    }
+
+    @Test func phoneOSAnswersItsCommands() throws {
+        let pair = try SimulatedPair(tag: "catalogue-os")
+        defer { pair.cleanUp() }
+        try pair.startPhoneOS()
+        let home = DeviceHome(path: pair.phoneHome, role: .phone)
+        let missing = try unanswered(.phoneOS, home: home, socketPath: home.osControlSocketPath)
+        #expect(missing.isEmpty, "\(missing)")
+    }
+}
