@@ -127,6 +127,12 @@ struct TopEvents {
         if let oldApp, let newApp, oldApp != newApp {
             add(Event(clock: clock, device: "phone", text: "app \(oldApp) → \(newApp) (phone-os)"))
         }
+        // phone-os's counters: a launch (and why) or a reclaim between two polls, even one too quick to see.
+        for (key, words) in [("launchCount", "launched"), ("reclaims", "reclaimed"), ("jetsams", "jetsammed")] {
+            guard let a = before.phoneOS?[key]?.intValue, let b = after.phoneOS?[key]?.intValue, b > a, b - a <= 1_000_000 else { continue }
+            let reason = key == "launchCount" ? after.phoneOS?["lastLaunchReason"]?.stringValue.map { ", last for \($0)" } ?? "" : ""
+            add(Event(clock: clock, device: "phone", text: "app \(words) by phone-os" + (b - a > 1 ? " \(b - a) times" : "") + reason))
+        }
     }
 
     private mutating func count(key: String, device: String, from: Int, to: Int, clock: String) {

@@ -116,6 +116,27 @@ import Testing
         }
     }
 
+    @Test func topFollowsPhoneOSLaunchingAndReclaimingTheApp() throws {
+        let pair = try SimulatedPair(tag: "topos")
+        defer { pair.cleanUp() }
+        try pair.startWatch()
+        try pair.startPhoneOS(["--background-budget-ms", "300"])
+        let top = try RunningTool(["top", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--interval-ms", "100"])
+        defer { top.signal(SIGKILL); _ = top.wait() }
+        try pair.waitUntil("top's first block") { top.stdoutSoFar.contains("phone-os     app ") }
+        try pair.record(30)
+        try pair.waitUntil("the launch and the reclaim in top's events") {
+            top.stdoutSoFar.contains("phone  app launched by phone-os") && top.stdoutSoFar.contains("phone  app reclaimed by phone-os")
+        }
+        top.signal(SIGINT)
+        let result = top.wait()
+        #expect(result.signal == SIGINT || result.status == 0, "plain top ends on Ctrl-C")
+        #expect(!result.stdout.contains("\u{1B}"))
+        _ = try pair.phoneOSCall(["app", "open"])
+        try pair.waitUntil("the app answers") { (try? pair.status("phone")) != nil }
+        try pair.expectInvariants()
+    }
+
     @Test func aTimelineMarksAPhoneKillAndEndsWithTheCheckersCounts() throws {
         let pair = try SimulatedPair(tag: "timeline")
         defer { pair.cleanUp() }
