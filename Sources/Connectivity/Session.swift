@@ -81,20 +81,17 @@ public final class Session {
     public private(set) var counterpartAppVersion: String?
 
     // Sending (see SessionSender.swift).
-    public internal(set) var lastSentSeq: Int64 = 0
-    public internal(set) var lastAckedSeq: Int64 = 0
-    var inFlight = RingBuffer<(seq: Int64, bytes: Int)>()
-    var inFlightBytes = 0
+    /// The sender's window: what is on the wire, what is acknowledged, fail-next, the rate (pure).
+    var window: SendWindow
+    public var lastSentSeq: Int64 { window.lastSentSeq }
+    public var lastAckedSeq: Int64 { window.lastAckedSeq }
     /// Transfers sent and not yet acknowledged (never more than the window).
-    public var transfersInFlight: Int { inFlight.count }
+    public var transfersInFlight: Int { window.transfersInFlight }
     var outboxMayHaveMore = true
-    var rateTokens = 0.0
-    var rateRefilledAt: UInt64 = 0
     var ratePumpScheduled = false
-    /// Fault injection (`runway link fail-next`): the next `failNextCount` transfers the pump would send
-    /// finish with `failNextCode` instead, and leave the outbox. In memory only.
-    public internal(set) var failNextCount = 0
-    public internal(set) var failNextCode: WCError.Code = .transferTimedOut
+    /// Fault injection (`runway link fail-next`): how many transfers are still to fail, and with what.
+    public var failNextCount: Int { window.failNextCount }
+    public var failNextCode: WCError.Code { window.failNextCode }
 
     // Receiving (see SessionReceiver.swift).
     var receiveCursor: Int64 = 0
@@ -114,6 +111,7 @@ public final class Session {
         self.loop = loop
         self.transport = transport
         self.configuration = configuration
+        self.window = SendWindow(maximumTransfers: configuration.windowTransfers, maximumBytes: configuration.windowBytes)
         self.logger = logger
         self.outbox = Outbox(database: database)
     }
@@ -138,7 +136,7 @@ public final class Session {
             pairing = try SessionStore.pairing(database)
             activePairingID = pairing?.pairingID
             try loadDeviceState()
-            lastAckedSeq = 0
+            window.forgetAcknowledgements()
             if !transportStarted {
                 try transport?.start(self)
                 transportStarted = true
@@ -332,8 +330,7 @@ public final class Session {
         guard closed === channel else { return }
         let wasReachable = isReachable
         channel = nil
-        inFlight.removeAll()
-        inFlightBytes = 0
+        window.linkClosed()
         failPendingMessages(WCError(.notReachable, "the link went down before the reply arrived"))
         logger.info("link.closed", ["reason": reason])
         if wasReachable { delegate?.sessionReachabilityDidChange(self) }

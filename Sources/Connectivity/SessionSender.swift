@@ -84,7 +84,7 @@ extension Session {
 
     /// Internal to the simulator (no WatchConnectivity property): sent on the current link and not
     /// yet acknowledged. Such a transfer cannot be cancelled.
-    public func isOnTheWire(_ seq: Int64) -> Bool { channel != nil && seq <= lastSentSeq && seq > lastAckedSeq }
+    public func isOnTheWire(_ seq: Int64) -> Bool { channel != nil && window.isOnTheWire(seq) }
 
     /// The outstanding transfers, oldest first (`outstandingUserInfoTransfers`), at most `limit`; every
     /// one `isTransferring`, and whether it is on the wire right now.
@@ -130,8 +130,7 @@ extension Session {
     /// The counterpart has everything up to `seq`: those transfers are finished (the app hears of them)
     /// and sending resumes after them.
     func resumeSending(after seq: Int64) throws {
-        inFlight.removeAll()
-        inFlightBytes = 0
+        window.linkClosed()
         let assigned = try outbox.lastAssignedSeq()
         if seq > assigned {
             logger.warning("outbox.sequence-behind-peer", ["peerResume": seq, "lastAssigned": assigned])
@@ -139,8 +138,7 @@ extension Session {
         }
         if seq > 0 { try outbox.acknowledge(upTo: seq) }
         let acked: Int64 = try outbox.watermarks().acked
-        lastAckedSeq = seq > acked ? seq : acked
-        lastSentSeq = lastAckedSeq
+        window.resume(acknowledged: seq > acked ? seq : acked)
         outboxMayHaveMore = true
         reportFinished()
     }
@@ -151,11 +149,9 @@ extension Session {
         guard let channel, activationState == .activated else { return }
         // The phone holds transfers for a watch app that is not installed until it is.
         if role == .phone && !counterpartAppInstalled { return }
-        while outboxMayHaveMore,
-              inFlight.count < configuration.windowTransfers,
-              inFlightBytes < configuration.windowBytes,
+        while outboxMayHaveMore, window.room > 0,
               channel.pendingOutboundBytes < configuration.outboundHighWaterBytes {
-            var room = configuration.windowTransfers - inFlight.count
+            var room = window.room
             if configuration.maximumTransfersPerSecond != nil {
                 room = min(room, takeRateTokens(upTo: room))
                 if room == 0 { return }
@@ -172,15 +168,10 @@ extension Session {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count + 14 })
             for entry in entries {
-                if failNextCount > 0 {
-                    failNextCount -= 1
-                    failTransfer(entry)
-                    continue
+                switch window.take(seq: entry.seq, bytes: entry.payload.count) {
+                case .send: SequencedFrame.append(.userInfo, number: entry.seq, body: entry.payload, to: &bytes)
+                case let .fail(code): failTransfer(entry, code: code)
                 }
-                SequencedFrame.append(.userInfo, number: entry.seq, body: entry.payload, to: &bytes)
-                inFlight.append((entry.seq, entry.payload.count))
-                inFlightBytes += entry.payload.count
-                lastSentSeq = entry.seq
             }
             if bytes.isEmpty { continue }
             CrashPoint.hit("send.before-send")
@@ -194,15 +185,14 @@ extension Session {
 
     /// `runway link fail-next`: the next `count` transfers the pump takes finish with `code`.
     public func failNextTransfers(_ count: Int, code: WCError.Code) {
-        failNextCount = count
-        failNextCode = code
+        window.failNext(count, code: code)
         logger.warning("fault.fail-next", ["transfers": count, "code": code.rawValue])
     }
 
     /// A transfer that could not be delivered: it leaves the outbox (never reported as finished
     /// well), and the app hears `didFinish` with the error, with its userInfo to queue again.
-    private func failTransfer(_ entry: OutboxEntry) {
-        let error = WCError(failNextCode, "the transfer failed (runway link fail-next)")
+    private func failTransfer(_ entry: OutboxEntry, code: WCError.Code) {
+        let error = WCError(code, "the transfer failed (runway link fail-next)")
         do {
             guard try outbox.cancel(seq: entry.seq) else { return }
         } catch {
@@ -221,12 +211,7 @@ extension Session {
     /// is empty, the pump comes back once a token has accrued.
     private func takeRateTokens(upTo wanted: Int) -> Int {
         guard let rate = configuration.maximumTransfersPerSecond, rate > 0 else { return wanted }
-        let now = loop.nowNanoseconds
-        if rateRefilledAt == 0 { rateRefilledAt = now; rateTokens = 1 }
-        rateTokens = min(max(1, Double(rate) / 10), rateTokens + Double(now - rateRefilledAt) * Double(rate) / 1e9)
-        rateRefilledAt = now
-        let granted = min(wanted, Int(rateTokens))
-        rateTokens -= Double(granted)
+        let granted = window.takeTokens(upTo: wanted, rate: rate, now: loop.nowNanoseconds)
         if granted == 0 && !ratePumpScheduled {
             ratePumpScheduled = true
             let waitMs = max(1, UInt64(1000 / rate))
@@ -240,20 +225,14 @@ extension Session {
 
     /// The counterpart made everything up to `seq` durable.
     func handleAcknowledgement(upTo seq: Int64) {
-        // Never accept an acknowledgement for something not sent: deleting it would lose it.
-        let upTo = min(seq, lastSentSeq)
-        guard upTo > lastAckedSeq else { return }
+        // Never past what was sent (the window's rule): deleting something not sent would lose it.
+        guard let upTo = window.acknowledge(upTo: seq) else { return }
         CrashPoint.hit("send.after-ack-received")
         do {
             try outbox.acknowledge(upTo: upTo)
         } catch {
             // Harmless: the transfers are resent and the receiver acknowledges them again.
             logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
-        }
-        lastAckedSeq = upTo
-        while let first = inFlight.first, first.seq <= upTo {
-            inFlightBytes -= first.bytes
-            inFlight.removeFirst()
         }
         reportFinished()
         pump()

@@ -1,0 +1,109 @@
+/// The sender's side of the link as a pure state machine: which queued transfers may go on the wire now,
+/// what an acknowledgement releases, what `fail-next` fails, and the rate limit's tokens. It owns no
+/// I/O: `Session.pump()` reads the outbox, asks the window, encodes and sends what it allows; the acks
+/// the link brings are fed back (`acknowledge`). Time comes in as an argument, so every rule here is a
+/// unit test (`SendWindowTests`) with no loop, no socket and no database.
+///
+/// Invariants: `lastAckedSeq <= lastSentSeq`; every sequence number in flight is in
+/// `lastAckedSeq+1 ... lastSentSeq`, ascending; `inFlightBytes` is the sum of their payloads.
+struct SendWindow {
+    /// The largest transfer sequence number sent on the current link.
+    private(set) var lastSentSeq: Int64 = 0
+    /// Everything up to here is durable at the counterpart.
+    private(set) var lastAckedSeq: Int64 = 0
+    private var inFlight = RingBuffer<(seq: Int64, bytes: Int)>()
+    private(set) var inFlightBytes = 0
+    /// Fault injection (`runway link fail-next`): the next `failNextCount` transfers the pump would send
+    /// finish with `failNextCode` instead. In memory only.
+    private(set) var failNextCount = 0
+    private(set) var failNextCode: WCError.Code = .transferTimedOut
+    private var rateTokens = 0.0
+    private var rateRefilledAt: UInt64 = 0
+
+    let maximumTransfers: Int
+    let maximumBytes: Int
+
+    init(maximumTransfers: Int, maximumBytes: Int) {
+        self.maximumTransfers = maximumTransfers
+        self.maximumBytes = maximumBytes
+    }
+
+    var transfersInFlight: Int { inFlight.count }
+
+    /// How many more transfers may be sent now (0 when the window is full by count or by bytes).
+    var room: Int {
+        guard inFlight.count < maximumTransfers, inFlightBytes < maximumBytes else { return 0 }
+        return maximumTransfers - inFlight.count
+    }
+
+    /// Sent on the current link and not yet acknowledged (such a transfer cannot be cancelled).
+    func isOnTheWire(_ seq: Int64) -> Bool { seq <= lastSentSeq && seq > lastAckedSeq }
+
+    /// What happens to one queued transfer the pump took.
+    enum Disposition: Equatable {
+        /// Encode it and put it on the wire.
+        case send
+        /// Finish it with this error instead (`fail-next`): it leaves the outbox, the app hears of it.
+        case fail(WCError.Code)
+    }
+
+    /// Takes transfer `seq` (`bytes` of payload), in order, and says what to do with it.
+    mutating func take(seq: Int64, bytes: Int) -> Disposition {
+        if failNextCount > 0 {
+            failNextCount -= 1
+            return .fail(failNextCode)
+        }
+        inFlight.append((seq, bytes))
+        inFlightBytes += bytes
+        lastSentSeq = seq
+        return .send
+    }
+
+    /// An acknowledgement up to `seq` arrived: the new watermark if it moves (never past what was
+    /// sent: deleting something not sent would lose it), nil if it says nothing new.
+    mutating func acknowledge(upTo seq: Int64) -> Int64? {
+        let upTo = min(seq, lastSentSeq)
+        guard upTo > lastAckedSeq else { return nil }
+        lastAckedSeq = upTo
+        while let first = inFlight.first, first.seq <= upTo {
+            inFlightBytes -= first.bytes
+            inFlight.removeFirst()
+        }
+        return upTo
+    }
+
+    /// The link went down: nothing is in flight any more (what was is sent again on the next link).
+    mutating func linkClosed() {
+        inFlight.removeAll()
+        inFlightBytes = 0
+    }
+
+    /// A new link: the counterpart has everything up to `acknowledged` (its resume point, or the
+    /// outbox's own watermark if that is further); sending resumes after it.
+    mutating func resume(acknowledged: Int64) {
+        linkClosed()
+        lastAckedSeq = acknowledged
+        lastSentSeq = acknowledged
+    }
+
+    /// Activation: the acknowledgement watermark is read again from the outbox at the next link.
+    mutating func forgetAcknowledgements() { lastAckedSeq = 0 }
+
+    mutating func failNext(_ count: Int, code: WCError.Code) {
+        failNextCount = count
+        failNextCode = code
+    }
+
+    /// A token bucket for `rate` transfers a second (bursts of at most a tenth of a second): how many
+    /// of `wanted` may go at `now` (nanoseconds). Zero means: come back in `1000 / rate` ms.
+    mutating func takeTokens(upTo wanted: Int, rate: Int, now: UInt64) -> Int {
+        guard rate > 0 else { return wanted }
+        if rateRefilledAt == 0 { rateRefilledAt = now; rateTokens = 1 }
+        let elapsed = now >= rateRefilledAt ? now - rateRefilledAt : 0
+        rateTokens = min(max(1, Double(rate) / 10), rateTokens + Double(elapsed) * Double(rate) / 1e9)
+        rateRefilledAt = now
+        let granted = min(wanted, Int(rateTokens))
+        rateTokens -= Double(granted)
+        return granted
+    }
+}
