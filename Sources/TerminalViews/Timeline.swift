@@ -66,7 +66,11 @@ public struct Timeline: Sendable {
         self.samples = samples
     }
 
-    public var duration: Double { max(0, samples.last?.seconds ?? 0) }
+    /// The last sample's time (0 for none, or for a time that is not a finite number).
+    public var duration: Double {
+        guard let last = samples.last?.seconds, last.isFinite else { return 0 }
+        return max(0, last)
+    }
 
     public var marks: [Mark] {
         var marks: [Mark] = []

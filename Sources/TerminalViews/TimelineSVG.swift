@@ -56,7 +56,7 @@ public enum TimelineSVG {
     /// The known stretches of a series (a gap where the device did not answer), at most one point per
     /// pixel column (the last), so a long recording stays a small file.
     static func runs(_ points: [(Double, Int?)], columns: Int) -> [[(Double, Int)]] {
-        let duration = max(0, points.last?.0 ?? 0)
+        let duration = points.last.map { $0.0.isFinite ? max(0, $0.0) : 0 } ?? 0
         var runs: [[(Double, Int)]] = [[]]
         var lastColumn = -1
         for (seconds, count) in points {
@@ -65,7 +65,8 @@ public enum TimelineSVG {
                 lastColumn = -1
                 continue
             }
-            let column = duration > 0 ? Int(seconds / duration * Double(max(1, columns))) : 0
+            let ratio = duration > 0 ? seconds / duration : 0
+            let column = ratio.isFinite ? Int(min(1, max(0, ratio)) * Double(max(1, columns))) : 0
             if column == lastColumn, !runs[runs.count - 1].isEmpty {
                 runs[runs.count - 1][runs[runs.count - 1].count - 1] = (seconds, count)
             } else {

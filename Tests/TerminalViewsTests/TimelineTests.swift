@@ -72,7 +72,9 @@ import Testing
                     Bool.random(using: &random) ? .down
                         : DeviceSample(up: true, pid: Int.random(in: 1...3, using: &random), count: [0, 1, 1_000_000_000, Int.random(in: 0...500, using: &random)].randomElement(using: &random)!)
                 }
-                return Timeline.Sample(seconds: min(t, 1e7), watch: device(), phone: device())
+                // Times a file can never hold (the parser refuses them) must not crash a picture either.
+                let seconds = round % 10 == 7 ? [Double.nan, .infinity, -1, t].randomElement(using: &random)! : min(t, 1e7)
+                return Timeline.Sample(seconds: seconds, watch: device(), phone: device())
             }
             let timeline = Timeline(pair: round % 3 == 0 ? "<&\"'>" : "p\(round)", intervalMilliseconds: 100, samples: samples)
             let width = Int.random(in: -3...200, using: &random), height = Int.random(in: -3...40, using: &random)
