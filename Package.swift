@@ -45,7 +45,7 @@ let package = Package(
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
         .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control", "TerminalViews"]),
-        .target(name: "PairTesting", dependencies: ["Storage", "JSONText", "RunWayApp"]),
+        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.

@@ -35,4 +35,9 @@ public enum FrameType: UInt8, WireFrameKind, CaseIterable {
     /// System-level workout traffic, not the app's (HealthKit's mirrored workout session): a property-list
     /// dictionary whose `kind` is startWorkout, workoutStarted, workoutFailed or stopWorkout.
     case workout = 0x18
+    /// A message whose sender expects no reply (`sendMessage` without a reply handler): message id
+    /// (UInt64) + property-list dictionary. The receiver's app hears `didReceiveMessage` without a reply.
+    case messageNoReply = 0x19
+    /// A message without a reply was handed to the receiving app: message id (UInt64).
+    case messageDelivered = 0x1A
 }

@@ -14,6 +14,9 @@ public struct Handshake: Equatable, Sendable {
     /// What the sender has queued for the other side and not yet seen acknowledged (its outbox): the
     /// phone's system (`phone-os`) reads it from the watch's `hello` to decide whether to launch the app.
     public var pendingTransfers: Int64 = 0
+    /// Messages the sender's app sent (`sendMessage`) while the link was down, waiting for it: from the
+    /// watch, phone-os launches the phone app for them (Apple: a watch's message wakes the iOS app).
+    public var pendingMessages: Int64 = 0
 
     public init(role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
                 appInstalled: Bool = true, appActive: Bool = true) {
@@ -38,6 +41,7 @@ public struct Handshake: Equatable, Sendable {
         ]
         // Only when there is something: a hello with nothing pending is byte for byte the older one.
         if pendingTransfers > 0 { fields["pendingTransfers"] = .integer(pendingTransfers) }
+        if pendingMessages > 0 { fields["pendingMessages"] = .integer(pendingMessages) }
         return PropertyListCodec.encode(fields)
     }
 
@@ -53,6 +57,7 @@ public struct Handshake: Equatable, Sendable {
                   appInstalled: fields["appInstalled"]?.boolValue ?? true,
                   appActive: fields["appActive"]?.boolValue ?? true)
         pendingTransfers = max(0, fields["pendingTransfers"]?.int64Value ?? 0)
+        pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
     }
 }
 

@@ -103,6 +103,9 @@ public final class Session {
     // Messages (see SessionMessages.swift).
     var nextMessageID: Int64 = 1
     var pendingMessages: [Int64: PendingMessage] = [:]
+    /// Messages sent from the watch while the link was down, waiting for it (their whole frames, by id):
+    /// the `hello` says how many, phone-os launches the phone app for them (`SessionMessageWake.swift`).
+    var messagesAwaitingLink: [Int64: [UInt8]] = [:]
 
     public init(role: DeviceRole, database: Database, loop: EventLoop, transport: LinkTransport?,
                 configuration: SessionConfiguration = SessionConfiguration(), logger: Logger) {
@@ -271,6 +274,7 @@ public final class Session {
             resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
             appInstalled: localAppInstalled, appActive: localAppActive)
         handshake.pendingTransfers = Int64(try outstandingUserInfoTransferCount())
+        handshake.pendingMessages = Int64(messagesAwaitingLink.count)
         return handshake
     }
 
@@ -322,6 +326,7 @@ public final class Session {
         updateCounterpartAppState(installed: handshake.appInstalled, active: handshake.appActive, version: handshake.appVersion)
         if wasReachable != isReachable { delegate?.sessionReachabilityDidChange(self) }
         sendApplicationContextIfNeeded()
+        sendMessagesAwaitingLink()
         pump()
     }
 

@@ -81,6 +81,10 @@ public protocol SessionDelegate: AnyObject {
     /// A message arrived; call `reply` at most once (not calling it lets the sender time out).
     func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void)
 
+    /// A message arrived whose sender expects no reply (`sendMessage(_:replyExpected: false)`), as
+    /// Apple's `session(_:didReceiveMessage:)`. The sender hears that it was delivered once this returns.
+    func session(_ session: Session, didReceiveMessage message: UserInfo)
+
     func sessionReachabilityDidChange(_ session: Session)
     func sessionWatchStateDidChange(_ session: Session)
 }
@@ -94,6 +98,7 @@ extension SessionDelegate {
     public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {}
     public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {}
     public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {}
+    public func session(_ session: Session, didReceiveMessage message: UserInfo) {}
     public func sessionReachabilityDidChange(_ session: Session) {}
     public func sessionWatchStateDidChange(_ session: Session) {}
 }
@@ -116,4 +121,15 @@ public protocol LinkTransport: AnyObject {
     func start(_ session: Session) throws
     /// Closes every connection and stops.
     func stop()
+    /// Whether `wakeCounterpart` can reach a counterpart app that is not running (the watch's connector
+    /// while the link is in range: a message makes phone-os launch the phone app).
+    var canWakeCounterpart: Bool { get }
+    /// Connects now, saying in the handshake that messages are waiting (`Handshake.pendingMessages`); the
+    /// session hears the outcome: `channelDidOpen`, or `linkAttemptFailed`.
+    func wakeCounterpart()
+}
+
+extension LinkTransport {
+    public var canWakeCounterpart: Bool { false }
+    public func wakeCounterpart() {}
 }

@@ -12,13 +12,23 @@ extension Session {
     /// Sends `message` now and calls `completion` exactly once: with the counterpart's reply, or with
     /// an error — `notReachable` (7007) if the counterpart cannot be reached, `messageReplyTimedOut`
     /// (7012) if no reply comes within the timeout, `payloadTooLarge` (7009), `sessionNotActivated` (7004).
-    public func sendMessage(_ message: UserInfo, timeoutMilliseconds: UInt64? = nil,
+    ///
+    /// `replyExpected: false` is Apple's `sendMessage` with no reply handler: the counterpart's app hears
+    /// `didReceiveMessage` without a reply, and `completion` gets an empty dictionary once the message was
+    /// handed to it (`deliveryFailed` 7014 if that is not confirmed within the timeout).
+    ///
+    /// From the watch, with its app in the foreground and the link down but in range, the message waits
+    /// for the link and the connection says so (`Handshake.pendingMessages`): phone-os launches the phone
+    /// app for it, as iOS does ("the counterpart app will be launched upon receiving the message").
+    public func sendMessage(_ message: UserInfo, replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
                             completion: @escaping (Result<UserInfo, WCError>) -> Void) {
         let payload: [UInt8]
         do throws(WCError) {
             try requireActivated()
             try requireCounterpartApp()
-            guard isReachable, let channel else {
+            let direct = isReachable && channel != nil
+            let wake = !direct && mayWakeCounterpart
+            guard direct || wake else {
                 throw WCError(.notReachable, role == .phone
                     ? "the watch is not reachable (link down, or the watch app is not in the foreground)"
                     : "the phone is not reachable (link down, or the watch app is not in the foreground)")
@@ -28,10 +38,19 @@ extension Session {
             nextMessageID += 1
             let timeout = timeoutMilliseconds ?? configuration.messageTimeoutMilliseconds
             let timer = loop.schedule(afterMilliseconds: timeout) { [weak self] in
-                self?.completeMessage(id, .failure(WCError(.messageReplyTimedOut, "no reply within \(timeout) ms")))
+                self?.completeMessage(id, .failure(replyExpected
+                    ? WCError(.messageReplyTimedOut, "no reply within \(timeout) ms")
+                    : WCError(.deliveryFailed, "delivery not confirmed within \(timeout) ms")))
             }
             pendingMessages[id] = PendingMessage(timer: timer, completion: completion)
-            channel.send(SequencedFrame.frame(.message, number: id, body: payload))
+            let frame = SequencedFrame.frame(replyExpected ? .message : .messageNoReply, number: id, body: payload)
+            if direct, let channel {
+                channel.send(frame)
+            } else {
+                messagesAwaitingLink[id] = frame
+                logger.info("message.waking-counterpart", ["id": id, "waiting": messagesAwaitingLink.count])
+                transport?.wakeCounterpart()
+            }
         } catch {
             loop.deferToEndOfIteration { completion(.failure(error)) }
         }
@@ -44,6 +63,7 @@ extension Session {
             return
         }
         loop.cancel(pending.timer)
+        messagesAwaitingLink[id] = nil
         pending.completion(result)
     }
 
@@ -71,6 +91,16 @@ extension Session {
                     source.send(SequencedFrame.frame(.messageReply, number: id, body: encoded))
                 }
             }
+        case .messageNoReply:
+            guard let message = try? PropertyListCodec.decodeDictionary(body) else {
+                source.send(SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(
+                    WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
+                return
+            }
+            delegate?.session(self, didReceiveMessage: message)
+            source.send(SequencedFrame.frame(.messageDelivered, number: id))
+        case .messageDelivered:
+            completeMessage(id, .success([:]))
         case .messageReply:
             guard let reply = try? PropertyListCodec.decodeDictionary(body) else {
                 completeMessage(id, .failure(WCError(.messageReplyFailed, "the reply could not be decoded")))

@@ -48,9 +48,9 @@ extension Session {
             case .workout:
                 flush()
                 receiveWorkoutFrame(frame.payload, from: source)
-            case .message, .messageReply, .messageError:
+            case .message, .messageReply, .messageError, .messageNoReply, .messageDelivered:
                 flush()
-                if frame.type == .message { receivedMessageCount += 1 }
+                if frame.type == .message || frame.type == .messageNoReply { receivedMessageCount += 1 }
                 guard let (id, body) = try? SequencedFrame.split(frame.payload) else {
                     protocolViolation(source, "\(frame.type) frame shorter than its message id")
                     return

@@ -24,6 +24,8 @@ final class UnixLinkConnection: LinkChannel {
     var onClose: ((UnixLinkConnection, Bool, String) -> Void)?
     /// The error the counterpart sent before closing, if any.
     private(set) var peerError: WCError?
+    /// Whether this side's `hello` said messages were waiting (`Handshake.pendingMessages`).
+    private(set) var helloCarriedMessages = false
 
     init(stream: SocketStream, side: Side, session: Session, loop: EventLoop, logger: Logger) {
         self.stream = stream
@@ -44,7 +46,11 @@ final class UnixLinkConnection: LinkChannel {
             self.logger.warning("link.handshake-timeout", ["fd": self.stream.descriptor.rawValue])
             self.close(error: WCError(.transferTimedOut, "no handshake within \(handshakeTimeoutMilliseconds) ms"), reason: "handshake timed out")
         }
-        apply(LinkHandshake(side: side).opening(makeHandshake: session.makeHandshake))
+        apply(LinkHandshake(side: side).opening(makeHandshake: { [unowned self] in
+            let hello = try self.session.makeHandshake()
+            self.helloCarriedMessages = hello.pendingMessages > 0
+            return hello
+        }))
     }
 
     // MARK: - LinkChannel

@@ -128,6 +128,16 @@ public final class UnixLinkConnector: LinkTransport {
 
     public var isConnected: Bool { connection?.state == .established }
 
+    /// In range (`runway link up`) and running: a waiting message may try to reach the phone.
+    public var canWakeCounterpart: Bool { running && isEnabled }
+
+    /// Connects at once for a waiting message; a connection already in its handshake decides first.
+    public func wakeCounterpart() {
+        guard connection == nil else { return }
+        attempt = 0
+        connectSoon(afterMilliseconds: 0)
+    }
+
     private func connectSoon(afterMilliseconds delay: UInt64) {
         if let retryTimer { loop.cancel(retryTimer) }
         retryTimer = loop.schedule(afterMilliseconds: delay) { [weak self] in
@@ -140,6 +150,7 @@ public final class UnixLinkConnector: LinkTransport {
         guard running, isEnabled, connection == nil, let session else { return }
         session.reloadPairing()
         guard let pairing = session.pairing else {
+            session.linkAttemptFailed(WCError(.deviceNotPaired, "this watch is not paired"))
             scheduleRetry("not paired")
             return
         }
@@ -148,6 +159,8 @@ public final class UnixLinkConnector: LinkTransport {
             let address = try UnixSocketAddress(path: pairing.phoneLinkSocket)
             fd = try UnixSocket.connect(to: address)
         } catch {
+            // Nobody listens on the phone's link socket: the phone is off or out of range.
+            session.linkAttemptFailed(WCError(.notReachable, "the phone is not reachable (nothing listens on its link socket: \(error))"))
             watchForPhone(socketPath: pairing.phoneLinkSocket)
             scheduleRetry("\(error)")
             return
@@ -160,6 +173,17 @@ public final class UnixLinkConnector: LinkTransport {
             guard self.connection === connection else { return }
             self.connection = nil
             if wasEstablished { self.attempt = 0 }
+            if !wasEstablished, let session = self.session, session.messagesAwaitingLinkCount > 0 {
+                if let error = connection.peerError, connection.helloCarriedMessages {
+                    // Turned away with a reason (a force-quit phone app): the messages fail with it.
+                    session.linkAttemptFailed(error)
+                } else if !connection.helloCarriedMessages {
+                    // This hello predates the messages: say hello again at once, with them.
+                    self.attempt = 0
+                    self.connectSoon(afterMilliseconds: 0)
+                    return
+                }
+            }
             switch connection.peerError?.code {
             case .deviceNotPaired?:
                 // Refused for not being paired: retrying at full speed would only flood both logs.

@@ -52,38 +52,33 @@ public final class MemoryLink {
             link.closeReason = "the watch could not say hello"
             return nil
         }
-        var welcome: Frame?
-        var phonePeer: Handshake?
-        for step in acceptor.receive(try overTheWire(hello), validate: phone.validate, makeHandshake: phone.makeHandshake) {
-            switch step {
-            case let .send(frame): welcome = frame
-            case let .establish(peer): phonePeer = peer
-            case let .refuse(error), let .refusedByPeer(error):
-                link.closeReason = "\(error)"
-                return nil
-            case let .abandon(reason):
-                link.closeReason = reason
-                return nil
-            }
+        let phoneSide = outcome(of: acceptor.receive(try overTheWire(hello), validate: phone.validate, makeHandshake: phone.makeHandshake))
+        guard let welcome = phoneSide.sent, let phonePeer = phoneSide.peer else {
+            link.closeReason = phoneSide.refusal
+            return nil
         }
-        guard let welcome, let phonePeer else { return nil }
-        var watchPeer: Handshake?
-        for step in initiator.receive(try overTheWire(welcome), validate: watch.validate, makeHandshake: watch.makeHandshake) {
-            switch step {
-            case let .establish(peer): watchPeer = peer
-            case let .refuse(error), let .refusedByPeer(error):
-                link.closeReason = "\(error)"
-                return nil
-            case let .abandon(reason):
-                link.closeReason = reason
-                return nil
-            case .send: break
-            }
+        let watchSide = outcome(of: initiator.receive(try overTheWire(welcome), validate: watch.validate, makeHandshake: watch.makeHandshake))
+        guard let watchPeer = watchSide.peer else {
+            link.closeReason = watchSide.refusal
+            return nil
         }
-        guard let watchPeer else { return nil }
         watch.channelDidOpen(link.a, peer: watchPeer)
         phone.channelDidOpen(link.b, peer: phonePeer)
         return link
+    }
+
+    /// What one side's steps came to: the frame it answered with, the peer it established, or why not.
+    private static func outcome(of steps: [LinkHandshake.Step]) -> (sent: Frame?, peer: Handshake?, refusal: String?) {
+        var sent: Frame?, peer: Handshake?
+        for step in steps {
+            switch step {
+            case let .send(frame): sent = frame
+            case let .establish(established): peer = established
+            case let .refuse(error), let .refusedByPeer(error): return (nil, nil, "\(error)")
+            case let .abandon(reason): return (nil, nil, reason)
+            }
+        }
+        return (sent, peer, nil)
     }
 
     /// A frame as the other side reads it: encoded, then cut out of the bytes by the link's decoder.

@@ -45,7 +45,7 @@ public enum ControlCommands {
         .init("received", both, session: true, "the userInfo dictionaries received, oldest first (limit)"),
         .init("context-set", both, session: true, "update the application context (payload)"),
         .init("context-get", both, session: true, "the application context sent and the one received"),
-        .init("message", both, session: true, "send a message and wait for its reply (payload, timeoutMs)"),
+        .init("message", both, session: true, "send a message and wait for its reply, or only for its delivery (payload, timeoutMs, replyExpected)"),
         .init("transfers", both, session: true, "outstanding userInfo transfers: keys and sizes (limit)"),
         .init("cancel", both, session: true, "cancel an outstanding transfer not yet on its way (transferId)"),
         .init("quarantine", both, "transfers received that could not be taken (limit)"),

@@ -11,10 +11,12 @@ import Posix
 ///
 /// How the system learns what is pending (docs/protocol.md, "phone-os"): while the app is not running,
 /// phone-os accepts the watch's connection itself and reads (`MSG_PEEK`, nothing consumed) its `hello`,
-/// which carries `pendingTransfers`, the watch's outbox. Something pending → the app is launched with the
-/// listener and that connection (named `link` and `connection`): the app reads the same `hello` and the
-/// drain starts. Nothing pending → the connection is closed and nothing is launched; the watch retries
-/// (its backoff is at most a second), so a run recorded later launches the app on the next attempt.
+/// which carries `pendingTransfers`, the watch's outbox, and `pendingMessages`, messages waiting for the
+/// link. Something pending → the app is launched with the listener and that connection (named `link` and
+/// `connection`): the app reads the same `hello` and the drain starts, or the message is delivered.
+/// Nothing pending → the connection is closed and nothing is launched; the watch retries (its backoff is
+/// at most a second), so a run recorded later launches the app on the next attempt. The rule itself is
+/// `PhoneOSLaunchRule`.
 public final class PhoneOS {
     public struct Options: Sendable {
         public var home: String
@@ -43,18 +45,20 @@ public final class PhoneOS {
     private var notifyPath: String { home.path + "/os-notify.sock" }
     public static func controlPath(_ home: String) -> String { DeviceHome(path: home, role: .phone).osControlSocketPath }
 
-    private var childPID: pid_t = 0
-    private var state: AppState = .notRunning
-    private var stateBeforeSuspend: AppState = .background
-    private var forceQuit = false
+    var childPID: pid_t = 0
+    var state: AppState = .notRunning
+    var stateBeforeSuspend: AppState = .background
+    var forceQuit = false
     private var budgetTimer: EventLoop.TimerID?
-    private var budgetDeadline: UInt64 = 0
-    private var launches: [String: Int] = [:]
-    private var reclaims = 0
-    private var jetsams = 0
-    private var declined = 0
-    private var readyReports = 0
-    private var lastLaunchReason = ""
+    var budgetDeadline: UInt64 = 0
+    var launches: [String: Int] = [:]
+    var reclaims = 0
+    var jetsams = 0
+    var declined = 0
+    var readyReports = 0
+    var lastLaunchReason = ""
+    /// `runway phone app open` calls waiting for the app they launched to report READY=1.
+    var openWaiters: [ControlConnection] = []
     /// Connections accepted while the app is down, whose `hello` is awaited.
     private var peeking: [Int32: (fd: FileDescriptor, deadline: UInt64)] = [:]
 
@@ -62,7 +66,7 @@ public final class PhoneOS {
         self.options = options
         home = DeviceHome(path: options.home, role: .phone)
         logger = Logger(component: "phone-os", minimumLevel: options.logLevel)
-        signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD])
+        signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD, SIGHUP])
     }
 
     public struct Conflict: Error, CustomStringConvertible { public let description: String }
@@ -144,6 +148,11 @@ public final class PhoneOS {
     private func signalsArrived() {
         for signal in signals.drain() {
             if signal == SIGCHLD { reap(); continue }
+            if signal == SIGHUP {
+                // As the daemons do: the log is stderr, there is nothing to reopen.
+                logger.notice("os.signal", ["signal": "SIGHUP", "action": "ignored"])
+                continue
+            }
             logger.notice("os.signal", ["signal": signal == SIGTERM ? "SIGTERM" : "SIGINT", "action": "stopping the app, shutting down"])
             loop.stop()
         }
@@ -159,6 +168,7 @@ public final class PhoneOS {
             childPID = 0
             state = .notRunning
             cancelBudget()
+            answerOpenWaiters("the app exited before it was ready (see the log)")
             watchListener(true)
         }
     }
@@ -212,20 +222,20 @@ public final class PhoneOS {
         }
         peeking[raw] = nil
         loop.unregister(raw)
-        let pending = hello.pendingTransfers
         if childPID != 0 {
             // The app was launched meanwhile (another connection): the watch reconnects to it.
             entry.fd.close()
-        } else if pending == 0 {
+            return
+        }
+        switch PhoneOSLaunchRule.decide(hello, forceQuit: forceQuit) {
+        case let .launch(reasonKey, reason):
+            launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)
+        case let .decline(reason, error):
             declined += 1
-            logger.info("os.no-launch", ["reason": "the watch has nothing pending", "pendingTransfers": 0])
+            logger.info("os.no-launch", ["reason": reason, "pendingTransfers": hello.pendingTransfers,
+                                         "pendingMessages": hello.pendingMessages, "refusedWith": error.map { "\($0.code.rawValue)" } ?? "-"])
+            if let error { PhoneOSLaunchRule.refuse(entry.fd, helloLength: 4 + length, error) }
             entry.fd.close()
-        } else if forceQuit {
-            declined += 1
-            logger.info("os.no-launch", ["reason": "force-quit by the user: no background launch until the app is opened", "pendingTransfers": pending])
-            entry.fd.close()
-        } else {
-            launch(.background, reason: "watch connected with \(pending) transfer(s) pending", connection: entry.fd)
         }
     }
 
@@ -263,7 +273,7 @@ public final class PhoneOS {
             guard n > 0 else { return }
             let text = String(decoding: buffer[0..<n], as: UTF8.self)
             for line in text.split(separator: "\n") {
-                if line == "READY=1" { readyReports += 1 }
+                if line == "READY=1" { readyReports += 1; answerOpenWaiters(nil) }
                 logger.info("os.app-notified", ["state": String(line)])
             }
         }
@@ -271,7 +281,7 @@ public final class PhoneOS {
 
     /// Starts the app: the link listener as descriptor 3 (`link`), and the watch's connection, if any, as
     /// 4 (`connection`); LISTEN_PID is the app's own pid (the shell's `$$`, kept across its `exec`).
-    private func launch(_ kind: AppState, reason: String, connection: FileDescriptor?) {
+    func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
         guard let listener, childPID == 0 else { connection?.close(); return }
         var passed = [listener.rawValue]
         if let connection { passed.append(connection.rawValue) }
@@ -281,64 +291,33 @@ public final class PhoneOS {
             for copy in copies where copy >= 0 { Glibc.close(copy) }
             connection?.close()
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)  // its "ready" goes to the log, not our stdout
-        for (index, copy) in copies.enumerated() { posix_spawn_file_actions_adddup2(&actions, copy, 3 + Int32(index)) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let names = connection == nil ? "link" : "link:connection"
-        var environment: [String] = []
-        for (key, value) in currentEnvironment() where !["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"].contains(key) {
-            environment.append("\(key)=\(value)")
-        }
+        var environment = Spawn.currentEnvironment(removing: ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"])
         environment += ["LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)"]
-        let arguments = ["/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
-                         options.daemonPath, "--home", home.path] + options.appArguments
-        var pid: pid_t = 0
-        let result = withCStrings(arguments) { argv in
-            withCStrings(environment) { envp in posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) }
-        }
-        guard result == 0 else {
-            logger.error("os.launch-failed", ["error": String(cString: strerror(result))])
+        var spawn = Spawn("/bin/sh", arguments: ["/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
+                                                 options.daemonPath, "--home", home.path] + options.appArguments,
+                          environment: environment)
+        spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
+        for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
+        let pid: pid_t
+        do {
+            pid = try spawn.run()
+        } catch {
+            logger.error("os.launch-failed", ["error": "\(error)"])
             return
         }
         childPID = pid
         state = kind
         watchListener(false)
-        launches[reason.hasPrefix("watch") ? "watch-transfer" : reason.hasPrefix("user") ? "user" : "other", default: 0] += 1
+        launches[reasonKey, default: 0] += 1
         lastLaunchReason = reason
         logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
         if kind == .background { startBudget() }
     }
 
-    private func currentEnvironment() -> [(String, String)] {
-        var result: [(String, String)] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
-            }
-            pointer += 1
-        }
-        return result
-    }
-
     // MARK: - The background budget
 
-    private func startBudget() {
+    func startBudget() {
         cancelBudget()
         budgetDeadline = loop.nowNanoseconds + options.backgroundBudgetMilliseconds * 1_000_000
         budgetTimer = loop.schedule(afterMilliseconds: options.backgroundBudgetMilliseconds) { [weak self] in
@@ -351,102 +330,9 @@ public final class PhoneOS {
         }
     }
 
-    private func cancelBudget() {
+    func cancelBudget() {
         if let budgetTimer { loop.cancel(budgetTimer) }
         budgetTimer = nil
         budgetDeadline = 0
     }
-
-    // MARK: - The control socket (runway phone app …, runway phone os …)
-
-    func makeRouter() -> ControlRouter {
-        let router = ControlRouter(server: .phoneOS)
-        router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
-        router.on("os-jetsam") { [unowned self] _, connection in
-            guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
-            jetsams += 1
-            logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
-            if state == .suspended { kill(childPID, SIGCONT) }
-            kill(childPID, SIGKILL)
-            connection.reply(status())
-        }
-        router.on("app") { [unowned self] request, connection in
-            try appAction(request.string("action") ?? "")
-            connection.reply(status())
-        }
-        return router
-    }
-
-    private func appAction(_ action: String) throws {
-        switch action {
-        case "open":
-            forceQuit = false
-            switch state {
-            case .notRunning: launch(.foreground, reason: "user opened the app", connection: nil)
-            case .background: cancelBudget(); state = .foreground; logger.info("os.app-foreground", ["pid": childPID])
-            case .suspended: kill(childPID, SIGCONT); cancelBudget(); state = .foreground
-            case .foreground: break
-            }
-        case "close":
-            guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
-            state = .background
-            logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
-            startBudget()
-        case "force-quit":
-            forceQuit = true
-            if childPID > 0 {
-                logger.notice("os.force-quit", ["pid": childPID])
-                if state == .suspended { kill(childPID, SIGCONT) }
-                kill(childPID, SIGKILL)
-            } else {
-                logger.notice("os.force-quit", ["pid": "none"])
-            }
-        case "suspend":
-            guard childPID > 0, state != .suspended else { throw ControlError("the app is \(state.rawValue): nothing to suspend") }
-            stateBeforeSuspend = state
-            cancelBudget()
-            kill(childPID, SIGSTOP)
-            state = .suspended
-            logger.info("os.suspended", ["pid": childPID])
-        case "resume":
-            guard state == .suspended else { throw ControlError("the app is not suspended (it is \(state.rawValue))") }
-            kill(childPID, SIGCONT)
-            state = stateBeforeSuspend
-            logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
-            if state == .background { startBudget() }
-        default:
-            throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
-        }
-    }
-
-    func status() -> JSONValue {
-        var remaining: JSONValue = .null
-        if budgetDeadline > 0 {
-            let now = loop.nowNanoseconds
-            remaining = .integer(Int64(budgetDeadline > now ? (budgetDeadline - now) / 1_000_000 : 0))
-        }
-        return .object([
-            "home": .string(home.path),
-            "pid": .integer(Int64(getpid())),
-            "appState": .string(state.rawValue),
-            "appPid": childPID > 0 ? .integer(Int64(childPID)) : .null,
-            "forceQuit": .bool(forceQuit),
-            "launches": .object(launches.mapValues { .integer(Int64($0)) }),
-            "launchCount": .integer(Int64(launches.values.reduce(0, +))),
-            "lastLaunchReason": .string(lastLaunchReason),
-            "reclaims": .integer(Int64(reclaims)),
-            "jetsams": .integer(Int64(jetsams)),
-            "declinedLaunches": .integer(Int64(declined)),
-            "readyReports": .integer(Int64(readyReports)),
-            "backgroundBudgetMs": .integer(Int64(options.backgroundBudgetMilliseconds)),
-            "remainingBudgetMs": remaining,
-        ])
-    }
-}
-
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { for pointer in pointers { free(pointer) } }
-    return body(pointers)
 }

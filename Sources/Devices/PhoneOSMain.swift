@@ -22,8 +22,8 @@ public enum PhoneOSMain {
 
         The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
         control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
-        socket-activation protocol: in the background when the watch connects with transfers pending (no
-        UI; reclaimed with SIGKILL once the budget is used up), in the foreground on runway phone app open.
+        socket-activation protocol: in the background when the watch connects with transfers or a message
+        pending (no UI; reclaimed with SIGKILL once the budget is used up), in the foreground on runway phone app open.
         A watch with nothing pending launches nothing. Prints "ready" once it accepts connections; SIGTERM
         stops the app and exits 0. Drive it with runway phone app open|close|force-quit|suspend|resume and
         runway phone os status|jetsam.

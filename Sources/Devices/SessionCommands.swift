@@ -35,8 +35,10 @@ struct SessionCommands {
         }
         router.on("message") { request, connection in
             let timeout = try request.int("timeoutMs", range: 1...600_000).map(UInt64.init)
-            session.sendMessage(try payload(request), timeoutMilliseconds: timeout) { result in
+            let replyExpected = request.arguments["replyExpected"]?.boolValue ?? true
+            session.sendMessage(try payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
                 switch result {
+                case .success where !replyExpected: connection.reply(.object(["delivered": .bool(true)]))
                 case let .success(reply): connection.reply(.object(["reply": reply.json]))
                 case let .failure(error): connection.reply(error: ControlError(error))
                 }
@@ -108,6 +110,7 @@ struct SessionCommands {
             "failedReceiveCommits": .integer(Int64(session.failedCommits)),
             "quarantined": .integer(Int64(try session.quarantinedCount())),
             "receivedMessages": .integer(Int64(session.receivedMessageCount)),
+            "receivedMessagesWithoutReply": .integer(Int64(app.messagesWithoutReply)),
             "outbox": .object([
                 "depth": .integer(Int64(try session.outstandingUserInfoTransferCount())),
                 "inFlight": .integer(Int64(session.transfersInFlight)),
@@ -124,6 +127,8 @@ struct SessionCommands {
         if let version = session.counterpartAppVersion { fields["counterpartAppVersion"] = .string(version) }
         if session.duplicatedDeliveries > 0 { fields["duplicatedDeliveries"] = .integer(Int64(session.duplicatedDeliveries)) }
         if session.failNextCount > 0 { fields["failNext"] = .integer(Int64(session.failNextCount)) }
+        if let last = app.lastMessageWithoutReply { fields["lastMessageWithoutReply"] = last.json }
+        if session.messagesAwaitingLinkCount > 0 { fields["messagesAwaitingLink"] = .integer(Int64(session.messagesAwaitingLinkCount)) }
         return fields
     }
 }

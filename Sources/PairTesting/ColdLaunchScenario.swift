@@ -25,30 +25,29 @@ public enum ColdLaunchScenario {
 
     /// Runs the scenario in fresh homes, which it removes afterwards.
     public static func run(savePath: String, count: Int, tag: String = "cold") throws -> Outcome {
-        let pair = try SimulatedPair(tag: tag)
-        defer { pair.cleanUp() }
-        pair.phoneArguments = ["--save-path", savePath]
-        try pair.startWatch()
-        try pair.record(count)
+        return try withRunningPair(tag: tag, phone: nil) { pair in
+            pair.phoneArguments = ["--save-path", savePath]
+            try pair.record(count)
 
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        let before = try pair.status("phone")
-        pair.killPhone(SIGKILL)
+            try pair.startPhone()
+            try pair.waitUntilDrained()
+            let before = try pair.status("phone")
+            pair.killPhone(SIGKILL)
 
-        try pair.startPhone()
-        // Relaunched, the phone has nothing more coming: the watch let go of every transfer when it was
-        // acknowledged. Wait until they are linked again, so that a resend would have had its chance.
-        try pair.waitUntil("the watch is linked to the relaunched phone") {
-            try pair.status("phone")["linked"] == .bool(true)
+            try pair.startPhone()
+            // Relaunched, the phone has nothing more coming: the watch let go of every transfer when it was
+            // acknowledged. Wait until they are linked again, so that a resend would have had its chance.
+            try pair.waitUntil("the watch is linked to the relaunched phone") {
+                try pair.status("phone")["linked"] == .bool(true)
+            }
+            let report = try pair.check()
+            pair.stopAll()
+            let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
+            return Outcome(
+                savePath: savePath, report: report,
+                storedBeforeKill: before["flights"]?.intValue ?? -1,
+                heldInMemoryBeforeKill: before["pendingWatchDataQueue"]?.intValue ?? -1,
+                uiAttachments: log.components(separatedBy: "event=ui.attached").count - 1)
         }
-        let report = try pair.check()
-        pair.stopAll()
-        let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
-        return Outcome(
-            savePath: savePath, report: report,
-            storedBeforeKill: before["flights"]?.intValue ?? -1,
-            heldInMemoryBeforeKill: before["pendingWatchDataQueue"]?.intValue ?? -1,
-            uiAttachments: log.components(separatedBy: "event=ui.attached").count - 1)
     }
 }

@@ -33,108 +33,51 @@ public struct HarnessError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// A daemon started as a real process: waits for its `ready` line, is killed with real signals.
-/// Its stderr (the structured log) goes to a file, so a chatty daemon never blocks on a full pipe.
+/// A daemon started as a real process (a `ChildProcess`): waits for its `ready` line, is killed with
+/// real signals. Its stderr (the structured log) goes to a file, so a chatty daemon never blocks on a
+/// full pipe.
 public final class DaemonProcess {
     public let name: String
     public let logPath: String
-    private let process = Process()
-    private let stdout = Pipe()
+    private let process: ChildProcess
 
     /// Starts `binary` with `arguments` and waits (up to `timeout` seconds) for `ready` on its stdout.
     public init(_ binary: String, _ arguments: [String], logPath: String, environment: [String: String] = [:],
                 timeout: Double = 30) throws {
         name = binary
         self.logPath = logPath
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "RUNWAY_CRASH_AT")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = stdout
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try log.close()
-        try waitForReady(timeout: timeout)
+        process = try ChildProcess(binary, arguments, stdout: .pipe, stderr: .file(logPath, append: true),
+                                   environment: environment, removing: ["RUNWAY_CRASH_AT"])
+        try process.waitForLine("ready", timeout: timeout) { "log: \(self.logTail())" }
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
     public var isRunning: Bool { process.isRunning }
     /// Whether the harness signalled it (as opposed to the process dying by itself).
     public private(set) var wasKilled = false
-
-    private func waitForReady(timeout: Double) throws {
-        let fd = stdout.fileHandleForReading.fileDescriptor
-        let deadline = Date().addingTimeInterval(timeout)
-        var line: [UInt8] = []
-        while Date() < deadline {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, 100) > 0 else { continue }
-            var byte: UInt8 = 0
-            let n = read(fd, &byte, 1)
-            if n <= 0 {
-                process.waitUntilExit()
-                throw HarnessError("\(name) exited (status \(process.terminationStatus)) before it was ready; log: \(logTail())")
-            }
-            if byte == 0x0A {
-                if line == Array("ready".utf8) { return }
-                line.removeAll()
-            } else {
-                line.append(byte)
-            }
-        }
-        kill(SIGKILL)
-        throw HarnessError("\(name) was not ready within \(timeout) s; log: \(logTail())")
-    }
 
     /// Sends `signal` (SIGKILL by default) and waits for the process to go.
     public func kill(_ signal: Int32 = SIGKILL) {
         guard process.isRunning else { return }
         wasKilled = true
-        Glibc.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        process.kill(signal)
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds; returns the exit status.
     @discardableResult
     public func stop(grace: Double = 10) -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
-        wasKilled = true
-        Glibc.kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(grace)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        if process.isRunning { wasKilled = true }
+        return process.stop(grace: grace)
     }
 
     /// Waits for the process to exit by itself (a crash point); false on timeout.
-    public func waitForExit(timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if !process.isRunning { process.waitUntilExit() }
-        return !process.isRunning
-    }
+    public func waitForExit(timeout: Double) -> Bool { process.waitForExit(timeout: timeout) }
 
-    public var terminationSignal: Int32? {
-        guard !process.isRunning, process.terminationReason == .uncaughtSignal else { return nil }
-        return process.terminationStatus
-    }
+    public var terminationSignal: Int32? { process.terminationSignal }
 
     public func logTail(_ lines: Int = 15) -> String {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
-    }
-
-    deinit {
-        if process.isRunning { kill(SIGKILL) }
     }
 }
 
@@ -155,10 +98,11 @@ public func runTool(_ arguments: [String], binary: String = "runway", stdin: Str
     try RunningTool(arguments, binary: binary, stdin: stdin, environment: environment, terminalInput: terminalInput).wait()
 }
 
-/// A built binary started without waiting for it: the chaos script records on the watch while it
-/// kills daemons. Its output goes to files in a scratch directory, removed once it has been read.
+/// A built binary started without waiting for it (a `ChildProcess`): the chaos script records on the
+/// watch while it kills daemons. Its output goes to files in a scratch directory, removed once it has
+/// been read.
 public final class RunningTool {
-    private let process = Process()
+    private let process: ChildProcess
     private let scratch: String
     private var result: CommandResult?
     /// Kept open until the tool has exited.
@@ -167,32 +111,23 @@ public final class RunningTool {
     public init(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
                 environment: [String: String] = [:], terminalInput: String? = nil) throws {
         scratch = makeScratchDirectory("cmd")
-        let outPath = scratch + "/out", errPath = scratch + "/err"
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
-        process.arguments = arguments
-        // A registry of pairs of its own (`runway pair` records there), thrown away with the scratch
-        // directory: tests never see each other's pairs, nor the user's.
-        var env = ProcessInfo.processInfo.environment
-        env["RUNWAY_STATE_DIR"] = scratch + "/state"
-        process.environment = env.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        var input = ChildProcess.Input.null
         if let terminalInput {
             let terminal = try PseudoTerminal()
             terminal.type(terminalInput)
-            process.standardInput = terminal.terminal
+            input = .descriptor(terminal.terminal.fileDescriptor)
             self.terminal = terminal
         } else if let stdin {
             let inPath = scratch + "/in"
             _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            input = .file(inPath)
         }
+        // A registry of pairs of its own (`runway pair` records there), thrown away with the scratch
+        // directory: tests never see each other's pairs, nor the user's.
         do {
-            try process.run()
+            process = try ChildProcess(binary, arguments, stdin: input, stdout: .file(scratch + "/out"),
+                                       stderr: .file(scratch + "/err"),
+                                       environment: ["RUNWAY_STATE_DIR": scratch + "/state"].merging(environment) { $1 })
         } catch {
             try? FileManager.default.removeItem(atPath: scratch)
             throw error
@@ -202,30 +137,39 @@ public final class RunningTool {
     public var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` (a tool that must be stopped, such as an attached `runway phone ui`).
-    public func signal(_ signal: Int32) {
-        if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
-    }
+    public func signal(_ signal: Int32) { process.signal(signal) }
 
     /// The output so far, while it runs.
     public var stdoutSoFar: String { (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "" }
 
+    /// Waits up to `timeout` seconds for the tool to exit and returns what it printed; nil, after
+    /// SIGKILL, if it was still running (a daemon that should have refused to start, a CLI that hangs).
+    public func wait(timeout: Double) -> CommandResult? {
+        guard process.waitForExit(timeout: timeout) else {
+            process.kill(SIGKILL)
+            _ = wait()
+            return nil
+        }
+        return wait()
+    }
+
     /// Waits for the tool to exit and returns what it printed.
     public func wait() -> CommandResult {
         if let result { return result }
-        process.waitUntilExit()
+        process.wait()
         terminal = nil
         let finished = CommandResult(
-            status: process.terminationStatus,
+            status: process.status,
             stdout: (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "",
-            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
+            signal: process.terminationSignal)
         try? FileManager.default.removeItem(atPath: scratch)
         result = finished
         return finished
     }
 
     deinit {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
         _ = wait()
     }
 }

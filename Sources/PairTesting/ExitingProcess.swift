@@ -8,24 +8,13 @@ public func runUntilExit(_ binary: String, _ arguments: [String], timeout: Doubl
     let scratch = makeScratchDirectory("exit")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let outPath = scratch + "/out", errPath = scratch + "/err"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
-    process.arguments = arguments
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    let process = try ChildProcess(binary, arguments, stdout: .file(outPath), stderr: .file(errPath))
+    guard process.waitForExit(timeout: timeout) else {
+        process.kill(SIGKILL)
         throw HarnessError("\(binary) \(arguments.joined(separator: " ")) was still running after \(timeout) s")
     }
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus,
+    return CommandResult(status: process.status,
                          stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+                         stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+                         signal: process.terminationSignal)
 }

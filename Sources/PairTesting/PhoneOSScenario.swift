@@ -16,19 +16,18 @@ public enum PhoneOSScenario {
     }
 
     public static func run(savePath: String, count: Int, budgetMilliseconds: Int = 300, tag: String) throws -> Outcome {
-        let pair = try SimulatedPair(tag: tag)
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.record(count)
-        try pair.startPhoneOS(["--save-path", savePath, "--background-budget-ms", String(budgetMilliseconds)])
-        try pair.waitUntilDrained(timeout: 300)
-        try pair.waitUntil("the last background launch is over") {
-            try pair.phoneOSCall(["os", "status"])["appState"]?.stringValue == "not running"
+        return try withRunningPair(tag: tag, phone: nil) { pair in
+            try pair.record(count)
+            try pair.startPhoneOS(["--save-path", savePath, "--background-budget-ms", String(budgetMilliseconds)])
+            try pair.waitUntilDrained(timeout: 300)
+            try pair.waitUntil("the last background launch is over") {
+                try pair.phoneOSCall(["os", "status"])["appState"]?.stringValue == "not running"
+            }
+            let status = try pair.phoneOSCall(["os", "status"])
+            _ = try pair.phoneOSCall(["app", "open"])
+            try pair.waitUntil("the app answers") { (try? pair.status("phone")) != nil }
+            return Outcome(report: try pair.check(), launches: status["launchCount"]?.intValue ?? 0,
+                           reclaims: status["reclaims"]?.intValue ?? 0)
         }
-        let status = try pair.phoneOSCall(["os", "status"])
-        _ = try pair.phoneOSCall(["app", "open"])
-        try pair.waitUntil("the app answers") { (try? pair.status("phone")) != nil }
-        return Outcome(report: try pair.check(), launches: status["launchCount"]?.intValue ?? 0,
-                       reclaims: status["reclaims"]?.intValue ?? 0)
     }
 }

@@ -157,8 +157,7 @@ public final class SimulatedPair {
     /// the app was holding for a UI — then closes it again.
     public func openHomeScreen(timeout: Double = 30) throws {
         let ui = try RunningTool(["phone", "ui", "--home", phoneHome])
-        // SIGKILL, not SIGTERM: a child of a test thread may inherit a mask that blocks SIGTERM, and
-        // the CLI (unlike the daemons) does not reset it. Leaving abruptly is what a closed app does.
+        // SIGKILL: leaving abruptly is what a closed app does.
         defer { ui.signal(SIGKILL); _ = ui.wait() }
         try waitUntil("runway phone ui is attached", timeout: timeout) {
             guard ui.isRunning else {

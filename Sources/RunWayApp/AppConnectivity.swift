@@ -14,6 +14,10 @@ public final class AppConnectivity {
     public private(set) var finishedCount = 0
     /// Application contexts received since start-up (the durable one is the session's).
     public private(set) var contextsReceived = 0
+    /// Messages whose sender expected no reply (`didReceiveMessage` without a reply handler) since
+    /// start-up, and the latest of them (`runway ... status --json`).
+    public private(set) var messagesWithoutReply = 0
+    public private(set) var lastMessageWithoutReply: UserInfo?
 
     /// `schedule(ms, body)` runs `body` later on the app's thread (delayed message replies).
     public init(database: Database, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
@@ -76,6 +80,13 @@ public final class AppConnectivity {
         }
     }
 
+    /// A message whose sender expects no reply: noted, nothing to answer.
+    public func take(_ message: UserInfo) {
+        messagesWithoutReply += 1
+        lastMessageWithoutReply = message
+        logger.info("app.message-received", ["keys": message.keys.sorted().joined(separator: ","), "replyExpected": false])
+    }
+
     // MARK: - Finished transfers and contexts
 
     public func didFinish(_ transfer: FinishedTransfer, error: WCError?) {
@@ -129,5 +140,9 @@ extension RunWaySessionDelegate {
 
     public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
         app.answer(message, from: appRole, reply: reply)
+    }
+
+    public func session(_ session: Session, didReceiveMessage message: UserInfo) {
+        app.take(message)
     }
 }

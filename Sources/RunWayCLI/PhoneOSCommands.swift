@@ -6,7 +6,7 @@ import Posix
 /// `runway phone app …` and `runway phone os …`: the user and the system of a phone run by `phone-os`.
 enum PhoneOSCommands {
     static func client(_ parsed: ParsedArguments) throws -> ControlClient {
-        let home = DeviceHome(path: try parsed.required("home"), role: .phone)
+        let home = DeviceHome(path: try CLI.homePath(parsed, .phone), role: .phone)
         guard Filesystem.kind(of: home.path) == .directory else {
             throw ControlError.invalid("\(home.path) is not a phone home (no such directory)")
         }
@@ -26,7 +26,7 @@ enum PhoneOSCommands {
     }
 
     static let appCommands: [CLI.Command] = [
-        ("open", "Opens RunWay on a phone run by phone-os: launches it in the foreground (a UI may attach) or brings it there; ends a force-quit."),
+        ("open", "Opens RunWay on a phone run by phone-os: launches it in the foreground (a UI may attach; returns once the app reported ready) or brings it there; ends a force-quit."),
         ("close", "Returns the app to the background: its background budget starts; when it is used up the app is reclaimed."),
         ("force-quit", "Kills the app, as swiping it away does: no background launch until the user opens it again (transfers wait on the watch)."),
         ("suspend", "Suspends the running app (SIGSTOP): its state is kept, nothing runs."),

@@ -10,7 +10,8 @@ enum RegistryCommands {
     static let list = CLI.Command(
         path: ["list"], synopsis: "[--json]",
         summary: """
-        The pairs `runway pair` has registered, with their homes and whether each daemon runs. With exactly one
+        The pairs `runway pair` has registered, with their homes and whether each daemon runs (for a phone run by
+        phone-os, the app's state: not running, background, foreground, suspended). With exactly one
         pair registered, every command's --home may be left out; with several, name one with --pair NAME or
         RUNWAY_PAIR. The registry is $RUNWAY_STATE_DIR/pairs.json, else $XDG_STATE_HOME/runway/pairs.json, else
         ~/.local/state/runway/pairs.json.
@@ -19,18 +20,24 @@ enum RegistryCommands {
         run: { parsed in
             let registry = try PairRegistry.load()
             let rows = registry.pairs.map { pair in
-                (pair, isRunning(DeviceHome(path: pair.phone, role: .phone)), isRunning(DeviceHome(path: pair.watch, role: .watch)))
+                let phone = DeviceHome(path: pair.phone, role: .phone)
+                let app = PhoneOSRegistry.isRunning(phone) ? PhoneOSRegistry.appState(phone) ?? "unknown" : nil
+                return (pair, app != nil || isRunning(phone), app, isRunning(DeviceHome(path: pair.watch, role: .watch)))
             }
             if parsed.has("json") {
-                Output.out(JSONValue.array(rows.map { pair, phone, watch in
-                    .object(["name": .string(pair.name), "phone": .string(pair.phone), "watch": .string(pair.watch),
-                             "phoneRunning": .bool(phone), "watchRunning": .bool(watch)])
+                Output.out(JSONValue.array(rows.map { pair, phone, app, watch in
+                    var fields: [String: JSONValue] = [
+                        "name": .string(pair.name), "phone": .string(pair.phone), "watch": .string(pair.watch),
+                        "phoneRunning": .bool(phone), "watchRunning": .bool(watch), "phoneOS": .bool(app != nil)]
+                    if let app { fields["phoneApp"] = .string(app) }
+                    return .object(fields)
                 }).text)
             } else if rows.isEmpty {
                 Output.out("no pairs registered (runway pair --phone P --watch W [--name NAME])")
             } else {
-                Output.out(rows.map { pair, phone, watch in
-                    "\(pair.name.padding(12))  phone \(pair.phone) (\(phone ? "running" : "stopped"))  watch \(pair.watch) (\(watch ? "running" : "stopped"))"
+                Output.out(rows.map { pair, phone, app, watch in
+                    let phoneState = app.map { "running: phone-os, app \($0)" } ?? (phone ? "running" : "stopped")
+                    return "\(pair.name.padding(12))  phone \(pair.phone) (\(phoneState))  watch \(pair.watch) (\(watch ? "running" : "stopped"))"
                 }.joined(separator: "\n"))
             }
             return 0
@@ -53,27 +60,31 @@ enum RegistryCommands {
         })
 
     static let up = CLI.Command(
-        path: ["up"], synopsis: "[NAME] [--json]",
+        path: ["up"], synopsis: "[NAME] [--no-os] [--json]",
         summary: """
-        Starts the pair's phone-daemon and watch-agent in the background (new sessions, logs appended to
-        HOME/daemon.log) and waits until each has said ready. A daemon already running is left alone (said so,
-        exit 0). NAME defaults to --pair, RUNWAY_PAIR or the only registered pair.
+        Starts the pair's phone and watch-agent in the background (new sessions, logs appended to
+        HOME/daemon.log) and waits until each has said ready. The phone is phone-os, the phone's simulated iOS,
+        when it is installed next to runway: it launches the app (phone-daemon) in the background when the watch
+        has something for it, and in the foreground on runway phone app open. --no-os starts phone-daemon
+        itself, always running. A daemon already running is left alone (said so, exit 0). NAME defaults to
+        --pair, RUNWAY_PAIR or the only registered pair.
         """,
-        specs: [CLI.jsonSpec, CLI.pairSpec], positionals: 1,
+        specs: [CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
-            for (role, path, binary) in [(DeviceRole.phone, pair.phone, "phone-daemon"), (.watch, pair.watch, "watch-agent")] {
-                let home = DeviceHome(path: path, role: role)
-                if isRunning(home) {
-                    results[role.rawValue] = .object(["state": .string("already running"), "pid": runningPID(home).map { .integer(Int64($0)) } ?? .null])
-                    lines.append("\(role.rawValue): already running (\(home.path))")
-                    continue
-                }
-                let pid = try Launcher.start(binary, home: home)
-                results[role.rawValue] = .object(["state": .string("started"), "pid": .integer(Int64(pid))])
-                lines.append("\(role.rawValue): started \(binary) (pid \(pid)), log \(home.path)/daemon.log")
+            let (phone, phoneLine) = try PhoneOSRegistry.up(DeviceHome(path: pair.phone, role: .phone), noOS: parsed.has("no-os"))
+            results["phone"] = phone
+            lines.append(phoneLine)
+            let home = DeviceHome(path: pair.watch, role: .watch)
+            if isRunning(home) {
+                results["watch"] = .object(["state": .string("already running"), "pid": runningPID(home).map { .integer(Int64($0)) } ?? .null])
+                lines.append("watch: already running (\(home.path))")
+            } else {
+                let pid = try Launcher.start("watch-agent", home: home)
+                results["watch"] = .object(["state": .string("started"), "pid": .integer(Int64(pid))])
+                lines.append("watch: started watch-agent (pid \(pid)), log \(home.path)/daemon.log")
             }
             Output.out(parsed.has("json") ? JSONValue.object(results).text : lines.joined(separator: "\n"))
             return 0
@@ -81,23 +92,24 @@ enum RegistryCommands {
 
     static let down = CLI.Command(
         path: ["down"], synopsis: "[NAME] [--json]",
-        summary: "Stops the pair's daemons with SIGTERM (a clean shutdown) and waits until they are gone; SIGKILL after 15 s.",
+        summary: "Stops the pair's daemons with SIGTERM (a clean shutdown; phone-os stops the app it launched) and waits until they are gone; SIGKILL after 15 s.",
         specs: [CLI.jsonSpec, CLI.pairSpec], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
-            for (role, path) in [(DeviceRole.watch, pair.watch), (.phone, pair.phone)] {
-                let home = DeviceHome(path: path, role: role)
-                guard let pid = runningPID(home) else {
-                    results[role.rawValue] = .object(["state": .string("not running")])
-                    lines.append("\(role.rawValue): not running")
-                    continue
-                }
+            let watch = DeviceHome(path: pair.watch, role: .watch)
+            if let pid = runningPID(watch) {
                 let how = Launcher.stop(pid)
-                results[role.rawValue] = .object(["state": .string("stopped"), "pid": .integer(Int64(pid)), "signal": .string(how)])
-                lines.append("\(role.rawValue): stopped (pid \(pid), \(how))")
+                results["watch"] = .object(["state": .string("stopped"), "pid": .integer(Int64(pid)), "signal": .string(how)])
+                lines.append("watch: stopped (pid \(pid), \(how))")
+            } else {
+                results["watch"] = .object(["state": .string("not running")])
+                lines.append("watch: not running")
             }
+            let (phone, phoneLine) = PhoneOSRegistry.down(DeviceHome(path: pair.phone, role: .phone))
+            results["phone"] = phone
+            lines.append(phoneLine)
             Output.out(parsed.has("json") ? JSONValue.object(results).text : lines.joined(separator: "\n"))
             return 0
         })
@@ -144,29 +156,22 @@ enum Launcher {
         try Filesystem.makeDirectory(home.path, mode: 0o700)
         let executable = siblingPath(binary)
         let outPath = home.path + "/daemon.out", logPath = home.path + "/daemon.log"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        var spawn = Spawn(executable, arguments: [executable, "--home", home.path])
+        spawn.actions = [.open(0, path: "/dev/null", flags: O_RDONLY, mode: 0),
+                         .open(1, path: outPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+                         .open(2, path: logPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)]
         // Nothing else of ours is inherited: a daemon holding our parent's pipe open would keep whoever
         // waits for `runway up` to finish waiting for the daemon instead.
-        for descriptor in openDescriptors() where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        // POSIX_SPAWN_SETSID (0x80, glibc 2.26): a session of its own, so closing this terminal leaves it running.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | 0x80))
-        let arguments = [executable, "--home", home.path]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
-        guard result == 0 else { throw ControlError("cannot start \(executable): \(String(cString: strerror(result)))") }
+        spawn.closeInheritedDescriptors = true
+        spawn.defaultSignals = []
+        // A session of its own, so closing this terminal leaves it running.
+        spawn.newSession = true
+        let pid: pid_t
+        do throws(SystemError) {
+            pid = try spawn.run()
+        } catch {
+            throw ControlError("cannot start \(executable): \(String(cString: strerror(error.errno)))")
+        }
         // Ready, or gone: the daemon says `ready` on stdout once it accepts connections.
         for _ in 0..<1500 {
             if let output = try? Filesystem.readFile(outPath), String(decoding: output, as: UTF8.self).split(separator: "\n").contains("ready") {
@@ -195,19 +200,6 @@ enum Launcher {
         }
         kill(pid, SIGKILL)
         return "SIGKILL after 15 s"
-    }
-
-    /// This process's open descriptors (from /proc/self/fd).
-    static func openDescriptors() -> [Int32] {
-        guard let directory = opendir("/proc/self/fd") else { return [] }
-        defer { closedir(directory) }
-        let own = dirfd(directory)
-        var result: [Int32] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let descriptor = Int32(name), descriptor != own { result.append(descriptor) }
-        }
-        return result
     }
 
     /// A binary installed next to this `runway`.

@@ -58,18 +58,27 @@ enum SessionCLI {
                     return 0
                 }),
             CLI.Command(
-                path: [name, "message"], synopsis: "--home \(home) --json-file F [--timeout MS] [--json]",
+                path: [name, "message"], synopsis: "--home \(home) --json-file F [--no-reply] [--timeout MS] [--json]",
                 summary: """
                 Sends the JSON object in F as an immediate message and prints the \(other)'s reply. Only while the
-                \(other) is reachable (else 7007 notReachable); 7012 messageReplyTimedOut if no reply comes in time
-                (default 10000 ms). The apps reply with what they received; a message with "replyDelayMs": N is
-                answered N ms late, one with "noReply": true never.
+                \(other) is reachable (else 7007 notReachable)\(device == .watch ? "; with the watch app in the foreground and the phone app not running, phone-os launches it for the message (a force-quit app is not: 7007)" : ""); 7012
+                messageReplyTimedOut if no reply comes in time (default 10000 ms). The apps reply with what they
+                received; a message with "replyDelayMs": N is answered N ms late, one with "noReply": true never.
+                --no-reply sends it without a reply handler: the \(other)'s app hears didReceiveMessage without a
+                reply, and this prints "delivered" once it has (7014 deliveryFailed if not confirmed in time).
                 """,
-                specs: [CLI.homeSpec, jsonFileSpec, .option("timeout", "MS", "how long to wait for the reply (default 10000)"), CLI.jsonSpec],
+                specs: [CLI.homeSpec, jsonFileSpec, .flag("no-reply", "send it without a reply handler: wait only until it is delivered"),
+                        .option("timeout", "MS", "how long to wait for the reply, or the delivery (default 10000)"), CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
                     var arguments: [String: JSONValue] = ["payload": try readJSONObject(parsed)]
                     if let timeout = try parsed.integer("timeout", range: 1...600_000) { arguments["timeoutMs"] = .integer(Int64(timeout)) }
+                    if parsed.has("no-reply") {
+                        arguments["replyExpected"] = .bool(false)
+                        let result = try call(parsed, device, "message", arguments)
+                        Output.out(parsed.has("json") ? result.text : "delivered")
+                        return 0
+                    }
                     let result = try call(parsed, device, "message", arguments)
                     let reply = result["reply"] ?? .null
                     Output.out(parsed.has("json") ? reply.text : reply.prettyText)

@@ -146,7 +146,9 @@ struct TopView {
     }
 
     private func phoneBlock(_ poll: PairPoll) -> [String] {
-        var lines = ["PHONE  \(pair.phone)", upLine("phone-daemon", poll.phone)]
+        // Under phone-os an app that is not running is the normal state, not a failure: it is launched when needed.
+        let appIdle = poll.phoneOS != nil && !poll.phone.up
+        var lines = ["PHONE  \(pair.phone)", appIdle ? row("phone-daemon", "not running (phone-os launches it when needed)") : upLine("phone-daemon", poll.phone)]
         if let os = poll.phoneOS {
             let app = os["appState"]?.stringValue ?? "?"
             lines.append(row("phone-os", "app \(app)" + (os["appPid"]?.intValue.map { " (pid \($0))" } ?? "")

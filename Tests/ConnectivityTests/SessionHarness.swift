@@ -15,6 +15,8 @@ final class RecordingDelegate: SessionDelegate {
     var finished: [FinishedTransfer] = []
     var contexts: [UserInfo] = []
     var messages: [UserInfo] = []
+    /// Messages whose sender expected no reply (`didReceiveMessage` without a reply handler).
+    var messagesWithoutReply: [UserInfo] = []
     var reachabilityChanges = 0
     var watchStateChanges = 0
     var deactivations = 0
@@ -50,6 +52,7 @@ final class RecordingDelegate: SessionDelegate {
         messages.append(message)
         if let answer = answer?(message) { reply(answer) }
     }
+    func session(_ session: Session, didReceiveMessage message: UserInfo) { messagesWithoutReply.append(message) }
     func sessionReachabilityDidChange(_ session: Session) { reachabilityChanges += 1 }
     func sessionWatchStateDidChange(_ session: Session) { watchStateChanges += 1 }
     func sessionDidDeactivate(_ session: Session) { deactivations += 1 }
@@ -70,7 +73,7 @@ final class PairHarness {
     let watchDelegate = RecordingDelegate()
     var link: MemoryLink?
 
-    init(configuration: SessionConfiguration = SessionConfiguration(), pair: Bool = true) throws {
+    init(configuration: SessionConfiguration = SessionConfiguration(), pair: Bool = true, watchTransport: LinkTransport? = nil) throws {
         phoneDB = try Database(path: directory + "/phone.sqlite")
         watchDB = try Database(path: directory + "/watch.sqlite")
         try Migrator.migrate(phoneDB, SessionStore.migrations)
@@ -85,7 +88,7 @@ final class PairHarness {
             try SessionStore.setPairing(watchDB, pairing)
         }
         phone = Session(role: .phone, database: phoneDB, loop: loop, transport: nil, configuration: configuration, logger: .silent)
-        watch = Session(role: .watch, database: watchDB, loop: loop, transport: nil, configuration: configuration, logger: .silent)
+        watch = Session(role: .watch, database: watchDB, loop: loop, transport: watchTransport, configuration: configuration, logger: .silent)
         phone.delegate = phoneDelegate
         watch.delegate = watchDelegate
     }

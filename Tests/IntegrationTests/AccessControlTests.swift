@@ -10,97 +10,88 @@ import Testing
     /// in. Needs root: a test cannot otherwise be a peer of another uid (`runway-probe --uid`).
     @Test(.enabled(if: getuid() == 0, "needs root to connect as another user"))
     func aPeerOfAnotherUserIsRefusedAndLoggedOnEverySocket() throws {
-        let pair = try SimulatedPair(tag: "uid")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(5)
-        try pair.waitUntilDrained()
+        try withRunningPair(tag: "uid", phoneFirst: true) { pair in
+            try pair.record(5)
+            try pair.waitUntilDrained()
 
-        // Open the way that the homes' 0700 and the sockets' 0600 normally bar, so only the uid check is left.
-        for directory in [pair.root, pair.phoneHome, pair.watchHome] { chmod(directory, 0o711) }
-        defer { for directory in [pair.root, pair.phoneHome, pair.watchHome] { chmod(directory, 0o700) } }
-        let sockets: [(socket: String, log: String, event: String, input: [UInt8])] = [
-            (pair.phoneHome + "/link.sock", pair.phoneLog, "link.refused-uid", Inputs.unpairedHello()),
-            (pair.phoneHome + "/control.sock", pair.phoneLog, "control.refused-uid", Inputs.statusRequest()),
-            (pair.watchHome + "/control.sock", pair.watchLog, "control.refused-uid", Inputs.statusRequest()),
-        ]
-        for (socket, log, event, input) in sockets {
-            chmod(socket, 0o666)
-            defer { chmod(socket, 0o600) }
-            let stranger = try runTool(["--socket", socket, "--uid", "65534", "--send-hex", hexString(input), "--wait-ms", "5000"],
-                                       binary: "runway-probe")
-            #expect(stranger.stdout == "closed=yes received=\n", "\(socket): \(stranger.stdout)\(stranger.stderr)")
-            try waitForLogLine(pair, log, "event=\(event) peerUID=65534")
-            // The same bytes from our own uid are answered: the refusal was about who, not what.
-            let own = try runTool(["--socket", socket, "--send-hex", hexString(input), "--wait-ms", "3000"], binary: "runway-probe")
-            #expect(own.stdout.hasPrefix("closed="))
-            #expect(!own.stdout.hasSuffix("received=\n"), "\(socket): \(own.stdout)")
+            // Open the way that the homes' 0700 and the sockets' 0600 normally bar, so only the uid check is left.
+            for directory in [pair.root, pair.phoneHome, pair.watchHome] { chmod(directory, 0o711) }
+            defer { for directory in [pair.root, pair.phoneHome, pair.watchHome] { chmod(directory, 0o700) } }
+            let sockets: [(socket: String, log: String, event: String, input: [UInt8])] = [
+                (pair.phoneHome + "/link.sock", pair.phoneLog, "link.refused-uid", Inputs.unpairedHello()),
+                (pair.phoneHome + "/control.sock", pair.phoneLog, "control.refused-uid", Inputs.statusRequest()),
+                (pair.watchHome + "/control.sock", pair.watchLog, "control.refused-uid", Inputs.statusRequest()),
+            ]
+            for (socket, log, event, input) in sockets {
+                chmod(socket, 0o666)
+                defer { chmod(socket, 0o600) }
+                let stranger = try runTool(["--socket", socket, "--uid", "65534", "--send-hex", hexString(input), "--wait-ms", "5000"],
+                                           binary: "runway-probe")
+                #expect(stranger.stdout == "closed=yes received=\n", "\(socket): \(stranger.stdout)\(stranger.stderr)")
+                try waitForLogLine(pair, log, "event=\(event) peerUID=65534")
+                // The same bytes from our own uid are answered: the refusal was about who, not what.
+                let own = try runTool(["--socket", socket, "--send-hex", hexString(input), "--wait-ms", "3000"], binary: "runway-probe")
+                #expect(own.stdout.hasPrefix("closed="))
+                #expect(!own.stdout.hasSuffix("received=\n"), "\(socket): \(own.stdout)")
+            }
+
+            try pair.record(5)
+            try pair.expectDrainedAndClean(stored: 10)
         }
-
-        try pair.record(5)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 10)
     }
 
     /// A SIGKILLed daemon leaves its sockets behind; the next daemon on the home (the lock's holder)
     /// removes them and starts.
     @Test func theSocketsOfAKilledDaemonAreRemovedByTheNextOne() throws {
-        let pair = try SimulatedPair(tag: "stale")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(3)
-        try pair.waitUntilDrained()
-        pair.killPhone()
-        pair.killWatch()
-        let sockets = [pair.phoneHome + "/link.sock", pair.phoneHome + "/control.sock", pair.watchHome + "/control.sock"]
-        for socket in sockets {
-            #expect(fileType(socket) == S_IFSOCK, "\(socket) should have been left behind")
+        try withRunningPair(tag: "stale", phoneFirst: true) { pair in
+            try pair.record(3)
+            try pair.waitUntilDrained()
+            pair.killPhone()
+            pair.killWatch()
+            let sockets = [pair.phoneHome + "/link.sock", pair.phoneHome + "/control.sock", pair.watchHome + "/control.sock"]
+            for socket in sockets {
+                #expect(fileType(socket) == S_IFSOCK, "\(socket) should have been left behind")
+            }
+            try pair.startPhone()
+            try pair.startWatch()
+            for socket in sockets {
+                try waitForLogLine(pair, socket.hasPrefix(pair.phoneHome) ? pair.phoneLog : pair.watchLog,
+                                   "event=daemon.stale-socket-removed socket=\(socket)")
+            }
+            try pair.record(3)
+            try pair.waitUntilDrained()
+            try pair.expectClean()
         }
-        try pair.startPhone()
-        try pair.startWatch()
-        for socket in sockets {
-            try waitForLogLine(pair, socket.hasPrefix(pair.phoneHome) ? pair.phoneLog : pair.watchLog,
-                               "event=daemon.stale-socket-removed socket=\(socket)")
-        }
-        try pair.record(3)
-        try pair.waitUntilDrained()
-        #expect(try pair.check().isClean)
     }
 
     /// While a daemon runs, a second one on its home neither starts nor touches the running one's sockets.
     @Test func aSecondDaemonLeavesTheRunningOnesSocketsAlone() throws {
-        let pair = try SimulatedPair(tag: "second")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        let second = try runUntilExit("phone-daemon", ["--home", pair.phoneHome])
-        #expect(second.status == 1)
-        #expect(second.stderr.contains("process \(pair.phone!.pid)"))
-        #expect(fileType(pair.phoneHome + "/link.sock") == S_IFSOCK)
-        try pair.record(3)
-        try pair.waitUntilDrained()
-        #expect(try pair.check().isClean)
+        try withRunningPair(tag: "second", phoneFirst: true) { pair in
+            let second = try runUntilExit("phone-daemon", ["--home", pair.phoneHome])
+            #expect(second.status == 1)
+            #expect(second.stderr.contains("process \(pair.phone!.pid)"))
+            #expect(fileType(pair.phoneHome + "/link.sock") == S_IFSOCK)
+            try pair.record(3)
+            try pair.waitUntilDrained()
+            try pair.expectClean()
+        }
     }
 
     /// Something that is not a socket where a socket goes is not the daemon's to delete: it refuses to
     /// start, says why in one line, and leaves the file as it was.
     @Test(arguments: ["link.sock", "control.sock"])
     func aFileWhereASocketGoesMakesTheDaemonRefuseAndIsLeftAlone(name: String) throws {
-        let pair = try SimulatedPair(tag: "notsock")
-        defer { pair.cleanUp() }
-        let path = pair.phoneHome + "/" + name
-        let content = Data("someone's notes, not a socket\n".utf8)
-        #expect(FileManager.default.createFile(atPath: path, contents: content))
-        let result = try runUntilExit("phone-daemon", ["--home", pair.phoneHome])
-        #expect(result.status == 1)
-        let lines = result.stderr.split(separator: "\n")
-        #expect(lines.count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("\(path) exists and is a regular file, not a socket: refusing to remove it"))
-        #expect(FileManager.default.contents(atPath: path) == content)
+        try withPair(tag: "notsock") { pair in
+            let path = pair.phoneHome + "/" + name
+            let content = Data("someone's notes, not a socket\n".utf8)
+            #expect(FileManager.default.createFile(atPath: path, contents: content))
+            let result = try runUntilExit("phone-daemon", ["--home", pair.phoneHome])
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("\(path) exists and is a regular file, not a socket: refusing to remove it"))
+            #expect(FileManager.default.contents(atPath: path) == content)
+        }
     }
 
     /// A home whose socket paths would not fit `sun_path` is invalid input: one line naming the limit,

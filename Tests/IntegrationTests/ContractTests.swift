@@ -29,115 +29,107 @@ import Testing
     }
 
     @Test func aDaemonThatIsNotRunningIsOneLineNamingTheHome() throws {
-        let pair = try SimulatedPair(tag: "down")
-        defer { pair.cleanUp() }
-        for (device, home) in [("watch", pair.watchHome), ("phone", pair.phoneHome)] {
-            let result = try runTool([device, "status", "--home", home, "--json"])
-            #expect(result.status == 1)
-            #expect(result.stderr.split(separator: "\n").count == 1)
-            #expect(result.stderr.contains(home))
-            #expect(result.stderr.contains("not running"))
+        try withPair(tag: "down") { pair in
+            for (device, home) in [("watch", pair.watchHome), ("phone", pair.phoneHome)] {
+                let result = try runTool([device, "status", "--home", home, "--json"])
+                #expect(result.status == 1)
+                #expect(result.stderr.split(separator: "\n").count == 1)
+                #expect(result.stderr.contains(home))
+                #expect(result.stderr.contains("not running"))
+            }
         }
     }
 
     @Test func badValuesAreUsageErrors() throws {
-        let pair = try SimulatedPair(tag: "bad")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        for arguments in [["--count", "-3"], ["--count", "zero"], ["--distance", "far"], ["--count"]] {
-            let result = try runTool(["watch", "record", "--home", pair.watchHome] + arguments)
-            #expect(result.status == 2, "\(arguments)")
+        try withRunningPair(tag: "bad", phone: nil) { pair in
+            for arguments in [["--count", "-3"], ["--count", "zero"], ["--distance", "far"], ["--count"]] {
+                let result = try runTool(["watch", "record", "--home", pair.watchHome] + arguments)
+                #expect(result.status == 2, "\(arguments)")
+            }
+            #expect(try pair.outstandingTransfers() == 0)
         }
-        #expect(try pair.outstandingTransfers() == 0)
     }
 
     @Test func statusReportsTheContractFields() throws {
-        let pair = try SimulatedPair(tag: "status")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.record(3)
-        let watch = try pair.status("watch")
-        #expect(watch["outstandingUserInfoTransfers"] == .integer(3))
-        #expect(watch["reachable"] == .bool(false))
-        #expect(watch["paired"] == .bool(true))
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        let phone = try pair.status("phone")
-        #expect(phone["flights"] == .integer(3))
-        #expect(phone["paired"] == .bool(true))
-        try pair.waitUntil("the watch sees the phone") { try pair.status("watch")["reachable"] == .bool(true) }
+        try withRunningPair(tag: "status", phone: nil) { pair in
+            try pair.record(3)
+            let watch = try pair.status("watch")
+            #expect(watch["outstandingUserInfoTransfers"] == .integer(3))
+            #expect(watch["reachable"] == .bool(false))
+            #expect(watch["paired"] == .bool(true))
+            try pair.startPhone()
+            try pair.waitUntilDrained()
+            let phone = try pair.status("phone")
+            #expect(phone["flights"] == .integer(3))
+            #expect(phone["paired"] == .bool(true))
+            try pair.waitUntil("the watch sees the phone") { try pair.status("watch")["reachable"] == .bool(true) }
+        }
     }
 
     @Test func theLogbookHasTheContractFields() throws {
-        let pair = try SimulatedPair(tag: "logbook")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
-        let ids = try pair.record(2, distanceKm: 5)
-        try pair.waitUntilDrained()
-        let result = try runTool(["phone", "logbook", "--home", pair.phoneHome, "--json"])
-        let flights = try #require(try JSONValue(parsing: result.stdout).arrayValue)
-        #expect(flights.map { $0["id"]?.stringValue } == ids)
-        for flight in flights {
-            #expect(flight["distanceKm"] == .integer(5))
-            #expect((flight["durationSeconds"]?.doubleValue ?? 0) > 0)
-            let started = try #require(flight["startedAt"]?.stringValue)
-            #expect(ISO8601DateFormatter().date(from: started) != nil)
+        try withRunningPair(tag: "logbook") { pair in
+            let ids = try pair.record(2, distanceKm: 5)
+            try pair.waitUntilDrained()
+            let result = try runTool(["phone", "logbook", "--home", pair.phoneHome, "--json"])
+            let flights = try #require(try JSONValue(parsing: result.stdout).arrayValue)
+            #expect(flights.map { $0["id"]?.stringValue } == ids)
+            for flight in flights {
+                #expect(flight["distanceKm"] == .integer(5))
+                #expect((flight["durationSeconds"]?.doubleValue ?? 0) > 0)
+                let started = try #require(flight["startedAt"]?.stringValue)
+                #expect(ISO8601DateFormatter().date(from: started) != nil)
+            }
+            let text = try runTool(["phone", "logbook", "--home", pair.phoneHome])
+            #expect(text.status == 0)
+            #expect(text.stdout.contains("5.00 km"))
         }
-        let text = try runTool(["phone", "logbook", "--home", pair.phoneHome])
-        #expect(text.status == 0)
-        #expect(text.stdout.contains("5.00 km"))
     }
 
     @Test func sigtermShutsDownCleanlyAndRemovesTheSockets() throws {
-        let pair = try SimulatedPair(tag: "term")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
-        #expect(FileManager.default.fileExists(atPath: pair.phoneHome + "/link.sock"))
-        #expect(pair.phone!.stop() == 0)
-        #expect(pair.watch!.stop() == 0)
-        for path in [pair.phoneHome + "/link.sock", pair.phoneHome + "/control.sock", pair.watchHome + "/control.sock"] {
-            #expect(!FileManager.default.fileExists(atPath: path), "\(path)")
+        try withRunningPair(tag: "term") { pair in
+            #expect(FileManager.default.fileExists(atPath: pair.phoneHome + "/link.sock"))
+            #expect(pair.phone!.stop() == 0)
+            #expect(pair.watch!.stop() == 0)
+            for path in [pair.phoneHome + "/link.sock", pair.phoneHome + "/control.sock", pair.watchHome + "/control.sock"] {
+                #expect(!FileManager.default.fileExists(atPath: path), "\(path)")
+            }
         }
     }
 
     @Test func aSecondDaemonOnTheSameHomeSaysWhoHoldsIt() throws {
-        let pair = try SimulatedPair(tag: "lock")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        let second = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
-        #expect(second.status == 1)
-        #expect(second.stderr.contains("process \(pair.phone!.pid)"))
-        // The first one still serves.
-        #expect(try pair.status("phone")["activationState"] == .string("activated"))
+        try withRunningPair(tag: "lock", watch: nil) { pair in
+            let second = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
+            #expect(second.status == 1)
+            #expect(second.stderr.contains("process \(pair.phone!.pid)"))
+            // The first one still serves.
+            #expect(try pair.status("phone")["activationState"] == .string("activated"))
+        }
     }
 
     @Test func homesAreMode0700() throws {
-        let pair = try SimulatedPair(tag: "mode")
-        defer { pair.cleanUp() }
-        for home in [pair.phoneHome, pair.watchHome] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: home)
-            #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        try withPair(tag: "mode") { pair in
+            for home in [pair.phoneHome, pair.watchHome] {
+                let attributes = try FileManager.default.attributesOfItem(atPath: home)
+                #expect((attributes[.posixPermissions] as? Int) == 0o700)
+            }
         }
     }
 
     @Test func aWatchNoLongerPairedIsRefusedWithDeviceNotPairedOnBothSides() throws {
-        let pair = try SimulatedPair(tag: "unpaired")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        // Pair the phone with another watch: the first watch is no longer its watch.
-        let other = pair.root + "/other-watch"
-        #expect(try runTool(["pair", "--phone", pair.phoneHome, "--watch", other]).status == 0)
-        try pair.startWatch()
-        try pair.record(2)
-        try pair.waitUntil("both sides log the refusal", timeout: 30) {
-            let phoneLog = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
-            let watchLog = (try? String(contentsOfFile: pair.watchLog, encoding: .utf8)) ?? ""
-            return phoneLog.contains("event=link.refused code=7005 name=deviceNotPaired")
-                && watchLog.contains("event=link.refused-by-peer code=7005 name=deviceNotPaired")
+        try withRunningPair(tag: "unpaired", watch: nil) { pair in
+            // Pair the phone with another watch: the first watch is no longer its watch.
+            let other = pair.root + "/other-watch"
+            #expect(try runTool(["pair", "--phone", pair.phoneHome, "--watch", other]).status == 0)
+            try pair.startWatch()
+            try pair.record(2)
+            try pair.waitUntil("both sides log the refusal", timeout: 30) {
+                let phoneLog = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
+                let watchLog = (try? String(contentsOfFile: pair.watchLog, encoding: .utf8)) ?? ""
+                return phoneLog.contains("event=link.refused code=7005 name=deviceNotPaired")
+                    && watchLog.contains("event=link.refused-by-peer code=7005 name=deviceNotPaired")
+            }
+            #expect(try pair.storedCountOffline() == 0)
+            #expect(try pair.outstandingTransfers() == 2)
         }
-        #expect(try pair.storedCountOffline() == 0)
-        #expect(try pair.outstandingTransfers() == 2)
     }
 }

@@ -28,38 +28,38 @@ import Testing
 
     @Test(arguments: [ControlServerKind.watch, .phone])
     func everyDeclaredCommandIsHandledByItsDaemon(server: ControlServerKind) throws {
-        let pair = try SimulatedPair(tag: "catalogue-\(server.rawValue)")
-        defer { pair.cleanUp() }
-        // One daemon alone: the runs a bare `record` or `run-stop` makes stay on that device.
-        let home: DeviceHome
-        if server == .watch {
-            pair.watchArguments = ["--enable-test-commands"]
-            try pair.startWatch()
-            home = DeviceHome(path: pair.watchHome, role: .watch)
-        } else {
-            pair.phoneArguments = ["--enable-test-commands"]
-            try pair.startPhone()
-            home = DeviceHome(path: pair.phoneHome, role: .phone)
-        }
-        let missing = try unanswered(server, home: home)
-        #expect(missing.isEmpty, "\(missing)")
-        // A command of the other device is refused by name, in one line, exit status 2.
-        let other = server == .watch ? "logbook" : "record"
-        do {
-            _ = try ControlClient(home: home).call(ControlRequest(command: other))
-            Issue.record("\(other) was answered by the \(server.rawValue)")
-        } catch {
-            #expect(error.message == "the \(server.rawValue) does not know the command '\(other)'")
-            #expect(error.exitStatus == 2)
+        try withPair(tag: "catalogue-\(server.rawValue)") { pair in
+            // One daemon alone: the runs a bare `record` or `run-stop` makes stay on that device.
+            let home: DeviceHome
+            if server == .watch {
+                pair.watchArguments = ["--enable-test-commands"]
+                try pair.startWatch()
+                home = DeviceHome(path: pair.watchHome, role: .watch)
+            } else {
+                pair.phoneArguments = ["--enable-test-commands"]
+                try pair.startPhone()
+                home = DeviceHome(path: pair.phoneHome, role: .phone)
+            }
+            let missing = try unanswered(server, home: home)
+            #expect(missing.isEmpty, "\(missing)")
+            // A command of the other device is refused by name, in one line, exit status 2.
+            let other = server == .watch ? "logbook" : "record"
+            do throws(ControlError) {
+                _ = try ControlClient(home: home).call(ControlRequest(command: other))
+                Issue.record("\(other) was answered by the \(server.rawValue)")
+            } catch {
+                #expect(error.message == "the \(server.rawValue) does not know the command '\(other)'")
+                #expect(error.exitStatus == 2)
+            }
         }
     }
 
     @Test func phoneOSAnswersItsCommands() throws {
-        let pair = try SimulatedPair(tag: "catalogue-os")
-        defer { pair.cleanUp() }
-        try pair.startPhoneOS()
-        let home = DeviceHome(path: pair.phoneHome, role: .phone)
-        let missing = try unanswered(.phoneOS, home: home, socketPath: home.osControlSocketPath)
-        #expect(missing.isEmpty, "\(missing)")
+        try withPair(tag: "catalogue-os") { pair in
+            try pair.startPhoneOS()
+            let home = DeviceHome(path: pair.phoneHome, role: .phone)
+            let missing = try unanswered(.phoneOS, home: home, socketPath: home.osControlSocketPath)
+            #expect(missing.isEmpty, "\(missing)")
+        }
     }
 }

@@ -18,11 +18,10 @@ import Testing
         #expect(log.contains("crash point \(point) reached"))
     }
 
-    func expectExactlyTheRecordedFlights(_ pair: SimulatedPair, count: Int) throws {
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == count)
-        #expect(report.recorded == count)
+    func expectExactlyTheRecordedFlights(_ pair: SimulatedPair, count: Int,
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let report = try pair.expectClean(stored: count, sourceLocation: sourceLocation)
+        #expect(report.recorded == count, sourceLocation: sourceLocation)
     }
 
     // MARK: - Receive path (the phone)
@@ -30,32 +29,30 @@ import Testing
     /// Before anything is committed: the crashed phone stored nothing, and the watch resends it all.
     @Test(arguments: ["receive.frame-read", "receive.mid-batch", "receive.before-commit"])
     func aCrashBeforeTheReceiveCommitLosesNothing(point: String) throws {
-        let pair = try SimulatedPair(tag: "cp")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.record(Self.flights)
-        try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
-        try expectCrash(pair.phone, at: point)
-        #expect(try pair.storedCountOffline() == 0, "the first receive transaction must not have committed")
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        try withRunningPair(tag: "cp", phone: nil) { pair in
+            try pair.record(Self.flights)
+            try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
+            try expectCrash(pair.phone, at: point)
+            #expect(try pair.storedCountOffline() == 0, "the first receive transaction must not have committed")
+            try pair.startPhone()
+            try pair.waitUntilDrained()
+            try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        }
     }
 
     /// Committed (and perhaps acknowledged) before the crash: what was stored stays, what the watch
     /// resends because it never saw the acknowledgement is acknowledged again, not stored twice.
     @Test(arguments: ["receive.after-commit", "receive.after-ack"])
     func aCrashAfterTheReceiveCommitStoresNothingTwice(point: String) throws {
-        let pair = try SimulatedPair(tag: "cp")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.record(Self.flights)
-        try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
-        try expectCrash(pair.phone, at: point)
-        #expect(try pair.storedCountOffline() > 0, "the first receive transaction must have committed")
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        try withRunningPair(tag: "cp", phone: nil) { pair in
+            try pair.record(Self.flights)
+            try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
+            try expectCrash(pair.phone, at: point)
+            #expect(try pair.storedCountOffline() > 0, "the first receive transaction must have committed")
+            try pair.startPhone()
+            try pair.waitUntilDrained()
+            try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        }
     }
 
     /// The same windows with RunWay 1.3's phone, which holds a received flight only in memory until a
@@ -63,23 +60,22 @@ import Testing
     /// what shows that the test above can fail.
     @Test(arguments: ["receive.after-commit", "receive.after-ack"])
     func theLegacyPhoneLosesWhatItHeldInMemory(point: String) throws {
-        let pair = try SimulatedPair(tag: "cp")
-        defer { pair.cleanUp() }
-        pair.phoneArguments = ["--save-path", "ui-drain"]
-        try pair.startWatch()
-        try pair.record(Self.flights)
-        try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
-        try expectCrash(pair.phone, at: point)
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        try pair.openHomeScreen()
-        let report = try pair.check()
-        #expect(!report.isClean)
-        #expect(!report.lost.isEmpty)
-        #expect(report.stored + report.lost.count == Self.flights)
-        #expect(report.duplicated.isEmpty && report.unexpected.isEmpty && report.orderKept)
-        // The lost ones are the first to arrive: everything after them was saved by the home screen.
-        #expect(Array(pair.recorded.prefix(report.lost.count)) == report.lost)
+        try withRunningPair(tag: "cp", phone: nil) { pair in
+            pair.phoneArguments = ["--save-path", "ui-drain"]
+            try pair.record(Self.flights)
+            try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
+            try expectCrash(pair.phone, at: point)
+            try pair.startPhone()
+            try pair.waitUntilDrained()
+            try pair.openHomeScreen()
+            let report = try pair.check()
+            #expect(!report.isClean)
+            #expect(!report.lost.isEmpty)
+            #expect(report.stored + report.lost.count == Self.flights)
+            #expect(report.duplicated.isEmpty && report.unexpected.isEmpty && report.orderKept)
+            // The lost ones are the first to arrive: everything after them was saved by the home screen.
+            #expect(Array(pair.recorded.prefix(report.lost.count)) == report.lost)
+        }
     }
 
     // MARK: - Send path (the watch)
@@ -88,55 +84,49 @@ import Testing
     /// are queued and must arrive — whole, and between the calls made before and after it.
     @Test func aCrashAfterTheOutboxCommitDeliversTheUnansweredRecording() throws {
         let point = "send.after-enqueue"
-        let pair = try SimulatedPair(tag: "cp")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point + ":2"])
-        try pair.record(100)
-        let unanswered = try pair.finish(try pair.startRecording(100))
-        guard case .indeterminate = unanswered else {
-            Issue.record("the second recording should have gone unanswered, not \(unanswered)")
-            return
+        try withRunningPair(tag: "cp", watch: nil) { pair in
+            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point + ":2"])
+            try pair.record(100)
+            let unanswered = try pair.finish(try pair.startRecording(100))
+            guard case .indeterminate = unanswered else {
+                Issue.record("the second recording should have gone unanswered, not \(unanswered)")
+                return
+            }
+            try expectCrash(pair.watch, at: point)
+            try pair.startWatch()
+            try pair.record(100)
+            let report = try pair.expectDrainedAndClean(stored: 300)
+            #expect(report.indeterminateCommitted == 1 && report.indeterminateFlights == 100)
         }
-        try expectCrash(pair.watch, at: point)
-        try pair.startWatch()
-        try pair.record(100)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 300)
-        #expect(report.indeterminateCommitted == 1 && report.indeterminateFlights == 100)
     }
 
     /// After the recording was answered, before any frame left: nothing reached the phone, and the
     /// relaunched watch sends it all from its outbox.
     @Test func aCrashBeforeSendingLosesNothing() throws {
         let point = "send.before-send"
-        let pair = try SimulatedPair(tag: "cp")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point])
-        try pair.record(Self.flights)
-        try expectCrash(pair.watch, at: point)
-        #expect(try pair.storedCount() == 0)
-        try pair.startWatch()
-        try pair.waitUntilDrained()
-        try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        try withRunningPair(tag: "cp", watch: nil) { pair in
+            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point])
+            try pair.record(Self.flights)
+            try expectCrash(pair.watch, at: point)
+            #expect(try pair.storedCount() == 0)
+            try pair.startWatch()
+            try pair.waitUntilDrained()
+            try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        }
     }
 
     /// After the phone's acknowledgement arrived, before the outbox delete: the relaunched watch learns
     /// the phone's resume point in the handshake, drops what is stored, and sends only the rest.
     @Test func aCrashBeforeTheOutboxDeleteStoresNothingTwice() throws {
         let point = "send.after-ack-received"
-        let pair = try SimulatedPair(tag: "cp")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point])
-        try pair.record(Self.flights)
-        try expectCrash(pair.watch, at: point)
-        #expect(try pair.storedCount() > 0)
-        try pair.startWatch()
-        try pair.waitUntilDrained()
-        try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        try withRunningPair(tag: "cp", watch: nil) { pair in
+            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point])
+            try pair.record(Self.flights)
+            try expectCrash(pair.watch, at: point)
+            #expect(try pair.storedCount() > 0)
+            try pair.startWatch()
+            try pair.waitUntilDrained()
+            try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        }
     }
 }

@@ -28,54 +28,47 @@ import Testing
     /// (Before the fix, a retry stored the one flight whose write failed on its own, outside the receive
     /// cursor: ahead of the flights rolled back with it, and again after the user deleted it.)
     @Test func aFullDiskNeitherReordersNorResurrects() throws {
-        let pair = try SimulatedPair(tag: "fullord")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone(extraArguments: ["--enable-test-commands"])  // store-limit
-        try pair.record(50)
-        try pair.waitUntilDrained()
-        // Room for a few more flights only; the next batches fail part-way.
-        try storeLimit(pair.phoneHome, pages: try pageCount(pair.phoneHome + "/store.sqlite") + 8)
-        for _ in 0..<3 { try pair.record(50) }
-        try pair.waitUntil("the phone reports the full store", timeout: 60) {
-            logText(pair.phoneLog).contains("event=receive.commit-failed")
+        try withRunningPair(tag: "fullord", phone: nil) { pair in
+            try pair.startPhone(extraArguments: ["--enable-test-commands"])  // store-limit
+            try pair.record(50)
+            try pair.waitUntilDrained()
+            // Room for a few more flights only; the next batches fail part-way.
+            try storeLimit(pair.phoneHome, pages: try pageCount(pair.phoneHome + "/store.sqlite") + 8)
+            for _ in 0..<3 { try pair.record(50) }
+            try pair.waitUntil("the phone reports the full store", timeout: 60) {
+                logText(pair.phoneLog).contains("event=receive.commit-failed")
+            }
+            try pair.setLink(up: false)
+            try pair.waitUntil("the link is down") { try pair.status("phone")["linked"] == .bool(false) }
+            let storedWhileFull = try pair.logbookIDs()
+            #expect(storedWhileFull.count < 200)
+            try storeLimit(pair.phoneHome, pages: 0)
+            // Space is back but the watch is out of range: nothing may be stored behind the receive
+            // path's back (the old safety net retried every second).
+            Thread.sleep(forTimeInterval: 2.5)
+            #expect(try pair.logbookIDs() == storedWhileFull)
+            let newest = try #require(try pair.logbookIDs().last)
+            try pair.delete(newest)
+            try pair.setLink(up: true)
+            try pair.expectDrainedAndClean(stored: 199)
+            #expect(try !pair.logbookIDs().contains(newest))
         }
-        try pair.setLink(up: false)
-        try pair.waitUntil("the link is down") { try pair.status("phone")["linked"] == .bool(false) }
-        let storedWhileFull = try pair.logbookIDs()
-        #expect(storedWhileFull.count < 200)
-        try storeLimit(pair.phoneHome, pages: 0)
-        // Space is back but the watch is out of range: nothing may be stored behind the receive
-        // path's back (the old safety net retried every second).
-        Thread.sleep(forTimeInterval: 2.5)
-        #expect(try pair.logbookIDs() == storedWhileFull)
-        let newest = try #require(try pair.logbookIDs().last)
-        try pair.delete(newest)
-        try pair.setLink(up: true)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 199)
-        #expect(try !pair.logbookIDs().contains(newest))
     }
 
     /// Committed, then killed before the acknowledgement: the watch resends the whole batch after the
     /// user has deleted one of its flights. The receive cursor already covers them: nothing comes back.
     @Test func aResentTransferOfADeletedFlightStaysDeleted() throws {
-        let pair = try SimulatedPair(tag: "resend")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        let ids = try pair.record(5)
-        try pair.startPhone(environment: ["RUNWAY_CRASH_AT": "receive.after-commit"])
-        #expect(pair.phone!.waitForExit(timeout: 60), "the crash point was never reached")
-        #expect(try pair.outstandingTransfers() == 5)
-        try pair.setLink(up: false)
-        try pair.startPhone()
-        try pair.delete(ids[2])
-        try pair.setLink(up: true)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(try pair.logbookIDs() == ids.enumerated().filter { $0.offset != 2 }.map(\.element))
+        try withRunningPair(tag: "resend", phone: nil) { pair in
+            let ids = try pair.record(5)
+            try pair.startPhone(environment: ["RUNWAY_CRASH_AT": "receive.after-commit"])
+            #expect(pair.phone!.waitForExit(timeout: 60), "the crash point was never reached")
+            #expect(try pair.outstandingTransfers() == 5)
+            try pair.setLink(up: false)
+            try pair.startPhone()
+            try pair.delete(ids[2])
+            try pair.setLink(up: true)
+            try pair.expectDrainedAndClean()
+            #expect(try pair.logbookIDs() == ids.enumerated().filter { $0.offset != 2 }.map(\.element))
+        }
     }
 }

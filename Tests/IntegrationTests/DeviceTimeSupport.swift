@@ -46,13 +46,6 @@ extension SimulatedPair {
         let flight = try JSONValue(parsing: try runTool(["phone", "flight", id, "--home", phoneHome, "--json"]).stdout)
         return try #require(flight["startedAt"]?.stringValue.flatMap(Timestamp.parseISO8601))
     }
-
-    /// The invariant checker: every flight recorded is stored once, in order; the stores are sound.
-    func expectInvariants(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try waitUntilDrained()
-        let report = try check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))", sourceLocation: sourceLocation)
-    }
 }
 
 /// What `runway phone reminders|notifications --json` said.

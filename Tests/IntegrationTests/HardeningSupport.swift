@@ -127,23 +127,17 @@ let shortTimeouts = ["--handshake-timeout-ms", "1500", "--control-request-timeou
 /// phone must still be the same running process, a watch restarted from scratch must get through a new
 /// handshake, and every recorded flight must be stored exactly once.
 func underAttack(_ tag: String, phoneArguments: [String] = shortTimeouts, _ abuse: (SimulatedPair) throws -> Void) throws {
-    let pair = try SimulatedPair(tag: tag)
-    defer { pair.cleanUp() }
-    pair.phoneArguments = phoneArguments
-    try pair.startPhone()
-    try pair.startWatch()
-    try pair.record(10)
-    try pair.waitUntilDrained()
-    try abuse(pair)
-    #expect(pair.phone!.isRunning, "the phone died: \(pair.phone!.logTail())")
-    pair.killWatch()
-    try pair.startWatch()
-    try pair.record(10)
-    try pair.waitUntilDrained()
-    let report = try pair.check()
-    #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-    #expect(report.stored == pair.recorded.count)
-    #expect(pair.recorded.count >= 30, "the abuse must record its own flights while it runs")
+    try withRunningPair(tag: tag, phone: phoneArguments, phoneFirst: true) { pair in
+        try pair.record(10)
+        try pair.waitUntilDrained()
+        try abuse(pair)
+        #expect(pair.phone!.isRunning, "the phone died: \(pair.phone!.logTail())")
+        pair.killWatch()
+        try pair.startWatch()
+        try pair.record(10)
+        try pair.expectDrainedAndClean(stored: pair.recorded.count)
+        #expect(pair.recorded.count >= 30, "the abuse must record its own flights while it runs")
+    }
 }
 
 // MARK: - Processes

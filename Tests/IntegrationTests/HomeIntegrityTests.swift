@@ -14,15 +14,7 @@ import Testing
     /// Starts a daemon that is expected to refuse to start: its result, or nil if it was still running
     /// after `timeout` seconds (it was then killed) — that is, it did not refuse.
     func startExpectingRefusal(_ binary: String, home: String, timeout: Double = 20) throws -> CommandResult? {
-        let tool = try RunningTool(["--home", home], binary: binary)
-        let deadline = Date().addingTimeInterval(timeout)
-        while tool.isRunning && Date() < deadline { usleep(20_000) }
-        guard !tool.isRunning else {
-            tool.signal(SIGKILL)
-            _ = tool.wait()
-            return nil
-        }
-        return tool.wait()
+        try RunningTool(["--home", home], binary: binary).wait(timeout: timeout)
     }
 
     func fileSize(_ path: String) -> Int? {
@@ -35,184 +27,155 @@ import Testing
     /// taken for a new store — the queued runs vanished and both sides forgot the pairing.)
     @Test(arguments: ["watch", "phone"], ["truncated", "removed"])
     func anEmptiedStoreIsRefusedNotStartedAfresh(device: String, damage: String) throws {
-        let pair = try SimulatedPair(tag: "empty")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(20)
-        try pair.waitUntilDrained()
-        pair.killPhone(SIGTERM)
-        try pair.record(30)  // queued on the watch: the phone is down
-        pair.killWatch(SIGTERM)
-        let home = device == "phone" ? pair.phoneHome : pair.watchHome
-        let store = home + "/store.sqlite"
-        let backup = pair.root + "/backup.sqlite"
-        try FileManager.default.copyItem(atPath: store, toPath: backup)
-        if damage == "truncated" {
-            #expect(truncate(store, 0) == 0)
-        } else {
-            try FileManager.default.removeItem(atPath: store)
+        try withRunningPair(tag: "empty", phoneFirst: true) { pair in
+            try pair.record(20)
+            try pair.waitUntilDrained()
+            pair.killPhone(SIGTERM)
+            try pair.record(30)  // queued on the watch: the phone is down
+            pair.killWatch(SIGTERM)
+            let home = device == "phone" ? pair.phoneHome : pair.watchHome
+            let store = home + "/store.sqlite"
+            let backup = pair.root + "/backup.sqlite"
+            try FileManager.default.copyItem(atPath: store, toPath: backup)
+            if damage == "truncated" {
+                #expect(truncate(store, 0) == 0)
+            } else {
+                try FileManager.default.removeItem(atPath: store)
+            }
+
+            let binary = device == "phone" ? "phone-daemon" : "watch-agent"
+            let refused = try #require(try startExpectingRefusal(binary, home: home), "\(binary) started on a \(damage) store")
+            #expect(refused.status == 1)
+            let lines = refused.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains(damage == "truncated" ? "is empty (0 bytes)" : "is missing"))
+            #expect(refused.stderr.contains("was initialised"))
+            // Left as it was: still empty (or still missing), no log created beside it.
+            #expect(fileSize(store) == (damage == "truncated" ? 0 : nil))
+            #expect(fileSize(store + "-wal") == nil)
+
+            // The store comes back from its copy: nothing was lost.
+            try? FileManager.default.removeItem(atPath: store)
+            try FileManager.default.copyItem(atPath: backup, toPath: store)
+            try pair.startWatch()
+            try pair.startPhone()
+            try pair.expectDrainedAndClean(stored: 50)
         }
-
-        let binary = device == "phone" ? "phone-daemon" : "watch-agent"
-        let refused = try #require(try startExpectingRefusal(binary, home: home), "\(binary) started on a \(damage) store")
-        #expect(refused.status == 1)
-        let lines = refused.stderr.split(separator: "\n")
-        #expect(lines.count == 1, "\(refused.stderr)")
-        #expect(refused.stderr.contains(damage == "truncated" ? "is empty (0 bytes)" : "is missing"))
-        #expect(refused.stderr.contains("was initialised"))
-        // Left as it was: still empty (or still missing), no log created beside it.
-        #expect(fileSize(store) == (damage == "truncated" ? 0 : nil))
-        #expect(fileSize(store + "-wal") == nil)
-
-        // The store comes back from its copy: nothing was lost.
-        try? FileManager.default.removeItem(atPath: store)
-        try FileManager.default.copyItem(atPath: backup, toPath: store)
-        try pair.startWatch()
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 50)
     }
 
     /// The phone's store is unlinked while the phone runs and the watch is linked: the phone says so,
     /// exits 1, and acknowledges nothing recorded after it (those runs stay queued on the watch). With
     /// the store restored from a copy taken before, every run is stored exactly once.
     @Test func aStoreUnlinkedUnderTheRunningPhoneIsNeverAcknowledgedFrom() throws {
-        let pair = try SimulatedPair(tag: "unlink")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(30)
-        try pair.waitUntilDrained()
-        // A consistent copy: the phone stopped cleanly has no write-ahead log.
-        #expect(pair.phone!.stop() == 0)
-        let store = pair.phoneHome + "/store.sqlite"
-        let backup = pair.root + "/backup.sqlite"
-        try FileManager.default.copyItem(atPath: store, toPath: backup)
-        try pair.startPhone()
-        try pair.waitUntil("the watch is linked") { try pair.status("watch")["reachable"] == .bool(true) }
+        try withRunningPair(tag: "unlink", phoneFirst: true) { pair in
+            try pair.record(30)
+            try pair.waitUntilDrained()
+            // A consistent copy: the phone stopped cleanly has no write-ahead log.
+            #expect(pair.phone!.stop() == 0)
+            let store = pair.phoneHome + "/store.sqlite"
+            let backup = pair.root + "/backup.sqlite"
+            try FileManager.default.copyItem(atPath: store, toPath: backup)
+            try pair.startPhone()
+            try pair.waitUntil("the watch is linked") { try pair.status("watch")["reachable"] == .bool(true) }
 
-        #expect(unlink(store) == 0)
-        try pair.record(40)
-        #expect(pair.phone!.waitForExit(timeout: 20), "the phone kept running on an unlinked store")
-        #expect(pair.phone!.stop() == 1)
-        #expect(pair.phone!.terminationSignal == nil)
-        try waitForLogLine(pair, pair.phoneLog, "event=store.unlinked", "stopped acknowledging")
-        #expect(try pair.outstandingTransfers() == 40, "transfers were acknowledged from an unlinked store")
+            #expect(unlink(store) == 0)
+            try pair.record(40)
+            #expect(pair.phone!.waitForExit(timeout: 20), "the phone kept running on an unlinked store")
+            #expect(pair.phone!.stop() == 1)
+            #expect(pair.phone!.terminationSignal == nil)
+            try waitForLogLine(pair, pair.phoneLog, "event=store.unlinked", "stopped acknowledging")
+            #expect(try pair.outstandingTransfers() == 40, "transfers were acknowledged from an unlinked store")
 
-        for leftover in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + leftover) }
-        try FileManager.default.copyItem(atPath: backup, toPath: store)
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 70)
+            for leftover in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + leftover) }
+            try FileManager.default.copyItem(atPath: backup, toPath: store)
+            try pair.startPhone()
+            try pair.expectDrainedAndClean(stored: 70)
+        }
     }
 
     /// `HOME/lock` removed under a running phone: a second phone-daemon is still refused (the lock is on
     /// the directory), the pid file comes back, and the first one serves on.
     @Test func removingTheLockFileDoesNotLetASecondDaemonIn() throws {
-        let pair = try SimulatedPair(tag: "lock")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(10)
-        try FileManager.default.removeItem(atPath: pair.phoneHome + "/lock")
-        let second = try #require(try startExpectingRefusal("phone-daemon", home: pair.phoneHome), "a second phone-daemon started")
-        #expect(second.status == 1)
-        #expect(second.stderr.contains("is already served by"))
-        #expect(pair.phone!.isRunning)
-        try waitForLogLine(pair, pair.phoneLog, "event=home.lock-file-restored")
-        #expect(FileManager.default.fileExists(atPath: pair.phoneHome + "/lock"))
-        try pair.record(10)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 20)
+        try withRunningPair(tag: "lock", phoneFirst: true) { pair in
+            try pair.record(10)
+            try FileManager.default.removeItem(atPath: pair.phoneHome + "/lock")
+            let second = try #require(try startExpectingRefusal("phone-daemon", home: pair.phoneHome), "a second phone-daemon started")
+            #expect(second.status == 1)
+            #expect(second.stderr.contains("is already served by"))
+            #expect(pair.phone!.isRunning)
+            try waitForLogLine(pair, pair.phoneLog, "event=home.lock-file-restored")
+            #expect(FileManager.default.fileExists(atPath: pair.phoneHome + "/lock"))
+            try pair.record(10)
+            try pair.expectDrainedAndClean(stored: 20)
+        }
     }
 
     /// `control.sock` and `link.sock` removed under a running phone: both are bound again, the CLI
     /// reaches the phone, and a watch that must connect afresh links and delivers.
     @Test func removedSocketsAreBoundAgain() throws {
-        let pair = try SimulatedPair(tag: "sock")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(10)
-        try pair.waitUntilDrained()
-        try FileManager.default.removeItem(atPath: pair.phoneHome + "/control.sock")
-        try FileManager.default.removeItem(atPath: pair.phoneHome + "/link.sock")
-        try waitForLogLine(pair, pair.phoneLog, "event=control.socket-rebound")
-        try waitForLogLine(pair, pair.phoneLog, "event=link.socket-rebound")
-        #expect(try pair.status("phone")["activationState"] == .string("activated"))
-        pair.killWatch()
-        try pair.startWatch()
-        try pair.record(10)
-        try pair.waitUntilDrained(timeout: 30)
-        #expect(pair.phone!.isRunning)
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 20)
+        try withRunningPair(tag: "sock", phoneFirst: true) { pair in
+            try pair.record(10)
+            try pair.waitUntilDrained()
+            try FileManager.default.removeItem(atPath: pair.phoneHome + "/control.sock")
+            try FileManager.default.removeItem(atPath: pair.phoneHome + "/link.sock")
+            try waitForLogLine(pair, pair.phoneLog, "event=control.socket-rebound")
+            try waitForLogLine(pair, pair.phoneLog, "event=link.socket-rebound")
+            #expect(try pair.status("phone")["activationState"] == .string("activated"))
+            pair.killWatch()
+            try pair.startWatch()
+            try pair.record(10)
+            try pair.waitUntilDrained(timeout: 30)
+            #expect(pair.phone!.isRunning)
+            try pair.expectClean(stored: 20)
+        }
     }
 
     /// The full health check runs only when the store cannot vouch for itself: skipped after a clean
     /// stop, run after a SIGKILL and after anything touched the store while the phone was stopped.
     @Test func theFullCheckRunsOnlyWhenTheStoreCannotVouchForItself() throws {
-        let pair = try SimulatedPair(tag: "seal")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(20)
-        try pair.waitUntilDrained()
-        func lastCheck() -> String {
-            logText(pair.phoneLog).split(separator: "\n").last { $0.contains("event=startup.store-trusted") || $0.contains("event=startup.store-checked") }.map(String.init) ?? ""
+        try withRunningPair(tag: "seal", phoneFirst: true) { pair in
+            try pair.record(20)
+            try pair.waitUntilDrained()
+            func lastCheck() -> String {
+                logText(pair.phoneLog).split(separator: "\n").last { $0.contains("event=startup.store-trusted") || $0.contains("event=startup.store-checked") }.map(String.init) ?? ""
+            }
+            #expect(pair.phone!.stop() == 0)
+            try pair.startPhone()
+            #expect(lastCheck().contains("event=startup.store-trusted"), "\(lastCheck())")
+            pair.killPhone()
+            try pair.startPhone()
+            #expect(lastCheck().contains("event=startup.store-checked"), "\(lastCheck())")
+            #expect(lastCheck().contains("no clean shutdown recorded"))
+            #expect(pair.phone!.stop() == 0)
+            // Touched while stopped (its times change; its bytes do not): checked again.
+            try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: pair.phoneHome + "/store.sqlite")
+            try pair.startPhone()
+            #expect(lastCheck().contains("event=startup.store-checked"), "\(lastCheck())")
+            #expect(lastCheck().contains("changed after the daemon stopped"))
+            try pair.record(10)
+            try pair.expectDrainedAndClean(stored: 30)
         }
-        #expect(pair.phone!.stop() == 0)
-        try pair.startPhone()
-        #expect(lastCheck().contains("event=startup.store-trusted"), "\(lastCheck())")
-        pair.killPhone()
-        try pair.startPhone()
-        #expect(lastCheck().contains("event=startup.store-checked"), "\(lastCheck())")
-        #expect(lastCheck().contains("no clean shutdown recorded"))
-        #expect(pair.phone!.stop() == 0)
-        // Touched while stopped (its times change; its bytes do not): checked again.
-        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: pair.phoneHome + "/store.sqlite")
-        try pair.startPhone()
-        #expect(lastCheck().contains("event=startup.store-checked"), "\(lastCheck())")
-        #expect(lastCheck().contains("changed after the daemon stopped"))
-        try pair.record(10)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 30)
     }
 
     /// A regular file renamed over `control.sock` under the running phone: the phone cannot listen there
     /// and will not remove someone's file, so it exits 1 saying so, rather than run deaf; the file is
     /// left as it was. With it moved away, the phone starts again and every flight arrives.
     @Test func aSocketReplacedByAFileMakesThePhoneExitLoudly() throws {
-        let pair = try SimulatedPair(tag: "sockfile")
-        defer { pair.cleanUp() }
-        try pair.startPhone()
-        try pair.startWatch()
-        try pair.record(10)
-        try pair.waitUntilDrained()
-        let socket = pair.phoneHome + "/control.sock"
-        let file = pair.root + "/notes.txt"
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: file))
-        #expect(rename(file, socket) == 0)
-        #expect(pair.phone!.waitForExit(timeout: 20), "the phone kept running without its control socket")
-        #expect(pair.phone!.stop() == 1)
-        try waitForLogLine(pair, pair.phoneLog, "event=home.socket-lost")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: socket)) == Data("mine".utf8))
-        try FileManager.default.removeItem(atPath: socket)
-        try pair.record(10)
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 20)
+        try withRunningPair(tag: "sockfile", phoneFirst: true) { pair in
+            try pair.record(10)
+            try pair.waitUntilDrained()
+            let socket = pair.phoneHome + "/control.sock"
+            let file = pair.root + "/notes.txt"
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: file))
+            #expect(rename(file, socket) == 0)
+            #expect(pair.phone!.waitForExit(timeout: 20), "the phone kept running without its control socket")
+            #expect(pair.phone!.stop() == 1)
+            try waitForLogLine(pair, pair.phoneLog, "event=home.socket-lost")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: socket)) == Data("mine".utf8))
+            try FileManager.default.removeItem(atPath: socket)
+            try pair.record(10)
+            try pair.startPhone()
+            try pair.expectDrainedAndClean(stored: 20)
+        }
     }
 }

@@ -13,137 +13,196 @@ import Testing
     }
 
     @Test func onePairIsImpliedTwoNeedANameAndACorruptRegistryIsLeftAlone() throws {
-        let first = try SimulatedPair(tag: "reg1")
-        let second = try SimulatedPair(tag: "reg2")
-        defer { first.cleanUp(); second.cleanUp() }
-        let state = first.root + "/state"
-        try first.startPhone()
-        try second.startPhone()
+        try withRunningPair(tag: "reg1", watch: nil) { first in
+            try withRunningPair(tag: "reg2", watch: nil) { second in
+                let state = first.root + "/state"
 
-        // No pair registered: --home is required (exit 2, one line).
-        var result = try runway(["phone", "status", "--json"], state: state)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("no pair is registered"))
+                // No pair registered: --home is required (exit 2, one line).
+                var result = try runway(["phone", "status", "--json"], state: state)
+                #expect(result.status == 2)
+                #expect(result.stderr.contains("no pair is registered"))
 
-        // One pair: implied. Pairing the same homes again keeps the one entry and its name.
-        #expect(try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome], state: state).status == 0)
-        result = try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome, "--json"], state: state)
-        #expect(try JSONValue(parsing: result.stdout)["name"]?.stringValue == "default")
-        result = try runway(["phone", "status", "--json"], state: state)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
+                // One pair: implied. Pairing the same homes again keeps the one entry and its name.
+                #expect(try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome], state: state).status == 0)
+                result = try runway(["pair", "--phone", first.phoneHome, "--watch", first.watchHome, "--json"], state: state)
+                #expect(try JSONValue(parsing: result.stdout)["name"]?.stringValue == "default")
+                result = try runway(["phone", "status", "--json"], state: state)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
 
-        // Two pairs: a name is needed, by --pair or RUNWAY_PAIR; an unknown one is exit 2.
-        #expect(try runway(["pair", "--phone", second.phoneHome, "--watch", second.watchHome, "--name", "other"], state: state).status == 0)
-        result = try runway(["phone", "status"], state: state)
-        #expect(result.status == 2)
-        #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect(result.stderr.contains("default, other"))
-        result = try runway(["phone", "status", "--json", "--pair", "other"], state: state)
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
-        result = try runway(["phone", "status", "--json"], state: state, extra: ["RUNWAY_PAIR": "default"])
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
-        #expect(try runway(["phone", "status", "--pair", "nope"], state: state).status == 2)
-        // --home still wins.
-        result = try runway(["phone", "status", "--json", "--home", second.phoneHome], state: state)
-        #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
+                // Two pairs: a name is needed, by --pair or RUNWAY_PAIR; an unknown one is exit 2.
+                #expect(try runway(["pair", "--phone", second.phoneHome, "--watch", second.watchHome, "--name", "other"], state: state).status == 0)
+                result = try runway(["phone", "status"], state: state)
+                #expect(result.status == 2)
+                #expect(result.stderr.split(separator: "\n").count == 1)
+                #expect(result.stderr.contains("default, other"))
+                result = try runway(["phone", "status", "--json", "--pair", "other"], state: state)
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
+                result = try runway(["phone", "status", "--json"], state: state, extra: ["RUNWAY_PAIR": "default"])
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == first.phoneHome)
+                #expect(try runway(["phone", "status", "--pair", "nope"], state: state).status == 2)
+                // --home still wins.
+                result = try runway(["phone", "status", "--json", "--home", second.phoneHome], state: state)
+                #expect(try JSONValue(parsing: result.stdout)["home"]?.stringValue == second.phoneHome)
 
-        let listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue ?? []
-        #expect(listing.compactMap { $0["name"]?.stringValue } == ["default", "other"])
-        #expect(listing.first?["phoneRunning"] == .bool(true))
-        #expect(listing.first?["watchRunning"] == .bool(false))
+                let listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue ?? []
+                #expect(listing.compactMap { $0["name"]?.stringValue } == ["default", "other"])
+                #expect(listing.first?["phoneRunning"] == .bool(true))
+                #expect(listing.first?["watchRunning"] == .bool(false))
 
-        // unpair: one pair left, implied again.
-        #expect(try runway(["unpair", "other"], state: state).status == 0)
-        #expect(try runway(["unpair", "other"], state: state).status == 2)
-        #expect(try runway(["phone", "status"], state: state).status == 0)
+                // unpair: one pair left, implied again.
+                #expect(try runway(["unpair", "other"], state: state).status == 0)
+                #expect(try runway(["unpair", "other"], state: state).status == 2)
+                #expect(try runway(["phone", "status"], state: state).status == 0)
 
-        // A corrupt registry: one line naming it, exit 2, the file untouched — pair refuses too.
-        let path = state + "/pairs.json"
-        try Data("{\"pairs\": [{\"name\": 1}]".utf8).write(to: URL(fileURLWithPath: path))
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        for arguments in [["phone", "status"], ["list"], ["pair", "--phone", second.phoneHome, "--watch", second.watchHome]] {
-            result = try runway(arguments, state: state)
-            #expect(result.status == 2, "\(arguments)")
-            #expect(result.stderr.contains(path))
-            #expect(result.stderr.split(separator: "\n").count == 1)
+                // A corrupt registry: one line naming it, exit 2, the file untouched — pair refuses too.
+                let path = state + "/pairs.json"
+                try Data("{\"pairs\": [{\"name\": 1}]".utf8).write(to: URL(fileURLWithPath: path))
+                let before = try Data(contentsOf: URL(fileURLWithPath: path))
+                for arguments in [["phone", "status"], ["list"], ["pair", "--phone", second.phoneHome, "--watch", second.watchHome]] {
+                    result = try runway(arguments, state: state)
+                    #expect(result.status == 2, "\(arguments)")
+                    #expect(result.stderr.contains(path))
+                    #expect(result.stderr.split(separator: "\n").count == 1)
+                }
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            }
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    /// `--no-os`: the phone-daemon itself, always running (the behaviour before phone-os).
     @Test func upAndDownStartAndStopBothDaemonsAndNothingTwice() throws {
-        let pair = try SimulatedPair(tag: "updown")
-        defer { pair.cleanUp() }
-        let state = pair.root + "/state"
-        #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--name", "mine"], state: state).status == 0)
-        defer { _ = try? runway(["down", "mine"], state: state) }
-        var result = try runway(["up", "--json"], state: state)
-        #expect(result.status == 0, "\(result.stderr)")
-        let started = try JSONValue(parsing: result.stdout)
-        #expect(started["phone"]?["state"]?.stringValue == "started")
-        #expect(started["watch"]?["state"]?.stringValue == "started")
-        // Up again: says so, starts nothing.
-        result = try runway(["up", "mine", "--json"], state: state)
-        let again = try JSONValue(parsing: result.stdout)
-        #expect(again["phone"]?["state"]?.stringValue == "already running")
-        #expect(again["phone"]?["pid"] == started["phone"]?["pid"])
+        try withPair(tag: "updown") { pair in
+            let state = pair.root + "/state"
+            #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--name", "mine"], state: state).status == 0)
+            defer { _ = try? runway(["down", "mine"], state: state) }
+            var result = try runway(["up", "--no-os", "--json"], state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            let started = try JSONValue(parsing: result.stdout)
+            #expect(started["phone"]?["state"]?.stringValue == "started")
+            #expect(started["phone"]?["binary"]?.stringValue == "phone-daemon")
+            #expect(started["watch"]?["state"]?.stringValue == "started")
+            // Up again: says so, starts nothing.
+            result = try runway(["up", "mine", "--json"], state: state)
+            let again = try JSONValue(parsing: result.stdout)
+            #expect(again["phone"]?["state"]?.stringValue == "already running")
+            #expect(again["phone"]?["pid"] == started["phone"]?["pid"])
+            // Without --no-os either: a phone-daemon already serving the home is not joined by a phone-os.
+            #expect(try JSONValue(parsing: try runway(["up", "mine", "--json"], state: state).stdout)["phone"]?["binary"]?.stringValue == "phone-daemon")
 
-        // Flights move between daemons nobody started by hand.
-        try pair.record(20)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 20)
+            // Flights move between daemons nobody started by hand.
+            try pair.record(20)
+            try pair.expectDrainedAndClean(stored: 20)
 
-        // SIGHUP is logged and ignored.
-        let phonePID = Int32(started["phone"]?["pid"]?.intValue ?? 0)
-        kill(phonePID, SIGHUP)
-        try pair.waitUntil("the phone logs SIGHUP") { logText(pair.phoneHome + "/daemon.log").contains("signal=SIGHUP") }
-        #expect(kill(phonePID, 0) == 0)
+            // SIGHUP is logged and ignored.
+            let phonePID = Int32(started["phone"]?["pid"]?.intValue ?? 0)
+            kill(phonePID, SIGHUP)
+            try pair.waitUntil("the phone logs SIGHUP") { logText(pair.phoneHome + "/daemon.log").contains("signal=SIGHUP") }
+            #expect(kill(phonePID, 0) == 0)
 
-        result = try runway(["down", "--json"], state: state)
-        #expect(result.status == 0, "\(result.stderr)")
-        let stopped = try JSONValue(parsing: result.stdout)
-        #expect(stopped["phone"]?["signal"]?.stringValue == "SIGTERM")
-        #expect(kill(phonePID, 0) != 0)
-        #expect(!FileManager.default.fileExists(atPath: pair.phoneHome + "/control.sock"))
-        #expect(!FileManager.default.fileExists(atPath: pair.watchHome + "/control.sock"))
-        #expect(try runway(["list", "--json"], state: state).stdout.contains("\"phoneRunning\":false"))
-        // Down again: nothing to stop.
-        #expect(try runway(["down"], state: state).stdout.contains("not running"))
-        #expect(try pair.storedCountOffline() == 20)
+            result = try runway(["down", "--json"], state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            let stopped = try JSONValue(parsing: result.stdout)
+            #expect(stopped["phone"]?["signal"]?.stringValue == "SIGTERM")
+            #expect(kill(phonePID, 0) != 0)
+            #expect(!FileManager.default.fileExists(atPath: pair.phoneHome + "/control.sock"))
+            #expect(!FileManager.default.fileExists(atPath: pair.watchHome + "/control.sock"))
+            #expect(try runway(["list", "--json"], state: state).stdout.contains("\"phoneRunning\":false"))
+            // Down again: nothing to stop.
+            #expect(try runway(["down"], state: state).stdout.contains("not running"))
+            #expect(try pair.storedCountOffline() == 20)
+        }
+    }
+
+    /// With phone-os installed next to runway (it is, in the build directory), `up` starts phone-os, not
+    /// the app: the app is launched in the background when the watch has something for it, `down` stops
+    /// phone-os and with it the app, `list` shows the app's state.
+    @Test func upStartsPhoneOSWhichLaunchesTheAppAndDownStopsBoth() throws {
+        try withPair(tag: "upos") { pair in
+            let state = pair.root + "/state"
+            #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome], state: state).status == 0)
+            defer { _ = try? runway(["down"], state: state) }
+            var result = try runway(["up", "--json"], state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            let started = try JSONValue(parsing: result.stdout)
+            #expect(started["phone"]?["binary"]?.stringValue == "phone-os")
+            let osPID = Int32(started["phone"]?["pid"]?.intValue ?? 0)
+            #expect(osPID > 0)
+            var listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue?.first
+            #expect(listing?["phoneOS"] == .bool(true))
+            #expect(listing?["phoneRunning"] == .bool(true))
+            #expect(listing?["phoneApp"]?.stringValue == "not running", "nothing pending, nothing launched")
+            #expect(try runway(["phone", "status"], state: state).status == 1, "the app is not running")
+            // Up again: phone-os is already running; nothing starts twice.
+            let again = try JSONValue(parsing: try runway(["up", "--json"], state: state).stdout)
+            #expect(again["phone"]?["state"]?.stringValue == "already running")
+            #expect(again["phone"]?["pid"] == started["phone"]?["pid"])
+
+            // Runs recorded on the watch launch the app in the background; nobody starts it.
+            try pair.record(30)
+            try pair.waitUntilDrained()
+            let os = try JSONValue(parsing: try runway(["phone", "os", "status", "--json"], state: state).stdout)
+            #expect(os["launches"]?["watch-transfer"]?.intValue ?? 0 >= 1)
+            #expect(os["launches"]?["user"] == nil)
+            // The user opens the app (the call returns once it is ready) to look at the logbook.
+            #expect(try runway(["phone", "app", "open"], state: state).status == 0)
+            listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue?.first
+            #expect(listing?["phoneApp"]?.stringValue == "foreground")
+            try pair.expectClean(stored: 30)
+
+            // phone-os ignores SIGHUP, as the daemons do.
+            kill(osPID, SIGHUP)
+            try pair.waitUntil("phone-os logs SIGHUP") { logText(pair.phoneHome + "/daemon.log").contains("event=os.signal signal=SIGHUP") }
+            #expect(kill(osPID, 0) == 0)
+
+            let appPID = Int32(try JSONValue(parsing: try runway(["phone", "os", "status", "--json"], state: state).stdout)["appPid"]?.intValue ?? 0)
+            #expect(appPID > 0)
+            result = try runway(["down", "--json"], state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            let stopped = try JSONValue(parsing: result.stdout)
+            #expect(stopped["phone"]?["binary"]?.stringValue == "phone-os")
+            #expect(stopped["phone"]?["signal"]?.stringValue == "SIGTERM")
+            #expect(kill(osPID, 0) != 0)
+            #expect(kill(appPID, 0) != 0, "phone-os stopped the app it launched")
+            for name in ["link.sock", "control.sock", "os.sock"] {
+                #expect(!FileManager.default.fileExists(atPath: pair.phoneHome + "/" + name), "\(name) left behind")
+            }
+            listing = try JSONValue(parsing: try runway(["list", "--json"], state: state).stdout).arrayValue?.first
+            #expect(listing?["phoneRunning"] == .bool(false))
+            #expect(try runway(["down"], state: state).stdout.contains("phone: not running"))
+            #expect(try pair.storedCountOffline() == 30)
+        }
     }
 
     @Test func errorsAreJSONUnderJSONAndEveryBinaryHasAVersion() throws {
-        let pair = try SimulatedPair(tag: "jsonerr")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        // Invalid input, a daemon not running, a WatchConnectivity error: one JSON line each.
-        let cases: [([String], Int32, String?)] = [
-            (["phone", "status", "--home", pair.root + "/nowhere", "--json"], 2, nil),
-            (["phone", "status", "--home", pair.phoneHome, "--json"], 1, nil),
-            (["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", "-", "--json"], 1, "7010"),
-            (["watch", "record", "--count", "-1", "--home", pair.watchHome, "--json"], 2, nil),
-        ]
-        for (arguments, status, code) in cases {
-            let result = try runTool(arguments, stdin: "{\"a\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}")
-            #expect(result.status == status, "\(arguments): \(result.stderr)")
-            let lines = result.stderr.split(separator: "\n")
-            #expect(lines.count == 1, "\(arguments): \(result.stderr)")
-            let error = try JSONValue(parsing: Array((lines.first ?? "").utf8))["error"]
-            #expect(error?["message"]?.stringValue?.isEmpty == false)
-            if let code { #expect(error?["code"]?.intValue == Int(code)) }
+        try withRunningPair(tag: "jsonerr", phone: nil) { pair in
+            // Invalid input, a daemon not running, a WatchConnectivity error: one JSON line each.
+            let cases: [([String], Int32, String?)] = [
+                (["phone", "status", "--home", pair.root + "/nowhere", "--json"], 2, nil),
+                (["phone", "status", "--home", pair.phoneHome, "--json"], 1, nil),
+                (["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", "-", "--json"], 1, "7010"),
+                (["watch", "record", "--count", "-1", "--home", pair.watchHome, "--json"], 2, nil),
+            ]
+            for (arguments, status, code) in cases {
+                let result = try runTool(arguments, stdin: "{\"a\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}")
+                #expect(result.status == status, "\(arguments): \(result.stderr)")
+                let lines = result.stderr.split(separator: "\n")
+                #expect(lines.count == 1, "\(arguments): \(result.stderr)")
+                let error = try JSONValue(parsing: Array((lines.first ?? "").utf8))["error"]
+                #expect(error?["message"]?.stringValue?.isEmpty == false)
+                if let code { #expect(error?["code"]?.intValue == Int(code)) }
+            }
+            for binary in ["runway", "phone-daemon", "watch-agent"] {
+                let result = try runTool(["--version"], binary: binary)
+                #expect(result.status == 0)
+                #expect(result.stdout.hasPrefix("\(binary) "))
+            }
+            // `runway phone` alone lists its commands.
+            let group = try runTool(["phone"])
+            #expect(group.status == 0)
+            #expect(group.stdout.contains("runway phone logbook"))
+            #expect(!group.stdout.contains("runway watch record"))
         }
-        for binary in ["runway", "phone-daemon", "watch-agent"] {
-            let result = try runTool(["--version"], binary: binary)
-            #expect(result.status == 0)
-            #expect(result.stdout.hasPrefix("\(binary) "))
-        }
-        // `runway phone` alone lists its commands.
-        let group = try runTool(["phone"])
-        #expect(group.status == 0)
-        #expect(group.stdout.contains("runway phone logbook"))
-        #expect(!group.stdout.contains("runway watch record"))
     }
 
     /// Completion and the man page come from the same command list as --help: every command is in both.
@@ -181,73 +240,61 @@ import Testing
     /// More than 10,000 runs are recorded in chunks, each its own transaction, in one series: the ids
     /// are all there once, in order, the series ends at the watch's now, and every flight arrives once.
     @Test func aLongRecordingGoesInChunksAndLosesNothing() throws {
-        let pair = try SimulatedPair(tag: "chunks")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        let ids = try pair.record(25_000)
-        #expect(Set(ids).count == 25_000)
-        #expect(try pair.outstandingTransfers() == 25_000)
-        // Not a terminal: no progress line.
-        let quiet = try runTool(["watch", "record", "--home", pair.watchHome, "--count", "10001"])
-        #expect(quiet.status == 0)
-        #expect(quiet.stderr.isEmpty)
-        #expect(quiet.stdout.split(separator: "\n").count == 10_001)
-        pair.noteRecorded(quiet.stdout.split(separator: "\n").map(String.init))
-        try pair.startPhone()
-        try pair.waitUntilDrained(timeout: 300)
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(report.stored == 35_001)
+        try withRunningPair(tag: "chunks", phone: nil) { pair in
+            let ids = try pair.record(25_000)
+            #expect(Set(ids).count == 25_000)
+            #expect(try pair.outstandingTransfers() == 25_000)
+            // Not a terminal: no progress line.
+            let quiet = try runTool(["watch", "record", "--home", pair.watchHome, "--count", "10001"])
+            #expect(quiet.status == 0)
+            #expect(quiet.stderr.isEmpty)
+            #expect(quiet.stdout.split(separator: "\n").count == 10_001)
+            pair.noteRecorded(quiet.stdout.split(separator: "\n").map(String.init))
+            try pair.startPhone()
+            try pair.expectDrainedAndClean(stored: 35_001, timeout: 300)
+        }
     }
 
     /// `--log-format json`: every line of the daemon's log is one JSON object with the usual fields.
     @Test func daemonsLogJSONWhenAsked() throws {
-        let pair = try SimulatedPair(tag: "jsonlog")
-        defer { pair.cleanUp() }
-        pair.phoneArguments = ["--log-format", "json"]
-        pair.watchArguments = ["--log-format", "json"]
-        try pair.startWatch()
-        try pair.startPhone()
-        try pair.record(5)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        for path in [pair.phoneLog, pair.watchLog] {
-            let lines = logText(path).split(separator: "\n")
-            #expect(lines.count > 5)
-            for line in lines {
-                let object = try JSONValue(parsing: Array(line.utf8))
-                #expect(object["ts"]?.stringValue != nil && object["event"]?.stringValue != nil && object["level"]?.stringValue != nil, "\(line)")
+        try withRunningPair(tag: "jsonlog", watch: ["--log-format", "json"], phone: ["--log-format", "json"]) { pair in
+            try pair.record(5)
+            try pair.expectDrainedAndClean()
+            for path in [pair.phoneLog, pair.watchLog] {
+                let lines = logText(path).split(separator: "\n")
+                #expect(lines.count > 5)
+                for line in lines {
+                    let object = try JSONValue(parsing: Array(line.utf8))
+                    #expect(object["ts"]?.stringValue != nil && object["event"]?.stringValue != nil && object["level"]?.stringValue != nil, "\(line)")
+                }
+                #expect(lines.contains { $0.contains(#""event":"daemon.ready""#) })
             }
-            #expect(lines.contains { $0.contains(#""event":"daemon.ready""#) })
+            let bad = try runUntilExit("phone-daemon", ["--home", pair.root + "/other", "--log-format", "xml"])
+            #expect(bad.status == 2)
+            #expect(bad.stderr.contains("--log-format must be logfmt or json"))
         }
-        let bad = try runUntilExit("phone-daemon", ["--home", pair.root + "/other", "--log-format", "xml"])
-        #expect(bad.status == 2)
-        #expect(bad.stderr.contains("--log-format must be logfmt or json"))
     }
 
     /// `runway dump` decodes the BLOBs a person finds with sqlite3, and changes nothing.
     @Test func dumpDecodesTheStoresPayloads() throws {
-        let pair = try SimulatedPair(tag: "dump")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        let ids = try pair.record(3)
-        #expect(try runTool(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", "-"], stdin: #"{"note":"hello"}"#).status == 0)
-        let result = try runTool(["dump", "--home", pair.watchHome, "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let dump = try JSONValue(parsing: result.stdout)
-        let outbox = dump["outbox"]?.arrayValue ?? []
-        #expect(outbox.compactMap { $0["userInfo"]?["id"]?.stringValue } == ids)
-        #expect(outbox.last?["userInfo"]?["note"]?.stringValue == "hello")
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        let phone = try JSONValue(parsing: try runTool(["dump", "--home", pair.phoneHome, "--json", "--limit", "5"]).stdout)
-        #expect(phone["received"]?.arrayValue?.first?["userInfo"]?["note"]?.stringValue == "hello")
-        #expect(try JSONValue(parsing: try runTool(["dump", "--home", pair.watchHome, "--json"]).stdout)["outbox"]?.arrayValue?.isEmpty == true)
-        pair.noteRecorded([])
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
-        #expect(try runTool(["dump", "--home", pair.root + "/nothing"]).status == 2)
-        #expect(try runTool(["dump", "--home", pair.watchHome]).stdout.hasPrefix("outbox (not yet acknowledged): 0"))
+        try withRunningPair(tag: "dump", phone: nil) { pair in
+            let ids = try pair.record(3)
+            #expect(try runTool(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", "-"], stdin: #"{"note":"hello"}"#).status == 0)
+            let result = try runTool(["dump", "--home", pair.watchHome, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let dump = try JSONValue(parsing: result.stdout)
+            let outbox = dump["outbox"]?.arrayValue ?? []
+            #expect(outbox.compactMap { $0["userInfo"]?["id"]?.stringValue } == ids)
+            #expect(outbox.last?["userInfo"]?["note"]?.stringValue == "hello")
+            try pair.startPhone()
+            try pair.waitUntilDrained()
+            let phone = try JSONValue(parsing: try runTool(["dump", "--home", pair.phoneHome, "--json", "--limit", "5"]).stdout)
+            #expect(phone["received"]?.arrayValue?.first?["userInfo"]?["note"]?.stringValue == "hello")
+            #expect(try JSONValue(parsing: try runTool(["dump", "--home", pair.watchHome, "--json"]).stdout)["outbox"]?.arrayValue?.isEmpty == true)
+            pair.noteRecorded([])
+            try pair.expectClean()
+            #expect(try runTool(["dump", "--home", pair.root + "/nothing"]).status == 2)
+            #expect(try runTool(["dump", "--home", pair.watchHome]).stdout.hasPrefix("outbox (not yet acknowledged): 0"))
+        }
     }
 }

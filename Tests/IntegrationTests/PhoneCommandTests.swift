@@ -108,72 +108,68 @@ import Testing
     }
 
     @Test func theFlightSummaryShowsSplitsStopsAndHeartRate() throws {
-        let pair = try SimulatedPair(tag: "summary")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
-        let ids = try pair.record(12, distanceKm: 5.5)
-        try pair.waitUntilDrained()
-        var sawStops = false
-        for id in ids {
-            let result = try runTool(["phone", "flight", id, "--home", pair.phoneHome])
-            #expect(result.status == 0)
-            let text = result.stdout
-            #expect(text.hasPrefix("FLIGHT SUMMARY  \(id)"))
-            #expect(text.contains("  distance    5.50 km"))
-            #expect(text.contains(" moving, "))
-            #expect(text.contains("  heart rate  avg ") && text.contains(" bpm, max "))
-            #expect(Self.lines(text, "    km ").count == 6)  // five kilometres and the last half
-            #expect(text.contains("    km 6*"))
-            sawStops = sawStops || text.contains("  stops       ")
+        try withRunningPair(tag: "summary") { pair in
+            let ids = try pair.record(12, distanceKm: 5.5)
+            try pair.waitUntilDrained()
+            var sawStops = false
+            for id in ids {
+                let result = try runTool(["phone", "flight", id, "--home", pair.phoneHome])
+                #expect(result.status == 0)
+                let text = result.stdout
+                #expect(text.hasPrefix("FLIGHT SUMMARY  \(id)"))
+                #expect(text.contains("  distance    5.50 km"))
+                #expect(text.contains(" moving, "))
+                #expect(text.contains("  heart rate  avg ") && text.contains(" bpm, max "))
+                #expect(Self.lines(text, "    km ").count == 6)  // five kilometres and the last half
+                #expect(text.contains("    km 6*"))
+                sawStops = sawStops || text.contains("  stops       ")
+            }
+            #expect(sawStops, "none of twelve generated runs had a stop")
+            let json = try runTool(["phone", "flight", ids[0], "--home", pair.phoneHome, "--json"])
+            let flight = try JSONValue(parsing: json.stdout)
+            #expect(flight["id"] == .string(ids[0]))
+            #expect((flight["samples"]?.arrayValue?.count ?? 0) > 10)
+            let unknown = try runTool(["phone", "flight", "00000000-0000-4000-8000-000000000000", "--home", pair.phoneHome])
+            #expect(unknown.status == 1)
         }
-        #expect(sawStops, "none of twelve generated runs had a stop")
-        let json = try runTool(["phone", "flight", ids[0], "--home", pair.phoneHome, "--json"])
-        let flight = try JSONValue(parsing: json.stdout)
-        #expect(flight["id"] == .string(ids[0]))
-        #expect((flight["samples"]?.arrayValue?.count ?? 0) > 10)
-        let unknown = try runTool(["phone", "flight", "00000000-0000-4000-8000-000000000000", "--home", pair.phoneHome])
-        #expect(unknown.status == 1)
     }
 
     @Test func deletingAsksOnATerminalAndChangesNothingOnAnyFailure() throws {
-        let pair = try SimulatedPair(tag: "delete")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
-        let ids = try pair.record(4)
-        try pair.waitUntilDrained()
-        let home = ["--home", pair.phoneHome]
+        try withRunningPair(tag: "delete") { pair in
+            let ids = try pair.record(4)
+            try pair.waitUntilDrained()
+            let home = ["--home", pair.phoneHome]
 
-        let unknown = try runTool(["phone", "delete", "00000000-0000-4000-8000-000000000000", "--yes"] + home)
-        #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("no flight 00000000-0000-4000-8000-000000000000"))
-        #expect(unknown.stderr.split(separator: "\n").count == 1)
-        let malformed = try runTool(["phone", "delete", "not-a-flight", "--yes"] + home)
-        #expect(malformed.status == 2)
-        #expect(malformed.stderr.contains("not a flight id"))
-        // No terminal, no --yes: refused before anything is touched.
-        let piped = try runTool(["phone", "delete", ids[0]] + home, stdin: "y\n")
-        #expect(piped.status == 2)
-        #expect(piped.stderr.contains("--yes"))
-        #expect(try pair.logbookIDs() == ids)
+            let unknown = try runTool(["phone", "delete", "00000000-0000-4000-8000-000000000000", "--yes"] + home)
+            #expect(unknown.status == 1)
+            #expect(unknown.stderr.contains("no flight 00000000-0000-4000-8000-000000000000"))
+            #expect(unknown.stderr.split(separator: "\n").count == 1)
+            let malformed = try runTool(["phone", "delete", "not-a-flight", "--yes"] + home)
+            #expect(malformed.status == 2)
+            #expect(malformed.stderr.contains("not a flight id"))
+            // No terminal, no --yes: refused before anything is touched.
+            let piped = try runTool(["phone", "delete", ids[0]] + home, stdin: "y\n")
+            #expect(piped.status == 2)
+            #expect(piped.stderr.contains("--yes"))
+            #expect(try pair.logbookIDs() == ids)
 
-        // On a terminal: "n" keeps it, "y" deletes it.
-        let declined = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "n\n")
-        #expect(declined.status == 1)
-        #expect(declined.stdout.contains(AppTexts.text(.deleteConfirm, .ko)) && declined.stdout.contains(ids[1]))
-        #expect(try pair.logbookIDs() == ids)
-        let confirmed = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "y\n")
-        #expect(confirmed.status == 0, "\(confirmed.stderr)")
-        #expect(confirmed.stdout.contains("deleted \(ids[1])"))
-        #expect(try pair.logbookIDs() == [ids[0], ids[2], ids[3]])
+            // On a terminal: "n" keeps it, "y" deletes it.
+            let declined = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "n\n")
+            #expect(declined.status == 1)
+            #expect(declined.stdout.contains(AppTexts.text(.deleteConfirm, .ko)) && declined.stdout.contains(ids[1]))
+            #expect(try pair.logbookIDs() == ids)
+            let confirmed = try runTool(["phone", "delete", ids[1]] + home, terminalInput: "y\n")
+            #expect(confirmed.status == 0, "\(confirmed.stderr)")
+            #expect(confirmed.stdout.contains("deleted \(ids[1])"))
+            #expect(try pair.logbookIDs() == [ids[0], ids[2], ids[3]])
 
-        let yes = try runTool(["phone", "delete", ids[3].lowercased(), "--yes"] + home)
-        #expect(yes.status == 0)
-        #expect(try pair.logbookIDs() == [ids[0], ids[2]])
-        let again = try runTool(["phone", "delete", ids[3], "--yes"] + home)
-        #expect(again.status == 1)
-        #expect(try pair.logbookIDs() == [ids[0], ids[2]])
-        #expect(try runTool(["phone", "status", "--json"] + home).status == 0)  // still serving
+            let yes = try runTool(["phone", "delete", ids[3].lowercased(), "--yes"] + home)
+            #expect(yes.status == 0)
+            #expect(try pair.logbookIDs() == [ids[0], ids[2]])
+            let again = try runTool(["phone", "delete", ids[3], "--yes"] + home)
+            #expect(again.status == 1)
+            #expect(try pair.logbookIDs() == [ids[0], ids[2]])
+            #expect(try runTool(["phone", "status", "--json"] + home).status == 0)  // still serving
+        }
     }
 }

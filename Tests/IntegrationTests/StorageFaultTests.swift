@@ -24,103 +24,96 @@ import Testing
     }
 
     @Test func aFullDiskOnThePhoneDelaysDeliveryButLosesNothing() throws {
-        let pair = try SimulatedPair(tag: "full")
-        defer { pair.cleanUp() }
-        let pages = try pageCount(pair.phoneHome + "/store.sqlite")
-        try pair.startWatch()
-        try pair.record(300)
-        // Room for a few dozen flights only.
-        try pair.startPhone(extraArguments: ["--max-store-pages", String(pages + 25), "--enable-test-commands"])
-        try pair.waitUntil("the phone reports the full store", timeout: 60) {
-            let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
-            return log.contains("event=receive.commit-failed") && log.contains("insufficientSpace")
+        try withPair(tag: "full") { pair in
+            let pages = try pageCount(pair.phoneHome + "/store.sqlite")
+            try pair.startWatch()
+            try pair.record(300)
+            // Room for a few dozen flights only.
+            try pair.startPhone(extraArguments: ["--max-store-pages", String(pages + 25), "--enable-test-commands"])
+            try pair.waitUntil("the phone reports the full store", timeout: 60) {
+                let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
+                return log.contains("event=receive.commit-failed") && log.contains("insufficientSpace")
+            }
+            let storedWhileFull = try pair.storedCount()
+            #expect(storedWhileFull < 300)
+            #expect(try pair.outstandingTransfers() == 300 - storedWhileFull)
+            // The daemon keeps serving while full.
+            #expect(try pair.status("phone")["activationState"] == .string("activated"))
+            // Space returns: delivery resumes by itself.
+            try storeLimit(pair.phoneHome, .phone, pages: 0)
+            try pair.expectDrainedAndClean(stored: 300)
+            let watchLog = try String(contentsOfFile: pair.watchLog, encoding: .utf8)
+            #expect(watchLog.contains("event=link.peer-error code=7015 name=insufficientSpace"))
         }
-        let storedWhileFull = try pair.storedCount()
-        #expect(storedWhileFull < 300)
-        #expect(try pair.outstandingTransfers() == 300 - storedWhileFull)
-        // The daemon keeps serving while full.
-        #expect(try pair.status("phone")["activationState"] == .string("activated"))
-        // Space returns: delivery resumes by itself.
-        try storeLimit(pair.phoneHome, .phone, pages: 0)
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations)")
-        #expect(report.stored == 300)
-        let watchLog = try String(contentsOfFile: pair.watchLog, encoding: .utf8)
-        #expect(watchLog.contains("event=link.peer-error code=7015 name=insufficientSpace"))
     }
 
     @Test func aFullDiskOnTheWatchFailsTheRecordingAndKeepsWhatWasQueued() throws {
-        let pair = try SimulatedPair(tag: "wfull")
-        defer { pair.cleanUp() }
-        let pages = try pageCount(pair.watchHome + "/store.sqlite")
-        pair.watchArguments = ["--max-store-pages", String(pages + 60)]
-        try pair.startWatch()
-        try pair.record(20)
-        let failed = try runTool(["watch", "record", "--home", pair.watchHome, "--count", "2000"])
-        #expect(failed.status == 1)
-        #expect(failed.stderr.contains("full"))
-        #expect(failed.stderr.split(separator: "\n").count == 1)
-        #expect(try pair.outstandingTransfers() == 20)  // the failed recording left nothing half-queued
-        try pair.startPhone()
-        try pair.waitUntilDrained()
-        let report = try pair.check()
-        #expect(report.isClean, "\(report.violations)")
+        try withPair(tag: "wfull") { pair in
+            let pages = try pageCount(pair.watchHome + "/store.sqlite")
+            pair.watchArguments = ["--max-store-pages", String(pages + 60)]
+            try pair.startWatch()
+            try pair.record(20)
+            let failed = try runTool(["watch", "record", "--home", pair.watchHome, "--count", "2000"])
+            #expect(failed.status == 1)
+            #expect(failed.stderr.contains("full"))
+            #expect(failed.stderr.split(separator: "\n").count == 1)
+            #expect(try pair.outstandingTransfers() == 20)  // the failed recording left nothing half-queued
+            try pair.startPhone()
+            try pair.expectDrainedAndClean()
+        }
     }
 
     @Test func aDamagedStoreIsRefusedAndLeftUntouched() throws {
-        let pair = try SimulatedPair(tag: "corrupt")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
-        try pair.record(300)
-        try pair.waitUntilDrained()
-        #expect(pair.phone!.stop() == 0)
-        let path = pair.phoneHome + "/store.sqlite"
-        // Scribble over pages in the middle of the file (the header stays valid).
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: size / 2 / 4096 * 4096)
-        handle.write(Data(repeating: 0x5A, count: 4096 * 3))
-        try handle.close()
-        let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let refused = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("is damaged"))
-        #expect(refused.stderr.contains("left untouched"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
-        let wal = FileManager.default.contents(atPath: path + "-wal") ?? Data()
-        #expect(wal.isEmpty)
+        try withRunningPair(tag: "corrupt") { pair in
+            try pair.record(300)
+            try pair.waitUntilDrained()
+            #expect(pair.phone!.stop() == 0)
+            let path = pair.phoneHome + "/store.sqlite"
+            // Scribble over pages in the middle of the file (the header stays valid).
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+            let size = try handle.seekToEnd()
+            try handle.seek(toOffset: size / 2 / 4096 * 4096)
+            handle.write(Data(repeating: 0x5A, count: 4096 * 3))
+            try handle.close()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let refused = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("is damaged"))
+            #expect(refused.stderr.contains("left untouched"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            let wal = FileManager.default.contents(atPath: path + "-wal") ?? Data()
+            #expect(wal.isEmpty)
+        }
     }
 
     @Test func aFileThatIsNotADatabaseIsRefused() throws {
-        let pair = try SimulatedPair(tag: "notdb")
-        defer { pair.cleanUp() }
-        let path = pair.phoneHome + "/store.sqlite"
-        try FileManager.default.removeItem(atPath: path)
-        try? FileManager.default.removeItem(atPath: path + "-wal")
-        try? FileManager.default.removeItem(atPath: path + "-shm")
-        let garbage = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        try garbage.write(to: URL(fileURLWithPath: path))
-        let refused = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("is damaged"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+        try withPair(tag: "notdb") { pair in
+            let path = pair.phoneHome + "/store.sqlite"
+            try FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + "-wal")
+            try? FileManager.default.removeItem(atPath: path + "-shm")
+            let garbage = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            try garbage.write(to: URL(fileURLWithPath: path))
+            let refused = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("is damaged"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+        }
     }
 
     @Test func aStoreFromANewerVersionIsRefused() throws {
-        let pair = try SimulatedPair(tag: "newer")
-        defer { pair.cleanUp() }
-        let path = pair.phoneHome + "/store.sqlite"
-        do {
-            let database = try Database(path: path)
-            try database.execute("INSERT INTO schema_migrations (id) VALUES ('app.99')")
-            database.close()
+        try withPair(tag: "newer") { pair in
+            let path = pair.phoneHome + "/store.sqlite"
+            do {
+                let database = try Database(path: path)
+                try database.execute("INSERT INTO schema_migrations (id) VALUES ('app.99')")
+                database.close()
+            }
+            let refused = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("newer version"))
+            #expect(refused.stderr.contains("app.99"))
+            #expect(refused.stderr.split(separator: "\n").count == 1)
         }
-        let refused = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("newer version"))
-        #expect(refused.stderr.contains("app.99"))
-        #expect(refused.stderr.split(separator: "\n").count == 1)
     }
 }

@@ -58,21 +58,16 @@ final class EventCollector: @unchecked Sendable {
     }
 }
 
-/// `runway phone ui` as a real process, its stdout in a file.
+/// `runway phone ui` as a real process (a `ChildProcess`), its stdout in a file.
 final class UIProcess {
-    let process = Process()
+    let process: ChildProcess
     let outputPath: String
 
     init(phoneHome: String, scratch: String, index: Int) throws {
         outputPath = "\(scratch)/ui-\(index).out"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Binaries.path("runway"))
         // Every month expanded, so that every flight it lists is in its output.
-        process.arguments = ["phone", "ui", "--home", phoneHome, "--expand", "all"]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess("runway", ["phone", "ui", "--home", phoneHome, "--expand", "all"],
+                                   stdout: .file(outputPath))
     }
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
@@ -87,15 +82,6 @@ final class UIProcess {
         output.split(separator: "\n").filter { $0.hasPrefix(prefix) }.compactMap { $0.split(separator: " ").last.map(String.init) }
     }
 
-    func signal(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    /// Sends `signal` and waits for it to go.
+    func signal(_ signal: Int32) { process.kill(signal) }
 }

@@ -1,0 +1,114 @@
+import Connectivity
+import Control
+import Glibc
+import JSONText
+import Posix
+
+// MARK: - The control socket (runway phone app …, runway phone os …)
+
+extension PhoneOS {
+    func makeRouter() -> ControlRouter {
+        let router = ControlRouter(server: .phoneOS)
+        router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
+        router.on("os-jetsam") { [unowned self] _, connection in
+            guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
+            jetsams += 1
+            logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
+            if state == .suspended { kill(childPID, SIGCONT) }
+            kill(childPID, SIGKILL)
+            connection.reply(status())
+        }
+        router.on("app") { [unowned self] request, connection in
+            let action = request.string("action") ?? ""
+            let launching = action == "open" && state == .notRunning
+            try appAction(action)
+            if launching && childPID > 0 {
+                // A foreground launch answers once the app is ready (READY=1), so that the next command finds it.
+                openWaiters.append(connection)
+                loop.schedule(afterMilliseconds: 30_000) { [weak self, weak connection] in
+                    guard let self, let connection, let index = self.openWaiters.firstIndex(where: { $0 === connection }) else { return }
+                    self.openWaiters.remove(at: index)
+                    connection.reply(error: ControlError("the app did not report ready within 30 s (see the log)"))
+                }
+            } else {
+                connection.reply(status())
+            }
+        }
+        return router
+    }
+
+    func appAction(_ action: String) throws {
+        switch action {
+        case "open":
+            forceQuit = false
+            switch state {
+            case .notRunning: launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
+            case .background: cancelBudget(); state = .foreground; logger.info("os.app-foreground", ["pid": childPID])
+            case .suspended: kill(childPID, SIGCONT); cancelBudget(); state = .foreground
+            case .foreground: break
+            }
+        case "close":
+            guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
+            state = .background
+            logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
+            startBudget()
+        case "force-quit":
+            forceQuit = true
+            if childPID > 0 {
+                logger.notice("os.force-quit", ["pid": childPID])
+                if state == .suspended { kill(childPID, SIGCONT) }
+                kill(childPID, SIGKILL)
+            } else {
+                logger.notice("os.force-quit", ["pid": "none"])
+            }
+        case "suspend":
+            guard childPID > 0, state != .suspended else { throw ControlError("the app is \(state.rawValue): nothing to suspend") }
+            stateBeforeSuspend = state
+            cancelBudget()
+            kill(childPID, SIGSTOP)
+            state = .suspended
+            logger.info("os.suspended", ["pid": childPID])
+        case "resume":
+            guard state == .suspended else { throw ControlError("the app is not suspended (it is \(state.rawValue))") }
+            kill(childPID, SIGCONT)
+            state = stateBeforeSuspend
+            logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
+            if state == .background { startBudget() }
+        default:
+            throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
+        }
+    }
+
+    func status() -> JSONValue {
+        var remaining: JSONValue = .null
+        if budgetDeadline > 0 {
+            let now = loop.nowNanoseconds
+            remaining = .integer(Int64(budgetDeadline > now ? (budgetDeadline - now) / 1_000_000 : 0))
+        }
+        return .object([
+            "home": .string(home.path),
+            "pid": .integer(Int64(getpid())),
+            "appState": .string(state.rawValue),
+            "appPid": childPID > 0 ? .integer(Int64(childPID)) : .null,
+            "forceQuit": .bool(forceQuit),
+            "launches": .object(launches.mapValues { .integer(Int64($0)) }),
+            "launchCount": .integer(Int64(launches.values.reduce(0, +))),
+            "lastLaunchReason": .string(lastLaunchReason),
+            "reclaims": .integer(Int64(reclaims)),
+            "jetsams": .integer(Int64(jetsams)),
+            "declinedLaunches": .integer(Int64(declined)),
+            "readyReports": .integer(Int64(readyReports)),
+            "backgroundBudgetMs": .integer(Int64(options.backgroundBudgetMilliseconds)),
+            "remainingBudgetMs": remaining,
+        ])
+    }
+
+    /// Answers the `open` calls waiting for the app: its status once ready, or why it is not.
+    func answerOpenWaiters(_ failure: String?) {
+        let waiting = openWaiters
+        openWaiters = []
+        for connection in waiting {
+            if let failure { connection.reply(error: ControlError(failure)) } else { connection.reply(status()) }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Connectivity
+import Glibc
+import Posix
+
+/// What phone-os does with a watch's `hello` while the app is not running: the whole rule, pure.
+///
+/// Something pending — a message (`pendingMessages`) or transfers (`pendingTransfers`) — launches the app
+/// in the background, unless the user force-quit it. A message under force-quit is turned away with
+/// `notReachable` (7007), so the watch's `sendMessage` fails at once rather than at its time-out; transfers
+/// under force-quit, or nothing pending, are declined silently (the watch retries with its backoff).
+enum PhoneOSLaunchRule: Equatable {
+    case launch(reasonKey: String, reason: String)
+    case decline(reason: String, error: WCError?)
+
+    static func decide(_ hello: Handshake, forceQuit: Bool) -> PhoneOSLaunchRule {
+        let messages = hello.pendingMessages, transfers = hello.pendingTransfers
+        if messages == 0 && transfers == 0 {
+            return .decline(reason: "the watch has nothing pending", error: nil)
+        }
+        if forceQuit {
+            let reason = "force-quit by the user: no background launch until the app is opened"
+            return .decline(reason: reason, error: messages > 0
+                ? WCError(.notReachable, "the phone app was force-quit by the user: iOS does not launch it until it is opened")
+                : nil)
+        }
+        if messages > 0 {
+            return .launch(reasonKey: "message", reason: "watch connected with \(messages) message(s) to send"
+                + (transfers > 0 ? " and \(transfers) transfer(s) pending" : ""))
+        }
+        return .launch(reasonKey: "watch-transfer", reason: "watch connected with \(transfers) transfer(s) pending")
+    }
+
+    /// Turns a peeked connection away with `error`: the `hello` is read (so the close is orderly), then an
+    /// `error` frame is written before the descriptor is closed by the caller.
+    static func refuse(_ fd: FileDescriptor, helloLength: Int, _ error: WCError) {
+        var sink = [UInt8](repeating: 0, count: helloLength)
+        _ = sink.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        let frame = Frame(.error, ErrorFrame.encode(error)).encoded
+        _ = frame.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+}
