@@ -50,7 +50,7 @@ import Testing
         #expect(top.wait() == 0)
         Self.expectGivenBack(top)
         try pair.startPhone()
-        try pair.expectInvariants()
+        try pair.expectDrainedAndClean()
     }
 
     @Test func thePhoneUIOnATerminalIsAScreenNotAScroll() throws {
@@ -77,7 +77,7 @@ import Testing
         ui.signal(SIGTERM)
         #expect(ui.wait() == 0)
         Self.expectGivenBack(ui)
-        try pair.expectInvariants()
+        try pair.expectDrainedAndClean()
     }
 
     @Test func topWithoutATerminalIsPlainAndADownDeviceIsNoError() throws {
@@ -134,7 +134,7 @@ import Testing
         #expect(!result.stdout.contains("\u{1B}"))
         _ = try pair.phoneOSCall(["app", "open"])
         try pair.waitUntil("the app answers") { (try? pair.status("phone")) != nil }
-        try pair.expectInvariants()
+        try pair.expectDrainedAndClean()
     }
 
     @Test func aTimelineMarksAPhoneKillAndEndsWithTheCheckersCounts() throws {
@@ -159,7 +159,7 @@ import Testing
         let relaunched = pair.phone!.pid
         let recorded = recorder.wait()
         #expect(recorded.status == 0, "\(recorded.stderr)")
-        try pair.expectInvariants()
+        try pair.expectDrainedAndClean()
         let stored = try pair.logbookIDs().count
 
         let show = try runTool(["timeline", "show", file, "--json", "--svg", svg])
@@ -214,7 +214,7 @@ import Testing
         #expect(!plain.stdout.contains("pace (faster up)") && plain.stdout.hasSuffix("delete: runway phone delete \(id)\n"))
         let json = try JSONValue(parsing: try runTool(["phone", "flight", id, "--home", pair.phoneHome, "--json"]).stdout)
         #expect(json["id"] == .string(id))
-        try pair.expectInvariants()
+        try pair.expectDrainedAndClean()
     }
 
     @Test func aTimelineThatIsNotOneIsOneLineAndExitTwo() throws {
