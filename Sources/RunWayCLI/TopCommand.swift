@@ -124,6 +124,8 @@ struct TopView {
 
     private func row(_ key: String, _ value: String) -> String { "  " + key.padding(13) + value }
 
+    private func plural(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
+
     private func yesNo(_ value: JSONValue?) -> String { value?.boolValue.map { $0 ? "yes" : "no" } ?? "?" }
 
     private func rate(_ key: KeyPath<CountHistory.Point, Int?>) -> String {
@@ -152,7 +154,7 @@ struct TopView {
         if let os = poll.phoneOS {
             let app = os["appState"]?.stringValue ?? "?"
             lines.append(row("phone-os", "app \(app)" + (os["appPid"]?.intValue.map { " (pid \($0))" } ?? "")
-                             + ", \(os["launchCount"]?.intValue ?? 0) launches, \(os["reclaims"]?.intValue ?? 0) reclaimed"))
+                             + ", \(plural(os["launchCount"]?.intValue ?? 0, "launch", "launches")), \(os["reclaims"]?.intValue ?? 0) reclaimed"))
         }
         guard let s = poll.phone.status else { return lines }
         lines.append(row("activation", s["activationState"]?.stringValue ?? "?"))
