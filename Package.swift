@@ -9,6 +9,7 @@
 //   Connectivity     - the WatchConnectivity-style session: frames, handshake, outbox, acks (knows no flights)
 //   RunWayApp        - the app domain: flights, logbook, the view model that saves on receipt
 //   Control          - the control socket's protocol: frames, commands and replies, client, server plumbing
+//   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
 //   RunWayCLI        - the `runway` command-line client
 //   PairTesting      - the integration harness: real processes, real signals, the invariant checker
@@ -41,7 +42,9 @@ let package = Package(
         // The control socket's protocol: frames, commands, replies, the client and the server's plumbing.
         .target(name: "Control", dependencies: ["Posix", "JSONText", "Connectivity"]),
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control"]),
-        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control"]),
+        // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
+        .target(name: "TerminalViews", dependencies: ["JSONText"]),
+        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control", "TerminalViews"]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
@@ -60,6 +63,7 @@ let package = Package(
         .testTarget(name: "ControlTests", dependencies: ["Control", "Connectivity"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Control", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
+        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Control", "Devices", "Connectivity", "Posix", "RunWayApp"]

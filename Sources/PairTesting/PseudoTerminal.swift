@@ -5,7 +5,7 @@ import Glibc
 /// confirmation prompt, typed into from the test.
 final class PseudoTerminal {
     /// The controlling side: what is written here is what the tool reads.
-    private let master: Int32
+    let master: Int32
     /// The terminal side, the tool's stdin.
     let terminal: FileHandle
 

@@ -19,7 +19,7 @@ public enum CLI {
 
     static let commands: [Command] = [
         PairCommand.command,
-    ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + [
+    ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
         WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
     ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
         PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,

@@ -52,7 +52,7 @@ enum DocumentationCommands {
             let words = (prefixes[key].map { Array($0).sorted() } ?? []) + (options[key] ?? [])
             cases.append("      \"\(key.joined(separator: " "))\") words=\"\(words.joined(separator: " "))\"; break ;;")
         }
-        let pathValues: Set<String> = ["DIR", "P", "W", "F", "H"]
+        let pathValues: Set<String> = ["DIR", "P", "W", "F", "H", "FILE", "OUT"]
         var directorySet = Set<String>()
         for command in CLI.commands {
             for spec in command.specs where spec.valueName.map(pathValues.contains) == true { directorySet.insert("--" + spec.name) }

@@ -55,16 +55,23 @@ enum PhoneCommands {
 
     static let flight = CLI.Command(
         path: ["phone", "flight"],
-        synopsis: "ID --home P [--json]",
-        summary: "The Flight Summary of one stored flight: distance, duration, pace, heart rate, splits.",
-        specs: [CLI.homeSpec, CLI.jsonSpec],
+        synopsis: "ID --home P [--no-charts] [--ascii] [--json]",
+        summary: """
+        The Flight Summary of one stored flight: distance, duration, pace, heart rate, splits — then pace and
+        heart rate over the run as charts (braille; --ascii or a locale that is not UTF-8: ASCII) and the
+        splits as bars. --no-charts leaves the pictures out.
+        """,
+        specs: [CLI.homeSpec, .flag("no-charts", "the summary without the pictures"), Terminal.asciiSpec, CLI.jsonSpec],
         positionals: 1,
         run: { parsed in
             guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
             let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
+            let charts = parsed.has("no-charts") ? [] : FlightCharts.render(
+                result, style: Terminal.glyphStyle(ascii: parsed.has("ascii")), width: Terminal.isTerminal ? Terminal.size().columns : 80)
             // A past flight, from the Logbook: its summary ends with the way to delete it (#25, #26).
             Output.out(parsed.has("json") ? result.text
-                : FlightSummaryText.render(result, calendar: .current()) + "\n  delete: runway phone delete \(result["id"]?.stringValue ?? id)")
+                : ([FlightSummaryText.render(result, calendar: .current())] + charts).joined(separator: "\n")
+                    + "\n  delete: runway phone delete \(result["id"]?.stringValue ?? id)")
             return 0
         })
 
@@ -107,7 +114,9 @@ enum PhoneCommands {
         language: "app relaunched (language-changed): language ja", each change of the Pre-flight
         APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending [Update] [Later]);
         attaching reschedules the inactivity reminders and runs the update check (at most once a day), as
-        opening the app does. It stays until Ctrl-C or the phone goes.
+        opening the app does. It stays until Ctrl-C or the phone goes. On a terminal it is a screen redrawn in
+        place (the alternate screen, given back on exit): a header (the APPLE WATCH row, reachability, flights
+        stored), the Logbook, and a pane of the latest events; otherwise the lines above, one per event.
         Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
         saving never waits for this in the default path).
         """,
@@ -125,40 +134,55 @@ enum PhoneCommands {
             var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
             let remembered = (try CLI.client(parsed, .phone).call(ControlRequest(command: "groups", arguments: ["view": .string("logbook")]))["remembered"]?
                 .objectValue ?? [:]).compactMapValues(\.boolValue)
-            Output.out(LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered))
-            if let drained = attached["drained"]?.intValue, drained > 0 {
+            let logbook = LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered)
+            let drained = attached["drained"]?.intValue ?? 0
+            // On a terminal: the phone's screen, redrawn in place (docs/views.md). Otherwise a line per event.
+            if Terminal.isTerminal {
+                return try PhoneScreen(client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
+                                       calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
+                                       status: try CLI.client(parsed, .phone).call(ControlRequest(command: "status")),
+                                       preflight: try CLI.client(parsed, .phone).call(ControlRequest(command: "preflight"))).run()
+            }
+            Output.out(logbook)
+            if drained > 0 {
                 Output.out("(the home screen saved \(drained) flight(s) that were waiting for it)")
             }
             Output.out("-- attached; new flights appear below (Ctrl-C to leave) --")
             while let event = try client.nextEvent() {
-                switch event["event"]?.stringValue {
-                case "flightSaved":
-                    guard let flight = event["flight"], let arrival = flight["arrival"]?.intValue, arrival > shownUpTo else { continue }
-                    shownUpTo = arrival
-                    Output.out("saved: " + LogbookText.line(flight, calendar: calendar))
-                case "notificationDelivered":
-                    Output.out("notification: \(event["body"]?.stringValue ?? "")")
-                case "appRelaunched":
-                    Output.out("app relaunched (\(event["reason"]?.stringValue ?? "?")): language \(event["language"]?.stringValue ?? "?")")
-                case "mirroring":
-                    Output.out("mirroring: \(event["state"]?.stringValue ?? "?") run \(event["runId"]?.stringValue ?? "?")"
-                        + (event["failureReason"]?.stringValue.map { " (\($0))" } ?? ""))
-                case "watchState":
-                    var line = "watch: APPLE WATCH \(event["appleWatch"]?["label"]?.stringValue ?? "?")"
-                    line += " reachable=\(event["reachable"]?.boolValue ?? false)"
-                    if event["versionMismatch"]?.boolValue == true {
-                        line += " version-mismatch watch=\(event["watchAppVersion"]?.stringValue ?? "?")"
-                    }
-                    Output.out(line)
-                case "updateAvailable":
-                    Output.out(BeforeRunCommands.alertBox(event))
-                default:
-                    continue
-                }
+                if let line = eventLine(event, calendar: calendar, shownUpTo: &shownUpTo) { Output.out(line) }
             }
             Output.out("-- the phone closed the connection --")
             return 0
         })
+
+    /// What `phone ui` shows of one event from the phone, or nil for one it does not show (a flight the
+    /// listing already had: its arrival number is not above the listing's).
+    static func eventLine(_ event: JSONValue, calendar: LogbookCalendar, shownUpTo: inout Int) -> String? {
+        switch event["event"]?.stringValue {
+        case "flightSaved":
+            guard let flight = event["flight"], let arrival = flight["arrival"]?.intValue, arrival > shownUpTo else { return nil }
+            shownUpTo = arrival
+            return "saved: " + LogbookText.line(flight, calendar: calendar)
+        case "notificationDelivered":
+            return "notification: \(event["body"]?.stringValue ?? "")"
+        case "appRelaunched":
+            return "app relaunched (\(event["reason"]?.stringValue ?? "?")): language \(event["language"]?.stringValue ?? "?")"
+        case "mirroring":
+            return "mirroring: \(event["state"]?.stringValue ?? "?") run \(event["runId"]?.stringValue ?? "?")"
+                + (event["failureReason"]?.stringValue.map { " (\($0))" } ?? "")
+        case "watchState":
+            var line = "watch: APPLE WATCH \(event["appleWatch"]?["label"]?.stringValue ?? "?")"
+            line += " reachable=\(event["reachable"]?.boolValue ?? false)"
+            if event["versionMismatch"]?.boolValue == true {
+                line += " version-mismatch watch=\(event["watchAppVersion"]?.stringValue ?? "?")"
+            }
+            return line
+        case "updateAvailable":
+            return BeforeRunCommands.alertBox(event)
+        default:
+            return nil
+        }
+    }
 
     // MARK: - Shared options
 

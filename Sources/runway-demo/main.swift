@@ -68,6 +68,10 @@ do {
     command("watch-agent --home \(pair.watchHome) --link-rate \(rate) &")
     try pair.startWatch()
     say("ready")
+    // The picture the demo ends with: both counts sampled from here until the outbox has drained.
+    let timelinePath = pair.root + "/timeline.ndjson"
+    let timeline = try RunningTool(["timeline", "record", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--out", timelinePath,
+                                    "--interval-ms", "50", "--until-drained", "--max-seconds", "900"])
 
     command("runway watch record --home \(pair.watchHome) --count \(count)      # the phone is down")
     try pair.record(count)
@@ -100,8 +104,16 @@ do {
         for line in report.violations { say(line) }
         exit(1)
     }
+    _ = timeline.wait()
     try ReminderLadder.run()
     try GPWSSideBySide.run()
+
+    say("")
+    say("And the picture of the run under fire: the watch's outbox against the phone's stored flights, sampled")
+    say("every 50 ms by `runway timeline record`; ✕ (x) is the SIGKILL, ▲ (^) a launch (docs/views.md).")
+    command("runway timeline show \(timelinePath)")
+    let picture = try runTool(["timeline", "show", timelinePath, "--width", "72", "--height", "12"])
+    say(picture.status == 0 ? picture.stdout.trimmingCharacters(in: .newlines) : "(no timeline: \(picture.stderr))")
 } catch {
     FileHandle.standardError.write("runway-demo: \(error)\n".data(using: .utf8)!)
     exit(1)

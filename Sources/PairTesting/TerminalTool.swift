@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+
+/// A built binary run on a pseudo-terminal of a given size — stdin, stdout and stderr all the terminal —
+/// as a person runs `runway top` or `runway phone ui`. Everything it writes is read on a thread of its own
+/// (a full terminal would block it) and can be replayed into a `ScreenEmulator`.
+public final class TerminalTool: @unchecked Sendable {
+    private let process = Process()
+    private let terminal: PseudoTerminal
+    public let columns: Int, rows: Int
+    private let shared = Shared()
+    private var readerStopped = false
+
+    /// What the reading thread and the test share (the thread holds this, not the tool, so the tool can go).
+    final class Shared: @unchecked Sendable {
+        let lock = NSLock()
+        var output: [UInt8] = []
+        /// Stop at the next moment nothing is left to read.
+        var stopWhenIdle = false
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    public init(_ arguments: [String], binary: String = "runway", columns: Int = 100, rows: Int = 40,
+                environment: [String: String] = [:]) throws {
+        self.columns = columns
+        self.rows = rows
+        terminal = try PseudoTerminal()
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        guard ioctl(terminal.master, UInt(TIOCSWINSZ), &size) == 0 else { throw HarnessError("TIOCSWINSZ failed: errno \(errno)") }
+        process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm-256color"
+        env["LANG"] = "C.UTF-8"
+        env["LC_ALL"] = ""
+        process.environment = env.merging(environment) { $1 }
+        process.standardInput = terminal.terminal
+        process.standardOutput = terminal.terminal
+        process.standardError = terminal.terminal
+        try process.run()
+        let master = terminal.master, shared = self.shared
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 50) > 0 else {
+                    if shared.lock.withLock({ shared.stopWhenIdle }) { break }
+                    continue
+                }
+                let n = read(master, &buffer, buffer.count)
+                if n <= 0 { if errno == EINTR || errno == EAGAIN { continue }; break }
+                shared.lock.withLock { shared.output.append(contentsOf: buffer[0..<n]) }
+            }
+            shared.done.signal()
+        }.start()
+    }
+
+    public var isRunning: Bool { process.isRunning }
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Everything written to the terminal so far.
+    public var rawOutput: String { shared.lock.withLock { String(decoding: shared.output, as: UTF8.self) } }
+
+    /// The screen as a terminal of this size would show it now.
+    public var screen: ScreenEmulator {
+        var emulator = ScreenEmulator(columns: columns, rows: rows)
+        emulator.feed(rawOutput)
+        return emulator
+    }
+
+    public func signal(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Polls until `condition` holds for the screen, or throws after `timeout` seconds (a deadline only).
+    public func waitForScreen(_ what: String, timeout: Double = 60, _ condition: (ScreenEmulator) -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(screen) { return }
+            if !process.isRunning {
+                usleep(100_000)
+                if condition(screen) { return }
+                throw HarnessError("the tool exited (\(process.terminationStatus)) before \(what); screen:\n\(screen.text)")
+            }
+            usleep(50_000)
+        }
+        throw HarnessError("timed out after \(timeout) s waiting for \(what); screen:\n\(screen.text)")
+    }
+
+    /// Waits for it to exit (SIGKILL after `timeout` seconds) and returns its exit status, then stops reading
+    /// once what it wrote last has been read.
+    @discardableResult
+    public func wait(timeout: Double = 30) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        // The reader stops once the terminal has nothing left: what the tool wrote last is read.
+        if !readerStopped {
+            shared.lock.withLock { shared.stopWhenIdle = true }
+            shared.done.wait()
+            readerStopped = true
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if !readerStopped {
+            shared.lock.withLock { shared.stopWhenIdle = true }
+            shared.done.wait()
+        }
+    }
+}
