@@ -59,7 +59,9 @@ let package = Package(
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
-        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
+        .testTarget(
+            name: "ConnectivityTests",
+            dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Connectivity"]),
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Control", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),

@@ -42,7 +42,8 @@ public struct DeviceHome: Sendable {
         public var description: String {
             switch self {
             case let .notADirectory(path): "\(path) exists and is not a directory, so it cannot be a device home"
-            case let .notAHome(path, role): "\(path) is not a \(role.rawValue) home (it has no store.sqlite; create homes with runway pair or by starting the daemon)"
+            case let .notAHome(path, role):
+                "\(path) is not a \(role.rawValue) home (it has no store.sqlite; create homes with runway pair or by starting the daemon)"
             case let .unhealthyStore(path, problems):
                 "the store \(path) is damaged (\(problems)); refusing to start. The file is left untouched: restore it from a copy, or move it aside and remove \(path.dropLast("store.sqlite".count))initialised to start with an empty store"
             case let .storeLost(home, store, what):

@@ -40,8 +40,10 @@ public struct LinkHandshake: Sendable {
     }
 
     /// The steps for the first frame the counterpart sent.
-    public func receive(_ frame: Frame, validate: (Handshake) -> WCError?,
-                        makeHandshake: () throws -> Handshake) -> [Step] {
+    public func receive(
+        _ frame: Frame, validate: (Handshake) -> WCError?,
+        makeHandshake: () throws -> Handshake
+    ) -> [Step] {
         switch (side, frame.type) {
         case (.acceptor, .hello):
             guard let hello = try? Handshake(decoding: frame.payload) else {

@@ -18,8 +18,10 @@ public struct Handshake: Equatable, Sendable {
     /// watch, phone-os launches the phone app for them (Apple: a watch's message wakes the iOS app).
     public var pendingMessages: Int64 = 0
 
-    public init(role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
-                appInstalled: Bool = true, appActive: Bool = true) {
+    public init(
+        role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
+        appInstalled: Bool = true, appActive: Bool = true
+    ) {
         self.role = role
         self.deviceID = deviceID
         self.pairingID = pairingID
@@ -48,14 +50,15 @@ public struct Handshake: Equatable, Sendable {
     public init(decoding payload: [UInt8]) throws(DecodeError) {
         let fields = try PropertyListCodec.decodeDictionary(payload)
         guard let roleName = fields["role"]?.stringValue, let role = DeviceRole(rawValue: roleName),
-              let deviceID = fields["deviceID"]?.stringValue,
-              let pairingID = fields["pairingID"]?.stringValue,
-              let appVersion = fields["appVersion"]?.stringValue,
-              let resumeSeq = fields["resumeSeq"]?.int64Value, resumeSeq >= 0
+            let deviceID = fields["deviceID"]?.stringValue,
+            let pairingID = fields["pairingID"]?.stringValue,
+            let appVersion = fields["appVersion"]?.stringValue,
+            let resumeSeq = fields["resumeSeq"]?.int64Value, resumeSeq >= 0
         else { throw .invalid("handshake is missing a field or has one of the wrong type") }
-        self.init(role: role, deviceID: deviceID, pairingID: pairingID, appVersion: appVersion, resumeSeq: resumeSeq,
-                  appInstalled: fields["appInstalled"]?.boolValue ?? true,
-                  appActive: fields["appActive"]?.boolValue ?? true)
+        self.init(
+            role: role, deviceID: deviceID, pairingID: pairingID, appVersion: appVersion, resumeSeq: resumeSeq,
+            appInstalled: fields["appInstalled"]?.boolValue ?? true,
+            appActive: fields["appActive"]?.boolValue ?? true)
         pendingTransfers = max(0, fields["pendingTransfers"]?.int64Value ?? 0)
         pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
     }

@@ -60,9 +60,10 @@ public final class Outbox {
         try query.bind(limit, at: 2)
         var result: [OutboxEntry] = []
         while try query.step() {
-            result.append(OutboxEntry(
-                seq: query.int64(at: 0), kind: OutboxKind(rawValue: query.int64(at: 1)) ?? .userInfo,
-                payload: query.blob(at: 2)))
+            result.append(
+                OutboxEntry(
+                    seq: query.int64(at: 0), kind: OutboxKind(rawValue: query.int64(at: 1)) ?? .userInfo,
+                    payload: query.blob(at: 2)))
         }
         return result
     }

@@ -20,7 +20,9 @@ public struct QuarantinedTransfer: Sendable, Equatable {
 }
 
 extension SessionStore {
-    static let quarantineMigration = Migration("connectivity.3", """
+    static let quarantineMigration = Migration(
+        "connectivity.3",
+        """
         -- Received transfers that could not be delivered to the app (undecodable, or rejected by it):
         -- kept, never silently acknowledged away.
         CREATE TABLE cx_quarantine (
@@ -38,9 +40,10 @@ extension Session {
     /// Keeps a transfer the app cannot take; call inside the receive transaction.
     func quarantine(_ body: ArraySlice<UInt8>, _ transfer: ReceivedTransfer, reason: String) throws {
         try database.requireTransaction("quarantine a transfer")
-        let insert = try database.statement(literal: """
-            INSERT INTO cx_quarantine (peer_device_id, seq, payload, reason, quarantined_at) VALUES (?, ?, ?, ?, ?)
-            """)
+        let insert = try database.statement(
+            literal: """
+                INSERT INTO cx_quarantine (peer_device_id, seq, payload, reason, quarantined_at) VALUES (?, ?, ?, ?, ?)
+                """)
         try insert.bind(transfer.senderDeviceID, at: 1)
         try insert.bind(transfer.seq, at: 2)
         try insert.bind(blob: Array(body), at: 3)
@@ -56,15 +59,18 @@ extension Session {
 
     /// The quarantined transfers, oldest first, at most `limit`.
     public func quarantined(limit: Int) throws -> [QuarantinedTransfer] {
-        let query = try database.statement("""
+        let query = try database.statement(
+            """
             SELECT id, peer_device_id, seq, payload, reason, quarantined_at FROM cx_quarantine ORDER BY id LIMIT ?
             """)
         defer { query.reset() }
         try query.bind(limit, at: 1)
         var result: [QuarantinedTransfer] = []
         while try query.step() {
-            result.append(QuarantinedTransfer(id: query.int64(at: 0), peerDeviceID: query.string(at: 1), seq: query.int64(at: 2),
-                                              payload: query.blob(at: 3), reason: query.string(at: 4), quarantinedAt: query.double(at: 5)))
+            result.append(
+                QuarantinedTransfer(
+                    id: query.int64(at: 0), peerDeviceID: query.string(at: 1), seq: query.int64(at: 2),
+                    payload: query.blob(at: 3), reason: query.string(at: 4), quarantinedAt: query.double(at: 5)))
         }
         return result
     }

@@ -107,8 +107,10 @@ public final class Session {
     /// the `hello` says how many, phone-os launches the phone app for them (`SessionMessageWake.swift`).
     var messagesAwaitingLink: [Int64: [UInt8]] = [:]
 
-    public init(role: DeviceRole, database: Database, loop: EventLoop, transport: LinkTransport?,
-                configuration: SessionConfiguration = SessionConfiguration(), logger: Logger) {
+    public init(
+        role: DeviceRole, database: Database, loop: EventLoop, transport: LinkTransport?,
+        configuration: SessionConfiguration = SessionConfiguration(), logger: Logger
+    ) {
         self.role = role
         self.database = database
         self.loop = loop
@@ -198,7 +200,8 @@ public final class Session {
         pairing = (try? SessionStore.pairing(database)) ?? pairing
         // A new pairing brings what `runway pair` recorded of the watch app (the pairing seed).
         if activationState == .activated, pairing?.pairingID != before,
-           let installed = try? SessionStore.stateValue(database, "peer.installed") {
+            let installed = try? SessionStore.stateValue(database, "peer.installed")
+        {
             counterpartAppInstalled = installed == "1"
         }
     }
@@ -243,7 +246,8 @@ public final class Session {
     /// The counterpart reported its app's state: remember it and tell the delegate what changed
     /// (callers compare reachability around this call: it depends on the link too).
     func updateCounterpartAppState(installed: Bool, active: Bool, version: String?) {
-        let changed = installed != counterpartAppInstalled || active != counterpartAppActive
+        let changed =
+            installed != counterpartAppInstalled || active != counterpartAppActive
             || (version != nil && version != counterpartAppVersion)
         counterpartAppInstalled = installed
         counterpartAppActive = active
@@ -293,11 +297,13 @@ public final class Session {
             return WCError(.deviceNotPaired, "this \(role.rawValue) (\(deviceID)) is not paired with any device")
         }
         guard handshake.role == role.counterpart,
-              handshake.pairingID == pairing.pairingID,
-              handshake.deviceID == pairing.counterpartID(of: role)
+            handshake.pairingID == pairing.pairingID,
+            handshake.deviceID == pairing.counterpartID(of: role)
         else {
-            return WCError(.deviceNotPaired,
-                "\(handshake.role.rawValue) \(handshake.deviceID) (pairing \(handshake.pairingID)) is not paired with this \(role.rawValue) (paired with \(pairing.counterpartID(of: role)), pairing \(pairing.pairingID))")
+            return WCError(
+                .deviceNotPaired,
+                "\(handshake.role.rawValue) \(handshake.deviceID) (pairing \(handshake.pairingID)) is not paired with this \(role.rawValue) (paired with \(pairing.counterpartID(of: role)), pairing \(pairing.pairingID))"
+            )
         }
         return nil
     }
@@ -318,10 +324,12 @@ public final class Session {
             newChannel.close(error: WCError(.genericError, "could not resume: \(error)"), reason: "resume failed")
             return
         }
-        logger.info("link.established", [
-            "peer": handshake.deviceID, "peerVersion": handshake.appVersion,
-            "peerResume": handshake.resumeSeq, "localResume": receiveCursor,
-        ])
+        logger.info(
+            "link.established",
+            [
+                "peer": handshake.deviceID, "peerVersion": handshake.appVersion,
+                "peerResume": handshake.resumeSeq, "localResume": receiveCursor,
+            ])
         onLinkEstablished?(handshake)
         updateCounterpartAppState(installed: handshake.appInstalled, active: handshake.appActive, version: handshake.appVersion)
         if wasReachable != isReachable { delegate?.sessionReachabilityDidChange(self) }

@@ -34,14 +34,15 @@ extension Session {
 
     private func storedContext(_ direction: SessionStore.ContextDirection) -> UserInfo {
         guard let stored = try? SessionStore.context(database, direction),
-              let context = try? PropertyListCodec.decodeDictionary(stored.payload) else { return [:] }
+            let context = try? PropertyListCodec.decodeDictionary(stored.payload)
+        else { return [:] }
         return context
     }
 
     /// Sends the current context if the counterpart has not acknowledged this version.
     func sendApplicationContextIfNeeded() {
         guard let channel, activationState == .activated,
-              let sent = try? SessionStore.context(database, .sent), sent.version > sent.ackedVersion
+            let sent = try? SessionStore.context(database, .sent), sent.version > sent.ackedVersion
         else { return }
         if role == .phone && !counterpartAppInstalled { return }
         channel.send(SequencedFrame.frame(.applicationContext, number: sent.version, body: sent.payload))
@@ -63,8 +64,10 @@ extension Session {
             let identical = stored?.payload == bytes && stored?.peerDeviceID == peer.deviceID
             do {
                 try database.transaction {
-                    try SessionStore.setContext(database, .received, .init(
-                        peerDeviceID: peer.deviceID, version: version, payload: bytes, ackedVersion: version))
+                    try SessionStore.setContext(
+                        database, .received,
+                        .init(
+                            peerDeviceID: peer.deviceID, version: version, payload: bytes, ackedVersion: version))
                 }
             } catch {
                 logger.error("context.save-failed", ["version": version, "error": "\(error)"])

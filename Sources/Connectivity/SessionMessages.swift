@@ -20,8 +20,10 @@ extension Session {
     /// From the watch, with its app in the foreground and the link down but in range, the message waits
     /// for the link and the connection says so (`Handshake.pendingMessages`): phone-os launches the phone
     /// app for it, as iOS does ("the counterpart app will be launched upon receiving the message").
-    public func sendMessage(_ message: UserInfo, replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
-                            completion: @escaping (Result<UserInfo, WCError>) -> Void) {
+    public func sendMessage(
+        _ message: UserInfo, replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
+        completion: @escaping (Result<UserInfo, WCError>) -> Void
+    ) {
         let payload: [UInt8]
         do throws(WCError) {
             try requireActivated()
@@ -29,18 +31,23 @@ extension Session {
             let direct = isReachable && channel != nil
             let wake = !direct && mayWakeCounterpart
             guard direct || wake else {
-                throw WCError(.notReachable, role == .phone
-                    ? "the watch is not reachable (link down, or the watch app is not in the foreground)"
-                    : "the phone is not reachable (link down, or the watch app is not in the foreground)")
+                throw WCError(
+                    .notReachable,
+                    role == .phone
+                        ? "the watch is not reachable (link down, or the watch app is not in the foreground)"
+                        : "the phone is not reachable (link down, or the watch app is not in the foreground)")
             }
             payload = try encodeChecked(message, limit: configuration.userInfoByteLimit, what: "message")
             let id = nextMessageID
             nextMessageID += 1
             let timeout = timeoutMilliseconds ?? configuration.messageTimeoutMilliseconds
             let timer = loop.schedule(afterMilliseconds: timeout) { [weak self] in
-                self?.completeMessage(id, .failure(replyExpected
-                    ? WCError(.messageReplyTimedOut, "no reply within \(timeout) ms")
-                    : WCError(.deliveryFailed, "delivery not confirmed within \(timeout) ms")))
+                self?.completeMessage(
+                    id,
+                    .failure(
+                        replyExpected
+                            ? WCError(.messageReplyTimedOut, "no reply within \(timeout) ms")
+                            : WCError(.deliveryFailed, "delivery not confirmed within \(timeout) ms")))
             }
             pendingMessages[id] = PendingMessage(timer: timer, completion: completion)
             let frame = SequencedFrame.frame(replyExpected ? .message : .messageNoReply, number: id, body: payload)
@@ -75,8 +82,11 @@ extension Session {
         switch type {
         case .message:
             guard let message = try? PropertyListCodec.decodeDictionary(body) else {
-                source.send(SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(
-                    WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
+                source.send(
+                    SequencedFrame.frame(
+                        .messageError, number: id,
+                        body: ErrorFrame.encode(
+                            WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
                 return
             }
             var replied = false
@@ -85,16 +95,22 @@ extension Session {
                 replied = true
                 let encoded = PropertyListCodec.encode(reply)
                 if encoded.count > self.configuration.userInfoByteLimit {
-                    source.send(SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(
-                        WCError(.messageReplyFailed, "the reply is \(encoded.count) bytes, over the limit"))))
+                    source.send(
+                        SequencedFrame.frame(
+                            .messageError, number: id,
+                            body: ErrorFrame.encode(
+                                WCError(.messageReplyFailed, "the reply is \(encoded.count) bytes, over the limit"))))
                 } else {
                     source.send(SequencedFrame.frame(.messageReply, number: id, body: encoded))
                 }
             }
         case .messageNoReply:
             guard let message = try? PropertyListCodec.decodeDictionary(body) else {
-                source.send(SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(
-                    WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
+                source.send(
+                    SequencedFrame.frame(
+                        .messageError, number: id,
+                        body: ErrorFrame.encode(
+                            WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
                 return
             }
             delegate?.session(self, didReceiveMessage: message)

@@ -58,7 +58,8 @@ extension Session {
                         outcome = .rejected("undecodable: \(error)")
                     }
                     if outcome == .accepted, configuration.duplicateDeliveryRate > 0,
-                       Double.random(in: 0..<1) < configuration.duplicateDeliveryRate {
+                        Double.random(in: 0..<1) < configuration.duplicateDeliveryRate
+                    {
                         // The duplicating link: the app gets the same transfer again.
                         if (try? deliver(item.body, transfer)) == .failed { throw ReceiveAborted(seq: item.seq) }
                         duplicatedDeliveries += 1
@@ -86,22 +87,33 @@ extension Session {
             let storage = (error as? StorageError) ?? database.lastStatementError
             let code: WCError.Code = storage?.kind == .full ? .insufficientSpace : .deliveryFailed
             failedCommits += 1
-            logger.error("receive.commit-failed", [
-                "transfers": fresh.count, "firstSeq": fresh[0].seq, "code": code.rawValue, "name": code.name,
-                "error": "\(error)", "action": "not acknowledged; the sender keeps them and resends after reconnecting",
-            ])
-            source.close(error: WCError(code, "the \(role.rawValue) could not store transfers \(fresh[0].seq)...: \(error)"),
-                         reason: "receive commit failed")
+            logger.error(
+                "receive.commit-failed",
+                [
+                    "transfers": fresh.count, "firstSeq": fresh[0].seq, "code": code.rawValue, "name": code.name,
+                    "error": "\(error)", "action": "not acknowledged; the sender keeps them and resends after reconnecting",
+                ])
+            source.close(
+                error: WCError(code, "the \(role.rawValue) could not store transfers \(fresh[0].seq)...: \(error)"),
+                reason: "receive commit failed")
             return
         }
         CrashPoint.hit("receive.after-commit")
         // One line per committed batch, with its range: what arrived, without a line per transfer.
-        logger.info("receive.batch", ["firstSeq": fresh[0].seq, "lastSeq": cursor, "transfers": fresh.count,
-                                      "ms": Double(SystemClock.now() - batchStarted) / 1e6])
+        logger.info(
+            "receive.batch",
+            [
+                "firstSeq": fresh[0].seq, "lastSeq": cursor, "transfers": fresh.count,
+                "ms": Double(SystemClock.now() - batchStarted) / 1e6,
+            ])
         receiveCursor = cursor
         for (seq, reason) in quarantined {
-            logger.error("transfer.quarantined", ["seq": seq, "peer": peer.deviceID, "reason": reason,
-                                                  "action": "kept in quarantine; see runway \(role.rawValue) quarantine"])
+            logger.error(
+                "transfer.quarantined",
+                [
+                    "seq": seq, "peer": peer.deviceID, "reason": reason,
+                    "action": "kept in quarantine; see runway \(role.rawValue) quarantine",
+                ])
         }
         delegate?.sessionDidCommitReceivedTransfers(self)
         if !configuration.acknowledgeBeforeCommit || refused != nil, mayAcknowledge(source) {
@@ -110,8 +122,9 @@ extension Session {
         CrashPoint.hit("receive.after-ack")
         if let refused {
             logger.warning("receive.deferred", ["seq": refused, "action": "not acknowledged; the sender resends it"])
-            source.close(error: WCError(.deliveryFailed, "the \(role.rawValue)'s app could not take transfer \(refused) yet"),
-                         reason: "app deferred a transfer")
+            source.close(
+                error: WCError(.deliveryFailed, "the \(role.rawValue)'s app could not take transfer \(refused) yet"),
+                reason: "app deferred a transfer")
         }
     }
 

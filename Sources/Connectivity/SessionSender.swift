@@ -150,7 +150,8 @@ extension Session {
         // The phone holds transfers for a watch app that is not installed until it is.
         if role == .phone && !counterpartAppInstalled { return }
         while outboxMayHaveMore, window.room > 0,
-              channel.pendingOutboundBytes < configuration.outboundHighWaterBytes {
+            channel.pendingOutboundBytes < configuration.outboundHighWaterBytes
+        {
             var room = window.room
             if configuration.maximumTransfersPerSecond != nil {
                 room = min(room, takeRateTokens(upTo: room))

@@ -36,7 +36,9 @@ public struct Pairing: Equatable, Sendable {
 /// received transfer and what the app saved from it commit together.
 public enum SessionStore {
     public static let migrations: [Migration] = [
-        Migration("connectivity.1", """
+        Migration(
+            "connectivity.1",
+            """
             CREATE TABLE cx_identity (
                 key TEXT PRIMARY KEY NOT NULL,
                 value TEXT NOT NULL
@@ -63,7 +65,9 @@ public enum SessionStore {
                 last_seq INTEGER NOT NULL
             ) STRICT;
             """),
-        Migration("connectivity.2", """
+        Migration(
+            "connectivity.2",
+            """
             -- The outbox's watermarks: everything up to acked_seq is acknowledged by the counterpart
             -- (logically gone from the outbox), everything up to reported_seq has been reported to the
             -- app (didFinish). Acknowledging is one small update, not a delete per transfer: the rows
@@ -134,9 +138,10 @@ public enum SessionStore {
     // MARK: - Pairing
 
     public static func pairing(_ database: Database) throws -> Pairing? {
-        let query = try database.statement(literal: """
-            SELECT pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at FROM cx_pairing
-            """)
+        let query = try database.statement(
+            literal: """
+                SELECT pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at FROM cx_pairing
+                """)
         defer { query.reset() }
         guard try query.step() else { return nil }
         return Pairing(
@@ -146,11 +151,12 @@ public enum SessionStore {
 
     public static func setPairing(_ database: Database, _ pairing: Pairing) throws {
         try database.transaction {
-            let update = try database.statement(literal: """
-                INSERT OR REPLACE INTO cx_pairing
-                    (singleton, pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at)
-                VALUES (1, ?, ?, ?, ?, ?)
-                """)
+            let update = try database.statement(
+                literal: """
+                    INSERT OR REPLACE INTO cx_pairing
+                        (singleton, pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at)
+                    VALUES (1, ?, ?, ?, ?, ?)
+                    """)
             try update.bind(pairing.pairingID, at: 1)
             try update.bind(pairing.phoneDeviceID, at: 2)
             try update.bind(pairing.watchDeviceID, at: 3)
@@ -174,10 +180,11 @@ public enum SessionStore {
     static func setReceiveCursor(_ database: Database, peer: String, seq: Int64) throws {
         // Outside the transaction that stored the transfers, this would mark them received alone.
         try database.requireTransaction("advance receive cursor")
-        let update = try database.statement(literal: """
-            INSERT INTO cx_receive_cursor (peer_device_id, last_seq) VALUES (?, ?)
-            ON CONFLICT (peer_device_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)
-            """)
+        let update = try database.statement(
+            literal: """
+                INSERT INTO cx_receive_cursor (peer_device_id, last_seq) VALUES (?, ?)
+                ON CONFLICT (peer_device_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)
+                """)
         try update.bind(peer, at: 1)
         try update.bind(seq, at: 2)
         try update.run()
@@ -200,16 +207,20 @@ public enum SessionStore {
         defer { query.reset() }
         try query.bind(direction.rawValue, at: 1)
         guard try query.step() else { return nil }
-        return StoredContext(peerDeviceID: query.string(at: 0), version: query.int64(at: 1),
-                             payload: query.blob(at: 2), ackedVersion: query.int64(at: 3))
+        return StoredContext(
+            peerDeviceID: query.string(at: 0), version: query.int64(at: 1),
+            payload: query.blob(at: 2), ackedVersion: query.int64(at: 3))
     }
 
-    static func setContext(_ database: Database, _ direction: ContextDirection, _ context: StoredContext,
-                           now: Double = wallClockSeconds()) throws {
-        let update = try database.statement(literal: """
-            INSERT OR REPLACE INTO cx_context (direction, peer_device_id, version, payload, acked_version, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """)
+    static func setContext(
+        _ database: Database, _ direction: ContextDirection, _ context: StoredContext,
+        now: Double = wallClockSeconds()
+    ) throws {
+        let update = try database.statement(
+            literal: """
+                INSERT OR REPLACE INTO cx_context (direction, peer_device_id, version, payload, acked_version, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
         try update.bind(direction.rawValue, at: 1)
         try update.bind(context.peerDeviceID, at: 2)
         try update.bind(context.version, at: 3)

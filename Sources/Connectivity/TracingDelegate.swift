@@ -148,8 +148,10 @@ public final class TracingDelegate: SessionDelegate {
 
     public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
         let size = PropertyListCodec.encode(context).count
-        trace.record(.didReceiveApplicationContext(keys: context.keys.sorted(), bytes: size,
-                                                   payload: size <= DelegateTrace.payloadLimit ? context : nil))
+        trace.record(
+            .didReceiveApplicationContext(
+                keys: context.keys.sorted(), bytes: size,
+                payload: size <= DelegateTrace.payloadLimit ? context : nil))
         inner.session(session, didReceiveApplicationContext: context)
     }
 
@@ -162,15 +164,19 @@ public final class TracingDelegate: SessionDelegate {
         }
         // Recorded after the call, to say whether the app answered at once; nothing else can happen in
         // between (one thread), so the order of events is still the order of calls.
-        trace.record(.didReceiveMessage(keys: message.keys.sorted(), bytes: size,
-                                        payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: true, repliedAtOnce: replied))
+        trace.record(
+            .didReceiveMessage(
+                keys: message.keys.sorted(), bytes: size,
+                payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: true, repliedAtOnce: replied))
     }
 
     /// A message sent without a reply handler (the sender expects no answer).
     public func session(_ session: Session, didReceiveMessage message: UserInfo) {
         let size = PropertyListCodec.encode(message).count
-        trace.record(.didReceiveMessage(keys: message.keys.sorted(), bytes: size,
-                                        payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: false, repliedAtOnce: false))
+        trace.record(
+            .didReceiveMessage(
+                keys: message.keys.sorted(), bytes: size,
+                payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: false, repliedAtOnce: false))
         inner.session(session, didReceiveMessage: message)
     }
 

@@ -46,11 +46,12 @@ final class UnixLinkConnection: LinkChannel {
             self.logger.warning("link.handshake-timeout", ["fd": self.stream.descriptor.rawValue])
             self.close(error: WCError(.transferTimedOut, "no handshake within \(handshakeTimeoutMilliseconds) ms"), reason: "handshake timed out")
         }
-        apply(LinkHandshake(side: side).opening(makeHandshake: { [unowned self] in
-            let hello = try self.session.makeHandshake()
-            self.helloCarriedMessages = hello.pendingMessages > 0
-            return hello
-        }))
+        apply(
+            LinkHandshake(side: side).opening(makeHandshake: { [unowned self] in
+                let hello = try self.session.makeHandshake()
+                self.helloCarriedMessages = hello.pendingMessages > 0
+                return hello
+            }))
     }
 
     // MARK: - LinkChannel

@@ -18,7 +18,10 @@ public final class MemoryLink {
 
         public func send(_ frames: [UInt8]) {
             guard !isClosed, let link, !dropsOutgoing else { return }
-            let decoded = FrameDecoder().decodeAll(from: { let b = ByteBuffer(); b.append(frames); return b }())
+            let decoded = FrameDecoder().decodeAll(
+                from: {
+                    let b = ByteBuffer(); b.append(frames); return b
+                }())
             sentFrames.append(contentsOf: decoded.frames)
             link.deliver(decoded.frames, from: self)
         }

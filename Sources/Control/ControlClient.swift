@@ -20,7 +20,8 @@ public final class ControlClient {
     /// call fail with one line instead of waiting forever. `RUNWAY_CONTROL_TIMEOUT_MS` overrides it.
     public static let defaultTimeoutMilliseconds: Int = {
         if let text = getenv("RUNWAY_CONTROL_TIMEOUT_MS").map({ String(cString: $0) }),
-           let value = Int(text), (1...86_400_000).contains(value) {
+            let value = Int(text), (1...86_400_000).contains(value)
+        {
             return value
         }
         return 60_000
@@ -36,8 +37,10 @@ public final class ControlClient {
 
     /// Connects to the daemon of `home`; a daemon that is not running is one clear error, and so is one
     /// that does not take the connection within the time-out (its listen queue is full).
-    public init(home: DeviceHome, socketPath: String? = nil,
-                timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds) throws(ControlError) {
+    public init(
+        home: DeviceHome, socketPath: String? = nil,
+        timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds
+    ) throws(ControlError) {
         self.home = home
         self.timeoutMilliseconds = timeoutMilliseconds
         let address: UnixSocketAddress
@@ -52,16 +55,19 @@ public final class ControlClient {
                 // blocking for as long as the daemon is frozen.
                 descriptor = try UnixSocket.connect(to: address, nonBlocking: true)
                 break
-            } catch where error.errno == EAGAIN && SystemClock.now() < deadline {
+            } catch  where error.errno == EAGAIN && SystemClock.now() < deadline {
                 usleep(10_000)
             } catch {
                 if Filesystem.kind(of: home.path) != .directory {
                     throw ControlError.invalid("\(home.path) is not a \(home.role.rawValue) home (no such directory)")
                 }
                 if error.errno == EAGAIN {
-                    throw ControlError("the \(serverName) for \(home.path) did not accept the connection within \(timeoutMilliseconds) ms (is it stopped or hung?)")
+                    throw ControlError(
+                        "the \(serverName) for \(home.path) did not accept the connection within \(timeoutMilliseconds) ms (is it stopped or hung?)")
                 }
-                throw ControlError("the \(serverName) for \(home.path) is not running (\(error.errno == ENOENT || error.errno == ECONNREFUSED ? "no one is listening on \(address.path)" : error.description))")
+                throw ControlError(
+                    "the \(serverName) for \(home.path) is not running (\(error.errno == ENOENT || error.errno == ECONNREFUSED ? "no one is listening on \(address.path)" : error.description))"
+                )
             }
         }
     }
@@ -87,7 +93,10 @@ public final class ControlClient {
         // The daemon would close the connection on a frame over its limit (the client would only see a
         // broken pipe): say what is wrong instead, as the daemon says it of a userInfo over 65,536 bytes.
         guard writer.bytes.count + 2 <= Self.frameLimit else {
-            throw ControlError(WCError(.payloadTooLarge, "the \(request.command) request is \(writer.bytes.count) bytes, more than the control socket's \(Self.frameLimit)-byte limit"))
+            throw ControlError(
+                WCError(
+                    .payloadTooLarge,
+                    "the \(request.command) request is \(writer.bytes.count) bytes, more than the control socket's \(Self.frameLimit)-byte limit"))
         }
         // A `message` waits for the counterpart's reply for up to its own time-out.
         let idle = timeoutMilliseconds + (request.arguments["timeoutMs"]?.intValue ?? 0)

@@ -91,7 +91,9 @@ public enum ControlCommands {
         // The watch.
         .init("record", [.watch], "record runs and queue them for the phone (count, seed, ...)"),
         .init("link", [.watch], "cut or restore the link to the phone (action)"),
-        .init("app", [.watch, .phoneOS], "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume (phone-os)"),
+        .init(
+            "app", [.watch, .phoneOS],
+            "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume (phone-os)"),
         .init("fail-next", [.watch], test: true, "the next N userInfo transfers fail with an error (count, code)"),
         .init("workout-fault", [.watch], test: true, "make the watch refuse or ignore a workout start (mode)"),
         // phone-os.

@@ -222,7 +222,8 @@ public final class ControlConnection {
     private func deadline() -> (at: UInt64, why: String) {
         let request = server.requestTimeoutMilliseconds, idle = server.idleTimeoutMilliseconds
         if let partialSince {
-            let why = stream.pendingOutboundBytes >= Self.outboundHighWater
+            let why =
+                stream.pendingOutboundBytes >= Self.outboundHighWater
                 ? "has not read its replies for \(request) ms" : "a request begun more than \(request) ms ago is still incomplete"
             return (partialSince + request * 1_000_000, why)
         }

@@ -37,7 +37,8 @@ extension DelegateEvent {
         case let .didFinishUserInfoTransfer(seq, replayed, error):
             fields["seq"] = .integer(seq)
             fields["replayed"] = .bool(replayed)
-            fields["error"] = error.map { .object(["code": .integer(Int64($0.code.rawValue)), "name": .string($0.name), "message": .string($0.message)]) } ?? .null
+            fields["error"] =
+                error.map { .object(["code": .integer(Int64($0.code.rawValue)), "name": .string($0.name), "message": .string($0.message)]) } ?? .null
         case let .didReceiveApplicationContext(list, bytes, payload):
             fields["keys"] = keys(list)
             fields["bytes"] = .integer(Int64(bytes))

@@ -24,8 +24,11 @@ extension PhoneDaemon {
         }
         router.on("groups") { request, connection in
             let view = try Self.groupView(request)
-            connection.reply(.object(["view": .string(view.rawValue),
-                                      "remembered": .object(try groups.remembered(view).mapValues { .bool($0) })]))
+            connection.reply(
+                .object([
+                    "view": .string(view.rawValue),
+                    "remembered": .object(try groups.remembered(view).mapValues { .bool($0) }),
+                ]))
         }
         router.on("group-set") { [unowned self] request, connection in
             let view = try Self.groupView(request)

@@ -42,9 +42,11 @@ final class AppStoreEndpoint {
     static func answer(version: String, url: String) -> String {
         JSONValue.object([
             "resultCount": .integer(1),
-            "results": .array([.object([
-                "version": .string(version), "trackViewUrl": .string(url), "bundleId": .string(AppUpdateService.bundleID),
-            ])]),
+            "results": .array([
+                .object([
+                    "version": .string(version), "trackViewUrl": .string(url), "bundleId": .string(AppUpdateService.bundleID),
+                ])
+            ]),
         ]).text
     }
 
@@ -86,10 +88,11 @@ final class AppStoreEndpoint {
         var fields: [String: JSONValue] = ["delayMs": .integer(Int64(next.delayMilliseconds)), "lookups": .integer(Int64(next.lookups))]
         if let body = next.body { fields["body"] = .string(body) }
         if let url = next.lastURL { fields["lastURL"] = .string(url) }
-        let upsert = try database.statement(literal: """
-            INSERT INTO device_settings (key, value) VALUES ('appstore', ?)
-            ON CONFLICT (key) DO UPDATE SET value = excluded.value
-            """)
+        let upsert = try database.statement(
+            literal: """
+                INSERT INTO device_settings (key, value) VALUES ('appstore', ?)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """)
         try upsert.bind(JSONValue.object(fields).text, at: 1)
         try upsert.run()
         setting = next

@@ -33,10 +33,12 @@ struct ClockCommands {
         let before = clock.reading
         do { try body() } catch let error as DeviceClock.ClockError { throw ControlError.invalid(error.description) }
         let after = clock.reading
-        logger.notice("clock.changed", [
-            "by": request.command, "from": Timestamp.iso8601(before.now), "to": Timestamp.iso8601(after.now),
-            "mode": after.mode.rawValue,
-        ])
+        logger.notice(
+            "clock.changed",
+            [
+                "by": request.command, "from": Timestamp.iso8601(before.now), "to": Timestamp.iso8601(after.now),
+                "mode": after.mode.rawValue,
+            ])
         var fields = after.json.objectValue ?? [:]
         fields.merge(try onChange()) { _, new in new }
         connection.reply(.object(fields))

@@ -10,39 +10,45 @@ public enum DaemonMain {
         "debug": .debug, "info": .info, "notice": .notice, "warning": .warning, "error": .error,
     ]
 
-    static let phoneSpecs: [ArgumentSpec] = [
-        .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
-        .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
-        .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
-        .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
-        logFormatSpec, logRepeatSpec,
-        .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
-        .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
-        .option("duplicate-rate", "R", "FAULT INJECTION: deliver each received transfer to the app twice with probability R (0 to 1)", hidden: true),
-        appVersionSpec,
-        .option("activation-delay-ms", "N", "TEST ONLY: open the control socket and say ready first, activate the session N ms later (1-60000)", hidden: true),
-        .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
-        testCommandsSpec,
-    ] + ConnectionLimits.specs
+    static let phoneSpecs: [ArgumentSpec] =
+        [
+            .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
+            .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
+            .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
+            .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+            logFormatSpec, logRepeatSpec,
+            .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
+            .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+            .option("duplicate-rate", "R", "FAULT INJECTION: deliver each received transfer to the app twice with probability R (0 to 1)", hidden: true),
+            appVersionSpec,
+            .option(
+                "activation-delay-ms", "N", "TEST ONLY: open the control socket and say ready first, activate the session N ms later (1-60000)", hidden: true),
+            .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
+            testCommandsSpec,
+        ] + ConnectionLimits.specs
 
     static let appVersionSpec = ArgumentSpec.option(
-        "app-version", "V", "the app's version, N(.N){0,3} with parts up to 9999 (default \(AppVersion.current)); a restart with another version keeps the store (an upgrade)")
+        "app-version", "V",
+        "the app's version, N(.N){0,3} with parts up to 9999 (default \(AppVersion.current)); a restart with another version keeps the store (an upgrade)")
 
     static let testCommandsSpec = ArgumentSpec.flag(
         "enable-test-commands", "TEST ONLY: accept fault-injection control commands (store-limit)", hidden: true)
 
-    static let watchSpecs: [ArgumentSpec] = [
-        .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
-        .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
-        .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
-        .option("failed-transfer", "RULE", "requeue (default: a run whose transfer failed is queued again) or legacy (the seeds' app: no handler, the run is lost)"),
-        .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
-        .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
-        logFormatSpec, logRepeatSpec,
-        .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
-        appVersionSpec,
-        testCommandsSpec,
-    ] + ConnectionLimits.specs
+    static let watchSpecs: [ArgumentSpec] =
+        [
+            .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
+            .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
+            .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
+            .option(
+                "failed-transfer", "RULE",
+                "requeue (default: a run whose transfer failed is queued again) or legacy (the seeds' app: no handler, the run is lost)"),
+            .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
+            .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+            logFormatSpec, logRepeatSpec,
+            .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+            appVersionSpec,
+            testCommandsSpec,
+        ] + ConnectionLimits.specs
 
     static func printVersion(_ tool: String) -> Int32 {
         let line = Array("\(tool) \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))\n".utf8)

@@ -83,7 +83,9 @@ public final class DaemonRuntime {
                 logger.info("daemon.stale-socket-removed", ["socket": address.path])
             case let kind:
                 // Not ours to delete: someone put it there, and it may matter to them.
-                throw StartError.other("\(address.path) exists and is \(kind == .directory ? "a directory" : kind == .regular ? "a regular file" : "not a socket"), not a socket: refusing to remove it (move it away, then start again)")
+                throw StartError.other(
+                    "\(address.path) exists and is \(kind == .directory ? "a directory" : kind == .regular ? "a regular file" : "not a socket"), not a socket: refusing to remove it (move it away, then start again)"
+                )
             }
         }
     }
@@ -143,10 +145,12 @@ public final class DaemonRuntime {
     /// and `ready` is said first and activation starts that much later: the window in which the app
     /// reads `isPaired` before activation has completed (seed 001's hole) becomes observable. The link
     /// transport still starts only at activation.
-    public func serve(_ session: Session, control: ControlServer,
-                      install: (@escaping (ActivationState, Error?) -> Void) -> Void,
-                      activationDelayMilliseconds: Int? = nil,
-                      whenReady: @escaping () -> Void = {}) throws -> Int32 {
+    public func serve(
+        _ session: Session, control: ControlServer,
+        install: (@escaping (ActivationState, Error?) -> Void) -> Void,
+        activationDelayMilliseconds: Int? = nil,
+        whenReady: @escaping () -> Void = {}
+    ) throws -> Int32 {
         var startupError: Error?
         var started = false
         var controlOpen = false

@@ -20,10 +20,12 @@ extension StoreLimiting {
     func setStoreLimit(_ pages: Int) throws {
         // SQLite's own ceiling stands for "no limit".
         try database.setMaximumPageCount(pages == 0 ? 1_073_741_823 : pages)
-        logger.warning("fault.store-limit", [
-            "pages": pages == 0 ? "unlimited" : String(pages),
-            "current": (try? database.scalarInt("PRAGMA page_count")) ?? -1,
-        ])
+        logger.warning(
+            "fault.store-limit",
+            [
+                "pages": pages == 0 ? "unlimited" : String(pages),
+                "current": (try? database.scalarInt("PRAGMA page_count")) ?? -1,
+            ])
     }
 
     func storeLimitCommand(_ request: ControlRequest) throws -> JSONValue {

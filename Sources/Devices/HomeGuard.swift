@@ -30,8 +30,10 @@ final class HomeGuard {
     static let auditIntervalMilliseconds: UInt64 = 1000
     private static let watchedNames: Set<String> = ["store.sqlite", "lock", "control.sock", "link.sock"]
 
-    init(home: DeviceHome, loop: EventLoop, logger: Logger, database: Database,
-         sockets: [() throws -> Void], onFailure: @escaping Failure) {
+    init(
+        home: DeviceHome, loop: EventLoop, logger: Logger, database: Database,
+        sockets: [() throws -> Void], onFailure: @escaping Failure
+    ) {
         self.home = home
         self.loop = loop
         self.logger = logger

@@ -41,10 +41,12 @@ extension PhoneDaemon {
         } catch {
             logger.error("language.rewrite-failed", ["language": resolution.effective.rawValue, "error": "\(error)"])
         }
-        logger.info("startup.language", [
-            "effective": resolution.effective.rawValue, "source": resolution.source,
-            "appLanguage": resolution.appLanguage?.rawValue ?? "none", "rewritten": rewritten.count,
-        ])
+        logger.info(
+            "startup.language",
+            [
+                "effective": resolution.effective.rawValue, "source": resolution.source,
+                "appLanguage": resolution.appLanguage?.rawValue ?? "none", "rewritten": rewritten.count,
+            ])
     }
 
     /// Registers the language commands, and the phone's `context-set` (the app adds its language to the
@@ -59,10 +61,11 @@ extension PhoneDaemon {
         }
         router.on("strings") { [unowned self] request, connection in
             let effective = language.effective
-            connection.reply(.object([
-                "language": .string(effective.rawValue),
-                "strings": .object(AppTexts.all(effective).mapValues { .string($0) }),
-            ]))
+            connection.reply(
+                .object([
+                    "language": .string(effective.rawValue),
+                    "strings": .object(AppTexts.all(effective).mapValues { .string($0) }),
+                ]))
         }
         router.on("settings") { [unowned self] request, connection in
             connection.reply(settings())
@@ -103,18 +106,22 @@ extension PhoneDaemon {
                 rewritten = try time.reminders.rewritePendingTexts(in: after.effective)
             }
         } catch {
-            time.reminders.language = before.effective.rawValue   // rolled back: nothing changed
+            time.reminders.language = before.effective.rawValue  // rolled back: nothing changed
             throw error
         }
         let changed = before.appLanguage != after.appLanguage
         if changed {
-            logger.notice("app.relaunched", [
-                "reason": "language-changed", "from": before.effective.rawValue, "to": after.effective.rawValue,
-                "appLanguage": after.appLanguage?.rawValue ?? "system", "rewritten": rewritten.count,
-            ])
+            logger.notice(
+                "app.relaunched",
+                [
+                    "reason": "language-changed", "from": before.effective.rawValue, "to": after.effective.rawValue,
+                    "appLanguage": after.appLanguage?.rawValue ?? "system", "rewritten": rewritten.count,
+                ])
             // A home screen on show is the relaunched app's: it now speaks the new language.
-            let event: JSONValue = .object(["event": .string("appRelaunched"), "reason": .string("language-changed"),
-                                            "language": .string(after.effective.rawValue)])
+            let event: JSONValue = .object([
+                "event": .string("appRelaunched"), "reason": .string("language-changed"),
+                "language": .string(after.effective.rawValue),
+            ])
             for client in control.attachedClients { client.sendEvent(event) }
         }
         tellWatchLanguage()
@@ -136,7 +143,7 @@ extension PhoneDaemon {
                     "title": .string(AppTexts.text(.settingsLanguage, resolution.effective)),
                     "value": .string(resolution.effective.rawValue),
                     "opens": .string("system settings: runway phone language set ko|en|ja|system"),
-                ]),
+                ])
             ]),
         ])
     }
@@ -167,7 +174,8 @@ extension WatchAgent {
     /// (durable); until one has arrived, the watch's own environment's.
     var language: (effective: AppLanguage, source: String) {
         if let name = session.receivedApplicationContext[appLanguageContextKey]?.stringValue,
-           let language = AppLanguage(rawValue: name) {
+            let language = AppLanguage(rawValue: name)
+        {
             return (language, "phone")
         }
         return (LanguageResolution.current(appLanguage: nil).effective, "watch-system")

@@ -15,11 +15,12 @@ extension PhoneDaemon {
         }
         clockCommands.register(on: router)
         router.on("notifications") { [unowned self] request, connection in
-            connection.reply(.object([
-                "pendingLimit": .integer(Int64(UserNotificationCenter.pendingLimit)),
-                "pending": .array(try time.center.pending().map(\.json)),
-                "delivered": .array(try time.center.delivered().map(\.json)),
-            ]))
+            connection.reply(
+                .object([
+                    "pendingLimit": .integer(Int64(UserNotificationCenter.pendingLimit)),
+                    "pending": .array(try time.center.pending().map(\.json)),
+                    "delivered": .array(try time.center.delivered().map(\.json)),
+                ]))
         }
         router.on("reminders") { [unowned self] request, connection in
             connection.reply(try remindersReport())
@@ -58,8 +59,9 @@ extension PhoneDaemon {
         let now = time.clock.now
         let dropped: [String]
         do {
-            dropped = try time.center.add(UserNotificationCenter.Request(
-                id: id, fireAt: now + seconds, title: "RunWay", body: body, language: ReminderTexts.defaultLanguage), now: now)
+            dropped = try time.center.add(
+                UserNotificationCenter.Request(
+                    id: id, fireAt: now + seconds, title: "RunWay", body: body, language: ReminderTexts.defaultLanguage), now: now)
         } catch let error as UserNotificationCenter.AddError {
             throw ControlError.invalid(error.description)
         }
@@ -71,8 +73,11 @@ extension PhoneDaemon {
     func publish(_ delivered: [UserNotificationCenter.Delivered]) {
         for client in control?.attachedClients ?? [] {
             for item in delivered {
-                client.sendEvent(.object(["event": .string("notificationDelivered"), "id": .string(item.id),
-                                          "title": .string(item.title), "body": .string(item.body)]))
+                client.sendEvent(
+                    .object([
+                        "event": .string("notificationDelivered"), "id": .string(item.id),
+                        "title": .string(item.title), "body": .string(item.body),
+                    ]))
             }
         }
     }

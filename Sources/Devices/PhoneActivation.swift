@@ -41,10 +41,14 @@ public struct PhoneActivation {
             let byPath = expected.first { $0.value == path }?.key
             let name = socket.name ?? byPath
             guard let name, let wanted = expected[name] else {
-                throw UsageError("socket activation: descriptor \(fd) is named '\(socket.name ?? "")' and bound to '\(socket.path)'; the phone takes only link (\(home.linkSocketPath)) and control (\(home.controlSocketPath))")
+                throw UsageError(
+                    "socket activation: descriptor \(fd) is named '\(socket.name ?? "")' and bound to '\(socket.path)'; the phone takes only link (\(home.linkSocketPath)) and control (\(home.controlSocketPath))"
+                )
             }
             guard path == wanted else {
-                throw UsageError("socket activation: descriptor \(fd) (\(name)) listens on '\(socket.path)', not \(name == "link" ? home.linkSocketPath : home.controlSocketPath): clients would never find it")
+                throw UsageError(
+                    "socket activation: descriptor \(fd) (\(name)) listens on '\(socket.path)', not \(name == "link" ? home.linkSocketPath : home.controlSocketPath): clients would never find it"
+                )
             }
             if name == "link" {
                 guard activation.link == nil else { throw UsageError("socket activation: two descriptors named link") }

@@ -71,7 +71,9 @@ public final class PhoneDaemon {
         let home = runtime.home
         if activation == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
             // phone-os owns this home's link socket and launches the app itself.
-            throw DaemonRuntime.StartError.other("\(home.path) is run by phone-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway phone app open --home \(home.path))")
+            throw DaemonRuntime.StartError.other(
+                "\(home.path) is run by phone-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway phone app open --home \(home.path))"
+            )
         }
         try runtime.claimHome(supervised: activation?.supervisedPaths ?? [])
 
@@ -119,8 +121,9 @@ public final class PhoneDaemon {
         transport.handshakeTimeoutMilliseconds = options.limits.handshakeTimeoutMilliseconds
         if let link = activation?.link { transport.adopt(listener: link) }
         for connection in activation?.connections ?? [] { transport.adopt(connection: connection) }
-        session = Session(role: .phone, database: database, loop: runtime.loop, transport: transport,
-                          configuration: configuration, logger: logger)
+        session = Session(
+            role: .phone, database: database, loop: runtime.loop, transport: transport,
+            configuration: configuration, logger: logger)
         // The delegate calls are traced on their way to the app (`runway … events`).
         tracer = TracingDelegate(service, trace: DelegateTrace())
         session.delegate = tracer
@@ -131,13 +134,18 @@ public final class PhoneDaemon {
         logger.info("startup.delegate-set")
 
         // 4. Activate; once activated, open the control socket and say ready.
-        control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
-                                loop: runtime.loop, logger: logger)
+        control = ControlServer(
+            address: try home.controlSocketAddress(), role: home.role, home: home.path,
+            loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
         if let fd = activation?.control { control.adopt(fd) }
         if let activation {
-            logger.info("startup.socket-activated", ["link": activation.link != nil, "control": activation.control != nil,
-                                                     "connections": activation.connections.count])
+            logger.info(
+                "startup.socket-activated",
+                [
+                    "link": activation.link != nil, "control": activation.control != nil,
+                    "connections": activation.connections.count,
+                ])
         }
         router = makeRouter()
         control.handler = router.route
@@ -145,13 +153,16 @@ public final class PhoneDaemon {
             self.publishState()
             self.tellWatchLanguage()
         }
-        return try runtime.serve(session, control: control, install: { [unowned self] handler in
-            self.service.onActivation = { [unowned self] state, error in
-                handler(state, error)
-                // The fix for "the activation callback only logs": every attached UI gets the new row.
-                if state == .activated { self.publishState() }
-            }
-        }, activationDelayMilliseconds: options.activationDelayMilliseconds) { [unowned self] in
+        return try runtime.serve(
+            session, control: control,
+            install: { [unowned self] handler in
+                self.service.onActivation = { [unowned self] state, error in
+                    handler(state, error)
+                    // The fix for "the activation callback only logs": every attached UI gets the new row.
+                    if state == .activated { self.publishState() }
+                }
+            }, activationDelayMilliseconds: options.activationDelayMilliseconds
+        ) { [unowned self] in
             self.tellWatchLanguage()
         }
     }

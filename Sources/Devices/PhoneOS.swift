@@ -88,7 +88,10 @@ public final class PhoneOS {
         osLock = try Self.takeLock(PhoneActivation.osLockPath(home), home: home.path)
         if let holder = FileLock.holder(of: home.path) {
             osLock?.unlock()
-            throw Conflict(description: "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself")
+            throw Conflict(
+                description:
+                    "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself"
+            )
         }
         // The home is ours: a link.sock or os.sock left here is stale (nobody may listen in it now).
         for path in [home.linkSocketPath, Self.controlPath(home.path), notifyPath] {
@@ -102,8 +105,9 @@ public final class PhoneOS {
         listener = link
         listenerIdentity = Filesystem.identity(of: home.linkSocketPath)
         try openNotifySocket()
-        let server = ControlServer(address: try UnixSocketAddress(path: Self.controlPath(home.path)), role: .phone,
-                                   home: home.path, loop: loop, logger: logger)
+        let server = ControlServer(
+            address: try UnixSocketAddress(path: Self.controlPath(home.path)), role: .phone,
+            home: home.path, loop: loop, logger: logger)
         server.handler = makeRouter().route
         try server.start()
         control = server
@@ -232,8 +236,12 @@ public final class PhoneOS {
             launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)
         case let .decline(reason, error):
             declined += 1
-            logger.info("os.no-launch", ["reason": reason, "pendingTransfers": hello.pendingTransfers,
-                                         "pendingMessages": hello.pendingMessages, "refusedWith": error.map { "\($0.code.rawValue)" } ?? "-"])
+            logger.info(
+                "os.no-launch",
+                [
+                    "reason": reason, "pendingTransfers": hello.pendingTransfers,
+                    "pendingMessages": hello.pendingMessages, "refusedWith": error.map { "\($0.code.rawValue)" } ?? "-",
+                ])
             if let error { PhoneOSLaunchRule.refuse(entry.fd, helloLength: 4 + length, error) }
             entry.fd.close()
         }
@@ -294,9 +302,13 @@ public final class PhoneOS {
         let names = connection == nil ? "link" : "link:connection"
         var environment = Spawn.currentEnvironment(removing: ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"])
         environment += ["LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)"]
-        var spawn = Spawn("/bin/sh", arguments: ["/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
-                                                 options.daemonPath, "--home", home.path] + options.appArguments,
-                          environment: environment)
+        var spawn = Spawn(
+            "/bin/sh",
+            arguments: [
+                "/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
+                options.daemonPath, "--home", home.path,
+            ] + options.appArguments,
+            environment: environment)
         spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
         let pid: pid_t
@@ -325,7 +337,8 @@ public final class PhoneOS {
             self.budgetTimer = nil
             guard self.state == .background, self.childPID > 0 else { return }
             self.reclaims += 1
-            self.logger.notice("os.reclaimed", ["pid": self.childPID, "reason": "background budget of \(self.options.backgroundBudgetMilliseconds) ms used up, no UI"])
+            self.logger.notice(
+                "os.reclaimed", ["pid": self.childPID, "reason": "background budget of \(self.options.backgroundBudgetMilliseconds) ms used up, no UI"])
             kill(self.childPID, SIGKILL)
         }
     }

@@ -19,13 +19,17 @@ enum PhoneOSLaunchRule: Equatable {
         }
         if forceQuit {
             let reason = "force-quit by the user: no background launch until the app is opened"
-            return .decline(reason: reason, error: messages > 0
-                ? WCError(.notReachable, "the phone app was force-quit by the user: iOS does not launch it until it is opened")
-                : nil)
+            return .decline(
+                reason: reason,
+                error: messages > 0
+                    ? WCError(.notReachable, "the phone app was force-quit by the user: iOS does not launch it until it is opened")
+                    : nil)
         }
         if messages > 0 {
-            return .launch(reasonKey: "message", reason: "watch connected with \(messages) message(s) to send"
-                + (transfers > 0 ? " and \(transfers) transfer(s) pending" : ""))
+            return .launch(
+                reasonKey: "message",
+                reason: "watch connected with \(messages) message(s) to send"
+                    + (transfers > 0 ? " and \(transfers) transfer(s) pending" : ""))
         }
         return .launch(reasonKey: "watch-transfer", reason: "watch connected with \(transfers) transfer(s) pending")
     }

@@ -8,7 +8,9 @@ import Posix
 public enum PhoneOSMain {
     static let specs: [ArgumentSpec] = [
         .option("home", "DIR", "the phone's home directory (as for phone-daemon)"),
-        .option("background-budget-ms", "MS", "how long a background launch may run before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"),
+        .option(
+            "background-budget-ms", "MS",
+            "how long a background launch may run before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"),
         .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
         .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),

@@ -65,8 +65,9 @@ final class PhoneRunController {
     }
 
     var appleWatch: AppleWatchRow {
-        AppleWatchRow(paired: session.isPaired, watchAppInstalled: session.isWatchAppInstalled,
-                      activated: session.activationState == .activated)
+        AppleWatchRow(
+            paired: session.isPaired, watchAppInstalled: session.isWatchAppInstalled,
+            activated: session.activationState == .activated)
     }
 
     // MARK: - Mirroring
@@ -87,14 +88,20 @@ final class PhoneRunController {
         state.assumedStarted = true
         state.state = .requested
         mirroring = state
-        var event: UserInfo = ["kind": .string("startWorkout"), "runId": .string(run.id), "mode": .string(run.target.mode == .heartRate ? "heart-rate" : "pace")]
+        var event: UserInfo = [
+            "kind": .string("startWorkout"), "runId": .string(run.id), "mode": .string(run.target.mode == .heartRate ? "heart-rate" : "pace"),
+        ]
         switch run.target.mode {
         case .pace: event["targetPace"] = .real(run.target.paceSecondsPerKm)
         case .heartRate: event["zoneLow"] = .real(run.target.low); event["zoneHigh"] = .real(run.target.high)
         }
         let sent = session.sendWorkoutEvent(event)
-        logger.notice("run.start-watch-app", ["runId": run.id, "accepted": true, "startWorkoutSent": sent,
-                                              "watchAppActive": session.isReachable])
+        logger.notice(
+            "run.start-watch-app",
+            [
+                "runId": run.id, "accepted": true, "startWorkoutSent": sent,
+                "watchAppActive": session.isReachable,
+            ])
         let runID = run.id
         _ = loop.schedule(afterMilliseconds: confirmTimeoutMilliseconds) { [weak self] in
             guard let self, var current = self.mirroring, current.runID == runID, current.state == .requested else { return }
@@ -151,8 +158,9 @@ extension PhoneDaemon {
     /// The phone's live runs: the same engine as the watch's, saved by the phone (E.5).
     func setUpRuns() throws -> PhoneRunController {
         let runs = try RunCommands(database: database, clock: time.clock, behaviour: .fixed, logger: logger)
-        let controller = PhoneRunController(runs: runs, session: session, loop: runtime.loop, logger: logger,
-                                            confirmTimeoutMilliseconds: UInt64(options.mirroringConfirmTimeoutMilliseconds))
+        let controller = PhoneRunController(
+            runs: runs, session: session, loop: runtime.loop, logger: logger,
+            confirmTimeoutMilliseconds: UInt64(options.mirroringConfirmTimeoutMilliseconds))
         // saveRunningData(): the guard is `startOrigin == .local`, i.e. "a run is in progress" (#53):
         // RunCommands.stop refuses when there is none, and says nothing was saved.
         runs.finish = { [unowned self] flight, _ in

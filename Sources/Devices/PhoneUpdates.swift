@@ -84,12 +84,13 @@ extension PhoneDaemon {
             checkForUpdate { report in connection.reply(report.json) }
         }
         router.on("update-status") { [unowned self] request, connection in
-            connection.reply(.object([
-                "installed": .string(options.appVersion),
-                "lastCheckedAt": updates.service.lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
-                "alert": updates.alertJSON(language.effective), "checking": .bool(updates.service.isChecking),
-                "running": .bool(updates.isRunning),
-            ]))
+            connection.reply(
+                .object([
+                    "installed": .string(options.appVersion),
+                    "lastCheckedAt": updates.service.lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
+                    "alert": updates.alertJSON(language.effective), "checking": .bool(updates.service.isChecking),
+                    "running": .bool(updates.isRunning),
+                ]))
         }
         router.on("update-respond") { [unowned self] request, connection in
             let answer = request.string("answer") ?? ""

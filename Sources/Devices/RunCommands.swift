@@ -76,8 +76,12 @@ final class RunCommands {
         let started = LiveRun(id: runID, startedAt: now, target: target, behaviour: behaviour, startOrigin: origin)
         try store.begin(started)
         run = started
-        logger.notice("run.started", ["runId": runID, "mode": target.mode.rawValue, "target": target.text,
-                                      "origin": origin.rawValue, "gpws": behaviour.rawValue])
+        logger.notice(
+            "run.started",
+            [
+                "runId": runID, "mode": target.mode.rawValue, "target": target.text,
+                "origin": origin.rawValue, "gpws": behaviour.rawValue,
+            ])
         onStarted(started)
         return status()
     }
@@ -109,23 +113,24 @@ final class RunCommands {
     func status() -> JSONValue {
         guard let run else { return .object(["state": .string("idle"), "startOrigin": .null].merging(extraStatus()) { a, _ in a }) }
         let last = run.last
-        return .object(extraStatus().merging([
-            "state": .string("running"),
-            "runId": .string(run.id),
-            "startedAt": .string(Timestamp.iso8601(run.startedAt)),
-            "mode": .string(run.target.mode.rawValue),
-            "target": .string(run.target.text),
-            "gpwsBehaviour": .string(run.engine.behaviour.rawValue),
-            "elapsedSeconds": .number(Double(last?.time ?? 0)),
-            "distanceKm": .number(Double(last?.distance ?? 0) / 1000),
-            "pace": .number(Double(last?.pace ?? 0)),
-            "heartRate": .number(Double(last?.heartRate ?? 0)),
-            "stationary": .bool((last?.pace ?? 0) == 0),
-            "samples": .integer(Int64(run.samples.count)),
-            "gpws": .string(run.status.rawValue),
-            "alerts": .integer(Int64(run.alerts.count)),
-            "startOrigin": .string(run.startOrigin.rawValue),
-        ]) { _, new in new })
+        return .object(
+            extraStatus().merging([
+                "state": .string("running"),
+                "runId": .string(run.id),
+                "startedAt": .string(Timestamp.iso8601(run.startedAt)),
+                "mode": .string(run.target.mode.rawValue),
+                "target": .string(run.target.text),
+                "gpwsBehaviour": .string(run.engine.behaviour.rawValue),
+                "elapsedSeconds": .number(Double(last?.time ?? 0)),
+                "distanceKm": .number(Double(last?.distance ?? 0) / 1000),
+                "pace": .number(Double(last?.pace ?? 0)),
+                "heartRate": .number(Double(last?.heartRate ?? 0)),
+                "stationary": .bool((last?.pace ?? 0) == 0),
+                "samples": .integer(Int64(run.samples.count)),
+                "gpws": .string(run.status.rawValue),
+                "alerts": .integer(Int64(run.alerts.count)),
+                "startOrigin": .string(run.startOrigin.rawValue),
+            ]) { _, new in new })
     }
 
     /// Ends the run: builds its flight, saves or queues it and forgets the run in one transaction.

@@ -28,10 +28,11 @@ struct SessionCommands {
             connection.reply(.object(["version": .integer(version)]))
         }
         router.on("context-get") { request, connection in
-            connection.reply(.object([
-                "applicationContext": session.applicationContext.json,
-                "receivedApplicationContext": session.receivedApplicationContext.json,
-            ]))
+            connection.reply(
+                .object([
+                    "applicationContext": session.applicationContext.json,
+                    "receivedApplicationContext": session.receivedApplicationContext.json,
+                ]))
         }
         router.on("message") { request, connection in
             let timeout = try request.int("timeoutMs", range: 1...600_000).map(UInt64.init)
@@ -47,37 +48,46 @@ struct SessionCommands {
         router.on("transfers") { request, connection in
             let limit = try request.int("limit", default: 100, range: 1...100_000)!
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
-            connection.reply(.object([
-                "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
-                "outstanding": .array(outstanding.map { item in
-                    // Keys and size, not the payload: a flight's samples would fill the screen.
-                    .object(["transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring), "onTheWire": .bool(item.onTheWire),
-                             "keys": .array(item.transfer.userInfo.keys.sorted().map(JSONValue.string)),
-                             "bytes": .integer(Int64(PropertyListCodec.encode(item.transfer.userInfo).count))])
-                }),
-                "finishedSinceStart": .integer(Int64(app.finishedCount)),
-                "recentlyFinished": .array(app.recentlyFinished.last.suffix(limit).map { finished in
-                    .object(["transferId": .integer(finished.seq), "replayed": .bool(finished.replayed),
-                             "error": finished.error.map { .string("\($0.code.rawValue) \($0.name)") } ?? .null])
-                }),
-            ]))
+            connection.reply(
+                .object([
+                    "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+                    "outstanding": .array(
+                        outstanding.map { item in
+                            // Keys and size, not the payload: a flight's samples would fill the screen.
+                            .object([
+                                "transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring), "onTheWire": .bool(item.onTheWire),
+                                "keys": .array(item.transfer.userInfo.keys.sorted().map(JSONValue.string)),
+                                "bytes": .integer(Int64(PropertyListCodec.encode(item.transfer.userInfo).count)),
+                            ])
+                        }),
+                    "finishedSinceStart": .integer(Int64(app.finishedCount)),
+                    "recentlyFinished": .array(
+                        app.recentlyFinished.last.suffix(limit).map { finished in
+                            .object([
+                                "transferId": .integer(finished.seq), "replayed": .bool(finished.replayed),
+                                "error": finished.error.map { .string("\($0.code.rawValue) \($0.name)") } ?? .null,
+                            ])
+                        }),
+                ]))
         }
         router.on("cancel") { request, connection in
             guard let id = try request.int("transferId", range: 1...Int.max) else {
                 throw ControlError.invalid("a transfer id is required")
             }
             guard try session.cancelUserInfoTransfer(seq: Int64(id)) else {
-                throw ControlError("transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
+                throw ControlError(
+                    "transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
             }
             connection.reply(.object(["cancelled": .integer(Int64(id))]))
         }
         router.on("quarantine") { request, connection in
             let limit = try request.int("limit", default: 100, range: 1...100_000)!
-            connection.reply(.object([
-                "quarantined": .integer(Int64(try session.quarantinedCount())),
-            "receivedMessages": .integer(Int64(session.receivedMessageCount)),
-                "transfers": .array(try session.quarantined(limit: limit).map(\.json)),
-            ]))
+            connection.reply(
+                .object([
+                    "quarantined": .integer(Int64(try session.quarantinedCount())),
+                    "receivedMessages": .integer(Int64(session.receivedMessageCount)),
+                    "transfers": .array(try session.quarantined(limit: limit).map(\.json)),
+                ]))
         }
         router.on("quarantine-remove") { request, connection in
             let id = try request.int("id", range: 1...Int.max)

@@ -73,8 +73,9 @@ public final class WatchAgent {
         configuration.maximumTransfersPerSecond = options.linkRate
         configuration.appVersion = options.appVersion
         logger.info("startup.app-version", ["version": options.appVersion])
-        session = Session(role: .watch, database: database, loop: runtime.loop, transport: connector,
-                          configuration: configuration, logger: logger)
+        session = Session(
+            role: .watch, database: database, loop: runtime.loop, transport: connector,
+            configuration: configuration, logger: logger)
         let app = AppConnectivity(database: database, logger: logger) { [unowned self] delay, body in
             self.runtime.loop.schedule(afterMilliseconds: delay, body)
         }
@@ -90,8 +91,9 @@ public final class WatchAgent {
         runs = try RunCommands(database: database, clock: clock, behaviour: options.gpws, logger: logger)
         installRuns()
 
-        control = ControlServer(address: try home.controlSocketAddress(), role: home.role, home: home.path,
-                                loop: runtime.loop, logger: logger)
+        control = ControlServer(
+            address: try home.controlSocketAddress(), role: home.role, home: home.path,
+            loop: runtime.loop, logger: logger)
         options.limits.apply(to: control)
         router = makeRouter()
         control.handler = router.route
@@ -201,13 +203,15 @@ public final class WatchAgent {
         let total = try request.int("seriesTotal", default: count, range: count...1_000_000)!
         let start = try request.int("seriesStart", default: 0, range: 0...(total - count))!
         let now = try request.double("endingAt", range: FlightLimits.earliestTime...FlightLimits.latestTime) ?? clock.now
-        let recording = try recorder.record(count: count, distanceKm: distance, now: now, seriesStart: start, seriesTotal: total,
-                                            using: &generator)
+        let recording = try recorder.record(
+            count: count, distanceKm: distance, now: now, seriesStart: start, seriesTotal: total,
+            using: &generator)
         // Committed, not yet answered: a crash here leaves flights queued whose recording never
         // reported success (docs/guarantees.md, "indeterminate recordings").
         CrashPoint.hit("send.after-enqueue")
-        return .object(["ids": .array(recording.ids.map(JSONValue.string)), "firstTransfer": .integer(recording.firstTransfer),
-                        "lastTransfer": .integer(recording.lastTransfer), "endingAt": .number(now)])
+        return .object([
+            "ids": .array(recording.ids.map(JSONValue.string)), "firstTransfer": .integer(recording.firstTransfer),
+            "lastTransfer": .integer(recording.lastTransfer), "endingAt": .number(now),
+        ])
     }
 }
-

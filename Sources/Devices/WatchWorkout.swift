@@ -40,9 +40,11 @@ extension WatchAgent {
             guard let self else { return }
             if let run = self.runs.run, self.session.isReachable {
                 let last = run.last
-                self.session.sendMessage(["type": .string("instrumentValues"), "runId": .string(run.id),
-                                          "pace": .real(Double(last?.pace ?? 0)), "heartRate": .real(Double(last?.heartRate ?? 0)),
-                                          "distance": .real(Double(last?.distance ?? 0))]) { _ in }
+                self.session.sendMessage([
+                    "type": .string("instrumentValues"), "runId": .string(run.id),
+                    "pace": .real(Double(last?.pace ?? 0)), "heartRate": .real(Double(last?.heartRate ?? 0)),
+                    "distance": .real(Double(last?.distance ?? 0)),
+                ]) { _ in }
             }
             self.scheduleInstrumentValues()
         }

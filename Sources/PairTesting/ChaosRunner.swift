@@ -34,7 +34,9 @@ public final class ChaosRunner {
 
     /// Runs the whole thing; returns the exit status (0 all invariants hold, 1 a violation or a failure).
     public static func run(_ options: ChaosOptions, say: @escaping (String) -> Void) -> Int32 {
-        say("seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : ""))")
+        say(
+            "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : ""))"
+        )
         let pair: SimulatedPair
         do {
             pair = try SimulatedPair(tag: "chaos")
@@ -66,15 +68,18 @@ public final class ChaosRunner {
         if options.legacy { pair.phoneArguments = ["--save-path", "ui-drain"] }
         try pair.startWatch()
         try pair.startPhone()
-        say("phone \(options.legacy ? "--save-path ui-drain (legacy)" : "saves on receipt"), watch --link-rate \(options.linkRate), \(options.iterations) iterations")
+        say(
+            "phone \(options.legacy ? "--save-path ui-drain (legacy)" : "saves on receipt"), watch --link-rate \(options.linkRate), \(options.iterations) iterations"
+        )
 
         let width = String(options.iterations).count
         for (index, steps) in schedule.enumerated() {
             for step in steps { try perform(step) }
             let number = String(index + 1)
             let label = String(repeating: " ", count: width - number.count) + number
-            say("[\(label)/\(options.iterations)] " + steps.map(\.description).joined(separator: ", ")
-                + " | \(kills) kills, \(pair.recorded.count) recorded")
+            say(
+                "[\(label)/\(options.iterations)] " + steps.map(\.description).joined(separator: ", ")
+                    + " | \(kills) kills, \(pair.recorded.count) recorded")
         }
         return try finish()
     }
@@ -107,7 +112,8 @@ public final class ChaosRunner {
     /// A daemon that the schedule did not kill must still be running: dying by itself is a bug.
     private func requireAlive() throws {
         for daemon in [pair.phone, pair.watch].compactMap({ $0 }) where !daemon.isRunning && !daemon.wasKilled {
-            throw HarnessError("\(daemon.name) died by itself (\(daemon.terminationSignal.map { "signal \($0)" } ?? "exited")); its log ends:\n\(daemon.logTail())")
+            throw HarnessError(
+                "\(daemon.name) died by itself (\(daemon.terminationSignal.map { "signal \($0)" } ?? "exited")); its log ends:\n\(daemon.logTail())")
         }
     }
 

@@ -57,16 +57,20 @@ public enum ChaosSchedule {
             steps.append(.pause(milliseconds: Int.random(in: 0...tuning.longestPauseMilliseconds, using: &random)))
             let roll = Double.random(in: 0..<1, using: &random)
             if roll < tuning.phoneKillShare {
-                steps += [.killPhone,
-                          .pause(milliseconds: Int.random(in: 0...tuning.longestPhoneDowntimeMilliseconds, using: &random)),
-                          .relaunchPhone]
+                steps += [
+                    .killPhone,
+                    .pause(milliseconds: Int.random(in: 0...tuning.longestPhoneDowntimeMilliseconds, using: &random)),
+                    .relaunchPhone,
+                ]
             } else if roll < tuning.phoneKillShare + tuning.watchKillShare {
                 steps.append(.killWatch)
                 if Double.random(in: 0..<1, using: &random) < 0.3 {
                     steps.append(.record(count: Int.random(in: 1...10, using: &random)))
                 }
-                steps += [.pause(milliseconds: Int.random(in: 0...tuning.longestWatchDowntimeMilliseconds, using: &random)),
-                          .relaunchWatch]
+                steps += [
+                    .pause(milliseconds: Int.random(in: 0...tuning.longestWatchDowntimeMilliseconds, using: &random)),
+                    .relaunchWatch,
+                ]
                 linkUp = true
             } else {
                 steps.append(linkUp ? .linkDown : .linkUp)

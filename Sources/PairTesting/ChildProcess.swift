@@ -34,13 +34,16 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `binary` (one of ours by name, or an absolute path) with `arguments`. The environment is
     /// this process's without the `removing` names, with `environment` added over it.
-    public init(_ binary: String, _ arguments: [String], stdin: Input = .null, stdout: Output = .null,
-                stderr: Output = .null, environment: [String: String] = [:], removing: Set<String> = []) throws {
+    public init(
+        _ binary: String, _ arguments: [String], stdin: Input = .null, stdout: Output = .null,
+        stderr: Output = .null, environment: [String: String] = [:], removing: Set<String> = []
+    ) throws {
         name = binary
         let executable = binary.hasPrefix("/") ? binary : Binaries.path(binary)
-        var spawn = Spawn(executable, arguments: [executable] + arguments,
-                          environment: Spawn.currentEnvironment(removing: removing.union(environment.keys))
-                              + environment.map { "\($0.key)=\($0.value)" })
+        var spawn = Spawn(
+            executable, arguments: [executable] + arguments,
+            environment: Spawn.currentEnvironment(removing: removing.union(environment.keys))
+                + environment.map { "\($0.key)=\($0.value)" })
         spawn.closeInheritedDescriptors = true
         switch stdin {
         case .null: spawn.actions.append(.open(0, path: "/dev/null", flags: O_RDONLY, mode: 0))

@@ -42,12 +42,15 @@ public final class DaemonProcess {
     private let process: ChildProcess
 
     /// Starts `binary` with `arguments` and waits (up to `timeout` seconds) for `ready` on its stdout.
-    public init(_ binary: String, _ arguments: [String], logPath: String, environment: [String: String] = [:],
-                timeout: Double = 30) throws {
+    public init(
+        _ binary: String, _ arguments: [String], logPath: String, environment: [String: String] = [:],
+        timeout: Double = 30
+    ) throws {
         name = binary
         self.logPath = logPath
-        process = try ChildProcess(binary, arguments, stdout: .pipe, stderr: .file(logPath, append: true),
-                                   environment: environment, removing: ["RUNWAY_CRASH_AT"])
+        process = try ChildProcess(
+            binary, arguments, stdout: .pipe, stderr: .file(logPath, append: true),
+            environment: environment, removing: ["RUNWAY_CRASH_AT"])
         try process.waitForLine("ready", timeout: timeout) { "log: \(self.logTail())" }
     }
 
@@ -93,8 +96,10 @@ public struct CommandResult: Sendable {
 /// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
 /// never pipes, so a large logbook cannot deadlock it. `environment` is added to the test's own;
 /// `terminalInput` is typed on a pseudo-terminal that is the tool's stdin (for prompts that need one).
-public func runTool(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
-                    environment: [String: String] = [:], terminalInput: String? = nil) throws -> CommandResult {
+public func runTool(
+    _ arguments: [String], binary: String = "runway", stdin: String? = nil,
+    environment: [String: String] = [:], terminalInput: String? = nil
+) throws -> CommandResult {
     try RunningTool(arguments, binary: binary, stdin: stdin, environment: environment, terminalInput: terminalInput).wait()
 }
 
@@ -108,8 +113,10 @@ public final class RunningTool {
     /// Kept open until the tool has exited.
     private var terminal: PseudoTerminal?
 
-    public init(_ arguments: [String], binary: String = "runway", stdin: String? = nil,
-                environment: [String: String] = [:], terminalInput: String? = nil) throws {
+    public init(
+        _ arguments: [String], binary: String = "runway", stdin: String? = nil,
+        environment: [String: String] = [:], terminalInput: String? = nil
+    ) throws {
         scratch = makeScratchDirectory("cmd")
         var input = ChildProcess.Input.null
         if let terminalInput {
@@ -125,9 +132,10 @@ public final class RunningTool {
         // A registry of pairs of its own (`runway pair` records there), thrown away with the scratch
         // directory: tests never see each other's pairs, nor the user's.
         do {
-            process = try ChildProcess(binary, arguments, stdin: input, stdout: .file(scratch + "/out"),
-                                       stderr: .file(scratch + "/err"),
-                                       environment: ["RUNWAY_STATE_DIR": scratch + "/state"].merging(environment) { $1 })
+            process = try ChildProcess(
+                binary, arguments, stdin: input, stdout: .file(scratch + "/out"),
+                stderr: .file(scratch + "/err"),
+                environment: ["RUNWAY_STATE_DIR": scratch + "/state"].merging(environment) { $1 })
         } catch {
             try? FileManager.default.removeItem(atPath: scratch)
             throw error

@@ -13,8 +13,9 @@ public func runUntilExit(_ binary: String, _ arguments: [String], timeout: Doubl
         process.kill(SIGKILL)
         throw HarnessError("\(binary) \(arguments.joined(separator: " ")) was still running after \(timeout) s")
     }
-    return CommandResult(status: process.status,
-                         stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-                         signal: process.terminationSignal)
+    return CommandResult(
+        status: process.status,
+        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+        signal: process.terminationSignal)
 }

@@ -84,10 +84,13 @@ public enum InvariantChecker {
     ///   - stored: the phone's logbook ids in arrival order.
     ///   - outstandingTransfers: what the outboxes still hold.
     ///   - storePaths: SQLite files to run `PRAGMA integrity_check` on.
-    public static func check(recorded: [String], stored: [String], outstandingTransfers: Int = 0,
-                             storePaths: [String] = [], deleted: Set<String> = []) -> InvariantReport {
-        check(history: [.succeeded(recorded)], stored: stored, outstandingTransfers: outstandingTransfers,
-              storePaths: storePaths, deleted: deleted)
+    public static func check(
+        recorded: [String], stored: [String], outstandingTransfers: Int = 0,
+        storePaths: [String] = [], deleted: Set<String> = []
+    ) -> InvariantReport {
+        check(
+            history: [.succeeded(recorded)], stored: stored, outstandingTransfers: outstandingTransfers,
+            storePaths: storePaths, deleted: deleted)
     }
 
     /// The same, against a history of recording calls in the order they were made (one at a time).
@@ -98,8 +101,10 @@ public enum InvariantChecker {
     /// (a recording is one transaction, and transfers arrive in order). Anything else is `unexpected`.
     /// A flight in `deleted` (the user deleted it once it was stored) must stay gone: it is not lost,
     /// and stored again it is `resurrected`.
-    public static func check(history: [Recording], stored: [String], outstandingTransfers: Int = 0,
-                             storePaths: [String] = [], deleted: Set<String> = []) -> InvariantReport {
+    public static func check(
+        history: [Recording], stored: [String], outstandingTransfers: Int = 0,
+        storePaths: [String] = [], deleted: Set<String> = []
+    ) -> InvariantReport {
         var report = InvariantReport()
         report.stored = stored.count
         report.outstandingTransfers = outstandingTransfers
@@ -151,9 +156,11 @@ public enum InvariantChecker {
 
     /// Explains each run of unknown ids (between two known ones, in arrival order) as the whole of
     /// some indeterminate calls made between the calls of those two known ids.
-    private static func resolveIndeterminate(history: [Recording], arrivals: [String],
-                                             origin: [String: (call: Int, position: Int)],
-                                             into report: inout InvariantReport) {
+    private static func resolveIndeterminate(
+        history: [Recording], arrivals: [String],
+        origin: [String: (call: Int, position: Int)],
+        into report: inout InvariantReport
+    ) {
         var used = Set<Int>()
         var run: [String] = []
         var previousCall = -1

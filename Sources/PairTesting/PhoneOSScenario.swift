@@ -26,8 +26,9 @@ public enum PhoneOSScenario {
             let status = try pair.phoneOSCall(["os", "status"])
             _ = try pair.phoneOSCall(["app", "open"])
             try pair.waitUntil("the app answers") { (try? pair.status("phone")) != nil }
-            return Outcome(report: try pair.check(), launches: status["launchCount"]?.intValue ?? 0,
-                           reclaims: status["reclaims"]?.intValue ?? 0)
+            return Outcome(
+                report: try pair.check(), launches: status["launchCount"]?.intValue ?? 0,
+                reclaims: status["reclaims"]?.intValue ?? 0)
         }
     }
 }

@@ -45,14 +45,16 @@ public final class SimulatedPair {
     public static let neutralLanguageEnvironment = ["LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": ""]
 
     public func startWatch(environment: [String: String] = [:]) throws {
-        watch = try DaemonProcess("watch-agent", ["--home", watchHome] + watchArguments, logPath: watchLog,
-                                  environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
+        watch = try DaemonProcess(
+            "watch-agent", ["--home", watchHome] + watchArguments, logPath: watchLog,
+            environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
     }
 
     public func startPhone(environment: [String: String] = [:], extraArguments: [String] = []) throws {
         phoneStarts += 1
-        phone = try DaemonProcess("phone-daemon", ["--home", phoneHome] + phoneArguments + extraArguments,
-                                  logPath: phoneLog, environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
+        phone = try DaemonProcess(
+            "phone-daemon", ["--home", phoneHome] + phoneArguments + extraArguments,
+            logPath: phoneLog, environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
     }
 
     /// Starts `phone-os` on the phone's home: it launches the app itself (logs go to the phone's log).

@@ -20,8 +20,10 @@ public final class TerminalTool: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
     }
 
-    public init(_ arguments: [String], binary: String = "runway", columns: Int = 100, rows: Int = 40,
-                environment: [String: String] = [:]) throws {
+    public init(
+        _ arguments: [String], binary: String = "runway", columns: Int = 100, rows: Int = 40,
+        environment: [String: String] = [:]
+    ) throws {
         self.columns = columns
         self.rows = rows
         terminal = try PseudoTerminal()

@@ -73,7 +73,8 @@ public enum Arguments {
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 // `-4` and `-1d` are values (a negative number, a negative duration), not options.
                 if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil
-                    && !(argument.dropFirst().first?.isNumber ?? false) {
+                    && !(argument.dropFirst().first?.isNumber ?? false)
+                {
                     throw UsageError("unknown option \(argument)")
                 }
                 parsed.positionals.append(argument)

@@ -131,7 +131,8 @@ public final class EventLoop {
             for (index, entry) in pollSet.enumerated() where entry.revents != 0 {
                 // A handler earlier in this pass may have closed or replaced this descriptor.
                 guard let registration = registrations[entry.fd],
-                      registration.generation == generations[index] else { continue }
+                    registration.generation == generations[index]
+                else { continue }
                 registration.handler(PollEvents(rawValue: entry.revents))
             }
         }

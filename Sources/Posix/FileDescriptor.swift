@@ -47,10 +47,11 @@ public final class FileDescriptor {
             // On a socket, send without SIGPIPE: a client whose daemon died gets EPIPE and says so.
             let written: Int?
             do throws(SystemError) {
-                written = isSocket
+                written =
+                    isSocket
                     ? try nonBlockingCall("write", { Glibc.send(rawValue, start, count, Int32(MSG_NOSIGNAL)) })
                     : try nonBlockingCall("write", { Glibc.write(rawValue, start, count) })
-            } catch where error.errno == ENOTSOCK && isSocket {
+            } catch  where error.errno == ENOTSOCK && isSocket {
                 isSocket = false
                 continue
             }

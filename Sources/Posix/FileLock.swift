@@ -29,7 +29,7 @@ public final class FileLock {
         descriptor = FileDescriptor(adopting: raw)
         do {
             _ = try systemCall("flock(\(path))") { flock(raw, LOCK_EX | LOCK_NB) }
-        } catch where error.errno == EWOULDBLOCK {
+        } catch  where error.errno == EWOULDBLOCK {
             throw .heldBy(pid: Self.readPID(raw), path: path)
         } catch {
             throw .system(error)
@@ -49,7 +49,7 @@ public final class FileLock {
         descriptor = FileDescriptor(adopting: raw)
         do {
             _ = try systemCall("flock(\(directory))") { flock(raw, LOCK_EX | LOCK_NB) }
-        } catch where error.errno == EWOULDBLOCK {
+        } catch  where error.errno == EWOULDBLOCK {
             throw .heldBy(pid: Self.readPID(path: pidFile), path: directory)
         } catch {
             throw .system(error)

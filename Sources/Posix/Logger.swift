@@ -44,8 +44,9 @@ public struct Logger: Sendable {
     private let repeats: RepeatState
 
     public init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
-        self.init(component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format,
-                  repeats: RepeatState(RepeatLimiter(intervalMilliseconds: Logger.defaultRepeatIntervalMilliseconds)))
+        self.init(
+            component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format,
+            repeats: RepeatState(RepeatLimiter(intervalMilliseconds: Logger.defaultRepeatIntervalMilliseconds)))
     }
 
     private init(component: String, minimumLevel: Level, descriptor: Int32, format: Format, repeats: RepeatState) {

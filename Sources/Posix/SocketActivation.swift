@@ -26,16 +26,21 @@ public enum SocketActivation {
     /// no supervisor passed any (neither `LISTEN_FDS` nor `LISTEN_PID` is set). Each is made
     /// close-on-exec and non-blocking.
     public static func take(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
-        throws(ActivationError) -> [Passed]? {
+        throws(ActivationError) -> [Passed]?
+    {
         let countText = environment("LISTEN_FDS"), pidText = environment("LISTEN_PID")
         let namesText = environment("LISTEN_FDNAMES")
         defer { for name in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"] { unsetenv(name) } }
         if countText == nil && pidText == nil { return nil }
-        guard let pidText else { throw ActivationError("LISTEN_FDS is set but LISTEN_PID is not: refusing descriptors no supervisor addressed to this process") }
+        guard let pidText else {
+            throw ActivationError("LISTEN_FDS is set but LISTEN_PID is not: refusing descriptors no supervisor addressed to this process")
+        }
         guard let pid = Int32(pidText), pid > 0 else { throw ActivationError("LISTEN_PID must be a process id, not '\(pidText)'") }
         guard pid == getpid() else { throw ActivationError("LISTEN_PID=\(pid) names another process (this is \(getpid())): the descriptors are not ours") }
         guard let countText else { throw ActivationError("LISTEN_PID is set but LISTEN_FDS is not: the supervisor passed no sockets") }
-        guard let count = Int32(countText), count >= 0, count <= 64 else { throw ActivationError("LISTEN_FDS must be a count of descriptors, not '\(countText)'") }
+        guard let count = Int32(countText), count >= 0, count <= 64 else {
+            throw ActivationError("LISTEN_FDS must be a count of descriptors, not '\(countText)'")
+        }
         guard count > 0 else { throw ActivationError("LISTEN_FDS=0: the supervisor passed no sockets") }
         var names: [String?] = Array(repeating: nil, count: Int(count))
         if let namesText {
@@ -75,8 +80,10 @@ public enum SocketActivation {
             } catch {
                 throw ActivationError("\(label): \(error)")
             }
-            passed.append(Passed(name: names[Int(index)], descriptor: descriptor, isListening: listening != 0,
-                                 path: listening != 0 ? path : ""))
+            passed.append(
+                Passed(
+                    name: names[Int(index)], descriptor: descriptor, isListening: listening != 0,
+                    path: listening != 0 ? path : ""))
         }
         return passed
     }

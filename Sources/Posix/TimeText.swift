@@ -38,7 +38,8 @@ public enum TimeText {
         } else if zone == [0x5A] || zone == [0x7A] {
             offsetSeconds = 0
         } else if zone.count == 6, zone[0] == 0x2B || zone[0] == 0x2D, zone[3] == 0x3A,
-                  let h = digits(zone[1..<3]), let m = digits(zone[4..<6]), h <= 18, m < 60 {
+            let h = digits(zone[1..<3]), let m = digits(zone[4..<6]), h <= 18, m < 60
+        {
             offsetSeconds = (h * 3600 + m * 60) * (zone[0] == 0x2D ? -1 : 1)
         } else {
             return .failure(.malformed)
@@ -67,7 +68,8 @@ public enum TimeText {
                 if value > 1e12 { return nil }
             }
             guard sawDigit, let unit = b.first,
-                  let index = units[next...].firstIndex(where: { $0.0 == unit }) else { return nil }
+                let index = units[next...].firstIndex(where: { $0.0 == unit })
+            else { return nil }
             b = b.dropFirst()
             total += value * units[index].1
             next = index + 1

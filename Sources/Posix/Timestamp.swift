@@ -11,10 +11,11 @@ public enum Timestamp {
 
     /// The range this formatter writes: years 0001 to 9999. Anything outside (and NaN, which becomes
     /// the earliest) is clamped to it, so formatting never traps, whatever a store holds.
-    public static let formattableRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+    public static let formattableRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
 
     public static func appendISO8601(_ secondsSince1970: Double, milliseconds: Bool = false, to out: inout [UInt8]) {
-        let clamped = secondsSince1970 == secondsSince1970
+        let clamped =
+            secondsSince1970 == secondsSince1970
             ? min(max(secondsSince1970, formattableRange.lowerBound), formattableRange.upperBound)
             : formattableRange.lowerBound
         let totalMs = Int64(clamping: (clamped * 1000).rounded(.down))
@@ -37,22 +38,26 @@ public enum Timestamp {
     public static func parseISO8601(_ text: String) -> Double? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
-              b.last == 0x5A else { return nil }
+            b.last == 0x5A
+        else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for i in range { guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }; value = value * 10 + Int(b[i] - 0x30) }
             return value
         }
         guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
-              let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19),
-              (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+            let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19),
+            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+        else { return nil }
         var fraction = 0.0
         if b.count > 20 {
             guard b[19] == 0x2E, b.count > 21, let f = number(20..<(b.count - 1)) else { return nil }
             var scale = 1.0
             for _ in 20..<(b.count - 1) { scale *= 10 }
             fraction = Double(f) / scale
-        } else if b.count != 20 { return nil }
+        } else if b.count != 20 {
+            return nil
+        }
         let days = Self.days(fromCivil: y, mo, d)
         return Double(days * 86_400 + Int64(h * 3600 + mi * 60 + s)) + fraction
     }

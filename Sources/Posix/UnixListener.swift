@@ -106,10 +106,12 @@ public final class UnixListener {
             }
             let peer = try? UnixSocket.peerCredentials(of: fd)
             guard let peer, peer.uid == getuid() else {
-                logger.warning("\(eventPrefix).refused-uid", [
-                    "peerUID": peer.map { "\($0.uid)" } ?? "unknown",
-                    "peerPID": peer.map { "\($0.pid)" } ?? "unknown", "ourUID": getuid(),
-                ])
+                logger.warning(
+                    "\(eventPrefix).refused-uid",
+                    [
+                        "peerUID": peer.map { "\($0.uid)" } ?? "unknown",
+                        "peerPID": peer.map { "\($0.pid)" } ?? "unknown", "ourUID": getuid(),
+                    ])
                 fd.close()
                 continue
             }

@@ -91,7 +91,7 @@ public enum UnixSocket {
                 try fd.setCloseOnExec()
                 try fd.setNonBlocking()
                 return fd
-            } catch where error.errno == ECONNABORTED {
+            } catch  where error.errno == ECONNABORTED {
                 continue  // the client gave up before we got to it: take the next one
             }
         }

@@ -30,13 +30,17 @@ public enum AlertGrouping {
             let date = calendar.date(of: item.at)
             let monthKey = date.year * 12 + date.month - 1
             let m: Int
-            if let index = monthIndex[monthKey] { m = index } else {
+            if let index = monthIndex[monthKey] {
+                m = index
+            } else {
                 m = months.count
                 monthIndex[monthKey] = m
                 months.append(AlertMonthGroup(year: date.year, month: date.month))
             }
             let d: Int
-            if let index = dayIndex[date] { d = index } else {
+            if let index = dayIndex[date] {
+                d = index
+            } else {
                 d = months[m].days.count
                 dayIndex[date] = d
                 months[m].days.append(AlertDayGroup(date: date))

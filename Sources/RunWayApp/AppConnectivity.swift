@@ -31,7 +31,8 @@ public final class AppConnectivity {
     /// Records a delivered userInfo in arrival order (inside the receive transaction).
     public func recordUserInfo(_ userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
         do {
-            let insert = try database.statement("""
+            let insert = try database.statement(
+                """
                 INSERT INTO received_userinfo (source_device, transfer_seq, payload, received_at) VALUES (?, ?, ?, ?)
                 """)
             try insert.bind(transfer.senderDeviceID, at: 1)

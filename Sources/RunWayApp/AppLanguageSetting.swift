@@ -80,10 +80,11 @@ public enum AppLanguageSetting {
     /// transaction, if one is open.
     public static func save(_ language: AppLanguage?, _ database: Database) throws {
         if let language {
-            let upsert = try database.statement(literal: """
-                INSERT INTO device_settings (key, value) VALUES ('appLanguage', ?)
-                ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """)
+            let upsert = try database.statement(
+                literal: """
+                    INSERT INTO device_settings (key, value) VALUES ('appLanguage', ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """)
             try upsert.bind(JSONValue.string(language.rawValue).text, at: 1)
             try upsert.run()
         } else {
@@ -104,9 +105,10 @@ extension RunReminderService {
         self.language = language.rawValue
         var rewritten: [String] = []
         try center.atomically {
-            let update = try center.database.statement(literal: """
-                UPDATE notifications_pending SET title = ?, body = ?, language = ? WHERE id = ?
-                """)
+            let update = try center.database.statement(
+                literal: """
+                    UPDATE notifications_pending SET title = ?, body = ?, language = ? WHERE id = ?
+                    """)
             for request in try center.pending() where Self.isReminder(request.id) {
                 let title = ReminderTexts.title(language: language.rawValue)
                 let body = ReminderTexts.body(elapsedDays: Self.elapsedDays(ofIdentifier: request.id), language: language.rawValue)

@@ -145,8 +145,10 @@ public enum AppTexts {
     /// The update alert as issue 13 shows it: title, message with the version, the watch sentence
     /// (#61) as its own paragraph, and the buttons (update first: it recommends, it does not block).
     public static func updateAlert(version: String, language: AppLanguage) -> (title: String, message: String, buttons: [String]) {
-        (text(.updateTitle, language),
-         text(.updateMessage, language, filling: ["version": version]) + "\n\n" + text(.updateWatch, language),
-         [text(.updateButtonUpdate, language), text(.updateButtonLater, language)])
+        (
+            text(.updateTitle, language),
+            text(.updateMessage, language, filling: ["version": version]) + "\n\n" + text(.updateWatch, language),
+            [text(.updateButtonUpdate, language), text(.updateButtonLater, language)]
+        )
     }
 }

@@ -42,13 +42,15 @@ public final class AppUpdateService {
     public static let bundleID = "HaroldSong.Project.RunWay"
 
     public static let migrations: [Migration] = [
-        Migration("app.update.1", """
+        Migration(
+            "app.update.1",
+            """
             -- The app's own defaults (UserDefaults): the update check's last successful day.
             CREATE TABLE app_defaults (
                 key TEXT PRIMARY KEY NOT NULL,
                 value TEXT NOT NULL
             ) STRICT;
-            """),
+            """)
     ]
 
     public let installed: String
@@ -125,16 +127,18 @@ public final class AppUpdateService {
     }
 
     private func report(_ outcome: Outcome, store: Update? = nil, reason: String? = nil) -> Report {
-        Report(outcome: outcome, store: store?.version, installed: installed, lastCheckedAt: lastCheckedAt,
-               reason: reason, storeUpdate: store)
+        Report(
+            outcome: outcome, store: store?.version, installed: installed, lastCheckedAt: lastCheckedAt,
+            reason: reason, storeUpdate: store)
     }
 
     private func record(_ instant: Double) throws {
         if let database {
-            let upsert = try database.statement(literal: """
-                INSERT INTO app_defaults (key, value) VALUES ('update.lastCheckedAt', ?)
-                ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """)
+            let upsert = try database.statement(
+                literal: """
+                    INSERT INTO app_defaults (key, value) VALUES ('update.lastCheckedAt', ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """)
             try upsert.bind(String(instant), at: 1)
             try upsert.run()
         }
@@ -167,7 +171,7 @@ public final class AppUpdateService {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
         let scheme = text[..<colon]
         guard scheme.first!.isASCII, scheme.first!.isLetter,
-              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
         else { return false }
         return text.count > scheme.count + 1 && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
     }

@@ -8,7 +8,7 @@ public enum AppVersion {
     public static func problem(_ text: String) -> String? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...4).contains(parts.count),
-              parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
+            parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
         else { return "'\(text)' is not a version: one to four numbers separated by dots (1.4, 1.3.2)" }
         guard parts.allSatisfy({ $0.count <= 4 }) else { return "'\(text)': each part of a version is at most 9999" }
         return nil

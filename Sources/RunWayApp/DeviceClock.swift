@@ -42,13 +42,15 @@ public final class DeviceClock {
     public static let maximumAdvance: Double = 3650 * 86_400
 
     public static let migrations: [Migration] = [
-        Migration("device.1", """
+        Migration(
+            "device.1",
+            """
             -- The device's settings that are system state, not app data: one JSON value per key.
             CREATE TABLE device_settings (
                 key TEXT PRIMARY KEY NOT NULL,
                 value TEXT NOT NULL
             ) STRICT;
-            """),
+            """)
     ]
 
     public private(set) var mode: Mode = .offset
@@ -111,10 +113,11 @@ public final class DeviceClock {
         if let database {
             var fields: [String: JSONValue] = ["mode": .string(newMode.rawValue)]
             if newMode == .frozen { fields["frozenAt"] = .number(newFrozenAt) } else { fields["offsetSeconds"] = .number(newOffset) }
-            let upsert = try database.statement(literal: """
-                INSERT INTO device_settings (key, value) VALUES ('clock', ?)
-                ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """)
+            let upsert = try database.statement(
+                literal: """
+                    INSERT INTO device_settings (key, value) VALUES ('clock', ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """)
             try upsert.bind(JSONValue.object(fields).text, at: 1)
             try upsert.run()
         }
@@ -127,8 +130,10 @@ public final class DeviceClock {
 extension DeviceClock.Reading {
     /// `{"now":"2026-10-08T07:00:00Z","mode":"frozen","offsetSeconds":604800.0}`
     public var json: JSONValue {
-        .object(["now": .string(Timestamp.iso8601(now, milliseconds: now.rounded(.down) != now)),
-                 "mode": .string(mode.rawValue),
-                 "offsetSeconds": .number((offsetSeconds * 1000).rounded() / 1000)])
+        .object([
+            "now": .string(Timestamp.iso8601(now, milliseconds: now.rounded(.down) != now)),
+            "mode": .string(mode.rawValue),
+            "offsetSeconds": .number((offsetSeconds * 1000).rounded() / 1000),
+        ])
     }
 }

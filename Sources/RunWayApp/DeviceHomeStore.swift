@@ -29,11 +29,12 @@ extension DeviceHome {
         try refuseLostStore()
         // The seal is consumed whatever the policy: once anyone opens the store, it vouches for nothing.
         let unsealedBecause = StoreSeal.consume(home: self)
-        let checkedBecause: String? = switch check {
-        case .always: "always checked here"
-        case .unlessSealed: unsealedBecause
-        case .never: nil
-        }
+        let checkedBecause: String? =
+            switch check {
+            case .always: "always checked here"
+            case .unlessSealed: unsealedBecause
+            case .never: nil
+            }
         let initialised = Filesystem.kind(of: markerPath) != .missing
         let database: Database
         do {
@@ -80,7 +81,8 @@ extension DeviceHome {
     }
 
     /// Every table of a device's store: the session's, then the app's.
-    public static let migrations = SessionStore.migrations + FlightStore.migrations
+    public static let migrations =
+        SessionStore.migrations + FlightStore.migrations
         + DeviceClock.migrations + UserNotificationCenter.migrations
         + AppUpdateService.migrations
 }

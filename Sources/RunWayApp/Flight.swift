@@ -46,9 +46,11 @@ public struct Flight: Equatable, Sendable {
     /// The GPWS warnings raised during the run, oldest first (none from a watch older than the field).
     public var alerts: [FlightAlert]
 
-    public init(id: String, startedAt: Double, endedAt: Double, distanceKm: Double, durationSeconds: Double,
-                averagePaceSecondsPerKm: Double, averageHeartRate: Double, mode: FlightMode, packedSamples: [UInt8],
-                alerts: [FlightAlert] = []) {
+    public init(
+        id: String, startedAt: Double, endedAt: Double, distanceKm: Double, durationSeconds: Double,
+        averagePaceSecondsPerKm: Double, averageHeartRate: Double, mode: FlightMode, packedSamples: [UInt8],
+        alerts: [FlightAlert] = []
+    ) {
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt
@@ -85,8 +87,9 @@ public struct Flight: Equatable, Sendable {
         var samples: [FlightSample] = []
         samples.reserveCapacity(count)
         func float(_ offset: Int) -> Float {
-            Float(bitPattern: UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
-                | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
+            Float(
+                bitPattern: UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
+                    | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
         }
         for i in 0..<count {
             let base = i * FlightSample.packedSize

@@ -39,19 +39,22 @@ public struct FlightAlert: Equatable, Sendable {
     static let keys: Set<String> = ["id", "at", "type", "mode", "value", "target"]
 
     public var propertyList: PropertyListValue {
-        .dictionary(["id": .string(id), "at": .date(at), "type": .string(type.rawValue), "mode": .string(mode.rawValue),
-                     "value": .real(value), "target": .string(target)])
+        .dictionary([
+            "id": .string(id), "at": .date(at), "type": .string(type.rawValue), "mode": .string(mode.rawValue),
+            "value": .real(value), "target": .string(target),
+        ])
     }
 
     /// Nil if `value` is not an alert dictionary with every key of the right kind.
     init?(propertyList value: PropertyListValue) {
         guard let fields = value.dictionaryValue,
-              let id = fields["id"]?.stringValue,
-              let at = fields["at"]?.doubleValue, at.isFinite,
-              let type = fields["type"]?.stringValue.flatMap(GPWSStatus.init(rawValue:)),
-              let mode = fields["mode"]?.stringValue.flatMap(FlightMode.init(rawValue:)),
-              let number = fields["value"]?.doubleValue, number.isFinite,
-              let target = fields["target"]?.stringValue else { return nil }
+            let id = fields["id"]?.stringValue,
+            let at = fields["at"]?.doubleValue, at.isFinite,
+            let type = fields["type"]?.stringValue.flatMap(GPWSStatus.init(rawValue:)),
+            let mode = fields["mode"]?.stringValue.flatMap(FlightMode.init(rawValue:)),
+            let number = fields["value"]?.doubleValue, number.isFinite,
+            let target = fields["target"]?.stringValue
+        else { return nil }
         self.init(id: id, at: at, type: type, mode: mode, value: number, target: target)
     }
 
@@ -71,7 +74,9 @@ public struct FlightAlert: Equatable, Sendable {
         guard alerts.count <= GPWS.maximumAlerts else { return "has more than \(GPWS.maximumAlerts) alerts" }
         for (index, alert) in alerts.enumerated() {
             if !FlightLimits.isFlightID(alert.id) { return "alert \(index) has an id that is not an upper-case UUID" }
-            if !(alert.at >= FlightLimits.earliestTime && alert.at < FlightLimits.latestTime) { return "alert \(index) has a time outside 2001-01-01 to 2100-01-01" }
+            if !(alert.at >= FlightLimits.earliestTime && alert.at < FlightLimits.latestTime) {
+                return "alert \(index) has a time outside 2001-01-01 to 2100-01-01"
+            }
             if alert.type == .clear { return "alert \(index) is of type CLEAR, which is not a warning" }
             if !(alert.value >= 0 && alert.value <= FlightLimits.slowestPace) { return "alert \(index) has a value out of range" }
             if alert.target.utf8.count > 32 { return "alert \(index) has a target longer than 32 bytes" }

@@ -56,7 +56,8 @@ public struct FlightAnalysis: Equatable, Sendable {
             // A sample outside the valid ranges (only a store written before `FlightLimits`, or edited
             // by hand, can hold one) is skipped: a distance of 3e38 m would otherwise mean 3e35 splits.
             guard time >= 0, time <= FlightLimits.longestRun, meters >= 0, meters <= FlightLimits.longestSampleMeters,
-                  sample.pace >= 0, sample.heartRate >= 0, sample.pace.isFinite, sample.heartRate.isFinite else { return }
+                sample.pace >= 0, sample.heartRate >= 0, sample.pace.isFinite, sample.heartRate.isFinite
+            else { return }
             let seconds = max(0, time - previous.time)
             defer { previous = (time, max(meters, previous.meters)) }
             if sample.pace == 0 {
@@ -88,8 +89,10 @@ public struct FlightAnalysis: Equatable, Sendable {
         }
 
         mutating func finishSplit(meters: Double) {
-            splits.append(Split(kilometre: splits.count + 1, meters: meters, movingSeconds: splitSeconds,
-                                averageHeartRate: heartSeconds > 0 ? heartBeats / heartSeconds : nil))
+            splits.append(
+                Split(
+                    kilometre: splits.count + 1, meters: meters, movingSeconds: splitSeconds,
+                    averageHeartRate: heartSeconds > 0 ? heartBeats / heartSeconds : nil))
             splitStartMeters += meters
             splitSeconds = 0
             heartBeats = 0

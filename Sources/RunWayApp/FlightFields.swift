@@ -65,8 +65,9 @@ extension Flight {
         FlightField("endedAt", column: "ended_at", .time(\.endedAt)),
         FlightField("distanceKm", column: "distance_km", .number(\.distanceKm, range: 0...FlightLimits.longestDistanceKm, decimals: 3)),
         FlightField("durationSeconds", column: "duration_s", .number(\.durationSeconds, range: 0...FlightLimits.longestRun, decimals: 1)),
-        FlightField("averagePaceSecondsPerKm", column: "avg_pace",
-                    .number(\.averagePaceSecondsPerKm, range: 0...FlightLimits.slowestPace, decimals: 1)),
+        FlightField(
+            "averagePaceSecondsPerKm", column: "avg_pace",
+            .number(\.averagePaceSecondsPerKm, range: 0...FlightLimits.slowestPace, decimals: 1)),
         FlightField("averageHeartRate", column: "avg_hr", .number(\.averageHeartRate, range: 0...FlightLimits.highestHeartRate, decimals: 1)),
         FlightField("mode", column: "mode", .mode),
         FlightField("samples", column: nil, .samples, required: false),
@@ -119,8 +120,9 @@ extension Flight {
 
     /// A flight with every field at its zero value, to be filled in by a decoder.
     static var blank: Flight {
-        Flight(id: "", startedAt: 0, endedAt: 0, distanceKm: 0, durationSeconds: 0, averagePaceSecondsPerKm: 0,
-               averageHeartRate: 0, mode: .pace, packedSamples: [])
+        Flight(
+            id: "", startedAt: 0, endedAt: 0, distanceKm: 0, durationSeconds: 0, averagePaceSecondsPerKm: 0,
+            averageHeartRate: 0, mode: .pace, packedSamples: [])
     }
 
     // MARK: - One field, each way

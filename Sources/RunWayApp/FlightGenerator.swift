@@ -34,7 +34,7 @@ public struct FlightGenerator {
     public mutating func flight(distanceKm requested: Double? = nil, endingAt end: Double, recordedAt: Double? = nil, sequence: Int = 0) -> Flight {
         let distanceKm = requested ?? Double.random(in: 3...12, using: &generator).rounded(toPlaces: 2)
         let mode: FlightMode = Double.random(in: 0..<1, using: &generator) < 0.3 ? .heartRate : .pace
-        let steadyPace = Double.random(in: 300...420, using: &generator)   // 5:00–7:00 per km
+        let steadyPace = Double.random(in: 300...420, using: &generator)  // 5:00–7:00 per km
         let restingHR = Double.random(in: 58...72, using: &generator)
         let cruiseHR = Double.random(in: 140...165, using: &generator)
         let stopCount = Int.random(in: 0...2, using: &generator)
@@ -71,7 +71,8 @@ public struct FlightGenerator {
         let moved = samples.filter { $0.pace > 0 }
         let averageHR = moved.isEmpty ? heartRate : moved.reduce(0.0) { $0 + Double($1.heartRate) } / Double(moved.count)
         return Flight(
-            id: Self.flightID(recordedAt: recordedAt ?? end, sequence: sequence, using: &generator), startedAt: end - time.rounded(.up), endedAt: end, distanceKm: distanceKm,
+            id: Self.flightID(recordedAt: recordedAt ?? end, sequence: sequence, using: &generator), startedAt: end - time.rounded(.up), endedAt: end,
+            distanceKm: distanceKm,
             durationSeconds: moving.rounded(), averagePaceSecondsPerKm: (moving / max(distanceKm, 0.001)).rounded(toPlaces: 1),
             averageHeartRate: averageHR.rounded(toPlaces: 1), mode: mode, packedSamples: Flight.pack(samples))
     }

@@ -9,7 +9,9 @@ import Storage
 /// commits in the same transaction that records its transfer as received.
 public final class FlightStore {
     public static let migrations: [Migration] = [
-        Migration("app.1", """
+        Migration(
+            "app.1",
+            """
             CREATE TABLE flights (
                 arrival INTEGER PRIMARY KEY AUTOINCREMENT,
                 id TEXT NOT NULL UNIQUE,
@@ -40,7 +42,9 @@ public final class FlightStore {
             """),
         // Issue 15: the GPWS alerts that travel inside a flight, stored with it in the receive
         // transaction and deleted with it (the cascade).
-        Migration("alerts.1", """
+        Migration(
+            "alerts.1",
+            """
             CREATE TABLE alerts (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
                 arrival INTEGER NOT NULL REFERENCES flights (arrival) ON DELETE CASCADE,
@@ -54,7 +58,9 @@ public final class FlightStore {
             CREATE INDEX alerts_by_flight ON alerts (arrival);
             """),
         // Issue 15: which Logbook and Alerts groups the user expanded or collapsed (#16).
-        Migration("ui-groups.1", """
+        Migration(
+            "ui-groups.1",
+            """
             CREATE TABLE ui_group_state (
                 view TEXT NOT NULL,
                 key TEXT NOT NULL,
@@ -64,7 +70,9 @@ public final class FlightStore {
             """),
         // Issue 15: the watch's live run (one at most) and its samples, committed per batch so that a
         // watch killed mid-run finds it again.
-        Migration("live-run.1", """
+        Migration(
+            "live-run.1",
+            """
             CREATE TABLE live_run (
                 slot INTEGER PRIMARY KEY CHECK (slot = 1),
                 run_id TEXT NOT NULL,
@@ -138,9 +146,10 @@ public final class FlightStore {
     }
 
     private func insertAlerts(_ alerts: [FlightAlert], arrival: Int64) throws {
-        let insert = try database.statement(literal: """
-            INSERT INTO alerts (arrival, id, at, type, mode, value, target) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try database.statement(
+            literal: """
+                INSERT INTO alerts (arrival, id, at, type, mode, value, target) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
         for alert in alerts {
             insert.reset()
             try insert.bind(arrival, at: 1)
@@ -166,7 +175,8 @@ public final class FlightStore {
 
     /// Every stored alert with its flight's id, in arrival order (the flight's, then the alert's).
     public func forEachAlert(_ body: (FlightAlert, String) throws -> Void) throws {
-        let query = try database.prepare("""
+        let query = try database.prepare(
+            """
             SELECT a.id, a.at, a.type, a.mode, a.value, a.target, f.id FROM alerts a JOIN flights f USING (arrival) ORDER BY a.seq
             """)
         while try query.step() { try body(Self.alert(query, from: 0), query.string(at: 6)) }
@@ -175,10 +185,11 @@ public final class FlightStore {
     public func alertCount() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM alerts")) }
 
     static func alert(_ row: Statement, from column: Int32) -> FlightAlert {
-        FlightAlert(id: row.string(at: column), at: row.double(at: column + 1),
-                    type: GPWSStatus(rawValue: row.string(at: column + 2)) ?? .sinkRate,
-                    mode: FlightMode(rawValue: row.string(at: column + 3)) ?? .pace,
-                    value: row.double(at: column + 4), target: row.string(at: column + 5))
+        FlightAlert(
+            id: row.string(at: column), at: row.double(at: column + 1),
+            type: GPWSStatus(rawValue: row.string(at: column + 2)) ?? .sinkRate,
+            mode: FlightMode(rawValue: row.string(at: column + 3)) ?? .pace,
+            value: row.double(at: column + 4), target: row.string(at: column + 5))
     }
 
     /// `INSERT INTO flights (<every field's column>, source_device, transfer_seq, saved_at) …`
@@ -229,7 +240,8 @@ public final class FlightStore {
 
     /// A stored flight with its samples.
     public func flight(id: String) throws -> StoredFlight? {
-        let query = try database.statement("""
+        let query = try database.statement(
+            """
             SELECT \(Self.summaryColumns), s.samples FROM flights f LEFT JOIN flight_samples s USING (arrival) WHERE f.id = ?
             """)
         defer { query.reset() }

@@ -42,8 +42,10 @@ public struct GPWSTarget: Equatable, Sendable {
     public static let paceRange: ClosedRange<Double> = 120...1200
     public static let zoneRange: ClosedRange<Double> = 40...220
 
-    public init(mode: FlightMode, paceSecondsPerKm: Double = defaultPace, toleranceSecondsPerKm: Double = defaultTolerance,
-                low: Double = defaultZone.lowerBound, high: Double = defaultZone.upperBound) {
+    public init(
+        mode: FlightMode, paceSecondsPerKm: Double = defaultPace, toleranceSecondsPerKm: Double = defaultTolerance,
+        low: Double = defaultZone.lowerBound, high: Double = defaultZone.upperBound
+    ) {
         self.mode = mode
         self.paceSecondsPerKm = paceSecondsPerKm
         self.toleranceSecondsPerKm = toleranceSecondsPerKm
@@ -63,7 +65,8 @@ public struct GPWSTarget: Equatable, Sendable {
     public static func parsePace(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[1].count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]),
-              minutes >= 0, (0..<60).contains(seconds) else { return nil }
+            minutes >= 0, (0..<60).contains(seconds)
+        else { return nil }
         let total = Double(minutes * 60 + seconds)
         return paceRange.contains(total) ? total : nil
     }
@@ -72,7 +75,8 @@ public struct GPWSTarget: Equatable, Sendable {
     public static func parseZone(_ text: String) -> (low: Double, high: Double)? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let low = Int(parts[0]), let high = Int(parts[1]),
-              zoneRange.contains(Double(low)), zoneRange.contains(Double(high)), low < high else { return nil }
+            zoneRange.contains(Double(low)), zoneRange.contains(Double(high)), low < high
+        else { return nil }
         return (Double(low), Double(high))
     }
 
@@ -133,7 +137,9 @@ public struct GPWS: Sendable {
         let next: GPWSStatus
         switch target.mode {
         case .pace:
-            next = value > target.paceSecondsPerKm + target.toleranceSecondsPerKm ? .sinkRate
+            next =
+                value > target.paceSecondsPerKm + target.toleranceSecondsPerKm
+                ? .sinkRate
                 : value < target.paceSecondsPerKm - target.toleranceSecondsPerKm ? .overspeed : .clear
         case .heartRate:
             next = value < target.low ? .sinkRate : value > target.high ? .overspeed : .clear

@@ -18,7 +18,8 @@ public enum GroupExpansion {
     public static func isMonthKey(_ key: String) -> Bool {
         let bytes = Array(key.utf8)
         guard bytes.count == 7, bytes[4] == 0x2D, bytes[0..<4].allSatisfy({ (0x30...0x39).contains($0) }),
-              let month = Int(String(key.suffix(2))), (1...12).contains(month), bytes[5...].allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+            let month = Int(String(key.suffix(2))), (1...12).contains(month), bytes[5...].allSatisfy({ (0x30...0x39).contains($0) })
+        else { return false }
         return true
     }
 }
@@ -41,10 +42,11 @@ public struct GroupStateStore {
     }
 
     public func remember(_ view: GroupExpansion.View, key: String, expanded: Bool) throws {
-        let upsert = try database.statement(literal: """
-            INSERT INTO ui_group_state (view, key, expanded) VALUES (?, ?, ?)
-            ON CONFLICT (view, key) DO UPDATE SET expanded = excluded.expanded
-            """)
+        let upsert = try database.statement(
+            literal: """
+                INSERT INTO ui_group_state (view, key, expanded) VALUES (?, ?, ?)
+                ON CONFLICT (view, key) DO UPDATE SET expanded = excluded.expanded
+                """)
         try upsert.bind(view.rawValue, at: 1)
         try upsert.bind(key, at: 2)
         try upsert.bind(expanded ? 1 : 0, at: 3)

@@ -54,7 +54,9 @@ public struct LiveRun: Sendable {
             guard hr == 0 || (30...250).contains(hr) else { return "\(where_): heart rate must be 0 (no reading) or 30 to 250 bpm" }
             if let previous {
                 guard sample.time > previous.time else { return "\(where_): time must increase (t \(Self.text(t)) after \(Self.text(Double(previous.time))))" }
-                guard sample.distance >= previous.distance else { return "\(where_): distance must not decrease (\(Self.text(d)) m after \(Self.text(Double(previous.distance))) m)" }
+                guard sample.distance >= previous.distance else {
+                    return "\(where_): distance must not decrease (\(Self.text(d)) m after \(Self.text(Double(previous.distance))) m)"
+                }
             }
             previous = sample
         }
@@ -69,8 +71,10 @@ public struct LiveRun: Sendable {
             let decision = engine.evaluate(sample)
             if let type = decision.alert {
                 let at = startedAt + Double(sample.time)
-                alerts.append(FlightAlert(id: FlightAlert.id(runID: id, index: alerts.count, at: at), at: at, type: type,
-                                          mode: target.mode, value: decision.value ?? 0, target: target.text))
+                alerts.append(
+                    FlightAlert(
+                        id: FlightAlert.id(runID: id, index: alerts.count, at: at), at: at, type: type,
+                        mode: target.mode, value: decision.value ?? 0, target: target.text))
             }
             samples.append(sample)
             decisions.append(decision)
@@ -100,10 +104,11 @@ public struct LiveRun: Sendable {
         let averageHR = readings.isEmpty ? 0 : readings.reduce(0.0) { $0 + Double($1.heartRate) } / Double(readings.count)
         let pace = distanceKm > 0 ? min(moving / distanceKm, FlightLimits.slowestPace) : 0
         let end = max(now, startedAt + Double(samples.last?.time ?? 0))
-        return Flight(id: id, startedAt: startedAt, endedAt: end, distanceKm: (distanceKm * 1000).rounded() / 1000,
-                      durationSeconds: moving.rounded(), averagePaceSecondsPerKm: (pace * 10).rounded() / 10,
-                      averageHeartRate: (averageHR * 10).rounded() / 10, mode: target.mode,
-                      packedSamples: Flight.pack(Self.downsample(samples, to: Self.flightSamples)), alerts: alerts)
+        return Flight(
+            id: id, startedAt: startedAt, endedAt: end, distanceKm: (distanceKm * 1000).rounded() / 1000,
+            durationSeconds: moving.rounded(), averagePaceSecondsPerKm: (pace * 10).rounded() / 10,
+            averageHeartRate: (averageHR * 10).rounded() / 10, mode: target.mode,
+            packedSamples: Flight.pack(Self.downsample(samples, to: Self.flightSamples)), alerts: alerts)
     }
 
     /// At most `limit` samples, evenly spaced, the last one kept.

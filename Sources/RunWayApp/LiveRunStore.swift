@@ -13,17 +13,20 @@ public final class LiveRunStore {
 
     /// The run in progress, if any, rebuilt from its batches.
     public func load() throws -> LiveRun? {
-        let query = try database.statement(literal: """
-            SELECT run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin
-            FROM live_run WHERE slot = 1
-            """)
+        let query = try database.statement(
+            literal: """
+                SELECT run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin
+                FROM live_run WHERE slot = 1
+                """)
         defer { query.reset() }
         guard try query.step() else { return nil }
-        let target = GPWSTarget(mode: FlightMode(rawValue: query.string(at: 2)) ?? .pace, paceSecondsPerKm: query.double(at: 3),
-                                toleranceSecondsPerKm: query.double(at: 4), low: query.double(at: 5), high: query.double(at: 6))
-        var run = LiveRun(id: query.string(at: 0), startedAt: query.double(at: 1), target: target,
-                          behaviour: GPWSBehaviour(rawValue: query.string(at: 7)) ?? .fixed,
-                          startOrigin: StartOrigin(rawValue: query.string(at: 8)) ?? .local)
+        let target = GPWSTarget(
+            mode: FlightMode(rawValue: query.string(at: 2)) ?? .pace, paceSecondsPerKm: query.double(at: 3),
+            toleranceSecondsPerKm: query.double(at: 4), low: query.double(at: 5), high: query.double(at: 6))
+        var run = LiveRun(
+            id: query.string(at: 0), startedAt: query.double(at: 1), target: target,
+            behaviour: GPWSBehaviour(rawValue: query.string(at: 7)) ?? .fixed,
+            startOrigin: StartOrigin(rawValue: query.string(at: 8)) ?? .local)
         let batches = try database.prepare("SELECT samples FROM live_run_batches ORDER BY seq")
         while try batches.step() { _ = run.apply(Flight.unpack(batches.blob(at: 0))) }
         return run
@@ -33,10 +36,11 @@ public final class LiveRunStore {
     public func begin(_ run: LiveRun) throws {
         try database.transaction {
             try database.execute("DELETE FROM live_run_batches")
-            let insert = try database.statement(literal: """
-                INSERT INTO live_run (slot, run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let insert = try database.statement(
+                literal: """
+                    INSERT INTO live_run (slot, run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin)
+                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             try insert.bind(run.id, at: 1)
             try insert.bind(run.startedAt, at: 2)
             try insert.bind(run.target.mode.rawValue, at: 3)

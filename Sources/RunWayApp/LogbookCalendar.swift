@@ -67,8 +67,9 @@ public struct LogbookCalendar: Sendable {
         for name in ["LC_ALL", "LC_TIME", "LANG"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
-        return LogbookCalendar(firstWeekday: firstWeekday ?? Self.firstWeekday(environment: environment),
-                               utcOffset: Self.localUTCOffset)
+        return LogbookCalendar(
+            firstWeekday: firstWeekday ?? Self.firstWeekday(environment: environment),
+            utcOffset: Self.localUTCOffset)
     }
 
     /// The local date of a moment, and the minute of that day (0 for 00:00, 1439 for 23:59).

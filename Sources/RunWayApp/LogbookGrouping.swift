@@ -29,8 +29,10 @@ public enum LogbookGrouping {
 
     /// Groups `entries` (in any order) month → week, newest first at every level. Entries that started
     /// at the same moment keep their relative order, reversed (the later arrival first).
-    public static func group<Entry>(_ entries: [Entry], calendar: LogbookCalendar,
-                                    startedAt: (Entry) -> Double, distanceKm: (Entry) -> Double) -> [Month<Entry>] {
+    public static func group<Entry>(
+        _ entries: [Entry], calendar: LogbookCalendar,
+        startedAt: (Entry) -> Double, distanceKm: (Entry) -> Double
+    ) -> [Month<Entry>] {
         let ordered = entries.enumerated()
             .map { (index: $0.offset, started: startedAt($0.element), entry: $0.element) }
             .sorted { ($0.started, $0.index) > ($1.started, $1.index) }

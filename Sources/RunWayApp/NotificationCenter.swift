@@ -17,7 +17,9 @@ public final class UserNotificationCenter {
     public static let deliveredHistory = 1000
 
     public static let migrations: [Migration] = [
-        Migration("notifications.1", """
+        Migration(
+            "notifications.1",
+            """
             CREATE TABLE notifications_pending (
                 id TEXT PRIMARY KEY NOT NULL,
                 fire_at REAL NOT NULL,
@@ -38,7 +40,7 @@ public final class UserNotificationCenter {
                 body TEXT NOT NULL,
                 language TEXT NOT NULL
             ) STRICT;
-            """),
+            """)
     ]
 
     /// A pending request, as `UNNotificationRequest` with a date trigger holds it.
@@ -101,13 +103,14 @@ public final class UserNotificationCenter {
             throw AddError.fireDateNotInFuture(id: request.id, fireAt: request.fireAt, now: now)
         }
         return try atomically {
-            let insert = try database.statement(literal: """
-                INSERT INTO notifications_pending (id, fire_at, title, body, language, added_at, added_seq)
-                VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(added_seq), 0) + 1 FROM notifications_pending))
-                ON CONFLICT (id) DO UPDATE SET fire_at = excluded.fire_at, title = excluded.title,
-                    body = excluded.body, language = excluded.language, added_at = excluded.added_at,
-                    added_seq = excluded.added_seq
-                """)
+            let insert = try database.statement(
+                literal: """
+                    INSERT INTO notifications_pending (id, fire_at, title, body, language, added_at, added_seq)
+                    VALUES (?, ?, ?, ?, ?, ?, (SELECT coalesce(max(added_seq), 0) + 1 FROM notifications_pending))
+                    ON CONFLICT (id) DO UPDATE SET fire_at = excluded.fire_at, title = excluded.title,
+                        body = excluded.body, language = excluded.language, added_at = excluded.added_at,
+                        added_seq = excluded.added_seq
+                    """)
             try insert.bind(request.id, at: 1)
             try insert.bind(request.fireAt, at: 2)
             try insert.bind(request.title, at: 3)
@@ -152,14 +155,16 @@ public final class UserNotificationCenter {
 
     /// Pending requests by fire date, then id.
     public func pending() throws -> [Request] {
-        let query = try database.statement(literal: """
-            SELECT id, fire_at, title, body, language, added_at FROM notifications_pending ORDER BY fire_at, id
-            """)
+        let query = try database.statement(
+            literal: """
+                SELECT id, fire_at, title, body, language, added_at FROM notifications_pending ORDER BY fire_at, id
+                """)
         defer { query.reset() }
         var result: [Request] = []
         while try query.step() {
-            var request = Request(id: query.string(at: 0), fireAt: query.double(at: 1), title: query.string(at: 2),
-                                  body: query.string(at: 3), language: query.string(at: 4))
+            var request = Request(
+                id: query.string(at: 0), fireAt: query.double(at: 1), title: query.string(at: 2),
+                body: query.string(at: 3), language: query.string(at: 4))
             request.addedAt = query.double(at: 5)
             result.append(request)
         }
@@ -184,9 +189,10 @@ public final class UserNotificationCenter {
         let due = try pending().filter { $0.fireAt <= now }
         guard !due.isEmpty else { return [] }
         try atomically {
-            let insert = try database.statement(literal: """
-                INSERT INTO notifications_delivered (id, fire_at, delivered_at, title, body, language) VALUES (?, ?, ?, ?, ?, ?)
-                """)
+            let insert = try database.statement(
+                literal: """
+                    INSERT INTO notifications_delivered (id, fire_at, delivered_at, title, body, language) VALUES (?, ?, ?, ?, ?, ?)
+                    """)
             for request in due {
                 try insert.bind(request.id, at: 1)
                 try insert.bind(request.fireAt, at: 2)
@@ -197,7 +203,8 @@ public final class UserNotificationCenter {
                 try insert.run()
             }
             _ = try remove(due.map(\.id))
-            try database.execute("""
+            try database.execute(
+                """
                 DELETE FROM notifications_delivered WHERE seq <= (SELECT max(seq) FROM notifications_delivered) - \(Self.deliveredHistory)
                 """)
         }
@@ -212,14 +219,17 @@ public final class UserNotificationCenter {
 
     /// Delivered notifications in delivery order (the last `deliveredHistory`).
     public func delivered() throws -> [Delivered] {
-        let query = try database.statement(literal: """
-            SELECT id, fire_at, delivered_at, title, body, language FROM notifications_delivered ORDER BY seq
-            """)
+        let query = try database.statement(
+            literal: """
+                SELECT id, fire_at, delivered_at, title, body, language FROM notifications_delivered ORDER BY seq
+                """)
         defer { query.reset() }
         var result: [Delivered] = []
         while try query.step() {
-            result.append(Delivered(id: query.string(at: 0), fireAt: query.double(at: 1), deliveredAt: query.double(at: 2),
-                                    title: query.string(at: 3), body: query.string(at: 4), language: query.string(at: 5)))
+            result.append(
+                Delivered(
+                    id: query.string(at: 0), fireAt: query.double(at: 1), deliveredAt: query.double(at: 2),
+                    title: query.string(at: 3), body: query.string(at: 4), language: query.string(at: 5)))
         }
         return result
     }
@@ -229,14 +239,18 @@ public final class UserNotificationCenter {
 
 extension UserNotificationCenter.Request {
     public var json: JSONValue {
-        .object(["id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)), "title": .string(title),
-                 "body": .string(body), "language": .string(language)])
+        .object([
+            "id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)), "title": .string(title),
+            "body": .string(body), "language": .string(language),
+        ])
     }
 }
 
 extension UserNotificationCenter.Delivered {
     public var json: JSONValue {
-        .object(["id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)),
-                 "deliveredAt": .string(Timestamp.iso8601(deliveredAt)), "title": .string(title), "body": .string(body)])
+        .object([
+            "id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)),
+            "deliveredAt": .string(Timestamp.iso8601(deliveredAt)), "title": .string(title), "body": .string(body),
+        ])
     }
 }

@@ -58,7 +58,7 @@ public final class RunReminderService {
             var add: [Planned] = []
             for elapsedDays in stages {
                 let fireAt = last + Double(elapsedDays) * day
-                guard fireAt > now else { continue }   // continue, not return
+                guard fireAt > now else { continue }  // continue, not return
                 add.append(Planned(id: identifier(elapsedDays: elapsedDays), fireAt: fireAt, elapsedDays: elapsedDays))
             }
             if add.isEmpty, let first = stages.first {
@@ -108,10 +108,12 @@ public final class RunReminderService {
             }
         }
         rescheduleCount += 1
-        logger.info("reminders.rescheduled", [
-            "rule": rule.rawValue, "reason": reason, "lastRunAt": last.map { Timestamp.iso8601($0) } ?? "none",
-            "pending": plan.add.map(\.id).joined(separator: ","),
-        ])
+        logger.info(
+            "reminders.rescheduled",
+            [
+                "rule": rule.rawValue, "reason": reason, "lastRunAt": last.map { Timestamp.iso8601($0) } ?? "none",
+                "pending": plan.add.map(\.id).joined(separator: ","),
+            ])
         return plan
     }
 

@@ -38,8 +38,8 @@ public struct StoreSeal: Equatable {
             fields[part[..<equals]] = part[part.index(after: equals)...]
         }
         guard let device = fields["device"].flatMap({ UInt64($0) }), let inode = fields["inode"].flatMap({ UInt64($0) }),
-              let size = fields["size"].flatMap({ Int64($0) }), let modified = fields["modified"].flatMap({ Int64($0) }),
-              let changed = fields["changed"].flatMap({ Int64($0) })
+            let size = fields["size"].flatMap({ Int64($0) }), let modified = fields["modified"].flatMap({ Int64($0) }),
+            let changed = fields["changed"].flatMap({ Int64($0) })
         else { return nil }
         self.device = device
         self.inode = inode
@@ -90,7 +90,8 @@ public struct StoreSeal: Equatable {
         for _ in 0..<50 {
             try Filesystem.writeAtomically(Array(seal.text.utf8), to: home.sealPath)
             if let written = Filesystem.status(of: home.sealPath),
-               nanoseconds(written.st_mtim) > max(seal.changed, seal.modified) {
+                nanoseconds(written.st_mtim) > max(seal.changed, seal.modified)
+            {
                 return StoreSeal(storeAt: home.storePath) == seal
             }
             usleep(2_000)

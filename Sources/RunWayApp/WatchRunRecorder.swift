@@ -41,8 +41,10 @@ public final class WatchRunRecorder {
     /// A long series can be recorded in chunks: `seriesStart` and `seriesTotal` place these `count` runs
     /// within a series of `seriesTotal` (spaced as one series, all ending by `now`); each chunk is its own
     /// transaction.
-    public func record(count: Int, distanceKm: Double?, now: Double, seriesStart: Int = 0, seriesTotal: Int? = nil,
-                       using generator: inout FlightGenerator) throws -> Recording {
+    public func record(
+        count: Int, distanceKm: Double?, now: Double, seriesStart: Int = 0, seriesTotal: Int? = nil,
+        using generator: inout FlightGenerator
+    ) throws -> Recording {
         try requireActivated()
         let total = seriesTotal ?? count
         var ids: [String] = []
@@ -65,7 +67,8 @@ public final class WatchRunRecorder {
 
     private func requireActivated() throws(WCError) {
         guard session.activationState == .activated else {
-            throw WCError(.sessionNotActivated, "the watch's session is not activated, so nothing was recorded (a run held only in memory would be lost with the app)")
+            throw WCError(
+                .sessionNotActivated, "the watch's session is not activated, so nothing was recorded (a run held only in memory would be lost with the app)")
         }
     }
 }

@@ -10,12 +10,12 @@ enum AlertCommands {
         path: ["phone", "alerts"],
         synopsis: "--home P [--expand all|YYYY-MM[,...]] [--toggle YYYY-MM] [--reset-groups] [--json]",
         summary: """
-        The Alerts view: every GPWS alert (SINK RATE, OVERSPEED) of the stored flights, grouped by month, then
-        by day, newest first, in local time (TZ). A month the user toggled (--toggle, remembered by the phone)
-        keeps its state; one never touched is expanded only if it is the newest; --expand shows more for one
-        call; --reset-groups forgets the toggles. With --json, a flat array in arrival order: id, flightId,
-        runId, at (UTC), type, mode, value, target.
-        """,
+            The Alerts view: every GPWS alert (SINK RATE, OVERSPEED) of the stored flights, grouped by month, then
+            by day, newest first, in local time (TZ). A month the user toggled (--toggle, remembered by the phone)
+            keeps its state; one never touched is expanded only if it is the newest; --expand shows more for one
+            call; --reset-groups forgets the toggles. With --json, a flat array in arrival order: id, flightId,
+            runId, at (UTC), type, mode, value, target.
+            """,
         specs: [CLI.homeSpec, PhoneCommands.expandSpec, GroupToggles.toggleSpec, GroupToggles.resetSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -36,8 +36,10 @@ enum AlertCommands {
 
     static func at(_ alert: JSONValue) -> Double { alert["at"]?.stringValue.flatMap(Timestamp.parseISO8601) ?? 0 }
 
-    static func render(_ months: [AlertGrouping.AlertMonthGroup<JSONValue>], total: Int, calendar: LogbookCalendar,
-                       expansion: LogbookText.Expansion, remembered: [String: Bool]) -> String {
+    static func render(
+        _ months: [AlertGrouping.AlertMonthGroup<JSONValue>], total: Int, calendar: LogbookCalendar,
+        expansion: LogbookText.Expansion, remembered: [String: Bool]
+    ) -> String {
         guard total > 0 else { return "No alerts." }
         var lines = ["Alerts: \(total) (local time)"]
         for (index, month) in months.enumerated() {
@@ -57,10 +59,12 @@ enum AlertCommands {
     static func line(_ alert: JSONValue, calendar: LogbookCalendar) -> String {
         let minute = calendar.localTime(of: at(alert)).minute
         let value = alert["value"]?.doubleValue ?? 0, target = alert["target"]?.stringValue ?? ""
-        let reading = alert["mode"]?.stringValue == FlightMode.heartRate.rawValue
+        let reading =
+            alert["mode"]?.stringValue == FlightMode.heartRate.rawValue
             ? "heart rate \(Format.heartRate(value)) (zone \(target))"
             : "pace \(Format.pace(value)) (target \(target))"
-        return "\(Format.pad(minute / 60)):\(Format.pad(minute % 60))  \(alert["type"]?.stringValue ?? "")  \(reading)  flight \(alert["flightId"]?.stringValue ?? "")"
+        return
+            "\(Format.pad(minute / 60)):\(Format.pad(minute % 60))  \(alert["type"]?.stringValue ?? "")  \(reading)  flight \(alert["flightId"]?.stringValue ?? "")"
     }
 }
 

@@ -16,12 +16,12 @@ enum BeforeRunCommands {
         path: ["phone", "preflight"],
         synopsis: "--home P [--legacy] [--json]",
         summary: """
-        The Pre-flight check (RunWay 1.3.2): the APPLE WATCH row — NOT PAIRED, APP NOT INSTALLED or READY;
-        CHECKING while the session is still activating — and HEART RATE MODE, available exactly when the
-        row is ok. Reachability is not consulted. With --legacy, RunWay 1.3.1's row: CONNECTED or NOT
-        CONNECTED from reachability, with no activation guard (NOT PAIRED while activating). A VERSION line
-        shows when the watch app's version differs from the phone app's.
-        """,
+            The Pre-flight check (RunWay 1.3.2): the APPLE WATCH row — NOT PAIRED, APP NOT INSTALLED or READY;
+            CHECKING while the session is still activating — and HEART RATE MODE, available exactly when the
+            row is ok. Reachability is not consulted. With --legacy, RunWay 1.3.1's row: CONNECTED or NOT
+            CONNECTED from reachability, with no activation guard (NOT PAIRED while activating). A VERSION line
+            shows when the watch app's version differs from the phone app's.
+            """,
         specs: [CLI.homeSpec, .flag("legacy", "RunWay 1.3.1's row (reachability) and its own heart-rate rule"), CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -33,7 +33,8 @@ enum BeforeRunCommands {
                 "  HEART RATE MODE  \(result["heartRateMode"]?["available"]?.boolValue == true ? "available" : "unavailable")",
             ]
             if result["versionMismatch"]?.boolValue == true {
-                lines.append("  VERSION          WATCH APP \(result["watchAppVersion"]?.stringValue ?? "?") ≠ PHONE APP \(result["appVersion"]?.stringValue ?? "?")")
+                lines.append(
+                    "  VERSION          WATCH APP \(result["watchAppVersion"]?.stringValue ?? "?") ≠ PHONE APP \(result["appVersion"]?.stringValue ?? "?")")
                 if let sentence = result["watchSentence"]?.stringValue { lines.append("  \(sentence)") }
             }
             Output.out(lines.joined(separator: "\n"))
@@ -48,12 +49,14 @@ enum BeforeRunCommands {
         path: ["appstore", "set"],
         synopsis: "--home P (--version V [--url URL] | --json-file F) [--delay-ms N] [--json]",
         summary: """
-        What the phone's App Store lookup answers from now on: a well-formed iTunes answer for version V
-        (trackViewUrl URL), or the raw text of F as it is (malformed answers allowed: the update check fails
-        silently on them). The phone must be running.
-        """,
-        specs: [CLI.homeSpec, .option("version", "V", "the store's version, N(.N){0,3}"), .option("url", "URL", "the trackViewUrl, used verbatim"),
-                .option("json-file", "F", "the answer's raw text (- for stdin)"), delaySpec, CLI.jsonSpec],
+            What the phone's App Store lookup answers from now on: a well-formed iTunes answer for version V
+            (trackViewUrl URL), or the raw text of F as it is (malformed answers allowed: the update check fails
+            silently on them). The phone must be running.
+            """,
+        specs: [
+            CLI.homeSpec, .option("version", "V", "the store's version, N(.N){0,3}"), .option("url", "URL", "the trackViewUrl, used verbatim"),
+            .option("json-file", "F", "the answer's raw text (- for stdin)"), delaySpec, CLI.jsonSpec,
+        ],
         positionals: 0,
         run: { parsed in
             var arguments: [String: JSONValue] = [:]
@@ -104,7 +107,8 @@ enum BeforeRunCommands {
         run: { parsed in
             let result = try call(parsed, "appstore-show")
             if parsed.has("json") { Output.out(result.text); return 0 }
-            Output.out("""
+            Output.out(
+                """
                 answer   \(result["answer"]?.stringValue ?? "(fails: network)")
                 delay    \(result["delayMs"]?.intValue ?? 0) ms
                 lookups  \(result["lookups"]?.intValue ?? 0)
@@ -119,10 +123,10 @@ enum BeforeRunCommands {
         path: ["phone", "update", "check"],
         synopsis: "--home P [--json]",
         summary: """
-        Runs the update check now, by RunWay 1.4's rules (as a UI attaching does), waits for the answer and
-        prints the outcome: skipped-today, skipped-running, failed, not-newer, update or suppressed-running.
-        An alert goes to every attached UI. A diagnostic: the app itself says nothing on a failure.
-        """,
+            Runs the update check now, by RunWay 1.4's rules (as a UI attaching does), waits for the answer and
+            prints the outcome: skipped-today, skipped-running, failed, not-newer, update or suppressed-running.
+            An alert goes to every attached UI. A diagnostic: the app itself says nothing on a failure.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -145,7 +149,8 @@ enum BeforeRunCommands {
         run: { parsed in
             let result = try call(parsed, "update-status")
             if parsed.has("json") { Output.out(result.text); return 0 }
-            Output.out("""
+            Output.out(
+                """
                 installed        \(result["installed"]?.stringValue ?? "?")
                 last checked     \(result["lastCheckedAt"]?.stringValue ?? "never")
                 alert            \(result["alert"]?["version"]?.stringValue.map { "RunWay \($0) available" } ?? "none")
@@ -157,10 +162,10 @@ enum BeforeRunCommands {
         path: ["phone", "update", "respond"],
         synopsis: "update|later --home P [--json]",
         summary: """
-        Answers the update alert: update prints the store's trackViewUrl as it came and dismisses the alert;
-        later dismisses it. Neither touches the once-a-day check. There is no "skip this version".
-        With no alert showing: exit 1.
-        """,
+            Answers the update alert: update prints the store's trackViewUrl as it came and dismisses the alert;
+            later dismisses it. Neither touches the once-a-day check. There is no "skip this version".
+            With no alert showing: exit 1.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 1,
         run: { parsed in
@@ -181,7 +186,8 @@ enum BeforeRunCommands {
         let title = event["title"]?.stringValue ?? ""
         let message = event["message"]?.stringValue ?? ""
         let buttons = (event["buttons"]?.arrayValue ?? []).compactMap(\.stringValue).map { "[\($0)]" }.joined(separator: " ")
-        let body = [title] + message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let body =
+            [title] + message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             + ["(\(event["storeURL"]?.stringValue ?? ""))", buttons]
         let width = body.map(\.count).max() ?? 0
         let rule = "+" + String(repeating: "-", count: width + 2) + "+"

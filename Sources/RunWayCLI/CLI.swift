@@ -17,17 +17,18 @@ public enum CLI {
         let run: @Sendable (ParsedArguments) throws -> Int32
     }
 
-    static let commands: [Command] = [
-        PairCommand.command,
-    ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
-        WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
-    ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
-        PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
-        AlertCommands.alerts,
-    ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone)
-      + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
-        NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
-    ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)]
+    static let commands: [Command] =
+        [
+            PairCommand.command
+        ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
+            WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
+        ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
+            PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
+            AlertCommands.alerts,
+        ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone)
+        + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
+            NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
+        ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)]
 
     public static func main(_ arguments: [String]) -> Int32 {
         if arguments == ["--version"] {
@@ -35,7 +36,8 @@ public enum CLI {
             return 0
         }
         // The longest command path that prefixes the arguments.
-        let match = commands
+        let match =
+            commands
             .filter { arguments.starts(with: $0.path) }
             .max { $0.path.count < $1.path.count }
         guard let command = match else {
@@ -51,8 +53,9 @@ public enum CLI {
                 return 0
             }
             let family = commands.filter { !prefix.isEmpty && $0.path.starts(with: prefix.prefix(1)) }
-            fail(arguments, code: nil, name: "usage", message: "unknown command '\(prefix.joined(separator: " "))'",
-                 text: "runway: unknown command '\(prefix.joined(separator: " "))'\n\n\(usage(family.isEmpty ? commands : family))")
+            fail(
+                arguments, code: nil, name: "usage", message: "unknown command '\(prefix.joined(separator: " "))'",
+                text: "runway: unknown command '\(prefix.joined(separator: " "))'\n\n\(usage(family.isEmpty ? commands : family))")
             return 2
         }
         let rest = Array(arguments.dropFirst(command.path.count))
@@ -75,8 +78,9 @@ public enum CLI {
             fail(arguments, code: nil, name: "usage", message: error.message, text: "runway \(name): \(error.message)\n\n\(help(command))")
             return 2
         } catch let error as ControlError {
-            fail(arguments, code: error.wcError?.code.rawValue, name: error.wcError?.name ?? (error.exitStatus == 2 ? "invalid" : "failed"),
-                 message: error.message, text: "runway: \(error.message)")
+            fail(
+                arguments, code: error.wcError?.code.rawValue, name: error.wcError?.name ?? (error.exitStatus == 2 ? "invalid" : "failed"),
+                message: error.message, text: "runway: \(error.message)")
             return error.exitStatus
         } catch let error as WCError {
             fail(arguments, code: error.code.rawValue, name: error.name, message: error.message, text: "runway: \(error)")
@@ -124,19 +128,19 @@ public enum CLI {
     static func usage(_ list: [Command] = commands) -> String {
         let lines = list.map { "  runway \($0.path.joined(separator: " ")) \($0.synopsis)" }
         return """
-        usage: runway COMMAND [options]
+            usage: runway COMMAND [options]
 
-        The command-line client of RunWay Pair, a simulated iPhone + Apple Watch running app.
-        `runway pair --phone P --watch W` makes (and remembers) a pair, `runway up` starts both devices
-        (or start `phone-daemon --home P` and `watch-agent --home W` yourself). With one pair registered,
-        --home may be left out; with several, add --pair NAME. `runway phone` alone lists the phone's commands.
+            The command-line client of RunWay Pair, a simulated iPhone + Apple Watch running app.
+            `runway pair --phone P --watch W` makes (and remembers) a pair, `runway up` starts both devices
+            (or start `phone-daemon --home P` and `watch-agent --home W` yourself). With one pair registered,
+            --home may be left out; with several, add --pair NAME. `runway phone` alone lists the phone's commands.
 
-        commands:
-        \(lines.joined(separator: "\n"))
+            commands:
+            \(lines.joined(separator: "\n"))
 
-        `runway COMMAND --help` describes one. Exit status: 0 success, 1 the operation failed (a daemon
-        not running, an unknown flight), 2 invalid usage or input.
-        """
+            `runway COMMAND --help` describes one. Exit status: 0 success, 1 the operation failed (a daemon
+            not running, an unknown flight), 2 invalid usage or input.
+            """
     }
 
     // MARK: - Shared pieces

@@ -13,17 +13,21 @@ enum ClockCommands {
         .option("watch", "W", "the watch's home"),
     ]
 
-    static let show = command("show", synopsis: "(--home H | --phone P [--watch W]) [--json]",
-                              summary: "Shows each device's time (local, TZ), and whether its clock runs (offset) or is frozen.",
-                              positionals: 0) { _ in ControlRequest(command: "clock-show") }
+    static let show = command(
+        "show", synopsis: "(--home H | --phone P [--watch W]) [--json]",
+        summary: "Shows each device's time (local, TZ), and whether its clock runs (offset) or is frozen.",
+        positionals: 0
+    ) { _ in ControlRequest(command: "clock-show") }
 
-    static let set = command("set", synopsis: "TIME (--home H | --phone P [--watch W]) [--frozen] [--json]",
-                             summary: """
-        Sets the device clock to TIME, ISO 8601 with a UTC offset or Z (2026-10-01T07:00:00+09:00), between
-        2001-01-01 and 2100-01-01. It runs on from there, or stays there with --frozen until the next clock
-        command. Backwards is allowed: what was delivered stays delivered. Whatever falls due (the phone's
-        notifications) is delivered, in fire order, before the command returns.
-        """, extra: [.flag("frozen", "stop the clock at TIME")], positionals: 1) { parsed in
+    static let set = command(
+        "set", synopsis: "TIME (--home H | --phone P [--watch W]) [--frozen] [--json]",
+        summary: """
+            Sets the device clock to TIME, ISO 8601 with a UTC offset or Z (2026-10-01T07:00:00+09:00), between
+            2001-01-01 and 2100-01-01. It runs on from there, or stays there with --frozen until the next clock
+            command. Backwards is allowed: what was delivered stays delivered. Whatever falls due (the phone's
+            notifications) is delivered, in fire order, before the command returns.
+            """, extra: [.flag("frozen", "stop the clock at TIME")], positionals: 1
+    ) { parsed in
         guard let text = parsed.positionals.first else { throw ControlError.invalid("clock set: a TIME is required (2026-10-01T07:00:00Z)") }
         let at: Double
         switch TimeText.parseInstant(text) {
@@ -36,11 +40,13 @@ enum ClockCommands {
         return ControlRequest(command: "clock-set", arguments: ["at": .number(at), "frozen": .bool(parsed.has("frozen"))])
     }
 
-    static let advance = command("advance", synopsis: "DURATION (--home H | --phone P [--watch W]) [--json]",
-                                 summary: """
-        Moves the device clock forward by DURATION, [Nd][Nh][Nm][Ns] (7d, 1d12h, 90s): more than 0, at most
-        3650d. A frozen clock stays frozen at the new time. What falls due is delivered before it returns.
-        """, positionals: 1) { parsed in
+    static let advance = command(
+        "advance", synopsis: "DURATION (--home H | --phone P [--watch W]) [--json]",
+        summary: """
+            Moves the device clock forward by DURATION, [Nd][Nh][Nm][Ns] (7d, 1d12h, 90s): more than 0, at most
+            3650d. A frozen clock stays frozen at the new time. What falls due is delivered before it returns.
+            """, positionals: 1
+    ) { parsed in
         guard let text = parsed.positionals.first else { throw ControlError.invalid("clock advance: a DURATION is required (7d, 1d12h, 90s)") }
         if text.hasPrefix("-") { throw ControlError.invalid("clock advance: '\(text)' must be more than 0 (the clock goes back with clock set)") }
         guard let seconds = TimeText.parseDuration(text) else {
@@ -52,18 +58,24 @@ enum ClockCommands {
         return ControlRequest(command: "clock-advance", arguments: ["seconds": .number(seconds)])
     }
 
-    static let reset = command("reset", synopsis: "(--home H | --phone P [--watch W]) [--json]",
-                               summary: "Puts the device clock back on the system's time, running (offset 0).",
-                               positionals: 0) { _ in ControlRequest(command: "clock-reset") }
+    static let reset = command(
+        "reset", synopsis: "(--home H | --phone P [--watch W]) [--json]",
+        summary: "Puts the device clock back on the system's time, running (offset 0).",
+        positionals: 0
+    ) { _ in ControlRequest(command: "clock-reset") }
 
     static var all: [CLI.Command] { [show, set, advance, reset] }
 
     // MARK: - Shared
 
-    static func command(_ verb: String, synopsis: String, summary: String, extra: [ArgumentSpec] = [], positionals: Int,
-                        request: @escaping @Sendable (ParsedArguments) throws -> ControlRequest) -> CLI.Command {
-        CLI.Command(path: ["clock", verb], synopsis: synopsis, summary: summary,
-                    specs: targetSpecs + extra + [CLI.jsonSpec], positionals: positionals) { parsed in
+    static func command(
+        _ verb: String, synopsis: String, summary: String, extra: [ArgumentSpec] = [], positionals: Int,
+        request: @escaping @Sendable (ParsedArguments) throws -> ControlRequest
+    ) -> CLI.Command {
+        CLI.Command(
+            path: ["clock", verb], synopsis: synopsis, summary: summary,
+            specs: targetSpecs + extra + [CLI.jsonSpec], positionals: positionals
+        ) { parsed in
             // Everything is checked, and every daemon reached, before any clock changes.
             let targets = try self.targets(parsed)
             let call = try request(parsed)

@@ -11,11 +11,11 @@ enum DumpCommand {
     static let command = CLI.Command(
         path: ["dump"], synopsis: "--home H [--limit N] [--json]",
         summary: """
-        Decodes the payloads in a device's store: the outbox (transfers not yet acknowledged), the userInfo
-        delivered to the app that were not flights, the quarantine, and the application contexts. Each payload
-        is shown as JSON (data as base64, dates as ISO 8601). At most N rows per table (default 1000).
-        Works on a phone's or a watch's home, with or without its daemon running.
-        """,
+            Decodes the payloads in a device's store: the outbox (transfers not yet acknowledged), the userInfo
+            delivered to the app that were not flights, the quarantine, and the application contexts. Each payload
+            is shown as JSON (data as base64, dates as ISO 8601). At most N rows per table (default 1000).
+            Works on a phone's or a watch's home, with or without its daemon running.
+            """,
         specs: [.option("home", "H", "the device's home (a phone's or a watch's)"), .option("limit", "N", "rows per table (default 1000)"), CLI.jsonSpec],
         positionals: 0,
         run: run)
@@ -47,20 +47,27 @@ enum DumpCommand {
             .object(["transferId": .integer($0.int64(at: 0)), "from": .string($0.string(at: 1)), "userInfo": payload($0.blob(at: 2))])
         }
         let quarantine = try rows("SELECT id, seq, reason, payload FROM cx_quarantine ORDER BY id LIMIT ?") {
-            .object(["id": .integer($0.int64(at: 0)), "transferId": .integer($0.int64(at: 1)), "reason": .string($0.string(at: 2)),
-                     "userInfo": payload($0.blob(at: 3))])
+            .object([
+                "id": .integer($0.int64(at: 0)), "transferId": .integer($0.int64(at: 1)), "reason": .string($0.string(at: 2)),
+                "userInfo": payload($0.blob(at: 3)),
+            ])
         }
         let contexts = try rows("SELECT direction, version, payload FROM cx_context ORDER BY direction LIMIT ?") {
             .object(["direction": .string($0.string(at: 0)), "version": .integer($0.int64(at: 1)), "context": payload($0.blob(at: 2))])
         }
         if parsed.has("json") {
-            Output.out(JSONValue.object(["outbox": .array(outbox), "received": .array(received), "quarantine": .array(quarantine),
-                                         "contexts": .array(contexts)]).text)
+            Output.out(
+                JSONValue.object([
+                    "outbox": .array(outbox), "received": .array(received), "quarantine": .array(quarantine),
+                    "contexts": .array(contexts),
+                ]).text)
             return 0
         }
         var lines: [String] = []
-        for (title, items) in [("outbox (not yet acknowledged)", outbox), ("received userInfo (not flights)", received),
-                               ("quarantine", quarantine), ("application contexts", contexts)] {
+        for (title, items) in [
+            ("outbox (not yet acknowledged)", outbox), ("received userInfo (not flights)", received),
+            ("quarantine", quarantine), ("application contexts", contexts),
+        ] {
             lines.append("\(title): \(items.count)")
             lines += items.map { "  " + $0.text }
         }

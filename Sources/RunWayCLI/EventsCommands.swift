@@ -12,15 +12,17 @@ enum EventsCLI {
         return CLI.Command(
             path: [name, "events"], synopsis: "--home \(home) [--follow] [--limit N] [--json]",
             summary: """
-            The delegate calls the \(name)'s session made, oldest first: activationDidComplete, didReceiveUserInfo
-            (seq, keys, size, outcome), didCommitReceivedTransfers, didFinishUserInfoTransfer (seq, error),
-            didReceiveApplicationContext, didReceiveMessage, sessionReachabilityDidChange,
-            sessionWatchStateDidChange. Shows the last N (default 100; the daemon keeps the last 1024 since it
-            started). With --follow, then each new call as it happens, until Ctrl-C or the daemon stops.
-            --json prints one JSON object per line (ndjson), flushed per event; payloads in typed JSON.
-            """,
-            specs: [CLI.homeSpec, .flag("follow", "keep printing calls as they happen"),
-                    .option("limit", "N", "how many recent calls to show first (0 to 1024, default 100)"), CLI.jsonSpec],
+                The delegate calls the \(name)'s session made, oldest first: activationDidComplete, didReceiveUserInfo
+                (seq, keys, size, outcome), didCommitReceivedTransfers, didFinishUserInfoTransfer (seq, error),
+                didReceiveApplicationContext, didReceiveMessage, sessionReachabilityDidChange,
+                sessionWatchStateDidChange. Shows the last N (default 100; the daemon keeps the last 1024 since it
+                started). With --follow, then each new call as it happens, until Ctrl-C or the daemon stops.
+                --json prints one JSON object per line (ndjson), flushed per event; payloads in typed JSON.
+                """,
+            specs: [
+                CLI.homeSpec, .flag("follow", "keep printing calls as they happen"),
+                .option("limit", "N", "how many recent calls to show first (0 to 1024, default 100)"), CLI.jsonSpec,
+            ],
             positionals: 0,
             run: { parsed in try run(parsed, device) })
     }
@@ -30,9 +32,12 @@ enum EventsCLI {
         let follow = parsed.has("follow"), json = parsed.has("json")
         if follow { restoreDefaultSignals([SIGINT, SIGTERM]) }
         let client = try CLI.client(parsed, device)
-        let recent = try client.call(ControlRequest(command: "events", arguments: [
-            "limit": .integer(Int64(limit)), "follow": .bool(follow),
-        ]))
+        let recent = try client.call(
+            ControlRequest(
+                command: "events",
+                arguments: [
+                    "limit": .integer(Int64(limit)), "follow": .bool(follow),
+                ]))
         for event in recent.arrayValue ?? [] { print(event, json: json) }
         guard follow else {
             if !json, recent.arrayValue?.isEmpty ?? true { Output.out("no delegate calls yet") }

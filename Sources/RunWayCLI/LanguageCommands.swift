@@ -12,11 +12,11 @@ enum LanguageCommands {
         path: ["phone", "language"],
         synopsis: "--home P [--json]",
         summary: """
-        The phone app's language: the supported ones (ko, en, ja; ko is the development region), the
-        per-app setting (none: follow the system), the system's preferred languages (LANGUAGE, then
-        LC_ALL, LC_MESSAGES, LANG of the phone-daemon's environment) and the effective language — the
-        per-app setting, else the first supported system language, else ko. The watch follows it.
-        """,
+            The phone app's language: the supported ones (ko, en, ja; ko is the development region), the
+            per-app setting (none: follow the system), the system's preferred languages (LANGUAGE, then
+            LC_ALL, LC_MESSAGES, LANG of the phone-daemon's environment) and the effective language — the
+            per-app setting, else the first supported system language, else ko. The watch follows it.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -29,12 +29,12 @@ enum LanguageCommands {
         path: ["phone", "language", "set"],
         synopsis: "ko|en|ja|system --home P [--json]",
         summary: """
-        Sets the phone app's language, as the system's Settings › RunWay › Language does (system: follow
-        the system's languages again). Kept as system state across restarts, and applied like the
-        system's relaunch of the app: its texts switch, the pending reminders get their texts rewritten
-        in the new language with the same ids and fire dates, and the watch is told through the
-        application context. Anything but ko, en, ja or system is invalid input (exit 2), changing nothing.
-        """,
+            Sets the phone app's language, as the system's Settings › RunWay › Language does (system: follow
+            the system's languages again). Kept as system state across restarts, and applied like the
+            system's relaunch of the app: its texts switch, the pending reminders get their texts rewritten
+            in the new language with the same ids and fire dates, and the watch is told through the
+            application context. Anything but ko, en, ja or system is invalid input (exit 2), changing nothing.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 1,
         run: { parsed in
@@ -45,9 +45,11 @@ enum LanguageCommands {
             let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "language-set", arguments: ["language": .string(name)]))
             if parsed.has("json") { Output.out(result.text); return 0 }
             let rewritten = result["rewrittenReminders"]?.arrayValue?.count ?? 0
-            Output.out(render(result) + "\n" + (result["changed"]?.boolValue == true
-                ? "the app was relaunched in \(result["effective"]?.stringValue ?? "?"); \(rewritten) pending reminder(s) rewritten"
-                : "unchanged"))
+            Output.out(
+                render(result) + "\n"
+                    + (result["changed"]?.boolValue == true
+                        ? "the app was relaunched in \(result["effective"]?.stringValue ?? "?"); \(rewritten) pending reminder(s) rewritten"
+                        : "unchanged"))
             return 0
         })
 
@@ -55,9 +57,9 @@ enum LanguageCommands {
         path: ["phone", "settings"],
         synopsis: "--home P [--json]",
         summary: """
-        The app's settings rows, titled in the app's language. The Language row ("언어", "Language",
-        "言語") opens the system's setting — runway phone language set — and nothing inside the app.
-        """,
+            The app's settings rows, titled in the app's language. The Language row ("언어", "Language",
+            "言語") opens the system's setting — runway phone language set — and nothing inside the app.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -90,11 +92,11 @@ enum LanguageCommands {
     static func render(_ result: JSONValue) -> String {
         let system = (result["systemLanguages"]?.arrayValue ?? []).compactMap(\.stringValue)
         return """
-        effective     \(result["effective"]?.stringValue ?? "?") (from \(result["source"]?.stringValue ?? "?"))
-        app setting   \(result["appLanguage"]?.stringValue ?? "none (follows the system)")
-        system        \(system.isEmpty ? "none" : system.joined(separator: ", "))
-        supported     \((result["supported"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")) (development region \(result["developmentRegion"]?.stringValue ?? "?"))
-        """
+            effective     \(result["effective"]?.stringValue ?? "?") (from \(result["source"]?.stringValue ?? "?"))
+            app setting   \(result["appLanguage"]?.stringValue ?? "none (follows the system)")
+            system        \(system.isEmpty ? "none" : system.joined(separator: ", "))
+            supported     \((result["supported"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")) (development region \(result["developmentRegion"]?.stringValue ?? "?"))
+            """
     }
 
     /// One text of the app in its effective language, asked of the phone, which owns the language.

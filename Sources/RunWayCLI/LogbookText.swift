@@ -21,7 +21,8 @@ enum LogbookText {
             for month in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let bytes = Array(month.utf8)
                 guard bytes.count == 7, bytes[4] == 0x2D, let m = Int(String(month.suffix(2))), (1...12).contains(m),
-                      Int(String(month.prefix(4))) != nil else {
+                    Int(String(month.prefix(4))) != nil
+                else {
                     throw UsageError("--expand takes 'all' or months like 2026-11 (comma-separated), not '\(text)'")
                 }
                 months.insert(String(month))
@@ -57,11 +58,14 @@ enum LogbookText {
         LogbookGrouping.group(flights.map(Entry.init), calendar: calendar, startedAt: \.startedAt, distanceKm: \.distanceKm).map(\.key)
     }
 
-    static func render(_ flights: [JSONValue], calendar: LogbookCalendar, expansion: Expansion = .newest(plus: []),
-                       remembered: [String: Bool] = [:]) -> String {
+    static func render(
+        _ flights: [JSONValue], calendar: LogbookCalendar, expansion: Expansion = .newest(plus: []),
+        remembered: [String: Bool] = [:]
+    ) -> String {
         guard !flights.isEmpty else { return "The logbook is empty." }
-        let months = LogbookGrouping.group(flights.map(Entry.init), calendar: calendar,
-                                           startedAt: \.startedAt, distanceKm: \.distanceKm)
+        let months = LogbookGrouping.group(
+            flights.map(Entry.init), calendar: calendar,
+            startedAt: \.startedAt, distanceKm: \.distanceKm)
         let total = months.reduce(0.0) { $0 + $1.distanceKm }
         var lines = ["Logbook: \(count(flights.count)), \(Format.km(total)) (local time; weeks start on \(calendar.firstWeekday.fullName))"]
         for (index, month) in months.enumerated() {
@@ -69,7 +73,9 @@ enum LogbookText {
             lines.append("\(expanded ? "[-]" : "[+]") \(monthName(month))  \(count(month.count))  \(Format.km(month.distanceKm))")
             guard expanded else { continue }
             for week in month.weeks {
-                lines.append("    week \(week.start.weekday) \(week.start) - \(week.end.weekday) \(week.end)  \(count(week.entries.count))  \(Format.km(week.distanceKm))")
+                lines.append(
+                    "    week \(week.start.weekday) \(week.start) - \(week.end.weekday) \(week.end)  \(count(week.entries.count))  \(Format.km(week.distanceKm))"
+                )
                 for entry in week.entries { lines.append("      " + line(entry.json, calendar: calendar)) }
             }
         }
@@ -91,8 +97,10 @@ enum LogbookText {
         return "\(started)  \(distance)  \(duration)  \(pace)  \(id)"
     }
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
-                             "September", "October", "November", "December"]
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August",
+        "September", "October", "November", "December",
+    ]
 
     static func monthName(_ month: LogbookGrouping.Month<Entry>) -> String {
         "\(month.key) \(monthNames[month.month - 1]) \(month.year)"

@@ -9,10 +9,10 @@ enum NotificationCommands {
         path: ["phone", "notifications"],
         synopsis: "--home P [--json]",
         summary: """
-        The phone's notification centre: pending requests (at most 64) by fire date, and the delivered
-        ones (the last 1000) in delivery order, in local time (TZ). Delivery happens when the phone's clock
-        reaches a fire date (runway clock), with deliveredAt = fireAt even if the phone was down then.
-        """,
+            The phone's notification centre: pending requests (at most 64) by fire date, and the delivered
+            ones (the last 1000) in delivery order, in local time (TZ). Delivery happens when the phone's clock
+            reaches a fire date (runway clock), with deliveredAt = fireAt even if the phone was down then.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -31,11 +31,11 @@ enum NotificationCommands {
         path: ["phone", "reminders"],
         synopsis: "--home P [--json]",
         summary: """
-        The inactivity reminders: 7, 14, 21 and 28 days after the last run's start (past stages skipped;
-        if all are past, one at now + 7 days), or with phone-daemon --reminders legacy RunWay 1.3.1's single
-        one at last run + 7 days (nothing if that is past). Shows the last run, then each pending and
-        delivered reminder.
-        """,
+            The inactivity reminders: 7, 14, 21 and 28 days after the last run's start (past stages skipped;
+            if all are past, one at now + 7 days), or with phone-daemon --reminders legacy RunWay 1.3.1's single
+            one at last run + 7 days (nothing if that is past). Shows the last run, then each pending and
+            delivered reminder.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -46,9 +46,9 @@ enum NotificationCommands {
         path: ["phone", "reminders", "reschedule"],
         synopsis: "--home P [--json]",
         summary: """
-        Reschedules the inactivity reminders now, as opening the app does (all-past stages then move to
-        the phone's now + 7 days), and shows the result. With no runs it removes them all.
-        """,
+            Reschedules the inactivity reminders now, as opening the app does (all-past stages then move to
+            the phone's now + 7 days), and shows the result. With no runs it removes them all.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -57,7 +57,8 @@ enum NotificationCommands {
 
     static func render(_ result: JSONValue, json: Bool) -> Int32 {
         if json { Output.out(result.text); return 0 }
-        let rule = result["rule"]?.stringValue == "legacy"
+        let rule =
+            result["rule"]?.stringValue == "legacy"
             ? "legacy: one reminder 7 days after the last run, none if that is past"
             : "7, 14, 21, 28 days after the last run"
         var lines = ["inactivity reminders (rule: \(rule))"]

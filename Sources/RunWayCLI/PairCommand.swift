@@ -9,13 +9,13 @@ enum PairCommand {
         path: ["pair"],
         synopsis: "--phone DIR --watch DIR [--name NAME] [--json]",
         summary: """
-        Pairs a watch with a phone: creates both homes if missing (mode 0700) and records the pairing
-        (pairing id, both device ids, the phone's link socket) in both. Pairing again replaces the old
-        pairing: a watch no longer paired with this phone is refused with deviceNotPaired (7005).
-        The daemons may be running: they read the pairing on their next connection.
-        The pair is remembered under NAME (default: "default", or the next free "pairN"), so that --home
-        can be left out of other commands (runway list). Pairing the same two homes again keeps the entry.
-        """,
+            Pairs a watch with a phone: creates both homes if missing (mode 0700) and records the pairing
+            (pairing id, both device ids, the phone's link socket) in both. Pairing again replaces the old
+            pairing: a watch no longer paired with this phone is refused with deviceNotPaired (7005).
+            The daemons may be running: they read the pairing on their next connection.
+            The pair is remembered under NAME (default: "default", or the next free "pairN"), so that --home
+            can be left out of other commands (runway list). Pairing the same two homes again keeps the entry.
+            """,
         specs: [
             .option("phone", "DIR", "the phone's home directory"),
             .option("watch", "DIR", "the watch's home directory"),
@@ -59,17 +59,20 @@ enum PairCommand {
         let registered = try registry.record(phone: phone.path, watch: watch.path, name: name)
         try registry.save()
         if parsed.has("json") {
-            Output.out(JSONValue.object([
-                "pairingId": .string(pairing.pairingID),
-                "phoneDeviceId": .string(pairing.phoneDeviceID),
-                "watchDeviceId": .string(pairing.watchDeviceID),
-                "phoneHome": .string(phone.path),
-                "watchHome": .string(watch.path),
-                "phoneLinkSocket": .string(pairing.phoneLinkSocket),
-                "name": .string(registered.name),
-            ]).text)
+            Output.out(
+                JSONValue.object([
+                    "pairingId": .string(pairing.pairingID),
+                    "phoneDeviceId": .string(pairing.phoneDeviceID),
+                    "watchDeviceId": .string(pairing.watchDeviceID),
+                    "phoneHome": .string(phone.path),
+                    "watchHome": .string(watch.path),
+                    "phoneLinkSocket": .string(pairing.phoneLinkSocket),
+                    "name": .string(registered.name),
+                ]).text)
         } else {
-            Output.out("paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID), remembered as '\(registered.name)'")
+            Output.out(
+                "paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID), remembered as '\(registered.name)'"
+            )
         }
         return 0
     }

@@ -52,8 +52,10 @@ struct PairRegistry {
         var registry = PairRegistry()
         for item in items {
             guard let name = item["name"]?.stringValue, let phone = item["phone"]?.stringValue,
-                  let watch = item["watch"]?.stringValue, isValidName(name) else {
-                throw ControlError.invalid("the pair registry \(path) is corrupt (an entry without a valid name, phone and watch); it was left as it is: fix or remove it")
+                let watch = item["watch"]?.stringValue, isValidName(name)
+            else {
+                throw ControlError.invalid(
+                    "the pair registry \(path) is corrupt (an entry without a valid name, phone and watch); it was left as it is: fix or remove it")
             }
             registry.pairs.append(Pair(name: name, phone: phone, watch: watch))
         }
@@ -62,9 +64,12 @@ struct PairRegistry {
 
     func save() throws {
         try Filesystem.makeDirectory(Self.directory, mode: 0o700)
-        let json = JSONValue.object(["pairs": .array(pairs.map { pair in
-            .object(["name": .string(pair.name), "phone": .string(pair.phone), "watch": .string(pair.watch)])
-        })])
+        let json = JSONValue.object([
+            "pairs": .array(
+                pairs.map { pair in
+                    .object(["name": .string(pair.name), "phone": .string(pair.phone), "watch": .string(pair.watch)])
+                })
+        ])
         var writer = JSONWriter()
         writer.write(json)
         writer.bytes.append(0x0A)
@@ -75,7 +80,9 @@ struct PairRegistry {
     static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...64).contains(bytes.count), bytes[0] != 0x2D else { return false }
-        return bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E }
+        return bytes.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E
+        }
     }
 
     // MARK: - Changing it
@@ -84,7 +91,8 @@ struct PairRegistry {
     /// The same two homes again keep their entry (and its name, unless another is asked for).
     mutating func record(phone: String, watch: String, name requested: String?) throws -> Pair {
         if let requested, let other = pairs.first(where: { $0.name == requested && ($0.phone != phone || $0.watch != watch) }) {
-            throw ControlError.invalid("a pair named '\(requested)' already exists (\(other.phone), \(other.watch)): choose another name, or runway unpair \(requested) first")
+            throw ControlError.invalid(
+                "a pair named '\(requested)' already exists (\(other.phone), \(other.watch)): choose another name, or runway unpair \(requested) first")
         }
         if let index = pairs.firstIndex(where: { $0.phone == phone && $0.watch == watch }) {
             if let requested { pairs[index].name = requested }
@@ -110,14 +118,19 @@ struct PairRegistry {
         if let name = parsed.value("pair") ?? Self.environment("RUNWAY_PAIR") {
             guard let pair = pairs.first(where: { $0.name == name }) else {
                 let known = pairs.map(\.name)
-                throw ControlError.invalid("no pair named '\(name)'\(known.isEmpty ? " (none is registered: runway pair --phone P --watch W)" : " (registered: \(known.joined(separator: ", ")))")")
+                throw ControlError.invalid(
+                    "no pair named '\(name)'\(known.isEmpty ? " (none is registered: runway pair --phone P --watch W)" : " (registered: \(known.joined(separator: ", ")))")"
+                )
             }
             return pair
         }
         switch pairs.count {
         case 1: return pairs[0]
         case 0: throw ControlError.invalid("missing --home (and no pair is registered to take it from: runway pair --phone P --watch W)")
-        default: throw ControlError.invalid("missing --home, and \(pairs.count) pairs are registered (\(pairs.map(\.name).joined(separator: ", "))): say which with --pair NAME or RUNWAY_PAIR")
+        default:
+            throw ControlError.invalid(
+                "missing --home, and \(pairs.count) pairs are registered (\(pairs.map(\.name).joined(separator: ", "))): say which with --pair NAME or RUNWAY_PAIR"
+            )
         }
     }
 }

@@ -23,14 +23,14 @@ enum PhoneCommands {
         path: ["phone", "logbook"],
         synopsis: "--home P [--expand all|YYYY-MM[,...]] [--toggle YYYY-MM] [--reset-groups] [--first-weekday DAY] [--json]",
         summary: """
-        The Logbook: every flight stored on the phone, grouped by month, then by week, newest first, in
-        local time (TZ). A month the user toggled (--toggle, remembered by the phone; --reset-groups forgets)
-        keeps its state; one never touched is expanded only if it is the newest; older months are one line
-        each (flights, distance) unless --expand names them. Weeks start on the locale's first day (LC_ALL, LC_TIME or LANG, after
-        CLDR: en_US, ko_KR, ja_JP Sunday; en_GB, de_DE Monday; C/POSIX Monday) or on --first-weekday.
-        With --json, a flat JSON array in arrival order, each flight with id, arrival, startedAt, endedAt
-        (ISO 8601, UTC), distanceKm, durationSeconds, averagePaceSecondsPerKm, averageHeartRate and mode.
-        """,
+            The Logbook: every flight stored on the phone, grouped by month, then by week, newest first, in
+            local time (TZ). A month the user toggled (--toggle, remembered by the phone; --reset-groups forgets)
+            keeps its state; one never touched is expanded only if it is the newest; older months are one line
+            each (flights, distance) unless --expand names them. Weeks start on the locale's first day (LC_ALL, LC_TIME or LANG, after
+            CLDR: en_US, ko_KR, ja_JP Sunday; en_GB, de_DE Monday; C/POSIX Monday) or on --first-weekday.
+            With --json, a flat JSON array in arrival order, each flight with id, arrival, startedAt, endedAt
+            (ISO 8601, UTC), distanceKm, durationSeconds, averagePaceSecondsPerKm, averageHeartRate and mode.
+            """,
         specs: [CLI.homeSpec, expandSpec, GroupToggles.toggleSpec, GroupToggles.resetSpec, firstWeekdaySpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -46,10 +46,13 @@ enum PhoneCommands {
                 return 0
             }
             let flights = try client.call(ControlRequest(command: "logbook")).arrayValue ?? []
-            let remembered = try GroupToggles.apply(parsed, client: client, view: .logbook, toggle: toggle,
-                                                    newest: LogbookText.monthKeys(flights, calendar: calendar).first)
-            Output.out(parsed.has("json") ? JSONValue.array(flights).text
-                : LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered))
+            let remembered = try GroupToggles.apply(
+                parsed, client: client, view: .logbook, toggle: toggle,
+                newest: LogbookText.monthKeys(flights, calendar: calendar).first)
+            Output.out(
+                parsed.has("json")
+                    ? JSONValue.array(flights).text
+                    : LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered))
             return 0
         })
 
@@ -57,21 +60,26 @@ enum PhoneCommands {
         path: ["phone", "flight"],
         synopsis: "ID --home P [--no-charts] [--ascii] [--json]",
         summary: """
-        The Flight Summary of one stored flight: distance, duration, pace, heart rate, splits — then pace and
-        heart rate over the run as charts (braille; --ascii or a locale that is not UTF-8: ASCII) and the
-        splits as bars. --no-charts leaves the pictures out.
-        """,
+            The Flight Summary of one stored flight: distance, duration, pace, heart rate, splits — then pace and
+            heart rate over the run as charts (braille; --ascii or a locale that is not UTF-8: ASCII) and the
+            splits as bars. --no-charts leaves the pictures out.
+            """,
         specs: [CLI.homeSpec, .flag("no-charts", "the summary without the pictures"), Terminal.asciiSpec, CLI.jsonSpec],
         positionals: 1,
         run: { parsed in
             guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
             let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
-            let charts = parsed.has("no-charts") ? [] : FlightCharts.render(
-                result, style: Terminal.glyphStyle(ascii: parsed.has("ascii")), width: Terminal.isTerminal ? Terminal.size().columns : 80)
+            let charts =
+                parsed.has("no-charts")
+                ? []
+                : FlightCharts.render(
+                    result, style: Terminal.glyphStyle(ascii: parsed.has("ascii")), width: Terminal.isTerminal ? Terminal.size().columns : 80)
             // A past flight, from the Logbook: its summary ends with the way to delete it (#25, #26).
-            Output.out(parsed.has("json") ? result.text
-                : ([FlightSummaryText.render(result, calendar: .current())] + charts).joined(separator: "\n")
-                    + "\n  delete: runway phone delete \(result["id"]?.stringValue ?? id)")
+            Output.out(
+                parsed.has("json")
+                    ? result.text
+                    : ([FlightSummaryText.render(result, calendar: .current())] + charts).joined(separator: "\n")
+                        + "\n  delete: runway phone delete \(result["id"]?.stringValue ?? id)")
             return 0
         })
 
@@ -79,9 +87,9 @@ enum PhoneCommands {
         path: ["phone", "delete"],
         synopsis: "ID --home P [--yes]",
         summary: """
-        Deletes a stored past flight, after a confirmation on the terminal, asked in the app's language
-        (--yes skips it; without a terminal --yes is required). An unknown id changes nothing.
-        """,
+            Deletes a stored past flight, after a confirmation on the terminal, asked in the app's language
+            (--yes skips it; without a terminal --yes is required). An unknown id changes nothing.
+            """,
         specs: [CLI.homeSpec, .flag("yes", "do not ask for confirmation")],
         positionals: 1,
         run: { parsed in
@@ -109,17 +117,17 @@ enum PhoneCommands {
         path: ["phone", "ui"],
         synopsis: "--home P [--expand all|YYYY-MM[,...]] [--first-weekday DAY]",
         summary: """
-        Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
-        (and each notification as it is delivered: "notification: BODY", a relaunch in another
-        language: "app relaunched (language-changed): language ja", each change of the Pre-flight
-        APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending [Update] [Later]);
-        attaching reschedules the inactivity reminders and runs the update check (at most once a day), as
-        opening the app does. It stays until Ctrl-C or the phone goes. On a terminal it is a screen redrawn in
-        place (the alternate screen, given back on exit): a header (the APPLE WATCH row, reachability, flights
-        stored), the Logbook, and a pane of the latest events; otherwise the lines above, one per event.
-        Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
-        saving never waits for this in the default path).
-        """,
+            Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
+            (and each notification as it is delivered: "notification: BODY", a relaunch in another
+            language: "app relaunched (language-changed): language ja", each change of the Pre-flight
+            APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending [Update] [Later]);
+            attaching reschedules the inactivity reminders and runs the update check (at most once a day), as
+            opening the app does. It stays until Ctrl-C or the phone goes. On a terminal it is a screen redrawn in
+            place (the alternate screen, given back on exit): a header (the APPLE WATCH row, reachability, flights
+            stored), the Logbook, and a pane of the latest events; otherwise the lines above, one per event.
+            Attaching drains any flights the app was holding for a UI (all of them in --save-path ui-drain;
+            saving never waits for this in the default path).
+            """,
         specs: [CLI.homeSpec, expandSpec, firstWeekdaySpec],
         positionals: 0,
         run: { parsed in
@@ -132,16 +140,19 @@ enum PhoneCommands {
             let attached = try client.call(ControlRequest(command: "attach"))
             let flights = try CLI.client(parsed, .phone).call(ControlRequest(command: "logbook")).arrayValue ?? []
             var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
-            let remembered = (try CLI.client(parsed, .phone).call(ControlRequest(command: "groups", arguments: ["view": .string("logbook")]))["remembered"]?
+            let remembered =
+                (try CLI.client(parsed, .phone).call(ControlRequest(command: "groups", arguments: ["view": .string("logbook")]))["remembered"]?
                 .objectValue ?? [:]).compactMapValues(\.boolValue)
             let logbook = LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered)
             let drained = attached["drained"]?.intValue ?? 0
             // On a terminal: the phone's screen, redrawn in place (docs/views.md). Otherwise a line per event.
             if Terminal.isTerminal {
-                return try PhoneScreen(client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
-                                       calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
-                                       status: try CLI.client(parsed, .phone).call(ControlRequest(command: "status")),
-                                       preflight: try CLI.client(parsed, .phone).call(ControlRequest(command: "preflight"))).run()
+                return try PhoneScreen(
+                    client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
+                    calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
+                    status: try CLI.client(parsed, .phone).call(ControlRequest(command: "status")),
+                    preflight: try CLI.client(parsed, .phone).call(ControlRequest(command: "preflight"))
+                ).run()
             }
             Output.out(logbook)
             if drained > 0 {

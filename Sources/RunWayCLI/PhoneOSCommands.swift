@@ -18,7 +18,9 @@ enum PhoneOSCommands {
         let launches = status["launches"]?.objectValue ?? [:]
         let byReason = launches.keys.sorted().map { "\($0) \(launches[$0]?.intValue ?? 0)" }.joined(separator: ", ")
         lines.append("launches: \(status["launchCount"]?.intValue ?? 0)" + (byReason.isEmpty ? "" : " (\(byReason))"))
-        lines.append("reclaims: \(status["reclaims"]?.intValue ?? 0), jetsams: \(status["jetsams"]?.intValue ?? 0), launches declined: \(status["declinedLaunches"]?.intValue ?? 0)")
+        lines.append(
+            "reclaims: \(status["reclaims"]?.intValue ?? 0), jetsams: \(status["jetsams"]?.intValue ?? 0), launches declined: \(status["declinedLaunches"]?.intValue ?? 0)"
+        )
         if status["forceQuit"]?.boolValue == true { lines.append("force-quit: no background launch until the app is opened") }
         let budget = status["backgroundBudgetMs"]?.intValue ?? 0
         lines.append("background budget: \(budget) ms" + (status["remainingBudgetMs"]?.intValue.map { ", \($0) ms left" } ?? ""))
@@ -26,7 +28,10 @@ enum PhoneOSCommands {
     }
 
     static let appCommands: [CLI.Command] = [
-        ("open", "Opens RunWay on a phone run by phone-os: launches it in the foreground (a UI may attach; returns once the app reported ready) or brings it there; ends a force-quit."),
+        (
+            "open",
+            "Opens RunWay on a phone run by phone-os: launches it in the foreground (a UI may attach; returns once the app reported ready) or brings it there; ends a force-quit."
+        ),
         ("close", "Returns the app to the background: its background budget starts; when it is used up the app is reclaimed."),
         ("force-quit", "Kills the app, as swiping it away does: no background launch until the user opens it again (transfers wait on the watch)."),
         ("suspend", "Suspends the running app (SIGSTOP): its state is kept, nothing runs."),
@@ -45,7 +50,8 @@ enum PhoneOSCommands {
     static let osCommands: [CLI.Command] = [
         CLI.Command(
             path: ["phone", "os", "status"], synopsis: "--home P [--json]",
-            summary: "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget.",
+            summary:
+                "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 let result = try client(parsed).call(ControlRequest(command: "os-status"))

@@ -24,14 +24,16 @@ enum PhoneOSRegistry {
     /// The pid of the phone-os running the home (from `HOME/os.lock`), if one runs.
     static func runningPID(_ home: DeviceHome) -> Int32? {
         guard isRunning(home), let bytes = try? Filesystem.readFile(home.path + "/os.lock"),
-              let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), pid > 0, kill(pid, 0) == 0 else { return nil }
+            let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), pid > 0, kill(pid, 0) == 0
+        else { return nil }
         return pid
     }
 
     /// The app's state as phone-os reports it (not running, background, foreground, suspended).
     static func appState(_ home: DeviceHome) -> String? {
         guard let client = try? ControlClient(home: home, socketPath: socketPath(home)),
-              let status = try? client.call(ControlRequest(command: "os-status")) else { return nil }
+            let status = try? client.call(ControlRequest(command: "os-status"))
+        else { return nil }
         return status["appState"]?.stringValue
     }
 
@@ -39,21 +41,30 @@ enum PhoneOSRegistry {
     /// `--no-os` or it is not installed. Returns the JSON result and the line to print.
     static func up(_ home: DeviceHome, noOS: Bool) throws -> (JSONValue, String) {
         if let pid = runningPID(home) {
-            return (.object(["state": .string("already running"), "binary": .string("phone-os"), "pid": .integer(Int64(pid))]),
-                    "phone: already running (phone-os, \(home.path))")
+            return (
+                .object(["state": .string("already running"), "binary": .string("phone-os"), "pid": .integer(Int64(pid))]),
+                "phone: already running (phone-os, \(home.path))"
+            )
         }
         if RegistryCommands.isRunning(home) {
-            return (.object(["state": .string("already running"), "binary": .string("phone-daemon"),
-                             "pid": RegistryCommands.runningPID(home).map { .integer(Int64($0)) } ?? .null]),
-                    "phone: already running (\(home.path))")
+            return (
+                .object([
+                    "state": .string("already running"), "binary": .string("phone-daemon"),
+                    "pid": RegistryCommands.runningPID(home).map { .integer(Int64($0)) } ?? .null,
+                ]),
+                "phone: already running (\(home.path))"
+            )
         }
         let binary = !noOS && isInstalled ? "phone-os" : "phone-daemon"
         let pid = try Launcher.start(binary, home: home)
-        let note = binary == "phone-os"
+        let note =
+            binary == "phone-os"
             ? "; the app is launched when the watch has something for it, or by runway phone app open"
             : ""
-        return (.object(["state": .string("started"), "binary": .string(binary), "pid": .integer(Int64(pid))]),
-                "phone: started \(binary) (pid \(pid)), log \(home.path)/daemon.log\(note)")
+        return (
+            .object(["state": .string("started"), "binary": .string(binary), "pid": .integer(Int64(pid))]),
+            "phone: started \(binary) (pid \(pid)), log \(home.path)/daemon.log\(note)"
+        )
     }
 
     /// `runway down`'s phone: phone-os (which stops the app it launched) or the phone-daemon.
@@ -61,7 +72,9 @@ enum PhoneOSRegistry {
         let (pid, binary): (Int32?, String) = if let os = runningPID(home) { (os, "phone-os") } else { (RegistryCommands.runningPID(home), "phone-daemon") }
         guard let pid else { return (.object(["state": .string("not running")]), "phone: not running") }
         let how = Launcher.stop(pid)
-        return (.object(["state": .string("stopped"), "binary": .string(binary), "pid": .integer(Int64(pid)), "signal": .string(how)]),
-                "phone: stopped \(binary) (pid \(pid), \(how))")
+        return (
+            .object(["state": .string("stopped"), "binary": .string(binary), "pid": .integer(Int64(pid)), "signal": .string(how)]),
+            "phone: stopped \(binary) (pid \(pid), \(how))"
+        )
     }
 }

@@ -24,8 +24,10 @@ final class PhoneScreen {
     private var events: [(clock: String, text: String)] = []
     static let keptEvents = 200
 
-    init(client: ControlClient, home: String, logbook: String, drained: Int, calendar: LogbookCalendar, shownUpTo: Int,
-         stored: Int, status: JSONValue, preflight: JSONValue) {
+    init(
+        client: ControlClient, home: String, logbook: String, drained: Int, calendar: LogbookCalendar, shownUpTo: Int,
+        stored: Int, status: JSONValue, preflight: JSONValue
+    ) {
         self.client = client
         self.home = home
         self.logbook = logbook.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -13,10 +13,10 @@ enum QuarantineCLI {
             CLI.Command(
                 path: [name, "quarantine"], synopsis: "--home \(home) [--limit N] [--json]",
                 summary: """
-                The transfers received by the \(name) that its app could not take — bytes that do not decode, or a
-                userInfo the app rejects (a flight with a field out of range) — kept with the reason instead of being
-                dropped. Each was acknowledged only once it was kept here. Oldest first.
-                """,
+                    The transfers received by the \(name) that its app could not take — bytes that do not decode, or a
+                    userInfo the app rejects (a flight with a field out of range) — kept with the reason instead of being
+                    dropped. Each was acknowledged only once it was kept here. Oldest first.
+                    """,
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     var arguments: [String: JSONValue] = [:]
@@ -40,7 +40,8 @@ enum QuarantineCLI {
                 }),
             CLI.Command(
                 path: [name, "quarantine", "remove"], synopsis: "ID|--all --home \(home) [--json]",
-                summary: "Removes one quarantined transfer (its quarantine id, from `runway \(name) quarantine`), or all of them. Exit 1 if there is no such id.",
+                summary:
+                    "Removes one quarantined transfer (its quarantine id, from `runway \(name) quarantine`), or all of them. Exit 1 if there is no such id.",
                 specs: [CLI.homeSpec, .flag("all", "remove every quarantined transfer"), CLI.jsonSpec], positionals: 1,
                 run: { parsed in
                     var arguments: [String: JSONValue] = [:]

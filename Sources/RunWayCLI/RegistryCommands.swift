@@ -10,12 +10,12 @@ enum RegistryCommands {
     static let list = CLI.Command(
         path: ["list"], synopsis: "[--json]",
         summary: """
-        The pairs `runway pair` has registered, with their homes and whether each daemon runs (for a phone run by
-        phone-os, the app's state: not running, background, foreground, suspended). With exactly one
-        pair registered, every command's --home may be left out; with several, name one with --pair NAME or
-        RUNWAY_PAIR. The registry is $RUNWAY_STATE_DIR/pairs.json, else $XDG_STATE_HOME/runway/pairs.json, else
-        ~/.local/state/runway/pairs.json.
-        """,
+            The pairs `runway pair` has registered, with their homes and whether each daemon runs (for a phone run by
+            phone-os, the app's state: not running, background, foreground, suspended). With exactly one
+            pair registered, every command's --home may be left out; with several, name one with --pair NAME or
+            RUNWAY_PAIR. The registry is $RUNWAY_STATE_DIR/pairs.json, else $XDG_STATE_HOME/runway/pairs.json, else
+            ~/.local/state/runway/pairs.json.
+            """,
         specs: [CLI.jsonSpec], positionals: 0,
         run: { parsed in
             let registry = try PairRegistry.load()
@@ -25,20 +25,25 @@ enum RegistryCommands {
                 return (pair, app != nil || isRunning(phone), app, isRunning(DeviceHome(path: pair.watch, role: .watch)))
             }
             if parsed.has("json") {
-                Output.out(JSONValue.array(rows.map { pair, phone, app, watch in
-                    var fields: [String: JSONValue] = [
-                        "name": .string(pair.name), "phone": .string(pair.phone), "watch": .string(pair.watch),
-                        "phoneRunning": .bool(phone), "watchRunning": .bool(watch), "phoneOS": .bool(app != nil)]
-                    if let app { fields["phoneApp"] = .string(app) }
-                    return .object(fields)
-                }).text)
+                Output.out(
+                    JSONValue.array(
+                        rows.map { pair, phone, app, watch in
+                            var fields: [String: JSONValue] = [
+                                "name": .string(pair.name), "phone": .string(pair.phone), "watch": .string(pair.watch),
+                                "phoneRunning": .bool(phone), "watchRunning": .bool(watch), "phoneOS": .bool(app != nil),
+                            ]
+                            if let app { fields["phoneApp"] = .string(app) }
+                            return .object(fields)
+                        }
+                    ).text)
             } else if rows.isEmpty {
                 Output.out("no pairs registered (runway pair --phone P --watch W [--name NAME])")
             } else {
-                Output.out(rows.map { pair, phone, app, watch in
-                    let phoneState = app.map { "running: phone-os, app \($0)" } ?? (phone ? "running" : "stopped")
-                    return "\(pair.name.padding(12))  phone \(pair.phone) (\(phoneState))  watch \(pair.watch) (\(watch ? "running" : "stopped"))"
-                }.joined(separator: "\n"))
+                Output.out(
+                    rows.map { pair, phone, app, watch in
+                        let phoneState = app.map { "running: phone-os, app \($0)" } ?? (phone ? "running" : "stopped")
+                        return "\(pair.name.padding(12))  phone \(pair.phone) (\(phoneState))  watch \(pair.watch) (\(watch ? "running" : "stopped"))"
+                    }.joined(separator: "\n"))
             }
             return 0
         })
@@ -62,13 +67,13 @@ enum RegistryCommands {
     static let up = CLI.Command(
         path: ["up"], synopsis: "[NAME] [--no-os] [--json]",
         summary: """
-        Starts the pair's phone and watch-agent in the background (new sessions, logs appended to
-        HOME/daemon.log) and waits until each has said ready. The phone is phone-os, the phone's simulated iOS,
-        when it is installed next to runway: it launches the app (phone-daemon) in the background when the watch
-        has something for it, and in the foreground on runway phone app open. --no-os starts phone-daemon
-        itself, always running. A daemon already running is left alone (said so, exit 0). NAME defaults to
-        --pair, RUNWAY_PAIR or the only registered pair.
-        """,
+            Starts the pair's phone and watch-agent in the background (new sessions, logs appended to
+            HOME/daemon.log) and waits until each has said ready. The phone is phone-os, the phone's simulated iOS,
+            when it is installed next to runway: it launches the app (phone-daemon) in the background when the watch
+            has something for it, and in the foreground on runway phone app open. --no-os starts phone-daemon
+            itself, always running. A daemon already running is left alone (said so, exit 0). NAME defaults to
+            --pair, RUNWAY_PAIR or the only registered pair.
+            """,
         specs: [CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
@@ -92,7 +97,8 @@ enum RegistryCommands {
 
     static let down = CLI.Command(
         path: ["down"], synopsis: "[NAME] [--json]",
-        summary: "Stops the pair's daemons with SIGTERM (a clean shutdown; phone-os stops the app it launched) and waits until they are gone; SIGKILL after 15 s.",
+        summary:
+            "Stops the pair's daemons with SIGTERM (a clean shutdown; phone-os stops the app it launched) and waits until they are gone; SIGKILL after 15 s.",
         specs: [CLI.jsonSpec, CLI.pairSpec], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
@@ -137,7 +143,8 @@ enum RegistryCommands {
     /// The pid of the daemon serving `home` (from `HOME/lock`), if one is running.
     static func runningPID(_ home: DeviceHome) -> Int32? {
         guard isRunning(home), let bytes = try? Filesystem.readFile(home.lockPath),
-              let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), pid > 0, kill(pid, 0) == 0 else { return nil }
+            let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), pid > 0, kill(pid, 0) == 0
+        else { return nil }
         return pid
     }
 }
@@ -157,9 +164,11 @@ enum Launcher {
         let executable = siblingPath(binary)
         let outPath = home.path + "/daemon.out", logPath = home.path + "/daemon.log"
         var spawn = Spawn(executable, arguments: [executable, "--home", home.path])
-        spawn.actions = [.open(0, path: "/dev/null", flags: O_RDONLY, mode: 0),
-                         .open(1, path: outPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
-                         .open(2, path: logPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)]
+        spawn.actions = [
+            .open(0, path: "/dev/null", flags: O_RDONLY, mode: 0),
+            .open(1, path: outPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
+            .open(2, path: logPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600),
+        ]
         // Nothing else of ours is inherited: a daemon holding our parent's pipe open would keep whoever
         // waits for `runway up` to finish waiting for the daemon instead.
         spawn.closeInheritedDescriptors = true

@@ -12,26 +12,29 @@ enum RunCLI {
             CLI.Command(
                 path: [name, "run", "start"],
                 synopsis: "--home \(home) [--mode pace|heart-rate] [--target-pace M:SS] [--target-hr LOW-HIGH] [--json]",
-                summary: device == .phone ? """
-                Starts a run led by the phone (startOrigin local). If a watch is paired with the RunWay app installed,
-                the phone calls startWatchApp(toHandle:) whatever the watch app's state, and the watch is asked to
-                start its workout (startWorkout); the status then shows what RunWay assumed (assumedStarted) next to
-                what happened (mirroring.state: requested, confirmed, failed, unconfirmed after 10 s). Heart-rate mode
-                needs the APPLE WATCH row READY (exit 1 naming the row otherwise); pace mode runs without a watch.
-                Exit 1 if a run is already in progress; exit 2 on a bad target (as for the watch).
-                """ : """
-                Starts a live run on the watch (startOrigin local), run id a UUID v7 from the device clock. Pace
-                mode flies to --target-pace (default 6:00, ±15 s/km); heart-rate mode (a Mission Flight) to the zone
-                --target-hr (default 140-160). Exit 1 if a run is already in progress or the watch app is not
-                installed; exit 2 on a pace outside 2:00-20:00 or a zone outside 40 <= LOW < HIGH <= 220.
-                """,
+                summary: device == .phone
+                    ? """
+                    Starts a run led by the phone (startOrigin local). If a watch is paired with the RunWay app installed,
+                    the phone calls startWatchApp(toHandle:) whatever the watch app's state, and the watch is asked to
+                    start its workout (startWorkout); the status then shows what RunWay assumed (assumedStarted) next to
+                    what happened (mirroring.state: requested, confirmed, failed, unconfirmed after 10 s). Heart-rate mode
+                    needs the APPLE WATCH row READY (exit 1 naming the row otherwise); pace mode runs without a watch.
+                    Exit 1 if a run is already in progress; exit 2 on a bad target (as for the watch).
+                    """
+                    : """
+                    Starts a live run on the watch (startOrigin local), run id a UUID v7 from the device clock. Pace
+                    mode flies to --target-pace (default 6:00, ±15 s/km); heart-rate mode (a Mission Flight) to the zone
+                    --target-hr (default 140-160). Exit 1 if a run is already in progress or the watch app is not
+                    installed; exit 2 on a pace outside 2:00-20:00 or a zone outside 40 <= LOW < HIGH <= 220.
+                    """,
                 specs: [CLI.homeSpec, modeSpec, paceSpec, zoneSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
                     let result = try call(parsed, device, "run-start", try targetArguments(parsed))
                     var text = "started \(result["runId"]?.stringValue ?? "") (\(result["mode"]?.stringValue ?? "") \(result["target"]?.stringValue ?? ""))"
                     if let mirroring = result["mirroring"] {
-                        text += "; mirroring \(mirroring["state"]?.stringValue ?? "?") (assumed started: \(mirroring["assumedStarted"]?.boolValue == true ? "yes" : "no"))"
+                        text +=
+                            "; mirroring \(mirroring["state"]?.stringValue ?? "?") (assumed started: \(mirroring["assumedStarted"]?.boolValue == true ? "yes" : "no"))"
                     }
                     Output.out(parsed.has("json") ? result.text : text)
                     return 0
@@ -40,16 +43,18 @@ enum RunCLI {
                 path: [name, "run", "sample"],
                 synopsis: "--home \(home) (--t S --distance-m M --pace M:SS|0 --hr BPM | --json-file F) [--json]",
                 summary: """
-                Feeds sensor readings to the run in progress: one sample, or --json-file with an array
-                [[t, distanceM, paceSecPerKm, hr], ...] (the shape `runway phone flight --json` prints). t counts
-                seconds from the run's start and must increase; distance must not decrease; pace is 0 (stationary)
-                or 2:00-20:00 per km; hr is 0 (no reading) or 30-250. A bad batch is refused whole (exit 2) and the
-                run is unchanged. GPWS decides once per sample; --json adds the decision trace
-                [{"t","stationary","decided","gpws","alert"}, ...].
-                """,
-                specs: [CLI.homeSpec, .option("t", "S", "seconds since the run's start"), .option("distance-m", "M", "metres run so far"),
-                        .option("pace", "M:SS|0", "the pace now, per km (0: stationary)"), .option("hr", "BPM", "heart rate (0: no reading)"),
-                        .option("json-file", "F", "a JSON array of [t, distanceM, paceSecPerKm, hr] (- for stdin)"), CLI.jsonSpec],
+                    Feeds sensor readings to the run in progress: one sample, or --json-file with an array
+                    [[t, distanceM, paceSecPerKm, hr], ...] (the shape `runway phone flight --json` prints). t counts
+                    seconds from the run's start and must increase; distance must not decrease; pace is 0 (stationary)
+                    or 2:00-20:00 per km; hr is 0 (no reading) or 30-250. A bad batch is refused whole (exit 2) and the
+                    run is unchanged. GPWS decides once per sample; --json adds the decision trace
+                    [{"t","stationary","decided","gpws","alert"}, ...].
+                    """,
+                specs: [
+                    CLI.homeSpec, .option("t", "S", "seconds since the run's start"), .option("distance-m", "M", "metres run so far"),
+                    .option("pace", "M:SS|0", "the pace now, per km (0: stationary)"), .option("hr", "BPM", "heart rate (0: no reading)"),
+                    .option("json-file", "F", "a JSON array of [t, distanceM, paceSecPerKm, hr] (- for stdin)"), CLI.jsonSpec,
+                ],
                 positionals: 0,
                 run: { parsed in
                     let result = try call(parsed, device, "run-sample", ["samples": try samples(parsed)])
@@ -64,7 +69,8 @@ enum RunCLI {
             CLI.Command(
                 path: [name, "run", "status"],
                 synopsis: "--home \(home) [--json]",
-                summary: "The run in progress: state running|idle, run id, mode and target, elapsed time, distance, pace, heart rate, GPWS status, alerts, startOrigin.",
+                summary:
+                    "The run in progress: state running|idle, run id, mode and target, elapsed time, distance, pace, heart rate, GPWS status, alerts, startOrigin.",
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
@@ -75,16 +81,18 @@ enum RunCLI {
             CLI.Command(
                 path: [name, "run", "stop"],
                 synopsis: "--home \(home) [--json]",
-                summary: device == .phone ? """
-                RunWay's saveRunningData(): saves the run in progress to the Logbook (runs under 0.1 km are not kept),
-                reschedules the reminders, prints the post-run summary (no delete here: deleting is for past flights,
-                from `runway phone flight ID`), and tells a mirroring watch to end its workout without transferring
-                it. Its guard is "a run is in progress": with none, exit 1 and nothing is saved (a second stop).
-                """ : """
-                Stops the run in progress and queues its flight (with its alerts) for the phone through the durable
-                outbox, as `watch record` does; prints the flight id. A run the phone leads is the phone's to save: the
-                watch ends it without transferring it. Exit 1 if no run is in progress (nothing saved).
-                """,
+                summary: device == .phone
+                    ? """
+                    RunWay's saveRunningData(): saves the run in progress to the Logbook (runs under 0.1 km are not kept),
+                    reschedules the reminders, prints the post-run summary (no delete here: deleting is for past flights,
+                    from `runway phone flight ID`), and tells a mirroring watch to end its workout without transferring
+                    it. Its guard is "a run is in progress": with none, exit 1 and nothing is saved (a second stop).
+                    """
+                    : """
+                    Stops the run in progress and queues its flight (with its alerts) for the phone through the durable
+                    outbox, as `watch record` does; prints the flight id. A run the phone leads is the phone's to save: the
+                    watch ends it without transferring it. Exit 1 if no run is in progress (nothing saved).
+                    """,
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
@@ -104,12 +112,15 @@ enum RunCLI {
                 path: [name, "run", "replay"],
                 synopsis: "--home \(home) [--seed S] [--distance KM] [--mode pace|heart-rate] [--target-pace M:SS] [--target-hr LOW-HIGH] [--json]",
                 summary: """
-                Runs a generated run (FlightGenerator: warm-up, drift, 0-2 stops with the heart rate falling) through
-                the live engine as one batch, then stops it: the flight is queued like any other. --json prints the
-                stop's result with the per-sample decision trace.
-                """,
-                specs: [CLI.homeSpec, .option("seed", "S", "seed the run generator"), .option("distance", "KM", "the run's distance (0.2 to 100; default random 3-12)"),
-                        modeSpec, paceSpec, zoneSpec, CLI.jsonSpec],
+                    Runs a generated run (FlightGenerator: warm-up, drift, 0-2 stops with the heart rate falling) through
+                    the live engine as one batch, then stops it: the flight is queued like any other. --json prints the
+                    stop's result with the per-sample decision trace.
+                    """,
+                specs: [
+                    CLI.homeSpec, .option("seed", "S", "seed the run generator"),
+                    .option("distance", "KM", "the run's distance (0.2 to 100; default random 3-12)"),
+                    modeSpec, paceSpec, zoneSpec, CLI.jsonSpec,
+                ],
                 positionals: 0,
                 run: { parsed in
                     var arguments = try targetArguments(parsed)
@@ -127,10 +138,10 @@ enum RunCLI {
         path: ["watch", "fault", "workout-start"],
         synopsis: "refuse|ignore|none --home W",
         summary: """
-        FAULT INJECTION: how the watch answers the phone's next startWorkout: refuse (workoutFailed), ignore (no
-        answer at all), or none (start the workout, the default). Reproduces the two ways mirroring fails. The
-        watch must have been started with --enable-test-commands.
-        """,
+            FAULT INJECTION: how the watch answers the phone's next startWorkout: refuse (workoutFailed), ignore (no
+            answer at all), or none (start the workout, the default). Reproduces the two ways mirroring fails. The
+            watch must have been started with --enable-test-commands.
+            """,
         specs: [CLI.homeSpec],
         positionals: 1,
         run: { parsed in
@@ -162,7 +173,9 @@ enum RunCLI {
             arguments["targetPace"] = .number(pace)
         }
         if let text = parsed.value("target-hr") {
-            guard let zone = GPWSTarget.parseZone(text) else { throw ControlError.invalid("--target-hr must be LOW-HIGH with 40 <= LOW < HIGH <= 220, not '\(text)'") }
+            guard let zone = GPWSTarget.parseZone(text) else {
+                throw ControlError.invalid("--target-hr must be LOW-HIGH with 40 <= LOW < HIGH <= 220, not '\(text)'")
+            }
             arguments["zoneLow"] = .number(zone.low)
             arguments["zoneHigh"] = .number(zone.high)
         }
@@ -192,8 +205,12 @@ enum RunCLI {
         }
         let paceText = parsed.value("pace")!
         let pace: Double
-        if paceText == "0" { pace = 0 } else {
-            guard let parsedPace = GPWSTarget.parsePace(paceText) else { throw ControlError.invalid("--pace must be 0 or M:SS from 2:00 to 20:00, not '\(paceText)'") }
+        if paceText == "0" {
+            pace = 0
+        } else {
+            guard let parsedPace = GPWSTarget.parsePace(paceText) else {
+                throw ControlError.invalid("--pace must be 0 or M:SS from 2:00 to 20:00, not '\(paceText)'")
+            }
             pace = parsedPace
         }
         return .array([.array([.number(try number("t")), .number(try number("distance-m")), .number(pace), .number(try number("hr"))])])

@@ -15,10 +15,10 @@ enum SessionCLI {
             CLI.Command(
                 path: [name, "transfer-userinfo"], synopsis: "--home \(home) --json-file F [--json]",
                 summary: """
-                Queues the JSON object in F (- for stdin) as a userInfo transfer to the \(other): durable before this
-                returns, delivered in order, at least once. Prints the transfer id; on error its code and name
-                (e.g. 7010 payloadUnsupportedTypes for a null, 7009 payloadTooLarge over 65,536 bytes), exit 1.
-                """,
+                    Queues the JSON object in F (- for stdin) as a userInfo transfer to the \(other): durable before this
+                    returns, delivered in order, at least once. Prints the transfer id; on error its code and name
+                    (e.g. 7010 payloadUnsupportedTypes for a null, 7009 payloadTooLarge over 65,536 bytes), exit 1.
+                    """,
                 specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     let result = try call(parsed, device, "transfer-userinfo", ["payload": try readJSONObject(parsed)])
@@ -41,7 +41,8 @@ enum SessionCLI {
                 }),
             CLI.Command(
                 path: [name, "context", "set"], synopsis: "--home \(home) --json-file F",
-                summary: "Replaces the application context the \(other) sees (latest value only, durable; an identical context is not delivered twice). At most 262,144 bytes.",
+                summary:
+                    "Replaces the application context the \(other) sees (latest value only, durable; an identical context is not delivered twice). At most 262,144 bytes.",
                 specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     let result = try call(parsed, device, "context-set", ["payload": try readJSONObject(parsed)])
@@ -60,15 +61,17 @@ enum SessionCLI {
             CLI.Command(
                 path: [name, "message"], synopsis: "--home \(home) --json-file F [--no-reply] [--timeout MS] [--json]",
                 summary: """
-                Sends the JSON object in F as an immediate message and prints the \(other)'s reply. Only while the
-                \(other) is reachable (else 7007 notReachable)\(device == .watch ? "; with the watch app in the foreground and the phone app not running, phone-os launches it for the message (a force-quit app is not: 7007)" : ""); 7012
-                messageReplyTimedOut if no reply comes in time (default 10000 ms). The apps reply with what they
-                received; a message with "replyDelayMs": N is answered N ms late, one with "noReply": true never.
-                --no-reply sends it without a reply handler: the \(other)'s app hears didReceiveMessage without a
-                reply, and this prints "delivered" once it has (7014 deliveryFailed if not confirmed in time).
-                """,
-                specs: [CLI.homeSpec, jsonFileSpec, .flag("no-reply", "send it without a reply handler: wait only until it is delivered"),
-                        .option("timeout", "MS", "how long to wait for the reply, or the delivery (default 10000)"), CLI.jsonSpec],
+                    Sends the JSON object in F as an immediate message and prints the \(other)'s reply. Only while the
+                    \(other) is reachable (else 7007 notReachable)\(device == .watch ? "; with the watch app in the foreground and the phone app not running, phone-os launches it for the message (a force-quit app is not: 7007)" : ""); 7012
+                    messageReplyTimedOut if no reply comes in time (default 10000 ms). The apps reply with what they
+                    received; a message with "replyDelayMs": N is answered N ms late, one with "noReply": true never.
+                    --no-reply sends it without a reply handler: the \(other)'s app hears didReceiveMessage without a
+                    reply, and this prints "delivered" once it has (7014 deliveryFailed if not confirmed in time).
+                    """,
+                specs: [
+                    CLI.homeSpec, jsonFileSpec, .flag("no-reply", "send it without a reply handler: wait only until it is delivered"),
+                    .option("timeout", "MS", "how long to wait for the reply, or the delivery (default 10000)"), CLI.jsonSpec,
+                ],
                 positionals: 0,
                 run: { parsed in
                     var arguments: [String: JSONValue] = ["payload": try readJSONObject(parsed)]
@@ -86,7 +89,8 @@ enum SessionCLI {
                 }),
             CLI.Command(
                 path: [name, "transfers"], synopsis: "--home \(home) [--limit N] [--json]",
-                summary: "The outstanding userInfo transfers (oldest first; every one isTransferring, as on Apple's, and whether it is on the wire — those cannot be cancelled; their keys and encoded size — not whole payloads) and the most recently finished ones.",
+                summary:
+                    "The outstanding userInfo transfers (oldest first; every one isTransferring, as on Apple's, and whether it is on the wire — those cannot be cancelled; their keys and encoded size — not whole payloads) and the most recently finished ones.",
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     var arguments: [String: JSONValue] = [:]
@@ -99,7 +103,8 @@ enum SessionCLI {
                         for item in result["outstanding"]?.arrayValue ?? [] {
                             let id = item["transferId"]?.intValue ?? 0
                             let keys = (item["keys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
-                            lines.append("  \(id)\(item["onTheWire"]?.boolValue == true ? " (on the wire)" : "")  \(item["bytes"]?.intValue ?? 0) bytes  keys: \(keys)")
+                            lines.append(
+                                "  \(id)\(item["onTheWire"]?.boolValue == true ? " (on the wire)" : "")  \(item["bytes"]?.intValue ?? 0) bytes  keys: \(keys)")
                         }
                         Output.out(lines.joined(separator: "\n"))
                     }
@@ -124,7 +129,8 @@ enum SessionCLI {
     static let appCommands: [CLI.Command] = ["install", "uninstall", "foreground", "background"].map { action in
         CLI.Command(
             path: ["watch", "app", action], synopsis: "--home W",
-            summary: "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground).",
+            summary:
+                "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground).",
             specs: [CLI.homeSpec], positionals: 0,
             run: { parsed in
                 let result = try call(parsed, .watch, "app", ["action": .string(action)])

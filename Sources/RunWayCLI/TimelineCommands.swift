@@ -11,13 +11,13 @@ enum TimelineCommands {
         path: ["timeline", "record"],
         synopsis: "[NAME] [--phone P --watch W] --out FILE [--interval-ms N] [--until-drained] [--max-seconds N] [--json]",
         summary: """
-        Samples the pair every interval — each daemon up or down and its pid, the watch's outbox depth, the
-        phone's stored count — one JSON line per sample in FILE (a header line first), so an interrupted
-        recording keeps every sample it took and a long one is never held in memory. A daemon killed and
-        relaunched shows as down then up (or, between two samples, as a new pid). Stops on Ctrl-C or SIGTERM,
-        after --max-seconds (default 3600), or with --until-drained at the first sample, after the watch's outbox
-        was non-empty, in which it is empty and the phone answers. Draw it with `runway timeline show FILE`.
-        """,
+            Samples the pair every interval — each daemon up or down and its pid, the watch's outbox depth, the
+            phone's stored count — one JSON line per sample in FILE (a header line first), so an interrupted
+            recording keeps every sample it took and a long one is never held in memory. A daemon killed and
+            relaunched shows as down then up (or, between two samples, as a new pid). Stops on Ctrl-C or SIGTERM,
+            after --max-seconds (default 3600), or with --until-drained at the first sample, after the watch's outbox
+            was non-empty, in which it is empty and the phone answers. Draw it with `runway timeline show FILE`.
+            """,
         specs: PairPoll.homeSpecs + [
             .option("out", "FILE", "where to write the samples (replaced)"),
             .option("interval-ms", "N", "how often to sample (10 to 60000; default 100)"),
@@ -38,8 +38,9 @@ enum TimelineCommands {
             defer { file.close() }
             // Signals as events between two samples: the file always ends with a whole line.
             let signals = try SignalSource([SIGINT, SIGTERM, SIGHUP])
-            let header = Timeline.headerLine(pair: pair.name, intervalMilliseconds: interval, phone: pair.phone, watch: pair.watch,
-                                             startedAt: Timestamp.iso8601(Double(time(nil))))
+            let header = Timeline.headerLine(
+                pair: pair.name, intervalMilliseconds: interval, phone: pair.phone, watch: pair.watch,
+                startedAt: Timestamp.iso8601(Double(time(nil))))
             try file.writeAll(Array((header + "\n").utf8))
             let start = monotonicNow()
             var count = 0, sawQueue = false, marks = 0
@@ -47,8 +48,9 @@ enum TimelineCommands {
             while true {
                 let now = monotonicNow()
                 let poll = PairPoll.take(pair)
-                let sample = Timeline.Sample(seconds: now - start, watch: poll.watch.sample(count: "outstandingUserInfoTransfers"),
-                                             phone: poll.phone.sample(count: "flights"))
+                let sample = Timeline.Sample(
+                    seconds: now - start, watch: poll.watch.sample(count: "outstandingUserInfoTransfers"),
+                    phone: poll.phone.sample(count: "flights"))
                 try file.writeAll(Array((Timeline.sampleLine(sample) + "\n").utf8))
                 count += 1
                 if let previous {
@@ -64,9 +66,12 @@ enum TimelineCommands {
                 }
             }
             let seconds = previous?.seconds ?? 0
-            Output.out(parsed.has("json")
-                ? JSONValue.object(["out": .string(out), "samples": .integer(Int64(count)), "seconds": .number(seconds), "marks": .integer(Int64(marks))]).text
-                : "timeline: \(count) samples over \(TimelineChartSeconds.text(seconds)) in \(out), \(marks) mark(s); draw it with runway timeline show \(out)")
+            Output.out(
+                parsed.has("json")
+                    ? JSONValue.object(["out": .string(out), "samples": .integer(Int64(count)), "seconds": .number(seconds), "marks": .integer(Int64(marks))])
+                        .text
+                    : "timeline: \(count) samples over \(TimelineChartSeconds.text(seconds)) in \(out), \(marks) mark(s); draw it with runway timeline show \(out)"
+            )
             return 0
         })
 
@@ -74,11 +79,11 @@ enum TimelineCommands {
         path: ["timeline", "show"],
         synopsis: "FILE [--svg OUT] [--width N] [--height N] [--ascii] [--json]",
         summary: """
-        Draws a timeline recorded by `runway timeline record`: the watch's outbox depth (●) and the phone's
-        stored count (■) on one axis over time, a dotted column where a daemon went down (✕) or came up (▲),
-        the marks in words and the final counts. --svg also writes the picture as an SVG file. --json prints
-        the marks and final counts instead. A file that is not a timeline is exit 2, naming the line.
-        """,
+            Draws a timeline recorded by `runway timeline record`: the watch's outbox depth (●) and the phone's
+            stored count (■) on one axis over time, a dotted column where a daemon went down (✕) or came up (▲),
+            the marks in words and the final counts. --svg also writes the picture as an SVG file. --json prints
+            the marks and final counts instead. A file that is not a timeline is exit 2, naming the line.
+            """,
         specs: [
             .option("svg", "OUT", "also write the picture as SVG to OUT"),
             .option("width", "N", "the chart's width in columns (10 to 500; default: the terminal's)"),
@@ -101,8 +106,11 @@ enum TimelineCommands {
             if parsed.has("json") {
                 Output.out(summaryJSON(timeline, svg: parsed.value("svg")).text)
             } else {
-                Output.out(TimelineChart.render(timeline, width: width, height: height,
-                                                style: Terminal.glyphStyle(ascii: parsed.has("ascii"))).joined(separator: "\n"))
+                Output.out(
+                    TimelineChart.render(
+                        timeline, width: width, height: height,
+                        style: Terminal.glyphStyle(ascii: parsed.has("ascii"))
+                    ).joined(separator: "\n"))
                 if let svg = parsed.value("svg") { Output.out("svg: \(svg)") }
             }
             return 0
@@ -126,12 +134,17 @@ enum TimelineCommands {
     static func summaryJSON(_ timeline: Timeline, svg: String?) -> JSONValue {
         var fields: [String: JSONValue] = [
             "pair": .string(timeline.pair), "seconds": .number(timeline.duration), "samples": .integer(Int64(timeline.samples.count)),
-            "marks": .array(timeline.marks.map { mark in
-                .object(["t": .number(mark.seconds), "device": .string(mark.device), "transition": .string(mark.transition.rawValue),
-                         "pid": mark.pid.map { .integer(Int64($0)) } ?? .null])
-            }),
-            "final": .object(["watchOutbox": timeline.finalWatchOutbox.map { .integer(Int64($0)) } ?? .null,
-                              "phoneStored": timeline.finalPhoneStored.map { .integer(Int64($0)) } ?? .null]),
+            "marks": .array(
+                timeline.marks.map { mark in
+                    .object([
+                        "t": .number(mark.seconds), "device": .string(mark.device), "transition": .string(mark.transition.rawValue),
+                        "pid": mark.pid.map { .integer(Int64($0)) } ?? .null,
+                    ])
+                }),
+            "final": .object([
+                "watchOutbox": timeline.finalWatchOutbox.map { .integer(Int64($0)) } ?? .null,
+                "phoneStored": timeline.finalPhoneStored.map { .integer(Int64($0)) } ?? .null,
+            ]),
         ]
         if let svg { fields["svg"] = .string(svg) }
         return .object(fields)

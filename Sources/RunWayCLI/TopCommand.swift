@@ -10,14 +10,14 @@ enum TopCommand {
     static let command = CLI.Command(
         path: ["top"], synopsis: "[NAME] [--phone P --watch W] [--interval-ms N] [--once] [--json] [--ascii]",
         summary: """
-        One live view of both devices of a pair: each daemon up or down (and its pid), activation, link,
-        reachability, app states (phone-os's too when it runs the phone), the watch's outbox depth and drain
-        rate, the phone's stored count and save rate, the last events, and a sparkline of both counts over the
-        last minute. On a terminal it redraws in place on the alternate screen until Ctrl-C (the terminal is
-        given back as it was); otherwise one plain block per refresh, or one with --once. --json prints one
-        snapshot object (rates need two polls: null). A device that is down is shown as down. NAME defaults to
-        --pair, RUNWAY_PAIR or the only registered pair; --phone and --watch name the homes instead.
-        """,
+            One live view of both devices of a pair: each daemon up or down (and its pid), activation, link,
+            reachability, app states (phone-os's too when it runs the phone), the watch's outbox depth and drain
+            rate, the phone's stored count and save rate, the last events, and a sparkline of both counts over the
+            last minute. On a terminal it redraws in place on the alternate screen until Ctrl-C (the terminal is
+            given back as it was); otherwise one plain block per refresh, or one with --once. --json prints one
+            snapshot object (rates need two polls: null). A device that is down is shown as down. NAME defaults to
+            --pair, RUNWAY_PAIR or the only registered pair; --phone and --watch name the homes instead.
+            """,
         specs: PairPoll.homeSpecs + [
             .option("interval-ms", "N", "how often to poll (100 to 60000; default 1000)"),
             .flag("once", "one refresh, then exit"),
@@ -63,8 +63,10 @@ enum TopCommand {
         }
         var phone = device(pair.phone, poll.phone)
         phone["os"] = poll.phoneOS ?? .null
-        return .object(["pair": .string(pair.name), "watch": .object(device(pair.watch, poll.watch)), "phone": .object(phone),
-                        "rates": .object(["drainPerSecond": .null, "savesPerSecond": .null])])
+        return .object([
+            "pair": .string(pair.name), "watch": .object(device(pair.watch, poll.watch)), "phone": .object(phone),
+            "rates": .object(["drainPerSecond": .null, "savesPerSecond": .null]),
+        ])
     }
 }
 
@@ -137,11 +139,17 @@ struct TopView {
         var lines = ["WATCH  \(pair.watch)", upLine("watch-agent", poll.watch)]
         guard let s = poll.watch.status else { return lines }
         lines.append(row("activation", s["activationState"]?.stringValue ?? "?"))
-        lines.append(row("link", (s["linked"]?.boolValue == true ? "connected" : "not connected")
-                         + (s["linkEnabled"]?.boolValue == false ? " (out of range)" : "")))
+        lines.append(
+            row(
+                "link",
+                (s["linked"]?.boolValue == true ? "connected" : "not connected")
+                    + (s["linkEnabled"]?.boolValue == false ? " (out of range)" : "")))
         lines.append(row("reachable", yesNo(s["reachable"])))
-        lines.append(row("app", (s["watchAppInstalled"]?.boolValue == false ? "not installed" : "installed")
-                         + (s["watchAppActive"]?.boolValue == true ? ", foreground" : ", background")))
+        lines.append(
+            row(
+                "app",
+                (s["watchAppInstalled"]?.boolValue == false ? "not installed" : "installed")
+                    + (s["watchAppActive"]?.boolValue == true ? ", foreground" : ", background")))
         lines.append(row("outbox", "\(poll.outbox.map(String.init) ?? "?") queued, \(s["outbox"]?["inFlight"]?.intValue ?? 0) in flight"))
         lines.append(row("drain", rate(\.acknowledged) + " acknowledged"))
         return lines
@@ -150,11 +158,16 @@ struct TopView {
     private func phoneBlock(_ poll: PairPoll) -> [String] {
         // Under phone-os an app that is not running is the normal state, not a failure: it is launched when needed.
         let appIdle = poll.phoneOS != nil && !poll.phone.up
-        var lines = ["PHONE  \(pair.phone)", appIdle ? row("phone-daemon", "not running (phone-os launches it when needed)") : upLine("phone-daemon", poll.phone)]
+        var lines = [
+            "PHONE  \(pair.phone)", appIdle ? row("phone-daemon", "not running (phone-os launches it when needed)") : upLine("phone-daemon", poll.phone),
+        ]
         if let os = poll.phoneOS {
             let app = os["appState"]?.stringValue ?? "?"
-            lines.append(row("phone-os", "app \(app)" + (os["appPid"]?.intValue.map { " (pid \($0))" } ?? "")
-                             + ", \(plural(os["launchCount"]?.intValue ?? 0, "launch", "launches")), \(os["reclaims"]?.intValue ?? 0) reclaimed"))
+            lines.append(
+                row(
+                    "phone-os",
+                    "app \(app)" + (os["appPid"]?.intValue.map { " (pid \($0))" } ?? "")
+                        + ", \(plural(os["launchCount"]?.intValue ?? 0, "launch", "launches")), \(os["reclaims"]?.intValue ?? 0) reclaimed"))
         }
         guard let s = poll.phone.status else { return lines }
         lines.append(row("activation", s["activationState"]?.stringValue ?? "?"))

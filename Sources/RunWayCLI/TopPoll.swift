@@ -104,16 +104,23 @@ struct TopEvents {
 
     mutating func note(_ before: PairPoll?, _ after: PairPoll, clock: String) {
         guard let before else { return }
-        for (name, old, new, countKey) in [("watch", before.watch, after.watch, "outstandingUserInfoTransfers"),
-                                            ("phone", before.phone, after.phone, "flights")] {
+        for (name, old, new, countKey) in [
+            ("watch", before.watch, after.watch, "outstandingUserInfoTransfers"),
+            ("phone", before.phone, after.phone, "flights"),
+        ] {
             for transition in Transition.between(old.sample(count: countKey), new.sample(count: countKey)) {
                 let pid = transition == .down ? old.pid : new.pid
-                add(Event(clock: clock, device: name, text: transition.rawValue + (pid.map { " (pid \($0))" } ?? "")
-                          + (transition == .down ? ": \(new.problem ?? "gone")" : "")))
+                add(
+                    Event(
+                        clock: clock, device: name,
+                        text: transition.rawValue + (pid.map { " (pid \($0))" } ?? "")
+                            + (transition == .down ? ": \(new.problem ?? "gone")" : "")))
             }
             guard let was = old.status, let now = new.status else { continue }
-            for (key, label) in [("activationState", "activation"), ("linked", "link"), ("reachable", "reachable"),
-                                 ("watchAppInstalled", "watch app installed"), ("watchAppActive", "watch app active"), ("linkEnabled", "in range")] {
+            for (key, label) in [
+                ("activationState", "activation"), ("linked", "link"), ("reachable", "reachable"),
+                ("watchAppInstalled", "watch app installed"), ("watchAppActive", "watch app active"), ("linkEnabled", "in range"),
+            ] {
                 if let a = was[key], let b = now[key], a != b {
                     add(Event(clock: clock, device: name, text: "\(label) \(Self.word(a)) → \(Self.word(b))"))
                 }

@@ -10,12 +10,12 @@ enum WatchCommands {
         path: ["watch", "record"],
         synopsis: "--home W [--count N] [--distance KM] [--seed S] [--json]",
         summary: """
-        Records N finished runs on the watch (default 1), queued for transfer to the phone. Works while the
-        phone is down. Up to 10,000 runs are one outbox transaction (all or nothing); more are recorded in
-        chunks of 10,000, each its own transaction, so memory stays bounded — on a terminal with a progress
-        line (count, rate, time left) on stderr. Prints the new flight ids as they are recorded, one per line
-        (a JSON array with --json). A chunk that fails stops the recording: what was recorded is said, exit 1.
-        """,
+            Records N finished runs on the watch (default 1), queued for transfer to the phone. Works while the
+            phone is down. Up to 10,000 runs are one outbox transaction (all or nothing); more are recorded in
+            chunks of 10,000, each its own transaction, so memory stays bounded — on a terminal with a progress
+            line (count, rate, time left) on stderr. Prints the new flight ids as they are recorded, one per line
+            (a JSON array with --json). A chunk that fails stops the recording: what was recorded is said, exit 1.
+            """,
         specs: [
             CLI.homeSpec,
             .option("count", "N", "how many runs (1 to 1000000; default 1)"),
@@ -50,8 +50,9 @@ enum WatchCommands {
                 } catch let error as ControlError where recorded > 0 {
                     progress?.finish()
                     if json { Output.writeBytes(1, Array("]\n".utf8)) }
-                    throw ControlError("recorded \(recorded) of \(count) runs (in chunks of \(recordChunk), each committed) before: \(error.message)",
-                                       exitStatus: error.exitStatus)
+                    throw ControlError(
+                        "recorded \(recorded) of \(count) runs (in chunks of \(recordChunk), each committed) before: \(error.message)",
+                        exitStatus: error.exitStatus)
                 }
                 endingAt = result["endingAt"]
                 let ids = (result["ids"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -108,7 +109,8 @@ enum WatchCommands {
     static let status = CLI.Command(
         path: ["watch", "status"],
         synopsis: "--home W [--json]",
-        summary: "The watch's state: paired, reachable, outstanding userInfo transfers, and its language (the phone's, from the application context; languageSource phone or watch-system).",
+        summary:
+            "The watch's state: paired, reachable, outstanding userInfo transfers, and its language (the phone's, from the application context; languageSource phone or watch-system).",
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -147,11 +149,11 @@ extension LinkCommands {
         path: ["link", "fail-next"],
         synopsis: "N [--code 7017|7014|7015] --home W",
         summary: """
-        FAULT INJECTION: the watch's next N userInfo transfers finish with that error (default 7017
-        transferTimedOut; 7014 deliveryFailed, 7015 insufficientSpace) in didFinish(error:) and leave
-        the outstanding list; RunWay's watch app queues each run again. 0 clears it. Needs a watch-agent
-        started with --enable-test-commands.
-        """,
+            FAULT INJECTION: the watch's next N userInfo transfers finish with that error (default 7017
+            transferTimedOut; 7014 deliveryFailed, 7015 insufficientSpace) in didFinish(error:) and leave
+            the outstanding list; RunWay's watch app queues each run again. 0 clears it. Needs a watch-agent
+            started with --enable-test-commands.
+            """,
         specs: [CLI.homeSpec, .option("code", "C", "the WCError code: 7017 (default), 7014 or 7015")],
         positionals: 1,
         run: { parsed in
@@ -164,8 +166,12 @@ extension LinkCommands {
             guard let code = Int(codeText), [7017, 7014, 7015].contains(code) else {
                 throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not '\(codeText)'")
             }
-            let result = try CLI.client(parsed, .watch).call(ControlRequest(command: "fail-next", arguments: [
-                "count": .integer(Int64(count)), "code": .integer(Int64(code))]))
+            let result = try CLI.client(parsed, .watch).call(
+                ControlRequest(
+                    command: "fail-next",
+                    arguments: [
+                        "count": .integer(Int64(count)), "code": .integer(Int64(code)),
+                    ]))
             Output.out("the next \(count) transfer(s) fail with \(code) \(result["name"]?.stringValue ?? "")")
             return 0
         })

@@ -29,20 +29,24 @@ public final class Checkpointer: @unchecked Sendable {
         self.path = owner.path
         self.owner = owner
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_wal_hook(owner.handle, { context, db, _, frames in
-            let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue()
-            if frames >= Checkpointer.fallbackFrames {
-                sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            } else {
-                checkpointer.pendingFrames.store(frames, ordering: .releasing)
-            }
-            return SQLITE_OK
-        }, context)
+        sqlite3_wal_hook(
+            owner.handle,
+            { context, db, _, frames in
+                let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue()
+                if frames >= Checkpointer.fallbackFrames {
+                    sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                } else {
+                    checkpointer.pendingFrames.store(frames, ordering: .releasing)
+                }
+                return SQLITE_OK
+            }, context)
         let retained = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<Checkpointer>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, retained)
+        let result = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Checkpointer>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, retained)
         if result != 0 {
             Unmanaged<Checkpointer>.fromOpaque(retained).release()
             sqlite3_wal_autocheckpoint(owner.handle, 1000)

@@ -97,7 +97,8 @@ public final class Database {
     public func requireStillLinked(_ operation: String) throws(StorageError) {
         guard isStillLinked else {
             reportUnlinked(during: operation)
-            throw StorageError(resultCode: SQLITE_IOERR, message: "the store file \(path) was unlinked while open; nothing more is committed to it", operation: operation)
+            throw StorageError(
+                resultCode: SQLITE_IOERR, message: "the store file \(path) was unlinked while open; nothing more is committed to it", operation: operation)
         }
     }
 

@@ -16,7 +16,8 @@ public struct Migration: Sendable {
 /// that has applied a migration this program does not know came from a newer version: refused.
 public enum Migrator {
     public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 id TEXT PRIMARY KEY NOT NULL,
                 applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0)

@@ -58,7 +58,8 @@ public final class Statement {
 
     public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) throws(StorageError) {
         // A zero-length blob still needs a non-null pointer, or SQLite stores NULL.
-        let code = bytes.count == 0
+        let code =
+            bytes.count == 0
             ? sqlite3_bind_zeroblob(handle, index, 0)
             : runway_sqlite3_bind_blob_transient(handle, index, bytes.baseAddress, Int32(bytes.count))
         try check(code, "bind")

@@ -9,12 +9,13 @@ public enum Sparkline {
     public static func render(_ values: [Double?], floor: Double? = nil, style: GlyphStyle = .unicode) -> String {
         let glyphs = style == .unicode ? blocks : asciiBlocks
         guard let scale = Scale(values, floor: floor) else { return String(repeating: " ", count: values.count) }
-        return String(values.map { value -> Character in
-            guard let value, value.isFinite else { return " " }
-            // A constant series (or one value) is drawn low, not as a bar in the middle.
-            if scale.high == scale.low { return value == 0 ? glyphs[0] : glyphs[glyphs.count - 1] }
-            return glyphs[scale.level(value, levels: glyphs.count)]
-        })
+        return String(
+            values.map { value -> Character in
+                guard let value, value.isFinite else { return " " }
+                // A constant series (or one value) is drawn low, not as a bar in the middle.
+                if scale.high == scale.low { return value == 0 ? glyphs[0] : glyphs[glyphs.count - 1] }
+                return glyphs[scale.level(value, levels: glyphs.count)]
+            })
     }
 }
 
@@ -30,8 +31,10 @@ public struct LineChart: Sendable {
     public var inverted: Bool
     public var label: @Sendable (Double) -> String
 
-    public init(width: Int, height: Int, style: GlyphStyle = .unicode, inverted: Bool = false,
-                label: @escaping @Sendable (Double) -> String) {
+    public init(
+        width: Int, height: Int, style: GlyphStyle = .unicode, inverted: Bool = false,
+        label: @escaping @Sendable (Double) -> String
+    ) {
         self.width = min(500, max(1, width))
         self.height = min(100, max(1, height))
         self.style = style

@@ -78,8 +78,10 @@ public struct Timeline: Sendable {
             let previous = samples[index - 1]
             for (device, before, after) in [("watch", previous.watch, sample.watch), ("phone", previous.phone, sample.phone)] {
                 for transition in Transition.between(before, after) {
-                    marks.append(Mark(seconds: sample.seconds, device: device, transition: transition,
-                                      pid: transition == .down ? before.pid : after.pid))
+                    marks.append(
+                        Mark(
+                            seconds: sample.seconds, device: device, transition: transition,
+                            pid: transition == .down ? before.pid : after.pid))
                 }
             }
         }
@@ -98,8 +100,10 @@ public struct Timeline: Sendable {
     ///     {"runwayTimeline":1,"pair":"default","intervalMs":100}
     ///     {"t":0.1,"watch":{"up":true,"pid":812,"count":500},"phone":{"up":false}}
     public static func headerLine(pair: String, intervalMilliseconds: Int, phone: String, watch: String, startedAt: String) -> String {
-        JSONValue.object(["runwayTimeline": .integer(1), "pair": .string(pair), "intervalMs": .integer(Int64(intervalMilliseconds)),
-                          "phone": .string(phone), "watch": .string(watch), "startedAt": .string(startedAt)]).text
+        JSONValue.object([
+            "runwayTimeline": .integer(1), "pair": .string(pair), "intervalMs": .integer(Int64(intervalMilliseconds)),
+            "phone": .string(phone), "watch": .string(watch), "startedAt": .string(startedAt),
+        ]).text
     }
 
     public static func sampleLine(_ sample: Sample) -> String {
@@ -122,7 +126,8 @@ public struct Timeline: Sendable {
     public static func parse(_ text: String) throws(FormatError) -> Timeline {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
         guard let first = lines.next(), let header = try? JSONValue(parsing: Array(first.utf8)),
-              header["runwayTimeline"]?.intValue == 1 else {
+            header["runwayTimeline"]?.intValue == 1
+        else {
             throw FormatError(description: "not a timeline file (its first line is not {\"runwayTimeline\":1,...}; see runway timeline record)")
         }
         let interval = header["intervalMs"]?.intValue ?? 0
@@ -132,11 +137,13 @@ public struct Timeline: Sendable {
         while let line = lines.next() {
             number += 1
             guard let json = try? JSONValue(parsing: Array(line.utf8)), let t = json["t"]?.doubleValue,
-                  t.isFinite, (0...1e7).contains(t), t >= (samples.last?.seconds ?? 0) else {
+                t.isFinite, (0...1e7).contains(t), t >= (samples.last?.seconds ?? 0)
+            else {
                 throw FormatError(description: "line \(number): not a sample (\"t\" in seconds, 0 to 10000000, never going back)")
             }
             guard let watch = device(json["watch"]), let phone = device(json["phone"]) else {
-                throw FormatError(description: "line \(number): \"watch\" and \"phone\" must be {\"up\":BOOL[,\"pid\":1..2147483647][,\"count\":0..1000000000]}")
+                throw FormatError(
+                    description: "line \(number): \"watch\" and \"phone\" must be {\"up\":BOOL[,\"pid\":1..2147483647][,\"count\":0..1000000000]}")
             }
             samples.append(Sample(seconds: t, watch: watch, phone: phone))
         }

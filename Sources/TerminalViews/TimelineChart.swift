@@ -7,10 +7,12 @@ public enum TimelineChart {
         let axis, corner, tick, line: Character
     }
 
-    static let unicode = Glyphs(watch: "●", phone: "■", both: "◆", rule: "┊", down: "✕", up: "▲", restart: "↻",
-                                axis: "│", corner: "└", tick: "┴", line: "─")
-    static let ascii = Glyphs(watch: "o", phone: "#", both: "*", rule: ":", down: "x", up: "^", restart: "@",
-                              axis: "|", corner: "+", tick: "+", line: "-")
+    static let unicode = Glyphs(
+        watch: "●", phone: "■", both: "◆", rule: "┊", down: "✕", up: "▲", restart: "↻",
+        axis: "│", corner: "└", tick: "┴", line: "─")
+    static let ascii = Glyphs(
+        watch: "o", phone: "#", both: "*", rule: ":", down: "x", up: "^", restart: "@",
+        axis: "|", corner: "+", tick: "+", line: "-")
 
     /// Always a chart `height` rows high and `width` columns wide (plus the axis), then the legend, the
     /// marks in words and the final counts. Width 10 to 500, height 3 to 100.
@@ -74,7 +76,8 @@ public enum TimelineChart {
             }
             lines.append("marks: " + words.joined(separator: "; ") + (marks.count > 20 ? "; ... \(marks.count - 20) more" : ""))
         }
-        lines.append("end: watch outbox \(timeline.finalWatchOutbox.map(String.init) ?? "?"), phone stored \(timeline.finalPhoneStored.map(String.init) ?? "?")")
+        lines.append(
+            "end: watch outbox \(timeline.finalWatchOutbox.map(String.init) ?? "?"), phone stored \(timeline.finalPhoneStored.map(String.init) ?? "?")")
         return lines
     }
 

@@ -13,10 +13,14 @@ public enum TimelineSVG {
 
         var out: [String] = []
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"sans-serif\" font-size=\"12\">")
+        out.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" font-family=\"sans-serif\" font-size=\"12\">"
+        )
         out.append("<title>\(escape(title ?? "RunWay Pair timeline: pair \(timeline.pair)"))</title>")
         out.append("<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"white\"/>")
-        out.append("<text x=\"\(n(left))\" y=\"20\" font-size=\"14\" font-weight=\"bold\">\(escape("pair \(timeline.pair): the watch's outbox and the phone's stored flights"))</text>")
+        out.append(
+            "<text x=\"\(n(left))\" y=\"20\" font-size=\"14\" font-weight=\"bold\">\(escape("pair \(timeline.pair): the watch's outbox and the phone's stored flights"))</text>"
+        )
         // The count scale, then the axes over its grid lines.
         for count in [0, highest / 2, highest] {
             out.append("<text x=\"\(n(left - 6))\" y=\"\(n(y(count) + 4))\" text-anchor=\"end\">\(count)</text>")
@@ -34,18 +38,23 @@ public enum TimelineSVG {
             let label = "\(mark.device) \(mark.transition.rawValue)"
             out.append("<text x=\"\(n(mx + 3))\" y=\"\(n(top - 6 - Double(index % 2) * 12 + 12))\" fill=\"\(colour)\" class=\"mark\">\(escape(label))</text>")
         }
-        for (name, colour, value) in [("watch outbox", "#2c7fb8", { (s: Timeline.Sample) in s.watch.count }),
-                                      ("phone stored", "#e6550d", { (s: Timeline.Sample) in s.phone.count })] {
+        for (name, colour, value) in [
+            ("watch outbox", "#2c7fb8", { (s: Timeline.Sample) in s.watch.count }),
+            ("phone stored", "#e6550d", { (s: Timeline.Sample) in s.phone.count }),
+        ] {
             for run in runs(timeline.samples.map { ($0.seconds, value($0)) }, columns: Int(plotWidth)) where !run.isEmpty {
                 let points = run.map { "\(n(x($0.0))),\(n(y($0.1)))" }.joined(separator: " ")
-                out.append("<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" class=\"\(name.split(separator: " ").joined(separator: "-"))\" points=\"\(points)\"/>")
+                out.append(
+                    "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" class=\"\(name.split(separator: " ").joined(separator: "-"))\" points=\"\(points)\"/>"
+                )
             }
         }
         // The legend.
         let legendY = height - 18
         out.append("<line x1=\"\(n(left))\" y1=\"\(n(legendY - 4))\" x2=\"\(n(left + 20))\" y2=\"\(n(legendY - 4))\" stroke=\"#2c7fb8\" stroke-width=\"2\"/>")
         out.append("<text x=\"\(n(left + 26))\" y=\"\(n(legendY))\">watch outbox</text>")
-        out.append("<line x1=\"\(n(left + 130))\" y1=\"\(n(legendY - 4))\" x2=\"\(n(left + 150))\" y2=\"\(n(legendY - 4))\" stroke=\"#e6550d\" stroke-width=\"2\"/>")
+        out.append(
+            "<line x1=\"\(n(left + 130))\" y1=\"\(n(legendY - 4))\" x2=\"\(n(left + 150))\" y2=\"\(n(legendY - 4))\" stroke=\"#e6550d\" stroke-width=\"2\"/>")
         out.append("<text x=\"\(n(left + 156))\" y=\"\(n(legendY))\">phone stored</text>")
         out.append("<text x=\"\(n(left + 270))\" y=\"\(n(legendY))\" fill=\"#c0392b\">\(escape("- - down"))</text>")
         out.append("<text x=\"\(n(left + 340))\" y=\"\(n(legendY))\" fill=\"#27ae60\">\(escape("- - up"))</text>")

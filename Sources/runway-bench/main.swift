@@ -10,18 +10,19 @@ var coldStartSizes = [50_000, 300_000]
 var onlyColdStart = false
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
-    print("""
-    usage: scripts/bench [--count N] [--runs R] [--memory-backlog N] [--logbook N] [--latency-samples N]
-                         [--record N] [--cold-start N,N...] [--only-cold-start] [--no-write]
+    print(
+        """
+        usage: scripts/bench [--count N] [--runs R] [--memory-backlog N] [--logbook N] [--latency-samples N]
+                             [--record N] [--cold-start N,N...] [--only-cold-start] [--no-write]
 
-    Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a baseline
-    program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit);
-    record-to-stored latency; cold start with each of the --cold-start store sizes (default 50000,300000),
-    after a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording
-    --record N runs (default 300,000) with runway watch record; logbook --json time. Medians of R
-    runs (default 3) with min–max. --only-cold-start measures the cold starts alone (and writes nothing).
-    Writes the table into docs/performance.md unless --no-write.
-    """)
+        Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a baseline
+        program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit);
+        record-to-stored latency; cold start with each of the --cold-start store sizes (default 50000,300000),
+        after a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording
+        --record N runs (default 300,000) with runway watch record; logbook --json time. Medians of R
+        runs (default 3) with min–max. --only-cold-start measures the cold starts alone (and writes nothing).
+        Writes the table into docs/performance.md unless --no-write.
+        """)
     exit(0)
 }
 while let flag = arguments.popFirst() {
@@ -43,7 +44,8 @@ while let flag = arguments.popFirst() {
     case "--only-cold-start": onlyColdStart = true; output = nil
     case "--cold-start":
         guard let text = arguments.popFirst(), case let sizes = text.split(separator: ",").compactMap({ Int($0) }),
-              !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else {
+            !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 })
+        else {
             FileHandle.standardError.write("bench: --cold-start needs sizes such as 50000,300000\n".data(using: .utf8)!)
             exit(2)
         }
@@ -66,59 +68,82 @@ do {
     for (index, stored) in coldStartSizes.enumerated() {
         progress("cold start: \(stored) stored")
         let cold = try scenarios.coldStart(stored: stored, firstAck: index == 0 && !onlyColdStart)
-        coldRows.append(("cold start after a clean stop: process start → ready (\(grouped(Double(stored))) stored)",
-                         format(cold.clean.median, 1) + " ms", range(cold.clean, 1), "≤ 100 ms", cold.clean.median <= 100 ? "met" : "missed"))
-        coldRows.append(("cold start after SIGKILL (full quick_check): → ready (\(grouped(Double(stored))) stored)",
-                         format(cold.killed.median, 1) + " ms", range(cold.killed, 1), "", ""))
+        coldRows.append(
+            (
+                "cold start after a clean stop: process start → ready (\(grouped(Double(stored))) stored)",
+                format(cold.clean.median, 1) + " ms", range(cold.clean, 1), "≤ 100 ms", cold.clean.median <= 100 ? "met" : "missed"
+            ))
+        coldRows.append(
+            (
+                "cold start after SIGKILL (full quick_check): → ready (\(grouped(Double(stored))) stored)",
+                format(cold.killed.median, 1) + " ms", range(cold.killed, 1), "", ""
+            ))
         if !cold.firstAck.values.isEmpty {
-            firstAckRow = ("SIGKILL → relaunch → first acknowledgement (\(grouped(Double(stored))) stored)", format(cold.firstAck.median, 1) + " ms",
-                           range(cold.firstAck, 1), "", "")
+            firstAckRow = (
+                "SIGKILL → relaunch → first acknowledgement (\(grouped(Double(stored))) stored)", format(cold.firstAck.median, 1) + " ms",
+                range(cold.firstAck, 1), "", ""
+            )
         }
     }
     if onlyColdStart {
         rows = coldRows
     } else {
-    let size = scenarios.payloadBytes()
-    progress("flights are \(size) bytes encoded on average")
+        let size = scenarios.payloadBytes()
+        progress("flights are \(size) bytes encoded on average")
 
-    var drain = Sample(), baseline = Sample()
-    for run in 1...runs {
-        progress("drain \(run)/\(runs): \(count) flights")
-        drain.add(Double(count) / (try scenarios.drain(backlog: count).seconds))
-        progress("baseline \(run)/\(runs)")
-        baseline.add(try scenarios.baseline(size: size))
-    }
-    progress("latency: \(latencySamples) flights")
-    let latency = try scenarios.latency(samples: latencySamples)
-    progress("memory: draining \(memoryBacklog)")
-    let memory = try scenarios.drain(backlog: memoryBacklog)
-    progress("recording: runway watch record --count \(recordCount)")
-    let recording = try scenarios.recordMemory(count: recordCount)
-    progress("logbook of \(logbookSize)")
-    let logbook = try scenarios.logbook(stored: logbookSize)
+        var drain = Sample(), baseline = Sample()
+        for run in 1...runs {
+            progress("drain \(run)/\(runs): \(count) flights")
+            drain.add(Double(count) / (try scenarios.drain(backlog: count).seconds))
+            progress("baseline \(run)/\(runs)")
+            baseline.add(try scenarios.baseline(size: size))
+        }
+        progress("latency: \(latencySamples) flights")
+        let latency = try scenarios.latency(samples: latencySamples)
+        progress("memory: draining \(memoryBacklog)")
+        let memory = try scenarios.drain(backlog: memoryBacklog)
+        progress("recording: runway watch record --count \(recordCount)")
+        let recording = try scenarios.recordMemory(count: recordCount)
+        progress("logbook of \(logbookSize)")
+        let logbook = try scenarios.logbook(stored: logbookSize)
 
-    let ratio = drain.median / baseline.median
-    rows = [
-        ("drain (\(grouped(Double(count))) flights)", "\(grouped(drain.median)) flights/s",
-         "\(grouped(drain.min))–\(grouped(drain.max))", "", ""),
-        ("drain payload", "\(format(drain.median * Double(size) / 1e6, 1)) MB/s",
-         "\(format(drain.min * Double(size) / 1e6, 1))–\(format(drain.max * Double(size) / 1e6, 1))", "", ""),
-        ("baseline (same records, no session)", "\(grouped(baseline.median)) records/s",
-         "\(grouped(baseline.min))–\(grouped(baseline.max))", "", ""),
-        ("drain / baseline", format(ratio, 2) + "×", "", "≥ 0.5×", ratio >= 0.5 ? "met" : "missed"),
-        ("latency p50 (\(latencySamples) flights)", format(latency.percentile(50), 2) + " ms", range(latency, 2), "", ""),
-        ("latency p99", format(latency.percentile(99), 2) + " ms", "", "≤ 5 ms", latency.percentile(99) <= 5 ? "met" : "missed"),
-    ] + coldRows + (firstAckRow.map { [$0] } ?? []) + [
-        ("peak RSS, phone, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.phonePeakKB) / 1024, 1)) MB", "",
-         "≤ 50 MB", memory.phonePeakKB <= 50 * 1024 ? "met" : "missed"),
-        ("peak RSS, watch, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.watchPeakKB) / 1024, 1)) MB", "",
-         "≤ 50 MB", memory.watchPeakKB <= 50 * 1024 ? "met" : "missed"),
-        ("runway watch record --count \(grouped(Double(recordCount))): rate", "\(grouped(recording.runsPerSecond)) runs/s", "", "", ""),
-        ("peak RSS, watch, recording \(grouped(Double(recordCount))) (after the first 10,000: \(format(Double(recording.afterFirstChunkKB) / 1024, 1)) MB)",
-         "\(format(Double(recording.watchPeakKB) / 1024, 1)) MB", "", "< 50 MB", recording.watchPeakKB < 50 * 1024 ? "met" : "missed"),
-        ("logbook --json, \(grouped(Double(logbookSize))) flights", format(logbook.median, 0) + " ms", range(logbook, 0),
-         "≤ 1000 ms", logbook.median <= 1000 ? "met" : "missed"),
-    ]
+        let ratio = drain.median / baseline.median
+        rows =
+            [
+                (
+                    "drain (\(grouped(Double(count))) flights)", "\(grouped(drain.median)) flights/s",
+                    "\(grouped(drain.min))–\(grouped(drain.max))", "", ""
+                ),
+                (
+                    "drain payload", "\(format(drain.median * Double(size) / 1e6, 1)) MB/s",
+                    "\(format(drain.min * Double(size) / 1e6, 1))–\(format(drain.max * Double(size) / 1e6, 1))", "", ""
+                ),
+                (
+                    "baseline (same records, no session)", "\(grouped(baseline.median)) records/s",
+                    "\(grouped(baseline.min))–\(grouped(baseline.max))", "", ""
+                ),
+                ("drain / baseline", format(ratio, 2) + "×", "", "≥ 0.5×", ratio >= 0.5 ? "met" : "missed"),
+                ("latency p50 (\(latencySamples) flights)", format(latency.percentile(50), 2) + " ms", range(latency, 2), "", ""),
+                ("latency p99", format(latency.percentile(99), 2) + " ms", "", "≤ 5 ms", latency.percentile(99) <= 5 ? "met" : "missed"),
+            ] + coldRows + (firstAckRow.map { [$0] } ?? []) + [
+                (
+                    "peak RSS, phone, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.phonePeakKB) / 1024, 1)) MB", "",
+                    "≤ 50 MB", memory.phonePeakKB <= 50 * 1024 ? "met" : "missed"
+                ),
+                (
+                    "peak RSS, watch, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.watchPeakKB) / 1024, 1)) MB", "",
+                    "≤ 50 MB", memory.watchPeakKB <= 50 * 1024 ? "met" : "missed"
+                ),
+                ("runway watch record --count \(grouped(Double(recordCount))): rate", "\(grouped(recording.runsPerSecond)) runs/s", "", "", ""),
+                (
+                    "peak RSS, watch, recording \(grouped(Double(recordCount))) (after the first 10,000: \(format(Double(recording.afterFirstChunkKB) / 1024, 1)) MB)",
+                    "\(format(Double(recording.watchPeakKB) / 1024, 1)) MB", "", "< 50 MB", recording.watchPeakKB < 50 * 1024 ? "met" : "missed"
+                ),
+                (
+                    "logbook --json, \(grouped(Double(logbookSize))) flights", format(logbook.median, 0) + " ms", range(logbook, 0),
+                    "≤ 1000 ms", logbook.median <= 1000 ? "met" : "missed"
+                ),
+            ]
     }
     var table = "| figure | median | min–max | target | |\n|---|---|---|---|---|\n"
     for row in rows { table += "| \(row.0) | \(row.1) | \(row.2) | \(row.3) | \(row.4) |\n" }
@@ -126,12 +151,12 @@ do {
 
     if let output {
         let machine = """
-        - command: `scripts/bench\(CommandLine.arguments.dropFirst().map { " " + $0 }.joined())` (release build), \(shell("date -u +%Y-%m-%dT%H:%MZ"))
-        - machine: \(shell("nproc")) × \(shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")), \(shell("free -g | awk '/Mem:/ {print $2}'")) GiB, \(shell("uname -sr")), \(shell("df -hT /tmp | awk 'NR==2 {print $2}'")) /tmp
-        - toolchain: \(shell("swift --version 2>&1 | head -1")); SQLite \(shell("sqlite3 --version | cut -d' ' -f1"))
-        - flights: \(scenarios.payloadBytes()) bytes encoded on average (a userInfo dictionary, samples packed in one data value);
-          medians of \(runs) runs; latency over \(latencySamples) flights
-        """
+            - command: `scripts/bench\(CommandLine.arguments.dropFirst().map { " " + $0 }.joined())` (release build), \(shell("date -u +%Y-%m-%dT%H:%MZ"))
+            - machine: \(shell("nproc")) × \(shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")), \(shell("free -g | awk '/Mem:/ {print $2}'")) GiB, \(shell("uname -sr")), \(shell("df -hT /tmp | awk 'NR==2 {print $2}'")) /tmp
+            - toolchain: \(shell("swift --version 2>&1 | head -1")); SQLite \(shell("sqlite3 --version | cut -d' ' -f1"))
+            - flights: \(scenarios.payloadBytes()) bytes encoded on average (a userInfo dictionary, samples packed in one data value);
+              medians of \(runs) runs; latency over \(latencySamples) flights
+            """
         let generated = "<!-- bench:begin (written by scripts/bench) -->\n\(machine)\n\n\(table)<!-- bench:end -->"
         var document = (try? String(contentsOfFile: output, encoding: .utf8)) ?? "# Performance\n\n<!-- bench:begin --><!-- bench:end -->\n"
         if let begin = document.range(of: "<!-- bench:begin"), let end = document.range(of: "<!-- bench:end -->") {

@@ -44,7 +44,8 @@ while let argument = arguments.popFirst() {
     }
 }
 
-exit(ChaosRunner.run(options) { line in
-    print(line)
-    fflush(nil)
-})
+exit(
+    ChaosRunner.run(options) { line in
+        print(line)
+        fflush(nil)
+    })

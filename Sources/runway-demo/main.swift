@@ -70,8 +70,10 @@ do {
     say("ready")
     // The picture the demo ends with: both counts sampled from here until the outbox has drained.
     let timelinePath = pair.root + "/timeline.ndjson"
-    let timeline = try RunningTool(["timeline", "record", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--out", timelinePath,
-                                    "--interval-ms", "50", "--until-drained", "--max-seconds", "900"])
+    let timeline = try RunningTool([
+        "timeline", "record", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--out", timelinePath,
+        "--interval-ms", "50", "--until-drained", "--max-seconds", "900",
+    ])
 
     command("runway watch record --home \(pair.watchHome) --count \(count)      # the phone is down")
     try pair.record(count)

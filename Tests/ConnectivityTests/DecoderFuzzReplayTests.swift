@@ -86,8 +86,10 @@ enum Mutation: CaseIterable {
             bytes = Array(bytes.prefix(position(bytes.count + 1)))
         case .lieAboutALength:
             // The frame's own length, or any 32-bit field: zero, tiny, just over the limit, huge, or off by a little.
-            let lies: [UInt32] = [0, 1, 2, 5, UInt32(Frame.maximumLength), UInt32(Frame.maximumLength + 1), 0x7FFF_FFFF, 0xFFFF_FFFF,
-                                  UInt32(max(0, bytes.count - 4 + Int(random.next() % 7) - 3))]
+            let lies: [UInt32] = [
+                0, 1, 2, 5, UInt32(Frame.maximumLength), UInt32(Frame.maximumLength + 1), 0x7FFF_FFFF, 0xFFFF_FFFF,
+                UInt32(max(0, bytes.count - 4 + Int(random.next() % 7) - 3)),
+            ]
             let lie = lies[Int(random.next() % UInt64(lies.count))]
             let at = random.next() % 2 == 0 ? 0 : position(max(0, bytes.count - 3))
             writeUInt32(lie, at: at, in: &bytes)

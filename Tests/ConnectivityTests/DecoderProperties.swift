@@ -56,7 +56,8 @@ enum DecoderProperties {
             }
             guard let (frame, consumed) = next else { break }
             guard consumed == 6 + frame.payload.count, consumed <= bytes.count - offset,
-                  frame.encoded.elementsEqual(bytes[offset..<offset + consumed]) else {
+                frame.encoded.elementsEqual(bytes[offset..<offset + consumed])
+            else {
                 throw Violation(description: "frame at \(offset) does not re-encode to its \(consumed) bytes")
             }
             frames.append(frame)
@@ -88,7 +89,10 @@ enum DecoderProperties {
             streamFailure = second.error
         }
         guard streamed == frames, streamFailure == failure else {
-            throw Violation(description: "split at \(split): \(streamed.count) frames and \(String(describing: streamFailure)), whole: \(frames.count) frames and \(String(describing: failure))")
+            throw Violation(
+                description:
+                    "split at \(split): \(streamed.count) frames and \(String(describing: streamFailure)), whole: \(frames.count) frames and \(String(describing: failure))"
+            )
         }
         return frames
     }
@@ -169,7 +173,10 @@ enum DecoderProperties {
         case let (.data(raw), .data(bytes)?): return Array(raw) == bytes
         case let (.container, b?):
             // The same value, compared by its deterministic encoding (NaN is not equal to itself).
-            switch b { case .array, .dictionary: break; default: return false }
+            switch b {
+            case .array, .dictionary: break;
+            default: return false
+            }
             guard let a = value.decodedContainer else { return false }
             var left = ByteWriter(capacity: 64), right = ByteWriter(capacity: 64)
             PropertyListCodec.encode(a, into: &left)

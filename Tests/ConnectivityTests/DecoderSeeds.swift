@@ -6,9 +6,10 @@ import Connectivity
 /// error). `scripts/fuzz --write-seeds` writes them to `Fuzz/corpus/`; the replay test also mutates them.
 /// No `Testing` here, so the fuzzer can compile this file as it is.
 enum DecoderSeeds {
-    static let handshake = Handshake(role: .watch, deviceID: "5C1A6E2B-0D4F-4E8A-9B7C-2F3E4D5A6B7C",
-                                     pairingID: "A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D", appVersion: "1.3",
-                                     resumeSeq: 41, appInstalled: true, appActive: false)
+    static let handshake = Handshake(
+        role: .watch, deviceID: "5C1A6E2B-0D4F-4E8A-9B7C-2F3E4D5A6B7C",
+        pairingID: "A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D", appVersion: "1.3",
+        resumeSeq: 41, appInstalled: true, appActive: false)
 
     /// A flight as the watch app sends it, with every kind of property-list value.
     static let flight: UserInfo = [

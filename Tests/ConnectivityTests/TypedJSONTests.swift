@@ -36,7 +36,7 @@ import Testing
         for bytes in [[], [0], [0, 1], [0, 1, 2], [255, 254, 253, 252], Array(0...255)] as [[UInt8]] {
             #expect(Base64.decode(Base64.encode(bytes)) == bytes)
         }
-        for bad in ["A", "AAE", "A===", "====", "AB=C", "QR==", "AA\u{0}=", "AA-_", "AAE="+"x"] {
+        for bad in ["A", "AAE", "A===", "====", "AB=C", "QR==", "AA\u{0}=", "AA-_", "AAE=" + "x"] {
             #expect(Base64.decode(bad) == nil, "\(bad)")
         }
     }

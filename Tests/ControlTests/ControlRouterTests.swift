@@ -19,8 +19,8 @@ import Testing
 
     @Test func aCommandOfAnotherProgramIsUnknownHere() {
         let phone = router(.phone)
-        #expect(throws: ControlError.self) { try phone.handler(for: "record") }      // the watch's
-        #expect(throws: ControlError.self) { try phone.handler(for: "os-jetsam") }   // phone-os's
+        #expect(throws: ControlError.self) { try phone.handler(for: "record") }  // the watch's
+        #expect(throws: ControlError.self) { try phone.handler(for: "os-jetsam") }  // phone-os's
         #expect(throws: ControlError.self) { try phone.handler(for: "nonsense") }
         do {
             _ = try phone.handler(for: "record")

@@ -71,9 +71,10 @@ import Testing
             let handmadeID = try #require(try JSONValue(parsing: Array(handmade.utf8))["id"]?.stringValue)
             let after = try pair.record(3)
             try pair.waitUntilDrained()
-            let report = InvariantChecker.check(recorded: before + [handmadeID] + after, stored: try pair.logbookIDs(),
-                                                outstandingTransfers: try pair.outstandingTransfers(),
-                                                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
+            let report = InvariantChecker.check(
+                recorded: before + [handmadeID] + after, stored: try pair.logbookIDs(),
+                outstandingTransfers: try pair.outstandingTransfers(),
+                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
             #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
             #expect(try runTool(["phone", "received", "--home", pair.phoneHome, "--json"]).stdout.contains("\"k\""))
             #expect(try pair.status("phone")["quarantined"] == .integer(0))
@@ -170,9 +171,10 @@ import Testing
             try pair.startWatch()
             try pair.record(5)
             try pair.waitUntilDrained()
-            let report = InvariantChecker.check(recorded: [good.id] + pair.recorded, stored: try pair.logbookIDs(),
-                                                outstandingTransfers: try pair.outstandingTransfers(),
-                                                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
+            let report = InvariantChecker.check(
+                recorded: [good.id] + pair.recorded, stored: try pair.logbookIDs(),
+                outstandingTransfers: try pair.outstandingTransfers(),
+                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
             #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
             ui.signal(SIGTERM)
         }
@@ -231,8 +233,10 @@ import Testing
             try pair.startPhone()
             let ui = try UIProcess(phoneHome: pair.phoneHome, scratch: pair.root, index: 0)
             try pair.waitUntil("the UI attached") { ui.isAttached }
-            for arguments in [["phone", "logbook"], ["phone", "logbook", "--json"], ["phone", "logbook", "--expand", "all"],
-                              ["phone", "status"]] {
+            for arguments in [
+                ["phone", "logbook"], ["phone", "logbook", "--json"], ["phone", "logbook", "--expand", "all"],
+                ["phone", "status"],
+            ] {
                 let result = try runTool(arguments + ["--home", pair.phoneHome])
                 #expect(result.status == 0, "\(arguments): \(result.stderr)")
             }
@@ -249,9 +253,10 @@ import Testing
             #expect(ui.process.isRunning)
             let stored = try pair.logbookIDs()
             #expect(Array(stored.prefix(injected.count)) == injected)
-            let report = InvariantChecker.check(recorded: pair.recorded, stored: Array(stored.dropFirst(injected.count)),
-                                                outstandingTransfers: try pair.outstandingTransfers(),
-                                                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
+            let report = InvariantChecker.check(
+                recorded: pair.recorded, stored: Array(stored.dropFirst(injected.count)),
+                outstandingTransfers: try pair.outstandingTransfers(),
+                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
             #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
             ui.signal(SIGTERM)
         }

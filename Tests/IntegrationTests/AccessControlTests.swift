@@ -25,8 +25,9 @@ import Testing
             for (socket, log, event, input) in sockets {
                 chmod(socket, 0o666)
                 defer { chmod(socket, 0o600) }
-                let stranger = try runTool(["--socket", socket, "--uid", "65534", "--send-hex", hexString(input), "--wait-ms", "5000"],
-                                           binary: "runway-probe")
+                let stranger = try runTool(
+                    ["--socket", socket, "--uid", "65534", "--send-hex", hexString(input), "--wait-ms", "5000"],
+                    binary: "runway-probe")
                 #expect(stranger.stdout == "closed=yes received=\n", "\(socket): \(stranger.stdout)\(stranger.stderr)")
                 try waitForLogLine(pair, log, "event=\(event) peerUID=65534")
                 // The same bytes from our own uid are answered: the refusal was about who, not what.
@@ -55,8 +56,9 @@ import Testing
             try pair.startPhone()
             try pair.startWatch()
             for socket in sockets {
-                try waitForLogLine(pair, socket.hasPrefix(pair.phoneHome) ? pair.phoneLog : pair.watchLog,
-                                   "event=daemon.stale-socket-removed socket=\(socket)")
+                try waitForLogLine(
+                    pair, socket.hasPrefix(pair.phoneHome) ? pair.phoneLog : pair.watchLog,
+                    "event=daemon.stale-socket-removed socket=\(socket)")
             }
             try pair.record(3)
             try pair.waitUntilDrained()

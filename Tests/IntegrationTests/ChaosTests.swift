@@ -6,7 +6,9 @@ import Testing
 /// through the real `runway-chaos` runner and the real binaries.
 @Suite(.serialized) struct ChaosTests {
     /// `36 iterations, 20 kills, 632 recorded, 632 stored, 0 lost, 0 duplicated, order kept`
-    static var verdict: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> { #/^(\d+) iterations, (\d+) kills, (\d+) recorded, (\d+) stored, (\d+) lost, (\d+) duplicated, (order kept|ORDER BROKEN)/# }
+    static var verdict: Regex<(Substring, Substring, Substring, Substring, Substring, Substring, Substring, Substring)> {
+        #/^(\d+) iterations, (\d+) kills, (\d+) recorded, (\d+) stored, (\d+) lost, (\d+) duplicated, (order kept|ORDER BROKEN)/#
+    }
 
     @Test func aShortChaosRunLosesNothing() throws {
         let result = try runTool(["--iterations", "36", "--seed", "7"], binary: "runway-chaos")

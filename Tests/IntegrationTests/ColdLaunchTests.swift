@@ -47,8 +47,10 @@ import Testing
             let events = try String(contentsOfFile: pair.phoneLog, encoding: .utf8).split(separator: "\n").compactMap { line in
                 line.split(separator: " ").first { $0.hasPrefix("event=") }.map { String($0.dropFirst(6)) }
             }
-            let steps = ["startup.store-opened", "startup.model-ready", "startup.delegate-set", "startup.session-activating",
-                         "session.activated", "daemon.ready"]
+            let steps = [
+                "startup.store-opened", "startup.model-ready", "startup.delegate-set", "startup.session-activating",
+                "session.activated", "daemon.ready",
+            ]
             let positions = steps.map { events.firstIndex(of: $0) }
             #expect(positions.allSatisfy { $0 != nil }, "\(events.prefix(12))")
             let found = positions.compactMap { $0 }

@@ -18,8 +18,10 @@ import Testing
         #expect(log.contains("crash point \(point) reached"))
     }
 
-    func expectExactlyTheRecordedFlights(_ pair: SimulatedPair, count: Int,
-                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectExactlyTheRecordedFlights(
+        _ pair: SimulatedPair, count: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let report = try pair.expectClean(stored: count, sourceLocation: sourceLocation)
         #expect(report.recorded == count, sourceLocation: sourceLocation)
     }

@@ -66,8 +66,9 @@ struct ReminderState {
         self.json = json
         func items(_ key: String) -> [Item] {
             (json[key]?.arrayValue ?? []).map {
-                Item(id: $0["id"]?.stringValue ?? "", fireAt: $0["fireAt"]?.stringValue.flatMap(Timestamp.parseISO8601) ?? .nan,
-                     deliveredAt: $0["deliveredAt"]?.stringValue.flatMap(Timestamp.parseISO8601), body: $0["body"]?.stringValue ?? "")
+                Item(
+                    id: $0["id"]?.stringValue ?? "", fireAt: $0["fireAt"]?.stringValue.flatMap(Timestamp.parseISO8601) ?? .nan,
+                    deliveredAt: $0["deliveredAt"]?.stringValue.flatMap(Timestamp.parseISO8601), body: $0["body"]?.stringValue ?? "")
             }
         }
         pending = items("pending")

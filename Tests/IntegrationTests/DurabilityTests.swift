@@ -44,8 +44,9 @@ import Testing
     @Test func theCheckCatchesAPhoneThatAcknowledgesBeforeCommitting() throws {
         try withRunningPair(tag: "unsafe", phone: nil) { pair in
             try pair.record(500)
-            try pair.startPhone(environment: ["RUNWAY_CRASH_AT": "receive.before-commit"],
-                                extraArguments: ["--unsafe-ack-before-commit"])
+            try pair.startPhone(
+                environment: ["RUNWAY_CRASH_AT": "receive.before-commit"],
+                extraArguments: ["--unsafe-ack-before-commit"])
             #expect(pair.phone!.waitForExit(timeout: 60), "the crash point was never reached")
             try pair.startPhone()
             try pair.waitUntilDrained()

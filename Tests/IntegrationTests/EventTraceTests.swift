@@ -42,8 +42,9 @@ import Testing
         let message = try runTool(["watch", "message", "--json-file", "-", "--json", "--home", pair.watchHome], stdin: payload)
         #expect(message.status == 0, "\(message.stderr)")
         // A message the app never answers: the sender times out (7012), the trace says it was not answered.
-        let unanswered = try runTool(["watch", "message", "--json-file", "-", "--timeout", "300", "--home", pair.watchHome],
-                                     stdin: #"{"noReply":true}"#)
+        let unanswered = try runTool(
+            ["watch", "message", "--json-file", "-", "--timeout", "300", "--home", pair.watchHome],
+            stdin: #"{"noReply":true}"#)
         #expect(unanswered.status == 1 && unanswered.stderr.contains("7012"), "\(unanswered.stderr)")
         // And one sent without a reply handler: Apple's other didReceiveMessage.
         let oneWay = try runTool(["watch", "message", "--no-reply", "--json-file", "-", "--home", pair.watchHome], stdin: #"{"lap":2}"#)
@@ -69,8 +70,9 @@ import Testing
         let watch = try ndjson(watchFollowed.stdout)
         #expect(watch.map { $0["index"]?.intValue ?? 0 } == (0..<watch.count).map { $0 + 1 }, "one line per call, none missed or repeated")
         let watchCalls = calls(watch, ["activationDidComplete", "didFinishUserInfoTransfer", "sessionReachabilityDidChange"])
-        #expect(watchCalls.map { $0["call"]!.stringValue! } == ["activationDidComplete", "sessionReachabilityDidChange"]
-            + Array(repeating: "didFinishUserInfoTransfer", count: 3) + ["sessionReachabilityDidChange", "sessionReachabilityDidChange"])
+        #expect(
+            watchCalls.map { $0["call"]!.stringValue! } == ["activationDidComplete", "sessionReachabilityDidChange"]
+                + Array(repeating: "didFinishUserInfoTransfer", count: 3) + ["sessionReachabilityDidChange", "sessionReachabilityDidChange"])
         #expect(watchCalls.first?["state"] == .string("activated"))
         #expect(watchCalls.compactMap { $0["seq"]?.intValue } == [1, 2, 3])
         #expect(watchCalls.filter { $0["call"] == .string("didFinishUserInfoTransfer") }.allSatisfy { $0["error"] == .null })

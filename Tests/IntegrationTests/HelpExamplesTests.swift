@@ -9,9 +9,10 @@ import Testing
     func commandPaths() throws -> [[String]] {
         let usage = try runTool(["--help"]).stdout
         return usage.split(separator: "\n").filter { $0.hasPrefix("  runway ") }.map { line in
-            Array(line.split(separator: " ").dropFirst().prefix { word in
-                !(word.hasPrefix("-") || word.hasPrefix("[") || word.hasPrefix("(") || word.contains("|") || word.first!.isUppercase)
-            }.map(String.init))
+            Array(
+                line.split(separator: " ").dropFirst().prefix { word in
+                    !(word.hasPrefix("-") || word.hasPrefix("[") || word.hasPrefix("(") || word.contains("|") || word.first!.isUppercase)
+                }.map(String.init))
         }
     }
 
@@ -46,8 +47,9 @@ import Testing
                 // Its options and arguments parse: with --help added, runway parses them and stops.
                 let parsed = try runTool(words + ["--help"])
                 #expect(parsed.status == 0, "'\(example)': \(parsed.stderr.split(separator: "\n").first ?? "")")
-                #expect(manual.contains(example.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")),
-                        "the man page lacks '\(example)'")
+                #expect(
+                    manual.contains(example.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")),
+                    "the man page lacks '\(example)'")
             }
         }
     }

@@ -137,7 +137,8 @@ import Testing
             try pair.record(20)
             try pair.waitUntilDrained()
             func lastCheck() -> String {
-                logText(pair.phoneLog).split(separator: "\n").last { $0.contains("event=startup.store-trusted") || $0.contains("event=startup.store-checked") }.map(String.init) ?? ""
+                logText(pair.phoneLog).split(separator: "\n").last { $0.contains("event=startup.store-trusted") || $0.contains("event=startup.store-checked") }
+                    .map(String.init) ?? ""
             }
             #expect(pair.phone!.stop() == 0)
             try pair.startPhone()

@@ -34,10 +34,12 @@ import Testing
         try withRunningPair(tag: "ids") { pair in
             try pair.record(3)
             try pair.waitUntilDrained()
-            for arguments in [["phone", "delete", "not-a-uuid", "--yes"], ["phone", "flight", "12345"],
-                              ["watch", "cancel", "-4"], ["watch", "cancel", "abc"],
-                              ["watch", "record", "--count", "-1"], ["watch", "record", "--count", "0"],
-                              ["watch", "record", "--distance", "-5"]] {
+            for arguments in [
+                ["phone", "delete", "not-a-uuid", "--yes"], ["phone", "flight", "12345"],
+                ["watch", "cancel", "-4"], ["watch", "cancel", "abc"],
+                ["watch", "record", "--count", "-1"], ["watch", "record", "--count", "0"],
+                ["watch", "record", "--distance", "-5"],
+            ] {
                 let home = arguments[0] == "phone" ? pair.phoneHome : pair.watchHome
                 let result = try runTool(arguments + ["--home", home])
                 #expect(result.status == 2, "\(arguments): \(result.stderr)")

@@ -17,8 +17,10 @@ import Testing
     /// A pair with both clocks frozen at t0, the phone started in `phoneEnvironment` (over the
     /// harness's empty language variables), one run recorded an hour before t0: four reminders pending.
     /// `body` gets the pair (cleaned up after it, as `withRunningPair` does) and the run's start.
-    static func withPairWithReminders<T>(_ tag: String, phoneEnvironment: [String: String],
-                                         _ body: (SimulatedPair, Double) throws -> T) throws -> T {
+    static func withPairWithReminders<T>(
+        _ tag: String, phoneEnvironment: [String: String],
+        _ body: (SimulatedPair, Double) throws -> T
+    ) throws -> T {
         try withRunningPair(tag: tag, phone: nil) { pair in
             try pair.startPhone(environment: phoneEnvironment)
             try pair.freezeBoth()
@@ -167,7 +169,7 @@ import Testing
     // 5.
     @Test func theDeleteQuestionSpeaksTheAppsLanguage() throws {
         try withRunningPair(tag: "lang-del", phone: nil) { pair in
-            try pair.startPhone()   // no language in the environment: ko
+            try pair.startPhone()  // no language in the environment: ko
             let ids = try pair.record(2)
             try pair.waitUntilDrained()
             let home = ["--home", pair.phoneHome]

@@ -46,9 +46,10 @@ import Testing
             try pair.waitUntilDrained(timeout: 120)
             let errorPath = pair.root + "/logbook.err"
             let started = Date()
-            let process = try ChildProcess("runway", ["phone", "logbook", "--home", pair.phoneHome, "--json"],
-                                           stdout: .pipe, stderr: .file(errorPath),
-                                           environment: ["RUNWAY_CONTROL_TIMEOUT_MS": "2000"])
+            let process = try ChildProcess(
+                "runway", ["phone", "logbook", "--home", pair.phoneHome, "--json"],
+                stdout: .pipe, stderr: .file(errorPath),
+                environment: ["RUNWAY_CONTROL_TIMEOUT_MS": "2000"])
             var output: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 8192)
             let fd = process.outputDescriptor!
             while true {

@@ -77,7 +77,9 @@ extension SimulatedPair {
             defer { ui.signal(SIGKILL) }
             try pair.waitUntil("runway phone ui is attached") { ui.isAttached }
             for (fault, expected) in [("refuse", "failed"), ("ignore", "unconfirmed"), ("down", "unconfirmed")] {
-                if fault == "down" { _ = pair.watch?.stop() } else {
+                if fault == "down" {
+                    _ = pair.watch?.stop()
+                } else {
                     let set = try runTool(["watch", "fault", "workout-start", fault, "--home", pair.watchHome])
                     #expect(set.status == 0, "\(set.stderr)")
                 }

@@ -7,8 +7,10 @@ import Testing
 extension SimulatedPair {
     /// Waits (up to `timeout` s) until the watch's outbox is empty, then `expectClean`.
     @discardableResult
-    func expectDrainedAndClean(stored: Int? = nil, timeout: Double = 120, _ context: String = "",
-                               sourceLocation: SourceLocation = #_sourceLocation) throws -> InvariantReport {
+    func expectDrainedAndClean(
+        stored: Int? = nil, timeout: Double = 120, _ context: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> InvariantReport {
         try waitUntilDrained(timeout: timeout)
         return try expectClean(stored: stored, context, sourceLocation: sourceLocation)
     }
@@ -16,12 +18,15 @@ extension SimulatedPair {
     /// Runs the invariant checker now and expects a clean report holding `stored` flights (when given).
     /// `context` starts the failure's message (a seed, another report's summary).
     @discardableResult
-    func expectClean(stored: Int? = nil, _ context: String = "",
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> InvariantReport {
+    func expectClean(
+        stored: Int? = nil, _ context: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> InvariantReport {
         let report = try check()
         let violations = report.violations.joined(separator: "\n")
-        #expect(report.isClean, Comment(rawValue: context.isEmpty ? violations : context + ": " + violations),
-                sourceLocation: sourceLocation)
+        #expect(
+            report.isClean, Comment(rawValue: context.isEmpty ? violations : context + ": " + violations),
+            sourceLocation: sourceLocation)
         if let stored { #expect(report.stored == stored, sourceLocation: sourceLocation) }
         return report
     }

@@ -229,7 +229,9 @@ import Testing
         #expect(manual.stdout.hasPrefix(".TH RUNWAY 1"))
         let usage = try runTool(["--help"]).stdout
         for line in usage.split(separator: "\n") where line.hasPrefix("  runway ") {
-            let words = line.dropFirst(2).split(separator: " ").prefix { !$0.hasPrefix("-") && !$0.hasPrefix("[") && !$0.hasPrefix("(") && $0 == $0.lowercased() }
+            let words = line.dropFirst(2).split(separator: " ").prefix {
+                !$0.hasPrefix("-") && !$0.hasPrefix("[") && !$0.hasPrefix("(") && $0 == $0.lowercased()
+            }
             // roff escapes hyphens
             let escaped = words.joined(separator: " ").split(separator: "-", omittingEmptySubsequences: false).joined(separator: "\\-")
             #expect(manual.stdout.contains(escaped), "\(words)")

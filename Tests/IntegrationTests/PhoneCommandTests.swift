@@ -78,8 +78,9 @@ import Testing
         // The same flight, nine hours later on the clock in Seoul.
         let newest = fixture.ids.last!
         func time(_ zone: String) throws -> Int {
-            let line = try #require(Self.lines(try fixture.logbook(environment: ["TZ": zone, "LC_ALL": "C"]).stdout, "      ")
-                .first { $0.hasSuffix(newest) })
+            let line = try #require(
+                Self.lines(try fixture.logbook(environment: ["TZ": zone, "LC_ALL": "C"]).stdout, "      ")
+                    .first { $0.hasSuffix(newest) })
             let clock = line.split(separator: " ")[2].split(separator: ":").compactMap { Int($0) }
             return clock[0] * 60 + clock[1]
         }
@@ -88,8 +89,10 @@ import Testing
 
     @Test func badLogbookOptionsAreUsageErrorsAndJSONStaysFlat() throws {
         let fixture = try Fixture()
-        for arguments in [["--expand", "2026-13"], ["--expand", "november"], ["--first-weekday", "funday"],
-                          ["--json", "--expand", "2026-1"]] {
+        for arguments in [
+            ["--expand", "2026-13"], ["--expand", "november"], ["--first-weekday", "funday"],
+            ["--json", "--expand", "2026-1"],
+        ] {
             let result = try fixture.logbook(arguments)
             #expect(result.status == 2, "\(arguments)")
             if arguments.contains("--json") {

@@ -126,7 +126,7 @@ import Testing
             var state = try pair.reminders()
             #expect(state.json["rule"] == .string("legacy"))
             #expect(state.pending.isEmpty, "the user away longest gets nothing: \(state.pending)")
-            try pair.openHomeScreen()   // opening the app changes nothing either
+            try pair.openHomeScreen()  // opening the app changes nothing either
             #expect(try pair.reminders().pending.isEmpty)
 
             try pair.freezeWatch(at: Self.t0 - 3600)
@@ -169,8 +169,12 @@ import Testing
             let client = try ControlClient(home: DeviceHome(path: pair.phoneHome, role: .phone))
             for i in 0..<70 {
                 // Later-added ones fire earlier: the cap follows the order of adding, not of firing.
-                _ = try client.call(ControlRequest(command: "notification-add", arguments: [
-                    "id": .string("test.\(i)"), "inSeconds": .integer(Int64(100_000 - i)), "body": .string("n\(i)")]))
+                _ = try client.call(
+                    ControlRequest(
+                        command: "notification-add",
+                        arguments: [
+                            "id": .string("test.\(i)"), "inSeconds": .integer(Int64(100_000 - i)), "body": .string("n\(i)"),
+                        ]))
             }
             var state = try pair.notifications()
             #expect(state.json["pendingLimit"] == .integer(64))
@@ -219,12 +223,20 @@ import Testing
     /// while it runs is delivered by its timer, with no command.
     @Test func aNotificationDueWhileThePhoneIsDownIsDeliveredAtItsNextStart() throws {
         try withRunningPair(tag: "remdown") { pair in
-            try pair.clock(["set", Timestamp.iso8601(Self.t0), "--home", pair.phoneHome])   // running, not frozen
+            try pair.clock(["set", Timestamp.iso8601(Self.t0), "--home", pair.phoneHome])  // running, not frozen
             let client = try ControlClient(home: DeviceHome(path: pair.phoneHome, role: .phone))
-            _ = try client.call(ControlRequest(command: "notification-add", arguments: [
-                "id": .string("test.soon"), "inSeconds": .number(1.5), "body": .string("soon")]))
-            _ = try client.call(ControlRequest(command: "notification-add", arguments: [
-                "id": .string("test.timer"), "inSeconds": .number(600), "body": .string("timer")]))
+            _ = try client.call(
+                ControlRequest(
+                    command: "notification-add",
+                    arguments: [
+                        "id": .string("test.soon"), "inSeconds": .number(1.5), "body": .string("soon"),
+                    ]))
+            _ = try client.call(
+                ControlRequest(
+                    command: "notification-add",
+                    arguments: [
+                        "id": .string("test.timer"), "inSeconds": .number(600), "body": .string("timer"),
+                    ]))
             let fireAt = try #require(try pair.notifications().pending.first { $0.id == "test.soon" }?.fireAt)
             pair.killPhone()
             usleep(2_000_000)
@@ -264,17 +276,17 @@ import Testing
             // Three days on; a reschedule now would move the reminder to t0 + 10 d.
             try pair.advancePhone("3d")
             try pair.freezeWatch(at: Self.t0 + 3 * Self.day)
-            let short = try pair.record(1, distanceKm: 0.05)   // under 0.1 km: not saved, not a reason
+            let short = try pair.record(1, distanceKm: 0.05)  // under 0.1 km: not saved, not a reason
             try pair.waitUntilDrained()
             #expect(try pair.reminders().pending == before.pending)
             #expect(try pair.status("phone")["remindersRescheduled"] == rescheduled)
             pair.killPhone()
-            try pair.startPhone()                     // a background launch
+            try pair.startPhone()  // a background launch
             #expect(try pair.reminders().pending == before.pending)
             pair.phone?.stop()
             try pair.startPhone()
             #expect(try pair.reminders().pending == before.pending)
-            try pair.openHomeScreen()                 // the app opened: now the basis moves
+            try pair.openHomeScreen()  // the app opened: now the basis moves
             #expect(try pair.reminders().pending.map(\.fireAt) == [Self.t0 + 10 * Self.day])
             // Every flight recorded is stored once, except the short run, which the app ignores by design.
             let report = InvariantChecker.check(
@@ -304,7 +316,7 @@ import Testing
             let none = try runTool(["phone", "reminders", "--home", pair.phoneHome])
             #expect(none.stdout.contains("no runs yet: nothing scheduled"))
             #expect(try pair.reminders().pending.isEmpty)
-            try pair.expectDrainedAndClean()   // the deleted runs stay deleted; nothing else is missing
+            try pair.expectDrainedAndClean()  // the deleted runs stay deleted; nothing else is missing
         }
     }
 }

@@ -146,8 +146,8 @@ import Testing
                 try pair.feed([[60, 200, 300, 120], [120, 400, 300, 150]])
                 return try #require(try pair.stopWatchRun()["id"]?.stringValue)
             }
-            let september = try alertAt("2026-09-30T14:30:00Z")   // 23:30 in Seoul
-            _ = try alertAt("2026-09-30T15:30:00Z")               // 00:30 on 1 October in Seoul
+            let september = try alertAt("2026-09-30T14:30:00Z")  // 23:30 in Seoul
+            _ = try alertAt("2026-09-30T15:30:00Z")  // 00:30 on 1 October in Seoul
             try pair.waitUntilDrained()
             let seoul = ["TZ": "Asia/Seoul"]
             func view(_ extra: [String] = []) throws -> [String] {
@@ -200,10 +200,11 @@ import Testing
             let before = try counters()
             try pair.watchRun(["start"])
             for batch in 0..<10 {
-                try pair.feed((0..<10).map { i in
-                    let n = Double(batch * 10 + i + 1)
-                    return [n * 3, n * 10, 300, 150]
-                })
+                try pair.feed(
+                    (0..<10).map { i in
+                        let n = Double(batch * 10 + i + 1)
+                        return [n * 3, n * 10, 300, 150]
+                    })
                 usleep(100_000)
             }
             #expect(try pair.watchRun(["status"])["samples"] == .integer(100))
@@ -319,13 +320,17 @@ import Testing
             // The same flight as a new transfer (times as seconds since 1970, which a flight's decoder takes).
             func seconds(_ key: String, _ object: JSONValue?) -> JSONValue { .number(object?[key]?.stringValue.flatMap(Timestamp.parseISO8601) ?? 0) }
             let alert = flight["alerts"]?.arrayValue?.first
-            var fields: [String: JSONValue] = ["type": .string("flight"), "id": .string(id), "mode": .string("heartRate"),
-                                               "startedAt": seconds("startedAt", flight), "endedAt": seconds("endedAt", flight)]
+            var fields: [String: JSONValue] = [
+                "type": .string("flight"), "id": .string(id), "mode": .string("heartRate"),
+                "startedAt": seconds("startedAt", flight), "endedAt": seconds("endedAt", flight),
+            ]
             for key in ["distanceKm", "durationSeconds", "averagePaceSecondsPerKm", "averageHeartRate"] { fields[key] = flight[key] }
-            fields["alerts"] = .array([.object([
-                "id": alert?["id"] ?? .null, "at": seconds("at", alert), "type": .string("SINK RATE"), "mode": .string("heartRate"),
-                "value": .number(120), "target": .string("140-160"),
-            ])])
+            fields["alerts"] = .array([
+                .object([
+                    "id": alert?["id"] ?? .null, "at": seconds("at", alert), "type": .string("SINK RATE"), "mode": .string("heartRate"),
+                    "value": .number(120), "target": .string("140-160"),
+                ])
+            ])
             let path = pair.root + "/again.json"
             try JSONValue.object(fields).text.write(toFile: path, atomically: true, encoding: .utf8)
             let sent = try runTool(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", path])

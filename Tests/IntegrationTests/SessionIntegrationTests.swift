@@ -20,8 +20,10 @@ import Testing
             try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
             var ids: [Int] = []
             for n in 0..<5 {
-                let result = try run(["phone", "transfer-userinfo", "--home", pair.phoneHome, "--json-file",
-                                      try jsonFile(pair, "u\(n).json", #"{"n": \#(n), "note": "from the phone"}"#)])
+                let result = try run([
+                    "phone", "transfer-userinfo", "--home", pair.phoneHome, "--json-file",
+                    try jsonFile(pair, "u\(n).json", #"{"n": \#(n), "note": "from the phone"}"#),
+                ])
                 #expect(result.status == 0, "\(result.stderr)")
                 ids.append(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
             }
@@ -59,7 +61,10 @@ import Testing
             let large = try run(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", try jsonFile(pair, "l.json", #"{"a": "\#(big)"}"#)])
             #expect(large.status == 1)
             #expect(large.stderr.contains("7009 payloadTooLarge"))
-            let context = try run(["watch", "context", "set", "--home", pair.watchHome, "--json-file", try jsonFile(pair, "c.json", #"{"a": "\#(String(repeating: "y", count: 270_000))"}"#)])
+            let context = try run([
+                "watch", "context", "set", "--home", pair.watchHome, "--json-file",
+                try jsonFile(pair, "c.json", #"{"a": "\#(String(repeating: "y", count: 270_000))"}"#),
+            ])
             #expect(context.status == 1)
             #expect(context.stderr.contains("7009 payloadTooLarge"))
             let array = try run(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", try jsonFile(pair, "a.json", "[1, 2]")])
@@ -81,7 +86,8 @@ import Testing
             #expect(try run(["watch", "context", "set", "--home", pair.watchHome, "--json-file", pair.root + "/c3.json"]).stdout.contains("version 3"))
             try pair.startPhone()
             try pair.waitUntil("the phone has the context") {
-                try JSONValue(parsing: try run(["phone", "context", "get", "--home", pair.phoneHome, "--json"]).stdout)["receivedApplicationContext"]?["version"] == .integer(3)
+                try JSONValue(parsing: try run(["phone", "context", "get", "--home", pair.phoneHome, "--json"]).stdout)["receivedApplicationContext"]?[
+                    "version"] == .integer(3)
             }
             // Bounce the link and the phone: the context is durable and not delivered again.
             pair.killPhone()
@@ -151,7 +157,9 @@ import Testing
         try withRunningPair(tag: "cancel", phone: nil) { pair in
             #expect(try run(["link", "down", "--home", pair.watchHome]).status == 0)
             for n in 1...3 {
-                #expect(try run(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", try jsonFile(pair, "t\(n).json", #"{"n": \#(n)}"#)]).status == 0)
+                #expect(
+                    try run(["watch", "transfer-userinfo", "--home", pair.watchHome, "--json-file", try jsonFile(pair, "t\(n).json", #"{"n": \#(n)}"#)]).status
+                        == 0)
             }
             let listed = try JSONValue(parsing: try run(["watch", "transfers", "--home", pair.watchHome, "--json"]).stdout)
             // Queued, not yet delivered: isTransferring, as Apple documents it; none on the wire (link down).

@@ -29,8 +29,9 @@ import Testing
     func run(_ arguments: [String] = [], ci: String = "", terminalInput: String? = nil) throws -> (CommandResult, String) {
         let (bin, record) = try standIns()
         defer { try? FileManager.default.removeItem(atPath: bin) }
-        let result = try runTool([script] + arguments, binary: "/bin/bash",
-                                 environment: ["PATH": bin, "CI": ci], terminalInput: terminalInput)
+        let result = try runTool(
+            [script] + arguments, binary: "/bin/bash",
+            environment: ["PATH": bin, "CI": ci], terminalInput: terminalInput)
         return (result, (try? String(contentsOfFile: record, encoding: .utf8)) ?? "")
     }
 

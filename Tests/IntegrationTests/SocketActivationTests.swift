@@ -13,7 +13,8 @@ import Testing
             try pair.record(40)
             // Started through a shell that leaves it behind (it is not the test's own child: Foundation's
             // child reaping waits on a process that systemd-socket-activate exec'd into another program).
-            let command = "\(Self.supervisor) -l \(pair.phoneHome)/link.sock -l \(pair.phoneHome)/control.sock --fdname=link:control \(Binaries.path("phone-daemon")) --home \(pair.phoneHome) >/dev/null 2>>\(pair.phoneLog) </dev/null & echo $!"
+            let command =
+                "\(Self.supervisor) -l \(pair.phoneHome)/link.sock -l \(pair.phoneHome)/control.sock --fdname=link:control \(Binaries.path("phone-daemon")) --home \(pair.phoneHome) >/dev/null 2>>\(pair.phoneLog) </dev/null & echo $!"
             let started = try runUntilExit("/bin/sh", ["-c", command])
             let supervisorPID = Int32(started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             #expect(supervisorPID > 0)

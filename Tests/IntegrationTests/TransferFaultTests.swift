@@ -61,8 +61,10 @@ import Testing
             #expect(refused.status == 2)
             #expect(refused.stderr.contains("--enable-test-commands"))
             #expect(refused.stderr.split(separator: "\n").count == 1)
-            for bad in [["link", "fail-next", "x"], ["link", "fail-next", "-1"], ["link", "fail-next", "1", "--code", "7001"],
-                        ["link", "fail-next"]] {
+            for bad in [
+                ["link", "fail-next", "x"], ["link", "fail-next", "-1"], ["link", "fail-next", "1", "--code", "7001"],
+                ["link", "fail-next"],
+            ] {
                 let result = try runTool(bad + ["--home", pair.watchHome])
                 #expect(result.status == 2, "\(bad): \(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count == 1, "\(bad): \(result.stderr)")

@@ -13,7 +13,9 @@ import Testing
         try pair.startPhone()
         try pair.startWatch()
         let payload = #"{"kind":"note","at":{"$date":"2026-11-30T21:00:00.125+09:00"},"raw":{"$data":"AAEC/w=="},"list":[{"$date":"1970-01-01T00:00:00Z"}]}"#
-        let expected = try JSONValue(parsing: Array(#"{"kind":"note","at":{"$date":"2026-11-30T12:00:00.125Z"},"raw":{"$data":"AAEC/w=="},"list":[{"$date":"1970-01-01T00:00:00.000Z"}]}"#.utf8))
+        let expected = try JSONValue(
+            parsing: Array(
+                #"{"kind":"note","at":{"$date":"2026-11-30T12:00:00.125Z"},"raw":{"$data":"AAEC/w=="},"list":[{"$date":"1970-01-01T00:00:00.000Z"}]}"#.utf8))
         let sent = try runTool(["watch", "transfer-userinfo", "--json-file", "-", "--home", pair.watchHome], stdin: payload)
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(try runTool(["watch", "context", "set", "--json-file", "-", "--home", pair.watchHome], stdin: payload).status == 0)

@@ -66,8 +66,9 @@ final class UIProcess {
     init(phoneHome: String, scratch: String, index: Int) throws {
         outputPath = "\(scratch)/ui-\(index).out"
         // Every month expanded, so that every flight it lists is in its output.
-        process = try ChildProcess("runway", ["phone", "ui", "--home", phoneHome, "--expand", "all"],
-                                   stdout: .file(outputPath))
+        process = try ChildProcess(
+            "runway", ["phone", "ui", "--home", phoneHome, "--expand", "all"],
+            stdout: .file(outputPath))
     }
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }

@@ -20,7 +20,8 @@ import Testing
 
             // Seeded, so that a failure names the schedule of actions that caused it; `RUNWAY_TEST_SEED=S`
             // runs that schedule again (the timing of the drain around it still varies).
-            let seed = ProcessInfo.processInfo.environment["RUNWAY_TEST_SEED"].flatMap { UInt64($0) }
+            let seed =
+                ProcessInfo.processInfo.environment["RUNWAY_TEST_SEED"].flatMap { UInt64($0) }
                 ?? UInt64.random(in: 0...UInt64.max)
             var generator = SeededGenerator(seed: seed)
             var processes: [UIProcess] = [], running: [UIProcess] = []

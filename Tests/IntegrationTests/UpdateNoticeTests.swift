@@ -276,7 +276,9 @@ import Testing
                 #expect(result.status == 2, "\(arguments): \(result.status)")
                 #expect(result.stderr.split(separator: "\n").count >= 1 && result.stderr.hasPrefix("runway"), "\(arguments): \(result.stderr)")
             }
-            for arguments in [["phone", "preflight", "extra"], ["phone", "update", "check", "now"], ["phone", "update", "status", "x"], ["appstore", "show", "x"]] {
+            for arguments in [
+                ["phone", "preflight", "extra"], ["phone", "update", "check", "now"], ["phone", "update", "status", "x"], ["appstore", "show", "x"],
+            ] {
                 #expect(try runTool(arguments + ["--home", p]).status == 2, "\(arguments)")
             }
             #expect(try pair.appstore(["show"]) == before)

@@ -107,9 +107,11 @@ import Testing
         let osSnapshot = try JSONValue(parsing: try runTool(["top", "--json"], environment: environment).stdout)
         #expect(osSnapshot["phone"]?["os"]?["appState"]?.stringValue != nil)
 
-        for (arguments, words) in [(["top", "--interval-ms", "5"], "--interval-ms"), (["top", "--phone", pair.phoneHome], "--phone and --watch"),
-                                   (["top", "--phone", "/nonexistent/p", "--watch", pair.watchHome, "--once"], "/nonexistent/p"),
-                                   (["top", "nosuchpair"], "no pair named 'nosuchpair'")] {
+        for (arguments, words) in [
+            (["top", "--interval-ms", "5"], "--interval-ms"), (["top", "--phone", pair.phoneHome], "--phone and --watch"),
+            (["top", "--phone", "/nonexistent/p", "--watch", pair.watchHome, "--once"], "/nonexistent/p"),
+            (["top", "nosuchpair"], "no pair named 'nosuchpair'"),
+        ] {
             let result = try runTool(arguments, environment: environment)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").first?.contains(words) == true, "\(arguments): \(result.stderr)")
@@ -143,8 +145,10 @@ import Testing
         pair.watchArguments = ["--link-rate", "300"]
         try pair.startWatch()
         let file = pair.root + "/timeline.ndjson", svg = pair.root + "/timeline.svg"
-        let recorder = try RunningTool(["timeline", "record", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--out", file,
-                                        "--interval-ms", "20", "--until-drained", "--max-seconds", "600", "--json"])
+        let recorder = try RunningTool([
+            "timeline", "record", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--out", file,
+            "--interval-ms", "20", "--until-drained", "--max-seconds", "600", "--json",
+        ])
         try pair.record(400)
         try pair.startPhone()
         try pair.waitUntil("the phone has stored some") { try pair.storedCount() >= 50 }

@@ -14,8 +14,10 @@ import Testing
     }
 
     @Test func rejectsMalformedJSON() {
-        for text in ["", "{", "[1,]", "{\"a\" 1}", "01", "1.", "\"\u{01}\"", "[1] x", "nul", "{1:2}", "\"\\x\"",
-                     String(repeating: "[", count: 100) + String(repeating: "]", count: 100)] {
+        for text in [
+            "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "\"\u{01}\"", "[1] x", "nul", "{1:2}", "\"\\x\"",
+            String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+        ] {
             #expect(throws: JSONParseError.self, "\(text)") { try JSONValue(parsing: text) }
         }
     }

@@ -77,7 +77,7 @@ import PairTesting
 
     @Test func crashPointSpecParsing() {
         #expect(CrashPoint.parse(nil) == nil)
-        #expect(CrashPoint.parse("")  == nil)
+        #expect(CrashPoint.parse("") == nil)
         #expect(CrashPoint.parse("receive.after-commit")! == ("receive.after-commit", 1))
         #expect(CrashPoint.parse("receive.after-commit:7")! == ("receive.after-commit", 7))
         #expect(CrashPoint.parse("x:0")! == ("x", 1))

@@ -33,7 +33,9 @@ import Testing
         let kept = Result { try output(of: keeping) }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         let blocked = (try reset.get().text, try kept.get().text)
-        func bits(_ line: String) -> UInt64? { line.split(separator: "\t").last.flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) } }
+        func bits(_ line: String) -> UInt64? {
+            line.split(separator: "\t").last.flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16) }
+        }
         #expect(bits(blocked.0) == 0, "\(blocked.0)")
         // SIGTERM is signal 15: bit 14 of the mask.
         #expect(bits(blocked.1).map { $0 & (1 << 14) != 0 } == true, "\(blocked.1)")

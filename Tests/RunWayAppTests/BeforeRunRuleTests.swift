@@ -24,8 +24,12 @@ import Testing
     @Test func theRowIgnoresReachabilityAndWaitsForActivation() {
         for snapshot in Self.everySnapshot {
             let label = PreflightCheck.appleWatch(snapshot).label
-            let expected = !snapshot.activated ? "CHECKING" : !snapshot.paired ? "NOT PAIRED"
-                : !snapshot.watchAppInstalled ? "APP NOT INSTALLED" : "READY"
+            let expected =
+                !snapshot.activated
+                ? "CHECKING"
+                : !snapshot.paired
+                    ? "NOT PAIRED"
+                    : !snapshot.watchAppInstalled ? "APP NOT INSTALLED" : "READY"
             #expect(label == expected, "\(snapshot)")
             var flipped = snapshot
             flipped.reachable.toggle()

@@ -3,8 +3,10 @@ import Testing
 
 @Suite struct FlightAnalysisTests {
     /// Samples every 30 s at `pace` s/km, optionally standing still for `stopSeconds` at `stopAt` metres.
-    func steadyRun(meters: Double, pace: Double, heartRate: Float = 150, stopAt: Double? = nil,
-                   stopSeconds: Double = 0) -> [FlightSample] {
+    func steadyRun(
+        meters: Double, pace: Double, heartRate: Float = 150, stopAt: Double? = nil,
+        stopSeconds: Double = 0
+    ) -> [FlightSample] {
         var samples: [FlightSample] = []
         var time = 0.0, distance = 0.0, stopped = false
         while distance < meters {

@@ -46,8 +46,9 @@ import Testing
         _ = calendar.weekStart(of: calendar.date(of: flight.endedAt))
         _ = Timestamp.iso8601(flight.startedAt, milliseconds: true)
         _ = FlightAnalysis(samples: flight.samples)
-        _ = LogbookGrouping.group([StoredFlight(flight: flight, arrival: 1)], calendar: calendar,
-                                  startedAt: { $0.flight.startedAt }, distanceKm: { $0.flight.distanceKm })
+        _ = LogbookGrouping.group(
+            [StoredFlight(flight: flight, arrival: 1)], calendar: calendar,
+            startedAt: { $0.flight.startedAt }, distanceKm: { $0.flight.distanceKm })
     }
 
     @Test func theGeneratorsFlightsAreValid() {

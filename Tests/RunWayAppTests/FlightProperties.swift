@@ -53,11 +53,12 @@ enum FlightProperties {
     /// before the limits, or by hand, can hold.
     static func unchecked(_ userInfo: UserInfo) -> Flight {
         func number(_ key: String) -> Double { userInfo[key]?.doubleValue ?? 0 }
-        return Flight(id: userInfo["id"]?.stringValue ?? "", startedAt: number("startedAt"), endedAt: number("endedAt"),
-                      distanceKm: number("distanceKm"), durationSeconds: number("durationSeconds"),
-                      averagePaceSecondsPerKm: number("averagePaceSecondsPerKm"), averageHeartRate: number("averageHeartRate"),
-                      mode: .pace, packedSamples: userInfo["samples"]?.dataValue ?? [],
-                      alerts: userInfo["alerts"].flatMap(FlightAlert.decodeList) ?? [])
+        return Flight(
+            id: userInfo["id"]?.stringValue ?? "", startedAt: number("startedAt"), endedAt: number("endedAt"),
+            distanceKm: number("distanceKm"), durationSeconds: number("durationSeconds"),
+            averagePaceSecondsPerKm: number("averagePaceSecondsPerKm"), averageHeartRate: number("averageHeartRate"),
+            mode: .pace, packedSamples: userInfo["samples"]?.dataValue ?? [],
+            alerts: userInfo["alerts"].flatMap(FlightAlert.decodeList) ?? [])
     }
 
     /// Every way the daemons and the CLI format a flight. Trapping is the failure.
@@ -94,8 +95,9 @@ enum FlightProperties {
         // The alerts field (issue 15): valid, too many, a non-finite value, a dictionary of the wrong kind.
         var alerted = flight
         alerted.alerts = (0..<3).map { index in
-            FlightAlert(id: FlightAlert.id(runID: flight.id, index: index, at: flight.startedAt + Double(index)), at: flight.startedAt + Double(index),
-                        type: index % 2 == 0 ? .sinkRate : .overspeed, mode: .heartRate, value: 118, target: "140-160")
+            FlightAlert(
+                id: FlightAlert.id(runID: flight.id, index: index, at: flight.startedAt + Double(index)), at: flight.startedAt + Double(index),
+                type: index % 2 == 0 ? .sinkRate : .overspeed, mode: .heartRate, value: 118, target: "140-160")
         }
         seeds.append(("flight-alerts", PropertyListCodec.encode(alerted.userInfo)))
         var tooMany = alerted

@@ -21,8 +21,10 @@ import Testing
     }
 
     @Test func samplesPackAndUnpack() {
-        let samples = [FlightSample(time: 30, distance: 85.5, pace: 351, heartRate: 141),
-                       FlightSample(time: 60, distance: 171, pace: 0, heartRate: 120)]
+        let samples = [
+            FlightSample(time: 30, distance: 85.5, pace: 351, heartRate: 141),
+            FlightSample(time: 60, distance: 171, pace: 0, heartRate: 120),
+        ]
         let packed = Flight.pack(samples)
         #expect(packed.count == 32)
         #expect(Flight.unpack(packed) == samples)

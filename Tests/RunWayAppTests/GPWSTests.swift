@@ -148,7 +148,7 @@ import Testing
         _ = run.apply(GPWSTests.restInTheMiddle())
         let flight = run.flight(endingAt: Self.start)
         #expect(flight.distanceKm == 2.5)
-        #expect(flight.durationSeconds == 750)   // 840 s less the three 30 s stationary samples
+        #expect(flight.durationSeconds == 750)  // 840 s less the three 30 s stationary samples
         #expect(flight.averagePaceSecondsPerKm == 300)
         #expect(flight.averageHeartRate == 150)
         #expect(flight.endedAt == Self.start + 840)
@@ -197,7 +197,7 @@ import Testing
         let alerted = run.flight(endingAt: Self.start)
         try flights.insert(old)
         try flights.insert(alerted)
-        #expect(try flights.insert(alerted) == nil)   // a duplicate stores no alerts
+        #expect(try flights.insert(alerted) == nil)  // a duplicate stores no alerts
         #expect(try flights.alertCount() == 1)
         #expect(try flights.flight(id: alerted.id)?.flight.alerts == alerted.alerts)
         #expect(try flights.delete(id: alerted.id))

@@ -130,7 +130,7 @@ private func group(_ runs: [Run], _ calendar: LogbookCalendar) -> [LogbookGroupi
         let calendar = LogbookCalendar(firstWeekday: .monday, utcOffset: { $0 < shift ? 3600 : -3600 })
         let runs = [
             Run(name: "before", startedAt: at("2026-10-31T23:15:00Z")),  // local 2026-11-01 00:15
-            Run(name: "after", startedAt: at("2026-11-01T00:45:00Z")),   // local 2026-10-31 23:45
+            Run(name: "after", startedAt: at("2026-11-01T00:45:00Z")),  // local 2026-10-31 23:45
             Run(name: "oct", startedAt: at("2026-10-20T10:00:00Z")),
         ]
         let months = group(runs, calendar)

@@ -35,9 +35,11 @@ final class CountingReminders: InactivityReminderScheduling {
         model.attach(store: fixture.store)
         let run = fixture.flight(), short = fixture.flight(0.05)
         let results = try fixture.database.transaction {
-            [try model.saveIncomingWatchFlight(run, origin: .init()),
-             try model.saveIncomingWatchFlight(run, origin: .init()),
-             try model.saveIncomingWatchFlight(short, origin: .init())]
+            [
+                try model.saveIncomingWatchFlight(run, origin: .init()),
+                try model.saveIncomingWatchFlight(run, origin: .init()),
+                try model.saveIncomingWatchFlight(short, origin: .init()),
+            ]
         }
         #expect(results == [.saved, .duplicate, .tooShort])
         #expect(reminders.calls.isEmpty)  // not before the commit

@@ -18,8 +18,10 @@ struct Seeded: RandomNumberGenerator {
 
 /// Values of every awkward kind: none, one, constant, huge, tiny, negative, not finite, missing.
 func awkwardSeries(_ random: inout Seeded) -> [Double?] {
-    let specials: [Double?] = [nil, 0, -0.0, 1, -1, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
-                               .infinity, -.infinity, .nan, 1e300, -1e300, 5.5]
+    let specials: [Double?] = [
+        nil, 0, -0.0, 1, -1, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
+        .infinity, -.infinity, .nan, 1e300, -1e300, 5.5,
+    ]
     switch Int.random(in: 0..<6, using: &random) {
     case 0: return []
     case 1: return [specials.randomElement(using: &random)!]

@@ -10,19 +10,22 @@ import Testing
     }
 
     /// 400 queued; the phone saves 100, is killed, comes back as another process and saves the rest.
-    static let scenario = Timeline(pair: "demo", intervalMilliseconds: 100, samples: [
-        sample(0, watch: .init(up: true, pid: 10, count: 400), phone: .down),
-        sample(1, watch: .init(up: true, pid: 10, count: 300), phone: .init(up: true, pid: 20, count: 100)),
-        sample(2, watch: .init(up: true, pid: 10, count: 300), phone: .down),
-        sample(3, watch: .init(up: true, pid: 10, count: 100), phone: .init(up: true, pid: 21, count: 300)),
-        sample(4, watch: .init(up: true, pid: 11, count: 0), phone: .init(up: true, pid: 21, count: 400)),
-    ])
+    static let scenario = Timeline(
+        pair: "demo", intervalMilliseconds: 100,
+        samples: [
+            sample(0, watch: .init(up: true, pid: 10, count: 400), phone: .down),
+            sample(1, watch: .init(up: true, pid: 10, count: 300), phone: .init(up: true, pid: 20, count: 100)),
+            sample(2, watch: .init(up: true, pid: 10, count: 300), phone: .down),
+            sample(3, watch: .init(up: true, pid: 10, count: 100), phone: .init(up: true, pid: 21, count: 300)),
+            sample(4, watch: .init(up: true, pid: 11, count: 0), phone: .init(up: true, pid: 21, count: 400)),
+        ])
 
     @Test func marksAreDownUpAndANewPid() {
         let marks = Self.scenario.marks
-        #expect(marks.map { "\($0.seconds) \($0.device) \($0.transition.rawValue) \($0.pid ?? 0)" } == [
-            "1.0 phone up 20", "2.0 phone down 20", "3.0 phone up 21", "4.0 watch down 10", "4.0 watch up 11",
-        ])
+        #expect(
+            marks.map { "\($0.seconds) \($0.device) \($0.transition.rawValue) \($0.pid ?? 0)" } == [
+                "1.0 phone up 20", "2.0 phone down 20", "3.0 phone up 21", "4.0 watch down 10", "4.0 watch up 11",
+            ])
         #expect(Self.scenario.finalPhoneStored == 400)
         #expect(Self.scenario.finalWatchOutbox == 0)
         #expect(Transition.between(nil, .down).isEmpty)
@@ -37,8 +40,10 @@ import Testing
         #expect(parsed.pair == "demo" && parsed.intervalMilliseconds == 100)
         // An interrupted recording: the header alone is an empty timeline, not an error.
         #expect(try Timeline.parse(text.split(separator: "\n")[0] + "\n").samples.isEmpty)
-        for (bad, line) in [("{\"t\":\"x\"}", 7), ("{\"t\":0,\"watch\":{\"up\":true},\"phone\":{}}", 7),
-                            ("{\"t\":5,\"watch\":{\"up\":true,\"pid\":0},\"phone\":{\"up\":false}}", 7), ("[", 7)] {
+        for (bad, line) in [
+            ("{\"t\":\"x\"}", 7), ("{\"t\":0,\"watch\":{\"up\":true},\"phone\":{}}", 7),
+            ("{\"t\":5,\"watch\":{\"up\":true,\"pid\":0},\"phone\":{\"up\":false}}", 7), ("[", 7),
+        ] {
             #expect(throws: Timeline.FormatError.self) { try Timeline.parse(text + bad + "\n") }
             do { _ = try Timeline.parse(text + bad + "\n") } catch { #expect(error.description.hasPrefix("line \(line):"), "\(error)") }
         }
@@ -69,8 +74,11 @@ import Testing
             let samples = (0..<Int.random(in: 0...400, using: &random)).map { _ -> Timeline.Sample in
                 t += [0, 0.001, 1, 1e6].randomElement(using: &random)!
                 func device() -> DeviceSample {
-                    Bool.random(using: &random) ? .down
-                        : DeviceSample(up: true, pid: Int.random(in: 1...3, using: &random), count: [0, 1, 1_000_000_000, Int.random(in: 0...500, using: &random)].randomElement(using: &random)!)
+                    Bool.random(using: &random)
+                        ? .down
+                        : DeviceSample(
+                            up: true, pid: Int.random(in: 1...3, using: &random),
+                            count: [0, 1, 1_000_000_000, Int.random(in: 0...500, using: &random)].randomElement(using: &random)!)
                 }
                 // Times a file can never hold (the parser refuses them) must not crash a picture either.
                 let seconds = round % 10 == 7 ? [Double.nan, .infinity, -1, t].randomElement(using: &random)! : min(t, 1e7)
