@@ -73,7 +73,15 @@ public enum CLI {
             return 0
         }
         do {
-            return try command.run(parsed)
+            guard wrapsJSON(command), parsed.has("json") else { return try command.run(parsed) }
+            Output.captured = []
+            defer { Output.captured = nil }
+            let status = try command.run(parsed)
+            let lines = (Output.captured ?? []).flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+            let output = lines.last == "" ? Array(lines.dropLast()) : lines
+            Output.captured = nil
+            Output.out(JSONValue.object(["ok": .bool(status == 0), "output": .array(output.map(JSONValue.string))]).text)
+            return status
         } catch let error as UsageError {
             fail(arguments, code: nil, name: "usage", message: error.message, text: "runway \(name): \(error.message)\n\n\(help(command))")
             return 2
@@ -108,8 +116,19 @@ public enum CLI {
 
     /// Wherever a home can be given, a registered pair can name it instead (`--pair`).
     static func effectiveSpecs(_ command: Command) -> [ArgumentSpec] {
-        command.specs.contains { $0.name == "home" || $0.name == "phone" } && !command.specs.contains { $0.name == "pair" }
-            ? command.specs + [pairSpec] : command.specs
+        var specs = command.specs
+        if specs.contains(where: { $0.name == "home" || $0.name == "phone" }) && !specs.contains(where: { $0.name == "pair" }) {
+            specs.append(pairSpec)
+        }
+        if wrapsJSON(command) { specs.append(jsonSpec) }
+        return specs
+    }
+
+    /// `--json` on every command: a command with no JSON form of its own (one that only confirms, like
+    /// `link down`, or prints a script, like `completion`) prints `{"ok":true,"output":[its lines]}`.
+    /// Not `phone ui`, whose output never ends.
+    static func wrapsJSON(_ command: Command) -> Bool {
+        !command.specs.contains { $0.name == "json" } && command.path != ["phone", "ui"]
     }
 
     static func help(_ command: Command) -> String {
@@ -176,7 +195,16 @@ public enum CLI {
 
 /// stdout and stderr without Foundation.
 enum Output {
-    static func out(_ text: String) { write(1, text.hasSuffix("\n") ? text : text + "\n") }
+    /// Set while a command without a JSON form runs under `--json`: its lines are gathered, not printed.
+    nonisolated(unsafe) static var captured: [String]?
+
+    static func out(_ text: String) {
+        if captured != nil {
+            captured!.append(text)
+            return
+        }
+        write(1, text.hasSuffix("\n") ? text : text + "\n")
+    }
     static func err(_ text: String) { write(2, text.hasSuffix("\n") ? text : text + "\n") }
 
     static func write(_ fd: Int32, _ text: String) {
