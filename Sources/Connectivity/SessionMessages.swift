@@ -78,41 +78,37 @@ extension Session {
         for id in pendingMessages.keys.sorted() { completeMessage(id, .failure(error)) }
     }
 
+    /// The `messageError` frame that answers message `id` with `error`.
+    static func messageErrorFrame(_ id: Int64, _ error: WCError) -> [UInt8] {
+        SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(error))
+    }
+
+    /// A received message's dictionary; nil, after answering the sender with 7010, if it cannot be decoded.
+    private func decodedMessage(_ body: [UInt8], id: Int64, answering source: LinkChannel) -> UserInfo? {
+        guard let message = try? PropertyListCodec.decodeDictionary(body) else {
+            source.send(Self.messageErrorFrame(id, WCError(.payloadUnsupportedTypes, "the message could not be decoded")))
+            return nil
+        }
+        return message
+    }
+
     func receiveMessageFrame(_ type: FrameType, id: Int64, body: [UInt8], from source: LinkChannel) {
         switch type {
         case .message:
-            guard let message = try? PropertyListCodec.decodeDictionary(body) else {
-                source.send(
-                    SequencedFrame.frame(
-                        .messageError, number: id,
-                        body: ErrorFrame.encode(
-                            WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
-                return
-            }
+            guard let message = decodedMessage(body, id: id, answering: source) else { return }
             var replied = false
             delegate?.session(self, didReceiveMessage: message) { [weak self, weak source] reply in
                 guard let self, let source, !replied, self.channel === source else { return }
                 replied = true
                 let encoded = PropertyListCodec.encode(reply)
                 if encoded.count > self.configuration.userInfoByteLimit {
-                    source.send(
-                        SequencedFrame.frame(
-                            .messageError, number: id,
-                            body: ErrorFrame.encode(
-                                WCError(.messageReplyFailed, "the reply is \(encoded.count) bytes, over the limit"))))
+                    source.send(Self.messageErrorFrame(id, WCError(.messageReplyFailed, "the reply is \(encoded.count) bytes, over the limit")))
                 } else {
                     source.send(SequencedFrame.frame(.messageReply, number: id, body: encoded))
                 }
             }
         case .messageNoReply:
-            guard let message = try? PropertyListCodec.decodeDictionary(body) else {
-                source.send(
-                    SequencedFrame.frame(
-                        .messageError, number: id,
-                        body: ErrorFrame.encode(
-                            WCError(.payloadUnsupportedTypes, "the message could not be decoded"))))
-                return
-            }
+            guard let message = decodedMessage(body, id: id, answering: source) else { return }
             delegate?.session(self, didReceiveMessage: message)
             source.send(SequencedFrame.frame(.messageDelivered, number: id))
         case .messageDelivered:

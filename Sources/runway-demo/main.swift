@@ -25,6 +25,15 @@ while let argument = arguments.popFirst() {
     }
 }
 
+/// One side-by-side line; the fixed path must be clean, or the demo stops with the violations.
+func show(_ line: String, _ report: InvariantReport, label: String, mustBeClean: Bool) {
+    say("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + line)
+    if mustBeClean && !report.isClean {
+        for line in report.violations { say(line) }
+        exit(1)
+    }
+}
+
 do {
     say("RunWay Pair: runs recorded on the watch alone must reach the phone's logbook exactly once,")
     say("even when iOS launches the phone app in the background and kills it mid-transfer.")
@@ -36,11 +45,7 @@ do {
     say("launched with no UI, takes every transfer (the watch's outbox empties), is SIGKILLed, relaunched:")
     for (savePath, label) in [("ui-drain", "ui-drain (RunWay 1.3 before the fix):"), ("immediate", "immediate (the fix):")] {
         let outcome = try ColdLaunchScenario.run(savePath: savePath, count: sideBySide, tag: "demo-\(savePath)")
-        say("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + outcome.line)
-        if savePath == "immediate" && !outcome.report.isClean {
-            for line in outcome.report.violations { say(line) }
-            exit(1)
-        }
+        show(outcome.line, outcome.report, label: label, mustBeClean: savePath == "immediate")
     }
 
     say("")
@@ -48,11 +53,7 @@ do {
     say("the app in the background when the watch has transfers pending and reclaims it after 300 ms:")
     for (savePath, label) in [("ui-drain", "ui-drain under phone-os:"), ("immediate", "immediate under phone-os:")] {
         let outcome = try PhoneOSScenario.run(savePath: savePath, count: sideBySide, tag: "demo-os-\(savePath)")
-        say("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + outcome.line)
-        if savePath == "immediate" && !outcome.report.isClean {
-            for line in outcome.report.violations { say(line) }
-            exit(1)
-        }
+        show(outcome.line, outcome.report, label: label, mustBeClean: savePath == "immediate")
     }
 
     say("")
