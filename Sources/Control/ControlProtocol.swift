@@ -76,14 +76,22 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// A decoded request: the command and typed access to its arguments.
+/// A request: the command and its arguments. A daemon's handler gets it validated against the
+/// catalogue (`ControlCommandSpec.validate`) and reads it through the typed keys, which cannot fail:
+/// `request[ControlCommands.Record.count]` is the count, checked and defaulted. A client builds it the
+/// same way: `var request = ControlRequest(ControlCommands.record); request[ControlCommands.Record.count] = 3`.
 public struct ControlRequest: Sendable {
     public let command: String
-    public let arguments: [String: JSONValue]
+    public var arguments: [String: JSONValue]
 
     public init(command: String, arguments: [String: JSONValue] = [:]) {
         self.command = command
         self.arguments = arguments
+    }
+
+    /// A request of a catalogue command, its arguments to be set through the typed keys.
+    public init(_ spec: ControlCommandSpec) {
+        self.init(command: spec.name)
     }
 
     public init(json: JSONValue) throws(ControlError) {
@@ -100,22 +108,22 @@ public struct ControlRequest: Sendable {
         return .object(fields)
     }
 
-    public func string(_ key: String) -> String? { arguments[key]?.stringValue }
-    public func bool(_ key: String) -> Bool { arguments[key]?.boolValue ?? false }
-
-    public func int(_ key: String, default value: Int? = nil, range: ClosedRange<Int>) throws(ControlError) -> Int? {
-        guard let raw = arguments[key], raw != .null else { return value }
-        guard let number = raw.intValue, range.contains(number) else {
-            throw .invalid("\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    /// The argument, typed. In a handler the request was validated, so a required or defaulted argument
+    /// is always there; reading one the command does not declare is a programming error.
+    public subscript<Value>(argument: ControlArgument<Value>) -> Value {
+        get {
+            guard let value = Value.read(arguments[argument.name]) else {
+                preconditionFailure("\(command): \(argument.name) was read without being validated")
+            }
+            return value
         }
-        return number
+        set { arguments[argument.name] = newValue.json }
     }
 
-    public func double(_ key: String, range: ClosedRange<Double>) throws(ControlError) -> Double? {
-        guard let raw = arguments[key], raw != .null else { return nil }
-        guard let number = raw.doubleValue, number.isFinite, range.contains(number) else {
-            throw .invalid("\(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
+    /// This request checked against the catalogue, as `server` checks it: defaults filled in (what the
+    /// router hands a handler, and what a client checks before sending).
+    public func validated(on server: ControlServerKind) throws(ControlError) -> ControlRequest {
+        guard let spec = ControlCommands.spec(command) else { throw .invalid("there is no control command '\(command)'") }
+        return ControlRequest(command: command, arguments: try spec.validate(arguments, on: server))
     }
 }

@@ -2,8 +2,9 @@ import Connectivity
 
 /// The one place a daemon's control requests are dispatched. Handlers register by command name; a
 /// request is checked against the catalogue (`ControlCommands`) before its handler runs: a command this
-/// program does not answer, a test command without `--enable-test-commands`, a session command before
-/// activation — each is refused here, the same way for every command.
+/// program does not answer, a test command without `--enable-test-commands`, arguments that do not fit
+/// the command's declarations, a session command before activation — each is refused here, the same
+/// way for every command, and the handler reads only checked, typed, defaulted arguments.
 public final class ControlRouter {
     public typealias Handler = (ControlRequest, ControlConnection) throws -> Void
 
@@ -36,12 +37,27 @@ public final class ControlRouter {
     }
 
     public func route(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        try handler(for: request.command)(request, connection)
+        let (handler, validated) = try prepare(request)
+        try handler(validated, connection)
     }
 
-    /// The handler a request named `name` goes to, or the refusal it gets: the checks every command
-    /// passes, in order, before anything of it runs.
+    /// The handler a request goes to and the request as it gets it — its arguments checked against the
+    /// catalogue, defaults filled in — or the refusal it gets: the checks every command passes, in
+    /// order, before anything of it runs.
+    public func prepare(_ request: ControlRequest) throws(ControlError) -> (handler: Handler, request: ControlRequest) {
+        let spec = try self.spec(request.command)
+        let validated = ControlRequest(command: request.command, arguments: try spec.validate(request.arguments, on: server))
+        return (try handler(spec), validated)
+    }
+
+    /// The handler a request named `name` goes to, or the refusal it gets (its arguments aside).
     public func handler(for name: String) throws(ControlError) -> Handler {
+        try handler(try spec(name))
+    }
+
+    /// The command's declaration, if this server answers it and may now: unknown here, or a test command
+    /// without `--enable-test-commands`, is refused.
+    private func spec(_ name: String) throws(ControlError) -> ControlCommandSpec {
         guard let spec = ControlCommands.spec(name), spec.servers.contains(server) else {
             let who = server == .phoneOS ? "phone-os" : "the \(server.rawValue)"
             throw ControlError.invalid("\(who) does not know the command '\(name)'")
@@ -49,11 +65,16 @@ public final class ControlRouter {
         if spec.isTestCommand, !testCommandsEnabled {
             throw ControlError.invalid("\(name) is a fault-injection command for tests: this \(server.programName) was not started with --enable-test-commands")
         }
+        return spec
+    }
+
+    /// After the arguments: a session command waits for activation (7004), and something must handle it.
+    private func handler(_ spec: ControlCommandSpec) throws(ControlError) -> Handler {
         if spec.needsActivatedSession, !sessionIsActivated() {
             throw ControlError(WCError(.sessionNotActivated, "the \(server.rawValue)'s session is not activated yet"))
         }
-        guard let handler = handlers[name] else {
-            throw ControlError("\(name) is not available in this \(server.programName)")
+        guard let handler = handlers[spec.name] else {
+            throw ControlError("\(spec.name) is not available in this \(server.programName)")
         }
         return handler
     }

@@ -103,7 +103,7 @@ public final class ControlConnection {
             let request: ControlRequest
             do {
                 request = try ControlRequest(json: try JSONValue(parsing: frame.payload))
-                if let expected = request.string("role"), expected != server.role.rawValue {
+                if let expected = request.arguments["role"]?.stringValue, expected != server.role.rawValue {
                     throw ControlError.invalid("\(server.home) is a \(server.role.rawValue) home, not a \(expected) home")
                 }
             } catch let error as ControlError {

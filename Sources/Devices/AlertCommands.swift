@@ -32,10 +32,8 @@ extension PhoneDaemon {
         }
         router.on("group-set") { [unowned self] request, connection in
             let view = try Self.groupView(request)
-            guard let key = request.string("key"), GroupExpansion.isMonthKey(key) else {
-                throw ControlError.invalid("group-set needs key, a month like 2026-11")
-            }
-            guard case let .bool(expanded)? = request.arguments["expanded"] else { throw ControlError.invalid("group-set needs expanded (true or false)") }
+            let key = request[ControlCommands.GroupSet.key]
+            let expanded = request[ControlCommands.GroupSet.expanded]
             try groups.remember(view, key: key, expanded: expanded)
             logger.info("ui.group-toggled", ["view": view.rawValue, "key": key, "expanded": expanded])
             connection.reply(.object(["view": .string(view.rawValue), "key": .string(key), "expanded": .bool(expanded)]))
@@ -47,10 +45,10 @@ extension PhoneDaemon {
         }
     }
 
+    /// The catalogue allows only the views there are (a test checks the two lists agree).
     static func groupView(_ request: ControlRequest) throws -> GroupExpansion.View {
-        guard let name = request.string("view"), let view = GroupExpansion.View(rawValue: name) else {
-            throw ControlError.invalid("view must be logbook or alerts")
-        }
+        let name = request[ControlCommands.Groups.view]
+        guard let view = GroupExpansion.View(rawValue: name) else { throw ControlError("the phone has no view '\(name)'") }
         return view
     }
 }

@@ -16,11 +16,11 @@ struct ClockCommands {
             connection.reply(clock.reading.json)
         }
         router.on("clock-set") { request, connection in
-            guard let at = try request.double("at", range: -1e12...1e12) else { throw ControlError.invalid("clock-set needs at (seconds since 1970)") }
-            try change(request, connection) { try clock.set(at, frozen: request.bool("frozen")) }
+            let at = request[ControlCommands.ClockSet.at]
+            try change(request, connection) { try clock.set(at, frozen: request[ControlCommands.ClockSet.frozen]) }
         }
         router.on("clock-advance") { request, connection in
-            guard let seconds = try request.double("seconds", range: -1e12...1e12) else { throw ControlError.invalid("clock-advance needs seconds") }
+            let seconds = request[ControlCommands.ClockAdvance.seconds]
             try change(request, connection) { try clock.advance(by: seconds) }
         }
         router.on("clock-reset") { request, connection in

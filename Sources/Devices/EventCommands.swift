@@ -25,10 +25,10 @@ final class EventCommands {
         guard !connection.isAttached, !connection.isFollowing else {
             throw ControlError.invalid("this connection already receives events")
         }
-        let limit = try request.int("limit", default: 100, range: 0...trace.capacity)!
+        let limit = request[ControlCommands.Events.limit]
         connection.reply(.array(trace.recent(limit).map(\.json)))
         // After the reply, in the same turn of the loop: no call can fall between the two.
-        if request.bool("follow") {
+        if request[ControlCommands.Events.follow] {
             connection.isFollowing = true
             followers[ObjectIdentifier(connection)] = connection
             let id = ObjectIdentifier(connection)

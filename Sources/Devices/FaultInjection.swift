@@ -29,9 +29,7 @@ extension StoreLimiting {
     }
 
     func storeLimitCommand(_ request: ControlRequest) throws -> JSONValue {
-        guard let pages = try request.int("pages", range: 0...Int(Int32.max)) else {
-            throw ControlError.invalid("store-limit needs pages (0 lifts the limit)")
-        }
+        let pages = request[ControlCommands.StoreLimit.pages]
         try setStoreLimit(pages)
         return .object(["pages": .integer(Int64(pages))])
     }

@@ -52,7 +52,6 @@ extension PhoneDaemon {
     /// Registers the language commands, and the phone's `context-set` (the app adds its language to the
     /// context it sets), over the session's (so after `SessionCommands.register`).
     func registerLanguageCommands(on router: ControlRouter) {
-        let sessionContextSet = router.handler("context-set")
         router.on("language") { [unowned self] request, connection in
             connection.reply(language.json)
         }
@@ -71,12 +70,7 @@ extension PhoneDaemon {
             connection.reply(settings())
         }
         router.on("context-set") { [unowned self] request, connection in
-            guard case .object = request.arguments["payload"] else {
-                try sessionContextSet?(request, connection)  // SessionCommands says why
-                return
-            }
-            if let problem = TypedJSON.problem(in: request.arguments["payload"]!) { throw ControlError.invalid(problem) }
-            var context = try UserInfo(userInfoJSON: request.arguments["payload"]!)
+            var context = try SessionCommands.payload(request)
             context[appLanguageContextKey] = .string(language.effective.rawValue)
             let version = try session.updateApplicationContext(context)
             connection.reply(.object(["version": .integer(version)]))
@@ -88,7 +82,7 @@ extension PhoneDaemon {
     /// one transaction (same ids, same fire dates: not a reschedule), then the watch is told through the
     /// application context.
     func setLanguage(_ request: ControlRequest) throws -> JSONValue {
-        let name = request.string("language") ?? ""
+        let name = request[ControlCommands.LanguageSet.language]
         let chosen: AppLanguage?
         if name == "system" {
             chosen = nil

@@ -49,13 +49,9 @@ extension PhoneDaemon {
     /// TEST ONLY: `{"id","inSeconds","body"}` adds a notification `inSeconds` of device time ahead, so
     /// the centre's rules (the 64 cap, replacement, future-only) can be exercised through the binaries.
     func addNotification(_ request: ControlRequest) throws -> JSONValue {
-        guard let id = request.string("id"), !id.isEmpty, id.utf8.count <= 200 else {
-            throw ControlError.invalid("notification-add needs an id (at most 200 bytes)")
-        }
-        guard let seconds = try request.double("inSeconds", range: -1e10...1e10) else {
-            throw ControlError.invalid("notification-add needs inSeconds")
-        }
-        let body = request.string("body") ?? id
+        let id = request[ControlCommands.NotificationAdd.id]
+        let seconds = request[ControlCommands.NotificationAdd.inSeconds]
+        let body = request[ControlCommands.NotificationAdd.body] ?? id
         let now = time.clock.now
         let dropped: [String]
         do {

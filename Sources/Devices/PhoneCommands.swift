@@ -105,9 +105,7 @@ extension PhoneDaemon {
     }
 
     private func validFlightID(_ request: ControlRequest) throws(ControlError) -> String {
-        guard let id = request.string("id"), !id.isEmpty else { throw .invalid("a flight id is required") }
-        guard Identifier.isUUID(id) else { throw .invalid("'\(id)' is not a flight id (a UUID)") }
-        return id.uppercased()
+        request[ControlCommands.Flight.id].uppercased()
     }
 
     /// A UI client attaches, like the home screen appearing: the fallback queue is drained now (in

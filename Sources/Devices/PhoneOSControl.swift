@@ -19,7 +19,7 @@ extension PhoneOS {
             connection.reply(status())
         }
         router.on("app") { [unowned self] request, connection in
-            let action = request.string("action") ?? ""
+            let action = request[ControlCommands.App.osAction]
             let launching = action == "open" && state == .notRunning
             try appAction(action)
             if launching && childPID > 0 {

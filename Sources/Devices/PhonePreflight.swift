@@ -20,7 +20,7 @@ extension PhoneDaemon {
 
     /// `preflight`: `{"appleWatch":{"label","ok"},"heartRateMode":{"available"},"paired",…}` plus the versions.
     func preflight(_ request: ControlRequest) -> JSONValue {
-        let rule: PreflightCheck.Rule = request.bool("legacy") ? .legacy : .current
+        let rule: PreflightCheck.Rule = request[ControlCommands.Preflight.legacy] ? .legacy : .current
         let snapshot = watchSnapshot
         let result = PreflightCheck.evaluate(snapshot, rule: rule)
         var fields: [String: JSONValue] = [

@@ -61,20 +61,21 @@ extension PhoneDaemon {
     /// `appstore-*`, `update-*` and the hidden `test-run-state`; false if `request` is none of them.
     func registerUpdateCommands(on router: ControlRouter) {
         router.on("appstore-set") { [unowned self] request, connection in
-            let delay = try request.int("delayMs", default: 0, range: 0...600_000)!
+            typealias Set = ControlCommands.AppstoreSet
+            let delay = request[ControlCommands.Appstore.delayMs]
             let body: String
-            if let raw = request.string("body") {
+            if let raw = request[Set.body] {
                 body = raw
             } else {
-                guard let version = request.string("version") else { throw ControlError.invalid("appstore-set needs a version or a body") }
+                guard let version = request[Set.version] else { throw ControlError.invalid("appstore-set needs a version or a body") }
                 if let problem = AppVersion.problem(version) { throw ControlError.invalid(problem) }
-                body = AppStoreEndpoint.answer(version: version, url: request.string("url") ?? AppStoreEndpoint.defaultStoreURL)
+                body = AppStoreEndpoint.answer(version: version, url: request[Set.url] ?? AppStoreEndpoint.defaultStoreURL)
             }
             try updates.endpoint.set(body: body, delayMilliseconds: delay)
             connection.reply(updates.endpoint.json)
         }
         router.on("appstore-fail") { [unowned self] request, connection in
-            try updates.endpoint.set(body: nil, delayMilliseconds: try request.int("delayMs", default: 0, range: 0...600_000)!)
+            try updates.endpoint.set(body: nil, delayMilliseconds: request[ControlCommands.Appstore.delayMs])
             connection.reply(updates.endpoint.json)
         }
         router.on("appstore-show") { [unowned self] request, connection in
@@ -93,10 +94,7 @@ extension PhoneDaemon {
                 ]))
         }
         router.on("update-respond") { [unowned self] request, connection in
-            let answer = request.string("answer") ?? ""
-            guard answer == "update" || answer == "later" else {
-                throw ControlError.invalid("respond with update or later, not '\(answer)' (there is no \"skip this version\")")
-            }
+            let answer = request[ControlCommands.UpdateRespond.answer]  // update or later: there is no "skip this version"
             guard let alert = updates.alert else { throw ControlError("no update alert is showing; nothing to respond to") }
             updates.alert = nil
             if answer == "update" {
@@ -108,7 +106,7 @@ extension PhoneDaemon {
             }
         }
         router.on("test-run-state") { [unowned self] request, connection in
-            updates.isRunning = request.bool("running")
+            updates.isRunning = request[ControlCommands.TestRunState.running]
             logger.notice("test.run-state", ["running": updates.isRunning])
             connection.reply(.object(["running": .bool(updates.isRunning)]))
         }

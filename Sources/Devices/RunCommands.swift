@@ -168,8 +168,8 @@ final class RunCommands {
     /// A generated run (stops included) fed as one batch, then stopped: the start, the trace and the stop.
     func replay(_ request: ControlRequest) throws -> JSONValue {
         _ = try Self.target(request)
-        if let seed = try request.int("seed", range: 0...Int.max) { generator = FlightGenerator(seed: UInt64(seed)) }
-        let distance = try request.double("distanceKm", range: 0.2...100)
+        if let seed = request[ControlCommands.RunReplay.seed] { generator = FlightGenerator(seed: UInt64(seed)) }
+        let distance = request[ControlCommands.RunReplay.distanceKm]
         var samples: [FlightSample] = []
         for sample in generator.flight(distanceKm: distance, endingAt: clock.now).samples where sample.time > (samples.last?.time ?? 0) {
             samples.append(sample)
@@ -192,17 +192,13 @@ final class RunCommands {
 
     // MARK: - Arguments
 
-    /// `mode`, `targetPace` (s/km), `zoneLow`/`zoneHigh` (bpm): invalid input is exit 2.
+    /// `mode`, `targetPace` (s/km), `zoneLow`/`zoneHigh` (bpm), each checked by the router against the
+    /// catalogue (`GPWSTarget`'s ranges); the zone's two ends together are checked here (exit 2).
     static func target(_ request: ControlRequest) throws -> GPWSTarget {
-        let mode: FlightMode
-        switch request.string("mode") ?? "pace" {
-        case "pace": mode = .pace
-        case "heart-rate", "heartRate": mode = .heartRate
-        case let other: throw ControlError.invalid("the mode must be pace or heart-rate, not '\(other)'")
-        }
-        var target = GPWSTarget(mode: mode)
-        if let pace = try request.double("targetPace", range: GPWSTarget.paceRange) { target.paceSecondsPerKm = pace }
-        let low = try request.double("zoneLow", range: GPWSTarget.zoneRange), high = try request.double("zoneHigh", range: GPWSTarget.zoneRange)
+        typealias Target = ControlCommands.RunStart
+        var target = GPWSTarget(mode: request[Target.mode] == "pace" ? .pace : .heartRate)
+        if let pace = request[Target.targetPace] { target.paceSecondsPerKm = pace }
+        let low = request[Target.zoneLow], high = request[Target.zoneHigh]
         if let low, let high {
             guard low < high else { throw ControlError.invalid("the heart-rate zone needs LOW < HIGH") }
             target.low = low
@@ -215,7 +211,7 @@ final class RunCommands {
 
     /// `samples`: `[[t, distanceM, paceSecPerKm, hr], …]`.
     static func samples(_ request: ControlRequest) throws -> [FlightSample] {
-        guard let rows = request.arguments["samples"]?.arrayValue else { throw ControlError.invalid("samples must be an array of [t, distanceM, pace, hr]") }
+        let rows = request[ControlCommands.RunSample.samples].arrayValue ?? []
         return try rows.enumerated().map { index, row in
             guard let values = row.arrayValue, values.count == 4 else {
                 throw ControlError.invalid("sample \(index + 1) must be [t, distanceM, pace, hr]")

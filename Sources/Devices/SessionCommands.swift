@@ -15,16 +15,16 @@ struct SessionCommands {
     /// Registers these commands (the catalogue marks which need an activated session).
     func register(on router: ControlRouter) {
         router.on("transfer-userinfo") { request, connection in
-            let transfer = try session.transferUserInfo(try payload(request))
+            let transfer = try session.transferUserInfo(try Self.payload(request))
             connection.reply(.object(["transferId": .integer(transfer.seq)]))
         }
         router.on("received") { request, connection in
-            let limit = try request.int("limit", default: 100_000, range: 1...1_000_000)!
+            let limit = request[ControlCommands.Received.limit]
             let items = try app.receivedUserInfo(limit: limit).map(\.userInfo.json)
             connection.reply(.array(items))
         }
         router.on("context-set") { request, connection in
-            let version = try session.updateApplicationContext(try payload(request))
+            let version = try session.updateApplicationContext(try Self.payload(request))
             connection.reply(.object(["version": .integer(version)]))
         }
         router.on("context-get") { request, connection in
@@ -35,9 +35,9 @@ struct SessionCommands {
                 ]))
         }
         router.on("message") { request, connection in
-            let timeout = try request.int("timeoutMs", range: 1...600_000).map(UInt64.init)
-            let replyExpected = request.arguments["replyExpected"]?.boolValue ?? true
-            session.sendMessage(try payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
+            let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
+            let replyExpected = request[ControlCommands.Message.replyExpected]
+            session.sendMessage(try Self.payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
                 switch result {
                 case .success where !replyExpected: connection.reply(.object(["delivered": .bool(true)]))
                 case let .success(reply): connection.reply(.object(["reply": reply.json]))
@@ -46,7 +46,7 @@ struct SessionCommands {
             }
         }
         router.on("transfers") { request, connection in
-            let limit = try request.int("limit", default: 100, range: 1...100_000)!
+            let limit = request[ControlCommands.Transfers.limit]
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
             connection.reply(
                 .object([
@@ -71,9 +71,7 @@ struct SessionCommands {
                 ]))
         }
         router.on("cancel") { request, connection in
-            guard let id = try request.int("transferId", range: 1...Int.max) else {
-                throw ControlError.invalid("a transfer id is required")
-            }
+            let id = request[ControlCommands.Cancel.transferId]
             guard try session.cancelUserInfoTransfer(seq: Int64(id)) else {
                 throw ControlError(
                     "transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
@@ -81,7 +79,7 @@ struct SessionCommands {
             connection.reply(.object(["cancelled": .integer(Int64(id))]))
         }
         router.on("quarantine") { request, connection in
-            let limit = try request.int("limit", default: 100, range: 1...100_000)!
+            let limit = request[ControlCommands.Quarantine.limit]
             connection.reply(
                 .object([
                     "quarantined": .integer(Int64(try session.quarantinedCount())),
@@ -90,8 +88,8 @@ struct SessionCommands {
                 ]))
         }
         router.on("quarantine-remove") { request, connection in
-            let id = try request.int("id", range: 1...Int.max)
-            guard id != nil || request.arguments["all"]?.boolValue == true else {
+            let id = request[ControlCommands.QuarantineRemove.id]
+            guard id != nil || request[ControlCommands.QuarantineRemove.all] else {
                 throw ControlError.invalid("say which quarantined transfer to remove (an id), or all")
             }
             let removed = try session.removeQuarantined(id: id.map(Int64.init))
@@ -100,10 +98,10 @@ struct SessionCommands {
         }
     }
 
-    /// The request's `payload`, a JSON object, as a property-list dictionary (`null` is 7010).
-    private func payload(_ request: ControlRequest) throws -> UserInfo {
-        guard let json = request.arguments["payload"] else { throw ControlError.invalid("a JSON object payload is required") }
-        guard case .object = json else { throw ControlError.invalid("the payload must be a JSON object") }
+    /// The request's `payload` (a JSON object, the router checked) as a property-list dictionary: a
+    /// malformed `$date` or `$data` is exit 2, a `null` inside is 7010.
+    static func payload(_ request: ControlRequest) throws -> UserInfo {
+        let json = request[ControlCommands.Payload.payload]
         if let problem = TypedJSON.problem(in: json) { throw ControlError.invalid(problem) }
         return try UserInfo(userInfoJSON: json)
     }

@@ -150,7 +150,7 @@ public final class WatchAgent {
     /// phone hears of it at once (isWatchAppInstalled, isReachable).
     func appState(_ request: ControlRequest) throws -> JSONValue {
         var installed = session.localAppInstalled, active = session.localAppActive
-        switch request.string("action") {
+        switch request[ControlCommands.App.watchAction] {
         case "install": installed = true
         case "uninstall": installed = false; active = false
         case "foreground": guard installed else { throw ControlError("the watch app is not installed (runway watch app install)") }; active = true
@@ -164,9 +164,7 @@ public final class WatchAgent {
     /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
     /// while it is down; nothing is lost.
     func link(_ request: ControlRequest) throws -> JSONValue {
-        guard let state = request.string("state"), state == "up" || state == "down" else {
-            throw ControlError.invalid("the link state must be up or down")
-        }
+        let state = request[ControlCommands.Link.state]
         connector.isEnabled = state == "up"
         logger.notice("link.\(state)", ["by": "runway link \(state)"])
         return .object(["link": .string(state)])
@@ -175,13 +173,9 @@ public final class WatchAgent {
     /// `runway link fail-next N [--code C]` (fault injection): the next N userInfo transfers finish
     /// with that error instead of being delivered.
     func failNextCommand(_ request: ControlRequest) throws -> JSONValue {
-        guard let count = try request.int("count", range: 0...1_000_000) else {
-            throw ControlError.invalid("fail-next needs a count (0 clears it)")
-        }
-        let raw = try request.int("code", range: 0...Int(Int32.max)) ?? 7017
-        guard let code = WCError.Code(rawValue: raw), [.transferTimedOut, .deliveryFailed, .insufficientSpace].contains(code) else {
-            throw ControlError.invalid("the code must be 7017, 7014 or 7015, not \(raw)")
-        }
+        let count = request[ControlCommands.FailNext.count]
+        let raw = request[ControlCommands.FailNext.code]  // 7017, 7014 or 7015: the catalogue allows no other
+        guard let code = WCError.Code(rawValue: raw) else { throw ControlError.invalid("\(raw) is not a WCError code") }
         session.failNextTransfers(count, code: code)
         return .object(["count": .integer(Int64(count)), "code": .integer(Int64(code.rawValue)), "name": .string(code.name)])
     }
@@ -191,18 +185,22 @@ public final class WatchAgent {
         guard session.localAppInstalled else {
             throw ControlError("the RunWay watch app is not installed on this watch, so it cannot record runs (runway watch app install)")
         }
-        let count = try request.int("count", default: 1, range: 1...1_000_000)!
-        let distance = try request.double("distanceKm", range: 0...1000)
-        if let seed = try request.int("seed", range: 0...Int.max) {
+        typealias Record = ControlCommands.Record
+        let count = request[Record.count]
+        let distance = request[Record.distanceKm]
+        if let seed = request[Record.seed] {
             generator = FlightGenerator(seed: UInt64(seed))
         }
         // One outbox transaction for the whole series (one fsync), generated a slice at a time so
         // that a million runs never sit in memory together; the newest run ends at the watch's now
         // (device time, `runway clock`).
         // Part of a longer series the CLI records in chunks: where this chunk sits, and the series' end.
-        let total = try request.int("seriesTotal", default: count, range: count...1_000_000)!
-        let start = try request.int("seriesStart", default: 0, range: 0...(total - count))!
-        let now = try request.double("endingAt", range: FlightLimits.earliestTime...FlightLimits.latestTime) ?? clock.now
+        // The series' bounds depend on count: checked here, in the catalogue's words.
+        let total = request[Record.seriesTotal] ?? count
+        guard total >= count else { throw ControlError.invalid("seriesTotal must be a whole number from \(count) to 1000000") }
+        let start = request[Record.seriesStart] ?? 0
+        guard start <= total - count else { throw ControlError.invalid("seriesStart must be a whole number from 0 to \(total - count)") }
+        let now = request[Record.endingAt] ?? clock.now
         let recording = try recorder.record(
             count: count, distanceKm: distance, now: now, seriesStart: start, seriesTotal: total,
             using: &generator)

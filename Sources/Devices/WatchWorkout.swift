@@ -70,12 +70,15 @@ extension WatchAgent {
             do {
                 // The system brings the watch app to the foreground, then the app starts its session.
                 if !session.localAppActive { try session.setLocalAppState(installed: session.localAppInstalled, active: true) }
-                var arguments: [String: JSONValue] = ["mode": .string(event["mode"]?.stringValue ?? "pace")]
-                for key in ["targetPace", "zoneLow", "zoneHigh"] {
-                    if let value = event[key]?.doubleValue { arguments[key] = .number(value) }
-                }
+                // The phone's target, checked as a `run-start` request would be.
+                typealias Target = ControlCommands.RunStart
+                var request = ControlRequest(ControlCommands.runStart)
+                request[Target.mode] = event["mode"]?.stringValue ?? "pace"
+                request[Target.targetPace] = event["targetPace"]?.doubleValue
+                request[Target.zoneLow] = event["zoneLow"]?.doubleValue
+                request[Target.zoneHigh] = event["zoneHigh"]?.doubleValue
                 guard FlightLimits.isFlightID(runID) else { throw ControlError.invalid("the run id is not an upper-case UUID") }
-                try runs.start(ControlRequest(command: "run-start", arguments: arguments), origin: .remote, id: runID)
+                try runs.start(try request.validated(on: .watch), origin: .remote, id: runID)
                 session.sendWorkoutEvent(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(clock.now)])
             } catch {
                 logger.warning("workout.start-failed", ["runId": runID, "error": "\(error)"])
@@ -94,7 +97,8 @@ extension WatchAgent {
 
     /// `workout-fault {mode: none|refuse|ignore}` (hidden: `runway watch fault workout-start`).
     func workoutFaultCommand(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        guard let mode = request.string("mode").flatMap(WorkoutStartFault.init(rawValue:)) else {
+        // The catalogue allows only the three.
+        guard let mode = WorkoutStartFault(rawValue: request[ControlCommands.WorkoutFault.mode]) else {
             throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
         }
         workoutStartFault = mode

@@ -1,0 +1,142 @@
+import Connectivity
+import JSONText
+
+/// The catalogue of the control protocol: every command, its arguments and its failures, in one place.
+/// The daemons' router, the `runway` CLI's requests, `runway man` and `docs/protocol.md` all read it.
+public enum ControlCommands {
+    private static let both: Set<ControlServerKind> = [.phone, .watch]
+
+    public static let all: [ControlCommandSpec] = [
+        transferUserInfo, received, contextSet, contextGet, message, transfers, cancel, quarantine, quarantineRemove, events,
+        status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay, storeLimit,
+        logbook, flight, delete, attach, preflight, language, languageSet, strings, settings, notifications, reminders,
+        remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
+        updateCheck, updateStatus, updateRespond, testRunState,
+        record, link, app, failNext, workoutFault,
+        osStatus, osJetsam,
+    ]
+
+    // MARK: - The session's generic API (WCSession), on both devices
+
+    static let payloadErrors: [ControlErrorSpec] = [
+        .wc(.payloadUnsupportedTypes, "the payload holds a null, or a value a property list cannot"),
+        .wc(.deviceNotPaired, "no counterpart is paired"),
+        .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
+    ]
+
+    public static let transferUserInfo = ControlCommandSpec(
+        "transfer-userinfo", both, session: true, arguments: [Payload.payload],
+        errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")], "queue a userInfo transfer")
+    public static let received = ControlCommandSpec(
+        "received", both, session: true, arguments: [Received.limit], "the userInfo dictionaries received, oldest first")
+    public static let contextSet = ControlCommandSpec(
+        "context-set", both, session: true, arguments: [Payload.payload],
+        errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
+    public static let contextGet = ControlCommandSpec("context-get", both, session: true, "the application context sent and the one received")
+    public static let message = ControlCommandSpec(
+        "message", both, session: true, arguments: [Payload.payload, Message.timeoutMs, Message.replyExpected],
+        errors: payloadErrors + [
+            .wc(.payloadTooLarge, "the message encodes to more than 65,536 bytes"),
+            .wc(.notReachable, "the counterpart is not reachable"),
+            .wc(.messageReplyTimedOut, "no reply came in time"),
+            .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
+        ], "send a message and wait for its reply, or only for its delivery")
+    public static let transfers = ControlCommandSpec(
+        "transfers", both, session: true, arguments: [Transfers.limit], "outstanding userInfo transfers: keys and sizes")
+    public static let cancel = ControlCommandSpec(
+        "cancel", both, session: true, arguments: [Cancel.transferId],
+        errors: [.failure("the transfer is not outstanding, or already on its way")], "cancel an outstanding transfer not yet on its way")
+    public static let quarantine = ControlCommandSpec("quarantine", both, arguments: [Quarantine.limit], "transfers received that could not be taken")
+    public static let quarantineRemove = ControlCommandSpec(
+        "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all],
+        errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
+    public static let events = ControlCommandSpec(
+        "events", both, arguments: [Events.limit, Events.follow], errors: [.invalid("the connection already receives events")],
+        "the session's delegate calls: the recent ones and, with follow, each as it happens")
+
+    // MARK: - Every device
+
+    public static let status = ControlCommandSpec("status", both, "the device's state: session, link, store, versions")
+    public static let clockShow = ControlCommandSpec("clock-show", both, "the device clock")
+    static let clockErrors: [ControlErrorSpec] = [.invalid("the clock would leave 2001-01-01 to 2100-01-01")]
+    public static let clockSet = ControlCommandSpec(
+        "clock-set", both, arguments: [ClockSet.at, ClockSet.frozen], errors: clockErrors, "set the device clock")
+    public static let clockAdvance = ControlCommandSpec(
+        "clock-advance", both, arguments: [ClockAdvance.seconds], errors: clockErrors, "move the device clock on")
+    public static let clockReset = ControlCommandSpec("clock-reset", both, "the device clock follows the system clock again")
+    public static let runStart = ControlCommandSpec(
+        "run-start", both, arguments: RunStart.target,
+        errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
+        "start a live run")
+    public static let runSample = ControlCommandSpec(
+        "run-sample", both, arguments: [RunSample.samples],
+        errors: [.invalid("a sample is malformed or breaks the run's order: the batch is refused whole"), .failure("no run in progress")],
+        "feed the live run samples")
+    public static let runStatus = ControlCommandSpec("run-status", both, "the live run")
+    public static let runStop = ControlCommandSpec("run-stop", both, errors: [.failure("no run in progress")], "stop the live run, saving it as a flight")
+    public static let runReplay = ControlCommandSpec(
+        "run-replay", both, arguments: RunStart.target + [RunReplay.seed, RunReplay.distanceKm],
+        errors: [.failure("a run is in progress, or the device cannot start one")], "replay a generated run")
+    public static let storeLimit = ControlCommandSpec(
+        "store-limit", both, test: true, arguments: [StoreLimit.pages], "cap the store's size in pages (0 lifts it)")
+
+    // MARK: - The phone
+
+    public static let logbook = ControlCommandSpec("logbook", [.phone], "every stored flight, streamed")
+    public static let flight = ControlCommandSpec(
+        "flight", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "one flight with its analysis")
+    public static let delete = ControlCommandSpec(
+        "delete", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "delete a flight")
+    public static let attach = ControlCommandSpec("attach", [.phone], "become the app's UI: events until the connection closes")
+    public static let preflight = ControlCommandSpec(
+        "preflight", [.phone], arguments: [Preflight.legacy], "the pre-flight Apple Watch row")
+    public static let language = ControlCommandSpec("language", [.phone], "the app's language setting")
+    public static let languageSet = ControlCommandSpec("language-set", [.phone], arguments: [LanguageSet.language], "set the app's language")
+    public static let strings = ControlCommandSpec("strings", [.phone], "the app's texts in its effective language")
+    public static let settings = ControlCommandSpec("settings", [.phone], "Settings › RunWay")
+    public static let notifications = ControlCommandSpec("notifications", [.phone], "the notification centre: pending and delivered")
+    public static let reminders = ControlCommandSpec("reminders", [.phone], "the run reminders")
+    public static let remindersReschedule = ControlCommandSpec(
+        "reminders-reschedule", [.phone], "reschedule the run reminders, as opening the app does")
+    public static let notificationAdd = ControlCommandSpec(
+        "notification-add", [.phone], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
+        errors: [.invalid("the notification would fire now or in the past")], "add a notification: for the tests of the centre's rules")
+    public static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
+    public static let groups = ControlCommandSpec("groups", [.phone], arguments: [Groups.view], "the remembered groups of a view")
+    public static let groupSet = ControlCommandSpec(
+        "group-set", [.phone], arguments: [Groups.view, GroupSet.key, GroupSet.expanded], "open or close a month's group")
+    public static let groupsReset = ControlCommandSpec("groups-reset", [.phone], arguments: [Groups.view], "the groups' defaults again")
+    public static let appstoreSet = ControlCommandSpec(
+        "appstore-set", [.phone], arguments: [AppstoreSet.version, AppstoreSet.url, AppstoreSet.body, Appstore.delayMs],
+        errors: [.invalid("neither version nor body, or a version that is not N(.N){0,3}")], "the simulated App Store's answer")
+    public static let appstoreFail = ControlCommandSpec("appstore-fail", [.phone], arguments: [Appstore.delayMs], "make the App Store lookup fail")
+    public static let appstoreShow = ControlCommandSpec("appstore-show", [.phone], "the simulated App Store")
+    public static let updateCheck = ControlCommandSpec("update-check", [.phone], "look for a newer version now")
+    public static let updateStatus = ControlCommandSpec("update-status", [.phone], "the update notice")
+    public static let updateRespond = ControlCommandSpec(
+        "update-respond", [.phone], arguments: [UpdateRespond.answer], errors: [.failure("no update alert is showing")], "answer the update alert")
+    public static let testRunState = ControlCommandSpec(
+        "test-run-state", [.phone], test: true, arguments: [TestRunState.running], "pretend a run is in progress")
+
+    // MARK: - The watch
+
+    public static let record = ControlCommandSpec(
+        "record", [.watch], arguments: [Record.count, Record.distanceKm, Record.seed, Record.seriesTotal, Record.seriesStart, Record.endingAt],
+        errors: [.invalid("seriesTotal below count, or seriesStart past seriesTotal - count"), .failure("the watch app is not installed")],
+        "record runs and queue them for the phone")
+    public static let link = ControlCommandSpec("link", [.watch], arguments: [Link.state], "cut or restore the link to the phone")
+    public static let app = ControlCommandSpec(
+        "app", [.watch, .phoneOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction]],
+        errors: [.failure("the app's state does not allow it (foreground while not installed; close, suspend or resume from the wrong state)")],
+        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume (phone-os)")
+    public static let failNext = ControlCommandSpec(
+        "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], "the next N userInfo transfers fail with an error")
+    public static let workoutFault = ControlCommandSpec(
+        "workout-fault", [.watch], test: true, arguments: [WorkoutFault.mode], "make the watch refuse or ignore a workout start")
+
+    // MARK: - phone-os
+
+    public static let osStatus = ControlCommandSpec("os-status", [.phoneOS], "the app's state, launches by reason, reclaims, the budget")
+    public static let osJetsam = ControlCommandSpec(
+        "os-jetsam", [.phoneOS], errors: [.failure("the app is not running")], "kill the app at once, as memory pressure does")
+}
