@@ -31,6 +31,8 @@ public final class ControlClient {
     public static let frameLimit = 1 << 20
 
     public var timeoutMilliseconds: Int
+    /// The program at the other end, as the catalogue names it: what `send` checks a request for.
+    public let server: ControlServerKind
 
     private var daemonName: String { Self.daemonName(home.role) }
     private static func daemonName(_ role: DeviceRole) -> String { role == .phone ? "phone-daemon" : "watch-agent" }
@@ -43,6 +45,7 @@ public final class ControlClient {
     ) throws(ControlError) {
         self.home = home
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.server = socketPath != nil ? .phoneOS : home.role == .phone ? .phone : .watch
         let address: UnixSocketAddress
         do {
             if let socketPath { address = try UnixSocketAddress(path: socketPath) } else { address = try home.controlSocketAddress() }
@@ -72,7 +75,21 @@ public final class ControlClient {
         }
     }
 
-    /// Sends a request and returns the whole result, parsed.
+    /// Checks a request against the catalogue as the daemon will — a bad value is the daemon's own line,
+    /// exit 2, before anything is sent — then sends it and returns the whole result, parsed. What the
+    /// `runway` CLI uses; `call` sends a request as it is (the tests of the daemon's own checks).
+    public func send(_ request: ControlRequest) throws(ControlError) -> JSONValue {
+        _ = try request.validated(on: server)
+        return try call(request)
+    }
+
+    /// `send`, the result passed to `sink` piece by piece as it arrives.
+    public func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
+        _ = try request.validated(on: server)
+        try call(request, sink: sink)
+    }
+
+    /// Sends a request as it is and returns the whole result, parsed.
     public func call(_ request: ControlRequest) throws(ControlError) -> JSONValue {
         var body: [UInt8] = []
         try call(request) { body.append(contentsOf: $0) }

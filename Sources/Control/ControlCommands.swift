@@ -108,3 +108,13 @@ extension ControlCommands {
     /// The commands `server` answers.
     public static func answered(by server: ControlServerKind) -> [ControlCommandSpec] { all.filter { $0.servers.contains(server) } }
 }
+
+extension ControlCommandSpec {
+    /// A request of this command, its arguments set through the catalogue's typed keys:
+    /// `ControlCommands.link.request { $0[ControlCommands.Link.state] = "down" }`.
+    public func request(_ set: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
+        var request = ControlRequest(self)
+        set(&request)
+        return request
+    }
+}

@@ -23,7 +23,7 @@ enum AlertCommands {
             let toggle = try GroupToggles.toggleKey(parsed)
             let calendar = LogbookCalendar.current()
             let client = try CLI.client(parsed, .phone)
-            let alerts = try client.call(ControlRequest(command: "alerts")).arrayValue ?? []
+            let alerts = try client.send(ControlRequest(ControlCommands.alerts)).arrayValue ?? []
             let months = AlertGrouping.group(alerts, calendar: calendar, at: at)
             let remembered = try GroupToggles.apply(parsed, client: client, view: .alerts, toggle: toggle, newest: months.first?.key)
             if parsed.has("json") {
@@ -83,13 +83,18 @@ enum GroupToggles {
     /// Forgets (`--reset-groups`), then flips `toggle` from the state it shows now; returns what the phone
     /// remembers afterwards.
     static func apply(_ parsed: ParsedArguments, client: ControlClient, view: GroupExpansion.View, toggle: String?, newest: String?) throws -> [String: Bool] {
-        let name: JSONValue = .string(view.rawValue)
-        if parsed.has("reset-groups") { _ = try client.call(ControlRequest(command: "groups-reset", arguments: ["view": name])) }
-        var remembered = (try client.call(ControlRequest(command: "groups", arguments: ["view": name]))["remembered"]?.objectValue ?? [:])
+        let name = view.rawValue
+        if parsed.has("reset-groups") { _ = try client.send(ControlCommands.groupsReset.request { $0[ControlCommands.Groups.view] = name }) }
+        var remembered = (try client.send(ControlCommands.groups.request { $0[ControlCommands.Groups.view] = name })["remembered"]?.objectValue ?? [:])
             .compactMapValues(\.boolValue)
         if let toggle {
             let now = GroupExpansion.isExpanded(toggle, isNewest: toggle == newest, remembered: remembered)
-            _ = try client.call(ControlRequest(command: "group-set", arguments: ["view": name, "key": .string(toggle), "expanded": .bool(!now)]))
+            _ = try client.send(
+                ControlCommands.groupSet.request {
+                    $0[ControlCommands.Groups.view] = name
+                    $0[ControlCommands.GroupSet.key] = toggle
+                    $0[ControlCommands.GroupSet.expanded] = !now
+                })
             remembered[toggle] = !now
         }
         return remembered

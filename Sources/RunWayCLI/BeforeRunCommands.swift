@@ -8,8 +8,9 @@ import RunWayApp
 enum BeforeRunCommands {
     static var all: [CLI.Command] { [preflight, appstoreSet, appstoreFail, appstoreShow, updateCheck, updateStatus, updateRespond] }
 
-    static func call(_ parsed: ParsedArguments, _ command: String, _ arguments: [String: JSONValue] = [:]) throws -> JSONValue {
-        try CLI.client(parsed, .phone).call(ControlRequest(command: command, arguments: arguments))
+    /// Sends `request` to the phone, checked against the catalogue first.
+    static func call(_ parsed: ParsedArguments, _ request: ControlRequest) throws -> JSONValue {
+        try CLI.client(parsed, .phone).send(request)
     }
 
     static let preflight = CLI.Command(
@@ -25,7 +26,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, .flag("legacy", "RunWay 1.3.1's row (reachability) and its own heart-rate rule"), CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, "preflight", parsed.has("legacy") ? ["legacy": .bool(true)] : [:])
+            let result = try call(parsed, ControlCommands.preflight.request { $0[ControlCommands.Preflight.legacy] = parsed.has("legacy") })
             if parsed.has("json") { Output.out(result.text); return 0 }
             var lines = [
                 "PRE-FLIGHT CHECK",
@@ -59,24 +60,25 @@ enum BeforeRunCommands {
         ],
         positionals: 0,
         run: { parsed in
-            var arguments: [String: JSONValue] = [:]
+            typealias Set = ControlCommands.AppstoreSet
+            var request = ControlRequest(ControlCommands.appstoreSet)
             switch (parsed.value("version"), parsed.value("json-file")) {
             case let (version?, nil):
                 if let problem = AppVersion.problem(version) { throw ControlError.invalid("--version: \(problem)") }
-                arguments["version"] = .string(version)
-                if let url = parsed.value("url") { arguments["url"] = .string(url) }
+                request[Set.version] = version
+                request[Set.url] = parsed.value("url")
             case let (nil, path?):
                 guard parsed.value("url") == nil else { throw ControlError.invalid("--url goes with --version, not with --json-file") }
                 let bytes: [UInt8]
                 do { bytes = path == "-" ? try SessionCLI.readStandardInput() : try Filesystem.readFile(path) } catch {
                     throw ControlError.invalid("cannot read \(path): \(error)")
                 }
-                arguments["body"] = .string(String(decoding: bytes, as: UTF8.self))
+                request[Set.body] = String(decoding: bytes, as: UTF8.self)
             default:
                 throw ControlError.invalid("give either --version V or --json-file F")
             }
-            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { arguments["delayMs"] = .integer(Int64(delay)) }
-            let result = try call(parsed, "appstore-set", arguments)
+            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
+            let result = try call(parsed, request)
             Output.out(parsed.has("json") ? result.text : "the App Store lookup now answers \(result["answer"]?.stringValue ?? "")")
             return 0
         })
@@ -91,9 +93,9 @@ enum BeforeRunCommands {
             guard parsed.positionals == ["network"] else {
                 throw ControlError.invalid("say how the lookup fails: network (not '\(parsed.positionals.first ?? "")')")
             }
-            var arguments: [String: JSONValue] = [:]
-            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { arguments["delayMs"] = .integer(Int64(delay)) }
-            let result = try call(parsed, "appstore-fail", arguments)
+            var request = ControlRequest(ControlCommands.appstoreFail)
+            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
+            let result = try call(parsed, request)
             Output.out(parsed.has("json") ? result.text : "the App Store lookup now fails (network)")
             return 0
         })
@@ -105,7 +107,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, "appstore-show")
+            let result = try call(parsed, ControlRequest(ControlCommands.appstoreShow))
             if parsed.has("json") { Output.out(result.text); return 0 }
             Output.out(
                 """
@@ -130,7 +132,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, "update-check")
+            let result = try call(parsed, ControlRequest(ControlCommands.updateCheck))
             if parsed.has("json") { Output.out(result.text); return 0 }
             var line = result["outcome"]?.stringValue ?? "?"
             line += " (installed \(result["installed"]?.stringValue ?? "?")"
@@ -147,7 +149,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, "update-status")
+            let result = try call(parsed, ControlRequest(ControlCommands.updateStatus))
             if parsed.has("json") { Output.out(result.text); return 0 }
             Output.out(
                 """
@@ -173,7 +175,7 @@ enum BeforeRunCommands {
             guard answer == "update" || answer == "later" else {
                 throw ControlError.invalid("respond with update or later, not '\(answer)'")
             }
-            let result = try call(parsed, "update-respond", ["answer": .string(answer)])
+            let result = try call(parsed, ControlCommands.updateRespond.request { $0[ControlCommands.UpdateRespond.answer] = answer })
             if parsed.has("json") { Output.out(result.text); return 0 }
             Output.out(result["opened"]?.stringValue ?? "later")
             return 0

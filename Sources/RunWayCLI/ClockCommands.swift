@@ -17,7 +17,7 @@ enum ClockCommands {
         "show", synopsis: "(--home H | --phone P [--watch W]) [--json]",
         summary: "Shows each device's time (local, TZ), and whether its clock runs (offset) or is frozen.",
         positionals: 0
-    ) { _ in ControlRequest(command: "clock-show") }
+    ) { _ in ControlRequest(ControlCommands.clockShow) }
 
     static let set = command(
         "set", synopsis: "TIME (--home H | --phone P [--watch W]) [--frozen] [--json]",
@@ -37,7 +37,10 @@ enum ClockCommands {
         guard DeviceClock.range.contains(at) else {
             throw ControlError.invalid("clock set: '\(text)' is outside 2001-01-01 to 2100-01-01")
         }
-        return ControlRequest(command: "clock-set", arguments: ["at": .number(at), "frozen": .bool(parsed.has("frozen"))])
+        return ControlCommands.clockSet.request {
+            $0[ControlCommands.ClockSet.at] = at
+            $0[ControlCommands.ClockSet.frozen] = parsed.has("frozen")
+        }
     }
 
     static let advance = command(
@@ -55,14 +58,14 @@ enum ClockCommands {
         guard seconds > 0, seconds <= DeviceClock.maximumAdvance else {
             throw ControlError.invalid("clock advance: '\(text)' must be more than 0 and at most 3650d")
         }
-        return ControlRequest(command: "clock-advance", arguments: ["seconds": .number(seconds)])
+        return ControlCommands.clockAdvance.request { $0[ControlCommands.ClockAdvance.seconds] = seconds }
     }
 
     static let reset = command(
         "reset", synopsis: "(--home H | --phone P [--watch W]) [--json]",
         summary: "Puts the device clock back on the system's time, running (offset 0).",
         positionals: 0
-    ) { _ in ControlRequest(command: "clock-reset") }
+    ) { _ in ControlRequest(ControlCommands.clockReset) }
 
     static var all: [CLI.Command] { [show, set, advance, reset] }
 
@@ -81,7 +84,7 @@ enum ClockCommands {
             let call = try request(parsed)
             let clients = try targets.map { ($0.label, try ControlClient(home: $0.home)) }
             var results: [(String, JSONValue)] = []
-            for (label, client) in clients { results.append((label, try client.call(call))) }
+            for (label, client) in clients { results.append((label, try client.send(call))) }
             if parsed.has("json") {
                 let readings = results.map { ($0.0, reading($0.1)) }
                 Output.out(readings.count == 1 ? readings[0].1.text : JSONValue.object(Dictionary(uniqueKeysWithValues: readings)).text)

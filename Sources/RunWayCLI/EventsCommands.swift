@@ -32,12 +32,11 @@ enum EventsCLI {
         let follow = parsed.has("follow"), json = parsed.has("json")
         if follow { restoreDefaultSignals([SIGINT, SIGTERM]) }
         let client = try CLI.client(parsed, device)
-        let recent = try client.call(
-            ControlRequest(
-                command: "events",
-                arguments: [
-                    "limit": .integer(Int64(limit)), "follow": .bool(follow),
-                ]))
+        let recent = try client.send(
+            ControlCommands.events.request {
+                $0[ControlCommands.Events.limit] = limit
+                $0[ControlCommands.Events.follow] = follow
+            })
         for event in recent.arrayValue ?? [] { print(event, json: json) }
         guard follow else {
             if !json, recent.arrayValue?.isEmpty ?? true { Output.out("no delegate calls yet") }

@@ -20,7 +20,7 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "language"))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.language))
             Output.out(parsed.has("json") ? result.text : render(result))
             return 0
         })
@@ -42,7 +42,7 @@ enum LanguageCommands {
             guard name == "system" || AppLanguage(rawValue: name) != nil else {
                 throw ControlError.invalid("'\(name)' is not a language RunWay offers; supported: \(AppLanguage.codes.joined(separator: ", ")), or system")
             }
-            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "language-set", arguments: ["language": .string(name)]))
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.languageSet.request { $0[ControlCommands.LanguageSet.language] = name })
             if parsed.has("json") { Output.out(result.text); return 0 }
             let rewritten = result["rewrittenReminders"]?.arrayValue?.count ?? 0
             Output.out(
@@ -63,7 +63,7 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "settings"))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.settings))
             if parsed.has("json") { Output.out(result.text); return 0 }
             let rows = (result["rows"]?.arrayValue ?? []).map { row in
                 "  \(row["title"]?.stringValue ?? "?")  \(row["value"]?.stringValue ?? "")  → \(row["opens"]?.stringValue ?? "")"
@@ -79,7 +79,7 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "strings"))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.strings))
             if parsed.has("json") { Output.out(result.text); return 0 }
             let table = result["strings"]?.objectValue ?? [:]
             let lines = table.keys.sorted().map { "  \($0)  \(table[$0]?.stringValue ?? "")" }
@@ -101,7 +101,7 @@ enum LanguageCommands {
 
     /// One text of the app in its effective language, asked of the phone, which owns the language.
     static func text(_ key: TextKey, client: ControlClient) throws -> String {
-        let result = try client.call(ControlRequest(command: "strings"))
+        let result = try client.send(ControlRequest(ControlCommands.strings))
         return result["strings"]?[key.rawValue]?.stringValue ?? AppTexts.text(key, .developmentRegion)
     }
 }

@@ -16,7 +16,7 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "notifications"))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.notifications))
             if parsed.has("json") { Output.out(result.text); return 0 }
             let pending = result["pending"]?.arrayValue ?? [], delivered = result["delivered"]?.arrayValue ?? []
             var lines = ["pending (\(pending.count) of at most \(result["pendingLimit"]?.intValue ?? 64))"]
@@ -39,7 +39,7 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            render(try CLI.client(parsed, .phone).call(ControlRequest(command: "reminders")), json: parsed.has("json"))
+            render(try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.reminders)), json: parsed.has("json"))
         })
 
     static let reschedule = CLI.Command(
@@ -52,7 +52,7 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            render(try CLI.client(parsed, .phone).call(ControlRequest(command: "reminders-reschedule")), json: parsed.has("json"))
+            render(try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.remindersReschedule)), json: parsed.has("json"))
         })
 
     static func render(_ result: JSONValue, json: Bool) -> Int32 {

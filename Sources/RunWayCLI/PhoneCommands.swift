@@ -14,7 +14,7 @@ enum PhoneCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "status"))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status))
             Output.out(parsed.has("json") ? result.text : StatusText.render(result))
             return 0
         })
@@ -41,11 +41,11 @@ enum PhoneCommands {
             if parsed.has("json") && toggle == nil {
                 _ = try GroupToggles.apply(parsed, client: client, view: .logbook, toggle: nil, newest: nil)
                 // Straight through: the daemon streams the JSON text, we copy it to stdout.
-                try client.call(ControlRequest(command: "logbook")) { Output.writeBytes(1, $0) }
+                try client.send(ControlRequest(ControlCommands.logbook)) { Output.writeBytes(1, $0) }
                 Output.writeBytes(1, [0x0A])
                 return 0
             }
-            let flights = try client.call(ControlRequest(command: "logbook")).arrayValue ?? []
+            let flights = try client.send(ControlRequest(ControlCommands.logbook)).arrayValue ?? []
             let remembered = try GroupToggles.apply(
                 parsed, client: client, view: .logbook, toggle: toggle,
                 newest: LogbookText.monthKeys(flights, calendar: calendar).first)
@@ -68,7 +68,7 @@ enum PhoneCommands {
         positionals: 1,
         run: { parsed in
             guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
-            let result = try CLI.client(parsed, .phone).call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.flight.request { $0[ControlCommands.Flight.id] = id })
             let charts =
                 parsed.has("no-charts")
                 ? []
@@ -99,7 +99,7 @@ enum PhoneCommands {
                 guard isatty(0) == 1 else {
                     throw UsageError("refusing to delete without confirmation: stdin is not a terminal (add --yes)")
                 }
-                let summary = try client.call(ControlRequest(command: "flight", arguments: ["id": .string(id)]))
+                let summary = try client.send(ControlCommands.flight.request { $0[ControlCommands.Flight.id] = id })
                 // The question is the app's, in the app's language (#27); the flight line and [y/N] are the CLI's.
                 let question = try LanguageCommands.text(.deleteConfirm, client: client)
                 Output.write(1, "\(question)\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
@@ -108,7 +108,7 @@ enum PhoneCommands {
                     return 1
                 }
             }
-            _ = try client.call(ControlRequest(command: "delete", arguments: ["id": .string(id)]))
+            _ = try client.send(ControlCommands.delete.request { $0[ControlCommands.Flight.id] = id })
             Output.out("deleted \(id.uppercased())")
             return 0
         })
@@ -137,11 +137,11 @@ enum PhoneCommands {
             // Attach first, then list: a flight saved in between is in the listing and also comes as an
             // event, and its arrival number tells which it is. Nothing falls between the two.
             let client = try CLI.client(parsed, .phone)
-            let attached = try client.call(ControlRequest(command: "attach"))
-            let flights = try CLI.client(parsed, .phone).call(ControlRequest(command: "logbook")).arrayValue ?? []
+            let attached = try client.send(ControlRequest(ControlCommands.attach))
+            let flights = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.logbook)).arrayValue ?? []
             var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
             let remembered =
-                (try CLI.client(parsed, .phone).call(ControlRequest(command: "groups", arguments: ["view": .string("logbook")]))["remembered"]?
+                (try CLI.client(parsed, .phone).send(ControlCommands.groups.request { $0[ControlCommands.Groups.view] = "logbook" })["remembered"]?
                 .objectValue ?? [:]).compactMapValues(\.boolValue)
             let logbook = LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered)
             let drained = attached["drained"]?.intValue ?? 0
@@ -150,8 +150,8 @@ enum PhoneCommands {
                 return try PhoneScreen(
                     client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
                     calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
-                    status: try CLI.client(parsed, .phone).call(ControlRequest(command: "status")),
-                    preflight: try CLI.client(parsed, .phone).call(ControlRequest(command: "preflight"))
+                    status: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status)),
+                    preflight: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.preflight))
                 ).run()
             }
             Output.out(logbook)

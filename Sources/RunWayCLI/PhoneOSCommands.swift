@@ -41,7 +41,7 @@ enum PhoneOSCommands {
             path: ["phone", "app", action], synopsis: "--home P [--json]", summary: summary,
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).call(ControlRequest(command: "app", arguments: ["action": .string(action)]))
+                let result = try client(parsed).send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action })
                 Output.out(parsed.has("json") ? result.text : render(result))
                 return 0
             })
@@ -54,7 +54,7 @@ enum PhoneOSCommands {
                 "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).call(ControlRequest(command: "os-status"))
+                let result = try client(parsed).send(ControlRequest(ControlCommands.osStatus))
                 Output.out(parsed.has("json") ? result.text : render(result))
                 return 0
             }),
@@ -63,7 +63,7 @@ enum PhoneOSCommands {
             summary: "Memory pressure: phone-os kills the app at once (SIGKILL), as iOS's jetsam does. Fails (1) if the app is not running.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).call(ControlRequest(command: "os-jetsam"))
+                let result = try client(parsed).send(ControlRequest(ControlCommands.osJetsam))
                 Output.out(parsed.has("json") ? result.text : render(result))
                 return 0
             }),

@@ -32,7 +32,7 @@ enum PhoneOSRegistry {
     /// The app's state as phone-os reports it (not running, background, foreground, suspended).
     static func appState(_ home: DeviceHome) -> String? {
         guard let client = try? ControlClient(home: home, socketPath: socketPath(home)),
-            let status = try? client.call(ControlRequest(command: "os-status"))
+            let status = try? client.send(ControlRequest(ControlCommands.osStatus))
         else { return nil }
         return status["appState"]?.stringValue
     }

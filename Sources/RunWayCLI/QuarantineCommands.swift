@@ -19,9 +19,9 @@ enum QuarantineCLI {
                     """,
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    var arguments: [String: JSONValue] = [:]
-                    if let limit = try parsed.integer("limit", range: 1...100_000) { arguments["limit"] = .integer(Int64(limit)) }
-                    let result = try SessionCLI.call(parsed, device, "quarantine", arguments)
+                    var request = ControlRequest(ControlCommands.quarantine)
+                    if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Quarantine.limit] = limit }
+                    let result = try SessionCLI.call(parsed, device, request)
                     if parsed.has("json") {
                         Output.out(result.text)
                         return 0
@@ -44,17 +44,17 @@ enum QuarantineCLI {
                     "Removes one quarantined transfer (its quarantine id, from `runway \(name) quarantine`), or all of them. Exit 1 if there is no such id.",
                 specs: [CLI.homeSpec, .flag("all", "remove every quarantined transfer"), CLI.jsonSpec], positionals: 1,
                 run: { parsed in
-                    var arguments: [String: JSONValue] = [:]
+                    var request = ControlRequest(ControlCommands.quarantineRemove)
                     if parsed.has("all") {
                         guard parsed.positionals.isEmpty else { throw UsageError("give an ID or --all, not both") }
-                        arguments["all"] = .bool(true)
+                        request[ControlCommands.QuarantineRemove.all] = true
                     } else {
                         guard let text = parsed.positionals.first, let id = Int(text), id > 0 else {
                             throw UsageError("a quarantine ID (a positive number) or --all is required")
                         }
-                        arguments["id"] = .integer(Int64(id))
+                        request[ControlCommands.QuarantineRemove.id] = id
                     }
-                    let result = try SessionCLI.call(parsed, device, "quarantine-remove", arguments)
+                    let result = try SessionCLI.call(parsed, device, request)
                     Output.out(parsed.has("json") ? result.text : "removed \(result["removed"]?.intValue ?? 0)")
                     return 0
                 }),

@@ -30,7 +30,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, modeSpec, paceSpec, zoneSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "run-start", try targetArguments(parsed))
+                    let result = try call(parsed, device, try target(parsed, ControlRequest(ControlCommands.runStart)))
                     var text = "started \(result["runId"]?.stringValue ?? "") (\(result["mode"]?.stringValue ?? "") \(result["target"]?.stringValue ?? ""))"
                     if let mirroring = result["mirroring"] {
                         text +=
@@ -57,7 +57,8 @@ enum RunCLI {
                 ],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "run-sample", ["samples": try samples(parsed)])
+                    let samples = try samples(parsed)
+                    let result = try call(parsed, device, ControlCommands.runSample.request { $0[ControlCommands.RunSample.samples] = samples })
                     if parsed.has("json") {
                         Output.out(result.text)
                     } else {
@@ -74,7 +75,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "run-status", [:])
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStatus))
                     Output.out(parsed.has("json") ? result.text : StatusText.render(result))
                     return 0
                 }),
@@ -96,12 +97,12 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "run-stop", [:])
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStop))
                     if parsed.has("json") {
                         Output.out(result.text)
                     } else if device == .phone, result["saved"]?.stringValue == "saved", let id = result["id"]?.stringValue {
                         // The post-run summary (#26): the same figures as the Logbook's, with no delete.
-                        let flight = try call(parsed, .phone, "flight", ["id": .string(id)])
+                        let flight = try call(parsed, .phone, ControlCommands.flight.request { $0[ControlCommands.Flight.id] = id })
                         Output.out(FlightSummaryText.render(flight, calendar: .current()))
                     } else {
                         Output.out(result["id"]?.stringValue ?? "")
@@ -123,10 +124,10 @@ enum RunCLI {
                 ],
                 positionals: 0,
                 run: { parsed in
-                    var arguments = try targetArguments(parsed)
-                    if let seed = try parsed.integer("seed", range: 0...Int.max) { arguments["seed"] = .integer(Int64(seed)) }
-                    if let distance = try parsed.number("distance", range: 0.2...100) { arguments["distanceKm"] = .number(distance) }
-                    let result = try call(parsed, device, "run-replay", arguments)
+                    var request = try target(parsed, ControlRequest(ControlCommands.runReplay))
+                    request[ControlCommands.RunReplay.seed] = try parsed.integer("seed", range: 0...Int.max)
+                    request[ControlCommands.RunReplay.distanceKm] = try parsed.number("distance", range: 0.2...100)
+                    let result = try call(parsed, device, request)
                     Output.out(parsed.has("json") ? result.text : "\(result["id"]?.stringValue ?? "") alerts=\(result["alerts"]?.intValue ?? 0)")
                     return 0
                 }),
@@ -148,7 +149,7 @@ enum RunCLI {
             guard let mode = parsed.positionals.first, ["refuse", "ignore", "none"].contains(mode) else {
                 throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
             }
-            _ = try call(parsed, .watch, "workout-fault", ["mode": .string(mode)])
+            _ = try call(parsed, .watch, ControlCommands.workoutFault.request { $0[ControlCommands.WorkoutFault.mode] = mode })
             Output.out("workout-start fault: \(mode)")
             return 0
         })
@@ -157,29 +158,32 @@ enum RunCLI {
     static let paceSpec = ArgumentSpec.option("target-pace", "M:SS", "the target pace per km (2:00 to 20:00; default 6:00)")
     static let zoneSpec = ArgumentSpec.option("target-hr", "LOW-HIGH", "the heart-rate zone (40 <= LOW < HIGH <= 220; default 140-160)")
 
-    static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ command: String, _ arguments: [String: JSONValue]) throws -> JSONValue {
-        try CLI.client(parsed, device).call(ControlRequest(command: command, arguments: arguments))
+    /// Sends `request` to the device's daemon, checked against the catalogue first.
+    static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest) throws -> JSONValue {
+        try CLI.client(parsed, device).send(request)
     }
 
-    /// `--mode`, `--target-pace`, `--target-hr` as request arguments; a bad one is one line, exit 2.
-    static func targetArguments(_ parsed: ParsedArguments) throws -> [String: JSONValue] {
-        var arguments: [String: JSONValue] = [:]
+    /// `request` (`run-start` or `run-replay`) with `--mode`, `--target-pace`, `--target-hr` as its
+    /// target's arguments; a bad one is one line, exit 2.
+    static func target(_ parsed: ParsedArguments, _ request: ControlRequest) throws -> ControlRequest {
+        typealias Target = ControlCommands.RunStart
+        var request = request
         if let mode = parsed.value("mode") {
             guard mode == "pace" || mode == "heart-rate" else { throw ControlError.invalid("--mode must be pace or heart-rate, not '\(mode)'") }
-            arguments["mode"] = .string(mode)
+            request[Target.mode] = mode
         }
         if let text = parsed.value("target-pace") {
             guard let pace = GPWSTarget.parsePace(text) else { throw ControlError.invalid("--target-pace must be M:SS from 2:00 to 20:00, not '\(text)'") }
-            arguments["targetPace"] = .number(pace)
+            request[Target.targetPace] = pace
         }
         if let text = parsed.value("target-hr") {
             guard let zone = GPWSTarget.parseZone(text) else {
                 throw ControlError.invalid("--target-hr must be LOW-HIGH with 40 <= LOW < HIGH <= 220, not '\(text)'")
             }
-            arguments["zoneLow"] = .number(zone.low)
-            arguments["zoneHigh"] = .number(zone.high)
+            request[Target.zoneLow] = zone.low
+            request[Target.zoneHigh] = zone.high
         }
-        return arguments
+        return request
     }
 
     /// One sample from the options, or the array in `--json-file`.

@@ -21,7 +21,8 @@ enum SessionCLI {
                     """,
                 specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "transfer-userinfo", ["payload": try readJSONObject(parsed)])
+                    let payload = try readJSONObject(parsed)
+                    let result = try call(parsed, device, ControlCommands.transferUserInfo.request { $0[ControlCommands.Payload.payload] = payload })
                     Output.out(parsed.has("json") ? result.text : String(result["transferId"]?.intValue ?? 0))
                     return 0
                 }),
@@ -30,7 +31,7 @@ enum SessionCLI {
                 summary: "The userInfo dictionaries delivered to the \(name) app that are not flights, in arrival order (flights are in the phone's logbook).",
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "received", [:])
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.received))
                     if parsed.has("json") {
                         Output.out(result.text)
                     } else {
@@ -45,7 +46,8 @@ enum SessionCLI {
                     "Replaces the application context the \(other) sees (latest value only, durable; an identical context is not delivered twice). At most 262,144 bytes.",
                 specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "context-set", ["payload": try readJSONObject(parsed)])
+                    let payload = try readJSONObject(parsed)
+                    let result = try call(parsed, device, ControlCommands.contextSet.request { $0[ControlCommands.Payload.payload] = payload })
                     Output.out(parsed.has("json") ? result.text : "context version \(result["version"]?.intValue ?? 0)")
                     return 0
                 }),
@@ -54,7 +56,7 @@ enum SessionCLI {
                 summary: "The application context this side set (applicationContext) and the last one received from the \(other) (receivedApplicationContext).",
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, "context-get", [:])
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.contextGet))
                     Output.out(parsed.has("json") ? result.text : result.prettyText)
                     return 0
                 }),
@@ -74,15 +76,16 @@ enum SessionCLI {
                 ],
                 positionals: 0,
                 run: { parsed in
-                    var arguments: [String: JSONValue] = ["payload": try readJSONObject(parsed)]
-                    if let timeout = try parsed.integer("timeout", range: 1...600_000) { arguments["timeoutMs"] = .integer(Int64(timeout)) }
+                    var request = ControlRequest(ControlCommands.message)
+                    request[ControlCommands.Payload.payload] = try readJSONObject(parsed)
+                    request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
                     if parsed.has("no-reply") {
-                        arguments["replyExpected"] = .bool(false)
-                        let result = try call(parsed, device, "message", arguments)
+                        request[ControlCommands.Message.replyExpected] = false
+                        let result = try call(parsed, device, request)
                         Output.out(parsed.has("json") ? result.text : "delivered")
                         return 0
                     }
-                    let result = try call(parsed, device, "message", arguments)
+                    let result = try call(parsed, device, request)
                     let reply = result["reply"] ?? .null
                     Output.out(parsed.has("json") ? reply.text : reply.prettyText)
                     return 0
@@ -93,9 +96,9 @@ enum SessionCLI {
                     "The outstanding userInfo transfers (oldest first; every one isTransferring, as on Apple's, and whether it is on the wire — those cannot be cancelled; their keys and encoded size — not whole payloads) and the most recently finished ones.",
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    var arguments: [String: JSONValue] = [:]
-                    if let limit = try parsed.integer("limit", range: 1...100_000) { arguments["limit"] = .integer(Int64(limit)) }
-                    let result = try call(parsed, device, "transfers", arguments)
+                    var request = ControlRequest(ControlCommands.transfers)
+                    if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Transfers.limit] = limit }
+                    let result = try call(parsed, device, request)
                     if parsed.has("json") {
                         Output.out(result.text)
                     } else {
@@ -118,7 +121,7 @@ enum SessionCLI {
                     guard let text = parsed.positionals.first, let id = Int(text), id > 0 else {
                         throw UsageError("a transfer ID (a positive number) is required")
                     }
-                    _ = try call(parsed, device, "cancel", ["transferId": .integer(Int64(id))])
+                    _ = try call(parsed, device, ControlCommands.cancel.request { $0[ControlCommands.Cancel.transferId] = id })
                     Output.out("cancelled \(id)")
                     return 0
                 }),
@@ -133,7 +136,7 @@ enum SessionCLI {
                 "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground).",
             specs: [CLI.homeSpec], positionals: 0,
             run: { parsed in
-                let result = try call(parsed, .watch, "app", ["action": .string(action)])
+                let result = try call(parsed, .watch, ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action })
                 Output.out("watch app: installed=\(result["watchAppInstalled"]?.boolValue ?? false) active=\(result["watchAppActive"]?.boolValue ?? false)")
                 return 0
             })
@@ -141,8 +144,9 @@ enum SessionCLI {
 
     static let jsonFileSpec = ArgumentSpec.option("json-file", "F", "a file holding one JSON object (- for stdin)")
 
-    static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ command: String, _ arguments: [String: JSONValue]) throws -> JSONValue {
-        try CLI.client(parsed, device).call(ControlRequest(command: command, arguments: arguments))
+    /// Sends `request` to the device's daemon, checked against the catalogue first.
+    static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest) throws -> JSONValue {
+        try CLI.client(parsed, device).send(request)
     }
 
     /// The JSON object in `--json-file`: unreadable, invalid or not an object are usage errors (exit 2).

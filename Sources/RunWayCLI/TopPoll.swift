@@ -45,7 +45,7 @@ struct PairPoll {
         let osPath = phoneHome.osControlSocketPath
         if Filesystem.kind(of: osPath) == .socket {
             os = try? ControlClient(home: phoneHome, socketPath: osPath, timeoutMilliseconds: timeoutMilliseconds)
-                .call(ControlRequest(command: "os-status"))
+                .send(ControlRequest(ControlCommands.osStatus))
         }
         return PairPoll(watch: device(DeviceHome(path: pair.watch, role: .watch)), phone: device(phoneHome), phoneOS: os)
     }
@@ -54,7 +54,7 @@ struct PairPoll {
         guard Filesystem.kind(of: home.controlSocketPath) == .socket else { return Device(status: nil, problem: "not running") }
         do {
             let client = try ControlClient(home: home, timeoutMilliseconds: timeoutMilliseconds)
-            return Device(status: try client.call(ControlRequest(command: "status")), problem: nil)
+            return Device(status: try client.send(ControlRequest(ControlCommands.status)), problem: nil)
         } catch {
             return Device(status: nil, problem: error.message.contains("did not") ? "not answering" : "not running")
         }

@@ -32,21 +32,23 @@ enum WatchCommands {
             let client = try CLI.client(parsed, .watch)
             let progress = count > recordChunk && !json && isatty(2) != 0 ? Progress(total: count) : nil
             var recorded = 0
-            var endingAt: JSONValue?
+            var endingAt: Double?
             if json { Output.writeBytes(1, Array("[".utf8)) }
             while recorded < count {
                 let chunk = min(recordChunk, count - recorded)
-                var arguments: [String: JSONValue] = ["count": .integer(Int64(chunk))]
-                if let distance { arguments["distanceKm"] = .number(distance) }
-                if let seed, recorded == 0 { arguments["seed"] = .integer(Int64(seed)) }
+                typealias Record = ControlCommands.Record
+                var request = ControlRequest(ControlCommands.record)
+                request[Record.count] = chunk
+                request[Record.distanceKm] = distance
+                if recorded == 0 { request[Record.seed] = seed }
                 if count > chunk {
-                    arguments["seriesTotal"] = .integer(Int64(count))
-                    arguments["seriesStart"] = .integer(Int64(recorded))
-                    if let endingAt { arguments["endingAt"] = endingAt }
+                    request[Record.seriesTotal] = count
+                    request[Record.seriesStart] = recorded
+                    request[Record.endingAt] = endingAt
                 }
                 let result: JSONValue
                 do {
-                    result = try client.call(ControlRequest(command: "record", arguments: arguments))
+                    result = try client.send(request)
                 } catch let error as ControlError where recorded > 0 {
                     progress?.finish()
                     if json { Output.writeBytes(1, Array("]\n".utf8)) }
@@ -54,7 +56,7 @@ enum WatchCommands {
                         "recorded \(recorded) of \(count) runs (in chunks of \(recordChunk), each committed) before: \(error.message)",
                         exitStatus: error.exitStatus)
                 }
-                endingAt = result["endingAt"]
+                endingAt = result["endingAt"]?.doubleValue
                 let ids = (result["ids"]?.arrayValue ?? []).compactMap(\.stringValue)
                 if json {
                     let text = (recorded > 0 ? "," : "") + ids.map { "\"\($0)\"" }.joined(separator: ",")
@@ -114,7 +116,7 @@ enum WatchCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .watch).call(ControlRequest(command: "status"))
+            let result = try CLI.client(parsed, .watch).send(ControlRequest(ControlCommands.status))
             if parsed.has("json") {
                 Output.out(result.text)
             } else {
@@ -136,7 +138,7 @@ enum LinkCommands {
             specs: [CLI.homeSpec],
             positionals: 0,
             run: { parsed in
-                _ = try CLI.client(parsed, .watch).call(ControlRequest(command: "link", arguments: ["state": .string(state)]))
+                _ = try CLI.client(parsed, .watch).send(ControlCommands.link.request { $0[ControlCommands.Link.state] = state })
                 Output.out("link \(state)")
                 return 0
             })
@@ -166,12 +168,11 @@ extension LinkCommands {
             guard let code = Int(codeText), [7017, 7014, 7015].contains(code) else {
                 throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not '\(codeText)'")
             }
-            let result = try CLI.client(parsed, .watch).call(
-                ControlRequest(
-                    command: "fail-next",
-                    arguments: [
-                        "count": .integer(Int64(count)), "code": .integer(Int64(code)),
-                    ]))
+            let result = try CLI.client(parsed, .watch).send(
+                ControlCommands.failNext.request {
+                    $0[ControlCommands.FailNext.count] = count
+                    $0[ControlCommands.FailNext.code] = code
+                })
             Output.out("the next \(count) transfer(s) fail with \(code) \(result["name"]?.stringValue ?? "")")
             return 0
         })

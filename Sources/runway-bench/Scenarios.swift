@@ -22,13 +22,13 @@ struct Scenarios {
         var left = count
         while left > 0 {
             let slice = min(left, 20_000)
-            _ = try watch.call(ControlRequest(command: "record", arguments: ["count": .integer(Int64(slice))]))
+            _ = try watch.send(ControlCommands.record.request { $0[ControlCommands.Record.count] = slice })
             left -= slice
         }
     }
 
     func outstanding(_ watch: ControlClient) throws -> Int {
-        try watch.call(ControlRequest(command: "status"))["outstandingUserInfoTransfers"]?.intValue ?? -1
+        try watch.send(ControlRequest(ControlCommands.status))["outstandingUserInfoTransfers"]?.intValue ?? -1
     }
 
     /// The mean encoded size of a generated flight's userInfo: the baseline moves records of this size.
@@ -104,10 +104,10 @@ struct Scenarios {
         try pair.startPhone()
         let watch = try client(pair.watchHome, .watch)
         let ui = try client(pair.phoneHome, .phone)
-        _ = try ui.call(ControlRequest(command: "attach"))
+        _ = try ui.send(ControlRequest(ControlCommands.attach))
         var sample = Sample()
         for _ in 0..<(samples + 10) {
-            let ids = try watch.call(ControlRequest(command: "record", arguments: ["count": .integer(1)]))["ids"]?.arrayValue ?? []
+            let ids = try watch.send(ControlRequest(ControlCommands.record))["ids"]?.arrayValue ?? []
             let returned = now()
             guard let id = ids.first?.stringValue else { throw HarnessError("record returned no id") }
             while let event = try ui.nextEvent() {
@@ -167,10 +167,10 @@ struct Scenarios {
                 try pair.startPhone()
                 continue
             }
-            let acked = try watch.call(ControlRequest(command: "status"))["outbox"]?["lastAcknowledgedTransfer"]?.intValue ?? 0
+            let acked = try watch.send(ControlRequest(ControlCommands.status))["outbox"]?["lastAcknowledgedTransfer"]?.intValue ?? 0
             let start = now()
             try pair.startPhone()
-            while (try watch.call(ControlRequest(command: "status"))["outbox"]?["lastAcknowledgedTransfer"]?.intValue ?? 0) <= acked {
+            while (try watch.send(ControlRequest(ControlCommands.status))["outbox"]?["lastAcknowledgedTransfer"]?.intValue ?? 0) <= acked {
                 usleep(200)
             }
             firstAck.add((now() - start) * 1000)

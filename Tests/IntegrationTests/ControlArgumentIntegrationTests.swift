@@ -1,5 +1,6 @@
 import Connectivity
 import Control
+import Glibc
 import JSONText
 import PairTesting
 import Testing
@@ -116,7 +117,9 @@ import Testing
             cancel[ControlCommands.Cancel.transferId] = 999
             var null = ControlRequest(ControlCommands.transferUserInfo)
             null[ControlCommands.Payload.payload] = .object(["a": .null])
-            for (request, spec) in [(cancel, ControlCommands.cancel), (null, ControlCommands.transferUserInfo), (ControlRequest(ControlCommands.runStop), ControlCommands.runStop)] {
+            for (request, spec) in [
+                (cancel, ControlCommands.cancel), (null, ControlCommands.transferUserInfo), (ControlRequest(ControlCommands.runStop), ControlCommands.runStop),
+            ] {
                 do throws(ControlError) {
                     _ = try ControlClient(home: home).call(request)
                     Issue.record("\(spec.name) succeeded")
@@ -125,6 +128,25 @@ import Testing
                     #expect(declared, "\(spec.name): \(error.exitStatus) \(error.wcError.map { "\($0.code)" } ?? "") \(error.message) is not declared")
                 }
             }
+        }
+    }
+
+    /// `runway` checks a request against the same declarations before it sends it: the same line, exit 2,
+    /// even from a daemon that cannot answer (stopped).
+    @Test func theClientChecksAsTheDaemonDoes() throws {
+        try withPair(tag: "args-client") { pair in
+            try pair.startWatch()
+            let home = DeviceHome(path: pair.watchHome, role: .watch)
+            let bad = ControlCommands.record.request { $0[ControlCommands.Record.count] = 0 }
+            var fromDaemon: ControlError?
+            do throws(ControlError) { _ = try ControlClient(home: home).call(bad) } catch { fromDaemon = error }
+            #expect(fromDaemon?.message == "count must be a whole number from 1 to 1000000" && fromDaemon?.exitStatus == 2)
+            let pid = try #require(pair.watch?.pid)
+            kill(pid, SIGSTOP)
+            defer { kill(pid, SIGCONT) }
+            var fromClient: ControlError?
+            do throws(ControlError) { _ = try ControlClient(home: home, timeoutMilliseconds: 3000).send(bad) } catch { fromClient = error }
+            #expect(fromClient?.message == fromDaemon?.message && fromClient?.exitStatus == 2)
         }
     }
 }
