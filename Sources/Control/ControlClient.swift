@@ -83,6 +83,11 @@ public final class ControlClient {
         return try call(request)
     }
 
+    /// `send`, the reply decoded as the command's reply type (one line, exit 1, if it is not of its shape).
+    public func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws(ControlError) -> Reply {
+        try Reply(json: try send(request))
+    }
+
     /// `send`, the result passed to `sink` piece by piece as it arrives.
     public func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
         _ = try request.validated(on: server)

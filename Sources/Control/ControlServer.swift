@@ -131,6 +131,11 @@ public final class ControlConnection {
 
     // MARK: - Replies
 
+    /// Replies with a command's typed reply, as its type encodes it.
+    public func reply(_ result: some ControlReply) {
+        reply(result.json)
+    }
+
     public func reply(_ result: JSONValue) {
         var writer = JSONWriter()
         writer.write(result)

@@ -5,15 +5,15 @@ import RunWayApp
 
 /// `clock-show|set|advance|reset`: the device clock's control commands, the same on both devices.
 /// After a change `onChange` runs before the reply, so whatever became due (the phone's notifications)
-/// is delivered before the command returns; it may add fields to the reply (`delivered`).
+/// is delivered before the command returns, and goes into the reply (`delivered`).
 struct ClockCommands {
     let clock: DeviceClock
     let logger: Logger
-    var onChange: () throws -> [String: JSONValue] = { [:] }
+    var onChange: () throws -> [JSONValue]? = { nil }
 
     func register(on router: ControlRouter) {
         router.on("clock-show") { _, connection in
-            connection.reply(clock.reading.json)
+            connection.reply(ClockReply(clock.reading))
         }
         router.on("clock-set") { request, connection in
             let at = request[ControlCommands.ClockSet.at]
@@ -39,8 +39,16 @@ struct ClockCommands {
                 "by": request.command, "from": Timestamp.iso8601(before.now), "to": Timestamp.iso8601(after.now),
                 "mode": after.mode.rawValue,
             ])
-        var fields = after.json.objectValue ?? [:]
-        fields.merge(try onChange()) { _, new in new }
-        connection.reply(.object(fields))
+        connection.reply(ClockReply(after, delivered: try onChange()))
+    }
+}
+
+extension ClockReply {
+    /// `{"now":"2026-10-08T07:00:00Z","mode":"frozen","offsetSeconds":604800.0}`: the time to the
+    /// millisecond when it has a fraction, the offset to the millisecond.
+    init(_ reading: DeviceClock.Reading, delivered: [JSONValue]? = nil) {
+        self.init(
+            now: Timestamp.iso8601(reading.now, milliseconds: reading.now.rounded(.down) != reading.now), mode: reading.mode.rawValue,
+            offsetSeconds: (reading.offsetSeconds * 1000).rounded() / 1000, delivered: delivered)
     }
 }

@@ -73,7 +73,7 @@ extension PhoneDaemon {
             var context = try SessionCommands.payload(request)
             context[appLanguageContextKey] = .string(language.effective.rawValue)
             let version = try session.updateApplicationContext(context)
-            connection.reply(.object(["version": .integer(version)]))
+            connection.reply(ContextSetReply(version: version))
         }
     }
 

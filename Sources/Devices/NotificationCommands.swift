@@ -11,7 +11,7 @@ extension PhoneDaemon {
         var clockCommands = ClockCommands(clock: time.clock, logger: logger)
         clockCommands.onChange = { [unowned self] in
             let delivered = self.time.deliverDue()
-            return ["delivered": .array(delivered.map(\.json))]
+            return delivered.map(\.json)
         }
         clockCommands.register(on: router)
         router.on("notifications") { [unowned self] request, connection in

@@ -79,28 +79,17 @@ extension PhoneOS {
         }
     }
 
-    func status() -> JSONValue {
-        var remaining: JSONValue = .null
+    func status() -> OSStatusReply {
+        var remaining: Int64?
         if budgetDeadline > 0 {
             let now = loop.nowNanoseconds
-            remaining = .integer(Int64(budgetDeadline > now ? (budgetDeadline - now) / 1_000_000 : 0))
+            remaining = Int64(budgetDeadline > now ? (budgetDeadline - now) / 1_000_000 : 0)
         }
-        return .object([
-            "home": .string(home.path),
-            "pid": .integer(Int64(getpid())),
-            "appState": .string(state.rawValue),
-            "appPid": childPID > 0 ? .integer(Int64(childPID)) : .null,
-            "forceQuit": .bool(forceQuit),
-            "launches": .object(launches.mapValues { .integer(Int64($0)) }),
-            "launchCount": .integer(Int64(launches.values.reduce(0, +))),
-            "lastLaunchReason": .string(lastLaunchReason),
-            "reclaims": .integer(Int64(reclaims)),
-            "jetsams": .integer(Int64(jetsams)),
-            "declinedLaunches": .integer(Int64(declined)),
-            "readyReports": .integer(Int64(readyReports)),
-            "backgroundBudgetMs": .integer(Int64(options.backgroundBudgetMilliseconds)),
-            "remainingBudgetMs": remaining,
-        ])
+        return OSStatusReply(
+            home: home.path, pid: Int64(getpid()), appState: state.rawValue, appPid: childPID > 0 ? Int64(childPID) : nil, forceQuit: forceQuit,
+            launches: launches.mapValues { Int64($0) }, launchCount: Int64(launches.values.reduce(0, +)), lastLaunchReason: lastLaunchReason,
+            reclaims: Int64(reclaims), jetsams: Int64(jetsams), declinedLaunches: Int64(declined), readyReports: Int64(readyReports),
+            backgroundBudgetMs: Int64(options.backgroundBudgetMilliseconds), remainingBudgetMs: remaining)
     }
 
     /// Answers the `open` calls waiting for the app: its status once ready, or why it is not.

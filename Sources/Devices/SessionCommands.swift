@@ -16,7 +16,7 @@ struct SessionCommands {
     func register(on router: ControlRouter) {
         router.on("transfer-userinfo") { request, connection in
             let transfer = try session.transferUserInfo(try Self.payload(request))
-            connection.reply(.object(["transferId": .integer(transfer.seq)]))
+            connection.reply(TransferUserInfoReply(transferId: transfer.seq))
         }
         router.on("received") { request, connection in
             let limit = request[ControlCommands.Received.limit]
@@ -25,22 +25,19 @@ struct SessionCommands {
         }
         router.on("context-set") { request, connection in
             let version = try session.updateApplicationContext(try Self.payload(request))
-            connection.reply(.object(["version": .integer(version)]))
+            connection.reply(ContextSetReply(version: version))
         }
         router.on("context-get") { request, connection in
             connection.reply(
-                .object([
-                    "applicationContext": session.applicationContext.json,
-                    "receivedApplicationContext": session.receivedApplicationContext.json,
-                ]))
+                ContextGetReply(applicationContext: session.applicationContext.json, receivedApplicationContext: session.receivedApplicationContext.json))
         }
         router.on("message") { request, connection in
             let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
             let replyExpected = request[ControlCommands.Message.replyExpected]
             session.sendMessage(try Self.payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
                 switch result {
-                case .success where !replyExpected: connection.reply(.object(["delivered": .bool(true)]))
-                case let .success(reply): connection.reply(.object(["reply": reply.json]))
+                case .success where !replyExpected: connection.reply(MessageReply(.delivered))
+                case let .success(reply): connection.reply(MessageReply(.reply(reply.json)))
                 case let .failure(error): connection.reply(error: ControlError(error))
                 }
             }
@@ -76,7 +73,7 @@ struct SessionCommands {
                 throw ControlError(
                     "transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
             }
-            connection.reply(.object(["cancelled": .integer(Int64(id))]))
+            connection.reply(CancelReply(cancelled: Int64(id)))
         }
         router.on("quarantine") { request, connection in
             let limit = request[ControlCommands.Quarantine.limit]
@@ -94,7 +91,7 @@ struct SessionCommands {
             }
             let removed = try session.removeQuarantined(id: id.map(Int64.init))
             if let id, removed == 0 { throw ControlError("no quarantined transfer \(id); nothing removed") }
-            connection.reply(.object(["removed": .integer(Int64(removed))]))
+            connection.reply(QuarantineRemoveReply(removed: Int64(removed)))
         }
     }
 

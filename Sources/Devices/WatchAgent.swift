@@ -158,7 +158,7 @@ public final class WatchAgent {
         default: throw ControlError.invalid("the app action must be install, uninstall, foreground or background")
         }
         try session.setLocalAppState(installed: installed, active: active)
-        return .object(["watchAppInstalled": .bool(installed), "watchAppActive": .bool(active)])
+        return WatchAppReply(watchAppInstalled: installed, watchAppActive: active).json
     }
 
     /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
@@ -167,7 +167,7 @@ public final class WatchAgent {
         let state = request[ControlCommands.Link.state]
         connector.isEnabled = state == "up"
         logger.notice("link.\(state)", ["by": "runway link \(state)"])
-        return .object(["link": .string(state)])
+        return LinkReply(link: state).json
     }
 
     /// `runway link fail-next N [--code C]` (fault injection): the next N userInfo transfers finish
@@ -177,7 +177,7 @@ public final class WatchAgent {
         let raw = request[ControlCommands.FailNext.code]  // 7017, 7014 or 7015: the catalogue allows no other
         guard let code = WCError.Code(rawValue: raw) else { throw ControlError.invalid("\(raw) is not a WCError code") }
         session.failNextTransfers(count, code: code)
-        return .object(["count": .integer(Int64(count)), "code": .integer(Int64(code.rawValue)), "name": .string(code.name)])
+        return FailNextReply(count: Int64(count), code: Int64(code.rawValue), name: code.name).json
     }
 
     /// `count` finished runs, queued for the phone in one outbox transaction.
@@ -207,9 +207,6 @@ public final class WatchAgent {
         // Committed, not yet answered: a crash here leaves flights queued whose recording never
         // reported success (docs/guarantees.md, "indeterminate recordings").
         CrashPoint.hit("send.after-enqueue")
-        return .object([
-            "ids": .array(recording.ids.map(JSONValue.string)), "firstTransfer": .integer(recording.firstTransfer),
-            "lastTransfer": .integer(recording.lastTransfer), "endingAt": .number(now),
-        ])
+        return RecordReply(ids: recording.ids, firstTransfer: recording.firstTransfer, lastTransfer: recording.lastTransfer, endingAt: now).json
     }
 }

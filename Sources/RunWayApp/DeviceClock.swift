@@ -126,14 +126,3 @@ public final class DeviceClock {
         frozenAt = newFrozenAt
     }
 }
-
-extension DeviceClock.Reading {
-    /// `{"now":"2026-10-08T07:00:00Z","mode":"frozen","offsetSeconds":604800.0}`
-    public var json: JSONValue {
-        .object([
-            "now": .string(Timestamp.iso8601(now, milliseconds: now.rounded(.down) != now)),
-            "mode": .string(mode.rawValue),
-            "offsetSeconds": .number((offsetSeconds * 1000).rounded() / 1000),
-        ])
-    }
-}

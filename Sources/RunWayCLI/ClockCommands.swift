@@ -83,15 +83,15 @@ enum ClockCommands {
             let targets = try self.targets(parsed)
             let call = try request(parsed)
             let clients = try targets.map { ($0.label, try ControlClient(home: $0.home)) }
-            var results: [(String, JSONValue)] = []
-            for (label, client) in clients { results.append((label, try client.send(call))) }
+            var results: [(String, ClockReply)] = []
+            for (label, client) in clients { results.append((label, try client.send(call, as: ClockReply.self))) }
             if parsed.has("json") {
-                let readings = results.map { ($0.0, reading($0.1)) }
+                let readings = results.map { ($0.0, $0.1.reading.json) }
                 Output.out(readings.count == 1 ? readings[0].1.text : JSONValue.object(Dictionary(uniqueKeysWithValues: readings)).text)
             } else {
                 for (label, result) in results {
                     Output.out(line(label, result))
-                    for item in result["delivered"]?.arrayValue ?? [] {
+                    for item in result.delivered ?? [] {
                         Output.out("  delivered " + NotificationText.line(item, dateKey: "deliveredAt"))
                     }
                 }
@@ -100,15 +100,10 @@ enum ClockCommands {
         }
     }
 
-    /// Just `{"now","mode","offsetSeconds"}`.
-    static func reading(_ result: JSONValue) -> JSONValue {
-        .object((result.objectValue ?? [:]).filter { ["now", "mode", "offsetSeconds"].contains($0.key) })
-    }
-
     /// `phone  2026-10-08 16:00:00 +09:00  frozen`
-    static func line(_ label: String, _ result: JSONValue) -> String {
-        let now = result["now"]?.stringValue.flatMap(Timestamp.parseISO8601).map(TimeText.localDateTime) ?? "?"
-        return "\(label.padding(5))  \(now)  \(result["mode"]?.stringValue ?? "?")"
+    static func line(_ label: String, _ result: ClockReply) -> String {
+        let now = Timestamp.parseISO8601(result.now).map(TimeText.localDateTime) ?? "?"
+        return "\(label.padding(5))  \(now)  \(result.mode)"
     }
 
     struct Target { let label: String; let home: DeviceHome }

@@ -13,17 +13,13 @@ enum PhoneOSCommands {
         return try ControlClient(home: home, socketPath: home.osControlSocketPath)
     }
 
-    static func render(_ status: JSONValue) -> String {
-        var lines = ["app: \(status["appState"]?.stringValue ?? "?")" + (status["appPid"]?.intValue.map { " (pid \($0))" } ?? "")]
-        let launches = status["launches"]?.objectValue ?? [:]
-        let byReason = launches.keys.sorted().map { "\($0) \(launches[$0]?.intValue ?? 0)" }.joined(separator: ", ")
-        lines.append("launches: \(status["launchCount"]?.intValue ?? 0)" + (byReason.isEmpty ? "" : " (\(byReason))"))
-        lines.append(
-            "reclaims: \(status["reclaims"]?.intValue ?? 0), jetsams: \(status["jetsams"]?.intValue ?? 0), launches declined: \(status["declinedLaunches"]?.intValue ?? 0)"
-        )
-        if status["forceQuit"]?.boolValue == true { lines.append("force-quit: no background launch until the app is opened") }
-        let budget = status["backgroundBudgetMs"]?.intValue ?? 0
-        lines.append("background budget: \(budget) ms" + (status["remainingBudgetMs"]?.intValue.map { ", \($0) ms left" } ?? ""))
+    static func render(_ status: OSStatusReply) -> String {
+        var lines = ["app: \(status.appState)" + (status.appPid.map { " (pid \($0))" } ?? "")]
+        let byReason = status.launches.keys.sorted().map { "\($0) \(status.launches[$0] ?? 0)" }.joined(separator: ", ")
+        lines.append("launches: \(status.launchCount)" + (byReason.isEmpty ? "" : " (\(byReason))"))
+        lines.append("reclaims: \(status.reclaims), jetsams: \(status.jetsams), launches declined: \(status.declinedLaunches)")
+        if status.forceQuit { lines.append("force-quit: no background launch until the app is opened") }
+        lines.append("background budget: \(status.backgroundBudgetMs) ms" + (status.remainingBudgetMs.map { ", \($0) ms left" } ?? ""))
         return lines.joined(separator: "\n")
     }
 
@@ -41,8 +37,8 @@ enum PhoneOSCommands {
             path: ["phone", "app", action], synopsis: "--home P [--json]", summary: summary,
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action })
-                Output.out(parsed.has("json") ? result.text : render(result))
+                let result = try client(parsed).send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action }, as: OSStatusReply.self)
+                Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             })
     }
@@ -54,8 +50,8 @@ enum PhoneOSCommands {
                 "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlRequest(ControlCommands.osStatus))
-                Output.out(parsed.has("json") ? result.text : render(result))
+                let result = try client(parsed).send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
+                Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
         CLI.Command(
@@ -63,8 +59,8 @@ enum PhoneOSCommands {
             summary: "Memory pressure: phone-os kills the app at once (SIGKILL), as iOS's jetsam does. Fails (1) if the app is not running.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlRequest(ControlCommands.osJetsam))
-                Output.out(parsed.has("json") ? result.text : render(result))
+                let result = try client(parsed).send(ControlRequest(ControlCommands.osJetsam), as: OSStatusReply.self)
+                Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
     ]

@@ -32,9 +32,9 @@ enum PhoneOSRegistry {
     /// The app's state as phone-os reports it (not running, background, foreground, suspended).
     static func appState(_ home: DeviceHome) -> String? {
         guard let client = try? ControlClient(home: home, socketPath: socketPath(home)),
-            let status = try? client.send(ControlRequest(ControlCommands.osStatus))
+            let status = try? client.send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
         else { return nil }
-        return status["appState"]?.stringValue
+        return status.appState
     }
 
     /// `runway up`'s phone: already running (phone-os or a phone-daemon), or started — phone-os unless

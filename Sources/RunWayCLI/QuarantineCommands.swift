@@ -54,8 +54,8 @@ enum QuarantineCLI {
                         }
                         request[ControlCommands.QuarantineRemove.id] = id
                     }
-                    let result = try SessionCLI.call(parsed, device, request)
-                    Output.out(parsed.has("json") ? result.text : "removed \(result["removed"]?.intValue ?? 0)")
+                    let reply = try SessionCLI.call(parsed, device, request, as: QuarantineRemoveReply.self)
+                    Output.out(parsed.has("json") ? reply.json.text : "removed \(reply.removed)")
                     return 0
                 }),
         ]

@@ -22,8 +22,10 @@ enum SessionCLI {
                 specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     let payload = try readJSONObject(parsed)
-                    let result = try call(parsed, device, ControlCommands.transferUserInfo.request { $0[ControlCommands.Payload.payload] = payload })
-                    Output.out(parsed.has("json") ? result.text : String(result["transferId"]?.intValue ?? 0))
+                    let reply = try call(
+                        parsed, device, ControlCommands.transferUserInfo.request { $0[ControlCommands.Payload.payload] = payload },
+                        as: TransferUserInfoReply.self)
+                    Output.out(parsed.has("json") ? reply.json.text : String(reply.transferId))
                     return 0
                 }),
             CLI.Command(
@@ -47,8 +49,9 @@ enum SessionCLI {
                 specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
                     let payload = try readJSONObject(parsed)
-                    let result = try call(parsed, device, ControlCommands.contextSet.request { $0[ControlCommands.Payload.payload] = payload })
-                    Output.out(parsed.has("json") ? result.text : "context version \(result["version"]?.intValue ?? 0)")
+                    let reply = try call(
+                        parsed, device, ControlCommands.contextSet.request { $0[ControlCommands.Payload.payload] = payload }, as: ContextSetReply.self)
+                    Output.out(parsed.has("json") ? reply.json.text : "context version \(reply.version)")
                     return 0
                 }),
             CLI.Command(
@@ -56,8 +59,8 @@ enum SessionCLI {
                 summary: "The application context this side set (applicationContext) and the last one received from the \(other) (receivedApplicationContext).",
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.contextGet))
-                    Output.out(parsed.has("json") ? result.text : result.prettyText)
+                    let reply = try call(parsed, device, ControlRequest(ControlCommands.contextGet), as: ContextGetReply.self)
+                    Output.out(parsed.has("json") ? reply.json.text : reply.json.prettyText)
                     return 0
                 }),
             CLI.Command(
@@ -79,15 +82,12 @@ enum SessionCLI {
                     var request = ControlRequest(ControlCommands.message)
                     request[ControlCommands.Payload.payload] = try readJSONObject(parsed)
                     request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
-                    if parsed.has("no-reply") {
-                        request[ControlCommands.Message.replyExpected] = false
-                        let result = try call(parsed, device, request)
-                        Output.out(parsed.has("json") ? result.text : "delivered")
-                        return 0
+                    if parsed.has("no-reply") { request[ControlCommands.Message.replyExpected] = false }
+                    let reply = try call(parsed, device, request, as: MessageReply.self)
+                    switch reply.outcome {
+                    case .delivered: Output.out(parsed.has("json") ? reply.json.text : "delivered")
+                    case let .reply(answer): Output.out(parsed.has("json") ? answer.text : answer.prettyText)
                     }
-                    let result = try call(parsed, device, request)
-                    let reply = result["reply"] ?? .null
-                    Output.out(parsed.has("json") ? reply.text : reply.prettyText)
                     return 0
                 }),
             CLI.Command(
@@ -121,7 +121,7 @@ enum SessionCLI {
                     guard let text = parsed.positionals.first, let id = Int(text), id > 0 else {
                         throw UsageError("a transfer ID (a positive number) is required")
                     }
-                    _ = try call(parsed, device, ControlCommands.cancel.request { $0[ControlCommands.Cancel.transferId] = id })
+                    _ = try call(parsed, device, ControlCommands.cancel.request { $0[ControlCommands.Cancel.transferId] = id }, as: CancelReply.self)
                     Output.out("cancelled \(id)")
                     return 0
                 }),
@@ -136,8 +136,8 @@ enum SessionCLI {
                 "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground).",
             specs: [CLI.homeSpec], positionals: 0,
             run: { parsed in
-                let result = try call(parsed, .watch, ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action })
-                Output.out("watch app: installed=\(result["watchAppInstalled"]?.boolValue ?? false) active=\(result["watchAppActive"]?.boolValue ?? false)")
+                let reply = try call(parsed, .watch, ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action }, as: WatchAppReply.self)
+                Output.out("watch app: installed=\(reply.watchAppInstalled) active=\(reply.watchAppActive)")
                 return 0
             })
     }
@@ -147,6 +147,11 @@ enum SessionCLI {
     /// Sends `request` to the device's daemon, checked against the catalogue first.
     static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest) throws -> JSONValue {
         try CLI.client(parsed, device).send(request)
+    }
+
+    /// `call`, the reply decoded as its command's type.
+    static func call<Reply: ControlReply>(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest, as type: Reply.Type) throws -> Reply {
+        try CLI.client(parsed, device).send(request, as: type)
     }
 
     /// The JSON object in `--json-file`: unreadable, invalid or not an object are usage errors (exit 2).

@@ -46,9 +46,9 @@ enum WatchCommands {
                     request[Record.seriesStart] = recorded
                     request[Record.endingAt] = endingAt
                 }
-                let result: JSONValue
+                let result: RecordReply
                 do {
-                    result = try client.send(request)
+                    result = try client.send(request, as: RecordReply.self)
                 } catch let error as ControlError where recorded > 0 {
                     progress?.finish()
                     if json { Output.writeBytes(1, Array("]\n".utf8)) }
@@ -56,8 +56,8 @@ enum WatchCommands {
                         "recorded \(recorded) of \(count) runs (in chunks of \(recordChunk), each committed) before: \(error.message)",
                         exitStatus: error.exitStatus)
                 }
-                endingAt = result["endingAt"]?.doubleValue
-                let ids = (result["ids"]?.arrayValue ?? []).compactMap(\.stringValue)
+                endingAt = result.endingAt
+                let ids = result.ids
                 if json {
                     let text = (recorded > 0 ? "," : "") + ids.map { "\"\($0)\"" }.joined(separator: ",")
                     Output.writeBytes(1, Array(text.utf8))
@@ -138,7 +138,7 @@ enum LinkCommands {
             specs: [CLI.homeSpec],
             positionals: 0,
             run: { parsed in
-                _ = try CLI.client(parsed, .watch).send(ControlCommands.link.request { $0[ControlCommands.Link.state] = state })
+                _ = try CLI.client(parsed, .watch).send(ControlCommands.link.request { $0[ControlCommands.Link.state] = state }, as: LinkReply.self)
                 Output.out("link \(state)")
                 return 0
             })
@@ -168,12 +168,12 @@ extension LinkCommands {
             guard let code = Int(codeText), [7017, 7014, 7015].contains(code) else {
                 throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not '\(codeText)'")
             }
-            let result = try CLI.client(parsed, .watch).send(
+            let reply = try CLI.client(parsed, .watch).send(
                 ControlCommands.failNext.request {
                     $0[ControlCommands.FailNext.count] = count
                     $0[ControlCommands.FailNext.code] = code
-                })
-            Output.out("the next \(count) transfer(s) fail with \(code) \(result["name"]?.stringValue ?? "")")
+                }, as: FailNextReply.self)
+            Output.out("the next \(count) transfer(s) fail with \(code) \(reply.name)")
             return 0
         })
 }

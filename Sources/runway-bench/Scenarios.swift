@@ -107,9 +107,9 @@ struct Scenarios {
         _ = try ui.send(ControlRequest(ControlCommands.attach))
         var sample = Sample()
         for _ in 0..<(samples + 10) {
-            let ids = try watch.send(ControlRequest(ControlCommands.record))["ids"]?.arrayValue ?? []
+            let ids = try watch.send(ControlRequest(ControlCommands.record), as: RecordReply.self).ids
             let returned = now()
-            guard let id = ids.first?.stringValue else { throw HarnessError("record returned no id") }
+            guard let id = ids.first else { throw HarnessError("record returned no id") }
             while let event = try ui.nextEvent() {
                 if event["flight"]?["id"]?.stringValue == id { break }
             }
