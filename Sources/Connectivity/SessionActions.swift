@@ -35,8 +35,15 @@ extension Session {
             sendApplicationContextIfNeeded()
         case .pump:
             pump()
-        case .replayFinishedTransfers:
-            reportFinished(replayed: true)
+        case let .reportFinishedTransfers(replayed):
+            reportFinished(replayed: replayed)
+        case let .releaseOutbox(upTo):
+            do {
+                try outbox.acknowledge(upTo: upTo)
+            } catch {
+                // Harmless: the transfers are resent and the receiver acknowledges them again.
+                logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
+            }
         case let .then(event):
             handle(event)
         case let .later(event):

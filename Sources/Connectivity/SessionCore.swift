@@ -105,7 +105,7 @@ struct SessionCore {
             return [
                 .log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired))),
                 .tell(.activationDidComplete(.activated, nil)),
-                .replayFinishedTransfers,
+                .reportFinishedTransfers(replayed: true),
             ]
         case .deactivationRequested:
             return [.closeLink(nil, reason: "session deactivated"), .then(.deactivationFinished)]
@@ -161,6 +161,10 @@ struct SessionCore {
             if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
             actions.append(.pump)
             return actions
+        case let .acknowledgementReceived(upTo):
+            // Never past what was sent (the window's rule): deleting something not sent would lose it.
+            guard let released = window.acknowledge(upTo: upTo) else { return [] }
+            return [.crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released), .reportFinishedTransfers(replayed: false), .pump]
         case let .localAppStateChanged(presence):
             local = presence
             var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]

@@ -73,6 +73,8 @@ enum SessionEvent {
     case linkResumeFailed(String)
     case linkClosed(reason: String)
     case counterpartAppStateReported(installed: Bool?, active: Bool?)
+    /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
+    case acknowledgementReceived(upTo: Int64)
     case localAppStateChanged(AppPresence)
     // Receiving.
     case batchCommitted(ReceiveTransaction, milliseconds: Double)
@@ -103,7 +105,10 @@ enum SessionAction {
     case saveCounterpartState(AppPresence, version: String?)
     case sendApplicationContextIfNeeded
     case pump
-    case replayFinishedTransfers
+    /// Tell the app of transfers acknowledged and not yet reported (`didFinish`); `replayed` at activation.
+    case reportFinishedTransfers(replayed: Bool)
+    /// Delete what the counterpart acknowledged from the outbox.
+    case releaseOutbox(upTo: Int64)
     /// Handle this event now, before the actions after it (what it decides depends on what came before).
     case then(SessionEvent)
     /// Handle this event at the end of the loop's iteration.

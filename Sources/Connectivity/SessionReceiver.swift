@@ -11,7 +11,7 @@ extension Session {
             guard channel === source else { return }
             switch action {
             case let .userInfoBatch(transfers): receiveBatch(transfers, from: source)
-            case let .acknowledge(upTo): handleAcknowledgement(upTo: upTo)
+            case let .acknowledge(upTo): handle(.acknowledgementReceived(upTo: upTo))
             case let .peerError(error):
                 logger.warning("link.peer-error", ["code": error.code.rawValue, "name": error.name, "message": error.message])
                 source.close(error: nil, reason: "counterpart reported \(error)")

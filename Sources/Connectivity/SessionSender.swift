@@ -211,21 +211,6 @@ extension Session {
         return granted
     }
 
-    /// The counterpart made everything up to `seq` durable.
-    func handleAcknowledgement(upTo seq: Int64) {
-        // Never past what was sent (the window's rule): deleting something not sent would lose it.
-        guard let upTo = core.window.acknowledge(upTo: seq) else { return }
-        CrashPoint.hit("send.after-ack-received")
-        do {
-            try outbox.acknowledge(upTo: upTo)
-        } catch {
-            // Harmless: the transfers are resent and the receiver acknowledges them again.
-            logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
-        }
-        reportFinished()
-        pump()
-    }
-
     /// Tells the app (`didFinish`) about acknowledged transfers it has not heard of, then records that
     /// it has. A crash in between replays them at the next activation.
     func reportFinished(replayed: Bool = false) {
@@ -241,10 +226,5 @@ extension Session {
         } catch {
             logger.warning("finished.report-failed", ["error": "\(error)"])
         }
-    }
-
-    /// At activation: `didFinish` for transfers that finished before the app was told.
-    func replayFinishedTransfers() {
-        reportFinished(replayed: true)
     }
 }

@@ -58,7 +58,8 @@ import Testing
             case .saveCounterpartState: "saveCounterpartState"
             case .sendApplicationContextIfNeeded: "sendApplicationContextIfNeeded"
             case .pump: "pump"
-            case .replayFinishedTransfers: "replayFinishedTransfers"
+            case let .reportFinishedTransfers(replayed): "reportFinishedTransfers\(replayed ? " replayed" : "")"
+            case let .releaseOutbox(upTo): "releaseOutbox \(upTo)"
             case let .then(event): "then \(eventName(event))"
             case let .later(event): "later \(eventName(event))"
             case let .messageAccepted(id, _, _): "messageAccepted \(id)"
@@ -164,6 +165,17 @@ import Testing
         #expect(Self.describe(core.handle(.localAppStateChanged(.init(installed: true, active: false)))) == ["log app.state"])
         _ = Self.link(&core, peer: Self.handshake(from: .phone))
         #expect(Self.describe(core.handle(.localAppStateChanged(.init(installed: true, active: true)))) == ["log app.state", "send appState"])
+    }
+
+    @Test func anAcknowledgementReleasesOnlyWhatWasSent() {
+        var core = Self.activated(.watch)
+        _ = Self.link(&core, peer: Self.handshake(from: .phone))
+        for seq in Int64(1)...3 { _ = core.window.take(seq: seq, bytes: 10) }
+        #expect(
+            Self.describe(core.handle(.acknowledgementReceived(upTo: 99)))
+                == ["crashPoint send.after-ack-received", "releaseOutbox 3", "reportFinishedTransfers", "pump"],
+            "capped at the last sent")
+        #expect(core.handle(.acknowledgementReceived(upTo: 2)).isEmpty, "an old acknowledgement releases nothing")
     }
 
     // MARK: - The pairing
