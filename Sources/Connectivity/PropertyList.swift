@@ -106,6 +106,19 @@ public enum PropertyListCodec {
         }
     }
 
+    /// Encodes a payload, enforcing at the sender what the receiver enforces: the size limit
+    /// (`payloadTooLarge`) and the decoder's nesting limit (`payloadUnsupportedTypes`).
+    static func encodeChecked(_ userInfo: UserInfo, limit: Int, what: String) throws(WCError) -> [UInt8] {
+        if let problem = undecodableReason(userInfo) {
+            throw WCError(.payloadUnsupportedTypes, "\(what) cannot be delivered: \(problem)")
+        }
+        let encoded = encode(userInfo)
+        guard encoded.count <= limit else {
+            throw WCError(.payloadTooLarge, "\(what) is \(encoded.count) bytes encoded, more than the \(limit)-byte limit")
+        }
+        return encoded
+    }
+
     /// Why the receiving decoder would refuse `dictionary` once encoded, or nil if it would take it.
     /// The sender checks this so that whatever it accepts, the receiver can decode.
     public static func undecodableReason(_ dictionary: UserInfo) -> String? {

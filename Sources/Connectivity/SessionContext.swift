@@ -13,13 +13,11 @@ extension Session {
         try requireCounterpartApp()
         let payload = try encodeChecked(context, limit: configuration.contextByteLimit, what: "application context")
         let current = try SessionStore.context(database, .sent)
-        if let current, current.payload == payload {
-            logger.info("context.unchanged", ["version": current.version])
-            return current.version
+        guard let updated = ApplicationContextRules.updated(current, payload: payload, peer: pairing?.counterpartID(of: role) ?? "") else {
+            let version = current?.version ?? 0
+            logger.info("context.unchanged", ["version": version])
+            return version
         }
-        let updated = SessionStore.StoredContext(
-            peerDeviceID: pairing?.counterpartID(of: role) ?? "", version: (current?.version ?? 0) + 1,
-            payload: payload, ackedVersion: current?.ackedVersion ?? 0)
         try database.transaction { try SessionStore.setContext(database, .sent, updated) }
         logger.info("context.updated", ["version": updated.version, "bytes": payload.count])
         sendApplicationContextIfNeeded()
@@ -41,10 +39,9 @@ extension Session {
 
     /// Sends the current context if the counterpart has not acknowledged this version.
     func sendApplicationContextIfNeeded() {
-        guard let channel, activationState == .activated,
-            let sent = try? SessionStore.context(database, .sent), sent.version > sent.ackedVersion
+        guard let channel, core.maySend, let sent = try? SessionStore.context(database, .sent),
+            ApplicationContextRules.needsSending(sent)
         else { return }
-        if role == .phone && !counterpartAppInstalled { return }
         channel.send(SequencedFrame.frame(.applicationContext, number: sent.version, body: sent.payload))
     }
 
@@ -59,29 +56,25 @@ extension Session {
             return
         }
         let stored = try? SessionStore.context(database, .received)
-        let isNewer = stored == nil || stored!.peerDeviceID != peer.deviceID || version > stored!.version
-        if isNewer {
-            let identical = stored?.payload == bytes && stored?.peerDeviceID == peer.deviceID
+        let decision = ApplicationContextRules.received(version: version, payload: bytes, from: peer.deviceID, stored: stored)
+        if decision.store {
             do {
                 try database.transaction {
                     try SessionStore.setContext(
-                        database, .received,
-                        .init(
-                            peerDeviceID: peer.deviceID, version: version, payload: bytes, ackedVersion: version))
+                        database, .received, .init(peerDeviceID: peer.deviceID, version: version, payload: bytes, ackedVersion: version))
                 }
             } catch {
                 logger.error("context.save-failed", ["version": version, "error": "\(error)"])
                 return  // not acknowledged: the counterpart sends it again on the next link
             }
-            if !identical { delegate?.session(self, didReceiveApplicationContext: context) }
-            logger.info("context.received", ["version": version, "delivered": !identical])
+            if decision.deliver { delegate?.session(self, didReceiveApplicationContext: context) }
+            logger.info("context.received", ["version": version, "delivered": decision.deliver])
         }
         source.send(SequencedFrame.frame(.contextAck, number: version))
     }
 
     func handleContextAcknowledgement(_ version: Int64) {
-        guard var sent = try? SessionStore.context(database, .sent), version > sent.ackedVersion else { return }
-        sent.ackedVersion = min(version, sent.version)
+        guard let sent = ApplicationContextRules.acknowledged(try? SessionStore.context(database, .sent), version: version) else { return }
         do {
             try database.transaction { try SessionStore.setContext(database, .sent, sent) }
         } catch {

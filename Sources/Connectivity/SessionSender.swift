@@ -11,6 +11,15 @@ public struct UserInfoTransfer: Sendable, Equatable {
 // MARK: - Sending: the outbox, the window, acknowledgements
 
 extension Session {
+    // The sender's window (`SendWindow`, in the core): what is on the wire, acknowledged, failing.
+    public var lastSentSeq: Int64 { core.window.lastSentSeq }
+    public var lastAckedSeq: Int64 { core.window.lastAckedSeq }
+    /// Transfers sent and not yet acknowledged (never more than the window).
+    public var transfersInFlight: Int { core.window.transfersInFlight }
+    /// Fault injection (`runway link fail-next`): how many transfers are still to fail, and with what.
+    public var failNextCount: Int { core.window.failNextCount }
+    public var failNextCode: WCError.Code { core.window.failNextCode }
+
     /// Queues `userInfo` for delivery to the counterpart: committed to the outbox (fsync) before this
     /// returns, delivered in order, kept until the counterpart has made it durable.
     @discardableResult
@@ -57,7 +66,7 @@ extension Session {
     }
 
     private func outboxQueued() {
-        outboxMayHaveMore = true
+        core.outboxMayHaveMore = true
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
     }
 
@@ -84,7 +93,7 @@ extension Session {
 
     /// Internal to the simulator (no WatchConnectivity property): sent on the current link and not
     /// yet acknowledged. Such a transfer cannot be cancelled.
-    public func isOnTheWire(_ seq: Int64) -> Bool { channel != nil && window.isOnTheWire(seq) }
+    public func isOnTheWire(_ seq: Int64) -> Bool { channel != nil && core.window.isOnTheWire(seq) }
 
     /// The outstanding transfers, oldest first (`outstandingUserInfoTransfers`), at most `limit`; every
     /// one `isTransferring`, and whether it is on the wire right now.
@@ -95,34 +104,13 @@ extension Session {
         }
     }
 
-    func requireActivated() throws(WCError) {
-        switch activationState {
-        case .activated: return
-        case .inactive: throw WCError(.sessionInactive, "the session is inactive (the paired device was switched)")
-        case .notActivated: throw WCError(.sessionNotActivated, "activate the session before sending")
-        }
-    }
+    func requireActivated() throws(WCError) { try core.requireActivated() }
 
     /// The phone cannot send to a watch app that is not installed (as far as the watch last said).
-    func requireCounterpartApp() throws(WCError) {
-        guard role == .phone else { return }
-        guard isPaired else { throw WCError(.deviceNotPaired, "no watch is paired with this phone") }
-        guard counterpartAppInstalled else {
-            throw WCError(.watchAppNotInstalled, "the RunWay watch app is not installed on the paired watch")
-        }
-    }
+    func requireCounterpartApp() throws(WCError) { try core.requireCounterpartApp() }
 
-    /// Encodes a payload, enforcing at the sender what the receiver enforces: the size limit
-    /// (`payloadTooLarge`) and the decoder's nesting limit (`payloadUnsupportedTypes`).
     func encodeChecked(_ userInfo: UserInfo, limit: Int, what: String) throws(WCError) -> [UInt8] {
-        if let problem = PropertyListCodec.undecodableReason(userInfo) {
-            throw WCError(.payloadUnsupportedTypes, "\(what) cannot be delivered: \(problem)")
-        }
-        let encoded = PropertyListCodec.encode(userInfo)
-        guard encoded.count <= limit else {
-            throw WCError(.payloadTooLarge, "\(what) is \(encoded.count) bytes encoded, more than the \(limit)-byte limit")
-        }
-        return encoded
+        try PropertyListCodec.encodeChecked(userInfo, limit: limit, what: what)
     }
 
     // MARK: - The pump
@@ -130,7 +118,7 @@ extension Session {
     /// The counterpart has everything up to `seq`: those transfers are finished (the app hears of them)
     /// and sending resumes after them.
     func resumeSending(after seq: Int64) throws {
-        window.linkClosed()
+        core.window.linkClosed()
         let assigned = try outbox.lastAssignedSeq()
         if seq > assigned {
             logger.warning("outbox.sequence-behind-peer", ["peerResume": seq, "lastAssigned": assigned])
@@ -138,21 +126,20 @@ extension Session {
         }
         if seq > 0 { try outbox.acknowledge(upTo: seq) }
         let acked: Int64 = try outbox.watermarks().acked
-        window.resume(acknowledged: seq > acked ? seq : acked)
-        outboxMayHaveMore = true
+        core.window.resume(acknowledged: seq > acked ? seq : acked)
+        core.outboxMayHaveMore = true
         reportFinished()
     }
 
     /// Sends queued transfers while the window and the socket have room. Reads the outbox a page at a
     /// time: memory is bounded by the window, whatever the backlog.
     func pump() {
-        guard let channel, activationState == .activated else { return }
-        // The phone holds transfers for a watch app that is not installed until it is.
-        if role == .phone && !counterpartAppInstalled { return }
-        while outboxMayHaveMore, window.room > 0,
+        // The phone holds transfers for a watch app that is not installed until it is (`maySend`).
+        guard let channel, core.maySend else { return }
+        while core.outboxMayHaveMore, core.window.room > 0,
             channel.pendingOutboundBytes < configuration.outboundHighWaterBytes
         {
-            var room = window.room
+            var room = core.window.room
             if configuration.maximumTransfersPerSecond != nil {
                 room = min(room, takeRateTokens(upTo: room))
                 if room == 0 { return }
@@ -165,11 +152,11 @@ extension Session {
                 loop.schedule(afterMilliseconds: 500) { [weak self] in self?.pump() }
                 return
             }
-            if entries.isEmpty { outboxMayHaveMore = false; break }
+            if entries.isEmpty { core.outboxMayHaveMore = false; break }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count + 14 })
             for entry in entries {
-                switch window.take(seq: entry.seq, bytes: entry.payload.count) {
+                switch core.window.take(seq: entry.seq, bytes: entry.payload.count) {
                 case .send: SequencedFrame.append(.userInfo, number: entry.seq, body: entry.payload, to: &bytes)
                 case let .fail(code): failTransfer(entry, code: code)
                 }
@@ -179,14 +166,14 @@ extension Session {
             channel.send(bytes)
             if self.channel == nil { return }
         }
-        if outboxMayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
+        if core.outboxMayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
             channel.requestDrainNotification()
         }
     }
 
     /// `runway link fail-next`: the next `count` transfers the pump takes finish with `code`.
     public func failNextTransfers(_ count: Int, code: WCError.Code) {
-        window.failNext(count, code: code)
+        core.window.failNext(count, code: code)
         logger.warning("fault.fail-next", ["transfers": count, "code": code.rawValue])
     }
 
@@ -212,7 +199,7 @@ extension Session {
     /// is empty, the pump comes back once a token has accrued.
     private func takeRateTokens(upTo wanted: Int) -> Int {
         guard let rate = configuration.maximumTransfersPerSecond, rate > 0 else { return wanted }
-        let granted = window.takeTokens(upTo: wanted, rate: rate, now: loop.nowNanoseconds)
+        let granted = core.window.takeTokens(upTo: wanted, rate: rate, now: loop.nowNanoseconds)
         if granted == 0 && !ratePumpScheduled {
             ratePumpScheduled = true
             let waitMs = max(1, UInt64(1000 / rate))
@@ -222,21 +209,6 @@ extension Session {
             }
         }
         return granted
-    }
-
-    /// The counterpart made everything up to `seq` durable.
-    func handleAcknowledgement(upTo seq: Int64) {
-        // Never past what was sent (the window's rule): deleting something not sent would lose it.
-        guard let upTo = window.acknowledge(upTo: seq) else { return }
-        CrashPoint.hit("send.after-ack-received")
-        do {
-            try outbox.acknowledge(upTo: upTo)
-        } catch {
-            // Harmless: the transfers are resent and the receiver acknowledges them again.
-            logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
-        }
-        reportFinished()
-        pump()
     }
 
     /// Tells the app (`didFinish`) about acknowledged transfers it has not heard of, then records that
@@ -254,10 +226,5 @@ extension Session {
         } catch {
             logger.warning("finished.report-failed", ["error": "\(error)"])
         }
-    }
-
-    /// At activation: `didFinish` for transfers that finished before the app was told.
-    func replayFinishedTransfers() {
-        reportFinished(replayed: true)
     }
 }

@@ -194,7 +194,7 @@ public enum SessionStore {
 
     public enum ContextDirection: String, Sendable { case sent, received }
 
-    public struct StoredContext: Sendable {
+    public struct StoredContext: Sendable, Equatable {
         public var peerDeviceID: String
         public var version: Int64
         public var payload: [UInt8]

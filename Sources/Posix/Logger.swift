@@ -98,6 +98,12 @@ public struct Logger: Sendable {
         write(level, event, fields.map { ($0.key, $0.value) })
     }
 
+    /// The same line, from fields gathered at run time (the session core's `LogLine`s).
+    public func log(_ level: Level, _ event: String, fields: [(key: String, value: String)]) {
+        guard level >= minimumLevel, descriptor >= 0 else { return }
+        write(level, event, fields.map { ($0.key, $0.value) })
+    }
+
     private func write(_ level: Level, _ event: String, _ fields: [(key: String, value: CustomStringConvertible)]) {
         var line: [UInt8] = []
         line.reserveCapacity(160)

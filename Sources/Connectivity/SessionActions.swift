@@ -1,0 +1,93 @@
+import Posix
+import Storage
+
+// MARK: - The shell: events into the core, its actions carried out
+
+extension Session {
+    /// Feeds `event` to the core and carries out what it asks, in order.
+    func handle(_ event: SessionEvent) {
+        apply(core.handle(event))
+    }
+
+    func apply(_ actions: [SessionAction]) {
+        for action in actions { apply(action) }
+    }
+
+    private func apply(_ action: SessionAction) {
+        switch action {
+        case .completeActivationSoon:
+            loop.deferToEndOfIteration { [weak self] in self?.completeActivation() }
+        case let .tell(notice):
+            tell(notice)
+        case let .log(line):
+            logger.log(line.level, line.event, fields: line.fields.map { ($0.key, $0.value) })
+        case let .send(frames):
+            channel?.send(frames)
+        case let .closeLink(error, reason):
+            channel?.close(error: error, reason: reason)
+        case .dropLink:
+            channel = nil
+        case let .announceLink(handshake):
+            onLinkEstablished?(handshake)
+        case let .saveCounterpartState(presence, version):
+            saveCounterpartState(presence, version: version)
+        case .sendApplicationContextIfNeeded:
+            sendApplicationContextIfNeeded()
+        case .pump:
+            pump()
+        case let .reportFinishedTransfers(replayed):
+            reportFinished(replayed: replayed)
+        case let .releaseOutbox(upTo):
+            do {
+                try outbox.acknowledge(upTo: upTo)
+            } catch {
+                // Harmless: the transfers are resent and the receiver acknowledges them again.
+                logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
+            }
+        case let .then(event):
+            handle(event)
+        case let .later(event):
+            loop.deferToEndOfIteration { [weak self] in self?.handle(event) }
+        case let .messageAccepted(id, _, _), let .deliverMessage(id, _):
+            preconditionFailure("message \(id)'s \(action) belongs to sendMessage or receive")
+        case let .messageRefused(error):
+            preconditionFailure("a refusal (\(error)) belongs to sendMessage")
+        case let .completeMessage(id, result):
+            guard let pending = messageCompletions.removeValue(forKey: id) else { return }
+            loop.cancel(pending.timer)
+            pending.completion(result)
+        case .wakeCounterpart:
+            transport?.wakeCounterpart()
+        case let .acknowledge(upTo):
+            if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(.ack, number: upTo)) }
+        case let .crashPoint(name):
+            CrashPoint.hit(name)
+        }
+    }
+
+    private func tell(_ notice: DelegateNotice) {
+        switch notice {
+        case let .activationDidComplete(state, error): delegate?.session(self, activationDidCompleteWith: state, error: error)
+        case .didBecomeInactive: delegate?.sessionDidBecomeInactive(self)
+        case .didDeactivate: delegate?.sessionDidDeactivate(self)
+        case .reachabilityDidChange: delegate?.sessionReachabilityDidChange(self)
+        case .watchStateDidChange: delegate?.sessionWatchStateDidChange(self)
+        case let .didReceiveMessageWithoutReply(message): delegate?.session(self, didReceiveMessage: message)
+        case .didCommitReceivedTransfers: delegate?.sessionDidCommitReceivedTransfers(self)
+        case let .didRollBackReceivedTransfers(error): delegate?.session(self, didRollBackReceivedTransfers: error)
+        }
+    }
+
+    /// The counterpart app's state, kept across restarts (a failed save only costs a stale value).
+    private func saveCounterpartState(_ presence: AppPresence, version: String?) {
+        do {
+            try database.transaction {
+                try SessionStore.setStateValue(database, "peer.installed", presence.installed ? "1" : "0")
+                try SessionStore.setStateValue(database, "peer.active", presence.active ? "1" : "0")
+                if let version { try SessionStore.setStateValue(database, "peer.version", version) }
+            }
+        } catch {
+            logger.warning("peer.state-not-saved", ["error": "\(error)"])
+        }
+    }
+}

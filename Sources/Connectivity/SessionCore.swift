@@ -1,0 +1,296 @@
+import Posix
+
+/// The session as a state machine: every rule of activation, pairing, the link's life, reachability, the
+/// apps' states, messages and the end of a receive transaction, with no loop, socket or database.
+/// `Session` is the I/O shell around it: it reads the store, feeds events in (`handle`) and carries out
+/// the actions that come back, in order. Three older pure pieces do the rest: `LinkHandshake`,
+/// `SendWindow` (the sender) and `LinkInbound` (a read's frames), with `ReceiveTransaction` for the
+/// receive transaction's fold. Every rule here is a unit test (`SessionCoreTests`).
+struct SessionCore {
+    let role: DeviceRole
+    /// The largest userInfo or message, encoded.
+    let userInfoByteLimit: Int
+
+    private(set) var activationState: ActivationState = .notActivated
+    private(set) var activationRequested = false
+    private(set) var deviceID = ""
+    private(set) var pairing: Pairing?
+    /// The pairing this activation is for: a different one appearing means the watch was switched.
+    private(set) var activePairingID: String?
+
+    private(set) var isLinked = false
+    /// The counterpart's handshake on the current (or last) link.
+    private(set) var peer: Handshake?
+    private var reachableBeforeLink = false
+    private(set) var local = AppPresence(installed: true, active: true)
+    private(set) var counterpart = AppPresence(installed: false, active: false)
+    private(set) var counterpartVersion: String?
+
+    /// The sender's window (its own pure machine); the shell's pump asks it what may go.
+    var window: SendWindow
+    /// Whether the outbox may hold transfers not yet sent on this link (the pump reads it until empty).
+    var outboxMayHaveMore = true
+    /// The highest transfer from the current peer that is durable here.
+    private(set) var receiveCursor: Int64 = 0
+    /// Receive transactions that failed to commit since start-up.
+    private(set) var failedCommits = 0
+
+    var messages = MessageBook()
+
+    init(role: DeviceRole, userInfoByteLimit: Int, window: SendWindow) {
+        self.role = role
+        self.userInfoByteLimit = userInfoByteLimit
+        self.window = window
+    }
+
+    // MARK: - Derived state
+
+    var isPaired: Bool { pairing != nil }
+
+    /// As on the device: the watch reaches the phone while the link is up *and* its own app is in the
+    /// foreground (a message wakes the phone app); the phone reaches the watch only while the link is up
+    /// *and* the watch app is installed and active.
+    var isReachable: Bool {
+        guard peer != nil, isLinked, activationState == .activated else { return false }
+        return role == .watch ? (local.installed && local.active) : (counterpart.installed && counterpart.active)
+    }
+
+    /// Whether the pump may send: a link, an activated session, and on the phone a watch app to send to.
+    var maySend: Bool {
+        isLinked && activationState == .activated && !(role == .phone && !counterpart.installed)
+    }
+
+    func requireActivated() throws(WCError) {
+        switch activationState {
+        case .activated: return
+        case .inactive: throw WCError(.sessionInactive, "the session is inactive (the paired device was switched)")
+        case .notActivated: throw WCError(.sessionNotActivated, "activate the session before sending")
+        }
+    }
+
+    /// The phone cannot send to a watch app that is not installed (as far as the watch last said).
+    func requireCounterpartApp() throws(WCError) {
+        guard role == .phone else { return }
+        guard isPaired else { throw WCError(.deviceNotPaired, "no watch is paired with this phone") }
+        guard counterpart.installed else {
+            throw WCError(.watchAppNotInstalled, "the RunWay watch app is not installed on the paired watch")
+        }
+    }
+
+    // MARK: - Events
+
+    mutating func handle(_ event: SessionEvent) -> [SessionAction] {
+        switch event {
+        case .activationRequested:
+            guard !activationRequested else { return [] }
+            activationRequested = true
+            return [.completeActivationSoon]
+        case let .deviceStateLoaded(state):
+            deviceID = state.deviceID
+            pairing = state.pairing
+            activePairingID = state.pairing?.pairingID
+            local = state.local
+            counterpart = state.counterpart
+            counterpartVersion = state.counterpartVersion
+            window.forgetAcknowledgements()
+            return []
+        case let .activationFailed(error):
+            activationRequested = false
+            return [
+                .log(LogLine(.error, "session.activation-failed", ("error", "\(error)"))),
+                .tell(.activationDidComplete(.notActivated, error)),
+            ]
+        case .activationSucceeded:
+            activationState = .activated
+            return [
+                .log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired))),
+                .tell(.activationDidComplete(.activated, nil)),
+                .reportFinishedTransfers(replayed: true),
+            ]
+        case .deactivationRequested:
+            return [.closeLink(nil, reason: "session deactivated"), .then(.deactivationFinished)]
+        case .deactivationFinished:
+            isLinked = false
+            return [.dropLink, .then(.messagesFailed(WCError(.notReachable, "the session was deactivated"))), .then(.deactivationSettled)]
+        case .deactivationSettled:
+            activationState = .notActivated
+            activationRequested = false
+            return []
+        case let .pairingReloaded(reloaded, recordedInstalled):
+            let before = pairing?.pairingID
+            pairing = reloaded ?? pairing
+            // A new pairing brings what `runway pair` recorded of the watch app (the pairing seed).
+            if activationState == .activated, pairing?.pairingID != before, let recordedInstalled {
+                counterpart.installed = recordedInstalled
+            }
+            return []
+        case .switchSettled:
+            activationState = .notActivated
+            activationRequested = false
+            return [.tell(.didDeactivate)]
+        case let .linkOpening(replacing):
+            reachableBeforeLink = isReachable
+            return replacing ? [.closeLink(nil, reason: "replaced by a new connection from the same device")] : []
+        case let .linkUp(handshake):
+            isLinked = true
+            peer = handshake
+            return []
+        case let .linkEstablished(cursor):
+            return linkEstablished(receiveCursor: cursor)
+        case let .linkResumeFailed(why):
+            return [
+                .log(LogLine(.error, "link.resume-failed", ("error", why))),
+                .closeLink(WCError(.genericError, "could not resume: \(why)"), reason: "resume failed"),
+            ]
+        case let .linkClosed(reason):
+            let wasReachable = isReachable
+            isLinked = false
+            window.linkClosed()
+            var actions: [SessionAction] = [
+                .dropLink,
+                .then(.messagesFailed(WCError(.notReachable, "the link went down before the reply arrived"))),
+                .log(LogLine(.info, "link.closed", ("reason", reason))),
+            ]
+            if wasReachable { actions.append(.tell(.reachabilityDidChange)) }
+            return actions
+        case let .counterpartAppStateReported(installed, active):
+            let wasReachable = isReachable
+            let presence = AppPresence(installed: installed ?? counterpart.installed, active: active ?? counterpart.active)
+            var actions: [SessionAction] = [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("active", presence.active)))]
+            actions += adoptCounterpart(presence, version: nil)
+            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+            actions.append(.pump)
+            return actions
+        case let .acknowledgementReceived(upTo):
+            // Never past what was sent (the window's rule): deleting something not sent would lose it.
+            guard let released = window.acknowledge(upTo: upTo) else { return [] }
+            return [.crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released), .reportFinishedTransfers(replayed: false), .pump]
+        case let .localAppStateChanged(presence):
+            local = presence
+            var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
+            if isLinked {
+                let payload = PropertyListCodec.encode(["appInstalled": .bool(presence.installed), "appActive": .bool(presence.active)])
+                actions.append(.send(Frame(.appState, payload).encoded))
+            }
+            return actions
+        case let .batchCommitted(transaction, milliseconds):
+            return batchCommitted(transaction, milliseconds: milliseconds)
+        case let .batchRolledBack(transaction, error, storeFull):
+            return batchRolledBack(transaction, error: error, storeFull: storeFull)
+        case .messageSendRequested, .messageFrameReceived, .messageTimedOut, .messagesFailed, .messagesAwaitingLinkMaySend,
+            .linkAttemptFailed:
+            return handleMessageEvent(event)
+        }
+    }
+
+    /// Checks the counterpart's handshake against the pairing (read again just before, `pairingReloaded`):
+    /// nil if it may talk to us. A different pairing than activation's means the user switched watches:
+    /// as on the phone, the session goes `inactive` now and `notActivated` an iteration later, and the app
+    /// is told of both (the actions).
+    mutating func validate(_ handshake: Handshake) -> (verdict: WCError?, actions: [SessionAction]) {
+        var actions: [SessionAction] = []
+        if activationState == .activated, let pairing, let activePairingID, pairing.pairingID != activePairingID {
+            activationState = .inactive
+            actions = [
+                .log(LogLine(.notice, "session.watch-switched", ("from", activePairingID), ("to", pairing.pairingID))),
+                .closeLink(nil, reason: "paired device switched"),
+                .then(.messagesFailed(WCError(.sessionInactive, "the paired device was switched"))),
+                .tell(.didBecomeInactive),
+                .later(.switchSettled),
+            ]
+        }
+        switch activationState {
+        case .activated: break
+        case .inactive: return (WCError(.sessionInactive, "the \(role.rawValue)'s session is inactive"), actions)
+        case .notActivated: return (WCError(.sessionNotActivated, "the \(role.rawValue)'s session is not activated"), actions)
+        }
+        guard let pairing else {
+            return (WCError(.deviceNotPaired, "this \(role.rawValue) (\(deviceID)) is not paired with any device"), actions)
+        }
+        guard handshake.role == role.counterpart,
+            handshake.pairingID == pairing.pairingID,
+            handshake.deviceID == pairing.counterpartID(of: role)
+        else {
+            let verdict = WCError(
+                .deviceNotPaired,
+                "\(handshake.role.rawValue) \(handshake.deviceID) (pairing \(handshake.pairingID)) is not paired with this \(role.rawValue) (paired with \(pairing.counterpartID(of: role)), pairing \(pairing.pairingID))"
+            )
+            return (verdict, actions)
+        }
+        return (nil, actions)
+    }
+
+    private mutating func linkEstablished(receiveCursor cursor: Int64) -> [SessionAction] {
+        receiveCursor = cursor
+        guard let peer else { return [] }
+        var actions: [SessionAction] = [
+            .log(
+                LogLine(
+                    .info, "link.established", ("peer", peer.deviceID), ("peerVersion", peer.appVersion),
+                    ("peerResume", peer.resumeSeq), ("localResume", cursor))),
+            .announceLink(peer),
+        ]
+        actions += adoptCounterpart(AppPresence(installed: peer.appInstalled, active: peer.appActive), version: peer.appVersion)
+        if reachableBeforeLink != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+        actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]
+        return actions
+    }
+
+    /// The counterpart reported its app's state: remember it, save it, and tell the delegate if it
+    /// changed (reachability, which depends on the link too, is the caller's to compare).
+    private mutating func adoptCounterpart(_ presence: AppPresence, version: String?) -> [SessionAction] {
+        let changed = presence != counterpart || (version != nil && version != counterpartVersion)
+        counterpart = presence
+        if let version { counterpartVersion = version }
+        var actions: [SessionAction] = [.saveCounterpartState(presence, version: version)]
+        if changed { actions.append(.tell(.watchStateDidChange)) }
+        if presence.installed && role == .phone { outboxMayHaveMore = true }
+        return actions
+    }
+
+    // MARK: - The end of a receive transaction
+
+    private mutating func batchCommitted(_ transaction: ReceiveTransaction, milliseconds: Double) -> [SessionAction] {
+        receiveCursor = transaction.cursor
+        // One line per committed batch, with its range: what arrived, without a line per transfer.
+        var actions: [SessionAction] = [
+            .log(
+                LogLine(
+                    .info, "receive.batch", ("firstSeq", transaction.firstSeq), ("lastSeq", transaction.cursor),
+                    ("transfers", transaction.fresh.count), ("ms", milliseconds)))
+        ]
+        for (seq, reason) in transaction.quarantined {
+            actions.append(
+                .log(
+                    LogLine(
+                        .error, "transfer.quarantined", ("seq", seq), ("peer", peer?.deviceID ?? "-"), ("reason", reason),
+                        ("action", "kept in quarantine; see runway \(role.rawValue) quarantine"))))
+        }
+        actions.append(.tell(.didCommitReceivedTransfers))
+        if let upTo = transaction.acknowledgementAfterCommit { actions.append(.acknowledge(upTo: upTo)) }
+        actions.append(.crashPoint("receive.after-ack"))
+        if let refused = transaction.refused {
+            actions += [
+                .log(LogLine(.warning, "receive.deferred", ("seq", refused), ("action", "not acknowledged; the sender resends it"))),
+                .closeLink(WCError(.deliveryFailed, "the \(role.rawValue)'s app could not take transfer \(refused) yet"), reason: "app deferred a transfer"),
+            ]
+        }
+        return actions
+    }
+
+    private mutating func batchRolledBack(_ transaction: ReceiveTransaction, error: any Error, storeFull: Bool) -> [SessionAction] {
+        failedCommits += 1
+        let code: WCError.Code = storeFull ? .insufficientSpace : .deliveryFailed
+        return [
+            .tell(.didRollBackReceivedTransfers(error)),
+            .log(
+                LogLine(
+                    .error, "receive.commit-failed", ("transfers", transaction.fresh.count), ("firstSeq", transaction.firstSeq),
+                    ("code", code.rawValue), ("name", code.name), ("error", "\(error)"),
+                    ("action", "not acknowledged; the sender keeps them and resends after reconnecting"))),
+            .closeLink(
+                WCError(code, "the \(role.rawValue) could not store transfers \(transaction.firstSeq)...: \(error)"),
+                reason: "receive commit failed"),
+        ]
+    }
+}

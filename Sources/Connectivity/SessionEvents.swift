@@ -1,0 +1,128 @@
+import Posix
+
+/// An app's presence on a device, as the session knows it.
+struct AppPresence: Equatable {
+    var installed: Bool
+    var active: Bool
+}
+
+/// What a session reads from its store at activation: who it is, whom it is paired with, and the two
+/// apps' states as they were last known (kept across restarts).
+struct LoadedDeviceState {
+    var deviceID: String
+    var pairing: Pairing?
+    var local: AppPresence
+    var counterpart: AppPresence
+    var counterpartVersion: String?
+}
+
+/// A log line the core asks its shell to write.
+struct LogLine: Equatable {
+    let level: Logger.Level
+    let event: String
+    let fields: [Field]
+
+    struct Field: Equatable {
+        let key: String
+        let value: String
+    }
+
+    init(_ level: Logger.Level, _ event: String, _ fields: (String, CustomStringConvertible)...) {
+        self.level = level
+        self.event = event
+        self.fields = fields.map { Field(key: $0.0, value: $0.1.description) }
+    }
+}
+
+/// A call the core asks its shell to make to the session's delegate.
+enum DelegateNotice {
+    case activationDidComplete(ActivationState, (any Error)?)
+    case didBecomeInactive
+    case didDeactivate
+    case reachabilityDidChange
+    case watchStateDidChange
+    case didReceiveMessageWithoutReply(UserInfo)
+    case didCommitReceivedTransfers
+    case didRollBackReceivedTransfers(any Error)
+}
+
+/// What happened to a session: the events its shell feeds `SessionCore.handle`, from the app (activate,
+/// deactivate, send a message, change the app's state), from the link (a connection opened or closed, a
+/// frame read, a connection attempt failed), from the store (what activation loaded, a receive
+/// transaction's end) and from the loop (a time-out).
+enum SessionEvent {
+    // Activation.
+    case activationRequested
+    case deviceStateLoaded(LoadedDeviceState)
+    case activationFailed(any Error)
+    case activationSucceeded
+    case deactivationRequested
+    case deactivationFinished
+    case deactivationSettled
+    /// The pairing was read again (`runway pair` may have changed it), with what the store recorded of
+    /// the counterpart's app for it.
+    case pairingReloaded(Pairing?, recordedCounterpartInstalled: Bool?)
+    /// The inactive → notActivated half of a watch switch, an iteration after the first.
+    case switchSettled
+    // The link.
+    /// A handshake finished; `replacing` when another link was up (it is closed first).
+    case linkOpening(replacing: Bool)
+    case linkUp(Handshake)
+    /// The store's side of the new link is done (resume point, finished transfers): it is in use.
+    case linkEstablished(receiveCursor: Int64)
+    case linkResumeFailed(String)
+    case linkClosed(reason: String)
+    case counterpartAppStateReported(installed: Bool?, active: Bool?)
+    /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
+    case acknowledgementReceived(upTo: Int64)
+    case localAppStateChanged(AppPresence)
+    // Receiving.
+    case batchCommitted(ReceiveTransaction, milliseconds: Double)
+    case batchRolledBack(ReceiveTransaction, error: any Error, storeFull: Bool)
+    // Messages (`SessionCoreMessages.swift`).
+    case messageSendRequested(UserInfo, replyExpected: Bool, timeoutMilliseconds: UInt64, transportCanWake: Bool)
+    case messageFrameReceived(FrameType, id: Int64, body: [UInt8])
+    case messageTimedOut(id: Int64, error: WCError)
+    case messagesFailed(WCError)
+    case messagesAwaitingLinkMaySend
+    case linkAttemptFailed(WCError)
+}
+
+/// What the core asks its shell to do, in order.
+enum SessionAction {
+    /// Finish activation at the end of this loop iteration (the store is read then).
+    case completeActivationSoon
+    case tell(DelegateNotice)
+    case log(LogLine)
+    /// Queue frames on the current link.
+    case send([UInt8])
+    /// Close the current link (sending `error` first, if any). The shell hears `linkClosed` if it was up.
+    case closeLink(WCError?, reason: String)
+    /// Forget the current link (it is closed, or closing).
+    case dropLink
+    /// Tell whoever watches for new links (`onLinkEstablished`).
+    case announceLink(Handshake)
+    case saveCounterpartState(AppPresence, version: String?)
+    case sendApplicationContextIfNeeded
+    case pump
+    /// Tell the app of transfers acknowledged and not yet reported (`didFinish`); `replayed` at activation.
+    case reportFinishedTransfers(replayed: Bool)
+    /// Delete what the counterpart acknowledged from the outbox.
+    case releaseOutbox(upTo: Int64)
+    /// Handle this event now, before the actions after it (what it decides depends on what came before).
+    case then(SessionEvent)
+    /// Handle this event at the end of the loop's iteration.
+    case later(SessionEvent)
+    // Messages.
+    case messageAccepted(id: Int64, timeoutMilliseconds: UInt64, timeoutError: WCError)
+    case messageRefused(WCError)
+    case completeMessage(id: Int64, Result<UserInfo, WCError>)
+    /// Hand a message to the app, with a handler for its reply.
+    case deliverMessage(id: Int64, UserInfo)
+    case wakeCounterpart
+    // Receiving.
+    /// Acknowledge everything up to here, if the store may still acknowledge.
+    case acknowledge(upTo: Int64)
+    /// A place the crash tests may kill the process (`CrashPoint`).
+    case crashPoint(StaticString)
+}

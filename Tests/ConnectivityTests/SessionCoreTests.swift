@@ -1,0 +1,321 @@
+@testable import Connectivity
+import Testing
+
+/// The session's decisions, pure (`SessionCore`): events in, actions out — no loop, socket or database.
+@Suite struct SessionCoreTests {
+    static let pairing = Pairing(pairingID: "P1", phoneDeviceID: "phone-1", watchDeviceID: "watch-1", phoneLinkSocket: "/x", pairedAt: 0)
+
+    /// An activated core with the given apps' states, not linked.
+    static func activated(
+        _ role: DeviceRole, local: AppPresence = .init(installed: true, active: true),
+        counterpart: AppPresence = .init(installed: true, active: true)
+    ) -> SessionCore {
+        var core = SessionCore(role: role, userInfoByteLimit: 1024, window: SendWindow(maximumTransfers: 8, maximumBytes: 1 << 20))
+        _ = core.handle(.activationRequested)
+        _ = core.handle(
+            .deviceStateLoaded(
+                LoadedDeviceState(
+                    deviceID: role == .phone ? "phone-1" : "watch-1", pairing: pairing, local: local, counterpart: counterpart,
+                    counterpartVersion: "1.4")))
+        _ = core.handle(.activationSucceeded)
+        return core
+    }
+
+    static func handshake(from role: DeviceRole, installed: Bool = true, active: Bool = true, pairingID: String = "P1") -> Handshake {
+        Handshake(
+            role: role, deviceID: role == .phone ? "phone-1" : "watch-1", pairingID: pairingID, appVersion: "1.4", resumeSeq: 0,
+            appInstalled: installed, appActive: active)
+    }
+
+    /// Brings the link up as the shell does, and returns what establishing it asked for.
+    static func link(_ core: inout SessionCore, peer: Handshake) -> [String] {
+        _ = core.handle(.linkOpening(replacing: false))
+        _ = core.handle(.linkUp(peer))
+        return describe(core.handle(.linkEstablished(receiveCursor: 0)))
+    }
+
+    /// A short name per action, for readable expectations.
+    static func describe(_ actions: [SessionAction]) -> [String] {
+        actions.map { action in
+            switch action {
+            case .completeActivationSoon: "completeActivationSoon"
+            case let .tell(notice):
+                switch notice {
+                case let .activationDidComplete(state, error): "tell activationDidComplete \(state)\(error == nil ? "" : " error")"
+                case .didBecomeInactive: "tell didBecomeInactive"
+                case .didDeactivate: "tell didDeactivate"
+                case .reachabilityDidChange: "tell reachabilityDidChange"
+                case .watchStateDidChange: "tell watchStateDidChange"
+                case .didReceiveMessageWithoutReply: "tell didReceiveMessageWithoutReply"
+                case .didCommitReceivedTransfers: "tell didCommitReceivedTransfers"
+                case .didRollBackReceivedTransfers: "tell didRollBackReceivedTransfers"
+                }
+            case let .log(line): "log \(line.event)"
+            case let .send(bytes): "send \(Frame.type(of: bytes).map { "\($0)" } ?? "?")"
+            case let .closeLink(error, reason): "closeLink " + (error.map { "\($0.code.rawValue) " } ?? "") + reason
+            case .dropLink: "dropLink"
+            case .announceLink: "announceLink"
+            case .saveCounterpartState: "saveCounterpartState"
+            case .sendApplicationContextIfNeeded: "sendApplicationContextIfNeeded"
+            case .pump: "pump"
+            case let .reportFinishedTransfers(replayed): "reportFinishedTransfers\(replayed ? " replayed" : "")"
+            case let .releaseOutbox(upTo): "releaseOutbox \(upTo)"
+            case let .then(event): "then \(eventName(event))"
+            case let .later(event): "later \(eventName(event))"
+            case let .messageAccepted(id, _, _): "messageAccepted \(id)"
+            case let .messageRefused(error): "messageRefused \(error.code.rawValue)"
+            case let .completeMessage(id, .success): "completeMessage \(id) success"
+            case let .completeMessage(id, .failure(error)): "completeMessage \(id) \(error.code.rawValue)"
+            case let .deliverMessage(id, _): "deliverMessage \(id)"
+            case .wakeCounterpart: "wakeCounterpart"
+            case let .acknowledge(upTo): "acknowledge \(upTo)"
+            case let .crashPoint(name): "crashPoint \(name)"
+            }
+        }
+    }
+
+    static func eventName(_ event: SessionEvent) -> String {
+        switch event {
+        case let .messagesFailed(error): "messagesFailed \(error.code.rawValue)"
+        case .messagesAwaitingLinkMaySend: "messagesAwaitingLinkMaySend"
+        case .deactivationFinished: "deactivationFinished"
+        case .deactivationSettled: "deactivationSettled"
+        case .switchSettled: "switchSettled"
+        default: "\(event)"
+        }
+    }
+
+    // MARK: - Activation
+
+    @Test func activationIsRequestedOnceAndAFailureMayBeRetried() {
+        var core = SessionCore(role: .watch, userInfoByteLimit: 1024, window: SendWindow(maximumTransfers: 8, maximumBytes: 1024))
+        #expect(Self.describe(core.handle(.activationRequested)) == ["completeActivationSoon"])
+        #expect(core.handle(.activationRequested).isEmpty, "a second activate() while the first runs")
+        struct Unreadable: Error {}
+        #expect(
+            Self.describe(core.handle(.activationFailed(Unreadable())))
+                == ["log session.activation-failed", "tell activationDidComplete notActivated error"])
+        #expect(core.activationState == .notActivated)
+        #expect(Self.describe(core.handle(.activationRequested)) == ["completeActivationSoon"], "after a failure, activate() tries again")
+        #expect(core.handle(.activationSucceeded).count == 3)
+        #expect(core.activationState == .activated)
+    }
+
+    @Test func deactivationClosesTheLinkThenFailsTheMessagesThenSettles() {
+        var core = Self.activated(.watch)
+        #expect(Self.describe(core.handle(.deactivationRequested)) == ["closeLink session deactivated", "then deactivationFinished"])
+        #expect(
+            Self.describe(core.handle(.deactivationFinished)) == ["dropLink", "then messagesFailed 7007", "then deactivationSettled"])
+        #expect(core.activationState == .activated, "still activated while the messages' completions run")
+        _ = core.handle(.deactivationSettled)
+        #expect(core.activationState == .notActivated)
+    }
+
+    // MARK: - Reachability
+
+    @Test func theWatchReachesThePhoneOnlyOverALinkAndFromTheForeground() {
+        var core = Self.activated(.watch)
+        #expect(!core.isReachable, "no link")
+        let established = Self.link(&core, peer: Self.handshake(from: .phone))
+        #expect(core.isReachable)
+        #expect(established.contains("tell reachabilityDidChange"))
+        #expect(
+            Array(established.suffix(3)) == ["sendApplicationContextIfNeeded", "then messagesAwaitingLinkMaySend", "pump"],
+            "after the link is up: the context, what waited for the link, the outbox")
+        _ = core.handle(.localAppStateChanged(AppPresence(installed: true, active: false)))
+        #expect(!core.isReachable, "the watch app went to the background")
+    }
+
+    @Test func thePhoneReachesTheWatchOnlyWhileTheWatchAppIsActive() {
+        var core = Self.activated(.phone, counterpart: .init(installed: true, active: false))
+        let established = Self.link(&core, peer: Self.handshake(from: .watch, active: false))
+        #expect(!core.isReachable)
+        #expect(!established.contains("tell reachabilityDidChange"), "nothing changed: it was not reachable and is not")
+        let foreground = Self.describe(core.handle(.counterpartAppStateReported(installed: nil, active: true)))
+        #expect(core.isReachable)
+        #expect(
+            foreground == ["log peer.app-state", "saveCounterpartState", "tell watchStateDidChange", "tell reachabilityDidChange", "pump"])
+        let again = Self.describe(core.handle(.counterpartAppStateReported(installed: true, active: true)))
+        #expect(again == ["log peer.app-state", "saveCounterpartState", "pump"], "no change: nobody is told")
+    }
+
+    @Test func aClosedLinkFailsTheMessagesAndTellsReachabilityOnlyIfItWasReachable() {
+        var core = Self.activated(.phone)
+        _ = Self.link(&core, peer: Self.handshake(from: .watch))
+        #expect(core.isReachable)
+        let closed = Self.describe(core.handle(.linkClosed(reason: "eof")))
+        #expect(closed == ["dropLink", "then messagesFailed 7007", "log link.closed", "tell reachabilityDidChange"])
+        #expect(!core.isReachable && !core.isLinked)
+        var unreachable = Self.activated(.phone, counterpart: .init(installed: true, active: false))
+        _ = Self.link(&unreachable, peer: Self.handshake(from: .watch, active: false))
+        #expect(!Self.describe(unreachable.handle(.linkClosed(reason: "eof"))).contains("tell reachabilityDidChange"))
+    }
+
+    @Test func thePhoneSendsNothingToAWatchWithoutTheApp() {
+        var core = Self.activated(.phone, counterpart: .init(installed: false, active: false))
+        _ = Self.link(&core, peer: Self.handshake(from: .watch, installed: false, active: false))
+        #expect(!core.maySend)
+        #expect(throws: WCError.self) { try core.requireCounterpartApp() }
+        _ = core.handle(.counterpartAppStateReported(installed: true, active: false))
+        #expect(core.maySend && core.outboxMayHaveMore, "installed: the held transfers may go")
+    }
+
+    @Test func theAppsStateIsSentOnlyWhileLinked() {
+        var core = Self.activated(.watch)
+        #expect(Self.describe(core.handle(.localAppStateChanged(.init(installed: true, active: false)))) == ["log app.state"])
+        _ = Self.link(&core, peer: Self.handshake(from: .phone))
+        #expect(Self.describe(core.handle(.localAppStateChanged(.init(installed: true, active: true)))) == ["log app.state", "send appState"])
+    }
+
+    @Test func anAcknowledgementReleasesOnlyWhatWasSent() {
+        var core = Self.activated(.watch)
+        _ = Self.link(&core, peer: Self.handshake(from: .phone))
+        for seq in Int64(1)...3 { _ = core.window.take(seq: seq, bytes: 10) }
+        #expect(
+            Self.describe(core.handle(.acknowledgementReceived(upTo: 99)))
+                == ["crashPoint send.after-ack-received", "releaseOutbox 3", "reportFinishedTransfers", "pump"],
+            "capped at the last sent")
+        #expect(core.handle(.acknowledgementReceived(upTo: 2)).isEmpty, "an old acknowledgement releases nothing")
+    }
+
+    // MARK: - The pairing
+
+    @Test func aHandshakeIsCheckedAgainstThePairing() {
+        var core = Self.activated(.phone)
+        #expect(core.validate(Self.handshake(from: .watch)).verdict == nil)
+        #expect(core.validate(Self.handshake(from: .phone)).verdict?.code == .deviceNotPaired, "the wrong role")
+        #expect(core.validate(Self.handshake(from: .watch, pairingID: "P2")).verdict?.code == .deviceNotPaired, "another pairing")
+        var unpaired = SessionCore(role: .phone, userInfoByteLimit: 1024, window: SendWindow(maximumTransfers: 8, maximumBytes: 1024))
+        #expect(unpaired.validate(Self.handshake(from: .watch)).verdict?.code == .sessionNotActivated)
+    }
+
+    @Test func aSwitchedWatchMakesTheSessionInactiveThenNotActivated() {
+        var core = Self.activated(.phone)
+        var switched = Self.pairing
+        switched.pairingID = "P2"
+        switched.watchDeviceID = "watch-2"
+        _ = core.handle(.pairingReloaded(switched, recordedCounterpartInstalled: false))
+        #expect(!core.counterpart.installed, "the new pairing brings what was recorded of its watch app")
+        let (verdict, actions) = core.validate(Self.handshake(from: .watch, pairingID: "P2"))
+        #expect(verdict?.code == .sessionInactive)
+        #expect(core.activationState == .inactive)
+        #expect(
+            Self.describe(actions) == [
+                "log session.watch-switched", "closeLink paired device switched", "then messagesFailed 7016", "tell didBecomeInactive",
+                "later switchSettled",
+            ])
+        #expect(Self.describe(core.handle(.switchSettled)) == ["tell didDeactivate"])
+        #expect(core.activationState == .notActivated)
+        #expect(Self.describe(core.handle(.activationRequested)) == ["completeActivationSoon"], "the app must activate again")
+    }
+
+    // MARK: - Messages
+
+    @Test func aMessageIsAnsweredExactlyOnce() {
+        var core = Self.activated(.phone)
+        _ = Self.link(&core, peer: Self.handshake(from: .watch))
+        let sent = Self.describe(core.handle(.messageSendRequested(["q": .integer(1)], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false)))
+        #expect(sent == ["messageAccepted 1", "send message"])
+        let reply = PropertyListCodec.encode(["a": .integer(2)])
+        #expect(Self.describe(core.handle(.messageFrameReceived(.messageReply, id: 1, body: reply))) == ["completeMessage 1 success"])
+        #expect(
+            Self.describe(core.handle(.messageTimedOut(id: 1, error: WCError(.messageReplyTimedOut, "late")))) == ["log message.late-reply-ignored"],
+            "the time-out after the reply is ignored")
+        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false))
+        #expect(Self.describe(core.handle(.messageTimedOut(id: 2, error: WCError(.messageReplyTimedOut, "t")))) == ["completeMessage 2 7012"])
+        #expect(Self.describe(core.handle(.messageFrameReceived(.messageReply, id: 2, body: reply))) == ["log message.late-reply-ignored"])
+        #expect(core.messages.pending.isEmpty)
+    }
+
+    @Test func aMessageToAnUnreachableCounterpartIsRefused() {
+        var phone = Self.activated(.phone, counterpart: .init(installed: true, active: false))
+        _ = Self.link(&phone, peer: Self.handshake(from: .watch, active: false))
+        #expect(
+            Self.describe(phone.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true))) == [
+                "messageRefused 7007"
+            ])
+        var noApp = Self.activated(.phone, counterpart: .init(installed: false, active: false))
+        #expect(
+            Self.describe(noApp.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false))) == [
+                "messageRefused 7006"
+            ])
+        var background = Self.activated(.watch, local: .init(installed: true, active: false))
+        #expect(
+            Self.describe(background.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true))) == [
+                "messageRefused 7007"
+            ],
+            "a background watch app wakes nobody")
+    }
+
+    @Test func aForegroundWatchMessageWaitsForTheLinkItWakes() {
+        var core = Self.activated(.watch)
+        let sent = Self.describe(core.handle(.messageSendRequested([:], replyExpected: false, timeoutMilliseconds: 50, transportCanWake: true)))
+        #expect(sent == ["messageAccepted 1", "log message.waking-counterpart", "wakeCounterpart"])
+        #expect(core.messages.awaitingLink.count == 1, "what the next hello says")
+        _ = Self.link(&core, peer: Self.handshake(from: .phone))
+        #expect(Self.describe(core.handle(.messagesAwaitingLinkMaySend)) == ["send messageNoReply", "log message.sent-after-wake"])
+        #expect(core.messages.awaitingLink.isEmpty && core.messages.pending == [1], "sent, still waiting for its delivery")
+        #expect(Self.describe(core.handle(.messageFrameReceived(.messageDelivered, id: 1, body: []))) == ["completeMessage 1 success"])
+    }
+
+    @Test func aFailedWakeFailsOnlyTheMessagesWaitingForTheLink() {
+        var core = Self.activated(.watch)
+        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true))
+        let failed = Self.describe(core.handle(.linkAttemptFailed(WCError(.notReachable, "nobody listens"))))
+        #expect(failed == ["log message.wake-failed", "completeMessage 1 7007"])
+        #expect(core.handle(.linkAttemptFailed(WCError(.notReachable, "again"))).isEmpty)
+    }
+
+    @Test func anUndecodableMessageIsAnsweredWith7010AndAMessageWithoutAReplyIsConfirmed() {
+        var core = Self.activated(.phone)
+        _ = Self.link(&core, peer: Self.handshake(from: .watch))
+        #expect(Self.describe(core.handle(.messageFrameReceived(.message, id: 9, body: [0xFF]))) == ["send messageError"])
+        let body = PropertyListCodec.encode(["q": .integer(1)])
+        #expect(Self.describe(core.handle(.messageFrameReceived(.message, id: 10, body: body))) == ["deliverMessage 10"])
+        #expect(
+            Self.describe(core.handle(.messageFrameReceived(.messageNoReply, id: 11, body: body)))
+                == ["tell didReceiveMessageWithoutReply", "send messageDelivered"])
+        #expect(core.messages.receivedCount == 3)
+        let big = core.replyFrame(10, ["blob": .data(Array(repeating: 0, count: 2048))])
+        #expect(Frame.type(of: big) == .messageError, "a reply over the limit becomes an error for the sender")
+    }
+
+    // MARK: - The end of a receive transaction
+
+    @Test func aCommittedBatchIsAcknowledgedAndADeferredTransferClosesTheLink() {
+        var core = Self.activated(.phone)
+        _ = Self.link(&core, peer: Self.handshake(from: .watch))
+        var transaction = ReceiveTransaction(Self.transfers(1...3), after: 0)
+        _ = transaction.record(1, .accepted)
+        _ = transaction.record(2, .notNow)
+        let actions = Self.describe(core.handle(.batchCommitted(transaction, milliseconds: 1)))
+        #expect(
+            actions == [
+                "log receive.batch", "tell didCommitReceivedTransfers", "acknowledge 1", "crashPoint receive.after-ack", "log receive.deferred",
+                "closeLink 7014 app deferred a transfer",
+            ])
+        #expect(core.receiveCursor == 1)
+    }
+
+    @Test func aRolledBackBatchIsNotAcknowledgedAndAFullStoreSaysSo() {
+        var core = Self.activated(.phone)
+        struct Full: Error {}
+        let transaction = ReceiveTransaction(Self.transfers(5...6), after: 4)
+        let full = Self.describe(core.handle(.batchRolledBack(transaction, error: Full(), storeFull: true)))
+        #expect(full == ["tell didRollBackReceivedTransfers", "log receive.commit-failed", "closeLink 7015 receive commit failed"])
+        let other = Self.describe(core.handle(.batchRolledBack(transaction, error: Full(), storeFull: false)))
+        #expect(other.last == "closeLink 7014 receive commit failed")
+        #expect(core.failedCommits == 2 && core.receiveCursor == 0, "nothing moved")
+    }
+
+    static func transfers(_ seqs: ClosedRange<Int64>) -> [InboundAction.Transfer] {
+        seqs.map { InboundAction.Transfer(seq: $0, body: [0x01][...]) }
+    }
+}
+
+extension Frame {
+    /// The type of the first frame in `bytes` (tests).
+    static func type(of bytes: [UInt8]) -> FrameType? {
+        bytes.withUnsafeBytes { raw in (try? FrameDecoder().decode(raw))??.frame.type }
+    }
+}
