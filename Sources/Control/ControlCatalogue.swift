@@ -25,16 +25,17 @@ public enum ControlCommands {
     ]
 
     public static let transferUserInfo = ControlCommandSpec(
-        "transfer-userinfo", both, session: true, arguments: [Payload.payload],
+        "transfer-userinfo", both, session: true, arguments: [Payload.payload], reply: TransferUserInfoReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")], "queue a userInfo transfer")
     public static let received = ControlCommandSpec(
         "received", both, session: true, arguments: [Received.limit], "the userInfo dictionaries received, oldest first")
     public static let contextSet = ControlCommandSpec(
-        "context-set", both, session: true, arguments: [Payload.payload],
+        "context-set", both, session: true, arguments: [Payload.payload], reply: ContextSetReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
-    public static let contextGet = ControlCommandSpec("context-get", both, session: true, "the application context sent and the one received")
+    public static let contextGet = ControlCommandSpec(
+        "context-get", both, session: true, reply: ContextGetReply.self, "the application context sent and the one received")
     public static let message = ControlCommandSpec(
-        "message", both, session: true, arguments: [Payload.payload, Message.timeoutMs, Message.replyExpected],
+        "message", both, session: true, arguments: [Payload.payload, Message.timeoutMs, Message.replyExpected], reply: MessageReply.self,
         errors: payloadErrors + [
             .wc(.payloadTooLarge, "the message encodes to more than 65,536 bytes"),
             .wc(.notReachable, "the counterpart is not reachable"),
@@ -44,11 +45,11 @@ public enum ControlCommands {
     public static let transfers = ControlCommandSpec(
         "transfers", both, session: true, arguments: [Transfers.limit], "outstanding userInfo transfers: keys and sizes")
     public static let cancel = ControlCommandSpec(
-        "cancel", both, session: true, arguments: [Cancel.transferId],
+        "cancel", both, session: true, arguments: [Cancel.transferId], reply: CancelReply.self,
         errors: [.failure("the transfer is not outstanding, or already on its way")], "cancel an outstanding transfer not yet on its way")
     public static let quarantine = ControlCommandSpec("quarantine", both, arguments: [Quarantine.limit], "transfers received that could not be taken")
     public static let quarantineRemove = ControlCommandSpec(
-        "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all],
+        "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all], reply: QuarantineRemoveReply.self,
         errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
     public static let events = ControlCommandSpec(
         "events", both, arguments: [Events.limit, Events.follow], errors: [.invalid("the connection already receives events")],
@@ -57,13 +58,13 @@ public enum ControlCommands {
     // MARK: - Every device
 
     public static let status = ControlCommandSpec("status", both, "the device's state: session, link, store, versions")
-    public static let clockShow = ControlCommandSpec("clock-show", both, "the device clock")
+    public static let clockShow = ControlCommandSpec("clock-show", both, reply: ClockReply.self, "the device clock")
     static let clockErrors: [ControlErrorSpec] = [.invalid("the clock would leave 2001-01-01 to 2100-01-01")]
     public static let clockSet = ControlCommandSpec(
-        "clock-set", both, arguments: [ClockSet.at, ClockSet.frozen], errors: clockErrors, "set the device clock")
+        "clock-set", both, arguments: [ClockSet.at, ClockSet.frozen], reply: ClockReply.self, errors: clockErrors, "set the device clock")
     public static let clockAdvance = ControlCommandSpec(
-        "clock-advance", both, arguments: [ClockAdvance.seconds], errors: clockErrors, "move the device clock on")
-    public static let clockReset = ControlCommandSpec("clock-reset", both, "the device clock follows the system clock again")
+        "clock-advance", both, arguments: [ClockAdvance.seconds], reply: ClockReply.self, errors: clockErrors, "move the device clock on")
+    public static let clockReset = ControlCommandSpec("clock-reset", both, reply: ClockReply.self, "the device clock follows the system clock again")
     public static let runStart = ControlCommandSpec(
         "run-start", both, arguments: RunStart.target,
         errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
@@ -122,21 +123,26 @@ public enum ControlCommands {
 
     public static let record = ControlCommandSpec(
         "record", [.watch], arguments: [Record.count, Record.distanceKm, Record.seed, Record.seriesTotal, Record.seriesStart, Record.endingAt],
+        reply: RecordReply.self,
         errors: [.invalid("seriesTotal below count, or seriesStart past seriesTotal - count"), .failure("the watch app is not installed")],
         "record runs and queue them for the phone")
-    public static let link = ControlCommandSpec("link", [.watch], arguments: [Link.state], "cut or restore the link to the phone")
+    public static let link = ControlCommandSpec(
+        "link", [.watch], arguments: [Link.state], reply: LinkReply.self, "cut or restore the link to the phone")
     public static let app = ControlCommandSpec(
         "app", [.watch, .phoneOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction]],
+        replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self],
         errors: [.failure("the app's state does not allow it (foreground while not installed; close, suspend or resume from the wrong state)")],
         "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume (phone-os)")
     public static let failNext = ControlCommandSpec(
-        "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], "the next N userInfo transfers fail with an error")
+        "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], reply: FailNextReply.self,
+        "the next N userInfo transfers fail with an error")
     public static let workoutFault = ControlCommandSpec(
         "workout-fault", [.watch], test: true, arguments: [WorkoutFault.mode], "make the watch refuse or ignore a workout start")
 
     // MARK: - phone-os
 
-    public static let osStatus = ControlCommandSpec("os-status", [.phoneOS], "the app's state, launches by reason, reclaims, the budget")
+    public static let osStatus = ControlCommandSpec(
+        "os-status", [.phoneOS], reply: OSStatusReply.self, "the app's state, launches by reason, reclaims, the budget")
     public static let osJetsam = ControlCommandSpec(
-        "os-jetsam", [.phoneOS], errors: [.failure("the app is not running")], "kill the app at once, as memory pressure does")
+        "os-jetsam", [.phoneOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")], "kill the app at once, as memory pressure does")
 }

@@ -53,11 +53,15 @@ public struct ControlCommandSpec: Sendable {
     let serverArguments: [ControlServerKind: [ControlArgumentSpec]]
     /// The failures it declares, besides bad arguments and 7004.
     public let errors: [ControlErrorSpec]
+    /// The Swift type of its reply on each server (`RecordReply`); none where the reply stays JSON
+    /// (streamed, large or free-form: `status`, `logbook`, `flight`, …).
+    public let replyTypes: [ControlServerKind: String]
 
     init(
         _ name: String, _ servers: Set<ControlServerKind>, session: Bool = false, test: Bool = false,
         arguments: [any ControlArgumentDeclaration] = [], on serverArguments: [ControlServerKind: [any ControlArgumentDeclaration]] = [:],
-        errors: [ControlErrorSpec] = [], _ summary: String
+        reply: (any ControlReply.Type)? = nil, replies: [ControlServerKind: any ControlReply.Type] = [:], errors: [ControlErrorSpec] = [],
+        _ summary: String
     ) {
         self.name = name
         self.servers = servers
@@ -67,6 +71,9 @@ public struct ControlCommandSpec: Sendable {
         self.arguments = arguments.map(\.spec)
         self.serverArguments = serverArguments.mapValues { $0.map(\.spec) }
         self.errors = errors
+        var replyTypes = replies.mapValues { String(describing: $0) }
+        if let reply { for server in servers { replyTypes[server] = String(describing: reply) } }
+        self.replyTypes = replyTypes
     }
 
     /// The arguments `server` takes for this command.

@@ -120,6 +120,27 @@ enum DocumentationCommands {
             lines.append(".B " + escape("runway \(command.path.joined(separator: " "))"))
             lines.append(Examples.examples(for: command).map(escape).joined(separator: "\n.br\n"))
         }
+        // The daemons' control protocol, from the catalogue (as docs/protocol.md is).
+        lines.append(".SH CONTROL PROTOCOL")
+        lines.append(
+            escape(
+                "Each daemon's control socket takes JSON requests {\"command\":NAME, ...its arguments}; runway builds them and checks them first, as the daemon does (bad input: one line, exit 2)."
+            ))
+        for spec in ControlCommands.all {
+            lines.append(".TP")
+            lines.append(".B " + escape("\(spec.name) (\(spec.programs))"))
+            lines.append(escape(spec.summary + "."))
+            for (label, arguments) in spec.argumentGroups {
+                for argument in arguments {
+                    lines.append(".br")
+                    lines.append(escape("  " + (label.map { "on \($0): " } ?? "") + argument.line.replacingOccurrences("`", "")))
+                }
+            }
+            lines.append(".br")
+            lines.append(escape("  reply: " + spec.replyText.replacingOccurrences("`", "")))
+            lines.append(".br")
+            lines.append(escape("  fails: " + spec.allErrors.map(\.line).joined(separator: "; ")))
+        }
         lines += [
             ".SH EXIT STATUS", "0 success; 1 the operation failed (a daemon not running, an unknown flight); 2 invalid usage or input.",
             ".SH ENVIRONMENT",
