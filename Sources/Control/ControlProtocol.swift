@@ -109,13 +109,13 @@ public struct ControlRequest: Sendable {
     }
 
     /// The argument, typed. In a handler the request was validated, so a required or defaulted argument
-    /// is always there; reading one the command does not declare is a programming error.
+    /// is always there (a default is read even from a request that was not); a required one missing from
+    /// a request that never went through the router is a programming error.
     public subscript<Value>(argument: ControlArgument<Value>) -> Value {
         get {
-            guard let value = Value.read(arguments[argument.name]) else {
-                preconditionFailure("\(command): \(argument.name) was read without being validated")
-            }
-            return value
+            if let value = Value.read(arguments[argument.name]) { return value }
+            if let value = Value.read(argument.spec.defaultValue) { return value }
+            preconditionFailure("\(command): the required \(argument.name) was read from a request the router did not check")
         }
         set { arguments[argument.name] = newValue.json }
     }
