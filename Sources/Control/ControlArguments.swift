@@ -19,7 +19,8 @@ public enum ControlArgumentKind: Sendable, Equatable {
     /// A string of a fixed format (a flight id, a month).
     case format(ControlStringFormat)
     case bool
-    /// A JSON object in typed JSON: a property-list payload (userInfo, context, message).
+    /// A JSON object in typed JSON (a `$date` or `$data` well formed): a property-list payload
+    /// (userInfo, context, message).
     case object
     /// A JSON array (a run's samples; each element is the handler's to check).
     case array
@@ -67,7 +68,7 @@ public enum ControlArgumentKind: Sendable, Equatable {
             guard let text = value.stringValue, format.matches(text) else { return nil }
             return value
         case .bool: return value.boolValue == nil ? nil : value
-        case .object: return value.objectValue == nil ? nil : value
+        case .object: return value.objectValue == nil || TypedJSON.problem(in: value) != nil ? nil : value
         case .array: return value.arrayValue == nil ? nil : value
         }
     }
@@ -118,6 +119,8 @@ public struct ControlArgumentSpec: Sendable, Equatable {
         case .format:
             if let text = value.stringValue { return "\(name) '\(text)' is not \(kind.text)" }
             return "\(name) must be \(kind.text)"
+        case .object where value.objectValue != nil:
+            return "\(name): \(TypedJSON.problem(in: value) ?? "not \(kind.text)")"
         case .choice where value.stringValue != nil, .intChoice where value.intValue != nil:
             return "\(name) must be \(kind.text), not '\(value.stringValue ?? value.text)'"
         default:

@@ -95,12 +95,10 @@ struct SessionCommands {
         }
     }
 
-    /// The request's `payload` (a JSON object, the router checked) as a property-list dictionary: a
-    /// malformed `$date` or `$data` is exit 2, a `null` inside is 7010.
+    /// The request's `payload` (a JSON object in well-formed typed JSON: the router checked) as a
+    /// property-list dictionary; a `null` inside is 7010.
     static func payload(_ request: ControlRequest) throws -> UserInfo {
-        let json = request[ControlCommands.Payload.payload]
-        if let problem = TypedJSON.problem(in: json) { throw ControlError.invalid(problem) }
-        return try UserInfo(userInfoJSON: json)
+        try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
     }
 
     /// The fields of `status` that come from the session.

@@ -67,6 +67,9 @@ import Testing
         .init("app", ["action": .string("open")], "action must be install, uninstall, foreground or background, not 'open'"),
         .init("transfer-userinfo", ["payload": .array([])], "payload must be a JSON object (typed JSON)"),
         .init("run-sample", ["samples": .object([:])], "samples must be a JSON array"),
+        .init(
+            "message", ["payload": .object(["at": .object(["$date": .string("yesterday")])])],
+            #"payload: $.at.$date: "yesterday" is not an ISO 8601 time with a zone (2026-11-30T07:00:00Z)"#),
         .init("notification-add", ["id": .string(""), "inSeconds": .integer(5)], "id must be a string of 1 to 200 bytes"),
         // Missing, and not taken.
         .init("link", [:], "link needs state: up or down"),

@@ -42,7 +42,7 @@ import Testing
             return values
         case .choice, .format: return [("wrong type", .integer(1)), ("out of range", .string("no-such-value"))]
         case .bool: return [("wrong type", .string("true"))]
-        case .object: return [("wrong type", .array([]))]
+        case .object: return [("wrong type", .array([])), ("malformed typed JSON", .object(["at": .object(["$date": .string("yesterday")])]))]
         case .array: return [("wrong type", .object([:]))]
         }
     }
