@@ -57,7 +57,7 @@ public enum ControlCommands {
 
     // MARK: - Every device
 
-    public static let status = ControlCommandSpec("status", both, "the device's state: session, link, store, versions")
+    public static let status = ControlCommandSpec("status", both, reply: StatusReply.self, "the device's state: session, link, store, versions")
     public static let clockShow = ControlCommandSpec("clock-show", both, reply: ClockReply.self, "the device clock")
     static let clockErrors: [ControlErrorSpec] = [.invalid("the clock would leave 2001-01-01 to 2100-01-01")]
     public static let clockSet = ControlCommandSpec(

@@ -54,7 +54,7 @@ public struct ControlCommandSpec: Sendable {
     /// The failures it declares, besides bad arguments and 7004.
     public let errors: [ControlErrorSpec]
     /// The Swift type of its reply on each server (`RecordReply`); none where the reply stays JSON
-    /// (streamed, large or free-form: `status`, `logbook`, `flight`, …).
+    /// (streamed, large or free-form: `logbook`, `flight`, `events`, …).
     public let replyTypes: [ControlServerKind: String]
 
     init(

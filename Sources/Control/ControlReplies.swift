@@ -2,7 +2,8 @@ import JSONText
 
 /// A command's reply as a Swift type: the daemon encodes it (`connection.reply(reply)`), the client
 /// decodes it (`client.send(request, as: RecordReply.self)`), and each key is spelled once, in its
-/// type's `Key`. Replies that are streamed, large or free-form stay JSON (see `docs/protocol.md`).
+/// type's `Key`. Replies that are streamed, large or free-form stay JSON (see `docs/protocol.md`); a
+/// partly free-form one types what clients read and carries the rest (`StatusReply.other`).
 public protocol ControlReply: Sendable, Equatable {
     /// Decodes the daemon's reply; a reply of another shape is one line, exit 1 (a daemon of another
     /// version, not the user's input).

@@ -32,20 +32,19 @@ extension PhoneDaemon {
         return router
     }
 
-    func status() throws -> JSONValue {
-        var fields = try sessionCommands.statusFields()
+    func status() throws -> StatusReply {
+        var status = try sessionCommands.status()
+        status.savePath = options.savePath.rawValue
+        status.flights = Int64(try store.count())
+        status.uiClients = Int64(control.attachedClients.count)
+        var fields = status.other
         fields.merge([
-            "role": .string("phone"),
             "home": .string(runtime.home.path),
-            "pid": .integer(Int64(getpid())),
-            "savePath": .string(options.savePath.rawValue),
-            "flights": .integer(Int64(try store.count())),
             "pendingWatchDataQueue": .integer(Int64(viewModel.pendingWatchDataQueue.count)),
             "inbox": .object([
                 "depth": .integer(Int64(viewModel.pendingWatchDataQueue.count)),
                 "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
             ]),
-            "uiClients": .integer(Int64(control.attachedClients.count)),
             "instrumentValuesDiscarded": .integer(Int64(service.instrumentValuesDiscarded)),
             "remindersRescheduled": .integer(Int64(reminders.rescheduleCount)),
             "reminderRule": .string(options.reminderRule.rawValue),
@@ -55,7 +54,8 @@ extension PhoneDaemon {
             fields["watchDeviceId"] = .string(pairing.watchDeviceID)
             fields["receivedFromWatchSeq"] = .integer(try SessionStore.receiveCursor(database, peer: pairing.watchDeviceID))
         }
-        return .object(fields)
+        status.other = fields
+        return status
     }
 
     /// Every stored flight as a JSON array, streamed a page at a time in arrival order.

@@ -1,4 +1,5 @@
 import Control
+import Glibc
 import Connectivity
 import JSONText
 import Posix
@@ -101,27 +102,15 @@ struct SessionCommands {
         try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
     }
 
-    /// The fields of `status` that come from the session.
-    func statusFields() throws -> [String: JSONValue] {
+    /// The part of `status` that comes from the session (the device adds its own).
+    func status() throws -> StatusReply {
+        let outstanding = Int64(try session.outstandingUserInfoTransferCount())
         var fields: [String: JSONValue] = [
             "deviceId": .string(session.deviceID),
-            "activationState": .string(session.activationState.rawValue),
-            "paired": .bool(session.isPaired),
-            "linked": .bool(session.isLinked),
-            "reachable": .bool(session.isReachable),
-            "watchAppInstalled": .bool(session.isWatchAppInstalled),
-            "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
             "failedReceiveCommits": .integer(Int64(session.failedCommits)),
             "quarantined": .integer(Int64(try session.quarantinedCount())),
             "receivedMessages": .integer(Int64(session.receivedMessageCount)),
             "receivedMessagesWithoutReply": .integer(Int64(app.messagesWithoutReply)),
-            "outbox": .object([
-                "depth": .integer(Int64(try session.outstandingUserInfoTransferCount())),
-                "inFlight": .integer(Int64(session.transfersInFlight)),
-                "lastSentTransfer": .integer(session.lastSentSeq),
-                "lastAcknowledgedTransfer": .integer(session.lastAckedSeq),
-                "window": .integer(Int64(session.configuration.windowTransfers)),
-            ]),
         ]
         if let pairing = session.pairing {
             fields["pairingId"] = .string(pairing.pairingID)
@@ -133,7 +122,14 @@ struct SessionCommands {
         if session.failNextCount > 0 { fields["failNext"] = .integer(Int64(session.failNextCount)) }
         if let last = app.lastMessageWithoutReply { fields["lastMessageWithoutReply"] = last.json }
         if session.messagesAwaitingLinkCount > 0 { fields["messagesAwaitingLink"] = .integer(Int64(session.messagesAwaitingLinkCount)) }
-        return fields
+        return StatusReply(
+            role: session.role.rawValue, pid: Int64(getpid()), activationState: session.activationState.rawValue, paired: session.isPaired,
+            linked: session.isLinked, reachable: session.isReachable, watchAppInstalled: session.isWatchAppInstalled,
+            outstandingUserInfoTransfers: outstanding,
+            outbox: StatusReply.Outbox(
+                depth: outstanding, inFlight: Int64(session.transfersInFlight), lastSentTransfer: session.lastSentSeq,
+                lastAcknowledgedTransfer: session.lastAckedSeq, window: Int64(session.configuration.windowTransfers)),
+            other: fields)
     }
 }
 

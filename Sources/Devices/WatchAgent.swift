@@ -124,14 +124,13 @@ public final class WatchAgent {
         return router
     }
 
-    func status() throws -> JSONValue {
-        var fields = try sessionCommands.statusFields()
+    func status() throws -> StatusReply {
+        var status = try sessionCommands.status()
+        status.linkEnabled = connector.isEnabled
+        status.watchAppActive = session.localAppActive
+        var fields = status.other
         fields.merge([
-            "role": .string("watch"),
             "home": .string(runtime.home.path),
-            "pid": .integer(Int64(getpid())),
-            "linkEnabled": .bool(connector.isEnabled),
-            "watchAppActive": .bool(session.localAppActive),
             "inbox": .object([
                 "depth": .integer(0),
                 "receivedUserInfo": .integer(try database.scalarInt("SELECT count(*) FROM received_userinfo")),
@@ -143,7 +142,8 @@ public final class WatchAgent {
             fields["phoneDeviceId"] = .string(pairing.phoneDeviceID)
             fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)
         }
-        return .object(fields)
+        status.other = fields
+        return status
     }
 
     /// The watch app is installed, removed, brought to the foreground or sent to the background; the

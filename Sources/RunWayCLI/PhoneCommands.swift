@@ -14,7 +14,7 @@ enum PhoneCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self).json
             Output.out(parsed.has("json") ? result.text : StatusText.render(result))
             return 0
         })
@@ -150,7 +150,7 @@ enum PhoneCommands {
                 return try PhoneScreen(
                     client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
                     calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
-                    status: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status)),
+                    status: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self),
                     preflight: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.preflight))
                 ).run()
             }

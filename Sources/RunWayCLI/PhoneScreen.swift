@@ -26,7 +26,7 @@ final class PhoneScreen {
 
     init(
         client: ControlClient, home: String, logbook: String, drained: Int, calendar: LogbookCalendar, shownUpTo: Int,
-        stored: Int, status: JSONValue, preflight: JSONValue
+        stored: Int, status: StatusReply, preflight: JSONValue
     ) {
         self.client = client
         self.home = home
@@ -36,7 +36,7 @@ final class PhoneScreen {
         self.stored = stored
         watchRow = preflight["appleWatch"]?["label"]?.stringValue ?? "?"
         reachable = preflight["reachable"]?.boolValue ?? false
-        savePath = status["savePath"]?.stringValue ?? "?"
+        savePath = status.savePath ?? "?"
         if drained > 0 { events.append((localClock(), "the home screen saved \(drained) flight(s) that were waiting for it")) }
         events.append((localClock(), "attached"))
     }

@@ -57,12 +57,12 @@ enum TopCommand {
     static func snapshotJSON(_ pair: PairRegistry.Pair, _ poll: PairPoll) -> JSONValue {
         func device(_ home: String, _ device: PairPoll.Device) -> [String: JSONValue] {
             var fields: [String: JSONValue] = ["home": .string(home), "up": .bool(device.up)]
-            if let status = device.status { fields["status"] = status }
+            if let status = device.status { fields["status"] = status.json }
             if let problem = device.problem { fields["problem"] = .string(problem) }
             return fields
         }
         var phone = device(pair.phone, poll.phone)
-        phone["os"] = poll.phoneOS ?? .null
+        phone["os"] = poll.phoneOS?.json ?? .null
         return .object([
             "pair": .string(pair.name), "watch": .object(device(pair.watch, poll.watch)), "phone": .object(phone),
             "rates": .object(["drainPerSecond": .null, "savesPerSecond": .null]),
@@ -128,7 +128,7 @@ struct TopView {
 
     private func plural(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
 
-    private func yesNo(_ value: JSONValue?) -> String { value?.boolValue.map { $0 ? "yes" : "no" } ?? "?" }
+    private func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
     private func rate(_ key: KeyPath<CountHistory.Point, Int?>) -> String {
         guard let value = history.rate(key) else { return "-" }
@@ -138,19 +138,11 @@ struct TopView {
     private func watchBlock(_ poll: PairPoll) -> [String] {
         var lines = ["WATCH  \(pair.watch)", upLine("watch-agent", poll.watch)]
         guard let s = poll.watch.status else { return lines }
-        lines.append(row("activation", s["activationState"]?.stringValue ?? "?"))
-        lines.append(
-            row(
-                "link",
-                (s["linked"]?.boolValue == true ? "connected" : "not connected")
-                    + (s["linkEnabled"]?.boolValue == false ? " (out of range)" : "")))
-        lines.append(row("reachable", yesNo(s["reachable"])))
-        lines.append(
-            row(
-                "app",
-                (s["watchAppInstalled"]?.boolValue == false ? "not installed" : "installed")
-                    + (s["watchAppActive"]?.boolValue == true ? ", foreground" : ", background")))
-        lines.append(row("outbox", "\(poll.outbox.map(String.init) ?? "?") queued, \(s["outbox"]?["inFlight"]?.intValue ?? 0) in flight"))
+        lines.append(row("activation", s.activationState))
+        lines.append(row("link", (s.linked ? "connected" : "not connected") + (s.linkEnabled == false ? " (out of range)" : "")))
+        lines.append(row("reachable", yesNo(s.reachable)))
+        lines.append(row("app", (s.watchAppInstalled ? "installed" : "not installed") + (s.watchAppActive == true ? ", foreground" : ", background")))
+        lines.append(row("outbox", "\(poll.outbox.map(String.init) ?? "?") queued, \(s.outbox.inFlight) in flight"))
         lines.append(row("drain", rate(\.acknowledged) + " acknowledged"))
         return lines
     }
@@ -162,18 +154,17 @@ struct TopView {
             "PHONE  \(pair.phone)", appIdle ? row("phone-daemon", "not running (phone-os launches it when needed)") : upLine("phone-daemon", poll.phone),
         ]
         if let os = poll.phoneOS {
-            let app = os["appState"]?.stringValue ?? "?"
             lines.append(
                 row(
                     "phone-os",
-                    "app \(app)" + (os["appPid"]?.intValue.map { " (pid \($0))" } ?? "")
-                        + ", \(plural(os["launchCount"]?.intValue ?? 0, "launch", "launches")), \(os["reclaims"]?.intValue ?? 0) reclaimed"))
+                    "app \(os.appState)" + (os.appPid.map { " (pid \($0))" } ?? "")
+                        + ", \(plural(Int(os.launchCount), "launch", "launches")), \(os.reclaims) reclaimed"))
         }
         guard let s = poll.phone.status else { return lines }
-        lines.append(row("activation", s["activationState"]?.stringValue ?? "?"))
-        lines.append(row("link", s["linked"]?.boolValue == true ? "connected" : "not connected"))
-        lines.append(row("reachable", yesNo(s["reachable"])))
-        lines.append(row("app", "save path \(s["savePath"]?.stringValue ?? "?"), \(s["uiClients"]?.intValue ?? 0) UI attached"))
+        lines.append(row("activation", s.activationState))
+        lines.append(row("link", s.linked ? "connected" : "not connected"))
+        lines.append(row("reachable", yesNo(s.reachable)))
+        lines.append(row("app", "save path \(s.savePath ?? "?"), \(s.uiClients ?? 0) UI attached"))
         lines.append(row("stored", "\(poll.stored.map(String.init) ?? "?") flights"))
         lines.append(row("saves", rate(\.stored)))
         return lines

@@ -9,16 +9,17 @@ import TerminalViews
 /// an error: the view goes on and says so.
 struct PairPoll {
     struct Device {
-        var status: JSONValue?
+        var status: StatusReply?
         /// Why it is down (not running, not answering).
         var problem: String?
         var up: Bool { status != nil }
-        var pid: Int? { status?["pid"]?.intValue.flatMap { (1...Int(Int32.max)).contains($0) ? $0 : nil } }
+        var pid: Int? { status.flatMap { (1...Int64(Int32.max)).contains($0.pid) ? Int($0.pid) : nil } }
 
         /// A count the daemon reported, if it is one: 0 to 10^9 (what a timeline file holds), else unknown —
         /// so that no subtraction of two reported numbers can overflow.
         func count(_ key: String, in object: String? = nil) -> Int? {
-            let value = object.map { status?[$0]?[key] } ?? status?[key]
+            let json = status?.json
+            let value = object.map { json?[$0]?[key] } ?? json?[key]
             return value?.intValue.flatMap { (0...1_000_000_000).contains($0) ? $0 : nil }
         }
 
@@ -30,7 +31,7 @@ struct PairPoll {
     var watch: Device
     var phone: Device
     /// phone-os's status, when the phone is run by it.
-    var phoneOS: JSONValue?
+    var phoneOS: OSStatusReply?
 
     var outbox: Int? { watch.count("outstandingUserInfoTransfers") }
     var stored: Int? { phone.count("flights") }
@@ -41,11 +42,11 @@ struct PairPoll {
 
     static func take(_ pair: PairRegistry.Pair) -> PairPoll {
         let phoneHome = DeviceHome(path: pair.phone, role: .phone)
-        var os: JSONValue?
+        var os: OSStatusReply?
         let osPath = phoneHome.osControlSocketPath
         if Filesystem.kind(of: osPath) == .socket {
             os = try? ControlClient(home: phoneHome, socketPath: osPath, timeoutMilliseconds: timeoutMilliseconds)
-                .send(ControlRequest(ControlCommands.osStatus))
+                .send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
         }
         return PairPoll(watch: device(DeviceHome(path: pair.watch, role: .watch)), phone: device(phoneHome), phoneOS: os)
     }
@@ -54,7 +55,7 @@ struct PairPoll {
         guard Filesystem.kind(of: home.controlSocketPath) == .socket else { return Device(status: nil, problem: "not running") }
         do {
             let client = try ControlClient(home: home, timeoutMilliseconds: timeoutMilliseconds)
-            return Device(status: try client.send(ControlRequest(ControlCommands.status)), problem: nil)
+            return Device(status: try client.send(ControlRequest(ControlCommands.status), as: StatusReply.self), problem: nil)
         } catch {
             return Device(status: nil, problem: error.message.contains("did not") ? "not answering" : "not running")
         }
@@ -116,7 +117,7 @@ struct TopEvents {
                         text: transition.rawValue + (pid.map { " (pid \($0))" } ?? "")
                             + (transition == .down ? ": \(new.problem ?? "gone")" : "")))
             }
-            guard let was = old.status, let now = new.status else { continue }
+            guard let was = old.status?.json, let now = new.status?.json else { continue }
             for (key, label) in [
                 ("activationState", "activation"), ("linked", "link"), ("reachable", "reachable"),
                 ("watchAppInstalled", "watch app installed"), ("watchAppActive", "watch app active"), ("linkEnabled", "in range"),
@@ -130,14 +131,15 @@ struct TopEvents {
                 count(key: key, device: name, from: a, to: b, clock: clock)
             }
         }
-        let oldApp = before.phoneOS?["appState"]?.stringValue, newApp = after.phoneOS?["appState"]?.stringValue
+        let oldApp = before.phoneOS?.appState, newApp = after.phoneOS?.appState
         if let oldApp, let newApp, oldApp != newApp {
             add(Event(clock: clock, device: "phone", text: "app \(oldApp) → \(newApp) (phone-os)"))
         }
         // phone-os's counters: a launch (and why) or a reclaim between two polls, even one too quick to see.
-        for (key, words) in [("launchCount", "launched"), ("reclaims", "reclaimed"), ("jetsams", "jetsammed")] {
-            guard let a = before.phoneOS?[key]?.intValue, let b = after.phoneOS?[key]?.intValue, b > a, b - a <= 1_000_000 else { continue }
-            let reason = key == "launchCount" ? after.phoneOS?["lastLaunchReason"]?.stringValue.map { ", last for \($0)" } ?? "" : ""
+        let counters: [(KeyPath<OSStatusReply, Int64>, String)] = [(\.launchCount, "launched"), (\.reclaims, "reclaimed"), (\.jetsams, "jetsammed")]
+        for (key, words) in counters {
+            guard let a = before.phoneOS?[keyPath: key], let b = after.phoneOS?[keyPath: key], b > a, b - a <= 1_000_000 else { continue }
+            let reason = key == \OSStatusReply.launchCount ? after.phoneOS.map { ", last for \($0.lastLaunchReason)" } ?? "" : ""
             add(Event(clock: clock, device: "phone", text: "app \(words) by phone-os" + (b - a > 1 ? " \(b - a) times" : "") + reason))
         }
     }

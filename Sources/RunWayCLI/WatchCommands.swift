@@ -116,7 +116,7 @@ enum WatchCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .watch).send(ControlRequest(ControlCommands.status))
+            let result = try CLI.client(parsed, .watch).send(ControlRequest(ControlCommands.status), as: StatusReply.self).json
             if parsed.has("json") {
                 Output.out(result.text)
             } else {

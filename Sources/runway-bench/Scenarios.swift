@@ -28,7 +28,7 @@ struct Scenarios {
     }
 
     func outstanding(_ watch: ControlClient) throws -> Int {
-        try watch.send(ControlRequest(ControlCommands.status))["outstandingUserInfoTransfers"]?.intValue ?? -1
+        Int(try watch.send(ControlRequest(ControlCommands.status), as: StatusReply.self).outstandingUserInfoTransfers)
     }
 
     /// The mean encoded size of a generated flight's userInfo: the baseline moves records of this size.
@@ -167,10 +167,10 @@ struct Scenarios {
                 try pair.startPhone()
                 continue
             }
-            let acked = try watch.send(ControlRequest(ControlCommands.status))["outbox"]?["lastAcknowledgedTransfer"]?.intValue ?? 0
+            let acked = try watch.send(ControlRequest(ControlCommands.status), as: StatusReply.self).outbox.lastAcknowledgedTransfer
             let start = now()
             try pair.startPhone()
-            while (try watch.send(ControlRequest(ControlCommands.status))["outbox"]?["lastAcknowledgedTransfer"]?.intValue ?? 0) <= acked {
+            while try watch.send(ControlRequest(ControlCommands.status), as: StatusReply.self).outbox.lastAcknowledgedTransfer <= acked {
                 usleep(200)
             }
             firstAck.add((now() - start) * 1000)

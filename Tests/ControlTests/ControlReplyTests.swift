@@ -28,6 +28,17 @@ import Testing
             lastLaunchReason: "user", reclaims: 0, jetsams: 0, declinedLaunches: 0, readyReports: 1, backgroundBudgetMs: 30_000,
             remainingBudgetMs: 120)
         #expect(try roundTrips(status))
+        var device = StatusReply(
+            role: "watch", pid: 7, activationState: "activated", paired: true, linked: false, reachable: false, watchAppInstalled: true,
+            outstandingUserInfoTransfers: 3,
+            outbox: .init(depth: 3, inFlight: 1, lastSentTransfer: 9, lastAcknowledgedTransfer: 8, window: 64),
+            other: ["language": .string("ko"), "inbox": .object(["depth": .integer(0)])])
+        device.linkEnabled = false
+        #expect(try roundTrips(device))
+        // The free-form fields travel beside the typed ones; a device's own typed field is there only when set.
+        #expect(device.json["language"] == .string("ko") && device.json["outbox"]?["window"] == .integer(64))
+        #expect(device.json["linkEnabled"] == .bool(false) && device.json["flights"] == nil)
+        #expect(try StatusReply(json: device.json).other.keys.sorted() == ["inbox", "language"])
         // Absent values are JSON nulls, as phone-os always wrote them.
         #expect(status.json["appPid"] == .null)
     }
