@@ -61,15 +61,15 @@ extension PhoneDaemon {
     /// `appstore-*`, `update-*` and the hidden `test-run-state`; false if `request` is none of them.
     func registerUpdateCommands(on router: ControlRouter) {
         router.on("appstore-set") { [unowned self] request, connection in
-            typealias Set = ControlCommands.AppstoreSet
+            typealias StoreAnswer = ControlCommands.AppstoreSet
             let delay = request[ControlCommands.Appstore.delayMs]
             let body: String
-            if let raw = request[Set.body] {
+            if let raw = request[StoreAnswer.body] {
                 body = raw
             } else {
-                guard let version = request[Set.version] else { throw ControlError.invalid("appstore-set needs a version or a body") }
+                guard let version = request[StoreAnswer.version] else { throw ControlError.invalid("appstore-set needs a version or a body") }
                 if let problem = AppVersion.problem(version) { throw ControlError.invalid(problem) }
-                body = AppStoreEndpoint.answer(version: version, url: request[Set.url] ?? AppStoreEndpoint.defaultStoreURL)
+                body = AppStoreEndpoint.answer(version: version, url: request[StoreAnswer.url] ?? AppStoreEndpoint.defaultStoreURL)
             }
             try updates.endpoint.set(body: body, delayMilliseconds: delay)
             connection.reply(updates.endpoint.json)

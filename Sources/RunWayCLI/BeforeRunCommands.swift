@@ -60,20 +60,20 @@ enum BeforeRunCommands {
         ],
         positionals: 0,
         run: { parsed in
-            typealias Set = ControlCommands.AppstoreSet
+            typealias StoreAnswer = ControlCommands.AppstoreSet
             var request = ControlRequest(ControlCommands.appstoreSet)
             switch (parsed.value("version"), parsed.value("json-file")) {
             case let (version?, nil):
                 if let problem = AppVersion.problem(version) { throw ControlError.invalid("--version: \(problem)") }
-                request[Set.version] = version
-                request[Set.url] = parsed.value("url")
+                request[StoreAnswer.version] = version
+                request[StoreAnswer.url] = parsed.value("url")
             case let (nil, path?):
                 guard parsed.value("url") == nil else { throw ControlError.invalid("--url goes with --version, not with --json-file") }
                 let bytes: [UInt8]
                 do { bytes = path == "-" ? try SessionCLI.readStandardInput() : try Filesystem.readFile(path) } catch {
                     throw ControlError.invalid("cannot read \(path): \(error)")
                 }
-                request[Set.body] = String(decoding: bytes, as: UTF8.self)
+                request[StoreAnswer.body] = String(decoding: bytes, as: UTF8.self)
             default:
                 throw ControlError.invalid("give either --version V or --json-file F")
             }
