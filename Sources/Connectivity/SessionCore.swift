@@ -166,12 +166,15 @@ struct SessionCore {
             guard let released = window.acknowledge(upTo: upTo) else { return [] }
             return [.crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released), .reportFinishedTransfers(replayed: false), .pump]
         case let .localAppStateChanged(presence):
+            let wasReachable = isReachable
             local = presence
             var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
             if isLinked {
                 let payload = PropertyListCodec.encode(["appInstalled": .bool(presence.installed), "appActive": .bool(presence.active)])
                 actions.append(.send(Frame(.appState, payload).encoded))
             }
+            // The watch's own reachability follows its app's foreground: its delegate hears of it too.
+            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
             return actions
         case let .batchCommitted(transaction, milliseconds):
             return batchCommitted(transaction, milliseconds: milliseconds)

@@ -59,11 +59,13 @@ import Testing
         try harness.connect()
         #expect(harness.phone.isReachable && harness.watch.isReachable)
         let before = harness.phoneDelegate.reachabilityChanges
+        let watchBefore = harness.watchDelegate.reachabilityChanges
         try harness.watch.setLocalAppState(installed: true, active: false)
         try harness.drive()
         #expect(!harness.phone.isReachable)
         #expect(!harness.watch.isReachable)  // watchOS: only while the watch app is in the foreground
         #expect(harness.phoneDelegate.reachabilityChanges == before + 1)
+        #expect(harness.watchDelegate.reachabilityChanges == watchBefore + 1, "the watch's isReachable changed: its delegate is told")
         try harness.watch.setLocalAppState(installed: true, active: true)
         try harness.drive()
         #expect(harness.phone.isReachable)

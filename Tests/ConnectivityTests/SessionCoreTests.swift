@@ -122,8 +122,9 @@ import Testing
         #expect(
             Array(established.suffix(3)) == ["sendApplicationContextIfNeeded", "then messagesAwaitingLinkMaySend", "pump"],
             "after the link is up: the context, what waited for the link, the outbox")
-        _ = core.handle(.localAppStateChanged(AppPresence(installed: true, active: false)))
+        let background = Self.describe(core.handle(.localAppStateChanged(AppPresence(installed: true, active: false))))
         #expect(!core.isReachable, "the watch app went to the background")
+        #expect(background == ["log app.state", "send appState", "tell reachabilityDidChange"], "the watch's own delegate hears it")
     }
 
     @Test func thePhoneReachesTheWatchOnlyWhileTheWatchAppIsActive() {
@@ -164,7 +165,14 @@ import Testing
         var core = Self.activated(.watch)
         #expect(Self.describe(core.handle(.localAppStateChanged(.init(installed: true, active: false)))) == ["log app.state"])
         _ = Self.link(&core, peer: Self.handshake(from: .phone))
-        #expect(Self.describe(core.handle(.localAppStateChanged(.init(installed: true, active: true)))) == ["log app.state", "send appState"])
+        #expect(
+            Self.describe(core.handle(.localAppStateChanged(.init(installed: true, active: true))))
+                == ["log app.state", "send appState", "tell reachabilityDidChange"])
+        var phone = Self.activated(.phone)
+        _ = Self.link(&phone, peer: Self.handshake(from: .watch))
+        #expect(
+            Self.describe(phone.handle(.localAppStateChanged(.init(installed: true, active: false)))) == ["log app.state", "send appState"],
+            "the phone's reachability does not depend on its own app")
     }
 
     @Test func anAcknowledgementReleasesOnlyWhatWasSent() {
