@@ -81,16 +81,7 @@ import Testing
     @Test(arguments: [ControlServerKind.watch, .phone])
     func everyArgumentOfEveryCommandIsCheckedByTheDaemon(server: ControlServerKind) throws {
         try withPair(tag: "args-\(server.rawValue)") { pair in
-            let home: DeviceHome
-            if server == .watch {
-                pair.watchArguments = ["--enable-test-commands"]
-                try pair.startWatch()
-                home = DeviceHome(path: pair.watchHome, role: .watch)
-            } else {
-                pair.phoneArguments = ["--enable-test-commands"]
-                try pair.startPhone()
-                home = DeviceHome(path: pair.phoneHome, role: .phone)
-            }
+            let home = try pair.startAlone(server)
             let misses = try Self.misses(server, home: home)
             #expect(misses.isEmpty, "\(misses)")
             // Nothing of it ran: the watch recorded nothing, the phone stored nothing.

@@ -30,16 +30,7 @@ import Testing
     func everyDeclaredCommandIsHandledByItsDaemon(server: ControlServerKind) throws {
         try withPair(tag: "catalogue-\(server.rawValue)") { pair in
             // One daemon alone: the runs a bare `record` or `run-stop` makes stay on that device.
-            let home: DeviceHome
-            if server == .watch {
-                pair.watchArguments = ["--enable-test-commands"]
-                try pair.startWatch()
-                home = DeviceHome(path: pair.watchHome, role: .watch)
-            } else {
-                pair.phoneArguments = ["--enable-test-commands"]
-                try pair.startPhone()
-                home = DeviceHome(path: pair.phoneHome, role: .phone)
-            }
+            let home = try pair.startAlone(server)
             let missing = try unanswered(server, home: home)
             #expect(missing.isEmpty, "\(missing)")
             // A command of the other device is refused by name, in one line, exit status 2.

@@ -1,3 +1,5 @@
+import Connectivity
+import Control
 import PairTesting
 import Testing
 
@@ -5,6 +7,18 @@ import Testing
 /// (no loss, no duplicate, order kept, outboxes empty, stores intact) and, when given, the number of
 /// flights the phone must hold. The expectations are recorded at the caller's line (`sourceLocation`).
 extension SimulatedPair {
+    /// Starts only `server`'s daemon (the phone or the watch), with the test commands, and returns its home.
+    func startAlone(_ server: ControlServerKind) throws -> DeviceHome {
+        if server == .watch {
+            watchArguments = ["--enable-test-commands"]
+            try startWatch()
+            return DeviceHome(path: watchHome, role: .watch)
+        }
+        phoneArguments = ["--enable-test-commands"]
+        try startPhone()
+        return DeviceHome(path: phoneHome, role: .phone)
+    }
+
     /// Waits (up to `timeout` s) until the watch's outbox is empty, then `expectClean`.
     @discardableResult
     func expectDrainedAndClean(
