@@ -48,10 +48,15 @@ extension Session {
             handle(event)
         case let .later(event):
             loop.deferToEndOfIteration { [weak self] in self?.handle(event) }
-        case let .messageAccepted(id, _, _), let .deliverMessage(id, _):
-            preconditionFailure("message \(id)'s \(action) belongs to sendMessage or receive")
-        case let .messageRefused(error):
-            preconditionFailure("a refusal (\(error)) belongs to sendMessage")
+        case let .messageAccepted(id, timeout, timeoutError, completion):
+            let timer = loop.schedule(afterMilliseconds: timeout) { [weak self] in
+                self?.handle(.messageTimedOut(id: id, error: timeoutError))
+            }
+            messageCompletions[id] = PendingMessage(timer: timer, completion: completion)
+        case let .messageRefused(error, completion):
+            loop.deferToEndOfIteration { completion(.failure(error)) }
+        case let .deliverMessage(id, message):
+            deliver(message, id: id)
         case let .completeMessage(id, result):
             guard let pending = messageCompletions.removeValue(forKey: id) else { return }
             loop.cancel(pending.timer)
@@ -62,6 +67,18 @@ extension Session {
             if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(.ack, number: upTo)) }
         case let .crashPoint(name):
             CrashPoint.hit(name)
+        }
+    }
+
+    /// A message with a reply handler, to the app: the reply goes back on the link the message came by,
+    /// once, and only while that link is the session's.
+    private func deliver(_ message: UserInfo, id: Int64) {
+        guard let source = channel else { return }
+        var replied = false
+        delegate?.session(self, didReceiveMessage: message) { [weak self, weak source] reply in
+            guard let self, let source, !replied, self.channel === source else { return }
+            replied = true
+            source.send(self.core.replyFrame(id, reply))
         }
     }
 

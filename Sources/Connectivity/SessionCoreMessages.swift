@@ -53,8 +53,9 @@ extension SessionCore {
 
     mutating func handleMessageEvent(_ event: SessionEvent) -> [SessionAction] {
         switch event {
-        case let .messageSendRequested(message, replyExpected, timeout, transportCanWake):
-            return sendRequested(message, replyExpected: replyExpected, timeoutMilliseconds: timeout, transportCanWake: transportCanWake)
+        case let .messageSendRequested(message, replyExpected, timeout, transportCanWake, completion):
+            return sendRequested(
+                message, replyExpected: replyExpected, timeoutMilliseconds: timeout, transportCanWake: transportCanWake, completion: completion)
         case let .messageFrameReceived(type, id, body):
             return frameReceived(type, id: id, body: body)
         case let .messageTimedOut(id, error):
@@ -75,9 +76,10 @@ extension SessionCore {
 
     /// Sent now while reachable; from a foreground watch app with the link down, held for the link while
     /// the transport wakes the phone; refused otherwise (`notReachable` 7007, and the session's own errors).
-    private mutating func sendRequested(_ message: UserInfo, replyExpected: Bool, timeoutMilliseconds timeout: UInt64, transportCanWake: Bool)
-        -> [SessionAction]
-    {
+    private mutating func sendRequested(
+        _ message: UserInfo, replyExpected: Bool, timeoutMilliseconds timeout: UInt64, transportCanWake: Bool,
+        completion: @escaping MessageCompletion
+    ) -> [SessionAction] {
         do throws(WCError) {
             try requireActivated()
             try requireCounterpartApp()
@@ -97,7 +99,9 @@ extension SessionCore {
                 replyExpected
                 ? WCError(.messageReplyTimedOut, "no reply within \(timeout) ms")
                 : WCError(.deliveryFailed, "delivery not confirmed within \(timeout) ms")
-            var actions: [SessionAction] = [.messageAccepted(id: id, timeoutMilliseconds: timeout, timeoutError: timeoutError)]
+            var actions: [SessionAction] = [
+                .messageAccepted(id: id, timeoutMilliseconds: timeout, timeoutError: timeoutError, completion: completion)
+            ]
             if direct {
                 actions.append(.send(frame))
             } else {
@@ -105,7 +109,7 @@ extension SessionCore {
             }
             return actions
         } catch {
-            return [.messageRefused(error)]
+            return [.messageRefused(error, completion: completion)]
         }
     }
 

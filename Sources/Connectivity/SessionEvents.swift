@@ -34,6 +34,9 @@ struct LogLine: Equatable {
     }
 }
 
+/// The app's handler for one message: called exactly once, by the shell.
+typealias MessageCompletion = (Result<UserInfo, WCError>) -> Void
+
 /// A call the core asks its shell to make to the session's delegate.
 enum DelegateNotice {
     case activationDidComplete(ActivationState, (any Error)?)
@@ -80,7 +83,10 @@ enum SessionEvent {
     case batchCommitted(ReceiveTransaction, milliseconds: Double)
     case batchRolledBack(ReceiveTransaction, error: any Error, storeFull: Bool)
     // Messages (`SessionCoreMessages.swift`).
-    case messageSendRequested(UserInfo, replyExpected: Bool, timeoutMilliseconds: UInt64, transportCanWake: Bool)
+    /// The app sent a message; `completion` is its handler, handed back in the action that settles it
+    /// (the core never calls it).
+    case messageSendRequested(
+        UserInfo, replyExpected: Bool, timeoutMilliseconds: UInt64, transportCanWake: Bool, completion: MessageCompletion)
     case messageFrameReceived(FrameType, id: Int64, body: [UInt8])
     case messageTimedOut(id: Int64, error: WCError)
     case messagesFailed(WCError)
@@ -114,10 +120,12 @@ enum SessionAction {
     /// Handle this event at the end of the loop's iteration.
     case later(SessionEvent)
     // Messages.
-    case messageAccepted(id: Int64, timeoutMilliseconds: UInt64, timeoutError: WCError)
-    case messageRefused(WCError)
+    /// Keep `completion` for message `id`, with a time-out that fails it with `timeoutError`.
+    case messageAccepted(id: Int64, timeoutMilliseconds: UInt64, timeoutError: WCError, completion: MessageCompletion)
+    /// Fail the app's handler at the end of this loop iteration (never inside its own call).
+    case messageRefused(WCError, completion: MessageCompletion)
     case completeMessage(id: Int64, Result<UserInfo, WCError>)
-    /// Hand a message to the app, with a handler for its reply.
+    /// Hand a message to the app, with a handler for its reply on the link it came by.
     case deliverMessage(id: Int64, UserInfo)
     case wakeCounterpart
     // Receiving.

@@ -24,38 +24,14 @@ extension Session {
         _ message: UserInfo, replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
         completion: @escaping (Result<UserInfo, WCError>) -> Void
     ) {
-        let event = SessionEvent.messageSendRequested(
-            message, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds ?? configuration.messageTimeoutMilliseconds,
-            transportCanWake: transport?.canWakeCounterpart ?? false)
-        for action in core.handle(event) {
-            switch action {
-            case let .messageAccepted(id, timeout, timeoutError):
-                let timer = loop.schedule(afterMilliseconds: timeout) { [weak self] in
-                    self?.handle(.messageTimedOut(id: id, error: timeoutError))
-                }
-                messageCompletions[id] = PendingMessage(timer: timer, completion: completion)
-            case let .messageRefused(error):
-                loop.deferToEndOfIteration { completion(.failure(error)) }
-            default:
-                apply([action])
-            }
-        }
+        handle(
+            .messageSendRequested(
+                message, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds ?? configuration.messageTimeoutMilliseconds,
+                transportCanWake: transport?.canWakeCounterpart ?? false, completion: completion))
     }
 
-    /// A message frame from the link: the core decides; a message with a reply handler goes to the app
-    /// with one, answered on the link it came by.
-    func receiveMessageFrame(_ type: FrameType, id: Int64, body: [UInt8], from source: LinkChannel) {
-        for action in core.handle(.messageFrameReceived(type, id: id, body: body)) {
-            guard case let .deliverMessage(id, message) = action else {
-                apply([action])
-                continue
-            }
-            var replied = false
-            delegate?.session(self, didReceiveMessage: message) { [weak self, weak source] reply in
-                guard let self, let source, !replied, self.channel === source else { return }
-                replied = true
-                source.send(self.core.replyFrame(id, reply))
-            }
-        }
+    /// A message frame from the link (a message, a reply, an error, a delivery): the core decides.
+    func receiveMessageFrame(_ type: FrameType, id: Int64, body: [UInt8]) {
+        handle(.messageFrameReceived(type, id: id, body: body))
     }
 }

@@ -19,7 +19,7 @@ extension Session {
             case let .applicationContext(payload): receiveApplicationContext(payload, from: source)
             case let .contextAck(version): handleContextAcknowledgement(version)
             case let .workout(payload): receiveWorkoutFrame(payload, from: source)
-            case let .message(type, id, body): receiveMessageFrame(type, id: id, body: body, from: source)
+            case let .message(type, id, body): receiveMessageFrame(type, id: id, body: body)
             case let .violation(why): protocolViolation(source, why)
             }
         }

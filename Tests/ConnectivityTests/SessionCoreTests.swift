@@ -62,8 +62,8 @@ import Testing
             case let .releaseOutbox(upTo): "releaseOutbox \(upTo)"
             case let .then(event): "then \(eventName(event))"
             case let .later(event): "later \(eventName(event))"
-            case let .messageAccepted(id, _, _): "messageAccepted \(id)"
-            case let .messageRefused(error): "messageRefused \(error.code.rawValue)"
+            case let .messageAccepted(id, _, _, _): "messageAccepted \(id)"
+            case let .messageRefused(error, _): "messageRefused \(error.code.rawValue)"
             case let .completeMessage(id, .success): "completeMessage \(id) success"
             case let .completeMessage(id, .failure(error)): "completeMessage \(id) \(error.code.rawValue)"
             case let .deliverMessage(id, _): "deliverMessage \(id)"
@@ -222,14 +222,15 @@ import Testing
     @Test func aMessageIsAnsweredExactlyOnce() {
         var core = Self.activated(.phone)
         _ = Self.link(&core, peer: Self.handshake(from: .watch))
-        let sent = Self.describe(core.handle(.messageSendRequested(["q": .integer(1)], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false)))
+        let sent = Self.describe(
+            core.handle(.messageSendRequested(["q": .integer(1)], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in })))
         #expect(sent == ["messageAccepted 1", "send message"])
         let reply = PropertyListCodec.encode(["a": .integer(2)])
         #expect(Self.describe(core.handle(.messageFrameReceived(.messageReply, id: 1, body: reply))) == ["completeMessage 1 success"])
         #expect(
             Self.describe(core.handle(.messageTimedOut(id: 1, error: WCError(.messageReplyTimedOut, "late")))) == ["log message.late-reply-ignored"],
             "the time-out after the reply is ignored")
-        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false))
+        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in }))
         #expect(Self.describe(core.handle(.messageTimedOut(id: 2, error: WCError(.messageReplyTimedOut, "t")))) == ["completeMessage 2 7012"])
         #expect(Self.describe(core.handle(.messageFrameReceived(.messageReply, id: 2, body: reply))) == ["log message.late-reply-ignored"])
         #expect(core.messages.pending.isEmpty)
@@ -239,25 +240,39 @@ import Testing
         var phone = Self.activated(.phone, counterpart: .init(installed: true, active: false))
         _ = Self.link(&phone, peer: Self.handshake(from: .watch, active: false))
         #expect(
-            Self.describe(phone.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true))) == [
-                "messageRefused 7007"
-            ])
+            Self.describe(phone.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in })))
+                == [
+                    "messageRefused 7007"
+                ])
         var noApp = Self.activated(.phone, counterpart: .init(installed: false, active: false))
         #expect(
-            Self.describe(noApp.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false))) == [
-                "messageRefused 7006"
-            ])
+            Self.describe(noApp.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in })))
+                == [
+                    "messageRefused 7006"
+                ])
         var background = Self.activated(.watch, local: .init(installed: true, active: false))
         #expect(
-            Self.describe(background.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true))) == [
-                "messageRefused 7007"
-            ],
+            Self.describe(
+                background.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in }))) == [
+                    "messageRefused 7007"
+                ],
             "a background watch app wakes nobody")
+    }
+
+    @Test func theAppsHandlerComesBackInTheActionThatSettlesIt() {
+        var core = Self.activated(.phone, counterpart: .init(installed: true, active: false))
+        var heard: [String] = []
+        let actions = core.handle(
+            .messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false) { heard.append("\($0)") })
+        #expect(heard.isEmpty, "the core never calls it")
+        for case let .messageRefused(error, completion) in actions { completion(.failure(error)) }
+        #expect(heard.count == 1 && heard[0].contains("7007"))
     }
 
     @Test func aForegroundWatchMessageWaitsForTheLinkItWakes() {
         var core = Self.activated(.watch)
-        let sent = Self.describe(core.handle(.messageSendRequested([:], replyExpected: false, timeoutMilliseconds: 50, transportCanWake: true)))
+        let sent = Self.describe(
+            core.handle(.messageSendRequested([:], replyExpected: false, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in })))
         #expect(sent == ["messageAccepted 1", "log message.waking-counterpart", "wakeCounterpart"])
         #expect(core.messages.awaitingLink.count == 1, "what the next hello says")
         _ = Self.link(&core, peer: Self.handshake(from: .phone))
@@ -268,7 +283,7 @@ import Testing
 
     @Test func aFailedWakeFailsOnlyTheMessagesWaitingForTheLink() {
         var core = Self.activated(.watch)
-        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true))
+        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in }))
         let failed = Self.describe(core.handle(.linkAttemptFailed(WCError(.notReachable, "nobody listens"))))
         #expect(failed == ["log message.wake-failed", "completeMessage 1 7007"])
         #expect(core.handle(.linkAttemptFailed(WCError(.notReachable, "again"))).isEmpty)
