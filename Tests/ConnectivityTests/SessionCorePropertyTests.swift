@@ -4,7 +4,8 @@ import Testing
 /// The session core under random sequences of events, with a shell that does what `Session.apply` does
 /// (a closed link calls back at once, `then` now, `later` after): whatever happens, every message the
 /// core accepted is settled exactly once, nothing else is settled, and the delegate hears of
-/// reachability exactly when `isReachable` changes.
+/// reachability exactly when `isReachable` changes. A watch switch is left out: there the app hears
+/// `sessionDidBecomeInactive` instead (`SessionCoreTests.aSwitchedWatchMakesTheSessionInactiveThenNotActivated`).
 @Suite struct SessionCorePropertyTests {
     /// SplitMix64: the same sequences on every run (a failure names its seed).
     struct Generator: RandomNumberGenerator {
