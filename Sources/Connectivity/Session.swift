@@ -169,8 +169,12 @@ public final class Session {
 
     /// Re-reads the pairing (after `runway pair` changed it while the daemon runs).
     public func reloadPairing() {
-        let installed = (try? SessionStore.stateValue(database, "peer.installed")).map { $0 == "1" }
-        handle(.pairingReloaded(try? SessionStore.pairing(database), recordedCounterpartInstalled: installed))
+        let reloaded = try? SessionStore.pairing(database)
+        // What was recorded of the watch app matters only for a pairing that is new.
+        let installed =
+            reloaded != nil && reloaded?.pairingID != core.pairing?.pairingID
+            ? (try? SessionStore.stateValue(database, "peer.installed")).map { $0 == "1" } : nil
+        handle(.pairingReloaded(reloaded, recordedCounterpartInstalled: installed))
     }
 
     /// This side's app was installed, removed, or moved between foreground and background: kept across

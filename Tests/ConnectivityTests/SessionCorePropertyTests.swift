@@ -1,4 +1,5 @@
 @testable import Connectivity
+import RunWayApp
 import Testing
 
 /// The session core under random sequences of events, with a shell that does what `Session.apply` does
@@ -7,18 +8,6 @@ import Testing
 /// reachability exactly when `isReachable` changes. A watch switch is left out: there the app hears
 /// `sessionDidBecomeInactive` instead (`SessionCoreTests.aSwitchedWatchMakesTheSessionInactiveThenNotActivated`).
 @Suite struct SessionCorePropertyTests {
-    /// SplitMix64: the same sequences on every run (a failure names its seed).
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// What the simulated shell saw.
     struct Shell {
         var core: SessionCore
@@ -53,7 +42,7 @@ import Testing
         }
     }
 
-    static func randomEvent(_ core: SessionCore, _ random: inout Generator) -> [SessionEvent] {
+    static func randomEvent(_ core: SessionCore, _ random: inout SeededGenerator) -> [SessionEvent] {
         let peerRole: DeviceRole = core.role.counterpart
         func bool() -> Bool { Bool.random(using: &random) }
         let someID = Int64.random(in: 1...max(1, core.messages.nextID), using: &random)
@@ -91,7 +80,7 @@ import Testing
     @Test(arguments: [DeviceRole.watch, .phone])
     func everyMessageIsSettledOnceAndReachabilityIsToldExactlyWhenItChanges(role: DeviceRole) {
         for seed in UInt64(1)...300 {
-            var random = Generator(state: seed)
+            var random = SeededGenerator(seed: seed)
             var shell = Shell(core: SessionCoreTests.activated(role))
             for step in 0..<60 {
                 let before = shell.core.isReachable
