@@ -35,16 +35,18 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
         .target(name: "Storage", dependencies: ["CSQLite"]),
-        .target(name: "Connectivity", dependencies: ["Posix", "Storage"]),
+        // Property-list values and their deterministic binary codec: what WatchConnectivity carries.
+        .target(name: "PropertyLists"),
+        .target(name: "Connectivity", dependencies: ["Posix", "Storage", "PropertyLists"]),
         // Test support, not shipped in the daemons: the in-memory link for the session's unit tests.
-        .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix"]),
-        .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
+        .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix", "PropertyLists"]),
+        .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "Connectivity", "JSONText"]),
         // The control socket's protocol: frames, commands, replies, the client and the server's plumbing.
-        .target(name: "Control", dependencies: ["Posix", "JSONText", "Connectivity"]),
-        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control"]),
+        .target(name: "Control", dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity"]),
+        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "RunWayApp", "Control"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
-        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control", "TerminalViews"]),
+        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews"]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
         .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
-        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "Connectivity", "JSONText"]),
+        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "PropertyLists", "Connectivity", "JSONText"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
@@ -61,14 +63,14 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
         .testTarget(
             name: "ConnectivityTests",
-            dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
+            dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "PropertyLists", "JSONText", "PairTesting", "RunWayApp"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Connectivity"]),
-        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Control", "Storage", "PairTesting"]),
+        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "Connectivity", "Posix", "RunWayApp"]
+            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 /// Tunables of a session. The defaults are what the daemons use.
 public struct SessionConfiguration: Sendable {

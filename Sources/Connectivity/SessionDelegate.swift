@@ -1,3 +1,4 @@
+import PropertyLists
 /// The session's activation states, as WatchConnectivity names them.
 public enum ActivationState: String, Sendable {
     case notActivated

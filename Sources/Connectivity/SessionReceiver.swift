@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 // MARK: - Receiving: group commit, then acknowledge
 

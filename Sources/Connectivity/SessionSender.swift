@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 /// A userInfo transfer as its sender sees it (`WCSessionUserInfoTransfer`).
 public struct UserInfoTransfer: Sendable, Equatable {

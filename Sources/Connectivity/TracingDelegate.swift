@@ -1,4 +1,5 @@
 import Glibc
+import PropertyLists
 
 /// Stands between the session and the app's delegate: forwards every call unchanged and records it in a
 /// `DelegateTrace` first (`runway … events`). The app sees exactly what it would see without it.

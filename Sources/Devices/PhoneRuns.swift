@@ -4,6 +4,7 @@ import JSONText
 import Posix
 import RunWayApp
 import Storage
+import PropertyLists
 
 /// A run led by the phone (APP_SPEC E): started on the phone, mirrored on the watch, saved by the phone.
 ///

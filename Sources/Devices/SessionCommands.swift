@@ -4,6 +4,7 @@ import Connectivity
 import JSONText
 import Posix
 import RunWayApp
+import PropertyLists
 
 /// The control commands both devices answer the same way: the session's generic API, as the `runway`
 /// CLI exposes it (`transfer-userinfo`, `received`, `context set|get`, `message`, `transfers`, `cancel`,

@@ -1,6 +1,7 @@
 import Connectivity
 import Posix
 import Storage
+import PropertyLists
 
 /// What both RunWay apps (phone and watch) do with the session's generic traffic — userInfo that is not
 /// a flight, messages, application contexts, finished transfers — kept in one place so the two apps

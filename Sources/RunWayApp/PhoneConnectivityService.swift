@@ -1,6 +1,7 @@
 import Connectivity
 import Posix
 import Storage
+import PropertyLists
 
 /// The phone app's session delegate (RunWay's connectivity service): turns received userInfo into
 /// flights and hands them to the view model, which owns saving. It knows nothing of storage itself.

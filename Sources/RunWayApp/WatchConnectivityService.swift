@@ -1,5 +1,6 @@
 import Connectivity
 import Posix
+import PropertyLists
 
 /// The watch app's session delegate: takes what the phone sends (userInfo, contexts, messages) and
 /// hears when its own transfers — finished runs — are safely on the phone.

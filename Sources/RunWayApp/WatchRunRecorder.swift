@@ -1,5 +1,6 @@
 import Connectivity
 import Posix
+import PropertyLists
 
 /// The watch app's side of a finished run (RunWay's `sendRunningData`): finished flights become queued
 /// userInfo transfers, which then belong to the session's durable outbox.

@@ -9,6 +9,7 @@ import PairTesting
 import RunWayApp
 import Storage
 import Testing
+import PropertyLists
 
 /// Issue 10's classes, through the real binaries: what a sender accepts the receiver can take; what
 /// still cannot be taken is quarantined, never acknowledged away; no value in a flight crashes anything.

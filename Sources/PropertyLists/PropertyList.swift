@@ -50,7 +50,7 @@ extension PropertyListValue {
 public enum PropertyListCodec {
     public static let maximumDepth = 32
 
-    enum Tag: UInt8 {
+    public enum Tag: UInt8, Sendable {
         case dictionary = 1, array, string, integer, real, falseValue, trueValue, date, data
     }
 
@@ -104,19 +104,6 @@ public enum PropertyListCodec {
         case let .array(items): return items.reduce(depth) { max($0, nestingDepth($1, at: depth + 1)) }
         default: return depth
         }
-    }
-
-    /// Encodes a payload, enforcing at the sender what the receiver enforces: the size limit
-    /// (`payloadTooLarge`) and the decoder's nesting limit (`payloadUnsupportedTypes`).
-    static func encodeChecked(_ userInfo: UserInfo, limit: Int, what: String) throws(WCError) -> [UInt8] {
-        if let problem = undecodableReason(userInfo) {
-            throw WCError(.payloadUnsupportedTypes, "\(what) cannot be delivered: \(problem)")
-        }
-        let encoded = encode(userInfo)
-        guard encoded.count <= limit else {
-            throw WCError(.payloadTooLarge, "\(what) is \(encoded.count) bytes encoded, more than the \(limit)-byte limit")
-        }
-        return encoded
     }
 
     /// Why the receiving decoder would refuse `dictionary` once encoded, or nil if it would take it.
