@@ -32,7 +32,8 @@ extension Session {
     public func transferUserInfo(batch: [UserInfo]) throws -> [UserInfoTransfer] {
         try requireActivated()
         try requireCounterpartApp()
-        let seqs = try outbox.enqueue(.userInfo, try checkedPayloads(batch))
+        let payloads = try checkedPayloads(batch)
+        let seqs = try database.transaction { try outbox.enqueue(.userInfo, payloads) }
         outboxQueued()
         return zip(seqs, batch).map { UserInfoTransfer(seq: $0, userInfo: $1) }
     }
