@@ -4,4 +4,5 @@
 #define RUNWAY_CLINUX_SHIM_H
 #include <sys/signalfd.h>
 #include <sys/inotify.h>
+#include <sys/eventfd.h>
 #endif

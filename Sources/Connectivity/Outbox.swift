@@ -90,6 +90,14 @@ public final class Outbox {
         return try query.step()
     }
 
+    /// The payload of entry `seq`, acknowledged or not, while its row is kept.
+    public func payload(seq: Int64) throws -> [UInt8]? {
+        let query = try database.statement(literal: "SELECT payload FROM cx_outbox WHERE seq = ?")
+        defer { query.reset() }
+        try query.bind(seq, at: 1)
+        return try query.step() ? query.blob(at: 0) : nil
+    }
+
     /// The highest sequence number ever assigned (0 if none).
     public func lastAssignedSeq() throws -> Int64 {
         try database.scalarInt("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'cx_outbox'), 0)")

@@ -59,12 +59,16 @@ public final class TracingDelegate: SessionDelegate {
         // What the commit will cover: taken, or quarantined (the cursor moves past both).
         switch outcome {
         case .accepted, .rejected: break
-        case .notNow, .failed: return
+        case .notNow, .failed, .insufficientSpace: return
         }
         if batchFirst == nil { batchFirst = seq }
         batchLast = seq
         batchCount += 1
     }
+
+    public func sessionWillReceiveTransfers(_ session: Session) { inner.sessionWillReceiveTransfers(session) }
+
+    public func sessionWillCommitReceivedTransfers(_ session: Session) throws { try inner.sessionWillCommitReceivedTransfers(session) }
 
     public func sessionDidCommitReceivedTransfers(_ session: Session) {
         trace.record(.didCommitReceivedTransfers(first: batchFirst ?? 0, last: batchFirst == nil ? 0 : batchLast, count: batchCount))

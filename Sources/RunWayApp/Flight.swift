@@ -1,4 +1,4 @@
-import Connectivity
+import Posix
 import PropertyLists
 
 /// How a flight was flown: to a target pace, or to a heart-rate zone (a *Mission Flight*).

@@ -1,4 +1,3 @@
-import Connectivity
 import JSONText
 import Posix
 import PropertyLists

@@ -1,4 +1,4 @@
-import Connectivity
+import Posix
 import PropertyLists
 
 extension Flight {

@@ -1,4 +1,4 @@
-import Connectivity
+import Posix
 import PropertyLists
 
 /// A flight's fields, declared once: the userInfo key (also the JSON key), the SQL column, the kind of

@@ -1,0 +1,82 @@
+import Connectivity
+import Control
+import Glibc
+import Posix
+
+/// The sockets a supervisor handed the phone by the systemd protocol (`SocketActivation`): `link`
+/// (HOME/link.sock) and `control` (HOME/control.sock), each a listening Unix stream socket bound at
+/// exactly that path, and from `phone-os` also the watch's `connection` it accepted (its `hello` unread).
+/// A socket passed is the supervisor's: the phone neither removes nor binds afresh its file.
+public struct PhoneActivation {
+    public var link: FileDescriptor?
+    public var control: FileDescriptor?
+    public var connections: [FileDescriptor] = []
+
+    /// The OS lock `phone-os` holds on a home it runs (`HOME/os.lock`).
+    public static func osLockPath(_ home: DeviceHome) -> String { home.path + "/os.lock" }
+
+    /// nil when nothing was passed; throws `UsageError` (exit 2) for descriptors that are not what the
+    /// protocol promises: another process's, not sockets, bound elsewhere, unnamed and unrecognisable.
+    public static func take(home: DeviceHome) throws(UsageError) -> PhoneActivation? {
+        let passed: [SocketActivation.Passed]
+        do {
+            guard let taken = try SocketActivation.take() else { return nil }
+            passed = taken
+        } catch {
+            throw UsageError("socket activation: \(error)")
+        }
+        var activation = PhoneActivation()
+        let expected = ["link": canonical(home.linkSocketPath), "control": canonical(home.controlSocketPath)]
+        for (index, socket) in passed.enumerated() {
+            let fd = SocketActivation.firstDescriptor + Int32(index)
+            if !socket.isListening {
+                guard socket.name == "connection" else {
+                    throw UsageError("socket activation: descriptor \(fd)\(socket.name.map { " (\($0))" } ?? "") is not listening (only a 'connection' may be)")
+                }
+                activation.connections.append(socket.descriptor)
+                continue
+            }
+            let path = canonical(socket.path)
+            let byPath = expected.first { $0.value == path }?.key
+            let name = socket.name ?? byPath
+            guard let name, let wanted = expected[name] else {
+                throw UsageError(
+                    "socket activation: descriptor \(fd) is named '\(socket.name ?? "")' and bound to '\(socket.path)'; the phone takes only link (\(home.linkSocketPath)) and control (\(home.controlSocketPath))"
+                )
+            }
+            guard path == wanted else {
+                throw UsageError(
+                    "socket activation: descriptor \(fd) (\(name)) listens on '\(socket.path)', not \(name == "link" ? home.linkSocketPath : home.controlSocketPath): clients would never find it"
+                )
+            }
+            if name == "link" {
+                guard activation.link == nil else { throw UsageError("socket activation: two descriptors named link") }
+                activation.link = socket.descriptor
+            } else {
+                guard activation.control == nil else { throw UsageError("socket activation: two descriptors named control") }
+                activation.control = socket.descriptor
+            }
+        }
+        if !activation.connections.isEmpty && activation.link == nil {
+            throw UsageError("socket activation: a connection was passed without the link socket it came from")
+        }
+        return activation
+    }
+
+    /// The path with its directory resolved (symbolic links, `..`), so that two spellings compare equal.
+    static func canonical(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        let directory = String(path[..<slash]), name = String(path[path.index(after: slash)...])
+        guard let resolved = realpath(directory.isEmpty ? "/" : directory, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved) + "/" + name
+    }
+
+    /// The paths of the sockets passed: not the phone's to remove as stale.
+    var supervisedPaths: Set<String> {
+        var paths: Set<String> = []
+        if link != nil { paths.insert("link.sock") }
+        if control != nil { paths.insert("control.sock") }
+        return paths
+    }
+}
