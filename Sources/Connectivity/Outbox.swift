@@ -210,9 +210,5 @@ public final class Outbox {
         }
     }
 
-    private func relaxed<R>(_ body: () throws -> R) throws -> R {
-        try database.setDurability(.normal)
-        defer { try? database.setDurability(.full) }
-        return try body()
-    }
+    private func relaxed<R>(_ body: () throws -> R) throws -> R { try database.with(.normal, body) }
 }

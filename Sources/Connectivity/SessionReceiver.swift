@@ -45,26 +45,33 @@ extension Session {
         let batchStarted = SystemClock.now()
         let fresh = transaction.fresh
         do {
-            try database.transaction {
-                delegate?.sessionWillReceiveTransfers(self)
-                transfers: for (index, item) in fresh.enumerated() {
-                    if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
-                    let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)
-                    let outcome = try deliverCounted(item.body, transfer)
-                    switch transaction.record(item.seq, outcome) {
-                    case .next: continue
-                    case let .quarantine(reason): try quarantine(item.body, transfer, reason: reason)
-                    case .rollBack: throw ReceiveAborted(seq: item.seq, storeFull: outcome == .insufficientSpace)
-                    case .stop: break transfers
+            // The session's own commit moves the cursor only: what was received is durable in the app's
+            // store (its commit, just before, is fsynced), so this one need not be — after an OS crash
+            // that lost it the batch is delivered again and the app's dedup takes it once. Quarantined
+            // transfers are the session's to keep: when there are some, a FULL commit follows.
+            try database.with(.normal) {
+                try database.transaction {
+                    delegate?.sessionWillReceiveTransfers(self)
+                    transfers: for (index, item) in fresh.enumerated() {
+                        if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
+                        let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)
+                        let outcome = try deliverCounted(item.body, transfer)
+                        switch transaction.record(item.seq, outcome) {
+                        case .next: continue
+                        case let .quarantine(reason): try quarantine(item.body, transfer, reason: reason)
+                        case .rollBack: throw ReceiveAborted(seq: item.seq, storeFull: outcome == .insufficientSpace)
+                        case .stop: break transfers
+                        }
                     }
+                    if transaction.movesCursor {
+                        try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: transaction.cursor)
+                    }
+                    CrashPoint.hit("receive.before-commit")
+                    // The app's own store commits first: nothing is acknowledged before what it saved is durable.
+                    try delegate?.sessionWillCommitReceivedTransfers(self)
                 }
-                if transaction.movesCursor {
-                    try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: transaction.cursor)
-                }
-                CrashPoint.hit("receive.before-commit")
-                // The app's own store commits first: nothing is acknowledged before what it saved is durable.
-                try delegate?.sessionWillCommitReceivedTransfers(self)
             }
+            if !transaction.quarantined.isEmpty { try makeCursorDurable(peer: peer.deviceID) }
         } catch {
             // The app's own write may have failed first: the store's last error says why.
             let storage = (error as? StorageError) ?? database.lastStatementError
@@ -74,6 +81,14 @@ extension Session {
         }
         CrashPoint.hit("receive.after-commit")
         handle(.batchCommitted(transaction, milliseconds: Double(SystemClock.now() - batchStarted) / 1e6))
+    }
+
+    /// Writes the cursor again at FULL: with WAL, that fsync makes durable every commit before it too
+    /// (the quarantined transfers just acknowledged with the batch).
+    private func makeCursorDurable(peer: String) throws {
+        try database.transaction {
+            try SessionStore.setReceiveCursor(database, peer: peer, seq: try SessionStore.receiveCursor(database, peer: peer))
+        }
     }
 
     /// `deliver`, with undecodable bytes made a rejection and the duplicating link's second delivery.

@@ -221,6 +221,14 @@ public final class Database {
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 
+    /// Runs `body` with commits at `durability`, then back to what it was.
+    public func with<R>(_ durability: Durability, _ body: () throws -> R) throws -> R {
+        let previous = self.durability
+        try setDurability(durability)
+        defer { try? setDurability(previous) }
+        return try body()
+    }
+
     /// Sets how hard commits push to the disk from now on (see `Durability`).
     public func setDurability(_ durability: Durability) throws(StorageError) {
         guard durability != self.durability else { return }
