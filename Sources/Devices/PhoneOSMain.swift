@@ -20,7 +20,8 @@ public enum PhoneOSMain {
 
     public static func usage() -> String {
         """
-        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--log-level LEVEL]
+        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--app PATH] [--log-level LEVEL]
+                        [--log-format logfmt|json]
 
         The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
         control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
@@ -70,8 +71,7 @@ public enum PhoneOSMain {
             guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
             return try PhoneOS(options: options).run()
         } catch let error as UsageError {
-            DaemonMain.writeError("\(tool): \(error.message)\n")
-            return 2
+            return DaemonMain.usageFailure(tool, error)
         } catch let error as DeviceHome.HomeError {
             return DaemonMain.invalidHome(tool, error)
         } catch {

@@ -126,7 +126,7 @@ enum WatchCommands {
         })
 }
 
-/// `runway link down|up`
+/// `runway link down|up`, also as `runway watch link down|up` (the link is the watch's to take down).
 enum LinkCommands {
     static func command(_ state: String) -> CLI.Command {
         CLI.Command(
@@ -146,6 +146,16 @@ enum LinkCommands {
 }
 
 extension LinkCommands {
+    /// `runway watch link …`: the same commands under the watch, where a user looks for them first.
+    static func aliases() -> [CLI.Command] {
+        [command("down"), command("up"), failNext].map { original in
+            CLI.Command(
+                path: ["watch"] + original.path, synopsis: original.synopsis,
+                summary: "The same as runway \(original.path.joined(separator: " ")). " + original.summary,
+                specs: original.specs, positionals: original.positionals, run: original.run)
+        }
+    }
+
     /// `runway link fail-next N [--code 7017|7014|7015]` (fault injection, `--enable-test-commands`).
     static let failNext = CLI.Command(
         path: ["link", "fail-next"],
