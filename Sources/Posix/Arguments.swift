@@ -37,6 +37,8 @@ public struct ParsedArguments: Sendable {
     public var positionals: [String] = []
     public var wantsHelp = false
 
+    public init() {}
+
     public func value(_ name: String) -> String? { values[name] }
     public func has(_ name: String) -> Bool { flags.contains(name) }
 

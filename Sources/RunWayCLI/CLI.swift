@@ -36,6 +36,11 @@ public enum CLI {
             Output.out("runway \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))")
             return 0
         }
+        // The shells' completion (`runway completion`): not a command of its own, never in the help.
+        if arguments.first == "__complete" {
+            Output.out(Completion.answer(Array(arguments.dropFirst())).text)
+            return 0
+        }
         // The longest command path that prefixes the arguments.
         let match =
             commands

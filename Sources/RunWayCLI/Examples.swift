@@ -8,7 +8,7 @@ enum Examples {
         "unpair": ["runway unpair home"],
         "up": ["runway up", "runway up home --json"],
         "down": ["runway down", "runway down home"],
-        "completion": ["runway completion bash", "runway completion zsh"],
+        "completion": ["runway completion bash", "runway completion zsh", "runway completion fish | source"],
         "man": ["runway man | man -l -"],
         "dump": ["runway dump --home ~/rw/phone", "runway dump --home ~/rw/watch --limit 10 --json"],
         "watch record": ["runway watch record --count 3", "runway watch record --count 300000 --seed 7", "runway watch record --distance 5 --json"],
