@@ -121,6 +121,7 @@ public enum DaemonMain {
             options.limits = try ConnectionLimits(parsed)
             options.appVersion = try appVersion(parsed)
             options.activationDelayMilliseconds = try parsed.integer("activation-delay-ms", range: 1...60_000)
+            try PhoneActivation.tetherToOS()
             let activation: PhoneActivation?
             do {
                 activation = try PhoneActivation.take(home: DeviceHome(path: options.home, role: .phone))

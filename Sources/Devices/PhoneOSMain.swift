@@ -29,7 +29,8 @@ public enum PhoneOSMain {
         pending (no UI; reclaimed with SIGKILL once the budget is used up), in the foreground on runway phone app open.
         A watch with nothing pending launches nothing. Prints "ready" once it accepts connections; SIGTERM
         stops the app and exits 0. Drive it with runway phone app open|close|force-quit|suspend|resume and
-        runway phone os status|jetsam.
+        runway phone os status|jetsam. The app never outlives phone-os (killed with it, even by SIGKILL); an
+        app an earlier phone-os of DIR left running is reclaimed at start-up.
 
         options:
         \(Arguments.describe(specs + [.flag("help", "show this help")]))
