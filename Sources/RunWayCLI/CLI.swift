@@ -104,7 +104,7 @@ public enum CLI {
         } catch let error as ControlError {
             fail(
                 arguments, code: error.wcError?.code.rawValue, name: error.wcError?.name ?? (error.exitStatus == 2 ? "invalid" : "failed"),
-                message: error.message, text: "runway: \(error.message)")
+                message: error.message, reason: error.reason, text: "runway: \(error.message)")
             return error.exitStatus
         } catch let error as WCError {
             fail(arguments, code: error.code.rawValue, name: error.name, message: error.message, text: "runway: \(error)")

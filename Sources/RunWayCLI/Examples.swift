@@ -3,7 +3,10 @@
 /// without an example; `HelpExamplesTests` checks that each example names a real command and parses.
 enum Examples {
     static let table: [String: [String]] = [
-        "pair": ["runway pair --phone ~/rw/phone --watch ~/rw/watch --name home", "runway pair --phone /tmp/p --watch /tmp/w --json"],
+        "pair": [
+            "runway pair --phone ~/rw/phone --watch ~/rw/watch --name home", "runway pair --phone /tmp/p --watch /tmp/w --json",
+            "runway pair --phone /tmp/p --watch /tmp/w --new",
+        ],
         "list": ["runway list", "runway list --json"],
         "unpair": ["runway unpair home"],
         "up": ["runway up", "runway up home --json"],

@@ -111,8 +111,13 @@ enum WatchCommands {
     static let status = CLI.Command(
         path: ["watch", "status"],
         synopsis: "--home W [--json]",
-        summary:
-            "The watch's state: paired, reachable, outstanding userInfo transfers, and its language (the phone's, from the application context; languageSource phone or watch-system).",
+        summary: """
+            The watch's state in sections: SESSION (activation, pairing, the two devices), LINK (connected or out of
+            range, reachable), OUTBOX (userInfo transfers not yet delivered, on the wire, acknowledged), INBOX, APP
+            (versions, the watch app installed and in the foreground, its language — the phone's, from the
+            application context, or the watch's own system's) and OS (the process). --json prints the daemon's
+            status object as it is.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -120,7 +125,7 @@ enum WatchCommands {
             if parsed.has("json") {
                 Output.out(result.text)
             } else {
-                Output.out(StatusText.render(result))
+                Output.out(DeviceStatusText.render(result))
             }
             return 0
         })
