@@ -11,7 +11,7 @@ enum PairCommand {
         summary: """
             Pairs a watch with a phone: creates both homes if missing (mode 0700) and records the pairing
             (pairing id, both device ids, the phone's link socket) in both. The same two homes paired again keep
-            their pairing (nothing is written; the command says so) unless --new asks for a new one. Pairing a
+            their pairing (the same pairing id; the command says so) unless --new asks for a new one. Pairing a
             home with another replaces its old pairing: a watch no longer paired with this phone is refused with
             deviceNotPaired (7005).
             The daemons may be running: they read the pairing on their next connection.
@@ -49,7 +49,7 @@ enum PairCommand {
         let phoneDeviceID = try SessionStore.deviceID(phoneStore, role: .phone)
         let watchDeviceID = try SessionStore.deviceID(watchStore, role: .watch)
         // Already paired with each other, as these homes are now: kept, so that pairing twice (a script run
-        // again) changes nothing — the same pairing id, the phone's receive cursor for this watch still its.
+        // again) keeps the same pairing id.
         let existing = try SessionStore.pairing(phoneStore)
         let watchSide = try SessionStore.pairing(watchStore)
         let kept =
@@ -65,12 +65,12 @@ enum PairCommand {
                 phoneLinkSocket: phone.linkSocketPath, pairedAt: wallClockSeconds())
             try SessionStore.setPairing(phoneStore, pairing)
             try SessionStore.setPairing(watchStore, pairing)
-            // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
-            // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
-            // sends fail with 7006.
-            let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
-            try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
         }
+        // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
+        // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
+        // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
+        let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
+        try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
         let registered = try registry.record(phone: phone.path, watch: watch.path, name: name)
         try registry.save()
         if parsed.has("json") {
