@@ -54,10 +54,13 @@ public enum TypedJSON {
             return .failure(TypedJSONError(key == dateKey ? "must be an ISO 8601 string" : "must be a base64 string"))
         }
         if key == dateKey {
-            guard case let .success(seconds) = TimeText.parseInstant(text) else {
-                return .failure(TypedJSONError("\(JSONValue.string(String(text.prefix(40))).text) is not an ISO 8601 time with a zone (2026-11-30T07:00:00Z)"))
+            let quoted = JSONValue.string(String(text.prefix(40))).text
+            switch TimeText.parseInstant(text) {
+            case let .success(seconds): return .success(.date(seconds))
+            case .failure(.fractionTooLong):
+                return .failure(TypedJSONError("\(quoted) has more than \(Timestamp.maximumFractionDigits) digits after the seconds' point"))
+            case .failure: return .failure(TypedJSONError("\(quoted) is not an ISO 8601 time with a zone (2026-11-30T07:00:00Z)"))
             }
-            return .success(.date(seconds))
         }
         guard let bytes = Base64.decode(text) else {
             return .failure(TypedJSONError("\(JSONValue.string(String(text.prefix(40))).text) is not standard base64 (A-Z a-z 0-9 + /, padded with =)"))

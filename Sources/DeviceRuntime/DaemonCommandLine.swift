@@ -43,8 +43,9 @@ public enum DaemonCommandLine {
         return level
     }
 
-    public static func usageFailure(_ tool: String, _ error: UsageError, _ usage: String) -> Int32 {
-        writeError("\(tool): \(error.message)\n\n\(usage)\n")
+    /// A usage error: the one line, then where the help is — not the whole usage text.
+    public static func usageFailure(_ tool: String, _ error: UsageError) -> Int32 {
+        writeError("\(tool): \(error.message)\ntry '\(tool) --help'\n")
         return 2
     }
 

@@ -9,10 +9,13 @@ public enum TimeText {
         /// A date and time with no `Z` or `±HH:MM`: which zone was meant is a guess we will not make.
         case missingOffset
         case malformed
+        /// More digits after the seconds' point than `Timestamp.maximumFractionDigits`.
+        case fractionTooLong
 
         public var description: String {
             switch self {
             case .missingOffset: "give a UTC offset or Z"
+            case .fractionTooLong: "at most \(Timestamp.maximumFractionDigits) digits after the seconds' point"
             case .malformed: "not an ISO 8601 time (2026-10-01T07:00:00+09:00 or 2026-10-01T07:00:00Z)"
             }
         }
@@ -30,6 +33,7 @@ public enum TimeText {
             end += 1
             while end < b.count, b[end] >= 0x30, b[end] <= 0x39 { end += 1 }
             if end == 20 { return .failure(.malformed) }
+            if end - 20 > Timestamp.maximumFractionDigits { return .failure(.fractionTooLong) }
         }
         let zone = Array(b[end...])
         var offsetSeconds = 0
@@ -44,12 +48,12 @@ public enum TimeText {
         } else {
             return .failure(.malformed)
         }
-        guard let utc = Timestamp.parseISO8601(String(decoding: b[0..<end], as: UTF8.self) + "Z") else {
+        // The calendar's own checks (no 2026-02-30) are parseISO8601's, which reads an upper-case T only.
+        var dateTime = Array(b[0..<end]) + [0x5A]
+        dateTime[10] = 0x54
+        guard let utc = Timestamp.parseISO8601(String(decoding: dateTime, as: UTF8.self)) else {
             return .failure(.malformed)
         }
-        // Reject what the calendar does not have (2026-02-30), which the day arithmetic would roll over.
-        let (y, mo, d) = Timestamp.civil(fromDays: Int64((utc / 86_400).rounded(.down)))
-        guard digits(b[0..<4]) == y, digits(b[5..<7]) == mo, digits(b[8..<10]) == d else { return .failure(.malformed) }
         return .success(utc - Double(offsetSeconds))
     }
 
@@ -78,9 +82,10 @@ public enum TimeText {
         return parts > 0 ? total : nil
     }
 
-    /// `604800` → `7d`, `129600` → `1d12h`: the inverse of `parseDuration` for whole seconds.
+    /// `604800` → `7d`, `129600` → `1d12h`: the inverse of `parseDuration` for whole seconds. Total:
+    /// beyond ±10^18 s (and infinities) it writes the clamped value, NaN is `0s`.
     public static func formatDuration(_ seconds: Double) -> String {
-        var rest = Int64(seconds.rounded())
+        var rest = Int64(seconds.isNaN ? 0 : min(max(seconds.rounded(), -1e18), 1e18))
         if rest == 0 { return "0s" }
         var text = rest < 0 ? "-" : ""
         rest = abs(rest)
@@ -100,9 +105,11 @@ public enum TimeText {
         return value
     }
 
-    /// `2026-10-08 16:00:00 +09:00`: the instant in the C library's local time (`TZ`).
+    /// `2026-10-08 16:00:00 +09:00`: the instant in the C library's local time (`TZ`), clamped to the
+    /// years `Timestamp` writes (NaN is the earliest), so it never traps.
     public static func localDateTime(_ seconds: Double) -> String {
-        var time = time_t(seconds.rounded(.down))
+        let range = Timestamp.formattableRange
+        var time = time_t(seconds.isNaN ? range.lowerBound : min(max(seconds, range.lowerBound), range.upperBound).rounded(.down))
         var parts = tm()
         localtime_r(&time, &parts)
         let offset = parts.tm_gmtoff

@@ -34,12 +34,19 @@ public enum Timestamp {
         out.append(0x5A)
     }
 
-    /// Parses the forms `iso8601` writes (and an offset-free fractional part of any length).
+    /// The most digits a fraction of a second may have: nanoseconds, as far as any clock here goes. A
+    /// longer one is refused, not rounded: a range for every number a peer can send.
+    public static let maximumFractionDigits = 9
+
+    /// Parses the forms `iso8601` writes, with a fraction of 1 to `maximumFractionDigits` digits. Total,
+    /// for any text at all: a date the calendar does not have (`2026-02-30`), a second of 60, a year 0000
+    /// or a longer fraction is nil.
     public static func parseISO8601(_ text: String) -> Double? {
         let b = Array(text.utf8)
-        guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
-            b.last == 0x5A
+        guard b.count >= 20, b.count <= 21 + maximumFractionDigits, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A,
+            b[16] == 0x3A, b.last == 0x5A
         else { return nil }
+        /// A field of at most nine digits: cannot overflow.
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for i in range { guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }; value = value * 10 + Int(b[i] - 0x30) }
@@ -47,7 +54,7 @@ public enum Timestamp {
         }
         guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
             let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19),
-            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+            y >= 1, (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60
         else { return nil }
         var fraction = 0.0
         if b.count > 20 {
@@ -60,6 +67,15 @@ public enum Timestamp {
         }
         let days = Self.days(fromCivil: y, mo, d)
         return Double(days * 86_400 + Int64(h * 3600 + mi * 60 + s)) + fraction
+    }
+
+    /// 28 to 31: the proleptic Gregorian calendar's month lengths.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).

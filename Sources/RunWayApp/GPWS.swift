@@ -61,11 +61,12 @@ public struct GPWSTarget: Equatable, Sendable {
         }
     }
 
-    /// `M:SS` → seconds per km, within `paceRange`; nil otherwise.
+    /// `M:SS` → seconds per km, within `paceRange`; nil otherwise (digits only: no sign, and minutes
+    /// checked before they are multiplied, so no text overflows).
     public static func parsePace(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[1].count == 2, let minutes = Int(parts[0]), let seconds = Int(parts[1]),
-            minutes >= 0, (0..<60).contains(seconds)
+        guard parts.count == 2, parts[1].utf8.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+            let minutes = Int(parts[0]), let seconds = Int(parts[1]), minutes <= 1000, (0..<60).contains(seconds)
         else { return nil }
         let total = Double(minutes * 60 + seconds)
         return paceRange.contains(total) ? total : nil
@@ -80,8 +81,9 @@ public struct GPWSTarget: Equatable, Sendable {
         return (Double(low), Double(high))
     }
 
+    /// Total: NaN is `0:00`, and beyond ±10^9 s the clamped value.
     public static func formatPace(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
+        let whole = Int(seconds.isNaN ? 0 : min(max(seconds.rounded(), -1e9), 1e9))
         let s = whole % 60
         return "\(whole / 60):\(s < 10 ? "0" : "")\(s)"
     }

@@ -47,6 +47,7 @@ public enum DaemonMain {
     public static func phoneUsage() -> String {
         """
         usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--app-version V] [--log-level LEVEL]
+                            [--log-format logfmt|json]
 
         The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
         runway CLI on DIR/control.sock; saves every flight the watch transfers the moment it arrives.
@@ -70,6 +71,7 @@ public enum DaemonMain {
     public static func watchUsage() -> String {
         """
         usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--failed-transfer requeue|legacy] [--app-version V] [--log-level LEVEL]
+                           [--log-format logfmt|json]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
@@ -109,6 +111,7 @@ public enum DaemonMain {
             device.session.appVersion = try appVersion(parsed)
             device.activationDelayMilliseconds = try parsed.integer("activation-delay-ms", range: 1...60_000)
             device.testCommandsEnabled = parsed.has("enable-test-commands")
+            try PhoneActivation.tetherToOS()
             let activation: PhoneActivation?
             do {
                 activation = try PhoneActivation.take(home: DeviceHome(path: device.home, role: .phone))
@@ -123,7 +126,7 @@ public enum DaemonMain {
                 return phone
             }
         } catch let error as UsageError {
-            return DaemonCommandLine.usageFailure(tool, error, phoneUsage())
+            return DaemonCommandLine.usageFailure(tool, error)
         } catch let error as DeviceHome.HomeError {
             return DaemonCommandLine.invalidHome(tool, error)
         } catch {
@@ -160,7 +163,7 @@ public enum DaemonMain {
                 return watch
             }
         } catch let error as UsageError {
-            return DaemonCommandLine.usageFailure(tool, error, watchUsage())
+            return DaemonCommandLine.usageFailure(tool, error)
         } catch let error as DeviceHome.HomeError {
             return DaemonCommandLine.invalidHome(tool, error)
         } catch {

@@ -26,6 +26,35 @@ import Testing
         }
     }
 
+    /// Issue 22: 19 fraction digits overflowed an `Int` (SIGILL in the router's argument check).
+    @Test func aLongFractionIsRefusedNotOverflowed() {
+        #expect(Timestamp.parseISO8601("2026-11-30T07:00:00.9999999999999999999Z") == nil)
+        #expect(Timestamp.parseISO8601("2026-11-30T07:00:00." + String(repeating: "9", count: 10_000) + "Z") == nil)
+        #expect(Timestamp.parseISO8601("2026-11-30T07:00:00.999999999Z") == 1_796_022_000.999999999)
+        #expect(TimeText.parseInstant("2026-11-30T07:00:00.9999999999999999999Z") == .failure(.fractionTooLong))
+        #expect(TimeText.parseInstant("2026-11-30T16:00:00.5+09:00") == .success(1_796_022_000.5))
+        #expect(TimeText.parseInstant("2026-11-30t07:00:00z") == .success(1_796_022_000))
+    }
+
+    @Test func datesTheCalendarDoesNotHaveAreRefused() {
+        for text in ["2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "0000-01-01T00:00:00Z", "2026-11-30T07:00:60Z", "1900-02-29T00:00:00Z"] {
+            #expect(Timestamp.parseISO8601(text) == nil, "\(text)")
+        }
+        #expect(Timestamp.parseISO8601("2000-02-29T00:00:00Z") == 951_782_400)
+        #expect(Timestamp.parseISO8601("2028-02-29T00:00:00Z") != nil)
+    }
+
+    /// The formatters fed by stored data or a peer take any `Double`.
+    @Test func formattersTakeAnyNumber() {
+        for value in [Double.nan, .infinity, -.infinity, 1e300, -1e300, Double(Int64.max), -Double(Int64.max)] {
+            _ = TimeText.formatDuration(value)
+            _ = TimeText.localDateTime(value)
+            _ = Timestamp.iso8601(value, milliseconds: true)
+        }
+        #expect(TimeText.formatDuration(.nan) == "0s")
+        #expect(TimeText.formatDuration(129_600) == "1d12h")
+    }
+
     @Test func civilDatesRoundTrip() {
         for days in stride(from: Int64(-100_000), to: 100_000, by: 97) {
             let (y, m, d) = Timestamp.civil(fromDays: days)

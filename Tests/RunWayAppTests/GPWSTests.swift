@@ -118,7 +118,12 @@ import PropertyLists
         #expect(GPWSTarget.parsePace("6:00") == 360)
         #expect(GPWSTarget.parsePace("2:00") == 120)
         #expect(GPWSTarget.parsePace("20:00") == 1200)
-        for bad in ["1:59", "20:01", "6", "6:0", "6:60", "a:bc", "-1:00", ""] { #expect(GPWSTarget.parsePace(bad) == nil, "\(bad)") }
+        // Minutes past 153 * 10^15 overflowed `minutes * 60` (a trap in `runway watch run sample --pace`).
+        for bad in ["1:59", "20:01", "6", "6:0", "6:60", "a:bc", "-1:00", "", "+6:00", "6:+5", "9223372036854775807:00", "999999999999999999:00"] {
+            #expect(GPWSTarget.parsePace(bad) == nil, "\(bad)")
+        }
+        #expect(GPWSTarget.formatPace(.nan) == "0:00")
+        _ = GPWSTarget.formatPace(.infinity)
         #expect(GPWSTarget.parseZone("140-160")! == (140, 160))
         for bad in ["160-140", "140-140", "39-100", "100-221", "140", "a-b", "140-160-180"] { #expect(GPWSTarget.parseZone(bad) == nil, "\(bad)") }
     }
