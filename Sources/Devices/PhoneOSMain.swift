@@ -43,6 +43,7 @@ public enum PhoneOSMain {
     public static func main(_ arguments: [String]) -> Int32 {
         let tool = "phone-os"
         if arguments == ["--version"] { return DaemonMain.printVersion(tool) }
+        if let status = DaemonMain.complete(arguments, specs) { return status }
         do {
             let parsed = try Arguments.parse(arguments, specs: specs)
             if parsed.wantsHelp { print(usage()); return 0 }
