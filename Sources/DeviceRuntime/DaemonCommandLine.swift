@@ -69,4 +69,13 @@ public enum DaemonCommandLine {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
+
+    /// `PROGRAM __complete WORD…`, for the shells' completion (`runway completion`): the options not
+    /// given yet and the values they take. nil if not asked.
+    public static func complete(_ arguments: [String], _ specs: [ArgumentSpec], values: [String: ArgumentCompletion.Values]) -> Int32? {
+        guard arguments.first == "__complete" else { return nil }
+        let bytes = Array((ArgumentCompletion.answer(Array(arguments.dropFirst()), specs: specs, values: values) + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        return 0
+    }
 }

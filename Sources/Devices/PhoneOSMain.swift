@@ -40,9 +40,16 @@ public enum PhoneOSMain {
         """
     }
 
+    /// The values `runway completion` offers for phone-os's options.
+    static let completionValues: [String: ArgumentCompletion.Values] = [
+        "home": .directories, "app": .files, "save-path": .words(["immediate", "ui-drain"]),
+        "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
+    ]
+
     public static func main(_ arguments: [String]) -> Int32 {
         let tool = "phone-os"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
+        if let status = DaemonCommandLine.complete(arguments, specs, values: completionValues) { return status }
         do {
             let parsed = try Arguments.parse(arguments, specs: specs)
             if parsed.wantsHelp { print(usage()); return 0 }

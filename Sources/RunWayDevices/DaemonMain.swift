@@ -86,9 +86,23 @@ public enum DaemonMain {
         """
     }
 
+    /// The values `runway completion` offers for the daemons' options: the ones their parsing accepts.
+    static let completionValues: [String: ArgumentCompletion.Values] = [
+        "home": .directories, "app": .files,
+        "save-path": .words(SavePath.allCases.map(\.rawValue)), "reminders": .words(RunReminderService.Rule.allCases.map(\.rawValue)),
+        "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
+        "gpws": .words(GPWSBehaviour.allCases.map(\.rawValue)), "failed-transfer": .words(["requeue", "legacy"]),
+    ]
+
+    /// `PROGRAM __complete WORD…`, for the shells' completion (`runway completion`); nil if not asked.
+    static func complete(_ arguments: [String], _ specs: [ArgumentSpec]) -> Int32? {
+        DaemonCommandLine.complete(arguments, specs, values: completionValues)
+    }
+
     public static func phone(_ arguments: [String]) -> Int32 {
         let tool = "phone-daemon"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
+        if let status = complete(arguments, phoneSpecs) { return status }
         do {
             let parsed = try Arguments.parse(arguments, specs: phoneSpecs)
             if parsed.wantsHelp { print(phoneUsage()); return 0 }
@@ -137,6 +151,7 @@ public enum DaemonMain {
     public static func watch(_ arguments: [String]) -> Int32 {
         let tool = "watch-agent"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
+        if let status = complete(arguments, watchSpecs) { return status }
         do {
             let parsed = try Arguments.parse(arguments, specs: watchSpecs)
             if parsed.wantsHelp { print(watchUsage()); return 0 }
