@@ -5,6 +5,8 @@ import JSONText
 /// The daemons' router, the `runway` CLI's requests, `runway man` and `docs/protocol.md` all read it.
 public enum ControlCommands {
     private static let both: Set<ControlServerKind> = [.phone, .watch]
+    /// What the OS answers: the device's own process when the OS runs there, phone-os when it runs the phone.
+    private static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS]
 
     public static let all: [ControlCommandSpec] = [
         transferUserInfo, received, contextSet, contextGet, message, transfers, cancel, quarantine, quarantineRemove, events,
@@ -13,7 +15,7 @@ public enum ControlCommands {
         remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
         updateCheck, updateStatus, updateRespond, testRunState,
         record, link, app, failNext, workoutFault,
-        osStatus, osJetsam,
+        osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered,
     ]
 
     // MARK: - The session's generic API (WCSession), on both devices
@@ -60,14 +62,15 @@ public enum ControlCommands {
 
     // MARK: - Every device
 
-    public static let status = ControlCommandSpec("status", both, reply: StatusReply.self, "the device's state: session, link, store, versions")
-    public static let clockShow = ControlCommandSpec("clock-show", both, reply: ClockReply.self, "the device clock")
+    public static let status = ControlCommandSpec(
+        "status", os, reply: StatusReply.self, "the device's state: session, link, store, versions (phone-os: what the OS knows while the app is not running)")
+    public static let clockShow = ControlCommandSpec("clock-show", os, reply: ClockReply.self, "the device clock")
     static let clockErrors: [ControlErrorSpec] = [.invalid("the clock would leave 2001-01-01 to 2100-01-01")]
     public static let clockSet = ControlCommandSpec(
-        "clock-set", both, arguments: [ClockSet.at, ClockSet.frozen], reply: ClockReply.self, errors: clockErrors, "set the device clock")
+        "clock-set", os, arguments: [ClockSet.at, ClockSet.frozen], reply: ClockReply.self, errors: clockErrors, "set the device clock")
     public static let clockAdvance = ControlCommandSpec(
-        "clock-advance", both, arguments: [ClockAdvance.seconds], reply: ClockReply.self, errors: clockErrors, "move the device clock on")
-    public static let clockReset = ControlCommandSpec("clock-reset", both, reply: ClockReply.self, "the device clock follows the system clock again")
+        "clock-advance", os, arguments: [ClockAdvance.seconds], reply: ClockReply.self, errors: clockErrors, "move the device clock on")
+    public static let clockReset = ControlCommandSpec("clock-reset", os, reply: ClockReply.self, "the device clock follows the system clock again")
     public static let runStart = ControlCommandSpec(
         "run-start", both, arguments: RunStart.target,
         errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
@@ -98,12 +101,12 @@ public enum ControlCommands {
     public static let languageSet = ControlCommandSpec("language-set", [.phone], arguments: [LanguageSet.language], "set the app's language")
     public static let strings = ControlCommandSpec("strings", [.phone], "the app's texts in its effective language")
     public static let settings = ControlCommandSpec("settings", [.phone], "Settings › RunWay")
-    public static let notifications = ControlCommandSpec("notifications", [.phone], "the notification centre: pending and delivered")
+    public static let notifications = ControlCommandSpec("notifications", [.phone, .phoneOS], "the notification centre: pending and delivered")
     public static let reminders = ControlCommandSpec("reminders", [.phone], "the run reminders")
     public static let remindersReschedule = ControlCommandSpec(
         "reminders-reschedule", [.phone], "reschedule the run reminders, as opening the app does")
     public static let notificationAdd = ControlCommandSpec(
-        "notification-add", [.phone], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
+        "notification-add", [.phone, .phoneOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
         errors: [.invalid("the notification would fire now or in the past")], "add a notification: for the tests of the centre's rules")
     public static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
     public static let groups = ControlCommandSpec("groups", [.phone], arguments: [Groups.view], "the remembered groups of a view")
@@ -146,6 +149,14 @@ public enum ControlCommands {
 
     public static let osStatus = ControlCommandSpec(
         "os-status", [.phoneOS], reply: OSStatusReply.self, "the app's state, launches by reason, reclaims, the budget")
+    public static let osAttachApp = ControlCommandSpec(
+        "os-attach-app", [.phoneOS], "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
+    public static let osNotificationsReplace = ControlCommandSpec(
+        "os-notifications-replace", [.phoneOS], arguments: [OSNotifications.remove, OSNotifications.add],
+        errors: [.invalid("a request is malformed, or would fire now or in the past")],
+        "the app's notification centre: remove pending requests, then add these, in one transaction")
+    public static let osNotificationsRemoveDelivered = ControlCommandSpec(
+        "os-notifications-remove-delivered", [.phoneOS], arguments: [OSNotifications.ids], "forget delivered notifications (these, or all)")
     public static let osJetsam = ControlCommandSpec(
         "os-jetsam", [.phoneOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")], "kill the app at once, as memory pressure does")
 }

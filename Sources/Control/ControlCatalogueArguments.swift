@@ -75,6 +75,11 @@ extension ControlCommands {
         public static let language = ControlArgument<String>(
             "language", .choice(["ko", "en", "ja", "system"]), required: true, "the app's language, or system to follow the system's")
     }
+    public enum OSNotifications {
+        public static let remove = ControlArgument<JSONValue?>("remove", .array, "ids of pending requests to remove")
+        public static let add = ControlArgument<JSONValue?>("add", .array, "[{id, fireAt (seconds since 1970), title, body, language}, …]")
+        public static let ids = ControlArgument<JSONValue?>("ids", .array, "the ids to forget (default: all)")
+    }
     public enum NotificationAdd {
         public static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the notification's id")
         public static let inSeconds = ControlArgument<Double>(

@@ -63,6 +63,15 @@ public final class UserNotificationCenter {
     }
 
     public struct Delivered: Equatable, Sendable {
+        public init(id: String, fireAt: Double, deliveredAt: Double, title: String, body: String, language: String) {
+            self.id = id
+            self.fireAt = fireAt
+            self.deliveredAt = deliveredAt
+            self.title = title
+            self.body = body
+            self.language = language
+        }
+
         public var id: String
         public var fireAt: Double
         public var deliveredAt: Double
@@ -268,7 +277,7 @@ extension UserNotificationCenter.Request {
     public var json: JSONValue {
         .object([
             "id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)), "title": .string(title),
-            "body": .string(body), "language": .string(language),
+            "body": .string(body), "language": .string(language), "fireAtSeconds": .number(fireAt),
         ])
     }
 }
@@ -278,6 +287,7 @@ extension UserNotificationCenter.Delivered {
         .object([
             "id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)),
             "deliveredAt": .string(Timestamp.iso8601(deliveredAt)), "title": .string(title), "body": .string(body),
+            "language": .string(language), "fireAtSeconds": .number(fireAt), "deliveredAtSeconds": .number(deliveredAt),
         ])
     }
 }

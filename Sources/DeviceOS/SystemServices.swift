@@ -23,6 +23,8 @@ public final class SystemServices {
     private var timer: EventLoop.TimerID?
     /// Told of every delivery (the running app's delegate, phone-os's log): in order of registration.
     public var onDelivered: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// Told after a clock command changed the clock (phone-os tells the running app).
+    public var onClockChanged: [(DeviceClock.Reading) -> Void] = []
 
     /// The OS's store of a home: `HOME/os.sqlite`, WAL, FULL.
     public static func storePath(home: String) -> String { home + "/os.sqlite" }
@@ -111,7 +113,11 @@ public final class SystemServices {
     /// notification centre's (`notifications`, and the test command `notification-add`).
     public func register(on router: ControlRouter, notifications: Bool) {
         var clockCommands = ClockCommands(clock: clock, logger: logger)
-        clockCommands.onChange = { [unowned self] in self.deliverDue().map(\.json) }
+        clockCommands.onChange = { [unowned self] in
+            let delivered = self.deliverDue().map(\.json)
+            for listener in self.onClockChanged { listener(self.clock.reading) }
+            return delivered
+        }
         clockCommands.register(on: router)
         guard notifications else { return }
         router.on("notifications") { [unowned self] _, connection in

@@ -16,6 +16,20 @@ public struct AppContainer: Sendable {
         path = home + "/apps/" + bundleID
     }
 
+    /// The container at `path` if an OS named one, else the bundle's in `home`.
+    public init(path: String?, home: String, bundleID: String) {
+        guard let path else {
+            self.init(home: home, bundleID: bundleID)
+            return
+        }
+        self.init(at: path, bundleID: String(path.split(separator: "/").last ?? Substring(bundleID)))
+    }
+
+    private init(at path: String, bundleID: String) {
+        self.path = path
+        self.bundleID = bundleID
+    }
+
     /// Why `id` cannot name a container (one path component of letters, digits, `.`, `-`, `_`; at
     /// most 155 bytes), or nil.
     public static func problem(bundleID id: String) -> String? {

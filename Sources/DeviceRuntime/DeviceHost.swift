@@ -90,6 +90,10 @@ public final class DeviceHost {
     private var startupError: Error?
 
     public init(_ configuration: Configuration) throws {
+        var configuration = configuration
+        // Launched by an OS of its own (phone-os): the clock and the notification centre are its.
+        if DeviceEnvironment.value(DeviceEnvironment.osSocket) != nil { configuration.runsOperatingSystem = false }
+        if let container = DeviceEnvironment.value(DeviceEnvironment.container) { configuration.container = container }
         self.configuration = configuration
         let logger = Logger(component: configuration.role == .phone ? "phone" : "watch", minimumLevel: configuration.logLevel)
         runtime = try DaemonRuntime(home: DeviceHome(path: configuration.home, role: configuration.role), logger: logger)
@@ -122,7 +126,12 @@ public final class DeviceHost {
         try runtime.claimHome(supervised: activation?.supervisedPaths ?? [])
         database = try runtime.openStore()
         logger.info("startup.service-store-opened", ["path": home.storePath])  // no count(*): it grows with the store
-        if configuration.runsOperatingSystem { try startOperatingSystem() }
+        if configuration.runsOperatingSystem {
+            try startOperatingSystem()
+        } else if let socket = DeviceEnvironment.value(DeviceEnvironment.osSocket) {
+            remoteNotifications = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
+            logger.info("startup.os-attached", ["socket": socket])
+        }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }
         try makeSession()
         router = makeRouter()

@@ -1,3 +1,4 @@
+import DeviceOS
 import DeviceRuntime
 import Control
 import Connectivity
@@ -24,6 +25,8 @@ public final class PhoneOS {
         public var daemonPath: String
         public var appArguments: [String] = []
         public var logLevel: Logger.Level = .info
+        /// The app's bundle id: its container is `HOME/apps/BUNDLE-ID`.
+        public var bundleID = "com.runway.RunWay"
         public init(home: String, daemonPath: String) {
             self.home = home
             self.daemonPath = daemonPath
@@ -40,7 +43,7 @@ public final class PhoneOS {
     private var osLock: FileLock?
     private var listener: FileDescriptor?
     private var listenerIdentity: Filesystem.Identity?
-    private var control: ControlServer?
+    var control: ControlServer?
     private var notifySocket: FileDescriptor?
     private var notifyPath: String { PhoneActivation.osNotifyPath(home) }
     public static func controlPath(_ home: String) -> String { DeviceHome(path: home, role: .phone).osControlSocketPath }
@@ -59,6 +62,12 @@ public final class PhoneOS {
     var lastLaunchReason = ""
     /// `runway phone app open` calls waiting for the app they launched to report READY=1.
     var openWaiters: [ControlConnection] = []
+    /// The OS's services (`PhoneOSServices.swift`): the clock and the notification centre.
+    var system: SystemServices?
+    /// What the watch last said it had pending for the app (`status` while the app does not run).
+    var lastHello: (transfers: Int64, messages: Int64, at: Double?) = (0, 0, nil)
+    /// The app's container: what it is launched in.
+    var container: AppContainer { AppContainer(home: home.path, bundleID: options.bundleID) }
     /// Connections accepted while the app is down, whose `hello` is awaited.
     private var peeking: [Int32: (fd: FileDescriptor, deadline: UInt64)] = [:]
 
@@ -106,6 +115,7 @@ public final class PhoneOS {
             default: throw Conflict(description: "\(path) exists and is not a socket: refusing to remove it")
             }
         }
+        try startServices()
         let link = try UnixSocket.listen(at: try home.linkSocketAddress())
         listener = link
         listenerIdentity = Filesystem.identity(of: home.linkSocketPath)
@@ -148,6 +158,7 @@ public final class PhoneOS {
         }
         notifySocket?.close()
         unlink(notifyPath)
+        system?.database.close()
         logger.info("os.stopped", ["home": home.path])
         osLock?.unlock()
     }
@@ -231,6 +242,7 @@ public final class PhoneOS {
         }
         peeking[raw] = nil
         loop.unregister(raw)
+        lastHello = (hello.pendingTransfers, hello.pendingMessages, wallClockSeconds())
         if childPID != 0 {
             // The app was launched meanwhile (another connection): the watch reconnects to it.
             entry.fd.close()
@@ -313,6 +325,9 @@ public final class PhoneOS {
             "LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)",
             "\(PhoneActivation.osPIDVariable)=\(getpid())",
         ]
+        // The device and the OS it runs on, and the app's container (Foundation's directories in it).
+        environment = environment.filter { entry in !launchEnvironment.keys.contains { entry.hasPrefix($0 + "=") } }
+        environment += launchEnvironment.map { "\($0.key)=\($0.value)" }
         var spawn = Spawn(
             "/bin/sh",
             arguments: [

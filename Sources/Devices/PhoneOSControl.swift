@@ -10,6 +10,7 @@ import Posix
 extension PhoneOS {
     func makeRouter() -> ControlRouter {
         let router = ControlRouter(server: .phoneOS)
+        registerServices(on: router)
         router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
         router.on("os-jetsam") { [unowned self] _, connection in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }

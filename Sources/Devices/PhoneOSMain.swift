@@ -12,7 +12,9 @@ public enum PhoneOSMain {
             "background-budget-ms", "MS",
             "how long a background launch may run before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"),
         .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
-        .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os)"),
+        .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os, RunWay's phone app)"),
+        .option("bundle-id", "ID", "the app's bundle id, naming its container HOME/apps/ID (default: com.runway.RunWay, else the --app's file name)"),
+        .option("app-arg", "ARG", "passed to the app at each launch (repeatable: --app-arg=--reminders --app-arg=legacy)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
         DaemonCommandLine.logFormatSpec,
         DaemonCommandLine.testCommandsSpec,
@@ -20,8 +22,8 @@ public enum PhoneOSMain {
 
     public static func usage() -> String {
         """
-        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--app PATH] [--log-level LEVEL]
-                        [--log-format logfmt|json]
+        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--app PATH] [--bundle-id ID]
+                        [--app-arg ARG]... [--log-level LEVEL] [--log-format logfmt|json]
 
         The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
         control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
@@ -55,6 +57,7 @@ public enum PhoneOSMain {
             if parsed.wantsHelp { print(usage()); return 0 }
             let home = try parsed.required("home")
             var daemon = parsed.value("app") ?? ""
+            let defaultApp = daemon.isEmpty
             if daemon.isEmpty {
                 var buffer = [CChar](repeating: 0, count: 4096)
                 let n = readlink("/proc/self/exe", &buffer, 4095)
@@ -75,6 +78,15 @@ public enum PhoneOSMain {
             if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }
             if let level = parsed.value("log-level") { options.appArguments += ["--log-level", level] }
             if let format = parsed.value("log-format") { options.appArguments += ["--log-format", format] }
+            options.appArguments += parsed.values("app-arg")
+            if let id = parsed.value("bundle-id") {
+                if let problem = AppContainer.problem(bundleID: id) { throw UsageError("--bundle-id: \(problem)") }
+                options.bundleID = id
+            } else if !defaultApp {
+                // Another app: its container is named after its executable.
+                let name = String(options.daemonPath.split(separator: "/").last ?? "app")
+                options.bundleID = AppContainer.problem(bundleID: name) == nil ? name : "app"
+            }
             options.logLevel = try DaemonCommandLine.logLevel(parsed)
             guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
             return try PhoneOS(options: options).run()

@@ -32,7 +32,10 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
 }
 
 public struct ParsedArguments: Sendable {
+    /// Each option's last value.
     public var values: [String: String] = [:]
+    /// Every value of each option, in order (a repeatable option: `--app-arg A --app-arg B`).
+    public var allValues: [String: [String]] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
     public var wantsHelp = false
@@ -40,6 +43,8 @@ public struct ParsedArguments: Sendable {
     public init() {}
 
     public func value(_ name: String) -> String? { values[name] }
+    /// Every value given for a repeatable option, in order.
+    public func values(_ name: String) -> [String] { allValues[name] ?? [] }
     public func has(_ name: String) -> Bool { flags.contains(name) }
 
     public func required(_ name: String) throws(UsageError) -> String {
@@ -105,13 +110,16 @@ public enum Arguments {
                 throw UsageError("unknown option --\(name)" + Suggestions.phrase(close), suggestions: close)
             }
             if spec.valueName != nil {
+                let value: String
                 if let inlineValue {
-                    parsed.values[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw UsageError("--\(name) needs a value") }
-                    parsed.values[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                parsed.values[name] = value
+                parsed.allValues[name, default: []].append(value)
             } else {
                 guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
                 parsed.flags.insert(name)

@@ -1,5 +1,6 @@
 import Control
 import Foundation
+import JSONText
 import Posix
 import Storage
 
@@ -40,6 +41,18 @@ public struct AppContext {
         self.fail = fail
         self.contributeStatus = contributeStatus
         self.registerStore = registerStore
+    }
+}
+
+extension AppContext {
+    /// Where the app's container is, and where Foundation's own directory APIs put its documents and
+    /// temporary files (inside it: the OS started the process so): `status`'s `container`.
+    public var containerJSON: JSONValue {
+        let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first?.path ?? ""
+        return .object([
+            "path": .string(container), "documents": .string(documents),
+            "temporary": .string(FileManager.default.temporaryDirectory.path),
+        ])
     }
 }
 

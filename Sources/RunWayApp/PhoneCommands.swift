@@ -40,6 +40,7 @@ extension RunWayPhoneApp {
             "instrumentValuesDiscarded": .integer(Int64(service.instrumentValuesDiscarded)),
             "remindersRescheduled": .integer(Int64(reminderHook.rescheduleCount)),
             "reminderRule": .string(options.reminderRule.rawValue),
+            "container": context.containerJSON,
         ]) { _, new in new }
         fields.merge(session.versionFields(peerKey: "watchAppVersion")) { _, new in new }
         status.other = fields

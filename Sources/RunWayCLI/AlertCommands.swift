@@ -82,7 +82,7 @@ enum GroupToggles {
 
     /// Forgets (`--reset-groups`), then flips `toggle` from the state it shows now; returns what the phone
     /// remembers afterwards.
-    static func apply(_ parsed: ParsedArguments, client: ControlClient, view: GroupExpansion.View, toggle: String?, newest: String?) throws -> [String: Bool] {
+    static func apply(_ parsed: ParsedArguments, client: DeviceClient, view: GroupExpansion.View, toggle: String?, newest: String?) throws -> [String: Bool] {
         let name = view.rawValue
         if parsed.has("reset-groups") { _ = try client.send(ControlCommands.groupsReset.request { $0[ControlCommands.Groups.view] = name }) }
         var remembered = (try client.send(ControlCommands.groups.request { $0[ControlCommands.Groups.view] = name })["remembered"]?.objectValue ?? [:])

@@ -251,7 +251,7 @@ public enum CLI {
 
     /// A client of the daemon of the home in `--home`. A path that is not a home at all is invalid input
     /// (exit 2); a home whose daemon is not running is a failure (exit 1).
-    static func client(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> ControlClient {
+    static func client(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> DeviceClient {
         let home = DeviceHome(path: try homePath(parsed, role), role: role)
         switch Filesystem.kind(of: home.path) {
         case .missing: throw ControlError.invalid("\(home.path) does not exist, so it is not a \(role.rawValue) home")
@@ -261,7 +261,7 @@ public enum CLI {
         guard home.hasStore || Filesystem.kind(of: home.controlSocketPath) == .socket else {
             throw ControlError.invalid(DeviceHome.HomeError.notAHome(path: home.path, role: role).description)
         }
-        return try ControlClient(home: home)
+        return DeviceClient(home: home)
     }
 }
 

@@ -12,16 +12,17 @@ enum ClockCommands {
         .option("home", "DIR", "one device's home (a phone's or a watch's)"),
         .option("phone", "P", "the phone's home (with --watch: both devices, phone first)"),
         .option("watch", "W", "the watch's home"),
+        CLI.pairSpec,
     ]
 
     static let show = command(
-        "show", synopsis: "(--home H | --phone P [--watch W]) [--json]",
+        "show", synopsis: "[--home H | --phone P [--watch W] | --pair NAME] [--json]",
         summary: "Shows each device's time (local, TZ), and whether its clock runs (offset) or is frozen.",
         positionals: 0
     ) { _ in ControlRequest(ControlCommands.clockShow) }
 
     static let set = command(
-        "set", synopsis: "TIME (--home H | --phone P [--watch W]) [--frozen] [--json]",
+        "set", synopsis: "TIME [--home H | --phone P [--watch W] | --pair NAME] [--frozen] [--json]",
         summary: """
             Sets the device clock to TIME, ISO 8601 with a UTC offset or Z (2026-10-01T07:00:00+09:00), between
             2001-01-01 and 2100-01-01. It runs on from there, or stays there with --frozen until the next clock
@@ -45,7 +46,7 @@ enum ClockCommands {
     }
 
     static let advance = command(
-        "advance", synopsis: "DURATION (--home H | --phone P [--watch W]) [--json]",
+        "advance", synopsis: "DURATION [--home H | --phone P [--watch W] | --pair NAME] [--json]",
         summary: """
             Moves the device clock forward by DURATION, [Nd][Nh][Nm][Ns] (7d, 1d12h, 90s): more than 0, at most
             3650d. A frozen clock stays frozen at the new time. What falls due is delivered before it returns.
@@ -63,7 +64,7 @@ enum ClockCommands {
     }
 
     static let reset = command(
-        "reset", synopsis: "(--home H | --phone P [--watch W]) [--json]",
+        "reset", synopsis: "[--home H | --phone P [--watch W] | --pair NAME] [--json]",
         summary: "Puts the device clock back on the system's time, running (offset 0).",
         positionals: 0
     ) { _ in ControlRequest(ControlCommands.clockReset) }
@@ -83,7 +84,8 @@ enum ClockCommands {
             // Everything is checked, and every daemon reached, before any clock changes.
             let targets = try self.targets(parsed)
             let call = try request(parsed)
-            let clients = try targets.map { ($0.label, try ControlClient(home: $0.home)) }
+            let clients = try targets.map { target in (target.label, DeviceClient(home: target.home)) }
+            for (_, client) in clients { _ = try client.client(for: call.command) }
             var results: [(String, ClockReply)] = []
             for (label, client) in clients { results.append((label, try client.send(call, as: ClockReply.self))) }
             if parsed.has("json") {
@@ -120,7 +122,18 @@ enum ClockCommands {
             let role = try role(of: home)
             return [Target(label: role.rawValue, home: DeviceHome(path: home, role: role))]
         }
-        guard phone != nil || watch != nil else { throw ControlError.invalid("clock: say which device: --home H, or --phone P [--watch W]") }
+        guard phone != nil || watch != nil else {
+            // The registered pair, as every other command takes it (--pair, RUNWAY_PAIR, the only one): both devices.
+            let registry = try PairRegistry.load()
+            guard !registry.pairs.isEmpty || parsed.value("pair") != nil else {
+                throw ControlError.invalid("clock: say which device: --home H, or --phone P [--watch W], or a registered pair (runway pair)")
+            }
+            let pair = try registry.resolve(parsed)
+            return [
+                Target(label: "phone", home: try checkedHome(pair.phone, .phone)),
+                Target(label: "watch", home: try checkedHome(pair.watch, .watch)),
+            ]
+        }
         var targets: [Target] = []
         if let phone { targets.append(Target(label: "phone", home: try checkedHome(phone, .phone))) }
         if let watch { targets.append(Target(label: "watch", home: try checkedHome(watch, .watch))) }

@@ -107,6 +107,16 @@ enum DeviceStatusText {
                 (fields["language"]?.stringValue ?? "?") + (fields["languageSource"]?.stringValue.map { " (from: \($0))" } ?? "")
             },
             Row(section: "APP", label: "live values", keys: ["instrumentValuesDiscarded"]) { "\(int($0, "instrumentValuesDiscarded")) discarded" },
+            Row(section: "APP", label: "container", keys: ["container"]) { $0["container"]?["path"]?.stringValue },
+            Row(section: "APP", label: "state", keys: ["appState", "answeredBy"]) { fields in
+                fields["appState"]?.stringValue.map { "\($0) (phone-os answers while the app does not run: runway phone app open)" }
+            },
+            Row(section: "APP", label: "waiting for it", keys: ["waitingForApp"]) { fields in
+                fields["waitingForApp"].map { waiting in
+                    "the watch last said \(waiting["watchPendingTransfers"]?.intValue ?? 0) transfer(s) and \(waiting["watchPendingMessages"]?.intValue ?? 0) message(s)"
+                        + (waiting["seenAt"]?.stringValue.map { " (at \($0))" } ?? "")
+                }
+            },
             Row(section: "OS", label: "process", keys: ["pid", "home"]) { fields in
                 "pid \(int(fields, "pid")), home \(fields["home"]?.stringValue ?? "?")"
             },

@@ -100,7 +100,7 @@ enum LanguageCommands {
     }
 
     /// One text of the app in its effective language, asked of the phone, which owns the language.
-    static func text(_ key: TextKey, client: ControlClient) throws -> String {
+    static func text(_ key: TextKey, client: DeviceClient) throws -> String {
         let result = try client.send(ControlRequest(ControlCommands.strings))
         return result["strings"]?[key.rawValue]?.stringValue ?? AppTexts.text(key, .developmentRegion)
     }

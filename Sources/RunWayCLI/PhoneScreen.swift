@@ -12,7 +12,7 @@ import TerminalViews
 /// events (the same lines the plain form prints). Events are read on a thread of their own and the screen
 /// is redrawn at most every 100 ms, so a drain of thousands of flights does not flood the terminal.
 final class PhoneScreen {
-    private let client: ControlClient
+    private let client: DeviceClient
     private let home: String
     private let logbook: [String]
     private let calendar: LogbookCalendar
@@ -25,7 +25,7 @@ final class PhoneScreen {
     static let keptEvents = 200
 
     init(
-        client: ControlClient, home: String, logbook: String, drained: Int, calendar: LogbookCalendar, shownUpTo: Int,
+        client: DeviceClient, home: String, logbook: String, drained: Int, calendar: LogbookCalendar, shownUpTo: Int,
         stored: Int, status: StatusReply, preflight: JSONValue
     ) {
         self.client = client

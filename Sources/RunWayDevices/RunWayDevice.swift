@@ -15,9 +15,10 @@ public enum RunWayDevice {
         launch: @escaping (AppContext) throws -> AnyObject
     ) throws -> Int32 {
         var configuration = configuration
-        let container = AppContainer(home: DeviceHome(path: configuration.home, role: configuration.role).path, bundleID: bundleID)
-        configuration.container = container.path
         let host = try DeviceHost(configuration)
+        // The OS that launched the app named its container; else it is the app's own bundle's.
+        let container = AppContainer(
+            path: host.configuration.container, home: DeviceHome(path: configuration.home, role: configuration.role).path, bundleID: bundleID)
         host.activation = activation
         // RunWay 1.4's rule for "the versions differ" (trailing `.0`s ignored), logged once a link.
         host.onLinkEstablished.append { [logger = host.logger] handshake in
@@ -28,7 +29,7 @@ public enum RunWayDevice {
         var app: AnyObject?
         let status = try host.run {
             try container.prepare()
-            container.applyToEnvironment()
+            if host.configuration.runsOperatingSystem { container.applyToEnvironment() }
             let context = AppContext(
                 loop: host.loop, logger: host.logger, router: host.router, control: host.control,
                 deviceNow: { [unowned host] in host.deviceNow }, container: container.path,

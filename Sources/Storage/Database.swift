@@ -30,9 +30,11 @@ public final class Database {
     private var unlinkReported = false
 
     /// Opens (creating if missing) the database at `path`.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
+    /// Opens (creating) the store at `path` in WAL mode, FULL. `readOnly`: an existing store, for a
+    /// reader that must change nothing (not even a checkpoint when it closes).
+    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -45,7 +47,7 @@ public final class Database {
         _ = runway_sqlite3_enable_defensive(db)
         do throws(StorageError) {
             // journal_mode returns a row; run it as a query.
-            let mode = try scalarString("PRAGMA journal_mode=WAL")
+            let mode = try scalarString(readOnly ? "PRAGMA journal_mode" : "PRAGMA journal_mode=WAL")
             guard mode.lowercased() == "wal" else {
                 throw StorageError(resultCode: SQLITE_ERROR, message: "could not enable WAL (mode is \(mode))", operation: "open \(path)")
             }

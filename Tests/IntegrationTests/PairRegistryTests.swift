@@ -132,7 +132,11 @@ import Testing
             #expect(listing?["phoneOS"] == .bool(true))
             #expect(listing?["phoneRunning"] == .bool(true))
             #expect(listing?["phoneApp"]?.stringValue == "not running", "nothing pending, nothing launched")
-            #expect(try runway(["phone", "status"], state: state).status == 1, "the app is not running")
+            // The app is not running: phone-os answers with what the OS knows.
+            let osAnswer = try runway(["phone", "status", "--json"], state: state)
+            #expect(osAnswer.status == 0, "\(osAnswer.stderr)")
+            #expect(try JSONValue(parsing: osAnswer.stdout)["answeredBy"]?.stringValue == "phone-os")
+            #expect(try runway(["phone", "logbook"], state: state).status == 1, "the app is not running")
             // Up again: phone-os is already running; nothing starts twice.
             let again = try JSONValue(parsing: try runway(["up", "--json"], state: state).stdout)
             #expect(again["phone"]?["state"]?.stringValue == "already running")

@@ -1,0 +1,156 @@
+import Connectivity
+import Control
+import DeviceOS
+import Glibc
+import JSONText
+import Posix
+
+/// The app's side of its OS when the OS runs in another process (`phone-os`, over `HOME/os.sock`): the
+/// notification centre and the device clock, as `NotificationService`.
+///
+/// Two connections: one held open and attached (`os-attach-app`) on which phone-os tells the app the
+/// clock and each change to it, and each notification it delivers; and one for requests, answered in
+/// turn. The clock is kept here from what phone-os said, so reading device time costs no round trip.
+final class OSClient: NotificationService {
+    private let home: DeviceHome
+    private let socketPath: String
+    private let logger: Logger
+    private var requestClient: ControlClient?
+    private var events: SocketStream?
+    private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
+    private var observers: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// The clock as phone-os last said it: frozen at an instant, or the system's time plus an offset.
+    private var frozenAt: Double?
+    private var offsetSeconds = 0.0
+
+    init(home: DeviceHome, socketPath: String, loop: EventLoop, logger: Logger) throws {
+        self.home = home
+        self.socketPath = socketPath
+        self.logger = logger
+        try attach(loop: loop)
+    }
+
+    // MARK: - The attached connection: the clock and deliveries
+
+    private func attach(loop: EventLoop) throws {
+        let descriptor = try UnixSocket.connect(to: try UnixSocketAddress(path: socketPath), nonBlocking: true)
+        let stream = SocketStream(descriptor: descriptor, loop: loop)
+        var writer = JSONWriter()
+        writer.write(ControlRequest(ControlCommands.osAttachApp).json)
+        stream.onRead = { [unowned self] stream in self.read(stream) }
+        stream.onClose = { [unowned self] _, reason in
+            self.logger.warning("os.connection-closed", ["reason": "\(reason)", "effect": "the clock stays as last told"])
+        }
+        stream.start()
+        stream.write(ControlFrame(.request, writer.bytes).encoded)
+        events = stream
+        // The reply carries the clock: wait for it, so that the app's first reading is the device's.
+        let deadline = SystemClock.now() + 10_000_000_000
+        while !clockKnown && SystemClock.now() < deadline && !stream.isClosed {
+            try loop.runOnce(maximumWaitMilliseconds: 100)
+        }
+    }
+
+    private var clockKnown = false
+
+    private func read(_ stream: SocketStream) {
+        let (frames, error) = decoder.decodeAll(from: stream.inbound)
+        for frame in frames {
+            guard frame.type == .response || frame.type == .event || frame.type == .chunk else { continue }
+            guard let json = try? JSONValue(parsing: frame.payload) else { continue }
+            switch json["event"]?.stringValue {
+            case "clock": clock(json)
+            case "notificationDelivered": delivered(json)
+            default: break
+            }
+        }
+        if let error {
+            logger.error("os.connection-malformed", ["error": "\(error)"])
+            stream.close(.localClose("malformed frames from phone-os: \(error)"))
+        }
+    }
+
+    private func clock(_ json: JSONValue) {
+        clockKnown = true
+        if json["mode"]?.stringValue == "frozen" {
+            frozenAt = json["now"]?.doubleValue
+        } else {
+            frozenAt = nil
+            offsetSeconds = json["offsetSeconds"]?.doubleValue ?? 0
+        }
+    }
+
+    private func delivered(_ json: JSONValue) {
+        guard let item = Self.delivered(json) else { return }
+        for observer in observers { observer([item]) }
+    }
+
+    static func delivered(_ json: JSONValue) -> UserNotificationCenter.Delivered? {
+        guard let id = json["id"]?.stringValue, let fireAt = json["fireAtSeconds"]?.doubleValue,
+            let deliveredAt = json["deliveredAtSeconds"]?.doubleValue
+        else { return nil }
+        return UserNotificationCenter.Delivered(
+            id: id, fireAt: fireAt, deliveredAt: deliveredAt, title: json["title"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
+            language: json["language"]?.stringValue ?? "")
+    }
+
+    // MARK: - Requests
+
+    /// Sends `request` on the request connection, opened again once if phone-os closed it (it closes a
+    /// connection idle for ten minutes).
+    private func send(_ request: ControlRequest) throws -> JSONValue {
+        for attempt in 0..<2 {
+            do {
+                let client = try requestClient ?? ControlClient(home: home, socketPath: socketPath)
+                requestClient = client
+                return try client.send(request)
+            } catch let error as ControlError where attempt == 0 && error.wcError == nil && error.exitStatus == 1 {
+                requestClient = nil
+            }
+        }
+        throw ControlError("unreachable")
+    }
+
+    // MARK: - NotificationService
+
+    var deviceNow: Double { frozenAt ?? wallClockSeconds() + offsetSeconds }
+
+    func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String] {
+        let request = ControlCommands.osNotificationsReplace.request {
+            $0[ControlCommands.OSNotifications.remove] = .array(remove.map(JSONValue.string))
+            $0[ControlCommands.OSNotifications.add] = .array(
+                add.map { item in
+                    .object([
+                        "id": .string(item.id), "fireAt": .number(item.fireAt), "title": .string(item.title), "body": .string(item.body),
+                        "language": .string(item.language),
+                    ])
+                })
+        }
+        let reply = try send(request)
+        return (reply["dropped"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    func removeDelivered(_ ids: [String]?) throws {
+        _ = try send(
+            ControlCommands.osNotificationsRemoveDelivered.request { request in
+                if let ids { request[ControlCommands.OSNotifications.ids] = .array(ids.map(JSONValue.string)) }
+            })
+    }
+
+    func pendingRequests() throws -> [UserNotificationCenter.Request] {
+        let reply = try send(ControlRequest(ControlCommands.notifications))
+        return (reply["pending"]?.arrayValue ?? []).compactMap { json in
+            guard let id = json["id"]?.stringValue, let fireAt = json["fireAtSeconds"]?.doubleValue else { return nil }
+            return UserNotificationCenter.Request(
+                id: id, fireAt: fireAt, title: json["title"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
+                language: json["language"]?.stringValue ?? "")
+        }
+    }
+
+    func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] {
+        let reply = try send(ControlRequest(ControlCommands.notifications))
+        return (reply["delivered"]?.arrayValue ?? []).compactMap(Self.delivered)
+    }
+
+    func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { observers.append(listener) }
+}
