@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "PropertyLists"),
         .target(name: "Connectivity", dependencies: ["Posix", "Storage", "PropertyLists"]),
         // Test support, not shipped in the daemons: the in-memory link for the session's unit tests.
-        .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix", "PropertyLists"]),
+        .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix"]),
         // The control socket's protocol: frames, commands, replies, the client and the server's plumbing.
         .target(name: "Control", dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity"]),
         // A device's operating-system services: the clock, the notification centre (HOME/os.sqlite).
@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
         // The phone's simulated iOS (phone-os): launches and reclaims the app.
-        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
+        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
         .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
@@ -82,18 +82,25 @@ let package = Package(
         .testTarget(
             name: "ConnectivityTests",
             dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "PropertyLists", "JSONText", "PairTesting", "RunWayApp"]),
-        .testTarget(name: "ControlTests", dependencies: ["Control", "Connectivity"]),
+        .testTarget(name: "ControlTests", dependencies: ["Control", "Connectivity", "JSONText"]),
         .testTarget(
             name: "RunWayAppTests",
             dependencies: [
                 "RunWayApp", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "DeviceOS", "UserNotifications", "WatchConnectivity",
+                "JSONText", "Posix",
             ]),
         .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
+        // Code written for iOS, compiled unchanged against WatchConnectivity in both language modes (the
+        // Swift 6 target links the Swift 5 target's files).
+        .testTarget(name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The package's layering, read from Package.swift and the sources' imports.
+        .testTarget(name: "PackageRulesTests"),
+        .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp"]
+            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage"]
         ),
     ],
     swiftLanguageModes: [.v6]

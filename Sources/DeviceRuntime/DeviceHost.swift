@@ -251,8 +251,18 @@ public final class DeviceHost {
     }
 
     /// Prepares, runs `launch` (the app: its store, its model, its delegate, `activate()`), then serves
-    /// until SIGTERM. Returns the exit status, or throws what stopped the start-up.
-    public func run(launch: () throws -> Void) throws -> Int32 {
+    /// until SIGTERM — all of it on a thread of its own, the device's delegate queue, never the main
+    /// thread (the calling thread waits). Returns the exit status, or throws what stopped the start-up.
+    public func run(launch: @escaping () throws -> Void) throws -> Int32 {
+        nonisolated(unsafe) var outcome: Result<Int32, Error> = .success(1)
+        let queue = try DedicatedThread { [unowned self] in
+            outcome = Result { try self.serve(launch: launch) }
+        }
+        queue.join()
+        return try outcome.get()
+    }
+
+    private func serve(launch: () throws -> Void) throws -> Int32 {
         try prepare()
         try launch()
         if !activationRequested {

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// The package's layering, checked against the code itself: every target's declared dependencies are
+/// exactly the package modules its files import (no hidden dependency, no stale one), the RunWay apps
+/// use only the public APIs (`WatchConnectivity`, `UserNotifications`) and never the device's internals,
+/// and nothing that runs a device imports an app. The targets and their declared dependencies come
+/// from `swift package dump-package`, so the rules read the same `Package.swift` that builds.
+@Suite struct ImportRulesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Target {
+        var name: String
+        var isTest: Bool
+        var dependencies: Set<String>
+    }
+
+    /// The package's targets, as SwiftPM reads `Package.swift`.
+    static func targets() throws -> [Target] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // A scratch path of its own: `swift test` holds the lock on the package's `.build`.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("runway-rules-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch, "dump-package"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = (environment["PATH"] ?? "") + ":/opt/swift/usr/bin"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (json["targets"] as? [[String: Any]] ?? []).map { target in
+            var dependencies: Set<String> = []
+            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                for value in dependency.values {
+                    if let name = (value as? [Any])?.first as? String { dependencies.insert(name) }
+                }
+            }
+            return Target(name: target["name"] as? String ?? "", isTest: target["type"] as? String == "test", dependencies: dependencies)
+        }
+    }
+
+    /// The package modules `target`'s files import.
+    static func imports(of target: Target, among modules: Set<String>) -> Set<String> {
+        let directory = root.appendingPathComponent(target.isTest ? "Tests" : "Sources").appendingPathComponent(target.name)
+        var found: Set<String> = []
+        let files = FileManager.default.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") {
+            let text = (try? String(contentsOfFile: directory.appendingPathComponent(file).path, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                let module: Substring? =
+                    words.first == "import"
+                    ? words.dropFirst().first : words.first == "@testable" && words.dropFirst().first == "import" ? words.dropFirst(2).first : nil
+                if let module, modules.contains(String(module)) { found.insert(String(module)) }
+            }
+        }
+        return found
+    }
+
+    @Test func everyTargetDeclaresExactlyWhatItImports() throws {
+        let targets = try Self.targets()
+        #expect(targets.count > 20, "swift package dump-package read no targets")
+        let modules = Set(targets.map(\.name))
+        for target in targets {
+            let imported = Self.imports(of: target, among: modules)
+            #expect(
+                imported.subtracting(target.dependencies).isEmpty,
+                "\(target.name) imports \(imported.subtracting(target.dependencies).sorted()) without declaring them")
+            #expect(
+                target.dependencies.subtracting(imported).isEmpty,
+                "\(target.name) declares \(target.dependencies.subtracting(imported).sorted()) but imports none of it")
+        }
+    }
+
+    @Test func theAppsUseOnlyThePublicAPIsAndNoDeviceImportsAnApp() throws {
+        let targets = try Self.targets()
+        let modules = Set(targets.map(\.name))
+        func imports(_ name: String) throws -> Set<String> {
+            Self.imports(of: try #require(targets.first { $0.name == name }), among: modules)
+        }
+        let deviceInternals: Set<String> = ["Connectivity", "ConnectivityTesting", "DeviceRuntime", "DeviceOS", "Devices", "RunWayDevices"]
+        let app = try imports("RunWayApp")
+        #expect(app.isDisjoint(with: deviceInternals), "RunWayApp imports \(app.intersection(deviceInternals).sorted())")
+        #expect(app.isSuperset(of: ["WatchConnectivity", "UserNotifications"]))
+        for device in ["DeviceRuntime", "DeviceOS", "Devices", "Connectivity", "WatchConnectivity", "UserNotifications"] {
+            #expect(!(try imports(device)).contains("RunWayApp"), "\(device) imports the app")
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import Testing
+import WatchConnectivity
+
+/// The iOS delegates of WatchConnectivitySwift5Tests, compiled here in Swift 6 mode (their files are
+/// linked into this target): that they build is the test. Their behaviour is checked there, once, since
+/// both targets would share the one `WCSession.default`.
+@Suite struct Swift6ModeTests {
+    @Test func theIOSDelegatesBuildInSwift6Mode() {
+        let manager = WaterLogSessionManager()
+        let phone = PhoneOnlySessionDelegate()
+        #expect(manager.received.isEmpty)
+        #expect(phone.states.isEmpty)
+        #expect(manager.watchFolder == nil)
+    }
+}
