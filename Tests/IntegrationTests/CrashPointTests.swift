@@ -43,8 +43,10 @@ import Testing
     }
 
     /// Committed (and perhaps acknowledged) before the crash: what was stored stays, what the watch
-    /// resends because it never saw the acknowledgement is acknowledged again, not stored twice.
-    @Test(arguments: ["receive.after-commit", "receive.after-ack"])
+    /// resends because it never saw the acknowledgement is acknowledged again, not stored twice. At
+    /// `receive.after-app-commit` the app's store has the batch and the session's cursor does not: the
+    /// whole batch is delivered again, and the app's dedup by flight id stores none of it twice.
+    @Test(arguments: ["receive.after-app-commit", "receive.after-commit", "receive.after-ack"])
     func aCrashAfterTheReceiveCommitStoresNothingTwice(point: String) throws {
         try withRunningPair(tag: "cp", phone: nil) { pair in
             try pair.record(Self.flights)
