@@ -66,6 +66,10 @@ let package = Package(
         .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Control", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
+        // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).
+        .testTarget(
+            name: "ParserTests",
+            dependencies: ["Posix", "JSONText", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Control", "Devices", "Connectivity", "Posix", "RunWayApp"]

@@ -104,7 +104,9 @@ public final class ControlConnection {
             do {
                 request = try ControlRequest(json: try JSONValue(parsing: frame.payload))
                 if let expected = request.arguments["role"]?.stringValue, expected != server.role.rawValue {
-                    throw ControlError.invalid("\(server.home) is a \(server.role.rawValue) home, not a \(expected) home")
+                    throw ControlError.invalid(
+                        "\(server.home) is a \(server.role.rawValue) home, not a \(DeviceRole(rawValue: expected)?.rawValue ?? OneLine.quote(expected, limit: 20)) home"
+                    )
                 }
             } catch let error as ControlError {
                 reply(error: error)

@@ -104,11 +104,13 @@ public enum DaemonMain {
             if parsed.wantsHelp { print(phoneUsage()); return 0 }
             var options = PhoneDaemon.Options(home: try parsed.required("home"))
             if let name = parsed.value("save-path") {
-                guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not '\(name)'") }
+                guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not \(OneLine.quote(name))") }
                 options.savePath = path
             }
             if let name = parsed.value("reminders") {
-                guard let rule = RunReminderService.Rule(rawValue: name) else { throw UsageError("--reminders must be current or legacy, not '\(name)'") }
+                guard let rule = RunReminderService.Rule(rawValue: name) else {
+                    throw UsageError("--reminders must be current or legacy, not \(OneLine.quote(name))")
+                }
                 options.reminderRule = rule
             }
             options.logLevel = try logLevel(parsed)
@@ -151,11 +153,11 @@ public enum DaemonMain {
             options.linkRate = try parsed.integer("link-rate", range: 1...10_000_000)
             options.instrumentStream = parsed.has("instrument-stream")
             if let name = parsed.value("gpws") {
-                guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not '\(name)'") }
+                guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not \(OneLine.quote(name))") }
                 options.gpws = rule
             }
             if let rule = parsed.value("failed-transfer") {
-                guard rule == "requeue" || rule == "legacy" else { throw UsageError("--failed-transfer must be requeue or legacy, not '\(rule)'") }
+                guard rule == "requeue" || rule == "legacy" else { throw UsageError("--failed-transfer must be requeue or legacy, not \(OneLine.quote(rule))") }
                 options.requeueFailedTransfers = rule == "requeue"
             }
             options.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
@@ -183,16 +185,16 @@ public enum DaemonMain {
     static func logLevel(_ parsed: ParsedArguments) throws(UsageError) -> Logger.Level {
         if let text = parsed.value("log-repeat-interval-ms") {
             guard let ms = UInt64(text), (1...3_600_000).contains(ms) else {
-                throw UsageError("--log-repeat-interval-ms must be a whole number from 1 to 3600000, not '\(text)'")
+                throw UsageError("--log-repeat-interval-ms must be a whole number from 1 to 3600000, not \(OneLine.quote(text))")
             }
             Logger.defaultRepeatIntervalMilliseconds = ms
         }
         if let name = parsed.value("log-format") {
-            guard let format = Logger.Format(rawValue: name) else { throw UsageError("--log-format must be logfmt or json, not '\(name)'") }
+            guard let format = Logger.Format(rawValue: name) else { throw UsageError("--log-format must be logfmt or json, not \(OneLine.quote(name))") }
             Logger.defaultFormat = format
         }
         guard let name = parsed.value("log-level") else { return .info }
-        guard let level = logLevels[name] else { throw UsageError("--log-level must be debug, info, notice, warning or error, not '\(name)'") }
+        guard let level = logLevels[name] else { throw UsageError("--log-level must be debug, info, notice, warning or error, not \(OneLine.quote(name))") }
         return level
     }
 

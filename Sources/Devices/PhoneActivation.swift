@@ -42,12 +42,12 @@ public struct PhoneActivation {
             let name = socket.name ?? byPath
             guard let name, let wanted = expected[name] else {
                 throw UsageError(
-                    "socket activation: descriptor \(fd) is named '\(socket.name ?? "")' and bound to '\(socket.path)'; the phone takes only link (\(home.linkSocketPath)) and control (\(home.controlSocketPath))"
+                    "socket activation: descriptor \(fd) is named \(OneLine.quote(socket.name ?? "")) and bound to \(OneLine.quote(socket.path)); the phone takes only link (\(home.linkSocketPath)) and control (\(home.controlSocketPath))"
                 )
             }
             guard path == wanted else {
                 throw UsageError(
-                    "socket activation: descriptor \(fd) (\(name)) listens on '\(socket.path)', not \(name == "link" ? home.linkSocketPath : home.controlSocketPath): clients would never find it"
+                    "socket activation: descriptor \(fd) (\(name)) listens on \(OneLine.quote(socket.path)), not \(name == "link" ? home.linkSocketPath : home.controlSocketPath): clients would never find it"
                 )
             }
             if name == "link" {

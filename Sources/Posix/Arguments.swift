@@ -41,7 +41,7 @@ public struct ParsedArguments: Sendable {
     public func integer(_ name: String, default defaultValue: Int? = nil, range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return defaultValue }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(OneLine.quote(text))")
         }
         return number
     }
@@ -49,7 +49,7 @@ public struct ParsedArguments: Sendable {
     public func number(_ name: String, range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw UsageError("--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError("--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not \(OneLine.quote(text))")
         }
         return number
     }
@@ -75,7 +75,7 @@ public enum Arguments {
                 if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil
                     && !(argument.dropFirst().first?.isNumber ?? false)
                 {
-                    throw UsageError("unknown option \(argument)")
+                    throw UsageError("unknown option \(OneLine.escape(argument))")
                 }
                 parsed.positionals.append(argument)
                 continue
@@ -87,7 +87,7 @@ public enum Arguments {
                 name = String(name[..<equals])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option --\(name)")
+                throw UsageError("unknown option --\(OneLine.escape(name))")
             }
             if spec.valueName != nil {
                 if let inlineValue {
@@ -103,7 +103,7 @@ public enum Arguments {
             }
         }
         if parsed.positionals.count > maximumPositionals && !parsed.wantsHelp {
-            throw UsageError("unexpected argument '\(parsed.positionals[maximumPositionals])'")
+            throw UsageError("unexpected argument \(OneLine.quote(parsed.positionals[maximumPositionals]))")
         }
         return parsed
     }

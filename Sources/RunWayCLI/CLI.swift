@@ -54,8 +54,8 @@ public enum CLI {
             }
             let family = commands.filter { !prefix.isEmpty && $0.path.starts(with: prefix.prefix(1)) }
             fail(
-                arguments, code: nil, name: "usage", message: "unknown command '\(prefix.joined(separator: " "))'",
-                text: "runway: unknown command '\(prefix.joined(separator: " "))'\n\n\(usage(family.isEmpty ? commands : family))")
+                arguments, code: nil, name: "usage", message: "unknown command \(OneLine.quote(prefix.joined(separator: " ")))",
+                text: "runway: unknown command \(OneLine.quote(prefix.joined(separator: " ")))\n\n\(usage(family.isEmpty ? commands : family))")
             return 2
         }
         let rest = Array(arguments.dropFirst(command.path.count))

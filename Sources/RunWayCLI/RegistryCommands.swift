@@ -56,7 +56,7 @@ enum RegistryCommands {
             guard let name = parsed.positionals.first else { throw UsageError("the NAME of a registered pair is required (runway list)") }
             var registry = try PairRegistry.load()
             guard let index = registry.pairs.firstIndex(where: { $0.name == name }) else {
-                throw ControlError.invalid("no pair named '\(name)' (runway list)")
+                throw ControlError.invalid("no pair named \(OneLine.quote(name)) (runway list)")
             }
             let pair = registry.pairs.remove(at: index)
             try registry.save()
@@ -127,7 +127,7 @@ enum RegistryCommands {
         let registry = try PairRegistry.load()
         if let name = parsed.positionals.first {
             guard let pair = registry.pairs.first(where: { $0.name == name }) else {
-                throw ControlError.invalid("no pair named '\(name)' (runway list)")
+                throw ControlError.invalid("no pair named \(OneLine.quote(name)) (runway list)")
             }
             return pair
         }
