@@ -4,4 +4,10 @@
 #define RUNWAY_CLINUX_SHIM_H
 #include <sys/signalfd.h>
 #include <sys/inotify.h>
+#include <sys/prctl.h>
+
+/// `prctl` is variadic, which Swift cannot call: the one option used here.
+static inline int runway_set_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
+}
 #endif

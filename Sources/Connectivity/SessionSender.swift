@@ -78,10 +78,18 @@ extension Session {
     /// A transfer already on the wire (`isOnTheWire`) is not cancelled either: the counterpart may be
     /// storing it right now, and a cancel that might or might not take would be worse than none.
     public func cancelUserInfoTransfer(seq: Int64) throws -> Bool {
-        guard !isOnTheWire(seq) else { return false }
-        let cancelled = try outbox.cancel(seq: seq)
-        if cancelled { logger.info("transfer.cancelled", ["seq": seq]) }
-        return cancelled
+        try cancelUserInfoTransferTelling(seq: seq) == .cancelled
+    }
+
+    /// Cancels transfer `seq` if it can be, and otherwise says why not — the four cases a user must tell
+    /// apart (`runway … cancel`): already cancelled, already delivered, on the wire, never made.
+    public func cancelUserInfoTransferTelling(seq: Int64) throws -> TransferCancellation {
+        if isOnTheWire(seq) { return .onTheWire }
+        if try outbox.cancel(seq: seq) {
+            logger.info("transfer.cancelled", ["seq": seq])
+            return .cancelled
+        }
+        return try outbox.whyNotCancelled(seq: seq)
     }
 
     /// Whether transfer `seq` is still outstanding, and so `isTransferring` — as Apple documents it,

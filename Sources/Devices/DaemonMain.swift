@@ -59,6 +59,7 @@ public enum DaemonMain {
     public static func phoneUsage() -> String {
         """
         usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--app-version V] [--log-level LEVEL]
+                            [--log-format logfmt|json]
 
         The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
         runway CLI on DIR/control.sock; saves every flight the watch transfers the moment it arrives.
@@ -82,6 +83,7 @@ public enum DaemonMain {
     public static func watchUsage() -> String {
         """
         usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--failed-transfer requeue|legacy] [--app-version V] [--log-level LEVEL]
+                           [--log-format logfmt|json]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
@@ -121,6 +123,7 @@ public enum DaemonMain {
             options.limits = try ConnectionLimits(parsed)
             options.appVersion = try appVersion(parsed)
             options.activationDelayMilliseconds = try parsed.integer("activation-delay-ms", range: 1...60_000)
+            try PhoneActivation.tetherToOS()
             let activation: PhoneActivation?
             do {
                 activation = try PhoneActivation.take(home: DeviceHome(path: options.home, role: .phone))
@@ -134,7 +137,7 @@ public enum DaemonMain {
             daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
             return try daemon.run()
         } catch let error as UsageError {
-            return usageFailure(tool, error, phoneUsage())
+            return usageFailure(tool, error)
         } catch let error as DeviceHome.HomeError {
             return invalidHome(tool, error)
         } catch {
@@ -167,7 +170,7 @@ public enum DaemonMain {
             daemon.runtime.testCommandsEnabled = parsed.has("enable-test-commands")
             return try daemon.run()
         } catch let error as UsageError {
-            return usageFailure(tool, error, watchUsage())
+            return usageFailure(tool, error)
         } catch let error as DeviceHome.HomeError {
             return invalidHome(tool, error)
         } catch {
@@ -204,8 +207,9 @@ public enum DaemonMain {
         return version
     }
 
-    static func usageFailure(_ tool: String, _ error: UsageError, _ usage: String) -> Int32 {
-        writeError("\(tool): \(error.message)\n\n\(usage)\n")
+    /// A usage error: the one line, then where the help is — not the whole usage text.
+    static func usageFailure(_ tool: String, _ error: UsageError) -> Int32 {
+        writeError("\(tool): \(error.message)\ntry '\(tool) --help'\n")
         return 2
     }
 

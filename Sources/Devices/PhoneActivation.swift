@@ -16,6 +16,27 @@ public struct PhoneActivation {
     /// The OS lock `phone-os` holds on a home it runs (`HOME/os.lock`).
     public static func osLockPath(_ home: DeviceHome) -> String { home.path + "/os.lock" }
 
+    /// Where `phone-os` hears its app's `READY=1` (`NOTIFY_SOCKET`): an app whose environment names it
+    /// was launched by a phone-os of this home.
+    public static func osNotifyPath(_ home: DeviceHome) -> String { home.path + "/os-notify.sock" }
+
+    /// The variable in which `phone-os` tells the app it launches its own pid.
+    public static let osPIDVariable = "RUNWAY_OS_PID"
+
+    /// An app launched by phone-os never outlives it: when `RUNWAY_OS_PID` is set, the kernel is asked
+    /// to SIGKILL this process when phone-os dies, and a phone-os already gone (it died between the
+    /// launch and this call) makes the app stop before it touches the home. Called before anything else.
+    public static func tetherToOS() throws(DaemonRuntime.StartError) {
+        guard let raw = getenv(osPIDVariable) else { return }
+        let text = String(cString: raw)
+        guard let pid = pid_t(text), pid > 1 else {
+            throw .other("\(osPIDVariable) must be the pid of the phone-os that launched the app, not '\(text)'")
+        }
+        guard ParentDeath.tether(to: pid) else {
+            throw .other("the phone-os that launched this app (process \(pid)) is gone: the app does not outlive its OS")
+        }
+    }
+
     /// nil when nothing was passed; throws `UsageError` (exit 2) for descriptors that are not what the
     /// protocol promises: another process's, not sockets, bound elsewhere, unnamed and unrecognisable.
     public static func take(home: DeviceHome) throws(UsageError) -> PhoneActivation? {

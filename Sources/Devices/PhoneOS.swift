@@ -42,7 +42,7 @@ public final class PhoneOS {
     private var listenerIdentity: Filesystem.Identity?
     private var control: ControlServer?
     private var notifySocket: FileDescriptor?
-    private var notifyPath: String { home.path + "/os-notify.sock" }
+    private var notifyPath: String { PhoneActivation.osNotifyPath(home) }
     public static func controlPath(_ home: String) -> String { DeviceHome(path: home, role: .phone).osControlSocketPath }
 
     var childPID: pid_t = 0
@@ -86,12 +86,17 @@ public final class PhoneOS {
     public func run() throws -> Int32 {
         try home.prepare()
         osLock = try Self.takeLock(PhoneActivation.osLockPath(home), home: home.path)
-        if let holder = FileLock.holder(of: home.path) {
-            osLock?.unlock()
-            throw Conflict(
-                description:
-                    "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself"
-            )
+        if let holder = FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) {
+            // An app an earlier phone-os of this home launched, still holding the home (dying, or
+            // orphaned by a phone-os from before apps were tied to their OS), is ours to reclaim.
+            guard let pid = holder, isAppOfThisHome(pid) else {
+                osLock?.unlock()
+                throw Conflict(
+                    description:
+                        "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself"
+                )
+            }
+            try reclaimOrphan(pid)
         }
         // The home is ours: a link.sock or os.sock left here is stale (nobody may listen in it now).
         for path in [home.linkSocketPath, Self.controlPath(home.path), notifyPath] {
@@ -300,8 +305,14 @@ public final class PhoneOS {
             connection?.close()
         }
         let names = connection == nil ? "link" : "link:connection"
-        var environment = Spawn.currentEnvironment(removing: ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"])
-        environment += ["LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)"]
+        var environment = Spawn.currentEnvironment(removing: [
+            "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", PhoneActivation.osPIDVariable,
+        ])
+        // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
+        environment += [
+            "LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)",
+            "\(PhoneActivation.osPIDVariable)=\(getpid())",
+        ]
         var spawn = Spawn(
             "/bin/sh",
             arguments: [

@@ -20,7 +20,8 @@ public enum PhoneOSMain {
 
     public static func usage() -> String {
         """
-        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--log-level LEVEL]
+        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--app PATH] [--log-level LEVEL]
+                        [--log-format logfmt|json]
 
         The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
         control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
@@ -28,7 +29,8 @@ public enum PhoneOSMain {
         pending (no UI; reclaimed with SIGKILL once the budget is used up), in the foreground on runway phone app open.
         A watch with nothing pending launches nothing. Prints "ready" once it accepts connections; SIGTERM
         stops the app and exits 0. Drive it with runway phone app open|close|force-quit|suspend|resume and
-        runway phone os status|jetsam.
+        runway phone os status|jetsam. The app never outlives phone-os (killed with it, even by SIGKILL); an
+        app an earlier phone-os of DIR left running is reclaimed at start-up.
 
         options:
         \(Arguments.describe(specs + [.flag("help", "show this help")]))
@@ -72,8 +74,7 @@ public enum PhoneOSMain {
             guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
             return try PhoneOS(options: options).run()
         } catch let error as UsageError {
-            DaemonMain.writeError("\(tool): \(error.message)\n")
-            return 2
+            return DaemonMain.usageFailure(tool, error)
         } catch let error as DeviceHome.HomeError {
             return DaemonMain.invalidHome(tool, error)
         } catch {

@@ -70,11 +70,18 @@ struct SessionCommands {
         }
         router.on("cancel") { request, connection in
             let id = request[ControlCommands.Cancel.transferId]
-            guard try session.cancelUserInfoTransfer(seq: Int64(id)) else {
+            switch try session.cancelUserInfoTransferTelling(seq: Int64(id)) {
+            case .cancelled: connection.reply(CancelReply(cancelled: Int64(id)))
+            case .alreadyCancelled: connection.reply(CancelReply(cancelled: Int64(id), alreadyCancelled: true))
+            case .delivered:
+                throw ControlError("transfer \(id) was already delivered (the counterpart acknowledged it); nothing to cancel", reason: "delivered")
+            case .onTheWire:
                 throw ControlError(
-                    "transfer \(id) is not outstanding, or is already on its way (delivered, being transferred, cancelled, or unknown); nothing cancelled")
+                    "transfer \(id) is on its way (sent, not yet acknowledged) and can no longer be cancelled; if the link drops first, it is queued again",
+                    reason: "onTheWire")
+            case .unknown:
+                throw ControlError("no transfer \(id) on this device: it never made one with that id", exitStatus: 2, reason: "unknown")
             }
-            connection.reply(CancelReply(cancelled: Int64(id)))
         }
         router.on("quarantine") { request, connection in
             let limit = request[ControlCommands.Quarantine.limit]

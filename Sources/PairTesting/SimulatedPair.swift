@@ -149,6 +149,15 @@ public final class SimulatedPair {
         history.append(.succeeded(ids))
     }
 
+    /// Flights whose transfers `runway watch cancel` cancelled before they left: never delivered, so the
+    /// checker no longer holds the phone to them.
+    public func noteCancelled(_ ids: Set<String>) {
+        history = history.map { recording in
+            if case .succeeded(let recorded) = recording { return .succeeded(recorded.filter { !ids.contains($0) }) }
+            return recording
+        }
+    }
+
     /// `runway link up|down`: brings the simulated Bluetooth link back in range, or takes it out.
     public func setLink(up: Bool) throws {
         let result = try runTool(["link", up ? "up" : "down", "--home", watchHome])

@@ -88,6 +88,13 @@ public final class FileLock {
         return .some(readPID(raw))
     }
 
+    /// Whether some process holds the lock on `directory` right now, and which, from `pidFile` (nil if
+    /// nobody does): the directory lock's counterpart of `holder(of:)`.
+    public static func holder(ofDirectory directory: String, pidFile: String) -> Int32?? {
+        guard case .some = holder(of: directory) else { return .none }
+        return .some(readPID(path: pidFile))
+    }
+
     private static func readPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)
         let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 31, 0) }

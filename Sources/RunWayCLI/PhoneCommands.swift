@@ -10,12 +10,24 @@ enum PhoneCommands {
     static let status = CLI.Command(
         path: ["phone", "status"],
         synopsis: "--home P [--json]",
-        summary: "The phone's state: pairing, link, stored flights, save path, UI clients.",
+        summary: """
+            The phone's state in sections: SESSION (activation, pairing, the two devices), LINK (connected,
+            reachable), OUTBOX (what the phone sends), INBOX (what it received, quarantined, failed commits), APP
+            (versions, flights stored, save path, UIs, reminders) and OS (the process; under phone-os also the
+            app's state, launches by reason, declined launches, reclaims, budget). --json prints the daemon's
+            status object as it is.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
             let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self).json
-            Output.out(parsed.has("json") ? result.text : StatusText.render(result))
+            if parsed.has("json") {
+                Output.out(result.text)
+                return 0
+            }
+            // Under phone-os, the OS section says what the phone's iOS does with the app.
+            let os = try? PhoneOSCommands.client(parsed).send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
+            Output.out(DeviceStatusText.render(result, os: os))
             return 0
         })
 
