@@ -250,7 +250,8 @@ public enum CLI {
     static let jsonSpec = ArgumentSpec.flag("json", "print JSON for scripts")
 
     /// A client of the daemon of the home in `--home`. A path that is not a home at all is invalid input
-    /// (exit 2); a home whose daemon is not running is a failure (exit 1).
+    /// (exit 2); a home whose daemon is not running is a failure (exit 1) — found by the first request,
+    /// after its arguments were checked: bad input is exit 2 whether or not the daemon runs.
     static func client(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> ControlClient {
         let home = DeviceHome(path: try homePath(parsed, role), role: role)
         switch Filesystem.kind(of: home.path) {
@@ -261,7 +262,7 @@ public enum CLI {
         guard home.hasStore || Filesystem.kind(of: home.controlSocketPath) == .socket else {
             throw ControlError.invalid(DeviceHome.HomeError.notAHome(path: home.path, role: role).description)
         }
-        return try ControlClient(home: home)
+        return try ControlClient(home: home, connectNow: false)
     }
 }
 

@@ -79,9 +79,10 @@ enum ClockCommands {
             path: ["clock", verb], synopsis: synopsis, summary: summary,
             specs: targetSpecs + extra + [CLI.jsonSpec], positionals: positionals
         ) { parsed in
-            // Everything is checked, and every daemon reached, before any clock changes.
-            let targets = try self.targets(parsed)
+            // Everything is checked, and every daemon reached, before any clock changes: the arguments
+            // first, so that bad input is exit 2 whether or not the daemons run.
             let call = try request(parsed)
+            let targets = try self.targets(parsed)
             let clients = try targets.map { ($0.label, try ControlClient(home: $0.home)) }
             var results: [(String, ClockReply)] = []
             for (label, client) in clients { results.append((label, try client.send(call, as: ClockReply.self))) }

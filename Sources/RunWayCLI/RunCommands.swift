@@ -197,9 +197,11 @@ enum RunCLI {
             do { bytes = path == "-" ? try SessionCLI.readStandardInput() : try Filesystem.readFile(path) } catch {
                 throw ControlError.invalid("cannot read \(path): \(error)")
             }
-            guard let json = try? JSONValue(parsing: bytes), case .array = json else {
+            guard let json = try? JSONValue(parsing: bytes), let rows = json.arrayValue else {
                 throw ControlError.invalid("\(path) must hold a JSON array of [t, distanceM, paceSecPerKm, hr]")
             }
+            // Their shape here, before connecting (the daemon checks them against the run).
+            do { _ = try LiveRun.batch(rows) } catch { throw ControlError.invalid("\(path): \(error.description)") }
             return json
         }
         guard single.count == 4 else { throw ControlError.invalid("a sample needs --t, --distance-m, --pace and --hr (or --json-file)") }
