@@ -132,7 +132,13 @@ public final class ControlClient {
         }
         // A `message` waits for the counterpart's reply for up to its own time-out.
         let idle = timeoutMilliseconds + (request.arguments["timeoutMs"]?.intValue ?? 0)
-        try send(ControlFrame(.request, writer.bytes).encoded, idleMilliseconds: idle)
+        do {
+            try send(ControlFrame(.request, writer.bytes).encoded, idleMilliseconds: idle)
+        } catch {
+            // A daemon that refused the connection said why before closing it: that line, not "Broken pipe".
+            if let refusal = refusalLeftBehind() { throw refusal }
+            throw error
+        }
         var header = try nextFrame(idleMilliseconds: idle)
         // An attach request's reply can come after the events of the flights its drain just saved.
         while header.type == .event {
@@ -162,7 +168,20 @@ public final class ControlClient {
         }
     }
 
+    /// The error response a daemon left in the connection before closing it (a refusal), if any.
+    private func refusalLeftBehind() -> ControlError? {
+        guard let frame = try? nextFrame(idleMilliseconds: 1000), let error = Self.failure(in: frame) else { return nil }
+        return error
+    }
+
+    /// The error a `response` frame carries, if it is a failure.
+    private static func failure(in frame: ControlFrame) -> ControlError? {
+        guard frame.type == .response, let status = try? JSONValue(parsing: frame.payload), status["ok"]?.boolValue == false else { return nil }
+        return ControlError(json: status["error"] ?? .null)
+    }
+
     /// The next event frame (after an `attach` request), or nil when the daemon closes the connection.
+    /// A daemon that detaches this client says why (an error response): that is thrown, one line.
     public func nextEvent() throws(ControlError) -> JSONValue? {
         while true {
             let frame: ControlFrame
@@ -172,6 +191,7 @@ public final class ControlClient {
                 // An attached UI waits for events as long as it stays attached: no time-out.
                 do { frame = try nextFrame(idleMilliseconds: nil) } catch { return nil }
             }
+            if let detached = Self.failure(in: frame) { throw detached }
             guard frame.type == .event else { continue }
             do { return try JSONValue(parsing: frame.payload) } catch { throw ControlError("malformed event: \(error)") }
         }
