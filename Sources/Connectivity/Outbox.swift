@@ -45,24 +45,22 @@ public final class Outbox {
 
     // MARK: - Queueing and reading
 
-    /// Appends `payloads` in one transaction (or in the caller's, if one is open); returns their
-    /// sequence numbers, in order.
+    /// Appends `payloads` inside the caller's transaction — whoever starts the unit of work opens it,
+    /// visibly (`database.transaction { try outbox.enqueue(…) }`); nothing here joins or opens one
+    /// behind the caller's back. Returns their sequence numbers, in order.
     public func enqueue(_ kind: OutboxKind, _ payloads: [[UInt8]], now: Double = wallClockSeconds()) throws -> [Int64] {
-        let insert = { () throws -> [Int64] in
-            let statement = try self.database.statement(
-                "INSERT INTO cx_outbox (kind, payload, created_at) VALUES (?, ?, ?)")
-            var seqs: [Int64] = []
-            seqs.reserveCapacity(payloads.count)
-            for payload in payloads {
-                try statement.bind(kind.rawValue, at: 1)
-                try statement.bind(blob: payload, at: 2)
-                try statement.bind(now, at: 3)
-                try statement.run()
-                seqs.append(self.database.lastInsertRowID)
-            }
-            return seqs
+        assert(database.isInTransaction, "Outbox.enqueue runs inside the caller's transaction")
+        let statement = try database.statement("INSERT INTO cx_outbox (kind, payload, created_at) VALUES (?, ?, ?)")
+        var seqs: [Int64] = []
+        seqs.reserveCapacity(payloads.count)
+        for payload in payloads {
+            try statement.bind(kind.rawValue, at: 1)
+            try statement.bind(blob: payload, at: 2)
+            try statement.bind(now, at: 3)
+            try statement.run()
+            seqs.append(database.lastInsertRowID)
         }
-        return database.isInTransaction ? try insert() : try database.transaction(insert)
+        return seqs
     }
 
     /// Up to `limit` unacknowledged entries with a sequence number above `seq`, oldest first.
@@ -104,6 +102,14 @@ public final class Outbox {
         defer { query.reset() }
         try query.bind(seq, at: 1)
         return try query.step()
+    }
+
+    /// The payload of entry `seq`, acknowledged or not, while its row is kept.
+    public func payload(seq: Int64) throws -> [UInt8]? {
+        let query = try database.statement(literal: "SELECT payload FROM cx_outbox WHERE seq = ?")
+        defer { query.reset() }
+        try query.bind(seq, at: 1)
+        return try query.step() ? query.blob(at: 0) : nil
     }
 
     /// The highest sequence number ever assigned (0 if none).
@@ -236,9 +242,5 @@ public final class Outbox {
         }
     }
 
-    private func relaxed<R>(_ body: () throws -> R) throws -> R {
-        try database.setDurability(.normal)
-        defer { try? database.setDurability(.full) }
-        return try body()
-    }
+    private func relaxed<R>(_ body: () throws -> R) throws -> R { try database.with(.normal, body) }
 }

@@ -134,3 +134,10 @@ public struct ControlRequest: Sendable {
         return ControlRequest(command: command, arguments: try spec.validate(arguments, on: server))
     }
 }
+
+/// An error that carries a WatchConnectivity code (the public `WatchConnectivity.WCError`): a command
+/// that fails with one answers with its code and name, as with the session's own.
+public protocol WatchConnectivityCoded: Error {
+    var watchConnectivityCode: Int { get }
+    var watchConnectivityMessage: String { get }
+}

@@ -61,7 +61,9 @@ public final class ControlRouter {
     private func spec(_ name: String) throws(ControlError) -> ControlCommandSpec {
         guard let spec = ControlCommands.spec(name), spec.servers.contains(server) else {
             let who = server == .phoneOS ? "phone-os" : "the \(server.rawValue)"
-            throw ControlError.invalid("\(who) does not know the command \(OneLine.quote(name))")
+            let known = ControlCommands.all.filter { $0.servers.contains(server) }.map(\.name)
+            throw ControlError.invalid(
+                "\(who) does not know the command \(OneLine.quote(name))\(Suggestions.phrase(Suggestions.closest(to: name, among: known), quoted: true))")
         }
         if spec.isTestCommand, !testCommandsEnabled {
             throw ControlError.invalid("\(name) is a fault-injection command for tests: this \(server.programName) was not started with --enable-test-commands")

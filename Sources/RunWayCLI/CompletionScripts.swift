@@ -1,5 +1,6 @@
 /// The completion scripts of `runway completion bash|zsh|fish`. Each hands the words typed so far to
-/// `runway __complete` (`Completion`) and shows its answer the shell's way: bash without descriptions,
+/// `runway __complete` (`Completion`) — or, for `phone-daemon`, `watch-agent` and `phone-os`, to their own
+/// `__complete` (`ArgumentCompletion`) — and shows the answer the shell's way: bash without descriptions,
 /// zsh and fish with them; paths are completed by the shell itself.
 enum CompletionScripts {
     static func script(_ shell: String) -> String? {
@@ -40,7 +41,7 @@ enum CompletionScripts {
               ;;
           esac
         }
-        complete -F _runway runway
+        complete -F _runway runway phone-daemon watch-agent phone-os
         """#
 
     /// A native zsh function (needs compinit, loaded here if it is not): descriptions shown by `_describe`.
@@ -70,7 +71,7 @@ enum CompletionScripts {
           esac
         }
         if ! (( $+functions[compdef] )); then autoload -Uz compinit && compinit -u; fi
-        compdef _runway runway
+        compdef _runway runway phone-daemon watch-agent phone-os
         """#
 
     /// fish shows `value<TAB>description` as it is.
@@ -89,6 +90,8 @@ enum CompletionScripts {
                     printf '%s\n' $reply[2..-1]
             end
         end
-        complete -c runway -f -a '(__runway_complete)'
+        for program in runway phone-daemon watch-agent phone-os
+            complete -c $program -f -a '(__runway_complete)'
+        end
         """#
 }

@@ -17,12 +17,14 @@ enum DocumentationCommands {
             the transfers that can still be cancelled and the quarantined ids — asked for half a second at
             most, and only of a device that runs (a phone with more than 1000 flights lists none); paths after
             --home, --phone, --watch (directories), --json-file, --out, --svg (files). zsh and fish show a
-            description beside each.
+            description beside each. The scripts complete phone-daemon, watch-agent and phone-os too: their
+            options, and the values of --save-path, --reminders, --gpws, --failed-transfer, --log-level and
+            --log-format.
             """,
         specs: [], positionals: 1,
         run: { parsed in
             guard let shell = parsed.positionals.first, let script = CompletionScripts.script(shell) else {
-                let named = parsed.positionals.first.map { "'\($0)'" } ?? "no shell"
+                let named = parsed.positionals.first.map { OneLine.quote($0) } ?? "no shell"
                 throw UsageError("say which shell: bash, zsh or fish (not \(named))")
             }
             Output.out(script)

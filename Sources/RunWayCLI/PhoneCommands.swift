@@ -132,7 +132,8 @@ enum PhoneCommands {
             Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
             (and each notification as it is delivered: "notification: BODY", a relaunch in another
             language: "app relaunched (language-changed): language ja", each change of the Pre-flight
-            APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending [Update] [Later]);
+            APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending with its buttons in
+            the app's language, [업데이트] [나중에] in ko);
             attaching reschedules the inactivity reminders and runs the update check (at most once a day), as
             opening the app does. It stays until Ctrl-C or the phone goes. On a terminal it is a screen redrawn in
             place (the alternate screen, given back on exit): a header (the APPLE WATCH row, reachability, flights

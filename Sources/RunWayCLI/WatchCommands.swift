@@ -3,6 +3,7 @@ import Connectivity
 import Control
 import Glibc
 import JSONText
+import TerminalViews
 
 /// `runway watch ...`
 enum WatchCommands {
@@ -197,11 +198,10 @@ extension LinkCommands {
 enum StatusText {
     static func render(_ status: JSONValue) -> String {
         guard let fields = status.objectValue else { return status.text }
-        let width = (fields.keys.map(\.count).max() ?? 0) + 1
+        let width = (fields.keys.map(TextWidth.of).max() ?? 0) + 2
         return fields.keys.sorted().map { key in
             let value = fields[key]!
-            let text = value.stringValue ?? value.text
-            return key + ":" + String(repeating: " ", count: width - key.count + 1) + text
+            return (key + ":").padding(width) + (value.stringValue ?? value.text)
         }.joined(separator: "\n")
     }
 }

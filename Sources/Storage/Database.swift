@@ -167,19 +167,40 @@ public final class Database {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction and commits; rolls back if anything throws,
     /// including the commit itself (a full disk surfaces there).
     public func transaction<R>(_ body: () throws -> R) throws -> R {
-        try execute("BEGIN IMMEDIATE")
-        lastStatementError = nil
+        try begin()
         do {
             let result = try body()
-            try requireTransaction("commit")
-            try requireStillLinked("commit")
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
             rollbackIfNeeded()
             throw error
         }
     }
+
+    /// Opens a `BEGIN IMMEDIATE` transaction that spans calls: for a unit of work that starts in one
+    /// callback and ends in another (an app's batch of received transfers). Whoever begins it commits
+    /// (`commit`) or rolls it back (`rollback`); prefer `transaction` wherever one scope holds the work.
+    public func begin() throws(StorageError) {
+        try execute("BEGIN IMMEDIATE")
+        lastStatementError = nil
+    }
+
+    /// Commits the open transaction: checked first that it is still open and the file still linked
+    /// (a commit into an unlinked store would be lost); on failure the transaction is rolled back.
+    public func commit() throws(StorageError) {
+        do {
+            try requireTransaction("commit")
+            try requireStillLinked("commit")
+            try execute("COMMIT")
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+    }
+
+    /// Rolls the open transaction back, if any.
+    public func rollback() { rollbackIfNeeded() }
 
     /// Throws unless a transaction is open. SQLite rolls a transaction back by itself after some errors
     /// (a full disk, an I/O error); a write that must be part of the transaction checks first, or it
@@ -198,6 +219,14 @@ public final class Database {
     /// Rolls back the open transaction, if SQLite has not already done so (it does for some errors).
     public func rollbackIfNeeded() {
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+
+    /// Runs `body` with commits at `durability`, then back to what it was.
+    public func with<R>(_ durability: Durability, _ body: () throws -> R) throws -> R {
+        let previous = self.durability
+        try setDurability(durability)
+        defer { try? setDurability(previous) }
+        return try body()
     }
 
     /// Sets how hard commits push to the disk from now on (see `Durability`).

@@ -2,6 +2,7 @@ import ConnectivityTesting
 import Posix
 import Storage
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 /// The rest of WatchConnectivity's contract, driven over the in-memory link with a manual clock:

@@ -8,7 +8,7 @@ import Testing
 /// interactively on a pseudo-terminal and complete at a typed Tab, as for a person — what they offer is
 /// caught where the shell hands it to its line editor (bash's COMPREPLY, zsh's compadd); fish completes
 /// through its own engine (`complete -C`). Values come from the command list, the pair registry and the
-/// running phone.
+/// running phone — and, for phone-daemon, watch-agent and phone-os, from their own option lists.
 @Suite(.serialized) struct CompletionTests {
     /// What each line completes to, in `shell`, with runway on PATH and the registry in `state`.
     func complete(_ shell: String, _ lines: [String], state: String, directory: String) throws -> [String: Set<String>] {
@@ -38,7 +38,7 @@ import Testing
             rc = """
                 source \(directory)/runway.bash
                 _capture() { _runway "$@"; printf '%s\\n' "${COMPREPLY[@]}" >> \(capture); echo '-- end' >> \(capture); }
-                complete -F _capture runway
+                complete -F _capture runway phone-daemon watch-agent phone-os
                 PS1='READY> '
                 """
             try Data(rc.utf8).write(to: URL(fileURLWithPath: directory + "/bashrc"))
@@ -54,7 +54,7 @@ import Testing
                   builtin compadd "$@"
                 }
                 _capture() { _runway "$@"; print -- '-- end' >> \(capture) }
-                compdef _capture runway
+                compdef _capture runway phone-daemon watch-agent phone-os
                 PS1='READY> '
                 """
             try Data(rc.utf8).write(to: URL(fileURLWithPath: directory + "/.zshrc"))
@@ -101,6 +101,7 @@ import Testing
                 "runway up ", "runway phone status --pair d", "runway phone flight ", "runway phone logbook --toggle ",
                 "runway completion ", "runway watch link ", "runway timeline show \(directory)/sam", "runway watch record --home \(directory)/ho",
                 "runway watch run start --mode=h", "runway phone update respond ",
+                "phone-daemon --save-path ", "watch-agent --gpws ", "phone-os --log-format ", "phone-daemon --log-l",
             ]
             let found = try complete(shell, lines, state: state, directory: directory)
             #expect(found[lines[0]] == ["ko", "en", "ja", "system"])
@@ -118,6 +119,11 @@ import Testing
             // bash replaces only what follows the `=` (it splits words there); zsh and fish the whole word.
             #expect(found[lines[12]] == [shell == "bash" ? "heart-rate" : "--mode=heart-rate"])
             #expect(found[lines[13]] == ["update", "later"])
+            // The daemons complete too, from their own option lists: the values their parsing accepts.
+            #expect(found[lines[14]] == ["immediate", "ui-drain"])
+            #expect(found[lines[15]] == ["fixed", "legacy"])
+            #expect(found[lines[16]] == ["logfmt", "json"])
+            #expect(found[lines[17]] == ["--log-level"])
             try pair.expectClean(stored: 3)
         }
     }
