@@ -113,7 +113,9 @@ public enum DaemonMain {
                 app.savePath = path
             }
             if let name = parsed.value("reminders") {
-                guard let rule = RunReminderService.Rule(rawValue: name) else { throw UsageError("--reminders must be current or legacy, not \(OneLine.quote(name))") }
+                guard let rule = RunReminderService.Rule(rawValue: name) else {
+                    throw UsageError("--reminders must be current or legacy, not \(OneLine.quote(name))")
+                }
                 app.reminderRule = rule
             }
             device.logLevel = try DaemonCommandLine.logLevel(parsed)

@@ -2,6 +2,7 @@ import Connectivity
 import Foundation
 import JSONText
 import Posix
+import PropertyLists
 import RunWayApp
 @testable import RunWayCLI
 import TerminalViews
