@@ -69,8 +69,8 @@ extension Session {
                     CrashPoint.hit("receive.before-commit")
                     // The app's own store commits first: nothing is acknowledged before what it saved is durable.
                     try delegate?.sessionWillCommitReceivedTransfers(self)
-                // The app's store has the batch, the session's cursor does not: delivered again, deduped.
-                CrashPoint.hit("receive.after-app-commit")
+                    // The app's store has the batch, the session's cursor does not: delivered again, deduped.
+                    CrashPoint.hit("receive.after-app-commit")
                 }
             }
             if !transaction.quarantined.isEmpty { try makeCursorDurable(peer: peer.deviceID) }

@@ -41,8 +41,7 @@ extension PhoneOS {
         system.onClockChanged.append { [unowned self] reading in self.tellApps(clock: reading) }
         system.register(on: router, notifications: true)
         router.on("os-attach-app") { [unowned self] _, connection in
-            guard !connection.isAttached else { throw ControlError.invalid("this connection is already attached") }
-            connection.isAttached = true
+            try connection.attach()
             connection.reply(Self.clockEvent(system.clock.reading))
         }
         router.on("os-notifications-replace") { [unowned self] request, connection in
