@@ -128,6 +128,7 @@ public final class PhoneDaemon {
         tracer = TracingDelegate(service, trace: DelegateTrace())
         session.delegate = tracer
         events = EventCommands(trace: tracer.trace)
+        PhoneActivation.reportFirstDelivery(tracer.trace)
         session.logVersionMismatches(logger)
         sessionCommands = SessionCommands(session: session, app: app, logger: logger)
         phoneRuns = try setUpRuns()
