@@ -24,6 +24,10 @@ let package = Package(
         .executable(name: "runway", targets: ["runway"]),
         .executable(name: "runway-demo", targets: ["runway-demo"]),
         .executable(name: "runway-chaos", targets: ["runway-chaos"]),
+        // Apple's session API, for any app on the simulated devices (this project's implementation).
+        .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
+        // Apple's local-notification API, backed by the simulated device's OS.
+        .library(name: "UserNotifications", targets: ["UserNotifications"]),
     ],
     targets: [
         .systemLibrary(
@@ -35,25 +39,41 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
         .target(name: "Storage", dependencies: ["CSQLite"]),
-        .target(name: "Connectivity", dependencies: ["Posix", "Storage"]),
+        // Property-list values and their deterministic binary codec: what WatchConnectivity carries.
+        .target(name: "PropertyLists"),
+        .target(name: "Connectivity", dependencies: ["Posix", "Storage", "PropertyLists"]),
         // Test support, not shipped in the daemons: the in-memory link for the session's unit tests.
-        .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix"]),
-        .target(name: "RunWayApp", dependencies: ["Posix", "Storage", "Connectivity", "JSONText"]),
+        .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix", "PropertyLists"]),
         // The control socket's protocol: frames, commands, replies, the client and the server's plumbing.
-        .target(name: "Control", dependencies: ["Posix", "JSONText", "Connectivity"]),
-        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control"]),
+        .target(name: "Control", dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity"]),
+        // A device's operating-system services: the clock, the notification centre (HOME/os.sqlite).
+        .target(name: "DeviceOS", dependencies: ["Posix", "JSONText", "Storage", "Control"]),
+        // A device's process: the WatchConnectivity service, the control socket, the OS when it runs there.
+        .target(name: "DeviceRuntime", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS"]),
+        // The public APIs apps are written against, with Apple's names.
+        .target(name: "WatchConnectivity", dependencies: ["Posix", "PropertyLists", "Connectivity", "Control", "DeviceRuntime"]),
+        .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime"]),
+        // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
+        .target(
+            name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
+        // The phone's simulated iOS (phone-os): launches and reclaims the app.
+        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
+        // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
+        .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
-        .target(name: "RunWayCLI", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "RunWayApp", "Control", "TerminalViews"]),
+        .target(
+            name: "RunWayCLI",
+            dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews"]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "RunWayApp"]),
-        .executableTarget(name: "phone-daemon", dependencies: ["Devices"]),
-        .executableTarget(name: "watch-agent", dependencies: ["Devices"]),
+        .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
+        .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
         .executableTarget(name: "phone-os", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
-        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "Connectivity", "JSONText"]),
+        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "PropertyLists", "Connectivity", "JSONText"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
@@ -61,14 +81,19 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
         .testTarget(
             name: "ConnectivityTests",
-            dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "JSONText", "PairTesting", "RunWayApp"]),
+            dependencies: ["Connectivity", "ConnectivityTesting", "Control", "Storage", "Posix", "PropertyLists", "JSONText", "PairTesting", "RunWayApp"]),
         .testTarget(name: "ControlTests", dependencies: ["Control", "Connectivity"]),
-        .testTarget(name: "RunWayAppTests", dependencies: ["RunWayApp", "Connectivity", "Control", "Storage", "PairTesting"]),
+        .testTarget(
+            name: "RunWayAppTests",
+            dependencies: [
+                "RunWayApp", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "DeviceOS", "UserNotifications", "WatchConnectivity",
+            ]),
+        .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "Connectivity", "Posix", "RunWayApp"]
+            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp"]
         ),
     ],
     swiftLanguageModes: [.v6]

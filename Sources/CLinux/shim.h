@@ -4,6 +4,7 @@
 #define RUNWAY_CLINUX_SHIM_H
 #include <sys/signalfd.h>
 #include <sys/inotify.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 
 /// `prctl` is variadic, which Swift cannot call: the one option used here.

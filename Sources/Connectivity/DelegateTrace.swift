@@ -1,4 +1,5 @@
 import Posix
+import PropertyLists
 
 /// One call the session made to its delegate, as `runway {phone|watch} events` shows it.
 ///

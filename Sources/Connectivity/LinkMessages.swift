@@ -1,3 +1,4 @@
+import PropertyLists
 /// The payloads of the link's frames, and their encodings.
 
 /// What each side says about itself when the link comes up (`hello` from the watch, `welcome` from the

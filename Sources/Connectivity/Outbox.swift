@@ -12,6 +12,20 @@ public enum OutboxKind: Int64, Sendable {
     case userInfo = 1
 }
 
+/// What cancelling a transfer came to.
+public enum TransferCancellation: String, Sendable {
+    /// It was queued: it is gone, and will never be delivered.
+    case cancelled
+    /// It had been cancelled before (among the last `Outbox.cancelledKept` cancellations).
+    case alreadyCancelled
+    /// The counterpart has it: acknowledged, and not cancelled.
+    case delivered
+    /// Sent on the current link and not yet acknowledged: it cannot be taken back.
+    case onTheWire
+    /// No transfer ever had that id on this device.
+    case unknown
+}
+
 /// The sender's durable queue (`cx_outbox`): committed before `transferUserInfo` returns, read in
 /// sequence order a page at a time (never the whole backlog), gone once acknowledged.
 ///
@@ -31,24 +45,22 @@ public final class Outbox {
 
     // MARK: - Queueing and reading
 
-    /// Appends `payloads` in one transaction (or in the caller's, if one is open); returns their
-    /// sequence numbers, in order.
+    /// Appends `payloads` inside the caller's transaction — whoever starts the unit of work opens it,
+    /// visibly (`database.transaction { try outbox.enqueue(…) }`); nothing here joins or opens one
+    /// behind the caller's back. Returns their sequence numbers, in order.
     public func enqueue(_ kind: OutboxKind, _ payloads: [[UInt8]], now: Double = wallClockSeconds()) throws -> [Int64] {
-        let insert = { () throws -> [Int64] in
-            let statement = try self.database.statement(
-                "INSERT INTO cx_outbox (kind, payload, created_at) VALUES (?, ?, ?)")
-            var seqs: [Int64] = []
-            seqs.reserveCapacity(payloads.count)
-            for payload in payloads {
-                try statement.bind(kind.rawValue, at: 1)
-                try statement.bind(blob: payload, at: 2)
-                try statement.bind(now, at: 3)
-                try statement.run()
-                seqs.append(self.database.lastInsertRowID)
-            }
-            return seqs
+        assert(database.isInTransaction, "Outbox.enqueue runs inside the caller's transaction")
+        let statement = try database.statement("INSERT INTO cx_outbox (kind, payload, created_at) VALUES (?, ?, ?)")
+        var seqs: [Int64] = []
+        seqs.reserveCapacity(payloads.count)
+        for payload in payloads {
+            try statement.bind(kind.rawValue, at: 1)
+            try statement.bind(blob: payload, at: 2)
+            try statement.bind(now, at: 3)
+            try statement.run()
+            seqs.append(database.lastInsertRowID)
         }
-        return database.isInTransaction ? try insert() : try database.transaction(insert)
+        return seqs
     }
 
     /// Up to `limit` unacknowledged entries with a sequence number above `seq`, oldest first.
@@ -90,6 +102,14 @@ public final class Outbox {
         defer { query.reset() }
         try query.bind(seq, at: 1)
         return try query.step()
+    }
+
+    /// The payload of entry `seq`, acknowledged or not, while its row is kept.
+    public func payload(seq: Int64) throws -> [UInt8]? {
+        let query = try database.statement(literal: "SELECT payload FROM cx_outbox WHERE seq = ?")
+        defer { query.reset() }
+        try query.bind(seq, at: 1)
+        return try query.step() ? query.blob(at: 0) : nil
     }
 
     /// The highest sequence number ever assigned (0 if none).
@@ -147,7 +167,12 @@ public final class Outbox {
                 try update.bind(seq, at: 1)
                 try update.run()
                 let (acked, reported) = try watermarks()
-                let prune = try database.statement(literal: "DELETE FROM cx_cancelled WHERE seq <= ?")
+                // Cancellations are kept past their report (so that a second cancel can say "already
+                // cancelled", not "delivered"), the most recent `cancelledKept` of them.
+                let prune = try database.statement(
+                    literal: """
+                        DELETE FROM cx_cancelled WHERE seq <= min(?, coalesce((SELECT seq FROM cx_cancelled ORDER BY seq DESC LIMIT 1 OFFSET 10000), 0))
+                        """)
                 try prune.bind(reported, at: 1)
                 try prune.run()
                 try removeDeliveredRows(acked: acked, reported: reported)
@@ -170,6 +195,19 @@ public final class Outbox {
         let delete = try database.statement(literal: "DELETE FROM cx_outbox WHERE seq <= ?")
         try delete.bind(done, at: 1)
         try delete.run()
+    }
+
+    /// How many cancellations are remembered after they are reported (see `markReported`).
+    public static let cancelledKept = 10_000
+
+    /// Why `seq` could not be cancelled, when it is not queued (and not on the wire: the session knows that).
+    public func whyNotCancelled(seq: Int64) throws -> TransferCancellation {
+        guard seq > 0, seq <= (try lastAssignedSeq()) else { return .unknown }
+        let query = try database.statement(literal: "SELECT 1 FROM cx_cancelled WHERE seq = ?")
+        defer { query.reset() }
+        try query.bind(seq, at: 1)
+        if try query.step() { return .alreadyCancelled }
+        return .delivered
     }
 
     /// Removes one entry that has not been acknowledged yet; false if it is not queued any more.
@@ -204,9 +242,5 @@ public final class Outbox {
         }
     }
 
-    private func relaxed<R>(_ body: () throws -> R) throws -> R {
-        try database.setDurability(.normal)
-        defer { try? database.setDurability(.full) }
-        return try body()
-    }
+    private func relaxed<R>(_ body: () throws -> R) throws -> R { try database.with(.normal, body) }
 }

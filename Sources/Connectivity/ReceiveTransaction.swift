@@ -48,7 +48,7 @@ struct ReceiveTransaction {
         case .accepted:
             cursor = seq
             return .next
-        case .failed:
+        case .failed, .insufficientSpace:
             return .rollBack
         case .notNow:
             refused = seq

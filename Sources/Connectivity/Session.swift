@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 /// Tunables of a session. The defaults are what the daemons use.
 public struct SessionConfiguration: Sendable {
@@ -61,6 +62,9 @@ public final class Session {
     public weak var delegate: SessionDelegate?
     /// Told once per established link, after the handshake (the daemons log a version mismatch here).
     public var onLinkEstablished: ((Handshake) -> Void)?
+    /// The apps' rule for what the counterpart's app can take (`SessionConfiguration.userInfoValidator`);
+    /// the app may set it after the session is made.
+    public var userInfoValidator: (@Sendable (UserInfo) -> String?)?
     /// Told of each `workout` frame (system-level workout traffic, `SessionWorkout.swift`).
     public var onWorkoutEvent: ((UserInfo) -> Void)?
 
@@ -88,6 +92,7 @@ public final class Session {
             window: SendWindow(maximumTransfers: configuration.windowTransfers, maximumBytes: configuration.windowBytes))
         self.logger = logger
         self.outbox = Outbox(database: database)
+        self.userInfoValidator = configuration.userInfoValidator
     }
 
     // MARK: - The core's state, as the API shows it

@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 // MARK: - The shell: events into the core, its actions carried out
 

@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 // MARK: - Application context: the latest value only, durable on both sides
 

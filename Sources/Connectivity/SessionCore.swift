@@ -1,4 +1,5 @@
 import Posix
+import PropertyLists
 
 /// The session as a state machine: every rule of activation, pairing, the link's life, reachability, the
 /// apps' states, messages and the end of a receive transaction, with no loop, socket or database.

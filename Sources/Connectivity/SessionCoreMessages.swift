@@ -1,3 +1,4 @@
+import PropertyLists
 /// The messages a session has sent and not yet seen answered: each completes exactly once — with its
 /// reply, its delivery, an error frame, the link going down, a time-out — and anything later for it is
 /// ignored. The completions themselves (the app's closures) and their timers stay in the shell, by id.

@@ -1,3 +1,4 @@
+import PropertyLists
 /// The session's activation states, as WatchConnectivity names them.
 public enum ActivationState: String, Sendable {
     case notActivated
@@ -16,6 +17,8 @@ public enum ReceiveOutcome: Sendable, Equatable {
     /// The app's write failed part-way (a full disk, an I/O error): the whole receive transaction is
     /// rolled back — nothing half-written survives — and nothing is acknowledged.
     case failed
+    /// The app's store is full: as `failed`, and the sender hears `insufficientSpace` (7015).
+    case insufficientSpace
     /// The app will never take it (it is malformed by the app's rules): the session keeps it in
     /// quarantine, in the receive transaction, and moves on. Never dropped.
     case rejected(String)
@@ -64,6 +67,16 @@ public protocol SessionDelegate: AnyObject {
     /// whatever the app writes to the same database here commits, or rolls back, together with it.
     func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome
 
+    /// A batch of received transfers is about to be delivered, inside the session's receive transaction:
+    /// an app that keeps its own store opens its transaction here (group commit: one per batch).
+    func sessionWillReceiveTransfers(_ session: Session)
+
+    /// Every transfer of the batch has been delivered; the session's own commit (its cursor) and then the
+    /// acknowledgement follow. An app that keeps its own store commits here: what it saved must be
+    /// durable before anything is acknowledged. Throwing rolls the whole batch back — nothing is
+    /// acknowledged, the sender resends it.
+    func sessionWillCommitReceivedTransfers(_ session: Session) throws
+
     /// The receive transaction for the transfers just delivered has committed: they are durable and
     /// about to be acknowledged. For effects that must not happen before that (notifying a UI).
     func sessionDidCommitReceivedTransfers(_ session: Session)
@@ -93,6 +106,8 @@ extension SessionDelegate {
     public func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? { nil }
     public func sessionDidBecomeInactive(_ session: Session) {}
     public func sessionDidDeactivate(_ session: Session) {}
+    public func sessionWillReceiveTransfers(_ session: Session) {}
+    public func sessionWillCommitReceivedTransfers(_ session: Session) throws {}
     public func sessionDidCommitReceivedTransfers(_ session: Session) {}
     public func session(_ session: Session, didRollBackReceivedTransfers error: Error) {}
     public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {}

@@ -1,4 +1,5 @@
 import Posix
+import PropertyLists
 
 /// An app's presence on a device, as the session knows it.
 struct AppPresence: Equatable {

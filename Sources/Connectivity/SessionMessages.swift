@@ -1,4 +1,5 @@
 import Posix
+import PropertyLists
 
 /// A message waiting for its reply: exactly one of the reply or an error will complete it.
 struct PendingMessage {

@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 // MARK: - Receiving: group commit, then acknowledge
 
@@ -25,9 +26,12 @@ extension Session {
         }
     }
 
-    /// One batch of transfers in one transaction: the app stores each (`deliver`), `ReceiveTransaction`
-    /// folds the outcomes, the cursor moves in the same transaction; the core then says what follows the
-    /// commit (the acknowledgement) or the rollback (nothing acknowledged, the link closed).
+    /// One batch of transfers in one transaction: the app stores each (`deliver`) — in its own store, in
+    /// a transaction of its own that it opens when the batch starts and commits just before the
+    /// session's — `ReceiveTransaction` folds the outcomes, the cursor moves in the session's
+    /// transaction; the core then says what follows the commit (the acknowledgement) or the rollback
+    /// (nothing acknowledged, the link closed). A crash between the app's commit and the session's
+    /// delivers the batch again: the app's own dedup (RunWay's by flight id) takes it once.
     private func receiveBatch(_ batch: [InboundAction.Transfer], from source: LinkChannel) {
         guard let peer, activationState == .activated else { return }
         CrashPoint.hit("receive.frame-read")
@@ -41,31 +45,50 @@ extension Session {
         let batchStarted = SystemClock.now()
         let fresh = transaction.fresh
         do {
-            try database.transaction {
-                transfers: for (index, item) in fresh.enumerated() {
-                    if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
-                    let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)
-                    let outcome = try deliverCounted(item.body, transfer)
-                    switch transaction.record(item.seq, outcome) {
-                    case .next: continue
-                    case let .quarantine(reason): try quarantine(item.body, transfer, reason: reason)
-                    case .rollBack: throw ReceiveAborted(seq: item.seq)
-                    case .stop: break transfers
+            // The session's own commit moves the cursor only: what was received is durable in the app's
+            // store (its commit, just before, is fsynced), so this one need not be — after an OS crash
+            // that lost it the batch is delivered again and the app's dedup takes it once. Quarantined
+            // transfers are the session's to keep: when there are some, a FULL commit follows.
+            try database.with(.normal) {
+                try database.transaction {
+                    delegate?.sessionWillReceiveTransfers(self)
+                    transfers: for (index, item) in fresh.enumerated() {
+                        if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
+                        let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)
+                        let outcome = try deliverCounted(item.body, transfer)
+                        switch transaction.record(item.seq, outcome) {
+                        case .next: continue
+                        case let .quarantine(reason): try quarantine(item.body, transfer, reason: reason)
+                        case .rollBack: throw ReceiveAborted(seq: item.seq, storeFull: outcome == .insufficientSpace)
+                        case .stop: break transfers
+                        }
                     }
+                    if transaction.movesCursor {
+                        try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: transaction.cursor)
+                    }
+                    CrashPoint.hit("receive.before-commit")
+                    // The app's own store commits first: nothing is acknowledged before what it saved is durable.
+                    try delegate?.sessionWillCommitReceivedTransfers(self)
                 }
-                if transaction.movesCursor {
-                    try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: transaction.cursor)
-                }
-                CrashPoint.hit("receive.before-commit")
             }
+            if !transaction.quarantined.isEmpty { try makeCursorDurable(peer: peer.deviceID) }
         } catch {
             // The app's own write may have failed first: the store's last error says why.
             let storage = (error as? StorageError) ?? database.lastStatementError
-            handle(.batchRolledBack(transaction, error: error, storeFull: storage?.kind == .full))
+            let storeFull = (error as? ReceiveAborted)?.storeFull ?? (storage?.kind == .full)
+            handle(.batchRolledBack(transaction, error: error, storeFull: storeFull || storage?.kind == .full))
             return
         }
         CrashPoint.hit("receive.after-commit")
         handle(.batchCommitted(transaction, milliseconds: Double(SystemClock.now() - batchStarted) / 1e6))
+    }
+
+    /// Writes the cursor again at FULL: with WAL, that fsync makes durable every commit before it too
+    /// (the quarantined transfers just acknowledged with the batch).
+    private func makeCursorDurable(peer: String) throws {
+        try database.transaction {
+            try SessionStore.setReceiveCursor(database, peer: peer, seq: try SessionStore.receiveCursor(database, peer: peer))
+        }
     }
 
     /// `deliver`, with undecodable bytes made a rejection and the duplicating link's second delivery.
@@ -81,7 +104,11 @@ extension Session {
         }
         if outcome == .accepted, configuration.duplicateDeliveryRate > 0, Double.random(in: 0..<1) < configuration.duplicateDeliveryRate {
             // The duplicating link: the app gets the same transfer again.
-            if (try? deliver(body, transfer)) == .failed { throw ReceiveAborted(seq: transfer.seq) }
+            switch try? deliver(body, transfer) {
+            case .failed?: throw ReceiveAborted(seq: transfer.seq, storeFull: false)
+            case .insufficientSpace?: throw ReceiveAborted(seq: transfer.seq, storeFull: true)
+            default: break
+            }
             duplicatedDeliveries += 1
             logger.debug("fault.duplicate-delivery", ["seq": transfer.seq])
         }
@@ -91,6 +118,8 @@ extension Session {
     /// The app reported a failed write: the batch's transaction must not commit.
     struct ReceiveAborted: Error, CustomStringConvertible {
         let seq: Int64
+        /// The app said its store is full (the sender hears 7015).
+        let storeFull: Bool
         var description: String { "the app could not store transfer \(seq)" }
     }
 

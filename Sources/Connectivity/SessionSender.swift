@@ -1,5 +1,6 @@
 import Posix
 import Storage
+import PropertyLists
 
 /// A userInfo transfer as its sender sees it (`WCSessionUserInfoTransfer`).
 public struct UserInfoTransfer: Sendable, Equatable {
@@ -31,7 +32,8 @@ extension Session {
     public func transferUserInfo(batch: [UserInfo]) throws -> [UserInfoTransfer] {
         try requireActivated()
         try requireCounterpartApp()
-        let seqs = try outbox.enqueue(.userInfo, try checkedPayloads(batch))
+        let payloads = try checkedPayloads(batch)
+        let seqs = try database.transaction { try outbox.enqueue(.userInfo, payloads) }
         outboxQueued()
         return zip(seqs, batch).map { UserInfoTransfer(seq: $0, userInfo: $1) }
     }
@@ -58,7 +60,7 @@ extension Session {
     /// Each userInfo validated (the apps' rule) and encoded (the decoder's limits), or the first refusal.
     private func checkedPayloads(_ batch: [UserInfo]) throws(WCError) -> [[UInt8]] {
         try batch.map { (userInfo) throws(WCError) -> [UInt8] in
-            if let problem = configuration.userInfoValidator?(userInfo) {
+            if let problem = userInfoValidator?(userInfo) {
                 throw WCError(.payloadUnsupportedTypes, "the counterpart's app could not take this userInfo: \(problem)")
             }
             return try encodeChecked(userInfo, limit: configuration.userInfoByteLimit, what: "userInfo")
@@ -70,6 +72,13 @@ extension Session {
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
     }
 
+    /// The userInfo of transfer `seq` while the outbox still holds it (it does until the app has been
+    /// told the transfer finished), nil after.
+    public func outboxUserInfo(seq: Int64) throws -> UserInfo? {
+        guard let payload = try outbox.payload(seq: seq) else { return nil }
+        return try PropertyListCodec.decodeDictionary(payload)
+    }
+
     /// The transfers queued and not yet acknowledged (`outstandingUserInfoTransfers.count`).
     public func outstandingUserInfoTransferCount() throws -> Int { try outbox.count() }
 
@@ -78,10 +87,18 @@ extension Session {
     /// A transfer already on the wire (`isOnTheWire`) is not cancelled either: the counterpart may be
     /// storing it right now, and a cancel that might or might not take would be worse than none.
     public func cancelUserInfoTransfer(seq: Int64) throws -> Bool {
-        guard !isOnTheWire(seq) else { return false }
-        let cancelled = try outbox.cancel(seq: seq)
-        if cancelled { logger.info("transfer.cancelled", ["seq": seq]) }
-        return cancelled
+        try cancelUserInfoTransferTelling(seq: seq) == .cancelled
+    }
+
+    /// Cancels transfer `seq` if it can be, and otherwise says why not — the four cases a user must tell
+    /// apart (`runway … cancel`): already cancelled, already delivered, on the wire, never made.
+    public func cancelUserInfoTransferTelling(seq: Int64) throws -> TransferCancellation {
+        if isOnTheWire(seq) { return .onTheWire }
+        if try outbox.cancel(seq: seq) {
+            logger.info("transfer.cancelled", ["seq": seq])
+            return .cancelled
+        }
+        return try outbox.whyNotCancelled(seq: seq)
     }
 
     /// Whether transfer `seq` is still outstanding, and so `isTransferring` — as Apple documents it,

@@ -1,4 +1,5 @@
 import Posix
+import PropertyLists
 
 // MARK: - Workout traffic: the system's, not the app's
 

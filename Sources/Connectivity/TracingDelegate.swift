@@ -1,4 +1,5 @@
 import Glibc
+import PropertyLists
 
 /// Stands between the session and the app's delegate: forwards every call unchanged and records it in a
 /// `DelegateTrace` first (`runway … events`). The app sees exactly what it would see without it.
@@ -58,12 +59,16 @@ public final class TracingDelegate: SessionDelegate {
         // What the commit will cover: taken, or quarantined (the cursor moves past both).
         switch outcome {
         case .accepted, .rejected: break
-        case .notNow, .failed: return
+        case .notNow, .failed, .insufficientSpace: return
         }
         if batchFirst == nil { batchFirst = seq }
         batchLast = seq
         batchCount += 1
     }
+
+    public func sessionWillReceiveTransfers(_ session: Session) { inner.sessionWillReceiveTransfers(session) }
+
+    public func sessionWillCommitReceivedTransfers(_ session: Session) throws { try inner.sessionWillCommitReceivedTransfers(session) }
 
     public func sessionDidCommitReceivedTransfers(_ session: Session) {
         trace.record(.didCommitReceivedTransfers(first: batchFirst ?? 0, last: batchFirst == nil ? 0 : batchLast, count: batchCount))

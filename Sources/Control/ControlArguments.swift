@@ -1,5 +1,6 @@
 import Connectivity
 import JSONText
+import Posix
 
 // MARK: - What an argument takes
 

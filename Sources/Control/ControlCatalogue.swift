@@ -46,7 +46,10 @@ public enum ControlCommands {
         "transfers", both, session: true, arguments: [Transfers.limit], "outstanding userInfo transfers: keys and sizes")
     public static let cancel = ControlCommandSpec(
         "cancel", both, session: true, arguments: [Cancel.transferId], reply: CancelReply.self,
-        errors: [.failure("the transfer is not outstanding, or already on its way")], "cancel an outstanding transfer not yet on its way")
+        errors: [
+            .failure("reason delivered: the counterpart has it"), .failure("reason onTheWire: sent, not yet acknowledged"),
+            .invalid("reason unknown: no transfer ever had that id"),
+        ], "cancel an outstanding transfer not yet on its way (one already cancelled: alreadyCancelled true)")
     public static let quarantine = ControlCommandSpec("quarantine", both, arguments: [Quarantine.limit], "transfers received that could not be taken")
     public static let quarantineRemove = ControlCommandSpec(
         "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all], reply: QuarantineRemoveReply.self,

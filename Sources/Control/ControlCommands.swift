@@ -1,5 +1,6 @@
 import Connectivity
 import JSONText
+import Posix
 
 /// Which program answers a command on its control socket.
 public enum ControlServerKind: String, Sendable, CaseIterable {
@@ -91,7 +92,8 @@ public struct ControlCommandSpec: Sendable {
         let names = Set(declared.map(\.name))
         for key in arguments.keys.sorted() where !names.contains(key) && !Self.envelopeKeys.contains(key) {
             let takes = declared.isEmpty ? "it takes no arguments" : "it takes \(ControlArgumentKind.list(declared.map(\.name)))"
-            throw .invalid("\(name) does not take '\(key)'; \(takes)")
+            let close = Suggestions.closest(to: key, among: declared.map(\.name))
+            throw .invalid("\(name) does not take '\(key)'\(Suggestions.phrase(close, quoted: true)); \(takes)")
         }
         var valid = arguments.filter { Self.envelopeKeys.contains($0.key) }
         for argument in declared {

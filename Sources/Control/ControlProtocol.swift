@@ -39,17 +39,22 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
     public let exitStatus: Int32
     /// Set when the failure is a WatchConnectivity error.
     public let wcError: WCError?
+    /// Which of a command's declared failures this is, where it has several a script must tell apart
+    /// (`cancel`: `delivered`, `onTheWire`, `unknown`); a stable word, unlike the message.
+    public let reason: String?
 
-    public init(_ message: String, exitStatus: Int32 = 1) {
+    public init(_ message: String, exitStatus: Int32 = 1, reason: String? = nil) {
         self.message = message
         self.exitStatus = exitStatus
         self.wcError = nil
+        self.reason = reason
     }
 
     public init(_ error: WCError) {
         self.message = error.description
         self.exitStatus = 1
         self.wcError = error
+        self.reason = nil
     }
 
     public static func invalid(_ message: String) -> ControlError { ControlError(message, exitStatus: 2) }
@@ -58,6 +63,7 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
 
     public var json: JSONValue {
         var fields: [String: JSONValue] = ["message": .string(message), "exitStatus": .integer(Int64(exitStatus))]
+        if let reason { fields["reason"] = .string(reason) }
         if let wcError {
             fields["code"] = .integer(Int64(wcError.code.rawValue))
             fields["name"] = .string(wcError.name)
@@ -68,6 +74,7 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
     public init(json: JSONValue) {
         message = json["message"]?.stringValue ?? "unknown error"
         exitStatus = Int32(json["exitStatus"]?.intValue ?? 1)
+        reason = json["reason"]?.stringValue.flatMap { $0.utf8.count <= 64 ? $0 : nil }
         if let code = json["code"]?.intValue.flatMap(WCError.Code.init(rawValue:)) {
             wcError = WCError(code, message)
         } else {
@@ -126,4 +133,11 @@ public struct ControlRequest: Sendable {
         guard let spec = ControlCommands.spec(command) else { throw .invalid("there is no control command '\(command)'") }
         return ControlRequest(command: command, arguments: try spec.validate(arguments, on: server))
     }
+}
+
+/// An error that carries a WatchConnectivity code (the public `WatchConnectivity.WCError`): a command
+/// that fails with one answers with its code and name, as with the session's own.
+public protocol WatchConnectivityCoded: Error {
+    var watchConnectivityCode: Int { get }
+    var watchConnectivityMessage: String { get }
 }

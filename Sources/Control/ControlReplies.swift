@@ -110,13 +110,22 @@ public struct MessageReply: ControlReply {
     }
 }
 
-/// `cancel`: the transfer cancelled.
+/// `cancel`: the transfer cancelled — now, or already before (`alreadyCancelled`: it will not be
+/// delivered either way, so a second cancel is not a failure).
 public struct CancelReply: ControlReply {
     public var cancelled: Int64
-    enum Key: String { case cancelled }
-    public init(cancelled: Int64) { self.cancelled = cancelled }
-    public init(json: JSONValue) throws(ControlError) { cancelled = try ReplyReader<Key>(json, "cancel").int(.cancelled) }
-    public var json: JSONValue { replyObject([(Key.cancelled, .integer(cancelled))]) }
+    public var alreadyCancelled: Bool
+    enum Key: String { case cancelled, alreadyCancelled }
+    public init(cancelled: Int64, alreadyCancelled: Bool = false) {
+        self.cancelled = cancelled
+        self.alreadyCancelled = alreadyCancelled
+    }
+    public init(json: JSONValue) throws(ControlError) {
+        let reader = try ReplyReader<Key>(json, "cancel")
+        cancelled = try reader.int(.cancelled)
+        alreadyCancelled = reader.optional(.alreadyCancelled) { $0.boolValue } ?? false
+    }
+    public var json: JSONValue { replyObject([(Key.cancelled, .integer(cancelled)), (.alreadyCancelled, .bool(alreadyCancelled))]) }
 }
 
 /// `quarantine-remove`: how many were removed.

@@ -1,4 +1,5 @@
 import Connectivity
+import Posix
 
 /// The one place a daemon's control requests are dispatched. Handlers register by command name; a
 /// request is checked against the catalogue (`ControlCommands`) before its handler runs: a command this
@@ -60,7 +61,9 @@ public final class ControlRouter {
     private func spec(_ name: String) throws(ControlError) -> ControlCommandSpec {
         guard let spec = ControlCommands.spec(name), spec.servers.contains(server) else {
             let who = server == .phoneOS ? "phone-os" : "the \(server.rawValue)"
-            throw ControlError.invalid("\(who) does not know the command '\(name)'")
+            let known = ControlCommands.all.filter { $0.servers.contains(server) }.map(\.name)
+            throw ControlError.invalid(
+                "\(who) does not know the command '\(name)'\(Suggestions.phrase(Suggestions.closest(to: name, among: known), quoted: true))")
         }
         if spec.isTestCommand, !testCommandsEnabled {
             throw ControlError.invalid("\(name) is a fault-injection command for tests: this \(server.programName) was not started with --enable-test-commands")

@@ -300,6 +300,9 @@ public final class ControlServer {
     func replyError(for error: Error, command: String) -> ControlError {
         if let error = error as? ControlError { return error }
         if let error = error as? WCError { return ControlError(error) }
+        if let error = error as? any WatchConnectivityCoded, let code = WCError.Code(rawValue: error.watchConnectivityCode) {
+            return ControlError(WCError(code, error.watchConnectivityMessage))
+        }
         logger.error("control.command-failed", ["command": command, "error": "\(error)"])
         return ControlError("\(command) failed: \(error)")
     }

@@ -24,6 +24,7 @@ extension DelegateEvent {
             case .accepted: fields["outcome"] = .string("accepted")
             case .notNow: fields["outcome"] = .string("notNow")
             case .failed: fields["outcome"] = .string("failed")
+            case .insufficientSpace: fields["outcome"] = .string("insufficientSpace")
             case let .rejected(why):
                 fields["outcome"] = .string("rejected")
                 fields["reason"] = .string(why)

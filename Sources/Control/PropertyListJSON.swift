@@ -1,6 +1,7 @@
 import Connectivity
 import JSONText
 import Posix
+import PropertyLists
 
 /// Typed JSON: the property-list types JSON lacks, as one-key objects — `{"$date": "2026-11-30T07:00:00.250Z"}`
 /// (ISO 8601 with `Z` or an offset) and `{"$data": "AAEC"}` (standard base64, padded). Accepted wherever a

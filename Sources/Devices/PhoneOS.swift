@@ -1,4 +1,4 @@
-import RunWayApp
+import DeviceRuntime
 import Control
 import Connectivity
 import Glibc

@@ -1,3 +1,4 @@
+import DeviceRuntime
 import Connectivity
 import Glibc
 import Posix

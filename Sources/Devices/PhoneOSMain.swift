@@ -1,4 +1,4 @@
-import RunWayApp
+import DeviceRuntime
 import Connectivity
 import Control
 import Glibc
@@ -19,13 +19,14 @@ public enum PhoneOSMain {
         .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
         .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
-        DaemonMain.logFormatSpec,
-        DaemonMain.testCommandsSpec,
+        DaemonCommandLine.logFormatSpec,
+        DaemonCommandLine.testCommandsSpec,
     ]
 
     public static func usage() -> String {
         """
-        usage: phone-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--save-path immediate|ui-drain] [--log-level LEVEL]
+        usage: phone-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--save-path immediate|ui-drain] [--app PATH]
+                        [--log-level LEVEL] [--log-format logfmt|json]
 
         The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
         control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
@@ -46,9 +47,16 @@ public enum PhoneOSMain {
         """
     }
 
+    /// The values `runway completion` offers for phone-os's options.
+    static let completionValues: [String: ArgumentCompletion.Values] = [
+        "home": .directories, "app": .files, "save-path": .words(["immediate", "ui-drain"]),
+        "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
+    ]
+
     public static func main(_ arguments: [String]) -> Int32 {
         let tool = "phone-os"
-        if arguments == ["--version"] { return DaemonMain.printVersion(tool) }
+        if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
+        if let status = DaemonCommandLine.complete(arguments, specs, values: completionValues) { return status }
         do {
             let parsed = try Arguments.parse(arguments, specs: specs)
             if parsed.wantsHelp { print(usage()); return 0 }
@@ -80,16 +88,15 @@ public enum PhoneOSMain {
             if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }
             if let level = parsed.value("log-level") { options.appArguments += ["--log-level", level] }
             if let format = parsed.value("log-format") { options.appArguments += ["--log-format", format] }
-            options.logLevel = try DaemonMain.logLevel(parsed)
+            options.logLevel = try DaemonCommandLine.logLevel(parsed)
             guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
             return try PhoneOS(options: options).run()
         } catch let error as UsageError {
-            DaemonMain.writeError("\(tool): \(error.message)\n")
-            return 2
+            return DaemonCommandLine.usageFailure(tool, error)
         } catch let error as DeviceHome.HomeError {
-            return DaemonMain.invalidHome(tool, error)
+            return DaemonCommandLine.invalidHome(tool, error)
         } catch {
-            DaemonMain.writeError("\(tool): \(error)\n")
+            DaemonCommandLine.writeError("\(tool): \(error)\n")
             return 1
         }
     }

@@ -1,8 +1,18 @@
+import Glibc
+
 /// Just enough of a VT100/xterm to read back what a full-screen view shows: printable text, CR, LF
 /// (scrolling at the bottom), CSI H (cursor position), J and K (erase), m (ignored), the alternate screen
 /// (?1049h/l) and the cursor's visibility (?25h/l). Tests assert on the screen a person would see, not on
 /// the stream of escapes that drew it.
+///
+/// Characters take the cells a terminal gives them, by the C library's `wcwidth` in a UTF-8 locale — not
+/// by the width table `runway` aligns with, so a view measuring wrongly draws a ragged screen here too:
+/// a wide character (Hangul, kana, CJK) takes two cells (the second held by `Self.continuation`), a
+/// combining mark none (it joins the character before it).
 public struct ScreenEmulator {
+    /// What fills the second cell of a wide character (never shown in `lines`).
+    public static let continuation: Character = "\u{0}"
+
     public let columns: Int
     public let rows: Int
     private var grid: [[Character]]
@@ -20,7 +30,7 @@ public struct ScreenEmulator {
     /// The screen's rows, trailing blanks removed.
     public var lines: [String] {
         grid.map { line in
-            var text = String(line)
+            var text = String(line.filter { $0 != Self.continuation })
             while text.last == " " { text.removeLast() }
             return text
         }
@@ -47,9 +57,22 @@ public struct ScreenEmulator {
             case "\u{18}", "\u{07}", "\u{08}": continue
             default:
                 guard scalar.value >= 0x20 else { continue }
-                if column < columns {
+                let width = Self.cells(scalar)
+                if width == 0 {
+                    // A combining mark: part of the character before it.
+                    if column > 0, let previous = grid[row][column - 1].unicodeScalars.first {
+                        var combined = String(previous)
+                        combined.unicodeScalars.append(scalar)
+                        grid[row][column - 1] = Character(combined)
+                    }
+                    continue
+                }
+                if column + width <= columns {
                     grid[row][column] = Character(scalar)
-                    column += 1
+                    if width == 2 { grid[row][column + 1] = Self.continuation }
+                    column += width
+                } else {
+                    column = columns
                 }
             }
         }
@@ -97,6 +120,29 @@ public struct ScreenEmulator {
             break
         }
     }
+
+    /// The cells (columns) of `row` holding `character`, in order: where a person sees it on the screen.
+    public func cells(of character: Character, inRow row: Int) -> [Int] {
+        guard grid.indices.contains(row) else { return [] }
+        return grid[row].indices.filter { grid[row][$0] == character }
+    }
+
+    /// The cells a terminal gives `scalar`: glibc's `wcwidth` in C.UTF-8, set for this thread only.
+    static func cells(_ scalar: Unicode.Scalar) -> Int {
+        guard scalar.value >= 0x300 else { return 1 }
+        let previous = uselocale(utf8Locale)
+        defer { uselocale(previous) }
+        let width = wcwidthFunction?(wchar_t(bitPattern: scalar.value)) ?? 1
+        return width < 0 ? 1 : Int(width)
+    }
+
+    /// `wcwidth` itself: Swift's Glibc module leaves it out (it needs _XOPEN_SOURCE), the library has it.
+    nonisolated(unsafe) private static let wcwidthFunction: (@convention(c) (wchar_t) -> Int32)? = {
+        guard let symbol = dlsym(nil, "wcwidth") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (wchar_t) -> Int32).self)
+    }()
+
+    nonisolated(unsafe) private static let utf8Locale: locale_t? = newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil)
 
     private static func blank(_ columns: Int, _ rows: Int) -> [[Character]] {
         [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JSONText
+import RunWayApp
 import Storage
 
 /// A paired phone and watch in fresh homes, driven through the real binaries and the real CLI: the
@@ -149,6 +150,15 @@ public final class SimulatedPair {
         history.append(.succeeded(ids))
     }
 
+    /// Flights whose transfers `runway watch cancel` cancelled before they left: never delivered, so the
+    /// checker no longer holds the phone to them.
+    public func noteCancelled(_ ids: Set<String>) {
+        history = history.map { recording in
+            if case .succeeded(let recorded) = recording { return .succeeded(recorded.filter { !ids.contains($0) }) }
+            return recording
+        }
+    }
+
     /// `runway link up|down`: brings the simulated Bluetooth link back in range, or takes it out.
     public func setLink(up: Bool) throws {
         let result = try runTool(["link", up ? "up" : "down", "--home", watchHome])
@@ -185,9 +195,19 @@ public final class SimulatedPair {
         try status("phone")["flights"]?.intValue ?? -1
     }
 
-    /// The number of flights in the phone's store file, read directly (for when the phone is down).
+    /// The phone app's own store (flights): `Library/Application Support/RunWay.sqlite` in its container.
+    public var phoneAppStore: String { RunWayStore.path(container: phoneHome + "/apps/" + RunWayStore.bundleIDs.phone) }
+    /// The watch app's own store.
+    public var watchAppStore: String { RunWayStore.path(container: watchHome + "/apps/" + RunWayStore.bundleIDs.watch) }
+    /// Every SQLite store of both devices: the WatchConnectivity service's, the OS's, the app's.
+    public var storePaths: [String] {
+        [phoneHome + "/store.sqlite", phoneHome + "/os.sqlite", phoneAppStore, watchHome + "/store.sqlite", watchHome + "/os.sqlite", watchAppStore]
+            .filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The number of flights in the phone app's store file, read directly (for when the phone is down).
     public func storedCountOffline() throws -> Int {
-        let database = try Database(path: phoneHome + "/store.sqlite")
+        let database = try Database(path: phoneAppStore)
         defer { database.close() }
         return Int(try database.scalarInt("SELECT count(*) FROM flights"))
     }
@@ -219,7 +239,7 @@ public final class SimulatedPair {
     public func check() throws -> InvariantReport {
         InvariantChecker.check(
             history: history, stored: try logbookIDs(), outstandingTransfers: try outstandingTransfers(),
-            storePaths: [phoneHome + "/store.sqlite", watchHome + "/store.sqlite"], deleted: deleted)
+            storePaths: storePaths, deleted: deleted)
     }
 
     /// `runway phone delete ID --yes`; the checker then expects the flight to stay deleted.

@@ -70,6 +70,9 @@ public final class TerminalTool: @unchecked Sendable {
         return emulator
     }
 
+    /// Types `text` at the terminal, as a person at the keyboard (`"\t"` is the Tab key, `"\u{15}"` Ctrl-U).
+    public func type(_ text: String) { terminal.type(text) }
+
     public func signal(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }

@@ -19,7 +19,15 @@ public struct ArgumentSpec: Sendable {
 
 public struct UsageError: Error, CustomStringConvertible, Sendable {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// What the user may have meant (`--count` for `--cout`); the message already says it, this is for
+    /// a program (`runway`'s JSON error).
+    public let suggestions: [String]
+
+    public init(_ message: String, suggestions: [String] = []) {
+        self.message = message
+        self.suggestions = suggestions
+    }
+
     public var description: String { message }
 }
 
@@ -28,6 +36,8 @@ public struct ParsedArguments: Sendable {
     public var flags: Set<String> = []
     public var positionals: [String] = []
     public var wantsHelp = false
+
+    public init() {}
 
     public func value(_ name: String) -> String? { values[name] }
     public func has(_ name: String) -> Bool { flags.contains(name) }
@@ -75,7 +85,11 @@ public enum Arguments {
                 if argument.hasPrefix("-") && argument.count > 1 && Double(argument) == nil
                     && !(argument.dropFirst().first?.isNumber ?? false)
                 {
-                    throw UsageError("unknown option \(argument)")
+                    // `-json` for `--json`: one dash short.
+                    let name = String(argument.dropFirst())
+                    let names = specs.filter { !$0.hidden }.map(\.name) + ["help"]
+                    let close = (names.contains(name) ? [name] : Suggestions.closest(to: name, among: names)).map { "--" + $0 }
+                    throw UsageError("unknown option \(argument)" + Suggestions.phrase(close), suggestions: close)
                 }
                 parsed.positionals.append(argument)
                 continue
@@ -87,7 +101,8 @@ public enum Arguments {
                 name = String(name[..<equals])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option --\(name)")
+                let close = Suggestions.closest(to: name, among: specs.filter { !$0.hidden }.map(\.name) + ["help"]).map { "--" + $0 }
+                throw UsageError("unknown option --\(name)" + Suggestions.phrase(close), suggestions: close)
             }
             if spec.valueName != nil {
                 if let inlineValue {

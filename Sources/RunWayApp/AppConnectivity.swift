@@ -1,23 +1,18 @@
-import Connectivity
+import Foundation
 import Posix
+import PropertyLists
 import Storage
+import WatchConnectivity
 
 /// What both RunWay apps (phone and watch) do with the session's generic traffic — userInfo that is not
-/// a flight, messages, application contexts, finished transfers — kept in one place so the two apps
-/// behave alike.
+/// a flight, messages, application contexts — kept in one place so the two apps behave alike.
 public final class AppConnectivity {
+    /// The app's own store (in its container).
     public let database: Database
     private let logger: Logger
     private let schedule: (UInt64, @escaping () -> Void) -> Void
-    /// The most recent `didFinish` calls, newest last (for `runway ... transfers`).
-    public private(set) var recentlyFinished = RecentItems<FinishedTransfer>(capacity: 1000)
-    public private(set) var finishedCount = 0
     /// Application contexts received since start-up (the durable one is the session's).
     public private(set) var contextsReceived = 0
-    /// Messages whose sender expected no reply (`didReceiveMessage` without a reply handler) since
-    /// start-up, and the latest of them (`runway ... status --json`).
-    public private(set) var messagesWithoutReply = 0
-    public private(set) var lastMessageWithoutReply: UserInfo?
 
     /// `schedule(ms, body)` runs `body` later on the app's thread (delayed message replies).
     public init(database: Database, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
@@ -28,22 +23,22 @@ public final class AppConnectivity {
 
     // MARK: - userInfo that is not a flight
 
-    /// Records a delivered userInfo in arrival order (inside the receive transaction).
-    public func recordUserInfo(_ userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
+    /// Records a delivered userInfo in arrival order (inside the app's batch transaction).
+    public func recordUserInfo(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         do {
             let insert = try database.statement(
                 """
                 INSERT INTO received_userinfo (source_device, transfer_seq, payload, received_at) VALUES (?, ?, ?, ?)
                 """)
             try insert.bind(transfer.senderDeviceID, at: 1)
-            try insert.bind(transfer.seq, at: 2)
+            try insert.bind(transfer.transferIdentifier, at: 2)
             try insert.bind(blob: PropertyListCodec.encode(userInfo), at: 3)
             try insert.bind(wallClockSeconds(), at: 4)
             try insert.run()
             return .accepted
         } catch {
-            logger.error("app.userinfo-save-failed", ["seq": transfer.seq, "error": "\(error)"])
-            return .failed
+            logger.error("app.userinfo-save-failed", ["seq": transfer.transferIdentifier, "error": "\(error)"])
+            return (error as? StorageError)?.kind == .full ? .insufficientSpace : .failed
         }
     }
 
@@ -61,16 +56,18 @@ public final class AppConnectivity {
         return result
     }
 
+    public func receivedUserInfoCount() throws -> Int64 { try database.scalarInt("SELECT count(*) FROM received_userinfo") }
+
     // MARK: - Messages
 
     /// The apps answer a message with what they received and when. Two keys steer the answer, so the
     /// sender's failure paths can be exercised: `replyDelayMs` delays the reply, `noReply: true` never
     /// replies (the sender then times out with `messageReplyTimedOut`).
-    public func answer(_ message: UserInfo, from role: DeviceRole, reply: @escaping (UserInfo) -> Void) {
+    public func answer(_ message: UserInfo, from role: String, reply: @escaping (UserInfo) -> Void) {
         logger.info("app.message-received", ["keys": message.keys.sorted().joined(separator: ",")])
         if message["noReply"]?.boolValue == true { return }
         let answer: UserInfo = [
-            "repliedBy": .string(role.rawValue),
+            "repliedBy": .string(role),
             "receivedAt": .date(wallClockSeconds()),
             "echo": .dictionary(message),
         ]
@@ -83,67 +80,119 @@ public final class AppConnectivity {
 
     /// A message whose sender expects no reply: noted, nothing to answer.
     public func take(_ message: UserInfo) {
-        messagesWithoutReply += 1
-        lastMessageWithoutReply = message
         logger.info("app.message-received", ["keys": message.keys.sorted().joined(separator: ","), "replyExpected": false])
     }
 
     // MARK: - Finished transfers and contexts
 
-    public func didFinish(_ transfer: FinishedTransfer, error: WCError?) {
-        var kept = transfer
-        kept.userInfo = nil
-        kept.error = error
-        recentlyFinished.append(kept)
-        finishedCount += 1
-        if transfer.replayed || error != nil {
-            logger.info("app.transfer-finished", ["seq": transfer.seq, "replayed": transfer.replayed, "error": error.map { "\($0)" } ?? "none"])
-        }
+    public func didFinish(_ transfer: WCSessionUserInfoTransfer, error: (any Error)?) {
+        guard let error else { return }
+        logger.info("app.transfer-finished", ["seq": transfer.transferIdentifier, "error": "\(error)"])
     }
 
-    public func didReceiveApplicationContext(_ context: UserInfo) {
+    public func didReceiveApplicationContext(_ context: [String: Any]) {
         contextsReceived += 1
         logger.info("app.context-received", ["keys": context.keys.sorted().joined(separator: ",")])
     }
 }
 
-/// The last `capacity` items, oldest first.
-public struct RecentItems<Element: Sendable>: Sendable {
-    public let capacity: Int
-    public private(set) var items: [Element] = []
-
-    public init(capacity: Int) { self.capacity = capacity }
-
-    public mutating func append(_ item: Element) {
-        items.append(item)
-        if items.count > capacity * 2 { items.removeFirst(items.count - capacity) }
-    }
-
-    public var last: [Element] { Array(items.suffix(capacity)) }
-}
-
-/// What both apps' session delegates share: the session's generic traffic goes to `AppConnectivity`.
-/// Only saving flights (phone) and recording runs (watch) differ between them.
-public protocol RunWaySessionDelegate: SessionDelegate {
-    var app: AppConnectivity { get }
+/// What both apps' session delegates share: the session's generic traffic goes to `AppConnectivity`,
+/// received userInfo is taken in batches in the app's own store (one transaction a batch, committed
+/// before the session acknowledges anything). Only saving flights (phone) and recording runs (watch)
+/// differ between them.
+open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWorkoutDelegate {
+    public let app: AppConnectivity
+    let logger: Logger
     /// Which app this is (it signs its message replies).
-    var appRole: DeviceRole { get }
-}
+    let appRole: String
+    var onActivation: ((WCSessionActivationState, (any Error)?) -> Void)?
+    /// Workout traffic from the counterpart (a phone-led run's mirroring).
+    var onWorkoutEvent: ((UserInfo) -> Void)?
+    /// The batch transaction is open.
+    private var inBatch = false
 
-extension RunWaySessionDelegate {
-    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
-        app.didFinish(transfer, error: error)
+    init(app: AppConnectivity, role: String, logger: Logger) {
+        self.app = app
+        self.appRole = role
+        self.logger = logger
+        super.init()
     }
 
-    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
-        app.didReceiveApplicationContext(context)
+    public func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        onActivation?(activationState, error)
     }
 
-    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
-        app.answer(message, from: appRole, reply: reply)
+    /// The paired device was switched: activate again, as Apple asks apps to, to talk to the new one.
+    public func sessionDidDeactivate(_ session: WCSession) {
+        logger.notice("app.session-reactivating", ["reason": "paired device switched"])
+        session.activate()
     }
 
-    public func session(_ session: Session, didReceiveMessage message: UserInfo) {
-        app.take(message)
+    // MARK: - A batch of received userInfo: one transaction of the app's
+
+    public func sessionWillReceiveUserInfoBatch(_ session: WCSession) {
+        do {
+            try app.database.begin()
+            inBatch = true
+        } catch {
+            logger.error("app.batch-begin-failed", ["error": "\(error)"])
+        }
+    }
+
+    public func sessionWillCommitUserInfoBatch(_ session: WCSession) throws {
+        guard inBatch else { throw BatchNotOpen() }
+        inBatch = false
+        try app.database.commit()
+    }
+
+    public func sessionDidRollBackUserInfoBatch(_ session: WCSession, error: any Error) {
+        if inBatch { app.database.rollback() }
+        inBatch = false
+        didRollBack()
+    }
+
+    /// The app could not open its transaction: nothing of the batch may be acknowledged.
+    struct BatchNotOpen: Error, CustomStringConvertible {
+        var description: String { "the app's store could not open the batch's transaction" }
+    }
+
+    /// Whatever the subclass holds for the batch is gone with the rollback.
+    func didRollBack() {}
+
+    // Every method a subclass specialises is implemented here and overridden there: a protocol's
+    // default is chosen where the conformance is declared, so a subclass's own would never be called.
+
+    public func sessionDidCommitUserInfoBatch(_ session: WCSession) {}
+
+    public func session(_ session: WCSession, didReceiveEncodedUserInfo userInfo: UnsafeRawBufferPointer, transfer: WCReceivedTransfer) -> WCReceiveOutcome? {
+        nil
+    }
+
+    public func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+        app.recordUserInfo(userInfo, transfer: transfer)
+    }
+
+    public func session(_ session: WCSession, didReceiveWorkoutEvent event: UserInfo) { onWorkoutEvent?(event) }
+
+    public func sessionReachabilityDidChange(_ session: WCSession) {}
+    public func sessionWatchStateDidChange(_ session: WCSession) {}
+
+    // MARK: - The rest of the session's traffic
+
+    public func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
+        app.didFinish(userInfoTransfer, error: error)
+    }
+
+    public func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
+        app.didReceiveApplicationContext(applicationContext)
+    }
+
+    public func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+        let typed = (try? WCSession.typed(message)) ?? [:]
+        app.answer(typed, from: appRole) { replyHandler(WCSession.untyped($0)) }
+    }
+
+    public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
+        app.take((try? WCSession.typed(message)) ?? [:])
     }
 }

@@ -1,5 +1,6 @@
 import JSONText
 import Storage
+import UserNotifications
 
 /// Which language the app speaks, and why (APP_SPEC G.1): the per-app setting if there is one, else
 /// the first of the system's preferred languages that the app supports, else the development region.
@@ -66,11 +67,11 @@ public struct LanguageResolution: Equatable, Sendable {
     }
 }
 
-/// The per-app language, as iOS keeps it: system state in `device_settings` (key `appLanguage`, a JSON
+/// The per-app language, as iOS keeps it: system state in `app_settings` (key `appLanguage`, a JSON
 /// string), beside the device clock; absent when the app follows the system.
 public enum AppLanguageSetting {
     public static func load(_ database: Database) throws -> AppLanguage? {
-        let query = try database.statement(literal: "SELECT value FROM device_settings WHERE key = 'appLanguage'")
+        let query = try database.statement(literal: "SELECT value FROM app_settings WHERE key = 'appLanguage'")
         defer { query.reset() }
         guard try query.step(), let value = try? JSONValue(parsing: Array(query.string(at: 0).utf8)) else { return nil }
         return value.stringValue.flatMap(AppLanguage.init(rawValue:))
@@ -82,13 +83,13 @@ public enum AppLanguageSetting {
         if let language {
             let upsert = try database.statement(
                 literal: """
-                    INSERT INTO device_settings (key, value) VALUES ('appLanguage', ?)
+                    INSERT INTO app_settings (key, value) VALUES ('appLanguage', ?)
                     ON CONFLICT (key) DO UPDATE SET value = excluded.value
                     """)
             try upsert.bind(JSONValue.string(language.rawValue).text, at: 1)
             try upsert.run()
         } else {
-            try database.execute("DELETE FROM device_settings WHERE key = 'appLanguage'")
+            try database.execute("DELETE FROM app_settings WHERE key = 'appLanguage'")
         }
     }
 }
@@ -96,30 +97,23 @@ public enum AppLanguageSetting {
 // MARK: - Rebuilding what was written in the old language
 
 extension RunReminderService {
-    /// Rewrites the pending reminders' title and body in `language`, keeping each one's id, fire date
-    /// and place in the queue: iOS stores a notification's content as it was when scheduled, so a
-    /// language change must write it again — and must not reschedule, which could move the basis.
-    /// Joins the caller's transaction, if one is open. Returns the ids rewritten.
+    /// Rewrites the pending reminders' title and body in `language`, keeping each one's id and fire
+    /// date: iOS stores a notification's content as it was when scheduled, so a language change must
+    /// write it again — and must not reschedule, which could move the basis. Returns the ids rewritten.
     @discardableResult
-    public func rewritePendingTexts(in language: AppLanguage) throws -> [String] {
+    public func rewritePendingTexts(in language: AppLanguage) -> [String] {
         self.language = language.rawValue
         var rewritten: [String] = []
-        try center.atomically {
-            let update = try center.database.statement(
-                literal: """
-                    UPDATE notifications_pending SET title = ?, body = ?, language = ? WHERE id = ?
-                    """)
-            for request in try center.pending() where Self.isReminder(request.id) {
-                let title = ReminderTexts.title(language: language.rawValue)
-                let body = ReminderTexts.body(elapsedDays: Self.elapsedDays(ofIdentifier: request.id), language: language.rawValue)
-                guard request.title != title || request.body != body || request.language != language.rawValue else { continue }
-                try update.bind(title, at: 1)
-                try update.bind(body, at: 2)
-                try update.bind(language.rawValue, at: 3)
-                try update.bind(request.id, at: 4)
-                try update.run()
-                rewritten.append(request.id)
-            }
+        for request in pendingReminders() {
+            let title = ReminderTexts.title(language: language.rawValue)
+            let elapsedDays = Self.elapsedDays(ofIdentifier: request.identifier)
+            let body = ReminderTexts.body(elapsedDays: elapsedDays, language: language.rawValue)
+            guard
+                request.content.title != title || request.content.body != body
+                    || (request.content.userInfo["language"] as? String) != language.rawValue
+            else { continue }
+            center.add(self.request(Planned(id: request.identifier, fireAt: Self.fireAt(of: request), elapsedDays: elapsedDays)))
+            rewritten.append(request.identifier)
         }
         return rewritten
     }

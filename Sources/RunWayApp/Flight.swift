@@ -1,4 +1,5 @@
-import Connectivity
+import Posix
+import PropertyLists
 
 /// How a flight was flown: to a target pace, or to a heart-rate zone (a *Mission Flight*).
 public enum FlightMode: String, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
-import Connectivity
 import JSONText
 import Posix
+import PropertyLists
 
 /// A GPWS warning raised during a run: one per transition into `SINK RATE` or `OVERSPEED`. Alerts travel
 /// inside their flight (the userInfo's `alerts`, an array of dictionaries), so they share its transfer,

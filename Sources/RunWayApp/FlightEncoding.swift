@@ -1,4 +1,5 @@
-import Connectivity
+import Posix
+import PropertyLists
 
 extension Flight {
     /// A flight read straight from its encoded userInfo, without building a dictionary: the phone's

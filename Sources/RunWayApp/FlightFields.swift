@@ -1,4 +1,5 @@
-import Connectivity
+import Posix
+import PropertyLists
 
 /// A flight's fields, declared once: the userInfo key (also the JSON key), the SQL column, the kind of
 /// value and its valid range. The encoder (`Flight.userInfo`), both decoders (`Flight(userInfo:)` and the

@@ -1,4 +1,4 @@
-import Connectivity
+import Posix
 
 /// A small, fast, seedable generator (SplitMix64): the same seed gives the same runs.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {

@@ -1,4 +1,4 @@
-import Connectivity
+import Posix
 
 /// The valid range of every field of a flight, decided once.
 ///

@@ -1,4 +1,4 @@
-import Connectivity
+import Posix
 
 /// Who started a workout (RunWay's `startOrigin`): the device itself, or the other device (a phone-led
 /// start the watch mirrors). Nil in RunWay means "no run": here that is the absence of a `LiveRun`.

@@ -1,5 +1,7 @@
+import Foundation
 import JSONText
 import Posix
+import UserNotifications
 
 /// RunWay 1.3.2's inactivity reminders (`RunReminderService`): four one-shot notifications 7, 14, 21
 /// and 28 days after the last run, computed in one place on the device clock.
@@ -69,7 +71,8 @@ public final class RunReminderService {
     }
 
     public let rule: Rule
-    public let center: UserNotificationCenter
+    /// The app's notification centre: the device's OS keeps and delivers what is added to it.
+    public let center: UNUserNotificationCenter
     /// The language the bodies are written in when scheduled (iOS stores the content as it was then).
     public var language = ReminderTexts.defaultLanguage
     private let logger: Logger
@@ -77,34 +80,87 @@ public final class RunReminderService {
     private let lastRunAt: () throws -> Double?
     public private(set) var rescheduleCount = 0
 
-    public init(rule: Rule, center: UserNotificationCenter, logger: Logger, lastRunAt: @escaping () throws -> Double?) {
+    public init(rule: Rule, center: UNUserNotificationCenter = .current(), logger: Logger, lastRunAt: @escaping () throws -> Double?) {
         self.rule = rule
         self.center = center
         self.logger = logger
         self.lastRunAt = lastRunAt
     }
 
-    /// Replaces the reminders by the rule's plan at device time `now`, in one transaction; returns the
-    /// plan carried out. `reason` is logged (`saved`, `opened`, `deleted`, `command`).
+    /// A reminder as the notification centre takes it: its date as UTC calendar components, to the
+    /// nanosecond (the fire date of a stage is the last run plus whole days, to the second and below).
+    func request(_ item: Planned) -> UNNotificationRequest {
+        let content = UNMutableNotificationContent()
+        content.title = ReminderTexts.title(language: language)
+        content.body = ReminderTexts.body(elapsedDays: item.elapsedDays, language: language)
+        content.userInfo = ["language": language]
+        return UNNotificationRequest(identifier: item.id, content: content, trigger: Self.trigger(at: item.fireAt))
+    }
+
+    /// Every date a calendar can name: 0001-01-01 to 9999-12-31T23:59:59Z. A stage beyond it (a run
+    /// dated in year 10⁶ by a corrupted store) is scheduled at the calendar's end.
+    static let nameableDates: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+    static func trigger(at date: Double) -> UNCalendarNotificationTrigger {
+        let fireAt = date.isNaN ? nameableDates.upperBound : min(max(date, nameableDates.lowerBound), nameableDates.upperBound)
+        let whole = fireAt.rounded(.down)
+        var seconds = Int(whole)
+        var components = DateComponents()
+        components.timeZone = TimeZone(secondsFromGMT: 0)
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        seconds -= days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        components.year = year
+        components.month = month
+        components.day = day
+        components.hour = seconds / 3600
+        components.minute = seconds % 3600 / 60
+        components.second = seconds % 60
+        components.nanosecond = Int(((fireAt - whole) * 1e9).rounded())
+        return UNCalendarNotificationTrigger(dateMatching: components, repeats: false)
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01.
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The reminders pending in the centre now (by fire date).
+    public func pendingReminders() -> [UNNotificationRequest] {
+        var pending: [UNNotificationRequest] = []
+        center.getPendingNotificationRequests { pending = $0 }
+        return pending.filter { Self.isReminder($0.identifier) }
+    }
+
+    /// Replaces the reminders by the rule's plan at device time `now`: the centre takes the removals and
+    /// additions together, at the end of this turn of the app's queue. Returns the plan carried out.
+    /// `reason` is logged (`saved`, `opened`, `deleted`, `command`).
     @discardableResult
     public func reschedule(now: Double, reason: String) throws -> Plan {
         let last = try lastRunAt()
         let plan = Self.plan(lastRunAt: last, now: now, rule: rule)
-        let requests = plan.add.map { item in
-            UserNotificationCenter.Request(
-                id: item.id, fireAt: item.fireAt, title: ReminderTexts.title(language: language),
-                body: ReminderTexts.body(elapsedDays: item.elapsedDays, language: language), language: language)
+        let title = ReminderTexts.title(language: language)
+        // Already exactly so (a UI opened again, the same latest run): nothing to write.
+        let current = pendingReminders().map { request in
+            Held(id: request.identifier, fireAt: Self.fireAt(of: request), title: request.content.title, body: request.content.body)
         }
-        // Already exactly so (a UI opened again, the same latest run): no write, no fsync.
-        let current = try center.pending().filter { Self.isReminder($0.id) }.map { request -> UserNotificationCenter.Request in
-            var copy = request
-            copy.addedAt = 0
-            return copy
+        let wanted = plan.add.map {
+            Held(id: $0.id, fireAt: $0.fireAt, title: title, body: ReminderTexts.body(elapsedDays: $0.elapsedDays, language: language))
         }
-        if current.sorted(by: { $0.id < $1.id }) != requests.sorted(by: { $0.id < $1.id }) {
-            try center.atomically {
-                try center.removePending(plan.remove)
-                for request in requests { try center.add(request, now: now) }
+        if current.sorted(by: { $0.id < $1.id }) != wanted.sorted(by: { $0.id < $1.id }) {
+            center.removePendingNotificationRequests(withIdentifiers: plan.remove)
+            for item in plan.add {
+                center.add(request(item)) { [logger] error in
+                    if let error { logger.error("reminders.add-failed", ["id": item.id, "error": "\(error)"]) }
+                }
             }
         }
         rescheduleCount += 1
@@ -115,6 +171,26 @@ public final class RunReminderService {
                 "pending": plan.add.map(\.id).joined(separator: ","),
             ])
         return plan
+    }
+
+    /// A reminder's identity for "already exactly so": dates within a millisecond are the same.
+    struct Held: Equatable {
+        var id: String
+        var fireAt: Double
+        var title: String
+        var body: String
+        static func == (a: Held, b: Held) -> Bool {
+            a.id == b.id && abs(a.fireAt - b.fireAt) < 0.001 && a.title == b.title && a.body == b.body
+        }
+    }
+
+    /// The fire date of a request the centre holds.
+    public static func fireAt(of request: UNNotificationRequest) -> Double {
+        switch request.trigger {
+        case let trigger as UNCalendarNotificationTrigger: trigger.nextTriggerDate()?.timeIntervalSince1970 ?? 0
+        case let trigger as UNTimeIntervalNotificationTrigger: trigger.nextTriggerDate()?.timeIntervalSince1970 ?? 0
+        default: 0
+        }
     }
 
     /// Whether `id` is one of the reminders' (the notification centre holds others too).

@@ -1,5 +1,6 @@
-import Connectivity
+import WatchConnectivity
 import Posix
+import Storage
 
 /// Where the phone app saves a flight that arrives from the watch.
 public enum SavePath: String, Sendable, CaseIterable {
@@ -63,7 +64,7 @@ public final class RunViewModel {
     // MARK: - Receiving from the watch
 
     /// The connectivity service's entry point, called inside the session's receive transaction.
-    public func receiveFromWatch(_ flight: Flight, origin: FlightStore.Origin) -> ReceiveOutcome {
+    public func receiveFromWatch(_ flight: Flight, origin: FlightStore.Origin) -> WCReceiveOutcome {
         switch savePath {
         case .uiDrain:
             // The 1.3 bug: delivered, appended to memory, never saved until a home screen appears.
@@ -84,7 +85,7 @@ public final class RunViewModel {
                 // jump ahead of the flights rolled back with it and bypass the receive cursor (a flight
                 // the user deleted would come back). The resend is the retry.
                 logger.error("app.save-failed", ["id": flight.id, "error": "\(error)", "action": "rolled back; the watch resends it"])
-                return .failed
+                return (error as? StorageError)?.kind == .full ? .insufficientSpace : .failed
             }
         }
     }

@@ -1,42 +1,30 @@
-import Connectivity
+import Foundation
 import Posix
+import PropertyLists
+import WatchConnectivity
 
 /// The watch app's session delegate: takes what the phone sends (userInfo, contexts, messages) and
 /// hears when its own transfers — finished runs — are safely on the phone.
 public final class WatchConnectivityService: RunWaySessionDelegate {
-    public let app: AppConnectivity
-    public var appRole: DeviceRole { .watch }
-    private let logger: Logger
-    public var onActivation: ((ActivationState, Error?) -> Void)?
-
-    public init(app: AppConnectivity, logger: Logger) {
-        self.app = app
-        self.logger = logger
-    }
-
-    public func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
-        onActivation?(state, error)
-    }
-
-    public func sessionDidDeactivate(_ session: Session) { try? session.activate() }
-
     /// What the app does when a transfer fails (`didFinish` with an error): RunWay queues the run
     /// again (a new transfer; the phone dedups by flight id), so no run is lost. `false` is the seeds'
     /// app (`watch-agent --failed-transfer legacy`): no handler, the run is gone.
     public var requeueFailedTransfers = true
 
-    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
-        app.didFinish(transfer, error: error)
-        guard let error, requeueFailedTransfers, let userInfo = transfer.userInfo else { return }
-        do {
-            let again = try session.transferUserInfo(userInfo)
-            logger.notice("app.transfer-requeued", ["seq": transfer.seq, "newSeq": again.seq, "error": error.code.rawValue])
-        } catch {
-            logger.error("app.transfer-requeue-failed", ["seq": transfer.seq, "error": "\(error)"])
-        }
+    public init(app: AppConnectivity, logger: Logger) {
+        super.init(app: app, role: "watch", logger: logger)
     }
 
-    public func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
-        app.recordUserInfo(userInfo, transfer: transfer)
+    public override func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
+        app.didFinish(userInfoTransfer, error: error)
+        guard let error, requeueFailedTransfers else { return }
+        let code = (error as? WCError)?.code.rawValue ?? 0
+        do {
+            let userInfo = try WCSession.typed(userInfoTransfer.userInfo)
+            let again = try session.transferUserInfo(typed: [userInfo])
+            logger.notice("app.transfer-requeued", ["seq": userInfoTransfer.transferIdentifier, "newSeq": again.first?.transferIdentifier ?? 0, "error": code])
+        } catch {
+            logger.error("app.transfer-requeue-failed", ["seq": userInfoTransfer.transferIdentifier, "error": "\(error)"])
+        }
     }
 }

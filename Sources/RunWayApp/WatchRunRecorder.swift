@@ -1,5 +1,6 @@
-import Connectivity
+import WatchConnectivity
 import Posix
+import PropertyLists
 
 /// The watch app's side of a finished run (RunWay's `sendRunningData`): finished flights become queued
 /// userInfo transfers, which then belong to the session's durable outbox.
@@ -9,21 +10,21 @@ import Posix
 /// process, so here a recording needs an activated session: without one it fails (7004) and nothing is
 /// recorded — never "recorded" in memory alone.
 public final class WatchRunRecorder {
-    public let session: Session
+    public let session: WCSession
     private let logger: Logger
 
-    public init(session: Session, logger: Logger) {
+    public init(session: WCSession = .default, logger: Logger) {
         self.session = session
         self.logger = logger
     }
 
-    /// Queues `flights` for the phone in one outbox transaction.
+    /// Queues `flights` for the phone in one durable write (the session's queue).
     @discardableResult
-    public func finish(_ flights: [Flight]) throws -> [UserInfoTransfer] {
+    public func finish(_ flights: [Flight]) throws -> [WCSessionUserInfoTransfer] {
         try requireActivated()
         guard !flights.isEmpty else { return [] }
-        let transfers = try session.transferUserInfo(batch: flights.map(\.userInfo))
-        logger.debug("watch.flights-queued", ["count": transfers.count, "lastSeq": transfers.last?.seq ?? 0])
+        let transfers = try session.transferUserInfo(typed: flights.map(\.userInfo))
+        logger.debug("watch.flights-queued", ["count": transfers.count, "lastSeq": transfers.last?.transferIdentifier ?? 0])
         return transfers
     }
 
@@ -68,7 +69,8 @@ public final class WatchRunRecorder {
     private func requireActivated() throws(WCError) {
         guard session.activationState == .activated else {
             throw WCError(
-                .sessionNotActivated, "the watch's session is not activated, so nothing was recorded (a run held only in memory would be lost with the app)")
+                .sessionNotActivated,
+                description: "the watch's session is not activated, so nothing was recorded (a run held only in memory would be lost with the app)")
         }
     }
 }

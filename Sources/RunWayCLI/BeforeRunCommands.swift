@@ -3,6 +3,7 @@ import Control
 import JSONText
 import Posix
 import RunWayApp
+import TerminalViews
 
 /// `runway phone preflight`, `runway appstore set|fail|show`, `runway phone update check|status|respond`.
 enum BeforeRunCommands {
@@ -183,16 +184,24 @@ enum BeforeRunCommands {
 
     // MARK: - In `runway phone ui`
 
-    /// The alert as a boxed block ending `[Update] [Later]`.
+    /// The widest an alert's text runs, in display columns: a phone's alert is narrow, and a box this wide
+    /// fits an 80-column terminal with the events pane's margin.
+    static let alertColumns = 56
+
+    /// The alert as a boxed block ending with its buttons in the app's language (`[업데이트] [나중에]`,
+    /// `[Update] [Later]`), its text wrapped and its border aligned in display columns: Korean and
+    /// Japanese characters take two.
     static func alertBox(_ event: JSONValue) -> String {
         let title = event["title"]?.stringValue ?? ""
         let message = event["message"]?.stringValue ?? ""
-        let buttons = (event["buttons"]?.arrayValue ?? []).compactMap(\.stringValue).map { "[\($0)]" }.joined(separator: " ")
+        // The titles the app shows (`buttonTitles`); `buttons` are the words `update respond` takes.
+        let titles = (event["buttonTitles"]?.arrayValue ?? event["buttons"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let buttons = titles.map { "[\($0)]" }.joined(separator: " ")
         let body =
-            [title] + message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            + ["(\(event["storeURL"]?.stringValue ?? ""))", buttons]
-        let width = body.map(\.count).max() ?? 0
+            TextWidth.wrap(title, alertColumns) + TextWidth.wrap(message, alertColumns)
+            + ["(\(event["storeURL"]?.stringValue ?? ""))", buttons]  // the URL whole: it is copied
+        let width = body.map(TextWidth.of).max() ?? 0
         let rule = "+" + String(repeating: "-", count: width + 2) + "+"
-        return ([rule] + body.map { "| " + $0 + String(repeating: " ", count: width - $0.count) + " |" } + [rule]).joined(separator: "\n")
+        return ([rule] + body.map { "| " + TextWidth.pad($0, width) + " |" } + [rule]).joined(separator: "\n")
     }
 }

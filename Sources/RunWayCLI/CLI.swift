@@ -22,7 +22,8 @@ public enum CLI {
             PairCommand.command
         ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
             WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
-        ] + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch) + QuarantineCLI.commands(.watch) + [
+        ] + LinkCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch)
+        + QuarantineCLI.commands(.watch) + [
             PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
             AlertCommands.alerts,
         ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone)
@@ -35,11 +36,17 @@ public enum CLI {
             Output.out("runway \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))")
             return 0
         }
+        // The shells' completion (`runway completion`): not a command of its own, never in the help.
+        if arguments.first == "__complete" {
+            Output.out(Completion.answer(Array(arguments.dropFirst())).text)
+            return 0
+        }
         // The longest command path that prefixes the arguments.
         let match =
             commands
             .filter { arguments.starts(with: $0.path) }
             .max { $0.path.count < $1.path.count }
+        let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
         guard let command = match else {
             if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
                 Output.out(usage())
@@ -48,24 +55,33 @@ public enum CLI {
             let prefix = Array(arguments.prefix { !$0.hasPrefix("-") })
             let group = commands.filter { !prefix.isEmpty && $0.path.starts(with: prefix) }
             // `runway phone` alone (or with --help): the commands under it.
-            if !group.isEmpty && (prefix.count == arguments.count || arguments.contains("--help") || arguments.contains("-h")) {
-                Output.out(usage(group))
+            if !group.isEmpty && (prefix.count == arguments.count || wantsHelp) {
+                Output.out(groupUsage(prefix, group))
                 return 0
             }
-            let family = commands.filter { !prefix.isEmpty && $0.path.starts(with: prefix.prefix(1)) }
-            fail(
-                arguments, code: nil, name: "usage", message: "unknown command '\(prefix.joined(separator: " "))'",
-                text: "runway: unknown command '\(prefix.joined(separator: " "))'\n\n\(usage(family.isEmpty ? commands : family))")
-            return 2
+            if !group.isEmpty {
+                let words = prefix.joined(separator: " ")
+                fail(
+                    arguments, name: "usage", message: "'runway \(words)' needs a command after it",
+                    text: "runway: 'runway \(words)' needs a command after it\ntry 'runway \(words) --help'")
+                return 2
+            }
+            return unknownCommand(arguments, prefix)
         }
         let rest = Array(arguments.dropFirst(command.path.count))
+        // `runway phone quarantine remov 3`: a word where a subcommand goes, not an argument.
+        if command.positionals == 0, let word = rest.first, !word.hasPrefix("-"), !wantsHelp,
+            commands.contains(where: { $0.path.count > command.path.count && $0.path.starts(with: command.path) })
+        {
+            return unknownCommand(arguments, command.path + rest.prefix { !$0.hasPrefix("-") })
+        }
         let parsed: ParsedArguments
         let specs = effectiveSpecs(command)
         let name = command.path.joined(separator: " ")
         do {
             parsed = try Arguments.parse(rest, specs: specs, maximumPositionals: command.positionals)
         } catch {
-            fail(arguments, code: nil, name: "usage", message: error.message, text: "runway \(name): \(error.message)\n\n\(help(command))")
+            usageFailure(arguments, name, error)
             return 2
         }
         if parsed.wantsHelp {
@@ -83,12 +99,12 @@ public enum CLI {
             Output.out(JSONValue.object(["ok": .bool(status == 0), "output": .array(output.map(JSONValue.string))]).text)
             return status
         } catch let error as UsageError {
-            fail(arguments, code: nil, name: "usage", message: error.message, text: "runway \(name): \(error.message)\n\n\(help(command))")
+            usageFailure(arguments, name, error)
             return 2
         } catch let error as ControlError {
             fail(
                 arguments, code: error.wcError?.code.rawValue, name: error.wcError?.name ?? (error.exitStatus == 2 ? "invalid" : "failed"),
-                message: error.message, text: "runway: \(error.message)")
+                message: error.message, reason: error.reason, text: "runway: \(error.message)")
             return error.exitStatus
         } catch let error as WCError {
             fail(arguments, code: error.code.rawValue, name: error.name, message: error.message, text: "runway: \(error)")
@@ -103,21 +119,45 @@ public enum CLI {
     }
 
     /// Reports a failure on stderr: `text` for people, or under `--json` one line of JSON for scripts,
-    /// `{"error":{"code":7009,"name":"payloadTooLarge","message":"…"}}` (`code` only for WatchConnectivity errors).
-    static func fail(_ arguments: [String], code: Int?, name: String, message: String, text: String) {
+    /// `{"error":{"code":7009,"name":"payloadTooLarge","message":"…"}}` (`code` only for WatchConnectivity
+    /// errors; `didYouMean` for an unknown command or option close to known ones; `reason` where a command's
+    /// failures are told apart, as `cancel`'s are).
+    static func fail(
+        _ arguments: [String], code: Int? = nil, name: String, message: String, suggestions: [String] = [], reason: String? = nil, text: String
+    ) {
         guard arguments.contains("--json") else {
             Output.err(text)
             return
         }
         var error: [String: JSONValue] = ["name": .string(name), "message": .string(message)]
         if let code { error["code"] = .integer(Int64(code)) }
+        if !suggestions.isEmpty { error["didYouMean"] = .array(suggestions.map(JSONValue.string)) }
+        if let reason { error["reason"] = .string(reason) }
         Output.err(JSONValue.object(["error": .object(error)]).text)
+    }
+
+    /// A usage error: the one line, then where the help is — not the whole help page.
+    static func usageFailure(_ arguments: [String], _ name: String, _ error: UsageError) {
+        fail(
+            arguments, name: "usage", message: error.message, suggestions: error.suggestions,
+            text: "runway \(name): \(error.message)\ntry 'runway \(name) --help'")
+    }
+
+    /// `runway phone logbok`: the words that are not a command, what they may have meant, and the help to
+    /// read (the deepest group the words did name). Exit 2.
+    static func unknownCommand(_ arguments: [String], _ words: [String]) -> Int32 {
+        let (known, suggestions) = CommandSuggestions.suggest(words)
+        let typed = words.joined(separator: " ")
+        let message = "unknown command '\(typed)'" + Suggestions.phrase(suggestions, quoted: true)
+        let helpWords = (["runway"] + known + ["--help"]).joined(separator: " ")
+        fail(arguments, name: "usage", message: message, suggestions: suggestions, text: "runway: \(message)\ntry '\(helpWords)'")
+        return 2
     }
 
     /// Wherever a home can be given, a registered pair can name it instead (`--pair`).
     static func effectiveSpecs(_ command: Command) -> [ArgumentSpec] {
         var specs = command.specs
-        if specs.contains(where: { $0.name == "home" || $0.name == "phone" }) && !specs.contains(where: { $0.name == "pair" }) {
+        if command.path != ["pair"] && specs.contains(where: { $0.name == "home" || $0.name == "phone" }) && !specs.contains(where: { $0.name == "pair" }) {
             specs.append(pairSpec)
         }
         if wrapsJSON(command) { specs.append(jsonSpec) }
@@ -132,34 +172,66 @@ public enum CLI {
     }
 
     static func help(_ command: Command) -> String {
-        """
-        usage: runway \(command.path.joined(separator: " ")) \(command.synopsis)
+        let subcommands = commands.filter { $0.path.count > command.path.count && $0.path.starts(with: command.path) }
+        let under = subcommands.isEmpty ? "" : "\ncommands under it:\n" + commandLines(subcommands) + "\n"
+        return """
+            usage: runway \(command.path.joined(separator: " ")) \(fullSynopsis(command))
 
-        \(command.summary)
+            \(command.summary)
 
-        options:
-        \(Arguments.describe(effectiveSpecs(command) + [.flag("help", "show this help")]))
-
-        \(Examples.helpSection(for: command))
-        """
+            options:
+            \(Arguments.describe(effectiveSpecs(command) + [.flag("help", "show this help")]))
+            \(under)
+            \(Examples.helpSection(for: command))
+            """
     }
 
-    static func usage(_ list: [Command] = commands) -> String {
-        let lines = list.map { "  runway \($0.path.joined(separator: " ")) \($0.synopsis)" }
-        return """
-            usage: runway COMMAND [options]
+    /// The synopsis with the options every command of its kind takes: `--pair NAME` wherever `--home` is,
+    /// `--json` everywhere (`effectiveSpecs`) — so that a usage line names every option its help lists.
+    static func fullSynopsis(_ command: Command) -> String {
+        var synopsis = command.synopsis
+        let names = Set(effectiveSpecs(command).filter { !$0.hidden }.map(\.name))
+        // The options it names already: `--json-file` is not `--json`.
+        let named = Set(synopsis.split { !($0.isLetter || $0.isNumber || $0 == "-") }.filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) })
+        if names.contains("pair") && !named.contains("pair") { synopsis += " [--pair NAME]" }
+        if names.contains("json") && !named.contains("json") { synopsis += " [--json]" }
+        return synopsis.trimmingWhitespace
+    }
 
-            The command-line client of RunWay Pair, a simulated iPhone + Apple Watch running app.
-            `runway pair --phone P --watch W` makes (and remembers) a pair, `runway up` starts both devices
-            (or start `phone-daemon --home P` and `watch-agent --home W` yourself). With one pair registered,
-            --home may be left out; with several, add --pair NAME. `runway phone` alone lists the phone's commands.
+    static func commandLines(_ list: [Command]) -> String {
+        list.map { "  runway \($0.path.joined(separator: " ")) \($0.synopsis)" }.joined(separator: "\n")
+    }
+
+    /// `runway clock --help`: the group's commands and nothing else.
+    static func groupUsage(_ prefix: [String], _ list: [Command]) -> String {
+        let words = prefix.joined(separator: " ")
+        return """
+            usage: runway \(words) COMMAND [options]
 
             commands:
-            \(lines.joined(separator: "\n"))
+            \(commandLines(list))
 
-            `runway COMMAND --help` describes one. Exit status: 0 success, 1 the operation failed (a daemon
-            not running, an unknown flight), 2 invalid usage or input.
+            `runway \(words) COMMAND --help` describes one.
             """
+    }
+
+    static func usage() -> String {
+        """
+        usage: runway COMMAND [options]
+
+        The command-line client of RunWay Pair, a simulated iPhone + Apple Watch running app.
+        `runway pair --phone P --watch W` makes (and remembers) a pair, `runway up` starts both devices
+        (or start `phone-daemon --home P` and `watch-agent --home W` yourself). With one pair registered,
+        --home may be left out; with several, add --pair NAME. Every command takes --json. `runway phone`
+        alone lists the phone's commands.
+
+        commands:
+        \(commandLines(commands))
+
+        `runway COMMAND --help` describes one; `source <(runway completion bash)` (or zsh, fish) completes
+        them. Exit status: 0 success, 1 the operation failed (a daemon not running, an unknown flight),
+        2 invalid usage or input.
+        """
     }
 
     // MARK: - Shared pieces

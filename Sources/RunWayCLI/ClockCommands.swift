@@ -1,5 +1,6 @@
 import Connectivity
 import Control
+import DeviceOS
 import JSONText
 import Posix
 import RunWayApp

@@ -3,6 +3,8 @@ import Control
 import JSONText
 import Posix
 import Storage
+import PropertyLists
+import RunWayApp
 
 /// `runway dump --home H`: what a store's binary payloads say, for people who open it with `sqlite3`
 /// and find property lists in BLOBs. Reads the store directly (a daemon may be running: SQLite's WAL
@@ -11,8 +13,8 @@ enum DumpCommand {
     static let command = CLI.Command(
         path: ["dump"], synopsis: "--home H [--limit N] [--json]",
         summary: """
-            Decodes the payloads in a device's store: the outbox (transfers not yet acknowledged), the userInfo
-            delivered to the app that were not flights, the quarantine, and the application contexts. Each payload
+            Decodes the payloads in a device's stores: the outbox (transfers not yet acknowledged), the userInfo
+            delivered to the RunWay app that were not flights (in its container), the quarantine, and the application contexts. Each payload
             is shown as JSON (data as base64, dates as ISO 8601). At most N rows per table (default 1000).
             Works on a phone's or a watch's home, with or without its daemon running.
             """,
@@ -43,8 +45,19 @@ enum DumpCommand {
         let outbox = try rows("SELECT seq, payload FROM cx_outbox WHERE seq > \(acked) ORDER BY seq LIMIT ?") {
             .object(["transferId": .integer($0.int64(at: 0)), "userInfo": payload($0.blob(at: 1))])
         }
-        let received = try rows("SELECT transfer_seq, source_device, payload FROM received_userinfo ORDER BY arrival LIMIT ?") {
-            .object(["transferId": .integer($0.int64(at: 0)), "from": .string($0.string(at: 1)), "userInfo": payload($0.blob(at: 2))])
+        // The userInfo the RunWay app took that were not flights are in the app's own store.
+        var received: [JSONValue] = []
+        for bundle in [RunWayStore.bundleIDs.phone, RunWayStore.bundleIDs.watch] {
+            let appStore = RunWayStore.path(container: home + "/apps/" + bundle)
+            guard Filesystem.kind(of: appStore) == .regular else { continue }
+            let app = try Database(path: appStore)
+            defer { app.close() }
+            let query = try app.prepare("SELECT transfer_seq, source_device, payload FROM received_userinfo ORDER BY arrival LIMIT ?")
+            try query.bind(limit, at: 1)
+            while try query.step() {
+                received.append(
+                    .object(["transferId": .integer(query.int64(at: 0)), "from": .string(query.string(at: 1)), "userInfo": payload(query.blob(at: 2))]))
+            }
         }
         let quarantine = try rows("SELECT id, seq, reason, payload FROM cx_quarantine ORDER BY id LIMIT ?") {
             .object([

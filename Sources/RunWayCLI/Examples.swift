@@ -3,12 +3,15 @@
 /// without an example; `HelpExamplesTests` checks that each example names a real command and parses.
 enum Examples {
     static let table: [String: [String]] = [
-        "pair": ["runway pair --phone ~/rw/phone --watch ~/rw/watch --name home", "runway pair --phone /tmp/p --watch /tmp/w --json"],
+        "pair": [
+            "runway pair --phone ~/rw/phone --watch ~/rw/watch --name home", "runway pair --phone /tmp/p --watch /tmp/w --json",
+            "runway pair --phone /tmp/p --watch /tmp/w --new",
+        ],
         "list": ["runway list", "runway list --json"],
         "unpair": ["runway unpair home"],
         "up": ["runway up", "runway up home --json"],
         "down": ["runway down", "runway down home"],
-        "completion": ["runway completion bash", "runway completion zsh"],
+        "completion": ["runway completion bash", "runway completion zsh", "runway completion fish | source"],
         "man": ["runway man | man -l -"],
         "dump": ["runway dump --home ~/rw/phone", "runway dump --home ~/rw/watch --limit 10 --json"],
         "watch record": ["runway watch record --count 3", "runway watch record --count 300000 --seed 7", "runway watch record --distance 5 --json"],
@@ -16,6 +19,9 @@ enum Examples {
         "link down": ["runway link down"],
         "link up": ["runway link up"],
         "link fail-next": ["runway link fail-next 2", "runway link fail-next 1 --code 7014"],
+        "watch link down": ["runway watch link down"],
+        "watch link up": ["runway watch link up --pair home"],
+        "watch link fail-next": ["runway watch link fail-next 2 --code 7015"],
         "watch run start": ["runway watch run start --mode pace --target-pace 5:30", "runway watch run start --mode heart-rate --target-hr 140-160"],
         "watch run sample": ["runway watch run sample --t 60 --distance-m 200 --pace 5:00 --hr 150", "runway watch run sample --json-file samples.json"],
         "watch run status": ["runway watch run status --json"],
@@ -41,11 +47,13 @@ enum Examples {
         "watch events": ["runway watch events", "runway watch events --follow --json", "runway watch events --limit 0 --follow"],
         "phone status": ["runway phone status", "runway phone status --json"],
         "phone logbook": ["runway phone logbook", "runway phone logbook --expand all --first-weekday mon", "runway phone logbook --json"],
-        "phone flight": ["runway phone flight W-1A2B3C", "runway phone flight W-1A2B3C --no-charts --json"],
+        "phone flight": [
+            "runway phone flight 01937C2E-5B7A-7C3D-9E4F-1A2B3C4D5E6F", "runway phone flight 01937C2E-5B7A-7C3D-9E4F-1A2B3C4D5E6F --no-charts --json",
+        ],
         "top": ["runway top", "runway top home --interval-ms 500", "runway top --once --json"],
         "timeline record": ["runway timeline record --out run.timeline --until-drained"],
         "timeline show": ["runway timeline show run.timeline", "runway timeline show run.timeline --svg run.svg"],
-        "phone delete": ["runway phone delete W-1A2B3C", "runway phone delete W-1A2B3C --yes"],
+        "phone delete": ["runway phone delete 01937C2E-5B7A-7C3D-9E4F-1A2B3C4D5E6F", "runway phone delete 01937C2E-5B7A-7C3D-9E4F-1A2B3C4D5E6F --yes"],
         "phone ui": ["runway phone ui", "runway phone ui --expand all"],
         "phone alerts": ["runway phone alerts", "runway phone alerts --json"],
         "phone run start": ["runway phone run start --mode pace --target-pace 5:30"],

@@ -7,11 +7,13 @@ import Posix
 enum PairCommand {
     static let command = CLI.Command(
         path: ["pair"],
-        synopsis: "--phone DIR --watch DIR [--name NAME] [--json]",
+        synopsis: "--phone DIR --watch DIR [--name NAME] [--new] [--json]",
         summary: """
             Pairs a watch with a phone: creates both homes if missing (mode 0700) and records the pairing
-            (pairing id, both device ids, the phone's link socket) in both. Pairing again replaces the old
-            pairing: a watch no longer paired with this phone is refused with deviceNotPaired (7005).
+            (pairing id, both device ids, the phone's link socket) in both. The same two homes paired again keep
+            their pairing (the same pairing id; the command says so) unless --new asks for a new one. Pairing a
+            home with another replaces its old pairing: a watch no longer paired with this phone is refused with
+            deviceNotPaired (7005).
             The daemons may be running: they read the pairing on their next connection.
             The pair is remembered under NAME (default: "default", or the next free "pairN"), so that --home
             can be left out of other commands (runway list). Pairing the same two homes again keeps the entry.
@@ -20,6 +22,7 @@ enum PairCommand {
             .option("phone", "DIR", "the phone's home directory"),
             .option("watch", "DIR", "the watch's home directory"),
             .option("name", "NAME", "the name to remember the pair by (letters, digits, - _ .)"),
+            .flag("new", "a new pairing even if these two homes are already paired with each other"),
             CLI.jsonSpec,
         ],
         positionals: 0,
@@ -43,17 +46,29 @@ enum PairCommand {
             phoneStore.close()
             watchStore.close()
         }
-        let pairing = Pairing(
-            pairingID: Identifier.uuid(),
-            phoneDeviceID: try SessionStore.deviceID(phoneStore, role: .phone),
-            watchDeviceID: try SessionStore.deviceID(watchStore, role: .watch),
-            phoneLinkSocket: phone.linkSocketPath,
-            pairedAt: wallClockSeconds())
-        try SessionStore.setPairing(phoneStore, pairing)
-        try SessionStore.setPairing(watchStore, pairing)
+        let phoneDeviceID = try SessionStore.deviceID(phoneStore, role: .phone)
+        let watchDeviceID = try SessionStore.deviceID(watchStore, role: .watch)
+        // Already paired with each other, as these homes are now: kept, so that pairing twice (a script run
+        // again) keeps the same pairing id.
+        let existing = try SessionStore.pairing(phoneStore)
+        let watchSide = try SessionStore.pairing(watchStore)
+        let kept =
+            !parsed.has("new") && existing != nil && existing == watchSide
+            && existing?.phoneDeviceID == phoneDeviceID && existing?.watchDeviceID == watchDeviceID
+            && existing?.phoneLinkSocket == phone.linkSocketPath
+        let pairing: Pairing
+        if kept, let existing {
+            pairing = existing
+        } else {
+            pairing = Pairing(
+                pairingID: Identifier.uuid(), phoneDeviceID: phoneDeviceID, watchDeviceID: watchDeviceID,
+                phoneLinkSocket: phone.linkSocketPath, pairedAt: wallClockSeconds())
+            try SessionStore.setPairing(phoneStore, pairing)
+            try SessionStore.setPairing(watchStore, pairing)
+        }
         // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
         // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
-        // sends fail with 7006.
+        // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
         let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
         try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
         let registered = try registry.record(phone: phone.path, watch: watch.path, name: name)
@@ -68,7 +83,12 @@ enum PairCommand {
                     "watchHome": .string(watch.path),
                     "phoneLinkSocket": .string(pairing.phoneLinkSocket),
                     "name": .string(registered.name),
+                    "kept": .bool(kept),
                 ]).text)
+        } else if kept {
+            Output.out(
+                "already paired: watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID) kept (--new for a new one), remembered as '\(registered.name)'"
+            )
         } else {
             Output.out(
                 "paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID), remembered as '\(registered.name)'"

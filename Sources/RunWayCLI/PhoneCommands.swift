@@ -10,12 +10,24 @@ enum PhoneCommands {
     static let status = CLI.Command(
         path: ["phone", "status"],
         synopsis: "--home P [--json]",
-        summary: "The phone's state: pairing, link, stored flights, save path, UI clients.",
+        summary: """
+            The phone's state in sections: SESSION (activation, pairing, the two devices), LINK (connected,
+            reachable), OUTBOX (what the phone sends), INBOX (what it received, quarantined, failed commits), APP
+            (versions, flights stored, save path, UIs, reminders) and OS (the process; under phone-os also the
+            app's state, launches by reason, declined launches, reclaims, budget). --json prints the daemon's
+            status object as it is.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
             let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self).json
-            Output.out(parsed.has("json") ? result.text : StatusText.render(result))
+            if parsed.has("json") {
+                Output.out(result.text)
+                return 0
+            }
+            // Under phone-os, the OS section says what the phone's iOS does with the app.
+            let os = try? PhoneOSCommands.client(parsed).send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
+            Output.out(DeviceStatusText.render(result, os: os))
             return 0
         })
 
@@ -120,7 +132,8 @@ enum PhoneCommands {
             Attaches to the phone like its home screen: shows the Logbook, then each flight as it is saved
             (and each notification as it is delivered: "notification: BODY", a relaunch in another
             language: "app relaunched (language-changed): language ja", each change of the Pre-flight
-            APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending [Update] [Later]);
+            APPLE WATCH row: "watch: APPLE WATCH READY", and an update alert as a box ending with its buttons in
+            the app's language, [업데이트] [나중에] in ko);
             attaching reschedules the inactivity reminders and runs the update check (at most once a day), as
             opening the app does. It stays until Ctrl-C or the phone goes. On a terminal it is a screen redrawn in
             place (the alternate screen, given back on exit): a header (the APPLE WATCH row, reachability, flights

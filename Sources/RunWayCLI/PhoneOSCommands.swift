@@ -13,19 +13,36 @@ enum PhoneOSCommands {
         return try ControlClient(home: home, socketPath: home.osControlSocketPath)
     }
 
-    static func render(_ status: OSStatusReply) -> String {
-        var lines = ["app: \(status.appState)" + (status.appPid.map { " (pid \($0))" } ?? "")]
+    /// phone-os's state, a row each: what the app is, how often it was launched and why, and what a
+    /// declined launch is where the count is shown (the watch knocked, nothing was launched).
+    static func rows(_ status: OSStatusReply) -> [(label: String, text: String)] {
+        var rows = [("app", status.appState + (status.appPid.map { " (pid \($0))" } ?? ""))]
         let byReason = status.launches.keys.sorted().map { "\($0) \(status.launches[$0] ?? 0)" }.joined(separator: ", ")
-        lines.append("launches: \(status.launchCount)" + (byReason.isEmpty ? "" : " (\(byReason))"))
-        lines.append("reclaims: \(status.reclaims), jetsams: \(status.jetsams), launches declined: \(status.declinedLaunches)")
-        if status.forceQuit { lines.append("force-quit: no background launch until the app is opened") }
-        lines.append("background budget: \(status.backgroundBudgetMs) ms" + (status.remainingBudgetMs.map { ", \($0) ms left" } ?? ""))
+        rows.append(("launches", "\(status.launchCount)" + (byReason.isEmpty ? "" : " (\(byReason))")))
+        rows.append(
+            (
+                "launches declined",
+                "\(status.declinedLaunches)"
+                    + (status.declinedLaunches > 0
+                        ? " (the watch connected while the app was not running, with nothing pending or after a force-quit: the app was not launched)"
+                        : "")
+            ))
+        rows.append(("reclaims", "\(status.reclaims) (background budget used up), jetsams \(status.jetsams)"))
+        if status.forceQuit { rows.append(("force-quit", "no background launch until the app is opened")) }
+        rows.append(("background budget", "\(status.backgroundBudgetMs) ms" + (status.remainingBudgetMs.map { ", \($0) ms left" } ?? "")))
         if status.failedLaunches > 0 {
-            lines.append(
-                "failed launches: \(status.failedLaunches) (\(status.failuresInARow) in a row" + (status.lastFailure.map { "; last: \($0)" } ?? "") + ")")
+            rows.append(
+                (
+                    "failed launches",
+                    "\(status.failedLaunches) (\(status.failuresInARow) in a row" + (status.lastFailure.map { "; last: \($0)" } ?? "") + ")"
+                ))
         }
-        if let backoff = status.backoffRemainingMs { lines.append("backing off: no background launch for \(backoff) ms") }
-        return lines.joined(separator: "\n")
+        if let backoff = status.backoffRemainingMs { rows.append(("backing off", "no background launch for \(backoff) ms")) }
+        return rows
+    }
+
+    static func render(_ status: OSStatusReply) -> String {
+        rows(status).map { "\($0.label): \($0.text)" }.joined(separator: "\n")
     }
 
     static let appCommands: [CLI.Command] = [

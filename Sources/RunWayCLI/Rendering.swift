@@ -2,6 +2,7 @@ import Connectivity
 import JSONText
 import Posix
 import RunWayApp
+import TerminalViews
 
 /// Human-readable forms of flights.
 enum Format {
@@ -87,6 +88,6 @@ enum FlightSummaryText {
 }
 
 extension String {
-    /// Left-aligned in `width` columns.
-    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    /// Left-aligned in `width` display columns (a Korean or Japanese character takes two).
+    func padding(_ width: Int) -> String { TextWidth.pad(self, width) }
 }

@@ -115,13 +115,25 @@ enum SessionCLI {
                 }),
             CLI.Command(
                 path: [name, "cancel"], synopsis: "ID --home \(home)",
-                summary: "Cancels an outstanding userInfo transfer. No effect once it has been delivered (exit 1).",
+                summary: """
+                    Cancels an outstanding userInfo transfer that is not yet on its way, and says which of the cases it
+                    met: cancelled (exit 0); already cancelled (exit 0: it will not be delivered either way); already
+                    delivered — the \(other) acknowledged it (exit 1); on its way — sent, not yet acknowledged, so it can
+                    no longer be taken back (exit 1; if the link drops first it is queued again, and cancellable); no
+                    transfer ever had that id on this \(name) (exit 2). Under --json a failure's error carries "reason":
+                    delivered, onTheWire or unknown. `runway \(name) transfers` lists what can be cancelled.
+                    """,
                 specs: [CLI.homeSpec], positionals: 1,
                 run: { parsed in
                     guard let text = parsed.positionals.first, let id = Int(text), id > 0 else {
                         throw UsageError("a transfer ID (a positive number) is required")
                     }
-                    _ = try call(parsed, device, ControlCommands.cancel.request { $0[ControlCommands.Cancel.transferId] = id }, as: CancelReply.self)
+                    let reply = try call(
+                        parsed, device, ControlCommands.cancel.request { $0[ControlCommands.Cancel.transferId] = id }, as: CancelReply.self)
+                    if reply.alreadyCancelled {
+                        Output.out("transfer \(id) was already cancelled")
+                        return 0
+                    }
                     Output.out("cancelled \(id)")
                     return 0
                 }),

@@ -3,6 +3,7 @@ import Connectivity
 import Control
 import Glibc
 import JSONText
+import TerminalViews
 
 /// `runway watch ...`
 enum WatchCommands {
@@ -111,8 +112,13 @@ enum WatchCommands {
     static let status = CLI.Command(
         path: ["watch", "status"],
         synopsis: "--home W [--json]",
-        summary:
-            "The watch's state: paired, reachable, outstanding userInfo transfers, and its language (the phone's, from the application context; languageSource phone or watch-system).",
+        summary: """
+            The watch's state in sections: SESSION (activation, pairing, the two devices), LINK (connected or out of
+            range, reachable), OUTBOX (userInfo transfers not yet delivered, on the wire, acknowledged), INBOX, APP
+            (versions, the watch app installed and in the foreground, its language — the phone's, from the
+            application context, or the watch's own system's) and OS (the process). --json prints the daemon's
+            status object as it is.
+            """,
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
@@ -120,13 +126,13 @@ enum WatchCommands {
             if parsed.has("json") {
                 Output.out(result.text)
             } else {
-                Output.out(StatusText.render(result))
+                Output.out(DeviceStatusText.render(result))
             }
             return 0
         })
 }
 
-/// `runway link down|up`
+/// `runway link down|up`, also as `runway watch link down|up` (the link is the watch's to take down).
 enum LinkCommands {
     static func command(_ state: String) -> CLI.Command {
         CLI.Command(
@@ -146,6 +152,16 @@ enum LinkCommands {
 }
 
 extension LinkCommands {
+    /// `runway watch link …`: the same commands under the watch, where a user looks for them first.
+    static func aliases() -> [CLI.Command] {
+        [command("down"), command("up"), failNext].map { original in
+            CLI.Command(
+                path: ["watch"] + original.path, synopsis: original.synopsis,
+                summary: "The same as runway \(original.path.joined(separator: " ")). " + original.summary,
+                specs: original.specs, positionals: original.positionals, run: original.run)
+        }
+    }
+
     /// `runway link fail-next N [--code 7017|7014|7015]` (fault injection, `--enable-test-commands`).
     static let failNext = CLI.Command(
         path: ["link", "fail-next"],
@@ -182,11 +198,10 @@ extension LinkCommands {
 enum StatusText {
     static func render(_ status: JSONValue) -> String {
         guard let fields = status.objectValue else { return status.text }
-        let width = (fields.keys.map(\.count).max() ?? 0) + 1
+        let width = (fields.keys.map(TextWidth.of).max() ?? 0) + 2
         return fields.keys.sorted().map { key in
             let value = fields[key]!
-            let text = value.stringValue ?? value.text
-            return key + ":" + String(repeating: " ", count: width - key.count + 1) + text
+            return (key + ":").padding(width) + (value.stringValue ?? value.text)
         }.joined(separator: "\n")
     }
 }

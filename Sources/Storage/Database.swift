@@ -193,25 +193,53 @@ public final class Database {
     /// A store found damaged takes no transaction at all; SQLite reporting corruption inside one marks the
     /// store damaged (`health`) before the error goes on.
     public func transaction<R>(_ body: () throws -> R) throws -> R {
+        try begin()
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            rollbackIfNeeded()
+            noteCorruption((error as? StorageError) ?? lastStatementError)
+            throw error
+        }
+    }
+
+    /// SQLite reporting corruption in a transaction is damage found: marked (`health`) and reported once.
+    private func noteCorruption(_ error: StorageError?) {
+        guard let error, error.kind == .corrupt, !health.isDamaged else { return }
+        health.markDamaged("SQLite reported \(error)")
+        reportDamaged("SQLite reported \(error)")
+    }
+
+    /// Opens a `BEGIN IMMEDIATE` transaction that spans calls: for a unit of work that starts in one
+    /// callback and ends in another (an app's batch of received transfers). Whoever begins it commits
+    /// (`commit`) or rolls it back (`rollback`); prefer `transaction` wherever one scope holds the work.
+    ///
+    /// A store found damaged takes no transaction (`requireHealthy`).
+    public func begin() throws(StorageError) {
         try requireHealthy("begin")
         try execute("BEGIN IMMEDIATE")
         lastStatementError = nil
+    }
+
+    /// Commits the open transaction: checked first that it is still open and the file still linked
+    /// (a commit into an unlinked store would be lost); on failure the transaction is rolled back.
+    public func commit() throws(StorageError) {
         do {
-            let result = try body()
             try requireTransaction("commit")
             try requireStillLinked("commit")
             try requireHealthy("commit")
             try execute("COMMIT")
-            return result
         } catch {
             rollbackIfNeeded()
-            if let storage = (error as? StorageError) ?? lastStatementError, storage.kind == .corrupt, !health.isDamaged {
-                health.markDamaged("SQLite reported \(storage)")
-                reportDamaged("SQLite reported \(storage)")
-            }
+            noteCorruption(error)
             throw error
         }
     }
+
+    /// Rolls the open transaction back, if any.
+    public func rollback() { rollbackIfNeeded() }
 
     /// Throws unless a transaction is open. SQLite rolls a transaction back by itself after some errors
     /// (a full disk, an I/O error); a write that must be part of the transaction checks first, or it
@@ -230,6 +258,14 @@ public final class Database {
     /// Rolls back the open transaction, if SQLite has not already done so (it does for some errors).
     public func rollbackIfNeeded() {
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+
+    /// Runs `body` with commits at `durability`, then back to what it was.
+    public func with<R>(_ durability: Durability, _ body: () throws -> R) throws -> R {
+        let previous = self.durability
+        try setDurability(durability)
+        defer { try? setDurability(previous) }
+        return try body()
     }
 
     /// Sets how hard commits push to the disk from now on (see `Durability`).

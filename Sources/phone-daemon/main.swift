@@ -1,4 +1,4 @@
-import Devices
+import RunWayDevices
 import Glibc
 
 exit(DaemonMain.phone(Array(CommandLine.arguments.dropFirst())))

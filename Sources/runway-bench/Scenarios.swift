@@ -5,6 +5,7 @@ import Glibc
 import JSONText
 import PairTesting
 import RunWayApp
+import PropertyLists
 
 /// The figures `scripts/bench` reports, each measured on real processes in fresh homes.
 struct Scenarios {

@@ -1,4 +1,4 @@
-import Devices
+import RunWayDevices
 import Glibc
 
 exit(DaemonMain.watch(Array(CommandLine.arguments.dropFirst())))

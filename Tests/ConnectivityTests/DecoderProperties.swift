@@ -2,6 +2,7 @@ import Control
 import Connectivity
 import JSONText
 import Posix
+import PropertyLists
 
 /// What every decoder of bytes from the other end of a socket must do with any input at all: return a
 /// value or throw its own typed error — never trap, never allocate from a length it has not checked —

@@ -1,5 +1,6 @@
 import Control
 import Connectivity
+import PropertyLists
 
 /// Valid inputs for the decoders, the starting points of fuzzing: a frame of every type with a
 /// realistic payload, a stream of several frames, and bare payloads (property lists, a handshake, an

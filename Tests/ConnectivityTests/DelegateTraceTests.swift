@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 /// The trace's ring: bounded, oldest first, numbered without gaps; and each event's JSON.

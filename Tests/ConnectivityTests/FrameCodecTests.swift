@@ -1,6 +1,7 @@
 import Control
 import Posix
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 @Suite struct FrameCodecTests {

@@ -1,5 +1,6 @@
 import Posix
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 /// A transport that is "in range" and records wake-ups: the session's side of a watch message waking

@@ -16,7 +16,7 @@ import PairTesting
     @Test func enqueuePagesAcknowledgeAndReport() throws {
         let (outbox, database, directory) = try makeOutbox()
         defer { removeDirectory(directory) }
-        let seqs = try outbox.enqueue(.userInfo, (0..<10).map { [UInt8($0)] })
+        let seqs = try database.transaction { try outbox.enqueue(.userInfo, (0..<10).map { [UInt8($0)] }) }
         #expect(seqs == Array(1...10))
         #expect(try outbox.entries(after: 0, limit: 3).map(\.seq) == [1, 2, 3])
         #expect(try outbox.entries(after: 8, limit: 5).map(\.payload) == [[8], [9]])
@@ -43,7 +43,7 @@ import PairTesting
         let (outbox, database, directory) = try makeOutbox()
         defer { removeDirectory(directory) }
         outbox.cleanupThreshold = 100
-        _ = try outbox.enqueue(.userInfo, (0..<300).map { _ in [1] })
+        _ = try database.transaction { try outbox.enqueue(.userInfo, (0..<300).map { _ in [1] }) }
         try outbox.acknowledge(upTo: 50)
         try outbox.markReported(upTo: 50)
         #expect(try rows(database) == 300)  // under the threshold: left for later
@@ -54,16 +54,16 @@ import PairTesting
     }
 
     @Test func sequenceNumbersAreNeverReused() throws {
-        let (outbox, _, directory) = try makeOutbox()
+        let (outbox, database, directory) = try makeOutbox()
         defer { removeDirectory(directory) }
-        _ = try outbox.enqueue(.userInfo, [[1], [2], [3]])
+        _ = try database.transaction { try outbox.enqueue(.userInfo, [[1], [2], [3]]) }
         try outbox.acknowledge(upTo: 3)
         try outbox.markReported(upTo: 3)
         #expect(try outbox.count() == 0)
-        #expect(try outbox.enqueue(.userInfo, [[4]]) == [4])
+        #expect(try database.transaction { try outbox.enqueue(.userInfo, [[4]]) } == [4])
         #expect(try outbox.lastAssignedSeq() == 4)
         try outbox.skipSequence(to: 100)
-        #expect(try outbox.enqueue(.userInfo, [[5]]) == [101])
+        #expect(try database.transaction { try outbox.enqueue(.userInfo, [[5]]) } == [101])
         #expect(try outbox.count() == 1)
         #expect(try outbox.unreportedFinished().isEmpty)  // the skipped numbers never held a transfer
     }
@@ -79,6 +79,6 @@ import PairTesting
             }
         }
         #expect(try outbox.count() == 0)
-        #expect(try outbox.enqueue(.userInfo, [[3]]) == [1])
+        #expect(try database.transaction { try outbox.enqueue(.userInfo, [[3]]) } == [1])
     }
 }

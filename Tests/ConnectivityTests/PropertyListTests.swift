@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 @Suite struct PropertyListTests {

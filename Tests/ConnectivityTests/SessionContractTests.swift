@@ -2,6 +2,7 @@ import ConnectivityTesting
 import Posix
 import Storage
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 /// The rest of WatchConnectivity's contract, driven over the in-memory link with a manual clock:
@@ -78,11 +79,17 @@ import Testing
         let harness = try PairHarness()
         try harness.activateBoth()
         let transfers = try harness.watch.transferUserInfo(batch: harness.numbered(0..<3))
-        #expect(try harness.watch.cancelUserInfoTransfer(seq: transfers[1].seq))
+        #expect(try harness.watch.cancelUserInfoTransferTelling(seq: transfers[1].seq) == .cancelled)
+        #expect(try harness.watch.cancelUserInfoTransferTelling(seq: transfers[1].seq) == .alreadyCancelled)
         try harness.connect()
         #expect(harness.phoneDelegate.receivedNumbers == [0, 2])
         #expect(try !harness.watch.cancelUserInfoTransfer(seq: transfers[0].seq))
-        #expect(try !harness.watch.cancelUserInfoTransfer(seq: 999))
+        // Each refusal says why (runway … cancel tells them apart).
+        #expect(try harness.watch.cancelUserInfoTransferTelling(seq: transfers[0].seq) == .delivered)
+        #expect(try harness.watch.cancelUserInfoTransferTelling(seq: 999) == .unknown)
+        #expect(try harness.watch.cancelUserInfoTransferTelling(seq: 0) == .unknown)
+        // A cancellation is remembered after the acknowledgement passed it and it was reported.
+        #expect(try harness.watch.cancelUserInfoTransferTelling(seq: transfers[1].seq) == .alreadyCancelled)
         #expect(harness.watchDelegate.finished.map(\.seq) == [1, 3])
     }
 
@@ -91,7 +98,7 @@ import Testing
         try harness.activateBoth()
         let transfer = try harness.watch.transferUserInfo(["n": .integer(1)])
         harness.link = try MemoryLink.connect(harness.watch, harness.phone, loop: harness.loop)
-        #expect(try !harness.watch.cancelUserInfoTransfer(seq: transfer.seq))  // sent, not yet acknowledged
+        #expect(try harness.watch.cancelUserInfoTransferTelling(seq: transfer.seq) == .onTheWire)  // sent, not yet acknowledged
         try harness.drive()
         #expect(harness.phoneDelegate.receivedNumbers == [1])
         #expect(harness.watchDelegate.finished.map(\.seq) == [transfer.seq])

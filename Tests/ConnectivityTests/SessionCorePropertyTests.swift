@@ -1,6 +1,7 @@
 @testable import Connectivity
 import RunWayApp
 import Testing
+import PropertyLists
 
 /// The session core under random sequences of events, with a shell that does what `Session.apply` does
 /// (a closed link calls back at once, `then` now, `later` after): whatever happens, every message the

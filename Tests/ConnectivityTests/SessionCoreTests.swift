@@ -1,5 +1,6 @@
 @testable import Connectivity
 import Testing
+import PropertyLists
 
 /// The session's decisions, pure (`SessionCore`): events in, actions out — no loop, socket or database.
 @Suite struct SessionCoreTests {

@@ -3,6 +3,7 @@ import Posix
 import Storage
 @testable import Connectivity
 import PairTesting
+import PropertyLists
 
 /// A recording delegate: what arrived, in order, and how to answer.
 final class RecordingDelegate: SessionDelegate {

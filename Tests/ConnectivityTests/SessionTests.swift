@@ -2,6 +2,7 @@ import ConnectivityTesting
 import Posix
 import Storage
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 @Suite struct SessionTests {

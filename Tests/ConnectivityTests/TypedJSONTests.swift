@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Testing
+import PropertyLists
 @testable import Connectivity
 
 /// Typed JSON: `{"$date": ISO 8601}` and `{"$data": base64}` for the property-list types JSON lacks.

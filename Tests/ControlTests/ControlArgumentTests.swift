@@ -74,7 +74,9 @@ import Testing
         // Missing, and not taken.
         .init("link", [:], "link needs state: up or down"),
         .init("store-limit", ["pages": .null], "store-limit needs pages: a whole number from 0 to 2147483647"),
-        .init("record", ["cuont": .integer(3)], "record does not take 'cuont'; it takes count, distanceKm, seed, seriesTotal, seriesStart or endingAt"),
+        .init(
+            "record", ["cuont": .integer(3)],
+            "record does not take 'cuont' (did you mean 'count'?); it takes count, distanceKm, seed, seriesTotal, seriesStart or endingAt"),
         .init("status", ["verbose": .bool(true)], "status does not take 'verbose'; it takes no arguments"),
     ]
 

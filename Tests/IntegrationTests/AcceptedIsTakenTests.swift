@@ -9,6 +9,7 @@ import PairTesting
 import RunWayApp
 import Storage
 import Testing
+import PropertyLists
 
 /// Issue 10's classes, through the real binaries: what a sender accepts the receiver can take; what
 /// still cannot be taken is quarantined, never acknowledged away; no value in a flight crashes anything.
@@ -74,7 +75,7 @@ import Testing
             let report = InvariantChecker.check(
                 recorded: before + [handmadeID] + after, stored: try pair.logbookIDs(),
                 outstandingTransfers: try pair.outstandingTransfers(),
-                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
+                storePaths: pair.storePaths)
             #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
             #expect(try runTool(["phone", "received", "--home", pair.phoneHome, "--json"]).stdout.contains("\"k\""))
             #expect(try pair.status("phone")["quarantined"] == .integer(0))
@@ -174,7 +175,7 @@ import Testing
             let report = InvariantChecker.check(
                 recorded: [good.id] + pair.recorded, stored: try pair.logbookIDs(),
                 outstandingTransfers: try pair.outstandingTransfers(),
-                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
+                storePaths: pair.storePaths)
             #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
             ui.signal(SIGTERM)
         }
@@ -201,9 +202,11 @@ import Testing
         try withPair(tag: "extreme") { pair in
             var injected: [String] = []
             do {
-                let database = try Database(path: pair.phoneHome + "/store.sqlite")
+                try FileManager.default.createDirectory(
+                    atPath: (pair.phoneAppStore as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                let database = try Database(path: pair.phoneAppStore)
                 defer { database.close() }
-                try Migrator.migrate(database, DeviceHome.migrations)
+                try Migrator.migrate(database, RunWayStore.migrations)
                 let store = FlightStore(database: database)
                 var generator = FlightGenerator(seed: 12)
                 let values: [Double] = [1e300, -1e300, 9.3e18, -9.3e18, .greatestFiniteMagnitude, 0, -1]
@@ -256,7 +259,7 @@ import Testing
             let report = InvariantChecker.check(
                 recorded: pair.recorded, stored: Array(stored.dropFirst(injected.count)),
                 outstandingTransfers: try pair.outstandingTransfers(),
-                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
+                storePaths: pair.storePaths)
             #expect(report.isClean, "\(report.violations.joined(separator: "\n"))")
             ui.signal(SIGTERM)
         }

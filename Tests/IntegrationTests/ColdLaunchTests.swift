@@ -75,7 +75,7 @@ import Testing
             try pair.waitUntilDrained()
 
             // Break the store under the running phone: every flight insert now fails.
-            let store = try Database(path: pair.phoneHome + "/store.sqlite")
+            let store = try Database(path: pair.phoneAppStore)
             defer { store.close() }
             try store.execute("ALTER TABLE flight_samples RENAME TO flight_samples_away")
             try pair.record(2)

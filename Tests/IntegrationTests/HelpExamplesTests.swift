@@ -22,6 +22,20 @@ import Testing
         return segment.map { Array($0.split(separator: " ").dropFirst().map(String.init)) }
     }
 
+    /// A flight id in an example has the shape real ones have (a UUID), so that it can be copied as a model.
+    @Test func examplesUseRealIDShapes() throws {
+        let uuid = try NSRegularExpression(pattern: "^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$")
+        for path in [["phone", "flight"], ["phone", "delete"]] {
+            let help = try runTool(path + ["--help"]).stdout
+            let examples = help.components(separatedBy: "\nexamples:\n").last?.split(separator: "\n") ?? []
+            #expect(!examples.isEmpty)
+            for example in examples {
+                let id = example.split(separator: " ").dropFirst(3).first.map(String.init) ?? ""
+                #expect(uuid.firstMatch(in: id, range: NSRange(id.startIndex..., in: id)) != nil, "'\(example)': \(id) is not a flight id's shape")
+            }
+        }
+    }
+
     @Test func everyCommandsHelpHasExamplesThatNameItAndParse() throws {
         let paths = try commandPaths()
         #expect(paths.count > 50)

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import PairTesting
 import Testing
+import PropertyLists
 
 /// Bad input on the phone's link socket, from a raw client, while the real watch keeps transferring.
 /// Each input must close the hostile connection with a logged reason (after an `error` frame where the

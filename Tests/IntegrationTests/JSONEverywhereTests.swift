@@ -23,7 +23,9 @@ import Testing
             #expect(background.status == 0 && background.value?["ok"]?.boolValue == true, "\(background.stderr)")
             // An error is still the JSON error on stderr, exit status kept.
             let cancel = try runTool(["watch", "cancel", "999999", "--home", pair.watchHome, "--json"])
-            #expect(cancel.status == 1)
+            // No transfer ever had that id: invalid input (issue 28 tells cancel's cases apart).
+            #expect(cancel.status == 2)
+            #expect((try? JSONValue(parsing: cancel.stderr))?["error"]?["reason"]?.stringValue == "unknown")
             #expect((try? JSONValue(parsing: cancel.stderr))?["error"]?["message"]?.stringValue?.contains("999999") == true, "\(cancel.stderr)")
             #expect(ids.count == 3)
             try pair.expectDrainedAndClean(stored: 3)

@@ -205,25 +205,9 @@ import Testing
         }
     }
 
-    /// Completion and the man page come from the same command list as --help: every command is in both.
-    @Test func completionLoadsInBashAndTheManPageNamesEveryCommand() throws {
-        let script = try runTool(["completion", "bash"])
-        #expect(script.status == 0)
-        let directory = makeTemporaryDirectory("compl")
-        defer { removeDirectory(directory) }
-        try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: directory + "/runway.bash"))
-        let probe = """
-            source \(directory)/runway.bash || exit 3
-            complete -p runway >/dev/null || exit 4
-            COMP_WORDS=(runway phone lo); COMP_CWORD=2; _runway; echo "A:${COMPREPLY[*]}"
-            COMP_WORDS=(runway phone logbook --ex); COMP_CWORD=3; _runway; echo "B:${COMPREPLY[*]}"
-            COMP_WORDS=(runway qu); COMP_CWORD=1; _runway; echo "C:${COMPREPLY[*]}"
-            """
-        let bash = try runTool(["-c", probe], binary: "/bin/bash")
-        #expect(bash.status == 0, "\(bash.stderr)")
-        #expect(bash.stdout.contains("A:logbook"))
-        #expect(bash.stdout.contains("B:--expand"))
-        #expect(bash.stdout.contains("C:\n"))
+    /// The man page comes from the same command list as --help: every command is in it (completion, in
+    /// the real shells: `CompletionTests`).
+    @Test func theManPageNamesEveryCommand() throws {
         let manual = try runTool(["man"])
         #expect(manual.status == 0)
         #expect(manual.stdout.hasPrefix(".TH RUNWAY 1"))
@@ -236,7 +220,6 @@ import Testing
             let escaped = words.joined(separator: " ").split(separator: "-", omittingEmptySubsequences: false).joined(separator: "\\-")
             #expect(manual.stdout.contains(escaped), "\(words)")
         }
-        #expect(try runTool(["completion", "fish"]).status == 2)
     }
 
     /// More than 10,000 runs are recorded in chunks, each its own transaction, in one series: the ids

@@ -292,7 +292,7 @@ import Testing
             let report = InvariantChecker.check(
                 recorded: pair.recorded.filter { !short.contains($0) }, stored: try pair.logbookIDs(),
                 outstandingTransfers: try pair.outstandingTransfers(),
-                storePaths: [pair.phoneHome + "/store.sqlite", pair.watchHome + "/store.sqlite"])
+                storePaths: pair.storePaths)
             #expect(report.isClean, "\(report.violations)")
             #expect(report.stored == 1)
         }

@@ -184,7 +184,7 @@ import Testing
             #expect(received.arrayValue?.map { $0["n"]?.intValue } == [1, 3])
             let late = try run(["watch", "cancel", "1", "--home", pair.watchHome])
             #expect(late.status == 1)
-            #expect(late.stderr.contains("not outstanding"))
+            #expect(late.stderr.contains("already delivered"))
         }
     }
 }

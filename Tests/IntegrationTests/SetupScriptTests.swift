@@ -9,13 +9,13 @@ import Testing
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/setup").path
 
-    /// A directory of stand-ins: swift, pkg-config (SQLite's files present), id (root: no sudo), apt-get
-    /// (records its arguments). No sqlite3, no systemd-socket-activate.
+    /// A directory of stand-ins: swift, pkg-config (SQLite's files present), id (root: no sudo), bash,
+    /// apt-get (records its arguments). No sqlite3, no systemd-socket-activate, no zsh, no fish.
     func standIns() throws -> (bin: String, record: String) {
         let bin = makeScratchDirectory("setup")
         let record = bin + "/apt-get.calls"
         let scripts = [
-            "swift": "exit 0", "pkg-config": "exit 0", "id": "echo 0",
+            "swift": "exit 0", "pkg-config": "exit 0", "id": "echo 0", "bash": "exit 0",
             "apt-get": "echo \"$*\" >> '\(record)'",
         ]
         for (name, body) in scripts {
@@ -38,8 +38,8 @@ import Testing
     @Test func withNoTerminalAndNoCIItSaysWhatIsMissingAndInstallsNothing() throws {
         let (result, calls) = try run()
         #expect(result.status == 1)
-        #expect(result.stderr.contains("missing system packages: sqlite3 systemd"))
-        #expect(result.stderr.contains("apt-get install sqlite3 systemd"))
+        #expect(result.stderr.contains("missing system packages: sqlite3 systemd zsh fish"))
+        #expect(result.stderr.contains("apt-get install sqlite3 systemd zsh fish"))
         #expect(result.stderr.contains("--yes"))
         // No question asked of nobody: it says why it stops instead.
         #expect(!result.stderr.contains("[y/N]"))
@@ -52,24 +52,24 @@ import Testing
             let (result, calls) = try run(arguments, ci: ci)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stderr.contains("[y/N]"))
-            #expect(calls.split(separator: "\n") == ["update -qq", "install -y -qq sqlite3 systemd"], "\(calls)")
+            #expect(calls.split(separator: "\n") == ["update -qq", "install -y -qq sqlite3 systemd zsh fish"], "\(calls)")
         }
     }
 
     @Test func onATerminalItAsksFirst() throws {
         let (declined, none) = try run(terminalInput: "n\n")
         #expect(declined.status == 1)
-        #expect(declined.stderr.contains("install them now (apt-get install sqlite3 systemd)? [y/N]"))
+        #expect(declined.stderr.contains("install them now (apt-get install sqlite3 systemd zsh fish)? [y/N]"))
         #expect(none.isEmpty)
         let (accepted, calls) = try run(terminalInput: "y\n")
         #expect(accepted.status == 0, "\(accepted.stderr)")
-        #expect(calls.contains("install -y -qq sqlite3 systemd"))
+        #expect(calls.contains("install -y -qq sqlite3 systemd zsh fish"))
     }
 
     @Test func nothingMissingIsSilent() throws {
         let (bin, record) = try standIns()
         defer { try? FileManager.default.removeItem(atPath: bin) }
-        for name in ["sqlite3", "systemd-socket-activate"] {
+        for name in ["sqlite3", "systemd-socket-activate", "zsh", "fish"] {
             try "#!/bin/bash\nexit 0\n".write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
             chmod(bin + "/" + name, 0o755)
         }

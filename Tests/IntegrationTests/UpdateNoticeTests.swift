@@ -23,7 +23,7 @@ import Testing
             try pair.record(3)
 
             let ui = try pair.attachUI()
-            try pair.waitUntil("the UI shows the alert") { ui.stdoutSoFar.contains("[Update] [Later]") }
+            try pair.waitUntil("the UI shows the alert") { ui.stdoutSoFar.contains("[업데이트] [나중에]") }
             #expect(ui.stdoutSoFar.contains("Apple Watch 앱도 같이 업데이트해주세요."))
             #expect(ui.stdoutSoFar.contains(Self.storeURL))
             ui.close()
@@ -47,13 +47,13 @@ import Testing
             try pair.waitUntilNoLookup()
             #expect(pair.lookups == 1)
             #expect(try pair.updateCheck()["outcome"] == .string("skipped-today"))
-            #expect(!again.stdoutSoFar.contains("[Update]"))
+            #expect(!again.stdoutSoFar.contains("[업데이트]"))
             again.close()
 
             // The next local day: asked again.
             try pair.advancePhone("1d")
             let next = try pair.attachUI()
-            try pair.waitUntil("the UI shows the alert") { next.stdoutSoFar.contains("[Update] [Later]") }
+            try pair.waitUntil("the UI shows the alert") { next.stdoutSoFar.contains("[업데이트] [나중에]") }
             next.close()
             #expect(pair.lookups == 2)
             let opened = try runTool(["phone", "update", "respond", "update", "--home", pair.phoneHome])
@@ -97,13 +97,13 @@ import Testing
             try pair.appstore(["fail", "network"])
             #expect(try pair.updateCheck()["reason"] == .string("network"))
             #expect(pair.lookups == 2 + answers.count)
-            #expect(!ui.stdoutSoFar.contains("[Update]"))
+            #expect(!ui.stdoutSoFar.contains("[업데이트]"))
             #expect(pair.logLines(pair.phoneLog, containing: "event=update.check-failed").count == 2 + answers.count)
 
             // The same day, a good answer: the check runs and alerts.
             try pair.appstore(["set", "--version", "1.3.2"])
             #expect(try pair.updateCheck()["outcome"] == .string("update"))
-            try pair.waitUntil("the UI shows the alert") { ui.stdoutSoFar.contains("[Update] [Later]") }
+            try pair.waitUntil("the UI shows the alert") { ui.stdoutSoFar.contains("[업데이트] [나중에]") }
             ui.close()
             try pair.record(2)
             try pair.expectDrainedAndClean()
@@ -168,7 +168,7 @@ import Testing
             #expect(outcome["outcome"] == .string("suppressed-running"), "\(result.stdout) \(result.stderr)")
             #expect(outcome["lastCheckedAt"] == .string(Timestamp.iso8601(SimulatedPair.t0)))
             #expect(try pair.updateStatus()["alert"] == .null)
-            #expect(!ui.stdoutSoFar.contains("[Update]"))
+            #expect(!ui.stdoutSoFar.contains("[업데이트]"))
             ui.close()
             // The faithful consequence: that day's notice is lost.
             try running(false)

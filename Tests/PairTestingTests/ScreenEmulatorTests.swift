@@ -15,6 +15,21 @@ import Testing
         #expect(screen.text == "\n\n")
     }
 
+    /// A wide character takes two cells, as on a terminal; a combining mark none.
+    @Test func wideCharactersTakeTwoCells() {
+        var screen = ScreenEmulator(columns: 12, rows: 2)
+        screen.feed("|업데이트|\r\n|Update  |")
+        #expect(screen.lines == ["|업데이트|", "|Update  |"])
+        #expect(screen.cells(of: "|", inRow: 0) == [0, 9])
+        #expect(screen.cells(of: "|", inRow: 1) == [0, 9])
+        screen.feed("\u{1B}[H" + "e\u{301}x")
+        #expect(screen.cells(of: "x", inRow: 0) == [1])
+        // A wide character that does not fit at the right edge is not drawn half.
+        var narrow = ScreenEmulator(columns: 3, rows: 1)
+        narrow.feed("ab러")
+        #expect(narrow.lines == ["ab"])
+    }
+
     @Test func scrollsAtTheBottomAndCutsAtTheRightEdge() {
         var screen = ScreenEmulator(columns: 4, rows: 2)
         screen.feed("abcdef\r\n12\r\n34")

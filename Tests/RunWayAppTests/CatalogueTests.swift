@@ -1,8 +1,11 @@
+import DeviceOS
 import JSONText
 import PairTesting
+import Posix
 import RunWayApp
 import Storage
 import Testing
+@testable import UserNotifications
 
 /// The app's catalogue (APP_SPEC G.3, G.4 unit test), the language rule (G.1) and the rewrite of
 /// pending reminders a language change makes.
@@ -116,17 +119,19 @@ import Testing
 
     @Test func aLanguageChangeRewritesThePendingRemindersKeepingIdsFireDatesAndOrder() throws {
         let directory = makeTemporaryDirectory("lang")
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, DeviceClock.migrations + UserNotificationCenter.migrations)
-        let center = UserNotificationCenter(database: database, logger: .silent)
+        let osDatabase = try Database(path: directory + "/os.sqlite")
+        try Migrator.migrate(osDatabase, SystemServices.migrations)
+        let system = try SystemServices(database: osDatabase, loop: EventLoop(), logger: .silent)
+        let center = system.center
         let t0 = 1_790_838_000.0
-        let service = RunReminderService(rule: .current, center: center, logger: .silent) { t0 - 3600 }
+        try system.clock.set(t0, frozen: true)
+        let service = RunReminderService(rule: .current, center: UNUserNotificationCenter(service: system), logger: .silent) { t0 - 3600 }
         try service.reschedule(now: t0, reason: "test")
         try center.add(.init(id: "other", fireAt: t0 + 60, title: "x", body: "not a reminder", language: "ko"), now: t0)
         let before = try center.pending()
         #expect(before.filter { RunReminderService.isReminder($0.id) }.allSatisfy { $0.language == "ko" })
 
-        let rewritten = try service.rewritePendingTexts(in: .ja)
+        let rewritten = service.rewritePendingTexts(in: .ja)
         let after = try center.pending()
         #expect(rewritten == ["runway.reminder.7d", "runway.reminder.14d", "runway.reminder.21d", "runway.reminder.28d"])
         #expect(after.map(\.id) == before.map(\.id))
@@ -138,13 +143,15 @@ import Testing
             #expect(request.body == AppTexts.text(.reminder(elapsedDays: RunReminderService.elapsedDays(ofIdentifier: request.id)), .ja))
         }
         // Already so: nothing to write. And reminders scheduled from now on are written in Japanese.
-        #expect(try service.rewritePendingTexts(in: .ja).isEmpty)
+        #expect(service.rewritePendingTexts(in: .ja).isEmpty)
         try center.removePending(RunReminderService.allIdentifiers)
         try service.reschedule(now: t0 + 1, reason: "test")
         #expect(try center.pending().filter { RunReminderService.isReminder($0.id) }.count == 4)
         #expect(try center.pending().filter { RunReminderService.isReminder($0.id) }.allSatisfy { $0.language == "ja" })
 
-        // The per-app setting is system state, in device_settings.
+        // The per-app setting is the app's, in its own store (app_settings).
+        let database = try Database(path: directory + "/app.sqlite")
+        try Migrator.migrate(database, RunWayStore.migrations)
         #expect(try AppLanguageSetting.load(database) == nil)
         try AppLanguageSetting.save(.ja, database)
         #expect(try AppLanguageSetting.load(database) == .ja)

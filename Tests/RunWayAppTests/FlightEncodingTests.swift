@@ -1,5 +1,6 @@
 import Connectivity
 import Testing
+import PropertyLists
 @testable import RunWayApp
 
 /// The phone's fast path (`Flight(encodedUserInfo:)`) against the general one (decode the dictionary,

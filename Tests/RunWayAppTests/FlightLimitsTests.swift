@@ -3,6 +3,7 @@ import Connectivity
 import JSONText
 import Posix
 import Testing
+import PropertyLists
 @testable import RunWayApp
 
 /// Every numeric field of a flight, at every extreme: the validator decides once (both decoding paths

@@ -3,6 +3,7 @@ import Connectivity
 import JSONText
 import Posix
 import RunWayApp
+import PropertyLists
 
 /// What the phone app must do with any bytes that arrive as a userInfo: the in-place reader is never
 /// looser than the general decoder and agrees with it; whatever either accepts is within `FlightLimits`;

@@ -1,5 +1,6 @@
 import Connectivity
 import Testing
+import PropertyLists
 @testable import RunWayApp
 
 @Suite struct FlightTests {

@@ -2,6 +2,7 @@ import Connectivity
 import PairTesting
 import Storage
 import Testing
+import PropertyLists
 @testable import RunWayApp
 
 @Suite struct GPWSTests {

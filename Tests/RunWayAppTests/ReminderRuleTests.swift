@@ -1,11 +1,13 @@
 import Posix
 import Storage
 import Testing
+import DeviceOS
 @testable import RunWayApp
+@testable import UserNotifications
 import PairTesting
 
-/// The reminders' rule, the notification centre and the device clock, on a manual clock: no daemon,
-/// no sleeping.
+/// The reminders' rule, and the service on the OS's notification centre, on a manual clock: no
+/// daemon, no sleeping.
 @Suite struct ReminderRuleTests {
     static let day = 86_400.0
     /// 2026-10-01T07:00:00Z
@@ -61,58 +63,29 @@ import PairTesting
         #expect(ReminderTexts.body(elapsedDays: 28) == "한 달째 활주로가 비어있어요. 오늘 다시 관제탑에 불을 켜볼까요?")
     }
 
-    // MARK: - The notification centre and the service, on a real store
+    // MARK: - The service, on the device OS's notification centre (no daemon)
 
     struct Fixture {
         let directory = makeTemporaryDirectory("ntf")
-        let database: Database
-        let center: UserNotificationCenter
-        init() throws {
-            database = try Database(path: directory + "/s.sqlite")
-            try Migrator.migrate(database, DeviceClock.migrations + UserNotificationCenter.migrations)
-            center = UserNotificationCenter(database: database, logger: .silent)
+        let system: SystemServices
+        let un: UNUserNotificationCenter
+        var center: UserNotificationCenter { system.center }
+        init(now: Double) throws {
+            let database = try Database(path: directory + "/os.sqlite")
+            try Migrator.migrate(database, SystemServices.migrations)
+            system = try SystemServices(database: database, loop: EventLoop(), logger: .silent)
+            try system.clock.set(now, frozen: true)
+            un = UNUserNotificationCenter(service: system)
         }
-        func request(_ id: String, _ fireAt: Double) -> UserNotificationCenter.Request {
-            .init(id: id, fireAt: fireAt, title: "t", body: id, language: "ko")
-        }
-    }
-
-    @Test func theCentreRefusesThePastReplacesByIdAndKeepsSixtyFour() throws {
-        let f = try Fixture()
-        #expect(throws: UserNotificationCenter.AddError.self) { try f.center.add(f.request("now", Self.t0), now: Self.t0) }
-        #expect(try f.center.pending().isEmpty)
-        try f.center.add(f.request("a", Self.t0 + 10), now: Self.t0)
-        try f.center.add(f.request("a", Self.t0 + 20), now: Self.t0)
-        #expect(try f.center.pending().map(\.fireAt) == [Self.t0 + 20])
-        var dropped: [String] = []
-        for i in 0..<70 { dropped += try f.center.add(f.request("n\(i)", Self.t0 + 1000 - Double(i)), now: Self.t0) }
-        // 71 added in all ("a" first): the seven earliest-added went, whatever their fire dates.
-        #expect(dropped == ["a"] + (0..<6).map { "n\($0)" })
-        #expect(try f.center.pending().count == 64)
-        #expect(try f.center.removePending(["n6", "unknown"]) == 1)
-    }
-
-    @Test func deliveryIsOnceInFireOrderAtTheFireDate() throws {
-        let f = try Fixture()
-        try f.center.add(f.request("late", Self.t0 + 300), now: Self.t0)
-        try f.center.add(f.request("early", Self.t0 + 100), now: Self.t0)
-        try f.center.add(f.request("later", Self.t0 + 10_000), now: Self.t0)
-        #expect(try f.center.deliverDue(now: Self.t0 + 99).isEmpty)
-        let first = try f.center.deliverDue(now: Self.t0 + 1000)
-        #expect(first.map(\.id) == ["early", "late"])
-        #expect(first.map(\.deliveredAt) == [Self.t0 + 100, Self.t0 + 300])
-        #expect(try f.center.deliverDue(now: Self.t0 + 2000).isEmpty)
-        #expect(try f.center.delivered().map(\.id) == ["early", "late"])
-        #expect(try f.center.nextFireAt() == Self.t0 + 10_000)
     }
 
     @Test func theServiceHoldsAtMostFourAndRemovesTheLegacyId() throws {
-        let f = try Fixture()
+        let f = try Fixture(now: Self.t0)
         var last: Double? = Self.t0 - 3600
-        let legacy = RunReminderService(rule: .legacy, center: f.center, logger: .silent) { last }
+        let legacy = RunReminderService(rule: .legacy, center: f.un, logger: .silent) { last }
         try legacy.reschedule(now: Self.t0, reason: "test")
         #expect(try f.center.pending().map(\.id) == ["runway.reminder.inactivity"])
-        let current = RunReminderService(rule: .current, center: f.center, logger: .silent) { last }
+        let current = RunReminderService(rule: .current, center: f.un, logger: .silent) { last }
         for _ in 0..<3 { try current.reschedule(now: Self.t0, reason: "test") }
         #expect(try f.center.pending().map(\.id) == Self.ids)
         // Delivered over 60 days: each stage once, then nothing more.
@@ -121,31 +94,6 @@ import PairTesting
         last = nil
         try current.reschedule(now: Self.t0, reason: "test")
         #expect(try f.center.pending().isEmpty)
-    }
-
-    // MARK: - The clock
-
-    @Test func theClockRunsFreezesAdvancesAndPersists() throws {
-        let f = try Fixture()
-        var system = Self.t0
-        let clock = try DeviceClock(database: f.database) { system }
-        #expect(clock.now == Self.t0 && clock.mode == .offset)
-        try clock.set(Self.t0 + 86_400, frozen: false)
-        system += 10
-        #expect(clock.now == Self.t0 + 86_410)
-        try clock.set(Self.t0, frozen: true)
-        system += 1000
-        #expect(clock.now == Self.t0)
-        try clock.advance(by: 7 * Self.day)
-        #expect(clock.now == Self.t0 + 7 * Self.day && clock.mode == .frozen)
-        #expect((try? clock.advance(by: 0)) == nil)
-        #expect((try? clock.advance(by: 3651 * Self.day)) == nil)
-        #expect((try? clock.set(978_307_199, frozen: true)) == nil)
-        #expect(clock.now == Self.t0 + 7 * Self.day)
-        let reopened = try DeviceClock(database: f.database) { system }
-        #expect(reopened.reading == clock.reading)
-        try reopened.reset()
-        #expect(reopened.now == system && reopened.mode == .offset)
     }
 
     @Test func timesNeedAnOffsetAndDurationsParseStrictly() throws {

@@ -1,4 +1,4 @@
-import Connectivity
+import WatchConnectivity
 import Posix
 import Storage
 import Testing
@@ -19,7 +19,7 @@ final class CountingReminders: InactivityReminderScheduling {
 
         init() throws {
             database = try Database(path: directory + "/s.sqlite")
-            try Migrator.migrate(database, SessionStore.migrations + FlightStore.migrations)
+            try Migrator.migrate(database, RunWayStore.migrations)
             store = FlightStore(database: database)
         }
 
@@ -108,7 +108,7 @@ final class CountingReminders: InactivityReminderScheduling {
         let run = fixture.flight()
         // As the session calls it: inside its receive transaction, which it rolls back on `.failed`.
         struct RolledBack: Error {}
-        var outcome: ReceiveOutcome?
+        var outcome: WCReceiveOutcome?
         #expect(throws: RolledBack.self) {
             try fixture.database.transaction {
                 outcome = model.receiveFromWatch(run, origin: .init())
@@ -153,7 +153,7 @@ final class CountingReminders: InactivityReminderScheduling {
         let directory = makeTemporaryDirectory("store")
         defer { removeDirectory(directory) }
         let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, SessionStore.migrations + FlightStore.migrations)
+        try Migrator.migrate(database, RunWayStore.migrations)
         let store = FlightStore(database: database)
         var generator = FlightGenerator(seed: 2)
         let flights = generator.flights(count: 5, distanceKm: nil, now: 1e9)

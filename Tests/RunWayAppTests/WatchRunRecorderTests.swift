@@ -1,8 +1,8 @@
-import Connectivity
 import PairTesting
 import Posix
 import Storage
 import Testing
+import WatchConnectivity
 @testable import RunWayApp
 
 /// The watch app never reports a recording it holds only in memory: without an activated session a
@@ -10,11 +10,8 @@ import Testing
 /// which a killed process loses).
 @Suite struct WatchRunRecorderTests {
     @Test func aRecordingWithoutAnActivatedSessionFailsAndHoldsNothing() throws {
-        let directory = makeTemporaryDirectory("rec")
-        defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, SessionStore.migrations + FlightStore.migrations)
-        let session = Session(role: .watch, database: database, loop: EventLoop(), transport: nil, logger: .silent)
+        // No device in this process: the session is never activated.
+        let session = WCSession.default
         let recorder = WatchRunRecorder(session: session, logger: .silent)
         var generator = FlightGenerator(seed: 1)
         let flights = generator.flights(count: 2, distanceKm: nil, now: 1.8e9)
@@ -30,6 +27,6 @@ import Testing
                 #expect(error.code == .sessionNotActivated)
             }
         }
-        #expect(try session.outstandingUserInfoTransferCount() == 0)
+        #expect(session.outstandingUserInfoTransfers.isEmpty)
     }
 }

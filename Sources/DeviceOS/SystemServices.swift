@@ -1,0 +1,166 @@
+import Control
+import JSONText
+import Posix
+import Storage
+
+/// The device's operating-system services that outlive any app's process: the device clock and the
+/// notification centre, kept in the OS's own store (`HOME/os.sqlite`), and the timer that delivers a
+/// notification when device time reaches it — whether or not the app runs (iOS delivers a local
+/// notification at its fire date; RunWay 1.3.2's reminders exist for the user who does not open the app).
+///
+/// Run by `phone-os` for a phone it runs, and by the device's own process when the OS and the app share
+/// one (`phone-daemon` by hand, `watch-agent`). Apps reach the notification centre through the
+/// `UserNotifications` module, never this type.
+///
+/// Delivery happens at start-up for whatever fell due while nothing ran (`deliveredAt = fireAt`), on a
+/// timer while the clock runs, and at once after every clock command.
+public final class SystemServices {
+    public let clock: DeviceClock
+    public let center: UserNotificationCenter
+    public let database: Database
+    private let loop: EventLoop
+    private let logger: Logger
+    private var timer: EventLoop.TimerID?
+    /// Told of every delivery (the running app's delegate, phone-os's log): in order of registration.
+    public var onDelivered: [([UserNotificationCenter.Delivered]) -> Void] = []
+
+    /// The OS's store of a home: `HOME/os.sqlite`, WAL, FULL.
+    public static func storePath(home: String) -> String { home + "/os.sqlite" }
+
+    public static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations
+
+    /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
+    /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —
+    /// and migrated.
+    public static func openStore(home: String) throws -> Database {
+        let database = try Database(path: storePath(home: home))
+        if let problems = try database.check() {
+            database.close()
+            throw StorageError(
+                resultCode: 11, message: "the OS's store \(storePath(home: home)) is damaged (\(problems.prefix(300)))", operation: "open")
+        }
+        try Migrator.migrate(database, migrations)
+        return database
+    }
+
+    public init(database: Database, loop: EventLoop, logger: Logger) throws {
+        self.database = database
+        self.loop = loop
+        self.logger = logger
+        clock = try DeviceClock(database: database)
+        center = UserNotificationCenter(database: database, logger: logger)
+    }
+
+    // MARK: - Delivery
+
+    /// Delivers what is due at the device's now, in fire order, then plans the next look. Returns what
+    /// was delivered.
+    @discardableResult
+    public func deliverDue() -> [UserNotificationCenter.Delivered] {
+        var delivered: [UserNotificationCenter.Delivered] = []
+        do {
+            delivered = try center.deliverDue(now: clock.now)
+        } catch {
+            logger.error("notification.delivery-failed", ["error": "\(error)", "action": "retried on the next turn of the clock"])
+        }
+        if !delivered.isEmpty { for listener in onDelivered { listener(delivered) } }
+        rearm()
+        return delivered
+    }
+
+    /// One timer for the earliest pending fire date, while the clock runs; none while it is frozen (no
+    /// device time passes until the next clock command, which delivers by itself).
+    public func rearm() {
+        if let timer { loop.cancel(timer) }
+        timer = nil
+        guard clock.mode == .offset, let next = try? center.nextFireAt() else { return }
+        let seconds = min(max(0, next - clock.now), 86_400)
+        timer = loop.schedule(afterMilliseconds: UInt64((seconds * 1000).rounded(.up)) + 1) { [weak self] in
+            self?.timer = nil
+            self?.deliverDue()
+        }
+    }
+
+    /// Adds a request at device time (the centre's rules: future only, the 64 cap) and rearms.
+    @discardableResult
+    public func add(_ request: UserNotificationCenter.Request) throws -> [String] {
+        let dropped = try center.add(request, now: clock.now)
+        rearm()
+        return dropped
+    }
+
+    /// Removes pending requests by id and rearms.
+    @discardableResult
+    public func removePending(_ ids: [String]) throws -> Int {
+        let removed = try center.removePending(ids)
+        rearm()
+        return removed
+    }
+
+    /// Removes `remove` and adds `add` in one transaction, then rearms.
+    @discardableResult
+    public func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String] {
+        let dropped = try center.replace(remove: remove, add: add, now: clock.now)
+        rearm()
+        return dropped
+    }
+
+    // MARK: - Control commands
+
+    /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices) and, on a phone, the
+    /// notification centre's (`notifications`, and the test command `notification-add`).
+    public func register(on router: ControlRouter, notifications: Bool) {
+        var clockCommands = ClockCommands(clock: clock, logger: logger)
+        clockCommands.onChange = { [unowned self] in self.deliverDue().map(\.json) }
+        clockCommands.register(on: router)
+        guard notifications else { return }
+        router.on("notifications") { [unowned self] _, connection in
+            connection.reply(
+                .object([
+                    "pendingLimit": .integer(Int64(UserNotificationCenter.pendingLimit)),
+                    "pending": .array(try center.pending().map(\.json)),
+                    "delivered": .array(try center.delivered().map(\.json)),
+                ]))
+        }
+        router.on("notification-add") { [unowned self] request, connection in
+            connection.reply(try addCommand(request))
+        }
+    }
+
+    /// TEST ONLY: `{"id","inSeconds","body"}` adds a notification `inSeconds` of device time ahead, so
+    /// the centre's rules (the 64 cap, replacement, future-only) can be exercised through the binaries.
+    private func addCommand(_ request: ControlRequest) throws -> JSONValue {
+        let id = request[ControlCommands.NotificationAdd.id]
+        let seconds = request[ControlCommands.NotificationAdd.inSeconds]
+        let body = request[ControlCommands.NotificationAdd.body] ?? id
+        let dropped: [String]
+        do {
+            dropped = try add(UserNotificationCenter.Request(id: id, fireAt: clock.now + seconds, title: "RunWay", body: body, language: ""))
+        } catch let error as UserNotificationCenter.AddError {
+            throw ControlError.invalid(error.description)
+        }
+        return .object(["added": .string(id), "dropped": .array(dropped.map { .string($0) })])
+    }
+}
+
+/// What an app's notification centre (`UserNotifications`) needs of the OS, wherever the OS runs: in
+/// the app's own process (`SystemServices`) or in `phone-os`, reached over its control socket.
+public protocol NotificationService: AnyObject {
+    /// The device's time now.
+    var deviceNow: Double { get }
+    /// Removes `remove`, then adds `add`, in one transaction; returns the ids dropped by the 64 cap.
+    @discardableResult func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String]
+    func removeDelivered(_ ids: [String]?) throws
+    func pendingRequests() throws -> [UserNotificationCenter.Request]
+    func deliveredNotifications() throws -> [UserNotificationCenter.Delivered]
+    /// Tells `listener` of each delivery while the app runs.
+    func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void)
+}
+
+extension SystemServices: NotificationService {
+    public var deviceNow: Double { clock.now }
+    public func removeDelivered(_ ids: [String]?) throws { try center.removeDelivered(ids) }
+    public func pendingRequests() throws -> [UserNotificationCenter.Request] { try center.pending() }
+    public func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] { try center.delivered() }
+    public func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
+}

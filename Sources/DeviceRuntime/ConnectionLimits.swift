@@ -1,0 +1,39 @@
+import Posix
+import Control
+import Connectivity
+
+/// The time-outs that protect a daemon from clients that connect and then stall: how long a link
+/// connection has to complete its handshake, how long a control client has to send a request.
+///
+/// The defaults suit real use; hidden flags shorten them so the hardening tests do not wait for them
+/// (`--handshake-timeout-ms`, `--control-request-timeout-ms`, `--control-idle-timeout-ms`).
+public struct ConnectionLimits: Sendable {
+    /// A link connection that has not completed its handshake by then is closed (`transferTimedOut`).
+    public var handshakeTimeoutMilliseconds: UInt64 = 5000
+    /// A control client must send a whole request within this long of connecting, and finish each
+    /// request within this long of its first byte.
+    public var controlRequestTimeoutMilliseconds: UInt64 = 10_000
+    /// A control client may stay idle between requests this long (attached UI clients: forever).
+    public var controlIdleTimeoutMilliseconds: UInt64 = 600_000
+
+    public init() {}
+
+    public static let specs: [ArgumentSpec] = [
+        .option("handshake-timeout-ms", "MS", "TEST ONLY: time a link connection has to complete its handshake (default 5000)", hidden: true),
+        .option("control-request-timeout-ms", "MS", "TEST ONLY: time a control client has to send a request (default 10000)", hidden: true),
+        .option("control-idle-timeout-ms", "MS", "TEST ONLY: time a control client may idle between requests (default 600000)", hidden: true),
+    ]
+
+    public init(_ parsed: ParsedArguments) throws(UsageError) {
+        let range = 1...86_400_000
+        if let value = try parsed.integer("handshake-timeout-ms", range: range) { handshakeTimeoutMilliseconds = UInt64(value) }
+        if let value = try parsed.integer("control-request-timeout-ms", range: range) { controlRequestTimeoutMilliseconds = UInt64(value) }
+        if let value = try parsed.integer("control-idle-timeout-ms", range: range) { controlIdleTimeoutMilliseconds = UInt64(value) }
+    }
+
+    /// Applies the control-socket time-outs to a daemon's control server.
+    func apply(to control: ControlServer) {
+        control.requestTimeoutMilliseconds = controlRequestTimeoutMilliseconds
+        control.idleTimeoutMilliseconds = controlIdleTimeoutMilliseconds
+    }
+}

@@ -1,0 +1,261 @@
+import Connectivity
+import Control
+import DeviceOS
+import Glibc
+import JSONText
+import Posix
+import PropertyLists
+import Storage
+
+/// One device's process: the system half that runs with the app — the WatchConnectivity service (the
+/// session, its store `HOME/store.sqlite`, the link), the control socket, and, when the OS and the app
+/// share the process (`phone-daemon` by hand, `watch-agent`), the OS's services (`SystemServices`: the
+/// clock, the notification centre). It imports no app: an app reaches it only through the public
+/// `WatchConnectivity` and `UserNotifications` modules, and whoever composes a device (RunWay's
+/// executables) hands the app what else it needs.
+///
+/// Start-up, one log line a step: the home claimed → the session's store opened and checked → the OS's
+/// services → the session built, its delegate the host's → the app launched (`run(launch:)`: it opens its
+/// own store, builds its model, sets `WCSession.default.delegate`, activates) → activation completes →
+/// the control socket opens → `ready`. Transfers can only arrive once activated, so the app's store is
+/// there before the first one.
+public final class DeviceHost {
+    public struct Configuration: Sendable {
+        public var home: String
+        public var role: DeviceRole
+        public var logLevel: Logger.Level = .info
+        public var limits = ConnectionLimits()
+        /// Fault-injection control commands (`store-limit`, `fail-next`…) are accepted only with this.
+        public var testCommandsEnabled = false
+        /// Fault injection: the stores may not grow beyond this many pages (a full disk).
+        public var maximumStorePages: Int?
+        public var session = SessionConfiguration()
+        /// Test only: open the control socket and say ready first, activate the session this much later.
+        public var activationDelayMilliseconds: Int?
+        /// Whether the OS's services run in this process (no `phone-os` runs the device).
+        public var runsOperatingSystem = true
+        /// The app's container (`HOME/apps/BUNDLE-ID`), when the app has one.
+        public var container: String?
+
+        public init(home: String, role: DeviceRole) {
+            self.home = home
+            self.role = role
+        }
+    }
+
+    /// The host of this process, once made: what `WCSession.default` talks to.
+    public nonisolated(unsafe) static var current: DeviceHost?
+
+    public let configuration: Configuration
+    public let runtime: DaemonRuntime
+    public var loop: EventLoop { runtime.loop }
+    public var logger: Logger { runtime.logger }
+    public var home: DeviceHome { runtime.home }
+    /// Work from other threads (the public API may be called from any thread).
+    public let mailbox: LoopMailbox
+    /// The WatchConnectivity service's store.
+    public private(set) var database: Database!
+    public private(set) var session: Session!
+    public private(set) var router: ControlRouter!
+    public private(set) var control: ControlServer!
+    /// The OS's services, when they run in this process.
+    public private(set) var system: SystemServices?
+    /// The notification centre apps reach through `UserNotifications`: the OS's in this process, or
+    /// `phone-os`'s over its control socket.
+    public var notifications: NotificationService? { remoteNotifications ?? system }
+    /// Set when the OS runs in another process (`phone-os`).
+    public var remoteNotifications: NotificationService?
+
+    /// The device's time now (`runway clock`): the OS's clock, wherever the OS runs.
+    public var deviceNow: Double { remoteNotifications?.deviceNow ?? system?.clock.now ?? wallClockSeconds() }
+    /// The sockets a supervisor passed (socket activation): phone-os, systemd.
+    public var activation: PhoneActivation?
+    /// The watch's link (its connector can be taken out of range: `runway link down`).
+    public private(set) var connector: UnixLinkConnector?
+    /// Other stores the app writes: the fault injection's page cap applies to them too.
+    public var faultableStores: [Database] = []
+    /// The app's additions to `status` (its typed fields and free-form ones).
+    public var statusContributors: [(inout StatusReply) throws -> Void] = []
+    /// Told once per established link, after the handshake (RunWay's composition logs a version
+    /// mismatch by the app's rule).
+    public var onLinkEstablished: [(Handshake) -> Void] = []
+    /// Run once the session is activated and the control socket open, before `ready` is said.
+    public var whenReady: [() -> Void] = []
+    let ledger = SessionLedger()
+    private var tracer: TracingDelegate!
+    var events: EventCommands!
+    private var activationRequested = false
+    private var started = false
+    private var controlOpen = false
+    private var startupError: Error?
+
+    public init(_ configuration: Configuration) throws {
+        self.configuration = configuration
+        let logger = Logger(component: configuration.role == .phone ? "phone" : "watch", minimumLevel: configuration.logLevel)
+        runtime = try DaemonRuntime(home: DeviceHome(path: configuration.home, role: configuration.role), logger: logger)
+        runtime.testCommandsEnabled = configuration.testCommandsEnabled
+        mailbox = try LoopMailbox(loop: runtime.loop)
+        Self.current = self
+    }
+
+    /// The app's session delegate, through the `WatchConnectivity` adapter.
+    public var appDelegate: SessionDelegate? {
+        get { ledger.app }
+        set { ledger.app = newValue }
+    }
+
+    /// The most recent `didFinish` calls and how many since start-up (`runway … transfers`).
+    public var recentlyFinished: [FinishedTransfer] { ledger.recentlyFinished.last }
+
+    // MARK: - Start-up
+
+    /// Claims the home, opens the service's store, starts the OS's services (if they run here), builds
+    /// the session with the host's delegate and the control socket's router. The control socket opens
+    /// once the app has activated its session.
+    public func prepare() throws {
+        if configuration.role == .phone, activation == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
+            // phone-os owns this home's link socket and launches the app itself.
+            throw DaemonRuntime.StartError.other(
+                "\(home.path) is run by phone-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway phone app open --home \(home.path))"
+            )
+        }
+        try runtime.claimHome(supervised: activation?.supervisedPaths ?? [])
+        database = try runtime.openStore()
+        logger.info("startup.service-store-opened", ["path": home.storePath])  // no count(*): it grows with the store
+        if configuration.runsOperatingSystem { try startOperatingSystem() }
+        if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }
+        try makeSession()
+        router = makeRouter()
+        control = ControlServer(
+            address: try home.controlSocketAddress(), role: home.role, home: home.path, loop: loop, logger: logger)
+        configuration.limits.apply(to: control)
+        if let fd = activation?.control { control.adopt(fd) }
+        control.handler = router.route
+    }
+
+    /// The OS in this process: its store, the clock, the notification centre, what fell due while
+    /// nothing ran delivered now.
+    private func startOperatingSystem() throws {
+        let osDatabase = try SystemServices.openStore(home: home.path)
+        runtime.onShutdown { osDatabase.close() }
+        let system = try SystemServices(database: osDatabase, loop: loop, logger: logger)
+        self.system = system
+        system.deliverDue()
+    }
+
+    private func makeSession() throws {
+        let transport: LinkTransport
+        if configuration.role == .phone {
+            let listener = UnixLinkListener(address: try home.linkSocketAddress(), loop: loop, logger: logger)
+            listener.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
+            if let link = activation?.link { listener.adopt(listener: link) }
+            for connection in activation?.connections ?? [] { listener.adopt(connection: connection) }
+            transport = listener
+        } else {
+            let connector = UnixLinkConnector(loop: loop, logger: logger)
+            connector.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
+            self.connector = connector
+            transport = connector
+        }
+        logger.info("startup.app-version", ["version": configuration.session.appVersion])
+        if configuration.session.duplicateDeliveryRate > 0 {
+            logger.warning("startup.fault", ["fault": "duplicate-delivery", "rate": configuration.session.duplicateDeliveryRate])
+        }
+        if configuration.session.acknowledgeBeforeCommit {
+            logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])
+        }
+        if let activation {
+            logger.info(
+                "startup.socket-activated",
+                ["link": activation.link != nil, "control": activation.control != nil, "connections": activation.connections.count])
+        }
+        session = Session(
+            role: configuration.role, database: database, loop: loop, transport: transport,
+            configuration: configuration.session, logger: logger)
+        // The delegate calls are traced on their way to the app (`runway … events`).
+        tracer = TracingDelegate(ledger, trace: DelegateTrace())
+        session.delegate = tracer
+        events = EventCommands(trace: tracer.trace)
+        PhoneActivation.reportFirstDelivery(tracer.trace)
+        session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
+        ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
+    }
+
+    /// The app asked to activate (`WCSession.activate()`), on the loop's thread.
+    public func requestActivation() {
+        guard !activationRequested else {
+            // After a watch switch the app activates again: the session's own business.
+            try? session.activate()
+            return
+        }
+        activationRequested = true
+        logger.info("startup.delegate-set")
+        if let delay = configuration.activationDelayMilliseconds {
+            do {
+                try openControl()
+            } catch {
+                return fail(startup: error)
+            }
+            runtime.announceReady()
+            logger.notice("startup.activation-delayed", ["ms": delay, "effect": "the control socket answers before the session is activated"])
+            loop.schedule(afterMilliseconds: UInt64(delay)) { [unowned self] in self.activateSession() }
+        } else {
+            activateSession()
+        }
+    }
+
+    private func activateSession() {
+        do {
+            try session.activate()
+            logger.info("startup.session-activating")
+        } catch {
+            fail(startup: error)
+        }
+    }
+
+    private func activationCompleted(_ state: ActivationState, _ error: Error?) {
+        // A later activation (after the paired device was switched) changes nothing here.
+        guard !started else { return }
+        guard state == .activated else { return fail(startup: error ?? WCError(.genericError, "activation failed")) }
+        do {
+            try openControl()
+        } catch {
+            return fail(startup: error)
+        }
+        started = true
+        runtime.onShutdown { [unowned self] in self.session.deactivate() }
+        runtime.guardHome(
+            database: database, sockets: [{ [unowned self] in try self.control.ensureBound() }, { [unowned self] in try self.session.ensureListening() }])
+        for body in whenReady { body() }
+        if configuration.activationDelayMilliseconds == nil { runtime.announceReady() }
+    }
+
+    private func openControl() throws {
+        guard !controlOpen else { return }
+        try control.start()
+        controlOpen = true
+        runtime.onShutdown { [unowned self] in self.control.stop() }
+    }
+
+    private func fail(startup error: Error) {
+        startupError = startupError ?? error
+        loop.stop()
+    }
+
+    /// Prepares, runs `launch` (the app: its store, its model, its delegate, `activate()`), then serves
+    /// until SIGTERM. Returns the exit status, or throws what stopped the start-up.
+    public func run(launch: () throws -> Void) throws -> Int32 {
+        try prepare()
+        try launch()
+        if !activationRequested {
+            logger.warning("startup.not-activated", ["hint": "the app has not called WCSession.default.activate(): nothing is delivered until it does"])
+        }
+        let status = runtime.run(mailbox: mailbox)
+        if let startupError { throw startupError }
+        return status
+    }
+
+    /// Stops the device because something it depends on is gone (the app's store unlinked): logged,
+    /// nothing more acknowledged, exit status 1.
+    public func fail(_ event: String, _ reason: String) { runtime.fail(event, reason) }
+}

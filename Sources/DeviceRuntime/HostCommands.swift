@@ -1,0 +1,100 @@
+import Connectivity
+import Control
+import Glibc
+import JSONText
+import Posix
+
+// MARK: - What the device answers on its control socket, whatever its app
+
+extension DeviceHost {
+    /// The router with every command the device itself answers: the session's API, the delegate trace,
+    /// `status` (the app adds its fields through `statusContributors`), the link and the watch app's
+    /// state on a watch, the OS's commands when the OS runs here, and the fault injections. The app
+    /// registers its own commands on the same router before the control socket opens.
+    func makeRouter() -> ControlRouter {
+        let router = ControlRouter(server: configuration.role == .phone ? .phone : .watch)
+        router.testCommandsEnabled = runtime.testCommandsEnabled
+        // The activation window (`--activation-delay-ms`): the session's API is not usable yet.
+        router.sessionIsActivated = { [unowned self] in self.session.activationState == .activated }
+        SessionCommands(session: session, ledger: ledger, logger: logger).register(on: router)
+        events.register(on: router)
+        system?.register(on: router, notifications: configuration.role == .phone)
+        router.on("status") { [unowned self] _, connection in connection.reply(try status()) }
+        router.on("store-limit") { [unowned self] request, connection in
+            let pages = request[ControlCommands.StoreLimit.pages]
+            try StoreLimit.apply(pages, to: [database] + faultableStores, logger: logger)
+            connection.reply(.object(["pages": .integer(Int64(pages))]))
+        }
+        if configuration.role == .watch {
+            router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
+            router.on("app") { [unowned self] request, connection in connection.reply(try appState(request)) }
+            router.on("fail-next") { [unowned self] request, connection in connection.reply(try failNext(request)) }
+        }
+        return router
+    }
+
+    /// The session's part of `status`, the device's, then the app's (`statusContributors`).
+    func status() throws -> StatusReply {
+        var status = try SessionCommands(session: session, ledger: ledger, logger: logger).status()
+        var fields = status.other
+        fields["home"] = .string(home.path)
+        fields["appVersion"] = .string(configuration.session.appVersion)
+        let peerVersion = session.counterpartAppVersion.map(JSONValue.string) ?? .null
+        if configuration.role == .phone {
+            fields["watchAppVersion"] = peerVersion
+            if let pairing = session.pairing {
+                fields["watchDeviceId"] = .string(pairing.watchDeviceID)
+                fields["receivedFromWatchSeq"] = .integer(try SessionStore.receiveCursor(database, peer: pairing.watchDeviceID))
+            }
+        } else {
+            fields["phoneAppVersion"] = peerVersion
+            status.linkEnabled = connector?.isEnabled
+            status.watchAppActive = session.localAppActive
+            if let pairing = session.pairing {
+                fields["phoneDeviceId"] = .string(pairing.phoneDeviceID)
+                fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)
+            }
+        }
+        status.other = fields
+        for contribute in statusContributors { try contribute(&status) }
+        return status
+    }
+
+    // MARK: - The watch: its link and its app's state
+
+    /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
+    /// while it is down; nothing is lost.
+    func link(_ request: ControlRequest) throws -> JSONValue {
+        let state = request[ControlCommands.Link.state]
+        connector?.isEnabled = state == "up"
+        logger.notice("link.\(state)", ["by": "runway link \(state)"])
+        return LinkReply(link: state).json
+    }
+
+    /// The watch app is installed, removed, brought to the foreground or sent to the background (the
+    /// watch's system says so); the phone hears of it at once (isWatchAppInstalled, isReachable).
+    func appState(_ request: ControlRequest) throws -> JSONValue {
+        var installed = session.localAppInstalled, active = session.localAppActive
+        switch request[ControlCommands.App.watchAction] {
+        case "install": installed = true
+        case "uninstall": installed = false; active = false
+        case "foreground":
+            guard installed else { throw ControlError("the watch app is not installed (runway watch app install)") }
+            active = true
+        case "background": active = false
+        default: throw ControlError.invalid("the app action must be install, uninstall, foreground or background")
+        }
+        try session.setLocalAppState(installed: installed, active: active)
+        return WatchAppReply(watchAppInstalled: installed, watchAppActive: active).json
+    }
+
+    /// `runway link fail-next N [--code C]` (fault injection): the next N userInfo transfers finish
+    /// with that error instead of being delivered.
+    func failNext(_ request: ControlRequest) throws -> JSONValue {
+        let count = request[ControlCommands.FailNext.count]
+        let raw = request[ControlCommands.FailNext.code]  // 7017, 7014 or 7015: the catalogue allows no other
+        guard let code = WCError.Code(rawValue: raw) else { throw ControlError.invalid("\(raw) is not a WCError code") }
+        session.failNextTransfers(count, code: code)
+        return FailNextReply(count: Int64(count), code: Int64(code.rawValue), name: code.name).json
+    }
+}

@@ -1,0 +1,153 @@
+import Control
+import Glibc
+import Connectivity
+import JSONText
+import Posix
+import PropertyLists
+
+/// The control commands both devices answer the same way, whatever their app: the session's generic
+/// API, as the `runway` CLI exposes it (`transfer-userinfo`, `context set|get`, `message`, `transfers`,
+/// `cancel`, `quarantine`). What the app did with what it received (`received`) is the app's to say.
+struct SessionCommands {
+    let session: Session
+    let ledger: SessionLedger
+    let logger: Logger
+
+    /// Registers these commands (the catalogue marks which need an activated session).
+    func register(on router: ControlRouter) {
+        router.on("transfer-userinfo") { request, connection in
+            let transfer = try session.transferUserInfo(try Self.payload(request))
+            connection.reply(TransferUserInfoReply(transferId: transfer.seq))
+        }
+        router.on("context-set") { request, connection in
+            let version = try session.updateApplicationContext(try Self.payload(request))
+            connection.reply(ContextSetReply(version: version))
+        }
+        router.on("context-get") { request, connection in
+            connection.reply(
+                ContextGetReply(applicationContext: session.applicationContext.json, receivedApplicationContext: session.receivedApplicationContext.json))
+        }
+        router.on("message") { request, connection in
+            let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
+            let replyExpected = request[ControlCommands.Message.replyExpected]
+            session.sendMessage(try Self.payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
+                switch result {
+                case .success where !replyExpected: connection.reply(MessageReply(.delivered))
+                case let .success(reply): connection.reply(MessageReply(.reply(reply.json)))
+                case let .failure(error): connection.reply(error: ControlError(error))
+                }
+            }
+        }
+        router.on("transfers") { request, connection in
+            let limit = request[ControlCommands.Transfers.limit]
+            let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
+            connection.reply(
+                .object([
+                    "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
+                    "outstanding": .array(
+                        outstanding.map { item in
+                            // Keys and size, not the payload: a flight's samples would fill the screen.
+                            .object([
+                                "transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring), "onTheWire": .bool(item.onTheWire),
+                                "keys": .array(item.transfer.userInfo.keys.sorted().map(JSONValue.string)),
+                                "bytes": .integer(Int64(PropertyListCodec.encode(item.transfer.userInfo).count)),
+                            ])
+                        }),
+                    "finishedSinceStart": .integer(Int64(ledger.finishedCount)),
+                    "recentlyFinished": .array(
+                        ledger.recentlyFinished.last.suffix(limit).map { finished in
+                            .object([
+                                "transferId": .integer(finished.seq), "replayed": .bool(finished.replayed),
+                                "error": finished.error.map { .string("\($0.code.rawValue) \($0.name)") } ?? .null,
+                            ])
+                        }),
+                ]))
+        }
+        router.on("cancel") { request, connection in
+            let id = request[ControlCommands.Cancel.transferId]
+            switch try session.cancelUserInfoTransferTelling(seq: Int64(id)) {
+            case .cancelled: connection.reply(CancelReply(cancelled: Int64(id)))
+            case .alreadyCancelled: connection.reply(CancelReply(cancelled: Int64(id), alreadyCancelled: true))
+            case .delivered:
+                throw ControlError("transfer \(id) was already delivered (the counterpart acknowledged it); nothing to cancel", reason: "delivered")
+            case .onTheWire:
+                throw ControlError(
+                    "transfer \(id) is on its way (sent, not yet acknowledged) and can no longer be cancelled; if the link drops first, it is queued again",
+                    reason: "onTheWire")
+            case .unknown:
+                throw ControlError("no transfer \(id) on this device: it never made one with that id", exitStatus: 2, reason: "unknown")
+            }
+        }
+        router.on("quarantine") { request, connection in
+            let limit = request[ControlCommands.Quarantine.limit]
+            connection.reply(
+                .object([
+                    "quarantined": .integer(Int64(try session.quarantinedCount())),
+                    "receivedMessages": .integer(Int64(session.receivedMessageCount)),
+                    "transfers": .array(try session.quarantined(limit: limit).map(\.json)),
+                ]))
+        }
+        router.on("quarantine-remove") { request, connection in
+            let id = request[ControlCommands.QuarantineRemove.id]
+            guard id != nil || request[ControlCommands.QuarantineRemove.all] else {
+                throw ControlError.invalid("say which quarantined transfer to remove (an id), or all")
+            }
+            let removed = try session.removeQuarantined(id: id.map(Int64.init))
+            if let id, removed == 0 { throw ControlError("no quarantined transfer \(id); nothing removed") }
+            connection.reply(QuarantineRemoveReply(removed: Int64(removed)))
+        }
+    }
+
+    /// The request's `payload` (a JSON object in well-formed typed JSON: the router checked) as a
+    /// property-list dictionary; a `null` inside is 7010.
+    static func payload(_ request: ControlRequest) throws -> UserInfo {
+        try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
+    }
+
+    /// The part of `status` that comes from the session (the device adds its own).
+    func status() throws -> StatusReply {
+        let outstanding = Int64(try session.outstandingUserInfoTransferCount())
+        var fields: [String: JSONValue] = [
+            "deviceId": .string(session.deviceID),
+            "failedReceiveCommits": .integer(Int64(session.failedCommits)),
+            "quarantined": .integer(Int64(try session.quarantinedCount())),
+            "receivedMessages": .integer(Int64(session.receivedMessageCount)),
+            "receivedMessagesWithoutReply": .integer(Int64(ledger.messagesWithoutReply)),
+        ]
+        if let pairing = session.pairing {
+            fields["pairingId"] = .string(pairing.pairingID)
+            fields["counterpartDeviceId"] = .string(pairing.counterpartID(of: session.role))
+            fields["receivedTransfers"] = .integer(try SessionStore.receiveCursor(session.database, peer: pairing.counterpartID(of: session.role)))
+        }
+        if let version = session.counterpartAppVersion { fields["counterpartAppVersion"] = .string(version) }
+        if session.duplicatedDeliveries > 0 { fields["duplicatedDeliveries"] = .integer(Int64(session.duplicatedDeliveries)) }
+        if session.failNextCount > 0 { fields["failNext"] = .integer(Int64(session.failNextCount)) }
+        if let last = ledger.lastMessageWithoutReply { fields["lastMessageWithoutReply"] = last.json }
+        if session.messagesAwaitingLinkCount > 0 { fields["messagesAwaitingLink"] = .integer(Int64(session.messagesAwaitingLinkCount)) }
+        return StatusReply(
+            role: session.role.rawValue, pid: Int64(getpid()), activationState: session.activationState.rawValue, paired: session.isPaired,
+            linked: session.isLinked, reachable: session.isReachable, watchAppInstalled: session.isWatchAppInstalled,
+            outstandingUserInfoTransfers: outstanding,
+            outbox: StatusReply.Outbox(
+                depth: outstanding, inFlight: Int64(session.transfersInFlight), lastSentTransfer: session.lastSentSeq,
+                lastAcknowledgedTransfer: session.lastAckedSeq, window: Int64(session.configuration.windowTransfers)),
+            other: fields)
+    }
+}
+
+extension QuarantinedTransfer {
+    /// `{"id":1,"transferId":7,"peer":"…","reason":"…","quarantinedAt":"…","bytes":123,"userInfo":{…}}`;
+    /// `userInfo` only when the bytes decode (else `payloadBase64`).
+    var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .integer(id), "transferId": .integer(seq), "peer": .string(peerDeviceID), "reason": .string(reason),
+            "quarantinedAt": .string(Timestamp.iso8601(quarantinedAt)), "bytes": .integer(Int64(payload.count)),
+        ]
+        if let userInfo = try? PropertyListCodec.decodeDictionary(payload) {
+            fields["userInfo"] = userInfo.json
+        } else {
+            fields["payloadBase64"] = .string(Base64.encode(payload))
+        }
+        return .object(fields)
+    }
+}

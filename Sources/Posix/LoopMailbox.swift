@@ -1,0 +1,96 @@
+import CLinux
+import Dispatch
+import Glibc
+
+/// Work handed to an `EventLoop` from other threads: queued under a lock, the loop woken through an
+/// `eventfd`, run on the loop's thread in the order it was posted.
+///
+/// The loop itself stays single-threaded — everything it owns is touched only on its thread. An API
+/// that may be called from any thread (`WCSession`'s, as Apple documents it) hops onto the loop with
+/// `sync`: run inline when already there (a delegate callback calling back into the API), else posted
+/// and waited for.
+public final class LoopMailbox: @unchecked Sendable {
+    private let loop: EventLoop
+    private let wake: FileDescriptor
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var queue: [() -> Void] = []
+    /// The thread running the loop (`run`), if one is.
+    private var owner: pthread_t?
+
+    public init(loop: EventLoop) throws(SystemError) {
+        self.loop = loop
+        wake = FileDescriptor(adopting: try systemCall("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) })
+        pthread_mutex_init(lock, nil)
+        loop.register(wake.rawValue, interest: .readable) { [unowned self] _ in self.drain() }
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    private func locked<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
+    }
+
+    /// Whether the calling thread may touch the loop's state directly: it is the loop's thread, or no
+    /// thread runs the loop (start-up, before `run`).
+    public var isOnLoopThread: Bool {
+        locked { owner.map { pthread_equal($0, pthread_self()) != 0 } ?? true }
+    }
+
+    /// Runs the loop on the calling thread until it stops; work posted meanwhile runs on it.
+    public func run() throws(SystemError) {
+        locked { owner = pthread_self() }
+        defer {
+            locked { owner = nil }
+            drain()
+        }
+        try loop.run()
+    }
+
+    /// Queues `body` for the loop's thread and returns at once.
+    public func post(_ body: @escaping () -> Void) {
+        locked { queue.append(body) }
+        var one: UInt64 = 1
+        _ = Glibc.write(wake.rawValue, &one, 8)
+    }
+
+    /// Runs `body` on the loop's thread and returns its result: inline when already there, else posted
+    /// and waited for.
+    public func sync<R>(_ body: () throws -> R) throws -> R {
+        if isOnLoopThread { return try body() }
+        nonisolated(unsafe) var result: Result<R, Error>?
+        let done = DispatchSemaphore(value: 0)
+        withoutActuallyEscaping(body) { escapable in
+            nonisolated(unsafe) let work = escapable
+            post {
+                result = Result { try work() }
+                done.signal()
+            }
+            done.wait()
+        }
+        return try result!.get()
+    }
+
+    /// `sync` for work that cannot throw.
+    public func sync<R>(_ body: () -> R) -> R {
+        // A non-throwing body cannot make `sync` throw.
+        try! sync { () throws -> R in body() }
+    }
+
+    private func drain() {
+        var count: UInt64 = 0
+        _ = Glibc.read(wake.rawValue, &count, 8)
+        while true {
+            let work = locked { () -> [() -> Void] in
+                defer { queue.removeAll() }
+                return queue
+            }
+            guard !work.isEmpty else { return }
+            for body in work { body() }
+        }
+    }
+}

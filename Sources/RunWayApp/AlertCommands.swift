@@ -1,0 +1,53 @@
+import Control
+import JSONText
+import Posix
+
+// MARK: - The phone's Alerts view and the remembered groups (#15, #16)
+
+extension RunWayPhoneApp {
+    /// `alerts`, `groups`, `group-set`, `groups-reset`; false for any other command.
+    func registerAlertCommands(on router: ControlRouter) {
+        let groups = GroupStateStore(database: database)
+        router.on("alerts") { [unowned self] request, connection in
+            // A flat array in arrival order (the flight's, then the alert's).
+            var writer = JSONWriter(capacity: 4096)
+            writer.bytes.append(0x5B)
+            var first = true
+            try store.forEachAlert { alert, flightID in
+                if !first { writer.bytes.append(0x2C) }
+                first = false
+                alert.writeJSON(to: &writer, flightID: flightID)
+            }
+            writer.bytes.append(0x5D)
+            connection.reply(try JSONValue(parsing: writer.bytes))
+        }
+        router.on("groups") { request, connection in
+            let view = try Self.groupView(request)
+            connection.reply(
+                .object([
+                    "view": .string(view.rawValue),
+                    "remembered": .object(try groups.remembered(view).mapValues { .bool($0) }),
+                ]))
+        }
+        router.on("group-set") { [unowned self] request, connection in
+            let view = try Self.groupView(request)
+            let key = request[ControlCommands.GroupSet.key]
+            let expanded = request[ControlCommands.GroupSet.expanded]
+            try groups.remember(view, key: key, expanded: expanded)
+            logger.info("ui.group-toggled", ["view": view.rawValue, "key": key, "expanded": expanded])
+            connection.reply(.object(["view": .string(view.rawValue), "key": .string(key), "expanded": .bool(expanded)]))
+        }
+        router.on("groups-reset") { request, connection in
+            let view = try Self.groupView(request)
+            let forgotten = try groups.reset(view)
+            connection.reply(.object(["view": .string(view.rawValue), "forgotten": .integer(Int64(forgotten))]))
+        }
+    }
+
+    /// The catalogue allows only the views there are (a test checks the two lists agree).
+    static func groupView(_ request: ControlRequest) throws -> GroupExpansion.View {
+        let name = request[ControlCommands.Groups.view]
+        guard let view = GroupExpansion.View(rawValue: name) else { throw ControlError("the phone has no view '\(name)'") }
+        return view
+    }
+}

@@ -1,0 +1,80 @@
+import Control
+import Foundation
+import Posix
+import Storage
+
+/// What a RunWay app is given by whoever runs it on a device (RunWay's executables compose the device
+/// with the app): its thread's loop and log, the control socket it answers its own commands on, the
+/// device's clock, where its container is. Its session is `WCSession.default` and its notification
+/// centre `UNUserNotificationCenter.current()` — the public APIs, as on iOS.
+public struct AppContext {
+    /// The app's thread (the device's delegate queue): timers and work deferred to the end of a turn.
+    public var loop: EventLoop
+    public var logger: Logger
+    /// The device's control socket: the app registers its commands here, before the socket opens.
+    public var router: ControlRouter
+    /// The connections of attached UIs (RunWay's home screen), for events.
+    public var control: ControlServer
+    /// The device's time now (`runway clock`): what the app shows and counts with.
+    public var deviceNow: () -> Double
+    /// The app's container (`HOME/apps/BUNDLE-ID`).
+    public var container: String
+    /// Stops the device because something the app depends on is gone (its store unlinked): exit 1.
+    public var fail: (_ event: String, _ reason: String) -> Void
+    /// Adds the app's fields to the device's `status`.
+    public var contributeStatus: (@escaping (inout StatusReply) throws -> Void) -> Void
+    /// Hands the app's store to the device's fault injection (`store-limit`, `--max-store-pages`).
+    public var registerStore: (Database) -> Void
+
+    public init(
+        loop: EventLoop, logger: Logger, router: ControlRouter, control: ControlServer, deviceNow: @escaping () -> Double,
+        container: String, fail: @escaping (String, String) -> Void,
+        contributeStatus: @escaping (@escaping (inout StatusReply) throws -> Void) -> Void, registerStore: @escaping (Database) -> Void
+    ) {
+        self.loop = loop
+        self.logger = logger
+        self.router = router
+        self.control = control
+        self.deviceNow = deviceNow
+        self.container = container
+        self.fail = fail
+        self.contributeStatus = contributeStatus
+        self.registerStore = registerStore
+    }
+}
+
+/// The RunWay apps' own store: `Library/Application Support/RunWay.sqlite` in the app's container (as a
+/// SwiftData store would be on iOS), WAL, FULL.
+public enum RunWayStore {
+    public static let bundleIDs = (phone: "com.runway.RunWay", watch: "com.runway.RunWay.watchkitapp")
+
+    public static func path(container: String) -> String { container + "/Library/Application Support/RunWay.sqlite" }
+
+    /// Every table of the app's: flights and what hangs off them, live runs, the UI's group state,
+    /// settings, the update check's day.
+    public static let migrations =
+        FlightStore.migrations + AppUpdateService.migrations
+        + [
+            Migration(
+                "app.settings.1",
+                """
+                -- The app's settings (its language, the simulated App Store's answer): one JSON value per key.
+                CREATE TABLE app_settings (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                ) STRICT;
+                """)
+        ]
+
+    /// Opens (creating) the app's store in `container` and migrates it. A store file unlinked under the
+    /// app stops the device (`fail`): nothing more is committed to it, nothing acknowledged.
+    public static func open(container: String, logger: Logger, fail: @escaping (String, String) -> Void) throws -> Database {
+        let path = path(container: container)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let database = try Database(path: path)
+        try Migrator.migrate(database, migrations)
+        database.onUnlinked = { why in fail("store.unlinked", why) }
+        logger.info("startup.app-store-opened", ["path": path])
+        return database
+    }
+}

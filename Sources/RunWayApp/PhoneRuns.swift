@@ -1,0 +1,184 @@
+import Control
+import JSONText
+import Posix
+import Storage
+import PropertyLists
+
+/// A run led by the phone (APP_SPEC E): started on the phone, mirrored on the watch, saved by the phone.
+///
+/// RunWay 1.3.2/1.4 calls `startWatchApp(toHandle:)` unconditionally and treats mirroring as started as
+/// soon as the request does not fail: `assumedStarted`. It never hears whether the watch started its
+/// session (#44). Here the watch answers (`workoutStarted` / `workoutFailed`), and the phone reports what
+/// it assumed next to what happened: `confirmed`, `failed`, or `unconfirmed` after a time-out.
+final class PhoneRunController {
+    enum MirroringState: String {
+        case notRequested, requested, confirmed, failed, unconfirmed
+    }
+
+    struct Mirroring {
+        var runID: String
+        var requested = false
+        var assumedStarted = false
+        var state = MirroringState.notRequested
+        var confirmedAt: Double?
+        var failureReason: String?
+
+        var json: JSONValue {
+            var fields: [String: JSONValue] = ["requested": .bool(requested), "assumedStarted": .bool(assumedStarted), "state": .string(state.rawValue)]
+            if let confirmedAt { fields["confirmedAt"] = .string(Timestamp.iso8601(confirmedAt)) }
+            if let failureReason { fields["failureReason"] = .string(failureReason) }
+            return .object(fields)
+        }
+    }
+
+    let runs: RunCommands
+    let session: AppSession
+    let loop: EventLoop
+    let logger: Logger
+    let confirmTimeoutMilliseconds: UInt64
+    private(set) var mirroring: Mirroring?
+    /// Mirroring state changes, for attached UIs.
+    var onMirroringChange: (JSONValue) -> Void = { _ in }
+    /// Counts `startWatchApp(toHandle:)` calls (shown in status: it is called whatever the watch's state).
+    private(set) var startWatchAppCalls = 0
+
+    init(runs: RunCommands, session: AppSession, loop: EventLoop, logger: Logger, confirmTimeoutMilliseconds: UInt64) {
+        self.runs = runs
+        self.session = session
+        self.loop = loop
+        self.logger = logger
+        self.confirmTimeoutMilliseconds = confirmTimeoutMilliseconds
+        runs.canStart = { [unowned self] target in
+            // The one rule (#42): heart-rate mode exactly when the APPLE WATCH row is ok.
+            let row = self.appleWatch
+            guard target.mode == .heartRate, !row.heartRateModeAvailable else { return nil }
+            return "heart-rate mode needs the Apple Watch: \(row.label)"
+        }
+        runs.onStarted = { [unowned self] run in self.requestMirroring(run) }
+        runs.extraStatus = { [unowned self] in
+            guard let mirroring = self.mirroring, self.runs.run != nil else { return [:] }
+            return ["mirroring": mirroring.json]
+        }
+        runs.nothingToStop = "no run in progress on the phone; nothing saved"
+    }
+
+    var appleWatch: AppleWatchRow {
+        AppleWatchRow(
+            paired: session.isPaired, watchAppInstalled: session.isWatchAppInstalled,
+            activated: session.isActivated)
+    }
+
+    // MARK: - Mirroring
+
+    /// `startWatchApp(toHandle:)`: called unconditionally when a watch is paired with the app installed,
+    /// whatever the watch app's foreground state (#40); the system accepts it then, and sends
+    /// `startWorkout` if the link is up. Pace mode without a watch is a phone-only run.
+    private func requestMirroring(_ run: LiveRun) {
+        var state = Mirroring(runID: run.id)
+        guard appleWatch.ok else {
+            mirroring = state
+            logger.notice("run.phone-only", ["runId": run.id, "appleWatch": appleWatch.label])
+            return
+        }
+        startWatchAppCalls += 1
+        state.requested = true
+        // RunWay's belief: the request did not fail, so mirroring has started.
+        state.assumedStarted = true
+        state.state = .requested
+        mirroring = state
+        var event: UserInfo = [
+            "kind": .string("startWorkout"), "runId": .string(run.id), "mode": .string(run.target.mode == .heartRate ? "heart-rate" : "pace"),
+        ]
+        switch run.target.mode {
+        case .pace: event["targetPace"] = .real(run.target.paceSecondsPerKm)
+        case .heartRate: event["zoneLow"] = .real(run.target.low); event["zoneHigh"] = .real(run.target.high)
+        }
+        let sent = session.sendWorkoutEvent(event)
+        logger.notice(
+            "run.start-watch-app",
+            [
+                "runId": run.id, "accepted": true, "startWorkoutSent": sent,
+                "watchAppActive": session.isReachable,
+            ])
+        let runID = run.id
+        _ = loop.schedule(afterMilliseconds: confirmTimeoutMilliseconds) { [weak self] in
+            guard let self, var current = self.mirroring, current.runID == runID, current.state == .requested else { return }
+            current.state = .unconfirmed
+            self.mirroring = current
+            self.logger.warning("run.mirroring-unconfirmed", ["runId": runID, "afterMs": self.confirmTimeoutMilliseconds])
+            self.announce(current)
+        }
+    }
+
+    func workoutEvent(_ event: UserInfo) {
+        let runID = event["runId"]?.stringValue ?? ""
+        guard var current = mirroring, current.runID == runID, runs.run?.id == runID else {
+            logger.info("run.workout-event-ignored", ["kind": event["kind"]?.stringValue ?? "?", "runId": runID])
+            return
+        }
+        switch event["kind"]?.stringValue {
+        case "workoutStarted":
+            current.state = .confirmed
+            current.confirmedAt = event["at"]?.doubleValue
+            logger.notice("run.mirroring-confirmed", ["runId": runID])
+        case "workoutFailed":
+            current.state = .failed
+            current.failureReason = event["reason"]?.stringValue ?? "unknown"
+            logger.warning("run.mirroring-failed", ["runId": runID, "reason": current.failureReason!])
+        default:
+            return
+        }
+        mirroring = current
+        announce(current)
+    }
+
+    private func announce(_ mirroring: Mirroring) {
+        var fields = mirroring.json.objectValue ?? [:]
+        fields["event"] = .string("mirroring")
+        fields["runId"] = .string(mirroring.runID)
+        onMirroringChange(.object(fields))
+    }
+
+    /// After the phone saved its run: the watch ends its session without transferring anything.
+    func finished(_ run: LiveRun) {
+        if mirroring?.requested == true {
+            let sent = session.sendWorkoutEvent(["kind": .string("stopWorkout"), "runId": .string(run.id)])
+            logger.info("run.stop-workout", ["runId": run.id, "sent": sent])
+        }
+        // resetWorkout(): the origin becomes nil, isRunning false.
+        mirroring = nil
+    }
+}
+
+// MARK: - Wiring
+
+extension RunWayPhoneApp {
+    /// The phone's live runs: the same engine as the watch's, saved by the phone (E.5).
+    func setUpRuns() throws -> PhoneRunController {
+        let runs = try RunCommands(database: database, now: context.deviceNow, behaviour: .fixed, logger: logger)
+        let controller = PhoneRunController(
+            runs: runs, session: session, loop: context.loop, logger: logger,
+            confirmTimeoutMilliseconds: UInt64(options.mirroringConfirmTimeoutMilliseconds))
+        // saveRunningData(): the guard is `startOrigin == .local`, i.e. "a run is in progress" (#53):
+        // RunCommands.stop refuses when there is none, and says nothing was saved.
+        runs.finish = { [unowned self] flight, _ in
+            let result: RunViewModel.SaveResult
+            do {
+                result = try self.viewModel.saveIncomingWatchFlight(flight, origin: FlightStore.Origin(deviceID: self.session.deviceID))
+            } catch {
+                self.viewModel.didRollBack()
+                throw error
+            }
+            return ["saved": .string("\(result)")]
+        }
+        runs.onFinished = { [unowned self, unowned controller] _, run in
+            self.viewModel.didCommit()
+            controller.finished(run)
+        }
+        service.onWorkoutEvent = { [unowned controller] event in controller.workoutEvent(event) }
+        controller.onMirroringChange = { [unowned self] event in
+            for client in self.control.attachedClients { client.sendEvent(event) }
+        }
+        return controller
+    }
+}

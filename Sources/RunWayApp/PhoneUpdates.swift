@@ -1,0 +1,112 @@
+import Control
+import JSONText
+import Posix
+
+/// The phone's update notice (RunWay 1.4, APP_SPEC F): the rule (`AppUpdateService`) wired to the
+/// simulated App Store endpoint, the device clock's local date and the run state; the alert showing,
+/// if any, until `respond update|later`.
+final class PhoneUpdates {
+    let service: AppUpdateService
+    let endpoint: AppStoreEndpoint
+    /// The alert on screen (in memory, as a SwiftUI alert is).
+    var alert: AppUpdateService.Update?
+    /// The hidden test command `test-run-state`'s stand-in for a phone-led run (a real one,
+    /// `runway phone run start`, counts too).
+    var isRunning = false
+
+    init(service: AppUpdateService, endpoint: AppStoreEndpoint) {
+        self.service = service
+        self.endpoint = endpoint
+    }
+
+    func alertJSON(_ language: AppLanguage) -> JSONValue {
+        guard let alert else { return .null }
+        return .object([
+            "event": .string("updateAvailable"), "version": .string(alert.version), "storeURL": .string(alert.storeURL),
+            "title": .string(UpdateTexts.title(language)), "message": .string(UpdateTexts.message(version: alert.version, language)),
+            "buttons": .array(UpdateTexts.buttons.map(JSONValue.string)),
+            "buttonTitles": .array(UpdateTexts.buttonTitles(language).map(JSONValue.string)),
+            "language": .string(language.rawValue),
+        ])
+    }
+}
+
+extension RunWayPhoneApp {
+    func makeUpdates() throws -> PhoneUpdates {
+        let endpoint = try AppStoreEndpoint(database: database, loop: context.loop, logger: logger)
+        let service = try AppUpdateService(installed: session.appVersion, database: database, logger: logger)
+        let calendar = LogbookCalendar.current()
+        service.now = context.deviceNow
+        service.localDate = { calendar.date(of: $0) }
+        // `runViewModel.isRunning`: a phone-led run in progress (or the test stand-in).
+        service.isRunning = { [unowned self] in self.updates.isRunning || self.phoneRuns?.runs.run != nil }
+        service.lookup = { done in endpoint.lookup(url: AppUpdateService.lookupURL, done) }
+        return PhoneUpdates(service: service, endpoint: endpoint)
+    }
+
+    /// Runs the update rule; an alert goes to every attached UI. `done` gets the report.
+    func checkForUpdate(_ done: @escaping (AppUpdateService.Report) -> Void = { _ in }) {
+        updates.service.check { [unowned self] report in
+            if let update = report.update {
+                self.updates.alert = update
+                let event = self.updates.alertJSON(self.language.effective)
+                for client in self.control.attachedClients { client.sendEvent(event) }
+            }
+            done(report)
+        }
+    }
+
+    /// `appstore-*`, `update-*` and the hidden `test-run-state`; false if `request` is none of them.
+    func registerUpdateCommands(on router: ControlRouter) {
+        router.on("appstore-set") { [unowned self] request, connection in
+            typealias StoreAnswer = ControlCommands.AppstoreSet
+            let delay = request[ControlCommands.Appstore.delayMs]
+            let body: String
+            if let raw = request[StoreAnswer.body] {
+                body = raw
+            } else {
+                guard let version = request[StoreAnswer.version] else { throw ControlError.invalid("appstore-set needs a version or a body") }
+                if let problem = AppVersion.problem(version) { throw ControlError.invalid(problem) }
+                body = AppStoreEndpoint.answer(version: version, url: request[StoreAnswer.url] ?? AppStoreEndpoint.defaultStoreURL)
+            }
+            try updates.endpoint.set(body: body, delayMilliseconds: delay)
+            connection.reply(updates.endpoint.json)
+        }
+        router.on("appstore-fail") { [unowned self] request, connection in
+            try updates.endpoint.set(body: nil, delayMilliseconds: request[ControlCommands.Appstore.delayMs])
+            connection.reply(updates.endpoint.json)
+        }
+        router.on("appstore-show") { [unowned self] request, connection in
+            connection.reply(updates.endpoint.json)
+        }
+        router.on("update-check") { [unowned self] request, connection in
+            checkForUpdate { report in connection.reply(report.json) }
+        }
+        router.on("update-status") { [unowned self] request, connection in
+            connection.reply(
+                .object([
+                    "installed": .string(session.appVersion),
+                    "lastCheckedAt": updates.service.lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
+                    "alert": updates.alertJSON(language.effective), "checking": .bool(updates.service.isChecking),
+                    "running": .bool(updates.isRunning),
+                ]))
+        }
+        router.on("update-respond") { [unowned self] request, connection in
+            let answer = request[ControlCommands.UpdateRespond.answer]  // update or later: there is no "skip this version"
+            guard let alert = updates.alert else { throw ControlError("no update alert is showing; nothing to respond to") }
+            updates.alert = nil
+            if answer == "update" {
+                logger.info("update.open-store", ["url": alert.storeURL])
+                connection.reply(.object(["response": .string(answer), "opened": .string(alert.storeURL)]))
+            } else {
+                logger.info("update.later", ["version": alert.version])
+                connection.reply(.object(["response": .string(answer)]))
+            }
+        }
+        router.on("test-run-state") { [unowned self] request, connection in
+            updates.isRunning = request[ControlCommands.TestRunState.running]
+            logger.notice("test.run-state", ["running": updates.isRunning])
+            connection.reply(.object(["running": .bool(updates.isRunning)]))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Control
+import Foundation
+import JSONText
+import Posix
+import Storage
+import WatchConnectivity
+
+/// RunWay's watch app, as a tenant of the simulated watch: it records runs and queues them for the phone
+/// through `WCSession.default` (the system's durable queue), runs live runs with GPWS, mirrors the runs
+/// the phone leads, and answers its own control commands.
+public final class RunWayWatchApp {
+    public struct Options: Sendable {
+        /// GPWS as RunWay 1.3 fixed it, or as it was before (`--gpws legacy`).
+        public var gpws: GPWSBehaviour = .fixed
+        /// `--failed-transfer requeue|legacy`: whether the app queues a failed transfer's run again.
+        public var requeueFailedTransfers = true
+        /// RunWay 1.4's dead instrument stream, on purpose (`--instrument-stream`): a message every 3 s
+        /// while a run is in progress and the phone is reachable.
+        public var instrumentStream = false
+        public init() {}
+    }
+
+    let options: Options
+    let context: AppContext
+    let logger: Logger
+    let session = AppSession()
+    public private(set) var database: Database!
+    var app: AppConnectivity!
+    var recorder: WatchRunRecorder!
+    /// The watch app's session delegate; held here because the session holds its delegate weakly.
+    var service: WatchConnectivityService!
+    /// The live run (`runway watch run ...`) and how the watch answers a phone-led start (`WatchWorkout.swift`).
+    var runs: RunCommands!
+    var workoutStartFault = WorkoutStartFault.none
+    private var generator = FlightGenerator()
+
+    public init(options: Options, context: AppContext) {
+        self.options = options
+        self.context = context
+        logger = context.logger
+    }
+
+    /// The app's launch: its store, its delegate, activation.
+    public func launch() throws {
+        database = try RunWayStore.open(container: context.container, logger: logger, fail: context.fail)
+        context.registerStore(database)
+        logger.info("startup.store-opened", ["path": RunWayStore.path(container: context.container)])
+        app = AppConnectivity(database: database, logger: logger) { [loop = context.loop] delay, body in
+            loop.schedule(afterMilliseconds: delay, body)
+        }
+        service = WatchConnectivityService(app: app, logger: logger)
+        service.requeueFailedTransfers = options.requeueFailedTransfers
+        WCSession.default.setUserInfoValidator(Flight.problem(inUserInfo:))
+        WCSession.default.delegate = service
+        recorder = WatchRunRecorder(logger: logger)
+        runs = try RunCommands(database: database, now: context.deviceNow, behaviour: options.gpws, logger: logger)
+        installRuns()
+        registerCommands(on: context.router)
+        context.contributeStatus { [unowned self] status in try self.addStatus(to: &status) }
+        service.onActivation = { [unowned self] state, _ in
+            guard state == .activated, !WCSession.default.isPaired else { return }
+            // The container is HOME/apps/BUNDLE-ID.
+            let home = ((self.context.container as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+            self.logger.warning("watch.not-paired", ["hint": "run: runway pair --phone PHONE_HOME --watch \(home)"])
+        }
+        WCSession.default.activate()
+    }
+
+    // MARK: - Control commands
+
+    func registerCommands(on router: ControlRouter) {
+        runs.register(on: router)
+        router.on("workout-fault") { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
+        router.on("record") { [unowned self] request, connection in connection.reply(try record(request)) }
+        router.on("received") { [unowned self] request, connection in
+            let limit = request[ControlCommands.Received.limit]
+            connection.reply(.array(try app.receivedUserInfo(limit: limit).map(\.userInfo.json)))
+        }
+    }
+
+    func addStatus(to status: inout StatusReply) throws {
+        var fields = status.other
+        fields["inbox"] = .object(["depth": .integer(0), "receivedUserInfo": .integer(try app.receivedUserInfoCount())])
+        fields.merge(session.versionFields(peerKey: "phoneAppVersion")) { _, new in new }
+        fields.merge(languageStatusFields) { _, new in new }
+        status.other = fields
+    }
+
+    /// `count` finished runs, queued for the phone in one durable write.
+    func record(_ request: ControlRequest) throws -> JSONValue {
+        guard session.isLocalAppInstalled else {
+            throw ControlError("the RunWay watch app is not installed on this watch, so it cannot record runs (runway watch app install)")
+        }
+        typealias Record = ControlCommands.Record
+        let count = request[Record.count]
+        let distance = request[Record.distanceKm]
+        if let seed = request[Record.seed] {
+            generator = FlightGenerator(seed: UInt64(seed))
+        }
+        // One durable write for the whole series (one fsync), generated a slice at a time so that a
+        // million runs never sit in memory together; the newest run ends at the watch's now (device
+        // time, `runway clock`). Part of a longer series the CLI records in chunks: where this chunk
+        // sits, and the series' end. The series' bounds depend on count: checked here, in the
+        // catalogue's words.
+        let total = request[Record.seriesTotal] ?? count
+        guard total >= count else { throw ControlError.invalid("seriesTotal must be a whole number from \(count) to 1000000") }
+        let start = request[Record.seriesStart] ?? 0
+        guard start <= total - count else { throw ControlError.invalid("seriesStart must be a whole number from 0 to \(total - count)") }
+        let now = request[Record.endingAt] ?? context.deviceNow()
+        let recording = try recorder.record(
+            count: count, distanceKm: distance, now: now, seriesStart: start, seriesTotal: total,
+            using: &generator)
+        // Committed, not yet answered: a crash here leaves flights queued whose recording never
+        // reported success (docs/guarantees.md, "indeterminate recordings").
+        CrashPoint.hit("send.after-enqueue")
+        return RecordReply(ids: recording.ids, firstTransfer: recording.firstTransfer, lastTransfer: recording.lastTransfer, endingAt: now).json
+    }
+}

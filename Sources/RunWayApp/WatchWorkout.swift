@@ -1,0 +1,107 @@
+import Control
+import JSONText
+import Posix
+import PropertyLists
+
+/// How the watch answers a phone-led start: as it should, or one of the two ways mirroring fails
+/// (`runway watch fault workout-start refuse|ignore`), reproducing RunWay 1.3.2's open hole (#44).
+enum WorkoutStartFault: String, Sendable {
+    case none
+    /// Answer `workoutFailed` (reason "refused").
+    case refuse
+    /// Answer nothing at all.
+    case ignore
+}
+
+// MARK: - The watch's side of a run: its own, and the one the phone leads
+
+extension RunWayWatchApp {
+    func installRuns() {
+        // A watch-only run is transferred through the durable outbox, like `record`; a run the phone
+        // led is the phone's to save (E.5), so the watch ends it and transfers nothing.
+        runs.finish = { [unowned self] flight, run in
+            guard run.startOrigin == .local else { return ["transferred": .bool(false)] }
+            let seq = try self.recorder.finish([flight]).last?.transferIdentifier
+            return seq.map { ["transfer": .integer($0)] } ?? [:]
+        }
+        runs.canStart = { [unowned self] _ in
+            self.session.isLocalAppInstalled ? nil : "the RunWay watch app is not installed on this watch (runway watch app install)"
+        }
+        runs.nothingToStop = "no run in progress on the watch; nothing saved"
+        service.onWorkoutEvent = { [unowned self] event in self.workoutEvent(event) }
+        if options.instrumentStream { scheduleInstrumentValues() }
+    }
+
+    /// The legacy stream (#52): every 3 s of real time, while a run is in progress and the phone is
+    /// reachable, the live values as a message. The phone drops them all.
+    func scheduleInstrumentValues() {
+        _ = context.loop.schedule(afterMilliseconds: 3000) { [weak self] in
+            guard let self else { return }
+            if let run = self.runs.run, self.session.isReachable {
+                let last = run.last
+                self.session.sendMessage([
+                    "type": .string("instrumentValues"), "runId": .string(run.id),
+                    "pace": .real(Double(last?.pace ?? 0)), "heartRate": .real(Double(last?.heartRate ?? 0)),
+                    "distance": .real(Double(last?.distance ?? 0)),
+                ]) { _ in }
+            }
+            self.scheduleInstrumentValues()
+        }
+    }
+
+    /// `startWorkout {runId, mode, targetPace, zoneLow, zoneHigh}` or `stopWorkout {runId}` from the phone.
+    func workoutEvent(_ event: UserInfo) {
+        let runID = event["runId"]?.stringValue ?? ""
+        switch event["kind"]?.stringValue {
+        case "startWorkout":
+            logger.notice("workout.start-requested", ["runId": runID, "fault": workoutStartFault.rawValue])
+            switch workoutStartFault {
+            case .ignore: return
+            case .refuse:
+                session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("refused")])
+                return
+            case .none: break
+            }
+            if let current = runs.run {
+                session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
+                return
+            }
+            do {
+                // The system brings the watch app to the foreground, then the app starts its session.
+                try session.bringToForeground()
+                // The phone's target, checked as a `run-start` request would be.
+                typealias Target = ControlCommands.RunStart
+                var request = ControlRequest(ControlCommands.runStart)
+                request[Target.mode] = event["mode"]?.stringValue ?? "pace"
+                request[Target.targetPace] = event["targetPace"]?.doubleValue
+                request[Target.zoneLow] = event["zoneLow"]?.doubleValue
+                request[Target.zoneHigh] = event["zoneHigh"]?.doubleValue
+                guard FlightLimits.isFlightID(runID) else { throw ControlError.invalid("the run id is not an upper-case UUID") }
+                try runs.start(try request.validated(on: .watch), origin: .remote, id: runID)
+                session.sendWorkoutEvent(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(context.deviceNow())])
+            } catch {
+                logger.warning("workout.start-failed", ["runId": runID, "error": "\(error)"])
+                session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("\(error)")])
+            }
+        case "stopWorkout":
+            do {
+                _ = try runs.end(id: runID)
+            } catch {
+                logger.warning("workout.stop-failed", ["runId": runID, "error": "\(error)"])
+            }
+        case let other:
+            logger.info("workout.ignored", ["kind": other ?? "?"])
+        }
+    }
+
+    /// `workout-fault {mode: none|refuse|ignore}` (hidden: `runway watch fault workout-start`).
+    func workoutFaultCommand(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        // The catalogue allows only the three.
+        guard let mode = WorkoutStartFault(rawValue: request[ControlCommands.WorkoutFault.mode]) else {
+            throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
+        }
+        workoutStartFault = mode
+        logger.warning("fault.workout-start", ["mode": mode.rawValue])
+        connection.reply(.object(["workoutStart": .string(mode.rawValue)]))
+    }
+}

@@ -1,0 +1,120 @@
+import Control
+import JSONText
+import TerminalViews
+
+/// `runway phone status` / `runway watch status` for people: the device's `status` in labelled sections —
+/// SESSION, LINK, OUTBOX, INBOX, APP, OS — each value said in words (`--json` prints the object as it
+/// came). A field no row knows still shows, under OTHER: a new field is never hidden.
+enum DeviceStatusText {
+    /// One row: its label, the fields it reads, and its text (nil: not shown for this device).
+    struct Row {
+        let section: String
+        let label: String
+        let keys: [String]
+        let text: ([String: JSONValue]) -> String?
+    }
+
+    static let sections = ["SESSION", "LINK", "OUTBOX", "INBOX", "APP", "OS", "OTHER"]
+
+    static func render(_ status: JSONValue, os: OSStatusReply? = nil) -> String {
+        guard let fields = status.objectValue else { return status.text }
+        let role = fields["role"]?.stringValue ?? "?"
+        let other = role == "phone" ? "watch" : "phone"
+        var shown: [(section: String, label: String, text: String)] = []
+        var used = Set<String>()
+        for row in rows(role: role, other: other) where row.keys.contains(where: { fields[$0] != nil }) {
+            guard let text = row.text(fields) else { continue }
+            shown.append((row.section, row.label, text))
+            used.formUnion(row.keys)
+        }
+        for key in fields.keys.sorted() where !used.contains(key) {
+            let value = fields[key]!
+            shown.append(("OTHER", key, value.stringValue ?? value.text))
+        }
+        if let os { shown += osRows(os) }
+        let width = (shown.map { TextWidth.of($0.label) }.max() ?? 0) + 2
+        var lines: [String] = []
+        for section in sections {
+            let rows = shown.filter { $0.section == section }
+            guard !rows.isEmpty else { continue }
+            if !lines.isEmpty { lines.append("") }
+            lines.append(section)
+            lines += rows.map { "  " + $0.label + String(repeating: " ", count: max(1, width - TextWidth.of($0.label))) + $0.text }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func rows(role: String, other: String) -> [Row] {
+        func int(_ fields: [String: JSONValue], _ key: String) -> Int { fields[key]?.intValue ?? 0 }
+        func int(_ fields: [String: JSONValue], _ object: String, _ key: String) -> Int { fields[object]?[key]?.intValue ?? 0 }
+        func yes(_ value: JSONValue?) -> String { value?.boolValue == true ? "yes" : "no" }
+        let counterpart = role == "phone" ? "watchDeviceId" : "phoneDeviceId"
+        let counterpartVersion = role == "phone" ? "watchAppVersion" : "phoneAppVersion"
+        return [
+            Row(section: "SESSION", label: "activation", keys: ["activationState"]) { $0["activationState"]?.stringValue },
+            Row(section: "SESSION", label: "paired", keys: ["paired", "pairingId"]) { fields in
+                fields["paired"]?.boolValue == true ? "yes, pairing " + (fields["pairingId"]?.stringValue ?? "?") : "no (runway pair)"
+            },
+            Row(section: "SESSION", label: "this \(role)", keys: ["deviceId", "role"]) { $0["deviceId"]?.stringValue },
+            Row(section: "SESSION", label: "its \(other)", keys: ["counterpartDeviceId", counterpart]) {
+                $0["counterpartDeviceId"]?.stringValue ?? $0[counterpart]?.stringValue
+            },
+            Row(section: "LINK", label: "connected", keys: ["linked", "linkEnabled"]) { fields in
+                yes(fields["linked"]) + (fields["linkEnabled"]?.boolValue == false ? " — out of range (runway link up)" : "")
+            },
+            Row(section: "LINK", label: "reachable", keys: ["reachable"]) { yes($0["reachable"]) },
+            Row(section: "LINK", label: "phone's socket", keys: ["phoneLinkSocket"]) { $0["phoneLinkSocket"]?.stringValue },
+            Row(section: "OUTBOX", label: "outstanding", keys: ["outstandingUserInfoTransfers"]) {
+                "\(int($0, "outstandingUserInfoTransfers")) userInfo transfer(s) not yet delivered to the \(other)"
+            },
+            Row(section: "OUTBOX", label: "on the wire", keys: ["outbox"]) { fields in
+                "\(int(fields, "outbox", "inFlight")) of a window of \(int(fields, "outbox", "window")); last sent \(int(fields, "outbox", "lastSentTransfer")), acknowledged up to \(int(fields, "outbox", "lastAcknowledgedTransfer")); \(int(fields, "outbox", "depth")) queued"
+            },
+            Row(section: "INBOX", label: "received", keys: ["receivedTransfers", "receivedFromWatchSeq"]) { fields in
+                "\(int(fields, "receivedTransfers")) transfer(s)" + (fields["receivedFromWatchSeq"].map { " (the watch's up to \($0.intValue ?? 0))" } ?? "")
+            },
+            Row(section: "INBOX", label: "for the app", keys: ["inbox"]) { fields in
+                "\(int(fields, "inbox", "receivedUserInfo")) userInfo that are not flights, \(int(fields, "inbox", "depth")) waiting"
+            },
+            Row(section: "INBOX", label: "messages", keys: ["receivedMessages", "receivedMessagesWithoutReply"]) { fields in
+                "\(int(fields, "receivedMessages")) received, \(int(fields, "receivedMessagesWithoutReply")) without a reply handler"
+            },
+            Row(section: "INBOX", label: "quarantined", keys: ["quarantined"]) {
+                "\(int($0, "quarantined"))" + (int($0, "quarantined") > 0 ? " (runway \(role) quarantine)" : "")
+            },
+            Row(section: "INBOX", label: "failed commits", keys: ["failedReceiveCommits"]) { fields in
+                "\(int(fields, "failedReceiveCommits"))" + (int(fields, "failedReceiveCommits") > 0 ? " (rolled back, resent by the \(other))" : "")
+            },
+            Row(section: "APP", label: "version", keys: ["appVersion", "counterpartAppVersion", counterpartVersion, "versionMismatch"]) { fields in
+                let theirs = fields["counterpartAppVersion"]?.stringValue ?? fields[counterpartVersion]?.stringValue ?? "?"
+                return "\(fields["appVersion"]?.stringValue ?? "?"); the \(other) app's \(theirs)"
+                    + (fields["versionMismatch"]?.boolValue == true ? " — THEY DIFFER" : "")
+            },
+            Row(section: "APP", label: "watch app", keys: ["watchAppInstalled", "watchAppActive"]) { fields in
+                (fields["watchAppInstalled"]?.boolValue == true ? "installed" : "not installed")
+                    + (fields["watchAppActive"].map { $0.boolValue == true ? ", foreground" : ", background" } ?? "")
+            },
+            Row(section: "APP", label: "flights", keys: ["flights"]) { "\(int($0, "flights")) stored" },
+            Row(section: "APP", label: "save path", keys: ["savePath", "pendingWatchDataQueue"]) { fields in
+                (fields["savePath"]?.stringValue ?? "?")
+                    + (int(fields, "pendingWatchDataQueue") > 0 ? ", \(int(fields, "pendingWatchDataQueue")) flight(s) held for a UI" : "")
+            },
+            Row(section: "APP", label: "UI attached", keys: ["uiClients"]) { "\(int($0, "uiClients"))" },
+            Row(section: "APP", label: "reminders", keys: ["reminderRule", "remindersRescheduled"]) { fields in
+                "\(fields["reminderRule"]?.stringValue ?? "?") rule, rescheduled \(int(fields, "remindersRescheduled")) time(s)"
+            },
+            Row(section: "APP", label: "language", keys: ["language", "languageSource"]) { fields in
+                (fields["language"]?.stringValue ?? "?") + (fields["languageSource"]?.stringValue.map { " (from: \($0))" } ?? "")
+            },
+            Row(section: "APP", label: "live values", keys: ["instrumentValuesDiscarded"]) { "\(int($0, "instrumentValuesDiscarded")) discarded" },
+            Row(section: "OS", label: "process", keys: ["pid", "home"]) { fields in
+                "pid \(int(fields, "pid")), home \(fields["home"]?.stringValue ?? "?")"
+            },
+        ]
+    }
+
+    /// The phone's iOS, when phone-os runs the phone.
+    static func osRows(_ os: OSStatusReply) -> [(section: String, label: String, text: String)] {
+        PhoneOSCommands.rows(os).map { ("OS", "phone-os " + $0.label, $0.text) }
+    }
+}

@@ -1,0 +1,195 @@
+import Connectivity
+import DeviceRuntime
+import Control
+import Glibc
+import Posix
+import RunWayApp
+
+/// The daemons' command lines: parse, build, run — nothing more lives in their `main.swift`.
+public enum DaemonMain {
+    static let phoneSpecs: [ArgumentSpec] =
+        [
+            .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
+            .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
+            .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
+            .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+            DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
+            .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
+            .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+            .option("duplicate-rate", "R", "FAULT INJECTION: deliver each received transfer to the app twice with probability R (0 to 1)", hidden: true),
+            appVersionSpec,
+            .option(
+                "activation-delay-ms", "N", "TEST ONLY: open the control socket and say ready first, activate the session N ms later (1-60000)", hidden: true),
+            .option("mirroring-confirm-timeout-ms", "MS", "TEST: how long a phone-led start waits for the watch's answer (default 10000)", hidden: true),
+            DaemonCommandLine.testCommandsSpec,
+        ] + ConnectionLimits.specs
+
+    static let appVersionSpec = ArgumentSpec.option(
+        "app-version", "V",
+        "the app's version, N(.N){0,3} with parts up to 9999 (default \(AppVersion.current)); a restart with another version keeps the store (an upgrade)")
+
+    static let watchSpecs: [ArgumentSpec] =
+        [
+            .option("home", "DIR", "the watch's home directory (created if missing, mode 0700)"),
+            .option("link-rate", "N", "simulate a slow link: send at most N transfers a second (default: no limit)"),
+            .option("gpws", "RULE", "fixed (default: no GPWS decision while stationary) or legacy (RunWay 1.3's false SINK RATE at rest)"),
+            .option(
+                "failed-transfer", "RULE",
+                "requeue (default: a run whose transfer failed is queued again) or legacy (the seeds' app: no handler, the run is lost)"),
+            .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
+            .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+            DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
+            .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
+            appVersionSpec,
+            DaemonCommandLine.testCommandsSpec,
+        ] + ConnectionLimits.specs
+
+    public static func phoneUsage() -> String {
+        """
+        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--app-version V] [--log-level LEVEL]
+                            [--log-format logfmt|json]
+
+        The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
+        runway CLI on DIR/control.sock; saves every flight the watch transfers the moment it arrives.
+        Prints "ready" on stdout once it accepts connections; SIGTERM shuts it down cleanly (exit 0).
+        Logs go to stderr, one key=value line per event.
+
+        Socket activation (systemd's protocol; see docs/systemd/): a supervisor may bind DIR/link.sock
+        and DIR/control.sock itself and pass them as LISTEN_FDS/LISTEN_PID/LISTEN_FDNAMES (names link and
+        control); the phone then listens on those and never removes their files. With NOTIFY_SOCKET set it
+        reports READY=1 and STOPPING=1. Under phone-os (HOME/os.lock held) a hand start is refused.
+
+        options:
+        \(Arguments.describe(phoneSpecs + [.flag("help", "show this help")]))
+
+        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store damaged or from a newer
+        version), 2 on bad usage (including a home that is not a directory, is a watch's home, or whose
+        socket paths would not fit the 107 bytes of sun_path).
+        """
+    }
+
+    public static func watchUsage() -> String {
+        """
+        usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--failed-transfer requeue|legacy] [--app-version V] [--log-level LEVEL]
+                           [--log-format logfmt|json]
+
+        The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
+        to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
+        Prints "ready" on stdout once it accepts connections; SIGTERM shuts it down cleanly (exit 0).
+
+        options:
+        \(Arguments.describe(watchSpecs + [.flag("help", "show this help")]))
+
+        exit status: 0 after SIGTERM, 1 if it cannot start (home locked, store damaged or from a newer
+        version), 2 on bad usage (including a home that is not a directory, is a phone's home, or whose
+        socket paths would not fit the 107 bytes of sun_path).
+        """
+    }
+
+    /// The values `runway completion` offers for the daemons' options: the ones their parsing accepts.
+    static let completionValues: [String: ArgumentCompletion.Values] = [
+        "home": .directories, "app": .files,
+        "save-path": .words(SavePath.allCases.map(\.rawValue)), "reminders": .words(RunReminderService.Rule.allCases.map(\.rawValue)),
+        "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
+        "gpws": .words(GPWSBehaviour.allCases.map(\.rawValue)), "failed-transfer": .words(["requeue", "legacy"]),
+    ]
+
+    /// `PROGRAM __complete WORD…`, for the shells' completion (`runway completion`); nil if not asked.
+    static func complete(_ arguments: [String], _ specs: [ArgumentSpec]) -> Int32? {
+        DaemonCommandLine.complete(arguments, specs, values: completionValues)
+    }
+
+    public static func phone(_ arguments: [String]) -> Int32 {
+        let tool = "phone-daemon"
+        if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
+        if let status = complete(arguments, phoneSpecs) { return status }
+        do {
+            let parsed = try Arguments.parse(arguments, specs: phoneSpecs)
+            if parsed.wantsHelp { print(phoneUsage()); return 0 }
+            var device = DeviceHost.Configuration(home: try parsed.required("home"), role: .phone)
+            var app = RunWayPhoneApp.Options()
+            if let name = parsed.value("save-path") {
+                guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not '\(name)'") }
+                app.savePath = path
+            }
+            if let name = parsed.value("reminders") {
+                guard let rule = RunReminderService.Rule(rawValue: name) else { throw UsageError("--reminders must be current or legacy, not '\(name)'") }
+                app.reminderRule = rule
+            }
+            device.logLevel = try DaemonCommandLine.logLevel(parsed)
+            device.session.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
+            device.session.duplicateDeliveryRate = try parsed.number("duplicate-rate", range: 0...1) ?? 0
+            device.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
+            app.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!
+            device.limits = try ConnectionLimits(parsed)
+            device.session.appVersion = try appVersion(parsed)
+            device.activationDelayMilliseconds = try parsed.integer("activation-delay-ms", range: 1...60_000)
+            device.testCommandsEnabled = parsed.has("enable-test-commands")
+            try PhoneActivation.tetherToOS()
+            let activation: PhoneActivation?
+            do {
+                activation = try PhoneActivation.take(home: DeviceHome(path: device.home, role: .phone))
+            } catch {
+                // The supervisor's mistake, not the user's command line: one line, no usage text.
+                DaemonCommandLine.writeError("\(tool): \(error.message)\n")
+                return 2
+            }
+            return try RunWayDevice.run(device, activation: activation, bundleID: RunWayStore.bundleIDs.phone) { context in
+                let phone = RunWayPhoneApp(options: app, context: context)
+                try phone.launch()
+                return phone
+            }
+        } catch let error as UsageError {
+            return DaemonCommandLine.usageFailure(tool, error)
+        } catch let error as DeviceHome.HomeError {
+            return DaemonCommandLine.invalidHome(tool, error)
+        } catch {
+            return DaemonCommandLine.startFailure(tool, error)
+        }
+    }
+
+    public static func watch(_ arguments: [String]) -> Int32 {
+        let tool = "watch-agent"
+        if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
+        if let status = complete(arguments, watchSpecs) { return status }
+        do {
+            let parsed = try Arguments.parse(arguments, specs: watchSpecs)
+            if parsed.wantsHelp { print(watchUsage()); return 0 }
+            var device = DeviceHost.Configuration(home: try parsed.required("home"), role: .watch)
+            var app = RunWayWatchApp.Options()
+            device.logLevel = try DaemonCommandLine.logLevel(parsed)
+            device.session.maximumTransfersPerSecond = try parsed.integer("link-rate", range: 1...10_000_000)
+            app.instrumentStream = parsed.has("instrument-stream")
+            if let name = parsed.value("gpws") {
+                guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not '\(name)'") }
+                app.gpws = rule
+            }
+            if let rule = parsed.value("failed-transfer") {
+                guard rule == "requeue" || rule == "legacy" else { throw UsageError("--failed-transfer must be requeue or legacy, not '\(rule)'") }
+                app.requeueFailedTransfers = rule == "requeue"
+            }
+            device.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
+            device.limits = try ConnectionLimits(parsed)
+            device.session.appVersion = try appVersion(parsed)
+            device.testCommandsEnabled = parsed.has("enable-test-commands")
+            return try RunWayDevice.run(device, activation: nil, bundleID: RunWayStore.bundleIDs.watch) { context in
+                let watch = RunWayWatchApp(options: app, context: context)
+                try watch.launch()
+                return watch
+            }
+        } catch let error as UsageError {
+            return DaemonCommandLine.usageFailure(tool, error)
+        } catch let error as DeviceHome.HomeError {
+            return DaemonCommandLine.invalidHome(tool, error)
+        } catch {
+            return DaemonCommandLine.startFailure(tool, error)
+        }
+    }
+
+    static func appVersion(_ parsed: ParsedArguments) throws(UsageError) -> String {
+        guard let version = parsed.value("app-version") else { return AppVersion.current }
+        if let problem = AppVersion.problem(version) { throw UsageError("--app-version: \(problem)") }
+        return version
+    }
+
+}

@@ -1,0 +1,108 @@
+import Connectivity
+import Foundation
+import PropertyLists
+
+/// The engine's delegate, speaking to the app's `WCSessionDelegate` in Apple's terms: typed values to
+/// `[String: Any]`, the engine's errors to `WCError`, and a batch delegate's extras when the app has them.
+/// Runs on the device's delegate queue, like every call it makes.
+final class SessionAdapter: SessionDelegate {
+    unowned let wcSession: WCSession
+
+    init(session: WCSession) { wcSession = session }
+
+    private var delegate: (any WCSessionDelegate)? { wcSession.delegate }
+    private var batchDelegate: (any WCSessionBatchDelegate)? { wcSession.delegate as? any WCSessionBatchDelegate }
+
+    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
+        let public_: WCSessionActivationState =
+            switch state {
+            case .notActivated: .notActivated
+            case .inactive: .inactive
+            case .activated: .activated
+            }
+        delegate?.session(wcSession, activationDidCompleteWith: public_, error: error.map(WCError.from))
+    }
+
+    func sessionDidBecomeInactive(_ session: Session) { delegate?.sessionDidBecomeInactive(wcSession) }
+    func sessionDidDeactivate(_ session: Session) { delegate?.sessionDidDeactivate(wcSession) }
+
+    // MARK: - Receiving userInfo
+
+    func sessionWillReceiveTransfers(_ session: Session) { batchDelegate?.sessionWillReceiveUserInfoBatch(wcSession) }
+
+    func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
+        guard let batchDelegate else { return nil }
+        return batchDelegate.session(wcSession, didReceiveEncodedUserInfo: bytes, transfer: Self.received(transfer)).map(Self.outcome)
+    }
+
+    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
+        if let batchDelegate {
+            return Self.outcome(batchDelegate.session(wcSession, didReceiveUserInfo: userInfo, transfer: Self.received(transfer)))
+        }
+        guard let delegate else { return .notNow }
+        // Apple's callback: the transfer is acknowledged once it returns.
+        delegate.session(wcSession, didReceiveUserInfo: PropertyListBridge.untyped(userInfo))
+        return .accepted
+    }
+
+    func sessionWillCommitReceivedTransfers(_ session: Session) throws { try batchDelegate?.sessionWillCommitUserInfoBatch(wcSession) }
+    func sessionDidCommitReceivedTransfers(_ session: Session) { batchDelegate?.sessionDidCommitUserInfoBatch(wcSession) }
+
+    func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
+        batchDelegate?.sessionDidRollBackUserInfoBatch(wcSession, error: error)
+    }
+
+    private static func received(_ transfer: ReceivedTransfer) -> WCReceivedTransfer {
+        WCReceivedTransfer(transferIdentifier: transfer.seq, senderDeviceID: transfer.senderDeviceID)
+    }
+
+    private static func outcome(_ outcome: WCReceiveOutcome) -> ReceiveOutcome {
+        switch outcome {
+        case .accepted: .accepted
+        case .notNow: .notNow
+        case .failed: .failed
+        case .insufficientSpace: .insufficientSpace
+        case let .rejected(reason): .rejected(reason)
+        }
+    }
+
+    // MARK: - Finished transfers, contexts, messages, state
+
+    func session(_ session: Session, didFinish transfer: FinishedTransfer, error: Connectivity.WCError?) {
+        guard let delegate else { return }
+        let seq = transfer.seq
+        let known = transfer.userInfo
+        let finished = WCSessionUserInfoTransfer(
+            session: wcSession, identifier: seq, userInfo: nil,
+            loader: { [weak session] in known ?? (try? session?.outboxUserInfo(seq: seq)) ?? nil })
+        delegate.session(wcSession, didFinish: finished, error: error.map(WCError.init))
+    }
+
+    func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
+        delegate?.session(wcSession, didReceiveApplicationContext: PropertyListBridge.untyped(context))
+    }
+
+    func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
+        guard let delegate else { return }
+        delegate.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message)) { answer in
+            // A reply that is not a property list cannot travel: the sender's time-out tells it so.
+            guard let typed = try? PropertyListBridge.typed(answer) else { return }
+            reply(typed)
+        }
+    }
+
+    func session(_ session: Session, didReceiveMessage message: UserInfo) {
+        delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message))
+    }
+
+    func sessionReachabilityDidChange(_ session: Session) { delegate?.sessionReachabilityDidChange(wcSession) }
+
+    func sessionWatchStateDidChange(_ session: Session) {
+        guard let delegate else { return }
+        if session.role == .watch {
+            delegate.sessionCompanionAppInstalledDidChange(wcSession)
+        } else {
+            delegate.sessionWatchStateDidChange(wcSession)
+        }
+    }
+}

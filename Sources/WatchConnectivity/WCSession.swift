@@ -1,0 +1,281 @@
+import Connectivity
+import DeviceRuntime
+import Foundation
+import Posix
+import PropertyLists
+
+/// The session between an app on the simulated phone and its counterpart on the simulated watch, with
+/// Apple's names and semantics (`docs/protocol.md` lists where this simulator differs).
+///
+/// Set the delegate, then `activate()`, as early as possible: what was queued for the app while it did
+/// not run is delivered only to an activated session. Every method may be called from any thread; the
+/// delegate is called on the device's delegate queue (one thread, not the main one).
+///
+/// Behind it is the device's WatchConnectivity service (`DeviceHost`): the durable, acknowledged,
+/// in-order queue, the link, and the store that outlives the app's process.
+open class WCSession: NSObject, @unchecked Sendable {
+    /// The session of this app's process.
+    public static let `default` = WCSession()
+
+    /// Whether this device supports a session: always, on the simulated devices.
+    open class func isSupported() -> Bool { true }
+
+    private var delegateReference: WeakDelegate?
+    private lazy var adapter = SessionAdapter(session: self)
+
+    override init() {
+        super.init()
+    }
+
+    /// The delegate (held weakly, as Apple's is). Set it before `activate()`.
+    open weak var delegate: (any WCSessionDelegate)? {
+        get { delegateReference?.value }
+        set {
+            delegateReference = newValue.map(WeakDelegate.init)
+            guard let host = DeviceHost.current else { return }
+            host.mailbox.sync { host.appDelegate = newValue == nil ? nil : adapter }
+        }
+    }
+
+    // MARK: - The device
+
+    /// The host of this process, or nil when the process is not an app on a simulated device.
+    var host: DeviceHost? { DeviceHost.current }
+
+    /// Runs `body` with the engine on the device's thread; `fallback` when there is no device.
+    func onDevice<R>(_ fallback: R, _ body: (Session) -> R) -> R {
+        guard let host, let session = host.session else { return fallback }
+        return host.mailbox.sync { body(session) }
+    }
+
+    /// `onDevice` for work that throws.
+    func onDeviceThrowing<R>(_ fallback: R, _ body: (Session) throws -> R) throws -> R {
+        guard let host, let session = host.session else { return fallback }
+        return try host.mailbox.sync { try body(session) }
+    }
+
+    /// Posts `body` to the delegate queue (an error reported later, as Apple's framework does).
+    func later(_ body: @escaping () -> Void) {
+        if let host { return host.mailbox.post(body) }
+        nonisolated(unsafe) let work = body
+        DispatchQueue.global().async { work() }
+    }
+
+    // MARK: - Activation
+
+    /// Activates the session; `session(_:activationDidCompleteWith:error:)` follows on the delegate queue.
+    open func activate() {
+        guard let delegate else {
+            FileHandle.standardError.write(
+                Data("WCSession.activate(): set a delegate first (WCErrorCodeSessionMissingDelegate 7003); nothing was activated\n".utf8))
+            return
+        }
+        guard let host else {
+            let error = WCError(
+                .sessionNotSupported,
+                description:
+                    "this process is not an app on a simulated device: start it with phone-os --app PATH (or runway up --phone-app PATH)")
+            later { [weak self] in
+                guard let self else { return }
+                delegate.session(self, activationDidCompleteWith: .notActivated, error: error)
+            }
+            return
+        }
+        host.mailbox.sync {
+            host.appDelegate = adapter
+            host.session.onWorkoutEvent = { [unowned self] event in
+                (self.delegate as? any WCSessionWorkoutDelegate)?.session(self, didReceiveWorkoutEvent: event)
+            }
+            host.requestActivation()
+        }
+    }
+
+    open var activationState: WCSessionActivationState {
+        onDevice(.notActivated) { session in
+            switch session.activationState {
+            case .notActivated: .notActivated
+            case .inactive: .inactive
+            case .activated: .activated
+            }
+        }
+    }
+
+    /// Whether content the counterpart sent is waiting to be delivered to this app. Delivery here starts
+    /// the moment the session activates and nothing is held back from an activated session, so this is
+    /// false (`docs/protocol.md`, differences from Apple).
+    open var hasContentPending: Bool { false }
+
+    // MARK: - The counterpart
+
+    /// iOS: a watch is paired with this phone (read again from the device, so a new pairing shows).
+    open var isPaired: Bool {
+        onDevice(false) { session in
+            if session.activationState == .activated { session.reloadPairing() }
+            return session.isPaired
+        }
+    }
+
+    /// iOS: the paired watch has this app's watch app installed.
+    open var isWatchAppInstalled: Bool { onDevice(false) { $0.isWatchAppInstalled } }
+
+    /// iOS: the app's complication is on the active watch face. (Complications are not simulated yet.)
+    open var isComplicationEnabled: Bool { false }
+
+    /// iOS: how many complication transfers remain today. (Complications are not simulated yet.)
+    open var remainingComplicationUserInfoTransfers: Int { 0 }
+
+    /// iOS: a directory for this app's data about the paired watch: inside the app's container, one per
+    /// pairing; nil while no watch with the watch app is paired.
+    open var watchDirectoryURL: URL? {
+        guard let container = host?.configuration.container else { return nil }
+        return onDevice(nil) { session -> URL? in
+            guard session.role == .phone, session.isPaired, session.isWatchAppInstalled, let pairing = session.pairing else { return nil }
+            let url = URL(fileURLWithPath: container).appendingPathComponent("Library/Application Support/Watch/\(pairing.pairingID)")
+            try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return url
+        }
+    }
+
+    /// watchOS: the phone has the iOS app installed.
+    open var isCompanionAppInstalled: Bool { onDevice(false) { $0.role == .watch && $0.counterpartAppInstalled } }
+
+    /// watchOS: the iPhone is unreachable because it has not been unlocked since it restarted. (Phone
+    /// locking is not simulated yet: never.)
+    open var iOSDeviceNeedsUnlockAfterRebootForReachability: Bool { false }
+
+    /// The counterpart can be messaged now (Apple's asymmetric rule: `docs/protocol.md`).
+    open var isReachable: Bool { onDevice(false) { $0.isReachable } }
+
+    // MARK: - Application context
+
+    /// The last context this app sent.
+    open var applicationContext: [String: Any] { onDevice([:]) { PropertyListBridge.untyped($0.applicationContext) } }
+
+    /// The last context the counterpart sent.
+    open var receivedApplicationContext: [String: Any] { onDevice([:]) { PropertyListBridge.untyped($0.receivedApplicationContext) } }
+
+    /// Replaces the context the counterpart will see (only the newest is ever delivered).
+    open func updateApplicationContext(_ applicationContext: [String: Any]) throws {
+        let typed = try PropertyListBridge.typed(applicationContext)
+        try updateApplicationContext(typed: typed)
+    }
+
+    // MARK: - Messages
+
+    /// Sends a message while the counterpart is reachable. With a `replyHandler` the counterpart's
+    /// `session(_:didReceiveMessage:replyHandler:)` answers; without one it hears
+    /// `session(_:didReceiveMessage:)`. Exactly one of the handlers runs (the error handler for a
+    /// failure), on the delegate queue.
+    open func sendMessage(
+        _ message: [String: Any], replyHandler: (([String: Any]) -> Void)?, errorHandler: (((any Error)) -> Void)? = nil
+    ) {
+        let typed: [String: PropertyListValue]
+        do {
+            typed = try PropertyListBridge.typed(message)
+        } catch {
+            nonisolated(unsafe) let handler = errorHandler
+            later { handler?(error) }
+            return
+        }
+        nonisolated(unsafe) let reply = replyHandler
+        nonisolated(unsafe) let failure = errorHandler
+        sendMessage(typed: typed, replyExpected: replyHandler != nil) { result in
+            switch result {
+            case let .success(answer): reply?(PropertyListBridge.untyped(answer))
+            case let .failure(error): failure?(error)
+            }
+        }
+    }
+
+    /// Data messages are not simulated yet: the error handler hears `genericError` (7001).
+    open func sendMessageData(_ data: Data, replyHandler: ((Data) -> Void)?, errorHandler: (((any Error)) -> Void)? = nil) {
+        nonisolated(unsafe) let handler = errorHandler
+        let error = WCError(.genericError, description: "sendMessageData is not simulated yet (docs/protocol.md, differences from Apple)")
+        later { handler?(error) }
+    }
+
+    // MARK: - userInfo transfers
+
+    /// Queues `userInfo` for the counterpart: durable before this returns, delivered in order, at least
+    /// once, also after either app exits. A transfer that cannot be queued (not activated, not a
+    /// property list, too large) finishes at once with the error in `session(_:didFinish:error:)`.
+    @discardableResult
+    open func transferUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
+        do {
+            let typed = try PropertyListBridge.typed(userInfo)
+            return try transferUserInfo(typed: [typed])[0]
+        } catch {
+            return failedTransfer(userInfo, error)
+        }
+    }
+
+    /// Complications are not simulated yet: the transfer finishes at once with `genericError` (7001).
+    @discardableResult
+    open func transferCurrentComplicationUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
+        failedTransfer(
+            userInfo, WCError(.genericError, description: "complication transfers are not simulated yet (docs/protocol.md, differences from Apple)"),
+            complication: true)
+    }
+
+    /// The transfers queued and not yet delivered, oldest first.
+    open var outstandingUserInfoTransfers: [WCSessionUserInfoTransfer] {
+        onDevice([]) { session in
+            ((try? session.outstandingUserInfoTransfers(limit: Int.max)) ?? []).map { item in
+                WCSessionUserInfoTransfer(session: self, identifier: item.transfer.seq, userInfo: PropertyListBridge.untyped(item.transfer.userInfo))
+            }
+        }
+    }
+
+    private func failedTransfer(_ userInfo: [String: Any], _ error: any Error, complication: Bool = false) -> WCSessionUserInfoTransfer {
+        nonisolated(unsafe) let transfer = WCSessionUserInfoTransfer(session: nil, identifier: 0, userInfo: userInfo, complication: complication)
+        later { [weak self] in
+            guard let self, let delegate = self.delegate else { return }
+            delegate.session(self, didFinish: transfer, error: error)
+        }
+        return transfer
+    }
+
+    func isOutstanding(_ identifier: Int64) -> Bool {
+        onDevice(false) { (try? $0.transferState(seq: identifier).outstanding) ?? false }
+    }
+
+    func cancelTransfer(_ identifier: Int64) {
+        onDevice(()) { _ = try? $0.cancelUserInfoTransfer(seq: identifier) }
+    }
+
+    // MARK: - Files
+
+    /// File transfers are not simulated yet: the transfer finishes at once with `genericError` (7001).
+    @discardableResult
+    open func transferFile(_ file: URL, metadata: [String: Any]?) -> WCSessionFileTransfer {
+        nonisolated(unsafe) let transfer = WCSessionFileTransfer(file: WCSessionFile(fileURL: file, metadata: metadata), transferring: false)
+        let error = WCError(.genericError, description: "file transfers are not simulated yet (docs/protocol.md, differences from Apple)")
+        later { [weak self] in
+            guard let self, let delegate = self.delegate else { return }
+            delegate.session(self, didFinish: transfer, error: error)
+        }
+        return transfer
+    }
+
+    /// The file transfers queued and not yet delivered.
+    open var outstandingFileTransfers: [WCSessionFileTransfer] { [] }
+}
+
+/// The delegate, held weakly.
+private final class WeakDelegate {
+    weak var value: (any WCSessionDelegate)?
+    init(_ value: any WCSessionDelegate) { self.value = value }
+}
+
+extension WCError {
+    /// The engine's error with its code and words.
+    init(_ error: Connectivity.WCError) {
+        self.init(Code(rawValue: error.code.rawValue) ?? .genericError, description: error.message.isEmpty ? "\(error.code.name)" : error.message)
+    }
+
+    /// Any error as the public one: the engine's keep their code, anything else is `genericError`.
+    static func from(_ error: any Error) -> any Error {
+        if let engine = error as? Connectivity.WCError { return WCError(engine) }
+        return error
+    }
+}
