@@ -9,9 +9,22 @@ extension PhoneOS {
     /// `os-notify.sock` as its `NOTIFY_SOCKET`, which only phone-os sets (a phone-daemon started by hand,
     /// or by systemd, has another or none). Read from `/proc/PID/environ`, the environment it started with.
     func isAppOfThisHome(_ pid: pid_t) -> Bool {
+        // A process on its way out (its first thread already a zombie, the others still closing its
+        // files, the lock among them): its environment is gone, and it is no one's to keep. Waiting for
+        // it to let go is all there is to do.
+        if Self.isExiting(pid) { return true }
         guard let bytes = try? Filesystem.readFile("/proc/\(pid)/environ") else { return false }
         let wanted = Array("NOTIFY_SOCKET=\(PhoneActivation.osNotifyPath(home))".utf8)
         return bytes.split(separator: 0).contains { Array($0) == wanted }
+    }
+
+    /// Whether `pid` is dying: a zombie, or dead, by `/proc/PID/stat`.
+    static func isExiting(_ pid: pid_t) -> Bool {
+        guard let bytes = try? Filesystem.readFile("/proc/\(pid)/stat") else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return false }
+        let state = text[text.index(after: close)...].drop { $0 == " " }.first
+        return state == "Z" || state == "X"
     }
 
     /// Reclaims an app of this home that outlived the phone-os that launched it. We hold `HOME/os.lock`,
