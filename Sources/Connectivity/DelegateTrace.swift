@@ -18,6 +18,8 @@ public struct DelegateEvent: Sendable {
         case didReceiveApplicationContext(keys: [String], bytes: Int, payload: UserInfo?)
         /// `replyHandler`: whether the sender waits for a reply (Apple's two `didReceiveMessage` methods).
         case didReceiveMessage(keys: [String], bytes: Int, payload: UserInfo?, replyHandler: Bool, repliedAtOnce: Bool)
+        /// A data message: its size, never its bytes.
+        case didReceiveMessageData(bytes: Int, replyHandler: Bool, repliedAtOnce: Bool)
         case reachabilityDidChange(reachable: Bool)
         case watchStateDidChange(paired: Bool, watchAppInstalled: Bool)
     }
@@ -40,6 +42,7 @@ public struct DelegateEvent: Sendable {
         case .didFinishUserInfoTransfer: "didFinishUserInfoTransfer"
         case .didReceiveApplicationContext: "didReceiveApplicationContext"
         case .didReceiveMessage: "didReceiveMessage"
+        case .didReceiveMessageData: "didReceiveMessageData"
         case .reachabilityDidChange: "sessionReachabilityDidChange"
         case .watchStateDidChange: "sessionWatchStateDidChange"
         }

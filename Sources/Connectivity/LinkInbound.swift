@@ -14,7 +14,7 @@ enum InboundAction: Equatable {
     case applicationContext([UInt8])
     case contextAck(version: Int64)
     case workout([UInt8])
-    /// A message, a reply, an error for a message, a message without a reply, or its delivery.
+    /// A message (a dictionary or data), a reply, an error for a message, a message without a reply, or its delivery.
     case message(FrameType, id: Int64, body: [UInt8])
     /// The frame breaks the protocol: close the link with this reason, and stop.
     case violation(String)
@@ -75,7 +75,7 @@ enum LinkInbound {
             case .workout:
                 flush()
                 actions.append(.workout(frame.payload))
-            case .message, .messageReply, .messageError, .messageNoReply, .messageDelivered:
+            case .message, .messageReply, .messageError, .messageNoReply, .messageDelivered, .messageData, .messageDataNoReply, .messageDataReply:
                 flush()
                 guard let (id, body) = sequenced(frame, "message id") else { return actions }
                 actions.append(.message(frame.type, id: id, body: Array(body)))

@@ -71,15 +71,19 @@ extension Session {
         }
     }
 
-    /// A message with a reply handler, to the app: the reply goes back on the link the message came by,
-    /// once, and only while that link is the session's.
-    private func deliver(_ message: UserInfo, id: Int64) {
+    /// A message with a reply handler, to the app: the reply goes back on the link it came by, once,
+    /// and only while that link is the session's. A data message's reply is data.
+    private func deliver(_ message: MessageBody, id: Int64) {
         guard let source = channel else { return }
         var replied = false
-        delegate?.session(self, didReceiveMessage: message) { [weak self, weak source] reply in
+        let answer: (MessageBody) -> Void = { [weak self, weak source] reply in
             guard let self, let source, !replied, self.channel === source else { return }
             replied = true
             source.send(self.core.replyFrame(id, reply))
+        }
+        switch message {
+        case let .dictionary(dictionary): delegate?.session(self, didReceiveMessage: dictionary) { answer(.dictionary($0)) }
+        case let .data(bytes): delegate?.session(self, didReceiveMessageData: bytes) { answer(.data($0)) }
         }
     }
 
@@ -91,6 +95,7 @@ extension Session {
         case .reachabilityDidChange: delegate?.sessionReachabilityDidChange(self)
         case .watchStateDidChange: delegate?.sessionWatchStateDidChange(self)
         case let .didReceiveMessageWithoutReply(message): delegate?.session(self, didReceiveMessage: message)
+        case let .didReceiveMessageDataWithoutReply(bytes): delegate?.session(self, didReceiveMessageData: bytes)
         case .didCommitReceivedTransfers: delegate?.sessionDidCommitReceivedTransfers(self)
         case let .didRollBackReceivedTransfers(error): delegate?.session(self, didRollBackReceivedTransfers: error)
         }

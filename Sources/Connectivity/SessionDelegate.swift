@@ -98,6 +98,12 @@ public protocol SessionDelegate: AnyObject {
     /// Apple's `session(_:didReceiveMessage:)`. The sender hears that it was delivered once this returns.
     func session(_ session: Session, didReceiveMessage message: UserInfo)
 
+    /// A data message arrived (`sendMessageData` with a reply handler); call `reply` at most once.
+    func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void)
+
+    /// A data message arrived whose sender expects no reply; the sender hears it was delivered once this returns.
+    func session(_ session: Session, didReceiveMessageData data: [UInt8])
+
     func sessionReachabilityDidChange(_ session: Session)
     func sessionWatchStateDidChange(_ session: Session)
 }
@@ -114,6 +120,8 @@ extension SessionDelegate {
     public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {}
     public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {}
     public func session(_ session: Session, didReceiveMessage message: UserInfo) {}
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {}
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {}
     public func sessionReachabilityDidChange(_ session: Session) {}
     public func sessionWatchStateDidChange(_ session: Session) {}
 }

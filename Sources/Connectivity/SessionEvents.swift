@@ -35,8 +35,15 @@ struct LogLine: Equatable {
     }
 }
 
+/// What a message carries: a property-list dictionary (`sendMessage`) or bytes the app encoded itself
+/// (`sendMessageData`), and so what its reply carries.
+public enum MessageBody: Sendable, Equatable {
+    case dictionary(UserInfo)
+    case data([UInt8])
+}
+
 /// The app's handler for one message: called exactly once, by the shell.
-typealias MessageCompletion = (Result<UserInfo, WCError>) -> Void
+typealias MessageCompletion = (Result<MessageBody, WCError>) -> Void
 
 /// A call the core asks its shell to make to the session's delegate.
 enum DelegateNotice {
@@ -46,6 +53,7 @@ enum DelegateNotice {
     case reachabilityDidChange
     case watchStateDidChange
     case didReceiveMessageWithoutReply(UserInfo)
+    case didReceiveMessageDataWithoutReply([UInt8])
     case didCommitReceivedTransfers
     case didRollBackReceivedTransfers(any Error)
 }
@@ -87,7 +95,7 @@ enum SessionEvent {
     /// The app sent a message; `completion` is its handler, handed back in the action that settles it
     /// (the core never calls it).
     case messageSendRequested(
-        UserInfo, replyExpected: Bool, timeoutMilliseconds: UInt64, transportCanWake: Bool, completion: MessageCompletion)
+        MessageBody, replyExpected: Bool, timeoutMilliseconds: UInt64, transportCanWake: Bool, completion: MessageCompletion)
     case messageFrameReceived(FrameType, id: Int64, body: [UInt8])
     case messageTimedOut(id: Int64, error: WCError)
     case messagesFailed(WCError)
@@ -125,9 +133,9 @@ enum SessionAction {
     case messageAccepted(id: Int64, timeoutMilliseconds: UInt64, timeoutError: WCError, completion: MessageCompletion)
     /// Fail the app's handler at the end of this loop iteration (never inside its own call).
     case messageRefused(WCError, completion: MessageCompletion)
-    case completeMessage(id: Int64, Result<UserInfo, WCError>)
-    /// Hand a message to the app, with a handler for its reply on the link it came by.
-    case deliverMessage(id: Int64, UserInfo)
+    case completeMessage(id: Int64, Result<MessageBody, WCError>)
+    /// Hand a message (a dictionary or data) to the app, with a handler for its reply on the link it came by.
+    case deliverMessage(id: Int64, MessageBody)
     case wakeCounterpart
     // Receiving.
     /// Acknowledge everything up to here, if the store may still acknowledge.

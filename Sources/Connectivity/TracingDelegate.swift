@@ -185,6 +185,20 @@ public final class TracingDelegate: SessionDelegate {
         inner.session(session, didReceiveMessage: message)
     }
 
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
+        var replied = false
+        inner.session(session, didReceiveMessageData: data) { answer in
+            replied = true
+            reply(answer)
+        }
+        trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: true, repliedAtOnce: replied))
+    }
+
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
+        trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: false, repliedAtOnce: false))
+        inner.session(session, didReceiveMessageData: data)
+    }
+
     public func sessionReachabilityDidChange(_ session: Session) {
         trace.record(.reachabilityDidChange(reachable: session.isReachable))
         inner.sessionReachabilityDidChange(session)

@@ -7,7 +7,7 @@ public enum ControlCommands {
     private static let both: Set<ControlServerKind> = [.phone, .watch]
 
     public static let all: [ControlCommandSpec] = [
-        transferUserInfo, received, contextSet, contextGet, message, transfers, cancel, quarantine, quarantineRemove, events,
+        transferUserInfo, received, contextSet, contextGet, message, messageData, transfers, cancel, quarantine, quarantineRemove, events,
         status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay, storeLimit,
         logbook, flight, delete, attach, preflight, language, languageSet, strings, settings, notifications, reminders,
         remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
@@ -42,6 +42,16 @@ public enum ControlCommands {
             .wc(.messageReplyTimedOut, "no reply came in time"),
             .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
         ], "send a message and wait for its reply, or only for its delivery")
+    public static let messageData = ControlCommandSpec(
+        "message-data", both, session: true, arguments: [MessageData.data, Message.timeoutMs, Message.replyExpected], reply: MessageDataReply.self,
+        errors: [
+            .wc(.deviceNotPaired, "no counterpart is paired"),
+            .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
+            .wc(.payloadTooLarge, "the data is more than 65,536 bytes"),
+            .wc(.notReachable, "the counterpart is not reachable"),
+            .wc(.messageReplyTimedOut, "no reply came in time"),
+            .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
+        ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
     public static let transfers = ControlCommandSpec(
         "transfers", both, session: true, arguments: [Transfers.limit], "outstanding userInfo transfers: keys and sizes")
     public static let cancel = ControlCommandSpec(

@@ -21,6 +21,9 @@ extension ControlCommands {
         public static let replyExpected = ControlArgument<Bool>(
             "replyExpected", .bool, default: true, "false: send it without a reply handler and wait only for its delivery")
     }
+    public enum MessageData {
+        public static let data = ControlArgument<String>("data", .format(.base64), required: true, "the message's bytes, in base64")
+    }
     public enum Transfers {
         public static let limit = ControlArgument<Int>("limit", .int(1...100_000), default: 100, "list at most this many")
     }

@@ -110,6 +110,32 @@ public struct MessageReply: ControlReply {
     }
 }
 
+/// `message-data`: the reply's bytes (base64), or that the data message was delivered (no reply expected).
+public struct MessageDataReply: ControlReply {
+    public enum Outcome: Sendable, Equatable {
+        case reply([UInt8])
+        case delivered
+    }
+    public var outcome: Outcome
+    enum Key: String { case reply, delivered }
+    public init(_ outcome: Outcome) { self.outcome = outcome }
+    public init(json: JSONValue) throws(ControlError) {
+        let reader = try ReplyReader<Key>(json, "message-data")
+        if let reply = reader.optional(.reply, { $0.stringValue.flatMap(Base64.decode) }) {
+            outcome = .reply(reply)
+        } else {
+            guard try reader.bool(.delivered) else { throw ControlError("the daemon's message-data reply says it was not delivered") }
+            outcome = .delivered
+        }
+    }
+    public var json: JSONValue {
+        switch outcome {
+        case let .reply(bytes): replyObject([(Key.reply, .string(Base64.encode(bytes)))])
+        case .delivered: replyObject([(Key.delivered, .bool(true))])
+        }
+    }
+}
+
 /// `cancel`: the transfer cancelled — now, or already before (`alreadyCancelled`: it will not be
 /// delivered either way, so a second cancel is not a failure).
 public struct CancelReply: ControlReply {

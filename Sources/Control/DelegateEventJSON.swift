@@ -50,6 +50,10 @@ extension DelegateEvent {
             fields["replyHandler"] = .bool(replyHandler)
             if replyHandler { fields["repliedAtOnce"] = .bool(repliedAtOnce) }
             if let payload { fields["message"] = payload.json }
+        case let .didReceiveMessageData(bytes, replyHandler, repliedAtOnce):
+            fields["bytes"] = .integer(Int64(bytes))
+            fields["replyHandler"] = .bool(replyHandler)
+            if replyHandler { fields["repliedAtOnce"] = .bool(repliedAtOnce) }
         case let .reachabilityDidChange(reachable):
             fields["reachable"] = .bool(reachable)
         case let .watchStateDidChange(paired, installed):

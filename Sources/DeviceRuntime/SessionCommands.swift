@@ -38,6 +38,19 @@ struct SessionCommands {
                 }
             }
         }
+        router.on("message-data") { request, connection in
+            let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
+            let replyExpected = request[ControlCommands.Message.replyExpected]
+            // The router checked the base64.
+            let data = Base64.decode(request[ControlCommands.MessageData.data]) ?? []
+            session.sendMessageData(data, replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
+                switch result {
+                case .success where !replyExpected: connection.reply(MessageDataReply(.delivered))
+                case let .success(reply): connection.reply(MessageDataReply(.reply(reply)))
+                case let .failure(error): connection.reply(error: ControlError(error))
+                }
+            }
+        }
         router.on("transfers") { request, connection in
             let limit = request[ControlCommands.Transfers.limit]
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
@@ -113,6 +126,7 @@ struct SessionCommands {
             "quarantined": .integer(Int64(try session.quarantinedCount())),
             "receivedMessages": .integer(Int64(session.receivedMessageCount)),
             "receivedMessagesWithoutReply": .integer(Int64(ledger.messagesWithoutReply)),
+            "receivedMessageData": .integer(Int64(ledger.messageDataReceived)),
         ]
         if let pairing = session.pairing {
             fields["pairingId"] = .string(pairing.pairingID)
@@ -123,6 +137,7 @@ struct SessionCommands {
         if session.duplicatedDeliveries > 0 { fields["duplicatedDeliveries"] = .integer(Int64(session.duplicatedDeliveries)) }
         if session.failNextCount > 0 { fields["failNext"] = .integer(Int64(session.failNextCount)) }
         if let last = ledger.lastMessageWithoutReply { fields["lastMessageWithoutReply"] = last.json }
+        if let bytes = ledger.lastMessageDataBytes { fields["lastMessageDataBytes"] = .integer(Int64(bytes)) }
         if session.messagesAwaitingLinkCount > 0 { fields["messagesAwaitingLink"] = .integer(Int64(session.messagesAwaitingLinkCount)) }
         return StatusReply(
             role: session.role.rawValue, pid: Int64(getpid()), activationState: session.activationState.rawValue, paired: session.isPaired,

@@ -78,6 +78,17 @@ public final class AppConnectivity {
         }
     }
 
+    /// A data message: the apps answer with the same bytes (the sender can check the round trip).
+    public func answer(data: Data, reply: @escaping (Data) -> Void) {
+        logger.info("app.message-data-received", ["bytes": data.count])
+        reply(data)
+    }
+
+    /// A data message whose sender expects no reply: noted, nothing to answer.
+    public func take(data: Data) {
+        logger.info("app.message-data-received", ["bytes": data.count, "replyExpected": false])
+    }
+
     /// A message whose sender expects no reply: noted, nothing to answer.
     public func take(_ message: UserInfo) {
         logger.info("app.message-received", ["keys": message.keys.sorted().joined(separator: ","), "replyExpected": false])
@@ -195,4 +206,10 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
     public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
         app.take((try? WCSession.typed(message)) ?? [:])
     }
+
+    public func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
+        app.answer(data: messageData, reply: replyHandler)
+    }
+
+    public func session(_ session: WCSession, didReceiveMessageData messageData: Data) { app.take(data: messageData) }
 }

@@ -95,6 +95,15 @@ final class SessionAdapter: SessionDelegate {
         delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message))
     }
 
+    func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
+        guard let delegate else { return }
+        delegate.session(wcSession, didReceiveMessageData: Data(data)) { answer in reply([UInt8](answer)) }
+    }
+
+    func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
+        delegate?.session(wcSession, didReceiveMessageData: Data(data))
+    }
+
     func sessionReachabilityDidChange(_ session: Session) { delegate?.sessionReachabilityDidChange(wcSession) }
 
     func sessionWatchStateDidChange(_ session: Session) {

@@ -131,6 +131,22 @@ extension WCSession {
         }
     }
 
+    /// `sendMessageData` with bytes and a `Result`; `completion` runs once, on the delegate queue (empty
+    /// bytes for a message without a reply, once delivered).
+    public func sendMessageData(
+        bytes: [UInt8], replyExpected: Bool, timeoutMilliseconds: UInt64? = nil, completion: @escaping (Result<[UInt8], WCError>) -> Void
+    ) {
+        guard let host, host.session != nil else {
+            return completion(.failure(WCError(.sessionNotActivated, description: "this process is not an app on a simulated device")))
+        }
+        nonisolated(unsafe) let done = completion
+        host.mailbox.sync {
+            host.session.sendMessageData(bytes, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds) { result in
+                done(result.mapError(WCError.init))
+            }
+        }
+    }
+
     /// A rule of the counterpart's app, checked by `transferUserInfo` before anything is queued: a
     /// reason refuses the transfer with `payloadUnsupportedTypes` (7010). Both RunWay apps set the rule
     /// their counterpart decodes with, so nothing accepted here is refused on arrival.

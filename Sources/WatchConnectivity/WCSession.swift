@@ -187,11 +187,20 @@ open class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Data messages are not simulated yet: the error handler hears `genericError` (7001).
+    /// Sends bytes the app encoded itself while the counterpart is reachable (at most 65,536 bytes, else
+    /// `payloadTooLarge` 7009). With a `replyHandler` the counterpart's
+    /// `session(_:didReceiveMessageData:replyHandler:)` answers with bytes; without one it hears
+    /// `session(_:didReceiveMessageData:)`. Exactly one of the handlers runs (the error handler for a
+    /// failure), on the delegate queue; without a reply handler nothing runs on success.
     open func sendMessageData(_ data: Data, replyHandler: ((Data) -> Void)?, errorHandler: (((any Error)) -> Void)? = nil) {
-        nonisolated(unsafe) let handler = errorHandler
-        let error = WCError(.genericError, description: "sendMessageData is not simulated yet (docs/protocol.md, differences from Apple)")
-        later { handler?(error) }
+        nonisolated(unsafe) let reply = replyHandler
+        nonisolated(unsafe) let failure = errorHandler
+        sendMessageData(bytes: [UInt8](data), replyExpected: replyHandler != nil) { result in
+            switch result {
+            case let .success(answer): reply?(Data(answer))
+            case let .failure(error): failure?(error)
+            }
+        }
     }
 
     // MARK: - userInfo transfers
