@@ -48,4 +48,11 @@ public enum FrameType: UInt8, WireFrameKind, CaseIterable {
     case messageDataNoReply = 0x1C
     /// The reply to a data message: message id (UInt64) + the reply's bytes.
     case messageDataReply = 0x1D
+
+    // Link: the complication lane (phone → watch), ahead of the userInfo lane
+    /// A complication userInfo (`transferCurrentComplicationUserInfo`): sequence number (UInt64, the
+    /// complication lane's own) + property-list dictionary.
+    case complicationUserInfo = 0x1E
+    /// Every complication transfer up to this sequence number (UInt64) is durable at the receiver.
+    case complicationAck = 0x1F
 }

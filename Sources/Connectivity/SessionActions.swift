@@ -38,9 +38,9 @@ extension Session {
             pump()
         case let .reportFinishedTransfers(replayed):
             reportFinished(replayed: replayed)
-        case let .releaseOutbox(upTo):
+        case let .releaseOutbox(upTo, lane):
             do {
-                try outbox.acknowledge(upTo: upTo)
+                try (lane == .complication ? complicationOutbox : outbox).acknowledge(upTo: upTo)
             } catch {
                 // Harmless: the transfers are resent and the receiver acknowledges them again.
                 logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
@@ -64,8 +64,8 @@ extension Session {
             pending.completion(result)
         case .wakeCounterpart:
             transport?.wakeCounterpart()
-        case let .acknowledge(upTo):
-            if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(.ack, number: upTo)) }
+        case let .acknowledge(upTo, lane):
+            if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(lane == .complication ? .complicationAck : .ack, number: upTo)) }
         case let .crashPoint(name):
             CrashPoint.hit(name)
         }
@@ -107,6 +107,7 @@ extension Session {
             try database.transaction {
                 try SessionStore.setStateValue(database, "peer.installed", presence.installed ? "1" : "0")
                 try SessionStore.setStateValue(database, "peer.active", presence.active ? "1" : "0")
+                try SessionStore.setStateValue(database, "peer.complication", presence.complicationEnabled ? "1" : "0")
                 if let version { try SessionStore.setStateValue(database, "peer.version", version) }
             }
         } catch {

@@ -5,6 +5,8 @@ import PropertyLists
 struct AppPresence: Equatable {
     var installed: Bool
     var active: Bool
+    /// The watch: the app's complication is on the active watch face (`runway watch complication on`).
+    var complicationEnabled = false
 }
 
 /// What a session reads from its store at activation: who it is, whom it is paired with, and the two
@@ -81,12 +83,12 @@ enum SessionEvent {
     case linkOpening(replacing: Bool)
     case linkUp(Handshake)
     /// The store's side of the new link is done (resume point, finished transfers): it is in use.
-    case linkEstablished(receiveCursor: Int64)
+    case linkEstablished(receiveCursor: Int64, complicationCursor: Int64 = 0)
     case linkResumeFailed(String)
     case linkClosed(reason: String)
-    case counterpartAppStateReported(installed: Bool?, active: Bool?)
+    case counterpartAppStateReported(installed: Bool?, active: Bool?, complicationEnabled: Bool? = nil)
     /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
-    case acknowledgementReceived(upTo: Int64)
+    case acknowledgementReceived(upTo: Int64, lane: TransferLane = .userInfo)
     case localAppStateChanged(AppPresence)
     // Receiving.
     case batchCommitted(ReceiveTransaction, milliseconds: Double)
@@ -123,7 +125,7 @@ enum SessionAction {
     /// Tell the app of transfers acknowledged and not yet reported (`didFinish`); `replayed` at activation.
     case reportFinishedTransfers(replayed: Bool)
     /// Delete what the counterpart acknowledged from the outbox.
-    case releaseOutbox(upTo: Int64)
+    case releaseOutbox(upTo: Int64, lane: TransferLane)
     /// Handle this event now, before the actions after it (what it decides depends on what came before).
     case then(SessionEvent)
     /// Handle this event at the end of the loop's iteration.
@@ -139,7 +141,7 @@ enum SessionAction {
     case wakeCounterpart
     // Receiving.
     /// Acknowledge everything up to here, if the store may still acknowledge.
-    case acknowledge(upTo: Int64)
+    case acknowledge(upTo: Int64, lane: TransferLane)
     /// A place the crash tests may kill the process (`CrashPoint`).
     case crashPoint(StaticString)
 }

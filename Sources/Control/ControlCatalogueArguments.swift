@@ -126,6 +126,9 @@ extension ControlCommands {
         public static let osAction = ControlArgument<String>(
             "action", .choice(["open", "close", "force-quit", "suspend", "resume"]), required: true, "what happens to the phone app")
     }
+    public enum Complication {
+        public static let state = ControlArgument<String>("state", .choice(["on", "off"]), required: true, "on the watch face, or off it")
+    }
     public enum FailNext {
         public static let count = ControlArgument<Int>("count", .int(0...1_000_000), required: true, "how many transfers fail; 0 clears it")
         public static let code = ControlArgument<Int>(

@@ -19,6 +19,15 @@ struct SessionCommands {
             let transfer = try session.transferUserInfo(try Self.payload(request))
             connection.reply(TransferUserInfoReply(transferId: transfer.seq))
         }
+        if session.role == .phone {
+            router.on("transfer-complication") { request, connection in
+                let transfer = try session.transferCurrentComplicationUserInfo(try Self.payload(request))
+                connection.reply(
+                    TransferComplicationReply(
+                        transferId: transfer.seq, isCurrentComplicationInfo: transfer.lane == .complication,
+                        remainingComplicationUserInfoTransfers: Int64(try session.remainingComplicationUserInfoTransfers())))
+            }
+        }
         router.on("context-set") { request, connection in
             let version = try session.updateApplicationContext(try Self.payload(request))
             connection.reply(ContextSetReply(version: version))
@@ -128,6 +137,13 @@ struct SessionCommands {
             "receivedMessagesWithoutReply": .integer(Int64(ledger.messagesWithoutReply)),
             "receivedMessageData": .integer(Int64(ledger.messageDataReceived)),
         ]
+        if session.role == .phone {
+            fields["complicationEnabled"] = .bool(session.counterpartComplicationEnabled)
+            fields["remainingComplicationUserInfoTransfers"] = .integer(Int64(try session.remainingComplicationUserInfoTransfers()))
+            fields["outstandingComplicationTransfers"] = .integer(Int64(try session.outstandingComplicationTransferCount()))
+        } else {
+            fields["complicationEnabled"] = .bool(session.localComplicationEnabled)
+        }
         if let pairing = session.pairing {
             fields["pairingId"] = .string(pairing.pairingID)
             fields["counterpartDeviceId"] = .string(pairing.counterpartID(of: session.role))

@@ -148,6 +148,48 @@ enum SessionCLI {
         ]
     }
 
+    /// `runway phone transfer-complication --json-file F`: `transferCurrentComplicationUserInfo`.
+    static let transferComplication = CLI.Command(
+        path: ["phone", "transfer-complication"], synopsis: "--home P --json-file F [--json]",
+        summary: """
+            Queues the JSON object in F as complication data for the watch (transferCurrentComplicationUserInfo): sent
+            ahead of any queued userInfo, while today's budget lasts — 50 a day on the phone's clock, and only while
+            the complication is on the watch face (runway watch complication on). Past that it goes as a plain
+            userInfo transfer, and this says so. Prints the transfer id and what is left today.
+            """,
+        specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
+        run: { parsed in
+            let payload = try readJSONObject(parsed)
+            let reply = try call(
+                parsed, .phone, ControlCommands.transferComplication.request { $0[ControlCommands.Payload.payload] = payload },
+                as: TransferComplicationReply.self)
+            if parsed.has("json") {
+                Output.out(reply.json.text)
+            } else if reply.isCurrentComplicationInfo {
+                Output.out("complication transfer \(reply.transferId); \(reply.remainingComplicationUserInfoTransfers) of 50 left today")
+            } else {
+                Output.out(
+                    "userInfo transfer \(reply.transferId): sent as a plain userInfo (no complication transfers left today, or the complication is not on the watch face)"
+                )
+            }
+            return 0
+        })
+
+    /// `runway watch complication on|off`
+    static let complicationCommands: [CLI.Command] = ["on", "off"].map { state in
+        CLI.Command(
+            path: ["watch", "complication", state], synopsis: "--home W",
+            summary:
+                "Puts the watch app's complication \(state == "on" ? "on the active watch face" : "off the watch face"). The phone sees it at once in isComplicationEnabled (and sessionWatchStateDidChange); while it is off the phone's remainingComplicationUserInfoTransfers is 0.",
+            specs: [CLI.homeSpec], positionals: 0,
+            run: { parsed in
+                let reply = try call(
+                    parsed, .watch, ControlCommands.complication.request { $0[ControlCommands.Complication.state] = state }, as: ComplicationReply.self)
+                Output.out("complication: \(reply.complicationEnabled ? "on the watch face" : "off")")
+                return 0
+            })
+    }
+
     /// `runway watch app install|uninstall|foreground|background`
     static let appCommands: [CLI.Command] = ["install", "uninstall", "foreground", "background"].map { action in
         CLI.Command(

@@ -61,7 +61,7 @@ import PropertyLists
             case .sendApplicationContextIfNeeded: "sendApplicationContextIfNeeded"
             case .pump: "pump"
             case let .reportFinishedTransfers(replayed): "reportFinishedTransfers\(replayed ? " replayed" : "")"
-            case let .releaseOutbox(upTo): "releaseOutbox \(upTo)"
+            case let .releaseOutbox(upTo, _): "releaseOutbox \(upTo)"
             case let .then(event): "then \(eventName(event))"
             case let .later(event): "later \(eventName(event))"
             case let .messageAccepted(id, _, _, _): "messageAccepted \(id)"
@@ -70,7 +70,7 @@ import PropertyLists
             case let .completeMessage(id, .failure(error)): "completeMessage \(id) \(error.code.rawValue)"
             case let .deliverMessage(id, _): "deliverMessage \(id)"
             case .wakeCounterpart: "wakeCounterpart"
-            case let .acknowledge(upTo): "acknowledge \(upTo)"
+            case let .acknowledge(upTo, _): "acknowledge \(upTo)"
             case let .crashPoint(name): "crashPoint \(name)"
             }
         }
