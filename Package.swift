@@ -91,6 +91,10 @@ let package = Package(
         .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
+        // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).
+        .testTarget(
+            name: "ParserTests",
+            dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp"]

@@ -122,12 +122,12 @@ public struct ControlArgumentSpec: Sendable, Equatable {
     public func problem(with value: JSONValue) -> String {
         switch kind {
         case .format:
-            if let text = value.stringValue { return "\(name) '\(text)' is not \(kind.text)" }
+            if let text = value.stringValue { return "\(name) \(OneLine.quote(text)) is not \(kind.text)" }
             return "\(name) must be \(kind.text)"
         case .object where value.objectValue != nil:
             return "\(name): \(TypedJSON.problem(in: value) ?? "not \(kind.text)")"
         case .choice where value.stringValue != nil, .intChoice where value.intValue != nil:
-            return "\(name) must be \(kind.text), not '\(value.stringValue ?? value.text)'"
+            return "\(name) must be \(kind.text), not \(OneLine.quote(value.stringValue ?? value.text))"
         default:
             return "\(name) must be \(kind.text)"
         }

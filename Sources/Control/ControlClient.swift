@@ -8,7 +8,10 @@ import Posix
 /// is one clear error, not a hang); a request over the frame limit is refused before it is sent (7009).
 public final class ControlClient {
     public let home: DeviceHome
-    private let descriptor: FileDescriptor
+    /// Connected in `init`, or, for a client made with `connectNow: false`, by the first request — after
+    /// that request's arguments were checked, so bad input is exit 2 whether or not the daemon runs.
+    private var connection: FileDescriptor?
+    private let address: UnixSocketAddress
     private let inbound = ByteBuffer()
     private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
     /// Events that arrived while a reply was awaited (an attached client may still send requests).
@@ -34,30 +37,37 @@ public final class ControlClient {
     /// The program at the other end, as the catalogue names it: what `send` checks a request for.
     public let server: ControlServerKind
 
-    private var daemonName: String { Self.daemonName(home.role) }
-    private static func daemonName(_ role: DeviceRole) -> String { role == .phone ? "phone-daemon" : "watch-agent" }
+    /// The program at the other end, by the name a user knows (`phone-os` for `HOME/os.sock`).
+    private var serverName: String { server.programName }
 
-    /// Connects to the daemon of `home`; a daemon that is not running is one clear error, and so is one
-    /// that does not take the connection within the time-out (its listen queue is full).
+    /// A client of the daemon of `home` (or of the program listening on `socketPath`, phone-os's
+    /// `os.sock`). With `connectNow` it connects here: a daemon that is not running is one clear error,
+    /// and so is one that does not take the connection within the time-out (its listen queue is full).
+    /// Without, the first request connects, after its arguments were checked (the CLI's way).
     public init(
         home: DeviceHome, socketPath: String? = nil,
-        timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds
+        timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds, connectNow: Bool = true
     ) throws(ControlError) {
         self.home = home
         self.timeoutMilliseconds = timeoutMilliseconds
         self.server = socketPath != nil ? .phoneOS : home.role == .phone ? .phone : .watch
-        let address: UnixSocketAddress
         do {
             if let socketPath { address = try UnixSocketAddress(path: socketPath) } else { address = try home.controlSocketAddress() }
         } catch { throw ControlError.invalid("\(error)") }
-        let serverName = socketPath == nil ? Self.daemonName(home.role) : "phone-os"
+        if connectNow { _ = try connected() }
+    }
+
+    /// The connection, made now if it was not yet.
+    private func connected() throws(ControlError) -> FileDescriptor {
+        if let connection { return connection }
         let deadline = SystemClock.now() + UInt64(timeoutMilliseconds) * 1_000_000
         while true {
             do {
                 // Non-blocking: a connect to a listener whose queue is full fails with EAGAIN instead of
                 // blocking for as long as the daemon is frozen.
-                descriptor = try UnixSocket.connect(to: address, nonBlocking: true)
-                break
+                let descriptor = try UnixSocket.connect(to: address, nonBlocking: true)
+                connection = descriptor
+                return descriptor
             } catch  where error.errno == EAGAIN && SystemClock.now() < deadline {
                 usleep(10_000)
             } catch {
@@ -122,7 +132,13 @@ public final class ControlClient {
         }
         // A `message` waits for the counterpart's reply for up to its own time-out.
         let idle = timeoutMilliseconds + (request.arguments["timeoutMs"]?.intValue ?? 0)
-        try send(ControlFrame(.request, writer.bytes).encoded, idleMilliseconds: idle)
+        do {
+            try send(ControlFrame(.request, writer.bytes).encoded, idleMilliseconds: idle)
+        } catch {
+            // A daemon that refused the connection said why before closing it: that line, not "Broken pipe".
+            if let refusal = refusalLeftBehind() { throw refusal }
+            throw error
+        }
         var header = try nextFrame(idleMilliseconds: idle)
         // An attach request's reply can come after the events of the flights its drain just saved.
         while header.type == .event {
@@ -152,7 +168,20 @@ public final class ControlClient {
         }
     }
 
+    /// The error response a daemon left in the connection before closing it (a refusal), if any.
+    private func refusalLeftBehind() -> ControlError? {
+        guard let frame = try? nextFrame(idleMilliseconds: 1000), let error = Self.failure(in: frame) else { return nil }
+        return error
+    }
+
+    /// The error a `response` frame carries, if it is a failure.
+    private static func failure(in frame: ControlFrame) -> ControlError? {
+        guard frame.type == .response, let status = try? JSONValue(parsing: frame.payload), status["ok"]?.boolValue == false else { return nil }
+        return ControlError(json: status["error"] ?? .null)
+    }
+
     /// The next event frame (after an `attach` request), or nil when the daemon closes the connection.
+    /// A daemon that detaches this client says why (an error response): that is thrown, one line.
     public func nextEvent() throws(ControlError) -> JSONValue? {
         while true {
             let frame: ControlFrame
@@ -162,16 +191,18 @@ public final class ControlClient {
                 // An attached UI waits for events as long as it stays attached: no time-out.
                 do { frame = try nextFrame(idleMilliseconds: nil) } catch { return nil }
             }
+            if let detached = Self.failure(in: frame) { throw detached }
             guard frame.type == .event else { continue }
             do { return try JSONValue(parsing: frame.payload) } catch { throw ControlError("malformed event: \(error)") }
         }
     }
 
     /// The raw descriptor, for clients that wait on it together with something else (a UI's stdin).
-    public var rawDescriptor: Int32 { descriptor.rawValue }
+    public var rawDescriptor: Int32 { connection?.rawValue ?? -1 }
 
     /// Writes all of `bytes`, waiting at most `idleMilliseconds` each time the daemon takes none.
     private func send(_ bytes: [UInt8], idleMilliseconds: Int) throws(ControlError) {
+        let descriptor = try connected()
         var offset = 0
         while offset < bytes.count {
             let result: IOResult
@@ -191,6 +222,7 @@ public final class ControlClient {
 
     /// Waits until the descriptor is ready, or fails with one line naming the daemon that went quiet.
     private func wait(_ readiness: FileDescriptor.Readiness, idleMilliseconds: Int?) throws(ControlError) {
+        let descriptor = try connected()
         let ready: Bool
         do {
             ready = try descriptor.waitUntil(readiness, timeoutMilliseconds: idleMilliseconds.map { Int32(clamping: $0) } ?? -1)
@@ -198,11 +230,12 @@ public final class ControlClient {
             throw ControlError("lost the connection to the daemon for \(home.path): \(error)")
         }
         if !ready {
-            throw ControlError("the \(daemonName) for \(home.path) did not answer within \(idleMilliseconds ?? 0) ms (is it stopped or hung?)")
+            throw ControlError("the \(serverName) for \(home.path) did not answer within \(idleMilliseconds ?? 0) ms (is it stopped or hung?)")
         }
     }
 
     private func nextFrame(idleMilliseconds: Int?) throws(ControlError) -> ControlFrame {
+        let descriptor = try connected()
         while true {
             let decoded: (frame: ControlFrame, consumed: Int)?
             do {

@@ -93,7 +93,7 @@ public struct ControlCommandSpec: Sendable {
         for key in arguments.keys.sorted() where !names.contains(key) && !Self.envelopeKeys.contains(key) {
             let takes = declared.isEmpty ? "it takes no arguments" : "it takes \(ControlArgumentKind.list(declared.map(\.name)))"
             let close = Suggestions.closest(to: key, among: declared.map(\.name))
-            throw .invalid("\(name) does not take '\(key)'\(Suggestions.phrase(close, quoted: true)); \(takes)")
+            throw .invalid("\(name) does not take \(OneLine.quote(key))\(Suggestions.phrase(close, quoted: true)); \(takes)")
         }
         var valid = arguments.filter { Self.envelopeKeys.contains($0.key) }
         for argument in declared {

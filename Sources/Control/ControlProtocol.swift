@@ -130,7 +130,7 @@ public struct ControlRequest: Sendable {
     /// This request checked against the catalogue, as `server` checks it: defaults filled in (what the
     /// router hands a handler, and what a client checks before sending).
     public func validated(on server: ControlServerKind) throws(ControlError) -> ControlRequest {
-        guard let spec = ControlCommands.spec(command) else { throw .invalid("there is no control command '\(command)'") }
+        guard let spec = ControlCommands.spec(command) else { throw .invalid("there is no control command \(OneLine.quote(command))") }
         return ControlRequest(command: command, arguments: try spec.validate(arguments, on: server))
     }
 }

@@ -63,7 +63,7 @@ public final class ControlRouter {
             let who = server == .phoneOS ? "phone-os" : "the \(server.rawValue)"
             let known = ControlCommands.all.filter { $0.servers.contains(server) }.map(\.name)
             throw ControlError.invalid(
-                "\(who) does not know the command '\(name)'\(Suggestions.phrase(Suggestions.closest(to: name, among: known), quoted: true))")
+                "\(who) does not know the command \(OneLine.quote(name))\(Suggestions.phrase(Suggestions.closest(to: name, among: known), quoted: true))")
         }
         if spec.isTestCommand, !testCommandsEnabled {
             throw ControlError.invalid("\(name) is a fault-injection command for tests: this \(server.programName) was not started with --enable-test-commands")

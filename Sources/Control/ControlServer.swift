@@ -17,11 +17,14 @@ public final class ControlConnection {
     private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
     private unowned let server: ControlServer
     private var streaming: (() throws -> [UInt8]?)?
-    /// A UI client: receives `event` frames.
-    public var isAttached = false
-    /// Follows the delegate trace (`runway … events --follow`): receives its `event` frames only, and
-    /// like an attached UI never times out and is detached if it stops reading.
-    public var isFollowing = false
+    /// A UI client: receives `event` frames (`attach()`).
+    public private(set) var isAttached = false
+    /// Follows the delegate trace (`runway … events --follow`, `follow()`): receives its `event` frames
+    /// only, and like an attached UI never times out and is detached if it stops reading.
+    public private(set) var isFollowing = false
+    /// Attached or following: holds its connection for as long as it likes, within its own budget
+    /// (`ControlServer.maximumFollowers`), never the requests'.
+    var isFollower: Bool { isAttached || isFollowing }
     /// Called when the connection goes (a UI client detaching).
     public var onClose: (() -> Void)?
 
@@ -44,11 +47,31 @@ public final class ControlConnection {
     /// lock the CLI out).
     var isSilent: Bool { !heardRequest && !isAttached && !isFollowing && repliesOwed == 0 && streaming == nil }
 
+    /// Between requests: has been answered in full and has not begun another. At the cap, the oldest such
+    /// connection makes room after the silent ones (it may ask again on a new connection).
+    var isIdle: Bool { heardRequest && !isFollower && repliesOwed == 0 && streaming == nil && stream.inbound.isEmpty }
+
     init(stream: SocketStream, server: ControlServer, serial: UInt64) {
         self.stream = stream
         self.server = server
         self.serial = serial
         waitingSince = server.loop.nowNanoseconds
+    }
+
+    /// Whether this connection may become a follower now (`attach`, `follow`): a refusal is one line,
+    /// exit 1, and the connection stays an ordinary client.
+    public func checkFollowerRoom() throws(ControlError) { try server.admitFollower(self) }
+
+    /// Makes this connection an attached UI client, within the followers' budget.
+    public func attach() throws(ControlError) {
+        try server.admitFollower(self)
+        isAttached = true
+    }
+
+    /// Makes this connection a follower of the delegate trace, within the followers' budget.
+    public func follow() throws(ControlError) {
+        try server.admitFollower(self)
+        isFollowing = true
     }
 
     func start() {
@@ -104,7 +127,9 @@ public final class ControlConnection {
             do {
                 request = try ControlRequest(json: try JSONValue(parsing: frame.payload))
                 if let expected = request.arguments["role"]?.stringValue, expected != server.role.rawValue {
-                    throw ControlError.invalid("\(server.home) is a \(server.role.rawValue) home, not a \(expected) home")
+                    throw ControlError.invalid(
+                        "\(server.home) is a \(server.role.rawValue) home, not a \(DeviceRole(rawValue: expected)?.rawValue ?? OneLine.quote(expected, limit: 20)) home"
+                    )
                 }
             } catch let error as ControlError {
                 reply(error: error)
@@ -260,7 +285,7 @@ public final class ControlConnection {
     }
 
     /// Tells the client why (an error response, if it still reads), then closes.
-    private func closeWithError(_ error: ControlError, reason: String) {
+    func closeWithError(_ error: ControlError, reason: String) {
         stream.write(Self.errorReply(error))
         stream.closeAfterFlushing(.localClose(reason))
     }
@@ -316,8 +341,13 @@ public final class ControlServer {
     private var connections: [ObjectIdentifier: ControlConnection] = [:]
     public var handler: Handler?
     /// At most this many clients (bounds descriptors and buffers); at the cap a new one evicts the
-    /// oldest that has not sent a request yet, and is refused only when every one has.
+    /// oldest that has not sent a request yet, else the oldest follower, and is refused (one line) only
+    /// when every one is a request in progress.
     public var maximumConnections = 256
+    /// Of those, at most this many attached UIs and `events --follow` followers: they hold their
+    /// connections for good, so they have a budget of their own and a request/response client always
+    /// finds room (issue 22: 256 held followers locked the CLI out).
+    public var maximumFollowers = 128
     /// A client must send a whole request within this long of connecting, and finish each request
     /// within this long of its first byte (a silent client, one byte a second).
     public var requestTimeoutMilliseconds: UInt64 = 10_000
@@ -354,6 +384,18 @@ public final class ControlServer {
 
     public var attachedClients: [ControlConnection] { connections.values.filter(\.isAttached) }
 
+    /// Whether `connection` may become a follower: within `maximumFollowers`, else one line, exit 1.
+    func admitFollower(_ connection: ControlConnection) throws(ControlError) {
+        guard !connection.isFollower else { throw ControlError.invalid("this connection already receives events") }
+        let followers = connections.values.filter(\.isFollower).count
+        guard followers < maximumFollowers else {
+            logger.warning("control.too-many-followers", ["followers": followers, "action": "refused"])
+            throw ControlError(
+                "the \(role == .phone ? "phone" : "watch") already has \(followers) followers (events --follow, phone ui), the most it keeps: stop one first"
+            )
+        }
+    }
+
     func connectionDidClose(_ connection: ControlConnection) {
         connections[ObjectIdentifier(connection)] = nil
     }
@@ -361,21 +403,36 @@ public final class ControlServer {
     private var nextSerial: UInt64 = 0
 
     /// At the cap, the oldest connection that has not sent a whole request yet is closed to make room
-    /// (it is told nothing: it has not asked anything). Only when every connection is a real client is
-    /// the new one refused.
+    /// (it is told nothing: it has not asked anything); else the oldest idle one, then the oldest
+    /// follower, each told why in one line. Never the newcomer, which is refused (one line) only when
+    /// every connection is a request in progress.
     private func accepted(_ fd: FileDescriptor) {
+        var refusal: ControlError?
         if connections.count >= maximumConnections {
-            guard let oldest = connections.values.filter(\.isSilent).min(by: { $0.serial < $1.serial }) else {
-                logger.warning("control.too-many-clients", ["clients": connections.count, "action": "refused"])
-                fd.close()
-                return
+            let clients = connections.count
+            if let oldest = connections.values.filter(\.isSilent).min(by: { $0.serial < $1.serial }) {
+                logger.warning("control.too-many-clients", ["clients": clients, "action": "evicted-oldest-silent"])
+                oldest.stream.close(.localClose("evicted: too many clients, and it had sent no request"))
+            } else if let idle = connections.values.filter(\.isIdle).min(by: { $0.serial < $1.serial }) {
+                logger.warning("control.too-many-clients", ["clients": clients, "action": "evicted-oldest-idle"])
+                idle.closeWithError(
+                    ControlError("closed: the \(role == .phone ? "phone" : "watch") has \(clients) clients, and this one was idle"),
+                    reason: "evicted: too many clients, and it was idle")
+            } else if let follower = connections.values.filter(\.isFollower).min(by: { $0.serial < $1.serial }) {
+                logger.warning("control.too-many-clients", ["clients": clients, "action": "detached-oldest-follower"])
+                follower.closeWithError(
+                    ControlError("detached: the \(role == .phone ? "phone" : "watch") has \(clients) clients, and a request needed the room"),
+                    reason: "detached to make room for a request")
+            } else {
+                logger.warning("control.too-many-clients", ["clients": clients, "action": "refused"])
+                refusal = ControlError("the \(role == .phone ? "phone" : "watch") has \(clients) requests in progress, the most it takes: try again")
             }
-            logger.warning("control.too-many-clients", ["clients": connections.count, "action": "evicted-oldest-silent"])
-            oldest.stream.close(.localClose("evicted: too many clients, and it had sent no request"))
         }
         nextSerial += 1
         let connection = ControlConnection(stream: SocketStream(descriptor: fd, loop: loop), server: self, serial: nextSerial)
         connections[ObjectIdentifier(connection)] = connection
         connection.start()
+        // Told why, then closed: one line for the CLI, not a broken pipe.
+        if let refusal { connection.closeWithError(refusal, reason: "refused: too many requests in progress") }
     }
 }

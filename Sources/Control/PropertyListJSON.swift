@@ -26,7 +26,7 @@ public enum TypedJSON {
         case let .object(entries):
             if let typed = typedKey(entries) {
                 guard entries.count == 1 else {
-                    let others = entries.keys.filter { $0 != typed }.sorted().prefix(3).joined(separator: ", ")
+                    let others = entries.keys.filter { $0 != typed }.sorted().prefix(3).map { OneLine.escape($0, limit: 40) }.joined(separator: ", ")
                     return "\(path): an object with \"\(typed)\" must have no other key (found \(others))"
                 }
                 switch decodeTyped(typed, entries[typed]!) {
@@ -35,7 +35,7 @@ public enum TypedJSON {
                 }
             }
             for key in entries.keys.sorted() {
-                if let problem = problem(in: entries[key]!, path: "\(path).\(key)") { return problem }
+                if let problem = problem(in: entries[key]!, path: "\(path).\(OneLine.escape(key, limit: 40))") { return problem }
             }
             return nil
         default:
@@ -106,7 +106,7 @@ extension PropertyListValue {
             }
             var converted: UserInfo = [:]
             for (key, value) in entries {
-                converted[key] = try PropertyListValue(json: value, path: "\(path).\(key)")
+                converted[key] = try PropertyListValue(json: value, path: "\(path).\(OneLine.escape(key, limit: 40))")
             }
             self = .dictionary(converted)
         }

@@ -24,7 +24,7 @@ public struct AppContainer: Sendable {
             id.utf8.allSatisfy({
                 (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x5F
             })
-        else { return "'\(id)' is not a bundle id: letters, digits, '.', '-' and '_' only (com.example.App)" }
+        else { return "\(OneLine.quote(id)) is not a bundle id: letters, digits, '.', '-' and '_' only (com.example.App)" }
         return nil
     }
 

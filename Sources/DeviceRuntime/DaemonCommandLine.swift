@@ -30,16 +30,16 @@ public enum DaemonCommandLine {
     public static func logLevel(_ parsed: ParsedArguments) throws(UsageError) -> Logger.Level {
         if let text = parsed.value("log-repeat-interval-ms") {
             guard let ms = UInt64(text), (1...3_600_000).contains(ms) else {
-                throw UsageError("--log-repeat-interval-ms must be a whole number from 1 to 3600000, not '\(text)'")
+                throw UsageError("--log-repeat-interval-ms must be a whole number from 1 to 3600000, not \(OneLine.quote(text))")
             }
             Logger.defaultRepeatIntervalMilliseconds = ms
         }
         if let name = parsed.value("log-format") {
-            guard let format = Logger.Format(rawValue: name) else { throw UsageError("--log-format must be logfmt or json, not '\(name)'") }
+            guard let format = Logger.Format(rawValue: name) else { throw UsageError("--log-format must be logfmt or json, not \(OneLine.quote(name))") }
             Logger.defaultFormat = format
         }
         guard let name = parsed.value("log-level") else { return .info }
-        guard let level = logLevels[name] else { throw UsageError("--log-level must be debug, info, notice, warning or error, not '\(name)'") }
+        guard let level = logLevels[name] else { throw UsageError("--log-level must be debug, info, notice, warning or error, not \(OneLine.quote(name))") }
         return level
     }
 

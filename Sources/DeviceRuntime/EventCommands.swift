@@ -26,10 +26,12 @@ final class EventCommands {
             throw ControlError.invalid("this connection already receives events")
         }
         let limit = request[ControlCommands.Events.limit]
+        let follow = request[ControlCommands.Events.follow]
+        // Within the followers' budget, or refused before the reply (one line, exit 1).
+        if follow { try connection.follow() }
         connection.reply(.array(trace.recent(limit).map(\.json)))
         // After the reply, in the same turn of the loop: no call can fall between the two.
-        if request[ControlCommands.Events.follow] {
-            connection.isFollowing = true
+        if follow {
             followers[ObjectIdentifier(connection)] = connection
             let id = ObjectIdentifier(connection)
             connection.onClose = { [weak self] in self?.followers[id] = nil }

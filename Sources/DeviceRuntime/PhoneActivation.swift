@@ -29,7 +29,7 @@ public struct PhoneActivation {
         guard let raw = getenv(osPIDVariable) else { return }
         let text = String(cString: raw)
         guard let pid = pid_t(text), pid > 1 else {
-            throw .other("\(osPIDVariable) must be the pid of the phone-os that launched the app, not '\(text)'")
+            throw .other("\(osPIDVariable) must be the pid of the phone-os that launched the app, not \(OneLine.quote(text))")
         }
         guard ParentDeath.tether(to: pid) else {
             throw .other("the phone-os that launched this app (process \(pid)) is gone: the app does not outlive its OS")
@@ -62,12 +62,12 @@ public struct PhoneActivation {
             let name = socket.name ?? byPath
             guard let name, let wanted = expected[name] else {
                 throw UsageError(
-                    "socket activation: descriptor \(fd) is named '\(socket.name ?? "")' and bound to '\(socket.path)'; the phone takes only link (\(home.linkSocketPath)) and control (\(home.controlSocketPath))"
+                    "socket activation: descriptor \(fd) is named \(OneLine.quote(socket.name ?? "")) and bound to \(OneLine.quote(socket.path)); the phone takes only link (\(home.linkSocketPath)) and control (\(home.controlSocketPath))"
                 )
             }
             guard path == wanted else {
                 throw UsageError(
-                    "socket activation: descriptor \(fd) (\(name)) listens on '\(socket.path)', not \(name == "link" ? home.linkSocketPath : home.controlSocketPath): clients would never find it"
+                    "socket activation: descriptor \(fd) (\(name)) listens on \(OneLine.quote(socket.path)), not \(name == "link" ? home.linkSocketPath : home.controlSocketPath): clients would never find it"
                 )
             }
             if name == "link" {

@@ -64,12 +64,14 @@ public enum PhoneOSMain {
             var options = PhoneOS.Options(home: home, daemonPath: daemon)
             if let text = parsed.value("background-budget-ms") {
                 guard let value = Int(text), value > 0 else {
-                    throw UsageError("--background-budget-ms must be a positive number of milliseconds, not '\(text)'")
+                    throw UsageError("--background-budget-ms must be a positive number of milliseconds, not \(OneLine.quote(text))")
                 }
                 options.backgroundBudgetMilliseconds = UInt64(min(value, 86_400_000))
             }
             if let name = parsed.value("save-path") {
-                guard name == "immediate" || name == "ui-drain" else { throw UsageError("--save-path must be immediate or ui-drain, not '\(name)'") }
+                guard name == "immediate" || name == "ui-drain" else {
+                    throw UsageError("--save-path must be immediate or ui-drain, not \(OneLine.quote(name))")
+                }
                 options.appArguments += ["--save-path", name]
             }
             if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }

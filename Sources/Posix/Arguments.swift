@@ -51,7 +51,7 @@ public struct ParsedArguments: Sendable {
     public func integer(_ name: String, default defaultValue: Int? = nil, range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return defaultValue }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(OneLine.quote(text))")
         }
         return number
     }
@@ -59,7 +59,7 @@ public struct ParsedArguments: Sendable {
     public func number(_ name: String, range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw UsageError("--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError("--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not \(OneLine.quote(text))")
         }
         return number
     }
@@ -89,7 +89,7 @@ public enum Arguments {
                     let name = String(argument.dropFirst())
                     let names = specs.filter { !$0.hidden }.map(\.name) + ["help"]
                     let close = (names.contains(name) ? [name] : Suggestions.closest(to: name, among: names)).map { "--" + $0 }
-                    throw UsageError("unknown option \(argument)" + Suggestions.phrase(close), suggestions: close)
+                    throw UsageError("unknown option \(OneLine.escape(argument))" + Suggestions.phrase(close), suggestions: close)
                 }
                 parsed.positionals.append(argument)
                 continue
@@ -102,7 +102,7 @@ public enum Arguments {
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
                 let close = Suggestions.closest(to: name, among: specs.filter { !$0.hidden }.map(\.name) + ["help"]).map { "--" + $0 }
-                throw UsageError("unknown option --\(name)" + Suggestions.phrase(close), suggestions: close)
+                throw UsageError("unknown option --\(OneLine.escape(name))" + Suggestions.phrase(close), suggestions: close)
             }
             if spec.valueName != nil {
                 if let inlineValue {
@@ -118,7 +118,7 @@ public enum Arguments {
             }
         }
         if parsed.positionals.count > maximumPositionals && !parsed.wantsHelp {
-            throw UsageError("unexpected argument '\(parsed.positionals[maximumPositionals])'")
+            throw UsageError("unexpected argument \(OneLine.quote(parsed.positionals[maximumPositionals]))")
         }
         return parsed
     }

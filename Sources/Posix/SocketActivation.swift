@@ -35,11 +35,11 @@ public enum SocketActivation {
         guard let pidText else {
             throw ActivationError("LISTEN_FDS is set but LISTEN_PID is not: refusing descriptors no supervisor addressed to this process")
         }
-        guard let pid = Int32(pidText), pid > 0 else { throw ActivationError("LISTEN_PID must be a process id, not '\(pidText)'") }
+        guard let pid = Int32(pidText), pid > 0 else { throw ActivationError("LISTEN_PID must be a process id, not \(OneLine.quote(pidText))") }
         guard pid == getpid() else { throw ActivationError("LISTEN_PID=\(pid) names another process (this is \(getpid())): the descriptors are not ours") }
         guard let countText else { throw ActivationError("LISTEN_PID is set but LISTEN_FDS is not: the supervisor passed no sockets") }
         guard let count = Int32(countText), count >= 0, count <= 64 else {
-            throw ActivationError("LISTEN_FDS must be a count of descriptors, not '\(countText)'")
+            throw ActivationError("LISTEN_FDS must be a count of descriptors, not \(OneLine.quote(countText))")
         }
         guard count > 0 else { throw ActivationError("LISTEN_FDS=0: the supervisor passed no sockets") }
         var names: [String?] = Array(repeating: nil, count: Int(count))

@@ -18,7 +18,10 @@ public enum Timestamp {
             secondsSince1970 == secondsSince1970
             ? min(max(secondsSince1970, formattableRange.lowerBound), formattableRange.upperBound)
             : formattableRange.lowerBound
-        let totalMs = Int64(clamping: (clamped * 1000).rounded(.down))
+        // Rounded down to the millisecond — but a time read from milliseconds (k / 1000, the nearest
+        // Double) can land a hair below k once scaled, and must be written as k: within two ulps it is.
+        let scaled = clamped * 1000
+        let totalMs = Int64(clamping: (scaled + 2 * scaled.ulp).rounded(.down))
         var seconds = totalMs >= 0 ? totalMs / 1000 : (totalMs - 999) / 1000
         let ms = Int(totalMs - seconds * 1000)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -56,17 +59,23 @@ public enum Timestamp {
             let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19),
             y >= 1, (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60
         else { return nil }
-        var fraction = 0.0
+        var fraction: (digits: Int64, scale: Int64) = (0, 1)
         if b.count > 20 {
             guard b[19] == 0x2E, b.count > 21, let f = number(20..<(b.count - 1)) else { return nil }
-            var scale = 1.0
+            var scale: Int64 = 1
             for _ in 20..<(b.count - 1) { scale *= 10 }
-            fraction = Double(f) / scale
+            fraction = (Int64(f), scale)
         } else if b.count != 20 {
             return nil
         }
-        let days = Self.days(fromCivil: y, mo, d)
-        return Double(days * 86_400 + Int64(h * 3600 + mi * 60 + s)) + fraction
+        let whole = Self.days(fromCivil: y, mo, d) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+        // One rounding, not two, where the digits fit a Double exactly: `.352` is then the Double
+        // nearest to whole + 352/1000, the one `iso8601` writes back as `.352`.
+        let (digits, scale) = fraction
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: scale)
+        let exact: Int64 = (1 << 53) - scale
+        if !overflow, scaled > -exact, scaled < exact { return Double(scaled + digits) / Double(scale) }
+        return Double(whole) + Double(digits) / Double(scale)
     }
 
     /// 28 to 31: the proleptic Gregorian calendar's month lengths.

@@ -47,7 +47,7 @@ extension RunWayPhoneApp {
     /// The catalogue allows only the views there are (a test checks the two lists agree).
     static func groupView(_ request: ControlRequest) throws -> GroupExpansion.View {
         let name = request[ControlCommands.Groups.view]
-        guard let view = GroupExpansion.View(rawValue: name) else { throw ControlError("the phone has no view '\(name)'") }
+        guard let view = GroupExpansion.View(rawValue: name) else { throw ControlError("the phone has no view \(OneLine.quote(name))") }
         return view
     }
 }

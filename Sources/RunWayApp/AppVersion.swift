@@ -1,16 +1,20 @@
+import Posix
+
 /// App version strings: what `--app-version` accepts, the update check's comparison (Foundation's
 /// `.numeric`, quirks included) and the version-mismatch comparison (trailing `.0`s ignored).
 public enum AppVersion {
     /// The seed's version, the daemons' default.
     public static let current = "1.4"
 
-    /// A problem with `text` as an app version, or nil: `N(.N){0,3}`, each part at most 9999.
+    /// A problem with `text` as an app version, or nil: `N(.N){0,3}`, each part at most 9999. One line
+    /// whatever the text holds (`OneLine.quote`).
     public static func problem(_ text: String) -> String? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let quoted = OneLine.quote(text)
         guard (1...4).contains(parts.count),
             parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
-        else { return "'\(text)' is not a version: one to four numbers separated by dots (1.4, 1.3.2)" }
-        guard parts.allSatisfy({ $0.count <= 4 }) else { return "'\(text)': each part of a version is at most 9999" }
+        else { return "\(quoted) is not a version: one to four numbers separated by dots (1.4, 1.3.2)" }
+        guard parts.allSatisfy({ $0.count <= 4 }) else { return "\(quoted): each part of a version is at most 9999" }
         return nil
     }
 

@@ -83,7 +83,8 @@ extension RunWayPhoneApp {
         } else if let language = AppLanguage(rawValue: name) {
             chosen = language
         } else {
-            throw ControlError.invalid("'\(name)' is not a language RunWay offers; supported: \(AppLanguage.codes.joined(separator: ", ")), or system")
+            throw ControlError.invalid(
+                "\(OneLine.quote(name)) is not a language RunWay offers; supported: \(AppLanguage.codes.joined(separator: ", ")), or system")
         }
         let before = language
         let after = LanguageResolution.current(appLanguage: chosen)

@@ -1,3 +1,4 @@
+import JSONText
 import Posix
 
 /// Who started a workout (RunWay's `startOrigin`): the device itself, or the other device (a phone-led
@@ -61,6 +62,30 @@ public struct LiveRun: Sendable {
             previous = sample
         }
         return nil
+    }
+
+    /// Why a batch's JSON is not samples at all (`batch`); its description is the one line the user sees.
+    public struct BatchError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A batch from its JSON, `[[t, distanceM, paceSecPerKm, hr], …]` (what `runway … run sample
+    /// --json-file` sends): four finite numbers each, under 10^9 in magnitude so that a `Float` holds
+    /// them. Whether they make a run is `problem(with:)`'s to say.
+    public static func batch(_ rows: [JSONValue]) throws(BatchError) -> [FlightSample] {
+        var samples: [FlightSample] = []
+        samples.reserveCapacity(min(rows.count, maximumSamples))
+        for (index, row) in rows.enumerated() {
+            guard let values = row.arrayValue, values.count == 4 else {
+                throw BatchError(description: "sample \(index + 1) must be [t, distanceM, pace, hr]")
+            }
+            let numbers = values.compactMap(\.doubleValue)
+            guard numbers.count == 4, numbers.allSatisfy({ $0.isFinite && abs($0) < 1e9 }) else {
+                throw BatchError(description: "sample \(index + 1) must hold four numbers")
+            }
+            samples.append(FlightSample(time: Float(numbers[0]), distance: Float(numbers[1]), pace: Float(numbers[2]), heartRate: Float(numbers[3])))
+        }
+        return samples
     }
 
     /// Takes a batch already checked with `problem(with:)`; returns one decision per sample.

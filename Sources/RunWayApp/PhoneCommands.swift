@@ -17,7 +17,7 @@ extension RunWayPhoneApp {
         router.on("logbook") { [unowned self] _, connection in streamLogbook(to: connection) }
         router.on("flight") { [unowned self] request, connection in connection.reply(try flight(request)) }
         router.on("delete") { [unowned self] request, connection in connection.reply(try delete(request)) }
-        router.on("attach") { [unowned self] _, connection in attach(connection) }
+        router.on("attach") { [unowned self] _, connection in try attach(connection) }
         router.on("preflight") { [unowned self] request, connection in connection.reply(preflight(request)) }
         router.on("received") { [unowned self] request, connection in
             let limit = request[ControlCommands.Received.limit]
@@ -99,9 +99,11 @@ extension RunWayPhoneApp {
     /// `ui-drain` mode this is the first time those flights reach the store), then flights saved from now
     /// on are pushed to it as events until it goes. The flights drained here are not sent to it as
     /// events (other UIs get them): it lists the logbook next, which holds them.
-    func attach(_ connection: ControlConnection) {
+    func attach(_ connection: ControlConnection) throws {
+        // Within the followers' budget, or refused (one line, exit 1) before anything is drained.
+        try connection.checkFollowerRoom()
         let drained = viewModel.drainPendingQueue(reason: "UI attached")
-        connection.isAttached = true
+        try connection.attach()
         connection.onClose = { [unowned self] in
             self.logger.info("ui.detached", ["clients": self.control.attachedClients.count])
         }

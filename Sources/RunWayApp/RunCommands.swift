@@ -208,18 +208,12 @@ final class RunCommands {
         return target
     }
 
-    /// `samples`: `[[t, distanceM, paceSecPerKm, hr], …]`.
+    /// `samples`: `[[t, distanceM, paceSecPerKm, hr], …]` (`LiveRun.batch`).
     static func samples(_ request: ControlRequest) throws -> [FlightSample] {
-        let rows = request[ControlCommands.RunSample.samples].arrayValue ?? []
-        return try rows.enumerated().map { index, row in
-            guard let values = row.arrayValue, values.count == 4 else {
-                throw ControlError.invalid("sample \(index + 1) must be [t, distanceM, pace, hr]")
-            }
-            let numbers = values.compactMap(\.doubleValue)
-            guard numbers.count == 4, numbers.allSatisfy({ $0.isFinite && abs($0) < 1e9 }) else {
-                throw ControlError.invalid("sample \(index + 1) must hold four numbers")
-            }
-            return FlightSample(time: Float(numbers[0]), distance: Float(numbers[1]), pace: Float(numbers[2]), heartRate: Float(numbers[3]))
+        do {
+            return try LiveRun.batch(request[ControlCommands.RunSample.samples].arrayValue ?? [])
+        } catch {
+            throw ControlError.invalid(error.description)
         }
     }
 

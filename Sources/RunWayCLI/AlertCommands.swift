@@ -76,7 +76,7 @@ enum GroupToggles {
     /// The month in `--toggle`, checked before anything changes (exit 2).
     static func toggleKey(_ parsed: ParsedArguments) throws(UsageError) -> String? {
         guard let key = parsed.value("toggle") else { return nil }
-        guard GroupExpansion.isMonthKey(key) else { throw UsageError("--toggle takes a month like 2026-11, not '\(key)'") }
+        guard GroupExpansion.isMonthKey(key) else { throw UsageError("--toggle takes a month like 2026-11, not \(OneLine.quote(key))") }
         return key
     }
 

@@ -92,7 +92,7 @@ enum BeforeRunCommands {
         positionals: 1,
         run: { parsed in
             guard parsed.positionals == ["network"] else {
-                throw ControlError.invalid("say how the lookup fails: network (not '\(parsed.positionals.first ?? "")')")
+                throw ControlError.invalid("say how the lookup fails: network (not \(OneLine.quote(parsed.positionals.first ?? "")))")
             }
             var request = ControlRequest(ControlCommands.appstoreFail)
             if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
@@ -174,7 +174,7 @@ enum BeforeRunCommands {
         run: { parsed in
             let answer = parsed.positionals.first ?? ""
             guard answer == "update" || answer == "later" else {
-                throw ControlError.invalid("respond with update or later, not '\(answer)'")
+                throw ControlError.invalid("respond with update or later, not \(OneLine.quote(answer))")
             }
             let result = try call(parsed, ControlCommands.updateRespond.request { $0[ControlCommands.UpdateRespond.answer] = answer })
             if parsed.has("json") { Output.out(result.text); return 0 }

@@ -150,7 +150,7 @@ public enum CLI {
     static func unknownCommand(_ arguments: [String], _ words: [String]) -> Int32 {
         let (known, suggestions) = CommandSuggestions.suggest(words)
         let typed = words.joined(separator: " ")
-        let message = "unknown command '\(typed)'" + Suggestions.phrase(suggestions, quoted: true)
+        let message = "unknown command \(OneLine.quote(typed))" + Suggestions.phrase(suggestions, quoted: true)
         let helpWords = (["runway"] + known + ["--help"]).joined(separator: " ")
         fail(arguments, name: "usage", message: message, suggestions: suggestions, text: "runway: \(message)\ntry '\(helpWords)'")
         return 2
@@ -252,7 +252,8 @@ public enum CLI {
     static let jsonSpec = ArgumentSpec.flag("json", "print JSON for scripts")
 
     /// A client of the daemon of the home in `--home`. A path that is not a home at all is invalid input
-    /// (exit 2); a home whose daemon is not running is a failure (exit 1).
+    /// (exit 2); a home whose daemon is not running is a failure (exit 1) — found by the first request,
+    /// after its arguments were checked: bad input is exit 2 whether or not the daemon runs.
     static func client(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> ControlClient {
         let home = DeviceHome(path: try homePath(parsed, role), role: role)
         switch Filesystem.kind(of: home.path) {
@@ -263,7 +264,7 @@ public enum CLI {
         guard home.hasStore || Filesystem.kind(of: home.controlSocketPath) == .socket else {
             throw ControlError.invalid(DeviceHome.HomeError.notAHome(path: home.path, role: role).description)
         }
-        return try ControlClient(home: home)
+        return try ControlClient(home: home, connectNow: false)
     }
 }
 

@@ -33,10 +33,10 @@ enum ClockCommands {
         let at: Double
         switch TimeText.parseInstant(text) {
         case let .success(value): at = value
-        case let .failure(error): throw ControlError.invalid("clock set: '\(text)': \(error)")
+        case let .failure(error): throw ControlError.invalid("clock set: \(OneLine.quote(text)): \(error)")
         }
         guard DeviceClock.range.contains(at) else {
-            throw ControlError.invalid("clock set: '\(text)' is outside 2001-01-01 to 2100-01-01")
+            throw ControlError.invalid("clock set: \(OneLine.quote(text)) is outside 2001-01-01 to 2100-01-01")
         }
         return ControlCommands.clockSet.request {
             $0[ControlCommands.ClockSet.at] = at
@@ -52,12 +52,12 @@ enum ClockCommands {
             """, positionals: 1
     ) { parsed in
         guard let text = parsed.positionals.first else { throw ControlError.invalid("clock advance: a DURATION is required (7d, 1d12h, 90s)") }
-        if text.hasPrefix("-") { throw ControlError.invalid("clock advance: '\(text)' must be more than 0 (the clock goes back with clock set)") }
+        if text.hasPrefix("-") { throw ControlError.invalid("clock advance: \(OneLine.quote(text)) must be more than 0 (the clock goes back with clock set)") }
         guard let seconds = TimeText.parseDuration(text) else {
-            throw ControlError.invalid("clock advance: '\(text)' is not a duration ([Nd][Nh][Nm][Ns], such as 7d or 1d12h)")
+            throw ControlError.invalid("clock advance: \(OneLine.quote(text)) is not a duration ([Nd][Nh][Nm][Ns], such as 7d or 1d12h)")
         }
         guard seconds > 0, seconds <= DeviceClock.maximumAdvance else {
-            throw ControlError.invalid("clock advance: '\(text)' must be more than 0 and at most 3650d")
+            throw ControlError.invalid("clock advance: \(OneLine.quote(text)) must be more than 0 and at most 3650d")
         }
         return ControlCommands.clockAdvance.request { $0[ControlCommands.ClockAdvance.seconds] = seconds }
     }
@@ -80,9 +80,10 @@ enum ClockCommands {
             path: ["clock", verb], synopsis: synopsis, summary: summary,
             specs: targetSpecs + extra + [CLI.jsonSpec], positionals: positionals
         ) { parsed in
-            // Everything is checked, and every daemon reached, before any clock changes.
-            let targets = try self.targets(parsed)
+            // Everything is checked, and every daemon reached, before any clock changes: the arguments
+            // first, so that bad input is exit 2 whether or not the daemons run.
             let call = try request(parsed)
+            let targets = try self.targets(parsed)
             let clients = try targets.map { ($0.label, try ControlClient(home: $0.home)) }
             var results: [(String, ClockReply)] = []
             for (label, client) in clients { results.append((label, try client.send(call, as: ClockReply.self))) }

@@ -24,7 +24,7 @@ enum DocumentationCommands {
         specs: [], positionals: 1,
         run: { parsed in
             guard let shell = parsed.positionals.first, let script = CompletionScripts.script(shell) else {
-                let named = parsed.positionals.first.map { "'\($0)'" } ?? "no shell"
+                let named = parsed.positionals.first.map { OneLine.quote($0) } ?? "no shell"
                 throw UsageError("say which shell: bash, zsh or fish (not \(named))")
             }
             Output.out(script)

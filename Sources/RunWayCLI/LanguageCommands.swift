@@ -40,7 +40,8 @@ enum LanguageCommands {
         run: { parsed in
             guard let name = parsed.positionals.first else { throw UsageError("a language is required: ko, en, ja or system") }
             guard name == "system" || AppLanguage(rawValue: name) != nil else {
-                throw ControlError.invalid("'\(name)' is not a language RunWay offers; supported: \(AppLanguage.codes.joined(separator: ", ")), or system")
+                throw ControlError.invalid(
+                    "\(OneLine.quote(name)) is not a language RunWay offers; supported: \(AppLanguage.codes.joined(separator: ", ")), or system")
             }
             let result = try CLI.client(parsed, .phone).send(ControlCommands.languageSet.request { $0[ControlCommands.LanguageSet.language] = name })
             if parsed.has("json") { Output.out(result.text); return 0 }

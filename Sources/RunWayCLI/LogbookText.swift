@@ -23,7 +23,7 @@ enum LogbookText {
                 guard bytes.count == 7, bytes[4] == 0x2D, let m = Int(String(month.suffix(2))), (1...12).contains(m),
                     Int(String(month.prefix(4))) != nil
                 else {
-                    throw UsageError("--expand takes 'all' or months like 2026-11 (comma-separated), not '\(text)'")
+                    throw UsageError("--expand takes 'all' or months like 2026-11 (comma-separated), not \(OneLine.quote(text))")
                 }
                 months.insert(String(month))
             }

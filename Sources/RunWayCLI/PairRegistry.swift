@@ -40,9 +40,21 @@ struct PairRegistry {
     static func load() throws -> PairRegistry {
         let path = Self.path
         guard Filesystem.kind(of: path) != .missing else { return PairRegistry() }
+        let bytes: [UInt8]
+        do {
+            bytes = try Filesystem.readFile(path)
+        } catch {
+            throw ControlError.invalid("the pair registry \(path) is corrupt (\(error)); it was left as it is: fix or remove it")
+        }
+        return try decode(bytes, path: path)
+    }
+
+    /// The registry from its file's bytes, whatever they are (`scripts/fuzz --target registry`): a file
+    /// that is not what `encoded` writes is one line naming `path`, exit 2.
+    static func decode(_ bytes: [UInt8], path: String) throws(ControlError) -> PairRegistry {
         let json: JSONValue
         do {
-            json = try JSONValue(parsing: try Filesystem.readFile(path))
+            json = try JSONValue(parsing: bytes)
         } catch {
             throw ControlError.invalid("the pair registry \(path) is corrupt (\(error)); it was left as it is: fix or remove it")
         }
@@ -64,6 +76,11 @@ struct PairRegistry {
 
     func save() throws {
         try Filesystem.makeDirectory(Self.directory, mode: 0o700)
+        try Filesystem.writeAtomically(encoded, to: Self.path)
+    }
+
+    /// The file's bytes: what `decode` reads back to the same registry.
+    var encoded: [UInt8] {
         let json = JSONValue.object([
             "pairs": .array(
                 pairs.map { pair in
@@ -73,7 +90,7 @@ struct PairRegistry {
         var writer = JSONWriter()
         writer.write(json)
         writer.bytes.append(0x0A)
-        try Filesystem.writeAtomically(writer.bytes, to: Self.path)
+        return writer.bytes
     }
 
     /// Letters, digits, `-`, `_` and `.`, 1 to 64 of them, not starting with `-`.
@@ -92,7 +109,8 @@ struct PairRegistry {
     mutating func record(phone: String, watch: String, name requested: String?) throws -> Pair {
         if let requested, let other = pairs.first(where: { $0.name == requested && ($0.phone != phone || $0.watch != watch) }) {
             throw ControlError.invalid(
-                "a pair named '\(requested)' already exists (\(other.phone), \(other.watch)): choose another name, or runway unpair \(requested) first")
+                "a pair named \(OneLine.quote(requested)) already exists (\(other.phone), \(other.watch)): choose another name, or runway unpair \(requested) first"
+            )
         }
         if let index = pairs.firstIndex(where: { $0.phone == phone && $0.watch == watch }) {
             if let requested { pairs[index].name = requested }
@@ -119,7 +137,7 @@ struct PairRegistry {
             guard let pair = pairs.first(where: { $0.name == name }) else {
                 let known = pairs.map(\.name)
                 throw ControlError.invalid(
-                    "no pair named '\(name)'\(known.isEmpty ? " (none is registered: runway pair --phone P --watch W)" : " (registered: \(known.joined(separator: ", ")))")"
+                    "no pair named \(OneLine.quote(name))\(known.isEmpty ? " (none is registered: runway pair --phone P --watch W)" : " (registered: \(known.joined(separator: ", ")))")"
                 )
             }
             return pair

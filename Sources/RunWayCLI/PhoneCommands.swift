@@ -216,7 +216,7 @@ enum PhoneCommands {
     static func calendar(_ parsed: ParsedArguments) throws(UsageError) -> LogbookCalendar {
         guard let name = parsed.value("first-weekday") else { return .current() }
         guard let day = Weekday(shortName: name) else {
-            throw UsageError("--first-weekday must be one of sun, mon, tue, wed, thu, fri, sat, not '\(name)'")
+            throw UsageError("--first-weekday must be one of sun, mon, tue, wed, thu, fri, sat, not \(OneLine.quote(name))")
         }
         return .current(firstWeekday: day)
     }

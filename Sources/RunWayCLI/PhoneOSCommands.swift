@@ -10,7 +10,7 @@ enum PhoneOSCommands {
         guard Filesystem.kind(of: home.path) == .directory else {
             throw ControlError.invalid("\(home.path) is not a phone home (no such directory)")
         }
-        return try ControlClient(home: home, socketPath: home.osControlSocketPath)
+        return try ControlClient(home: home, socketPath: home.osControlSocketPath, connectNow: false)
     }
 
     /// phone-os's state, a row each: what the app is, how often it was launched and why, and what a

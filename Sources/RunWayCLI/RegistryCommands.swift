@@ -50,13 +50,23 @@ enum RegistryCommands {
 
     static let unpair = CLI.Command(
         path: ["unpair"], synopsis: "NAME [--json]",
-        summary: "Forgets a registered pair. The homes, their stores and the pairing recorded in them are left as they are.",
+        summary: """
+            Forgets a registered pair. The homes, their stores and the pairing recorded in them are left as they are.
+            A pair whose daemons run is refused (exit 1, naming them): runway down NAME first, so that none is
+            left running with no name to stop it by.
+            """,
         specs: [CLI.jsonSpec], positionals: 1,
         run: { parsed in
             guard let name = parsed.positionals.first else { throw UsageError("the NAME of a registered pair is required (runway list)") }
             var registry = try PairRegistry.load()
             guard let index = registry.pairs.firstIndex(where: { $0.name == name }) else {
-                throw ControlError.invalid("no pair named '\(name)' (runway list)")
+                throw ControlError.invalid("no pair named \(OneLine.quote(name)) (runway list)")
+            }
+            // Forgotten, a running pair could no longer be stopped by its name (`runway down NAME`).
+            let running = runningPrograms(registry.pairs[index])
+            guard running.isEmpty else {
+                throw ControlError(
+                    "pair \(name) is running (\(running.joined(separator: ", "))): stop it first with runway down \(name), then unpair it")
             }
             let pair = registry.pairs.remove(at: index)
             try registry.save()
@@ -127,11 +137,26 @@ enum RegistryCommands {
         let registry = try PairRegistry.load()
         if let name = parsed.positionals.first {
             guard let pair = registry.pairs.first(where: { $0.name == name }) else {
-                throw ControlError.invalid("no pair named '\(name)' (runway list)")
+                throw ControlError.invalid("no pair named \(OneLine.quote(name)) (runway list)")
             }
             return pair
         }
         return try registry.resolve(parsed)
+    }
+
+    /// The programs holding the pair's homes (`watch-agent (pid 812)`, `phone-os (pid 901)`), from their
+    /// locks: a frozen or busy daemon counts too.
+    static func runningPrograms(_ pair: PairRegistry.Pair) -> [String] {
+        let phone = DeviceHome(path: pair.phone, role: .phone), watch = DeviceHome(path: pair.watch, role: .watch)
+        let locks = [
+            ("phone-os", FileLock.holder(of: phone.path + "/os.lock")),
+            ("phone-daemon", FileLock.holder(ofDirectory: phone.path, pidFile: phone.lockPath)),
+            ("watch-agent", FileLock.holder(ofDirectory: watch.path, pidFile: watch.lockPath)),
+        ]
+        return locks.compactMap { program, holder in
+            guard case let .some(pid) = holder else { return nil }
+            return program + (pid.map { " (pid \($0))" } ?? "")
+        }
     }
 
     /// Whether a daemon answers on the home's control socket.

@@ -169,16 +169,18 @@ enum RunCLI {
         typealias Target = ControlCommands.RunStart
         var request = request
         if let mode = parsed.value("mode") {
-            guard mode == "pace" || mode == "heart-rate" else { throw ControlError.invalid("--mode must be pace or heart-rate, not '\(mode)'") }
+            guard mode == "pace" || mode == "heart-rate" else { throw ControlError.invalid("--mode must be pace or heart-rate, not \(OneLine.quote(mode))") }
             request[Target.mode] = mode
         }
         if let text = parsed.value("target-pace") {
-            guard let pace = GPWSTarget.parsePace(text) else { throw ControlError.invalid("--target-pace must be M:SS from 2:00 to 20:00, not '\(text)'") }
+            guard let pace = GPWSTarget.parsePace(text) else {
+                throw ControlError.invalid("--target-pace must be M:SS from 2:00 to 20:00, not \(OneLine.quote(text))")
+            }
             request[Target.targetPace] = pace
         }
         if let text = parsed.value("target-hr") {
             guard let zone = GPWSTarget.parseZone(text) else {
-                throw ControlError.invalid("--target-hr must be LOW-HIGH with 40 <= LOW < HIGH <= 220, not '\(text)'")
+                throw ControlError.invalid("--target-hr must be LOW-HIGH with 40 <= LOW < HIGH <= 220, not \(OneLine.quote(text))")
             }
             request[Target.zoneLow] = zone.low
             request[Target.zoneHigh] = zone.high
@@ -195,15 +197,17 @@ enum RunCLI {
             do { bytes = path == "-" ? try SessionCLI.readStandardInput() : try Filesystem.readFile(path) } catch {
                 throw ControlError.invalid("cannot read \(path): \(error)")
             }
-            guard let json = try? JSONValue(parsing: bytes), case .array = json else {
+            guard let json = try? JSONValue(parsing: bytes), let rows = json.arrayValue else {
                 throw ControlError.invalid("\(path) must hold a JSON array of [t, distanceM, paceSecPerKm, hr]")
             }
+            // Their shape here, before connecting (the daemon checks them against the run).
+            do { _ = try LiveRun.batch(rows) } catch { throw ControlError.invalid("\(path): \(error.description)") }
             return json
         }
         guard single.count == 4 else { throw ControlError.invalid("a sample needs --t, --distance-m, --pace and --hr (or --json-file)") }
         func number(_ name: String) throws -> Double {
             guard let value = parsed.value(name).flatMap(Double.init), value.isFinite else {
-                throw ControlError.invalid("--\(name) must be a number, not '\(parsed.value(name) ?? "")'")
+                throw ControlError.invalid("--\(name) must be a number, not \(OneLine.quote(parsed.value(name) ?? ""))")
             }
             return value
         }
@@ -213,7 +217,7 @@ enum RunCLI {
             pace = 0
         } else {
             guard let parsedPace = GPWSTarget.parsePace(paceText) else {
-                throw ControlError.invalid("--pace must be 0 or M:SS from 2:00 to 20:00, not '\(paceText)'")
+                throw ControlError.invalid("--pace must be 0 or M:SS from 2:00 to 20:00, not \(OneLine.quote(paceText))")
             }
             pace = parsedPace
         }

@@ -178,11 +178,11 @@ extension LinkCommands {
             // Bad values are one line (exit 2), not the usage text.
             guard let text = parsed.positionals.first else { throw ControlError.invalid("link fail-next needs N, the number of transfers to fail") }
             guard let count = Int(text), (0...1_000_000).contains(count) else {
-                throw ControlError.invalid("link fail-next: N must be a whole number from 0 to 1000000, not '\(text)'")
+                throw ControlError.invalid("link fail-next: N must be a whole number from 0 to 1000000, not \(OneLine.quote(text))")
             }
             let codeText = parsed.value("code") ?? "7017"
             guard let code = Int(codeText), [7017, 7014, 7015].contains(code) else {
-                throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not '\(codeText)'")
+                throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not \(OneLine.quote(codeText))")
             }
             let reply = try CLI.client(parsed, .watch).send(
                 ControlCommands.failNext.request {

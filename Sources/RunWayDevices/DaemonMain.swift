@@ -109,11 +109,13 @@ public enum DaemonMain {
             var device = DeviceHost.Configuration(home: try parsed.required("home"), role: .phone)
             var app = RunWayPhoneApp.Options()
             if let name = parsed.value("save-path") {
-                guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not '\(name)'") }
+                guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not \(OneLine.quote(name))") }
                 app.savePath = path
             }
             if let name = parsed.value("reminders") {
-                guard let rule = RunReminderService.Rule(rawValue: name) else { throw UsageError("--reminders must be current or legacy, not '\(name)'") }
+                guard let rule = RunReminderService.Rule(rawValue: name) else {
+                    throw UsageError("--reminders must be current or legacy, not \(OneLine.quote(name))")
+                }
                 app.reminderRule = rule
             }
             device.logLevel = try DaemonCommandLine.logLevel(parsed)
@@ -161,11 +163,11 @@ public enum DaemonMain {
             device.session.maximumTransfersPerSecond = try parsed.integer("link-rate", range: 1...10_000_000)
             app.instrumentStream = parsed.has("instrument-stream")
             if let name = parsed.value("gpws") {
-                guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not '\(name)'") }
+                guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not \(OneLine.quote(name))") }
                 app.gpws = rule
             }
             if let rule = parsed.value("failed-transfer") {
-                guard rule == "requeue" || rule == "legacy" else { throw UsageError("--failed-transfer must be requeue or legacy, not '\(rule)'") }
+                guard rule == "requeue" || rule == "legacy" else { throw UsageError("--failed-transfer must be requeue or legacy, not \(OneLine.quote(rule))") }
                 app.requeueFailedTransfers = rule == "requeue"
             }
             device.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))

@@ -50,7 +50,8 @@ import Testing
                 #expect(listing.first?["phoneRunning"] == .bool(true))
                 #expect(listing.first?["watchRunning"] == .bool(false))
 
-                // unpair: one pair left, implied again.
+                // unpair: one pair left, implied again (a running pair is refused: RunningDaemonNamesTests).
+                _ = second.phone?.stop()
                 #expect(try runway(["unpair", "other"], state: state).status == 0)
                 #expect(try runway(["unpair", "other"], state: state).status == 2)
                 #expect(try runway(["phone", "status"], state: state).status == 0)

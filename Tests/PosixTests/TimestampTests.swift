@@ -62,3 +62,13 @@ import Testing
         }
     }
 }
+
+/// Outside text inside a one-line message.
+@Suite struct OneLineTests {
+    @Test func controlCharactersAreEscapedAndLongTextIsCut() {
+        #expect(OneLine.quote("abc") == "'abc'")
+        #expect(OneLine.quote("a\nb\tc\u{0}\u{1B}\u{2028}é") == #"'a\nb\tc\u{0}\u{1B}\u{2028}é'"#)
+        #expect(OneLine.quote(String(repeating: "x", count: 500), limit: 10) == "'xxxxxxxxxx…'")
+        #expect(!OneLine.escape(String(repeating: "\n\r", count: 100)).contains("\n"))
+    }
+}
