@@ -10,6 +10,8 @@ import WatchConnectivity
 public final class PhoneConnectivityService: RunWaySessionDelegate {
     public let viewModel: RunViewModel
     public var onStateChange: (() -> Void)?
+    /// Reachability alone (the phone-led run's `workoutSync` when the watch is back).
+    public var onReachabilityChange: (() -> Void)?
 
     public init(viewModel: RunViewModel, app: AppConnectivity, logger: Logger) {
         self.viewModel = viewModel
@@ -57,6 +59,9 @@ public final class PhoneConnectivityService: RunWaySessionDelegate {
 
     public override func sessionDidCommitUserInfoBatch(_ session: WCSession) { viewModel.didCommit() }
     override func didRollBack() { viewModel.didRollBack() }
-    public override func sessionReachabilityDidChange(_ session: WCSession) { onStateChange?() }
+    public override func sessionReachabilityDidChange(_ session: WCSession) {
+        onReachabilityChange?()
+        onStateChange?()
+    }
     public override func sessionWatchStateDidChange(_ session: WCSession) { onStateChange?() }
 }

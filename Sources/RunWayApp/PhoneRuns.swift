@@ -139,7 +139,9 @@ final class PhoneRunController {
         onMirroringChange(.object(fields))
     }
 
-    /// After the phone saved its run: the watch ends its session without transferring anything.
+    /// After the phone saved its run: the watch ends its session without transferring anything. With the
+    /// link down, the `stopWorkout` is not sent (workout traffic is never queued); the watch ends the run
+    /// when the link returns, at the `workoutSync` (`reachabilityChanged`).
     func finished(_ run: LiveRun) {
         if mirroring?.requested == true {
             let sent = session.sendWorkoutEvent(["kind": .string("stopWorkout"), "runId": .string(run.id)])
@@ -147,6 +149,23 @@ final class PhoneRunController {
         }
         // resetWorkout(): the origin becomes nil, isRunning false.
         mirroring = nil
+    }
+
+    // MARK: - Reconciling when the link returns
+
+    private var wasReachable = false
+
+    /// Each time the watch becomes reachable (the link is back, or the watch app came to the
+    /// foreground), the phone says which run it leads — its run in progress, or none — in a
+    /// `workoutSync`: a watch still running a phone-led run the phone no longer has (its `stopWorkout`
+    /// was lost with the link, or the phone restarted) ends it. One frame per return, not a stream (#52).
+    func reachabilityChanged(_ reachable: Bool) {
+        defer { wasReachable = reachable }
+        guard reachable, !wasReachable else { return }
+        var event: UserInfo = ["kind": .string("workoutSync")]
+        if let run = runs.run { event["runId"] = .string(run.id) }
+        let sent = session.sendWorkoutEvent(event)
+        logger.info("run.workout-sync", ["runId": runs.run?.id ?? "none", "sent": sent])
     }
 }
 
@@ -176,6 +195,7 @@ extension RunWayPhoneApp {
             controller.finished(run)
         }
         service.onWorkoutEvent = { [unowned controller] event in controller.workoutEvent(event) }
+        service.onReachabilityChange = { [unowned self, unowned controller] in controller.reachabilityChanged(self.session.isReachable) }
         controller.onMirroringChange = { [unowned self] event in
             for client in self.control.attachedClients { client.sendEvent(event) }
         }

@@ -49,7 +49,8 @@ extension RunWayWatchApp {
         }
     }
 
-    /// `startWorkout {runId, mode, targetPace, zoneLow, zoneHigh}` or `stopWorkout {runId}` from the phone.
+    /// `startWorkout {runId, mode, targetPace, zoneLow, zoneHigh}`, `stopWorkout {runId}` or
+    /// `workoutSync {runId?}` from the phone.
     func workoutEvent(_ event: UserInfo) {
         let runID = event["runId"]?.stringValue ?? ""
         switch event["kind"]?.stringValue {
@@ -88,6 +89,17 @@ extension RunWayWatchApp {
                 _ = try runs.end(id: runID)
             } catch {
                 logger.warning("workout.stop-failed", ["runId": runID, "error": "\(error)"])
+            }
+        case "workoutSync":
+            // The phone is reachable again and says which run it leads (none: no runId). A phone-led run
+            // it no longer has ended while the link was down: the stop was lost, so it ends here. The
+            // watch's own runs are never the phone's to end.
+            guard let run = runs.run, run.startOrigin == .remote, run.id != runID else { return }
+            logger.notice("workout.reconciled", ["runId": run.id, "phoneRun": runID.isEmpty ? "none" : runID, "action": "ended"])
+            do {
+                _ = try runs.end(id: run.id)
+            } catch {
+                logger.warning("workout.stop-failed", ["runId": run.id, "error": "\(error)"])
             }
         case let other:
             logger.info("workout.ignored", ["kind": other ?? "?"])

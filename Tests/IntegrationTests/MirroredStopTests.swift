@@ -1,0 +1,61 @@
+import Foundation
+import JSONText
+import PairTesting
+import Testing
+
+/// A phone-led run stopped while the link is down (issue 22, item 6). The `stopWorkout` is never queued,
+/// so it was lost with the link and the watch kept the run for good — refusing every later phone-led
+/// start ("busy") and its own. Now the two reconcile when the link returns: the phone's `workoutSync`
+/// names the run it leads (none), and the watch ends the one it no longer leads.
+@Suite(.serialized) struct MirroredStopTests {
+    /// 0.4 km at 6:00, so the phone saves each run.
+    static let samples: [[Double]] = [[60, 200, 360, 150], [120, 400, 360, 150]]
+
+    func watchRunState(_ pair: SimulatedPair) throws -> (state: String?, runID: String?) {
+        let status = try pair.watchRun(["status"])
+        return (status["state"]?.stringValue, status["runId"]?.stringValue)
+    }
+
+    @Test func aStopWhileTheLinkIsDownReachesTheWatchWhenItReturns() throws {
+        try withRunningPair(tag: "mirflap") { pair in
+            try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
+            var random = SystemRandomNumberGenerator()
+            for round in 0..<5 {
+                let started = try pair.phoneRun(["start"])
+                let id = try #require(started["runId"]?.stringValue)
+                try pair.waitUntil("round \(round): the watch mirrors the run", timeout: 15) { try pair.mirroringState() == "confirmed" }
+                #expect(try watchRunState(pair) == ("running", id))
+                let path = pair.root + "/phone-batch.json"
+                try JSONValue.array(Self.samples.map { .array($0.map(JSONValue.number)) }).text.write(toFile: path, atomically: true, encoding: .utf8)
+                try pair.phoneRun(["sample", "--json-file", path])
+                // The link flaps during the run, and is down when the phone stops it.
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    try pair.setLink(up: false)
+                    usleep(UInt32.random(in: 20_000...200_000, using: &random))
+                    try pair.setLink(up: true)
+                    usleep(UInt32.random(in: 20_000...200_000, using: &random))
+                }
+                try pair.setLink(up: false)
+                try pair.waitUntil("round \(round): the link is down") { try pair.status("phone")["linked"] == .bool(false) }
+                #expect(try pair.stopPhoneRun()["saved"] == .string("saved"))
+                // The stop could not reach the watch: it still runs the phone's run.
+                #expect(try watchRunState(pair) == ("running", id))
+                try pair.setLink(up: true)
+                try pair.waitUntil("round \(round): the watch ends the run the phone no longer leads", timeout: 15) {
+                    try watchRunState(pair).state == "idle"
+                }
+            }
+            // Later starts work on both sides: the watch's own run, then a phone-led one stopped with the link up.
+            try pair.watchRun(["start"])
+            try pair.feed(Self.samples)
+            try pair.stopWatchRun()
+            let again = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
+            try pair.waitUntil("the watch mirrors the last run", timeout: 15) { try pair.mirroringState() == "confirmed" }
+            #expect(try watchRunState(pair) == ("running", again))
+            try pair.stopPhoneRun()
+            try pair.waitUntil("the watch ends the last run") { try watchRunState(pair).state == "idle" }
+            try waitForLogLine(pair, pair.watchLog, "event=workout.reconciled", "action=ended")
+            try pair.expectDrainedAndClean(stored: 6)
+        }
+    }
+}
