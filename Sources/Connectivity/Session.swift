@@ -229,6 +229,7 @@ public final class Session {
             resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
             appInstalled: localAppInstalled, appActive: localAppActive)
         handshake.complicationEnabled = core.local.complicationEnabled
+        core.announcedLocal = core.local
         handshake.complicationResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .complication)
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)

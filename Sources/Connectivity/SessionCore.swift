@@ -24,6 +24,8 @@ struct SessionCore {
     private(set) var peer: Handshake?
     private var reachableBeforeLink = false
     private(set) var local = AppPresence(installed: true, active: true)
+    /// This side's app state as its last handshake (or `appState` frame) told the counterpart.
+    var announcedLocal: AppPresence?
     private(set) var counterpart = AppPresence(installed: false, active: false)
     private(set) var counterpartVersion: String?
 
@@ -184,10 +186,8 @@ struct SessionCore {
             local = presence
             var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
             if isLinked {
-                var fields: UserInfo = ["appInstalled": .bool(presence.installed), "appActive": .bool(presence.active)]
-                if role == .watch { fields["complicationEnabled"] = .bool(presence.complicationEnabled) }
-                let payload = PropertyListCodec.encode(fields)
-                actions.append(.send(Frame(.appState, payload).encoded))
+                actions.append(.send(appStateFrame(presence)))
+                announcedLocal = presence
             }
             // The watch's own reachability follows its app's foreground: its delegate hears of it too.
             if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
@@ -251,9 +251,21 @@ struct SessionCore {
         ]
         actions += adoptCounterpart(
             AppPresence(installed: peer.appInstalled, active: peer.appActive, complicationEnabled: peer.complicationEnabled), version: peer.appVersion)
+        // A change made while the handshake was on its way (not linked yet, so not sent): said now.
+        if let announcedLocal, announcedLocal != local {
+            actions.append(.send(appStateFrame(local)))
+            self.announcedLocal = local
+        }
         if reachableBeforeLink != isReachable { actions.append(.tell(.reachabilityDidChange)) }
         actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]
         return actions
+    }
+
+    /// The `appState` frame that tells the counterpart this side's app state.
+    func appStateFrame(_ presence: AppPresence) -> [UInt8] {
+        var fields: UserInfo = ["appInstalled": .bool(presence.installed), "appActive": .bool(presence.active)]
+        if role == .watch { fields["complicationEnabled"] = .bool(presence.complicationEnabled) }
+        return Frame(.appState, PropertyListCodec.encode(fields)).encoded
     }
 
     /// The counterpart reported its app's state: remember it, save it, and tell the delegate if it

@@ -177,6 +177,17 @@ import PropertyLists
             "the phone's reachability does not depend on its own app")
     }
 
+    @Test func aChangeMadeWhileTheHandshakeWasOnItsWayIsSentOnceTheLinkIsUp() {
+        var core = Self.activated(.watch)
+        core.announcedLocal = core.local  // the hello is built and sent
+        _ = core.handle(.localAppStateChanged(.init(installed: true, active: true, complicationEnabled: true)))  // not linked: not sent
+        let linked = Self.link(&core, peer: Self.handshake(from: .phone))
+        #expect(linked.contains("send appState"), "the hello said the complication was off: told now")
+        var unchanged = Self.activated(.watch)
+        unchanged.announcedLocal = unchanged.local
+        #expect(!Self.link(&unchanged, peer: Self.handshake(from: .phone)).contains("send appState"), "nothing changed: nothing extra")
+    }
+
     @Test func anAcknowledgementReleasesOnlyWhatWasSent() {
         var core = Self.activated(.watch)
         _ = Self.link(&core, peer: Self.handshake(from: .phone))
