@@ -47,9 +47,11 @@ public final class ControlConnection {
     /// lock the CLI out).
     var isSilent: Bool { !heardRequest && !isAttached && !isFollowing && repliesOwed == 0 && streaming == nil }
 
-    /// Between requests: has been answered in full and has not begun another. At the cap, the oldest such
+    /// Between requests: has been answered in full (and has read it all) and has not begun another. At the cap, the oldest such
     /// connection makes room after the silent ones (it may ask again on a new connection).
-    var isIdle: Bool { heardRequest && !isFollower && repliesOwed == 0 && streaming == nil && stream.inbound.isEmpty }
+    var isIdle: Bool {
+        heardRequest && !isFollower && repliesOwed == 0 && streaming == nil && stream.inbound.isEmpty && stream.pendingOutboundBytes == 0
+    }
 
     init(stream: SocketStream, server: ControlServer, serial: UInt64) {
         self.stream = stream

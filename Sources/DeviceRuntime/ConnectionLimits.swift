@@ -6,7 +6,9 @@ import Connectivity
 /// connection has to complete its handshake, how long a control client has to send a request.
 ///
 /// The defaults suit real use; hidden flags shorten them so the hardening tests do not wait for them
-/// (`--handshake-timeout-ms`, `--control-request-timeout-ms`, `--control-idle-timeout-ms`).
+/// (`--handshake-timeout-ms`, `--control-request-timeout-ms`, `--control-idle-timeout-ms`), and lower
+/// the control socket's caps so that a test can fill them (`--control-max-clients`,
+/// `--control-max-followers`).
 public struct ConnectionLimits: Sendable {
     /// A link connection that has not completed its handshake by then is closed (`transferTimedOut`).
     public var handshakeTimeoutMilliseconds: UInt64 = 5000
@@ -15,6 +17,9 @@ public struct ConnectionLimits: Sendable {
     public var controlRequestTimeoutMilliseconds: UInt64 = 10_000
     /// A control client may stay idle between requests this long (attached UI clients: forever).
     public var controlIdleTimeoutMilliseconds: UInt64 = 600_000
+    /// The control socket's caps (`ControlServer.maximumConnections`, `maximumFollowers`); nil: its own.
+    public var controlMaximumClients: Int?
+    public var controlMaximumFollowers: Int?
 
     public init() {}
 
@@ -22,6 +27,8 @@ public struct ConnectionLimits: Sendable {
         .option("handshake-timeout-ms", "MS", "TEST ONLY: time a link connection has to complete its handshake (default 5000)", hidden: true),
         .option("control-request-timeout-ms", "MS", "TEST ONLY: time a control client has to send a request (default 10000)", hidden: true),
         .option("control-idle-timeout-ms", "MS", "TEST ONLY: time a control client may idle between requests (default 600000)", hidden: true),
+        .option("control-max-clients", "N", "TEST ONLY: control clients held at most (default 256)", hidden: true),
+        .option("control-max-followers", "N", "TEST ONLY: of those, followers and attached UIs at most (default 128)", hidden: true),
     ]
 
     public init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -29,11 +36,15 @@ public struct ConnectionLimits: Sendable {
         if let value = try parsed.integer("handshake-timeout-ms", range: range) { handshakeTimeoutMilliseconds = UInt64(value) }
         if let value = try parsed.integer("control-request-timeout-ms", range: range) { controlRequestTimeoutMilliseconds = UInt64(value) }
         if let value = try parsed.integer("control-idle-timeout-ms", range: range) { controlIdleTimeoutMilliseconds = UInt64(value) }
+        controlMaximumClients = try parsed.integer("control-max-clients", range: 1...4096)
+        controlMaximumFollowers = try parsed.integer("control-max-followers", range: 0...4096)
     }
 
     /// Applies the control-socket time-outs to a daemon's control server.
     func apply(to control: ControlServer) {
         control.requestTimeoutMilliseconds = controlRequestTimeoutMilliseconds
         control.idleTimeoutMilliseconds = controlIdleTimeoutMilliseconds
+        if let controlMaximumClients { control.maximumConnections = controlMaximumClients }
+        if let controlMaximumFollowers { control.maximumFollowers = controlMaximumFollowers }
     }
 }

@@ -81,3 +81,43 @@ import Testing
         }
     }
 }
+
+/// The one refusal left: every connection is a request in progress. The newcomer is told why in one line,
+/// which the CLI prints (before, the daemon closed it unread: "Broken pipe" or "Connection reset by peer").
+@Suite struct RequestsInProgressTests {
+    @Test func aNewcomerAtACapOfRequestsInProgressIsToldWhy() throws {
+        try withRunningPair(tag: "busycap", phone: ["--control-max-clients", "4", "--control-max-followers", "1"], phoneFirst: true) { pair in
+            // A logbook far larger than what a socket buffers: a client that does not read it stays a
+            // request in progress (the daemon streams it only as fast as it is read).
+            try pair.record(8_000)
+            try pair.waitUntilDrained(timeout: 120)
+            let logbook = ControlFrame(.request, Array(#"{"command":"logbook","role":"phone"}"#.utf8)).encoded
+            let readers = try (0..<4).map { _ in try RawClient(path: pair.phoneHome + "/control.sock") }
+            defer { readers.forEach { $0.close() } }
+            for reader in readers {
+                reader.send(logbook)
+                // Its reply has begun (one read of at most 64 KB: the rest stays unread).
+                try pair.waitUntil("the daemon streams the logbook") {
+                    reader.receive(waitingUpTo: 0)
+                    return !reader.received.isEmpty
+                }
+            }
+            let refused = try runTool(["phone", "status", "--home", pair.phoneHome])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains("the phone has 4 requests in progress, the most it takes: try again"), "\(refused.stderr)")
+            try waitForLogLine(pair, pair.phoneLog, "event=control.too-many-clients", "action=refused")
+            // Read to the end, they finish; then the CLI gets in.
+            readers.forEach { $0.close() }
+            try pair.waitUntil("the CLI gets in again") { try runTool(["phone", "status", "--home", pair.phoneHome]).status == 0 }
+            // One follower at most, here: the second is refused in one line, exit 1.
+            let follower = try RunningTool(["phone", "events", "--follow", "--home", pair.phoneHome])
+            defer { follower.signal(SIGKILL); _ = follower.wait() }
+            // It printed the recent calls: its reply came, and it follows.
+            try pair.waitUntil("the first follower is held") { !follower.stdoutSoFar.isEmpty }
+            let second = try runTool(["phone", "events", "--follow", "--home", pair.phoneHome])
+            #expect(second.status == 1 && second.stderr.contains("already has 1 followers"), "\(second.stderr)")
+            try pair.expectDrainedAndClean(stored: 8_000)
+        }
+    }
+}
