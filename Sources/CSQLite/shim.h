@@ -15,4 +15,9 @@ static inline int runway_sqlite3_bind_blob_transient(sqlite3_stmt *s, int i, con
 static inline int runway_sqlite3_enable_defensive(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
+/// Closing the last connection normally checkpoints the write-ahead log into the database file: not
+/// into a store found damaged.
+static inline int runway_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
 #endif

@@ -28,6 +28,8 @@ public struct DeviceHome: Sendable {
     public var osControlSocketPath: String { path + "/os.sock" }
     public var markerPath: String { path + "/initialised" }
     public var sealPath: String { path + "/clean-shutdown" }
+    /// Written when a check found the store damaged: the next start checks in full before anything else.
+    public var damagePath: String { path + "/store-damaged" }
 
     public enum HomeError: Error, CustomStringConvertible, Sendable {
         case notADirectory(String)

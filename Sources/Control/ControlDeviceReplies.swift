@@ -130,15 +130,25 @@ public struct OSStatusReply: ControlReply {
     public var backgroundBudgetMs: Int64
     /// While the app is in the background: what is left of its budget.
     public var remainingBudgetMs: Int64?
+    /// How long a launch may take to report ready (and a background launch to make its first delivery).
+    public var launchTimeoutMs: Int64
+    /// Launches that failed (the app exited by itself, or never reported ready), in all.
+    public var failedLaunches: Int64
+    /// Failed launches since the last that went well: what the backoff doubles with.
+    public var failuresInARow: Int64
+    public var lastFailure: String?
+    /// While background launches are held back after failures: how long still.
+    public var backoffRemainingMs: Int64?
     enum Key: String {
         case home, pid, appState, appPid, forceQuit, launches, launchCount, lastLaunchReason, reclaims, jetsams, declinedLaunches, readyReports
-        case backgroundBudgetMs, remainingBudgetMs
+        case backgroundBudgetMs, remainingBudgetMs, launchTimeoutMs, failedLaunches, failuresInARow, lastFailure, backoffRemainingMs
     }
 
     public init(
         home: String, pid: Int64, appState: String, appPid: Int64?, forceQuit: Bool, launches: [String: Int64], launchCount: Int64,
         lastLaunchReason: String, reclaims: Int64, jetsams: Int64, declinedLaunches: Int64, readyReports: Int64, backgroundBudgetMs: Int64,
-        remainingBudgetMs: Int64?
+        remainingBudgetMs: Int64?, launchTimeoutMs: Int64 = 0, failedLaunches: Int64 = 0, failuresInARow: Int64 = 0, lastFailure: String? = nil,
+        backoffRemainingMs: Int64? = nil
     ) {
         self.home = home
         self.pid = pid
@@ -154,6 +164,11 @@ public struct OSStatusReply: ControlReply {
         self.readyReports = readyReports
         self.backgroundBudgetMs = backgroundBudgetMs
         self.remainingBudgetMs = remainingBudgetMs
+        self.launchTimeoutMs = launchTimeoutMs
+        self.failedLaunches = failedLaunches
+        self.failuresInARow = failuresInARow
+        self.lastFailure = lastFailure
+        self.backoffRemainingMs = backoffRemainingMs
     }
 
     public init(json: JSONValue) throws(ControlError) {
@@ -176,6 +191,11 @@ public struct OSStatusReply: ControlReply {
         readyReports = try reader.int(.readyReports)
         backgroundBudgetMs = try reader.int(.backgroundBudgetMs)
         remainingBudgetMs = reader.optional(.remainingBudgetMs) { $0.intValue.map(Int64.init) }
+        launchTimeoutMs = reader.optional(.launchTimeoutMs) { $0.intValue.map(Int64.init) } ?? 0
+        failedLaunches = reader.optional(.failedLaunches) { $0.intValue.map(Int64.init) } ?? 0
+        failuresInARow = reader.optional(.failuresInARow) { $0.intValue.map(Int64.init) } ?? 0
+        lastFailure = reader.optional(.lastFailure) { $0.stringValue }
+        backoffRemainingMs = reader.optional(.backoffRemainingMs) { $0.intValue.map(Int64.init) }
     }
 
     public var json: JSONValue {
@@ -184,7 +204,10 @@ public struct OSStatusReply: ControlReply {
             (.forceQuit, .bool(forceQuit)), (.launches, .object(launches.mapValues(JSONValue.integer))), (.launchCount, .integer(launchCount)),
             (.lastLaunchReason, .string(lastLaunchReason)), (.reclaims, .integer(reclaims)), (.jetsams, .integer(jetsams)),
             (.declinedLaunches, .integer(declinedLaunches)), (.readyReports, .integer(readyReports)), (.backgroundBudgetMs, .integer(backgroundBudgetMs)),
-            (.remainingBudgetMs, .some(remainingBudgetMs.map(JSONValue.integer) ?? .null)),
+            (.remainingBudgetMs, .some(remainingBudgetMs.map(JSONValue.integer) ?? .null)), (.launchTimeoutMs, .integer(launchTimeoutMs)),
+            (.failedLaunches, .integer(failedLaunches)), (.failuresInARow, .integer(failuresInARow)),
+            (.lastFailure, .some(lastFailure.map(JSONValue.string) ?? .null)),
+            (.backoffRemainingMs, .some(backoffRemainingMs.map(JSONValue.integer) ?? .null)),
         ])
     }
 }

@@ -22,6 +22,11 @@ public final class DaemonRuntime {
     private var failure: (event: String, reason: String)?
     private var database: Database?
     private var guardian: HomeGuard?
+    /// Why the store's full check is owed (an unclean stop), while it is: run after `ready`, off the
+    /// critical path (`startOwedCheck`). Nil once the store is vouched for — sealed, checked before
+    /// start-up, or by the background check — and only then may a clean stop seal it.
+    private var owedCheck: String?
+    private var backgroundCheck: BackgroundCheck?
 
     /// Resets the signal mask first (a parent on a Dispatch thread may have blocked SIGTERM), then
     /// routes SIGTERM and SIGINT through the event loop.
@@ -89,28 +94,87 @@ public final class DaemonRuntime {
         }
     }
 
-    /// Opens the home's store for the daemon's lifetime: migrated, health-checked unless the last daemon
-    /// stopped cleanly and nothing touched the store since (`StoreSeal`), its write-ahead log copied into
-    /// it on a thread of its own — never in the middle of a receive — and closed at shutdown. A store
-    /// unlinked while open stops the daemon (exit 1) before anything more is acknowledged.
+    /// Opens the home's store for the daemon's lifetime: migrated; health-checked before anything else
+    /// when there is evidence against it (a broken seal, damage found before), trusted when the last
+    /// daemon stopped cleanly and nothing touched it since (`StoreSeal`), and after an unclean stop
+    /// checked in the background once the daemon is ready (`startOwedCheck`); its write-ahead log copied
+    /// into it on a thread of its own — never in the middle of a receive — and closed at shutdown. A
+    /// store unlinked while open, or found damaged, stops the daemon (exit 1) before anything more is
+    /// committed or acknowledged.
     public func openStore() throws -> Database {
         if testCommandsEnabled {
             logger.warning("startup.test-commands-enabled", ["effect": "fault-injection control commands are accepted"])
         }
         let started = SystemClock.now()
-        let (database, checkedBecause) = try home.openStore(check: .unlessSealed)
+        let opened = try home.openStore(check: .deferredAfterUncleanStop)
+        let database = opened.database
         let milliseconds = Double(SystemClock.now() - started) / 1e6
-        if let checkedBecause {
+        if let checkedBecause = opened.checkedBecause {
             logger.info("startup.store-checked", ["check": "quick_check", "reason": checkedBecause, "ms": milliseconds])
+        } else if let deferredBecause = opened.deferredBecause {
+            owedCheck = deferredBecause
+            logger.info(
+                "startup.store-check-deferred",
+                ["check": "quick_check", "reason": deferredBecause, "when": "in the background once ready", "ms": milliseconds])
         } else {
             logger.info("startup.store-trusted", ["reason": "sealed at a clean shutdown, unchanged since", "ms": milliseconds])
         }
         self.database = database
         database.onUnlinked = { [unowned self] why in self.fail("store.unlinked", why) }
+        database.onDamaged = { [unowned self] found in self.storeDamaged(found) }
         onShutdown { database.close() }
         let checkpointer = try Checkpointer(owner: database)
         onShutdown { checkpointer.stop() }
         return database
+    }
+
+    /// Starts the full check an unclean stop left owed, on its own thread and connection, once the
+    /// daemon is ready. Damage found stops every commit and acknowledgement at once (`StoreHealth`), is
+    /// recorded in `HOME/store-damaged` (the next start checks before anything else and refuses the
+    /// store) and stops the daemon, exit 1. A check that passes vouches for the store: a clean stop may
+    /// seal it again. One that cannot finish (a shutdown first) vouches for nothing: no seal, and the
+    /// next start owes the check again.
+    private func startOwedCheck() {
+        guard let reason = owedCheck, backgroundCheck == nil, let database, !database.health.isDamaged else { return }
+        let check: BackgroundCheck
+        do {
+            check = try BackgroundCheck(path: database.path, health: database.health)
+        } catch {
+            logger.warning("store.check-not-started", ["error": "\(error)", "effect": "the store is not vouched for: no seal at shutdown"])
+            return
+        }
+        backgroundCheck = check
+        logger.info("store.check-started", ["check": "quick_check", "reason": reason])
+        // Before the store closes (handlers run in reverse): an unfinished check is interrupted.
+        onShutdown { [unowned self] in
+            self.loop.unregister(check.descriptor)
+            check.stop()
+        }
+        loop.register(check.descriptor, interest: .readable) { [unowned self] _ in
+            self.loop.unregister(check.descriptor)
+            switch check.outcome {
+            case let .healthy(milliseconds):
+                self.owedCheck = nil
+                self.logger.info("store.checked", ["check": "quick_check", "result": "ok", "ms": milliseconds])
+            case let .damaged(problems):
+                self.storeDamaged("quick_check: \(problems)")
+            case let .unfinished(why):
+                self.logger.warning("store.check-unfinished", ["reason": why, "effect": "the store is not vouched for: no seal at shutdown"])
+            case nil:
+                break
+            }
+        }
+    }
+
+    /// The store was found damaged: recorded for the next start, then the daemon stops (exit 1). By now
+    /// nothing more is committed or acknowledged (`StoreHealth`).
+    private func storeDamaged(_ found: String) {
+        do {
+            try Filesystem.writeAtomically(Array("runway store damaged at \(wallClockSeconds()): \(found)\n".utf8), to: home.damagePath)
+        } catch {
+            logger.error("store.damage-not-recorded", ["error": "\(error)"])
+        }
+        fail("store.damaged", "the store \(home.storePath) is damaged (\(found)); nothing more is committed or acknowledged; the next start checks it first")
     }
 
     /// Stops the daemon because something it depends on is gone: logged (stderr), nothing more is
@@ -133,6 +197,7 @@ public final class DaemonRuntime {
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
         logger.info("daemon.ready", ["home": home.path, "pid": getpid()])
+        startOwedCheck()
     }
 
     /// Watches the home's files for the daemon's lifetime (`HomeGuard`): the store, and the sockets
@@ -176,6 +241,10 @@ public final class DaemonRuntime {
     /// the next start may skip the full health check.
     private func sealStore() {
         guard failure == nil, let database, !database.isOpen else { return }
+        if let owedCheck {
+            logger.info("shutdown.store-not-sealed", ["reason": "the full check owed since start-up (\(owedCheck)) did not finish"])
+            return
+        }
         do {
             let sealed = try StoreSeal.write(home: home)
             logger.info("shutdown.store-sealed", ["sealed": sealed])

@@ -20,22 +20,42 @@ extension DeviceHome {
         /// Every time (`runway pair`).
         case always
         /// Unless the daemon that last used the store stopped cleanly and nothing touched the store
-        /// since (`StoreSeal`): the daemons' start-up.
+        /// since (`StoreSeal`).
         case unlessSealed
+        /// The daemons' start-up: skipped when sealed; after an unclean stop (no seal at all: a SIGKILL,
+        /// a crash) left to the caller to run alongside, off the critical path (`BackgroundCheck`), so
+        /// that start-up after a crash takes the same time at any store size; on the critical path
+        /// whenever there is evidence against the store — a seal that does not match (the store changed
+        /// while stopped) or cannot be read, or damage an earlier check found (`HOME/store-damaged`).
+        case deferredAfterUncleanStop
         case never
     }
 
-    /// Opens the store (see `openStore(checkHealth:)`); also says whether the full check ran and why.
-    public func openStore(check: StoreCheck) throws -> (database: Database, checkedBecause: String?) {
+    /// A store opened by `openStore(check:)`, and what was done about its full check.
+    public struct OpenedStore {
+        public let database: Database
+        /// Why the full check ran before the store was opened for business, if it did.
+        public let checkedBecause: String?
+        /// Why the full check is owed but was left to the caller (`deferredAfterUncleanStop`), if it is.
+        public let deferredBecause: String?
+    }
+
+    /// Opens the store (see `openStore(checkHealth:)`); also says whether the full check ran, or is owed, and why.
+    public func openStore(check: StoreCheck) throws -> OpenedStore {
         try refuseLostStore()
         // The seal is consumed whatever the policy: once anyone opens the store, it vouches for nothing.
-        let unsealedBecause = StoreSeal.consume(home: self)
-        let checkedBecause: String? =
-            switch check {
-            case .always: "always checked here"
-            case .unlessSealed: unsealedBecause
-            case .never: nil
-            }
+        let verdict = StoreSeal.consume(home: self)
+        let damageFound = Filesystem.kind(of: damagePath) != .missing
+        var deferredBecause: String?
+        var checkedBecause: String?
+        switch (check, verdict) {
+        case (.never, _): break
+        case (.always, _): checkedBecause = "always checked here"
+        case (_, _) where damageFound: checkedBecause = "an earlier check found the store damaged (\(damagePath))"
+        case (_, .sealed): break
+        case (.deferredAfterUncleanStop, .uncleanStop(let why)): deferredBecause = why
+        case (_, .uncleanStop(let why)), (_, .suspect(let why)): checkedBecause = why
+        }
         let initialised = Filesystem.kind(of: markerPath) != .missing
         let database: Database
         do {
@@ -44,9 +64,25 @@ extension DeviceHome {
                 database.close()
                 throw HomeError.storeLost(home: path, store: storePath, what: "holds no tables")
             }
-            if checkedBecause != nil, let problems = try database.check() {
-                database.close()
-                throw HomeError.unhealthyStore(path: storePath, problems: String(problems.prefix(300)))
+            if checkedBecause != nil {
+                var problems: String?
+                do {
+                    problems = try database.check()
+                } catch {
+                    guard error.kind == .corrupt else { throw error }
+                    problems = error.message
+                }
+                if let problems {
+                    // Marked first, so that closing does not copy the write-ahead log into the file: a
+                    // store refused is left exactly as it was found.
+                    database.health.markDamaged(problems)
+                    database.close()
+                    throw HomeError.unhealthyStore(path: storePath, problems: String(problems.prefix(300)))
+                }
+            }
+            if checkedBecause != nil, damageFound {
+                // Repaired (or replaced) since the damage was found: the record has served its purpose.
+                try Filesystem.removeDurably(damagePath)
             }
         } catch let error as StorageError where error.kind == .corrupt {
             throw HomeError.unhealthyStore(path: storePath, problems: error.message)
@@ -66,7 +102,7 @@ extension DeviceHome {
                 throw HomeError.system(error)
             }
         }
-        return (database, checkedBecause)
+        return OpenedStore(database: database, checkedBecause: checkedBecause, deferredBecause: deferredBecause)
     }
 
     /// A home that was initialised whose store file is gone or empty (zero bytes: SQLite would take it

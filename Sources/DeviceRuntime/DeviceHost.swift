@@ -176,6 +176,7 @@ public final class DeviceHost {
         tracer = TracingDelegate(ledger, trace: DelegateTrace())
         session.delegate = tracer
         events = EventCommands(trace: tracer.trace)
+        PhoneActivation.reportFirstDelivery(tracer.trace)
         session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
         ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
     }

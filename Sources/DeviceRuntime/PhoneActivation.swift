@@ -93,6 +93,26 @@ public struct PhoneActivation {
         return String(cString: resolved) + "/" + name
     }
 
+    /// Tells phone-os, once, that the app has taken the first delivery of this launch — a committed batch
+    /// of transfers or a message handed to it (`X_DELIVERED=1` on `NOTIFY_SOCKET`, with `MAINPID`): a
+    /// background launch is not reclaimed before that, so every launch moves the watch's outbox on
+    /// (`PhoneOSSupervision`). Read from the delegate trace, after its followers; only under phone-os.
+    public static func reportFirstDelivery(_ trace: DelegateTrace) {
+        guard getenv(osPIDVariable) != nil else { return }
+        let followers = trace.onEvent
+        var reported = false
+        trace.onEvent = { event in
+            followers?(event)
+            guard !reported else { return }
+            switch event.call {
+            case .didCommitReceivedTransfers, .didReceiveMessage:
+                reported = true
+                ServiceNotifier.notify("X_DELIVERED=1\nMAINPID=\(getpid())")
+            default: break
+            }
+        }
+    }
+
     /// The paths of the sockets passed: not the phone's to remove as stale.
     var supervisedPaths: Set<String> {
         var paths: Set<String> = []

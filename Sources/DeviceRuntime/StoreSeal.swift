@@ -54,28 +54,38 @@ public struct StoreSeal: Equatable {
 
     // MARK: - At start-up
 
-    /// Why the store must be checked in full before it is used, or nil when its seal vouches for it.
-    /// Removes the seal either way (durably), before anyone opens the store.
-    static func consume(home: DeviceHome) -> String? {
+    /// What the seal says about the store.
+    enum Verdict: Equatable {
+        /// Sealed at a clean stop and untouched since: no check is needed.
+        case sealed
+        /// No seal at all: the last daemon was killed or crashed (or the home is new). SQLite's
+        /// write-ahead log makes a killed process's commits atomic, so this alone is no sign of damage.
+        case uncleanStop(String)
+        /// A seal that does not match, or cannot be read or removed: something touched the store.
+        case suspect(String)
+    }
+
+    /// What the seal says, read before anyone opens the store. Removes the seal either way (durably).
+    static func consume(home: DeviceHome) -> Verdict {
         let sealPath = home.sealPath
         let sealStatus = Filesystem.status(of: sealPath)
         let recorded = (try? Filesystem.readFile(sealPath)).flatMap { StoreSeal(text: String(decoding: $0, as: UTF8.self)) }
         do {
             try Filesystem.removeDurably(sealPath)
         } catch {
-            return "the seal could not be removed (\(error))"
+            return .suspect("the seal could not be removed (\(error))")
         }
-        guard let sealStatus else { return "no clean shutdown recorded (the last run was killed or crashed, or this is a new home)" }
-        guard let recorded else { return "the clean-shutdown record is unreadable" }
-        guard let current = StoreSeal(storeAt: home.storePath) else { return "the store file is missing" }
-        guard current == recorded else { return "the store file changed after the daemon stopped" }
+        guard let sealStatus else { return .uncleanStop("no clean shutdown recorded (the last run was killed or crashed, or this is a new home)") }
+        guard let recorded else { return .suspect("the clean-shutdown record is unreadable") }
+        guard let current = StoreSeal(storeAt: home.storePath) else { return .suspect("the store file is missing") }
+        guard current == recorded else { return .suspect("the store file changed after the daemon stopped") }
         guard recorded.changed < nanoseconds(sealStatus.st_mtim), recorded.modified < nanoseconds(sealStatus.st_mtim) else {
-            return "the clean-shutdown record is not newer than the store's last change"
+            return .suspect("the clean-shutdown record is not newer than the store's last change")
         }
         if let wal = Filesystem.status(of: home.storePath + "-wal"), wal.st_size > 0 {
-            return "a write-ahead log appeared after the daemon stopped"
+            return .suspect("a write-ahead log appeared after the daemon stopped")
         }
-        return nil
+        return .sealed
     }
 
     // MARK: - At a clean shutdown

@@ -21,6 +21,9 @@ public final class PhoneOS {
     public struct Options: Sendable {
         public var home: String
         public var backgroundBudgetMilliseconds: UInt64 = 30_000
+        /// How long a launch may take to report `READY=1` (and a background launch, after it, to make its
+        /// first delivery) before phone-os gives up on it (`PhoneOSSupervision`).
+        public var launchTimeoutMilliseconds: UInt64 = 20_000
         public var daemonPath: String
         public var appArguments: [String] = []
         public var logLevel: Logger.Level = .info
@@ -49,8 +52,15 @@ public final class PhoneOS {
     var state: AppState = .notRunning
     var stateBeforeSuspend: AppState = .background
     var forceQuit = false
-    private var budgetTimer: EventLoop.TimerID?
-    var budgetDeadline: UInt64 = 0
+    /// When a launch ends and how the next is paced (`PhoneOSSupervision`), and the one timer for its
+    /// next deadline.
+    var supervision: PhoneOSSupervision
+    var supervisionTimer: EventLoop.TimerID?
+    /// Set when phone-os itself kills or stops the app (a reclaim, jetsam, force-quit, the watchdog,
+    /// shutdown): its exit is then no failure of the app's.
+    var endingApp = false
+    var killedNeverReady = false
+    var failures = 0
     var launches: [String: Int] = [:]
     var reclaims = 0
     var jetsams = 0
@@ -66,6 +76,8 @@ public final class PhoneOS {
         self.options = options
         home = DeviceHome(path: options.home, role: .phone)
         logger = Logger(component: "phone-os", minimumLevel: options.logLevel)
+        supervision = PhoneOSSupervision(
+            budgetMilliseconds: options.backgroundBudgetMilliseconds, launchTimeoutMilliseconds: options.launchTimeoutMilliseconds)
         signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD, SIGHUP])
     }
 
@@ -130,6 +142,7 @@ public final class PhoneOS {
     private func shutdown() {
         if childPID > 0 {
             logger.info("os.stopping-app", ["pid": childPID])
+            endingApp = true
             if state == .suspended { kill(childPID, SIGCONT) }
             kill(childPID, SIGTERM)
             var status: Int32 = 0
@@ -176,7 +189,19 @@ public final class PhoneOS {
             logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
             childPID = 0
             state = .notRunning
-            cancelBudget()
+            let how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
+            if let failure = supervision.exited(at: loop.nowNanoseconds, endedByOS: endingApp, neverReady: killedNeverReady, how: how) {
+                failures += 1
+                logger.warning(
+                    "os.app-failed",
+                    [
+                        "pid": pid, "reason": failure, "failuresInARow": supervision.failuresInARow,
+                        "nextBackgroundLaunchInMs": supervision.backoffRemaining(at: loop.nowNanoseconds) / 1_000_000,
+                    ])
+            }
+            endingApp = false
+            killedNeverReady = false
+            rearmSupervision()
             answerOpenWaiters("the app exited before it was ready (see the log)")
             watchListener(true)
         }
@@ -236,7 +261,12 @@ public final class PhoneOS {
             entry.fd.close()
             return
         }
-        switch PhoneOSLaunchRule.decide(hello, forceQuit: forceQuit) {
+        let backoff = supervision.backoffRemaining(at: loop.nowNanoseconds)
+        let backingOff =
+            backoff == 0
+            ? nil
+            : "the app failed \(supervision.failuresInARow) time(s) in a row (last: \(supervision.lastFailure ?? "?")): no background launch for \((backoff + 999_999) / 1_000_000) ms"
+        switch PhoneOSLaunchRule.decide(hello, forceQuit: forceQuit, backingOff: backingOff) {
         case let .launch(reasonKey, reason):
             launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)
         case let .decline(reason, error):
@@ -285,8 +315,21 @@ public final class PhoneOS {
             let n = buffer.withUnsafeMutableBytes { recv(notifySocket.rawValue, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { return }
             let text = String(decoding: buffer[0..<n], as: UTF8.self)
-            for line in text.split(separator: "\n") {
-                if line == "READY=1" { readyReports += 1; answerOpenWaiters(nil) }
+            let lines = text.split(separator: "\n")
+            // From the app running now: a datagram its predecessor sent just before it was reclaimed
+            // must not count for the next launch.
+            let sender = lines.first { $0.hasPrefix("MAINPID=") }.flatMap { pid_t($0.dropFirst("MAINPID=".count)) }
+            if let sender, sender != childPID { continue }
+            for line in lines {
+                if line == "READY=1" {
+                    readyReports += 1
+                    supervision.ready(at: loop.nowNanoseconds)
+                    rearmSupervision()
+                    answerOpenWaiters(nil)
+                } else if line == "X_DELIVERED=1" {
+                    supervision.delivered()
+                    rearmSupervision()
+                }
                 logger.info("os.app-notified", ["state": String(line)])
             }
         }
@@ -335,28 +378,7 @@ public final class PhoneOS {
         launches[reasonKey, default: 0] += 1
         lastLaunchReason = reason
         logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
-        if kind == .background { startBudget() }
-    }
-
-    // MARK: - The background budget
-
-    func startBudget() {
-        cancelBudget()
-        budgetDeadline = loop.nowNanoseconds + options.backgroundBudgetMilliseconds * 1_000_000
-        budgetTimer = loop.schedule(afterMilliseconds: options.backgroundBudgetMilliseconds) { [weak self] in
-            guard let self else { return }
-            self.budgetTimer = nil
-            guard self.state == .background, self.childPID > 0 else { return }
-            self.reclaims += 1
-            self.logger.notice(
-                "os.reclaimed", ["pid": self.childPID, "reason": "background budget of \(self.options.backgroundBudgetMilliseconds) ms used up, no UI"])
-            kill(self.childPID, SIGKILL)
-        }
-    }
-
-    func cancelBudget() {
-        if let budgetTimer { loop.cancel(budgetTimer) }
-        budgetTimer = nil
-        budgetDeadline = 0
+        supervision.launched(at: loop.nowNanoseconds, background: kind == .background, awaitsDelivery: connection != nil)
+        rearmSupervision()
     }
 }

@@ -15,8 +15,7 @@ extension PhoneOS {
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
             jetsams += 1
             logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
-            if state == .suspended { kill(childPID, SIGCONT) }
-            kill(childPID, SIGKILL)
+            endApp(SIGKILL)
             connection.reply(status())
         }
         router.on("app") { [unowned self] request, connection in
@@ -44,28 +43,33 @@ extension PhoneOS {
             forceQuit = false
             switch state {
             case .notRunning: launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
-            case .background: cancelBudget(); state = .foreground; logger.info("os.app-foreground", ["pid": childPID])
-            case .suspended: kill(childPID, SIGCONT); cancelBudget(); state = .foreground
+            case .background:
+                supervision.budgetStops(foreground: true)
+                state = .foreground
+                logger.info("os.app-foreground", ["pid": childPID])
+            case .suspended:
+                kill(childPID, SIGCONT)
+                supervision.budgetStops(foreground: true)
+                state = .foreground
             case .foreground: break
             }
         case "close":
             guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
             state = .background
             logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
-            startBudget()
+            supervision.toBackground(at: loop.nowNanoseconds)
         case "force-quit":
             forceQuit = true
             if childPID > 0 {
                 logger.notice("os.force-quit", ["pid": childPID])
-                if state == .suspended { kill(childPID, SIGCONT) }
-                kill(childPID, SIGKILL)
+                endApp(SIGKILL)
             } else {
                 logger.notice("os.force-quit", ["pid": "none"])
             }
         case "suspend":
             guard childPID > 0, state != .suspended else { throw ControlError("the app is \(state.rawValue): nothing to suspend") }
             stateBeforeSuspend = state
-            cancelBudget()
+            supervision.budgetStops(foreground: false)
             kill(childPID, SIGSTOP)
             state = .suspended
             logger.info("os.suspended", ["pid": childPID])
@@ -74,23 +78,25 @@ extension PhoneOS {
             kill(childPID, SIGCONT)
             state = stateBeforeSuspend
             logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
-            if state == .background { startBudget() }
+            if state == .background { supervision.toBackground(at: loop.nowNanoseconds) }
         default:
             throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
         }
+        rearmSupervision()
     }
 
     func status() -> OSStatusReply {
-        var remaining: Int64?
-        if budgetDeadline > 0 {
-            let now = loop.nowNanoseconds
-            remaining = Int64(budgetDeadline > now ? (budgetDeadline - now) / 1_000_000 : 0)
-        }
+        let now = loop.nowNanoseconds
+        let remaining = supervision.remainingBudget(at: now).map { Int64($0 / 1_000_000) }
+        let backoff = supervision.backoffRemaining(at: now)
         return OSStatusReply(
             home: home.path, pid: Int64(getpid()), appState: state.rawValue, appPid: childPID > 0 ? Int64(childPID) : nil, forceQuit: forceQuit,
             launches: launches.mapValues { Int64($0) }, launchCount: Int64(launches.values.reduce(0, +)), lastLaunchReason: lastLaunchReason,
             reclaims: Int64(reclaims), jetsams: Int64(jetsams), declinedLaunches: Int64(declined), readyReports: Int64(readyReports),
-            backgroundBudgetMs: Int64(options.backgroundBudgetMilliseconds), remainingBudgetMs: remaining)
+            backgroundBudgetMs: Int64(options.backgroundBudgetMilliseconds), remainingBudgetMs: remaining,
+            launchTimeoutMs: Int64(options.launchTimeoutMilliseconds), failedLaunches: Int64(failures),
+            failuresInARow: Int64(supervision.failuresInARow), lastFailure: supervision.lastFailure,
+            backoffRemainingMs: backoff > 0 ? Int64((backoff + 999_999) / 1_000_000) : nil)
     }
 
     /// Answers the `open` calls waiting for the app: its status once ready, or why it is not.

@@ -8,15 +8,21 @@ import Posix
 /// Something pending — a message (`pendingMessages`) or transfers (`pendingTransfers`) — launches the app
 /// in the background, unless the user force-quit it. A message under force-quit is turned away with
 /// `notReachable` (7007), so the watch's `sendMessage` fails at once rather than at its time-out; transfers
-/// under force-quit, or nothing pending, are declined silently (the watch retries with its backoff).
+/// under force-quit, or nothing pending, are declined silently (the watch retries with its backoff). While
+/// the app is backed off after failed launches (`PhoneOSSupervision`), the same: a message is turned away
+/// with 7007, transfers wait.
 enum PhoneOSLaunchRule: Equatable {
     case launch(reasonKey: String, reason: String)
     case decline(reason: String, error: WCError?)
 
-    static func decide(_ hello: Handshake, forceQuit: Bool) -> PhoneOSLaunchRule {
+    static func decide(_ hello: Handshake, forceQuit: Bool, backingOff: String? = nil) -> PhoneOSLaunchRule {
         let messages = hello.pendingMessages, transfers = hello.pendingTransfers
         if messages == 0 && transfers == 0 {
             return .decline(reason: "the watch has nothing pending", error: nil)
+        }
+        if let backingOff, !forceQuit {
+            return .decline(
+                reason: backingOff, error: messages > 0 ? WCError(.notReachable, "the phone app is failing to launch: \(backingOff)") : nil)
         }
         if forceQuit {
             let reason = "force-quit by the user: no background launch until the app is opened"

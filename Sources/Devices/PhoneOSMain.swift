@@ -10,7 +10,12 @@ public enum PhoneOSMain {
         .option("home", "DIR", "the phone's home directory (as for phone-daemon)"),
         .option(
             "background-budget-ms", "MS",
-            "how long a background launch may run before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"),
+            "how long a background launch may run, counted from the app's READY=1, before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"
+        ),
+        .option(
+            "launch-timeout-ms", "MS",
+            "how long a launch may take to report READY=1, and a background launch then to make its first delivery, before it is killed or reclaimed (default 20000)"
+        ),
         .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
         .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os)"),
         .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
@@ -20,13 +25,15 @@ public enum PhoneOSMain {
 
     public static func usage() -> String {
         """
-        usage: phone-os --home DIR [--background-budget-ms MS] [--save-path immediate|ui-drain] [--app PATH] [--log-level LEVEL]
-                        [--log-format logfmt|json]
+        usage: phone-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--save-path immediate|ui-drain] [--app PATH]
+                        [--log-level LEVEL] [--log-format logfmt|json]
 
         The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
         control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
         socket-activation protocol: in the background when the watch connects with transfers or a message
-        pending (no UI; reclaimed with SIGKILL once the budget is used up), in the foreground on runway phone app open.
+        pending (no UI; reclaimed with SIGKILL once the budget, counted from the app's READY=1, is used up and
+        the app has taken its first delivery), in the foreground on runway phone app open. An app that crashes
+        or never reports ready is launched again only after a backoff (1 s, doubling to 60 s).
         A watch with nothing pending launches nothing. Prints "ready" once it accepts connections; SIGTERM
         stops the app and exits 0. Drive it with runway phone app open|close|force-quit|suspend|resume and
         runway phone os status|jetsam. The app never outlives phone-os (killed with it, even by SIGKILL); an
@@ -67,6 +74,12 @@ public enum PhoneOSMain {
                     throw UsageError("--background-budget-ms must be a positive number of milliseconds, not \(OneLine.quote(text))")
                 }
                 options.backgroundBudgetMilliseconds = UInt64(min(value, 86_400_000))
+            }
+            if let text = parsed.value("launch-timeout-ms") {
+                guard let value = Int(text), (1...86_400_000).contains(value) else {
+                    throw UsageError("--launch-timeout-ms must be a whole number of milliseconds from 1 to 86400000, not '\(text)'")
+                }
+                options.launchTimeoutMilliseconds = UInt64(value)
             }
             if let name = parsed.value("save-path") {
                 guard name == "immediate" || name == "ui-drain" else {

@@ -30,6 +30,14 @@ enum PhoneOSCommands {
         rows.append(("reclaims", "\(status.reclaims) (background budget used up), jetsams \(status.jetsams)"))
         if status.forceQuit { rows.append(("force-quit", "no background launch until the app is opened")) }
         rows.append(("background budget", "\(status.backgroundBudgetMs) ms" + (status.remainingBudgetMs.map { ", \($0) ms left" } ?? "")))
+        if status.failedLaunches > 0 {
+            rows.append(
+                (
+                    "failed launches",
+                    "\(status.failedLaunches) (\(status.failuresInARow) in a row" + (status.lastFailure.map { "; last: \($0)" } ?? "") + ")"
+                ))
+        }
+        if let backoff = status.backoffRemainingMs { rows.append(("backing off", "no background launch for \(backoff) ms")) }
         return rows
     }
 
@@ -61,7 +69,7 @@ enum PhoneOSCommands {
         CLI.Command(
             path: ["phone", "os", "status"], synopsis: "--home P [--json]",
             summary:
-                "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget.",
+                "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget, failed launches and the backoff after them.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 let result = try client(parsed).send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)

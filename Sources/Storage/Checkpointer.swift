@@ -18,6 +18,8 @@ public final class Checkpointer: @unchecked Sendable {
     public static let fallbackFrames: Int32 = 16_384
 
     private let path: String
+    /// A store found damaged is not checkpointed: its committed pages stay in the log, not in the file.
+    private let health: StoreHealth
     private let stopping = Atomic<Bool>(false)
     private let pendingFrames = Atomic<Int32>(0)
     private var thread = pthread_t()
@@ -27,12 +29,14 @@ public final class Checkpointer: @unchecked Sendable {
     /// Starts checkpointing `owner`'s database on its own thread.
     public init(owner: Database) throws(StorageError) {
         self.path = owner.path
+        self.health = owner.health
         self.owner = owner
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_wal_hook(
             owner.handle,
             { context, db, _, frames in
                 let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue()
+                if checkpointer.health.isDamaged { return SQLITE_OK }
                 if frames >= Checkpointer.fallbackFrames {
                     sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
                 } else {
@@ -79,6 +83,7 @@ public final class Checkpointer: @unchecked Sendable {
                 continue
             }
             pendingFrames.store(0, ordering: .releasing)
+            if health.isDamaged { continue }
             sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         }
     }

@@ -28,6 +28,12 @@ public final class Database {
     /// Called once when the store file is found unlinked (see `isStillLinked`).
     public var onUnlinked: ((String) -> Void)?
     private var unlinkReported = false
+    /// Whether the store has been found damaged; shared with its checkpointer and background check.
+    public let health = StoreHealth()
+    /// Called once, on this connection's thread, when a transaction meets the store's damage (found by
+    /// the background check, or reported by SQLite as corruption).
+    public var onDamaged: ((String) -> Void)?
+    private var damageReported = false
 
     /// Opens (creating if missing) the database at `path`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
@@ -69,6 +75,8 @@ public final class Database {
         literalCache.removeAll()
         for held in handedOut { held.statement?.finalize() }
         handedOut.removeAll()
+        // The last connection's close copies the write-ahead log into the file: not into a damaged store.
+        if health.isDamaged { _ = runway_sqlite3_no_checkpoint_on_close(handle) }
         sqlite3_close_v2(handle)
         if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
         fileDescriptor = -1
@@ -100,6 +108,21 @@ public final class Database {
             throw StorageError(
                 resultCode: SQLITE_IOERR, message: "the store file \(path) was unlinked while open; nothing more is committed to it", operation: operation)
         }
+    }
+
+    /// Throws (and reports, once) if the store has been found damaged: nothing more is committed to it.
+    public func requireHealthy(_ operation: String) throws(StorageError) {
+        guard health.isDamaged else { return }
+        let found = health.damage ?? "damage"
+        reportDamaged(found)
+        throw StorageError(
+            resultCode: SQLITE_CORRUPT, message: "the store \(path) was found damaged (\(found)); nothing more is committed to it", operation: operation)
+    }
+
+    private func reportDamaged(_ found: String) {
+        guard !damageReported else { return }
+        damageReported = true
+        onDamaged?(found)
     }
 
     // MARK: - Statements
@@ -166,6 +189,9 @@ public final class Database {
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction and commits; rolls back if anything throws,
     /// including the commit itself (a full disk surfaces there).
+    ///
+    /// A store found damaged takes no transaction at all; SQLite reporting corruption inside one marks the
+    /// store damaged (`health`) before the error goes on.
     public func transaction<R>(_ body: () throws -> R) throws -> R {
         try begin()
         do {
@@ -174,14 +200,25 @@ public final class Database {
             return result
         } catch {
             rollbackIfNeeded()
+            noteCorruption((error as? StorageError) ?? lastStatementError)
             throw error
         }
+    }
+
+    /// SQLite reporting corruption in a transaction is damage found: marked (`health`) and reported once.
+    private func noteCorruption(_ error: StorageError?) {
+        guard let error, error.kind == .corrupt, !health.isDamaged else { return }
+        health.markDamaged("SQLite reported \(error)")
+        reportDamaged("SQLite reported \(error)")
     }
 
     /// Opens a `BEGIN IMMEDIATE` transaction that spans calls: for a unit of work that starts in one
     /// callback and ends in another (an app's batch of received transfers). Whoever begins it commits
     /// (`commit`) or rolls it back (`rollback`); prefer `transaction` wherever one scope holds the work.
+    ///
+    /// A store found damaged takes no transaction (`requireHealthy`).
     public func begin() throws(StorageError) {
+        try requireHealthy("begin")
         try execute("BEGIN IMMEDIATE")
         lastStatementError = nil
     }
@@ -192,9 +229,11 @@ public final class Database {
         do {
             try requireTransaction("commit")
             try requireStillLinked("commit")
+            try requireHealthy("commit")
             try execute("COMMIT")
         } catch {
             rollbackIfNeeded()
+            noteCorruption(error)
             throw error
         }
     }

@@ -64,25 +64,40 @@ do {
         "\(format(sample.min, decimals))–\(format(sample.max, decimals))"
     }
     var coldRows: [(String, String, String, String, String)] = []
-    var firstAckRow: (String, String, String, String, String)?
-    for (index, stored) in coldStartSizes.enumerated() {
+    var firstAckRows: [(String, String, String, String, String)] = []
+    var firstKilled: (stored: Int, median: Double)?
+    for stored in coldStartSizes {
         progress("cold start: \(stored) stored")
-        let cold = try scenarios.coldStart(stored: stored, firstAck: index == 0 && !onlyColdStart)
+        let cold = try scenarios.coldStart(stored: stored, firstAck: !onlyColdStart)
         coldRows.append(
             (
                 "cold start after a clean stop: process start → ready (\(grouped(Double(stored))) stored)",
                 format(cold.clean.median, 1) + " ms", range(cold.clean, 1), "≤ 100 ms", cold.clean.median <= 100 ? "met" : "missed"
             ))
+        // Start-up after a crash must not grow with the store: each size within 2× of the first one.
+        let (target, verdict): (String, String) =
+            if let first = firstKilled {
+                ("≤ 2× the \(grouped(Double(first.stored))) figure", cold.killed.median <= 2 * first.median ? "met" : "missed")
+            } else { ("", "") }
+        if firstKilled == nil { firstKilled = (stored, cold.killed.median) }
         coldRows.append(
             (
-                "cold start after SIGKILL (full quick_check): → ready (\(grouped(Double(stored))) stored)",
-                format(cold.killed.median, 1) + " ms", range(cold.killed, 1), "", ""
+                "cold start after SIGKILL: process start → ready (\(grouped(Double(stored))) stored)",
+                format(cold.killed.median, 1) + " ms", range(cold.killed, 1), target, verdict
             ))
+        if !cold.check.values.isEmpty {
+            coldRows.append(
+                (
+                    "the check owed after SIGKILL, in the background once ready (quick_check, \(grouped(Double(stored))) stored)",
+                    format(cold.check.median, 1) + " ms", range(cold.check, 1), "", ""
+                ))
+        }
         if !cold.firstAck.values.isEmpty {
-            firstAckRow = (
-                "SIGKILL → relaunch → first acknowledgement (\(grouped(Double(stored))) stored)", format(cold.firstAck.median, 1) + " ms",
-                range(cold.firstAck, 1), "", ""
-            )
+            firstAckRows.append(
+                (
+                    "SIGKILL → relaunch → first acknowledgement (\(grouped(Double(stored))) stored)", format(cold.firstAck.median, 1) + " ms",
+                    range(cold.firstAck, 1), "", ""
+                ))
         }
     }
     if onlyColdStart {
@@ -125,7 +140,7 @@ do {
                 ("drain / baseline", format(ratio, 2) + "×", "", "≥ 0.5×", ratio >= 0.5 ? "met" : "missed"),
                 ("latency p50 (\(latencySamples) flights)", format(latency.percentile(50), 2) + " ms", range(latency, 2), "", ""),
                 ("latency p99", format(latency.percentile(99), 2) + " ms", "", "≤ 5 ms", latency.percentile(99) <= 5 ? "met" : "missed"),
-            ] + coldRows + (firstAckRow.map { [$0] } ?? []) + [
+            ] + coldRows + firstAckRows + [
                 (
                     "peak RSS, phone, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.phonePeakKB) / 1024, 1)) MB", "",
                     "≤ 50 MB", memory.phonePeakKB <= 50 * 1024 ? "met" : "missed"
