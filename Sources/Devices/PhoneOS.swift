@@ -133,6 +133,7 @@ public final class PhoneOS {
 
         let line = Array("ready\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
         logger.info("os.ready", ["home": home.path, "pid": getpid(), "backgroundBudgetMs": options.backgroundBudgetMilliseconds])
         try loop.run()
         shutdown()
