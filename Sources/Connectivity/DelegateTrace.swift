@@ -11,13 +11,16 @@ public struct DelegateEvent: Sendable {
         case activationDidComplete(state: ActivationState, error: String?)
         case didBecomeInactive
         case didDeactivate
-        case didReceiveUserInfo(seq: Int64, keys: [String], bytes: Int, outcome: ReceiveOutcome)
+        /// `complication`: it came in the complication lane (`transferCurrentComplicationUserInfo`).
+        case didReceiveUserInfo(seq: Int64, keys: [String], bytes: Int, outcome: ReceiveOutcome, complication: Bool = false)
         case didCommitReceivedTransfers(first: Int64, last: Int64, count: Int)
         case didRollBackReceivedTransfers(error: String)
-        case didFinishUserInfoTransfer(seq: Int64, replayed: Bool, error: WCError?)
+        case didFinishUserInfoTransfer(seq: Int64, replayed: Bool, error: WCError?, complication: Bool = false)
         case didReceiveApplicationContext(keys: [String], bytes: Int, payload: UserInfo?)
         /// `replyHandler`: whether the sender waits for a reply (Apple's two `didReceiveMessage` methods).
         case didReceiveMessage(keys: [String], bytes: Int, payload: UserInfo?, replyHandler: Bool, repliedAtOnce: Bool)
+        /// A data message: its size, never its bytes.
+        case didReceiveMessageData(bytes: Int, replyHandler: Bool, repliedAtOnce: Bool)
         case reachabilityDidChange(reachable: Bool)
         case watchStateDidChange(paired: Bool, watchAppInstalled: Bool)
     }
@@ -40,6 +43,7 @@ public struct DelegateEvent: Sendable {
         case .didFinishUserInfoTransfer: "didFinishUserInfoTransfer"
         case .didReceiveApplicationContext: "didReceiveApplicationContext"
         case .didReceiveMessage: "didReceiveMessage"
+        case .didReceiveMessageData: "didReceiveMessageData"
         case .reachabilityDidChange: "sessionReachabilityDidChange"
         case .watchStateDidChange: "sessionWatchStateDidChange"
         }

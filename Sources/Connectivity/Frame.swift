@@ -40,4 +40,19 @@ public enum FrameType: UInt8, WireFrameKind, CaseIterable {
     case messageNoReply = 0x19
     /// A message without a reply was handed to the receiving app: message id (UInt64).
     case messageDelivered = 0x1A
+    /// A data message (`sendMessageData` with a reply handler): message id (UInt64) + the bytes, as the
+    /// app gave them (no property list). Answered by `messageDataReply` or `messageError`.
+    case messageData = 0x1B
+    /// A data message whose sender expects no reply: message id (UInt64) + the bytes. Confirmed by
+    /// `messageDelivered`.
+    case messageDataNoReply = 0x1C
+    /// The reply to a data message: message id (UInt64) + the reply's bytes.
+    case messageDataReply = 0x1D
+
+    // Link: the complication lane (phone → watch), ahead of the userInfo lane
+    /// A complication userInfo (`transferCurrentComplicationUserInfo`): sequence number (UInt64, the
+    /// complication lane's own) + property-list dictionary.
+    case complicationUserInfo = 0x1E
+    /// Every complication transfer up to this sequence number (UInt64) is durable at the receiver.
+    case complicationAck = 0x1F
 }

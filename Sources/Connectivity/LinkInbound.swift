@@ -4,17 +4,18 @@
 /// per read at its end, a malformed or unexpected frame stops the read — is a unit test
 /// (`LinkInboundTests`) with no session, socket or database.
 enum InboundAction: Equatable {
-    /// Consecutive userInfo transfers, in order: committed together, then acknowledged.
-    case userInfoBatch([Transfer])
-    /// The counterpart has everything up to here (the highest acknowledgement of the read).
-    case acknowledge(upTo: Int64)
+    /// Consecutive transfers of one lane (userInfo, or complication userInfo), in order: committed
+    /// together, then acknowledged.
+    case userInfoBatch([Transfer], lane: TransferLane)
+    /// The counterpart has everything of `lane` up to here (the highest acknowledgement of the read).
+    case acknowledge(upTo: Int64, lane: TransferLane)
     /// The counterpart reported an error and is closing: stop.
     case peerError(WCError)
     case appState([UInt8])
     case applicationContext([UInt8])
     case contextAck(version: Int64)
     case workout([UInt8])
-    /// A message, a reply, an error for a message, a message without a reply, or its delivery.
+    /// A message (a dictionary or data), a reply, an error for a message, a message without a reply, or its delivery.
     case message(FrameType, id: Int64, body: [UInt8])
     /// The frame breaks the protocol: close the link with this reason, and stop.
     case violation(String)
@@ -40,9 +41,11 @@ enum LinkInbound {
     static func actions(for frames: [Frame]) -> [InboundAction] {
         var actions: [InboundAction] = []
         var batch: [InboundAction.Transfer] = []
+        var batchLane = TransferLane.userInfo
         var highestAck: Int64?
+        var highestComplicationAck: Int64?
         func flush() {
-            if !batch.isEmpty { actions.append(.userInfoBatch(batch)); batch.removeAll() }
+            if !batch.isEmpty { actions.append(.userInfoBatch(batch, lane: batchLane)); batch.removeAll() }
         }
         func sequenced(_ frame: Frame, _ what: String) -> (Int64, ArraySlice<UInt8>)? {
             guard let split = try? SequencedFrame.split(frame.payload) else {
@@ -53,12 +56,18 @@ enum LinkInbound {
         }
         for frame in frames {
             switch frame.type {
-            case .userInfo:
+            case .userInfo, .complicationUserInfo:
                 guard let (seq, body) = sequenced(frame, "sequence number") else { return actions }
+                let lane: TransferLane = frame.type == .userInfo ? .userInfo : .complication
+                if lane != batchLane { flush() }
+                batchLane = lane
                 batch.append(.init(seq: seq, body: body))
             case .ack:
                 guard let (seq, _) = sequenced(frame, "sequence number") else { return actions }
                 highestAck = max(highestAck ?? seq, seq)
+            case .complicationAck:
+                guard let (seq, _) = sequenced(frame, "sequence number") else { return actions }
+                highestComplicationAck = max(highestComplicationAck ?? seq, seq)
             case .error:
                 flush()
                 actions.append(.peerError((try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")))
@@ -75,7 +84,7 @@ enum LinkInbound {
             case .workout:
                 flush()
                 actions.append(.workout(frame.payload))
-            case .message, .messageReply, .messageError, .messageNoReply, .messageDelivered:
+            case .message, .messageReply, .messageError, .messageNoReply, .messageDelivered, .messageData, .messageDataNoReply, .messageDataReply:
                 flush()
                 guard let (id, body) = sequenced(frame, "message id") else { return actions }
                 actions.append(.message(frame.type, id: id, body: Array(body)))
@@ -86,7 +95,8 @@ enum LinkInbound {
         }
         flush()
         // All acknowledgements of one read are applied at once: one outbox delete, not one per frame.
-        if let highestAck { actions.append(.acknowledge(upTo: highestAck)) }
+        if let highestComplicationAck { actions.append(.acknowledge(upTo: highestComplicationAck, lane: .complication)) }
+        if let highestAck { actions.append(.acknowledge(upTo: highestAck, lane: .userInfo)) }
         return actions
     }
 }

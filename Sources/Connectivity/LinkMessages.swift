@@ -18,6 +18,10 @@ public struct Handshake: Equatable, Sendable {
     /// Messages the sender's app sent (`sendMessage`) while the link was down, waiting for it: from the
     /// watch, phone-os launches the phone app for them (Apple: a watch's message wakes the iOS app).
     public var pendingMessages: Int64 = 0
+    /// The watch: its app's complication is on the active watch face (the phone's `isComplicationEnabled`).
+    public var complicationEnabled = false
+    /// As `resumeSeq`, for the complication lane.
+    public var complicationResumeSeq: Int64 = 0
 
     public init(
         role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
@@ -45,6 +49,8 @@ public struct Handshake: Equatable, Sendable {
         // Only when there is something: a hello with nothing pending is byte for byte the older one.
         if pendingTransfers > 0 { fields["pendingTransfers"] = .integer(pendingTransfers) }
         if pendingMessages > 0 { fields["pendingMessages"] = .integer(pendingMessages) }
+        if complicationEnabled { fields["complicationEnabled"] = .bool(true) }
+        if complicationResumeSeq > 0 { fields["complicationResumeSeq"] = .integer(complicationResumeSeq) }
         return PropertyListCodec.encode(fields)
     }
 
@@ -62,6 +68,8 @@ public struct Handshake: Equatable, Sendable {
             appActive: fields["appActive"]?.boolValue ?? true)
         pendingTransfers = max(0, fields["pendingTransfers"]?.int64Value ?? 0)
         pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
+        complicationEnabled = fields["complicationEnabled"]?.boolValue ?? false
+        complicationResumeSeq = max(0, fields["complicationResumeSeq"]?.int64Value ?? 0)
     }
 }
 

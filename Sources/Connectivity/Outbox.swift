@@ -10,6 +10,19 @@ public struct OutboxEntry: Sendable {
 
 public enum OutboxKind: Int64, Sendable {
     case userInfo = 1
+    /// A queued file: the payload is its descriptor (`FileDescriptorRecord`), the bytes are in the
+    /// session's file queue.
+    case file = 2
+}
+
+/// The queues a session sends in, each with its own sequence numbers, watermarks, cancellations and, on
+/// the receiver, its own cursor: a transfer in one lane never waits behind another lane's, and order holds
+/// within each. `complication` goes first (Apple: "placed at the front of the queue"), files are
+/// streamed in chunks beside the rest.
+public enum TransferLane: String, Sendable, CaseIterable {
+    case userInfo
+    case complication
+    case file
 }
 
 /// What cancelling a transfer came to.
@@ -36,11 +49,15 @@ public enum TransferCancellation: String, Sendable {
 /// row would rewrite every page of the backlog a second time. Counting is arithmetic, not a scan.
 public final class Outbox {
     private let database: Database
+    public let lane: TransferLane
+    private let sql: OutboxSQL
     /// Bulk-delete acknowledged rows once this many linger (when the outbox never empties).
     public var cleanupThreshold: Int64 = 8192
 
-    public init(database: Database) {
+    public init(database: Database, lane: TransferLane = .userInfo) {
         self.database = database
+        self.lane = lane
+        sql = OutboxSQL.of(lane)
     }
 
     // MARK: - Queueing and reading
@@ -50,7 +67,7 @@ public final class Outbox {
     /// behind the caller's back. Returns their sequence numbers, in order.
     public func enqueue(_ kind: OutboxKind, _ payloads: [[UInt8]], now: Double = wallClockSeconds()) throws -> [Int64] {
         assert(database.isInTransaction, "Outbox.enqueue runs inside the caller's transaction")
-        let statement = try database.statement("INSERT INTO cx_outbox (kind, payload, created_at) VALUES (?, ?, ?)")
+        let statement = try database.statement(literal: sql.insert)
         var seqs: [Int64] = []
         seqs.reserveCapacity(payloads.count)
         for payload in payloads {
@@ -65,7 +82,7 @@ public final class Outbox {
 
     /// Up to `limit` unacknowledged entries with a sequence number above `seq`, oldest first.
     public func entries(after seq: Int64, limit: Int) throws -> [OutboxEntry] {
-        let query = try database.statement(literal: "SELECT seq, kind, payload FROM cx_outbox WHERE seq > ? ORDER BY seq LIMIT ?")
+        let query = try database.statement(literal: sql.entriesAfter)
         defer { query.reset() }
         let acked: Int64 = try watermarks().acked
         try query.bind(seq > acked ? seq : acked, at: 1)
@@ -86,7 +103,7 @@ public final class Outbox {
     /// How many transfers are outstanding: assigned, not acknowledged, not cancelled.
     public func count() throws -> Int {
         let acked = try watermarks().acked
-        let cancelled = try database.statement(literal: "SELECT count(*) FROM cx_cancelled WHERE seq > ?")
+        let cancelled = try database.statement(literal: sql.cancelledAfter)
         defer { cancelled.reset() }
         try cancelled.bind(acked, at: 1)
         let cancelledCount: Int64 = try cancelled.step() ? cancelled.int64(at: 0) : 0
@@ -98,7 +115,7 @@ public final class Outbox {
     public func contains(seq: Int64) throws -> Bool {
         let acked: Int64 = try watermarks().acked
         guard seq > acked else { return false }
-        let query = try database.statement(literal: "SELECT 1 FROM cx_outbox WHERE seq = ?")
+        let query = try database.statement(literal: sql.exists)
         defer { query.reset() }
         try query.bind(seq, at: 1)
         return try query.step()
@@ -106,7 +123,7 @@ public final class Outbox {
 
     /// The payload of entry `seq`, acknowledged or not, while its row is kept.
     public func payload(seq: Int64) throws -> [UInt8]? {
-        let query = try database.statement(literal: "SELECT payload FROM cx_outbox WHERE seq = ?")
+        let query = try database.statement(literal: sql.payload)
         defer { query.reset() }
         try query.bind(seq, at: 1)
         return try query.step() ? query.blob(at: 0) : nil
@@ -114,11 +131,11 @@ public final class Outbox {
 
     /// The highest sequence number ever assigned (0 if none).
     public func lastAssignedSeq() throws -> Int64 {
-        try database.scalarInt("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'cx_outbox'), 0)")
+        try scalar(sql.lastAssigned)
     }
 
     public func watermarks() throws -> (acked: Int64, reported: Int64) {
-        let query = try database.statement(literal: "SELECT acked_seq, reported_seq FROM cx_outbox_state")
+        let query = try database.statement(literal: sql.watermarks)
         defer { query.reset() }
         guard try query.step() else { return (0, 0) }
         return (query.int64(at: 0), query.int64(at: 1))
@@ -133,7 +150,7 @@ public final class Outbox {
     /// again without storing them twice. What must never be lost — the enqueue — is `FULL`.
     public func acknowledge(upTo seq: Int64) throws {
         try relaxed {
-            let update = try database.statement(literal: "UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?)")
+            let update = try database.statement(literal: sql.acknowledge)
             try update.bind(seq, at: 1)
             try update.run()
         }
@@ -144,7 +161,7 @@ public final class Outbox {
         let (acked, reported) = try watermarks()
         guard acked > reported else { return [] }
         var cancelled = Set<Int64>()
-        let query = try database.statement(literal: "SELECT seq FROM cx_cancelled WHERE seq > ? AND seq <= ?")
+        let query = try database.statement(literal: sql.cancelledBetween)
         defer { query.reset() }
         try query.bind(reported, at: 1)
         try query.bind(acked, at: 2)
@@ -163,16 +180,13 @@ public final class Outbox {
     public func markReported(upTo seq: Int64) throws {
         try relaxed {
             try database.transaction {
-                let update = try database.statement(literal: "UPDATE cx_outbox_state SET reported_seq = max(reported_seq, min(acked_seq, ?))")
+                let update = try database.statement(literal: sql.markReported)
                 try update.bind(seq, at: 1)
                 try update.run()
                 let (acked, reported) = try watermarks()
                 // Cancellations are kept past their report (so that a second cancel can say "already
                 // cancelled", not "delivered"), the most recent `cancelledKept` of them.
-                let prune = try database.statement(
-                    literal: """
-                        DELETE FROM cx_cancelled WHERE seq <= min(?, coalesce((SELECT seq FROM cx_cancelled ORDER BY seq DESC LIMIT 1 OFFSET 10000), 0))
-                        """)
+                let prune = try database.statement(literal: sql.pruneCancelled)
                 try prune.bind(reported, at: 1)
                 try prune.run()
                 try removeDeliveredRows(acked: acked, reported: reported)
@@ -187,12 +201,12 @@ public final class Outbox {
         let done: Int64 = acked < reported ? acked : reported
         let assigned: Int64 = try lastAssignedSeq()
         if done >= assigned {
-            try database.execute("DELETE FROM cx_outbox")
+            try database.statement(literal: sql.deleteAll).run()
             return
         }
-        let oldest: Int64 = try database.scalarInt("SELECT coalesce(min(seq), 0) FROM cx_outbox")
+        let oldest: Int64 = try scalar(sql.oldest)
         guard oldest > 0, done - oldest >= cleanupThreshold else { return }
-        let delete = try database.statement(literal: "DELETE FROM cx_outbox WHERE seq <= ?")
+        let delete = try database.statement(literal: sql.deleteUpTo)
         try delete.bind(done, at: 1)
         try delete.run()
     }
@@ -203,7 +217,7 @@ public final class Outbox {
     /// Why `seq` could not be cancelled, when it is not queued (and not on the wire: the session knows that).
     public func whyNotCancelled(seq: Int64) throws -> TransferCancellation {
         guard seq > 0, seq <= (try lastAssignedSeq()) else { return .unknown }
-        let query = try database.statement(literal: "SELECT 1 FROM cx_cancelled WHERE seq = ?")
+        let query = try database.statement(literal: sql.isCancelled)
         defer { query.reset() }
         try query.bind(seq, at: 1)
         if try query.step() { return .alreadyCancelled }
@@ -215,11 +229,11 @@ public final class Outbox {
         let acked: Int64 = try watermarks().acked
         guard seq > acked else { return false }
         return try database.transaction {
-            let delete = try database.statement(literal: "DELETE FROM cx_outbox WHERE seq = ?")
+            let delete = try database.statement(literal: sql.deleteOne)
             try delete.bind(seq, at: 1)
             try delete.run()
             guard database.changes > 0 else { return false }
-            let record = try database.statement(literal: "INSERT OR IGNORE INTO cx_cancelled (seq) VALUES (?)")
+            let record = try database.statement(literal: sql.recordCancelled)
             try record.bind(seq, at: 1)
             try record.run()
             return true
@@ -230,12 +244,12 @@ public final class Outbox {
     /// never reuse those numbers — new transfers would be taken for resends and dropped.
     public func skipSequence(to seq: Int64) throws {
         try database.transaction {
-            try database.execute("INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('cx_outbox', 0)")
-            let bump = try database.statement(literal: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_outbox'")
+            try database.statement(literal: sql.seedSequence).run()
+            let bump = try database.statement(literal: sql.bumpSequence)
             try bump.bind(seq, at: 1)
             try bump.run()
             // The skipped numbers never held a transfer: nothing to acknowledge or report there.
-            let update = try database.statement(literal: "UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)")
+            let update = try database.statement(literal: sql.skipWatermarks)
             try update.bind(seq, at: 1)
             try update.bind(seq, at: 2)
             try update.run()
@@ -243,4 +257,10 @@ public final class Outbox {
     }
 
     private func relaxed<R>(_ body: () throws -> R) throws -> R { try database.with(.normal, body) }
+
+    private func scalar(_ query: StaticString) throws -> Int64 {
+        let statement = try database.statement(literal: query)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(at: 0) : 0
+    }
 }

@@ -6,6 +6,8 @@
 struct ReceiveTransaction {
     /// The transfers after the cursor, in order: what this transaction hands to the app.
     let fresh: [InboundAction.Transfer]
+    /// The lane they came in: its cursor moves, its acknowledgement answers.
+    let lane: TransferLane
     /// The cursor before the transaction.
     let startCursor: Int64
     /// RunWay 1.x's bug, kept behind a switch for the tests: acknowledge before committing.
@@ -16,8 +18,9 @@ struct ReceiveTransaction {
     private(set) var refused: Int64?
     private(set) var quarantined: [(seq: Int64, reason: String)] = []
 
-    init(_ batch: [InboundAction.Transfer], after cursor: Int64, acknowledgesBeforeCommit: Bool = false) {
+    init(_ batch: [InboundAction.Transfer], after cursor: Int64, lane: TransferLane = .userInfo, acknowledgesBeforeCommit: Bool = false) {
         fresh = batch.filter { $0.seq > cursor }
+        self.lane = lane
         startCursor = cursor
         self.cursor = cursor
         self.acknowledgesBeforeCommit = acknowledgesBeforeCommit

@@ -57,6 +57,10 @@ public final class Session {
     let logger: Logger
     let transport: LinkTransport?
     let outbox: Outbox
+    /// The complication lane's queue (phone → watch), sent ahead of `outbox`.
+    let complicationOutbox: Outbox
+    /// The device's clock (`runway clock`): the complication budget's day. The host sets it.
+    public var deviceClock: () -> Double = { wallClockSeconds() }
     private var transportStarted = false
 
     public weak var delegate: SessionDelegate?
@@ -92,6 +96,7 @@ public final class Session {
             window: SendWindow(maximumTransfers: configuration.windowTransfers, maximumBytes: configuration.windowBytes))
         self.logger = logger
         self.outbox = Outbox(database: database)
+        self.complicationOutbox = Outbox(database: database, lane: .complication)
         self.userInfoValidator = configuration.userInfoValidator
     }
 
@@ -165,8 +170,12 @@ public final class Session {
         return LoadedDeviceState(
             deviceID: try SessionStore.deviceID(database, role: role),
             pairing: try SessionStore.pairing(database),
-            local: AppPresence(installed: try flag("app.installed", true), active: try flag("app.active", true)),
-            counterpart: AppPresence(installed: try flag("peer.installed", false), active: try flag("peer.active", false)),
+            local: AppPresence(
+                installed: try flag("app.installed", true), active: try flag("app.active", true),
+                complicationEnabled: try flag("app.complication", false)),
+            counterpart: AppPresence(
+                installed: try flag("peer.installed", false), active: try flag("peer.active", false),
+                complicationEnabled: try flag("peer.complication", false)),
             counterpartVersion: try SessionStore.stateValue(database, "peer.version"))
     }
 
@@ -189,8 +198,23 @@ public final class Session {
             try SessionStore.setStateValue(database, "app.installed", installed ? "1" : "0")
             try SessionStore.setStateValue(database, "app.active", active ? "1" : "0")
         }
-        handle(.localAppStateChanged(AppPresence(installed: installed, active: active)))
+        handle(.localAppStateChanged(AppPresence(installed: installed, active: active, complicationEnabled: core.local.complicationEnabled)))
     }
+
+    /// The watch: the app's complication was put on the active watch face, or taken off
+    /// (`runway watch complication on|off`). Kept across restarts and told to the phone at once (its
+    /// `isComplicationEnabled`, and the complication budget, which is 0 while it is off).
+    public func setComplicationEnabled(_ enabled: Bool) throws {
+        try database.transaction { try SessionStore.setStateValue(database, "app.complication", enabled ? "1" : "0") }
+        var presence = core.local
+        presence.complicationEnabled = enabled
+        handle(.localAppStateChanged(presence))
+    }
+
+    /// This side's complication is on the watch face (the watch's own setting).
+    public var localComplicationEnabled: Bool { core.local.complicationEnabled }
+    /// Phone side: the watch's complication is on its active watch face, as the watch last said.
+    public var counterpartComplicationEnabled: Bool { core.counterpart.complicationEnabled }
 
     // MARK: - Link events (from the transport)
 
@@ -204,7 +228,10 @@ public final class Session {
             role: role, deviceID: deviceID, pairingID: pairing.pairingID, appVersion: configuration.appVersion,
             resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
             appInstalled: localAppInstalled, appActive: localAppActive)
-        handshake.pendingTransfers = Int64(try outstandingUserInfoTransferCount())
+        handshake.complicationEnabled = core.local.complicationEnabled
+        core.announcedLocal = core.local
+        handshake.complicationResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .complication)
+        handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)
         return handshake
     }
@@ -223,14 +250,16 @@ public final class Session {
         channel = newChannel
         handle(.linkUp(handshake))
         let cursor: Int64
+        let complicationCursor: Int64
         do {
             cursor = try SessionStore.receiveCursor(database, peer: handshake.deviceID)
-            try resumeSending(after: handshake.resumeSeq)
+            complicationCursor = try SessionStore.receiveCursor(database, peer: handshake.deviceID, lane: .complication)
+            try resumeSending(after: handshake.resumeSeq, complicationsAfter: handshake.complicationResumeSeq)
         } catch {
             handle(.linkResumeFailed("\(error)"))
             return
         }
-        handle(.linkEstablished(receiveCursor: cursor))
+        handle(.linkEstablished(receiveCursor: cursor, complicationCursor: complicationCursor))
     }
 
     /// The link went down (either side closed it, or it failed).

@@ -38,9 +38,9 @@ extension Session {
             pump()
         case let .reportFinishedTransfers(replayed):
             reportFinished(replayed: replayed)
-        case let .releaseOutbox(upTo):
+        case let .releaseOutbox(upTo, lane):
             do {
-                try outbox.acknowledge(upTo: upTo)
+                try (lane == .complication ? complicationOutbox : outbox).acknowledge(upTo: upTo)
             } catch {
                 // Harmless: the transfers are resent and the receiver acknowledges them again.
                 logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
@@ -64,22 +64,26 @@ extension Session {
             pending.completion(result)
         case .wakeCounterpart:
             transport?.wakeCounterpart()
-        case let .acknowledge(upTo):
-            if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(.ack, number: upTo)) }
+        case let .acknowledge(upTo, lane):
+            if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(lane == .complication ? .complicationAck : .ack, number: upTo)) }
         case let .crashPoint(name):
             CrashPoint.hit(name)
         }
     }
 
-    /// A message with a reply handler, to the app: the reply goes back on the link the message came by,
-    /// once, and only while that link is the session's.
-    private func deliver(_ message: UserInfo, id: Int64) {
+    /// A message with a reply handler, to the app: the reply goes back on the link it came by, once,
+    /// and only while that link is the session's. A data message's reply is data.
+    private func deliver(_ message: MessageBody, id: Int64) {
         guard let source = channel else { return }
         var replied = false
-        delegate?.session(self, didReceiveMessage: message) { [weak self, weak source] reply in
+        let answer: (MessageBody) -> Void = { [weak self, weak source] reply in
             guard let self, let source, !replied, self.channel === source else { return }
             replied = true
             source.send(self.core.replyFrame(id, reply))
+        }
+        switch message {
+        case let .dictionary(dictionary): delegate?.session(self, didReceiveMessage: dictionary) { answer(.dictionary($0)) }
+        case let .data(bytes): delegate?.session(self, didReceiveMessageData: bytes) { answer(.data($0)) }
         }
     }
 
@@ -91,6 +95,7 @@ extension Session {
         case .reachabilityDidChange: delegate?.sessionReachabilityDidChange(self)
         case .watchStateDidChange: delegate?.sessionWatchStateDidChange(self)
         case let .didReceiveMessageWithoutReply(message): delegate?.session(self, didReceiveMessage: message)
+        case let .didReceiveMessageDataWithoutReply(bytes): delegate?.session(self, didReceiveMessageData: bytes)
         case .didCommitReceivedTransfers: delegate?.sessionDidCommitReceivedTransfers(self)
         case let .didRollBackReceivedTransfers(error): delegate?.session(self, didRollBackReceivedTransfers: error)
         }
@@ -102,6 +107,7 @@ extension Session {
             try database.transaction {
                 try SessionStore.setStateValue(database, "peer.installed", presence.installed ? "1" : "0")
                 try SessionStore.setStateValue(database, "peer.active", presence.active ? "1" : "0")
+                try SessionStore.setStateValue(database, "peer.complication", presence.complicationEnabled ? "1" : "0")
                 if let version { try SessionStore.setStateValue(database, "peer.version", version) }
             }
         } catch {

@@ -24,15 +24,22 @@ struct SessionCore {
     private(set) var peer: Handshake?
     private var reachableBeforeLink = false
     private(set) var local = AppPresence(installed: true, active: true)
+    /// This side's app state as its last handshake (or `appState` frame) told the counterpart.
+    var announcedLocal: AppPresence?
     private(set) var counterpart = AppPresence(installed: false, active: false)
     private(set) var counterpartVersion: String?
 
     /// The sender's window (its own pure machine); the shell's pump asks it what may go.
     var window: SendWindow
+    /// The complication lane's window: sent before the userInfo lane, never more than a few in flight.
+    var complicationWindow = SendWindow(maximumTransfers: 64, maximumBytes: 4 << 20)
     /// Whether the outbox may hold transfers not yet sent on this link (the pump reads it until empty).
     var outboxMayHaveMore = true
+    var complicationsMayHaveMore = true
     /// The highest transfer from the current peer that is durable here.
     private(set) var receiveCursor: Int64 = 0
+    /// The same for the complication lane.
+    private(set) var complicationCursor: Int64 = 0
     /// Receive transactions that failed to commit since start-up.
     private(set) var failedCommits = 0
 
@@ -94,6 +101,7 @@ struct SessionCore {
             counterpart = state.counterpart
             counterpartVersion = state.counterpartVersion
             window.forgetAcknowledgements()
+            complicationWindow.forgetAcknowledgements()
             return []
         case let .activationFailed(error):
             activationRequested = false
@@ -136,7 +144,8 @@ struct SessionCore {
             isLinked = true
             peer = handshake
             return []
-        case let .linkEstablished(cursor):
+        case let .linkEstablished(cursor, complicationCursor):
+            self.complicationCursor = complicationCursor
             return linkEstablished(receiveCursor: cursor)
         case let .linkResumeFailed(why):
             return [
@@ -147,6 +156,7 @@ struct SessionCore {
             let wasReachable = isReachable
             isLinked = false
             window.linkClosed()
+            complicationWindow.linkClosed()
             var actions: [SessionAction] = [
                 .dropLink,
                 .then(.messagesFailed(WCError(.notReachable, "the link went down before the reply arrived"))),
@@ -154,25 +164,30 @@ struct SessionCore {
             ]
             if wasReachable { actions.append(.tell(.reachabilityDidChange)) }
             return actions
-        case let .counterpartAppStateReported(installed, active):
+        case let .counterpartAppStateReported(installed, active, complicationEnabled):
             let wasReachable = isReachable
-            let presence = AppPresence(installed: installed ?? counterpart.installed, active: active ?? counterpart.active)
+            let presence = AppPresence(
+                installed: installed ?? counterpart.installed, active: active ?? counterpart.active,
+                complicationEnabled: complicationEnabled ?? counterpart.complicationEnabled)
             var actions: [SessionAction] = [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("active", presence.active)))]
             actions += adoptCounterpart(presence, version: nil)
             if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
             actions.append(.pump)
             return actions
-        case let .acknowledgementReceived(upTo):
+        case let .acknowledgementReceived(upTo, lane):
             // Never past what was sent (the window's rule): deleting something not sent would lose it.
-            guard let released = window.acknowledge(upTo: upTo) else { return [] }
-            return [.crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released), .reportFinishedTransfers(replayed: false), .pump]
+            let released = lane == .complication ? complicationWindow.acknowledge(upTo: upTo) : window.acknowledge(upTo: upTo)
+            guard let released else { return [] }
+            return [
+                .crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released, lane: lane), .reportFinishedTransfers(replayed: false), .pump,
+            ]
         case let .localAppStateChanged(presence):
             let wasReachable = isReachable
             local = presence
             var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
             if isLinked {
-                let payload = PropertyListCodec.encode(["appInstalled": .bool(presence.installed), "appActive": .bool(presence.active)])
-                actions.append(.send(Frame(.appState, payload).encoded))
+                actions.append(.send(appStateFrame(presence)))
+                announcedLocal = presence
             }
             // The watch's own reachability follows its app's foreground: its delegate hears of it too.
             if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
@@ -234,10 +249,23 @@ struct SessionCore {
                     ("peerResume", peer.resumeSeq), ("localResume", cursor))),
             .announceLink(peer),
         ]
-        actions += adoptCounterpart(AppPresence(installed: peer.appInstalled, active: peer.appActive), version: peer.appVersion)
+        actions += adoptCounterpart(
+            AppPresence(installed: peer.appInstalled, active: peer.appActive, complicationEnabled: peer.complicationEnabled), version: peer.appVersion)
+        // A change made while the handshake was on its way (not linked yet, so not sent): said now.
+        if let announcedLocal, announcedLocal != local {
+            actions.append(.send(appStateFrame(local)))
+            self.announcedLocal = local
+        }
         if reachableBeforeLink != isReachable { actions.append(.tell(.reachabilityDidChange)) }
         actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]
         return actions
+    }
+
+    /// The `appState` frame that tells the counterpart this side's app state.
+    func appStateFrame(_ presence: AppPresence) -> [UInt8] {
+        var fields: UserInfo = ["appInstalled": .bool(presence.installed), "appActive": .bool(presence.active)]
+        if role == .watch { fields["complicationEnabled"] = .bool(presence.complicationEnabled) }
+        return Frame(.appState, PropertyListCodec.encode(fields)).encoded
     }
 
     /// The counterpart reported its app's state: remember it, save it, and tell the delegate if it
@@ -248,19 +276,23 @@ struct SessionCore {
         if let version { counterpartVersion = version }
         var actions: [SessionAction] = [.saveCounterpartState(presence, version: version)]
         if changed { actions.append(.tell(.watchStateDidChange)) }
-        if presence.installed && role == .phone { outboxMayHaveMore = true }
+        if presence.installed && role == .phone {
+            outboxMayHaveMore = true
+            complicationsMayHaveMore = true
+        }
         return actions
     }
 
     // MARK: - The end of a receive transaction
 
     private mutating func batchCommitted(_ transaction: ReceiveTransaction, milliseconds: Double) -> [SessionAction] {
-        receiveCursor = transaction.cursor
+        if transaction.lane == .complication { complicationCursor = transaction.cursor } else { receiveCursor = transaction.cursor }
         // One line per committed batch, with its range: what arrived, without a line per transfer.
         var actions: [SessionAction] = [
             .log(
                 LogLine(
-                    .info, "receive.batch", ("firstSeq", transaction.firstSeq), ("lastSeq", transaction.cursor),
+                    .info, transaction.lane == .complication ? "receive.complication-batch" : "receive.batch", ("firstSeq", transaction.firstSeq),
+                    ("lastSeq", transaction.cursor),
                     ("transfers", transaction.fresh.count), ("ms", milliseconds)))
         ]
         for (seq, reason) in transaction.quarantined {
@@ -271,7 +303,7 @@ struct SessionCore {
                         ("action", "kept in quarantine; see runway \(role.rawValue) quarantine"))))
         }
         actions.append(.tell(.didCommitReceivedTransfers))
-        if let upTo = transaction.acknowledgementAfterCommit { actions.append(.acknowledge(upTo: upTo)) }
+        if let upTo = transaction.acknowledgementAfterCommit { actions.append(.acknowledge(upTo: upTo, lane: transaction.lane)) }
         actions.append(.crashPoint("receive.after-ack"))
         if let refused = transaction.refused {
             actions += [

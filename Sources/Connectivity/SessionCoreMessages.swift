@@ -43,13 +43,18 @@ extension SessionCore {
         SequencedFrame.frame(.messageError, number: id, body: ErrorFrame.encode(error))
     }
 
-    /// The frame that carries the app's `reply` to message `id`: an error frame if it is over the limit.
-    func replyFrame(_ id: Int64, _ reply: UserInfo) -> [UInt8] {
-        let encoded = PropertyListCodec.encode(reply)
+    /// The frame that carries the app's `reply` to message `id` (a dictionary, or bytes for a data
+    /// message): an error frame if it is over the limit.
+    func replyFrame(_ id: Int64, _ reply: MessageBody) -> [UInt8] {
+        let (type, encoded): (FrameType, [UInt8]) =
+            switch reply {
+            case let .dictionary(dictionary): (.messageReply, PropertyListCodec.encode(dictionary))
+            case let .data(bytes): (.messageDataReply, bytes)
+            }
         if encoded.count > userInfoByteLimit {
-            return Self.messageErrorFrame(id, WCError(.messageReplyFailed, "the reply is \(encoded.count) bytes, over the limit"))
+            return Self.messageErrorFrame(id, WCError(.messageReplyFailed, "the reply is \(encoded.count) bytes, over the \(userInfoByteLimit)-byte limit"))
         }
-        return SequencedFrame.frame(.messageReply, number: id, body: encoded)
+        return SequencedFrame.frame(type, number: id, body: encoded)
     }
 
     mutating func handleMessageEvent(_ event: SessionEvent) -> [SessionAction] {
@@ -78,7 +83,7 @@ extension SessionCore {
     /// Sent now while reachable; from a foreground watch app with the link down, held for the link while
     /// the transport wakes the phone; refused otherwise (`notReachable` 7007, and the session's own errors).
     private mutating func sendRequested(
-        _ message: UserInfo, replyExpected: Bool, timeoutMilliseconds timeout: UInt64, transportCanWake: Bool,
+        _ message: MessageBody, replyExpected: Bool, timeoutMilliseconds timeout: UInt64, transportCanWake: Bool,
         completion: @escaping MessageCompletion
     ) -> [SessionAction] {
         do throws(WCError) {
@@ -92,9 +97,21 @@ extension SessionCore {
                         ? "the watch is not reachable (link down, or the watch app is not in the foreground)"
                         : "the phone is not reachable (link down, or the watch app is not in the foreground)")
             }
-            let payload = try PropertyListCodec.encodeChecked(message, limit: userInfoByteLimit, what: "message")
+            let payload: [UInt8]
+            let type: FrameType
+            switch message {
+            case let .dictionary(dictionary):
+                payload = try PropertyListCodec.encodeChecked(dictionary, limit: userInfoByteLimit, what: "message")
+                type = replyExpected ? .message : .messageNoReply
+            case let .data(bytes):
+                guard bytes.count <= userInfoByteLimit else {
+                    throw WCError(.payloadTooLarge, "the data message is \(bytes.count) bytes, more than the \(userInfoByteLimit)-byte limit")
+                }
+                payload = bytes
+                type = replyExpected ? .messageData : .messageDataNoReply
+            }
             let id = messages.nextID
-            let frame = SequencedFrame.frame(replyExpected ? .message : .messageNoReply, number: id, body: payload)
+            let frame = SequencedFrame.frame(type, number: id, body: payload)
             _ = messages.register(waitingForLink: direct ? nil : frame)
             let timeoutError =
                 replyExpected
@@ -121,15 +138,23 @@ extension SessionCore {
             guard let message = try? PropertyListCodec.decodeDictionary(body) else {
                 return [.send(Self.messageErrorFrame(id, WCError(.payloadUnsupportedTypes, "the message could not be decoded")))]
             }
-            if type == .message { return [.deliverMessage(id: id, message)] }
+            if type == .message { return [.deliverMessage(id: id, .dictionary(message))] }
             return [.tell(.didReceiveMessageWithoutReply(message)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
+        case .messageData:
+            messages.countReceived()
+            return [.deliverMessage(id: id, .data(body))]
+        case .messageDataNoReply:
+            messages.countReceived()
+            return [.tell(.didReceiveMessageDataWithoutReply(body)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
         case .messageDelivered:
-            return finish(id, .success([:]))
+            return finish(id, .success(.dictionary([:])))
+        case .messageDataReply:
+            return finish(id, .success(.data(body)))
         case .messageReply:
             guard let reply = try? PropertyListCodec.decodeDictionary(body) else {
                 return finish(id, .failure(WCError(.messageReplyFailed, "the reply could not be decoded")))
             }
-            return finish(id, .success(reply))
+            return finish(id, .success(.dictionary(reply)))
         default:
             let error = (try? ErrorFrame.decode(body)) ?? WCError(.messageReplyFailed, "undecodable message error")
             return finish(id, .failure(error))
@@ -137,7 +162,7 @@ extension SessionCore {
     }
 
     /// Completes message `id` once; anything later for it (a reply after its time-out) is ignored.
-    private mutating func finish(_ id: Int64, _ result: Result<UserInfo, WCError>) -> [SessionAction] {
+    private mutating func finish(_ id: Int64, _ result: Result<MessageBody, WCError>) -> [SessionAction] {
         guard messages.finish(id) else { return [.log(LogLine(.debug, "message.late-reply-ignored", ("id", id)))] }
         return [.completeMessage(id: id, result)]
     }

@@ -26,10 +26,18 @@ public enum ReceiveOutcome: Sendable, Equatable {
 
 /// A transfer as the receiving app sees it.
 public struct ReceivedTransfer: Sendable {
-    /// The sender's sequence number: increasing, unique per sending device.
+    /// The sender's sequence number: increasing, unique per sending device (and lane).
     public let seq: Int64
     /// The sending device's id.
     public let senderDeviceID: String
+    /// `.complication` for a complication userInfo (`transferCurrentComplicationUserInfo`), else `.userInfo`.
+    public var lane: TransferLane = .userInfo
+
+    public init(seq: Int64, senderDeviceID: String, lane: TransferLane = .userInfo) {
+        self.seq = seq
+        self.senderDeviceID = senderDeviceID
+        self.lane = lane
+    }
 }
 
 /// A transfer the counterpart has finished with (`session(_:didFinish:error:)`).
@@ -44,6 +52,8 @@ public struct FinishedTransfer: Sendable, Equatable {
     public var userInfo: UserInfo? = nil
     /// The error it finished with, as the app recorded it (`AppConnectivity.recentlyFinished`).
     public var error: WCError? = nil
+    /// The lane it went in: a complication transfer has its own sequence numbers.
+    public var lane: TransferLane = .userInfo
 }
 
 /// The session's callbacks. All of them run on the daemon's event-loop thread, one at a time.
@@ -98,6 +108,12 @@ public protocol SessionDelegate: AnyObject {
     /// Apple's `session(_:didReceiveMessage:)`. The sender hears that it was delivered once this returns.
     func session(_ session: Session, didReceiveMessage message: UserInfo)
 
+    /// A data message arrived (`sendMessageData` with a reply handler); call `reply` at most once.
+    func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void)
+
+    /// A data message arrived whose sender expects no reply; the sender hears it was delivered once this returns.
+    func session(_ session: Session, didReceiveMessageData data: [UInt8])
+
     func sessionReachabilityDidChange(_ session: Session)
     func sessionWatchStateDidChange(_ session: Session)
 }
@@ -114,6 +130,8 @@ extension SessionDelegate {
     public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {}
     public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {}
     public func session(_ session: Session, didReceiveMessage message: UserInfo) {}
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {}
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {}
     public func sessionReachabilityDidChange(_ session: Session) {}
     public func sessionWatchStateDidChange(_ session: Session) {}
 }

@@ -5,6 +5,8 @@ import PropertyLists
 struct AppPresence: Equatable {
     var installed: Bool
     var active: Bool
+    /// The watch: the app's complication is on the active watch face (`runway watch complication on`).
+    var complicationEnabled = false
 }
 
 /// What a session reads from its store at activation: who it is, whom it is paired with, and the two
@@ -35,8 +37,15 @@ struct LogLine: Equatable {
     }
 }
 
+/// What a message carries: a property-list dictionary (`sendMessage`) or bytes the app encoded itself
+/// (`sendMessageData`), and so what its reply carries.
+public enum MessageBody: Sendable, Equatable {
+    case dictionary(UserInfo)
+    case data([UInt8])
+}
+
 /// The app's handler for one message: called exactly once, by the shell.
-typealias MessageCompletion = (Result<UserInfo, WCError>) -> Void
+typealias MessageCompletion = (Result<MessageBody, WCError>) -> Void
 
 /// A call the core asks its shell to make to the session's delegate.
 enum DelegateNotice {
@@ -46,6 +55,7 @@ enum DelegateNotice {
     case reachabilityDidChange
     case watchStateDidChange
     case didReceiveMessageWithoutReply(UserInfo)
+    case didReceiveMessageDataWithoutReply([UInt8])
     case didCommitReceivedTransfers
     case didRollBackReceivedTransfers(any Error)
 }
@@ -73,12 +83,12 @@ enum SessionEvent {
     case linkOpening(replacing: Bool)
     case linkUp(Handshake)
     /// The store's side of the new link is done (resume point, finished transfers): it is in use.
-    case linkEstablished(receiveCursor: Int64)
+    case linkEstablished(receiveCursor: Int64, complicationCursor: Int64 = 0)
     case linkResumeFailed(String)
     case linkClosed(reason: String)
-    case counterpartAppStateReported(installed: Bool?, active: Bool?)
+    case counterpartAppStateReported(installed: Bool?, active: Bool?, complicationEnabled: Bool? = nil)
     /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
-    case acknowledgementReceived(upTo: Int64)
+    case acknowledgementReceived(upTo: Int64, lane: TransferLane = .userInfo)
     case localAppStateChanged(AppPresence)
     // Receiving.
     case batchCommitted(ReceiveTransaction, milliseconds: Double)
@@ -87,7 +97,7 @@ enum SessionEvent {
     /// The app sent a message; `completion` is its handler, handed back in the action that settles it
     /// (the core never calls it).
     case messageSendRequested(
-        UserInfo, replyExpected: Bool, timeoutMilliseconds: UInt64, transportCanWake: Bool, completion: MessageCompletion)
+        MessageBody, replyExpected: Bool, timeoutMilliseconds: UInt64, transportCanWake: Bool, completion: MessageCompletion)
     case messageFrameReceived(FrameType, id: Int64, body: [UInt8])
     case messageTimedOut(id: Int64, error: WCError)
     case messagesFailed(WCError)
@@ -115,7 +125,7 @@ enum SessionAction {
     /// Tell the app of transfers acknowledged and not yet reported (`didFinish`); `replayed` at activation.
     case reportFinishedTransfers(replayed: Bool)
     /// Delete what the counterpart acknowledged from the outbox.
-    case releaseOutbox(upTo: Int64)
+    case releaseOutbox(upTo: Int64, lane: TransferLane)
     /// Handle this event now, before the actions after it (what it decides depends on what came before).
     case then(SessionEvent)
     /// Handle this event at the end of the loop's iteration.
@@ -125,13 +135,13 @@ enum SessionAction {
     case messageAccepted(id: Int64, timeoutMilliseconds: UInt64, timeoutError: WCError, completion: MessageCompletion)
     /// Fail the app's handler at the end of this loop iteration (never inside its own call).
     case messageRefused(WCError, completion: MessageCompletion)
-    case completeMessage(id: Int64, Result<UserInfo, WCError>)
-    /// Hand a message to the app, with a handler for its reply on the link it came by.
-    case deliverMessage(id: Int64, UserInfo)
+    case completeMessage(id: Int64, Result<MessageBody, WCError>)
+    /// Hand a message (a dictionary or data) to the app, with a handler for its reply on the link it came by.
+    case deliverMessage(id: Int64, MessageBody)
     case wakeCounterpart
     // Receiving.
     /// Acknowledge everything up to here, if the store may still acknowledge.
-    case acknowledge(upTo: Int64)
+    case acknowledge(upTo: Int64, lane: TransferLane)
     /// A place the crash tests may kill the process (`CrashPoint`).
     case crashPoint(StaticString)
 }

@@ -4,7 +4,7 @@ import PropertyLists
 /// A message waiting for its reply: exactly one of the reply or an error will complete it.
 struct PendingMessage {
     let timer: EventLoop.TimerID
-    let completion: (Result<UserInfo, WCError>) -> Void
+    let completion: (Result<MessageBody, WCError>) -> Void
 }
 
 // MARK: - sendMessage: immediate, only while reachable, answered or failed exactly once
@@ -25,9 +25,40 @@ extension Session {
         _ message: UserInfo, replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
         completion: @escaping (Result<UserInfo, WCError>) -> Void
     ) {
+        send(.dictionary(message), replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds) { result in
+            switch result {
+            case let .success(.dictionary(reply)): completion(.success(reply))
+            case .success where !replyExpected: completion(.success([:]))
+            case .success: completion(.failure(WCError(.messageReplyFailed, "the counterpart answered a message with data")))
+            case let .failure(error): completion(.failure(error))
+            }
+        }
+    }
+
+    /// `sendMessageData`: as `sendMessage`, with bytes the app encoded itself (at most
+    /// `SessionConfiguration.userInfoByteLimit`, else `payloadTooLarge` 7009). The counterpart's app hears
+    /// `didReceiveMessageData` (with a reply handler, whose bytes come back here, or without one); without a
+    /// reply `completion` gets empty bytes once it was delivered.
+    public func sendMessageData(
+        _ data: [UInt8], replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
+        completion: @escaping (Result<[UInt8], WCError>) -> Void
+    ) {
+        send(.data(data), replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds) { result in
+            switch result {
+            case let .success(.data(reply)): completion(.success(reply))
+            case .success where !replyExpected: completion(.success([]))
+            case .success: completion(.failure(WCError(.messageReplyFailed, "the counterpart answered a data message with a dictionary")))
+            case let .failure(error): completion(.failure(error))
+            }
+        }
+    }
+
+    private func send(
+        _ body: MessageBody, replyExpected: Bool, timeoutMilliseconds: UInt64?, completion: @escaping (Result<MessageBody, WCError>) -> Void
+    ) {
         handle(
             .messageSendRequested(
-                message, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds ?? configuration.messageTimeoutMilliseconds,
+                body, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds ?? configuration.messageTimeoutMilliseconds,
                 transportCanWake: transport?.canWakeCounterpart ?? false, completion: completion))
     }
 

@@ -11,8 +11,8 @@ extension Session {
         for action in LinkInbound.actions(for: frames) {
             guard channel === source else { return }
             switch action {
-            case let .userInfoBatch(transfers): receiveBatch(transfers, from: source)
-            case let .acknowledge(upTo): handle(.acknowledgementReceived(upTo: upTo))
+            case let .userInfoBatch(transfers, lane): receiveBatch(transfers, lane: lane, from: source)
+            case let .acknowledge(upTo, lane): handle(.acknowledgementReceived(upTo: upTo, lane: lane))
             case let .peerError(error):
                 logger.warning("link.peer-error", ["code": error.code.rawValue, "name": error.name, "message": error.message])
                 source.close(error: nil, reason: "counterpart reported \(error)")
@@ -32,16 +32,18 @@ extension Session {
     /// transaction; the core then says what follows the commit (the acknowledgement) or the rollback
     /// (nothing acknowledged, the link closed). A crash between the app's commit and the session's
     /// delivers the batch again: the app's own dedup (RunWay's by flight id) takes it once.
-    private func receiveBatch(_ batch: [InboundAction.Transfer], from source: LinkChannel) {
+    private func receiveBatch(_ batch: [InboundAction.Transfer], lane: TransferLane, from source: LinkChannel) {
         guard let peer, activationState == .activated else { return }
         CrashPoint.hit("receive.frame-read")
-        var transaction = ReceiveTransaction(batch, after: core.receiveCursor, acknowledgesBeforeCommit: configuration.acknowledgeBeforeCommit)
+        let cursor = lane == .complication ? core.complicationCursor : core.receiveCursor
+        let ackType: FrameType = lane == .complication ? .complicationAck : .ack
+        var transaction = ReceiveTransaction(batch, after: cursor, lane: lane, acknowledgesBeforeCommit: configuration.acknowledgeBeforeCommit)
         if transaction.isResendOnly {
             // Only resends of what is already durable: acknowledge again so the sender can let go.
-            if mayAcknowledge(source) { source.send(SequencedFrame.frame(.ack, number: core.receiveCursor)) }
+            if mayAcknowledge(source) { source.send(SequencedFrame.frame(ackType, number: cursor)) }
             return
         }
-        if let early = transaction.acknowledgementBeforeCommit { source.send(SequencedFrame.frame(.ack, number: early)) }
+        if let early = transaction.acknowledgementBeforeCommit { source.send(SequencedFrame.frame(ackType, number: early)) }
         let batchStarted = SystemClock.now()
         let fresh = transaction.fresh
         do {
@@ -54,7 +56,7 @@ extension Session {
                     delegate?.sessionWillReceiveTransfers(self)
                     transfers: for (index, item) in fresh.enumerated() {
                         if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
-                        let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID)
+                        let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID, lane: lane)
                         let outcome = try deliverCounted(item.body, transfer)
                         switch transaction.record(item.seq, outcome) {
                         case .next: continue
@@ -64,14 +66,14 @@ extension Session {
                         }
                     }
                     if transaction.movesCursor {
-                        try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: transaction.cursor)
+                        try SessionStore.setReceiveCursor(database, peer: peer.deviceID, seq: transaction.cursor, lane: lane)
                     }
                     CrashPoint.hit("receive.before-commit")
                     // The app's own store commits first: nothing is acknowledged before what it saved is durable.
                     try delegate?.sessionWillCommitReceivedTransfers(self)
                 }
             }
-            if !transaction.quarantined.isEmpty { try makeCursorDurable(peer: peer.deviceID) }
+            if !transaction.quarantined.isEmpty { try makeCursorDurable(peer: peer.deviceID, lane: lane) }
         } catch {
             // The app's own write may have failed first: the store's last error says why.
             let storage = (error as? StorageError) ?? database.lastStatementError
@@ -85,9 +87,9 @@ extension Session {
 
     /// Writes the cursor again at FULL: with WAL, that fsync makes durable every commit before it too
     /// (the quarantined transfers just acknowledged with the batch).
-    private func makeCursorDurable(peer: String) throws {
+    private func makeCursorDurable(peer: String, lane: TransferLane) throws {
         try database.transaction {
-            try SessionStore.setReceiveCursor(database, peer: peer, seq: try SessionStore.receiveCursor(database, peer: peer))
+            try SessionStore.setReceiveCursor(database, peer: peer, seq: try SessionStore.receiveCursor(database, peer: peer, lane: lane), lane: lane)
         }
     }
 
@@ -144,7 +146,10 @@ extension Session {
 
     private func receiveAppState(_ payload: [UInt8]) {
         guard let fields = try? PropertyListCodec.decodeDictionary(payload) else { return }
-        handle(.counterpartAppStateReported(installed: fields["appInstalled"]?.boolValue, active: fields["appActive"]?.boolValue))
+        handle(
+            .counterpartAppStateReported(
+                installed: fields["appInstalled"]?.boolValue, active: fields["appActive"]?.boolValue,
+                complicationEnabled: fields["complicationEnabled"]?.boolValue))
     }
 
     func protocolViolation(_ source: LinkChannel, _ why: String) {

@@ -4,9 +4,17 @@ import PropertyLists
 
 /// A userInfo transfer as its sender sees it (`WCSessionUserInfoTransfer`).
 public struct UserInfoTransfer: Sendable, Equatable {
-    /// The transfer's id: its sequence number on this device.
+    /// The transfer's id: its sequence number on this device, in its lane.
     public let seq: Int64
     public let userInfo: UserInfo
+    /// `.complication` for a complication transfer sent as one (its own sequence numbers).
+    public var lane: TransferLane = .userInfo
+
+    public init(seq: Int64, userInfo: UserInfo, lane: TransferLane = .userInfo) {
+        self.seq = seq
+        self.userInfo = userInfo
+        self.lane = lane
+    }
 }
 
 // MARK: - Sending: the outbox, the window, acknowledgements
@@ -74,13 +82,17 @@ extension Session {
 
     /// The userInfo of transfer `seq` while the outbox still holds it (it does until the app has been
     /// told the transfer finished), nil after.
-    public func outboxUserInfo(seq: Int64) throws -> UserInfo? {
-        guard let payload = try outbox.payload(seq: seq) else { return nil }
+    public func outboxUserInfo(seq: Int64, lane: TransferLane = .userInfo) throws -> UserInfo? {
+        guard let payload = try (lane == .complication ? complicationOutbox : outbox).payload(seq: seq) else { return nil }
         return try PropertyListCodec.decodeDictionary(payload)
     }
 
     /// The transfers queued and not yet acknowledged (`outstandingUserInfoTransfers.count`).
     public func outstandingUserInfoTransferCount() throws -> Int { try outbox.count() }
+
+    /// Everything this side has queued for the other and not yet seen acknowledged, every lane: what
+    /// the handshake says is pending (phone-os launches the app for it).
+    public func outstandingTransferCount() throws -> Int { try outbox.count() + complicationOutbox.count() }
 
     /// Cancels a queued transfer; false if it was already delivered (or never existed).
     ///
@@ -103,9 +115,17 @@ extension Session {
 
     /// Whether transfer `seq` is still outstanding, and so `isTransferring` — as Apple documents it,
     /// true for every transfer not yet delivered, queued ones included.
-    public func transferState(seq: Int64) throws -> (outstanding: Bool, transferring: Bool) {
-        let outstanding = try outbox.contains(seq: seq)
+    public func transferState(seq: Int64, lane: TransferLane = .userInfo) throws -> (outstanding: Bool, transferring: Bool) {
+        let outstanding = try (lane == .complication ? complicationOutbox : outbox).contains(seq: seq)
         return (outstanding, outstanding)
+    }
+
+    /// Cancels complication transfer `seq` if it is queued and not on the wire (`WCSessionUserInfoTransfer.cancel()`).
+    public func cancelComplicationTransfer(seq: Int64) throws -> Bool {
+        guard !(channel != nil && core.complicationWindow.isOnTheWire(seq)) else { return false }
+        let cancelled = try complicationOutbox.cancel(seq: seq)
+        if cancelled { logger.info("transfer.cancelled", ["seq": seq, "lane": "complication"]) }
+        return cancelled
     }
 
     /// Internal to the simulator (no WatchConnectivity property): sent on the current link and not
@@ -134,18 +154,24 @@ extension Session {
 
     /// The counterpart has everything up to `seq`: those transfers are finished (the app hears of them)
     /// and sending resumes after them.
-    func resumeSending(after seq: Int64) throws {
-        core.window.linkClosed()
-        let assigned = try outbox.lastAssignedSeq()
-        if seq > assigned {
-            logger.warning("outbox.sequence-behind-peer", ["peerResume": seq, "lastAssigned": assigned])
-            try outbox.skipSequence(to: seq)
-        }
-        if seq > 0 { try outbox.acknowledge(upTo: seq) }
-        let acked: Int64 = try outbox.watermarks().acked
-        core.window.resume(acknowledged: seq > acked ? seq : acked)
+    func resumeSending(after seq: Int64, complicationsAfter complicationSeq: Int64 = 0) throws {
+        core.window.resume(acknowledged: try resume(outbox, after: seq))
+        core.complicationWindow.resume(acknowledged: try resume(complicationOutbox, after: complicationSeq))
         core.outboxMayHaveMore = true
+        core.complicationsMayHaveMore = true
         reportFinished()
+    }
+
+    /// One lane's part of resuming: what the counterpart has is acknowledged; returns the watermark.
+    private func resume(_ lane: Outbox, after seq: Int64) throws -> Int64 {
+        let assigned = try lane.lastAssignedSeq()
+        if seq > assigned {
+            logger.warning("outbox.sequence-behind-peer", ["lane": lane.lane.rawValue, "peerResume": seq, "lastAssigned": assigned])
+            try lane.skipSequence(to: seq)
+        }
+        if seq > 0 { try lane.acknowledge(upTo: seq) }
+        let acked: Int64 = try lane.watermarks().acked
+        return seq > acked ? seq : acked
     }
 
     /// Sends queued transfers while the window and the socket have room. Reads the outbox a page at a
@@ -153,6 +179,8 @@ extension Session {
     func pump() {
         // The phone holds transfers for a watch app that is not installed until it is (`maySend`).
         guard let channel, core.maySend else { return }
+        pumpComplications(channel)
+        if self.channel == nil { return }
         while core.outboxMayHaveMore, core.window.room > 0,
             channel.pendingOutboundBytes < configuration.outboundHighWaterBytes
         {
@@ -231,17 +259,19 @@ extension Session {
     /// Tells the app (`didFinish`) about acknowledged transfers it has not heard of, then records that
     /// it has. A crash in between replays them at the next activation.
     func reportFinished(replayed: Bool = false) {
-        do {
-            let finished = try outbox.unreportedFinished()
-            guard let last = finished.last else { return }
-            CrashPoint.hit("send.before-did-finish")
-            if replayed { logger.info("finished.replay", ["transfers": finished.count]) }
-            for seq in finished {
-                delegate?.session(self, didFinish: FinishedTransfer(seq: seq, replayed: replayed), error: nil)
+        for lane in [complicationOutbox, outbox] {
+            do {
+                let finished = try lane.unreportedFinished()
+                guard let last = finished.last else { continue }
+                CrashPoint.hit("send.before-did-finish")
+                if replayed { logger.info("finished.replay", ["lane": lane.lane.rawValue, "transfers": finished.count]) }
+                for seq in finished {
+                    delegate?.session(self, didFinish: FinishedTransfer(seq: seq, replayed: replayed, lane: lane.lane), error: nil)
+                }
+                try lane.markReported(upTo: last)
+            } catch {
+                logger.warning("finished.report-failed", ["lane": lane.lane.rawValue, "error": "\(error)"])
             }
-            try outbox.markReported(upTo: last)
-        } catch {
-            logger.warning("finished.report-failed", ["error": "\(error)"])
         }
     }
 }

@@ -92,6 +92,7 @@ public enum SessionStore {
             ) STRICT;
             """),
         quarantineMigration,
+        OutboxSQL.lanesMigration,
     ]
 
     // MARK: - Identity
@@ -168,25 +169,37 @@ public enum SessionStore {
 
     // MARK: - Receive cursor
 
-    /// The highest sequence number durably received from `peer` (0 if none).
-    public static func receiveCursor(_ database: Database, peer: String) throws -> Int64 {
-        let query = try database.statement(literal: "SELECT last_seq FROM cx_receive_cursor WHERE peer_device_id = ?")
+    /// The highest sequence number of `lane` durably received from `peer` (0 if none).
+    public static func receiveCursor(_ database: Database, peer: String, lane: TransferLane = .userInfo) throws -> Int64 {
+        let query =
+            lane == .userInfo
+            ? try database.statement(literal: "SELECT last_seq FROM cx_receive_cursor WHERE peer_device_id = ?")
+            : try database.statement(literal: "SELECT last_seq FROM cx_lane_cursor WHERE peer_device_id = ? AND lane = ?")
         defer { query.reset() }
         try query.bind(peer, at: 1)
+        if lane != .userInfo { try query.bind(lane.rawValue, at: 2) }
         return try query.step() ? query.int64(at: 0) : 0
     }
 
     /// Advances the cursor; call inside the transaction that stores what was received.
-    static func setReceiveCursor(_ database: Database, peer: String, seq: Int64) throws {
+    static func setReceiveCursor(_ database: Database, peer: String, seq: Int64, lane: TransferLane = .userInfo) throws {
         // Outside the transaction that stored the transfers, this would mark them received alone.
         try database.requireTransaction("advance receive cursor")
-        let update = try database.statement(
-            literal: """
-                INSERT INTO cx_receive_cursor (peer_device_id, last_seq) VALUES (?, ?)
-                ON CONFLICT (peer_device_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)
-                """)
+        let update =
+            lane == .userInfo
+            ? try database.statement(
+                literal: """
+                    INSERT INTO cx_receive_cursor (peer_device_id, last_seq) VALUES (?, ?)
+                    ON CONFLICT (peer_device_id) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)
+                    """)
+            : try database.statement(
+                literal: """
+                    INSERT INTO cx_lane_cursor (peer_device_id, last_seq, lane) VALUES (?, ?, ?)
+                    ON CONFLICT (peer_device_id, lane) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)
+                    """)
         try update.bind(peer, at: 1)
         try update.bind(seq, at: 2)
+        if lane != .userInfo { try update.bind(lane.rawValue, at: 3) }
         try update.run()
     }
 

@@ -44,18 +44,19 @@ public final class TracingDelegate: SessionDelegate {
 
     public func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
         guard let outcome = inner.session(session, didReceiveEncodedUserInfo: bytes, transfer: transfer) else { return nil }
-        noteReceived(transfer.seq, keys: keys(ofEncoded: bytes), bytes: bytes.count, outcome: outcome)
+        noteReceived(transfer, keys: keys(ofEncoded: bytes), bytes: bytes.count, outcome: outcome)
         return outcome
     }
 
     public func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
         let outcome = inner.session(session, didReceiveUserInfo: userInfo, transfer: transfer)
-        noteReceived(transfer.seq, keys: userInfo.keys.sorted(), bytes: PropertyListCodec.encode(userInfo).count, outcome: outcome)
+        noteReceived(transfer, keys: userInfo.keys.sorted(), bytes: PropertyListCodec.encode(userInfo).count, outcome: outcome)
         return outcome
     }
 
-    private func noteReceived(_ seq: Int64, keys: [String], bytes: Int, outcome: ReceiveOutcome) {
-        trace.record(.didReceiveUserInfo(seq: seq, keys: keys, bytes: bytes, outcome: outcome))
+    private func noteReceived(_ transfer: ReceivedTransfer, keys: [String], bytes: Int, outcome: ReceiveOutcome) {
+        let seq = transfer.seq
+        trace.record(.didReceiveUserInfo(seq: seq, keys: keys, bytes: bytes, outcome: outcome, complication: transfer.lane == .complication))
         // What the commit will cover: taken, or quarantined (the cursor moves past both).
         switch outcome {
         case .accepted, .rejected: break
@@ -147,7 +148,7 @@ public final class TracingDelegate: SessionDelegate {
     // MARK: - Finished transfers, contexts, messages, state
 
     public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
-        trace.record(.didFinishUserInfoTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error))
+        trace.record(.didFinishUserInfoTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error, complication: transfer.lane == .complication))
         inner.session(session, didFinish: transfer, error: error)
     }
 
@@ -183,6 +184,20 @@ public final class TracingDelegate: SessionDelegate {
                 keys: message.keys.sorted(), bytes: size,
                 payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: false, repliedAtOnce: false))
         inner.session(session, didReceiveMessage: message)
+    }
+
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
+        var replied = false
+        inner.session(session, didReceiveMessageData: data) { answer in
+            replied = true
+            reply(answer)
+        }
+        trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: true, repliedAtOnce: replied))
+    }
+
+    public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
+        trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: false, repliedAtOnce: false))
+        inner.session(session, didReceiveMessageData: data)
     }
 
     public func sessionReachabilityDidChange(_ session: Session) {

@@ -81,17 +81,21 @@ public enum ControlStringFormat: String, Sendable, Equatable {
     case flightID
     /// A month of the logbook's groups: `2026-11`.
     case month
+    /// Bytes in standard base64 (RFC 4648, `+/`, padded), only in its canonical form (`Base64.decode`).
+    case base64
 
     public var noun: String {
         switch self {
         case .flightID: "a flight id (a UUID)"
         case .month: "a month like 2026-11"
+        case .base64: "bytes in standard base64"
         }
     }
 
     public func matches(_ text: String) -> Bool {
         switch self {
         case .flightID: return Identifier.isUUID(text)
+        case .base64: return Base64.decode(text) != nil
         case .month:
             let bytes = Array(text.utf8)
             guard bytes.count == 7, bytes[4] == 0x2D, bytes.enumerated().allSatisfy({ $0.offset == 4 || (0x30...0x39).contains($0.element) }),

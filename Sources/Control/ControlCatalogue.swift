@@ -7,12 +7,12 @@ public enum ControlCommands {
     private static let both: Set<ControlServerKind> = [.phone, .watch]
 
     public static let all: [ControlCommandSpec] = [
-        transferUserInfo, received, contextSet, contextGet, message, transfers, cancel, quarantine, quarantineRemove, events,
+        transferUserInfo, transferComplication, received, contextSet, contextGet, message, messageData, transfers, cancel, quarantine, quarantineRemove, events,
         status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay, storeLimit,
         logbook, flight, delete, attach, preflight, language, languageSet, strings, settings, notifications, reminders,
         remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
         updateCheck, updateStatus, updateRespond, testRunState,
-        record, link, app, failNext, workoutFault,
+        record, link, app, complication, failNext, workoutFault,
         osStatus, osJetsam,
     ]
 
@@ -27,6 +27,10 @@ public enum ControlCommands {
     public static let transferUserInfo = ControlCommandSpec(
         "transfer-userinfo", both, session: true, arguments: [Payload.payload], reply: TransferUserInfoReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")], "queue a userInfo transfer")
+    public static let transferComplication = ControlCommandSpec(
+        "transfer-complication", [.phone], session: true, arguments: [Payload.payload], reply: TransferComplicationReply.self,
+        errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")],
+        "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
     public static let received = ControlCommandSpec(
         "received", both, session: true, arguments: [Received.limit], "the userInfo dictionaries received, oldest first")
     public static let contextSet = ControlCommandSpec(
@@ -42,6 +46,16 @@ public enum ControlCommands {
             .wc(.messageReplyTimedOut, "no reply came in time"),
             .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
         ], "send a message and wait for its reply, or only for its delivery")
+    public static let messageData = ControlCommandSpec(
+        "message-data", both, session: true, arguments: [MessageData.data, Message.timeoutMs, Message.replyExpected], reply: MessageDataReply.self,
+        errors: [
+            .wc(.deviceNotPaired, "no counterpart is paired"),
+            .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
+            .wc(.payloadTooLarge, "the data is more than 65,536 bytes"),
+            .wc(.notReachable, "the counterpart is not reachable"),
+            .wc(.messageReplyTimedOut, "no reply came in time"),
+            .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
+        ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
     public static let transfers = ControlCommandSpec(
         "transfers", both, session: true, arguments: [Transfers.limit], "outstanding userInfo transfers: keys and sizes")
     public static let cancel = ControlCommandSpec(
@@ -136,6 +150,9 @@ public enum ControlCommands {
         replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self],
         errors: [.failure("the app's state does not allow it (foreground while not installed; close, suspend or resume from the wrong state)")],
         "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume (phone-os)")
+    public static let complication = ControlCommandSpec(
+        "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
+        "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
     public static let failNext = ControlCommandSpec(
         "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], reply: FailNextReply.self,
         "the next N userInfo transfers fail with an error")

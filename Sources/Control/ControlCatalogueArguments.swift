@@ -21,6 +21,9 @@ extension ControlCommands {
         public static let replyExpected = ControlArgument<Bool>(
             "replyExpected", .bool, default: true, "false: send it without a reply handler and wait only for its delivery")
     }
+    public enum MessageData {
+        public static let data = ControlArgument<String>("data", .format(.base64), required: true, "the message's bytes, in base64")
+    }
     public enum Transfers {
         public static let limit = ControlArgument<Int>("limit", .int(1...100_000), default: 100, "list at most this many")
     }
@@ -122,6 +125,9 @@ extension ControlCommands {
             "action", .choice(["install", "uninstall", "foreground", "background"]), required: true, "what happens to the watch app")
         public static let osAction = ControlArgument<String>(
             "action", .choice(["open", "close", "force-quit", "suspend", "resume"]), required: true, "what happens to the phone app")
+    }
+    public enum Complication {
+        public static let state = ControlArgument<String>("state", .choice(["on", "off"]), required: true, "on the watch face, or off it")
     }
     public enum FailNext {
         public static let count = ControlArgument<Int>("count", .int(0...1_000_000), required: true, "how many transfers fail; 0 clears it")

@@ -56,6 +56,44 @@ public struct TransferUserInfoReply: ControlReply {
     public var json: JSONValue { replyObject([(Key.transferId, .integer(transferId))]) }
 }
 
+/// `transfer-complication`: the transfer's id, whether it went as complication data (`isCurrentComplicationInfo`;
+/// false: the day's budget was spent, or the complication is off, and it went as a plain userInfo — its id
+/// then counts among the userInfo transfers), and what is left of today's budget.
+public struct TransferComplicationReply: ControlReply {
+    public var transferId: Int64
+    public var isCurrentComplicationInfo: Bool
+    public var remainingComplicationUserInfoTransfers: Int64
+    enum Key: String { case transferId, isCurrentComplicationInfo, remainingComplicationUserInfoTransfers }
+    public init(transferId: Int64, isCurrentComplicationInfo: Bool, remainingComplicationUserInfoTransfers: Int64) {
+        self.transferId = transferId
+        self.isCurrentComplicationInfo = isCurrentComplicationInfo
+        self.remainingComplicationUserInfoTransfers = remainingComplicationUserInfoTransfers
+    }
+    public init(json: JSONValue) throws(ControlError) {
+        let reader = try ReplyReader<Key>(json, "transfer-complication")
+        transferId = try reader.int(.transferId)
+        isCurrentComplicationInfo = try reader.bool(.isCurrentComplicationInfo)
+        remainingComplicationUserInfoTransfers = try reader.int(.remainingComplicationUserInfoTransfers)
+    }
+    public var json: JSONValue {
+        replyObject([
+            (Key.transferId, .integer(transferId)), (.isCurrentComplicationInfo, .bool(isCurrentComplicationInfo)),
+            (.remainingComplicationUserInfoTransfers, .integer(remainingComplicationUserInfoTransfers)),
+        ])
+    }
+}
+
+/// `complication` (the watch): whether the app's complication is now on the active watch face.
+public struct ComplicationReply: ControlReply {
+    public var complicationEnabled: Bool
+    enum Key: String { case complicationEnabled }
+    public init(complicationEnabled: Bool) { self.complicationEnabled = complicationEnabled }
+    public init(json: JSONValue) throws(ControlError) {
+        complicationEnabled = try ReplyReader<Key>(json, "complication").bool(.complicationEnabled)
+    }
+    public var json: JSONValue { replyObject([(Key.complicationEnabled, .bool(complicationEnabled))]) }
+}
+
 /// `context-set`: the context's version.
 public struct ContextSetReply: ControlReply {
     public var version: Int64
@@ -105,6 +143,32 @@ public struct MessageReply: ControlReply {
     public var json: JSONValue {
         switch outcome {
         case let .reply(reply): replyObject([(Key.reply, reply)])
+        case .delivered: replyObject([(Key.delivered, .bool(true))])
+        }
+    }
+}
+
+/// `message-data`: the reply's bytes (base64), or that the data message was delivered (no reply expected).
+public struct MessageDataReply: ControlReply {
+    public enum Outcome: Sendable, Equatable {
+        case reply([UInt8])
+        case delivered
+    }
+    public var outcome: Outcome
+    enum Key: String { case reply, delivered }
+    public init(_ outcome: Outcome) { self.outcome = outcome }
+    public init(json: JSONValue) throws(ControlError) {
+        let reader = try ReplyReader<Key>(json, "message-data")
+        if let reply = reader.optional(.reply, { $0.stringValue.flatMap(Base64.decode) }) {
+            outcome = .reply(reply)
+        } else {
+            guard try reader.bool(.delivered) else { throw ControlError("the daemon's message-data reply says it was not delivered") }
+            outcome = .delivered
+        }
+    }
+    public var json: JSONValue {
+        switch outcome {
+        case let .reply(bytes): replyObject([(Key.reply, .string(Base64.encode(bytes)))])
         case .delivered: replyObject([(Key.delivered, .bool(true))])
         }
     }

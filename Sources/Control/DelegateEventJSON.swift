@@ -16,8 +16,9 @@ extension DelegateEvent {
             fields["error"] = error.map(JSONValue.string) ?? .null
         case .didBecomeInactive, .didDeactivate:
             break
-        case let .didReceiveUserInfo(seq, list, bytes, outcome):
+        case let .didReceiveUserInfo(seq, list, bytes, outcome, complication):
             fields["seq"] = .integer(seq)
+            if complication { fields["complication"] = .bool(true) }
             fields["keys"] = keys(list)
             fields["bytes"] = .integer(Int64(bytes))
             switch outcome {
@@ -35,8 +36,9 @@ extension DelegateEvent {
             fields["count"] = .integer(Int64(count))
         case let .didRollBackReceivedTransfers(error):
             fields["error"] = .string(error)
-        case let .didFinishUserInfoTransfer(seq, replayed, error):
+        case let .didFinishUserInfoTransfer(seq, replayed, error, complication):
             fields["seq"] = .integer(seq)
+            if complication { fields["complication"] = .bool(true) }
             fields["replayed"] = .bool(replayed)
             fields["error"] =
                 error.map { .object(["code": .integer(Int64($0.code.rawValue)), "name": .string($0.name), "message": .string($0.message)]) } ?? .null
@@ -50,6 +52,10 @@ extension DelegateEvent {
             fields["replyHandler"] = .bool(replyHandler)
             if replyHandler { fields["repliedAtOnce"] = .bool(repliedAtOnce) }
             if let payload { fields["message"] = payload.json }
+        case let .didReceiveMessageData(bytes, replyHandler, repliedAtOnce):
+            fields["bytes"] = .integer(Int64(bytes))
+            fields["replyHandler"] = .bool(replyHandler)
+            if replyHandler { fields["repliedAtOnce"] = .bool(repliedAtOnce) }
         case let .reachabilityDidChange(reachable):
             fields["reachable"] = .bool(reachable)
         case let .watchStateDidChange(paired, installed):

@@ -172,6 +172,7 @@ public final class DeviceHost {
         session = Session(
             role: configuration.role, database: database, loop: loop, transport: transport,
             configuration: configuration.session, logger: logger)
+        session.deviceClock = { [unowned self] in self.deviceNow }
         // The delegate calls are traced on their way to the app (`runway … events`).
         tracer = TracingDelegate(ledger, trace: DelegateTrace())
         session.delegate = tracer

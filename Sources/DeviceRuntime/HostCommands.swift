@@ -28,6 +28,12 @@ extension DeviceHost {
         if configuration.role == .watch {
             router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
             router.on("app") { [unowned self] request, connection in connection.reply(try appState(request)) }
+            router.on("complication") { [unowned self] request, connection in
+                let enabled = request[ControlCommands.Complication.state] == "on"
+                try session.setComplicationEnabled(enabled)
+                logger.notice("complication.\(enabled ? "on" : "off")", ["by": "runway watch complication"])
+                connection.reply(ComplicationReply(complicationEnabled: enabled))
+            }
             router.on("fail-next") { [unowned self] request, connection in connection.reply(try failNext(request)) }
         }
         return router

@@ -19,6 +19,15 @@ struct SessionCommands {
             let transfer = try session.transferUserInfo(try Self.payload(request))
             connection.reply(TransferUserInfoReply(transferId: transfer.seq))
         }
+        if session.role == .phone {
+            router.on("transfer-complication") { request, connection in
+                let transfer = try session.transferCurrentComplicationUserInfo(try Self.payload(request))
+                connection.reply(
+                    TransferComplicationReply(
+                        transferId: transfer.seq, isCurrentComplicationInfo: transfer.lane == .complication,
+                        remainingComplicationUserInfoTransfers: Int64(try session.remainingComplicationUserInfoTransfers())))
+            }
+        }
         router.on("context-set") { request, connection in
             let version = try session.updateApplicationContext(try Self.payload(request))
             connection.reply(ContextSetReply(version: version))
@@ -34,6 +43,19 @@ struct SessionCommands {
                 switch result {
                 case .success where !replyExpected: connection.reply(MessageReply(.delivered))
                 case let .success(reply): connection.reply(MessageReply(.reply(reply.json)))
+                case let .failure(error): connection.reply(error: ControlError(error))
+                }
+            }
+        }
+        router.on("message-data") { request, connection in
+            let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
+            let replyExpected = request[ControlCommands.Message.replyExpected]
+            // The router checked the base64.
+            let data = Base64.decode(request[ControlCommands.MessageData.data]) ?? []
+            session.sendMessageData(data, replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
+                switch result {
+                case .success where !replyExpected: connection.reply(MessageDataReply(.delivered))
+                case let .success(reply): connection.reply(MessageDataReply(.reply(reply)))
                 case let .failure(error): connection.reply(error: ControlError(error))
                 }
             }
@@ -113,7 +135,15 @@ struct SessionCommands {
             "quarantined": .integer(Int64(try session.quarantinedCount())),
             "receivedMessages": .integer(Int64(session.receivedMessageCount)),
             "receivedMessagesWithoutReply": .integer(Int64(ledger.messagesWithoutReply)),
+            "receivedMessageData": .integer(Int64(ledger.messageDataReceived)),
         ]
+        if session.role == .phone {
+            fields["complicationEnabled"] = .bool(session.counterpartComplicationEnabled)
+            fields["remainingComplicationUserInfoTransfers"] = .integer(Int64(try session.remainingComplicationUserInfoTransfers()))
+            fields["outstandingComplicationTransfers"] = .integer(Int64(try session.outstandingComplicationTransferCount()))
+        } else {
+            fields["complicationEnabled"] = .bool(session.localComplicationEnabled)
+        }
         if let pairing = session.pairing {
             fields["pairingId"] = .string(pairing.pairingID)
             fields["counterpartDeviceId"] = .string(pairing.counterpartID(of: session.role))
@@ -123,6 +153,7 @@ struct SessionCommands {
         if session.duplicatedDeliveries > 0 { fields["duplicatedDeliveries"] = .integer(Int64(session.duplicatedDeliveries)) }
         if session.failNextCount > 0 { fields["failNext"] = .integer(Int64(session.failNextCount)) }
         if let last = ledger.lastMessageWithoutReply { fields["lastMessageWithoutReply"] = last.json }
+        if let bytes = ledger.lastMessageDataBytes { fields["lastMessageDataBytes"] = .integer(Int64(bytes)) }
         if session.messagesAwaitingLinkCount > 0 { fields["messagesAwaitingLink"] = .integer(Int64(session.messagesAwaitingLinkCount)) }
         return StatusReply(
             role: session.role.rawValue, pid: Int64(getpid()), activationState: session.activationState.rawValue, paired: session.isPaired,

@@ -21,6 +21,9 @@ final class SessionLedger: SessionDelegate {
     /// Messages whose sender expected no reply, since start-up, and the latest of them.
     private(set) var messagesWithoutReply = 0
     private(set) var lastMessageWithoutReply: UserInfo?
+    /// Data messages received since start-up (with a reply handler or without), and the size of the latest.
+    private(set) var messageDataReceived = 0
+    private(set) var lastMessageDataBytes: Int?
 
     func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
         onActivation(state, error)
@@ -68,6 +71,18 @@ final class SessionLedger: SessionDelegate {
         messagesWithoutReply += 1
         lastMessageWithoutReply = message
         app?.session(session, didReceiveMessage: message)
+    }
+
+    func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
+        messageDataReceived += 1
+        lastMessageDataBytes = data.count
+        app?.session(session, didReceiveMessageData: data, reply: reply)
+    }
+
+    func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
+        messageDataReceived += 1
+        lastMessageDataBytes = data.count
+        app?.session(session, didReceiveMessageData: data)
     }
 
     func sessionReachabilityDidChange(_ session: Session) { app?.sessionReachabilityDidChange(session) }

@@ -42,6 +42,35 @@ public final class AppConnectivity {
         }
     }
 
+    /// Complication data (the watch): it becomes what the complication shows, in the batch's transaction.
+    public func recordComplication(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+        do {
+            let upsert = try database.statement(
+                """
+                INSERT INTO complication_data (singleton, payload, transfer_seq, updates, received_at) VALUES (1, ?, ?, 1, ?)
+                ON CONFLICT (singleton) DO UPDATE SET payload = excluded.payload, transfer_seq = excluded.transfer_seq,
+                    updates = updates + 1, received_at = excluded.received_at
+                """)
+            try upsert.bind(blob: PropertyListCodec.encode(userInfo), at: 1)
+            try upsert.bind(transfer.transferIdentifier, at: 2)
+            try upsert.bind(wallClockSeconds(), at: 3)
+            try upsert.run()
+            logger.info("app.complication-updated", ["seq": transfer.transferIdentifier])
+            return .accepted
+        } catch {
+            logger.error("app.complication-save-failed", ["seq": transfer.transferIdentifier, "error": "\(error)"])
+            return (error as? StorageError)?.kind == .full ? .insufficientSpace : .failed
+        }
+    }
+
+    /// What the complication shows (the newest complication data, nil before any) and how many updates came.
+    public func complication() throws -> (current: UserInfo?, updates: Int64) {
+        let query = try database.statement("SELECT payload, updates FROM complication_data")
+        defer { query.reset() }
+        guard try query.step() else { return (nil, 0) }
+        return (try? PropertyListCodec.decodeDictionary(query.blob(at: 0)), query.int64(at: 1))
+    }
+
     /// The userInfo dictionaries delivered to this app, in arrival order, with where they came from.
     public func receivedUserInfo(limit: Int = 100_000) throws -> [(userInfo: UserInfo, seq: Int64, receivedAt: Double)] {
         let query = try database.statement(
@@ -76,6 +105,17 @@ public final class AppConnectivity {
         } else {
             reply(answer)
         }
+    }
+
+    /// A data message: the apps answer with the same bytes (the sender can check the round trip).
+    public func answer(data: Data, reply: @escaping (Data) -> Void) {
+        logger.info("app.message-data-received", ["bytes": data.count])
+        reply(data)
+    }
+
+    /// A data message whose sender expects no reply: noted, nothing to answer.
+    public func take(data: Data) {
+        logger.info("app.message-data-received", ["bytes": data.count, "replyExpected": false])
     }
 
     /// A message whose sender expects no reply: noted, nothing to answer.
@@ -169,7 +209,7 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
     }
 
     public func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
-        app.recordUserInfo(userInfo, transfer: transfer)
+        transfer.isComplication ? app.recordComplication(userInfo, transfer: transfer) : app.recordUserInfo(userInfo, transfer: transfer)
     }
 
     public func session(_ session: WCSession, didReceiveWorkoutEvent event: UserInfo) { onWorkoutEvent?(event) }
@@ -195,4 +235,10 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
     public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
         app.take((try? WCSession.typed(message)) ?? [:])
     }
+
+    public func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
+        app.answer(data: messageData, reply: replyHandler)
+    }
+
+    public func session(_ session: WCSession, didReceiveMessageData messageData: Data) { app.take(data: messageData) }
 }

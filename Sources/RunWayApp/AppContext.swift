@@ -63,7 +63,20 @@ public enum RunWayStore {
                     key TEXT PRIMARY KEY NOT NULL,
                     value TEXT NOT NULL
                 ) STRICT;
-                """)
+                """),
+            Migration(
+                "app.complication.1",
+                """
+                -- The watch app's complication: the newest complication data the phone sent (what the watch
+                -- face shows) and how many updates arrived. A plain userInfo never lands here.
+                CREATE TABLE complication_data (
+                    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    payload BLOB NOT NULL,
+                    transfer_seq INTEGER NOT NULL,
+                    updates INTEGER NOT NULL,
+                    received_at REAL NOT NULL
+                ) STRICT;
+                """),
         ]
 
     /// Opens (creating) the app's store in `container` and migrates it. A store file unlinked under the

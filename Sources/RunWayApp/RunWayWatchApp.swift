@@ -81,6 +81,8 @@ public final class RunWayWatchApp {
     func addStatus(to status: inout StatusReply) throws {
         var fields = status.other
         fields["inbox"] = .object(["depth": .integer(0), "receivedUserInfo": .integer(try app.receivedUserInfoCount())])
+        let complication = try app.complication()
+        fields["complication"] = .object(["updates": .integer(complication.updates), "current": complication.current?.json ?? .null])
         fields.merge(session.versionFields(peerKey: "phoneAppVersion")) { _, new in new }
         fields.merge(languageStatusFields) { _, new in new }
         status.other = fields

@@ -22,11 +22,13 @@ public enum CLI {
             PairCommand.command
         ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
             WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
-        ] + LinkCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.commands(.watch)
+        ] + LinkCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.complicationCommands
+        + SessionCLI.commands(.watch)
         + QuarantineCLI.commands(.watch) + [
             PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
             AlertCommands.alerts,
-        ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + QuarantineCLI.commands(.phone)
+        ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + [SessionCLI.transferComplication]
+        + QuarantineCLI.commands(.phone)
         + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
             NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
         ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)]

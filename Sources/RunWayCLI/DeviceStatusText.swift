@@ -76,8 +76,11 @@ enum DeviceStatusText {
             Row(section: "INBOX", label: "for the app", keys: ["inbox"]) { fields in
                 "\(int(fields, "inbox", "receivedUserInfo")) userInfo that are not flights, \(int(fields, "inbox", "depth")) waiting"
             },
-            Row(section: "INBOX", label: "messages", keys: ["receivedMessages", "receivedMessagesWithoutReply"]) { fields in
-                "\(int(fields, "receivedMessages")) received, \(int(fields, "receivedMessagesWithoutReply")) without a reply handler"
+            Row(section: "INBOX", label: "messages", keys: ["receivedMessages", "receivedMessagesWithoutReply", "receivedMessageData", "lastMessageDataBytes"])
+            {
+                fields in
+                "\(int(fields, "receivedMessages")) received, \(int(fields, "receivedMessagesWithoutReply")) without a reply handler, \(int(fields, "receivedMessageData")) of them data"
+                    + (fields["lastMessageDataBytes"].map { " (the last \($0.intValue ?? 0) bytes)" } ?? "")
             },
             Row(section: "INBOX", label: "quarantined", keys: ["quarantined"]) {
                 "\(int($0, "quarantined"))" + (int($0, "quarantined") > 0 ? " (runway \(role) quarantine)" : "")
@@ -93,6 +96,15 @@ enum DeviceStatusText {
             Row(section: "APP", label: "watch app", keys: ["watchAppInstalled", "watchAppActive"]) { fields in
                 (fields["watchAppInstalled"]?.boolValue == true ? "installed" : "not installed")
                     + (fields["watchAppActive"].map { $0.boolValue == true ? ", foreground" : ", background" } ?? "")
+            },
+            Row(
+                section: "APP", label: "complication",
+                keys: ["complicationEnabled", "remainingComplicationUserInfoTransfers", "outstandingComplicationTransfers", "complication"]
+            ) { fields in
+                (fields["complicationEnabled"]?.boolValue == true ? "on the watch face" : "not on the watch face")
+                    + (fields["remainingComplicationUserInfoTransfers"].map { ", \($0.intValue ?? 0) of 50 transfers left today" } ?? "")
+                    + (int(fields, "outstandingComplicationTransfers") > 0 ? ", \(int(fields, "outstandingComplicationTransfers")) queued" : "")
+                    + (fields["complication"].map { ", \($0["updates"]?.intValue ?? 0) update(s) received" } ?? "")
             },
             Row(section: "APP", label: "flights", keys: ["flights"]) { "\(int($0, "flights")) stored" },
             Row(section: "APP", label: "save path", keys: ["savePath", "pendingWatchDataQueue"]) { fields in

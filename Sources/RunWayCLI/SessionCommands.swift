@@ -64,21 +64,29 @@ enum SessionCLI {
                     return 0
                 }),
             CLI.Command(
-                path: [name, "message"], synopsis: "--home \(home) --json-file F [--no-reply] [--timeout MS] [--json]",
+                path: [name, "message"], synopsis: "--home \(home) (--json-file F | --data-file F [--out F]) [--no-reply] [--timeout MS] [--json]",
                 summary: """
                     Sends the JSON object in F as an immediate message and prints the \(other)'s reply. Only while the
                     \(other) is reachable (else 7007 notReachable)\(device == .watch ? "; with the watch app in the foreground and the phone app not running, phone-os launches it for the message (a force-quit app is not: 7007)" : ""); 7012
                     messageReplyTimedOut if no reply comes in time (default 10000 ms). The apps reply with what they
                     received; a message with "replyDelayMs": N is answered N ms late, one with "noReply": true never.
-                    --no-reply sends it without a reply handler: the \(other)'s app hears didReceiveMessage without a
-                    reply, and this prints "delivered" once it has (7014 deliveryFailed if not confirmed in time).
+                    --data-file F sends F's bytes as a data message (sendMessageData, at most 65,536 bytes, else 7009
+                    payloadTooLarge): the apps answer with the same bytes, written to stdout as they are, or to
+                    --out F (--json: {"reply":{"$data":…}}).
+                    --no-reply sends it without a reply handler: the \(other)'s app hears didReceiveMessage (or
+                    didReceiveMessageData) without a reply, and this prints "delivered" once it has (7014
+                    deliveryFailed if not confirmed in time).
                     """,
                 specs: [
-                    CLI.homeSpec, jsonFileSpec, .flag("no-reply", "send it without a reply handler: wait only until it is delivered"),
+                    CLI.homeSpec, jsonFileSpec, .option("data-file", "F", "send F's bytes as a data message (sendMessageData; - for stdin)"),
+                    .option("out", "F", "write a data message's reply to F, not stdout"),
+                    .flag("no-reply", "send it without a reply handler: wait only until it is delivered"),
                     .option("timeout", "MS", "how long to wait for the reply, or the delivery (default 10000)"), CLI.jsonSpec,
                 ],
                 positionals: 0,
                 run: { parsed in
+                    if parsed.value("data-file") != nil { return try sendData(parsed, device) }
+                    if parsed.value("out") != nil { throw UsageError("--out is for a data message's reply: give --data-file F") }
                     var request = ControlRequest(ControlCommands.message)
                     request[ControlCommands.Payload.payload] = try readJSONObject(parsed)
                     request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
@@ -140,6 +148,48 @@ enum SessionCLI {
         ]
     }
 
+    /// `runway phone transfer-complication --json-file F`: `transferCurrentComplicationUserInfo`.
+    static let transferComplication = CLI.Command(
+        path: ["phone", "transfer-complication"], synopsis: "--home P --json-file F [--json]",
+        summary: """
+            Queues the JSON object in F as complication data for the watch (transferCurrentComplicationUserInfo): sent
+            ahead of any queued userInfo, while today's budget lasts — 50 a day on the phone's clock, and only while
+            the complication is on the watch face (runway watch complication on). Past that it goes as a plain
+            userInfo transfer, and this says so. Prints the transfer id and what is left today.
+            """,
+        specs: [CLI.homeSpec, jsonFileSpec, CLI.jsonSpec], positionals: 0,
+        run: { parsed in
+            let payload = try readJSONObject(parsed)
+            let reply = try call(
+                parsed, .phone, ControlCommands.transferComplication.request { $0[ControlCommands.Payload.payload] = payload },
+                as: TransferComplicationReply.self)
+            if parsed.has("json") {
+                Output.out(reply.json.text)
+            } else if reply.isCurrentComplicationInfo {
+                Output.out("complication transfer \(reply.transferId); \(reply.remainingComplicationUserInfoTransfers) of 50 left today")
+            } else {
+                Output.out(
+                    "userInfo transfer \(reply.transferId): sent as a plain userInfo (no complication transfers left today, or the complication is not on the watch face)"
+                )
+            }
+            return 0
+        })
+
+    /// `runway watch complication on|off`
+    static let complicationCommands: [CLI.Command] = ["on", "off"].map { state in
+        CLI.Command(
+            path: ["watch", "complication", state], synopsis: "--home W",
+            summary:
+                "Puts the watch app's complication \(state == "on" ? "on the active watch face" : "off the watch face"). The phone sees it at once in isComplicationEnabled (and sessionWatchStateDidChange); while it is off the phone's remainingComplicationUserInfoTransfers is 0.",
+            specs: [CLI.homeSpec], positionals: 0,
+            run: { parsed in
+                let reply = try call(
+                    parsed, .watch, ControlCommands.complication.request { $0[ControlCommands.Complication.state] = state }, as: ComplicationReply.self)
+                Output.out("complication: \(reply.complicationEnabled ? "on the watch face" : "off")")
+                return 0
+            })
+    }
+
     /// `runway watch app install|uninstall|foreground|background`
     static let appCommands: [CLI.Command] = ["install", "uninstall", "foreground", "background"].map { action in
         CLI.Command(
@@ -155,6 +205,56 @@ enum SessionCLI {
     }
 
     static let jsonFileSpec = ArgumentSpec.option("json-file", "F", "a file holding one JSON object (- for stdin)")
+
+    /// The largest data message (Apple's message limit, the session's `userInfoByteLimit`).
+    static let messageDataLimit = 65_536
+
+    /// `message --data-file F`: the file's bytes as a data message; the reply's bytes to stdout or `--out`.
+    static func sendData(_ parsed: ParsedArguments, _ device: DeviceRole) throws -> Int32 {
+        if parsed.value("json-file") != nil { throw UsageError("give either --json-file (a message) or --data-file (a data message), not both") }
+        let path = try parsed.required("data-file")
+        let data = try readDataFile(path, limit: messageDataLimit)
+        var request = ControlRequest(ControlCommands.messageData)
+        request[ControlCommands.MessageData.data] = Base64.encode(data)
+        request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
+        if parsed.has("no-reply") { request[ControlCommands.Message.replyExpected] = false }
+        let reply = try call(parsed, device, request, as: MessageDataReply.self)
+        switch reply.outcome {
+        case .delivered:
+            Output.out(parsed.has("json") ? reply.json.text : "delivered")
+        case let .reply(bytes):
+            if parsed.has("json") {
+                Output.out(JSONValue.object(["reply": .object(["$data": .string(Base64.encode(bytes))])]).text)
+            } else if let out = parsed.value("out") {
+                do {
+                    try Filesystem.writeAtomically(bytes, to: out)
+                } catch {
+                    throw ControlError("cannot write \(out): \(error)")
+                }
+            } else {
+                Output.writeBytes(1, bytes)
+            }
+        }
+        return 0
+    }
+
+    /// A data message's bytes: a file that cannot be read is a usage error (exit 2); one over `limit`
+    /// is Apple's `payloadTooLarge` (7009, exit 1), found from its size before it is read.
+    static func readDataFile(_ path: String, limit: Int) throws -> [UInt8] {
+        if path != "-", let info = Filesystem.status(of: path), (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit {
+            throw ControlError(WCError(.payloadTooLarge, "\(path) is \(info.st_size) bytes, more than the \(limit)-byte limit of a data message"))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = path == "-" ? try readStandardInput() : try Filesystem.readFile(path)
+        } catch {
+            throw UsageError("cannot read \(path): \(error)")
+        }
+        guard bytes.count <= limit else {
+            throw ControlError(WCError(.payloadTooLarge, "\(path) is \(bytes.count) bytes, more than the \(limit)-byte limit of a data message"))
+        }
+        return bytes
+    }
 
     /// Sends `request` to the device's daemon, checked against the catalogue first.
     static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest) throws -> JSONValue {

@@ -53,7 +53,7 @@ final class SessionAdapter: SessionDelegate {
     }
 
     private static func received(_ transfer: ReceivedTransfer) -> WCReceivedTransfer {
-        WCReceivedTransfer(transferIdentifier: transfer.seq, senderDeviceID: transfer.senderDeviceID)
+        WCReceivedTransfer(transferIdentifier: transfer.seq, senderDeviceID: transfer.senderDeviceID, isComplication: transfer.lane == .complication)
     }
 
     private static func outcome(_ outcome: WCReceiveOutcome) -> ReceiveOutcome {
@@ -72,9 +72,10 @@ final class SessionAdapter: SessionDelegate {
         guard let delegate else { return }
         let seq = transfer.seq
         let known = transfer.userInfo
+        let lane = transfer.lane
         let finished = WCSessionUserInfoTransfer(
-            session: wcSession, identifier: seq, userInfo: nil,
-            loader: { [weak session] in known ?? (try? session?.outboxUserInfo(seq: seq)) ?? nil })
+            session: wcSession, identifier: seq, userInfo: nil, complication: lane == .complication,
+            loader: { [weak session] in known ?? (try? session?.outboxUserInfo(seq: seq, lane: lane)) ?? nil })
         delegate.session(wcSession, didFinish: finished, error: error.map(WCError.init))
     }
 
@@ -93,6 +94,15 @@ final class SessionAdapter: SessionDelegate {
 
     func session(_ session: Session, didReceiveMessage message: UserInfo) {
         delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message))
+    }
+
+    func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
+        guard let delegate else { return }
+        delegate.session(wcSession, didReceiveMessageData: Data(data)) { answer in reply([UInt8](answer)) }
+    }
+
+    func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
+        delegate?.session(wcSession, didReceiveMessageData: Data(data))
     }
 
     func sessionReachabilityDidChange(_ session: Session) { delegate?.sessionReachabilityDidChange(wcSession) }

@@ -28,10 +28,13 @@ public enum WCReceiveOutcome: Sendable, Equatable {
 
 /// A received transfer as the batch delegate sees it.
 public struct WCReceivedTransfer: Sendable {
-    /// The sender's id for it: increasing, unique per sending device.
+    /// The sender's id for it: increasing, unique per sending device (and queue).
     public let transferIdentifier: Int64
     /// The sending device's id.
     public let senderDeviceID: String
+    /// Sent with `transferCurrentComplicationUserInfo` within the day's budget: complication data
+    /// (delivered through `didReceiveUserInfo`, as on watchOS; this says which it was).
+    public var isComplication = false
 }
 
 /// A delegate that takes received userInfo in batches, in a transaction of its own (group commit: one
@@ -84,6 +87,18 @@ extension WCSession {
         return transfers.map { WCSessionUserInfoTransfer(session: self, identifier: $0.seq, userInfo: nil, loader: { [batch = $0.userInfo] in batch }) }
     }
 
+    /// `transferCurrentComplicationUserInfo`, typed: throws what would have failed it (7004, 7006,
+    /// 7009, 7010); nothing is queued then.
+    @discardableResult
+    public func transferCurrentComplicationUserInfo(typed userInfo: [String: PropertyListValue]) throws -> WCSessionUserInfoTransfer {
+        guard let host, host.session != nil else { throw WCError(.sessionNotActivated, description: "this process is not an app on a simulated device") }
+        let transfer = try host.mailbox.sync { () throws -> UserInfoTransfer in
+            do { return try host.session.transferCurrentComplicationUserInfo(userInfo) } catch { throw WCError.from(error) }
+        }
+        return WCSessionUserInfoTransfer(
+            session: self, identifier: transfer.seq, userInfo: nil, complication: transfer.lane == .complication, loader: { userInfo })
+    }
+
     /// Queues a series made a slice at a time (`next` returns nil when done) in one durable write: all
     /// of it or none. Returns the first and last transfer ids (0 when empty). Must be called on the
     /// delegate queue (from a delegate call or the app's own work there).
@@ -126,6 +141,22 @@ extension WCSession {
         nonisolated(unsafe) let done = completion
         host.mailbox.sync {
             host.session.sendMessage(message, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds) { result in
+                done(result.mapError(WCError.init))
+            }
+        }
+    }
+
+    /// `sendMessageData` with bytes and a `Result`; `completion` runs once, on the delegate queue (empty
+    /// bytes for a message without a reply, once delivered).
+    public func sendMessageData(
+        bytes: [UInt8], replyExpected: Bool, timeoutMilliseconds: UInt64? = nil, completion: @escaping (Result<[UInt8], WCError>) -> Void
+    ) {
+        guard let host, host.session != nil else {
+            return completion(.failure(WCError(.sessionNotActivated, description: "this process is not an app on a simulated device")))
+        }
+        nonisolated(unsafe) let done = completion
+        host.mailbox.sync {
+            host.session.sendMessageData(bytes, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds) { result in
                 done(result.mapError(WCError.init))
             }
         }

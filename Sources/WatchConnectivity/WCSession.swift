@@ -118,11 +118,15 @@ open class WCSession: NSObject, @unchecked Sendable {
     /// iOS: the paired watch has this app's watch app installed.
     open var isWatchAppInstalled: Bool { onDevice(false) { $0.isWatchAppInstalled } }
 
-    /// iOS: the app's complication is on the active watch face. (Complications are not simulated yet.)
-    open var isComplicationEnabled: Bool { false }
+    /// iOS: the app's complication is on the paired watch's active watch face (`runway watch complication
+    /// on|off`), as the watch last said; `sessionWatchStateDidChange` tells of a change.
+    open var isComplicationEnabled: Bool {
+        onDevice(false) { $0.role == .phone ? $0.counterpartComplicationEnabled : $0.localComplicationEnabled }
+    }
 
-    /// iOS: how many complication transfers remain today. (Complications are not simulated yet.)
-    open var remainingComplicationUserInfoTransfers: Int { 0 }
+    /// iOS: how many `transferCurrentComplicationUserInfo` calls remain today (50 a day on the device's
+    /// clock while the complication is on the watch face, 0 while it is not).
+    open var remainingComplicationUserInfoTransfers: Int { onDevice(0) { (try? $0.remainingComplicationUserInfoTransfers()) ?? 0 } }
 
     /// iOS: a directory for this app's data about the paired watch: inside the app's container, one per
     /// pairing; nil while no watch with the watch app is paired.
@@ -187,11 +191,20 @@ open class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Data messages are not simulated yet: the error handler hears `genericError` (7001).
+    /// Sends bytes the app encoded itself while the counterpart is reachable (at most 65,536 bytes, else
+    /// `payloadTooLarge` 7009). With a `replyHandler` the counterpart's
+    /// `session(_:didReceiveMessageData:replyHandler:)` answers with bytes; without one it hears
+    /// `session(_:didReceiveMessageData:)`. Exactly one of the handlers runs (the error handler for a
+    /// failure), on the delegate queue; without a reply handler nothing runs on success.
     open func sendMessageData(_ data: Data, replyHandler: ((Data) -> Void)?, errorHandler: (((any Error)) -> Void)? = nil) {
-        nonisolated(unsafe) let handler = errorHandler
-        let error = WCError(.genericError, description: "sendMessageData is not simulated yet (docs/protocol.md, differences from Apple)")
-        later { handler?(error) }
+        nonisolated(unsafe) let reply = replyHandler
+        nonisolated(unsafe) let failure = errorHandler
+        sendMessageData(bytes: [UInt8](data), replyExpected: replyHandler != nil) { result in
+            switch result {
+            case let .success(answer): reply?(Data(answer))
+            case let .failure(error): failure?(error)
+            }
+        }
     }
 
     // MARK: - userInfo transfers
@@ -209,20 +222,31 @@ open class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Complications are not simulated yet: the transfer finishes at once with `genericError` (7001).
+    /// iOS: sends complication data to the watch app, ahead of any queued userInfo, while today's budget
+    /// lasts (`remainingComplicationUserInfoTransfers`); after that — or while the complication is not
+    /// on the watch face — as a plain `transferUserInfo` (`isCurrentComplicationInfo` false). Durable
+    /// before it returns; a failure finishes the transfer at once with the error in `didFinish`.
     @discardableResult
     open func transferCurrentComplicationUserInfo(_ userInfo: [String: Any] = [:]) -> WCSessionUserInfoTransfer {
-        failedTransfer(
-            userInfo, WCError(.genericError, description: "complication transfers are not simulated yet (docs/protocol.md, differences from Apple)"),
-            complication: true)
+        do {
+            let typed = try PropertyListBridge.typed(userInfo)
+            return try transferCurrentComplicationUserInfo(typed: typed)
+        } catch {
+            return failedTransfer(userInfo, error, complication: true)
+        }
     }
 
-    /// The transfers queued and not yet delivered, oldest first.
+    /// The transfers queued and not yet delivered, oldest first: complication transfers (sent first), then userInfo.
     open var outstandingUserInfoTransfers: [WCSessionUserInfoTransfer] {
         onDevice([]) { session in
-            ((try? session.outstandingUserInfoTransfers(limit: Int.max)) ?? []).map { item in
-                WCSessionUserInfoTransfer(session: self, identifier: item.transfer.seq, userInfo: PropertyListBridge.untyped(item.transfer.userInfo))
+            let complications = ((try? session.outstandingComplicationTransfers(limit: Int.max)) ?? []).map { transfer in
+                WCSessionUserInfoTransfer(
+                    session: self, identifier: transfer.seq, userInfo: PropertyListBridge.untyped(transfer.userInfo), complication: true)
             }
+            return complications
+                + ((try? session.outstandingUserInfoTransfers(limit: Int.max)) ?? []).map { item in
+                    WCSessionUserInfoTransfer(session: self, identifier: item.transfer.seq, userInfo: PropertyListBridge.untyped(item.transfer.userInfo))
+                }
         }
     }
 
@@ -235,13 +259,15 @@ open class WCSession: NSObject, @unchecked Sendable {
         return transfer
     }
 
-    func isOutstanding(_ identifier: Int64) -> Bool {
-        onDevice(false) { (try? $0.transferState(seq: identifier).outstanding) ?? false }
+    func isOutstanding(_ identifier: Int64, complication: Bool = false) -> Bool {
+        onDevice(false) { (try? $0.transferState(seq: identifier, lane: complication ? .complication : .userInfo).outstanding) ?? false }
     }
 
-    func cancelTransfer(_ identifier: Int64) {
-        onDevice(()) { _ = try? $0.cancelUserInfoTransfer(seq: identifier) }
+    func cancelTransfer(_ identifier: Int64, complication: Bool = false) {
+        onDevice(()) { _ = complication ? try? $0.cancelComplicationTransfer(seq: identifier) : try? $0.cancelUserInfoTransfer(seq: identifier) }
     }
+
+    func isCurrentComplication(_ identifier: Int64) -> Bool { onDevice(false) { $0.isCurrentComplication(seq: identifier) } }
 
     // MARK: - Files
 

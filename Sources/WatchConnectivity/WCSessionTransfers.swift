@@ -7,9 +7,11 @@ import PropertyLists
 /// not decode every dictionary back for nothing); a transfer whose row is gone by then — asked long after
 /// it finished — reads as empty.
 open class WCSessionUserInfoTransfer: NSObject, @unchecked Sendable {
-    /// The transfer's id on this device (the simulator's; Apple's transfers have no public id).
+    /// The transfer's id on this device (the simulator's; Apple's transfers have no public id). A
+    /// complication transfer's id counts in its own queue (`isComplicationTransfer`).
     public let transferIdentifier: Int64
-    public let isCurrentComplicationInfo: Bool
+    /// Went in the complication queue (`transferCurrentComplicationUserInfo` within the day's budget).
+    public let isComplicationTransfer: Bool
     private let session: WCSession?
     private var loaded: [String: Any]?
     private let loader: (() -> [String: PropertyListValue]?)?
@@ -20,10 +22,18 @@ open class WCSessionUserInfoTransfer: NSObject, @unchecked Sendable {
     ) {
         self.session = session
         transferIdentifier = identifier
-        isCurrentComplicationInfo = complication
+        isComplicationTransfer = complication
         loaded = userInfo
         self.loader = loader
         super.init()
+    }
+
+    /// True for a complication transfer that is the newest one this app queued: only the newest is the
+    /// complication's current data. False for a plain userInfo transfer — also one made by
+    /// `transferCurrentComplicationUserInfo` once the day's budget was spent.
+    open var isCurrentComplicationInfo: Bool {
+        guard isComplicationTransfer else { return false }
+        return session?.isCurrentComplication(transferIdentifier) ?? false
     }
 
     /// The dictionary that was (or is being) transferred.
@@ -36,10 +46,10 @@ open class WCSessionUserInfoTransfer: NSObject, @unchecked Sendable {
 
     /// True until the counterpart has it (Apple: "true if the data has not yet been transferred"), for
     /// queued transfers too.
-    open var isTransferring: Bool { session?.isOutstanding(transferIdentifier) ?? false }
+    open var isTransferring: Bool { session?.isOutstanding(transferIdentifier, complication: isComplicationTransfer) ?? false }
 
     /// Cancels the transfer if it has not been sent yet; nothing happens once it is on its way.
-    open func cancel() { session?.cancelTransfer(transferIdentifier) }
+    open func cancel() { session?.cancelTransfer(transferIdentifier, complication: isComplicationTransfer) }
 
     open override var description: String { "<WCSessionUserInfoTransfer \(transferIdentifier) transferring=\(isTransferring)>" }
 }

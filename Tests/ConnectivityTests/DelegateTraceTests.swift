@@ -70,12 +70,12 @@ final class FastPathDelegate: SessionDelegate {
         try pair.drive()
         #expect(app.taken == payloads.count)
         let received = tracer.trace.recent(100).compactMap { event -> [String]? in
-            if case let .didReceiveUserInfo(_, keys, _, outcome) = event.call, outcome == .accepted { return keys }
+            if case let .didReceiveUserInfo(_, keys, _, outcome, _) = event.call, outcome == .accepted { return keys }
             return nil
         }
         #expect(received == payloads.map { $0.keys.sorted() })
         let sizes = tracer.trace.recent(100).compactMap { event -> Int? in
-            if case let .didReceiveUserInfo(_, _, bytes, _) = event.call { return bytes }
+            if case let .didReceiveUserInfo(_, _, bytes, _, _) = event.call { return bytes }
             return nil
         }
         #expect(sizes == payloads.map { PropertyListCodec.encode($0).count })

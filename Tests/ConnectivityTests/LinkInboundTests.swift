@@ -9,7 +9,7 @@ import Testing
     }
     func ack(_ seq: Int64) -> Frame { Frame(.ack, Array(SequencedFrame.frame(.ack, number: seq).dropFirst(6))) }
     func seqs(_ action: InboundAction) -> [Int64]? {
-        if case let .userInfoBatch(transfers) = action { return transfers.map(\.seq) }
+        if case let .userInfoBatch(transfers, _) = action { return transfers.map(\.seq) }
         return nil
     }
 
@@ -17,7 +17,21 @@ import Testing
         let actions = LinkInbound.actions(for: [userInfo(1), ack(7), userInfo(2), ack(9), ack(8), userInfo(3)])
         #expect(actions.count == 2)
         #expect(seqs(actions[0]) == [1, 2, 3])
-        #expect(actions[1] == .acknowledge(upTo: 9))
+        #expect(actions[1] == .acknowledge(upTo: 9, lane: .userInfo))
+    }
+
+    @Test func complicationTransfersAreABatchOfTheirOwnLaneWithTheirOwnAcknowledgement() {
+        func complication(_ seq: Int64) -> Frame {
+            Frame(.complicationUserInfo, Array(SequencedFrame.frame(.complicationUserInfo, number: seq, body: [1]).dropFirst(6)))
+        }
+        let complicationAck = Frame(.complicationAck, Array(SequencedFrame.frame(.complicationAck, number: 4).dropFirst(6)))
+        let actions = LinkInbound.actions(for: [complication(1), complication(2), userInfo(7), complicationAck, ack(3)])
+        #expect(actions.count == 4)
+        guard case let .userInfoBatch(first, lane)? = actions.first else { return }
+        #expect(first.map(\.seq) == [1, 2] && lane == .complication)
+        #expect(seqs(actions[1]) == [7])
+        #expect(actions[2] == .acknowledge(upTo: 4, lane: .complication))
+        #expect(actions[3] == .acknowledge(upTo: 3, lane: .userInfo))
     }
 
     @Test func anyOtherFrameClosesTheBatchBeforeIt() {

@@ -56,7 +56,7 @@ import PropertyLists
         case 2: return [.counterpartAppStateReported(installed: bool() ? bool() : nil, active: bool() ? bool() : nil)]
         case 3: return [.localAppStateChanged(AppPresence(installed: bool() || bool(), active: bool()))]
         case 4, 5:
-            return [.messageSendRequested([:], replyExpected: bool(), timeoutMilliseconds: 10, transportCanWake: bool()) { _ in }]
+            return [.messageSendRequested(.dictionary([:]), replyExpected: bool(), timeoutMilliseconds: 10, transportCanWake: bool()) { _ in }]
         case 6:
             let type: FrameType = [.messageReply, .messageDelivered, .messageError].randomElement(using: &random)!
             let body = type == .messageError ? ErrorFrame.encode(WCError(.messageReplyFailed, "x")) : PropertyListCodec.encode([:])

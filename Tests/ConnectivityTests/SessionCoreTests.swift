@@ -48,6 +48,7 @@ import PropertyLists
                 case .reachabilityDidChange: "tell reachabilityDidChange"
                 case .watchStateDidChange: "tell watchStateDidChange"
                 case .didReceiveMessageWithoutReply: "tell didReceiveMessageWithoutReply"
+                case .didReceiveMessageDataWithoutReply: "tell didReceiveMessageDataWithoutReply"
                 case .didCommitReceivedTransfers: "tell didCommitReceivedTransfers"
                 case .didRollBackReceivedTransfers: "tell didRollBackReceivedTransfers"
                 }
@@ -60,7 +61,7 @@ import PropertyLists
             case .sendApplicationContextIfNeeded: "sendApplicationContextIfNeeded"
             case .pump: "pump"
             case let .reportFinishedTransfers(replayed): "reportFinishedTransfers\(replayed ? " replayed" : "")"
-            case let .releaseOutbox(upTo): "releaseOutbox \(upTo)"
+            case let .releaseOutbox(upTo, _): "releaseOutbox \(upTo)"
             case let .then(event): "then \(eventName(event))"
             case let .later(event): "later \(eventName(event))"
             case let .messageAccepted(id, _, _, _): "messageAccepted \(id)"
@@ -69,7 +70,7 @@ import PropertyLists
             case let .completeMessage(id, .failure(error)): "completeMessage \(id) \(error.code.rawValue)"
             case let .deliverMessage(id, _): "deliverMessage \(id)"
             case .wakeCounterpart: "wakeCounterpart"
-            case let .acknowledge(upTo): "acknowledge \(upTo)"
+            case let .acknowledge(upTo, _): "acknowledge \(upTo)"
             case let .crashPoint(name): "crashPoint \(name)"
             }
         }
@@ -176,6 +177,17 @@ import PropertyLists
             "the phone's reachability does not depend on its own app")
     }
 
+    @Test func aChangeMadeWhileTheHandshakeWasOnItsWayIsSentOnceTheLinkIsUp() {
+        var core = Self.activated(.watch)
+        core.announcedLocal = core.local  // the hello is built and sent
+        _ = core.handle(.localAppStateChanged(.init(installed: true, active: true, complicationEnabled: true)))  // not linked: not sent
+        let linked = Self.link(&core, peer: Self.handshake(from: .phone))
+        #expect(linked.contains("send appState"), "the hello said the complication was off: told now")
+        var unchanged = Self.activated(.watch)
+        unchanged.announcedLocal = unchanged.local
+        #expect(!Self.link(&unchanged, peer: Self.handshake(from: .phone)).contains("send appState"), "nothing changed: nothing extra")
+    }
+
     @Test func anAcknowledgementReleasesOnlyWhatWasSent() {
         var core = Self.activated(.watch)
         _ = Self.link(&core, peer: Self.handshake(from: .phone))
@@ -224,14 +236,16 @@ import PropertyLists
         var core = Self.activated(.phone)
         _ = Self.link(&core, peer: Self.handshake(from: .watch))
         let sent = Self.describe(
-            core.handle(.messageSendRequested(["q": .integer(1)], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in })))
+            core.handle(
+                .messageSendRequested(
+                    .dictionary(["q": .integer(1)]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in })))
         #expect(sent == ["messageAccepted 1", "send message"])
         let reply = PropertyListCodec.encode(["a": .integer(2)])
         #expect(Self.describe(core.handle(.messageFrameReceived(.messageReply, id: 1, body: reply))) == ["completeMessage 1 success"])
         #expect(
             Self.describe(core.handle(.messageTimedOut(id: 1, error: WCError(.messageReplyTimedOut, "late")))) == ["log message.late-reply-ignored"],
             "the time-out after the reply is ignored")
-        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in }))
+        _ = core.handle(.messageSendRequested(.dictionary([:]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in }))
         #expect(Self.describe(core.handle(.messageTimedOut(id: 2, error: WCError(.messageReplyTimedOut, "t")))) == ["completeMessage 2 7012"])
         #expect(Self.describe(core.handle(.messageFrameReceived(.messageReply, id: 2, body: reply))) == ["log message.late-reply-ignored"])
         #expect(core.messages.pending.isEmpty)
@@ -241,20 +255,25 @@ import PropertyLists
         var phone = Self.activated(.phone, counterpart: .init(installed: true, active: false))
         _ = Self.link(&phone, peer: Self.handshake(from: .watch, active: false))
         #expect(
-            Self.describe(phone.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in })))
+            Self.describe(
+                phone.handle(
+                    .messageSendRequested(.dictionary([:]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in })))
                 == [
                     "messageRefused 7007"
                 ])
         var noApp = Self.activated(.phone, counterpart: .init(installed: false, active: false))
         #expect(
-            Self.describe(noApp.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in })))
+            Self.describe(
+                noApp.handle(
+                    .messageSendRequested(.dictionary([:]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in })))
                 == [
                     "messageRefused 7006"
                 ])
         var background = Self.activated(.watch, local: .init(installed: true, active: false))
         #expect(
             Self.describe(
-                background.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in }))) == [
+                background.handle(
+                    .messageSendRequested(.dictionary([:]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in }))) == [
                     "messageRefused 7007"
                 ],
             "a background watch app wakes nobody")
@@ -264,7 +283,7 @@ import PropertyLists
         var core = Self.activated(.phone, counterpart: .init(installed: true, active: false))
         var heard: [String] = []
         let actions = core.handle(
-            .messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false) { heard.append("\($0)") })
+            .messageSendRequested(.dictionary([:]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false) { heard.append("\($0)") })
         #expect(heard.isEmpty, "the core never calls it")
         for case let .messageRefused(error, completion) in actions { completion(.failure(error)) }
         #expect(heard.count == 1 && heard[0].contains("7007"))
@@ -273,7 +292,7 @@ import PropertyLists
     @Test func aForegroundWatchMessageWaitsForTheLinkItWakes() {
         var core = Self.activated(.watch)
         let sent = Self.describe(
-            core.handle(.messageSendRequested([:], replyExpected: false, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in })))
+            core.handle(.messageSendRequested(.dictionary([:]), replyExpected: false, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in })))
         #expect(sent == ["messageAccepted 1", "log message.waking-counterpart", "wakeCounterpart"])
         #expect(core.messages.awaitingLink.count == 1, "what the next hello says")
         _ = Self.link(&core, peer: Self.handshake(from: .phone))
@@ -284,7 +303,7 @@ import PropertyLists
 
     @Test func aFailedWakeFailsOnlyTheMessagesWaitingForTheLink() {
         var core = Self.activated(.watch)
-        _ = core.handle(.messageSendRequested([:], replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in }))
+        _ = core.handle(.messageSendRequested(.dictionary([:]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: true, completion: { _ in }))
         let failed = Self.describe(core.handle(.linkAttemptFailed(WCError(.notReachable, "nobody listens"))))
         #expect(failed == ["log message.wake-failed", "completeMessage 1 7007"])
         #expect(core.handle(.linkAttemptFailed(WCError(.notReachable, "again"))).isEmpty)
@@ -300,8 +319,41 @@ import PropertyLists
             Self.describe(core.handle(.messageFrameReceived(.messageNoReply, id: 11, body: body)))
                 == ["tell didReceiveMessageWithoutReply", "send messageDelivered"])
         #expect(core.messages.receivedCount == 3)
-        let big = core.replyFrame(10, ["blob": .data(Array(repeating: 0, count: 2048))])
+        let big = core.replyFrame(10, .dictionary(["blob": .data(Array(repeating: 0, count: 2048))]))
         #expect(Frame.type(of: big) == .messageError, "a reply over the limit becomes an error for the sender")
+    }
+
+    @Test func aDataMessageTravelsAsItsBytesAndItsReplyIsData() {
+        var core = Self.activated(.watch)
+        _ = Self.link(&core, peer: Self.handshake(from: .phone))
+        var sent: [[UInt8]] = []
+        for action in core.handle(
+            .messageSendRequested(.data([1, 2, 3]), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false, completion: { _ in }))
+        {
+            if case let .send(bytes) = action { sent.append(bytes) }
+        }
+        #expect(sent.count == 1 && Frame.type(of: sent[0]) == .messageData)
+        #expect(Array(sent[0].suffix(3)) == [1, 2, 3], "the bytes as the app gave them, no property list around them")
+        let replied = core.handle(.messageFrameReceived(.messageDataReply, id: 1, body: [9, 8]))
+        guard case let .completeMessage(1, .success(body))? = replied.first else {
+            Issue.record("the reply did not complete the message: \(Self.describe(replied))")
+            return
+        }
+        #expect(body == .data([9, 8]))
+        // Over the limit: refused before anything is sent (7009), as a dictionary would be.
+        #expect(
+            Self.describe(
+                core.handle(
+                    .messageSendRequested(
+                        .data(Array(repeating: 0, count: 65_537)), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false,
+                        completion: { _ in }))) == ["messageRefused 7009"])
+        // Received: with a reply handler to the app; without one, told and confirmed.
+        #expect(Self.describe(core.handle(.messageFrameReceived(.messageData, id: 5, body: [7]))) == ["deliverMessage 5"])
+        #expect(
+            Self.describe(core.handle(.messageFrameReceived(.messageDataNoReply, id: 6, body: [7])))
+                == ["tell didReceiveMessageDataWithoutReply", "send messageDelivered"])
+        #expect(Frame.type(of: core.replyFrame(5, .data([1]))) == .messageDataReply)
+        #expect(Frame.type(of: core.replyFrame(5, .data(Array(repeating: 0, count: 65_537)))) == .messageError, "a reply over the limit is an error")
     }
 
     // MARK: - The end of a receive transaction

@@ -20,6 +20,7 @@ import Testing
         case let .choice(values): .string(values[0])
         case .format(.flightID): .string("00000000-0000-4000-8000-000000000000")
         case .format(.month): .string("2026-11")
+        case .format(.base64): .string("AAEC")
         case .bool: .bool(false)
         case .object: .object([:])
         case .array: .array([])

@@ -1,0 +1,141 @@
+import Glibc
+import Posix
+import Storage
+import PropertyLists
+
+/// The complication budget as a pure rule: 50 `transferCurrentComplicationUserInfo` calls a day while the
+/// complication is on the active watch face, none while it is not (Apple: "If the complication is on the
+/// active watch face, you are given 50 transfers a day. If the complication is not active, this property
+/// defaults to 0"). A day is the device clock's local calendar day (`runway clock`, the zone of `TZ`).
+public struct ComplicationBudget: Equatable, Sendable {
+    public static let perDay = 50
+
+    /// The day the count is for, as YYYYMMDD.
+    public var day: Int
+    /// Complication transfers spent that day.
+    public var used: Int
+
+    public init(day: Int, used: Int) {
+        self.day = day
+        self.used = used
+    }
+
+    /// The local calendar day of `seconds` (since 1970), as YYYYMMDD.
+    public static func day(of seconds: Double) -> Int {
+        let range = Timestamp.formattableRange
+        var time = time_t(seconds.isNaN ? range.lowerBound : min(max(seconds, range.lowerBound), range.upperBound).rounded(.down))
+        var parts = tm()
+        localtime_r(&time, &parts)
+        return (Int(parts.tm_year) + 1900) * 10_000 + (Int(parts.tm_mon) + 1) * 100 + Int(parts.tm_mday)
+    }
+
+    /// What is left on `today`: a new day starts with the whole budget; none while the complication is off.
+    public func remaining(today: Int, enabled: Bool) -> Int {
+        guard enabled else { return 0 }
+        return max(0, Self.perDay - (today == day ? used : 0))
+    }
+
+    /// The budget after one complication transfer on `today`.
+    public func spending(today: Int) -> ComplicationBudget {
+        ComplicationBudget(day: today, used: (today == day ? used : 0) + 1)
+    }
+}
+
+// MARK: - transferCurrentComplicationUserInfo: the complication lane, ahead of the userInfo lane
+
+extension Session {
+    /// The budget as stored (the day it counts and what was spent on it).
+    func storedComplicationBudget() throws -> ComplicationBudget {
+        ComplicationBudget(
+            day: Int(try SessionStore.stateValue(database, "complication.day") ?? "") ?? 0,
+            used: Int(try SessionStore.stateValue(database, "complication.used") ?? "") ?? 0)
+    }
+
+    /// `remainingComplicationUserInfoTransfers`: what is left today on the device's clock, 0 while the
+    /// watch's complication is off (or on the watch, which sends none).
+    public func remainingComplicationUserInfoTransfers() throws -> Int {
+        guard role == .phone else { return 0 }
+        return try storedComplicationBudget().remaining(today: ComplicationBudget.day(of: deviceClock()), enabled: core.counterpart.complicationEnabled)
+    }
+
+    /// Queues a complication userInfo: in the complication lane — sent before any queued userInfo, with
+    /// its own sequence numbers — while today's budget lasts; once it is spent (or the complication is
+    /// off), as a plain `transferUserInfo` (Apple: "any additional calls … use transferUserInfo:
+    /// instead"). The enqueue and the budget move in one transaction, committed before this returns.
+    public func transferCurrentComplicationUserInfo(_ userInfo: UserInfo) throws -> UserInfoTransfer {
+        guard role == .phone else {
+            throw WCError(.invalidParameter, "complication data is sent from the iOS app to the watch (transferCurrentComplicationUserInfo is iOS only)")
+        }
+        try requireActivated()
+        try requireCounterpartApp()
+        if let problem = userInfoValidator?(userInfo) {
+            throw WCError(.payloadUnsupportedTypes, "the counterpart's app could not take this userInfo: \(problem)")
+        }
+        let payload = try encodeChecked(userInfo, limit: configuration.userInfoByteLimit, what: "userInfo")
+        let today = ComplicationBudget.day(of: deviceClock())
+        let enabled = core.counterpart.complicationEnabled
+        let (seq, lane, left): (Int64, TransferLane, Int) = try database.transaction {
+            let budget = try storedComplicationBudget()
+            guard budget.remaining(today: today, enabled: enabled) > 0 else {
+                return (try outbox.enqueue(.userInfo, [payload])[0], .userInfo, 0)
+            }
+            let seq = try complicationOutbox.enqueue(.userInfo, [payload])[0]
+            let spent = budget.spending(today: today)
+            try SessionStore.setStateValue(database, "complication.day", String(spent.day))
+            try SessionStore.setStateValue(database, "complication.used", String(spent.used))
+            return (seq, .complication, spent.remaining(today: today, enabled: enabled))
+        }
+        if lane == .complication {
+            logger.info("complication.queued", ["seq": seq, "remainingToday": left])
+            core.complicationsMayHaveMore = true
+        } else {
+            logger.notice(
+                "complication.as-userinfo",
+                ["seq": seq, "reason": enabled ? "no complication transfers left today" : "the complication is not on the watch face"])
+            core.outboxMayHaveMore = true
+        }
+        loop.deferToEndOfIteration { [weak self] in self?.pump() }
+        return UserInfoTransfer(seq: seq, userInfo: userInfo, lane: lane)
+    }
+
+    /// Whether `seq` is the newest complication transfer queued (`isCurrentComplicationInfo`).
+    public func isCurrentComplication(seq: Int64) -> Bool {
+        (try? complicationOutbox.lastAssignedSeq()) == seq
+    }
+
+    /// The outstanding complication transfers, oldest first.
+    public func outstandingComplicationTransfers(limit: Int) throws -> [UserInfoTransfer] {
+        try complicationOutbox.first(limit).map { entry in
+            UserInfoTransfer(seq: entry.seq, userInfo: (try? PropertyListCodec.decodeDictionary(entry.payload)) ?? [:], lane: .complication)
+        }
+    }
+
+    public func outstandingComplicationTransferCount() throws -> Int { try complicationOutbox.count() }
+
+    /// Sends queued complication transfers while their window and the socket have room: before the
+    /// userInfo lane's pump, so a complication never waits behind a backlog.
+    func pumpComplications(_ channel: LinkChannel) {
+        while core.complicationsMayHaveMore, core.complicationWindow.room > 0,
+            channel.pendingOutboundBytes < configuration.outboundHighWaterBytes
+        {
+            let entries: [OutboxEntry]
+            do {
+                entries = try complicationOutbox.entries(after: core.complicationWindow.lastSentSeq, limit: min(core.complicationWindow.room, 64))
+            } catch {
+                logger.error("outbox.read-failed", ["lane": "complication", "error": "\(error)"])
+                return
+            }
+            if entries.isEmpty {
+                core.complicationsMayHaveMore = false
+                return
+            }
+            var bytes: [UInt8] = []
+            for entry in entries {
+                _ = core.complicationWindow.take(seq: entry.seq, bytes: entry.payload.count)
+                SequencedFrame.append(.complicationUserInfo, number: entry.seq, body: entry.payload, to: &bytes)
+            }
+            channel.send(bytes)
+            if self.channel == nil { return }
+        }
+    }
+}
