@@ -70,6 +70,9 @@ public final class PhoneOS {
     var declined = 0
     var readyReports = 0
     var lastLaunchReason = ""
+    /// `runway phone app open` arrived while the app was being killed: it is launched in the foreground
+    /// once reaped.
+    var openAfterExit = false
     /// `runway phone app open` calls waiting for the app they launched to report READY=1.
     var openWaiters: [ControlConnection] = []
     /// The OS's services (`PhoneOSServices.swift`): the clock and the notification centre.
@@ -210,8 +213,13 @@ public final class PhoneOS {
             endingApp = false
             killedNeverReady = false
             rearmSupervision()
-            answerOpenWaiters("the app exited before it was ready (see the log)")
             watchListener(true)
+            if openAfterExit {
+                openAfterExit = false
+                launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
+                if childPID > 0 { continue }
+            }
+            answerOpenWaiters("the app exited before it was ready (see the log)")
         }
     }
 

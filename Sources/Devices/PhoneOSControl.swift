@@ -21,7 +21,8 @@ extension PhoneOS {
         }
         router.on("app") { [unowned self] request, connection in
             let action = request[ControlCommands.App.osAction]
-            let launching = action == "open" && state == .notRunning
+            // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.
+            let launching = action == "open" && (state == .notRunning || endingApp)
             try appAction(action)
             if launching && childPID > 0 {
                 // A foreground launch answers once the app is ready (READY=1), so that the next command finds it.
@@ -42,6 +43,11 @@ extension PhoneOS {
         switch action {
         case "open":
             forceQuit = false
+            if endingApp && childPID > 0 {
+                // The app is being killed (its budget ran out just now): opened once it is gone.
+                openAfterExit = true
+                return
+            }
             switch state {
             case .notRunning: launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
             case .background:
