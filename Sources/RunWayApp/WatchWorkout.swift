@@ -64,8 +64,17 @@ extension RunWayWatchApp {
             case .none: break
             }
             if let current = runs.run {
-                session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
-                return
+                // A phone leads one run at a time: a phone-led run other than the one it now starts is one
+                // whose stop was lost (a watch app in the background hears no `workoutSync`), so it ends.
+                // The watch's own run keeps it busy.
+                guard current.startOrigin == .remote, current.id != runID else {
+                    session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
+                    return
+                }
+                logger.notice("workout.reconciled", ["runId": current.id, "phoneRun": runID, "action": "ended"])
+                do { _ = try runs.end(id: current.id) } catch {
+                    logger.warning("workout.stop-failed", ["runId": current.id, "error": "\(error)"])
+                }
             }
             do {
                 // The system brings the watch app to the foreground, then the app starts its session.

@@ -59,3 +59,36 @@ import Testing
         }
     }
 }
+
+extension MirroredStopTests {
+    /// With the watch app in the background the link's return makes nothing reachable, so no
+    /// `workoutSync` comes; the phone's next start names a new run, and the watch ends the one whose stop
+    /// was lost rather than answer "busy".
+    @Test func theNextPhoneLedStartEndsARunWhoseStopWasLost() throws {
+        try withRunningPair(tag: "mirnext") { pair in
+            try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
+            let first = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
+            try pair.waitUntil("the watch mirrors the run", timeout: 15) { try pair.mirroringState() == "confirmed" }
+            try pair.setLink(up: false)
+            try pair.waitUntil("the link is down") { try pair.status("phone")["linked"] == .bool(false) }
+            try pair.stopPhoneRun()
+            #expect(try runTool(["watch", "app", "background", "--home", pair.watchHome]).status == 0)
+            try pair.setLink(up: true)
+            try pair.waitUntil("the link is back") { try pair.status("phone")["linked"] == .bool(true) }
+            #expect(try watchRunState(pair) == ("running", first))
+            let second = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
+            try pair.waitUntil("the watch mirrors the new run", timeout: 15) { try pair.mirroringState() == "confirmed" }
+            #expect(try watchRunState(pair) == ("running", second))
+            // The watch's own run still keeps it busy.
+            try pair.stopPhoneRun()
+            try pair.waitUntil("the watch ends the second run") { try watchRunState(pair).state == "idle" }
+            try pair.watchRun(["start"])
+            _ = try pair.phoneRun(["start"])
+            try pair.waitUntil("the phone hears the watch is busy", timeout: 15) { try pair.mirroringState() == "failed" }
+            try pair.stopPhoneRun()
+            try pair.feed(Self.samples)
+            try pair.stopWatchRun()
+            try pair.expectDrainedAndClean(stored: 1)
+        }
+    }
+}
