@@ -168,24 +168,32 @@ extension Session {
         return true
     }
 
-    /// A `fileChunk` frame read straight from the queued copy: header, seq, offset, then the bytes.
+    /// A `fileChunk` frame read straight from the queued copy into the frame's own bytes: header, seq,
+    /// offset, then the chunk (one allocation, no copy).
     static func chunkFrame(_ file: FileDescriptor, seq: Int64, offset: Int64, length: Int) throws -> [UInt8] {
-        var frame: [UInt8] = []
-        frame.reserveCapacity(Frame.headerLength + 16 + length)
-        Frame.appendHeader(type: .fileChunk, payloadLength: 16 + length, to: &frame)
+        var header: [UInt8] = []
+        header.reserveCapacity(Frame.headerLength + 16)
+        Frame.appendHeader(type: .fileChunk, payloadLength: 16 + length, to: &header)
         for value in [UInt64(bitPattern: seq), UInt64(bitPattern: offset)] {
-            for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) { header.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
-        let start = frame.count
-        frame.append(contentsOf: repeatElement(0, count: length))
-        var read = 0
-        while read < length {
-            let n = try frame.withUnsafeMutableBytes { buffer in
-                try systemCall("pread") { pread(file.rawValue, buffer.baseAddress! + start + read, length - read, off_t(offset) + off_t(read)) }
+        var failure: SystemError?
+        let frame = [UInt8](unsafeUninitializedCapacity: header.count + length) { buffer, count in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            header.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            var read = 0
+            while read < length {
+                let n = pread(file.rawValue, base + header.count + read, length - read, off_t(offset) + off_t(read))
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 {
+                    failure = SystemError("pread: the queued copy is shorter than its record", errno: n == 0 ? EIO : errno)
+                    break
+                }
+                read += n
             }
-            if n == 0 { throw SystemError("pread: the queued copy is shorter than its record", errno: EIO) }
-            read += n
+            count = failure == nil ? header.count + length : 0
         }
+        if let failure { throw failure }
         return frame
     }
 
