@@ -65,9 +65,13 @@ public enum DaemonCommandLine {
         return 1
     }
 
+    /// Also says the first line to whoever started the program, if it asked (`NOTIFY_SOCKET`: `runway up`
+    /// reports the daemon's own words, never a line of a log others write too).
     public static func writeError(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        ServiceNotifier.notify("STATUS=\(line)\nMAINPID=\(getpid())")
     }
 
     /// `PROGRAM __complete WORD…`, for the shells' completion (`runway completion`): the options not

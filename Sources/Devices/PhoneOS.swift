@@ -98,17 +98,13 @@ public final class PhoneOS {
     public func run() throws -> Int32 {
         try home.prepare()
         osLock = try Self.takeLock(PhoneActivation.osLockPath(home), home: home.path)
-        if let holder = FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) {
-            // An app an earlier phone-os of this home launched, still holding the home (dying, or
-            // orphaned by a phone-os from before apps were tied to their OS), is ours to reclaim.
-            guard let pid = holder, isAppOfThisHome(pid) else {
+        if FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) != nil {
+            do {
+                try takeHomeFromItsHolder()
+            } catch {
                 osLock?.unlock()
-                throw Conflict(
-                    description:
-                        "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself"
-                )
+                throw error
             }
-            try reclaimOrphan(pid)
         }
         // The home is ours: a link.sock or os.sock left here is stale (nobody may listen in it now).
         for path in [home.linkSocketPath, Self.controlPath(home.path), notifyPath] {
@@ -133,6 +129,7 @@ public final class PhoneOS {
 
         let line = Array("ready\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
         logger.info("os.ready", ["home": home.path, "pid": getpid(), "backgroundBudgetMs": options.backgroundBudgetMilliseconds])
         try loop.run()
         shutdown()

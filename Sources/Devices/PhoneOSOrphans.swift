@@ -5,11 +5,37 @@ import Posix
 // MARK: - An app left behind by an earlier phone-os
 
 extension PhoneOS {
+    /// The home is held by someone else at start-up. An app an earlier phone-os of this home launched
+    /// (orphaned, or still on its way out after its OS was SIGKILLed) is ours to reclaim; a process that is
+    /// exiting — it has let go of its memory, so its environment reads empty, but not yet of its files —
+    /// is waited for (2 s at most); a phone-daemon started by hand is refused.
+    func takeHomeFromItsHolder() throws {
+        var last: pid_t??
+        for _ in 0..<200 {
+            guard case let .some(holder) = FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) else { return }
+            last = .some(holder)
+            if let pid = holder {
+                if isAppOfThisHome(pid) { return try reclaimOrphan(pid) }
+                if !environment(of: pid).isEmpty { break }  // alive, and not an app of ours
+            }
+            usleep(10_000)
+        }
+        let holder = last.flatMap { $0 }
+        throw Conflict(
+            description:
+                "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself"
+        )
+    }
+
+    /// The environment `pid` started with (`/proc/PID/environ`), empty when it cannot be read (no such
+    /// process, or one exiting).
+    func environment(of pid: pid_t) -> [UInt8] { (try? Filesystem.readFile("/proc/\(pid)/environ")) ?? [] }
+
     /// Whether `pid` is an app that a phone-os of this home launched: its environment names this home's
     /// `os-notify.sock` as its `NOTIFY_SOCKET`, which only phone-os sets (a phone-daemon started by hand,
     /// or by systemd, has another or none). Read from `/proc/PID/environ`, the environment it started with.
     func isAppOfThisHome(_ pid: pid_t) -> Bool {
-        guard let bytes = try? Filesystem.readFile("/proc/\(pid)/environ") else { return false }
+        let bytes = environment(of: pid)
         let wanted = Array("NOTIFY_SOCKET=\(PhoneActivation.osNotifyPath(home))".utf8)
         return bytes.split(separator: 0).contains { Array($0) == wanted }
     }

@@ -39,6 +39,25 @@ public final class FileLock {
         _ = pid.withUnsafeBytes { pwrite(raw, $0.baseAddress, $0.count, 0) }
     }
 
+    /// Takes the lock, waiting for whoever holds it to let go — at most `milliseconds`, then `heldBy`.
+    /// For short critical sections shared by commands run at once (the pair registry's
+    /// read-change-write, one `runway up` of a home at a time), where waiting is right and refusing is not.
+    public convenience init(path: String, waitingUpTo milliseconds: Int) throws(LockError) {
+        var waited = 0
+        while true {
+            do {
+                try self.init(path: path)
+                return
+            } catch .heldBy(let pid, let path) {
+                guard waited < milliseconds else { throw .heldBy(pid: pid, path: path) }
+            } catch {
+                throw error
+            }
+            usleep(5_000)
+            waited += 5
+        }
+    }
+
     /// Takes an exclusive lock on the directory itself (the home), and writes our pid into `pidFile`
     /// for whoever wants to know who holds it. The lock is on the directory's inode, so it does not
     /// depend on any file name in it surviving: remove `pidFile` and the home is still locked.

@@ -36,8 +36,14 @@ enum PairCommand {
         if let name, !PairRegistry.isValidName(name) {
             throw UsageError("--name must be 1 to 64 letters, digits, '-', '_' or '.', not starting with '-'")
         }
-        // Read (and so checked) before anything is created: a corrupt registry stops here, untouched.
-        var registry = try PairRegistry.load()
+        // Under the registry's lock, from its read (and so its check: a corrupt registry stops here,
+        // untouched, before anything is created) to its write: `runway pair` run at once lose no pair.
+        return try PairRegistry.update { registry in try pair(phone, watch, name: name, &registry, parsed) }
+    }
+
+    private static func pair(
+        _ phone: DeviceHome, _ watch: DeviceHome, name: String?, _ registry: inout PairRegistry, _ parsed: ParsedArguments
+    ) throws -> Int32 {
         try phone.prepare()
         try watch.prepare()
         let phoneStore = try phone.openStore()
@@ -72,7 +78,6 @@ enum PairCommand {
         let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
         try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
         let registered = try registry.record(phone: phone.path, watch: watch.path, name: name)
-        try registry.save()
         if parsed.has("json") {
             Output.out(
                 JSONValue.object([

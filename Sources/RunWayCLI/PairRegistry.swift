@@ -10,7 +10,8 @@ import Posix
 ///     $RUNWAY_STATE_DIR/pairs.json, else $XDG_STATE_HOME/runway/pairs.json, else ~/.local/state/runway/pairs.json
 ///
 /// A registry that does not parse is never rewritten: every command that needs it says which file is
-/// corrupt (exit 2) and leaves it as it is.
+/// corrupt (exit 2) and leaves it as it is. Every change goes through `update`: under a lock, read, changed,
+/// replaced atomically — so `runway pair` and `unpair` run at once lose nothing.
 struct PairRegistry {
     struct Pair: Equatable {
         var name: String
@@ -74,7 +75,31 @@ struct PairRegistry {
         return registry
     }
 
-    func save() throws {
+    static var lockPath: String { directory + "/pairs.lock" }
+
+    /// Runs `body` on the registry as it is on disk now, with every other runway's change to it held off:
+    /// an exclusive `flock` on `pairs.lock` next to it (waited for, up to 30 s), and what `body` changed
+    /// written back atomically (a temporary file, fsynced, renamed over it) before the lock is let go. So
+    /// of two `runway pair` run at once, the second reads what the first wrote, and both pairs are kept.
+    /// Nothing is written when `body` throws or changes nothing.
+    static func update<R>(_ body: (inout PairRegistry) throws -> R) throws -> R {
+        try Filesystem.makeDirectory(directory, mode: 0o700)
+        let lock: FileLock
+        do {
+            lock = try FileLock(path: lockPath, waitingUpTo: 30_000)
+        } catch {
+            throw ControlError("the pair registry is busy: \(error) for more than 30 s (another runway pair or unpair?)")
+        }
+        defer { lock.unlock() }
+        var registry = try load()
+        let before = registry.pairs
+        let result = try body(&registry)
+        if registry.pairs != before { try registry.save() }
+        return result
+    }
+
+    /// Writes the registry (`update` calls it, under the lock).
+    private func save() throws {
         try Filesystem.makeDirectory(Self.directory, mode: 0o700)
         try Filesystem.writeAtomically(encoded, to: Self.path)
     }

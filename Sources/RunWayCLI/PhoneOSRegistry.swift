@@ -40,23 +40,16 @@ enum PhoneOSRegistry {
     /// `runway up`'s phone: already running (phone-os or a phone-daemon), or started — phone-os unless
     /// `--no-os` or it is not installed. Returns the JSON result and the line to print.
     static func up(_ home: DeviceHome, noOS: Bool) throws -> (JSONValue, String) {
-        if let pid = runningPID(home) {
-            return (
-                .object(["state": .string("already running"), "binary": .string("phone-os"), "pid": .integer(Int64(pid))]),
-                "phone: already running (phone-os, \(home.path))"
-            )
-        }
-        if RegistryCommands.isRunning(home) {
-            return (
-                .object([
-                    "state": .string("already running"), "binary": .string("phone-daemon"),
-                    "pid": RegistryCommands.runningPID(home).map { .integer(Int64($0)) } ?? .null,
-                ]),
-                "phone: already running (\(home.path))"
-            )
-        }
         let binary = !noOS && isInstalled ? "phone-os" : "phone-daemon"
-        let pid = try Launcher.start(binary, home: home)
+        let pid: Int32
+        switch try Launcher.up(binary, home: home, running: { holder(home) }) {
+        case let .alreadyRunning(running, pid):
+            return (
+                .object(["state": .string("already running"), "binary": .string(running), "pid": pid.map { .integer(Int64($0)) } ?? .null]),
+                "phone: already running (\(running)\(pid.map { ", pid \($0)" } ?? ""), \(home.path))"
+            )
+        case let .started(started): pid = started
+        }
         let note =
             binary == "phone-os"
             ? "; the app is launched when the watch has something for it, or by runway phone app open"
@@ -65,6 +58,14 @@ enum PhoneOSRegistry {
             .object(["state": .string("started"), "binary": .string(binary), "pid": .integer(Int64(pid))]),
             "phone: started \(binary) (pid \(pid)), log \(home.path)/daemon.log\(note)"
         )
+    }
+
+    /// What serves the phone's home now, by its locks — phone-os (`HOME/os.lock`), else a phone-daemon
+    /// (the home's own lock) — answering or not (a frozen daemon holds its lock too).
+    static func holder(_ home: DeviceHome) -> (binary: String, pid: Int32?)? {
+        if case let .some(pid) = FileLock.holder(of: home.path + "/os.lock") { return ("phone-os", pid) }
+        if case let .some(pid) = FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) { return ("phone-daemon", pid) }
+        return nil
     }
 
     /// `runway down`'s phone: phone-os (which stops the app it launched) or the phone-daemon.

@@ -58,18 +58,18 @@ enum RegistryCommands {
         specs: [CLI.jsonSpec], positionals: 1,
         run: { parsed in
             guard let name = parsed.positionals.first else { throw UsageError("the NAME of a registered pair is required (runway list)") }
-            var registry = try PairRegistry.load()
-            guard let index = registry.pairs.firstIndex(where: { $0.name == name }) else {
-                throw ControlError.invalid("no pair named \(OneLine.quote(name)) (runway list)")
+            let pair = try PairRegistry.update { registry in
+                guard let index = registry.pairs.firstIndex(where: { $0.name == name }) else {
+                    throw ControlError.invalid("no pair named \(OneLine.quote(name)) (runway list)")
+                }
+                // Forgotten, a running pair could no longer be stopped by its name (`runway down NAME`).
+                let running = runningPrograms(registry.pairs[index])
+                guard running.isEmpty else {
+                    throw ControlError(
+                        "pair \(name) is running (\(running.joined(separator: ", "))): stop it first with runway down \(name), then unpair it")
+                }
+                return registry.pairs.remove(at: index)
             }
-            // Forgotten, a running pair could no longer be stopped by its name (`runway down NAME`).
-            let running = runningPrograms(registry.pairs[index])
-            guard running.isEmpty else {
-                throw ControlError(
-                    "pair \(name) is running (\(running.joined(separator: ", "))): stop it first with runway down \(name), then unpair it")
-            }
-            let pair = registry.pairs.remove(at: index)
-            try registry.save()
             Output.out(parsed.has("json") ? JSONValue.object(["unpaired": .string(pair.name)]).text : "forgot pair \(pair.name)")
             return 0
         })
@@ -81,8 +81,10 @@ enum RegistryCommands {
             HOME/daemon.log) and waits until each has said ready. The phone is phone-os, the phone's simulated iOS,
             when it is installed next to runway: it launches the app (phone-daemon) in the background when the watch
             has something for it, and in the foreground on runway phone app open. --no-os starts phone-daemon
-            itself, always running. A daemon already running is left alone (said so, exit 0). NAME defaults to
-            --pair, RUNWAY_PAIR or the only registered pair.
+            itself, always running. A daemon already running is left alone (said so, with its pid, exit 0). Safe
+            to run from several shells at once: each home is started by one of them, which waits for that daemon's
+            own ready; the others then find it running. NAME defaults to --pair, RUNWAY_PAIR or the only
+            registered pair.
             """,
         specs: [CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec], positionals: 1,
         run: { parsed in
@@ -93,11 +95,15 @@ enum RegistryCommands {
             results["phone"] = phone
             lines.append(phoneLine)
             let home = DeviceHome(path: pair.watch, role: .watch)
-            if isRunning(home) {
-                results["watch"] = .object(["state": .string("already running"), "pid": runningPID(home).map { .integer(Int64($0)) } ?? .null])
-                lines.append("watch: already running (\(home.path))")
-            } else {
-                let pid = try Launcher.start("watch-agent", home: home)
+            let holder = { () -> (binary: String, pid: Int32?)? in
+                guard case let .some(pid) = FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) else { return nil }
+                return ("watch-agent", pid)
+            }
+            switch try Launcher.up("watch-agent", home: home, running: holder) {
+            case let .alreadyRunning(_, pid):
+                results["watch"] = .object(["state": .string("already running"), "pid": pid.map { .integer(Int64($0)) } ?? .null])
+                lines.append("watch: already running (\(pid.map { "pid \($0), " } ?? "")\(home.path))")
+            case let .started(pid):
                 results["watch"] = .object(["state": .string("started"), "pid": .integer(Int64(pid))])
                 lines.append("watch: started watch-agent (pid \(pid)), log \(home.path)/daemon.log")
             }
@@ -177,71 +183,5 @@ enum RegistryCommands {
 extension String {
     var trimmingWhitespace: String {
         String(self.drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
-    }
-}
-
-/// Starts a daemon detached from the terminal (`setsid`), and stops one.
-enum Launcher {
-    /// Starts `binary --home HOME` (next to this `runway`), its stdout in `HOME/daemon.out` and its log
-    /// appended to `HOME/daemon.log`, and waits up to 30 s for its `ready` line. Returns its pid.
-    static func start(_ binary: String, home: DeviceHome) throws -> Int32 {
-        try Filesystem.makeDirectory(home.path, mode: 0o700)
-        let executable = siblingPath(binary)
-        let outPath = home.path + "/daemon.out", logPath = home.path + "/daemon.log"
-        var spawn = Spawn(executable, arguments: [executable, "--home", home.path])
-        spawn.actions = [
-            .open(0, path: "/dev/null", flags: O_RDONLY, mode: 0),
-            .open(1, path: outPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600),
-            .open(2, path: logPath, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600),
-        ]
-        // Nothing else of ours is inherited: a daemon holding our parent's pipe open would keep whoever
-        // waits for `runway up` to finish waiting for the daemon instead.
-        spawn.closeInheritedDescriptors = true
-        spawn.defaultSignals = []
-        // A session of its own, so closing this terminal leaves it running.
-        spawn.newSession = true
-        let pid: pid_t
-        do throws(SystemError) {
-            pid = try spawn.run()
-        } catch {
-            throw ControlError("cannot start \(executable): \(String(cString: strerror(error.errno)))")
-        }
-        // Ready, or gone: the daemon says `ready` on stdout once it accepts connections.
-        for _ in 0..<1500 {
-            if let output = try? Filesystem.readFile(outPath), String(decoding: output, as: UTF8.self).split(separator: "\n").contains("ready") {
-                return pid
-            }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                let log = (try? Filesystem.readFile(logPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let last = log.split(separator: "\n").last.map(String.init) ?? "no log"
-                throw ControlError("\(binary) for \(home.path) exited before it was ready: \(last)")
-            }
-            usleep(20_000)
-        }
-        kill(pid, SIGKILL)
-        throw ControlError("\(binary) for \(home.path) did not say ready within 30 s; see \(logPath)")
-    }
-
-    /// SIGTERM, then waits (up to 15 s) for the process to go; SIGKILL if it does not. Returns which.
-    static func stop(_ pid: Int32) -> String {
-        kill(pid, SIGTERM)
-        for _ in 0..<1500 {
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, WNOHANG)  // reaps it if it is our child; harmless otherwise
-            if kill(pid, 0) != 0 { return "SIGTERM" }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        return "SIGKILL after 15 s"
-    }
-
-    /// A binary installed next to this `runway`.
-    static func siblingPath(_ binary: String) -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return binary }
-        let own = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + binary
     }
 }

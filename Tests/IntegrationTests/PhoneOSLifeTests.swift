@@ -13,7 +13,10 @@ import Testing
     /// parent may take its time).
     static func isGone(_ pid: pid_t) -> Bool {
         guard kill(pid, 0) == 0 else { return true }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
+        // Read to the end (a /proc file says it is 0 bytes long).
+        guard let data = FileHandle(forReadingAtPath: "/proc/\(pid)/stat")?.readDataToEndOfFile() else { return true }
+        let stat = String(decoding: data, as: UTF8.self)
+        guard let close = stat.lastIndex(of: ")") else { return true }
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 

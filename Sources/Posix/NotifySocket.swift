@@ -1,0 +1,48 @@
+import Glibc
+
+/// The receiving end of systemd's `sd_notify` protocol (`ServiceNotifier` is the sending end): a datagram
+/// Unix socket bound at a path, made under `umask 0177` (only our uid may send), its datagrams read as
+/// `KEY=VALUE` lines. `runway up` hears the daemon it started on one of its own.
+public final class NotifySocket {
+    public let path: String
+    public let descriptor: FileDescriptor
+
+    /// Binds a new socket at `path`. A socket already there is removed first (the caller holds whatever
+    /// lock makes the path its own); anything else there is an error, as is a path too long for `sun_path`.
+    public init(path: String) throws {
+        self.path = path
+        let address = try UnixSocketAddress(path: path)
+        if Filesystem.kind(of: path) == .socket { unlink(path) }
+        let raw = try systemCall("socket") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        }
+        descriptor = FileDescriptor(adopting: raw)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        try address.withSockAddr { (sa, length) throws(SystemError) in
+            _ = try systemCall("bind(\(path))") { bind(raw, sa, length) }
+        }
+    }
+
+    /// The datagrams waiting now, each as its lines (`READY=1`, `MAINPID=812`, `STATUS=…`).
+    public func receive() -> [[String]] {
+        var messages: [[String]] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { return messages }
+            messages.append(String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init))
+        }
+    }
+
+    /// Waits up to `milliseconds` for a datagram; true when one is there.
+    public func wait(milliseconds: Int32) -> Bool {
+        (try? descriptor.waitUntil(.readable, timeoutMilliseconds: milliseconds)) ?? false
+    }
+
+    /// Closes the socket and removes its file.
+    public func close() {
+        descriptor.close()
+        unlink(path)
+    }
+}
