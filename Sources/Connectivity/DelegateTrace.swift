@@ -19,6 +19,10 @@ public struct DelegateEvent: Sendable {
         case didReceiveApplicationContext(keys: [String], bytes: Int, payload: UserInfo?)
         /// `replyHandler`: whether the sender waits for a reply (Apple's two `didReceiveMessage` methods).
         case didReceiveMessage(keys: [String], bytes: Int, payload: UserInfo?, replyHandler: Bool, repliedAtOnce: Bool)
+        /// A file arrived: its transfer id, name, size, and what the app did.
+        case didReceiveFile(seq: Int64, name: String, bytes: Int64, outcome: ReceiveOutcome)
+        /// A file transfer this side started finished (delivered, or failed with `error`).
+        case didFinishFileTransfer(seq: Int64, replayed: Bool, error: WCError?)
         /// A data message: its size, never its bytes.
         case didReceiveMessageData(bytes: Int, replyHandler: Bool, repliedAtOnce: Bool)
         case reachabilityDidChange(reachable: Bool)
@@ -44,6 +48,8 @@ public struct DelegateEvent: Sendable {
         case .didReceiveApplicationContext: "didReceiveApplicationContext"
         case .didReceiveMessage: "didReceiveMessage"
         case .didReceiveMessageData: "didReceiveMessageData"
+        case .didReceiveFile: "didReceiveFile"
+        case .didFinishFileTransfer: "didFinishFileTransfer"
         case .reachabilityDidChange: "sessionReachabilityDidChange"
         case .watchStateDidChange: "sessionWatchStateDidChange"
         }

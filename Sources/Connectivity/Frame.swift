@@ -55,4 +55,22 @@ public enum FrameType: UInt8, WireFrameKind, CaseIterable {
     case complicationUserInfo = 0x1E
     /// Every complication transfer up to this sequence number (UInt64) is durable at the receiver.
     case complicationAck = 0x1F
+
+    // Link: the file lane (`transferFile`), one file at a time, in chunks
+    /// Sender → receiver: file transfer seq (UInt64) + its description (property list: name, size,
+    /// sha256, metadata). The receiver answers `fileResume` (or `fileAck` if it has it already).
+    case fileBegin = 0x20
+    /// Receiver → sender: seq + the bytes of it durable here (UInt64): send from there.
+    case fileResume = 0x21
+    /// Sender → receiver: seq + offset (UInt64) + bytes, at most `FileTransferLimits.chunkBytes`.
+    case fileChunk = 0x22
+    /// Receiver → sender: seq + how many bytes are durable now (UInt64): the window moves.
+    case fileProgress = 0x23
+    /// Receiver → sender: every file up to this seq was delivered to the app (the file lane's cursor).
+    case fileAck = 0x24
+    /// Receiver → sender: seq + an error (property list): the file cannot be taken (no space, a
+    /// checksum that does not match); what arrived of it is gone.
+    case fileError = 0x25
+    /// Sender → receiver: seq: cancelled; drop what arrived of it.
+    case fileCancel = 0x26
 }

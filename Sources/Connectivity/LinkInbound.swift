@@ -17,6 +17,9 @@ enum InboundAction: Equatable {
     case workout([UInt8])
     /// A message (a dictionary or data), a reply, an error for a message, a message without a reply, or its delivery.
     case message(FrameType, id: Int64, body: [UInt8])
+    /// A frame of the file lane: `fileBegin`, `fileChunk`, `fileCancel` (to the receiver), `fileResume`,
+    /// `fileProgress`, `fileAck`, `fileError` (to the sender); `body` is what follows the seq.
+    case file(FrameType, seq: Int64, body: ArraySlice<UInt8>)
     /// The frame breaks the protocol: close the link with this reason, and stop.
     case violation(String)
 
@@ -84,6 +87,10 @@ enum LinkInbound {
             case .workout:
                 flush()
                 actions.append(.workout(frame.payload))
+            case .fileBegin, .fileResume, .fileChunk, .fileProgress, .fileAck, .fileError, .fileCancel:
+                flush()
+                guard let (seq, body) = sequenced(frame, "file transfer id") else { return actions }
+                actions.append(.file(frame.type, seq: seq, body: body))
             case .message, .messageReply, .messageError, .messageNoReply, .messageDelivered, .messageData, .messageDataNoReply, .messageDataReply:
                 flush()
                 guard let (id, body) = sequenced(frame, "message id") else { return actions }

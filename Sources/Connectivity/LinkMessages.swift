@@ -22,6 +22,8 @@ public struct Handshake: Equatable, Sendable {
     public var complicationEnabled = false
     /// As `resumeSeq`, for the complication lane.
     public var complicationResumeSeq: Int64 = 0
+    /// As `resumeSeq`, for the file lane: every file up to it was delivered.
+    public var fileResumeSeq: Int64 = 0
 
     public init(
         role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
@@ -51,6 +53,7 @@ public struct Handshake: Equatable, Sendable {
         if pendingMessages > 0 { fields["pendingMessages"] = .integer(pendingMessages) }
         if complicationEnabled { fields["complicationEnabled"] = .bool(true) }
         if complicationResumeSeq > 0 { fields["complicationResumeSeq"] = .integer(complicationResumeSeq) }
+        if fileResumeSeq > 0 { fields["fileResumeSeq"] = .integer(fileResumeSeq) }
         return PropertyListCodec.encode(fields)
     }
 
@@ -70,6 +73,7 @@ public struct Handshake: Equatable, Sendable {
         pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
         complicationEnabled = fields["complicationEnabled"]?.boolValue ?? false
         complicationResumeSeq = max(0, fields["complicationResumeSeq"]?.int64Value ?? 0)
+        fileResumeSeq = max(0, fields["fileResumeSeq"]?.int64Value ?? 0)
     }
 }
 

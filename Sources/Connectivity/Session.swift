@@ -19,6 +19,11 @@ public struct SessionConfiguration: Sendable {
     public var contextByteLimit = 262_144
     /// How long `sendMessage` waits for a reply by default.
     public var messageTimeoutMilliseconds: UInt64 = 10_000
+    /// Where the session keeps the bytes of files (`HOME/files`: the queued copies, the files arriving);
+    /// nil: no file transfers.
+    public var fileDirectory: String?
+    /// The app's `Documents/Inbox`, where a received file is handed to the app.
+    public var fileInboxDirectory: String?
     /// Simulates a slow link: at most this many transfers sent per second (nil: as fast as possible).
     public var maximumTransfersPerSecond: Int?
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
@@ -59,6 +64,15 @@ public final class Session {
     let outbox: Outbox
     /// The complication lane's queue (phone → watch), sent ahead of `outbox`.
     let complicationOutbox: Outbox
+    /// The file lane's queue: one row per file, the bytes in `FileQueue`.
+    let fileOutbox: Outbox
+    /// The file being sent on the current link, its queued copy open.
+    var sendingFile: SendingFile?
+    /// The file arriving on the current link.
+    var incoming: IncomingFile?
+    /// Fault injection (`runway … inbox-space-limit`): a file arriving may not grow past this many bytes,
+    /// as if the disk were full.
+    public var fileSpaceLimit: Int64?
     /// The device's clock (`runway clock`): the complication budget's day. The host sets it.
     public var deviceClock: () -> Double = { wallClockSeconds() }
     private var transportStarted = false
@@ -97,6 +111,7 @@ public final class Session {
         self.logger = logger
         self.outbox = Outbox(database: database)
         self.complicationOutbox = Outbox(database: database, lane: .complication)
+        self.fileOutbox = Outbox(database: database, lane: .file)
         self.userInfoValidator = configuration.userInfoValidator
     }
 
@@ -144,6 +159,7 @@ public final class Session {
     func completeActivation() {
         do {
             handle(.deviceStateLoaded(try loadDeviceState()))
+            sweepFileQueue()
             if !transportStarted {
                 try transport?.start(self)
                 transportStarted = true
@@ -231,6 +247,7 @@ public final class Session {
         handshake.complicationEnabled = core.local.complicationEnabled
         core.announcedLocal = core.local
         handshake.complicationResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .complication)
+        handshake.fileResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .file)
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)
         return handshake
@@ -254,7 +271,7 @@ public final class Session {
         do {
             cursor = try SessionStore.receiveCursor(database, peer: handshake.deviceID)
             complicationCursor = try SessionStore.receiveCursor(database, peer: handshake.deviceID, lane: .complication)
-            try resumeSending(after: handshake.resumeSeq, complicationsAfter: handshake.complicationResumeSeq)
+            try resumeSending(after: handshake.resumeSeq, complicationsAfter: handshake.complicationResumeSeq, filesAfter: handshake.fileResumeSeq)
         } catch {
             handle(.linkResumeFailed("\(error)"))
             return
@@ -265,6 +282,9 @@ public final class Session {
     /// The link went down (either side closed it, or it failed).
     public func channelDidClose(_ closed: LinkChannel, reason: String) {
         guard closed === channel else { return }
+        // A file half-sent or half-received is resumed from the receiver's durable point next time.
+        sendingFile = nil
+        incoming = nil
         handle(.linkClosed(reason: reason))
     }
 

@@ -36,6 +36,8 @@ struct SessionCore {
     /// Whether the outbox may hold transfers not yet sent on this link (the pump reads it until empty).
     var outboxMayHaveMore = true
     var complicationsMayHaveMore = true
+    /// The file lane's sender: one file at a time, chunks within its window.
+    var fileWindow = FileSendWindow()
     /// The highest transfer from the current peer that is durable here.
     private(set) var receiveCursor: Int64 = 0
     /// The same for the complication lane.
@@ -157,6 +159,7 @@ struct SessionCore {
             isLinked = false
             window.linkClosed()
             complicationWindow.linkClosed()
+            fileWindow.linkClosed()
             var actions: [SessionAction] = [
                 .dropLink,
                 .then(.messagesFailed(WCError(.notReachable, "the link went down before the reply arrived"))),

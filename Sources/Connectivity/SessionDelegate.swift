@@ -54,6 +54,8 @@ public struct FinishedTransfer: Sendable, Equatable {
     public var error: WCError? = nil
     /// The lane it went in: a complication transfer has its own sequence numbers.
     public var lane: TransferLane = .userInfo
+    /// A file transfer's record (its name, size, checksum, metadata, the path the app gave).
+    public var file: FileRecord? = nil
 }
 
 /// The session's callbacks. All of them run on the daemon's event-loop thread, one at a time.
@@ -114,6 +116,14 @@ public protocol SessionDelegate: AnyObject {
     /// A data message arrived whose sender expects no reply; the sender hears it was delivered once this returns.
     func session(_ session: Session, didReceiveMessageData data: [UInt8])
 
+    /// A file arrived (`transferFile` on the other side), checked end to end, at `file.path` in the app's
+    /// `Documents/Inbox`: move it before returning, or it is deleted. It is acknowledged once this
+    /// returns `.accepted`; `.notNow` (or a failure) keeps it and delivers it again later.
+    func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome
+
+    /// The counterpart has made `completed` of `total` bytes of file transfer `seq` durable.
+    func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64)
+
     func sessionReachabilityDidChange(_ session: Session)
     func sessionWatchStateDidChange(_ session: Session)
 }
@@ -132,6 +142,8 @@ extension SessionDelegate {
     public func session(_ session: Session, didReceiveMessage message: UserInfo) {}
     public func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {}
     public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {}
+    public func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome { .accepted }
+    public func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {}
     public func sessionReachabilityDidChange(_ session: Session) {}
     public func sessionWatchStateDidChange(_ session: Session) {}
 }

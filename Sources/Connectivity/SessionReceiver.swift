@@ -21,9 +21,16 @@ extension Session {
             case let .contextAck(version): handleContextAcknowledgement(version)
             case let .workout(payload): receiveWorkoutFrame(payload, from: source)
             case let .message(type, id, body): receiveMessageFrame(type, id: id, body: body)
+            case let .file(type, seq, body):
+                switch type {
+                case .fileBegin, .fileChunk, .fileCancel: receiveFileFrame(type, seq: seq, body: body, from: source)
+                default: receiveFileAnswer(type, seq: seq, body: body, from: source)
+                }
             case let .violation(why): protocolViolation(source, why)
             }
         }
+        // What this read wrote of a file becomes durable together: one fsync and one row update a read.
+        if channel === source { syncIncomingFile(source) }
     }
 
     /// One batch of transfers in one transaction: the app stores each (`deliver`) — in its own store, in

@@ -92,7 +92,7 @@ extension Session {
 
     /// Everything this side has queued for the other and not yet seen acknowledged, every lane: what
     /// the handshake says is pending (phone-os launches the app for it).
-    public func outstandingTransferCount() throws -> Int { try outbox.count() + complicationOutbox.count() }
+    public func outstandingTransferCount() throws -> Int { try outbox.count() + complicationOutbox.count() + fileOutbox.count() }
 
     /// Cancels a queued transfer; false if it was already delivered (or never existed).
     ///
@@ -154,9 +154,12 @@ extension Session {
 
     /// The counterpart has everything up to `seq`: those transfers are finished (the app hears of them)
     /// and sending resumes after them.
-    func resumeSending(after seq: Int64, complicationsAfter complicationSeq: Int64 = 0) throws {
+    func resumeSending(after seq: Int64, complicationsAfter complicationSeq: Int64 = 0, filesAfter fileSeq: Int64 = 0) throws {
         core.window.resume(acknowledged: try resume(outbox, after: seq))
         core.complicationWindow.resume(acknowledged: try resume(complicationOutbox, after: complicationSeq))
+        _ = try resume(fileOutbox, after: fileSeq)
+        core.fileWindow.linkClosed()
+        sendingFile = nil
         core.outboxMayHaveMore = true
         core.complicationsMayHaveMore = true
         reportFinished()
@@ -181,6 +184,13 @@ extension Session {
         guard let channel, core.maySend else { return }
         pumpComplications(channel)
         if self.channel == nil { return }
+        pumpUserInfo(channel)
+        guard self.channel === channel else { return }
+        pumpFiles(channel)
+    }
+
+    /// The userInfo lane's part of the pump.
+    private func pumpUserInfo(_ channel: LinkChannel) {
         while core.outboxMayHaveMore, core.window.room > 0,
             channel.pendingOutboundBytes < configuration.outboundHighWaterBytes
         {
@@ -259,16 +269,23 @@ extension Session {
     /// Tells the app (`didFinish`) about acknowledged transfers it has not heard of, then records that
     /// it has. A crash in between replays them at the next activation.
     func reportFinished(replayed: Bool = false) {
-        for lane in [complicationOutbox, outbox] {
+        for lane in [complicationOutbox, outbox, fileOutbox] {
             do {
                 let finished = try lane.unreportedFinished()
                 guard let last = finished.last else { continue }
                 CrashPoint.hit("send.before-did-finish")
                 if replayed { logger.info("finished.replay", ["lane": lane.lane.rawValue, "transfers": finished.count]) }
+                var files: [FileRecord] = []
                 for seq in finished {
-                    delegate?.session(self, didFinish: FinishedTransfer(seq: seq, replayed: replayed, lane: lane.lane), error: nil)
+                    var transfer = FinishedTransfer(seq: seq, replayed: replayed, lane: lane.lane)
+                    if lane.lane == .file, let record = (try? lane.payload(seq: seq)).flatMap({ try? FileRecord(decoding: $0) }) {
+                        transfer.file = record
+                        files.append(record)
+                    }
+                    delegate?.session(self, didFinish: transfer, error: nil)
                 }
                 try lane.markReported(upTo: last)
+                removeFinishedCopies(files)
             } catch {
                 logger.warning("finished.report-failed", ["lane": lane.lane.rawValue, "error": "\(error)"])
             }

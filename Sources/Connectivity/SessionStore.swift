@@ -93,6 +93,7 @@ public enum SessionStore {
             """),
         quarantineMigration,
         OutboxSQL.lanesMigration,
+        FileInbox.migration,
     ]
 
     // MARK: - Identity

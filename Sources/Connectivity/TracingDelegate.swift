@@ -148,7 +148,12 @@ public final class TracingDelegate: SessionDelegate {
     // MARK: - Finished transfers, contexts, messages, state
 
     public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
-        trace.record(.didFinishUserInfoTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error, complication: transfer.lane == .complication))
+        if transfer.lane == .file {
+            trace.record(.didFinishFileTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error))
+        } else {
+            trace.record(
+                .didFinishUserInfoTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error, complication: transfer.lane == .complication))
+        }
         inner.session(session, didFinish: transfer, error: error)
     }
 
@@ -198,6 +203,16 @@ public final class TracingDelegate: SessionDelegate {
     public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
         trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: false, repliedAtOnce: false))
         inner.session(session, didReceiveMessageData: data)
+    }
+
+    public func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
+        let outcome = inner.session(session, didReceiveFile: file)
+        trace.record(.didReceiveFile(seq: file.seq, name: file.description.name, bytes: file.description.size, outcome: outcome))
+        return outcome
+    }
+
+    public func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
+        inner.session(session, fileTransfer: seq, didProgress: completed, of: total)
     }
 
     public func sessionReachabilityDidChange(_ session: Session) {

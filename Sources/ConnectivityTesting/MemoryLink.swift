@@ -13,6 +13,8 @@ public final class MemoryLink {
         public fileprivate(set) var isClosed = false
         /// When true, everything sent is dropped (frames lost in flight before a crash).
         public var dropsOutgoing = false
+        /// Frames sent for which this says true are dropped (one kind of answer lost).
+        public var drops: ((Frame) -> Bool)?
 
         fileprivate init(session: Session) { self.session = session }
 
@@ -22,8 +24,9 @@ public final class MemoryLink {
                 from: {
                     let b = ByteBuffer(); b.append(frames); return b
                 }())
-            sentFrames.append(contentsOf: decoded.frames)
-            link.deliver(decoded.frames, from: self)
+            let kept = drops.map { drop in decoded.frames.filter { !drop($0) } } ?? decoded.frames
+            sentFrames.append(contentsOf: kept)
+            link.deliver(kept, from: self)
         }
 
         public var pendingOutboundBytes: Int { 0 }

@@ -7,12 +7,13 @@ public enum ControlCommands {
     private static let both: Set<ControlServerKind> = [.phone, .watch]
 
     public static let all: [ControlCommandSpec] = [
-        transferUserInfo, transferComplication, received, contextSet, contextGet, message, messageData, transfers, cancel, quarantine, quarantineRemove, events,
+        transferUserInfo, transferComplication, transferFile, files, received, contextSet, contextGet, message, messageData, transfers, cancel, quarantine,
+        quarantineRemove, events,
         status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay, storeLimit,
         logbook, flight, delete, attach, preflight, language, languageSet, strings, settings, notifications, reminders,
         remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
         updateCheck, updateStatus, updateRespond, testRunState,
-        record, link, app, complication, failNext, workoutFault,
+        record, link, app, complication, failNext, workoutFault, inboxSpaceLimit,
         osStatus, osJetsam,
     ]
 
@@ -31,6 +32,18 @@ public enum ControlCommands {
         "transfer-complication", [.phone], session: true, arguments: [Payload.payload], reply: TransferComplicationReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")],
         "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
+    public static let transferFile = ControlCommandSpec(
+        "transfer-file", both, session: true, arguments: [TransferFile.path, TransferFile.metadata], reply: TransferFileReply.self,
+        errors: [
+            .wc(.fileAccessDenied, "the file is missing, unreadable or not a regular file"),
+            .wc(.payloadTooLarge, "the file is over 1 GiB, or its metadata encodes to more than 65,536 bytes"),
+            .wc(.payloadUnsupportedTypes, "the metadata holds a null, or a value a property list cannot"),
+            .wc(.insufficientSpace, "no space to copy it into the queue"),
+            .wc(.deviceNotPaired, "no counterpart is paired"),
+            .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
+        ], "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
+    public static let files = ControlCommandSpec(
+        "files", both, arguments: [Files.limit], "the file transfers: outstanding (with their progress) and received (where the app keeps them)")
     public static let received = ControlCommandSpec(
         "received", both, session: true, arguments: [Received.limit], "the userInfo dictionaries received, oldest first")
     public static let contextSet = ControlCommandSpec(
@@ -153,6 +166,9 @@ public enum ControlCommands {
     public static let complication = ControlCommandSpec(
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
+    public static let inboxSpaceLimit = ControlCommandSpec(
+        "inbox-space-limit", both, test: true, arguments: [InboxSpaceLimit.bytes],
+        "cap the bytes a file arriving may take, as if the disk were full (0 lifts it)")
     public static let failNext = ControlCommandSpec(
         "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], reply: FailNextReply.self,
         "the next N userInfo transfers fail with an error")

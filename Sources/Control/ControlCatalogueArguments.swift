@@ -21,6 +21,16 @@ extension ControlCommands {
         public static let replyExpected = ControlArgument<Bool>(
             "replyExpected", .bool, default: true, "false: send it without a reply handler and wait only for its delivery")
     }
+    public enum TransferFile {
+        public static let path = ControlArgument<String>("path", .string(bytes: 1...4096), required: true, "the file, an absolute path")
+        public static let metadata = ControlArgument<JSONValue?>("metadata", .object, "the file's metadata, in typed JSON")
+    }
+    public enum Files {
+        public static let limit = ControlArgument<Int>("limit", .int(1...100_000), default: 1000, "list at most this many of each")
+    }
+    public enum InboxSpaceLimit {
+        public static let bytes = ControlArgument<Int>("bytes", .int(0...Int.max), required: true, "the cap in bytes; 0 lifts it")
+    }
     public enum MessageData {
         public static let data = ControlArgument<String>("data", .format(.base64), required: true, "the message's bytes, in base64")
     }

@@ -83,6 +83,26 @@ public struct TransferComplicationReply: ControlReply {
     }
 }
 
+/// `transfer-file`: the transfer's id, and the file as it was queued (its size and SHA-256).
+public struct TransferFileReply: ControlReply {
+    public var transferId: Int64
+    public var bytes: Int64
+    public var sha256: String
+    enum Key: String { case transferId, bytes, sha256 }
+    public init(transferId: Int64, bytes: Int64, sha256: String) {
+        self.transferId = transferId
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
+    public init(json: JSONValue) throws(ControlError) {
+        let reader = try ReplyReader<Key>(json, "transfer-file")
+        transferId = try reader.int(.transferId)
+        bytes = try reader.int(.bytes)
+        sha256 = try reader.string(.sha256)
+    }
+    public var json: JSONValue { replyObject([(Key.transferId, .integer(transferId)), (.bytes, .integer(bytes)), (.sha256, .string(sha256))]) }
+}
+
 /// `complication` (the watch): whether the app's complication is now on the active watch face.
 public struct ComplicationReply: ControlReply {
     public var complicationEnabled: Bool

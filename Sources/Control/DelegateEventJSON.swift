@@ -52,6 +52,16 @@ extension DelegateEvent {
             fields["replyHandler"] = .bool(replyHandler)
             if replyHandler { fields["repliedAtOnce"] = .bool(repliedAtOnce) }
             if let payload { fields["message"] = payload.json }
+        case let .didReceiveFile(seq, name, bytes, outcome):
+            fields["seq"] = .integer(seq)
+            fields["name"] = .string(name)
+            fields["bytes"] = .integer(bytes)
+            fields["outcome"] = .string(Self.word(outcome))
+        case let .didFinishFileTransfer(seq, replayed, error):
+            fields["seq"] = .integer(seq)
+            fields["replayed"] = .bool(replayed)
+            fields["error"] =
+                error.map { .object(["code": .integer(Int64($0.code.rawValue)), "name": .string($0.name), "message": .string($0.message)]) } ?? .null
         case let .didReceiveMessageData(bytes, replyHandler, repliedAtOnce):
             fields["bytes"] = .integer(Int64(bytes))
             fields["replyHandler"] = .bool(replyHandler)
@@ -63,5 +73,15 @@ extension DelegateEvent {
             fields["watchAppInstalled"] = .bool(installed)
         }
         return .object(fields)
+    }
+
+    static func word(_ outcome: ReceiveOutcome) -> String {
+        switch outcome {
+        case .accepted: "accepted"
+        case .notNow: "notNow"
+        case .failed: "failed"
+        case .insufficientSpace: "insufficientSpace"
+        case .rejected: "rejected"
+        }
     }
 }

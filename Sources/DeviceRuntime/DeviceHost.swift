@@ -169,9 +169,12 @@ public final class DeviceHost {
                 "startup.socket-activated",
                 ["link": activation.link != nil, "control": activation.control != nil, "connections": activation.connections.count])
         }
+        var sessionConfiguration = configuration.session
+        sessionConfiguration.fileDirectory = home.path + "/files"
+        sessionConfiguration.fileInboxDirectory = (configuration.container ?? home.path + "/apps/unnamed") + "/Documents/Inbox"
         session = Session(
             role: configuration.role, database: database, loop: loop, transport: transport,
-            configuration: configuration.session, logger: logger)
+            configuration: sessionConfiguration, logger: logger)
         session.deviceClock = { [unowned self] in self.deviceNow }
         // The delegate calls are traced on their way to the app (`runway … events`).
         tracer = TracingDelegate(ledger, trace: DelegateTrace())

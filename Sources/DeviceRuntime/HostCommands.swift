@@ -16,10 +16,16 @@ extension DeviceHost {
         router.testCommandsEnabled = runtime.testCommandsEnabled
         // The activation window (`--activation-delay-ms`): the session's API is not usable yet.
         router.sessionIsActivated = { [unowned self] in self.session.activationState == .activated }
-        SessionCommands(session: session, ledger: ledger, logger: logger).register(on: router)
+        SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).register(on: router)
         events.register(on: router)
         system?.register(on: router, notifications: configuration.role == .phone)
         router.on("status") { [unowned self] _, connection in connection.reply(try status()) }
+        router.on("inbox-space-limit") { [unowned self] request, connection in
+            let bytes = request[ControlCommands.InboxSpaceLimit.bytes]
+            session.fileSpaceLimit = bytes == 0 ? nil : Int64(bytes)
+            logger.warning("fault.inbox-space-limit", ["bytes": bytes])
+            connection.reply(.object(["bytes": .integer(Int64(bytes))]))
+        }
         router.on("store-limit") { [unowned self] request, connection in
             let pages = request[ControlCommands.StoreLimit.pages]
             try StoreLimit.apply(pages, to: [database] + faultableStores, logger: logger)
@@ -41,7 +47,7 @@ extension DeviceHost {
 
     /// The session's part of `status`, the device's, then the app's (`statusContributors`).
     func status() throws -> StatusReply {
-        var status = try SessionCommands(session: session, ledger: ledger, logger: logger).status()
+        var status = try SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).status()
         var fields = status.other
         fields["home"] = .string(home.path)
         fields["appVersion"] = .string(configuration.session.appVersion)

@@ -1,4 +1,6 @@
 import Control
+import Digest
+import Foundation
 import Glibc
 import Connectivity
 import JSONText
@@ -12,6 +14,7 @@ struct SessionCommands {
     let session: Session
     let ledger: SessionLedger
     let logger: Logger
+    let mailbox: LoopMailbox
 
     /// Registers these commands (the catalogue marks which need an activated session).
     func register(on router: ControlRouter) {
@@ -28,6 +31,7 @@ struct SessionCommands {
                         remainingComplicationUserInfoTransfers: Int64(try session.remainingComplicationUserInfoTransfers())))
             }
         }
+        router.on("transfer-file") { request, connection in try transferFile(request, connection) }
         router.on("context-set") { request, connection in
             let version = try session.updateApplicationContext(try Self.payload(request))
             connection.reply(ContextSetReply(version: version))
@@ -126,6 +130,31 @@ struct SessionCommands {
         try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
     }
 
+    /// `transfer-file`: checked here, copied into the queue on a thread of its own (a large file does
+    /// not hold the loop), queued back on the loop; the reply waits for all of it.
+    private func transferFile(_ request: ControlRequest, _ connection: ControlConnection) throws {
+        let path = request[ControlCommands.TransferFile.path]
+        let metadata = try request[ControlCommands.TransferFile.metadata].map { try UserInfo(userInfoJSON: $0) }
+        try session.checkFileTransfer(metadata: metadata)
+        nonisolated(unsafe) let session = self.session
+        nonisolated(unsafe) let connection = connection
+        let mailbox = self.mailbox
+        Thread.detachNewThread {
+            let staged = Result<FileRecord, WCError>(catching: { () throws(WCError) -> FileRecord in try session.stageFile(path, metadata: metadata) })
+            nonisolated(unsafe) let outcome = staged
+            mailbox.post {
+                do {
+                    let info = try session.transferFile(staged: try outcome.get())
+                    connection.reply(TransferFileReply(transferId: info.seq, bytes: info.record.size, sha256: info.record.sha256.hexString))
+                } catch let error as WCError {
+                    connection.reply(error: ControlError(error))
+                } catch {
+                    connection.reply(error: ControlError("\(error)"))
+                }
+            }
+        }
+    }
+
     /// The part of `status` that comes from the session (the device adds its own).
     func status() throws -> StatusReply {
         let outstanding = Int64(try session.outstandingUserInfoTransferCount())
@@ -137,6 +166,16 @@ struct SessionCommands {
             "receivedMessagesWithoutReply": .integer(Int64(ledger.messagesWithoutReply)),
             "receivedMessageData": .integer(Int64(ledger.messageDataReceived)),
         ]
+        fields["outstandingFileTransfers"] = .integer(Int64(try session.outstandingFileTransferCount()))
+        if let sending = session.fileBeingSent {
+            fields["fileSending"] = .object(["transferId": .integer(sending.seq), "bytes": .integer(sending.size), "durableBytes": .integer(sending.durable)])
+        }
+        if let receiving = session.fileBeingReceived {
+            fields["fileReceiving"] = .object([
+                "transferId": .integer(receiving.seq), "bytes": .integer(receiving.size), "durableBytes": .integer(receiving.durable),
+            ])
+        }
+        if let limit = session.fileSpaceLimit { fields["inboxSpaceLimit"] = .integer(limit) }
         if session.role == .phone {
             fields["complicationEnabled"] = .bool(session.counterpartComplicationEnabled)
             fields["remainingComplicationUserInfoTransfers"] = .integer(Int64(try session.remainingComplicationUserInfoTransfers()))

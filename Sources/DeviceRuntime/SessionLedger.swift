@@ -85,6 +85,14 @@ final class SessionLedger: SessionDelegate {
         app?.session(session, didReceiveMessageData: data)
     }
 
+    func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
+        app?.session(session, didReceiveFile: file) ?? .notNow
+    }
+
+    func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
+        app?.session(session, fileTransfer: seq, didProgress: completed, of: total)
+    }
+
     func sessionReachabilityDidChange(_ session: Session) { app?.sessionReachabilityDidChange(session) }
     func sessionWatchStateDidChange(_ session: Session) { app?.sessionWatchStateDidChange(session) }
 }

@@ -39,10 +39,12 @@ public struct InvariantReport: Sendable {
     public var indeterminateCommitted = 0
     /// The flights of those committed calls (counted in `recorded` and `stored`).
     public var indeterminateFlights = 0
+    /// The files sent and kept (`FileReport`): each sent once arrives once, byte-identical.
+    public var files = FileReport()
 
     public var isClean: Bool {
         lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && resurrected.isEmpty && orderKept && outstandingTransfers == 0
-            && integrityProblems.isEmpty
+            && integrityProblems.isEmpty && files.isClean
     }
 
     /// `500 recorded, 500 stored, 0 lost, 0 duplicated, order kept`
@@ -53,6 +55,9 @@ public struct InvariantReport: Sendable {
         if !unexpected.isEmpty { text += ", \(unexpected.count) unexpected" }
         if !resurrected.isEmpty { text += ", \(resurrected.count) deleted flights back" }
         if !integrityProblems.isEmpty { text += ", store damaged" }
+        if files.sent > 0 || files.received > 0 {
+            text += "; \(files.sent) file(s) sent, \(files.received) kept" + (files.isClean ? "" : ", FILES WRONG")
+        }
         return text
     }
 
@@ -74,6 +79,7 @@ public struct InvariantReport: Sendable {
         if let (earlier, later) = orderViolation { lines.append("out of order: \(later) was stored before \(earlier), though recorded after it") }
         if outstandingTransfers != 0 { lines.append("outboxes not empty: \(outstandingTransfers) transfers outstanding") }
         lines.append(contentsOf: integrityProblems.map { "integrity: " + $0 })
+        lines.append(contentsOf: files.violations)
         return lines
     }
 }

@@ -21,6 +21,8 @@ public final class SimulatedPair {
     public private(set) var history: [Recording] = []
     /// Flights deleted through `delete(_:)`: they must not come back.
     public private(set) var deleted: Set<String> = []
+    /// Every file sent through `transferFile` (or noted with `noteSent`): each must arrive once, byte-identical.
+    public private(set) var sentFiles: [SentFile] = []
     /// Every flight id whose recording returned success, in recording order.
     public var recorded: [String] {
         history.flatMap { recording -> [String] in
@@ -188,7 +190,44 @@ public final class SimulatedPair {
     }
 
     public func outstandingTransfers() throws -> Int {
-        try status("watch")["outstandingUserInfoTransfers"]?.intValue ?? -1
+        let watch = try status("watch")
+        var outstanding = (watch["outstandingUserInfoTransfers"]?.intValue ?? -1) + (watch["outstandingFileTransfers"]?.intValue ?? 0)
+        if sentFiles.contains(where: { $0.from == "phone" }) { outstanding += try status("phone")["outstandingFileTransfers"]?.intValue ?? 0 }
+        return outstanding
+    }
+
+    // MARK: - Files
+
+    /// `runway DEVICE transfer-file PATH`: the file's SHA-256 taken here first, the transfer remembered
+    /// for the checker once the command succeeded. Returns the transfer id.
+    @discardableResult
+    public func transferFile(from device: String, _ path: String, metadata: String? = nil) throws -> Int {
+        let sent = try Self.describe(path, from: device)
+        let home = device == "phone" ? phoneHome : watchHome
+        let result = try runTool([device, "transfer-file", path, "--home", home, "--json"] + (metadata.map { ["--metadata", $0] } ?? []))
+        guard result.status == 0 else { throw HarnessError("runway \(device) transfer-file failed: \(result.stderr)") }
+        noteSent(sent)
+        return (try JSONValue(parsing: result.stdout))["transferId"]?.intValue ?? -1
+    }
+
+    /// A file sent some other way (a test calling the CLI itself): the checker expects it on the other side.
+    public func noteSent(_ file: SentFile) { sentFiles.append(file) }
+
+    /// What the checker expects of the file at `path` sent from `device`.
+    public static func describe(_ path: String, from device: String) throws -> SentFile {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? -1
+        return SentFile(from: device, name: (path as NSString).lastPathComponent, bytes: size, sha256: try FileReport.hash(path))
+    }
+
+    /// The files each device's app kept (`runway … files --json`), with the other device as sender.
+    public func keptFiles() throws -> [KeptFile] {
+        var kept: [KeptFile] = []
+        for (device, home) in [("phone", phoneHome), ("watch", watchHome)] {
+            let result = try runTool([device, "files", "--home", home, "--json"])
+            guard result.status == 0 else { throw HarnessError("runway \(device) files failed: \(result.stderr)") }
+            kept += FileReport.kept(try JSONValue(parsing: result.stdout), on: device)
+        }
+        return kept
     }
 
     public func storedCount() throws -> Int {
@@ -237,9 +276,11 @@ public final class SimulatedPair {
 
     /// Checks every invariant against what the running phone and watch report now.
     public func check() throws -> InvariantReport {
-        InvariantChecker.check(
+        var report = InvariantChecker.check(
             history: history, stored: try logbookIDs(), outstandingTransfers: try outstandingTransfers(),
             storePaths: storePaths, deleted: deleted)
+        if !sentFiles.isEmpty { report.files = FileReport.check(sent: sentFiles, received: try keptFiles()) }
+        return report
     }
 
     /// `runway phone delete ID --yes`; the checker then expects the flight to stay deleted.

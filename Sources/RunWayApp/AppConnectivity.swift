@@ -142,6 +142,8 @@ public final class AppConnectivity {
 /// differ between them.
 open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWorkoutDelegate {
     public let app: AppConnectivity
+    /// Files: kept when they arrive, sent again when a transfer fails for want of space.
+    public var files: AppFiles?
     let logger: Logger
     /// Which app this is (it signs its message replies).
     let appRole: String
@@ -241,4 +243,10 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
     }
 
     public func session(_ session: WCSession, didReceiveMessageData messageData: Data) { app.take(data: messageData) }
+
+    public func session(_ session: WCSession, didReceive file: WCSessionFile) { files?.keep(file) }
+
+    public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
+        files?.finished(fileTransfer, error: error, session: session)
+    }
 }

@@ -53,7 +53,7 @@ public enum RunWayStore {
     /// Every table of the app's: flights and what hangs off them, live runs, the UI's group state,
     /// settings, the update check's day.
     public static let migrations =
-        FlightStore.migrations + AppUpdateService.migrations
+        FlightStore.migrations + AppUpdateService.migrations + [AppFiles.migration]
         + [
             Migration(
                 "app.settings.1",

@@ -14,6 +14,7 @@ extension RunWayPhoneApp {
         registerReminderCommands(on: router)
         registerAlertCommands(on: router)
         phoneRuns.runs.register(on: router)
+        files.register(on: router)
         router.on("logbook") { [unowned self] _, connection in streamLogbook(to: connection) }
         router.on("flight") { [unowned self] request, connection in connection.reply(try flight(request)) }
         router.on("delete") { [unowned self] request, connection in connection.reply(try delete(request)) }
@@ -36,6 +37,7 @@ extension RunWayPhoneApp {
             "inbox": .object([
                 "depth": .integer(Int64(viewModel.pendingWatchDataQueue.count)),
                 "receivedUserInfo": .integer(try app.receivedUserInfoCount()),
+                "receivedFiles": .integer(try files.receivedCount()),
             ]),
             "instrumentValuesDiscarded": .integer(Int64(service.instrumentValuesDiscarded)),
             "remindersRescheduled": .integer(Int64(reminderHook.rescheduleCount)),

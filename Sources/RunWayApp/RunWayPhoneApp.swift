@@ -32,6 +32,8 @@ public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
     public private(set) var viewModel: RunViewModel!
     public private(set) var service: PhoneConnectivityService!
     var app: AppConnectivity!
+    /// Files received and sent (`AppFiles.swift`).
+    var files: AppFiles!
     let reminderHook = ReminderHook()
     /// The inactivity reminders (`PhoneReminders.swift`).
     var reminders: PhoneReminders!
@@ -78,6 +80,10 @@ public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
             loop.schedule(afterMilliseconds: delay, body)
         }
         service = PhoneConnectivityService(viewModel: viewModel, app: app, logger: logger)
+        files = AppFiles(database: database, container: context.container, logger: logger) { [loop = context.loop] delay, body in
+            loop.schedule(afterMilliseconds: delay, body)
+        }
+        service.files = files
         WCSession.default.setUserInfoValidator(Flight.problem(inUserInfo:))
         WCSession.default.delegate = service
         phoneRuns = try setUpRuns()

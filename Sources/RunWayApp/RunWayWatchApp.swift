@@ -26,6 +26,8 @@ public final class RunWayWatchApp {
     let session = AppSession()
     public private(set) var database: Database!
     var app: AppConnectivity!
+    /// Files received and sent (`AppFiles.swift`).
+    var files: AppFiles!
     var recorder: WatchRunRecorder!
     /// The watch app's session delegate; held here because the session holds its delegate weakly.
     var service: WatchConnectivityService!
@@ -49,6 +51,10 @@ public final class RunWayWatchApp {
             loop.schedule(afterMilliseconds: delay, body)
         }
         service = WatchConnectivityService(app: app, logger: logger)
+        files = AppFiles(database: database, container: context.container, logger: logger) { [loop = context.loop] delay, body in
+            loop.schedule(afterMilliseconds: delay, body)
+        }
+        service.files = files
         service.requeueFailedTransfers = options.requeueFailedTransfers
         WCSession.default.setUserInfoValidator(Flight.problem(inUserInfo:))
         WCSession.default.delegate = service
@@ -70,6 +76,7 @@ public final class RunWayWatchApp {
 
     func registerCommands(on router: ControlRouter) {
         runs.register(on: router)
+        files.register(on: router)
         router.on("workout-fault") { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
         router.on("record") { [unowned self] request, connection in connection.reply(try record(request)) }
         router.on("received") { [unowned self] request, connection in
@@ -80,7 +87,9 @@ public final class RunWayWatchApp {
 
     func addStatus(to status: inout StatusReply) throws {
         var fields = status.other
-        fields["inbox"] = .object(["depth": .integer(0), "receivedUserInfo": .integer(try app.receivedUserInfoCount())])
+        fields["inbox"] = .object([
+            "depth": .integer(0), "receivedUserInfo": .integer(try app.receivedUserInfoCount()), "receivedFiles": .integer(try files.receivedCount()),
+        ])
         let complication = try app.complication()
         fields["complication"] = .object(["updates": .integer(complication.updates), "current": complication.current?.json ?? .null])
         fields.merge(session.versionFields(peerKey: "phoneAppVersion")) { _, new in new }

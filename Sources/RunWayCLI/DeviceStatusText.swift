@@ -67,6 +67,16 @@ enum DeviceStatusText {
             Row(section: "OUTBOX", label: "outstanding", keys: ["outstandingUserInfoTransfers"]) {
                 "\(int($0, "outstandingUserInfoTransfers")) userInfo transfer(s) not yet delivered to the \(other)"
             },
+            Row(section: "OUTBOX", label: "files", keys: ["outstandingFileTransfers", "fileSending"]) { fields in
+                "\(int(fields, "outstandingFileTransfers")) file transfer(s) not yet delivered"
+                    + (fields["fileSending"].map {
+                        ", sending \($0["transferId"]?.intValue ?? 0): \($0["durableBytes"]?.intValue ?? 0) of \($0["bytes"]?.intValue ?? 0) bytes there"
+                    } ?? "")
+            },
+            Row(section: "INBOX", label: "file arriving", keys: ["fileReceiving", "inboxSpaceLimit"]) { fields in
+                guard let file = fields["fileReceiving"] else { return fields["inboxSpaceLimit"].map { "none (space capped at \($0.intValue ?? 0) bytes)" } }
+                return "\(file["transferId"]?.intValue ?? 0): \(file["durableBytes"]?.intValue ?? 0) of \(file["bytes"]?.intValue ?? 0) bytes durable"
+            },
             Row(section: "OUTBOX", label: "on the wire", keys: ["outbox"]) { fields in
                 "\(int(fields, "outbox", "inFlight")) of a window of \(int(fields, "outbox", "window")); last sent \(int(fields, "outbox", "lastSentTransfer")), acknowledged up to \(int(fields, "outbox", "lastAcknowledgedTransfer")); \(int(fields, "outbox", "depth")) queued"
             },
@@ -74,7 +84,7 @@ enum DeviceStatusText {
                 "\(int(fields, "receivedTransfers")) transfer(s)" + (fields["receivedFromWatchSeq"].map { " (the watch's up to \($0.intValue ?? 0))" } ?? "")
             },
             Row(section: "INBOX", label: "for the app", keys: ["inbox"]) { fields in
-                "\(int(fields, "inbox", "receivedUserInfo")) userInfo that are not flights, \(int(fields, "inbox", "depth")) waiting"
+                "\(int(fields, "inbox", "receivedUserInfo")) userInfo that are not flights, \(int(fields, "inbox", "receivedFiles")) file(s) kept, \(int(fields, "inbox", "depth")) waiting"
             },
             Row(section: "INBOX", label: "messages", keys: ["receivedMessages", "receivedMessagesWithoutReply", "receivedMessageData", "lastMessageDataBytes"])
             {

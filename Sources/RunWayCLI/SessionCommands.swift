@@ -29,6 +29,64 @@ enum SessionCLI {
                     return 0
                 }),
             CLI.Command(
+                path: [name, "transfer-file"], synopsis: "PATH --home \(home) [--metadata JSON] [--json]",
+                summary: """
+                    Sends the file at PATH to the \(other) (transferFile): copied into the \(name)'s queue before this
+                    returns (the file may then be changed or deleted), sent in chunks in order with other files,
+                    checked end to end (SHA-256), resumed from the last chunk the \(other) made durable after either
+                    side stops. --metadata is a JSON object (typed JSON) that travels with it. Prints the transfer
+                    id, the size and the SHA-256. 7013 fileAccessDenied for a file missing, unreadable or not a
+                    regular file; 7009 payloadTooLarge over 1 GiB (1,073,741,824 bytes) or metadata over 65,536
+                    bytes; 7010 for metadata that is not a property list.
+                    """,
+                specs: [CLI.homeSpec, .option("metadata", "JSON", "a JSON object sent with the file (typed JSON)"), CLI.jsonSpec], positionals: 1,
+                run: { parsed in
+                    guard let path = parsed.positionals.first, !path.isEmpty else { throw UsageError("a file PATH is required") }
+                    var request = ControlRequest(ControlCommands.transferFile)
+                    request[ControlCommands.TransferFile.path] = Filesystem.absolutePath(path)
+                    if let text = parsed.value("metadata") {
+                        let json: JSONValue
+                        do { json = try JSONValue(parsing: Array(text.utf8)) } catch { throw UsageError("--metadata is not valid JSON: \(error)") }
+                        guard case .object = json else { throw UsageError("--metadata must be a JSON object, not \(kind(of: json))") }
+                        if let problem = TypedJSON.problem(in: json) { throw ControlError.invalid("--metadata: \(problem)") }
+                        request[ControlCommands.TransferFile.metadata] = json
+                    }
+                    let reply = try call(parsed, device, request, as: TransferFileReply.self)
+                    Output.out(parsed.has("json") ? reply.json.text : "file transfer \(reply.transferId): \(reply.bytes) bytes, sha256 \(reply.sha256)")
+                    return 0
+                }),
+            CLI.Command(
+                path: [name, "files"], synopsis: "--home \(home) [--json]",
+                summary: """
+                    The \(name)'s file transfers: outstanding (queued or on their way, with the bytes the \(other) has made
+                    durable) and received (where the RunWay app keeps them, Documents/Received in its container), each
+                    with its size and SHA-256.
+                    """,
+                specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+                run: { parsed in
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.files))
+                    if parsed.has("json") {
+                        Output.out(result.text)
+                        return 0
+                    }
+                    let outstanding = result["outstanding"]?.arrayValue ?? []
+                    let received = result["received"]?.arrayValue ?? []
+                    var lines = ["outstanding (\(outstanding.count))"]
+                    for file in outstanding {
+                        lines.append(
+                            "  \(file["transferId"]?.intValue ?? 0)  \(file["name"]?.stringValue ?? "?")  \(file["completedBytes"]?.intValue ?? 0) of \(file["bytes"]?.intValue ?? 0) bytes there  sha256 \(file["sha256"]?.stringValue ?? "?")"
+                        )
+                    }
+                    lines.append("received (\(received.count))")
+                    for file in received {
+                        lines.append(
+                            "  \(file["transferId"]?.intValue ?? 0)  \(file["name"]?.stringValue ?? "?")  \(file["bytes"]?.intValue ?? 0) bytes  sha256 \(file["sha256"]?.stringValue ?? "?")  \(file["path"]?.stringValue ?? "")"
+                        )
+                    }
+                    Output.out(lines.joined(separator: "\n"))
+                    return 0
+                }),
+            CLI.Command(
                 path: [name, "received"], synopsis: "--home \(home) [--json]",
                 summary: "The userInfo dictionaries delivered to the \(name) app that are not flights, in arrival order (flights are in the phone's logbook).",
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,

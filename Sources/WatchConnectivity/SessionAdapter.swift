@@ -1,4 +1,5 @@
 import Connectivity
+import Digest
 import Foundation
 import PropertyLists
 
@@ -70,6 +71,20 @@ final class SessionAdapter: SessionDelegate {
 
     func session(_ session: Session, didFinish transfer: FinishedTransfer, error: Connectivity.WCError?) {
         guard let delegate else { return }
+        if transfer.lane == .file {
+            let file =
+                wcSession.fileTransfer(transfer.seq)
+                ?? transfer.file.map {
+                    wcSession.registered(
+                        FileTransferInfo(seq: transfer.seq, record: $0), fileURL: URL(fileURLWithPath: $0.source), metadata: nil)
+                }
+                ?? WCSessionFileTransfer(
+                    session: wcSession, identifier: transfer.seq, file: WCSessionFile(fileURL: URL(fileURLWithPath: "/"), metadata: nil), totalBytes: 0)
+            if error == nil { file.progress.completedUnitCount = file.progress.totalUnitCount }
+            wcSession.forgetFileTransfer(transfer.seq)
+            delegate.session(wcSession, didFinish: file, error: error.map(WCError.init))
+            return
+        }
         let seq = transfer.seq
         let known = transfer.userInfo
         let lane = transfer.lane
@@ -103,6 +118,21 @@ final class SessionAdapter: SessionDelegate {
 
     func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
         delegate?.session(wcSession, didReceiveMessageData: Data(data))
+    }
+
+    func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
+        guard let delegate else { return .notNow }
+        let received = WCSessionFile(
+            fileURL: URL(fileURLWithPath: file.path), metadata: file.description.metadata.map(PropertyListBridge.untyped),
+            transferIdentifier: file.seq, senderDeviceID: file.senderDeviceID, byteCount: file.description.size, sha256: file.description.sha256.hexString)
+        // Apple's callback: the file is the app's to move before this returns; then it is acknowledged.
+        delegate.session(wcSession, didReceive: received)
+        return .accepted
+    }
+
+    func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
+        guard let transfer = wcSession.fileTransfer(seq) else { return }
+        transfer.progress.completedUnitCount = min(completed, transfer.progress.totalUnitCount)
     }
 
     func sessionReachabilityDidChange(_ session: Session) { delegate?.sessionReachabilityDidChange(wcSession) }

@@ -22,6 +22,10 @@ open class WCSession: NSObject, @unchecked Sendable {
 
     private var delegateReference: WeakDelegate?
     private lazy var adapter = SessionAdapter(session: self)
+    /// The file transfers `transferFile` returned, by id, held weakly: their progress moves as the
+    /// counterpart makes bytes durable, and `didFinish` reports the very object the app holds.
+    var fileTransfers: [Int64: WeakFileTransfer] = [:]
+    let fileTransfersLock = NSLock()
 
     override init() {
         super.init()
@@ -271,20 +275,19 @@ open class WCSession: NSObject, @unchecked Sendable {
 
     // MARK: - Files
 
-    /// File transfers are not simulated yet: the transfer finishes at once with `genericError` (7001).
+    /// Sends a file to the counterpart: copied into the session's queue before this returns (the app may
+    /// delete its own then), sent in chunks in order with other files, checked end to end (SHA-256),
+    /// resumed — not restarted — after either side stops. The counterpart's app gets it in
+    /// `session(_:didReceive:)`; this app hears `session(_:didFinish:error:)`. A file that cannot be read
+    /// is 7013, one over 1 GiB (or metadata over 65,536 bytes) 7009, metadata that is not a property list
+    /// 7010, a full disk 7015: the transfer finishes at once with that error, nothing queued.
     @discardableResult
     open func transferFile(_ file: URL, metadata: [String: Any]?) -> WCSessionFileTransfer {
-        nonisolated(unsafe) let transfer = WCSessionFileTransfer(file: WCSessionFile(fileURL: file, metadata: metadata), transferring: false)
-        let error = WCError(.genericError, description: "file transfers are not simulated yet (docs/protocol.md, differences from Apple)")
-        later { [weak self] in
-            guard let self, let delegate = self.delegate else { return }
-            delegate.session(self, didFinish: transfer, error: error)
-        }
-        return transfer
+        queueFile(file, metadata: metadata)
     }
 
-    /// The file transfers queued and not yet delivered.
-    open var outstandingFileTransfers: [WCSessionFileTransfer] { [] }
+    /// The file transfers queued and not yet delivered, oldest first, with their progress.
+    open var outstandingFileTransfers: [WCSessionFileTransfer] { queuedFiles }
 }
 
 /// The delegate, held weakly.

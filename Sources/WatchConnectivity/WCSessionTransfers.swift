@@ -54,15 +54,30 @@ open class WCSessionUserInfoTransfer: NSObject, @unchecked Sendable {
     open override var description: String { "<WCSessionUserInfoTransfer \(transferIdentifier) transferring=\(isTransferring)>" }
 }
 
-/// A received file, as `session(_:didReceive:)` hands it over.
+/// A received file, as `session(_:didReceive:)` hands it over — or the file of a transfer this app started.
 open class WCSessionFile: NSObject, @unchecked Sendable {
-    /// Where the file is now: move it before the callback returns, or it is deleted.
+    /// Where the file is. Received: in the app's `Documents/Inbox`; move it before the callback returns,
+    /// or it is deleted. Sent: the URL the app gave `transferFile`.
     public let fileURL: URL
     public let metadata: [String: Any]?
+    /// RunWay Pair: the sender's id for the transfer (0 when unknown) and the sending device, so an app
+    /// can tell a file delivered again after a crash from a new one (Apple's file has no id).
+    public let transferIdentifier: Int64
+    public let senderDeviceID: String
+    /// RunWay Pair: the file's size and its SHA-256 (lowercase hex), as the session checked it end to end.
+    public let byteCount: Int64
+    public let sha256: String
 
-    init(fileURL: URL, metadata: [String: Any]?) {
+    init(
+        fileURL: URL, metadata: [String: Any]?, transferIdentifier: Int64 = 0, senderDeviceID: String = "", byteCount: Int64 = 0,
+        sha256: String = ""
+    ) {
         self.fileURL = fileURL
         self.metadata = metadata
+        self.transferIdentifier = transferIdentifier
+        self.senderDeviceID = senderDeviceID
+        self.byteCount = byteCount
+        self.sha256 = sha256
         super.init()
     }
 }
@@ -70,21 +85,38 @@ open class WCSessionFile: NSObject, @unchecked Sendable {
 /// A file transfer this app started (`transferFile(_:metadata:)`).
 open class WCSessionFileTransfer: NSObject, @unchecked Sendable {
     public let file: WCSessionFile
-    /// The transfer's progress (`fractionCompleted`).
+    /// The transfer's progress: `totalUnitCount` is the file's size, `completedUnitCount` the bytes the
+    /// counterpart has made durable; `fractionCompleted` advances as they arrive.
     public let progress: Progress
-    private var transferring: Bool
+    /// RunWay Pair: the transfer's id on this device (its place in the file queue; 0 for one that was
+    /// never queued).
+    public let transferIdentifier: Int64
+    private weak var session: WCSession?
 
-    init(file: WCSessionFile, transferring: Bool) {
+    init(session: WCSession?, identifier: Int64, file: WCSessionFile, totalBytes: Int64) {
+        self.session = session
+        transferIdentifier = identifier
         self.file = file
-        self.transferring = transferring
-        progress = Progress(totalUnitCount: 1)
+        progress = Progress(totalUnitCount: max(totalBytes, 1))
+        if totalBytes == 0, session != nil { progress.completedUnitCount = 0 }
         super.init()
     }
 
-    open var isTransferring: Bool { transferring }
+    /// True until the counterpart has the file (queued ones included), as for userInfo transfers.
+    open var isTransferring: Bool {
+        guard transferIdentifier > 0, let session else { return false }
+        return session.isFileOutstanding(transferIdentifier)
+    }
 
+    /// Cancels the transfer: a queued one leaves the queue, the one being sent stops (the counterpart
+    /// drops what it has) — unless every byte is already on its way.
     open func cancel() {
-        transferring = false
-        progress.cancel()
+        guard transferIdentifier > 0, let session else { return }
+        session.cancelFile(transferIdentifier)
+        if !session.isFileOutstanding(transferIdentifier) { progress.cancel() }
+    }
+
+    open override var description: String {
+        "<WCSessionFileTransfer \(transferIdentifier) \(file.fileURL.lastPathComponent) \(progress.completedUnitCount)/\(progress.totalUnitCount)>"
     }
 }

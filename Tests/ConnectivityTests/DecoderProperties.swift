@@ -145,6 +145,21 @@ enum DecoderProperties {
             tally.refused += 1
         }
 
+        // A file's description (`fileBegin`): what is accepted has a size within the limit, a 32-byte
+        // checksum and a name that is one harmless path component, and survives its encoder.
+        if let description = try? FileDescription(decoding: payload) {
+            guard description.size >= 0, description.size <= FileTransferLimits.maximumFileBytes, description.sha256.count == 32,
+                !description.name.isEmpty, !description.name.contains("/"), description.name != ".", description.name != "..",
+                description.name.utf8.count <= FileTransferLimits.maximumNameBytes
+            else { throw Violation(description: "an accepted file description breaks its own limits") }
+            guard (try? FileDescription(decoding: description.encoded)) == description else {
+                throw Violation(description: "an accepted file description does not survive its encoder")
+            }
+            tally.accepted += 1
+        } else {
+            tally.refused += 1
+        }
+
         if let error = try? ErrorFrame.decode(payload) {
             guard (try? ErrorFrame.decode(ErrorFrame.encode(error))) == error else {
                 throw Violation(description: "an accepted error frame does not survive its encoder")

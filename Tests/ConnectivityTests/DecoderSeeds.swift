@@ -27,6 +27,9 @@ enum DecoderSeeds {
 
     static let error = WCError(.deviceNotPaired, "watch 5C1A (pairing A1B2) is not paired with this phone")
 
+    static let fileDescription = FileDescription(
+        name: "route.gpx", size: 4096, sha256: Array(repeating: 0xAB, count: 32), metadata: ["kind": .string("gpx")])
+
     static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     /// Every seed, named for its file in the corpus.
@@ -54,6 +57,12 @@ enum DecoderSeeds {
             ("plist-empty", PropertyListCodec.encode([:])),
             ("payload-handshake", handshake.encoded),
             ("payload-error", ErrorFrame.encode(error)),
+            ("frame-messagedata", SequencedFrame.frame(.messageData, number: 8, body: [0, 1, 2, 0xFF])),
+            ("frame-complication", SequencedFrame.frame(.complicationUserInfo, number: 2, body: PropertyListCodec.encode(["next": .string("7 km")]))),
+            ("frame-filebegin", SequencedFrame.frame(.fileBegin, number: 1, body: fileDescription.encoded)),
+            ("frame-filechunk", SequencedFrame.frame(.fileChunk, number: 1, body: [0, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0x61, count: 64))),
+            ("frame-fileprogress", SequencedFrame.frame(.fileProgress, number: 1, body: [0, 0, 0, 0, 0, 0, 0, 64])),
+            ("payload-file", fileDescription.encoded),
         ]
         // A session's opening: hello, three transfers and an acknowledgement in one read.
         var stream = Frame(.hello, handshake.encoded).encoded

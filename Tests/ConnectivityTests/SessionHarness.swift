@@ -21,6 +21,12 @@ final class RecordingDelegate: SessionDelegate {
     var reachabilityChanges = 0
     var watchStateChanges = 0
     var deactivations = 0
+    /// Files received: what the delegate was handed and the bytes it read at that moment.
+    var files: [(file: ReceivedFile, bytes: [UInt8])] = []
+    /// What the delegate answers a received file with.
+    var fileOutcome: ReceiveOutcome = .accepted
+    /// Progress reports of this side's file transfers: (transfer, completed, total).
+    var fileProgress: [(seq: Int64, completed: Int64, total: Int64)] = []
     /// How the app answers messages: nil never replies.
     var answer: ((UserInfo) -> UserInfo?)? = { ["echo": .dictionary($0)] }
     /// Answer `.notNow` for transfers with these seqs.
@@ -57,6 +63,13 @@ final class RecordingDelegate: SessionDelegate {
     func sessionReachabilityDidChange(_ session: Session) { reachabilityChanges += 1 }
     func sessionWatchStateDidChange(_ session: Session) { watchStateChanges += 1 }
     func sessionDidDeactivate(_ session: Session) { deactivations += 1 }
+    func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
+        files.append((file, (try? Filesystem.readFile(file.path)) ?? []))
+        return fileOutcome
+    }
+    func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
+        fileProgress.append((seq, completed, total))
+    }
 
     var receivedNumbers: [Int64] { received.compactMap { $0.0["n"]?.int64Value } }
 }
@@ -74,7 +87,10 @@ final class PairHarness {
     let watchDelegate = RecordingDelegate()
     var link: MemoryLink?
 
-    init(configuration: SessionConfiguration = SessionConfiguration(), pair: Bool = true, watchTransport: LinkTransport? = nil) throws {
+    init(
+        configuration: SessionConfiguration = SessionConfiguration(), pair: Bool = true, watchTransport: LinkTransport? = nil,
+        configure: (DeviceRole, inout SessionConfiguration) -> Void = { _, _ in }
+    ) throws {
         phoneDB = try Database(path: directory + "/phone.sqlite")
         watchDB = try Database(path: directory + "/watch.sqlite")
         try Migrator.migrate(phoneDB, SessionStore.migrations)
@@ -88,8 +104,12 @@ final class PairHarness {
             try SessionStore.setPairing(phoneDB, pairing)
             try SessionStore.setPairing(watchDB, pairing)
         }
-        phone = Session(role: .phone, database: phoneDB, loop: loop, transport: nil, configuration: configuration, logger: .silent)
-        watch = Session(role: .watch, database: watchDB, loop: loop, transport: watchTransport, configuration: configuration, logger: .silent)
+        var phoneConfiguration = configuration
+        var watchConfiguration = configuration
+        configure(.phone, &phoneConfiguration)
+        configure(.watch, &watchConfiguration)
+        phone = Session(role: .phone, database: phoneDB, loop: loop, transport: nil, configuration: phoneConfiguration, logger: .silent)
+        watch = Session(role: .watch, database: watchDB, loop: loop, transport: watchTransport, configuration: watchConfiguration, logger: .silent)
         phone.delegate = phoneDelegate
         watch.delegate = watchDelegate
     }

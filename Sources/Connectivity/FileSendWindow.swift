@@ -1,0 +1,113 @@
+/// The sender's side of one file transfer on the link, as a pure state machine: announce the file, learn
+/// from the receiver where to resume, send chunks while at most `windowBytes` are sent and not yet durable
+/// there, and finish. No I/O: the shell reads the chunks the window asks for, sends the frames, and feeds
+/// back what the receiver says (`resumed`, `progressed`, `finished`). One file at a time, in the file
+/// lane's order; every rule is a unit test (`FileTransferTests`).
+struct FileSendWindow: Equatable {
+    enum Phase: Equatable {
+        /// No file on this link (none queued, or the link is new).
+        case idle
+        /// `fileBegin` sent; waiting for the receiver's resume point.
+        case announced
+        /// Sending from the resume point.
+        case streaming
+    }
+
+    struct Current: Equatable {
+        let seq: Int64
+        let size: Int64
+        /// The next byte to send.
+        var next: Int64 = 0
+        /// Everything before this is durable at the receiver.
+        var durable: Int64 = 0
+        /// Where this link's sending started (the resume point), for the log and the progress.
+        var resumedAt: Int64 = 0
+    }
+
+    private(set) var phase = Phase.idle
+    private(set) var current: Current?
+    let windowBytes: Int
+    let chunkBytes: Int
+
+    init(windowBytes: Int = FileTransferLimits.windowBytes, chunkBytes: Int = FileTransferLimits.chunkBytes) {
+        self.windowBytes = windowBytes
+        self.chunkBytes = chunkBytes
+    }
+
+    /// Starts file `seq` (`size` bytes): the shell sends `fileBegin`. False while another file is on
+    /// this link (files go one at a time).
+    mutating func announce(seq: Int64, size: Int64) -> Bool {
+        guard phase == .idle else { return false }
+        current = Current(seq: seq, size: size)
+        phase = .announced
+        return true
+    }
+
+    /// The receiver has the first `offset` bytes durably: sending starts there. Nil if it is not about
+    /// the file announced (a stale answer), or the offset is impossible — the shell closes the link then.
+    enum Resume: Equatable {
+        case ignore
+        case violation(String)
+        case start(from: Int64)
+    }
+
+    mutating func resumed(seq: Int64, at offset: Int64) -> Resume {
+        guard var file = current, file.seq == seq, phase == .announced else { return .ignore }
+        guard offset >= 0, offset <= file.size else { return .violation("resume point \(offset) outside file \(seq)'s 0...\(file.size) bytes") }
+        file.next = offset
+        file.durable = offset
+        file.resumedAt = offset
+        current = file
+        phase = .streaming
+        return .start(from: offset)
+    }
+
+    /// The next chunk to send, if the window has room: where it starts and how long it is. The last
+    /// chunk of a file may be short; an empty file has none.
+    mutating func nextChunk() -> (seq: Int64, offset: Int64, length: Int)? {
+        guard phase == .streaming, var file = current, file.next < file.size else { return nil }
+        guard file.next - file.durable < Int64(windowBytes) else { return nil }
+        let length = Int(min(Int64(chunkBytes), file.size - file.next))
+        let chunk = (file.seq, file.next, length)
+        file.next += Int64(length)
+        current = file
+        return chunk
+    }
+
+    /// The receiver made the first `offset` bytes durable: the window moves. Returns the new durable
+    /// offset when it moved; a report beyond what was sent is a violation.
+    enum Progress: Equatable {
+        case ignore
+        case violation(String)
+        case moved(to: Int64)
+    }
+
+    mutating func progressed(seq: Int64, to offset: Int64) -> Progress {
+        guard var file = current, file.seq == seq, phase == .streaming else { return .ignore }
+        guard offset <= file.next else { return .violation("file \(seq) reported durable to \(offset), but only \(file.next) bytes were sent") }
+        guard offset > file.durable else { return .ignore }
+        file.durable = offset
+        current = file
+        return .moved(to: offset)
+    }
+
+    /// Every chunk has been sent (a cancel is too late once it is).
+    var allSent: Bool {
+        guard let current, phase == .streaming else { return false }
+        return current.next >= current.size
+    }
+
+    /// File `seq` is over (delivered, failed or cancelled): the next one may be announced.
+    mutating func finished(seq: Int64) -> Bool {
+        guard current?.seq == seq else { return false }
+        current = nil
+        phase = .idle
+        return true
+    }
+
+    /// The link went down: whatever was in flight is resumed from the receiver's point on the next one.
+    mutating func linkClosed() {
+        current = nil
+        phase = .idle
+    }
+}

@@ -1,0 +1,284 @@
+import Digest
+import Glibc
+import Posix
+import PropertyLists
+import Storage
+
+/// A file arriving on the current link: its staged file, open, and how far it got.
+struct IncomingFile {
+    let peer: String
+    let seq: Int64
+    let description: FileDescription
+    let path: String
+    let descriptor: FileDescriptor
+    /// Bytes written to the staged file (in order, without gaps).
+    var written: Int64
+    /// Bytes durable: fsynced, with the inbox row saying so.
+    var durable: Int64
+    var hasher: SHA256
+}
+
+/// A file received, as the session hands it to its delegate.
+public struct ReceivedFile: Sendable, Equatable {
+    /// Where the file is now: the app's `Documents/Inbox`. Moved by the app before the call returns, it
+    /// is the app's; left there, it is deleted when the call returns.
+    public let path: String
+    public let description: FileDescription
+    /// The sender's id for the transfer (its sequence number in the file lane).
+    public let seq: Int64
+    public let senderDeviceID: String
+}
+
+// MARK: - transferFile: the file lane, receiver's side
+
+extension Session {
+    var fileInbox: FileInbox { FileInbox(database: database) }
+
+    /// `fileBegin`, `fileChunk`, `fileCancel` from the sender. Chunks are written as they come; what one
+    /// read brought is made durable together (`syncIncomingFile`, at the end of the read).
+    func receiveFileFrame(_ type: FrameType, seq: Int64, body: ArraySlice<UInt8>, from source: LinkChannel) {
+        guard let peer, activationState == .activated, let fileQueue else { return }
+        switch type {
+        case .fileBegin:
+            guard let description = try? FileDescription(decoding: Array(body)) else {
+                return protocolViolation(source, "fileBegin \(seq) with an undecodable description")
+            }
+            beginIncoming(seq: seq, description, from: peer.deviceID, fileQueue, source)
+        case .fileChunk:
+            guard let offset = Self.number(body) else { return protocolViolation(source, "fileChunk without its offset") }
+            writeChunk(seq: seq, offset: offset, body.dropFirst(8), source)
+        case .fileCancel:
+            guard let incoming, incoming.seq == seq else { return }
+            discardIncoming(incoming, reason: "cancelled by the sender")
+        default:
+            return
+        }
+    }
+
+    /// A file is announced: already delivered (acknowledge again), being resumed (from its durable
+    /// bytes), or new. Rows of older transfers from that device are what it gave up: they go.
+    private func beginIncoming(seq: Int64, _ description: FileDescription, from peer: String, _ fileQueue: FileQueue, _ source: LinkChannel) {
+        do {
+            let cursor = try SessionStore.receiveCursor(database, peer: peer, lane: .file)
+            if seq <= cursor {
+                source.send(SequencedFrame.frame(.fileAck, number: cursor))
+                return
+            }
+            if let incoming, incoming.seq != seq { self.incoming = nil }
+            for old in try fileInbox.removeBefore(peer: peer, seq: seq) { unlink(fileQueue.incomingPath(peer: peer, seq: old)) }
+            let path = fileQueue.incomingPath(peer: peer, seq: seq)
+            var durable: Int64 = 0
+            var hasher = SHA256()
+            if let row = try fileInbox.row(peer: peer, seq: seq), row.description == description {
+                durable = row.durable
+                if let saved = SHA256(checkpoint: row.hashState), saved.count == UInt64(durable) {
+                    hasher = saved
+                } else {
+                    hasher = try Self.rehash(path, upTo: durable)
+                }
+            } else {
+                try fileQueue.prepare()
+                try fileInbox.begin(peer: peer, seq: seq, description: description, hashState: hasher.checkpoint ?? [])
+            }
+            let raw = try systemCall("open(\(path))") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+            let descriptor = FileDescriptor(adopting: raw)
+            // Bytes past the durable point may be half-written: they are sent again.
+            _ = try systemCall("ftruncate(\(path))") { ftruncate(raw, off_t(durable)) }
+            incoming = IncomingFile(
+                peer: peer, seq: seq, description: description, path: path, descriptor: descriptor, written: durable, durable: durable, hasher: hasher)
+            if durable > 0 {
+                logger.notice("file.resume", ["seq": seq, "fromByte": durable, "bytes": description.size, "side": "receiver"])
+            } else {
+                logger.info("file.receiving", ["seq": seq, "bytes": description.size, "name": description.name])
+            }
+            source.send(SequencedFrame.frame(.fileResume, number: seq, body: Self.bigEndian(durable)))
+            if durable == description.size { completeIncoming(source) }
+        } catch {
+            logger.error("file.begin-failed", ["seq": seq, "error": "\(error)"])
+            let full = (error as? SystemError)?.isNoSpace == true || (error as? StorageError)?.kind == .full
+            refuseIncoming(seq: seq, WCError(full ? .insufficientSpace : .deliveryFailed, "the receiver could not start file \(seq): \(error)"), source)
+        }
+    }
+
+    /// Writes one chunk at its place; a chunk out of order is the sender's bug (the link closes).
+    private func writeChunk(seq: Int64, offset: Int64, _ bytes: ArraySlice<UInt8>, _ source: LinkChannel) {
+        guard var file = incoming, file.seq == seq else { return }  // a file cancelled or refused meanwhile
+        guard offset == file.written, file.written + Int64(bytes.count) <= file.description.size else {
+            return protocolViolation(source, "file \(seq) chunk at \(offset) (\(bytes.count) bytes), expected \(file.written) of \(file.description.size)")
+        }
+        if let limit = fileSpaceLimit, file.written + Int64(bytes.count) > limit {
+            return failIncoming(
+                file, WCError(.insufficientSpace, "no space for file \(seq) on the \(role.rawValue) (its inbox may hold \(limit) bytes)"), source)
+        }
+        do {
+            try bytes.withUnsafeBytes { buffer in
+                var done = 0
+                while done < buffer.count {
+                    done += try systemCall("pwrite(\(file.path))") {
+                        pwrite(file.descriptor.rawValue, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                    }
+                }
+                file.hasher.update(buffer)
+            }
+        } catch {
+            let full = (error as? SystemError)?.isNoSpace == true
+            return failIncoming(file, WCError(full ? .insufficientSpace : .deliveryFailed, "the receiver could not write file \(seq): \(error)"), source)
+        }
+        file.written += Int64(bytes.count)
+        incoming = file
+    }
+
+    /// The end of a read: what it wrote becomes durable — fsync, then the row — and the sender hears
+    /// how far; a file complete is checked and delivered.
+    func syncIncomingFile(_ source: LinkChannel) {
+        guard var file = incoming, file.written > file.durable, channel === source else { return }
+        CrashPoint.hit("file.receive.before-sync")
+        do {
+            _ = try systemCall("fdatasync(\(file.path))") { fdatasync(file.descriptor.rawValue) }
+            try fileInbox.advance(peer: file.peer, seq: file.seq, durable: file.written, hashState: file.hasher.checkpoint ?? [])
+        } catch {
+            let full = (error as? SystemError)?.isNoSpace == true || (error as? StorageError)?.kind == .full
+            return failIncoming(file, WCError(full ? .insufficientSpace : .deliveryFailed, "the receiver could not save file \(file.seq): \(error)"), source)
+        }
+        file.durable = file.written
+        incoming = file
+        CrashPoint.hit("file.receive.after-sync")
+        if mayAcknowledge(source) { source.send(SequencedFrame.frame(.fileProgress, number: file.seq, body: Self.bigEndian(file.durable))) }
+        if file.durable == file.description.size { completeIncoming(source) }
+    }
+
+    /// Every byte is durable: the checksum decides. A match is delivered — linked into the app's
+    /// `Documents/Inbox`, handed to the app, removed there unless the app moved it — and only then does
+    /// the file lane's cursor move (with the row gone) and the sender hear `fileAck`. A crash before the
+    /// cursor's commit delivers it again (the staged file stays until then).
+    private func completeIncoming(_ source: LinkChannel) {
+        guard var file = incoming else { return }
+        let digest = file.hasher.finalize()
+        incoming = file
+        guard digest == file.description.sha256 else {
+            return failIncoming(
+                file,
+                WCError(
+                    .deliveryFailed,
+                    "file \(file.seq) arrived with SHA-256 \(digest.hexString), not the \(file.description.sha256.hexString) it was sent with"),
+                source)
+        }
+        guard mayAcknowledge(source) else { return }
+        let target: String
+        do {
+            target = try linkIntoInbox(file)
+        } catch {
+            logger.error("file.deliver-failed", ["seq": file.seq, "error": "\(error)"])
+            source.close(error: WCError(.deliveryFailed, "the \(role.rawValue) could not deliver file \(file.seq) yet"), reason: "file delivery failed")
+            return
+        }
+        CrashPoint.hit("file.deliver.before-callback")
+        let received = ReceivedFile(path: target, description: file.description, seq: file.seq, senderDeviceID: file.peer)
+        let outcome = delegate?.session(self, didReceiveFile: received) ?? .notNow
+        // Left where it was put: the system deletes it (Apple's rule). Moved: it is the app's.
+        if let here = Filesystem.identity(of: target), here == Filesystem.identity(of: file.path) { unlink(target) }
+        CrashPoint.hit("file.deliver.after-callback")
+        switch outcome {
+        case .accepted, .rejected:
+            do {
+                try database.transaction {
+                    try SessionStore.setReceiveCursor(database, peer: file.peer, seq: file.seq, lane: .file)
+                    try fileInbox.remove(peer: file.peer, seq: file.seq)
+                }
+            } catch {
+                logger.error("file.commit-failed", ["seq": file.seq, "error": "\(error)"])
+                source.close(error: WCError(.deliveryFailed, "the \(role.rawValue) could not record file \(file.seq)"), reason: "file commit failed")
+                return
+            }
+            incoming = nil
+            unlink(file.path)
+            CrashPoint.hit("file.deliver.after-commit")
+            if case let .rejected(reason) = outcome {
+                logger.error("file.rejected", ["seq": file.seq, "reason": reason])
+                source.send(
+                    SequencedFrame.frame(.fileError, number: file.seq, body: ErrorFrame.encode(WCError(.deliveryFailed, "the app refused it: \(reason)"))))
+            }
+            logger.info(
+                "file.received", ["seq": file.seq, "bytes": file.description.size, "sha256": file.description.sha256.hexString, "name": file.description.name])
+            if mayAcknowledge(source) { source.send(SequencedFrame.frame(.fileAck, number: file.seq)) }
+        case .notNow, .failed, .insufficientSpace:
+            // Kept whole: the sender's next `fileBegin` finds it complete and it is delivered again.
+            file.hasher = SHA256()
+            incoming = nil
+            let code: WCError.Code = outcome == .insufficientSpace ? .insufficientSpace : .deliveryFailed
+            logger.warning("file.deferred", ["seq": file.seq, "action": "kept; delivered again when the link comes back"])
+            source.close(error: WCError(code, "the \(role.rawValue)'s app could not take file \(file.seq) yet"), reason: "app deferred a file")
+        }
+    }
+
+    /// The staged file, hard-linked into the app's `Documents/Inbox` under its name (a name taken by
+    /// another file gets a number; a link of this very file left by a crash is used again).
+    private func linkIntoInbox(_ file: IncomingFile) throws -> String {
+        guard let inbox = configuration.fileInboxDirectory else { throw WCError(.genericError, "the app has no Documents/Inbox") }
+        try Filesystem.makeDirectory(inbox, mode: 0o700)
+        let staged = Filesystem.identity(of: file.path)
+        let (stem, dot) = Self.split(file.description.name)
+        var attempt = 1
+        while true {
+            let target = inbox + "/" + (attempt == 1 ? file.description.name : "\(stem) \(attempt)\(dot)")
+            if let existing = Filesystem.identity(of: target) {
+                if existing == staged { return target }
+                attempt += 1
+                continue
+            }
+            if link(file.path, target) == 0 { return target }
+            if errno == EEXIST { attempt += 1; continue }
+            throw SystemError("link(\(target))", errno: errno)
+        }
+    }
+
+    /// `report.pdf` → (`report`, `.pdf`); a name without an extension keeps it all.
+    static func split(_ name: String) -> (String, String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[dot...]))
+    }
+
+    /// The file cannot be taken (no space, a write failed, the checksum does not match): what arrived of
+    /// it goes, and the sender hears why (its app's `didFinish` gets the error). Nothing else is touched.
+    private func failIncoming(_ file: IncomingFile, _ error: WCError, _ source: LinkChannel) {
+        discardIncoming(file, reason: error.message)
+        logger.error("file.refused", ["seq": file.seq, "code": error.code.rawValue, "name": error.name, "reason": error.message])
+        source.send(SequencedFrame.frame(.fileError, number: file.seq, body: ErrorFrame.encode(error)))
+    }
+
+    private func refuseIncoming(seq: Int64, _ error: WCError, _ source: LinkChannel) {
+        source.send(SequencedFrame.frame(.fileError, number: seq, body: ErrorFrame.encode(error)))
+    }
+
+    private func discardIncoming(_ file: IncomingFile, reason: String) {
+        if incoming?.seq == file.seq { incoming = nil }
+        try? fileInbox.remove(peer: file.peer, seq: file.seq)
+        unlink(file.path)
+        logger.info("file.discarded", ["seq": file.seq, "reason": reason])
+    }
+
+    /// SHA-256 of the first `count` bytes of `path`, read a chunk at a time (a resume whose saved state
+    /// could not be used).
+    static func rehash(_ path: String, upTo count: Int64) throws -> SHA256 {
+        var hasher = SHA256()
+        guard count > 0 else { return hasher }
+        let file = FileDescriptor(adopting: try systemCall("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) })
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var done: Int64 = 0
+        while done < count {
+            let want = Int(min(Int64(chunk.count), count - done))
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                try systemCall("pread(\(path))") { pread(file.rawValue, buffer.baseAddress, want, off_t(done)) }
+            }
+            guard n > 0 else { throw SystemError("pread(\(path)): shorter than its durable bytes", errno: EIO) }
+            chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            done += Int64(n)
+        }
+        return hasher
+    }
+
+    static func bigEndian(_ value: Int64) -> [UInt8] {
+        let bits = UInt64(bitPattern: value)
+        return stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: bits >> UInt64($0)) }
+    }
+}

@@ -1,0 +1,121 @@
+import Digest
+import Glibc
+import JSONText
+
+/// A file a test sent (`runway … transfer-file`), as the harness saw it before it went: which device
+/// sent it, its name, size and SHA-256 (computed here, from the file itself).
+public struct SentFile: Sendable, Equatable {
+    public var from: String
+    public var name: String
+    public var bytes: Int64
+    public var sha256: String
+
+    public init(from: String, name: String, bytes: Int64, sha256: String) {
+        self.from = from
+        self.name = name
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
+
+    /// The content a receiver must end up with, whoever sent it how often.
+    var identity: String { "\(from):\(name):\(bytes):\(sha256)" }
+}
+
+/// A file a device's app says it received and kept (`runway … files --json`, `received`).
+public struct KeptFile: Sendable, Equatable {
+    /// The receiving device.
+    public var on: String
+    public var name: String
+    public var bytes: Int64
+    public var sha256: String
+    public var path: String
+
+    public init(on: String, name: String, bytes: Int64, sha256: String, path: String) {
+        self.on = on
+        self.name = name
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.path = path
+    }
+}
+
+/// The file part of the promise: every file sent arrives once, byte-identical — its SHA-256 read again
+/// from the kept file itself, not just from what the app recorded — and nothing arrives that was not sent.
+public struct FileReport: Sendable, Equatable {
+    public var sent = 0
+    public var received = 0
+    /// Sent and never kept by the other side (`from:name:bytes:sha256`).
+    public var lost: [String] = []
+    /// Kept more often than sent.
+    public var duplicated: [String] = []
+    /// Kept with other bytes than were sent (the file on disk hashed again), or missing on disk.
+    public var corrupted: [String] = []
+    /// Kept, never sent.
+    public var unexpected: [String] = []
+
+    public var isClean: Bool { lost.isEmpty && duplicated.isEmpty && corrupted.isEmpty && unexpected.isEmpty }
+
+    public var violations: [String] {
+        var lines: [String] = []
+        if !lost.isEmpty { lines.append("files lost (\(lost.count)): " + lost.joined(separator: " ")) }
+        if !duplicated.isEmpty { lines.append("files duplicated (\(duplicated.count)): " + duplicated.joined(separator: " ")) }
+        if !corrupted.isEmpty { lines.append("files not byte-identical (\(corrupted.count)): " + corrupted.joined(separator: " ")) }
+        if !unexpected.isEmpty { lines.append("files never sent (\(unexpected.count)): " + unexpected.joined(separator: " ")) }
+        return lines
+    }
+
+    /// Checks `received` against `sent`: as many of each content as were sent, each kept file's bytes
+    /// hashed again (a chunk at a time) and compared.
+    public static func check(sent: [SentFile], received: [KeptFile]) -> FileReport {
+        var report = FileReport()
+        report.sent = sent.count
+        report.received = received.count
+        var expected: [String: Int] = [:]
+        for file in sent { expected[file.identity, default: 0] += 1 }
+        var got: [String: Int] = [:]
+        for file in received {
+            let sender = file.on == "phone" ? "watch" : "phone"
+            let identity = SentFile(from: sender, name: file.name, bytes: file.bytes, sha256: file.sha256).identity
+            got[identity, default: 0] += 1
+            let onDisk = (try? hash(file.path)) ?? "(unreadable)"
+            if onDisk != file.sha256 { report.corrupted.append("\(file.path) is \(onDisk), recorded \(file.sha256)") }
+        }
+        for (identity, count) in expected.sorted(by: { $0.key < $1.key }) {
+            let arrived = got[identity] ?? 0
+            if arrived < count { report.lost.append(identity + (count > 1 ? " (\(count - arrived) of \(count))" : "")) }
+            if arrived > count { report.duplicated.append(identity + " (\(arrived) for \(count) sent)") }
+        }
+        for (identity, _) in got.sorted(by: { $0.key < $1.key }) where expected[identity] == nil {
+            report.unexpected.append(identity)
+        }
+        return report
+    }
+
+    /// SHA-256 of the file at `path`, read a MiB at a time (memory stays flat whatever its size).
+    public static func hash(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw HarnessError("cannot open \(path): errno \(errno)") }
+        defer { close(fd) }
+        var hasher = SHA256()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw HarnessError("cannot read \(path): errno \(errno)")
+            }
+            if n == 0 { break }
+            chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return hasher.finalize().hexString
+    }
+
+    /// The kept files in a `files --json` answer.
+    static func kept(_ json: JSONValue, on device: String) -> [KeptFile] {
+        (json["received"]?.arrayValue ?? []).map { file in
+            KeptFile(
+                on: device, name: file["name"]?.stringValue ?? "", bytes: Int64(file["bytes"]?.intValue ?? -1), sha256: file["sha256"]?.stringValue ?? "",
+                path: file["path"]?.stringValue ?? "")
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Control
+import Foundation
+import JSONText
+import Posix
+import PropertyLists
+import Storage
+import WatchConnectivity
+
+/// What both RunWay apps do with files, on Apple's API: a received file is moved out of
+/// `Documents/Inbox` (where the system deletes it once the callback returns) into `Documents/Received`,
+/// and recorded in the app's store — once, by the sender's transfer id, so a file delivered again after a
+/// crash replaces itself instead of appearing twice. A file transfer that fails for want of space or
+/// delivery is sent again later, from the file the app gave, with a growing pause.
+public final class AppFiles {
+    let database: Database
+    let logger: Logger
+    let container: String
+    private let schedule: (UInt64, @escaping () -> Void) -> Void
+    /// Consecutive failed transfers, for the pause before the next retry (reset by one that finishes well).
+    private var failures = 0
+
+    public init(database: Database, container: String, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
+        self.database = database
+        self.container = container
+        self.logger = logger
+        self.schedule = schedule
+    }
+
+    static let migration = Migration(
+        "app.files.1",
+        """
+        -- Files the counterpart sent, kept in Documents/Received: one row per sending device and
+        -- transfer (a file delivered again after a crash replaces its row and its file).
+        CREATE TABLE received_files (
+            sender_device TEXT NOT NULL,
+            transfer_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            path TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            metadata BLOB,
+            received_at REAL NOT NULL,
+            PRIMARY KEY (sender_device, transfer_id)
+        ) STRICT;
+        """)
+
+    var keptDirectory: String { container + "/Documents/Received" }
+
+    /// `session(_:didReceive:)`: moved into `Documents/Received` (the name says which transfer it was)
+    /// and recorded, durably, before the callback returns — only then is it acknowledged.
+    public func keep(_ file: WCSessionFile) {
+        let name = "\(file.senderDeviceID.prefix(8))-\(file.transferIdentifier)-\(file.fileURL.lastPathComponent)"
+        let target = keptDirectory + "/" + name
+        do {
+            try Filesystem.makeDirectory(keptDirectory, mode: 0o700)
+            guard rename(file.fileURL.path, target) == 0 else { throw SystemError("rename(\(file.fileURL.path))", errno: errno) }
+            try Filesystem.syncDirectory(containing: target)
+            let insert = try database.statement(
+                """
+                INSERT OR REPLACE INTO received_files (sender_device, transfer_id, name, path, bytes, sha256, metadata, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            try insert.bind(file.senderDeviceID, at: 1)
+            try insert.bind(file.transferIdentifier, at: 2)
+            try insert.bind(file.fileURL.lastPathComponent, at: 3)
+            try insert.bind(target, at: 4)
+            try insert.bind(file.byteCount, at: 5)
+            try insert.bind(file.sha256, at: 6)
+            if let metadata = file.metadata, let typed = try? WCSession.typed(metadata) {
+                try insert.bind(blob: PropertyListCodec.encode(typed), at: 7)
+            } else {
+                try insert.bindNull(at: 7)
+            }
+            try insert.bind(wallClockSeconds(), at: 8)
+            try insert.run()
+            logger.info("app.file-kept", ["transfer": file.transferIdentifier, "bytes": file.byteCount, "path": target])
+        } catch {
+            // Not moved: the system deletes it when this returns, as Apple's does.
+            logger.error("app.file-not-kept", ["transfer": file.transferIdentifier, "error": "\(error)"])
+        }
+    }
+
+    /// `session(_:didFinish:error:)` for a file: a failure for want of space, delivery or time is sent
+    /// again later from the file the app gave (if it is still there), after 1 s, 2 s, 4 s … 30 s.
+    public func finished(_ transfer: WCSessionFileTransfer, error: (any Error)?, session: WCSession) {
+        guard let error else {
+            failures = 0
+            logger.info("app.file-sent", ["transfer": transfer.transferIdentifier])
+            return
+        }
+        let code = (error as? WCError)?.code
+        logger.warning("app.file-failed", ["transfer": transfer.transferIdentifier, "error": "\(error)"])
+        guard code == .insufficientSpace || code == .deliveryFailed || code == .transferTimedOut else { return }
+        failures += 1
+        let delay = UInt64(min(30_000, 1000 << min(failures - 1, 5)))
+        let url = transfer.file.fileURL
+        nonisolated(unsafe) let metadata = transfer.file.metadata
+        schedule(delay) { [weak self] in
+            guard let self else { return }
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                self.logger.error("app.file-requeue-failed", ["path": url.path, "reason": "the file is gone"])
+                return
+            }
+            let again = session.transferFile(url, metadata: metadata)
+            self.logger.notice("app.file-requeued", ["transfer": transfer.transferIdentifier, "newTransfer": again.transferIdentifier])
+        }
+    }
+
+    /// `runway … files`: the outstanding transfers (with their progress) and the files kept.
+    func listing(limit: Int) throws -> JSONValue {
+        let outstanding = WCSession.default.outstandingFileTransfers.prefix(limit).map { transfer -> JSONValue in
+            var fields: [String: JSONValue] = [
+                "transferId": .integer(transfer.transferIdentifier), "name": .string(transfer.file.fileURL.lastPathComponent),
+                "path": .string(transfer.file.fileURL.path), "bytes": .integer(transfer.file.byteCount), "sha256": .string(transfer.file.sha256),
+                "completedBytes": .integer(transfer.progress.completedUnitCount), "isTransferring": .bool(transfer.isTransferring),
+            ]
+            if let metadata = transfer.file.metadata, let typed = try? WCSession.typed(metadata) { fields["metadata"] = typed.json }
+            return .object(fields)
+        }
+        let query = try database.statement(
+            "SELECT sender_device, transfer_id, name, path, bytes, sha256, metadata, received_at FROM received_files ORDER BY received_at, transfer_id LIMIT ?")
+        defer { query.reset() }
+        try query.bind(limit, at: 1)
+        var received: [JSONValue] = []
+        while try query.step() {
+            var fields: [String: JSONValue] = [
+                "from": .string(query.string(at: 0)), "transferId": .integer(query.int64(at: 1)), "name": .string(query.string(at: 2)),
+                "path": .string(query.string(at: 3)), "bytes": .integer(query.int64(at: 4)), "sha256": .string(query.string(at: 5)),
+                "receivedAt": .string(Timestamp.iso8601(query.double(at: 7))),
+            ]
+            if !query.isNull(at: 6), let metadata = try? PropertyListCodec.decodeDictionary(query.blob(at: 6)) { fields["metadata"] = metadata.json }
+            received.append(.object(fields))
+        }
+        return .object(["outstanding": .array(Array(outstanding)), "received": .array(received)])
+    }
+
+    func receivedCount() throws -> Int64 { try database.scalarInt("SELECT count(*) FROM received_files") }
+
+    /// Registers `files` on the app's router.
+    func register(on router: ControlRouter) {
+        router.on("files") { [unowned self] request, connection in
+            connection.reply(try listing(limit: request[ControlCommands.Files.limit]))
+        }
+    }
+}

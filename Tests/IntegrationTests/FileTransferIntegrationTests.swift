@@ -1,0 +1,119 @@
+import Connectivity
+import Control
+import Foundation
+import Glibc
+import JSONText
+import PairTesting
+import Testing
+
+/// `transferFile` through the real binaries: `runway {watch|phone} transfer-file` and `files`, the file
+/// kept by RunWay's app where `files` lists it, bad input refused with Apple's codes and nothing queued,
+/// a full receiver reported to the sender (7015) and the file sent again — every test closed by the
+/// checker, which hashes each kept file again and expects each file sent to arrive once.
+@Suite struct FileTransferIntegrationTests {
+    func run(_ arguments: [String]) throws -> CommandResult { try runTool(arguments) }
+
+    /// A file of `size` bytes from /dev/urandom in the pair's directory.
+    static func randomFile(_ pair: SimulatedPair, _ name: String, size: Int) throws -> String {
+        let path = pair.root + "/" + name
+        guard let source = FileHandle(forReadingAtPath: "/dev/urandom"), FileManager.default.createFile(atPath: path, contents: nil),
+            let sink = FileHandle(forWritingAtPath: path)
+        else { throw HarnessError("cannot make \(path)") }
+        var left = size
+        while left > 0 {
+            let piece = source.readData(ofLength: min(left, 1 << 20))
+            sink.write(piece)
+            left -= piece.count
+        }
+        try sink.close()
+        return path
+    }
+
+    @Test func filesTravelBothWaysAndAreKeptWhereFilesListsThem() throws {
+        try withRunningPair(tag: "files") { pair in
+            try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+            let route = try Self.randomFile(pair, "route.gpx", size: 3_000_000)
+            let id = try pair.transferFile(from: "watch", route, metadata: #"{"kind": "gpx", "at": {"$date": "2026-11-30T12:00:00Z"}}"#)
+            #expect(id == 1)
+            let photo = try Self.randomFile(pair, "photo.jpg", size: 70_000)
+            try pair.transferFile(from: "phone", photo)
+            unlink(photo)  // queued: the copy is the session's
+            try pair.waitUntil("both arrived") {
+                try pair.status("phone")["inbox"]?["receivedFiles"] == .integer(1) && (try pair.status("watch")["inbox"]?["receivedFiles"] == .integer(1))
+            }
+            let files = try JSONValue(parsing: try run(["phone", "files", "--home", pair.phoneHome, "--json"]).stdout)
+            let kept = files["received"]?.arrayValue?.first
+            #expect(kept?["name"] == .string("route.gpx") && kept?["bytes"] == .integer(3_000_000))
+            #expect(kept?["metadata"]?["kind"] == .string("gpx") && kept?["metadata"]?["at"]?["$date"] != nil, "the metadata, typed")
+            #expect(kept?["path"]?.stringValue?.contains("/apps/com.runway.RunWay/Documents/Received/") == true, "in the app's container")
+            #expect(kept?["sha256"]?.stringValue == (try FileReport.hash(route)))
+            let text = try run(["phone", "files", "--home", pair.phoneHome]).stdout
+            #expect(text.contains("received (1)") && text.contains("route.gpx"), "\(text)")
+            // The system's Documents/Inbox is empty: the app moved the file out of it.
+            let inbox = pair.phoneHome + "/apps/com.runway.RunWay/Documents/Inbox"
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: inbox)) ?? []).isEmpty)
+            let report = try pair.expectDrainedAndClean()
+            #expect(report.files.sent == 2 && report.files.received == 2, "\(report.summary)")
+        }
+    }
+
+    @Test func aMissingOversizedOrUnreadableFileAndBadMetadataAreOneLineAndQueueNothing() throws {
+        try withRunningPair(tag: "filesbad") { pair in
+            try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+            func refused(_ arguments: [String], _ expected: String, status: Int32 = 1) throws {
+                let result = try run(["watch", "transfer-file"] + arguments + ["--home", pair.watchHome])
+                #expect(result.status == status, "\(arguments): \(result.stderr)")
+                #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count <= 2, "one line (and a hint): \(result.stderr)")
+            }
+            try refused([pair.root + "/no-such-file"], "7013 fileAccessDenied")
+            try refused([pair.root], "7013 fileAccessDenied")
+            let sparse = pair.root + "/sparse.bin"
+            FileManager.default.createFile(atPath: sparse, contents: nil)
+            let handle = FileHandle(forWritingAtPath: sparse)!
+            try handle.truncate(atOffset: 1_073_741_825)
+            try handle.close()
+            try refused([sparse], "7009 payloadTooLarge")
+            try refused([sparse], "1073741824")
+            let unreadable = try Self.randomFile(pair, "secret.bin", size: 10)
+            chmod(unreadable, 0)
+            if getuid() != 0 { try refused([unreadable], "7013 fileAccessDenied") }
+            let ok = try Self.randomFile(pair, "ok.bin", size: 10)
+            try refused([ok, "--metadata", #"{"a": null}"#], "7010 payloadUnsupportedTypes")
+            try refused([ok, "--metadata", "[1]"], "must be a JSON object", status: 2)
+            try refused([ok, "--metadata", "{"], "not valid JSON", status: 2)
+            let none = try run(["watch", "transfer-file", "--home", pair.watchHome])
+            #expect(none.status == 2)
+            #expect(try pair.status("watch")["outstandingFileTransfers"] == .integer(0), "nothing queued")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: pair.watchHome + "/files/out")) ?? []).isEmpty, "nothing staged stays")
+        }
+    }
+
+    @Test func aFullReceiverGets7015ToTheSenderWhichSendsTheFileAgainAndNothingElseIsLost() throws {
+        try withRunningPair(tag: "filesfull", phone: ["--enable-test-commands"]) { pair in
+            try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+            let client = try ControlClient(home: DeviceHome(path: pair.phoneHome, role: .phone))
+            _ = try client.call(ControlRequest(command: "inbox-space-limit", arguments: ["bytes": .integer(200_000)]))
+            let big = try Self.randomFile(pair, "big.bin", size: 1_000_000)
+            try pair.transferFile(from: "watch", big)
+            try pair.waitUntil("the watch heard 7015") {
+                try run(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.contains(#""code":7015"#)
+            }
+            // Meanwhile everything else goes: a run, a small file.
+            try pair.record(3)
+            let small = try Self.randomFile(pair, "small.bin", size: 50_000)
+            try pair.transferFile(from: "watch", small)
+            try pair.waitUntil("the small file and the runs arrived") {
+                try pair.storedCount() == 3 && (try pair.status("phone")["inbox"]?["receivedFiles"] == .integer(1))
+            }
+            // Space again: the file RunWay's app queued again arrives.
+            _ = try client.call(ControlRequest(command: "inbox-space-limit", arguments: ["bytes": .integer(0)]))
+            try pair.waitUntil("the big file arrived", timeout: 90) { try pair.status("phone")["inbox"]?["receivedFiles"] == .integer(2) }
+            let log = try String(contentsOfFile: pair.watchLog, encoding: .utf8)
+            #expect(log.contains("event=app.file-requeued"), "RunWay's watch app sent it again")
+            #expect(log.contains("event=file.failed") && log.contains("code=7015"))
+            let report = try pair.expectDrainedAndClean(stored: 3)
+            #expect(report.files.received == 2)
+        }
+    }
+}
