@@ -105,7 +105,7 @@ public struct FileQueue: Sendable {
     }
 
     /// The names in `directory` (none if it cannot be read).
-    static func entries(of directory: String) -> [String] {
+    public static func entries(of directory: String) -> [String] {
         guard let handle = opendir(directory) else { return [] }
         defer { closedir(handle) }
         var names: [String] = []

@@ -1,3 +1,5 @@
+import PropertyLists
+
 /// The link's handshake as a pure state machine: frames in, steps out. It decides; the transport acts.
 /// The Unix-socket transport (`UnixLinkConnection`) and the in-memory one (`MemoryLink`) both run it, so
 /// a test over memory exercises the same handshake, in the same encoded frames, as the daemons.
@@ -19,6 +21,9 @@ public struct LinkHandshake: Sendable {
         case refuse(WCError)
         /// The counterpart refused us (its `error` frame): close without answering.
         case refusedByPeer(WCError)
+        /// Before turning the watch away without a word, the phone's system said what its app is (an
+        /// `appState` frame from `phone-os`: installed, not running): tell the session, keep waiting.
+        case counterpartState(appInstalled: Bool?, appActive: Bool?)
         /// Close without a word (we could not even say hello).
         case abandon(String)
     }
@@ -63,6 +68,9 @@ public struct LinkHandshake: Sendable {
             return [.establish(peer: welcome)]
         case (_, .error):
             return [.refusedByPeer((try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame"))]
+        case (.initiator, .appState):
+            let fields = try? PropertyListCodec.decodeDictionary(frame.payload)
+            return [.counterpartState(appInstalled: fields?["appInstalled"]?.boolValue, appActive: fields?["appActive"]?.boolValue)]
         default:
             return [.refuse(WCError(.invalidParameter, "expected a \(side == .acceptor ? "hello" : "welcome") frame, got \(frame.type)"))]
         }

@@ -80,18 +80,21 @@ public struct Handshake: Equatable, Sendable {
 /// An `error` frame: a WatchConnectivity error, sent before the sender closes the link.
 public enum ErrorFrame {
     public static func encode(_ error: WCError) -> [UInt8] {
-        PropertyListCodec.encode([
+        var fields: UserInfo = [
             "code": .integer(Int64(error.code.rawValue)),
             "name": .string(error.name),
             "message": .string(error.message),
-        ])
+        ]
+        // Only when set: an error frame without it is byte for byte the older one.
+        if error.lockedAfterReboot { fields["lockedAfterReboot"] = .bool(true) }
+        return PropertyListCodec.encode(fields)
     }
 
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> WCError {
         let fields = try PropertyListCodec.decodeDictionary(payload)
         guard let raw = fields["code"]?.int64Value else { throw .invalid("error frame without a code") }
         let code = WCError.Code(rawValue: Int(raw)) ?? .genericError
-        return WCError(code, fields["message"]?.stringValue ?? "")
+        return WCError(code, fields["message"]?.stringValue ?? "", lockedAfterReboot: fields["lockedAfterReboot"]?.boolValue ?? false)
     }
 }
 

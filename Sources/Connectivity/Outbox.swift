@@ -256,6 +256,18 @@ public final class Outbox {
         }
     }
 
+    /// The app was deleted: everything queued goes, as if finished — the watermarks move to the last
+    /// number assigned, so no number is ever used again. Inside the caller's transaction.
+    public func forgetEverything() throws {
+        let last = try lastAssignedSeq()
+        let watermarks = try database.statement(literal: sql.skipWatermarks)
+        try watermarks.bind(last, at: 1)
+        try watermarks.bind(last, at: 2)
+        try watermarks.run()
+        try database.statement(literal: sql.deleteAll).run()
+        try database.statement(literal: sql.deleteCancelled).run()
+    }
+
     private func relaxed<R>(_ body: () throws -> R) throws -> R { try database.with(.normal, body) }
 
     private func scalar(_ query: StaticString) throws -> Int64 {

@@ -25,6 +25,7 @@ struct OutboxSQL {
     let seedSequence: StaticString
     let bumpSequence: StaticString
     let skipWatermarks: StaticString
+    let deleteCancelled: StaticString
 
     static func of(_ lane: TransferLane) -> OutboxSQL {
         switch lane {
@@ -55,7 +56,8 @@ struct OutboxSQL {
         recordCancelled: "INSERT OR IGNORE INTO cx_cancelled (seq) VALUES (?)",
         seedSequence: "INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('cx_outbox', 0)",
         bumpSequence: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_outbox'",
-        skipWatermarks: "UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)")
+        skipWatermarks: "UPDATE cx_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)",
+        deleteCancelled: "DELETE FROM cx_cancelled")
 
     static let complication = OutboxSQL(
         insert: "INSERT INTO cx_complication_outbox (kind, payload, created_at) VALUES (?, ?, ?)",
@@ -78,7 +80,8 @@ struct OutboxSQL {
         recordCancelled: "INSERT OR IGNORE INTO cx_complication_cancelled (seq) VALUES (?)",
         seedSequence: "INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('cx_complication_outbox', 0)",
         bumpSequence: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_complication_outbox'",
-        skipWatermarks: "UPDATE cx_complication_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)")
+        skipWatermarks: "UPDATE cx_complication_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)",
+        deleteCancelled: "DELETE FROM cx_complication_cancelled")
 
     static let file = OutboxSQL(
         insert: "INSERT INTO cx_file_outbox (kind, payload, created_at) VALUES (?, ?, ?)",
@@ -101,7 +104,8 @@ struct OutboxSQL {
         recordCancelled: "INSERT OR IGNORE INTO cx_file_cancelled (seq) VALUES (?)",
         seedSequence: "INSERT OR IGNORE INTO sqlite_sequence (name, seq) VALUES ('cx_file_outbox', 0)",
         bumpSequence: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_file_outbox'",
-        skipWatermarks: "UPDATE cx_file_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)")
+        skipWatermarks: "UPDATE cx_file_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)",
+        deleteCancelled: "DELETE FROM cx_file_cancelled")
 
     /// The two lanes added after the first (`connectivity.4`), shaped as `cx_outbox` and its state and
     /// cancellations (`connectivity.1`, `.2`), and the cursor each lane keeps on the receiver.

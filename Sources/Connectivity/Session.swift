@@ -189,8 +189,9 @@ public final class Session {
             local: AppPresence(
                 installed: try flag("app.installed", true), active: try flag("app.active", true),
                 complicationEnabled: try flag("app.complication", false)),
+            // The watch takes the phone app as installed until the phone's system says otherwise (7018).
             counterpart: AppPresence(
-                installed: try flag("peer.installed", false), active: try flag("peer.active", false),
+                installed: try flag("peer.installed", role == .watch), active: try flag("peer.active", false),
                 complicationEnabled: try flag("peer.complication", false)),
             counterpartVersion: try SessionStore.stateValue(database, "peer.version"))
     }
@@ -292,6 +293,25 @@ public final class Session {
         guard drained === channel else { return }
         pump()
     }
+
+    /// The counterpart turned our handshake away: a phone app not installed (7018) or an iPhone not unlocked
+    /// since it restarted (its `error` frame says so) is remembered; the rest is only logged.
+    public func counterpartRefused(_ error: WCError) {
+        handle(.refusedByCounterpart(error))
+    }
+
+    /// The phone's system said what its app is without a link (`phone-os` declining a `hello`).
+    public func counterpartStateOutsideLink(installed: Bool?, active: Bool?) {
+        handle(.counterpartStateOutsideLink(installed: installed, active: active))
+    }
+
+    /// watchOS: the iPhone is unreachable because it has not been unlocked since it restarted (its system
+    /// said so when it turned the link away); false again once a link is up.
+    public var counterpartNeedsUnlockAfterReboot: Bool { core.counterpartNeedsUnlock }
+
+    /// Whether the counterpart still has content for this side: what its last handshake said it had
+    /// pending, less what arrived since, or a file half-received (`hasContentPending`).
+    public var hasContentPending: Bool { core.contentPending > 0 || incoming != nil }
 
     /// Frames from the established link, in arrival order.
     public func channel(_ source: LinkChannel, didReceive frames: [Frame]) {

@@ -36,6 +36,10 @@ struct SessionCore {
     /// Whether the outbox may hold transfers not yet sent on this link (the pump reads it until empty).
     var outboxMayHaveMore = true
     var complicationsMayHaveMore = true
+    /// The watch: the iPhone turned the link away, not unlocked since it restarted.
+    private(set) var counterpartNeedsUnlock = false
+    /// What the counterpart's handshake said it had pending for this side, less what arrived since.
+    private(set) var contentPending: Int64 = 0
     /// The file lane's sender: one file at a time, chunks within its window.
     var fileWindow = FileSendWindow()
     /// The highest transfer from the current peer that is durable here.
@@ -67,7 +71,7 @@ struct SessionCore {
 
     /// Whether the pump may send: a link, an activated session, and on the phone a watch app to send to.
     var maySend: Bool {
-        isLinked && activationState == .activated && !(role == .phone && !counterpart.installed)
+        isLinked && activationState == .activated && counterpart.installed
     }
 
     func requireActivated() throws(WCError) {
@@ -80,7 +84,13 @@ struct SessionCore {
 
     /// The phone cannot send to a watch app that is not installed (as far as the watch last said).
     func requireCounterpartApp() throws(WCError) {
-        guard role == .phone else { return }
+        guard role == .phone else {
+            // The watch: only once the phone's system said so (7018); until then the app is taken as there.
+            guard counterpart.installed else {
+                throw WCError(.companionAppNotInstalled, "the RunWay app is not installed on the iPhone (runway phone app install)")
+            }
+            return
+        }
         guard isPaired else { throw WCError(.deviceNotPaired, "no watch is paired with this phone") }
         guard counterpart.installed else {
             throw WCError(.watchAppNotInstalled, "the RunWay watch app is not installed on the paired watch")
@@ -167,6 +177,26 @@ struct SessionCore {
             ]
             if wasReachable { actions.append(.tell(.reachabilityDidChange)) }
             return actions
+        case let .counterpartStateOutsideLink(installed, active):
+            let presence = AppPresence(
+                installed: installed ?? counterpart.installed, active: active ?? counterpart.active, complicationEnabled: counterpart.complicationEnabled)
+            guard presence.installed != counterpart.installed else { return [] }
+            return [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("via", "the phone's system")))]
+                + adoptCounterpart(presence, version: nil)
+        case let .refusedByCounterpart(error):
+            var actions: [SessionAction] = []
+            if error.code == .companionAppNotInstalled, role == .watch, counterpart.installed {
+                actions += [.log(LogLine(.notice, "peer.app-state", ("installed", false), ("via", "7018 from the phone's system")))]
+                actions += adoptCounterpart(AppPresence(installed: false, active: false, complicationEnabled: counterpart.complicationEnabled), version: nil)
+            }
+            if error.lockedAfterReboot, !counterpartNeedsUnlock {
+                counterpartNeedsUnlock = true
+                actions += [.log(LogLine(.notice, "peer.locked-after-reboot")), .tell(.reachabilityDidChange)]
+            }
+            return actions
+        case let .contentArrived(count):
+            contentPending = max(0, contentPending - Int64(count))
+            return []
         case let .counterpartAppStateReported(installed, active, complicationEnabled):
             let wasReachable = isReachable
             let presence = AppPresence(
@@ -245,6 +275,9 @@ struct SessionCore {
     private mutating func linkEstablished(receiveCursor cursor: Int64) -> [SessionAction] {
         receiveCursor = cursor
         guard let peer else { return [] }
+        contentPending = peer.pendingTransfers
+        let wasLocked = counterpartNeedsUnlock
+        counterpartNeedsUnlock = false
         var actions: [SessionAction] = [
             .log(
                 LogLine(
@@ -259,7 +292,7 @@ struct SessionCore {
             actions.append(.send(appStateFrame(local)))
             self.announcedLocal = local
         }
-        if reachableBeforeLink != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+        if reachableBeforeLink != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
         actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]
         return actions
     }
@@ -289,6 +322,7 @@ struct SessionCore {
     // MARK: - The end of a receive transaction
 
     private mutating func batchCommitted(_ transaction: ReceiveTransaction, milliseconds: Double) -> [SessionAction] {
+        contentPending = max(0, contentPending - Int64(transaction.fresh.count))
         if transaction.lane == .complication { complicationCursor = transaction.cursor } else { receiveCursor = transaction.cursor }
         // One line per committed batch, with its range: what arrived, without a line per transfer.
         var actions: [SessionAction] = [

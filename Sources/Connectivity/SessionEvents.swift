@@ -87,6 +87,12 @@ enum SessionEvent {
     case linkResumeFailed(String)
     case linkClosed(reason: String)
     case counterpartAppStateReported(installed: Bool?, active: Bool?, complicationEnabled: Bool? = nil)
+    /// The counterpart's system said what its app is without a link (a declined `hello`).
+    case counterpartStateOutsideLink(installed: Bool?, active: Bool?)
+    /// The counterpart turned our handshake away with this error.
+    case refusedByCounterpart(WCError)
+    /// Transfers (or a file) of the counterpart's arrived on this link: what is still pending shrinks.
+    case contentArrived(count: Int)
     /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
     case acknowledgementReceived(upTo: Int64, lane: TransferLane = .userInfo)
     case localAppStateChanged(AppPresence)

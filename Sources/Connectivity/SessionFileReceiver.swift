@@ -201,6 +201,7 @@ extension Session {
             logger.info(
                 "file.received", ["seq": file.seq, "bytes": file.description.size, "sha256": file.description.sha256.hexString, "name": file.description.name])
             if mayAcknowledge(source) { source.send(SequencedFrame.frame(.fileAck, number: file.seq)) }
+            handle(.contentArrived(count: 1))
         case .notNow, .failed, .insufficientSpace:
             // Kept whole: the sender's next `fileBegin` finds it complete and it is delivered again.
             file.hasher = SHA256()

@@ -204,6 +204,21 @@ public enum SessionStore {
         try update.run()
     }
 
+    // MARK: - The app deleted
+
+    /// What the system held for an app that is deleted (`runway phone app uninstall`): its queued
+    /// transfers in every lane (numbers never reused), both application contexts, the quarantine, files
+    /// half-received, the complication budget — one transaction. The pairing, the device's identity and
+    /// the receive cursors stay: they are the device's (a transfer already delivered is still not
+    /// delivered twice). The bytes of files (`FileQueue`) are the caller's to remove.
+    public static func forgetApp(_ database: Database) throws {
+        try database.transaction {
+            for lane in TransferLane.allCases { try Outbox(database: database, lane: lane).forgetEverything() }
+            try database.execute("DELETE FROM cx_context; DELETE FROM cx_quarantine; DELETE FROM cx_file_inbox")
+            try database.execute("DELETE FROM cx_identity WHERE key IN ('state.complication.day', 'state.complication.used')")
+        }
+    }
+
     // MARK: - Application context
 
     public enum ContextDirection: String, Sendable { case sent, received }

@@ -112,8 +112,11 @@ final class UnixLinkConnection: LinkChannel {
             case let .send(frame): stream.write(frame.encoded)
             case let .establish(peer): establish(peer: peer)
             case let .refuse(error): refuse(error)
+            case let .counterpartState(installed, active):
+                session.counterpartStateOutsideLink(installed: installed, active: active)
             case let .refusedByPeer(error):
                 peerError = error
+                session.counterpartRefused(error)
                 // An unpaired watch is refused every second or so: the same line, rate-limited.
                 logger.repeating(.error, "link.refused-by-peer", ["code": error.code.rawValue, "name": error.name, "message": error.message])
                 close(error: nil, reason: "refused by the counterpart: \(error)")

@@ -185,7 +185,7 @@ public final class UnixLinkConnector: LinkTransport {
                 }
             }
             switch connection.peerError?.code {
-            case .deviceNotPaired?:
+            case .deviceNotPaired?, .companionAppNotInstalled?:
                 // Refused for not being paired: retrying at full speed would only flood both logs.
                 self.attempt = max(self.attempt, 16)
             case .insufficientSpace?, .deliveryFailed?:

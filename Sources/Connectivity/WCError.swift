@@ -27,10 +27,14 @@ public struct WCError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public let code: Code
     public let message: String
+    /// The refusal came from an iPhone not unlocked since it restarted (`runway phone reboot`): the
+    /// watch's `iOSDeviceNeedsUnlockAfterRebootForReachability` (carried in the `error` frame).
+    public var lockedAfterReboot = false
 
-    public init(_ code: Code, _ message: String = "") {
+    public init(_ code: Code, _ message: String = "", lockedAfterReboot: Bool = false) {
         self.code = code
         self.message = message
+        self.lockedAfterReboot = lockedAfterReboot
     }
 
     public var name: String { code.name }

@@ -82,6 +82,7 @@ public final class MemoryLink {
             case let .establish(established): peer = established
             case let .refuse(error), let .refusedByPeer(error): return (nil, nil, "\(error)")
             case let .abandon(reason): return (nil, nil, reason)
+            case .counterpartState: continue
             }
         }
         return (sent, peer, nil)

@@ -16,7 +16,7 @@ public enum ControlCommands {
         remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
         updateCheck, updateStatus, updateRespond, testRunState,
         record, link, app, complication, failNext, workoutFault, inboxSpaceLimit,
-        osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered,
+        osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot,
     ]
 
     // MARK: - The session's generic API (WCSession), on both devices
@@ -162,10 +162,15 @@ public enum ControlCommands {
     public static let link = ControlCommandSpec(
         "link", [.watch], arguments: [Link.state], reply: LinkReply.self, "cut or restore the link to the phone")
     public static let app = ControlCommandSpec(
-        "app", [.watch, .phoneOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction]],
+        "app", [.watch, .phoneOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version]],
         replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self],
-        errors: [.failure("the app's state does not allow it (foreground while not installed; close, suspend or resume from the wrong state)")],
-        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume (phone-os)")
+        errors: [
+            .failure("the app's state does not allow it (foreground while not installed; close, suspend or resume from the wrong state)"),
+            .failure("phone-os: open while the app is not installed, or the phone not unlocked since it restarted"),
+            .failure("phone-os: install of a version older than the one installed (a downgrade, which iOS refuses)"),
+            .invalid("phone-os: a version that is not N(.N){0,3}, or a version with another action"),
+        ],
+        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os)")
     public static let complication = ControlCommandSpec(
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
@@ -190,6 +195,12 @@ public enum ControlCommands {
         "the app's notification centre: remove pending requests, then add these, in one transaction")
     public static let osNotificationsRemoveDelivered = ControlCommandSpec(
         "os-notifications-remove-delivered", [.phoneOS], arguments: [OSNotifications.ids], "forget delivered notifications (these, or all)")
+    public static let deviceLock = ControlCommandSpec(
+        "device-lock", [.phoneOS], arguments: [DeviceLock.state], reply: OSStatusReply.self,
+        "lock or unlock the phone; the first unlock after a restart makes it reachable again")
+    public static let deviceReboot = ControlCommandSpec(
+        "device-reboot", [.phoneOS], reply: OSStatusReply.self,
+        "restart the phone: the app stops, the phone is locked and unreachable to the watch until it is unlocked")
     public static let osJetsam = ControlCommandSpec(
         "os-jetsam", [.phoneOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")], "kill the app at once, as memory pressure does")
 }

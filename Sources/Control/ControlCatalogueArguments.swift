@@ -139,7 +139,13 @@ extension ControlCommands {
         public static let watchAction = ControlArgument<String>(
             "action", .choice(["install", "uninstall", "foreground", "background"]), required: true, "what happens to the watch app")
         public static let osAction = ControlArgument<String>(
-            "action", .choice(["open", "close", "force-quit", "suspend", "resume"]), required: true, "what happens to the phone app")
+            "action", .choice(["open", "close", "force-quit", "suspend", "resume", "install", "uninstall"]), required: true,
+            "what happens to the phone app")
+        public static let version = ControlArgument<String?>(
+            "version", .string(bytes: 1...39), "install: the version, N(.N){0,3} (default: the one installed, or the app's own)")
+    }
+    public enum DeviceLock {
+        public static let state = ControlArgument<String>("state", .choice(["lock", "unlock"]), required: true, "lock or unlock the phone")
     }
     public enum Complication {
         public static let state = ControlArgument<String>("state", .choice(["on", "off"]), required: true, "on the watch face, or off it")

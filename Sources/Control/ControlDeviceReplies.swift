@@ -139,9 +139,16 @@ public struct OSStatusReply: ControlReply {
     public var lastFailure: String?
     /// While background launches are held back after failures: how long still.
     public var backoffRemainingMs: Int64?
+    /// The app is installed (`runway phone app install|uninstall`), and at which version when one was given.
+    public var appInstalled = true
+    public var appVersion: String?
+    /// The phone is locked (`runway phone lock|unlock`); not unlocked since it restarted (`runway phone reboot`).
+    public var locked = false
+    public var lockedAfterReboot = false
     enum Key: String {
         case home, pid, appState, appPid, forceQuit, launches, launchCount, lastLaunchReason, reclaims, jetsams, declinedLaunches, readyReports
         case backgroundBudgetMs, remainingBudgetMs, launchTimeoutMs, failedLaunches, failuresInARow, lastFailure, backoffRemainingMs
+        case appInstalled, appVersion, locked, lockedAfterReboot
     }
 
     public init(
@@ -196,6 +203,10 @@ public struct OSStatusReply: ControlReply {
         failuresInARow = reader.optional(.failuresInARow) { $0.intValue.map(Int64.init) } ?? 0
         lastFailure = reader.optional(.lastFailure) { $0.stringValue }
         backoffRemainingMs = reader.optional(.backoffRemainingMs) { $0.intValue.map(Int64.init) }
+        appInstalled = reader.optional(.appInstalled) { $0.boolValue } ?? true
+        appVersion = reader.optional(.appVersion) { $0.stringValue }
+        locked = reader.optional(.locked) { $0.boolValue } ?? false
+        lockedAfterReboot = reader.optional(.lockedAfterReboot) { $0.boolValue } ?? false
     }
 
     public var json: JSONValue {
@@ -208,6 +219,8 @@ public struct OSStatusReply: ControlReply {
             (.failedLaunches, .integer(failedLaunches)), (.failuresInARow, .integer(failuresInARow)),
             (.lastFailure, .some(lastFailure.map(JSONValue.string) ?? .null)),
             (.backoffRemainingMs, .some(backoffRemainingMs.map(JSONValue.integer) ?? .null)),
+            (.appInstalled, .bool(appInstalled)), (.appVersion, .some(appVersion.map(JSONValue.string) ?? .null)), (.locked, .bool(locked)),
+            (.lockedAfterReboot, .bool(lockedAfterReboot)),
         ])
     }
 }

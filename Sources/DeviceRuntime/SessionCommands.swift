@@ -182,7 +182,10 @@ struct SessionCommands {
             fields["outstandingComplicationTransfers"] = .integer(Int64(try session.outstandingComplicationTransferCount()))
         } else {
             fields["complicationEnabled"] = .bool(session.localComplicationEnabled)
+            fields["companionAppInstalled"] = .bool(session.counterpartAppInstalled)
+            fields["iOSDeviceNeedsUnlockAfterReboot"] = .bool(session.counterpartNeedsUnlockAfterReboot)
         }
+        fields["hasContentPending"] = .bool(session.hasContentPending)
         if let pairing = session.pairing {
             fields["pairingId"] = .string(pairing.pairingID)
             fields["counterpartDeviceId"] = .string(pairing.counterpartID(of: session.role))

@@ -55,6 +55,8 @@ public final class PhoneOS {
     var state: AppState = .notRunning
     var stateBeforeSuspend: AppState = .background
     var forceQuit = false
+    /// The app installed or not, the phone locked or not (`PhoneOSDevice.swift`).
+    var device: PhoneDeviceState
     /// When a launch ends and how the next is paced (`PhoneOSSupervision`), and the one timer for its
     /// next deadline.
     var supervision: PhoneOSSupervision
@@ -87,6 +89,7 @@ public final class PhoneOS {
     public init(options: Options) throws {
         self.options = options
         home = DeviceHome(path: options.home, role: .phone)
+        device = PhoneDeviceState.load(home)
         logger = Logger(component: "phone-os", minimumLevel: options.logLevel)
         supervision = PhoneOSSupervision(
             budgetMilliseconds: options.backgroundBudgetMilliseconds, launchTimeoutMilliseconds: options.launchTimeoutMilliseconds)
@@ -191,7 +194,7 @@ public final class PhoneOS {
         }
     }
 
-    private func reap() {
+    func reap() {
         var status: Int32 = 0
         while childPID > 0 {
             let pid = waitpid(childPID, &status, WNOHANG)
@@ -224,7 +227,7 @@ public final class PhoneOS {
     }
 
     /// While the app is down, phone-os accepts on the link itself; while it runs, the app does.
-    private func watchListener(_ on: Bool) {
+    func watchListener(_ on: Bool) {
         guard let listener else { return }
         if on {
             loop.register(listener.rawValue, interest: .readable) { [unowned self] _ in self.acceptPending() }
@@ -283,7 +286,9 @@ public final class PhoneOS {
             backoff == 0
             ? nil
             : "the app failed \(supervision.failuresInARow) time(s) in a row (last: \(supervision.lastFailure ?? "?")): no background launch for \((backoff + 999_999) / 1_000_000) ms"
-        switch PhoneOSLaunchRule.decide(hello, forceQuit: forceQuit, backingOff: backingOff) {
+        switch PhoneOSLaunchRule.decide(
+            hello, forceQuit: forceQuit, backingOff: backingOff, installed: device.appInstalled, lockedAfterReboot: device.lockedAfterReboot)
+        {
         case let .launch(reasonKey, reason):
             launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)
         case let .decline(reason, error):
@@ -294,7 +299,11 @@ public final class PhoneOS {
                     "reason": reason, "pendingTransfers": hello.pendingTransfers,
                     "pendingMessages": hello.pendingMessages, "refusedWith": error.map { "\($0.code.rawValue)" } ?? "-",
                 ])
-            if let error { PhoneOSLaunchRule.refuse(entry.fd, helloLength: 4 + length, error) }
+            if let error {
+                PhoneOSLaunchRule.refuse(entry.fd, helloLength: 4 + length, error)
+            } else {
+                PhoneOSLaunchRule.tellInstalled(entry.fd, helloLength: 4 + length)
+            }
             entry.fd.close()
         }
     }
@@ -355,7 +364,7 @@ public final class PhoneOS {
     /// Starts the app: the link listener as descriptor 3 (`link`), and the watch's connection, if any, as
     /// 4 (`connection`); LISTEN_PID is the app's own pid (the shell's `$$`, kept across its `exec`).
     func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
-        guard let listener, childPID == 0 else { connection?.close(); return }
+        guard let listener, childPID == 0, launchRefusal == nil else { connection?.close(); return }
         var passed = [listener.rawValue]
         if let connection { passed.append(connection.rawValue) }
         // Copies at high numbers first, so that placing them at 3 and 4 cannot overwrite one another.
@@ -381,7 +390,7 @@ public final class PhoneOS {
             arguments: [
                 "/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
                 options.daemonPath, "--home", home.path,
-            ] + options.appArguments,
+            ] + launchArguments,
             environment: environment)
         spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }

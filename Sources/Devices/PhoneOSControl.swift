@@ -19,8 +19,21 @@ extension PhoneOS {
             endApp(SIGKILL)
             connection.reply(status())
         }
+        router.on("device-lock") { [unowned self] request, connection in
+            try lockAction(request[ControlCommands.DeviceLock.state] == "lock")
+            connection.reply(status())
+        }
+        router.on("device-reboot") { [unowned self] _, connection in
+            try rebootAction()
+            connection.reply(status())
+        }
         router.on("app") { [unowned self] request, connection in
             let action = request[ControlCommands.App.osAction]
+            if action == "install" || action == "uninstall" {
+                try installAction(action, version: request[ControlCommands.App.version])
+                return connection.reply(status())
+            }
+            guard request[ControlCommands.App.version] == nil else { throw ControlError.invalid("--version goes with install only") }
             // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.
             let launching = action == "open" && (state == .notRunning || endingApp)
             try appAction(action)
@@ -42,6 +55,7 @@ extension PhoneOS {
     func appAction(_ action: String) throws {
         switch action {
         case "open":
+            if let launchRefusal { throw ControlError("cannot open the app: \(launchRefusal)") }
             forceQuit = false
             if endingApp && childPID > 0 {
                 // The app is being killed (its budget ran out just now): opened once it is gone.
@@ -96,7 +110,7 @@ extension PhoneOS {
         let now = loop.nowNanoseconds
         let remaining = supervision.remainingBudget(at: now).map { Int64($0 / 1_000_000) }
         let backoff = supervision.backoffRemaining(at: now)
-        return OSStatusReply(
+        var reply = OSStatusReply(
             home: home.path, pid: Int64(getpid()), appState: state.rawValue, appPid: childPID > 0 ? Int64(childPID) : nil, forceQuit: forceQuit,
             launches: launches.mapValues { Int64($0) }, launchCount: Int64(launches.values.reduce(0, +)), lastLaunchReason: lastLaunchReason,
             reclaims: Int64(reclaims), jetsams: Int64(jetsams), declinedLaunches: Int64(declined), readyReports: Int64(readyReports),
@@ -104,6 +118,11 @@ extension PhoneOS {
             launchTimeoutMs: Int64(options.launchTimeoutMilliseconds), failedLaunches: Int64(failures),
             failuresInARow: Int64(supervision.failuresInARow), lastFailure: supervision.lastFailure,
             backoffRemainingMs: backoff > 0 ? Int64((backoff + 999_999) / 1_000_000) : nil)
+        reply.appInstalled = device.appInstalled
+        reply.appVersion = installedVersion
+        reply.locked = device.locked
+        reply.lockedAfterReboot = device.lockedAfterReboot
+        return reply
     }
 
     /// Answers the `open` calls waiting for the app: its status once ready, or why it is not.

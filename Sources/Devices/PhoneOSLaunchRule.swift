@@ -2,6 +2,7 @@ import DeviceRuntime
 import Connectivity
 import Glibc
 import Posix
+import PropertyLists
 
 /// What phone-os does with a watch's `hello` while the app is not running: the whole rule, pure.
 ///
@@ -15,8 +16,21 @@ enum PhoneOSLaunchRule: Equatable {
     case launch(reasonKey: String, reason: String)
     case decline(reason: String, error: WCError?)
 
-    static func decide(_ hello: Handshake, forceQuit: Bool, backingOff: String? = nil) -> PhoneOSLaunchRule {
+    static func decide(
+        _ hello: Handshake, forceQuit: Bool, backingOff: String? = nil, installed: Bool = true, lockedAfterReboot: Bool = false
+    ) -> PhoneOSLaunchRule {
         let messages = hello.pendingMessages, transfers = hello.pendingTransfers
+        // Deleted: the watch hears so whatever it has (its isCompanionAppInstalled; 7018 to its calls).
+        if !installed {
+            return .decline(
+                reason: "the app is not installed", error: WCError(.companionAppNotInstalled, "the RunWay app is not installed on the iPhone"))
+        }
+        // Restarted and not unlocked since: nothing reaches the phone (iOSDeviceNeedsUnlockAfterRebootForReachability).
+        if lockedAfterReboot {
+            return .decline(
+                reason: "the phone has not been unlocked since it restarted",
+                error: WCError(.notReachable, "the iPhone has not been unlocked since it restarted", lockedAfterReboot: true))
+        }
         if messages == 0 && transfers == 0 {
             return .decline(reason: "the watch has nothing pending", error: nil)
         }
@@ -39,6 +53,16 @@ enum PhoneOSLaunchRule: Equatable {
                     + (transfers > 0 ? " and \(transfers) transfer(s) pending" : ""))
         }
         return .launch(reasonKey: "watch-transfer", reason: "watch connected with \(transfers) transfer(s) pending")
+    }
+
+    /// Declines a peeked connection without an error: the `hello` is read, and an `appState` frame says
+    /// the app is installed but not running (a watch that heard 7018 before learns it is back), then the
+    /// caller closes.
+    static func tellInstalled(_ fd: FileDescriptor, helloLength: Int) {
+        var sink = [UInt8](repeating: 0, count: helloLength)
+        _ = sink.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        let frame = Frame(.appState, PropertyListCodec.encode(["appInstalled": .bool(true), "appActive": .bool(false)])).encoded
+        _ = frame.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
     /// Turns a peeked connection away with `error`: the `hello` is read (so the close is orderly), then an

@@ -210,6 +210,10 @@ public final class SimulatedPair {
         return (try JSONValue(parsing: result.stdout))["transferId"]?.intValue ?? -1
     }
 
+    /// Flights gone by the user's doing another way than `delete(_:)` (the app deleted with its data):
+    /// the checker expects them gone, not stored again.
+    public func noteDeleted(_ ids: Set<String>) { deleted.formUnion(ids) }
+
     /// A file sent some other way (a test calling the CLI itself): the checker expects it on the other side.
     public func noteSent(_ file: SentFile) { sentFiles.append(file) }
 

@@ -191,11 +191,15 @@ public final class SocketStream {
         handler?(self, reason)
     }
 
-    /// Sends what is buffered (waiting up to `timeoutMilliseconds`), then closes: for error frames that
-    /// should reach the peer before the connection goes.
+    /// Sends what is buffered (waiting up to `timeoutMilliseconds` in all), then closes: for error frames
+    /// that should reach the peer before the connection goes. The peer's buffer may take the bytes in
+    /// several pieces as it reads: one wait and one flush could send half a frame and close on the rest.
     public func closeAfterFlushing(_ reason: CloseReason, timeoutMilliseconds: Int32 = 200) {
-        if !isClosed && !outbound.isEmpty {
-            _ = try? descriptor.waitUntil(.writable, timeoutMilliseconds: timeoutMilliseconds)
+        let deadline = SystemClock.now() + UInt64(max(0, timeoutMilliseconds)) * 1_000_000
+        while !isClosed && !failing && !outbound.isEmpty {
+            let now = SystemClock.now()
+            guard now < deadline else { break }
+            _ = try? descriptor.waitUntil(.writable, timeoutMilliseconds: Int32(max(1, (deadline - now) / 1_000_000)))
             flush()
         }
         close(reason)

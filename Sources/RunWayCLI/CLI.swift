@@ -29,7 +29,7 @@ public enum CLI {
             AlertCommands.alerts,
         ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + [SessionCLI.transferComplication]
         + QuarantineCLI.commands(.phone)
-        + PhoneOSCommands.appCommands + PhoneOSCommands.osCommands + [
+        + PhoneOSCommands.appCommands + PhoneOSCommands.installCommands + PhoneOSCommands.deviceCommands + PhoneOSCommands.osCommands + [
             NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
         ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)]
 

@@ -116,6 +116,13 @@ enum DeviceStatusText {
                     + (int(fields, "outstandingComplicationTransfers") > 0 ? ", \(int(fields, "outstandingComplicationTransfers")) queued" : "")
                     + (fields["complication"].map { ", \($0["updates"]?.intValue ?? 0) update(s) received" } ?? "")
             },
+            Row(section: "APP", label: "phone app", keys: ["companionAppInstalled"]) { fields in
+                fields["companionAppInstalled"]?.boolValue == false ? "not installed (isCompanionAppInstalled false)" : "installed"
+            },
+            Row(section: "LINK", label: "phone unlocked", keys: ["iOSDeviceNeedsUnlockAfterReboot"]) { fields in
+                fields["iOSDeviceNeedsUnlockAfterReboot"]?.boolValue == true ? "no: not unlocked since it restarted, unreachable" : "yes"
+            },
+            Row(section: "INBOX", label: "content pending", keys: ["hasContentPending"]) { yes($0["hasContentPending"]) },
             Row(section: "APP", label: "flights", keys: ["flights"]) { "\(int($0, "flights")) stored" },
             Row(section: "APP", label: "save path", keys: ["savePath", "pendingWatchDataQueue"]) { fields in
                 (fields["savePath"]?.stringValue ?? "?")

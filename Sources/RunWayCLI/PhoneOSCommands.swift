@@ -29,6 +29,13 @@ enum PhoneOSCommands {
             ))
         rows.append(("reclaims", "\(status.reclaims) (background budget used up), jetsams \(status.jetsams)"))
         if status.forceQuit { rows.append(("force-quit", "no background launch until the app is opened")) }
+        rows.append(("installed", status.appInstalled ? "yes" + (status.appVersion.map { ", version \($0)" } ?? "") : "no (runway phone app install)"))
+        rows.append(
+            (
+                "locked",
+                status.lockedAfterReboot
+                    ? "yes, not unlocked since it restarted: the watch cannot reach it (runway phone unlock)" : status.locked ? "yes" : "no"
+            ))
         rows.append(("background budget", "\(status.backgroundBudgetMs) ms" + (status.remainingBudgetMs.map { ", \($0) ms left" } ?? "")))
         if status.failedLaunches > 0 {
             rows.append(
@@ -60,6 +67,63 @@ enum PhoneOSCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 let result = try client(parsed).send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action }, as: OSStatusReply.self)
+                Output.out(parsed.has("json") ? result.json.text : render(result))
+                return 0
+            })
+    }
+
+    /// `runway phone app install [--version V]` and `uninstall`.
+    static let installCommands: [CLI.Command] = [
+        CLI.Command(
+            path: ["phone", "app", "install"], synopsis: "--home P [--version V] [--json]",
+            summary: """
+                Installs RunWay on a phone run by phone-os. Over the installed app (an update, --version V of at
+                least the installed one) its data stays; a downgrade is refused, as iOS refuses one (exit 1).
+                After an uninstall it starts from nothing. The watch learns it at its next attempt to connect.
+                """,
+            specs: [CLI.homeSpec, .option("version", "V", "the version installed, N(.N){0,3} (default: the installed one)"), CLI.jsonSpec],
+            positionals: 0,
+            run: { parsed in
+                var request = ControlCommands.app.request { $0[ControlCommands.App.osAction] = "install" }
+                if let version = parsed.value("version") { request[ControlCommands.App.version] = version }
+                let result = try client(parsed).send(request, as: OSStatusReply.self)
+                Output.out(parsed.has("json") ? result.json.text : render(result))
+                return 0
+            }),
+        CLI.Command(
+            path: ["phone", "app", "uninstall"], synopsis: "--home P [--json]",
+            summary: """
+                Deletes RunWay from a phone run by phone-os: the app is stopped, its container (its store: the
+                Logbook, its settings, its kept files) and what the system held for it (queued transfers,
+                application contexts, files on their way) are deleted; the pairing stays. The watch's
+                isCompanionAppInstalled turns false (sessionCompanionAppInstalledDidChange) and its calls get
+                7018 companionAppNotInstalled until the app is installed again.
+                """,
+            specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+            run: { parsed in
+                let result = try client(parsed).send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = "uninstall" }, as: OSStatusReply.self)
+                Output.out(parsed.has("json") ? result.json.text : render(result))
+                return 0
+            }),
+    ]
+
+    /// `runway phone lock|unlock|reboot`.
+    static let deviceCommands: [CLI.Command] = [
+        ("lock", "Locks the phone. After its first unlock since a restart, a locked phone still talks to the watch, as an iPhone does."),
+        ("unlock", "Unlocks the phone; the first unlock after a restart makes it reachable to the watch again."),
+        (
+            "reboot",
+            "Restarts the phone: the app stops, and the phone comes back locked — the watch cannot reach it (iOSDeviceNeedsUnlockAfterRebootForReachability) until it is unlocked."
+        ),
+    ].map { verb, summary in
+        CLI.Command(
+            path: ["phone", verb], synopsis: "--home P [--json]", summary: summary + " Needs phone-os (runway up runs it).",
+            specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+            run: { parsed in
+                let request =
+                    verb == "reboot"
+                    ? ControlRequest(ControlCommands.deviceReboot) : ControlCommands.deviceLock.request { $0[ControlCommands.DeviceLock.state] = verb }
+                let result = try client(parsed).send(request, as: OSStatusReply.self)
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             })

@@ -15,6 +15,7 @@ final class SessionAdapter: SessionDelegate {
     private var batchDelegate: (any WCSessionBatchDelegate)? { wcSession.delegate as? any WCSessionBatchDelegate }
 
     func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
+        if session.role == .watch { companionInstalled = session.counterpartAppInstalled }
         let public_: WCSessionActivationState =
             switch state {
             case .notActivated: .notActivated
@@ -137,9 +138,17 @@ final class SessionAdapter: SessionDelegate {
 
     func sessionReachabilityDidChange(_ session: Session) { delegate?.sessionReachabilityDidChange(wcSession) }
 
+    /// What the watch last told its app of the companion app (`sessionCompanionAppInstalledDidChange` is
+    /// for a change of that, not of the phone app's foreground).
+    private var companionInstalled: Bool?
+
     func sessionWatchStateDidChange(_ session: Session) {
+        if session.role == .phone { wcSession.removeWatchDirectoryIfGone(session) }
         guard let delegate else { return }
         if session.role == .watch {
+            let installed = session.counterpartAppInstalled
+            defer { companionInstalled = installed }
+            guard companionInstalled != installed else { return }
             delegate.sessionCompanionAppInstalledDidChange(wcSession)
         } else {
             delegate.sessionWatchStateDidChange(wcSession)

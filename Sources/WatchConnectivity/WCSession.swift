@@ -104,10 +104,9 @@ open class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Whether content the counterpart sent is waiting to be delivered to this app. Delivery here starts
-    /// the moment the session activates and nothing is held back from an activated session, so this is
-    /// false (`docs/protocol.md`, differences from Apple).
-    open var hasContentPending: Bool { false }
+    /// Whether the counterpart has content for this app still on its way: what its last handshake said it
+    /// had pending (its queued transfers) less what has arrived since, or a file half-received.
+    open var hasContentPending: Bool { onDevice(false) { $0.hasContentPending } }
 
     // MARK: - The counterpart
 
@@ -138,18 +137,32 @@ open class WCSession: NSObject, @unchecked Sendable {
         guard let container = host?.configuration.container else { return nil }
         return onDevice(nil) { session -> URL? in
             guard session.role == .phone, session.isPaired, session.isWatchAppInstalled, let pairing = session.pairing else { return nil }
-            let url = URL(fileURLWithPath: container).appendingPathComponent("Library/Application Support/Watch/\(pairing.pairingID)")
+            let url = Self.watchDirectory(container: container, pairingID: pairing.pairingID)
             try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             return url
         }
     }
 
+    /// One directory per paired watch (Apple: "specific to the currently paired and active Apple Watch").
+    static func watchDirectory(container: String, pairingID: String) -> URL {
+        URL(fileURLWithPath: container).appendingPathComponent("Library/Application Support/Watch/\(pairingID)")
+    }
+
+    /// Apple deletes the directory when the watch app is uninstalled or the watch unpaired: so here, when
+    /// the phone learns the watch app is gone.
+    func removeWatchDirectoryIfGone(_ session: Session) {
+        guard session.role == .phone, !session.isWatchAppInstalled, let pairing = session.pairing, let container = host?.configuration.container
+        else { return }
+        try? FileManager.default.removeItem(at: Self.watchDirectory(container: container, pairingID: pairing.pairingID))
+    }
+
     /// watchOS: the phone has the iOS app installed.
     open var isCompanionAppInstalled: Bool { onDevice(false) { $0.role == .watch && $0.counterpartAppInstalled } }
 
-    /// watchOS: the iPhone is unreachable because it has not been unlocked since it restarted. (Phone
-    /// locking is not simulated yet: never.)
-    open var iOSDeviceNeedsUnlockAfterRebootForReachability: Bool { false }
+    /// watchOS: the iPhone is unreachable because it has not been unlocked since it restarted (`runway
+    /// phone reboot`, then `unlock`): its system said so when it turned the link away. False again once a
+    /// link is up; `sessionReachabilityDidChange` tells of both.
+    open var iOSDeviceNeedsUnlockAfterRebootForReachability: Bool { onDevice(false) { $0.role == .watch && $0.counterpartNeedsUnlockAfterReboot } }
 
     /// The counterpart can be messaged now (Apple's asymmetric rule: `docs/protocol.md`).
     open var isReachable: Bool { onDevice(false) { $0.isReachable } }
@@ -255,7 +268,7 @@ open class WCSession: NSObject, @unchecked Sendable {
     }
 
     private func failedTransfer(_ userInfo: [String: Any], _ error: any Error, complication: Bool = false) -> WCSessionUserInfoTransfer {
-        nonisolated(unsafe) let transfer = WCSessionUserInfoTransfer(session: nil, identifier: 0, userInfo: userInfo, complication: complication)
+        let transfer = WCSessionUserInfoTransfer(session: nil, identifier: 0, userInfo: userInfo, complication: complication)
         later { [weak self] in
             guard let self, let delegate = self.delegate else { return }
             delegate.session(self, didFinish: transfer, error: error)

@@ -29,7 +29,7 @@ extension WCSession {
         } catch {
             let transfer = WCSessionFileTransfer(
                 session: nil, identifier: 0, file: WCSessionFile(fileURL: file, metadata: untypedMetadata), totalBytes: 0)
-            nonisolated(unsafe) let failed = transfer
+            let failed = transfer
             later { [weak self] in
                 guard let self, let delegate = self.delegate else { return }
                 delegate.session(self, didFinish: failed, error: error)

@@ -188,6 +188,39 @@ import PropertyLists
         #expect(!Self.link(&unchanged, peer: Self.handshake(from: .phone)).contains("send appState"), "nothing changed: nothing extra")
     }
 
+    @Test func theWatchLearnsThePhoneAppIsGoneOrTheIPhoneLockedFromItsRefusals() {
+        var core = Self.activated(.watch)
+        #expect((try? core.requireCounterpartApp()) != nil, "taken as installed until told")
+        let gone = Self.describe(core.handle(.refusedByCounterpart(WCError(.companionAppNotInstalled, "deleted"))))
+        #expect(gone.contains("tell watchStateDidChange") && !core.counterpart.installed)
+        #expect(throws: WCError(.companionAppNotInstalled, "the RunWay app is not installed on the iPhone (runway phone app install)")) {
+            try core.requireCounterpartApp()
+        }
+        #expect(Self.describe(core.handle(.refusedByCounterpart(WCError(.companionAppNotInstalled, "again")))).isEmpty, "told once")
+        let back = Self.describe(core.handle(.counterpartStateOutsideLink(installed: true, active: false)))
+        #expect(back.contains("tell watchStateDidChange") && core.counterpart.installed)
+        #expect(core.handle(.counterpartStateOutsideLink(installed: true, active: false)).isEmpty, "nothing new: nothing saved or told")
+        let locked = Self.describe(core.handle(.refusedByCounterpart(WCError(.notReachable, "locked", lockedAfterReboot: true))))
+        #expect(locked.contains("tell reachabilityDidChange") && core.counterpartNeedsUnlock)
+        let linked = Self.link(&core, peer: Self.handshake(from: .phone))
+        #expect(linked.contains("tell reachabilityDidChange") && !core.counterpartNeedsUnlock, "a link is the unlock")
+    }
+
+    @Test func contentIsPendingUntilWhatTheCounterpartSaidItHadArrives() {
+        var core = Self.activated(.phone)
+        var hello = Self.handshake(from: .watch)
+        hello.pendingTransfers = 3
+        _ = Self.link(&core, peer: hello)
+        #expect(core.contentPending == 3)
+        var transaction = ReceiveTransaction(Self.transfers(1...2), after: 0)
+        _ = transaction.record(1, .accepted)
+        _ = transaction.record(2, .accepted)
+        _ = core.handle(.batchCommitted(transaction, milliseconds: 1))
+        #expect(core.contentPending == 1)
+        _ = core.handle(.contentArrived(count: 5))
+        #expect(core.contentPending == 0, "never below nothing")
+    }
+
     @Test func anAcknowledgementReleasesOnlyWhatWasSent() {
         var core = Self.activated(.watch)
         _ = Self.link(&core, peer: Self.handshake(from: .phone))

@@ -37,7 +37,8 @@ import Testing
         }
         // The one command whose arguments differ by server.
         #expect(ControlCommands.app.arguments(on: .watch).first?.kind == .choice(["install", "uninstall", "foreground", "background"]))
-        #expect(ControlCommands.app.arguments(on: .phoneOS).first?.kind == .choice(["open", "close", "force-quit", "suspend", "resume"]))
+        #expect(
+            ControlCommands.app.arguments(on: .phoneOS).first?.kind == .choice(["open", "close", "force-quit", "suspend", "resume", "install", "uninstall"]))
     }
 
     struct Bad: Sendable, CustomTestStringConvertible {

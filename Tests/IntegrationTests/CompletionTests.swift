@@ -106,7 +106,7 @@ import Testing
             let found = try complete(shell, lines, state: state, directory: directory)
             #expect(found[lines[0]] == ["ko", "en", "ja", "system"])
             #expect(found[lines[1]] == ["pace", "heart-rate"])
-            #expect(found[lines[2]] == ["logbook"])
+            #expect(found[lines[2]] == ["logbook", "lock"])
             #expect(found[lines[3]] == ["sun", "sat"])
             #expect(found[lines[4]] == ["demo"])
             #expect(found[lines[5]] == ["demo"])

@@ -47,8 +47,9 @@ import Testing
             var peaks: [String: Int] = [:]
             var resumedFrom: [Int] = []
             for kill in 0..<10 {
-                // Let some more of it become durable on the phone, then kill one side mid-file.
-                let before = durable(pair)
+                // Let some more of it become durable on the phone than at the last kill — so the transfer has
+                // resumed since (a restarted phone answers 0 until it has) — then kill one side mid-file.
+                let before = max(durable(pair), resumedFrom.last ?? 0)
                 try waitForProgress(pair, from: before, bytes: 2 << 20)
                 resumedFrom.append(durable(pair))
                 if kill % 2 == 0 {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import Posix
@@ -66,5 +67,47 @@ import Testing
             rounds += 1
         }
         #expect(closedWith == .endOfFile)
+    }
+
+    /// An error frame written just before closing reaches a peer that reads it in pieces: more than the
+    /// socket buffers hold is left in the stream when `closeAfterFlushing` is called, and the peer (a
+    /// thread reading as fast as it can) gets every byte before the close. With one wait and one flush,
+    /// the peer got only what fitted at that moment and then the end of the stream: a frame cut in half
+    /// (watch-agent logged it as "Connection reset … in the middle of a frame").
+    @Test func closeAfterFlushingSendsEverythingThePeerReadsInTime() throws {
+        let loop = EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        let left = FileDescriptor(adopting: fds[0])
+        try left.setNonBlocking()
+        let stream = SocketStream(descriptor: left, loop: loop)
+        stream.start()
+        let payload = (0..<2_000_000).map { UInt8($0 % 251) }
+        stream.write(payload)
+        #expect(stream.pendingOutboundBytes > 0, "more than the socket buffers hold")
+        let peer = fds[1]
+        final class Received: @unchecked Sendable { var bytes: [UInt8] = []; var done = false; let lock = NSLock() }
+        let received = Received()
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var all: [UInt8] = []
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(peer, $0.baseAddress, $0.count) }
+                if n <= 0 { break }
+                all.append(contentsOf: buffer[0..<n])
+            }
+            received.lock.withLock {
+                received.bytes = all; received.done = true
+            }
+        }
+        stream.closeAfterFlushing(.localClose("error frame sent"), timeoutMilliseconds: 5000)
+        let deadline = Date().addingTimeInterval(30)
+        while !received.lock.withLock({ received.done }) && Date() < deadline { usleep(1000) }
+        #expect(received.lock.withLock { received.done }, "the peer saw the end of the stream")
+        close(peer)
+        // Compared first: an expectation on two 2 MB arrays would print them both when it fails.
+        let count = received.bytes.count, same = received.bytes == payload
+        #expect(count == payload.count)
+        #expect(same, "the bytes arrived as they were sent")
     }
 }

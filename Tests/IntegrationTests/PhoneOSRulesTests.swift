@@ -1,0 +1,47 @@
+import Connectivity
+import Testing
+
+@testable import Devices
+
+/// phone-os's pure rules for the app's install state and the phone's lock: what a watch's `hello` gets
+/// from a phone whose app is deleted (7018) or that was not unlocked since it restarted (7007, marked),
+/// and how versions compare (an update over an older one, never a downgrade).
+@Suite struct PhoneOSRulesTests {
+    let hello: Handshake = {
+        var hello = Handshake(role: .watch, deviceID: "W", pairingID: "P", appVersion: "1.4", resumeSeq: 0)
+        hello.pendingTransfers = 3
+        return hello
+    }()
+
+    @Test func aDeletedAppOrAPhoneLockedSinceItsRestartLaunchesNothingAndSaysWhy() {
+        guard case let .decline(_, error?) = PhoneOSLaunchRule.decide(hello, forceQuit: false, installed: false) else {
+            Issue.record("a deleted app was launched")
+            return
+        }
+        #expect(error.code == .companionAppNotInstalled && !error.lockedAfterReboot)
+        guard case let .decline(_, locked?) = PhoneOSLaunchRule.decide(hello, forceQuit: false, lockedAfterReboot: true) else {
+            Issue.record("a phone locked since its restart launched the app")
+            return
+        }
+        #expect(locked.code == .notReachable && locked.lockedAfterReboot)
+        #expect((try? ErrorFrame.decode(ErrorFrame.encode(locked)))?.lockedAfterReboot == true, "the mark travels in the error frame")
+        var idle = hello
+        idle.pendingTransfers = 0
+        #expect(PhoneOSLaunchRule.decide(idle, forceQuit: false) == .decline(reason: "the watch has nothing pending", error: nil))
+        if case let .decline(_, error?) = PhoneOSLaunchRule.decide(idle, forceQuit: false, installed: false) {
+            #expect(error.code == .companionAppNotInstalled, "even with nothing pending, the watch hears the app is gone")
+        } else {
+            Issue.record("a deleted app with nothing pending: no 7018")
+        }
+        #expect(PhoneOSLaunchRule.decide(hello, forceQuit: false) == .launch(reasonKey: "watch-transfer", reason: "watch connected with 3 transfer(s) pending"))
+    }
+
+    @Test func versionsComparePartByPart() {
+        func v(_ text: String) -> VersionNumber? { VersionNumber(text) }
+        #expect(v("1.4")! < v("1.5")!)
+        #expect(v("1.10")! > v("1.9")!)
+        #expect(v("1.4") == v("1.4.0"))
+        #expect(v("2")! > v("1.9999.9999.9999")!)
+        for bad in ["", "1.", ".1", "1..2", "1.2.3.4.5", "12345", "1.x", "-1", "１"] { #expect(v(bad) == nil, "\(bad)") }
+    }
+}
