@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
         // The phone's simulated iOS (phone-os): launches and reclaims the app.
-        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
+        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
         .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.

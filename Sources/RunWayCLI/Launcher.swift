@@ -20,9 +20,12 @@ enum Launcher {
         case alreadyRunning(binary: String, pid: Int32?)
     }
 
-    /// Starts `binary --home HOME` (next to this `runway`) unless `running` names what already serves the
-    /// home, holding the home's start lock throughout; waits up to 30 s for the new daemon's readiness.
-    static func up(_ binary: String, home: DeviceHome, running: () -> (binary: String, pid: Int32?)?) throws -> Outcome {
+    /// Starts `binary --home HOME ARGUMENTS…` (next to this `runway`) unless `running` names what already
+    /// serves the home, holding the home's start lock throughout; waits up to 30 s for the new daemon's
+    /// readiness.
+    static func up(
+        _ binary: String, home: DeviceHome, arguments: [String] = [], running: () -> (binary: String, pid: Int32?)?
+    ) throws -> Outcome {
         try Filesystem.makeDirectory(home.path, mode: 0o700)
         let lock: FileLock
         do {
@@ -34,7 +37,7 @@ enum Launcher {
         if let (binary, pid) = running() { return .alreadyRunning(binary: binary, pid: pid) }
         let pid: Int32
         do {
-            pid = try start(binary, home: home)
+            pid = try start(binary, home: home, arguments: arguments)
         } catch let failure as StartFailure {
             // Someone else's daemon (started by hand) took the home first: ours stopped, theirs serves it.
             if let (binary, pid) = running() { return .alreadyRunning(binary: binary, pid: pid) }
@@ -47,7 +50,7 @@ enum Launcher {
 
     /// Starts the daemon — stdin `/dev/null`, stdout discarded, its log appended to `HOME/daemon.log` —
     /// and waits for its `READY=1` on a notify socket of our own. Returns its pid.
-    private static func start(_ binary: String, home: DeviceHome) throws -> Int32 {
+    private static func start(_ binary: String, home: DeviceHome, arguments: [String]) throws -> Int32 {
         let executable = siblingPath(binary)
         let logPath = home.path + "/daemon.log"
         let notify: NotifySocket
@@ -58,7 +61,7 @@ enum Launcher {
         }
         defer { notify.close() }
         var spawn = Spawn(
-            executable, arguments: [executable, "--home", home.path],
+            executable, arguments: [executable, "--home", home.path] + arguments,
             environment: Spawn.currentEnvironment(removing: ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "RUNWAY_OS_PID"])
                 + ["NOTIFY_SOCKET=\(notify.path)"])
         spawn.actions = [

@@ -9,6 +9,11 @@ import Posix
 /// `phone-daemon` of its own (`runway up --no-os`, or no phone-os).
 enum PhoneOSRegistry {
     static let osSpec = ArgumentSpec.flag("no-os", "start phone-daemon itself rather than phone-os (the app always running, as before phone-os)")
+    static let phoneArgumentSpec = ArgumentSpec.option(
+        "phone-arg", "ARG", "passed to the phone's app at each launch (phone-os --app-arg; repeatable: --phone-arg=--save-path --phone-arg=ui-drain)")
+    static let phoneAppSpec = ArgumentSpec.option("phone-app", "PATH", "the phone's app: an executable linking WatchConnectivity (phone-os --app; default RunWay's)")
+    static let watchArgumentSpec = ArgumentSpec.option(
+        "watch-arg", "ARG", "passed to watch-agent at its start (repeatable: --watch-arg=--reminders --watch-arg=off)")
 
     /// Whether `phone-os` is installed next to this `runway`.
     static var isInstalled: Bool { access(Launcher.siblingPath("phone-os"), X_OK) == 0 }
@@ -39,10 +44,25 @@ enum PhoneOSRegistry {
 
     /// `runway up`'s phone: already running (phone-os or a phone-daemon), or started — phone-os unless
     /// `--no-os` or it is not installed. Returns the JSON result and the line to print.
-    static func up(_ home: DeviceHome, noOS: Bool) throws -> (JSONValue, String) {
+    static func up(_ home: DeviceHome, noOS: Bool, app: String? = nil, appArguments: [String] = []) throws -> (JSONValue, String) {
         let binary = !noOS && isInstalled ? "phone-os" : "phone-daemon"
+        if binary == "phone-daemon", app != nil {
+            throw ControlError.invalid("--phone-app needs phone-os (it is what launches an app): drop --no-os")
+        }
+        let app = try app.map { path in
+            let absolute = Filesystem.absolutePath(path)
+            guard Filesystem.kind(of: absolute) == .regular, access(absolute, X_OK) == 0 else {
+                throw ControlError.invalid("--phone-app \(path): not an executable file")
+            }
+            return absolute
+        }
+        // phone-os hands each argument to the app it launches; a phone-daemon of its own takes them itself.
+        let arguments =
+            binary == "phone-os"
+            ? (app.map { ["--app", $0] } ?? []) + appArguments.map { "--app-arg=\($0)" }
+            : appArguments
         let pid: Int32
-        switch try Launcher.up(binary, home: home, running: { holder(home) }) {
+        switch try Launcher.up(binary, home: home, arguments: arguments, running: { holder(home) }) {
         case let .alreadyRunning(running, pid):
             return (
                 .object(["state": .string("already running"), "binary": .string(running), "pid": pid.map { .integer(Int64($0)) } ?? .null]),

@@ -75,7 +75,7 @@ enum RegistryCommands {
         })
 
     static let up = CLI.Command(
-        path: ["up"], synopsis: "[NAME] [--no-os] [--json]",
+        path: ["up"], synopsis: "[NAME] [--no-os] [--phone-app PATH] [--phone-arg ARG]... [--watch-arg ARG]... [--json]",
         summary: """
             Starts the pair's phone and watch-agent in the background (new sessions, logs appended to
             HOME/daemon.log) and waits until each has said ready. The phone is phone-os, the phone's simulated iOS,
@@ -83,15 +83,22 @@ enum RegistryCommands {
             has something for it, and in the foreground on runway phone app open. --no-os starts phone-daemon
             itself, always running. A daemon already running is left alone (said so, with its pid, exit 0). Safe
             to run from several shells at once: each home is started by one of them, which waits for that daemon's
-            own ready; the others then find it running. NAME defaults to --pair, RUNWAY_PAIR or the only
-            registered pair.
+            own ready; the others then find it running. --phone-arg and --watch-arg pass switches to the phone's
+            app and to watch-agent (the legacy paths: --phone-arg=--save-path --phone-arg=ui-drain); --phone-app
+            puts an app of your own on the phone. They apply to what this up starts, not to what already runs.
+            NAME defaults to --pair, RUNWAY_PAIR or the only registered pair.
             """,
-        specs: [CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec], positionals: 1,
+        specs: [
+            CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec, PhoneOSRegistry.phoneAppSpec, PhoneOSRegistry.phoneArgumentSpec,
+            PhoneOSRegistry.watchArgumentSpec,
+        ], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
-            let (phone, phoneLine) = try PhoneOSRegistry.up(DeviceHome(path: pair.phone, role: .phone), noOS: parsed.has("no-os"))
+            let (phone, phoneLine) = try PhoneOSRegistry.up(
+                DeviceHome(path: pair.phone, role: .phone), noOS: parsed.has("no-os"), app: parsed.value("phone-app"),
+                appArguments: parsed.values("phone-arg"))
             results["phone"] = phone
             lines.append(phoneLine)
             let home = DeviceHome(path: pair.watch, role: .watch)
@@ -99,7 +106,7 @@ enum RegistryCommands {
                 guard case let .some(pid) = FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) else { return nil }
                 return ("watch-agent", pid)
             }
-            switch try Launcher.up("watch-agent", home: home, running: holder) {
+            switch try Launcher.up("watch-agent", home: home, arguments: parsed.values("watch-arg"), running: holder) {
             case let .alreadyRunning(_, pid):
                 results["watch"] = .object(["state": .string("already running"), "pid": pid.map { .integer(Int64($0)) } ?? .null])
                 lines.append("watch: already running (\(pid.map { "pid \($0), " } ?? "")\(home.path))")

@@ -115,6 +115,27 @@ import Testing
         }
     }
 
+    /// `up --phone-arg/--watch-arg` hands switches to what it starts: the app phone-os launches gets its
+    /// legacy save path (RunWay 1.3's bug, reproducible under the default `up`), watch-agent its version;
+    /// `--phone-app` that is no executable is one line, exit 2, nothing started.
+    @Test func upPassesSwitchesToTheAppAndTheWatch() throws {
+        try withPair(tag: "upargs") { pair in
+            let state = pair.root + "/state"
+            #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome], state: state).status == 0)
+            defer { _ = try? runway(["down"], state: state) }
+            let bad = try runway(["up", "--phone-app", pair.root + "/no-such-app"], state: state)
+            #expect(bad.status == 2 && bad.stderr.contains("not an executable file"), "\(bad.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: pair.phoneHome + "/os.sock"), "nothing started")
+            let result = try runway(
+                ["up", "--phone-arg=--save-path", "--phone-arg=ui-drain", "--watch-arg=--app-version", "--watch-arg=1.7", "--json"], state: state)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try JSONValue(parsing: result.stdout)["phone"]?["binary"]?.stringValue == "phone-os")
+            #expect(try runway(["phone", "app", "open"], state: state).status == 0)
+            #expect(try pair.status("phone")["savePath"]?.stringValue == "ui-drain")
+            #expect(try pair.status("watch")["appVersion"]?.stringValue == "1.7")
+        }
+    }
+
     /// With phone-os installed next to runway (it is, in the build directory), `up` starts phone-os, not
     /// the app: the app is launched in the background when the watch has something for it, `down` stops
     /// phone-os and with it the app, `list` shows the app's state.
