@@ -11,7 +11,8 @@ enum PhoneOSRegistry {
     static let osSpec = ArgumentSpec.flag("no-os", "start phone-daemon itself rather than phone-os (the app always running, as before phone-os)")
     static let phoneArgumentSpec = ArgumentSpec.option(
         "phone-arg", "ARG", "passed to the phone's app at each launch (phone-os --app-arg; repeatable: --phone-arg=--save-path --phone-arg=ui-drain)")
-    static let phoneAppSpec = ArgumentSpec.option("phone-app", "PATH", "the phone's app: an executable linking WatchConnectivity (phone-os --app; default RunWay's)")
+    static let phoneAppSpec = ArgumentSpec.option(
+        "phone-app", "PATH", "the phone's app: an executable linking WatchConnectivity (phone-os --app; default RunWay's)")
     static let watchArgumentSpec = ArgumentSpec.option(
         "watch-arg", "ARG", "passed to watch-agent at its start (repeatable: --watch-arg=--reminders --watch-arg=off)")
 
