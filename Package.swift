@@ -81,6 +81,9 @@ let package = Package(
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
+        // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
+        // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
         .testTarget(

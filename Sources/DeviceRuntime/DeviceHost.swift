@@ -267,10 +267,12 @@ public final class DeviceHost {
         return try outcome.get()
     }
 
-    private func serve(launch: () throws -> Void) throws -> Int32 {
+    /// Prepares, runs `launch`, serves until SIGTERM, on the calling thread. `activatedLater`: the app
+    /// runs on another thread (`fromEnvironment`) and activates when its `main` gets there.
+    func serve(activatedLater: Bool = false, launch: () throws -> Void) throws -> Int32 {
         try prepare()
         try launch()
-        if !activationRequested {
+        if !activationRequested && !activatedLater {
             logger.warning("startup.not-activated", ["hint": "the app has not called WCSession.default.activate(): nothing is delivered until it does"])
         }
         let status = runtime.run(mailbox: mailbox)

@@ -30,6 +30,12 @@ public final class PhoneOS {
         public var logLevel: Logger.Level = .info
         /// The app's bundle id: its container is `HOME/apps/BUNDLE-ID`.
         public var bundleID = "com.runway.RunWay"
+        /// Whether the app is RunWay's own (`phone-daemon`, which takes `--home` and its switches on its
+        /// command line) or any other (`--app PATH`: it gets only its `--app-arg`s; the device's settings
+        /// reach its `WatchConnectivity` through the environment, `DeviceEnvironment`).
+        public var isRunWay = true
+        /// The device's settings for an app of the developer's own (log level and format, test commands).
+        public var deviceEnvironment: [String: String] = [:]
         public init(home: String, daemonPath: String) {
             self.home = home
             self.daemonPath = daemonPath
@@ -389,8 +395,8 @@ public final class PhoneOS {
             "/bin/sh",
             arguments: [
                 "/bin/sh", "-c", "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\"",
-                options.daemonPath, "--home", home.path,
-            ] + launchArguments,
+                options.daemonPath,
+            ] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,
             environment: environment)
         spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }

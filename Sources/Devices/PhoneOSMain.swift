@@ -84,15 +84,25 @@ public enum PhoneOSMain {
                 }
                 options.launchTimeoutMilliseconds = UInt64(value)
             }
+            options.isRunWay = defaultApp
             if let name = parsed.value("save-path") {
+                guard defaultApp else { throw UsageError("--save-path is RunWay's switch: an app of your own takes its own as --app-arg") }
                 guard name == "immediate" || name == "ui-drain" else {
                     throw UsageError("--save-path must be immediate or ui-drain, not \(OneLine.quote(name))")
                 }
                 options.appArguments += ["--save-path", name]
             }
-            if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }
-            if let level = parsed.value("log-level") { options.appArguments += ["--log-level", level] }
-            if let format = parsed.value("log-format") { options.appArguments += ["--log-format", format] }
+            // RunWay's app takes the device's settings on its command line; any other app's
+            // WatchConnectivity reads them from its environment.
+            if parsed.has("enable-test-commands") {
+                if defaultApp { options.appArguments.append("--enable-test-commands") } else { options.deviceEnvironment[DeviceEnvironment.testCommands] = "1" }
+            }
+            if let level = parsed.value("log-level") {
+                if defaultApp { options.appArguments += ["--log-level", level] } else { options.deviceEnvironment[DeviceEnvironment.logLevel] = level }
+            }
+            if let format = parsed.value("log-format") {
+                if defaultApp { options.appArguments += ["--log-format", format] } else { options.deviceEnvironment[DeviceEnvironment.logFormat] = format }
+            }
             options.appArguments += parsed.values("app-arg")
             if let id = parsed.value("bundle-id") {
                 if let problem = AppContainer.problem(bundleID: id) { throw UsageError("--bundle-id: \(problem)") }
@@ -103,7 +113,9 @@ public enum PhoneOSMain {
                 options.bundleID = AppContainer.problem(bundleID: name) == nil ? name : "app"
             }
             options.logLevel = try DaemonCommandLine.logLevel(parsed)
-            guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
+            guard Filesystem.kind(of: options.daemonPath) == .regular, access(options.daemonPath, X_OK) == 0 else {
+                throw UsageError("the app \(options.daemonPath) is not an executable file (--app PATH)")
+            }
             return try PhoneOS(options: options).run()
         } catch let error as UsageError {
             return DaemonCommandLine.usageFailure(tool, error)

@@ -31,6 +31,11 @@ extension PhoneOS {
         variables[DeviceEnvironment.osSocket] = home.osControlSocketPath
         variables[DeviceEnvironment.container] = container.path
         variables[DeviceEnvironment.bundleID] = options.bundleID
+        variables[DeviceEnvironment.role] = "phone"
+        if !options.isRunWay {
+            variables.merge(options.deviceEnvironment) { $1 }
+            if let version = device.appVersion { variables[DeviceEnvironment.appVersion] = version }
+        }
         return variables
     }
 

@@ -41,6 +41,12 @@ public final class LoopMailbox: @unchecked Sendable {
         locked { owner.map { pthread_equal($0, pthread_self()) != 0 } ?? true }
     }
 
+    /// Makes the calling thread the loop's before it runs it: from now on, other threads' `sync` is
+    /// posted and waits for `run`, rather than running inline (the device still starting on this thread).
+    public func claim() {
+        locked { owner = pthread_self() }
+    }
+
     /// Runs the loop on the calling thread until it stops; work posted meanwhile runs on it.
     public func run() throws(SystemError) {
         locked { owner = pthread_self() }
@@ -62,17 +68,17 @@ public final class LoopMailbox: @unchecked Sendable {
     /// and waited for.
     public func sync<R>(_ body: () throws -> R) throws -> R {
         if isOnLoopThread { return try body() }
-        nonisolated(unsafe) var result: Result<R, Error>?
         let done = DispatchSemaphore(value: 0)
+        let work = PostedWork<R>()
         withoutActuallyEscaping(body) { escapable in
-            nonisolated(unsafe) let work = escapable
+            work.body = escapable
             post {
-                result = Result { try work() }
+                work.run()
                 done.signal()
             }
             done.wait()
         }
-        return try result!.get()
+        return try work.result!.get()
     }
 
     /// `sync` for work that cannot throw.
@@ -92,5 +98,18 @@ public final class LoopMailbox: @unchecked Sendable {
             guard !work.isEmpty else { return }
             for body in work { body() }
         }
+    }
+}
+
+/// One `sync` call's work, handed to the loop's thread. The body is let go of as soon as it has run —
+/// before the caller is woken — so that nothing still holds the non-escaping closure when `sync`
+/// returns (the drain's batch outlives the call).
+private final class PostedWork<R>: @unchecked Sendable {
+    var body: (() throws -> R)?
+    var result: Result<R, Error>?
+
+    func run() {
+        result = Result { try body!() }
+        body = nil
     }
 }
