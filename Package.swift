@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         // Apple's local-notification API, backed by the simulated device's OS.
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        .library(name: "UIKit", targets: ["UIKit"]),
     ],
     targets: [
         .systemLibrary(
@@ -57,6 +58,8 @@ let package = Package(
         // The public APIs apps are written against, with Apple's names.
         .target(name: "WatchConnectivity", dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceRuntime"]),
         .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime"]),
+        // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
+        .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
@@ -83,7 +86,7 @@ let package = Package(
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
-        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity"]),
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
         .testTarget(

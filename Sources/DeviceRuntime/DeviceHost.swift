@@ -108,6 +108,20 @@ public final class DeviceHost {
         set { ledger.app = newValue }
     }
 
+    /// Whether the app is in the foreground — on screen, the user looking at it — as its OS says: launched
+    /// so (`RUNWAY_LAUNCH_STATE`), then each change phone-os tells. An app with no OS of its own (a
+    /// device started by hand, the watch) is always in the foreground.
+    public private(set) var isInForeground = DeviceEnvironment.value(DeviceEnvironment.launchState).map { $0 == "foreground" } ?? true
+    /// Told (on the device's thread) when `isInForeground` changes.
+    public var onApplicationStateChange: [(Bool) -> Void] = []
+
+    func applicationStateChanged(foreground: Bool) {
+        guard foreground != isInForeground else { return }
+        isInForeground = foreground
+        logger.info("app.state", ["state": foreground ? "foreground" : "background"])
+        for observer in onApplicationStateChange { observer(foreground) }
+    }
+
     /// The most recent `didFinish` calls and how many since start-up (`runway … transfers`).
     public var recentlyFinished: [FinishedTransfer] { ledger.recentlyFinished.last }
 
@@ -129,7 +143,9 @@ public final class DeviceHost {
         if configuration.runsOperatingSystem {
             try startOperatingSystem()
         } else if let socket = DeviceEnvironment.value(DeviceEnvironment.osSocket) {
-            remoteNotifications = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
+            let client = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
+            client.onAppState = { [unowned self] foreground in self.applicationStateChanged(foreground: foreground) }
+            remoteNotifications = client
             logger.info("startup.os-attached", ["socket": socket])
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }

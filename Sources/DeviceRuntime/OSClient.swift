@@ -19,6 +19,8 @@ final class OSClient: NotificationService {
     private var events: SocketStream?
     private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
     private var observers: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// Told when phone-os brings the app to the foreground (true) or sends it to the background.
+    var onAppState: ((Bool) -> Void)?
     /// The clock as phone-os last said it: frozen at an instant, or the system's time plus an offset.
     private var frozenAt: Double?
     private var offsetSeconds = 0.0
@@ -61,6 +63,7 @@ final class OSClient: NotificationService {
             switch json["event"]?.stringValue {
             case "clock": clock(json)
             case "notificationDelivered": delivered(json)
+            case "appState": json["state"]?.stringValue.map { state in onAppState?(state == "foreground") }
             default: break
             }
         }

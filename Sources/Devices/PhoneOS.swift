@@ -58,7 +58,13 @@ public final class PhoneOS {
     public static func controlPath(_ home: String) -> String { DeviceHome(path: home, role: .phone).osControlSocketPath }
 
     var childPID: pid_t = 0
-    var state: AppState = .notRunning
+    var state: AppState = .notRunning {
+        didSet {
+            // The running app hears foreground and background (UIApplication's state); a suspended
+            // app hears nothing until it resumes, as on iOS.
+            if oldValue != state, state == .foreground || state == .background { tellApps(appState: state) }
+        }
+    }
     var stateBeforeSuspend: AppState = .background
     var forceQuit = false
     /// The app installed or not, the phone locked or not (`PhoneOSDevice.swift`).
@@ -386,7 +392,7 @@ public final class PhoneOS {
         // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
         environment += [
             "LISTEN_FDS=\(passed.count)", "LISTEN_FDNAMES=\(names)", "NOTIFY_SOCKET=\(notifyPath)",
-            "\(PhoneActivation.osPIDVariable)=\(getpid())",
+            "\(PhoneActivation.osPIDVariable)=\(getpid())", "\(DeviceEnvironment.launchState)=\(kind.rawValue)",
         ]
         // The device and the OS it runs on, and the app's container (Foundation's directories in it).
         environment = environment.filter { entry in !launchEnvironment.keys.contains { entry.hasPrefix($0 + "=") } }

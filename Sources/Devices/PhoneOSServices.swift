@@ -48,6 +48,7 @@ extension PhoneOS {
         router.on("os-attach-app") { [unowned self] _, connection in
             try connection.attach()
             connection.reply(Self.clockEvent(system.clock.reading))
+            if state == .foreground || state == .background { connection.sendEvent(Self.appStateEvent(state)) }
         }
         router.on("os-notifications-replace") { [unowned self] request, connection in
             let remove = (request[ControlCommands.OSNotifications.remove]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -84,6 +85,16 @@ extension PhoneOS {
             "event": .string("clock"), "mode": .string(reading.mode.rawValue), "offsetSeconds": .number(reading.offsetSeconds),
             "now": .number(reading.now),
         ])
+    }
+
+    static func appStateEvent(_ state: AppState) -> JSONValue {
+        .object(["event": .string("appState"), "state": .string(state.rawValue)])
+    }
+
+    /// The app was brought to the foreground or sent to the background: the running app's
+    /// `UIApplication.shared.applicationState` follows.
+    func tellApps(appState: AppState) {
+        for connection in control?.attachedClients ?? [] { connection.sendEvent(Self.appStateEvent(appState)) }
     }
 
     private func tellApps(clock reading: DeviceClock.Reading) {

@@ -5,10 +5,12 @@
 // It saves each received userInfo's `id` before its callback returns (Documents/received.log, one line
 // each, fsync'd), so a kill after the acknowledgement loses nothing. Its switches make it misbehave the
 // ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate; --save-in-memory keeps
-// what it receives in memory only (the lossy path a test shows its checker catching). --send N sends N
+// what it receives in memory only (the lossy path a test shows its checker catching); --save-on-screen
+// saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). --send N sends N
 // userInfo transfers (`probe-1`…`probe-N`) once, after its first activation.
 import Foundation
 import Glibc
+import UIKit
 import WatchConnectivity
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -31,11 +33,23 @@ func appendDurably(_ line: String, to name: String) {
 final class ProbeSessionManager: NSObject, WCSessionDelegate {
     let sendCount: Int
     let inMemoryOnly: Bool
-    var heldInMemory: [String] = []
+    let saveOnScreen: Bool
+    /// What was received and not saved: the delegate queue adds, the main queue saves.
+    var held: [String] = []
+    let lock = NSLock()
 
-    init(sendCount: Int, inMemoryOnly: Bool) {
+    init(sendCount: Int, inMemoryOnly: Bool, saveOnScreen: Bool) {
         self.sendCount = sendCount
         self.inMemoryOnly = inMemoryOnly
+        self.saveOnScreen = saveOnScreen
+    }
+
+    /// The screen appeared: what was held is saved now.
+    func screenAppeared() {
+        lock.withLock {
+            for id in held { appendDurably(id, to: "received.log") }
+            held.removeAll()
+        }
     }
 
     func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
@@ -48,8 +62,10 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate {
 
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard let id = userInfo["id"] as? String else { return }
-        if inMemoryOnly { return heldInMemory.append(id) }
-        appendDurably(id, to: "received.log")
+        lock.withLock {
+            if inMemoryOnly || (saveOnScreen && UIApplication.shared.applicationState != .active) { return held.append(id) }
+            appendDurably(id, to: "received.log")
+        }
     }
 
     func sessionDidBecomeInactive(_ session: WCSession) {}
@@ -58,7 +74,11 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate {
 
 let sendIndex = arguments.firstIndex(of: "--send")
 let manager = ProbeSessionManager(
-    sendCount: sendIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 0, inMemoryOnly: arguments.contains("--save-in-memory"))
+    sendCount: sendIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 0, inMemoryOnly: arguments.contains("--save-in-memory"),
+    saveOnScreen: arguments.contains("--save-on-screen"))
+NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+    MainActor.assumeIsolated { manager.screenAppeared() }
+}
 if WCSession.isSupported() {
     WCSession.default.delegate = manager
     if !arguments.contains("--never-activate") { WCSession.default.activate() }

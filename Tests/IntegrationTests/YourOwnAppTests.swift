@@ -132,3 +132,39 @@ import Testing
         #expect(DeliveryReport.check(sent: sent, received: sent + ["x"]).unexpected == ["x"])
     }
 }
+
+/// `UIApplication`'s state under phone-os, through an app of one's own: RunWay 1.3's bug written the
+/// way an iOS developer writes it (save only once on screen) loses what background launches took; the
+/// same app opened by the user (`didBecomeActiveNotification`) saves what it held.
+@Suite struct ApplicationStateTests {
+    func received(_ pair: SimulatedPair) -> [String] { YourOwnAppTests.received(home: pair.phoneHome) }
+
+    @Test func savingOnlyOnScreenLosesWhatBackgroundLaunchesTook() throws {
+        try withPair(tag: "own-screen") { pair in
+            try pair.startPhoneOS(["--app", YourOwnAppTests.probe, "--app-arg=--save-on-screen", "--background-budget-ms", "300"])
+            try pair.startWatch()
+            try pair.record(50)
+            try pair.waitUntilDrained()
+            try pair.waitUntil("the app is reclaimed") { try pair.phoneOSCall(["os", "status"])["appState"]?.stringValue == "not running" }
+            _ = try pair.phoneOSCall(["app", "open"])
+            let report = DeliveryReport.check(sent: pair.recorded, received: received(pair))
+            #expect(report.lost.count == 50, "every run acknowledged in the background was held in memory and died with it: \(report)")
+        }
+    }
+
+    @Test func openingTheAppBringsItsHeldEntriesToDisk() throws {
+        try withPair(tag: "own-open") { pair in
+            try pair.startPhoneOS(["--app", YourOwnAppTests.probe, "--app-arg=--save-on-screen", "--background-budget-ms", "60000"])
+            try pair.startWatch()
+            try pair.record(20)
+            try pair.waitUntilDrained()
+            #expect(received(pair).isEmpty, "launched in the background: nothing saved yet")
+            _ = try pair.phoneOSCall(["app", "open"])  // the same process comes to the foreground
+            try pair.waitUntil("the held entries are saved") { received(pair).count == 20 }
+            #expect(DeliveryReport.check(sent: pair.recorded, received: received(pair)).isClean)
+            try pair.record(5)
+            try pair.waitUntilDrained()
+            try pair.waitUntil("saved at once while on screen") { received(pair).count == 25 }
+        }
+    }
+}
