@@ -29,6 +29,8 @@ let package = Package(
         // Apple's local-notification API, backed by the simulated device's OS.
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "UIKit", targets: ["UIKit"]),
+        // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
+        .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -73,6 +75,7 @@ let package = Package(
             name: "RunWayCLI",
             dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews"]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "Digest", "RunWayApp"]),
+        .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
