@@ -288,6 +288,8 @@ public final class DeviceHost {
     func serve(activatedLater: Bool = false, launch: () throws -> Void) throws -> Int32 {
         try prepare()
         try launch()
+        // The app's calls from its own threads (`fromEnvironment`) run from now on, on the finished device.
+        mailbox.open()
         if !activationRequested && !activatedLater {
             logger.warning("startup.not-activated", ["hint": "the app has not called WCSession.default.activate(): nothing is delivered until it does"])
         }

@@ -58,6 +58,8 @@ public final class PhoneOS {
     public static func controlPath(_ home: String) -> String { DeviceHome(path: home, role: .phone).osControlSocketPath }
 
     var childPID: pid_t = 0
+    /// What the running app last said on the notify socket (`STATUS=`), if anything.
+    var appStatusLine: String?
     var state: AppState = .notRunning {
         didSet {
             // The running app hears foreground and background (UIApplication's state); a suspended
@@ -215,7 +217,9 @@ public final class PhoneOS {
             logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
             childPID = 0
             state = .notRunning
-            let how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
+            var how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
+            if let said = appStatusLine { how += " (\(OneLine.quote(said)))" }
+            appStatusLine = nil
             if let failure = supervision.exited(at: loop.nowNanoseconds, endedByOS: endingApp, neverReady: killedNeverReady, how: how) {
                 failures += 1
                 logger.warning(
@@ -364,6 +368,10 @@ public final class PhoneOS {
                     supervision.ready(at: loop.nowNanoseconds)
                     rearmSupervision()
                     answerOpenWaiters(nil)
+                } else if line.hasPrefix("STATUS=") {
+                    // The app's own words on why it stops (`DaemonCommandLine.writeError`): quoted in the
+                    // failure phone-os reports.
+                    appStatusLine = String(line.dropFirst("STATUS=".count))
                 } else if line == "X_DELIVERED=1" {
                     supervision.delivered()
                     rearmSupervision()
@@ -414,6 +422,7 @@ public final class PhoneOS {
             return
         }
         childPID = pid
+        appStatusLine = nil
         state = kind
         watchListener(false)
         launches[reasonKey, default: 0] += 1

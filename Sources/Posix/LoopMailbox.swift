@@ -16,6 +16,8 @@ public final class LoopMailbox: @unchecked Sendable {
     private var queue: [() -> Void] = []
     /// The thread running the loop (`run`), if one is.
     private var owner: pthread_t?
+    /// Claimed and not yet open: posted work waits.
+    private var held = false
 
     public init(loop: EventLoop) throws(SystemError) {
         self.loop = loop
@@ -43,15 +45,31 @@ public final class LoopMailbox: @unchecked Sendable {
 
     /// Makes the calling thread the loop's before it runs it: from now on, other threads' `sync` is
     /// posted and waits for `run`, rather than running inline (the device still starting on this thread).
+    ///
+    /// Until `open`, posted work waits even if the loop turns (a start-up step that runs the loop for a
+    /// moment, waiting for an answer, must not run work meant for the finished device).
     public func claim() {
-        locked { owner = pthread_self() }
+        locked {
+            owner = pthread_self()
+            held = true
+        }
+    }
+
+    /// Lets posted work run from the loop's next turn (after `claim`).
+    public func open() {
+        locked { held = false }
+        var one: UInt64 = 1
+        _ = Glibc.write(wake.rawValue, &one, 8)
     }
 
     /// Runs the loop on the calling thread until it stops; work posted meanwhile runs on it.
     public func run() throws(SystemError) {
         locked { owner = pthread_self() }
         defer {
-            locked { owner = nil }
+            locked {
+                owner = nil
+                held = false
+            }
             drain()
         }
         try loop.run()
@@ -92,6 +110,7 @@ public final class LoopMailbox: @unchecked Sendable {
         _ = Glibc.read(wake.rawValue, &count, 8)
         while true {
             let work = locked { () -> [() -> Void] in
+                guard !held else { return [] }
                 defer { queue.removeAll() }
                 return queue
             }
