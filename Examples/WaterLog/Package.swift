@@ -22,6 +22,8 @@ let package = Package(
             ]),
         .executableTarget(name: "WaterPhone", dependencies: ["WaterLogKit"]),
         .executableTarget(name: "WaterWatch", dependencies: ["WaterLogKit"]),
+        // The other mix: your phone app, RunWay's watch.
+        .executableTarget(name: "RunLogPhone", dependencies: ["WaterLogKit"]),
         .testTarget(
             name: "WaterLogTests",
             dependencies: ["WaterLogKit", .product(name: "RunWayPairTesting", package: runWayPairIdentity)]),

@@ -24,17 +24,26 @@ public struct WaterEntry: Equatable, Sendable {
 
 /// The app's log file in its Documents folder: one line per entry, `id millilitres`, fsync'd.
 public enum EntryLog {
-    public static var url: URL {
-        FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("entries.log")
+    public static func append(_ entry: WaterEntry) throws {
+        try LineLog(name: "entries.log").append("\(entry.id) \(entry.millilitres)")
+    }
+}
+
+/// A file of lines in the app's Documents folder, each appended and fsync'd before `append` returns.
+public struct LineLog {
+    public let url: URL
+
+    public init(name: String) {
+        url = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent(name)
     }
 
-    public static func append(_ entry: WaterEntry) throws {
+    public func append(_ line: String) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\(entry.id) \(entry.millilitres)\n".utf8))
+        try handle.write(contentsOf: Data((line + "\n").utf8))
         try handle.synchronize()
     }
 }

@@ -42,4 +42,21 @@ import Testing
         print("WaterLog with the bug: \(report)")
         #expect(!report.lost.isEmpty, "the check must see the loss: \(report)")
     }
+
+    /// Your phone app with RunWay's watch: the runs the watch records reach it through background
+    /// launches, reclaims and SIGKILLs of the app, none lost, in order.
+    @Test func runWaysWatchsRunsReachYourPhoneApp() throws {
+        let pair = try DevicePair(tag: "runlog", phoneApp: DevicePair.executable("RunLogPhone"), backgroundBudgetMilliseconds: 300)
+        defer { pair.stop() }
+        var recorded: [String] = []
+        for round in 0..<10 {
+            recorded += try pair.record(30)
+            if round % 3 == 1 { try pair.killPhoneApp() }
+            usleep(100_000)
+        }
+        try pair.waitUntilDelivered()
+        let report = DeliveryReport.check(sent: recorded, received: pair.phoneLines("Documents/runs.log"))
+        print("RunLogPhone with RunWay's watch: \(report)")
+        #expect(report.isClean, "\(report)")
+    }
 }
