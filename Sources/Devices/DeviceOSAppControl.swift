@@ -5,12 +5,13 @@ import Glibc
 import JSONText
 import Posix
 
-// MARK: - The control socket (runway phone app …, runway phone os …)
+// MARK: - The control socket (runway phone|watch app …, runway phone|watch os …)
 
-extension PhoneOS {
+extension DeviceOperatingSystem {
     func makeRouter() -> ControlRouter {
-        let router = ControlRouter(server: .phoneOS)
+        let router = ControlRouter(server: home.role == .phone ? .phoneOS : .watchOS)
         registerServices(on: router)
+        registerDeviceCommands(on: router)
         router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
         router.on("os-jetsam") { [unowned self] _, connection in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
@@ -19,23 +20,12 @@ extension PhoneOS {
             endApp(SIGKILL)
             connection.reply(status())
         }
-        router.on("device-lock") { [unowned self] request, connection in
-            try lockAction(request[ControlCommands.DeviceLock.state] == "lock")
-            connection.reply(status())
-        }
-        router.on("device-reboot") { [unowned self] _, connection in
-            try rebootAction()
-            connection.reply(status())
-        }
         router.on("app") { [unowned self] request, connection in
-            let action = request[ControlCommands.App.osAction]
-            if action == "install" || action == "uninstall" {
-                try installAction(action, version: request[ControlCommands.App.version])
-                return connection.reply(status())
-            }
-            guard request[ControlCommands.App.version] == nil else { throw ControlError.invalid("--version goes with install only") }
+            let action = request[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction]
+            if try handleDeviceAppAction(action, request) { return connection.reply(status()) }
             // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.
-            let launching = action == "open" && (state == .notRunning || endingApp)
+            // Or launched and not ready yet (a background launch on its way): open answers once it is.
+            let launching = action == "open" && (state == .notRunning || endingApp || (childPID > 0 && !supervision.isReady))
             try appAction(action)
             if launching && childPID > 0 {
                 // A foreground launch answers once the app is ready (READY=1), so that the next command finds it.
@@ -74,11 +64,13 @@ extension PhoneOS {
                 state = .foreground
             case .foreground: break
             }
+            appStateChanged()
         case "close":
             guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
             state = .background
             logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
             supervision.toBackground(at: loop.nowNanoseconds)
+            appStateChanged()
         case "force-quit":
             forceQuit = true
             if childPID > 0 {
@@ -100,6 +92,7 @@ extension PhoneOS {
             state = stateBeforeSuspend
             logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
             if state == .background { supervision.toBackground(at: loop.nowNanoseconds) }
+            appStateChanged()
         default:
             throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
         }
@@ -118,10 +111,7 @@ extension PhoneOS {
             launchTimeoutMs: Int64(options.launchTimeoutMilliseconds), failedLaunches: Int64(failures),
             failuresInARow: Int64(supervision.failuresInARow), lastFailure: supervision.lastFailure,
             backoffRemainingMs: backoff > 0 ? Int64((backoff + 999_999) / 1_000_000) : nil)
-        reply.appInstalled = device.appInstalled
-        reply.appVersion = installedVersion
-        reply.locked = device.locked
-        reply.lockedAfterReboot = device.lockedAfterReboot
+        decorate(&reply)
         return reply
     }
 
@@ -132,5 +122,15 @@ extension PhoneOS {
         for connection in waiting {
             if let failure { connection.reply(error: ControlError(failure)) } else { connection.reply(status()) }
         }
+    }
+}
+
+extension DeviceOperatingSystem {
+    /// Tells the running app its state changed (on its attached connection, `os-attach-app`): a watch
+    /// app's session then tells the phone whether it is in the foreground (the phone's `isReachable`).
+    func appStateChanged() {
+        guard childPID > 0 else { return }
+        let event = JSONValue.object(["event": .string("appState"), "state": .string(state.rawValue)])
+        for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
     }
 }
