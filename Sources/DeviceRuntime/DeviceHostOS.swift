@@ -10,8 +10,9 @@ extension DeviceHost {
     /// the session tells the phone (its `isReachable`). The app's version is kept in the service's store,
     /// so that watch-os speaks for the watch with it while the app is not running.
     func followOperatingSystem() throws {
-        guard configuration.role == .watch, let os = remoteNotifications as? OSClient else { return }
+        guard configuration.role == .watch else { return }
         try database.transaction { try SessionStore.setStateValue(database, "app.version", configuration.session.appVersion) }
+        guard let os = remoteNotifications as? OSClient else { return }
         let foreground = (os.lastAppState ?? AppLaunch.mode) == "foreground"
         try session.setLocalAppActive(foreground)
         logger.info("startup.launched-by-os", ["mode": AppLaunch.mode ?? "?", "reason": AppLaunch.reason ?? "?"])

@@ -31,7 +31,8 @@ final class DeviceClient {
         if spec.servers.contains(osKind) {
             // `status`: the app's while it runs (the OS's rows are added by the CLI), else the OS's own.
             if command == "status", let state = appState(os), state != "not running", state != "suspended" {
-                return try appClient(for: command)
+                // Launched and not listening yet (starting), or gone this instant: the OS answers.
+                return (try? appClient(for: command)) ?? os
             }
             return os
         }
