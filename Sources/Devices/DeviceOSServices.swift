@@ -114,6 +114,11 @@ struct SessionStoreSnapshot {
     /// Queued for the counterpart: userInfo transfers, and every lane.
     var outstanding: Int64 = 0
     var outstandingAllLanes: Int64 = 0
+    /// The active watch's device id, and every paired watch's.
+    var activeWatch: String?
+    var watches: [PairedWatch] = []
+    /// Transfers queued for each inactive watch.
+    var parked: [String: Int] = [:]
 
     static func read(home: DeviceHome) -> SessionStoreSnapshot {
         guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return SessionStoreSnapshot() }
@@ -126,7 +131,10 @@ struct SessionStoreSnapshot {
         if let pairing = try? SessionStore.pairing(database) {
             snapshot.paired = true
             snapshot.pairingID = pairing.pairingID
+            snapshot.activeWatch = pairing.watchDeviceID
         }
+        snapshot.watches = (try? PairedWatches.all(database)) ?? []
+        snapshot.parked = (try? PairedWatches.parkedCounts(database)) ?? [:]
         snapshot.watchAppInstalled = (try? SessionStore.stateValue(database, "peer.installed")) == "1"
         snapshot.appInstalled = (try? SessionStore.stateValue(database, "app.installed")) != "0"
         snapshot.outstanding = Int64((try? Outbox(database: database).count()) ?? 0)

@@ -73,6 +73,9 @@ public final class PhoneOS: DeviceOperatingSystem {
             try rebootAction()
             connection.reply(status())
         }
+        router.on("switch-watch") { [unowned self] request, connection in
+            connection.reply(try switchWatch(request[ControlCommands.SwitchWatch.watch]))
+        }
     }
 
     override func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool {
@@ -107,6 +110,7 @@ public final class PhoneOS: DeviceOperatingSystem {
             ]),
         ]
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
+        status.other.merge(DeviceHost.watchRows(waiting.watches, active: waiting.activeWatch, parked: waiting.parked)) { $1 }
         return status
     }
 
@@ -167,8 +171,10 @@ public final class PhoneOS: DeviceOperatingSystem {
             entry.fd.close()
             return
         }
+        let store = SessionStoreSnapshot.read(home: home)
         switch PhoneOSLaunchRule.decide(
-            hello, forceQuit: forceQuit, backingOff: backingOff, installed: device.appInstalled, lockedAfterReboot: device.lockedAfterReboot)
+            hello, forceQuit: forceQuit, backingOff: backingOff, installed: device.appInstalled, lockedAfterReboot: device.lockedAfterReboot,
+            activeWatch: store.activeWatch, pairedWatches: store.watches.map(\.watchDeviceID))
         {
         case let .launch(reasonKey, reason):
             launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)

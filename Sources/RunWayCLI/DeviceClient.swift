@@ -30,9 +30,11 @@ final class DeviceClient {
         guard let os = deviceOS, let spec = ControlCommands.spec(command) else { return try appClient(for: command) }
         if spec.servers.contains(osKind) {
             // `status`: the app's while it runs (the OS's rows are added by the CLI), else the OS's own.
-            if command == "status", let state = appState(os), state != "not running", state != "suspended" {
-                // Launched and not listening yet (starting), or gone this instant: the OS answers.
-                return (try? appClient(for: command)) ?? os
+            // `switch-watch`: the app's session makes it while the app runs (its delegate hears it), phone-os when not.
+            if command == "status" || command == "switch-watch", let state = appState(os), state != "not running", state != "suspended" {
+                // `status` of an app launched and not listening yet (starting), or gone this instant: the OS answers.
+                if command == "status" { return (try? appClient(for: command)) ?? os }
+                return try appClient(for: command)
             }
             return os
         }
