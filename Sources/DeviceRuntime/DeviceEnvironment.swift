@@ -19,8 +19,6 @@ public enum DeviceEnvironment {
     public static let appVersion = "RUNWAY_APP_VERSION"
     /// `1`: the fault-injection control commands are accepted (`--enable-test-commands`).
     public static let testCommands = "RUNWAY_TEST_COMMANDS"
-    /// `foreground` or `background`: how the OS launched the app (its `UIApplication` state at launch).
-    public static let launchState = "RUNWAY_LAUNCH_STATE"
 
     public static func value(_ name: String) -> String? {
         guard let raw = getenv(name) else { return nil }

@@ -113,9 +113,9 @@ public final class DeviceHost {
     }
 
     /// Whether the app is in the foreground — on screen, the user looking at it — as its OS says: launched
-    /// so (`RUNWAY_LAUNCH_STATE`), then each change phone-os tells. An app with no OS of its own (a
+    /// so (`RUNWAY_LAUNCH_MODE`), then each change its OS tells (`app open|close`). An app with no OS of its own (a
     /// device started by hand, the watch) is always in the foreground.
-    public private(set) var isInForeground = DeviceEnvironment.value(DeviceEnvironment.launchState).map { $0 == "foreground" } ?? true
+    public private(set) var isInForeground = AppLaunch.mode.map { $0 == "foreground" } ?? true
     /// Told (on the device's thread) when `isInForeground` changes.
     public var onApplicationStateChange: [(Bool) -> Void] = []
 
@@ -135,10 +135,11 @@ public final class DeviceHost {
     /// the session with the host's delegate and the control socket's router. The control socket opens
     /// once the app has activated its session.
     public func prepare() throws {
-        if configuration.role == .phone, activation == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
-            // phone-os owns this home's link socket and launches the app itself.
+        if activation == nil, getenv(PhoneActivation.osPIDVariable) == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
+            // Its OS (phone-os, watch-os) runs this home and launches the app itself.
+            let device = configuration.role.rawValue
             throw DaemonRuntime.StartError.other(
-                "\(home.path) is run by phone-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway phone app open --home \(home.path))"
+                "\(home.path) is run by \(device)-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway \(device) app open --home \(home.path))"
             )
         }
         try runtime.claimHome(supervised: activation?.supervisedPaths ?? [])
@@ -148,12 +149,14 @@ public final class DeviceHost {
             try startOperatingSystem()
         } else if let socket = DeviceEnvironment.value(DeviceEnvironment.osSocket) {
             let client = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
-            client.onAppState = { [unowned self] foreground in self.applicationStateChanged(foreground: foreground) }
+            if let last = client.lastAppState { applicationStateChanged(foreground: last == "foreground") }
+            client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
             remoteNotifications = client
             logger.info("startup.os-attached", ["socket": socket])
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }
         try makeSession()
+        try followOperatingSystem()
         router = makeRouter()
         control = ControlServer(
             address: try home.controlSocketAddress(), role: home.role, home: home.path, loop: loop, logger: logger)
@@ -214,7 +217,7 @@ public final class DeviceHost {
         tracer = TracingDelegate(ledger, trace: DelegateTrace())
         session.delegate = tracer
         events = EventCommands(trace: tracer.trace)
-        PhoneActivation.reportFirstDelivery(tracer.trace)
+        PhoneActivation.reportFirstDelivery(tracer.trace, role: configuration.role)
         session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
         ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
     }

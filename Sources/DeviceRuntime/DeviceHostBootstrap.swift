@@ -59,11 +59,10 @@ extension DeviceHost {
             configuration.session.appVersion = "1.0"
         }
         configuration.testCommandsEnabled = DeviceEnvironment.value(DeviceEnvironment.testCommands) == "1"
+        // Launched by an OS (phone-os, watch-os): never outlive it.
+        try PhoneActivation.tetherToOS()
         var activation: PhoneActivation?
-        if role == .phone {
-            try PhoneActivation.tetherToOS()
-            activation = try PhoneActivation.take(home: DeviceHome(path: home, role: .phone))
-        }
+        if role == .phone { activation = try PhoneActivation.take(home: DeviceHome(path: home, role: .phone)) }
         // Made on the calling thread, which blocks the signals the device handles (SIGTERM, SIGINT,
         // SIGHUP) for itself and every thread it starts later; the first use of the session is early in
         // `main`, before the app starts threads of its own.
