@@ -78,6 +78,11 @@ import Testing
             ]
         case .registry: return numbers + ["{", "}", "[", "]", ":", ",", "\"pairs\"", "\"name\"", "\"phone\"", "\"watch\"", "\"default\"", "\"/p\""]
         case .arguments: return numbers + ["\u{0}", "--count", "--distance", "--home", "--seed", "--json", "=", "-", "--", "7d", "6:00"]
+        case .linkSchedule:
+            return numbers + [
+                "{", "}", "[", "]", ":", ",", "\"steps\"", "\"seed\"", "\"at\"", "\"latencyMs\"", "\"jitterMs\"", "\"loss\"", "\"bandwidthKbps\"",
+                "\"range\"", "\"near\"", "\"wifi\"", "\"out\"", "\"reset\"", "true", "0.2", "{\"at\":0,\"loss\":0.5}",
+            ]
         }
     }
 
