@@ -112,6 +112,20 @@ public final class DeviceHost {
         set { ledger.app = newValue }
     }
 
+    /// Whether the app is in the foreground — on screen, the user looking at it — as its OS says: launched
+    /// so (`RUNWAY_LAUNCH_MODE`), then each change its OS tells (`app open|close`). An app with no OS of its own (a
+    /// device started by hand, the watch) is always in the foreground.
+    public private(set) var isInForeground = AppLaunch.mode.map { $0 == "foreground" } ?? true
+    /// Told (on the device's thread) when `isInForeground` changes.
+    public var onApplicationStateChange: [(Bool) -> Void] = []
+
+    func applicationStateChanged(foreground: Bool) {
+        guard foreground != isInForeground else { return }
+        isInForeground = foreground
+        logger.info("app.state", ["state": foreground ? "foreground" : "background"])
+        for observer in onApplicationStateChange { observer(foreground) }
+    }
+
     /// The most recent `didFinish` calls and how many since start-up (`runway … transfers`).
     public var recentlyFinished: [FinishedTransfer] { ledger.recentlyFinished.last }
 
@@ -121,10 +135,11 @@ public final class DeviceHost {
     /// the session with the host's delegate and the control socket's router. The control socket opens
     /// once the app has activated its session.
     public func prepare() throws {
-        if configuration.role == .phone, activation == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
-            // phone-os owns this home's link socket and launches the app itself.
+        if activation == nil, getenv(PhoneActivation.osPIDVariable) == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
+            // Its OS (phone-os, watch-os) runs this home and launches the app itself.
+            let device = configuration.role.rawValue
             throw DaemonRuntime.StartError.other(
-                "\(home.path) is run by phone-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway phone app open --home \(home.path))"
+                "\(home.path) is run by \(device)-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway \(device) app open --home \(home.path))"
             )
         }
         try runtime.claimHome(supervised: activation?.supervisedPaths ?? [])
@@ -133,11 +148,15 @@ public final class DeviceHost {
         if configuration.runsOperatingSystem {
             try startOperatingSystem()
         } else if let socket = DeviceEnvironment.value(DeviceEnvironment.osSocket) {
-            remoteNotifications = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
+            let client = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
+            if let last = client.lastAppState { applicationStateChanged(foreground: last == "foreground") }
+            client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
+            remoteNotifications = client
             logger.info("startup.os-attached", ["socket": socket])
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }
         try makeSession()
+        try followOperatingSystem()
         router = makeRouter()
         control = ControlServer(
             address: try home.controlSocketAddress(), role: home.role, home: home.path, loop: loop, logger: logger)
@@ -198,7 +217,7 @@ public final class DeviceHost {
         tracer = TracingDelegate(ledger, trace: DelegateTrace())
         session.delegate = tracer
         events = EventCommands(trace: tracer.trace)
-        PhoneActivation.reportFirstDelivery(tracer.trace)
+        PhoneActivation.reportFirstDelivery(tracer.trace, role: configuration.role)
         session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
         ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
     }
@@ -276,10 +295,14 @@ public final class DeviceHost {
         return try outcome.get()
     }
 
-    private func serve(launch: () throws -> Void) throws -> Int32 {
+    /// Prepares, runs `launch`, serves until SIGTERM, on the calling thread. `activatedLater`: the app
+    /// runs on another thread (`fromEnvironment`) and activates when its `main` gets there.
+    func serve(activatedLater: Bool = false, launch: () throws -> Void) throws -> Int32 {
         try prepare()
         try launch()
-        if !activationRequested {
+        // The app's calls from its own threads (`fromEnvironment`) run from now on, on the finished device.
+        mailbox.open()
+        if !activationRequested && !activatedLater {
             logger.warning("startup.not-activated", ["hint": "the app has not called WCSession.default.activate(): nothing is delivered until it does"])
         }
         let status = runtime.run(mailbox: mailbox)
