@@ -47,12 +47,22 @@ public enum TransferCancellation: String, Sendable {
 /// however many transfers it covers), telling the app moves `reported_seq`, and the rows themselves are
 /// deleted in bulk afterwards — all at once, cheaply, when everything is acknowledged. Deleting row by
 /// row would rewrite every page of the backlog a second time. Counting is arithmetic, not a scan.
+///
+/// An outbox that does not empty keeps its acknowledged rows until the link is quiet (`pruneDelivered`,
+/// which the session calls a second after the last acknowledgement): deleting a range is row by row in
+/// SQLite, ~11,000 instructions a row with its b-tree rebalancing — as much as the rest of the sender's
+/// work for a transfer — and between two batches of a drain it kept the receiver waiting. The rows go at
+/// once, whatever the link does, past `keptLimit`.
 public final class Outbox {
     private let database: Database
     public let lane: TransferLane
     private let sql: OutboxSQL
-    /// Bulk-delete acknowledged rows once this many linger (when the outbox never empties).
+    /// Bulk-delete acknowledged rows once this many linger (when the outbox never empties), when the
+    /// link is quiet (`pruneDelivered`).
     public var cleanupThreshold: Int64 = 8192
+    /// ... and at once past this many, quiet or not: what an outbox that never empties and a link that is
+    /// never quiet may keep of what was delivered (~250 MB of the largest transfers allowed, 64 KB each).
+    public var keptLimit: Int64 = 131_072
 
     public init(database: Database, lane: TransferLane = .userInfo) {
         self.database = database
@@ -195,8 +205,8 @@ public final class Outbox {
     }
 
     /// Deletes rows nobody needs any more: everything at once when the whole outbox is acknowledged
-    /// and reported (SQLite frees a whole table's pages without rewriting them), else in bulk once
-    /// enough have accumulated.
+    /// and reported (SQLite frees a whole table's pages without rewriting them), else only past
+    /// `keptLimit` — the rest waits for a quiet link (`pruneDelivered`).
     private func removeDeliveredRows(acked: Int64, reported: Int64) throws {
         let done: Int64 = acked < reported ? acked : reported
         let assigned: Int64 = try lastAssignedSeq()
@@ -204,8 +214,32 @@ public final class Outbox {
             try database.statement(literal: sql.deleteAll).run()
             return
         }
+        try deleteDelivered(upTo: done, ifKeptAtLeast: keptLimit)
+    }
+
+    /// Whether at least `cleanupThreshold` delivered rows are kept: `pruneDelivered` would delete them.
+    public func hasDeliveredToPrune() throws -> Bool {
+        let (acked, reported) = try watermarks()
         let oldest: Int64 = try scalar(sql.oldest)
-        guard oldest > 0, done - oldest >= cleanupThreshold else { return }
+        return oldest > 0 && (acked < reported ? acked : reported) - oldest >= cleanupThreshold
+    }
+
+    /// Deletes the acknowledged and reported rows once `cleanupThreshold` of them linger, in one
+    /// transaction, not fsynced (as the watermarks it follows: rows that came back after an OS crash would
+    /// be delivered ones, which the watermarks skip). For a quiet moment: it costs the sender about as
+    /// much per row as sending it did.
+    public func pruneDelivered() throws {
+        try relaxed {
+            try database.transaction {
+                let (acked, reported) = try watermarks()
+                try deleteDelivered(upTo: acked < reported ? acked : reported, ifKeptAtLeast: cleanupThreshold)
+            }
+        }
+    }
+
+    private func deleteDelivered(upTo done: Int64, ifKeptAtLeast minimum: Int64) throws {
+        let oldest: Int64 = try scalar(sql.oldest)
+        guard oldest > 0, done - oldest >= minimum else { return }
         let delete = try database.statement(literal: sql.deleteUpTo)
         try delete.bind(done, at: 1)
         try delete.run()

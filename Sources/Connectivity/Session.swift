@@ -91,6 +91,8 @@ public final class Session {
     /// The link, while one is established.
     var channel: LinkChannel?
     var ratePumpScheduled = false
+    /// The quiet-link pruning of delivered outbox rows, pushed back by every acknowledgement (`pruneDeliveredWhenQuiet`).
+    var pruneTimer: EventLoop.TimerID?
     /// The app's completion for each message not yet answered, with its time-out (by message id).
     var messageCompletions: [Int64: PendingMessage] = [:]
     /// Transfers delivered to the app a second time (`duplicateDeliveryRate`) since start-up.

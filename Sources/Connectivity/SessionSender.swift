@@ -290,5 +290,31 @@ extension Session {
                 logger.warning("finished.report-failed", ["lane": lane.lane.rawValue, "error": "\(error)"])
             }
         }
+        pruneDeliveredWhenQuiet()
+    }
+
+    /// How long the link must go without an acknowledgement before delivered rows are pruned.
+    static let pruneQuietMilliseconds: UInt64 = 1000
+
+    /// Deletes the delivered rows an outbox that did not empty keeps (`Outbox.pruneDelivered`) once no
+    /// acknowledgement has come for `pruneQuietMilliseconds`: never between two batches of a drain, where
+    /// it stalled the sender while the receiver waited (a drain that empties the outbox deletes
+    /// everything at once, cheaply, at its end).
+    func pruneDeliveredWhenQuiet() {
+        if let pruneTimer { loop.cancel(pruneTimer) }
+        pruneTimer = nil
+        let lanes = [complicationOutbox, outbox, fileOutbox]
+        guard lanes.contains(where: { (try? $0.hasDeliveredToPrune()) == true }) else { return }
+        pruneTimer = loop.schedule(afterMilliseconds: Self.pruneQuietMilliseconds) { [weak self] in
+            guard let self else { return }
+            self.pruneTimer = nil
+            for lane in lanes {
+                do {
+                    try lane.pruneDelivered()
+                } catch {
+                    self.logger.warning("outbox.prune-failed", ["lane": lane.lane.rawValue, "error": "\(error)"])
+                }
+            }
+        }
     }
 }

@@ -123,8 +123,7 @@ public final class DaemonRuntime {
         database.onUnlinked = { [unowned self] why in self.fail("store.unlinked", why) }
         database.onDamaged = { [unowned self] found in self.storeDamaged(found) }
         onShutdown { database.close() }
-        let checkpointer = try Checkpointer(owner: database)
-        onShutdown { checkpointer.stop() }
+        try database.checkpointInBackground()
         return database
     }
 

@@ -99,6 +99,10 @@ public enum RunWayStore {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let database = try Database(path: path)
         try Migrator.migrate(database, migrations)
+        // The phone saves every received batch here, on the device's loop: copying the log into the
+        // file must not stall it (it did, inline in one commit in ~1,000 pages, since the flights moved
+        // into the app's store).
+        try database.checkpointInBackground()
         database.onUnlinked = { why in fail("store.unlinked", why) }
         logger.info("startup.app-store-opened", ["path": path])
         return database

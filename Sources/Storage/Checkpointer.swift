@@ -11,8 +11,13 @@ import Synchronization
 /// log (`synchronous=FULL`), so durability does not change — only when the copy happens.
 ///
 /// The owner's connection reports the log's size after each commit (`sqlite3_wal_hook`, which replaces
-/// the automatic checkpoint); past `thresholdFrames` this thread copies the log. Should it ever fall far
-/// behind, the owner checkpoints inline past `fallbackFrames`, which bounds the log's size.
+/// the automatic checkpoint); past `thresholdFrames` it wakes this thread, which copies the log. The
+/// thread sleeps on a condition variable in between — an idle store costs no wake-ups, which matters
+/// with two thousand daemons on one host. Should it ever fall far behind, the owner checkpoints inline
+/// past `fallbackFrames`, which bounds the log's size.
+///
+/// Every store a device writes in a loop gets one (`Database.checkpointInBackground()`): the
+/// WatchConnectivity service's and the app's own.
 public final class Checkpointer: @unchecked Sendable {
     public static let thresholdFrames: Int32 = 1000
     public static let fallbackFrames: Int32 = 16_384
@@ -20,8 +25,11 @@ public final class Checkpointer: @unchecked Sendable {
     private let path: String
     /// A store found damaged is not checkpointed: its committed pages stay in the log, not in the file.
     private let health: StoreHealth
-    private let stopping = Atomic<Bool>(false)
-    private let pendingFrames = Atomic<Int32>(0)
+    /// Guards `pendingFrames` and `stopping`; the thread waits on `wake`.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var stopping = false
+    private var pendingFrames: Int32 = 0
     private var thread = pthread_t()
     private var started = false
     private weak var owner: Database?
@@ -31,6 +39,8 @@ public final class Checkpointer: @unchecked Sendable {
         self.path = owner.path
         self.health = owner.health
         self.owner = owner
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(wake, nil)
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_wal_hook(
             owner.handle,
@@ -39,8 +49,8 @@ public final class Checkpointer: @unchecked Sendable {
                 if checkpointer.health.isDamaged { return SQLITE_OK }
                 if frames >= Checkpointer.fallbackFrames {
                     sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                } else {
-                    checkpointer.pendingFrames.store(frames, ordering: .releasing)
+                } else if frames >= Checkpointer.thresholdFrames {
+                    checkpointer.signal(frames)
                 }
                 return SQLITE_OK
             }, context)
@@ -59,14 +69,32 @@ public final class Checkpointer: @unchecked Sendable {
         started = true
     }
 
+    deinit {
+        pthread_cond_destroy(wake)
+        pthread_mutex_destroy(mutex)
+        wake.deallocate()
+        mutex.deallocate()
+    }
+
     /// Stops the thread and waits for it (a checkpoint in progress completes first); the owner's
     /// connection goes back to checkpointing by itself.
     public func stop() {
         guard started else { return }
         started = false
-        stopping.store(true, ordering: .releasing)
+        pthread_mutex_lock(mutex)
+        stopping = true
+        pthread_cond_signal(wake)
+        pthread_mutex_unlock(mutex)
         pthread_join(thread, nil)
         if let owner, owner.isOpen { sqlite3_wal_autocheckpoint(owner.handle, 1000) }
+    }
+
+    /// On the owner's thread, after a commit left `frames` in the log: wake the thread.
+    private func signal(_ frames: Int32) {
+        pthread_mutex_lock(mutex)
+        pendingFrames = frames
+        pthread_cond_signal(wake)
+        pthread_mutex_unlock(mutex)
     }
 
     private func run() {
@@ -77,12 +105,13 @@ public final class Checkpointer: @unchecked Sendable {
         defer { sqlite3_close_v2(db) }
         sqlite3_busy_timeout(db, 100)
         sqlite3_exec(db, "PRAGMA synchronous=FULL", nil, nil, nil)
-        while !stopping.load(ordering: .acquiring) {
-            guard pendingFrames.load(ordering: .acquiring) >= Self.thresholdFrames else {
-                usleep(2_000)
-                continue
-            }
-            pendingFrames.store(0, ordering: .releasing)
+        while true {
+            pthread_mutex_lock(mutex)
+            while !stopping && pendingFrames < Self.thresholdFrames { pthread_cond_wait(wake, mutex) }
+            let stop = stopping
+            pendingFrames = 0
+            pthread_mutex_unlock(mutex)
+            if stop { return }
             if health.isDamaged { continue }
             sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         }

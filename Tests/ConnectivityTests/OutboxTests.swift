@@ -39,18 +39,29 @@ import PairTesting
         #expect(try rows(database) == 0)  // everything delivered and reported: the rows are gone
     }
 
-    @Test func acknowledgedRowsGoInBulk() throws {
+    @Test func acknowledgedRowsGoInBulkWhenPrunedOrPastTheLimit() throws {
         let (outbox, database, directory) = try makeOutbox()
         defer { removeDirectory(directory) }
         outbox.cleanupThreshold = 100
-        _ = try database.transaction { try outbox.enqueue(.userInfo, (0..<300).map { _ in [1] }) }
+        outbox.keptLimit = 200
+        _ = try database.transaction { try outbox.enqueue(.userInfo, (0..<400).map { _ in [1] }) }
         try outbox.acknowledge(upTo: 50)
         try outbox.markReported(upTo: 50)
-        #expect(try rows(database) == 300)  // under the threshold: left for later
+        #expect(try !outbox.hasDeliveredToPrune())
+        try outbox.pruneDelivered()
+        #expect(try rows(database) == 400)  // under the threshold: left for later
         try outbox.acknowledge(upTo: 150)
         try outbox.markReported(upTo: 150)
-        #expect(try rows(database) == 150)
-        #expect(try outbox.count() == 150)
+        #expect(try rows(database) == 400)  // over it, under the limit: kept for a quiet moment
+        #expect(try outbox.hasDeliveredToPrune())
+        try outbox.pruneDelivered()
+        #expect(try rows(database) == 250)
+        #expect(try outbox.count() == 250)
+        #expect(try !outbox.hasDeliveredToPrune())
+        try outbox.acknowledge(upTo: 390)
+        try outbox.markReported(upTo: 390)
+        #expect(try rows(database) == 10)  // past the limit: at once
+        #expect(try outbox.entries(after: 0, limit: 100).map(\.seq) == Array(391...400))
     }
 
     @Test func sequenceNumbersAreNeverReused() throws {

@@ -108,6 +108,31 @@ import PropertyLists
         #expect(try harness.watch.outstandingUserInfoTransferCount() == 0)
     }
 
+    @Test func deliveredRowsArePrunedOnceTheLinkIsQuietNotBetweenBatches() throws {
+        let harness = try PairHarness()
+        harness.watch.outbox.cleanupThreshold = 100
+        try harness.activateBoth()
+        harness.phoneDelegate.refuse = [300]
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<300))
+        try harness.connect()
+        let rows = { try harness.watchDB.scalarInt("SELECT count(*) FROM cx_outbox") }
+        #expect(harness.watchDelegate.finished.count == 299)
+        // Delivered and reported, and kept: deleting them would have stalled the sender's next batch.
+        #expect(try rows() == 300)
+        let clock = harness.loop.clock as! ManualClock
+        clock.advance(byMilliseconds: Session.pruneQuietMilliseconds - 1)
+        try harness.drive()
+        #expect(try rows() == 300)
+        clock.advance(byMilliseconds: 2)
+        try harness.drive()
+        #expect(try rows() == 1)  // a quiet second: pruned, the undelivered one kept
+        #expect(try harness.watch.outstandingUserInfoTransferCount() == 1)
+        harness.phoneDelegate.refuse = []
+        try harness.connect()
+        #expect(harness.phoneDelegate.receivedNumbers == Array(0..<300))
+        #expect(try rows() == 0)
+    }
+
     @Test func theWindowBoundsTransfersInFlight() throws {
         var configuration = SessionConfiguration()
         configuration.windowTransfers = 8

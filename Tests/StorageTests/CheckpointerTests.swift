@@ -39,4 +39,15 @@ import PairTesting
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 2000)
         #expect(try database.check() == nil)
     }
+
+    @Test func aStoreCheckpointedInTheBackgroundNeverCheckpointsInItsCommits() throws {
+        let directory = makeTemporaryDirectory("ckpt")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        #expect(try database.scalarInt("PRAGMA wal_autocheckpoint") == 1000)  // SQLite's own, inside a commit
+        try database.checkpointInBackground()
+        #expect(try database.scalarInt("PRAGMA wal_autocheckpoint") == 0)  // the hook only wakes the thread
+        database.close()  // stops the thread: no hang, nothing left running
+        #expect(!database.isOpen)
+    }
 }

@@ -14,6 +14,31 @@ import PairTesting
         #expect(try database.scalarInt("PRAGMA synchronous") == 1)
     }
 
+    @Test func deletingRowsDoesNotWriteTheFreedPages() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let path = directory + "/s.sqlite"
+        let database = try Database(path: path)
+        #expect(try database.scalarInt("PRAGMA secure_delete") == 2)  // FAST
+        try database.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+        let blob = [UInt8](repeating: 7, count: 1800)
+        try database.transaction {
+            let insert = try database.statement("INSERT INTO t (payload) VALUES (?)")
+            for _ in 0..<4000 {
+                try insert.bind(blob: blob, at: 1)
+                try insert.run()
+            }
+        }
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try database.transaction { try database.execute("DELETE FROM t WHERE seq <= 2000") }
+        // ~1,000 pages freed. With the system SQLite's SECURE_DELETE each was zeroed and written to the
+        // log (4 MB); now only the pages that still hold rows or list the freed ones are.
+        var info = stat()
+        #expect(stat(path + "-wal", &info) == 0)
+        #expect(info.st_size < 1_000_000, "the delete wrote \(info.st_size) bytes to the log")
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 2000)
+    }
+
     @Test func transactionsCommitOrRollBackAsAWhole() throws {
         let directory = makeTemporaryDirectory("db")
         defer { removeDirectory(directory) }
