@@ -85,7 +85,8 @@ let package = Package(
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
-        .executableTarget(name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "PropertyLists", "Connectivity", "JSONText"]),
+        .executableTarget(
+            name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "PropertyLists", "Connectivity", "JSONText", "Storage"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
