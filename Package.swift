@@ -11,8 +11,9 @@
 //   Control          - the control socket's protocol: frames, commands and replies, client, server plumbing
 //   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
+//   PairInvariants   - the invariant checker: lost, duplicated, order, integrity (the harness's and the CLI's)
 //   RunWayCLI        - the `runway` command-line client
-//   PairTesting      - the integration harness: real processes, real signals, the invariant checker
+//   PairTesting      - the integration harness: real processes, real signals
 import PackageDescription
 
 let package = Package(
@@ -66,10 +67,13 @@ let package = Package(
         .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
+        // The promise, checked (lost, duplicated, order, outstanding, the stores' integrity): for the
+        // harness and for `runway scenario run`, which must not carry the harness.
+        .target(name: "PairInvariants", dependencies: ["Storage", "Digest"]),
         .target(
             name: "RunWayCLI",
             dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews"]),
-        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "Digest", "RunWayApp"]),
+        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp"]),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
