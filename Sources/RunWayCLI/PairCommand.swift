@@ -44,40 +44,9 @@ enum PairCommand {
     private static func pair(
         _ phone: DeviceHome, _ watch: DeviceHome, name: String?, _ registry: inout PairRegistry, _ parsed: ParsedArguments
     ) throws -> Int32 {
-        try phone.prepare()
-        try watch.prepare()
-        let phoneStore = try phone.openStore()
-        let watchStore = try watch.openStore()
-        defer {
-            phoneStore.close()
-            watchStore.close()
-        }
-        let phoneDeviceID = try SessionStore.deviceID(phoneStore, role: .phone)
-        let watchDeviceID = try SessionStore.deviceID(watchStore, role: .watch)
-        // Already paired with each other, as these homes are now: kept, so that pairing twice (a script run
-        // again) keeps the same pairing id.
-        let existing = try SessionStore.pairing(phoneStore)
-        let watchSide = try SessionStore.pairing(watchStore)
-        let kept =
-            !parsed.has("new") && existing != nil && existing == watchSide
-            && existing?.phoneDeviceID == phoneDeviceID && existing?.watchDeviceID == watchDeviceID
-            && existing?.phoneLinkSocket == phone.linkSocketPath
-        let pairing: Pairing
-        if kept, let existing {
-            pairing = existing
-        } else {
-            pairing = Pairing(
-                pairingID: Identifier.uuid(), phoneDeviceID: phoneDeviceID, watchDeviceID: watchDeviceID,
-                phoneLinkSocket: phone.linkSocketPath, pairedAt: wallClockSeconds())
-            try SessionStore.setPairing(phoneStore, pairing)
-            try SessionStore.setPairing(watchStore, pairing)
-        }
-        // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
-        // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
-        // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
-        let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
-        try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
+        let (pairing, kept) = try pairHomes(phone, watch, new: parsed.has("new"))
         let registered = try registry.record(phone: phone.path, watch: watch.path, name: name)
+        try watch.prepare()
         if parsed.has("json") {
             Output.out(
                 JSONValue.object([
@@ -100,5 +69,45 @@ enum PairCommand {
             )
         }
         return 0
+    }
+
+    /// Creates both homes if missing and records their pairing in both stores — kept when they are already
+    /// paired with each other, unless `new` — without touching the registry (`runway scenario run`'s
+    /// temporary homes are nobody's registered pair).
+    static func pairHomes(_ phone: DeviceHome, _ watch: DeviceHome, new: Bool) throws -> (Pairing, kept: Bool) {
+        try phone.prepare()
+        try watch.prepare()
+        let phoneStore = try phone.openStore()
+        let watchStore = try watch.openStore()
+        defer {
+            phoneStore.close()
+            watchStore.close()
+        }
+        let phoneDeviceID = try SessionStore.deviceID(phoneStore, role: .phone)
+        let watchDeviceID = try SessionStore.deviceID(watchStore, role: .watch)
+        // Already paired with each other, as these homes are now: kept, so that pairing twice (a script run
+        // again) keeps the same pairing id.
+        let existing = try SessionStore.pairing(phoneStore)
+        let watchSide = try SessionStore.pairing(watchStore)
+        let kept =
+            !new && existing != nil && existing == watchSide
+            && existing?.phoneDeviceID == phoneDeviceID && existing?.watchDeviceID == watchDeviceID
+            && existing?.phoneLinkSocket == phone.linkSocketPath
+        let pairing: Pairing
+        if kept, let existing {
+            pairing = existing
+        } else {
+            pairing = Pairing(
+                pairingID: Identifier.uuid(), phoneDeviceID: phoneDeviceID, watchDeviceID: watchDeviceID,
+                phoneLinkSocket: phone.linkSocketPath, pairedAt: wallClockSeconds())
+            try SessionStore.setPairing(phoneStore, pairing)
+            try SessionStore.setPairing(watchStore, pairing)
+        }
+        // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
+        // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
+        // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
+        let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
+        try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
+        return (pairing, kept)
     }
 }

@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import JSONText
+import PairTesting
+import Testing
+
+/// `runway scenario run FILE` through the binary (issue 24, item 5): the shipped examples give their
+/// verdicts and exit codes — RunWay 1.3's bug fails with runs lost, the fixed app with kills passes —
+/// the seed replays the same choices, a malformed file is one line and runs nothing, and a signal stops
+/// every daemon the run started. Each run gets a TMPDIR of its own, so what it leaves there is seen.
+@Suite(.serialized) struct ScenarioTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/scenarios").path
+
+    /// Runs a scenario with a TMPDIR of its own; returns the result and what the run left in TMPDIR.
+    func run(_ arguments: [String], stdin: String? = nil) throws -> (CommandResult, left: [String]) {
+        let tmp = makeScratchDirectory("scn")
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let result = try runTool(["scenario", "run"] + arguments, stdin: stdin, environment: ["TMPDIR": tmp])
+        return (result, try FileManager.default.contentsOfDirectory(atPath: tmp))
+    }
+
+    /// The lines of a `--json` run: one object per step, then the verdict's.
+    func objects(_ stdout: String) throws -> [JSONValue] {
+        try stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+    }
+
+    @Test func runway13sBugIsReproducedAndFails() throws {
+        let (result, left) = try run([Self.examples + "/runway-1.3-reclaimed.json", "--seed", "1"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(result.stdout)")
+        #expect(lines.first?.hasPrefix("[") == true && lines.first?.contains("1/4 record 200: recorded 200 runs") == true, "\(result.stdout)")
+        let expect = lines.first { $0.contains("4/4 expect") } ?? ""
+        #expect(expect.contains("FAILED: stored"), "\(expect)")
+        #expect(lines.last?.hasPrefix("verdict: FAIL: 1 of 1 expectations did not hold; 200 recorded") == true, "\(result.stdout)")
+        // The runs were lost, not still on their way: the checker says so.
+        let lost = lines.last?.components(separatedBy: " stored, ").last?.split(separator: " ").first.flatMap { Int($0) } ?? 0
+        #expect(lost > 0, "\(lines.last ?? "")")
+        #expect(result.stderr.contains("seed 1"), "\(result.stderr)")
+        #expect(left.isEmpty, "the homes were left: \(left)")
+    }
+
+    @Test func theFixedAppLosesNothingThroughKillsAndPasses() throws {
+        let (result, left) = try run([Self.examples + "/kills-lose-nothing.json", "--seed", "7", "--json"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let objects = try objects(result.stdout)
+        #expect(objects.count == 21, "\(result.stdout)")
+        #expect(objects.dropLast().allSatisfy { $0["ok"]?.boolValue == true }, "\(result.stdout)")
+        #expect(objects.dropLast().map { $0["step"]?.intValue ?? 0 } == Array(1...20))
+        let kills = objects.filter { $0["kind"]?.stringValue == "kill" }
+        #expect(kills.count == 3 && kills.allSatisfy { $0["afterMs"]?.intValue != nil })
+        let checks = objects.filter { $0["kind"]?.stringValue == "expect" }
+        #expect(checks.count == 2)
+        for check in checks {
+            #expect(check["lost"]?.intValue == 0 && check["duplicated"]?.intValue == 0 && check["clean"]?.boolValue == true, "\(check.text)")
+            #expect(check["stored"]?.intValue == check["recorded"]?.intValue && (check["recorded"]?.intValue ?? 0) >= 100, "\(check.text)")
+        }
+        #expect(checks.last?["received"]?.intValue == 15 && checks.last?["sent"]?.intValue == 15)
+        let verdict = objects.last
+        #expect(verdict?["verdict"]?.stringValue == "pass" && verdict?["seed"]?.intValue == 7 && verdict?["failedExpectations"]?.intValue == 0)
+        #expect(left.isEmpty, "the homes were left: \(left)")
+    }
+
+    /// The same seed picks the same counts and pauses; another seed, others.
+    @Test func theSeedReplaysTheSameChoices() throws {
+        let file = makeScratchDirectory("scn-seed") + "/ranges.json"
+        defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
+        try Data(
+            #"{"steps":[{"record":{"count":[1,1000]}},{"sleep":[0,300]},{"kill":{"target":"phone-app","after":[0,300]}},{"record":[1,1000]},{"expect":{"duplicated":0}}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: file))
+        func choices(_ seed: String) throws -> [Int] {
+            let (result, _) = try run([file, "--seed", seed, "--json"])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            return try objects(result.stdout).dropLast().compactMap { $0["count"]?.intValue ?? $0["ms"]?.intValue ?? $0["afterMs"]?.intValue }
+        }
+        let first = try choices("42")
+        #expect(first.count == 4)
+        #expect(try choices("42") == first)
+        #expect(try choices("43") != first)
+    }
+
+    @Test func aMalformedFileIsOneLineNamingTheStepAndRunsNothing() throws {
+        let cases: [(String, String)] = [
+            (#"{"steps":[{"record":5},{"kil":"watch"}]}"#, "step 2: unknown kind 'kil' (did you mean 'kill'?)"),
+            (#"{"steps":[{"record":5},{"sleep":1},{"record":[9,3]}]}"#, "step 3 (record): count [9, 3]: the low end is above the high end"),
+            (#"{"steps":[{"kill":{"target":"phone-app","after":600001}}]}"#, "step 1 (kill): after (milliseconds) must be a whole number from 0 to 600000"),
+            (#"{"phoneApp":"x","steps":[{"expect":{"lost":0}}]}"#, "step 1 (expect): stored, received, lost, duplicated and clean read"),
+            (#"{"steps":[]}"#, "\"steps\" is empty"),
+            ("not json", "not JSON"),
+        ]
+        for (text, message) in cases {
+            let (result, left) = try run(["-"], stdin: text)
+            #expect(result.status == 2, "\(text): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(text): \(result.stdout)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines.first?.hasPrefix("runway: -: " + message) == true, "\(text): \(result.stderr)")
+            #expect(left.isEmpty, "\(text): something was made: \(left)")
+        }
+        // An app that is not there: exit 2 before anything starts.
+        let (result, left) = try run(["-"], stdin: #"{"phoneApp":"/nonexistent/app","steps":["jetsam"]}"#)
+        #expect(result.status == 2 && result.stderr.contains("\"phoneApp\": /nonexistent/app is not an executable file"), "\(result.stderr)")
+        #expect(left.isEmpty)
+    }
+
+    /// SIGINT or SIGTERM in the middle of a step: the run ends at once with its verdict, exit 1, and
+    /// phone-os, the app it launched and watch-agent are all gone, the homes with them.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalStopsEveryDaemonItStarted(signal: Int32) throws {
+        let tmp = makeScratchDirectory("scn-sig")
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let scenario = #"{"steps":[{"record":20},{"wait":{"app":"background"}},{"sleep":600000}]}"#
+        let tool = try RunningTool(["scenario", "run", "-"], stdin: scenario, environment: ["TMPDIR": tmp])
+        var appPID: Int32?
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, !tool.stdoutSoFar.contains("2/3 wait") { usleep(20_000) }
+        #expect(tool.stdoutSoFar.contains("2/3 wait app background: the phone app is background"), "\(tool.stdoutSoFar)\(tool.stderrSoFar)")
+        if let root = tool.stderrSoFar.components(separatedBy: "homes in ").last?.split(separator: "\n").first {
+            let status = try runTool(["phone", "os", "status", "--home", root + "/phone", "--json"])
+            appPID = (try? JSONValue(parsing: status.stdout))?["appPid"]?.intValue.map { Int32($0) }
+        }
+        #expect(appPID != nil, "the app's pid was not found")
+        tool.signal(signal)
+        guard let result = tool.wait(timeout: 30) else {
+            Issue.record("runway scenario run did not stop within 30 s of the signal")
+            return
+        }
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(result.stdout.split(separator: "\n").last == "verdict: INTERRUPTED by \(name): the daemons are stopped", "\(result.stdout)")
+        let started = result.stderr.components(separatedBy: "started phone-os (pid ").last ?? ""
+        let phoneOS = Int32(started.prefix { $0.isNumber }) ?? 0
+        let watch = Int32((started.components(separatedBy: "watch-agent (pid ").last ?? "").prefix { $0.isNumber }) ?? 0
+        #expect(phoneOS > 0 && watch > 0, "\(result.stderr)")
+        for pid in [phoneOS, watch, appPID ?? 0] where pid > 0 {
+            #expect(!Self.isAlive(pid), "pid \(pid) outlived the scenario")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty, "the homes were left")
+    }
+
+    /// Alive: signalable and not a zombie waiting for a reaper (a container's pid 1 may never reap).
+    static func isAlive(_ pid: Int32) -> Bool {
+        for _ in 0..<250 {
+            guard kill(pid, 0) == 0 else { return false }
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if stat.components(separatedBy: ") ").last?.first == "Z" { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+}
