@@ -259,6 +259,13 @@ public final class Session {
         reloadPairing()
         let (verdict, actions) = core.validate(handshake)
         apply(actions)
+        // A watch paired with this phone but not its active one is out of reach, not unknown: it keeps
+        // its queue and is let in once it is switched to (`runway phone switch-watch`).
+        if verdict?.code == .deviceNotPaired, role == .phone, handshake.role == .watch,
+            let watch = try? PairedWatches.find(database, handshake.deviceID), watch.pairingID == handshake.pairingID
+        {
+            return WCError(.notReachable, "watch \(handshake.deviceID) is paired with this phone but is not its active watch (runway phone switch-watch)")
+        }
         return verdict
     }
 

@@ -145,6 +145,15 @@ struct SessionCore {
                 counterpart.installed = recordedInstalled
             }
             return []
+        case let .watchSwitchBegan(from, to):
+            // Apple: "While in the inactive state, the session delivers any pending data to your delegate
+            // object and prevents you from initiating any new data transfers."
+            activationState = .inactive
+            return [
+                .log(LogLine(.notice, "session.watch-switched", ("from", from), ("to", to))),
+                .then(.messagesFailed(WCError(.sessionInactive, "the paired device was switched"))),
+                .tell(.didBecomeInactive),
+            ]
         case .switchSettled:
             activationState = .notActivated
             activationRequested = false

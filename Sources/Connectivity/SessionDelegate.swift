@@ -158,6 +158,16 @@ public protocol LinkChannel: AnyObject {
     func requestDrainNotification()
     /// Sends `error` if given, then closes; the session hears `channelDidClose`.
     func close(error: WCError?, reason: String)
+    /// Hands the session, now, the frames the counterpart has already sent (a watch switch delivers them
+    /// before the link closes). A link with nothing in transit does nothing.
+    func receiveWhatArrived()
+    /// Fault injection: stop reading (what the counterpart sends waits in transit), or read again.
+    func holdReceiving(_ held: Bool)
+}
+
+extension LinkChannel {
+    public func receiveWhatArrived() {}
+    public func holdReceiving(_ held: Bool) {}
 }
 
 /// How the session reaches its counterpart: the phone listens, the watch connects.

@@ -78,6 +78,9 @@ enum SessionEvent {
     case pairingReloaded(Pairing?, recordedCounterpartInstalled: Bool?)
     /// The inactive → notActivated half of a watch switch, an iteration after the first.
     case switchSettled
+    /// `runway phone switch-watch`: the active watch is being switched (the phone's session goes inactive
+    /// now; the shell delivers what the old watch already sent, closes its link, swaps the queues).
+    case watchSwitchBegan(from: String, to: String)
     // The link.
     /// A handshake finished; `replacing` when another link was up (it is closed first).
     case linkOpening(replacing: Bool)

@@ -37,7 +37,7 @@ extension Session {
     /// `fileBegin`, `fileChunk`, `fileCancel` from the sender. Chunks are written as they come; what one
     /// read brought is made durable together (`syncIncomingFile`, at the end of the read).
     func receiveFileFrame(_ type: FrameType, seq: Int64, body: ArraySlice<UInt8>, from source: LinkChannel) {
-        guard let peer, activationState == .activated, let fileQueue else { return }
+        guard let peer, activationState != .notActivated, let fileQueue else { return }
         switch type {
         case .fileBegin:
             guard let description = try? FileDescription(decoding: Array(body)) else {

@@ -301,6 +301,10 @@ extension Session {
             for entry in try fileOutbox.entries(after: reported, limit: Int.max) {
                 if let record = try? FileRecord(decoding: entry.payload) { keep.insert(record.stored) }
             }
+            // Files queued for the phone's inactive watches are kept for them.
+            for payload in try PairedWatches.parkedFilePayloads(database) {
+                if let record = try? FileRecord(decoding: payload) { keep.insert(record.stored) }
+            }
             let outgoing = fileQueue.sweepOutgoing(keep: keep)
             let incomingKeep = Set(try FileInbox(database: database).all().map { fileQueue.incomingPath(peer: $0.peer, seq: $0.seq) })
             let incoming = fileQueue.sweepIncoming(keep: incomingKeep)

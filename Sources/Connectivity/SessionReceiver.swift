@@ -40,7 +40,8 @@ extension Session {
     /// (nothing acknowledged, the link closed). A crash between the app's commit and the session's
     /// delivers the batch again: the app's own dedup (RunWay's by flight id) takes it once.
     private func receiveBatch(_ batch: [InboundAction.Transfer], lane: TransferLane, from source: LinkChannel) {
-        guard let peer, activationState == .activated else { return }
+        // Inactive (a watch switch under way) still receives: Apple delivers the old watch's pending data.
+        guard let peer, activationState != .notActivated else { return }
         CrashPoint.hit("receive.frame-read")
         let cursor = lane == .complication ? core.complicationCursor : core.receiveCursor
         let ackType: FrameType = lane == .complication ? .complicationAck : .ack

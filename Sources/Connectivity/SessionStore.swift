@@ -94,6 +94,7 @@ public enum SessionStore {
         quarantineMigration,
         OutboxSQL.lanesMigration,
         FileInbox.migration,
+        PairedWatches.migration,
     ]
 
     // MARK: - Identity
@@ -107,6 +108,11 @@ public enum SessionStore {
             try setIdentityValue(database, "role", role.rawValue)
         }
         return id
+    }
+
+    /// This store's device id if it has one (read only: `deviceID` creates one).
+    public static func recordedDeviceID(_ database: Database) throws -> String? {
+        try identityValue(database, "device_id")
     }
 
     /// The role recorded in this store, if any: a phone home is not a watch home.
@@ -128,6 +134,12 @@ public enum SessionStore {
         defer { query.reset() }
         try query.bind(key, at: 1)
         return try query.step() ? query.string(at: 0) : nil
+    }
+
+    static func deleteIdentityValue(_ database: Database, _ key: String) throws {
+        let delete = try database.statement(literal: "DELETE FROM cx_identity WHERE key = ?")
+        try delete.bind(key, at: 1)
+        try delete.run()
     }
 
     static func setIdentityValue(_ database: Database, _ key: String, _ value: String) throws {
@@ -152,20 +164,23 @@ public enum SessionStore {
     }
 
     public static func setPairing(_ database: Database, _ pairing: Pairing) throws {
-        try database.transaction {
-            let update = try database.statement(
-                literal: """
-                    INSERT OR REPLACE INTO cx_pairing
-                        (singleton, pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at)
-                    VALUES (1, ?, ?, ?, ?, ?)
-                    """)
-            try update.bind(pairing.pairingID, at: 1)
-            try update.bind(pairing.phoneDeviceID, at: 2)
-            try update.bind(pairing.watchDeviceID, at: 3)
-            try update.bind(pairing.phoneLinkSocket, at: 4)
-            try update.bind(pairing.pairedAt, at: 5)
-            try update.run()
-        }
+        try database.transaction { try writePairing(database, pairing) }
+    }
+
+    /// `setPairing` inside the caller's transaction.
+    static func writePairing(_ database: Database, _ pairing: Pairing) throws {
+        let update = try database.statement(
+            literal: """
+                INSERT OR REPLACE INTO cx_pairing
+                    (singleton, pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at)
+                VALUES (1, ?, ?, ?, ?, ?)
+                """)
+        try update.bind(pairing.pairingID, at: 1)
+        try update.bind(pairing.phoneDeviceID, at: 2)
+        try update.bind(pairing.watchDeviceID, at: 3)
+        try update.bind(pairing.phoneLinkSocket, at: 4)
+        try update.bind(pairing.pairedAt, at: 5)
+        try update.run()
     }
 
     // MARK: - Receive cursor
@@ -214,6 +229,7 @@ public enum SessionStore {
     public static func forgetApp(_ database: Database) throws {
         try database.transaction {
             for lane in TransferLane.allCases { try Outbox(database: database, lane: lane).forgetEverything() }
+            try PairedWatches.forgetParked(database)
             try database.execute("DELETE FROM cx_context; DELETE FROM cx_quarantine; DELETE FROM cx_file_inbox")
             try database.execute("DELETE FROM cx_identity WHERE key IN ('state.complication.day', 'state.complication.used')")
         }

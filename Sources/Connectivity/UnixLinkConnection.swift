@@ -78,6 +78,13 @@ final class UnixLinkConnection: LinkChannel {
         }
     }
 
+    func receiveWhatArrived() {
+        guard state == .established else { return }
+        stream.readWhatArrived()
+    }
+
+    func holdReceiving(_ held: Bool) { stream.readingHeld = held }
+
     // MARK: - Reading
 
     private func readFrames() {

@@ -16,7 +16,7 @@ public enum ControlCommands {
         remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
         updateCheck, updateStatus, updateRespond, testRunState,
         record, link, app, complication, failNext, workoutFault, inboxSpaceLimit,
-        osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot,
+        osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
     ]
 
     // MARK: - The session's generic API (WCSession), on both devices
@@ -182,6 +182,19 @@ public enum ControlCommands {
         "the next N userInfo transfers fail with an error")
     public static let workoutFault = ControlCommandSpec(
         "workout-fault", [.watch], test: true, arguments: [WorkoutFault.mode], "make the watch refuse or ignore a workout start")
+
+    // MARK: - Several watches
+
+    public static let switchWatch = ControlCommandSpec(
+        "switch-watch", [.phone, .phoneOS], arguments: [SwitchWatch.watch],
+        errors: [
+            .invalid("no watch by that device id or home is paired with this phone (7005 deviceNotPaired)"),
+            .failure("a switch is already under way (7016 sessionInactive); phone-os: the app is suspended or starting"),
+        ],
+        "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
+    public static let receiveHold = ControlCommandSpec(
+        "receive-hold", [.phone], test: true, arguments: [ReceiveHold.state],
+        "stop or resume reading the link, so that what the watch sends waits in the socket (a watch switch then delivers it)")
 
     // MARK: - phone-os
 

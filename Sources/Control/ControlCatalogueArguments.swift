@@ -144,6 +144,14 @@ extension ControlCommands {
         public static let version = ControlArgument<String?>(
             "version", .string(bytes: 1...39), "install: the version, N(.N){0,3} (default: the one installed, or the app's own)")
     }
+    public enum SwitchWatch {
+        public static let watch = ControlArgument<String>(
+            "watch", .string(bytes: 1...4096), required: true, "the watch to make active: its device id, or its home as runway pair was given it")
+    }
+    public enum ReceiveHold {
+        public static let state = ControlArgument<String>(
+            "state", .choice(["on", "off"]), required: true, "on: stop reading the link (what the watch sends waits in the socket); off: read again")
+    }
     public enum DeviceLock {
         public static let state = ControlArgument<String>("state", .choice(["lock", "unlock"]), required: true, "lock or unlock the phone")
     }

@@ -31,6 +31,7 @@ extension DeviceHost {
             try StoreLimit.apply(pages, to: [database] + faultableStores, logger: logger)
             connection.reply(.object(["pages": .integer(Int64(pages))]))
         }
+        if configuration.role == .phone { registerWatchCommands(on: router) }
         if configuration.role == .watch {
             router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
             router.on("app") { [unowned self] request, connection in connection.reply(try appState(request)) }
@@ -58,6 +59,9 @@ extension DeviceHost {
                 fields["watchDeviceId"] = .string(pairing.watchDeviceID)
                 fields["receivedFromWatchSeq"] = .integer(try SessionStore.receiveCursor(database, peer: pairing.watchDeviceID))
             }
+            let rows = Self.watchRows(
+                try session.pairedWatches(), active: try SessionStore.pairing(database)?.watchDeviceID, parked: try session.parkedTransferCounts())
+            fields.merge(rows) { $1 }
         } else {
             fields["phoneAppVersion"] = peerVersion
             status.linkEnabled = connector?.isEnabled

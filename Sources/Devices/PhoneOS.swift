@@ -286,8 +286,10 @@ public final class PhoneOS {
             backoff == 0
             ? nil
             : "the app failed \(supervision.failuresInARow) time(s) in a row (last: \(supervision.lastFailure ?? "?")): no background launch for \((backoff + 999_999) / 1_000_000) ms"
+        let store = SessionStoreSnapshot.read(home: home)
         switch PhoneOSLaunchRule.decide(
-            hello, forceQuit: forceQuit, backingOff: backingOff, installed: device.appInstalled, lockedAfterReboot: device.lockedAfterReboot)
+            hello, forceQuit: forceQuit, backingOff: backingOff, installed: device.appInstalled, lockedAfterReboot: device.lockedAfterReboot,
+            activeWatch: store.activeWatch, pairedWatches: store.watches.map(\.watchDeviceID))
         {
         case let .launch(reasonKey, reason):
             launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)

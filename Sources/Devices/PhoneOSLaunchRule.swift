@@ -17,9 +17,20 @@ enum PhoneOSLaunchRule: Equatable {
     case decline(reason: String, error: WCError?)
 
     static func decide(
-        _ hello: Handshake, forceQuit: Bool, backingOff: String? = nil, installed: Bool = true, lockedAfterReboot: Bool = false
+        _ hello: Handshake, forceQuit: Bool, backingOff: String? = nil, installed: Bool = true, lockedAfterReboot: Bool = false,
+        activeWatch: String? = nil, pairedWatches: [String] = []
     ) -> PhoneOSLaunchRule {
         let messages = hello.pendingMessages, transfers = hello.pendingTransfers
+        // Only the active watch talks to the phone: another paired one waits (its queue kept) until it is
+        // switched to; one not paired at all is told so. Either way the app is not woken for it.
+        if let activeWatch, hello.deviceID != activeWatch {
+            return pairedWatches.contains(hello.deviceID)
+                ? .decline(
+                    reason: "watch \(hello.deviceID) is not the active watch",
+                    error: WCError(.notReachable, "watch \(hello.deviceID) is paired with this phone but is not its active watch (runway phone switch-watch)"))
+                : .decline(
+                    reason: "watch \(hello.deviceID) is not paired", error: WCError(.deviceNotPaired, "watch \(hello.deviceID) is not paired with this phone"))
+        }
         // Deleted: the watch hears so whatever it has (its isCompanionAppInstalled; 7018 to its calls).
         if !installed {
             return .decline(

@@ -114,6 +114,7 @@ extension PhoneOS {
             ]),
         ]
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
+        status.other.merge(DeviceHost.watchRows(waiting.watches, active: waiting.activeWatch, parked: waiting.parked)) { $1 }
         return status
     }
 }
@@ -125,6 +126,11 @@ struct SessionStoreSnapshot {
     var pairingID: String?
     var watchAppInstalled = false
     var outstanding: Int64 = 0
+    /// The active watch's device id, and every paired watch's.
+    var activeWatch: String?
+    var watches: [PairedWatch] = []
+    /// Transfers queued for each inactive watch.
+    var parked: [String: Int] = [:]
 
     static func read(home: DeviceHome) -> SessionStoreSnapshot {
         var snapshot = SessionStoreSnapshot()
@@ -133,7 +139,10 @@ struct SessionStoreSnapshot {
         if let pairing = try? SessionStore.pairing(database) {
             snapshot.paired = true
             snapshot.pairingID = pairing.pairingID
+            snapshot.activeWatch = pairing.watchDeviceID
         }
+        snapshot.watches = (try? PairedWatches.all(database)) ?? []
+        snapshot.parked = (try? PairedWatches.parkedCounts(database)) ?? [:]
         snapshot.watchAppInstalled = (try? SessionStore.stateValue(database, "peer.installed")) == "1"
         snapshot.outstanding = Int64((try? Outbox(database: database).count()) ?? 0)
         return snapshot

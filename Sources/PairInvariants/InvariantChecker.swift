@@ -107,13 +107,35 @@ public enum InvariantChecker {
     /// (a recording is one transaction, and transfers arrive in order). Anything else is `unexpected`.
     /// A flight in `deleted` (the user deleted it once it was stored) must stay gone: it is not lost,
     /// and stored again it is `resurrected`.
+    ///
+    /// `otherWatches`: the flights recorded on the phone's other watches (issue 25: several watches), each
+    /// watch's in its own recording order. Each must be stored exactly once, in its watch's order; the
+    /// watches' flights interleave in any way (each watch has its own queue), and are then left out of the
+    /// checks against `history`.
     public static func check(
         history: [Recording], stored: [String], outstandingTransfers: Int = 0,
-        storePaths: [String] = [], deleted: Set<String> = []
+        storePaths: [String] = [], deleted: Set<String> = [], otherWatches: [[String]] = []
     ) -> InvariantReport {
         var report = InvariantReport()
         report.stored = stored.count
         report.outstandingTransfers = outstandingTransfers
+        var stored = stored
+        for recorded in otherWatches where !recorded.isEmpty {
+            let own = Set(recorded)
+            let arrived = stored.filter { own.contains($0) }
+            var counts: [String: Int] = [:]
+            for id in arrived { counts[id, default: 0] += 1 }
+            report.lost += recorded.filter { counts[$0] == nil && !deleted.contains($0) }
+            report.duplicated += counts.filter { $0.value > 1 }.map(\.key).sorted()
+            let position = Dictionary(recorded.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let order = arrived.compactMap { position[$0] }
+            if report.orderKept, let broken = zip(order, order.dropFirst()).first(where: { $0.1 < $0.0 }) {
+                report.orderKept = false
+                report.orderViolation = (recorded[broken.1], recorded[broken.0])
+            }
+            report.recorded += recorded.count
+            stored.removeAll { own.contains($0) }
+        }
 
         // Where each id was recorded: its call and its place among all recorded ids.
         var origin: [String: (call: Int, position: Int)] = [:]
@@ -136,15 +158,15 @@ public enum InvariantChecker {
             seen[id, default: 0] += 1
             if seen[id] == 1 { arrivals.append(id) }
         }
-        report.duplicated = seen.filter { $0.value > 1 }.map(\.key).sorted()
-        report.lost = recordedIDs.filter { seen[$0] == nil && !deleted.contains($0) }
+        report.duplicated += seen.filter { $0.value > 1 }.map(\.key).sorted()
+        report.lost += recordedIDs.filter { seen[$0] == nil && !deleted.contains($0) }
         report.resurrected = recordedIDs.filter { seen[$0] != nil && deleted.contains($0) }
 
         // Arrival order must follow recording order.
         var previous: (id: String, position: Int)?
         for id in arrivals {
             guard let position = origin[id]?.position else { continue }
-            if let previous, position < previous.position {
+            if let previous, position < previous.position, report.orderKept {
                 report.orderKept = false
                 report.orderViolation = (id, previous.id)
                 break
@@ -153,7 +175,7 @@ public enum InvariantChecker {
         }
 
         resolveIndeterminate(history: history, arrivals: arrivals, origin: origin, into: &report)
-        report.recorded = recordedIDs.count + report.indeterminateFlights
+        report.recorded += recordedIDs.count + report.indeterminateFlights
         report.integrityProblems = integrityProblems(storePaths)
         return report
     }

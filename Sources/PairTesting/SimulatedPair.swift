@@ -152,6 +152,14 @@ public final class SimulatedPair {
         history.append(.succeeded(ids))
     }
 
+    /// Flights recorded on another watch paired with this phone (`runway pair` adds watches), by its
+    /// home, each watch's in recording order: the checker holds the phone to them too.
+    public private(set) var otherWatches: [String: [String]] = [:]
+
+    public func noteRecorded(_ ids: [String], onWatch home: String) {
+        otherWatches[home, default: []] += ids
+    }
+
     /// Flights whose transfers `runway watch cancel` cancelled before they left: never delivered, so the
     /// checker no longer holds the phone to them.
     public func noteCancelled(_ ids: Set<String>) {
@@ -282,7 +290,7 @@ public final class SimulatedPair {
     public func check() throws -> InvariantReport {
         var report = InvariantChecker.check(
             history: history, stored: try logbookIDs(), outstandingTransfers: try outstandingTransfers(),
-            storePaths: storePaths, deleted: deleted)
+            storePaths: storePaths, deleted: deleted, otherWatches: otherWatches.keys.sorted().map { otherWatches[$0] ?? [] })
         if !sentFiles.isEmpty { report.files = FileReport.check(sent: sentFiles, received: try keptFiles()) }
         return report
     }

@@ -105,7 +105,25 @@ public final class SocketStream {
         }
     }
 
-    private func readAvailable() {
+    /// Fault injection (`runway … receive-hold`): nothing is read until it is let go, so what the
+    /// counterpart sends waits in the socket (`readWhatArrived` still reads it).
+    public var readingHeld = false {
+        didSet { updateInterest() }
+    }
+
+    /// Reads now, without waiting for the loop, whatever the counterpart has already written (up to
+    /// `limit` bytes), handing it to `onRead` as usual: a watch switch delivers what the old watch sent.
+    public func readWhatArrived(limit: Int = 64 << 20) {
+        var total = 0
+        while !isClosed, total < limit {
+            let read = readAvailable()
+            if read.done { return }
+            total += read.bytes
+        }
+    }
+
+    @discardableResult
+    private func readAvailable() -> (bytes: Int, done: Bool) {
         var total = 0
         while total < maximumReadPerWakeup {
             let result: IOResult
@@ -119,20 +137,21 @@ public final class SocketStream {
                 result = outcome
             } catch {
                 close(.error(error))
-                return
+                return (total, true)
             }
             switch result {
             case let .bytes(n): total += n
             case .wouldBlock:
                 deliverRead(total)
-                return
+                return (total, true)
             case .endOfFile:
                 deliverRead(total)
                 close(.endOfFile)
-                return
+                return (total, true)
             }
         }
         deliverRead(total)
+        return (total, false)
     }
 
     private func deliverRead(_ count: Int) {
@@ -150,6 +169,7 @@ public final class SocketStream {
         if events.isWritable { flush() }
         if isClosed { return }
         if events.isReadable || events.isHangupOrError {
+            if readingHeld && !events.isHangupOrError { return }
             if readingPaused && !events.isReadable { return }
             readAvailable()
         }
@@ -159,7 +179,7 @@ public final class SocketStream {
     private func updateInterest() {
         guard !isClosed else { return }
         var interest: Interest = []
-        if !readingPaused { interest.insert(.readable) }
+        if !readingPaused && !readingHeld { interest.insert(.readable) }
         if !outbound.isEmpty || onWritable != nil && wantsWritable { interest.insert(.writable) }
         loop.setInterest(descriptor.rawValue, interest)
     }

@@ -25,7 +25,7 @@ public enum CLI {
         ] + LinkCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.complicationCommands
         + SessionCLI.commands(.watch)
         + QuarantineCLI.commands(.watch) + [
-            PhoneCommands.status, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
+            PhoneCommands.status, SwitchWatchCommand.command, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
             AlertCommands.alerts,
         ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + [SessionCLI.transferComplication]
         + QuarantineCLI.commands(.phone)

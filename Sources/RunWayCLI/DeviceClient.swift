@@ -24,7 +24,8 @@ final class DeviceClient {
         guard let os = phoneOS, let spec = ControlCommands.spec(command) else { return try appClient(for: command) }
         if spec.servers.contains(.phoneOS) {
             // `status`: the app's while it runs (the OS's rows are added by the CLI), else the OS's own.
-            if command == "status", let state = appState(os), state != "not running", state != "suspended" {
+            // `switch-watch`: the app's session makes it while the app runs (its delegate hears it), phone-os when not.
+            if command == "status" || command == "switch-watch", let state = appState(os), state != "not running", state != "suspended" {
                 return try appClient(for: command)
             }
             return os

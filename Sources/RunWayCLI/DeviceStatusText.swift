@@ -59,6 +59,17 @@ enum DeviceStatusText {
             Row(section: "SESSION", label: "its \(other)", keys: ["counterpartDeviceId", counterpart]) {
                 $0["counterpartDeviceId"]?.stringValue ?? $0[counterpart]?.stringValue
             },
+            Row(section: "SESSION", label: "active watch", keys: ["activeWatch"]) { $0["activeWatch"]?.stringValue },
+            Row(section: "SESSION", label: "paired watches", keys: ["pairedWatches"]) { fields in
+                guard let watches = fields["pairedWatches"]?.arrayValue, !watches.isEmpty else { return nil }
+                return "\(watches.count): "
+                    + watches.map { watch in
+                        let home = watch["home"]?.stringValue ?? ""
+                        let queued = watch["queuedWhileInactive"]?.intValue ?? 0
+                        return (watch["deviceId"]?.stringValue ?? "?") + (home.isEmpty ? "" : " (\(home))")
+                            + (watch["active"]?.boolValue == true ? " active" : queued > 0 ? " \(queued) transfer(s) queued for it" : "")
+                    }.joined(separator: "; ")
+            },
             Row(section: "LINK", label: "connected", keys: ["linked", "linkEnabled"]) { fields in
                 yes(fields["linked"]) + (fields["linkEnabled"]?.boolValue == false ? " — out of range (runway link up)" : "")
             },

@@ -7,13 +7,15 @@ import Posix
 enum PairCommand {
     static let command = CLI.Command(
         path: ["pair"],
-        synopsis: "--phone DIR --watch DIR [--name NAME] [--new] [--json]",
+        synopsis: "--phone DIR --watch DIR [--name NAME] [--new] [--replace] [--json]",
         summary: """
             Pairs a watch with a phone: creates both homes if missing (mode 0700) and records the pairing
             (pairing id, both device ids, the phone's link socket) in both. The same two homes paired again keep
-            their pairing (the same pairing id; the command says so) unless --new asks for a new one. Pairing a
-            home with another replaces its old pairing: a watch no longer paired with this phone is refused with
-            deviceNotPaired (7005).
+            their pairing (the same pairing id; the command says so) unless --new asks for a new one. A phone may
+            have several watches: pairing it with another adds that watch, and the active one stays active
+            (runway phone switch-watch changes it); --replace makes the new watch the phone's only one, and
+            the others (with what was queued for them) are forgotten and refused with deviceNotPaired (7005).
+            A watch has one phone: pairing it with another replaces its old pairing.
             The daemons may be running: they read the pairing on their next connection.
             The pair is remembered under NAME (default: "default", or the next free "pairN"), so that --home
             can be left out of other commands (runway list). Pairing the same two homes again keeps the entry.
@@ -23,6 +25,7 @@ enum PairCommand {
             .option("watch", "DIR", "the watch's home directory"),
             .option("name", "NAME", "the name to remember the pair by (letters, digits, - _ .)"),
             .flag("new", "a new pairing even if these two homes are already paired with each other"),
+            .flag("replace", "make this the phone's only watch: its other watches are forgotten"),
             CLI.jsonSpec,
         ],
         positionals: 0,
@@ -44,9 +47,13 @@ enum PairCommand {
     private static func pair(
         _ phone: DeviceHome, _ watch: DeviceHome, name: String?, _ registry: inout PairRegistry, _ parsed: ParsedArguments
     ) throws -> Int32 {
-        let (pairing, kept) = try pairHomes(phone, watch, new: parsed.has("new"))
-        let registered = try registry.record(phone: phone.path, watch: watch.path, name: name)
-        try watch.prepare()
+        let replace = parsed.has("replace")
+        let (pairing, kept, active, previouslyActive) = try pairHomes(phone, watch, new: parsed.has("new"), replace: replace)
+        let registered = try registry.record(phone: phone.path, watch: watch.path, name: name, replacingPhone: replace)
+        let activeNote =
+            active
+            ? ""
+            : "; the phone's active watch is still \(previouslyActive ?? "-") (runway phone switch-watch \(registered.name) makes this one active)"
         if parsed.has("json") {
             Output.out(
                 JSONValue.object([
@@ -58,23 +65,28 @@ enum PairCommand {
                     "phoneLinkSocket": .string(pairing.phoneLinkSocket),
                     "name": .string(registered.name),
                     "kept": .bool(kept),
+                    "active": .bool(active),
                 ]).text)
         } else if kept {
             Output.out(
-                "already paired: watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID) kept (--new for a new one), remembered as '\(registered.name)'"
+                "already paired: watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID) kept (--new for a new one), remembered as '\(registered.name)'\(activeNote)"
             )
         } else {
             Output.out(
-                "paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID), remembered as '\(registered.name)'"
+                "paired watch \(pairing.watchDeviceID) (\(watch.path)) with phone \(pairing.phoneDeviceID) (\(phone.path)); pairing \(pairing.pairingID), remembered as '\(registered.name)'\(activeNote)"
             )
         }
         return 0
     }
 
     /// Creates both homes if missing and records their pairing in both stores — kept when they are already
-    /// paired with each other, unless `new` — without touching the registry (`runway scenario run`'s
-    /// temporary homes are nobody's registered pair).
-    static func pairHomes(_ phone: DeviceHome, _ watch: DeviceHome, new: Bool) throws -> (Pairing, kept: Bool) {
+    /// paired with each other, unless `new`; the watch added to the phone's (`replace`: made its only one) —
+    /// without touching the registry (`runway scenario run`'s temporary homes are nobody's registered pair).
+    /// Returns the pairing, whether it was kept, whether the watch is the phone's active one, and the one
+    /// that was active before.
+    static func pairHomes(
+        _ phone: DeviceHome, _ watch: DeviceHome, new: Bool, replace: Bool
+    ) throws -> (pairing: Pairing, kept: Bool, active: Bool, previouslyActive: String?) {
         try phone.prepare()
         try watch.prepare()
         let phoneStore = try phone.openStore()
@@ -85,29 +97,38 @@ enum PairCommand {
         }
         let phoneDeviceID = try SessionStore.deviceID(phoneStore, role: .phone)
         let watchDeviceID = try SessionStore.deviceID(watchStore, role: .watch)
+        let previouslyActive = try SessionStore.pairing(phoneStore)?.watchDeviceID
         // Already paired with each other, as these homes are now: kept, so that pairing twice (a script run
         // again) keeps the same pairing id.
-        let existing = try SessionStore.pairing(phoneStore)
+        let known = try PairedWatches.find(phoneStore, watchDeviceID)
         let watchSide = try SessionStore.pairing(watchStore)
         let kept =
-            !new && existing != nil && existing == watchSide
-            && existing?.phoneDeviceID == phoneDeviceID && existing?.watchDeviceID == watchDeviceID
-            && existing?.phoneLinkSocket == phone.linkSocketPath
+            !new && known != nil && watchSide?.pairingID == known?.pairingID
+            && watchSide?.phoneDeviceID == phoneDeviceID && watchSide?.watchDeviceID == watchDeviceID
+            && watchSide?.phoneLinkSocket == phone.linkSocketPath
         let pairing: Pairing
-        if kept, let existing {
-            pairing = existing
+        if kept, let watchSide {
+            pairing = watchSide
         } else {
             pairing = Pairing(
                 pairingID: Identifier.uuid(), phoneDeviceID: phoneDeviceID, watchDeviceID: watchDeviceID,
                 phoneLinkSocket: phone.linkSocketPath, pairedAt: wallClockSeconds())
-            try SessionStore.setPairing(phoneStore, pairing)
             try SessionStore.setPairing(watchStore, pairing)
+        }
+        // The phone keeps every watch paired with it (one active at a time): a new one is added, the
+        // active one stays active; --replace makes this the only one.
+        let active: Bool
+        if replace {
+            try PairedWatches.replaceAll(phoneStore, pairing, watchHome: watch.path)
+            active = true
+        } else {
+            active = try PairedWatches.add(phoneStore, pairing, watchHome: watch.path)
         }
         // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
         // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
         // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
         let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
-        try SessionStore.setStateValue(phoneStore, "peer.installed", installed == "1" ? "1" : "0")
-        return (pairing, kept)
+        try PairedWatches.recordWatchAppInstalled(phoneStore, watchDeviceID, installed == "1")
+        return (pairing, kept, active, previouslyActive)
     }
 }

@@ -131,7 +131,7 @@ struct PairRegistry {
 
     /// Records the pair of `phone` and `watch` (absolute paths) under `name`, or under a new name.
     /// The same two homes again keep their entry (and its name, unless another is asked for).
-    mutating func record(phone: String, watch: String, name requested: String?) throws -> Pair {
+    mutating func record(phone: String, watch: String, name requested: String?, replacingPhone: Bool = false) throws -> Pair {
         if let requested, let other = pairs.first(where: { $0.name == requested && ($0.phone != phone || $0.watch != watch) }) {
             throw ControlError.invalid(
                 "a pair named \(OneLine.quote(requested)) already exists (\(other.phone), \(other.watch)): choose another name, or runway unpair \(requested) first"
@@ -141,8 +141,9 @@ struct PairRegistry {
             if let requested { pairs[index].name = requested }
             return pairs[index]
         }
-        // A home belongs to one pair: pairing it anew replaces the old pairing (as `runway pair` does).
-        pairs.removeAll { $0.phone == phone || $0.watch == watch }
+        // A watch belongs to one pair: pairing it anew replaces its old pairing (as `runway pair` does). A
+        // phone may be in several, one per watch, unless it is paired with --replace.
+        pairs.removeAll { $0.watch == watch || (replacingPhone && $0.phone == phone) }
         var name = requested ?? "default"
         var number = 2
         while pairs.contains(where: { $0.name == name }) {

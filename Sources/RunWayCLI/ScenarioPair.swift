@@ -25,7 +25,7 @@ final class ScenarioPair {
         root = try Self.makeRoot()
         phone = DeviceHome(path: root + "/phone", role: .phone)
         watch = DeviceHome(path: root + "/watch", role: .watch)
-        _ = try PairCommand.pairHomes(phone, watch, new: true)
+        _ = try PairCommand.pairHomes(phone, watch, new: true, replace: true)
     }
 
     /// A new directory under `$TMPDIR` (if its sockets' paths stay short enough) or /tmp.

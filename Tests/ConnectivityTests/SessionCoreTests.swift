@@ -263,6 +263,19 @@ import PropertyLists
         #expect(Self.describe(core.handle(.activationRequested)) == ["completeActivationSoon"], "the app must activate again")
     }
 
+    @Test func switchWatchGoesInactiveAndRefusesNewSendsUntilActivatedAgain() {
+        var core = Self.activated(.phone)
+        #expect(
+            Self.describe(core.handle(.watchSwitchBegan(from: "watch-1", to: "watch-2")))
+                == ["log session.watch-switched", "then messagesFailed 7016", "tell didBecomeInactive"])
+        #expect(core.activationState == .inactive)
+        #expect(throws: WCError.self) { try core.requireActivated() }
+        #expect(core.validate(Self.handshake(from: .watch)).verdict?.code == .sessionInactive, "no new link while inactive")
+        #expect(Self.describe(core.handle(.switchSettled)) == ["tell didDeactivate"])
+        #expect(core.activationState == .notActivated)
+        #expect(Self.describe(core.handle(.activationRequested)) == ["completeActivationSoon"], "the app must activate again")
+    }
+
     // MARK: - Messages
 
     @Test func aMessageIsAnsweredExactlyOnce() {

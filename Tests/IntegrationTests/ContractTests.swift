@@ -119,9 +119,9 @@ import Testing
 
     @Test func aWatchNoLongerPairedIsRefusedWithDeviceNotPairedOnBothSides() throws {
         try withRunningPair(tag: "unpaired", watch: nil) { pair in
-            // Pair the phone with another watch: the first watch is no longer its watch.
+            // Pair the phone with another watch as its only one (--replace): the first is no longer its watch.
             let other = pair.root + "/other-watch"
-            #expect(try runTool(["pair", "--phone", pair.phoneHome, "--watch", other]).status == 0)
+            #expect(try runTool(["pair", "--phone", pair.phoneHome, "--watch", other, "--replace"]).status == 0)
             try pair.startWatch()
             try pair.record(2)
             try pair.waitUntil("both sides log the refusal", timeout: 30) {

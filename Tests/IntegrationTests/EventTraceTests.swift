@@ -135,7 +135,7 @@ import Testing
         pair.phoneArguments = ["--log-repeat-interval-ms", "3000"]
         pair.watchArguments = ["--log-repeat-interval-ms", "3000"]
         try pair.startPhone()
-        #expect(try runTool(["pair", "--phone", pair.phoneHome, "--watch", pair.root + "/other-watch"]).status == 0)
+        #expect(try runTool(["pair", "--phone", pair.phoneHome, "--watch", pair.root + "/other-watch", "--replace"]).status == 0)
         try pair.startWatch()
         try pair.record(1)
         func refusals(_ path: String, _ event: String) -> [Substring] {

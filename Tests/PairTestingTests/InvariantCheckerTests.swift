@@ -151,3 +151,21 @@ import Testing
         }
     }
 }
+
+/// Several watches (issue 25): each watch's flights stored once, in its own order, interleaved freely.
+@Suite struct SeveralWatchesCheckerTests {
+    @Test func eachWatchsOrderIsItsOwnAndNoneMayBeLostOrMixedIn() {
+        let first: [Recording] = [.succeeded(["a1", "a2"])]
+        let clean = InvariantChecker.check(history: first, stored: ["b1", "a1", "b2", "a2"], otherWatches: [["b1", "b2"]])
+        #expect(clean.isClean, "\(clean.violations)")
+        #expect(clean.recorded == 4)
+        let reordered = InvariantChecker.check(history: first, stored: ["a1", "b2", "b1", "a2"], otherWatches: [["b1", "b2"]])
+        #expect(!reordered.orderKept && reordered.orderViolation?.earlier == "b1")
+        let lost = InvariantChecker.check(history: first, stored: ["a1", "a2", "b1"], otherWatches: [["b1", "b2"]])
+        #expect(lost.lost == ["b2"])
+        let twice = InvariantChecker.check(history: first, stored: ["a1", "b1", "a2", "b1"], otherWatches: [["b1"]])
+        #expect(twice.duplicated == ["b1"])
+        let unknown = InvariantChecker.check(history: first, stored: ["a1", "a2", "b1"])
+        #expect(unknown.unexpected == ["b1"], "another watch's flight the checker was not told of")
+    }
+}

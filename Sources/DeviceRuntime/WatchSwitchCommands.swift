@@ -1,0 +1,62 @@
+import Connectivity
+import Control
+import JSONText
+import Posix
+
+// MARK: - The phone's watches: which is active, and the switch
+
+extension DeviceHost {
+    /// `switch-watch` and the test command `receive-hold`, on the phone's app process (phone-os answers
+    /// `switch-watch` itself while the app is not running: `PhoneOS.switchWatch`).
+    func registerWatchCommands(on router: ControlRouter) {
+        router.on("switch-watch") { [unowned self] request, connection in
+            let outcome: WatchSwitchOutcome
+            do {
+                outcome = try session.switchWatch(to: request[ControlCommands.SwitchWatch.watch])
+            } catch let error as WCError where error.code == .deviceNotPaired {
+                throw ControlError.invalid("\(error.code.rawValue) \(error.name): \(error.message)")
+            } catch let error as WCError {
+                throw ControlError(error)
+            }
+            connection.reply(Self.switchReply(outcome, by: "the app's session (it activates again to talk to the new watch)"))
+        }
+        router.on("receive-hold") { [unowned self] request, connection in
+            let held = request[ControlCommands.ReceiveHold.state] == "on"
+            session.holdReceiving(held)
+            logger.warning("fault.receive-hold", ["held": held])
+            connection.reply(.object(["held": .bool(held)]))
+        }
+    }
+
+    /// What `switch-watch` answers, wherever it ran.
+    public static func switchReply(_ outcome: WatchSwitchOutcome, by: String) -> JSONValue {
+        switch outcome {
+        case let .alreadyActive(watch):
+            return .object([
+                "switched": .bool(false), "activeWatch": .string(watch.watchDeviceID), "watchHome": .string(watch.watchHome),
+                "message": .string("watch \(watch.watchDeviceID) is already the active watch: nothing to do"),
+            ])
+        case let .switched(from, watch):
+            return .object([
+                "switched": .bool(true), "activeWatch": .string(watch.watchDeviceID), "watchHome": .string(watch.watchHome),
+                "previousWatch": from.map(JSONValue.string) ?? .null, "by": .string(by),
+                "message": .string("watch \(watch.watchDeviceID) is now the active watch (was \(from ?? "none"))"),
+            ])
+        }
+    }
+
+    /// The phone's `status` rows for its watches: the active one, and each paired one with what is
+    /// queued for it while inactive.
+    public static func watchRows(_ watches: [PairedWatch], active: String?, parked: [String: Int]) -> [String: JSONValue] {
+        [
+            "activeWatch": active.map(JSONValue.string) ?? .null,
+            "pairedWatches": .array(
+                watches.map { watch in
+                    .object([
+                        "deviceId": .string(watch.watchDeviceID), "home": .string(watch.watchHome), "pairingId": .string(watch.pairingID),
+                        "active": .bool(watch.watchDeviceID == active), "queuedWhileInactive": .integer(Int64(parked[watch.watchDeviceID] ?? 0)),
+                    ])
+                }),
+        ]
+    }
+}

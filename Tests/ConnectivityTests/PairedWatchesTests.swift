@@ -1,0 +1,74 @@
+import Storage
+import Testing
+@testable import Connectivity
+import PairTesting
+
+/// The phone's watches in its store: a home from before there could be several opens with its one watch
+/// active (the migration), and a switch sets one watch's queues aside and brings the other's back, each
+/// with its own sequence numbers.
+@Suite struct PairedWatchesTests {
+    static func pairing(_ watch: String, _ id: String) -> Pairing {
+        Pairing(pairingID: id, phoneDeviceID: "phone-1", watchDeviceID: watch, phoneLinkSocket: "/p/link.sock", pairedAt: 1)
+    }
+
+    @Test func aHomeFromBeforeSeveralWatchesOpensWithItsWatchActive() throws {
+        let directory = makeTemporaryDirectory("paired-migration")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/store.sqlite")
+        defer { database.close() }
+        // The store as the last release left it: every migration up to connectivity.5, one pairing, a queue.
+        let before = SessionStore.migrations.filter { $0.id != "connectivity.6" }
+        #expect(before.count == SessionStore.migrations.count - 1)
+        try Migrator.migrate(database, before)
+        _ = try SessionStore.deviceID(database, role: .phone)
+        try SessionStore.setPairing(database, Self.pairing("watch-1", "P1"))
+        _ = try database.transaction { try Outbox(database: database).enqueue(.userInfo, [[1], [2]]) }
+
+        try Migrator.migrate(database, SessionStore.migrations)
+        #expect(try PairedWatches.all(database).map(\.watchDeviceID) == ["watch-1"])
+        #expect(try PairedWatches.all(database).first?.pairingID == "P1")
+        #expect(try Outbox(database: database).count() == 2, "the queue stays the (active) watch's")
+        // A watch home migrated records no watch.
+        let watchStore = try Database(path: directory + "/watch.sqlite")
+        defer { watchStore.close() }
+        try Migrator.migrate(watchStore, before)
+        _ = try SessionStore.deviceID(watchStore, role: .watch)
+        try SessionStore.setPairing(watchStore, Self.pairing("watch-1", "P1"))
+        try Migrator.migrate(watchStore, SessionStore.migrations)
+        #expect(try PairedWatches.all(watchStore).isEmpty)
+    }
+
+    @Test func aSwitchKeepsEachWatchsQueueAndNumbers() throws {
+        let directory = makeTemporaryDirectory("paired-switch")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/store.sqlite")
+        defer { database.close() }
+        try Migrator.migrate(database, SessionStore.migrations)
+        _ = try SessionStore.deviceID(database, role: .phone)
+        #expect(try PairedWatches.add(database, Self.pairing("watch-1", "P1"), watchHome: "/w1"), "the first watch is active")
+        #expect(try !PairedWatches.add(database, Self.pairing("watch-2", "P2"), watchHome: "/w2"), "the second is added")
+        let outbox = Outbox(database: database)
+        _ = try database.transaction { try outbox.enqueue(.userInfo, [[1], [2], [3]]) }
+        try outbox.acknowledge(upTo: 1)
+        try SessionStore.setStateValue(database, "peer.installed", "1")
+
+        let watch2 = try #require(try PairedWatches.find(database, "/w2"))
+        #expect(try PairedWatches.switchStored(database, to: "/w2") == .switched(from: "watch-1", to: watch2))
+        #expect(try SessionStore.pairing(database)?.pairingID == "P2")
+        #expect(try outbox.count() == 0, "watch 2 starts with an empty queue")
+        #expect(try PairedWatches.parkedCounts(database) == ["watch-1": 3])
+        #expect(try SessionStore.stateValue(database, "peer.installed") == nil, "watch 1's state is set aside")
+        let forTwo = try database.transaction { try outbox.enqueue(.userInfo, [[9]]) }
+        #expect(forTwo == [1], "watch 2's numbers are its own")
+        #expect(try PairedWatches.switchStored(database, to: "watch-2") == .alreadyActive(watch2))
+
+        let watch1 = try #require(try PairedWatches.find(database, "watch-1"))
+        #expect(try PairedWatches.switchStored(database, to: "watch-1") == .switched(from: "watch-2", to: watch1))
+        #expect(try outbox.count() == 2)
+        #expect(try outbox.entries(after: 0, limit: 10).map(\.payload) == [[2], [3]], "watch 1's queue, as it was")
+        #expect(try SessionStore.stateValue(database, "peer.installed") == "1")
+        #expect(try database.transaction { try outbox.enqueue(.userInfo, [[4]]) } == [4], "watch 1's numbers run on from its own")
+        #expect(try PairedWatches.parkedCounts(database) == ["watch-2": 1])
+        #expect(throws: WCError.self) { try PairedWatches.switchStored(database, to: "watch-3") }
+    }
+}
