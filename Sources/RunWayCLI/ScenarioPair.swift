@@ -82,7 +82,11 @@ final class ScenarioPair {
         case .phoneOS:
             guard let pid = phoneOSPID else { return nil }
             phoneOSPID = nil
-            reap(pid, SIGKILL)  // its app dies with it (phone-os's app never outlives it)
+            reap(pid, SIGKILL)
+            // Its app dies with it (phone-os's app never outlives it), a moment later: until then it holds
+            // the home, and a relaunch would find it taken.
+            let deadline = monotonicNow() + 10
+            while PhoneOSRegistry.holder(phone) != nil && monotonicNow() < deadline { usleep(5_000) }
             return "phone-os (pid \(pid)) and its app"
         case .phoneApp:
             guard let os = phoneOSPID, let status = osStatus(), let pid = status.appPid.flatMap({ Int32(exactly: $0) }),
