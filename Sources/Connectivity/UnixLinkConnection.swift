@@ -12,10 +12,10 @@ final class UnixLinkConnection: LinkChannel {
 
     let stream: SocketStream
     let side: Side
-    private let decoder = FrameDecoder()
+    let decoder = FrameDecoder()
     private unowned let session: Session
-    private let logger: Logger
-    private unowned let loop: EventLoop
+    let logger: Logger
+    unowned let loop: EventLoop
     private(set) var state = State.handshaking
     /// The order the listener accepted connections in (the oldest pending handshake is evicted first).
     var serial: UInt64 = 0
@@ -27,19 +27,32 @@ final class UnixLinkConnection: LinkChannel {
     /// Whether this side's `hello` said messages were waiting (`Handshake.pendingMessages`).
     private(set) var helloCarriedMessages = false
 
-    init(stream: SocketStream, side: Side, session: Session, loop: EventLoop, logger: Logger) {
+    // The air this connection's frames travel through (the watch's side: `UnixLinkConnectionAir.swift`);
+    // nil, or clear air with nothing in it, and frames go straight to the socket.
+    let air: LinkAir?
+    var outboundPipe = LinkPipe()
+    var inboundPipe = LinkPipe()
+    var outboundAir = AirQueue<[UInt8]>()
+    var inboundAir = AirQueue<AirArrival>()
+    var outboundTimer: EventLoop.TimerID?
+    var inboundTimer: EventLoop.TimerID?
+    /// The session asked to hear when the outbound bytes have gone, while some were still in the air.
+    var drainRequested = false
+
+    init(stream: SocketStream, side: Side, session: Session, loop: EventLoop, logger: Logger, air: LinkAir? = nil) {
         self.stream = stream
         self.side = side
         self.session = session
         self.loop = loop
         self.logger = logger
+        self.air = air
     }
 
     /// `handshakeTimeoutMilliseconds` bounds the whole handshake, however the bytes trickle in: a
     /// counterpart that says nothing, or one byte a second, is closed when it runs out.
     func start(handshakeTimeoutMilliseconds: UInt64 = 5000) {
         stream.onRead = { [unowned self] _ in self.readFrames() }
-        stream.onClose = { [unowned self] stream, reason in self.didClose(reason, unfinishedBytes: stream.inbound.readableCount) }
+        stream.onClose = { [unowned self] stream, reason in self.streamDidClose(reason) }
         stream.start()
         handshakeTimer = loop.schedule(afterMilliseconds: handshakeTimeoutMilliseconds) { [weak self] in
             guard let self, self.state == .handshaking else { return }
@@ -56,10 +69,19 @@ final class UnixLinkConnection: LinkChannel {
 
     // MARK: - LinkChannel
 
-    func send(_ frames: [UInt8]) { stream.write(frames) }
-    var pendingOutboundBytes: Int { stream.pendingOutboundBytes }
+    func send(_ frames: [UInt8]) { transmit(frames) }
+    var pendingOutboundBytes: Int { stream.pendingOutboundBytes + outboundAir.heldBytes }
 
     func requestDrainNotification() {
+        if !outboundAir.isEmpty {
+            drainRequested = true
+            return
+        }
+        requestStreamDrain()
+    }
+
+    /// Tells the session once the socket's own buffer has drained.
+    func requestStreamDrain() {
         stream.onWritable = { [unowned self] stream in
             stream.onWritable = nil
             stream.wantsWritable = false
@@ -70,6 +92,11 @@ final class UnixLinkConnection: LinkChannel {
 
     func close(error: WCError?, reason: String) {
         guard state != .closed else { return }
+        if stream.isClosed {
+            // The counterpart hung up and its last frames are still in the air: the close is ours now.
+            didClose(.localClose(reason), unfinishedBytes: 0)
+            return
+        }
         if let error {
             stream.write(Frame(.error, ErrorFrame.encode(error)).encoded)
             stream.closeAfterFlushing(.localClose(reason))
@@ -88,7 +115,17 @@ final class UnixLinkConnection: LinkChannel {
     // MARK: - Reading
 
     private func readFrames() {
+        if usesAir {
+            readIntoAir()
+            return
+        }
         let (frames, error) = decoder.decodeAll(from: stream.inbound)
+        deliver(frames, error: error)
+        if state != .closed { stream.resumeReadingIfRoom() }
+    }
+
+    /// Hands frames that have arrived to the handshake or the session; a bad frame closes the connection.
+    func deliver(_ frames: [Frame], error: FrameError?) {
         var remaining = frames[...]
         if state == .handshaking, let first = remaining.first {
             remaining = remaining.dropFirst()
@@ -105,7 +142,6 @@ final class UnixLinkConnection: LinkChannel {
             logger.error("link.bad-frame", ["error": "\(error)"])
             close(error: WCError(.genericError, "bad frame: \(error)"), reason: "bad frame: \(error)")
         }
-        if state != .closed { stream.resumeReadingIfRoom() }
     }
 
     private func handleHandshake(_ frame: Frame) {
@@ -116,7 +152,7 @@ final class UnixLinkConnection: LinkChannel {
     private func apply(_ steps: [LinkHandshake.Step]) {
         for step in steps {
             switch step {
-            case let .send(frame): stream.write(frame.encoded)
+            case let .send(frame): transmit(frame.encoded)
             case let .establish(peer): establish(peer: peer)
             case let .refuse(error): refuse(error)
             case let .counterpartState(installed, active):
@@ -143,7 +179,9 @@ final class UnixLinkConnection: LinkChannel {
         session.channelDidOpen(self, peer: peer)
     }
 
-    private func didClose(_ closeReason: SocketStream.CloseReason, unfinishedBytes: Int) {
+    func didClose(_ closeReason: SocketStream.CloseReason, unfinishedBytes: Int) {
+        guard state != .closed else { return }
+        discardAir()
         let wasEstablished = state == .established
         var reason = closeReason.description
         // Our own closes were logged where they were decided; the counterpart's are logged here.

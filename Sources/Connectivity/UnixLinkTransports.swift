@@ -96,13 +96,32 @@ public final class UnixLinkConnector: LinkTransport {
     public var isEnabled = true {
         didSet {
             guard isEnabled != oldValue else { return }
-            if isEnabled {
-                attempt = 0
-                connectSoon(afterMilliseconds: 0)
-            } else {
-                if let retryTimer { loop.cancel(retryTimer) }
-                connection?.close(error: nil, reason: "link taken down")
-            }
+            inRangeChanged(reason: "link taken down")
+        }
+    }
+
+    /// The air the link's connections travel through (`runway link set`, docs/link-conditions.md).
+    public let air = LinkAir()
+
+    /// Not taken down (`runway link down`) and not out of range (`runway link set --range out`).
+    private var mayConnect: Bool { isEnabled && air.conditions.range != .out }
+
+    /// New conditions for the air: the connection in place carries on under them (frames already in the
+    /// air keep their times); `range out` cuts it and keeps the watch from connecting, `near` or `wifi`
+    /// connects again.
+    public func setConditions(_ conditions: LinkConditions) {
+        let before = mayConnect
+        air.conditions = conditions
+        if mayConnect != before { inRangeChanged(reason: "out of range (runway link set --range out)") }
+    }
+
+    private func inRangeChanged(reason: String) {
+        if mayConnect {
+            attempt = 0
+            connectSoon(afterMilliseconds: 0)
+        } else {
+            if let retryTimer { loop.cancel(retryTimer) }
+            connection?.close(error: nil, reason: reason)
         }
     }
 
@@ -129,7 +148,7 @@ public final class UnixLinkConnector: LinkTransport {
     public var isConnected: Bool { connection?.state == .established }
 
     /// In range (`runway link up`) and running: a waiting message may try to reach the phone.
-    public var canWakeCounterpart: Bool { running && isEnabled }
+    public var canWakeCounterpart: Bool { running && mayConnect }
 
     /// Connects at once for a waiting message; a connection already in its handshake decides first.
     public func wakeCounterpart() {
@@ -147,7 +166,7 @@ public final class UnixLinkConnector: LinkTransport {
     }
 
     private func connect() {
-        guard running, isEnabled, connection == nil, let session else { return }
+        guard running, mayConnect, connection == nil, let session else { return }
         session.reloadPairing()
         guard let pairing = session.pairing else {
             session.linkAttemptFailed(WCError(.deviceNotPaired, "this watch is not paired"))
@@ -167,7 +186,7 @@ public final class UnixLinkConnector: LinkTransport {
         }
         UnixSocket.setBufferSizes(of: fd, bytes: 4 << 20)
         let connection = UnixLinkConnection(
-            stream: SocketStream(descriptor: fd, loop: loop), side: .initiator, session: session, loop: loop, logger: logger)
+            stream: SocketStream(descriptor: fd, loop: loop), side: .initiator, session: session, loop: loop, logger: logger, air: air)
         self.connection = connection
         connection.onClose = { [unowned self] connection, wasEstablished, reason in
             guard self.connection === connection else { return }
@@ -214,14 +233,14 @@ public final class UnixLinkConnector: LinkTransport {
         phoneWatcher = watcher
         let name = String(socketPath[socketPath.index(after: socketPath.lastIndex(of: "/")!)...])
         loop.register(watcher.descriptor.rawValue, interest: .readable) { [unowned self, unowned watcher] _ in
-            guard watcher.drain().contains(name), self.connection == nil, self.isEnabled, self.running else { return }
+            guard watcher.drain().contains(name), self.connection == nil, self.mayConnect, self.running else { return }
             self.attempt = 0
             self.connectSoon(afterMilliseconds: 0)
         }
     }
 
     private func scheduleRetry(_ reason: String) {
-        guard running, isEnabled else { return }
+        guard running, mayConnect else { return }
         let exponent = min(attempt, 16)
         let base = min(maximumBackoffMilliseconds, initialBackoffMilliseconds << UInt64(exponent))
         let delay = base / 2 + UInt64.random(in: 0...(base / 2))

@@ -15,7 +15,7 @@ public enum ControlCommands {
         logbook, flight, delete, attach, preflight, language, languageSet, strings, settings, notifications, reminders,
         remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
         updateCheck, updateStatus, updateRespond, testRunState,
-        record, link, app, complication, failNext, workoutFault, inboxSpaceLimit,
+        record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault, inboxSpaceLimit,
         osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
     ]
 
@@ -161,6 +161,17 @@ public enum ControlCommands {
         "record runs and queue them for the phone")
     public static let link = ControlCommandSpec(
         "link", [.watch], arguments: [Link.state], reply: LinkReply.self, "cut or restore the link to the phone")
+    public static let linkSet = ControlCommandSpec(
+        "link-set", [.watch],
+        arguments: [LinkSet.latency, LinkSet.jitter, LinkSet.loss, LinkSet.bandwidth, LinkSet.range, LinkSet.reset, LinkSet.seed],
+        reply: LinkConditionsReply.self, errors: [.failure("the conditions could not be saved in the watch's home (nothing changed)")],
+        "set the link's conditions: latency, jitter, loss, bandwidth, range (what is not named stays; a schedule running stops)")
+    public static let linkShow = ControlCommandSpec(
+        "link-show", [.watch], reply: LinkConditionsReply.self, "the link's conditions, what the air has done, the schedule running")
+    public static let linkSchedule = ControlCommandSpec(
+        "link-schedule", [.watch], arguments: [LinkScheduleArguments.steps, LinkScheduleArguments.seed], reply: LinkConditionsReply.self,
+        errors: [.invalid("a step is malformed, out of range or out of order (docs/link-conditions.md)")],
+        "play a timeline of link conditions, from now, with seeded draws (replaces a schedule running)")
     public static let app = ControlCommandSpec(
         "app", [.watch, .phoneOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version]],
         replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self],

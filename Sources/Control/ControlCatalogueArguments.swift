@@ -135,6 +135,24 @@ extension ControlCommands {
     public enum Link {
         public static let state = ControlArgument<String>("state", .choice(["up", "down"]), required: true, "the link's state")
     }
+    /// `link-set`'s: `LinkConditions`' own ranges.
+    public enum LinkSet {
+        public static let latency = ControlArgument<Int?>("latencyMs", .int(LinkConditions.latencyRange), "each frame's latency, each way, in ms")
+        public static let jitter = ControlArgument<Int?>("jitterMs", .int(LinkConditions.jitterRange), "the latency varies by up to this, either way, in ms")
+        public static let loss = ControlArgument<Double?>(
+            "loss", .number(LinkConditions.lossRange), "the chance a frame is lost (the link is cut and reconnects)")
+        public static let bandwidth = ControlArgument<Int?>(
+            "bandwidthKbps", .int(LinkConditions.bandwidthRange), "the capacity each way, kbit/s (0: unlimited)")
+        public static let range = ControlArgument<String?>("range", .choice(["near", "wifi", "out"]), "near (Bluetooth), wifi (the relay), out")
+        public static let reset = ControlArgument<Bool>("reset", .bool, default: false, "start from clear air (what is not named is cleared)")
+        public static let seed = ControlArgument<Int?>("seed", .int(0...Int.max), "seed the draws of jitter and loss")
+    }
+    /// `link-schedule`'s: the steps as `LinkSchedule.parse` reads them.
+    public enum LinkScheduleArguments {
+        public static let steps = ControlArgument<JSONValue>(
+            "steps", .array, required: true, "[{at, latencyMs?, jitterMs?, loss?, bandwidthKbps?, range?, reset?}, …]")
+        public static let seed = ControlArgument<Int?>("seed", .int(0...Int.max), "seed the draws of jitter and loss (default: random, in the reply)")
+    }
     public enum App {
         public static let watchAction = ControlArgument<String>(
             "action", .choice(["install", "uninstall", "foreground", "background"]), required: true, "what happens to the watch app")

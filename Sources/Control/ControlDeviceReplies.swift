@@ -1,3 +1,4 @@
+import Connectivity
 import JSONText
 
 // MARK: - The devices' replies
@@ -221,6 +222,70 @@ public struct OSStatusReply: ControlReply {
             (.backoffRemainingMs, .some(backoffRemainingMs.map(JSONValue.integer) ?? .null)),
             (.appInstalled, .bool(appInstalled)), (.appVersion, .some(appVersion.map(JSONValue.string) ?? .null)), (.locked, .bool(locked)),
             (.lockedAfterReboot, .bool(lockedAfterReboot)),
+        ])
+    }
+}
+
+/// `link-set`, `link-show`, `link-schedule`: the conditions set, what frames meet (the range folded in),
+/// what the air has done, and the schedule playing, if any.
+public struct LinkConditionsReply: ControlReply {
+    public var conditions: LinkConditions
+    public var connected: Bool
+    public var seed: Int64
+    public var framesCarried: Int64
+    public var framesLost: Int64
+    /// The schedule's steps and how many have been applied (both 0 without one).
+    public var scheduleSteps: Int64
+    public var scheduleApplied: Int64
+    /// When the next step is due, in ms from now (nil: no schedule, or it has ended).
+    public var scheduleNextInMs: Int64?
+
+    enum Key: String {
+        case range, latencyMs, jitterMs, loss, bandwidthKbps, effective, connected, seed, framesCarried, framesLost, scheduleSteps, scheduleApplied,
+            scheduleNextInMs
+    }
+
+    public init(
+        conditions: LinkConditions, connected: Bool, seed: Int64, framesCarried: Int64, framesLost: Int64, scheduleSteps: Int64 = 0,
+        scheduleApplied: Int64 = 0, scheduleNextInMs: Int64? = nil
+    ) {
+        self.conditions = conditions
+        self.connected = connected
+        self.seed = seed
+        self.framesCarried = framesCarried
+        self.framesLost = framesLost
+        self.scheduleSteps = scheduleSteps
+        self.scheduleApplied = scheduleApplied
+        self.scheduleNextInMs = scheduleNextInMs
+    }
+
+    public init(json: JSONValue) throws(ControlError) {
+        let reader = try ReplyReader<Key>(json, "link")
+        guard let range = LinkRange(rawValue: try reader.string(.range)) else { throw ControlError("the daemon's link reply has no valid range") }
+        conditions = LinkConditions(
+            latencyMilliseconds: Int(try reader.int(.latencyMs)), jitterMilliseconds: Int(try reader.int(.jitterMs)), loss: try reader.double(.loss),
+            bandwidthKbps: Int(try reader.int(.bandwidthKbps)), range: range)
+        connected = try reader.bool(.connected)
+        seed = try reader.int(.seed)
+        framesCarried = try reader.int(.framesCarried)
+        framesLost = try reader.int(.framesLost)
+        scheduleSteps = try reader.int(.scheduleSteps)
+        scheduleApplied = try reader.int(.scheduleApplied)
+        scheduleNextInMs = reader.optional(.scheduleNextInMs) { $0.intValue.map(Int64.init) }
+    }
+
+    public var json: JSONValue {
+        let shape = conditions.shape
+        let effective: JSONValue = .object([
+            "latencyMs": .integer(Int64(shape.latencyMilliseconds)), "jitterMs": .integer(Int64(shape.jitterMilliseconds)), "loss": .number(shape.loss),
+            "bandwidthKbps": .integer(Int64(shape.bandwidthKbps)),
+        ])
+        return replyObject([
+            (Key.range, .string(conditions.range.rawValue)), (.latencyMs, .integer(Int64(conditions.latencyMilliseconds))),
+            (.jitterMs, .integer(Int64(conditions.jitterMilliseconds))), (.loss, .number(conditions.loss)),
+            (.bandwidthKbps, .integer(Int64(conditions.bandwidthKbps))), (.effective, effective), (.connected, .bool(connected)), (.seed, .integer(seed)),
+            (.framesCarried, .integer(framesCarried)), (.framesLost, .integer(framesLost)), (.scheduleSteps, .integer(scheduleSteps)),
+            (.scheduleApplied, .integer(scheduleApplied)), (.scheduleNextInMs, scheduleNextInMs.map(JSONValue.integer)),
         ])
     }
 }

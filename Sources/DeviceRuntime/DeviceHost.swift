@@ -36,6 +36,8 @@ public final class DeviceHost {
         public var runsOperatingSystem = true
         /// The app's container (`HOME/apps/BUNDLE-ID`), when the app has one.
         public var container: String?
+        /// TEST ONLY: a frame the link conditions lose vanishes instead of cutting the link (`LinkAir.lossSkipsFrames`).
+        public var unsafeLinkLossSkipsFrames = false
 
         public init(home: String, role: DeviceRole) {
             self.home = home
@@ -72,6 +74,8 @@ public final class DeviceHost {
     public var activation: PhoneActivation?
     /// The watch's link (its connector can be taken out of range: `runway link down`).
     public private(set) var connector: UnixLinkConnector?
+    /// The schedule of link conditions playing (`runway link schedule`), on the watch.
+    var linkSchedule: LinkSchedulePlayer?
     /// Other stores the app writes: the fault injection's page cap applies to them too.
     public var faultableStores: [Database] = []
     /// The app's additions to `status` (its typed fields and free-form ones).
@@ -164,6 +168,11 @@ public final class DeviceHost {
             let connector = UnixLinkConnector(loop: loop, logger: logger)
             connector.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
             self.connector = connector
+            connector.air.lossSkipsFrames = configuration.unsafeLinkLossSkipsFrames
+            if configuration.unsafeLinkLossSkipsFrames {
+                logger.warning("startup.unsafe", ["fault": "link-loss-skips-frames", "effect": "a lost frame is not resent: flights are lost"])
+            }
+            restoreLinkConditions(connector)
             transport = connector
         }
         logger.info("startup.app-version", ["version": configuration.session.appVersion])

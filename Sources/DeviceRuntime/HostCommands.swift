@@ -34,6 +34,7 @@ extension DeviceHost {
         if configuration.role == .phone { registerWatchCommands(on: router) }
         if configuration.role == .watch {
             router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
+            registerLinkConditionCommands(on: router)
             router.on("app") { [unowned self] request, connection in connection.reply(try appState(request)) }
             router.on("complication") { [unowned self] request, connection in
                 let enabled = request[ControlCommands.Complication.state] == "on"
@@ -65,6 +66,7 @@ extension DeviceHost {
         } else {
             fields["phoneAppVersion"] = peerVersion
             status.linkEnabled = connector?.isEnabled
+            if let air = connector?.air { fields["linkRange"] = .string(air.conditions.range.rawValue) }
             status.watchAppActive = session.localAppActive
             if let pairing = session.pairing {
                 fields["phoneDeviceId"] = .string(pairing.phoneDeviceID)

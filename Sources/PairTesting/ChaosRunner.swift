@@ -9,6 +9,8 @@ public struct ChaosOptions: Sendable {
     public var legacy = false
     /// The watch's `--link-rate`: slow enough that kills land while transfers are on the wire.
     public var linkRate = 200
+    /// Draws random link conditions too (`--link-conditions`); the drain at the end is in clear air.
+    public var linkConditions = false
     /// How long the final drain may take before the run fails (a deadline, not a measurement).
     public var drainTimeout: Double = 300
 
@@ -35,7 +37,7 @@ public final class ChaosRunner {
     /// Runs the whole thing; returns the exit status (0 all invariants hold, 1 a violation or a failure).
     public static func run(_ options: ChaosOptions, say: @escaping (String) -> Void) -> Int32 {
         say(
-            "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : ""))"
+            "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : "")\(options.linkConditions ? " --link-conditions" : ""))"
         )
         let pair: SimulatedPair
         do {
@@ -63,7 +65,7 @@ public final class ChaosRunner {
     // MARK: - The run
 
     private func execute() throws -> Int32 {
-        let schedule = ChaosSchedule.make(seed: options.seed, iterations: options.iterations)
+        let schedule = ChaosSchedule.make(seed: options.seed, iterations: options.iterations, linkConditions: options.linkConditions)
         pair.watchArguments = ["--link-rate", String(options.linkRate)]
         if options.legacy { pair.phoneArguments = ["--save-path", "ui-drain"] }
         try pair.startWatch()
@@ -106,6 +108,8 @@ public final class ChaosRunner {
             try pair.setLink(up: false)
         case .linkUp:
             try pair.setLink(up: true)
+        case .linkConditions(let arguments):
+            try pair.setLinkConditions(arguments)
         }
     }
 
@@ -134,8 +138,9 @@ public final class ChaosRunner {
         try collectRecording()
         try requireAlive()
         try pair.setLink(up: true)
+        if options.linkConditions { try pair.setLinkConditions(["--reset"]) }
         let outstanding = try pair.outstandingTransfers()
-        say("draining: link up, \(outstanding) transfers outstanding on the watch")
+        say("draining: link up\(options.linkConditions ? ", clear air" : ""), \(outstanding) transfers outstanding on the watch")
         try pair.waitUntilDrained(timeout: options.drainTimeout)
         if options.legacy {
             // As a user opening the app at last: the home screen saves what the last phone held.

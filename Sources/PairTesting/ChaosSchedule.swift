@@ -11,6 +11,8 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
     case relaunchWatch
     case linkDown
     case linkUp
+    /// `runway link set ARGS` (`scripts/chaos --link-conditions`): latency, jitter, loss, bandwidth, range.
+    case linkConditions([String])
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
         case .relaunchWatch: "relaunch watch"
         case .linkDown: "link down"
         case .linkUp: "link up"
+        case .linkConditions(let arguments): "link set " + arguments.joined(separator: " ")
         }
     }
 }
@@ -41,16 +44,22 @@ public enum ChaosSchedule {
         public var longestPauseMilliseconds = 60
         public var longestPhoneDowntimeMilliseconds = 250
         public var longestWatchDowntimeMilliseconds = 150
+        /// With `--link-conditions`: the chance that an iteration draws new link conditions first.
+        public var linkConditionsChance = 0.4
         public init() {}
     }
 
-    public static func make(seed: UInt64, iterations: Int, tuning: Tuning = Tuning()) -> [[ChaosAction]] {
+    /// `linkConditions`: some iterations also draw new conditions for the air (`runway link set`).
+    public static func make(seed: UInt64, iterations: Int, linkConditions: Bool = false, tuning: Tuning = Tuning()) -> [[ChaosAction]] {
         var random = SeededGenerator(seed: seed)
         var linkUp = true
         var schedule: [[ChaosAction]] = []
         schedule.reserveCapacity(iterations)
         for _ in 0..<iterations {
             var steps: [ChaosAction] = []
+            if linkConditions, Double.random(in: 0..<1, using: &random) < tuning.linkConditionsChance {
+                steps.append(.linkConditions(drawConditions(&random)))
+            }
             if Double.random(in: 0..<1, using: &random) < tuning.burstChance {
                 steps.append(.record(count: Int.random(in: 1...tuning.largestBurst, using: &random)))
             }
@@ -79,5 +88,20 @@ public enum ChaosSchedule {
             schedule.append(steps)
         }
         return schedule
+    }
+
+    /// Random conditions for the air, every one named (so each draw replaces the last): latency 0-80 ms,
+    /// jitter up to half of it, loss 0-20%, a bandwidth limit now and then, mostly near, sometimes the
+    /// relay, now and then out of range.
+    static func drawConditions(_ random: inout SeededGenerator) -> [String] {
+        let latency = Int.random(in: 0...80, using: &random)
+        let jitter = Int.random(in: 0...(latency / 2), using: &random)
+        let loss = [0, 0, 0.02, 0.05, 0.1, 0.2].randomElement(using: &random)!
+        let bandwidth = [0, 0, 0, 200, 1000, 5000].randomElement(using: &random)!
+        let roll = Double.random(in: 0..<1, using: &random)
+        let range = roll < 0.6 ? "near" : roll < 0.9 ? "wifi" : "out"
+        return [
+            "--latency", String(latency), "--jitter", String(jitter), "--loss", String(loss), "--bandwidth", String(bandwidth), "--range", range,
+        ]
     }
 }

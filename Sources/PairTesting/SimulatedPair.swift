@@ -175,6 +175,12 @@ public final class SimulatedPair {
         guard result.status == 0 else { throw HarnessError("runway link \(up ? "up" : "down") failed: \(result.stderr)") }
     }
 
+    /// `runway link set ARGS`: conditions for the air between the devices (docs/link-conditions.md).
+    public func setLinkConditions(_ arguments: [String]) throws {
+        let result = try runTool(["link", "set"] + arguments + ["--home", watchHome])
+        guard result.status == 0 else { throw HarnessError("runway link set \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
+    }
+
     /// Opens the phone's home screen (`runway phone ui`) until it is attached — which drains whatever
     /// the app was holding for a UI — then closes it again.
     public func openHomeScreen(timeout: Double = 30) throws {

@@ -22,7 +22,8 @@ public enum CLI {
             PairCommand.command
         ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
             WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
-        ] + LinkCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault] + SessionCLI.appCommands + SessionCLI.complicationCommands
+        ] + LinkCommands.aliases() + LinkConditionCommands.commands + LinkConditionCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault]
+        + SessionCLI.appCommands + SessionCLI.complicationCommands
         + SessionCLI.commands(.watch)
         + QuarantineCLI.commands(.watch) + [
             PhoneCommands.status, SwitchWatchCommand.command, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,

@@ -70,8 +70,10 @@ enum DeviceStatusText {
                             + (watch["active"]?.boolValue == true ? " active" : queued > 0 ? " \(queued) transfer(s) queued for it" : "")
                     }.joined(separator: "; ")
             },
-            Row(section: "LINK", label: "connected", keys: ["linked", "linkEnabled"]) { fields in
+            Row(section: "LINK", label: "connected", keys: ["linked", "linkEnabled", "linkRange"]) { fields in
                 yes(fields["linked"]) + (fields["linkEnabled"]?.boolValue == false ? " — out of range (runway link up)" : "")
+                    + (fields["linkRange"]?.stringValue == "out" ? " — out of range (runway link set --range near)" : "")
+                    + (fields["linkRange"]?.stringValue == "wifi" ? " — through the Wi-Fi relay (runway link show)" : "")
             },
             Row(section: "LINK", label: "reachable", keys: ["reachable"]) { yes($0["reachable"]) },
             Row(section: "LINK", label: "phone's socket", keys: ["phoneLinkSocket"]) { $0["phoneLinkSocket"]?.stringValue },

@@ -37,6 +37,7 @@ public enum DaemonMain {
                 "failed-transfer", "RULE",
                 "requeue (default: a run whose transfer failed is queued again) or legacy (the seeds' app: no handler, the run is lost)"),
             .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
+            .flag("unsafe-link-loss-skips-frames", "TEST ONLY: a frame the link conditions lose vanishes, no cut, no resend (loses flights)", hidden: true),
             .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
             DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
             .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
@@ -162,6 +163,7 @@ public enum DaemonMain {
             device.logLevel = try DaemonCommandLine.logLevel(parsed)
             device.session.maximumTransfersPerSecond = try parsed.integer("link-rate", range: 1...10_000_000)
             app.instrumentStream = parsed.has("instrument-stream")
+            device.unsafeLinkLossSkipsFrames = parsed.has("unsafe-link-loss-skips-frames")
             if let name = parsed.value("gpws") {
                 guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not \(OneLine.quote(name))") }
                 app.gpws = rule

@@ -4,7 +4,7 @@ import Glibc
 import PairTesting
 
 let usage = """
-    usage: scripts/chaos [--iterations N] [--seed S] [--legacy] [--link-rate N]
+    usage: scripts/chaos [--iterations N] [--seed S] [--legacy] [--link-rate N] [--link-conditions]
 
     Starts a paired phone and watch in fresh homes, records flights in bursts and meanwhile SIGKILLs
     and relaunches both daemons and takes the link down and up, N times (default 50); then waits for
@@ -12,7 +12,9 @@ let usage = """
     in order, with empty outboxes and healthy stores. The seed (printed first; random by default)
     replays the same schedule of actions. --legacy runs the phone with --save-path ui-drain
     (RunWay 1.3's bug): the run must then report the lost flights and fail. --link-rate sets the
-    watch's link speed in transfers a second (default 200).
+    watch's link speed in transfers a second (default 200). --link-conditions also draws random
+    conditions for the air now and then (runway link set: latency, jitter, loss, bandwidth, range;
+    docs/link-conditions.md), from the same seed; the final drain is in clear air.
 
     exit status: 0 every invariant holds, 1 a violation (the ids are named) or a failure, 2 bad usage.
     """
@@ -37,6 +39,7 @@ while let argument = arguments.popFirst() {
     case "--seed": options.seed = number(argument, arguments.popFirst(), 0...UInt64.max)
     case "--link-rate": options.linkRate = number(argument, arguments.popFirst(), 1...1_000_000)
     case "--legacy": options.legacy = true
+    case "--link-conditions": options.linkConditions = true
     case "--help", "-h":
         print(usage)
         exit(0)

@@ -40,6 +40,20 @@ import Testing
         #expect(ids.allSatisfy { UUID(uuidString: String($0)) != nil })
     }
 
+    /// With random link conditions too (latency, jitter, loss, bandwidth, range drawn from the seed):
+    /// still nothing lost, duplicated or out of order.
+    @Test func aChaosRunWithLinkConditionsLosesNothing() throws {
+        let result = try runTool(["--iterations", "24", "--seed", "11", "--link-conditions"], binary: "runway-chaos")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(result.status == 0, "\(result.stdout.suffix(3000))\n\(result.stderr)")
+        #expect(lines.first?.contains("--link-conditions") == true)
+        #expect(lines.contains { $0.contains("link set --latency") }, "seed 11 draws conditions")
+        let last = try #require(lines.last)
+        let match = try #require(last.wholeMatch(of: Self.verdict), "last line: \(last)")
+        #expect(Int(match.3)! > 0 && match.3 == match.4)
+        #expect(match.5 == "0" && match.6 == "0" && match.7 == "order kept")
+    }
+
     @Test func badArgumentsAreUsageErrors() throws {
         let result = try runTool(["--iterations", "zero"], binary: "runway-chaos")
         #expect(result.status == 2)

@@ -114,7 +114,7 @@ import Testing
             #expect(found[lines[6]] == Set(ids), "\(shell): \(found[lines[6]] ?? [])")
             #expect(found[lines[7]] == months)
             #expect(found[lines[8]] == ["bash", "zsh", "fish"])
-            #expect(found[lines[9]] == ["down", "up", "fail-next"])
+            #expect(found[lines[9]] == ["down", "up", "fail-next", "set", "show", "schedule"])
             #expect(found[lines[10]]?.contains { $0.hasSuffix("sample.timeline") } == true, "\(shell): \(found[lines[10]] ?? [])")
             #expect(found[lines[11]]?.contains { $0.hasSuffix("homes") || $0.hasSuffix("homes/") } == true, "\(shell): \(found[lines[11]] ?? [])")
             // bash replaces only what follows the `=` (it splits words there); zsh and fish the whole word.

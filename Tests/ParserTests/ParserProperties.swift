@@ -32,6 +32,9 @@ enum ParserTarget: String, CaseIterable, Sendable {
     case registry
     /// The command line (`Arguments.parse`) and its numbers (`ParsedArguments.integer`, `.number`).
     case arguments
+    /// A schedule of link conditions (`runway link schedule FILE`, `LinkSchedule.parse`) and the
+    /// conditions the watch keeps in its home (`LinkSchedule.conditions(from:)`).
+    case linkSchedule = "link-schedule"
     /// A scenario file (`Scenario.parse`, `runway scenario run`).
     case scenario
 }
@@ -70,6 +73,7 @@ enum ParserProperties {
         case .registry: try checkRegistry(bytes, tally: &tally)
         case .arguments: try checkArguments(bytes, tally: &tally)
         case .scenario: try checkScenario(bytes, tally: &tally)
+        case .linkSchedule: try checkLinkSchedule(bytes, tally: &tally)
         }
     }
 
@@ -362,6 +366,40 @@ enum ParserProperties {
             throw Violation("an accepted scenario written again is refused: \(error)")
         }
         try require(again == scenario, "an accepted scenario written again reads back differently")
+    }
+
+    // MARK: - Link conditions
+
+    static func checkLinkSchedule(_ bytes: [UInt8], tally: inout Tally) throws(Violation) {
+        if let json = try? JSONValue(parsing: bytes) {
+            switch Result(catching: { () throws(ControlError) in try LinkSchedule.conditions(from: json) }) {
+            case let .success(conditions):
+                try require(conditions.problem == nil, "saved conditions out of range: \(conditions)")
+                try require((try? LinkSchedule.conditions(from: LinkSchedule.json(conditions))) == conditions, "saved conditions do not read back")
+            case let .failure(error): try requireOneLine(error.message, "LinkSchedule.conditions")
+            }
+        }
+        let schedule: LinkSchedule
+        do throws(ControlError) {
+            schedule = try LinkSchedule.parse(file: bytes)
+        } catch {
+            try require(error.exitStatus == 2, "a malformed schedule is not bad input (exit \(error.exitStatus))")
+            try requireOneLine(error.message, "LinkSchedule.parse")
+            return tally.count(false)
+        }
+        tally.count(true)
+        try require(!schedule.steps.isEmpty && schedule.steps.count <= LinkSchedule.maximumSteps, "\(schedule.steps.count) steps")
+        var conditions = LinkConditions()
+        var previous = 0
+        for step in schedule.steps {
+            try require(step.at >= previous && step.at <= LinkSchedule.maximumAt && !step.change.isEmpty, "step at \(step.at)")
+            previous = step.at
+            conditions = step.change.applied(to: conditions)
+            try require(conditions.problem == nil, "a step took the conditions out of range: \(conditions)")
+        }
+        // As the CLI sends the steps, the watch reads the same steps.
+        guard let again = try? LinkSchedule.parse(steps: schedule.stepsJSON) else { throw Violation("the steps sent do not parse") }
+        try require(again == schedule.steps, "the steps sent read back differently")
     }
 
     // MARK: - The command line

@@ -83,6 +83,11 @@ import Testing
                 "{", "}", "[", "]", ":", ",", "\"", "\"steps\"", "\"record\"", "\"count\"", "\"kill\"", "\"target\"", "\"phone-app\"", "\"after\"",
                 "\"expect\"", "\"lost\"", "\"all\"", "\"drain\"", "\"timeout\"", "\"90s\"", "\"jetsam\"", "\"phoneApp\"", "true", "null",
             ]
+        case .linkSchedule:
+            return numbers + [
+                "{", "}", "[", "]", ":", ",", "\"steps\"", "\"seed\"", "\"at\"", "\"latencyMs\"", "\"jitterMs\"", "\"loss\"", "\"bandwidthKbps\"",
+                "\"range\"", "\"near\"", "\"wifi\"", "\"out\"", "\"reset\"", "true", "0.2", "{\"at\":0,\"loss\":0.5}",
+            ]
         }
     }
 

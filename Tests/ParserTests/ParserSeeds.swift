@@ -73,6 +73,13 @@ enum ParserSeeds {
                 "--count\u{0}3\u{0}--json", "--distance=5.5\u{0}--home\u{0}/tmp/h", "-4\u{0}--seed\u{0}-9223372036854775808", "--count\u{0}1e3",
                 "--count=99999999999999999999", "--distance\u{0}nan", "--\u{0}--json\u{0}7d", "--nope", "6:00\u{0}140-160", "--json=1",
             ]
+        case .linkSchedule:
+            return [
+                #"{"seed":7,"steps":[{"at":0,"latencyMs":50,"jitterMs":20,"loss":0.2},{"at":2000,"range":"wifi"},{"at":4000,"range":"out"},{"at":6000,"range":"near","reset":true}]}"#,
+                #"{"steps":[{"at":0,"bandwidthKbps":800}]}"#, #"{"steps":[{"at":86400000,"loss":1}]}"#,
+                #"{"latencyMs":40,"jitterMs":0,"loss":0,"bandwidthKbps":0,"range":"out"}"#, #"{"steps":[{"at":5,"loss":0.1},{"at":4,"loss":0.1}]}"#,
+                #"{"steps":[{"at":0,"loss":1.0000001}]}"#, #"{"steps":[{"at":0}]}"#, #"{"seed":-1,"steps":[]}"#, #"{"steps":[{"at":1e3,"latencyMs":60001}]}"#,
+            ]
         }
     }
 }
