@@ -13,6 +13,10 @@ struct Scenario: Equatable, Sendable {
     /// Your phone app (phone-os `--app`) and what it gets at each launch (`--app-arg`).
     var phoneApp: String?
     var phoneArgs: [String] = []
+    /// Its bundle id, naming its container (phone-os `--bundle-id`; default: the app's file name).
+    var phoneBundleId: String?
+    /// Where your phone app keeps what it received, so that expectations can hold it to the runs recorded.
+    var phoneStore: AppStoreQuery?
     /// phone-os's background budget and launch timeout, when not its defaults.
     var backgroundBudgetMs: Int?
     var launchTimeoutMs: Int?
@@ -34,6 +38,14 @@ struct Scenario: Equatable, Sendable {
         static let argumentBytes = 4096
         static let textBytes = 4096
     }
+}
+
+/// An app's own record of what it received: an SQLite file in its container and a query that lists the
+/// ids, in arrival order (`{"path": "Library/Application Support/Log.sqlite", "ids": "SELECT id FROM runs
+/// ORDER BY rowid"}`). Read-only: the query cannot change the app's store.
+struct AppStoreQuery: Equatable, Sendable {
+    var path: String
+    var ids: String
 }
 
 /// A whole number given exactly (`5`) or as a range the seed picks from (`[5, 50]`, both ends included).

@@ -44,6 +44,7 @@ final class ScenarioPair {
         var arguments: [String] = []
         if let app = scenario.phoneApp { arguments += ["--app", Filesystem.absolutePath(app)] }
         arguments += scenario.phoneArgs.map { "--app-arg=\($0)" }
+        if let id = scenario.phoneBundleId { arguments += ["--bundle-id", id] }
         if let budget = scenario.backgroundBudgetMs { arguments += ["--background-budget-ms", String(budget)] }
         if let timeout = scenario.launchTimeoutMs { arguments += ["--launch-timeout-ms", String(timeout)] }
         let pid = try start("phone-os", phone, arguments) { PhoneOSRegistry.holder(self.phone) }
@@ -156,15 +157,31 @@ final class ScenarioPair {
         return total
     }
 
-    var phoneAppStore: String { RunWayStore.path(container: phone.path + "/apps/" + RunWayStore.bundleIDs.phone) }
+    /// The phone app's container: RunWay's, or yours — named by its bundle id, else its file's name, as
+    /// phone-os names it.
+    var phoneContainer: String {
+        guard let app = scenario.phoneApp else { return phone.path + "/apps/" + RunWayStore.bundleIDs.phone }
+        if let id = scenario.phoneBundleId { return phone.path + "/apps/" + id }
+        let name = String(app.split(separator: "/").last ?? "app")
+        let valid =
+            name != "." && name != ".."
+            && name.utf8.allSatisfy {
+                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x2D, 0x5F].contains($0)
+            }
+        return phone.path + "/apps/" + (valid && name.utf8.count <= 155 ? name : "app")
+    }
+    /// RunWay's phone store (RunWay's app, or RunWay's own phone-daemon given as `phoneApp`).
+    var phoneAppStore: String { RunWayStore.path(container: phoneContainer) }
     var watchAppStore: String { RunWayStore.path(container: watch.path + "/apps/" + RunWayStore.bundleIDs.watch) }
 
-    /// The phone's Logbook, in arrival order, from RunWay's store (none yet: no flight stored).
+    /// The runs the phone app stored, in arrival order: RunWay's Logbook, or what your app's `phoneStore`
+    /// query lists (its store opened read-only). None yet: no store, nothing stored.
     func storedFlightIDs() throws -> [String] {
-        guard Filesystem.kind(of: phoneAppStore) == .regular else { return [] }
-        let database = try Database(path: phoneAppStore)
+        let path = scenario.phoneStore.map { phoneContainer + "/" + $0.path } ?? phoneAppStore
+        guard Filesystem.kind(of: path) == .regular else { return [] }
+        let database = try Database(path: path, readOnly: scenario.phoneStore != nil)
         defer { database.close() }
-        let query = try database.prepare("SELECT id FROM flights ORDER BY arrival")
+        let query = try database.prepare(scenario.phoneStore?.ids ?? "SELECT id FROM flights ORDER BY arrival")
         var ids: [String] = []
         while try query.step() { ids.append(query.string(at: 0)) }
         return ids
@@ -186,6 +203,7 @@ final class ScenarioPair {
 
     /// Every SQLite store of both devices, for the checker's integrity check.
     var storePaths: [String] {
+        // Your app's store is only read (the check opens a store for writing, and would make it WAL).
         [phone.storePath, phone.path + "/os.sqlite", phoneAppStore, watch.storePath, watch.path + "/os.sqlite", watchAppStore]
             .filter { Filesystem.kind(of: $0) == .regular }
     }

@@ -9,7 +9,8 @@ import Posix
 /// app of your own.
 extension Scenario {
     static let headerKeys = [
-        "name", "description", "phoneApp", "phoneArgs", "backgroundBudgetMs", "launchTimeoutMs", "watchApp", "watchArgs", "steps",
+        "name", "description", "phoneApp", "phoneArgs", "phoneBundleId", "phoneStore", "backgroundBudgetMs", "launchTimeoutMs", "watchApp",
+        "watchArgs", "steps",
     ]
 
     static func parse(_ bytes: [UInt8]) throws(ScenarioError) -> Scenario {
@@ -28,6 +29,8 @@ extension Scenario {
         scenario.phoneApp = try path(header["phoneApp"], "\"phoneApp\"")
         scenario.watchApp = try path(header["watchApp"], "\"watchApp\"")
         scenario.phoneArgs = try arguments(header["phoneArgs"], "\"phoneArgs\"")
+        scenario.phoneBundleId = try bundleID(header["phoneBundleId"], app: scenario.phoneApp)
+        scenario.phoneStore = try store(header["phoneStore"], app: scenario.phoneApp)
         scenario.watchArgs = try arguments(header["watchArgs"], "\"watchArgs\"")
         scenario.backgroundBudgetMs = try header["backgroundBudgetMs"].map { value throws(ScenarioError) in
             try integer(value, 1...86_400_000, "\"backgroundBudgetMs\"")
@@ -135,13 +138,17 @@ extension Scenario {
             guard let flag = value.boolValue else { throw ScenarioError("clean must be true or false") }
             expectation.clean = flag
         }
-        // What the apps stored is read from RunWay's own stores: an app of your own keeps its own.
-        let readsStores =
-            expectation.stored != nil || expectation.received != nil || expectation.lost != nil || expectation.duplicated != nil
-            || expectation.clean != nil
-        if readsStores, let own = scenario.phoneApp != nil ? "phoneApp" : scenario.watchApp != nil ? "watchApp" : nil {
+        // What the apps stored is read from RunWay's own stores, or from the phoneStore your phone app names.
+        let readsStores = expectation.stored != nil || expectation.lost != nil || expectation.duplicated != nil || expectation.clean != nil
+        if expectation.received != nil, let own = scenario.phoneApp != nil ? "phoneApp" : scenario.watchApp != nil ? "watchApp" : nil {
+            throw ScenarioError("received reads the userInfo RunWay's apps kept, and the scenario names a \(own) of its own")
+        }
+        if readsStores, scenario.watchApp != nil {
+            throw ScenarioError("stored, lost, duplicated and clean hold the phone to the runs RunWay's watch recorded, and the scenario names a watchApp")
+        }
+        if readsStores, scenario.phoneApp != nil, scenario.phoneStore == nil {
             throw ScenarioError(
-                "stored, received, lost, duplicated and clean read what RunWay's apps stored, and the scenario names a \(own) of its own: expect outstanding only"
+                "stored, lost, duplicated and clean read what the phone app stored: name your app's store in the header's phoneStore, or expect outstanding only"
             )
         }
         return expectation
@@ -226,6 +233,31 @@ extension Scenario {
             throw ScenarioError("\(name) must be a string of at most \(Limits.textBytes) bytes")
         }
         return text
+    }
+
+    /// A bundle id (letters, digits, `.`, `-`, `_`; 1 to 155 bytes), for an app of your own.
+    private static func bundleID(_ value: JSONValue?, app: String?) throws(ScenarioError) -> String? {
+        guard let value else { return nil }
+        guard app != nil else { throw ScenarioError("\"phoneBundleId\" names your phone app's bundle id: give \"phoneApp\" too") }
+        guard let id = value.stringValue, (1...155).contains(id.utf8.count), id != ".", id != "..",
+            id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x2D, 0x5F].contains($0) })
+        else { throw ScenarioError("\"phoneBundleId\" must be 1 to 155 letters, digits, '.', '-' or '_' (com.example.App)") }
+        return id
+    }
+
+    /// `{"path": RELATIVE PATH IN THE CONTAINER, "ids": "SELECT …"}`: one query, read-only.
+    private static func store(_ value: JSONValue?, app: String?) throws(ScenarioError) -> AppStoreQuery? {
+        guard let value else { return nil }
+        guard app != nil else { throw ScenarioError("\"phoneStore\" names your phone app's store: give \"phoneApp\" too") }
+        guard let fields = value.objectValue else { throw ScenarioError("\"phoneStore\" must be an object with path and ids") }
+        try known(fields, ["path", "ids"], "\"phoneStore\"")
+        guard let path = fields["path"]?.stringValue, !path.isEmpty, path.utf8.count <= Limits.argumentBytes, !path.hasPrefix("/"),
+            !path.utf8.contains(0), !path.split(separator: "/").contains("..")
+        else { throw ScenarioError("\"phoneStore\" path must be a file's path inside the app's container (Library/Application Support/Log.sqlite)") }
+        guard let ids = fields["ids"]?.stringValue, ids.utf8.count <= Limits.textBytes, !ids.contains(";"), !ids.utf8.contains(0),
+            ids.trimmingWhitespace.lowercased().hasPrefix("select ")
+        else { throw ScenarioError("\"phoneStore\" ids must be one SELECT giving the ids in arrival order (SELECT id FROM runs ORDER BY rowid)") }
+        return AppStoreQuery(path: path, ids: ids)
     }
 
     private static func path(_ value: JSONValue?, _ name: String) throws(ScenarioError) -> String? {

@@ -81,12 +81,51 @@ import Testing
         #expect(try choices("43") != first)
     }
 
+    /// An app of your own (here RunWay's phone-daemon, given as `phoneApp`, so that its bug can be switched
+    /// on) is held to the runs recorded through the store it names (`phoneStore`, in its own container,
+    /// named after its file): with RunWay 1.3's save path runs are lost, exit 1; without, none, exit 0.
+    @Test(arguments: [true, false])
+    func yourOwnPhoneAppIsCheckedThroughTheStoreItNames(uiDrain: Bool) throws {
+        let directory = makeScratchDirectory("scn-own")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/own.json"
+        let header: [String: JSONValue] = [
+            "phoneApp": .string(Binaries.directory + "/phone-daemon"),
+            "phoneArgs": .array(uiDrain ? [.string("--save-path"), .string("ui-drain")] : []),
+            "phoneStore": .object([
+                "path": .string("Library/Application Support/RunWay.sqlite"), "ids": .string("SELECT id FROM flights ORDER BY arrival"),
+            ]),
+            "backgroundBudgetMs": .integer(300),
+            "steps": .array([
+                .object(["record": .integer(60)]),
+                .object(["kill": .object(["target": .string("phone-app"), "after": .array([.integer(0), .integer(300)])])]),
+                .object(["record": .integer(60)]), .object(["drain": .string("2m")]), .object(["wait": .string("not running")]),
+                .object(["expect": .object(["lost": .integer(0), "stored": .string("all"), "clean": .bool(true)])]),
+            ]),
+        ]
+        try Data(JSONValue.object(header).text.utf8).write(to: URL(fileURLWithPath: file))
+        let (result, left) = try run([file, "--seed", "3"])
+        let verdict = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        if uiDrain {
+            #expect(
+                result.status == 1 && verdict.hasPrefix("verdict: FAIL: 1 of 1 expectations did not hold; 120 recorded"), "\(result.stdout)\(result.stderr)")
+            #expect(!verdict.contains(" 0 lost"), "\(verdict)")
+        } else {
+            #expect(
+                result.status == 0 && verdict.hasPrefix("verdict: PASS") && verdict.contains("120 recorded, 120 stored, 0 lost"),
+                "\(result.stdout)\(result.stderr)")
+        }
+        #expect(left.isEmpty)
+    }
+
     @Test func aMalformedFileIsOneLineNamingTheStepAndRunsNothing() throws {
         let cases: [(String, String)] = [
             (#"{"steps":[{"record":5},{"kil":"watch"}]}"#, "step 2: unknown kind 'kil' (did you mean 'kill'?)"),
             (#"{"steps":[{"record":5},{"sleep":1},{"record":[9,3]}]}"#, "step 3 (record): count [9, 3]: the low end is above the high end"),
             (#"{"steps":[{"kill":{"target":"phone-app","after":600001}}]}"#, "step 1 (kill): after (milliseconds) must be a whole number from 0 to 600000"),
-            (#"{"phoneApp":"x","steps":[{"expect":{"lost":0}}]}"#, "step 1 (expect): stored, received, lost, duplicated and clean read"),
+            (#"{"phoneApp":"x","steps":[{"expect":{"lost":0}}]}"#, "step 1 (expect): stored, lost, duplicated and clean read what the phone app stored"),
+            (#"{"phoneApp":"x","phoneStore":{"path":"../x","ids":"SELECT 1"},"steps":["jetsam"]}"#, "\"phoneStore\" path must be a file's path inside"),
+            (#"{"phoneApp":"x","phoneStore":{"path":"x","ids":"DELETE FROM runs"},"steps":["jetsam"]}"#, "\"phoneStore\" ids must be one SELECT"),
             (#"{"steps":[]}"#, "\"steps\" is empty"),
             ("not json", "not JSON"),
         ]

@@ -66,7 +66,10 @@ enum ParserSeeds {
                 #"{"phoneApp":"app","steps":[{"expect":{"outstanding":0}}]}"#, #"{"phoneApp":"app","steps":[{"expect":{"lost":0}}]}"#,
                 #"{"steps":[{"record":0}]}"#, #"{"steps":[{"record":[9,3]}]}"#, #"{"steps":[{"kil":"watch"}]}"#, #"{"steps":[]}"#,
                 #"{"steps":[{"clock-advance":"3651d"}]}"#, #"{"steps":[{"drain":{"timeout":"0s"}}]}"#, #"{"stepz":[]}"#, "[1]", "not json",
-                #"{"steps":[{"record":5,"send":5}]}"#, #"{"watchApp":"w","steps":[{"record":1}]}"#,
+                #"{"steps":[{"record":5,"send":5}]}"#, #"{"watchApp":"w","steps":[{"record":1}]}"#, #"{"steps":["jetsam"]}"#,
+                #"{"steps":[{"record":5}]}"#, #"{"steps":[{"link":"down"},{"link":"up"}]}"#, #"{"steps":[{"sleep":10}]}"#,
+                #"{"steps":[{"expect":{"lost":0}}]}"#, #"{"steps":[{"send":[1,9]},"drain"]}"#,
+                #"{"phoneApp":"a","phoneStore":{"path":"L/x.sqlite","ids":"SELECT id FROM r"},"steps":[{"expect":{"stored":"all"}}]}"#,
             ]
         case .arguments:
             return [

@@ -11,6 +11,8 @@ enum ScenarioText {
         if let description = scenario.description { header["description"] = .string(description) }
         if let app = scenario.phoneApp { header["phoneApp"] = .string(app) }
         if let app = scenario.watchApp { header["watchApp"] = .string(app) }
+        if let id = scenario.phoneBundleId { header["phoneBundleId"] = .string(id) }
+        if let store = scenario.phoneStore { header["phoneStore"] = .object(["path": .string(store.path), "ids": .string(store.ids)]) }
         if !scenario.phoneArgs.isEmpty { header["phoneArgs"] = .array(scenario.phoneArgs.map(JSONValue.string)) }
         if !scenario.watchArgs.isEmpty { header["watchArgs"] = .array(scenario.watchArgs.map(JSONValue.string)) }
         if let budget = scenario.backgroundBudgetMs { header["backgroundBudgetMs"] = .integer(Int64(budget)) }
