@@ -146,10 +146,14 @@ public struct OSStatusReply: ControlReply {
     /// The phone is locked (`runway phone lock|unlock`); not unlocked since it restarted (`runway phone reboot`).
     public var locked = false
     public var lockedAfterReboot = false
+    /// watch-os: the phone was in range at its last attempt to reach it (left out by phone-os).
+    public var phoneInRange: Bool?
+    /// watch-os: background tasks (`WKWatchConnectivityRefreshBackgroundTask`) the app completed.
+    public var backgroundTasksCompleted: Int64?
     enum Key: String {
         case home, pid, appState, appPid, forceQuit, launches, launchCount, lastLaunchReason, reclaims, jetsams, declinedLaunches, readyReports
         case backgroundBudgetMs, remainingBudgetMs, launchTimeoutMs, failedLaunches, failuresInARow, lastFailure, backoffRemainingMs
-        case appInstalled, appVersion, locked, lockedAfterReboot
+        case appInstalled, appVersion, locked, lockedAfterReboot, phoneInRange, backgroundTasksCompleted
     }
 
     public init(
@@ -208,6 +212,8 @@ public struct OSStatusReply: ControlReply {
         appVersion = reader.optional(.appVersion) { $0.stringValue }
         locked = reader.optional(.locked) { $0.boolValue } ?? false
         lockedAfterReboot = reader.optional(.lockedAfterReboot) { $0.boolValue } ?? false
+        phoneInRange = reader.optional(.phoneInRange) { $0.boolValue }
+        backgroundTasksCompleted = reader.optional(.backgroundTasksCompleted) { $0.intValue.map(Int64.init) }
     }
 
     public var json: JSONValue {
@@ -221,7 +227,8 @@ public struct OSStatusReply: ControlReply {
             (.lastFailure, .some(lastFailure.map(JSONValue.string) ?? .null)),
             (.backoffRemainingMs, .some(backoffRemainingMs.map(JSONValue.integer) ?? .null)),
             (.appInstalled, .bool(appInstalled)), (.appVersion, .some(appVersion.map(JSONValue.string) ?? .null)), (.locked, .bool(locked)),
-            (.lockedAfterReboot, .bool(lockedAfterReboot)),
+            (.lockedAfterReboot, .bool(lockedAfterReboot)), (.phoneInRange, phoneInRange.map(JSONValue.bool)),
+            (.backgroundTasksCompleted, backgroundTasksCompleted.map(JSONValue.integer)),
         ])
     }
 }

@@ -1,6 +1,7 @@
-/// How phone-os ends a launch and paces the next: the whole rule, pure (time passed in, in nanoseconds of
-/// the event loop's monotonic clock). `PhoneOS` feeds it the app's life — launched, `READY=1`, its first
-/// delivery, foreground and background, its exit — and carries out what it says is due.
+/// How a device's OS (phone-os, watch-os) ends a launch and paces the next: the whole rule, pure (time
+/// passed in, in nanoseconds of the event loop's monotonic clock). The OS (`DeviceOperatingSystem`)
+/// feeds it the app's life — launched, `READY=1`, its first delivery, foreground and background, its
+/// exit — and carries out what it says is due.
 ///
 /// - **Launching has a deadline.** A launch must report `READY=1` within the launch time-out
 ///   (`--launch-timeout-ms`, default 20 s, as iOS's launch watchdog), or it is killed and has failed.
@@ -12,9 +13,9 @@
 ///   nothing is reclaimed at the launch time-out after `READY=1` at the latest.
 /// - **A failing app is backed off.** An app that exits by itself (a crash, an exit status) or never
 ///   reports ready has failed; the next background launch waits 1 s, doubling with each failure in a row
-///   up to 60 s. A launch phone-os ended itself (reclaimed, jetsammed, force-quit, stopped) after the app
+///   up to 60 s. A launch the OS ended itself (reclaimed, jetsammed, force-quit, stopped) after the app
 ///   was ready resets the count. The user's `open` is never held back.
-struct PhoneOSSupervision {
+struct AppSupervision {
     static let firstBackoff: UInt64 = 1_000_000_000
     static let longestBackoff: UInt64 = 60_000_000_000
 
@@ -64,6 +65,9 @@ struct PhoneOSSupervision {
 
     mutating func delivered() { launch?.delivered = true }
 
+    /// The running launch has reported `READY=1`.
+    var isReady: Bool { launch?.readyAt != nil }
+
     /// The app went to the background (closed, or resumed there): its budget starts now. Before it is
     /// ready, the budget waits for `READY=1`.
     mutating func toBackground(at now: UInt64) {
@@ -81,7 +85,7 @@ struct PhoneOSSupervision {
         launch = current
     }
 
-    /// The app exited; `endedByOS` when phone-os killed or stopped it (a reclaim, jetsam, force-quit,
+    /// The app exited; `endedByOS` when the OS killed or stopped it (a reclaim, jetsam, force-quit,
     /// the launch watchdog, shutdown). Returns the failure, if it was one.
     mutating func exited(at now: UInt64, endedByOS: Bool, neverReady: Bool, how: String) -> String? {
         let wasReady = launch?.readyAt != nil
@@ -103,7 +107,7 @@ struct PhoneOSSupervision {
 
     // MARK: - What is due
 
-    /// What phone-os must do now, if anything.
+    /// What the OS must do now, if anything.
     func due(at now: UInt64) -> Due? {
         guard let current = launch else { return nil }
         guard let readyAt = current.readyAt else {

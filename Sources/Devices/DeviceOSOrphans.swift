@@ -2,13 +2,13 @@ import DeviceRuntime
 import Glibc
 import Posix
 
-// MARK: - An app left behind by an earlier phone-os
+// MARK: - An app left behind by an earlier OS of this home
 
-extension PhoneOS {
-    /// The home is held by someone else at start-up. An app an earlier phone-os of this home launched
+extension DeviceOperatingSystem {
+    /// The home is held by someone else at start-up. An app an earlier OS (phone-os, watch-os) of this home launched
     /// (orphaned, or still on its way out after its OS was SIGKILLed) is ours to reclaim; a process that is
     /// exiting — it has let go of its memory, so its environment reads empty, but not yet of its files —
-    /// is waited for (2 s at most); a phone-daemon started by hand is refused.
+    /// is waited for (2 s at most); a device daemon started by hand is refused.
     func takeHomeFromItsHolder() throws {
         var last: pid_t??
         for _ in 0..<200 {
@@ -23,7 +23,7 @@ extension PhoneOS {
         let holder = last.flatMap { $0 }
         throw Conflict(
             description:
-                "\(home.path) is served by a phone-daemon started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, phone-os launches the app itself"
+                "\(home.path) is served by a \(home.role == .phone ? "phone-daemon" : "watch-agent") started by hand\(holder.map { " (process \($0))" } ?? ""): stop it first, \(programName) launches the app itself"
         )
     }
 
@@ -31,8 +31,8 @@ extension PhoneOS {
     /// process, or one exiting).
     func environment(of pid: pid_t) -> [UInt8] { (try? Filesystem.readFile("/proc/\(pid)/environ")) ?? [] }
 
-    /// Whether `pid` is an app that a phone-os of this home launched: its environment names this home's
-    /// `os-notify.sock` as its `NOTIFY_SOCKET`, which only phone-os sets (a phone-daemon started by hand,
+    /// Whether `pid` is an app that an OS of this home launched: its environment names this home's
+    /// `os-notify.sock` as its `NOTIFY_SOCKET`, which only that OS sets (a daemon started by hand,
     /// or by systemd, has another or none). Read from `/proc/PID/environ`, the environment it started with.
     func isAppOfThisHome(_ pid: pid_t) -> Bool {
         let bytes = environment(of: pid)
@@ -40,18 +40,18 @@ extension PhoneOS {
         return bytes.split(separator: 0).contains { Array($0) == wanted }
     }
 
-    /// Reclaims an app of this home that outlived the phone-os that launched it. We hold `HOME/os.lock`,
-    /// so that phone-os is gone and the app is ours, as every app of a dead OS is: it is SIGKILLed (as a
+    /// Reclaims an app of this home that outlived the OS that launched it. We hold `HOME/os.lock`,
+    /// so that OS is gone and the app is ours, as every app of a dead OS is: it is SIGKILLed (as a
     /// background reclaim is) and we wait — at most 10 s — for it to let go of the home. An app tied to
     /// its OS (`PhoneActivation.tetherToOS`) is already dying when we get here; this finishes the job,
     /// and covers an app launched before apps were tied.
     func reclaimOrphan(_ pid: pid_t) throws {
-        logger.notice("os.orphan-reclaimed", ["pid": pid, "reason": "launched by an earlier phone-os of this home, which is gone"])
+        logger.notice("os.orphan-reclaimed", ["pid": pid, "reason": "launched by an earlier \(programName) of this home, which is gone"])
         kill(pid, SIGKILL)
         for _ in 0..<1000 {
             if FileLock.holder(of: home.path) == nil { return }
             usleep(10_000)
         }
-        throw Conflict(description: "\(home.path) is still held by process \(pid), an app of an earlier phone-os, 10 s after SIGKILL")
+        throw Conflict(description: "\(home.path) is still held by process \(pid), an app of an earlier \(programName), 10 s after SIGKILL")
     }
 }

@@ -9,7 +9,7 @@ import Storage
 
 // MARK: - The OS's own services: the clock and the notification centre, whether the app runs or not
 
-extension PhoneOS {
+extension DeviceOperatingSystem {
     /// Opens the OS's store (`HOME/os.sqlite`) and starts its services on phone-os's loop: what fell due
     /// while nothing ran is delivered now, the rest on a timer as device time reaches it — the app need
     /// not run for a reminder to be delivered.
@@ -39,11 +39,16 @@ extension PhoneOS {
     func registerServices(on router: ControlRouter) {
         guard let system else { return }
         system.onClockChanged.append { [unowned self] reading in self.tellApps(clock: reading) }
-        system.register(on: router, notifications: true)
+        system.register(on: router, notifications: home.role == .phone)
         router.on("os-attach-app") { [unowned self] _, connection in
             try connection.attach()
             connection.reply(Self.clockEvent(system.clock.reading))
+            // The app's state now: an `app open|close` made while it was starting counts.
+            connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
         }
+        router.on("status") { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
+        // The watch's apps keep no notifications here (the phone's notification centre is the phone's).
+        guard home.role == .phone else { return }
         router.on("os-notifications-replace") { [unowned self] request, connection in
             let remove = (request[ControlCommands.OSNotifications.remove]?.arrayValue ?? []).compactMap(\.stringValue)
             let add = try (request[ControlCommands.OSNotifications.add]?.arrayValue ?? []).map(Self.request)
@@ -60,7 +65,6 @@ extension PhoneOS {
             try system.removeDelivered(ids)
             connection.reply(.object(["removed": .bool(true)]))
         }
-        router.on("status") { [unowned self] _, connection in connection.reply(try osStatusReply()) }
     }
 
     /// A request as the app's client sends it: `{id, fireAt (seconds), title, body, language}`.
@@ -97,26 +101,6 @@ extension PhoneOS {
             for connection in apps { connection.sendEvent(event) }
         }
     }
-
-    /// `status` while phone-os answers it: the app's state and what waits for it, as the OS knows them.
-    func osStatusReply() throws -> StatusReply {
-        let waiting = SessionStoreSnapshot.read(home: home)
-        var status = StatusReply(
-            role: "phone", pid: Int64(getpid()), activationState: "notActivated", paired: waiting.paired, linked: false, reachable: false,
-            watchAppInstalled: waiting.watchAppInstalled, outstandingUserInfoTransfers: waiting.outstanding,
-            outbox: StatusReply.Outbox(depth: waiting.outstanding, inFlight: 0, lastSentTransfer: 0, lastAcknowledgedTransfer: 0, window: 0),
-            other: [:])
-        status.other = [
-            "home": .string(home.path), "answeredBy": .string("phone-os"), "appState": .string(state.rawValue),
-            "waitingForApp": .object([
-                "watchPendingTransfers": .integer(lastHello.transfers), "watchPendingMessages": .integer(lastHello.messages),
-                "seenAt": lastHello.at.map { .string(Timestamp.iso8601($0)) } ?? .null,
-            ]),
-        ]
-        if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
-        status.other.merge(DeviceHost.watchRows(waiting.watches, active: waiting.activeWatch, parked: waiting.parked)) { $1 }
-        return status
-    }
 }
 
 /// What the WatchConnectivity service's store says while the app is not running, read by the OS
@@ -125,7 +109,11 @@ struct SessionStoreSnapshot {
     var paired = false
     var pairingID: String?
     var watchAppInstalled = false
+    /// This device's own app, as its session last recorded it.
+    var appInstalled = true
+    /// Queued for the counterpart: userInfo transfers, and every lane.
     var outstanding: Int64 = 0
+    var outstandingAllLanes: Int64 = 0
     /// The active watch's device id, and every paired watch's.
     var activeWatch: String?
     var watches: [PairedWatch] = []
@@ -133,9 +121,13 @@ struct SessionStoreSnapshot {
     var parked: [String: Int] = [:]
 
     static func read(home: DeviceHome) -> SessionStoreSnapshot {
-        var snapshot = SessionStoreSnapshot()
-        guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return snapshot }
+        guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return SessionStoreSnapshot() }
         defer { database.close() }
+        return read(database)
+    }
+
+    static func read(_ database: Database) -> SessionStoreSnapshot {
+        var snapshot = SessionStoreSnapshot()
         if let pairing = try? SessionStore.pairing(database) {
             snapshot.paired = true
             snapshot.pairingID = pairing.pairingID
@@ -144,7 +136,11 @@ struct SessionStoreSnapshot {
         snapshot.watches = (try? PairedWatches.all(database)) ?? []
         snapshot.parked = (try? PairedWatches.parkedCounts(database)) ?? [:]
         snapshot.watchAppInstalled = (try? SessionStore.stateValue(database, "peer.installed")) == "1"
+        snapshot.appInstalled = (try? SessionStore.stateValue(database, "app.installed")) != "0"
         snapshot.outstanding = Int64((try? Outbox(database: database).count()) ?? 0)
+        snapshot.outstandingAllLanes = TransferLane.allCases.reduce(0) { total, lane in
+            total + Int64((try? Outbox(database: database, lane: lane).count()) ?? 0)
+        }
         return snapshot
     }
 }

@@ -5,12 +5,13 @@ import Glibc
 import JSONText
 import Posix
 
-// MARK: - The control socket (runway phone app …, runway phone os …)
+// MARK: - The control socket (runway phone|watch app …, runway phone|watch os …)
 
-extension PhoneOS {
+extension DeviceOperatingSystem {
     func makeRouter() -> ControlRouter {
-        let router = ControlRouter(server: .phoneOS)
+        let router = ControlRouter(server: home.role == .phone ? .phoneOS : .watchOS)
         registerServices(on: router)
+        registerDeviceCommands(on: router)
         router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
         router.on("os-jetsam") { [unowned self] _, connection in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
@@ -19,26 +20,12 @@ extension PhoneOS {
             endApp(SIGKILL)
             connection.reply(status())
         }
-        router.on("device-lock") { [unowned self] request, connection in
-            try lockAction(request[ControlCommands.DeviceLock.state] == "lock")
-            connection.reply(status())
-        }
-        router.on("device-reboot") { [unowned self] _, connection in
-            try rebootAction()
-            connection.reply(status())
-        }
-        router.on("switch-watch") { [unowned self] request, connection in
-            connection.reply(try switchWatch(request[ControlCommands.SwitchWatch.watch]))
-        }
         router.on("app") { [unowned self] request, connection in
-            let action = request[ControlCommands.App.osAction]
-            if action == "install" || action == "uninstall" {
-                try installAction(action, version: request[ControlCommands.App.version])
-                return connection.reply(status())
-            }
-            guard request[ControlCommands.App.version] == nil else { throw ControlError.invalid("--version goes with install only") }
+            let action = request[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction]
+            if try handleDeviceAppAction(action, request) { return connection.reply(status()) }
             // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.
-            let launching = action == "open" && (state == .notRunning || endingApp)
+            // Or launched and not ready yet (a background launch on its way): open answers once it is.
+            let launching = action == "open" && (state == .notRunning || endingApp || (childPID > 0 && !supervision.isReady))
             try appAction(action)
             if launching && childPID > 0 {
                 // A foreground launch answers once the app is ready (READY=1), so that the next command finds it.
@@ -77,11 +64,13 @@ extension PhoneOS {
                 state = .foreground
             case .foreground: break
             }
+            appStateChanged()
         case "close":
             guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
             state = .background
             logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
             supervision.toBackground(at: loop.nowNanoseconds)
+            appStateChanged()
         case "force-quit":
             forceQuit = true
             if childPID > 0 {
@@ -103,6 +92,7 @@ extension PhoneOS {
             state = stateBeforeSuspend
             logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
             if state == .background { supervision.toBackground(at: loop.nowNanoseconds) }
+            appStateChanged()
         default:
             throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
         }
@@ -121,10 +111,7 @@ extension PhoneOS {
             launchTimeoutMs: Int64(options.launchTimeoutMilliseconds), failedLaunches: Int64(failures),
             failuresInARow: Int64(supervision.failuresInARow), lastFailure: supervision.lastFailure,
             backoffRemainingMs: backoff > 0 ? Int64((backoff + 999_999) / 1_000_000) : nil)
-        reply.appInstalled = device.appInstalled
-        reply.appVersion = installedVersion
-        reply.locked = device.locked
-        reply.lockedAfterReboot = device.lockedAfterReboot
+        decorate(&reply)
         return reply
     }
 
@@ -138,32 +125,12 @@ extension PhoneOS {
     }
 }
 
-// MARK: - Several watches
-
-extension PhoneOS {
-    /// `runway phone switch-watch W` while the app is not running: the OS owns which watch is active, so
-    /// it changes it in the WatchConnectivity service's store itself, and the app learns it when it next
-    /// launches and activates. While the app runs, `runway` asks the app's session instead (its
-    /// `sessionDidBecomeInactive`, `sessionDidDeactivate`): the store is then the session's.
-    func switchWatch(_ name: String) throws -> JSONValue {
-        guard childPID == 0 else {
-            throw ControlError(
-                state == .suspended
-                    ? "the phone's app is suspended (SIGSTOP): runway phone app resume, then switch (its session makes the switch while it runs)"
-                    : "the phone's app is running: its session makes the switch (runway phone switch-watch asks it; try again)")
-        }
-        guard home.hasStore else { throw ControlError.invalid("7005 deviceNotPaired: this phone has no store, so no watch is paired with it") }
-        let database = try home.openStore(checkHealth: false)
-        defer { database.close() }
-        let outcome: WatchSwitchOutcome
-        do {
-            outcome = try PairedWatches.switchStored(database, to: name)
-        } catch let error as WCError {
-            throw ControlError.invalid("\(error.code.rawValue) \(error.name): \(error.message)")
-        }
-        if case let .switched(from, watch) = outcome {
-            logger.notice("os.active-watch", ["watch": watch.watchDeviceID, "from": from ?? "-", "app": "not running: it learns it at its next launch"])
-        }
-        return DeviceHost.switchReply(outcome, by: "phone-os (the app is not running: it learns it at its next launch)")
+extension DeviceOperatingSystem {
+    /// Tells the running app its state changed (on its attached connection, `os-attach-app`): a watch
+    /// app's session then tells the phone whether it is in the foreground (the phone's `isReachable`).
+    func appStateChanged() {
+        guard childPID > 0 else { return }
+        let event = JSONValue.object(["event": .string("appState"), "state": .string(state.rawValue)])
+        for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
     }
 }

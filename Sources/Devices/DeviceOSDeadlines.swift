@@ -1,9 +1,9 @@
 import Glibc
 import Posix
 
-// MARK: - The launch's deadlines (`PhoneOSSupervision` carried out)
+// MARK: - The launch's deadlines (`AppSupervision` carried out)
 
-extension PhoneOS {
+extension DeviceOperatingSystem {
     /// Sets the one timer at the supervision's next deadline (READY=1 due, the budget's end, the first
     /// delivery's), after any event that may move it.
     func rearmSupervision() {
@@ -30,7 +30,7 @@ extension PhoneOS {
             killedNeverReady = true
             endApp(SIGKILL)
         case let .reclaim(reason)?:
-            // A budget runs only in the background (`PhoneOSSupervision.budgetStops`).
+            // A budget runs only in the background (`AppSupervision.budgetStops`).
             guard state == .background else { return }
             reclaims += 1
             logger.notice("os.reclaimed", ["pid": childPID, "reason": reason])
