@@ -9,8 +9,8 @@ enum ScenarioCommands {
         path: ["scenario", "run"], synopsis: "FILE [--seed S] [--keep] [--json]",
         summary: """
             Replays a scenario file (docs/scenarios.md; - reads stdin) on a fresh pair in temporary homes:
-            phone-os and watch-agent, found next to runway and started as runway up starts them (with the file's
-            phoneApp, watchApp and their arguments), then each step in turn — record or send N, kill the phone
+            phone-os and watch-agent (watch-os for a watchApp of your own), found next to runway and started as
+            runway up starts them (with the file's phoneApp, watchApp and their arguments), then each step in turn — record or send N, kill the phone
             app, phone-os or the watch (SIGKILL), relaunch, link down/up, clock advance, app open/close/force-quit,
             jetsam, sleep, wait, drain, expect — each printed as it ends with the time since the start. Then a
             verdict: exit 0 if every expectation held, 1 if one did not or a step could not be carried out. The
@@ -55,7 +55,7 @@ enum ScenarioCommands {
         do {
             let phoneOS = try pair.startPhoneOS()
             let watch = try pair.startWatch()
-            Output.err("runway scenario: started phone-os (pid \(phoneOS)) and watch-agent (pid \(watch)), logs in HOME/daemon.log")
+            Output.err("runway scenario: started phone-os (pid \(phoneOS)) and \(pair.watchBinary) (pid \(watch)), logs in HOME/daemon.log")
         } catch {
             let message = "could not start the pair: \(error)"
             printVerdict(json: json, runner: runner, verdict: "fail", line: "FAIL: " + message, failed: 0, expectations: 0, failedStep: nil)

@@ -52,12 +52,13 @@ final class ScenarioPair {
         return pid
     }
 
+    /// What runs the watch: watch-agent itself, always running (RunWay's watch app), or — for a `watchApp`
+    /// of your own — watch-os, which launches it.
+    var watchBinary: String { scenario.watchApp == nil ? "watch-agent" : "watch-os" }
+
     func startWatch() throws -> Int32 {
-        let arguments = (scenario.watchApp.map { ["--app", Filesystem.absolutePath($0)] } ?? []) + scenario.watchArgs
-        let pid = try start("watch-agent", watch, arguments) {
-            guard case let .some(pid) = FileLock.holder(ofDirectory: self.watch.path, pidFile: self.watch.lockPath) else { return nil }
-            return ("watch-agent", pid)
-        }
+        let arguments = scenario.watchApp.map { ["--app", Filesystem.absolutePath($0)] + scenario.watchArgs.map { "--app-arg=\($0)" } } ?? scenario.watchArgs
+        let pid = try start(watchBinary, watch, arguments) { PhoneOSRegistry.holder(self.watch) }
         watchPID = pid
         return pid
     }
@@ -79,15 +80,13 @@ final class ScenarioPair {
             guard let pid = watchPID else { return nil }
             watchPID = nil
             reap(pid, SIGKILL)
-            return "watch-agent (pid \(pid))"
+            waitUntilFree(watch)  // watch-os's app, if it had one running, dies with it
+            return "\(watchBinary) (pid \(pid))"
         case .phoneOS:
             guard let pid = phoneOSPID else { return nil }
             phoneOSPID = nil
             reap(pid, SIGKILL)
-            // Its app dies with it (phone-os's app never outlives it), a moment later: until then it holds
-            // the home, and a relaunch would find it taken.
-            let deadline = monotonicNow() + 10
-            while PhoneOSRegistry.holder(phone) != nil && monotonicNow() < deadline { usleep(5_000) }
+            waitUntilFree(phone)
             return "phone-os (pid \(pid)) and its app"
         case .phoneApp:
             guard let os = phoneOSPID, let status = osStatus(), let pid = status.appPid.flatMap({ Int32(exactly: $0) }),
@@ -96,6 +95,13 @@ final class ScenarioPair {
             Glibc.kill(pid, SIGKILL)  // phone-os's child: phone-os reaps it, and takes it for a crash
             return "the phone app (pid \(pid), \(status.appState))"
         }
+    }
+
+    /// Waits (up to 10 s) until nothing holds `home`: an OS's app dies with it (it never outlives it), a
+    /// moment later, and until then holds the home — a relaunch would find it taken.
+    private func waitUntilFree(_ home: DeviceHome) {
+        let deadline = monotonicNow() + 10
+        while PhoneOSRegistry.holder(home) != nil && monotonicNow() < deadline { usleep(5_000) }
     }
 
     /// Stops what this scenario started and still runs: SIGTERM (phone-os stops its app), then waits.

@@ -118,6 +118,31 @@ import Testing
         #expect(left.isEmpty)
     }
 
+    /// A `watchApp` of your own runs under watch-os, which launches it (here RunWay's watch-agent, given as
+    /// the watchApp): what the phone sends reaches it through watch-os's background launches, also after
+    /// watch-os and the app are killed and watch-os relaunched.
+    @Test func yourOwnWatchAppRunsUnderWatchOS() throws {
+        let directory = makeScratchDirectory("scn-wos")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/watch.json"
+        let scenario = JSONValue.object([
+            "watchApp": .string(Binaries.directory + "/watch-agent"),
+            "steps": .array([
+                .object(["app": .string("open")]), .object(["send": .object(["from": .string("phone"), "count": .integer(5)])]),
+                .object(["kill": .string("watch")]), .object(["relaunch": .string("watch")]),
+                .object(["send": .object(["from": .string("phone"), "count": .integer(5)])]), .object(["drain": .string("1m")]),
+                .object(["expect": .object(["outstanding": .integer(0)])]),
+            ]),
+        ])
+        try Data(scenario.text.utf8).write(to: URL(fileURLWithPath: file))
+        let (result, left) = try run([file, "--seed", "1"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(") and watch-os (pid "), "\(result.stderr)")
+        #expect(result.stdout.contains("3/7 kill watch: SIGKILL to watch-os (pid "), "\(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").last?.hasPrefix("verdict: PASS") == true, "\(result.stdout)")
+        #expect(left.isEmpty)
+    }
+
     @Test func aMalformedFileIsOneLineNamingTheStepAndRunsNothing() throws {
         let cases: [(String, String)] = [
             (#"{"steps":[{"record":5},{"kil":"watch"}]}"#, "step 2: unknown kind 'kil' (did you mean 'kill'?)"),
