@@ -115,7 +115,7 @@ let package = Package(
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).
         .testTarget(
             name: "ParserTests",
-            dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI"]),
+            dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage"]

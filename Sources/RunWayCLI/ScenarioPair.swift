@@ -187,6 +187,8 @@ final class ScenarioPair {
         guard Filesystem.kind(of: path) == .regular else { return [] }
         let database = try Database(path: path, readOnly: scenario.phoneStore != nil)
         defer { database.close() }
+        // An app killed while it first opened its store leaves one without its tables yet: nothing stored.
+        guard try Self.hasTable(database, scenario.phoneStore == nil ? "flights" : nil) else { return [] }
         let query = try database.prepare(scenario.phoneStore?.ids ?? "SELECT id FROM flights ORDER BY arrival")
         var ids: [String] = []
         while try query.step() { ids.append(query.string(at: 0)) }
@@ -199,12 +201,20 @@ final class ScenarioPair {
         guard Filesystem.kind(of: path) == .regular else { return [] }
         let database = try Database(path: path)
         defer { database.close() }
+        guard try Self.hasTable(database, "received_userinfo") else { return [] }
         let query = try database.prepare("SELECT payload FROM received_userinfo ORDER BY arrival")
         var ids: [String] = []
         while try query.step() {
             if let id = (try? PropertyListCodec.decodeDictionary(query.blob(at: 0)))?["scenarioTransfer"]?.stringValue { ids.append(id) }
         }
         return ids
+    }
+
+    /// Whether the store has the table `name` (any table, for nil) yet.
+    private static func hasTable(_ database: Database, _ name: String?) throws -> Bool {
+        let query = try database.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND (?1 IS NULL OR name = ?1)")
+        if let name { try query.bind(name, at: 1) }
+        return try query.step() && query.int64(at: 0) > 0
     }
 
     /// Every SQLite store of both devices, for the checker's integrity check.
