@@ -30,6 +30,9 @@ let package = Package(
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         // Apple's local-notification API, backed by the simulated device's OS.
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        .library(name: "UIKit", targets: ["UIKit"]),
+        // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
+        .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -59,6 +62,8 @@ let package = Package(
         // The public APIs apps are written against, with Apple's names.
         .target(name: "WatchConnectivity", dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceRuntime"]),
         .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime"]),
+        // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
+        .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
@@ -77,6 +82,7 @@ let package = Package(
                 "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews", "PairInvariants",
             ]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp"]),
+        .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
@@ -89,6 +95,9 @@ let package = Package(
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
+        // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
+        // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
         .testTarget(
