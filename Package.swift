@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "phone-daemon", targets: ["phone-daemon"]),
         .executable(name: "watch-agent", targets: ["watch-agent"]),
         .executable(name: "phone-os", targets: ["phone-os"]),
+        .executable(name: "watch-os", targets: ["watch-os"]),
         .executable(name: "runway", targets: ["runway"]),
         .executable(name: "runway-demo", targets: ["runway-demo"]),
         .executable(name: "runway-chaos", targets: ["runway-chaos"]),
@@ -60,7 +61,7 @@ let package = Package(
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
-        // The phone's simulated iOS (phone-os): launches and reclaims the app.
+        // The devices' simulated OSes (phone-os, watch-os): launch and reclaim the app.
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
         .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
@@ -74,6 +75,7 @@ let package = Package(
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
         .executableTarget(name: "phone-os", dependencies: ["Devices"]),
+        .executableTarget(name: "watch-os", dependencies: ["Devices"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),

@@ -15,8 +15,11 @@ public final class LinkAir {
     var random: SeededGenerator
     /// Frames lost on the way, each of which cut the connection.
     public internal(set) var framesLost = 0
-    /// Frames that went through the air (delayed, throttled, or neither), both ways.
+    /// Frames that entered the air, both ways (those after a lost frame go with the connection it cut).
     public internal(set) var framesCarried = 0
+    /// The most bytes one connection has held in the air at once, both ways: bounded by the session's
+    /// high-water mark (out) and `maximumInboundAirBytes` (in), however slow the air.
+    public internal(set) var mostBytesInAir = 0
     /// TEST ONLY (`watch-agent --unsafe-link-loss-skips-frames`): a lost frame just vanishes and the
     /// connection carries on — a link that loses without the cut that makes the peers resend. The proof
     /// that the loss test can fail: with it, flights are lost and the checker names them.

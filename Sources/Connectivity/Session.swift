@@ -218,6 +218,13 @@ public final class Session {
         handle(.localAppStateChanged(AppPresence(installed: installed, active: active, complicationEnabled: core.local.complicationEnabled)))
     }
 
+    /// The OS says whether the app is in the foreground (`watch-os`: at launch, and on `app open|close`);
+    /// whether it is installed stays as recorded.
+    public func setLocalAppActive(_ active: Bool) throws {
+        let installed = try SessionStore.stateValue(database, "app.installed").map { $0 == "1" } ?? true
+        try setLocalAppState(installed: installed, active: active && installed)
+    }
+
     /// The watch: the app's complication was put on the active watch face, or taken off
     /// (`runway watch complication on|off`). Kept across restarts and told to the phone at once (its
     /// `isComplicationEnabled`, and the complication budget, which is 0 while it is off).

@@ -6,7 +6,7 @@ import JSONText
 public enum ControlCommands {
     private static let both: Set<ControlServerKind> = [.phone, .watch]
     /// What the OS answers: the device's own process when the OS runs there, phone-os when it runs the phone.
-    private static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS]
+    private static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS, .watchOS]
 
     public static let all: [ControlCommandSpec] = [
         transferUserInfo, transferComplication, transferFile, files, received, contextSet, contextGet, message, messageData, transfers, cancel, quarantine,
@@ -173,15 +173,17 @@ public enum ControlCommands {
         errors: [.invalid("a step is malformed, out of range or out of order (docs/link-conditions.md)")],
         "play a timeline of link conditions, from now, with seeded draws (replaces a schedule running)")
     public static let app = ControlCommandSpec(
-        "app", [.watch, .phoneOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version]],
-        replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self],
+        "app", [.watch, .phoneOS, .watchOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version], .watchOS: [App.watchOSAction]],
+        replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self, .watchOS: OSStatusReply.self],
         errors: [
             .failure("the app's state does not allow it (foreground while not installed; close, suspend or resume from the wrong state)"),
             .failure("phone-os: open while the app is not installed, or the phone not unlocked since it restarted"),
             .failure("phone-os: install of a version older than the one installed (a downgrade, which iOS refuses)"),
             .invalid("phone-os: a version that is not N(.N){0,3}, or a version with another action"),
+            .failure("watch-os: open while the watch app is not installed"),
         ],
-        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os)")
+        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os); open, close, force-quit, suspend, resume (watch-os)"
+    )
     public static let complication = ControlCommandSpec(
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
@@ -210,9 +212,9 @@ public enum ControlCommands {
     // MARK: - phone-os
 
     public static let osStatus = ControlCommandSpec(
-        "os-status", [.phoneOS], reply: OSStatusReply.self, "the app's state, launches by reason, reclaims, the budget")
+        "os-status", [.phoneOS, .watchOS], reply: OSStatusReply.self, "the app's state, launches by reason, reclaims, the budget")
     public static let osAttachApp = ControlCommandSpec(
-        "os-attach-app", [.phoneOS], "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
+        "os-attach-app", [.phoneOS, .watchOS], "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
     public static let osNotificationsReplace = ControlCommandSpec(
         "os-notifications-replace", [.phoneOS], arguments: [OSNotifications.remove, OSNotifications.add],
         errors: [.invalid("a request is malformed, or would fire now or in the past")],
@@ -226,5 +228,6 @@ public enum ControlCommands {
         "device-reboot", [.phoneOS], reply: OSStatusReply.self,
         "restart the phone: the app stops, the phone is locked and unreachable to the watch until it is unlocked")
     public static let osJetsam = ControlCommandSpec(
-        "os-jetsam", [.phoneOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")], "kill the app at once, as memory pressure does")
+        "os-jetsam", [.phoneOS, .watchOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")],
+        "kill the app at once, as memory pressure does")
 }

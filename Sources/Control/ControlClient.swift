@@ -37,7 +37,7 @@ public final class ControlClient {
     /// The program at the other end, as the catalogue names it: what `send` checks a request for.
     public let server: ControlServerKind
 
-    /// The program at the other end, by the name a user knows (`phone-os` for `HOME/os.sock`).
+    /// The program at the other end, by the name a user knows (`phone-os` or `watch-os` for `HOME/os.sock`).
     private var serverName: String { server.programName }
 
     /// A client of the daemon of `home` (or of the program listening on `socketPath`, phone-os's
@@ -50,7 +50,7 @@ public final class ControlClient {
     ) throws(ControlError) {
         self.home = home
         self.timeoutMilliseconds = timeoutMilliseconds
-        self.server = socketPath != nil ? .phoneOS : home.role == .phone ? .phone : .watch
+        self.server = socketPath != nil ? (home.role == .phone ? .phoneOS : .watchOS) : home.role == .phone ? .phone : .watch
         do {
             if let socketPath { address = try UnixSocketAddress(path: socketPath) } else { address = try home.controlSocketAddress() }
         } catch { throw ControlError.invalid("\(error)") }

@@ -7,6 +7,8 @@ public enum ControlServerKind: String, Sendable, CaseIterable {
     case phone, watch
     /// `phone-os`, the phone's simulated iOS (`HOME/os.sock`).
     case phoneOS = "phone-os"
+    /// `watch-os`, the watch's simulated watchOS (`HOME/os.sock` of the watch's home).
+    case watchOS = "watch-os"
 
     /// The program's name, as a user knows it.
     public var programName: String {
@@ -14,6 +16,7 @@ public enum ControlServerKind: String, Sendable, CaseIterable {
         case .phone: "phone-daemon"
         case .watch: "watch-agent"
         case .phoneOS: "phone-os"
+        case .watchOS: "watch-os"
         }
     }
 }

@@ -146,10 +146,14 @@ public struct OSStatusReply: ControlReply {
     /// The phone is locked (`runway phone lock|unlock`); not unlocked since it restarted (`runway phone reboot`).
     public var locked = false
     public var lockedAfterReboot = false
+    /// watch-os: the phone was in range at its last attempt to reach it (left out by phone-os).
+    public var phoneInRange: Bool?
+    /// watch-os: background tasks (`WKWatchConnectivityRefreshBackgroundTask`) the app completed.
+    public var backgroundTasksCompleted: Int64?
     enum Key: String {
         case home, pid, appState, appPid, forceQuit, launches, launchCount, lastLaunchReason, reclaims, jetsams, declinedLaunches, readyReports
         case backgroundBudgetMs, remainingBudgetMs, launchTimeoutMs, failedLaunches, failuresInARow, lastFailure, backoffRemainingMs
-        case appInstalled, appVersion, locked, lockedAfterReboot
+        case appInstalled, appVersion, locked, lockedAfterReboot, phoneInRange, backgroundTasksCompleted
     }
 
     public init(
@@ -208,6 +212,8 @@ public struct OSStatusReply: ControlReply {
         appVersion = reader.optional(.appVersion) { $0.stringValue }
         locked = reader.optional(.locked) { $0.boolValue } ?? false
         lockedAfterReboot = reader.optional(.lockedAfterReboot) { $0.boolValue } ?? false
+        phoneInRange = reader.optional(.phoneInRange) { $0.boolValue }
+        backgroundTasksCompleted = reader.optional(.backgroundTasksCompleted) { $0.intValue.map(Int64.init) }
     }
 
     public var json: JSONValue {
@@ -221,7 +227,8 @@ public struct OSStatusReply: ControlReply {
             (.lastFailure, .some(lastFailure.map(JSONValue.string) ?? .null)),
             (.backoffRemainingMs, .some(backoffRemainingMs.map(JSONValue.integer) ?? .null)),
             (.appInstalled, .bool(appInstalled)), (.appVersion, .some(appVersion.map(JSONValue.string) ?? .null)), (.locked, .bool(locked)),
-            (.lockedAfterReboot, .bool(lockedAfterReboot)),
+            (.lockedAfterReboot, .bool(lockedAfterReboot)), (.phoneInRange, phoneInRange.map(JSONValue.bool)),
+            (.backgroundTasksCompleted, backgroundTasksCompleted.map(JSONValue.integer)),
         ])
     }
 }
@@ -234,6 +241,10 @@ public struct LinkConditionsReply: ControlReply {
     public var seed: Int64
     public var framesCarried: Int64
     public var framesLost: Int64
+    /// What the connection holds in the air now, and the most it has held at once (bounded, whatever the
+    /// bandwidth).
+    public var bytesInAir: Int64 = 0
+    public var mostBytesInAir: Int64 = 0
     /// The schedule's steps and how many have been applied (both 0 without one).
     public var scheduleSteps: Int64
     public var scheduleApplied: Int64
@@ -241,8 +252,8 @@ public struct LinkConditionsReply: ControlReply {
     public var scheduleNextInMs: Int64?
 
     enum Key: String {
-        case range, latencyMs, jitterMs, loss, bandwidthKbps, effective, connected, seed, framesCarried, framesLost, scheduleSteps, scheduleApplied,
-            scheduleNextInMs
+        case range, latencyMs, jitterMs, loss, bandwidthKbps, effective, connected, seed, framesCarried, framesLost, bytesInAir, mostBytesInAir,
+            scheduleSteps, scheduleApplied, scheduleNextInMs
     }
 
     public init(
@@ -269,6 +280,8 @@ public struct LinkConditionsReply: ControlReply {
         seed = try reader.int(.seed)
         framesCarried = try reader.int(.framesCarried)
         framesLost = try reader.int(.framesLost)
+        bytesInAir = try reader.int(.bytesInAir)
+        mostBytesInAir = try reader.int(.mostBytesInAir)
         scheduleSteps = try reader.int(.scheduleSteps)
         scheduleApplied = try reader.int(.scheduleApplied)
         scheduleNextInMs = reader.optional(.scheduleNextInMs) { $0.intValue.map(Int64.init) }
@@ -284,7 +297,8 @@ public struct LinkConditionsReply: ControlReply {
             (Key.range, .string(conditions.range.rawValue)), (.latencyMs, .integer(Int64(conditions.latencyMilliseconds))),
             (.jitterMs, .integer(Int64(conditions.jitterMilliseconds))), (.loss, .number(conditions.loss)),
             (.bandwidthKbps, .integer(Int64(conditions.bandwidthKbps))), (.effective, effective), (.connected, .bool(connected)), (.seed, .integer(seed)),
-            (.framesCarried, .integer(framesCarried)), (.framesLost, .integer(framesLost)), (.scheduleSteps, .integer(scheduleSteps)),
+            (.framesCarried, .integer(framesCarried)), (.framesLost, .integer(framesLost)), (.bytesInAir, .integer(bytesInAir)),
+            (.mostBytesInAir, .integer(mostBytesInAir)), (.scheduleSteps, .integer(scheduleSteps)),
             (.scheduleApplied, .integer(scheduleApplied)), (.scheduleNextInMs, scheduleNextInMs.map(JSONValue.integer)),
         ])
     }

@@ -60,7 +60,7 @@ public final class ControlRouter {
     /// without `--enable-test-commands`, is refused.
     private func spec(_ name: String) throws(ControlError) -> ControlCommandSpec {
         guard let spec = ControlCommands.spec(name), spec.servers.contains(server) else {
-            let who = server == .phoneOS ? "phone-os" : "the \(server.rawValue)"
+            let who = server == .phoneOS || server == .watchOS ? server.rawValue : "the \(server.rawValue)"
             let known = ControlCommands.all.filter { $0.servers.contains(server) }.map(\.name)
             throw ControlError.invalid(
                 "\(who) does not know the command \(OneLine.quote(name))\(Suggestions.phrase(Suggestions.closest(to: name, among: known), quoted: true))")

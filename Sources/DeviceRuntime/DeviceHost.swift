@@ -121,10 +121,11 @@ public final class DeviceHost {
     /// the session with the host's delegate and the control socket's router. The control socket opens
     /// once the app has activated its session.
     public func prepare() throws {
-        if configuration.role == .phone, activation == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
-            // phone-os owns this home's link socket and launches the app itself.
+        if activation == nil, getenv(PhoneActivation.osPIDVariable) == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
+            // Its OS (phone-os, watch-os) runs this home and launches the app itself.
+            let device = configuration.role.rawValue
             throw DaemonRuntime.StartError.other(
-                "\(home.path) is run by phone-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway phone app open --home \(home.path))"
+                "\(home.path) is run by \(device)-os\(holder.map { " (process \($0))" } ?? ""): it launches the app itself (runway \(device) app open --home \(home.path))"
             )
         }
         try runtime.claimHome(supervised: activation?.supervisedPaths ?? [])
@@ -138,6 +139,7 @@ public final class DeviceHost {
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }
         try makeSession()
+        try followOperatingSystem()
         router = makeRouter()
         control = ControlServer(
             address: try home.controlSocketAddress(), role: home.role, home: home.path, loop: loop, logger: logger)
@@ -198,7 +200,7 @@ public final class DeviceHost {
         tracer = TracingDelegate(ledger, trace: DelegateTrace())
         session.delegate = tracer
         events = EventCommands(trace: tracer.trace)
-        PhoneActivation.reportFirstDelivery(tracer.trace)
+        PhoneActivation.reportFirstDelivery(tracer.trace, role: configuration.role)
         session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
         ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
     }

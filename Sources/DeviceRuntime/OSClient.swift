@@ -19,6 +19,11 @@ final class OSClient: NotificationService {
     private var events: SocketStream?
     private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
     private var observers: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// Told each app state the OS says (`foreground`, `background`): `watch-os` on `app open|close`.
+    var appStateObservers: [(String) -> Void] = []
+    /// The last app state the OS said (it says it on attaching too, so a change made while the app was
+    /// starting is not lost).
+    private(set) var lastAppState: String?
     /// The clock as phone-os last said it: frozen at an instant, or the system's time plus an offset.
     private var frozenAt: Double?
     private var offsetSeconds = 0.0
@@ -61,6 +66,10 @@ final class OSClient: NotificationService {
             switch json["event"]?.stringValue {
             case "clock": clock(json)
             case "notificationDelivered": delivered(json)
+            case "appState":
+                guard let state = json["state"]?.stringValue else { break }
+                lastAppState = state
+                for observer in appStateObservers { observer(state) }
             default: break
             }
         }

@@ -29,10 +29,10 @@ public struct PhoneActivation {
         guard let raw = getenv(osPIDVariable) else { return }
         let text = String(cString: raw)
         guard let pid = pid_t(text), pid > 1 else {
-            throw .other("\(osPIDVariable) must be the pid of the phone-os that launched the app, not \(OneLine.quote(text))")
+            throw .other("\(osPIDVariable) must be the pid of the OS (phone-os, watch-os) that launched the app, not \(OneLine.quote(text))")
         }
         guard ParentDeath.tether(to: pid) else {
-            throw .other("the phone-os that launched this app (process \(pid)) is gone: the app does not outlive its OS")
+            throw .other("the OS that launched this app (process \(pid)) is gone: the app does not outlive its OS")
         }
     }
 
@@ -97,7 +97,9 @@ public struct PhoneActivation {
     /// of transfers or a message handed to it (`X_DELIVERED=1` on `NOTIFY_SOCKET`, with `MAINPID`): a
     /// background launch is not reclaimed before that, so every launch moves the watch's outbox on
     /// (`PhoneOSSupervision`). Read from the delegate trace, after its followers; only under phone-os.
-    public static func reportFirstDelivery(_ trace: DelegateTrace) {
+    /// On the watch (under watch-os) a transfer of its own that the phone acknowledged counts too: a
+    /// launch for the watch's queue moves it on.
+    public static func reportFirstDelivery(_ trace: DelegateTrace, role: DeviceRole = .phone) {
         guard getenv(osPIDVariable) != nil else { return }
         let followers = trace.onEvent
         var reported = false
@@ -105,11 +107,13 @@ public struct PhoneActivation {
             followers?(event)
             guard !reported else { return }
             switch event.call {
-            case .didCommitReceivedTransfers, .didReceiveMessage:
-                reported = true
-                ServiceNotifier.notify("X_DELIVERED=1\nMAINPID=\(getpid())")
-            default: break
+            case .didCommitReceivedTransfers, .didReceiveMessage: break
+            case .didReceiveApplicationContext, .didReceiveFile, .didFinishUserInfoTransfer(_, false, _, _), .didFinishFileTransfer(_, false, _):
+                guard role == .watch else { return }
+            default: return
             }
+            reported = true
+            ServiceNotifier.notify("X_DELIVERED=1\nMAINPID=\(getpid())")
         }
     }
 

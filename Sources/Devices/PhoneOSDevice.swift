@@ -80,7 +80,7 @@ extension PhoneOS {
     }
 
     /// What each launch passes the app: the `--app-arg`s, with the installed version in place of theirs.
-    var launchArguments: [String] {
+    var phoneLaunchArguments: [String] {
         guard let version = device.appVersion else { return options.appArguments }
         var arguments: [String] = []
         var skip = false
@@ -151,7 +151,7 @@ extension PhoneOS {
     }
 
     /// Why the app cannot be opened or launched now, if it cannot.
-    var launchRefusal: String? {
+    var deviceLaunchRefusal: String? {
         if !device.appInstalled { return "the app is not installed (runway phone app install)" }
         if device.lockedAfterReboot { return "the phone has not been unlocked since it restarted (runway phone unlock)" }
         return nil

@@ -10,7 +10,7 @@ import PropertyLists
 /// in the background, unless the user force-quit it. A message under force-quit is turned away with
 /// `notReachable` (7007), so the watch's `sendMessage` fails at once rather than at its time-out; transfers
 /// under force-quit, or nothing pending, are declined silently (the watch retries with its backoff). While
-/// the app is backed off after failed launches (`PhoneOSSupervision`), the same: a message is turned away
+/// the app is backed off after failed launches (`AppSupervision`), the same: a message is turned away
 /// with 7007, transfers wait.
 enum PhoneOSLaunchRule: Equatable {
     case launch(reasonKey: String, reason: String)

@@ -62,56 +62,18 @@ public enum PhoneOSMain {
         do {
             let parsed = try Arguments.parse(arguments, specs: specs)
             if parsed.wantsHelp { print(usage()); return 0 }
-            let home = try parsed.required("home")
-            var daemon = parsed.value("app") ?? ""
-            let defaultApp = daemon.isEmpty
-            if daemon.isEmpty {
-                var buffer = [CChar](repeating: 0, count: 4096)
-                let n = readlink("/proc/self/exe", &buffer, 4095)
-                let me = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-                daemon = String(me[..<(me.lastIndex(of: "/") ?? me.startIndex)]) + "/phone-daemon"
-            }
-            var options = PhoneOS.Options(home: home, daemonPath: daemon)
-            if let text = parsed.value("background-budget-ms") {
-                guard let value = Int(text), value > 0 else {
-                    throw UsageError("--background-budget-ms must be a positive number of milliseconds, not \(OneLine.quote(text))")
-                }
-                options.backgroundBudgetMilliseconds = UInt64(min(value, 86_400_000))
-            }
-            if let text = parsed.value("launch-timeout-ms") {
-                guard let value = Int(text), (1...86_400_000).contains(value) else {
-                    throw UsageError("--launch-timeout-ms must be a whole number of milliseconds from 1 to 86400000, not '\(text)'")
-                }
-                options.launchTimeoutMilliseconds = UInt64(value)
-            }
+            var saveArguments: [String] = []
             if let name = parsed.value("save-path") {
                 guard name == "immediate" || name == "ui-drain" else {
                     throw UsageError("--save-path must be immediate or ui-drain, not \(OneLine.quote(name))")
                 }
-                options.appArguments += ["--save-path", name]
+                saveArguments = ["--save-path", name]
             }
-            if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }
-            if let level = parsed.value("log-level") { options.appArguments += ["--log-level", level] }
-            if let format = parsed.value("log-format") { options.appArguments += ["--log-format", format] }
-            options.appArguments += parsed.values("app-arg")
-            if let id = parsed.value("bundle-id") {
-                if let problem = AppContainer.problem(bundleID: id) { throw UsageError("--bundle-id: \(problem)") }
-                options.bundleID = id
-            } else if !defaultApp {
-                // Another app: its container is named after its executable.
-                let name = String(options.daemonPath.split(separator: "/").last ?? "app")
-                options.bundleID = AppContainer.problem(bundleID: name) == nil ? name : "app"
-            }
-            options.logLevel = try DaemonCommandLine.logLevel(parsed)
-            guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
+            let options = try DeviceOSCommandLine.options(
+                parsed, defaultApp: "phone-daemon", defaultBundleID: "com.runway.RunWay", appArguments: saveArguments)
             return try PhoneOS(options: options).run()
-        } catch let error as UsageError {
-            return DaemonCommandLine.usageFailure(tool, error)
-        } catch let error as DeviceHome.HomeError {
-            return DaemonCommandLine.invalidHome(tool, error)
         } catch {
-            DaemonCommandLine.writeError("\(tool): \(error)\n")
-            return 1
+            return DeviceOSCommandLine.failure(tool, error)
         }
     }
 }

@@ -14,6 +14,8 @@ public final class SimulatedPair {
     public private(set) var watch: DaemonProcess?
     /// The phone's simulated iOS, when the phone is run by it (`startPhoneOS`).
     public private(set) var phoneOS: DaemonProcess?
+    /// The watch's simulated watchOS, when the watch is run by it (`startWatchOS`).
+    public private(set) var watchOS: DaemonProcess?
     /// Extra flags for each start (`--save-path ui-drain`, `--link-rate 500`).
     public var phoneArguments: [String] = []
     public var watchArguments: [String] = []
@@ -72,10 +74,26 @@ public final class SimulatedPair {
         return try JSONValue(parsing: result.stdout)
     }
 
+    /// Starts `watch-os` on the watch's home: it launches the watch app itself (logs go to the watch's log).
+    public func startWatchOS(_ arguments: [String] = []) throws {
+        watchOS = try DaemonProcess(
+            "watch-os", ["--home", watchHome] + arguments, logPath: watchLog, environment: Self.neutralLanguageEnvironment)
+    }
+
+    /// `runway watch ARGUMENTS --json` (`os status`, `app open`, …), its JSON; throws unless it exits 0.
+    public func watchOSCall(_ arguments: [String]) throws -> JSONValue {
+        let result = try runTool(["watch"] + arguments + ["--home", watchHome, "--json"])
+        guard result.status == 0 else { throw HarnessError("runway watch \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
+        return try JSONValue(parsing: result.stdout)
+    }
+
+    public func killWatchOS(_ signal: Int32 = SIGKILL) { watchOS?.kill(signal) }
+
     public func killPhone(_ signal: Int32 = SIGKILL) { phone?.kill(signal) }
     public func killWatch(_ signal: Int32 = SIGKILL) { watch?.kill(signal) }
 
     public func stopAll() {
+        watchOS?.stop()
         phoneOS?.stop()
         phone?.stop()
         watch?.stop()
@@ -84,6 +102,7 @@ public final class SimulatedPair {
     /// Kills both daemons and removes the homes (kept when `RUNWAY_KEEP_TEST_DIRS` is set, to debug).
     public func cleanUp() {
         phoneOS?.stop()  // SIGTERM: it stops the app it launched
+        watchOS?.stop()
         phone?.kill()
         watch?.kill()
         if ProcessInfo.processInfo.environment["RUNWAY_KEEP_TEST_DIRS"] == nil {

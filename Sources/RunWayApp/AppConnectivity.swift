@@ -13,6 +13,8 @@ public final class AppConnectivity {
     private let schedule: (UInt64, @escaping () -> Void) -> Void
     /// Application contexts received since start-up (the durable one is the session's).
     public private(set) var contextsReceived = 0
+    /// userInfo, complications and contexts received since launch: a background task for them may end.
+    public private(set) var deliveries = 0
 
     /// `schedule(ms, body)` runs `body` later on the app's thread (delayed message replies).
     public init(database: Database, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
@@ -25,6 +27,7 @@ public final class AppConnectivity {
 
     /// Records a delivered userInfo in arrival order (inside the app's batch transaction).
     public func recordUserInfo(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+        deliveries += 1
         do {
             let insert = try database.statement(
                 """
@@ -44,6 +47,7 @@ public final class AppConnectivity {
 
     /// Complication data (the watch): it becomes what the complication shows, in the batch's transaction.
     public func recordComplication(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+        deliveries += 1
         do {
             let upsert = try database.statement(
                 """
@@ -132,6 +136,7 @@ public final class AppConnectivity {
 
     public func didReceiveApplicationContext(_ context: [String: Any]) {
         contextsReceived += 1
+        deliveries += 1
         logger.info("app.context-received", ["keys": context.keys.sorted().joined(separator: ",")])
     }
 }

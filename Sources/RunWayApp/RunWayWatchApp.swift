@@ -58,6 +58,8 @@ public final class RunWayWatchApp {
         service.requeueFailedTransfers = options.requeueFailedTransfers
         WCSession.default.setUserInfoValidator(Flight.problem(inUserInfo:))
         WCSession.default.delegate = service
+        // watch-os may have launched the app for the phone's content: its WatchKit task comes here.
+        WKApplication.shared().delegate = self
         recorder = WatchRunRecorder(logger: logger)
         runs = try RunCommands(database: database, now: context.deviceNow, behaviour: options.gpws, logger: logger)
         installRuns()

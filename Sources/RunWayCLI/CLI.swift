@@ -23,7 +23,7 @@ public enum CLI {
         ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
             WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
         ] + LinkCommands.aliases() + LinkConditionCommands.commands + LinkConditionCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault]
-        + SessionCLI.appCommands + SessionCLI.complicationCommands
+        + SessionCLI.appCommands + WatchOSCommands.appCommands + WatchOSCommands.osCommands + SessionCLI.complicationCommands
         + SessionCLI.commands(.watch)
         + QuarantineCLI.commands(.watch) + [
             PhoneCommands.status, SwitchWatchCommand.command, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,

@@ -3,29 +3,37 @@ import Control
 import JSONText
 import Posix
 
-/// A device as the CLI talks to it: each request goes to whoever answers it. A phone run by phone-os is
-/// two programs — the OS (`os.sock`: the clock, the notification centre, the app's state) and the app
-/// (`control.sock`, while it runs) — and a command that needs the app finds out at once, in one line,
-/// when it is not running or is suspended, instead of waiting for a process that cannot answer.
+/// A device as the CLI talks to it: each request goes to whoever answers it. A device run by its OS
+/// (phone-os, watch-os) is two programs — the OS (`os.sock`: the clock, the notification centre, the
+/// app's state) and the app (`control.sock`, while it runs) — and a command that needs the app finds out
+/// at once, in one line, when it is not running or is suspended, instead of waiting for a process that
+/// cannot answer. Recording on the watch is the user starting a run on the wrist: it opens the watch app
+/// first, as a UI attaching opens the phone app.
 final class DeviceClient {
     let home: DeviceHome
     private var app: ControlClient?
     private var os: ControlClient?
-    /// Whether phone-os runs this phone (its `os.sock` answers), found out once.
-    private lazy var phoneOS: ControlClient? = {
-        guard home.role == .phone, Filesystem.kind(of: home.osControlSocketPath) == .socket else { return nil }
+    /// Whether an OS (phone-os, watch-os) runs this device (its `os.sock` answers), found out once.
+    private(set) lazy var deviceOS: ControlClient? = {
+        guard Filesystem.kind(of: home.osControlSocketPath) == .socket else { return nil }
         return try? ControlClient(home: home, socketPath: home.osControlSocketPath)
     }()
+    private var osKind: ControlServerKind { home.role == .phone ? .phoneOS : .watchOS }
+    private var device: String { home.role.rawValue }
+    /// The commands that open the app when it is not running: the user's own action on the device.
+    private var opensTheApp: Set<String> { home.role == .phone ? ["attach"] : ["record", "run-start", "run-replay"] }
 
     init(home: DeviceHome) { self.home = home }
 
-    /// The client for `command`: phone-os for what the OS answers while it runs the phone, else the app.
+    /// The client for `command`: the OS for what it answers while it runs the device, else the app.
     func client(for command: String) throws -> ControlClient {
-        guard let os = phoneOS, let spec = ControlCommands.spec(command) else { return try appClient(for: command) }
-        if spec.servers.contains(.phoneOS) {
+        guard let os = deviceOS, let spec = ControlCommands.spec(command) else { return try appClient(for: command) }
+        if spec.servers.contains(osKind) {
             // `status`: the app's while it runs (the OS's rows are added by the CLI), else the OS's own.
             // `switch-watch`: the app's session makes it while the app runs (its delegate hears it), phone-os when not.
             if command == "status" || command == "switch-watch", let state = appState(os), state != "not running", state != "suspended" {
+                // `status` of an app launched and not listening yet (starting), or gone this instant: the OS answers.
+                if command == "status" { return (try? appClient(for: command)) ?? os }
                 return try appClient(for: command)
             }
             return os
@@ -33,28 +41,38 @@ final class DeviceClient {
         return try appClient(for: command)
     }
 
-    /// The app's control socket, checked first with phone-os when it runs the phone: a command for the app
+    /// The app's control socket, checked first with the OS when it runs the device: a command for the app
     /// while it is not running or is suspended is one line, exit 1, saying how to open it.
     func appClient(for command: String) throws -> ControlClient {
         if let app { return app }
-        if let os = phoneOS {
+        if let os = deviceOS {
             switch appState(os) {
             case "not running"?:
-                guard command == "attach" else {
+                guard opensTheApp.contains(command) else {
                     throw ControlError(
-                        "the phone's app is not running: phone-os runs this phone and launches the app only for the watch or when it is opened (runway phone app open, or runway phone ui)"
+                        home.role == .phone
+                            ? "the phone's app is not running: phone-os runs this phone and launches the app only for the watch or when it is opened (runway phone app open, or runway phone ui)"
+                            : "the watch's app is not running: watch-os runs this watch and launches the app only for the phone or when it is opened (runway watch app open, or runway watch record)"
                     )
                 }
-                // A UI attaching is the user tapping the app's icon.
-                _ = try os.send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = "open" }, as: OSStatusReply.self)
+                // A UI attaching, a run started: the user opening the app.
+                _ = try os.send(openRequest, as: OSStatusReply.self)
+            case "background"? where home.role == .watch && opensTheApp.contains(command):
+                // Starting a run on the wrist brings the app to the foreground.
+                _ = try os.send(openRequest, as: OSStatusReply.self)
             case "suspended"?:
-                throw ControlError("the phone's app is suspended (SIGSTOP): runway phone app resume, or runway phone app open")
+                throw ControlError("the \(device)'s app is suspended (SIGSTOP): runway \(device) app resume, or runway \(device) app open")
             default: break
             }
         }
         let client = try ControlClient(home: home)
         app = client
         return client
+    }
+
+    /// `app open` in the OS's terms.
+    var openRequest: ControlRequest {
+        ControlCommands.app.request { $0[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction] = "open" }
     }
 
     private func appState(_ os: ControlClient) -> String? {
@@ -75,6 +93,13 @@ final class DeviceClient {
     func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws {
         _ = try request.validated(on: home.role == .phone ? .phone : .watch)
         try client(for: request.command).send(request, sink: sink)
+    }
+
+    /// `request` to the app's own socket whoever else answers the command (the watch app's install state,
+    /// which watch-os leaves to it).
+    func sendToApp<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
+        _ = try request.validated(on: home.role == .phone ? .phone : .watch)
+        return try Reply(json: try appClient(for: request.command).send(request))
     }
 
     /// The next event on the app's connection (after `attach` or `events --follow`).

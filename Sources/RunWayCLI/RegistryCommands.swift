@@ -22,7 +22,8 @@ enum RegistryCommands {
             let rows = registry.pairs.map { pair in
                 let phone = DeviceHome(path: pair.phone, role: .phone)
                 let app = PhoneOSRegistry.isRunning(phone) ? PhoneOSRegistry.appState(phone) ?? "unknown" : nil
-                return (pair, app != nil || isRunning(phone), app, isRunning(DeviceHome(path: pair.watch, role: .watch)))
+                let watch = DeviceHome(path: pair.watch, role: .watch)
+                return (pair, app != nil || isRunning(phone), app, PhoneOSRegistry.isRunning(watch) || isRunning(watch))
             }
             if parsed.has("json") {
                 Output.out(
@@ -77,14 +78,15 @@ enum RegistryCommands {
     static let up = CLI.Command(
         path: ["up"], synopsis: "[NAME] [--no-os] [--phone-app PATH] [--phone-arg ARG]... [--watch-arg ARG]... [--json]",
         summary: """
-            Starts the pair's phone and watch-agent in the background (new sessions, logs appended to
-            HOME/daemon.log) and waits until each has said ready. The phone is phone-os, the phone's simulated iOS,
-            when it is installed next to runway: it launches the app (phone-daemon) in the background when the watch
-            has something for it, and in the foreground on runway phone app open. --no-os starts phone-daemon
-            itself, always running. A daemon already running is left alone (said so, with its pid, exit 0). Safe
+            Starts the pair's phone and watch in the background (new sessions, logs appended to HOME/daemon.log)
+            and waits until each has said ready. Each is its OS when that is installed next to runway — phone-os,
+            the phone's simulated iOS; watch-os, the watch's watchOS — which launches the app (phone-daemon,
+            watch-agent) in the background when the other device has something for it, and in the foreground on
+            runway phone|watch app open (and runway watch record). --no-os starts phone-daemon and watch-agent
+            themselves, always running. A daemon already running is left alone (said so, with its pid, exit 0). Safe
             to run from several shells at once: each home is started by one of them, which waits for that daemon's
             own ready; the others then find it running. --phone-arg and --watch-arg pass switches to the phone's
-            app and to watch-agent (the legacy paths: --phone-arg=--save-path --phone-arg=ui-drain); --phone-app
+            app and to the watch's (the legacy paths: --phone-arg=--save-path --phone-arg=ui-drain); --phone-app
             puts an app of your own on the phone. They apply to what this up starts, not to what already runs.
             NAME defaults to --pair, RUNWAY_PAIR or the only registered pair.
             """,
@@ -101,19 +103,10 @@ enum RegistryCommands {
                 appArguments: parsed.values("phone-arg"))
             results["phone"] = phone
             lines.append(phoneLine)
-            let home = DeviceHome(path: pair.watch, role: .watch)
-            let holder = { () -> (binary: String, pid: Int32?)? in
-                guard case let .some(pid) = FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) else { return nil }
-                return ("watch-agent", pid)
-            }
-            switch try Launcher.up("watch-agent", home: home, arguments: parsed.values("watch-arg"), running: holder) {
-            case let .alreadyRunning(_, pid):
-                results["watch"] = .object(["state": .string("already running"), "pid": pid.map { .integer(Int64($0)) } ?? .null])
-                lines.append("watch: already running (\(pid.map { "pid \($0), " } ?? "")\(home.path))")
-            case let .started(pid):
-                results["watch"] = .object(["state": .string("started"), "pid": .integer(Int64(pid))])
-                lines.append("watch: started watch-agent (pid \(pid)), log \(home.path)/daemon.log")
-            }
+            let (watch, watchLine) = try PhoneOSRegistry.up(
+                DeviceHome(path: pair.watch, role: .watch), noOS: parsed.has("no-os"), appArguments: parsed.values("watch-arg"))
+            results["watch"] = watch
+            lines.append(watchLine)
             Output.out(parsed.has("json") ? JSONValue.object(results).text : lines.joined(separator: "\n"))
             return 0
         })
@@ -121,21 +114,15 @@ enum RegistryCommands {
     static let down = CLI.Command(
         path: ["down"], synopsis: "[NAME] [--json]",
         summary:
-            "Stops the pair's daemons with SIGTERM (a clean shutdown; phone-os stops the app it launched) and waits until they are gone; SIGKILL after 15 s.",
+            "Stops the pair's daemons with SIGTERM (a clean shutdown; phone-os and watch-os stop the app they launched) and waits until they are gone; SIGKILL after 15 s.",
         specs: [CLI.jsonSpec, CLI.pairSpec], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
-            let watch = DeviceHome(path: pair.watch, role: .watch)
-            if let pid = runningPID(watch) {
-                let how = Launcher.stop(pid)
-                results["watch"] = .object(["state": .string("stopped"), "pid": .integer(Int64(pid)), "signal": .string(how)])
-                lines.append("watch: stopped (pid \(pid), \(how))")
-            } else {
-                results["watch"] = .object(["state": .string("not running")])
-                lines.append("watch: not running")
-            }
+            let (watch, watchLine) = PhoneOSRegistry.down(DeviceHome(path: pair.watch, role: .watch))
+            results["watch"] = watch
+            lines.append(watchLine)
             let (phone, phoneLine) = PhoneOSRegistry.down(DeviceHome(path: pair.phone, role: .phone))
             results["phone"] = phone
             lines.append(phoneLine)
@@ -164,6 +151,7 @@ enum RegistryCommands {
         let locks = [
             ("phone-os", FileLock.holder(of: phone.path + "/os.lock")),
             ("phone-daemon", FileLock.holder(ofDirectory: phone.path, pidFile: phone.lockPath)),
+            ("watch-os", FileLock.holder(of: watch.path + "/os.lock")),
             ("watch-agent", FileLock.holder(ofDirectory: watch.path, pidFile: watch.lockPath)),
         ]
         return locks.compactMap { program, holder in

@@ -253,10 +253,18 @@ enum SessionCLI {
         CLI.Command(
             path: ["watch", "app", action], synopsis: "--home W",
             summary:
-                "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground).",
+                "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground)."
+                + (action == "foreground" || action == "background"
+                    ? " Under watch-os the same as runway watch app \(action == "foreground" ? "open" : "close")." : ""),
             specs: [CLI.homeSpec], positionals: 0,
             run: { parsed in
-                let reply = try call(parsed, .watch, ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action }, as: WatchAppReply.self)
+                let client = try CLI.client(parsed, .watch)
+                if client.deviceOS != nil, action == "foreground" || action == "background" {
+                    let status = try WatchOSCommands.appAction(client, action == "foreground" ? "open" : "close")
+                    Output.out("watch app: \(status.appState) (watch-os)")
+                    return 0
+                }
+                let reply = try client.sendToApp(ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action }, as: WatchAppReply.self)
                 Output.out("watch app: installed=\(reply.watchAppInstalled) active=\(reply.watchAppActive)")
                 return 0
             })

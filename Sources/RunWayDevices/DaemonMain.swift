@@ -176,6 +176,8 @@ public enum DaemonMain {
             device.limits = try ConnectionLimits(parsed)
             device.session.appVersion = try appVersion(parsed)
             device.testCommandsEnabled = parsed.has("enable-test-commands")
+            // Launched by watch-os: the app never outlives it.
+            try PhoneActivation.tetherToOS()
             return try RunWayDevice.run(device, activation: nil, bundleID: RunWayStore.bundleIDs.watch) { context in
                 let watch = RunWayWatchApp(options: app, context: context)
                 try watch.launch()

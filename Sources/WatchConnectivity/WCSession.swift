@@ -90,6 +90,8 @@ open class WCSession: NSObject, @unchecked Sendable {
             host.session.onWorkoutEvent = { [unowned self] event in
                 (self.delegate as? any WCSessionWorkoutDelegate)?.session(self, didReceiveWorkoutEvent: event)
             }
+            // A launch for WatchConnectivity content: its WatchKit task, once activated.
+            host.whenReady.append { WKApplication.shared().handOverLaunchTask() }
             host.requestActivation()
         }
     }

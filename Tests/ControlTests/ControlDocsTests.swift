@@ -33,7 +33,7 @@ import Testing
         #expect(reference.contains("7009 payloadTooLarge when the payload encodes to more than 65,536 bytes"))
         #expect(reference.contains("7004 sessionNotActivated when the session is not activated yet"))
         #expect(reference.contains("`state`: up or down; required. The link's state."))
-        #expect(reference.contains("reply: `WatchAppReply` (watch-agent), `OSStatusReply` (phone-os)."))
+        #expect(reference.contains("reply: `WatchAppReply` (watch-agent), `OSStatusReply` (phone-os), `OSStatusReply` (watch-os)."))
         for spec in ControlCommands.all { #expect(reference.contains("- **`\(spec.name)`**"), "\(spec.name)") }
     }
 

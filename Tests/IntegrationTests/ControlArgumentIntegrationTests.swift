@@ -100,6 +100,15 @@ import Testing
         }
     }
 
+    @Test func watchOSChecksItsArgumentsToo() throws {
+        try withPair(tag: "args-wos") { pair in
+            try pair.startWatchOS()
+            let home = DeviceHome(path: pair.watchHome, role: .watch)
+            let misses = try Self.misses(.watchOS, home: home, socketPath: home.osControlSocketPath)
+            #expect(misses.isEmpty, "\(misses)")
+        }
+    }
+
     /// A sample of the failures the catalogue declares, as the daemons give them.
     @Test func theDeclaredFailuresAreTheOnesGiven() throws {
         try withPair(tag: "args-errors") { pair in

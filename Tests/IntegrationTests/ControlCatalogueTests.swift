@@ -53,4 +53,13 @@ import Testing
             #expect(missing.isEmpty, "\(missing)")
         }
     }
+
+    @Test func watchOSAnswersItsCommands() throws {
+        try withPair(tag: "catalogue-wos") { pair in
+            try pair.startWatchOS()
+            let home = DeviceHome(path: pair.watchHome, role: .watch)
+            let missing = try unanswered(.watchOS, home: home, socketPath: home.osControlSocketPath)
+            #expect(missing.isEmpty, "\(missing)")
+        }
+    }
 }

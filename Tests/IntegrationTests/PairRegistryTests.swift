@@ -116,7 +116,7 @@ import Testing
     }
 
     /// `up --phone-arg/--watch-arg` hands switches to what it starts: the app phone-os launches gets its
-    /// legacy save path (RunWay 1.3's bug, reproducible under the default `up`), watch-agent its version;
+    /// legacy save path (RunWay 1.3's bug, reproducible under the default `up`), the watch app watch-os launches its version;
     /// `--phone-app` that is no executable is one line, exit 2, nothing started.
     @Test func upPassesSwitchesToTheAppAndTheWatch() throws {
         try withPair(tag: "upargs") { pair in
@@ -132,6 +132,8 @@ import Testing
             #expect(try JSONValue(parsing: result.stdout)["phone"]?["binary"]?.stringValue == "phone-os")
             #expect(try runway(["phone", "app", "open"], state: state).status == 0)
             #expect(try pair.status("phone")["savePath"]?.stringValue == "ui-drain")
+            // watch-os launches the watch app on demand: opened, it runs with the switch.
+            #expect(try runway(["watch", "app", "open"], state: state).status == 0)
             #expect(try pair.status("watch")["appVersion"]?.stringValue == "1.7")
         }
     }

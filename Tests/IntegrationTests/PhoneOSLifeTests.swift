@@ -81,7 +81,7 @@ import Testing
         let notMyParent = getppid()  // alive, and not the parent of the app this test starts
         let result = try runTool(["--home", home], binary: "phone-daemon", environment: ["RUNWAY_OS_PID": "\(notMyParent)"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("the phone-os that launched this app (process \(notMyParent)) is gone"), "\(result.stderr)")
+        #expect(result.stderr.contains("the OS that launched this app (process \(notMyParent)) is gone"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home), "the home is not even created")
     }

@@ -2,12 +2,12 @@ import Testing
 
 @testable import Devices
 
-/// `PhoneOSSupervision`, the rule by which phone-os ends a launch and paces the next: pure, time passed in.
-struct PhoneOSSupervisionTests {
+/// `AppSupervision`, the rule by which phone-os ends a launch and paces the next: pure, time passed in.
+struct AppSupervisionTests {
     let ms: UInt64 = 1_000_000
 
-    func supervision(budget: UInt64 = 300, timeout: UInt64 = 20_000) -> PhoneOSSupervision {
-        PhoneOSSupervision(budgetMilliseconds: budget, launchTimeoutMilliseconds: timeout)
+    func supervision(budget: UInt64 = 300, timeout: UInt64 = 20_000) -> AppSupervision {
+        AppSupervision(budgetMilliseconds: budget, launchTimeoutMilliseconds: timeout)
     }
 
     @Test func theBudgetCountsFromReadyNotFromTheLaunch() {

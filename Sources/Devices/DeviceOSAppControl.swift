@@ -1,0 +1,136 @@
+import DeviceRuntime
+import Connectivity
+import Control
+import Glibc
+import JSONText
+import Posix
+
+// MARK: - The control socket (runway phone|watch app …, runway phone|watch os …)
+
+extension DeviceOperatingSystem {
+    func makeRouter() -> ControlRouter {
+        let router = ControlRouter(server: home.role == .phone ? .phoneOS : .watchOS)
+        registerServices(on: router)
+        registerDeviceCommands(on: router)
+        router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
+        router.on("os-jetsam") { [unowned self] _, connection in
+            guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
+            jetsams += 1
+            logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
+            endApp(SIGKILL)
+            connection.reply(status())
+        }
+        router.on("app") { [unowned self] request, connection in
+            let action = request[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction]
+            if try handleDeviceAppAction(action, request) { return connection.reply(status()) }
+            // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.
+            // Or launched and not ready yet (a background launch on its way): open answers once it is.
+            let launching = action == "open" && (state == .notRunning || endingApp || (childPID > 0 && !supervision.isReady))
+            try appAction(action)
+            if launching && childPID > 0 {
+                // A foreground launch answers once the app is ready (READY=1), so that the next command finds it.
+                openWaiters.append(connection)
+                loop.schedule(afterMilliseconds: 30_000) { [weak self, weak connection] in
+                    guard let self, let connection, let index = self.openWaiters.firstIndex(where: { $0 === connection }) else { return }
+                    self.openWaiters.remove(at: index)
+                    connection.reply(error: ControlError("the app did not report ready within 30 s (see the log)"))
+                }
+            } else {
+                connection.reply(status())
+            }
+        }
+        return router
+    }
+
+    func appAction(_ action: String) throws {
+        switch action {
+        case "open":
+            if let launchRefusal { throw ControlError("cannot open the app: \(launchRefusal)") }
+            forceQuit = false
+            if endingApp && childPID > 0 {
+                // The app is being killed (its budget ran out just now): opened once it is gone.
+                openAfterExit = true
+                return
+            }
+            switch state {
+            case .notRunning: launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
+            case .background:
+                supervision.budgetStops(foreground: true)
+                state = .foreground
+                logger.info("os.app-foreground", ["pid": childPID])
+            case .suspended:
+                kill(childPID, SIGCONT)
+                supervision.budgetStops(foreground: true)
+                state = .foreground
+            case .foreground: break
+            }
+            appStateChanged()
+        case "close":
+            guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
+            state = .background
+            logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
+            supervision.toBackground(at: loop.nowNanoseconds)
+            appStateChanged()
+        case "force-quit":
+            forceQuit = true
+            if childPID > 0 {
+                logger.notice("os.force-quit", ["pid": childPID])
+                endApp(SIGKILL)
+            } else {
+                logger.notice("os.force-quit", ["pid": "none"])
+            }
+        case "suspend":
+            guard childPID > 0, state != .suspended else { throw ControlError("the app is \(state.rawValue): nothing to suspend") }
+            stateBeforeSuspend = state
+            supervision.budgetStops(foreground: false)
+            kill(childPID, SIGSTOP)
+            state = .suspended
+            logger.info("os.suspended", ["pid": childPID])
+        case "resume":
+            guard state == .suspended else { throw ControlError("the app is not suspended (it is \(state.rawValue))") }
+            kill(childPID, SIGCONT)
+            state = stateBeforeSuspend
+            logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
+            if state == .background { supervision.toBackground(at: loop.nowNanoseconds) }
+            appStateChanged()
+        default:
+            throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
+        }
+        rearmSupervision()
+    }
+
+    func status() -> OSStatusReply {
+        let now = loop.nowNanoseconds
+        let remaining = supervision.remainingBudget(at: now).map { Int64($0 / 1_000_000) }
+        let backoff = supervision.backoffRemaining(at: now)
+        var reply = OSStatusReply(
+            home: home.path, pid: Int64(getpid()), appState: state.rawValue, appPid: childPID > 0 ? Int64(childPID) : nil, forceQuit: forceQuit,
+            launches: launches.mapValues { Int64($0) }, launchCount: Int64(launches.values.reduce(0, +)), lastLaunchReason: lastLaunchReason,
+            reclaims: Int64(reclaims), jetsams: Int64(jetsams), declinedLaunches: Int64(declined), readyReports: Int64(readyReports),
+            backgroundBudgetMs: Int64(options.backgroundBudgetMilliseconds), remainingBudgetMs: remaining,
+            launchTimeoutMs: Int64(options.launchTimeoutMilliseconds), failedLaunches: Int64(failures),
+            failuresInARow: Int64(supervision.failuresInARow), lastFailure: supervision.lastFailure,
+            backoffRemainingMs: backoff > 0 ? Int64((backoff + 999_999) / 1_000_000) : nil)
+        decorate(&reply)
+        return reply
+    }
+
+    /// Answers the `open` calls waiting for the app: its status once ready, or why it is not.
+    func answerOpenWaiters(_ failure: String?) {
+        let waiting = openWaiters
+        openWaiters = []
+        for connection in waiting {
+            if let failure { connection.reply(error: ControlError(failure)) } else { connection.reply(status()) }
+        }
+    }
+}
+
+extension DeviceOperatingSystem {
+    /// Tells the running app its state changed (on its attached connection, `os-attach-app`): a watch
+    /// app's session then tells the phone whether it is in the foreground (the phone's `isReachable`).
+    func appStateChanged() {
+        guard childPID > 0 else { return }
+        let event = JSONValue.object(["event": .string("appState"), "state": .string(state.rawValue)])
+        for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
+    }
+}

@@ -1,0 +1,48 @@
+import Glibc
+import Posix
+
+// MARK: - The launch's deadlines (`AppSupervision` carried out)
+
+extension DeviceOperatingSystem {
+    /// Sets the one timer at the supervision's next deadline (READY=1 due, the budget's end, the first
+    /// delivery's), after any event that may move it.
+    func rearmSupervision() {
+        if let supervisionTimer { loop.cancel(supervisionTimer) }
+        supervisionTimer = nil
+        guard childPID > 0, let deadline = supervision.nextDeadline else { return }
+        let now = loop.nowNanoseconds
+        supervisionTimer = loop.schedule(afterNanoseconds: deadline > now ? deadline - now : 0) { [weak self] in
+            guard let self else { return }
+            self.supervisionTimer = nil
+            self.actOnSupervision()
+        }
+    }
+
+    private func actOnSupervision() {
+        guard childPID > 0 else { return }
+        let now = loop.nowNanoseconds
+        switch supervision.due(at: now) {
+        case nil:
+            // Woken early: wait for the deadline again (never a timer at a deadline already passed).
+            if let deadline = supervision.nextDeadline, deadline > now { rearmSupervision() }
+        case let .killNeverReady(reason)?:
+            logger.warning("os.launch-timed-out", ["pid": childPID, "reason": reason])
+            killedNeverReady = true
+            endApp(SIGKILL)
+        case let .reclaim(reason)?:
+            // A budget runs only in the background (`AppSupervision.budgetStops`).
+            guard state == .background else { return }
+            reclaims += 1
+            logger.notice("os.reclaimed", ["pid": childPID, "reason": reason])
+            endApp(SIGKILL)
+        }
+    }
+
+    /// Kills (or stops) the app on the OS's own account: its exit is then no failure of the app's.
+    func endApp(_ signal: Int32) {
+        guard childPID > 0 else { return }
+        endingApp = true
+        if state == .suspended && signal != SIGKILL { kill(childPID, SIGCONT) }
+        kill(childPID, signal)
+    }
+}

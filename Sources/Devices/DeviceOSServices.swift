@@ -1,0 +1,146 @@
+import Connectivity
+import Control
+import DeviceOS
+import DeviceRuntime
+import Glibc
+import JSONText
+import Posix
+import Storage
+
+// MARK: - The OS's own services: the clock and the notification centre, whether the app runs or not
+
+extension DeviceOperatingSystem {
+    /// Opens the OS's store (`HOME/os.sqlite`) and starts its services on phone-os's loop: what fell due
+    /// while nothing ran is delivered now, the rest on a timer as device time reaches it — the app need
+    /// not run for a reminder to be delivered.
+    func startServices() throws {
+        try container.prepare()
+        let database = try SystemServices.openStore(home: home.path)
+        let services = try SystemServices(database: database, loop: loop, logger: logger)
+        services.onDelivered.append { [unowned self] delivered in self.tellApps(delivered) }
+        system = services
+        services.deliverDue()
+    }
+
+    /// What the app is launched with besides its descriptors: where its device's home is, the OS's
+    /// socket (its clock, its notification centre), and its container, where Foundation's own
+    /// directory APIs resolve (`AppContainer`).
+    var launchEnvironment: [String: String] {
+        var variables = container.environment
+        variables[DeviceEnvironment.home] = home.path
+        variables[DeviceEnvironment.osSocket] = home.osControlSocketPath
+        variables[DeviceEnvironment.container] = container.path
+        variables[DeviceEnvironment.bundleID] = options.bundleID
+        return variables
+    }
+
+    /// The OS's commands: the clock, the notification centre (`runway phone notifications`), what the
+    /// running app asks of its OS, and `status` with what the OS knows while the app does not run.
+    func registerServices(on router: ControlRouter) {
+        guard let system else { return }
+        system.onClockChanged.append { [unowned self] reading in self.tellApps(clock: reading) }
+        system.register(on: router, notifications: home.role == .phone)
+        router.on("os-attach-app") { [unowned self] _, connection in
+            try connection.attach()
+            connection.reply(Self.clockEvent(system.clock.reading))
+            // The app's state now: an `app open|close` made while it was starting counts.
+            connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
+        }
+        router.on("status") { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
+        // The watch's apps keep no notifications here (the phone's notification centre is the phone's).
+        guard home.role == .phone else { return }
+        router.on("os-notifications-replace") { [unowned self] request, connection in
+            let remove = (request[ControlCommands.OSNotifications.remove]?.arrayValue ?? []).compactMap(\.stringValue)
+            let add = try (request[ControlCommands.OSNotifications.add]?.arrayValue ?? []).map(Self.request)
+            do {
+                let dropped = try system.replace(remove: remove, add: add)
+                connection.reply(.object(["dropped": .array(dropped.map(JSONValue.string))]))
+            } catch let error as UserNotificationCenter.AddError {
+                throw ControlError.invalid(error.description)
+            }
+            logger.debug("os.notifications-replaced", ["removed": remove.count, "added": add.count])
+        }
+        router.on("os-notifications-remove-delivered") { request, connection in
+            let ids = request[ControlCommands.OSNotifications.ids]?.arrayValue.map { $0.compactMap(\.stringValue) }
+            try system.removeDelivered(ids)
+            connection.reply(.object(["removed": .bool(true)]))
+        }
+    }
+
+    /// A request as the app's client sends it: `{id, fireAt (seconds), title, body, language}`.
+    static func request(_ json: JSONValue) throws -> UserNotificationCenter.Request {
+        guard let id = json["id"]?.stringValue, !id.isEmpty, id.utf8.count <= 200, let fireAt = json["fireAt"]?.doubleValue, fireAt.isFinite,
+            let title = json["title"]?.stringValue, let body = json["body"]?.stringValue, title.utf8.count <= 4096, body.utf8.count <= 4096
+        else {
+            throw ControlError.invalid("a notification request needs id (1 to 200 bytes), fireAt (seconds), title and body (at most 4096 bytes)")
+        }
+        return UserNotificationCenter.Request(id: id, fireAt: fireAt, title: title, body: body, language: json["language"]?.stringValue ?? "")
+    }
+
+    /// The clock as the app's client keeps it: its mode, and the offset or the instant.
+    static func clockEvent(_ reading: DeviceClock.Reading) -> JSONValue {
+        .object([
+            "event": .string("clock"), "mode": .string(reading.mode.rawValue), "offsetSeconds": .number(reading.offsetSeconds),
+            "now": .number(reading.now),
+        ])
+    }
+
+    private func tellApps(clock reading: DeviceClock.Reading) {
+        let event = Self.clockEvent(reading)
+        for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
+    }
+
+    /// Each delivery, to the running app (its `UNUserNotificationCenterDelegate`), and to the log.
+    private func tellApps(_ delivered: [UserNotificationCenter.Delivered]) {
+        let apps = control?.attachedClients ?? []
+        for item in delivered {
+            logger.info("os.notification-delivered", ["id": item.id, "appRunning": !apps.isEmpty])
+            var fields = item.json.objectValue ?? [:]
+            fields["event"] = .string("notificationDelivered")
+            let event = JSONValue.object(fields)
+            for connection in apps { connection.sendEvent(event) }
+        }
+    }
+}
+
+/// What the WatchConnectivity service's store says while the app is not running, read by the OS
+/// (read-only, never written: the store is the service's).
+struct SessionStoreSnapshot {
+    var paired = false
+    var pairingID: String?
+    var watchAppInstalled = false
+    /// This device's own app, as its session last recorded it.
+    var appInstalled = true
+    /// Queued for the counterpart: userInfo transfers, and every lane.
+    var outstanding: Int64 = 0
+    var outstandingAllLanes: Int64 = 0
+    /// The active watch's device id, and every paired watch's.
+    var activeWatch: String?
+    var watches: [PairedWatch] = []
+    /// Transfers queued for each inactive watch.
+    var parked: [String: Int] = [:]
+
+    static func read(home: DeviceHome) -> SessionStoreSnapshot {
+        guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return SessionStoreSnapshot() }
+        defer { database.close() }
+        return read(database)
+    }
+
+    static func read(_ database: Database) -> SessionStoreSnapshot {
+        var snapshot = SessionStoreSnapshot()
+        if let pairing = try? SessionStore.pairing(database) {
+            snapshot.paired = true
+            snapshot.pairingID = pairing.pairingID
+            snapshot.activeWatch = pairing.watchDeviceID
+        }
+        snapshot.watches = (try? PairedWatches.all(database)) ?? []
+        snapshot.parked = (try? PairedWatches.parkedCounts(database)) ?? [:]
+        snapshot.watchAppInstalled = (try? SessionStore.stateValue(database, "peer.installed")) == "1"
+        snapshot.appInstalled = (try? SessionStore.stateValue(database, "app.installed")) != "0"
+        snapshot.outstanding = Int64((try? Outbox(database: database).count()) ?? 0)
+        snapshot.outstandingAllLanes = TransferLane.allCases.reduce(0) { total, lane in
+            total + Int64((try? Outbox(database: database, lane: lane).count()) ?? 0)
+        }
+        return snapshot
+    }
+}

@@ -1,0 +1,355 @@
+import Connectivity
+import Control
+import DeviceOS
+import DeviceRuntime
+import Glibc
+import JSONText
+import Posix
+
+/// What a simulated device OS — the phone's `phone-os`, the watch's `watch-os` — does whatever the
+/// device: it holds `HOME/os.lock` and `HOME/os.sock`, keeps the OS's services (the clock, on the phone
+/// the notification centre: `DeviceOSServices.swift`) whether the app runs or not, and runs the app's
+/// life: it launches the app's executable (with `NOTIFY_SOCKET` for its `READY=1`, its container's
+/// environment, `RUNWAY_OS_PID` to tie the app's life to the OS's), supervises the launch and the
+/// background budget (`AppSupervision`), reclaims, force-quits, suspends, jetsams, and answers the
+/// user's `app open|close|…` and `os status|jetsam` (`DeviceOSAppControl.swift`).
+///
+/// What differs between the devices — how the OS learns that something is pending for the app, and what
+/// the app is handed at launch — is the subclass's (`PhoneOS`: the watch's `hello` on the phone's
+/// `link.sock`; `WatchOS`: the phone's traffic on the watch's own connection to it), through the hooks
+/// declared here (`openLink`, `appMayLaunch`, `launchDescriptors`, `appLaunched`, `closeLink`, …).
+public class DeviceOperatingSystem {
+    public struct Options: Sendable {
+        public var home: String
+        public var backgroundBudgetMilliseconds: UInt64 = 30_000
+        /// How long a launch may take to report `READY=1` (and a background launch, after it, to make its
+        /// first delivery) before the OS gives up on it (`AppSupervision`).
+        public var launchTimeoutMilliseconds: UInt64 = 20_000
+        public var daemonPath: String
+        public var appArguments: [String] = []
+        public var logLevel: Logger.Level = .info
+        /// The app's bundle id: its container is `HOME/apps/BUNDLE-ID`.
+        public var bundleID = "com.runway.RunWay"
+        public init(home: String, daemonPath: String) {
+            self.home = home
+            self.daemonPath = daemonPath
+        }
+    }
+
+    public enum AppState: String { case notRunning = "not running", background, foreground, suspended }
+
+    let options: Options
+    let home: DeviceHome
+    let loop = EventLoop()
+    let logger: Logger
+    /// The program's name (`phone-os`, `watch-os`): its messages and its log's component.
+    let programName: String
+    private let signals: SignalSource
+    private var osLock: FileLock?
+    var control: ControlServer?
+    private var notifySocket: FileDescriptor?
+    var notifyPath: String { PhoneActivation.osNotifyPath(home) }
+    public static func controlPath(_ home: String) -> String { home + "/os.sock" }
+
+    var childPID: pid_t = 0
+    var state: AppState = .notRunning
+    var stateBeforeSuspend: AppState = .background
+    var forceQuit = false
+    /// When a launch ends and how the next is paced (`AppSupervision`), and the one timer for its
+    /// next deadline.
+    var supervision: AppSupervision
+    var supervisionTimer: EventLoop.TimerID?
+    /// Set when the OS itself kills or stops the app (a reclaim, jetsam, force-quit, the watchdog,
+    /// shutdown): its exit is then no failure of the app's.
+    var endingApp = false
+    var killedNeverReady = false
+    var failures = 0
+    var launches: [String: Int] = [:]
+    var reclaims = 0
+    var jetsams = 0
+    var declined = 0
+    var readyReports = 0
+    var lastLaunchReason = ""
+    /// `app open` arrived while the app was being killed: it is launched in the foreground once reaped.
+    var openAfterExit = false
+    /// `app open` calls waiting for the app they launched to report READY=1.
+    var openWaiters: [ControlConnection] = []
+    /// The OS's services (`DeviceOSServices.swift`): the clock, and on the phone the notification centre.
+    var system: SystemServices?
+    /// The app's container: what it is launched in.
+    var container: AppContainer { AppContainer(home: home.path, bundleID: options.bundleID) }
+
+    init(options: Options, role: DeviceRole, programName: String) throws {
+        self.options = options
+        self.programName = programName
+        home = DeviceHome(path: options.home, role: role)
+        logger = Logger(component: programName, minimumLevel: options.logLevel)
+        supervision = AppSupervision(
+            budgetMilliseconds: options.backgroundBudgetMilliseconds, launchTimeoutMilliseconds: options.launchTimeoutMilliseconds)
+        signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD, SIGHUP])
+    }
+
+    public struct Conflict: Error, CustomStringConvertible { public let description: String }
+
+    private func takeLock(_ path: String) throws -> FileLock {
+        let result: Result<FileLock, FileLock.LockError>
+        do { result = .success(try FileLock(path: path)) } catch { result = .failure(error) }
+        switch result {
+        case let .success(lock): return lock
+        case let .failure(.heldBy(pid, _)):
+            throw Conflict(description: "\(home.path) is already run by \(programName)\(pid.map { " (process \($0))" } ?? "")")
+        case let .failure(.system(error)): throw error
+        }
+    }
+
+    // MARK: - The device's hooks (the subclass's)
+
+    /// Sockets of the device's own the OS owns in the home, removed when stale at start-up.
+    var ownedSocketPaths: [String] { [] }
+    /// Opens what the device's link needs before the app can be launched (the phone's listener).
+    func openLink() throws {}
+    /// The OS is ready: from now on it may launch the app when something is pending.
+    func appMayLaunch() {}
+    /// What a launch hands the app (descriptor, its name), or nil when it cannot be launched now.
+    func launchDescriptors(connection: FileDescriptor?) -> [(Int32, String)]? { [] }
+    /// The app was launched; the OS stops watching for it.
+    func appLaunched() {}
+    /// The app is gone; the OS watches for it again.
+    func appGone() {}
+    /// Shutdown: the device's link closes.
+    func closeLink() {}
+    /// Why the app cannot be opened or launched now, if it cannot.
+    var launchRefusal: String? { nil }
+    /// The device's own commands on the OS's router.
+    func registerDeviceCommands(on router: ControlRouter) {}
+    /// An `app` action the device handles itself (the phone's install, uninstall): true if it did.
+    func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool { false }
+    /// The device's rows in `os-status`.
+    func decorate(_ reply: inout OSStatusReply) {}
+    /// `status` while the OS answers it (the app not running).
+    func statusWhileAppIsDown() throws -> StatusReply { throw ControlError("the app is not running") }
+
+    // MARK: - Running
+
+    /// Runs until SIGTERM; returns the exit status.
+    public func run() throws -> Int32 {
+        try home.prepare()
+        osLock = try takeLock(PhoneActivation.osLockPath(home))
+        if FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) != nil {
+            do {
+                try takeHomeFromItsHolder()
+            } catch {
+                osLock?.unlock()
+                throw error
+            }
+        }
+        // The home is ours: a socket of ours left here is stale (nobody may listen in it now).
+        for path in ownedSocketPaths + [Self.controlPath(home.path), notifyPath] {
+            switch Filesystem.kind(of: path) {
+            case .missing: continue
+            case .socket: unlink(path)
+            default: throw Conflict(description: "\(path) exists and is not a socket: refusing to remove it")
+            }
+        }
+        try startServices()
+        try openLink()
+        try openNotifySocket()
+        let server = ControlServer(
+            address: try UnixSocketAddress(path: Self.controlPath(home.path)), role: home.role,
+            home: home.path, loop: loop, logger: logger)
+        server.handler = makeRouter().route
+        try server.start()
+        control = server
+        loop.register(signals.descriptor.rawValue, interest: .readable) { [unowned self] _ in self.signalsArrived() }
+        appMayLaunch()
+
+        let line = Array("ready\n".utf8)
+        _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
+        logger.info("os.ready", ["home": home.path, "pid": getpid(), "backgroundBudgetMs": options.backgroundBudgetMilliseconds])
+        try loop.run()
+        shutdown()
+        return 0
+    }
+
+    private func shutdown() {
+        if childPID > 0 {
+            logger.info("os.stopping-app", ["pid": childPID])
+            endingApp = true
+            if state == .suspended { kill(childPID, SIGCONT) }
+            kill(childPID, SIGTERM)
+            var status: Int32 = 0
+            for _ in 0..<1000 {
+                if waitpid(childPID, &status, WNOHANG) == childPID { childPID = 0; break }
+                usleep(10_000)
+            }
+            if childPID > 0 { kill(childPID, SIGKILL); waitpid(childPID, &status, 0); childPID = 0 }
+        }
+        closeLink()
+        control?.stop()
+        notifySocket?.close()
+        unlink(notifyPath)
+        system?.database.close()
+        logger.info("os.stopped", ["home": home.path])
+        osLock?.unlock()
+    }
+
+    // MARK: - Signals and the app's life
+
+    private func signalsArrived() {
+        for signal in signals.drain() {
+            if signal == SIGCHLD { reap(); continue }
+            if signal == SIGHUP {
+                // As the daemons do: the log is stderr, there is nothing to reopen.
+                logger.notice("os.signal", ["signal": "SIGHUP", "action": "ignored"])
+                continue
+            }
+            logger.notice("os.signal", ["signal": signal == SIGTERM ? "SIGTERM" : "SIGINT", "action": "stopping the app, shutting down"])
+            loop.stop()
+        }
+    }
+
+    func reap() {
+        var status: Int32 = 0
+        while childPID > 0 {
+            let pid = waitpid(childPID, &status, WNOHANG)
+            guard pid == childPID else { return }
+            let signalled = (status & 0x7f) != 0
+            logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
+            childPID = 0
+            state = .notRunning
+            let how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
+            if let failure = supervision.exited(at: loop.nowNanoseconds, endedByOS: endingApp, neverReady: killedNeverReady, how: how) {
+                failures += 1
+                logger.warning(
+                    "os.app-failed",
+                    [
+                        "pid": pid, "reason": failure, "failuresInARow": supervision.failuresInARow,
+                        "nextBackgroundLaunchInMs": supervision.backoffRemaining(at: loop.nowNanoseconds) / 1_000_000,
+                    ])
+            }
+            endingApp = false
+            killedNeverReady = false
+            rearmSupervision()
+            appGone()
+            if openAfterExit {
+                openAfterExit = false
+                launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
+                if childPID > 0 { continue }
+            }
+            answerOpenWaiters("the app exited before it was ready (see the log)")
+        }
+    }
+
+    /// Why no background launch may happen now (the app backing off after failures), if none may.
+    var backingOff: String? {
+        let backoff = supervision.backoffRemaining(at: loop.nowNanoseconds)
+        guard backoff > 0 else { return nil }
+        return
+            "the app failed \(supervision.failuresInARow) time(s) in a row (last: \(supervision.lastFailure ?? "?")): no background launch for \((backoff + 999_999) / 1_000_000) ms"
+    }
+
+    // MARK: - Launching
+
+    private func openNotifySocket() throws {
+        let raw = try systemCall("socket") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        }
+        let fd = FileDescriptor(adopting: raw)
+        let address = try UnixSocketAddress(path: notifyPath)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        try address.withSockAddr { (sa, length) throws(SystemError) in
+            _ = try systemCall("bind(\(notifyPath))") { bind(fd.rawValue, sa, length) }
+        }
+        notifySocket = fd
+        loop.register(raw, interest: .readable) { [unowned self] _ in self.readNotifications() }
+    }
+
+    private func readNotifications() {
+        guard let notifySocket else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(notifySocket.rawValue, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { return }
+            let text = String(decoding: buffer[0..<n], as: UTF8.self)
+            let lines = text.split(separator: "\n")
+            // From the app running now: a datagram its predecessor sent just before it was reclaimed
+            // must not count for the next launch.
+            let sender = lines.first { $0.hasPrefix("MAINPID=") }.flatMap { pid_t($0.dropFirst("MAINPID=".count)) }
+            if let sender, sender != childPID { continue }
+            for line in lines {
+                if line == "READY=1" {
+                    readyReports += 1
+                    supervision.ready(at: loop.nowNanoseconds)
+                    rearmSupervision()
+                    answerOpenWaiters(nil)
+                } else if line == "X_DELIVERED=1" {
+                    supervision.delivered()
+                    rearmSupervision()
+                } else if line == AppLaunch.taskCompletedNotice {
+                    backgroundTasksCompleted += 1
+                }
+                logger.info("os.app-notified", ["state": String(line)])
+            }
+        }
+    }
+
+    /// Background tasks the app said it completed (`WKWatchConnectivityRefreshBackgroundTask`).
+    var backgroundTasksCompleted = 0
+
+    /// Starts the app with what the device hands it (`launchDescriptors`: on the phone the link listener
+    /// as descriptor 3, `link`, and the watch's connection, if any, as 4, `connection`, by the systemd
+    /// protocol; LISTEN_PID is the app's own pid, the shell's `$$`, kept across its `exec`).
+    func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
+        guard childPID == 0, launchRefusal == nil, let descriptors = launchDescriptors(connection: connection) else {
+            connection?.close()
+            return
+        }
+        // Copies at high numbers first, so that placing them at 3 and 4 cannot overwrite one another.
+        let copies = descriptors.map { fcntl($0.0, F_DUPFD_CLOEXEC, 100) }
+        defer {
+            for copy in copies where copy >= 0 { Glibc.close(copy) }
+            connection?.close()
+        }
+        var environment = Spawn.currentEnvironment(removing: [
+            "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", PhoneActivation.osPIDVariable, AppLaunch.modeVariable,
+            AppLaunch.reasonVariable,
+        ])
+        // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
+        environment += [
+            "NOTIFY_SOCKET=\(notifyPath)", "\(PhoneActivation.osPIDVariable)=\(getpid())",
+            "\(AppLaunch.modeVariable)=\(kind.rawValue)", "\(AppLaunch.reasonVariable)=\(reasonKey)",
+        ]
+        if !descriptors.isEmpty {
+            environment += ["LISTEN_FDS=\(descriptors.count)", "LISTEN_FDNAMES=\(descriptors.map(\.1).joined(separator: ":"))"]
+        }
+        // The device and the OS it runs on, and the app's container (Foundation's directories in it).
+        environment = environment.filter { entry in !launchEnvironment.keys.contains { entry.hasPrefix($0 + "=") } }
+        environment += launchEnvironment.map { "\($0.key)=\($0.value)" }
+        let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
+        var spawn = Spawn(
+            "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath, "--home", home.path] + launchArguments, environment: environment)
+        spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
+        for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
+        let pid: pid_t
+        do {
+            pid = try spawn.run()
+        } catch {
+            logger.error("os.launch-failed", ["error": "\(error)"])
+            return
+        }
+        childPID = pid
+        state = kind
+        appLaunched()
+        launches[reasonKey, default: 0] += 1
+        lastLaunchReason = reason
+        logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
+        supervision.launched(at: loop.nowNanoseconds, background: kind == .background, awaitsDelivery: kind == .background && reasonKey != "user")
+        rearmSupervision()
+    }
+
+    /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed
+    /// version in place of theirs).
+    var launchArguments: [String] { options.appArguments }
+}

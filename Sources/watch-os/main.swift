@@ -1,0 +1,4 @@
+import Devices
+import Glibc
+
+exit(WatchOSMain.main(Array(CommandLine.arguments.dropFirst())))
