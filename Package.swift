@@ -29,6 +29,9 @@ let package = Package(
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         // Apple's local-notification API, backed by the simulated device's OS.
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        .library(name: "UIKit", targets: ["UIKit"]),
+        // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
+        .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -58,6 +61,8 @@ let package = Package(
         // The public APIs apps are written against, with Apple's names.
         .target(name: "WatchConnectivity", dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceRuntime"]),
         .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime"]),
+        // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
+        .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
@@ -71,6 +76,7 @@ let package = Package(
             name: "RunWayCLI",
             dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews"]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "Digest", "RunWayApp"]),
+        .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
@@ -83,6 +89,9 @@ let package = Package(
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
+        // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
+        // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
         .testTarget(
