@@ -53,6 +53,8 @@ import Testing
                 usleep(100_000)
             }
             try pair.waitUntilDrained()
+            // The last background launch ends by its budget: read the OS's figures once it has.
+            try pair.waitUntil("the app is reclaimed") { try osStatus(pair)["appState"]?.stringValue == "not running" }
             let status = try osStatus(pair)
             let report = DeliveryReport.check(sent: pair.recorded, received: Self.received(home: pair.phoneHome))
             return (report, status)
