@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "PackageRulesTests"),
         .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
-        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
+        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).
         .testTarget(
             name: "ParserTests",
