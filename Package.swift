@@ -11,8 +11,9 @@
 //   Control          - the control socket's protocol: frames, commands and replies, client, server plumbing
 //   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
+//   PairInvariants   - the invariant checker: lost, duplicated, order, integrity (the harness's and the CLI's)
 //   RunWayCLI        - the `runway` command-line client
-//   PairTesting      - the integration harness: real processes, real signals, the invariant checker
+//   PairTesting      - the integration harness: real processes, real signals
 import PackageDescription
 
 let package = Package(
@@ -72,10 +73,15 @@ let package = Package(
         .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
+        // The promise, checked (lost, duplicated, order, outstanding, the stores' integrity): for the
+        // harness and for `runway scenario run`, which must not carry the harness.
+        .target(name: "PairInvariants", dependencies: ["Storage", "Digest"]),
         .target(
             name: "RunWayCLI",
-            dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews"]),
-        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "Digest", "RunWayApp"]),
+            dependencies: [
+                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews", "PairInvariants",
+            ]),
+        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp"]),
         .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
@@ -115,11 +121,11 @@ let package = Package(
         .testTarget(name: "PackageRulesTests"),
         .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
-        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
+        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).
         .testTarget(
             name: "ParserTests",
-            dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI"]),
+            dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage"]

@@ -1,6 +1,6 @@
 /// Where the watch is from the phone (`runway link set --range`): beside it over Bluetooth, out of
 /// Bluetooth range but reached through the Wi-Fi relay, or out of range altogether.
-public enum LinkRange: String, CaseIterable, Sendable {
+public enum LinkRange: String, CaseIterable, Sendable, Codable {
     case near, wifi, out
 }
 
@@ -111,20 +111,6 @@ public struct LinkConditionsChange: Equatable, Sendable {
 
     /// The first value out of its range (applied to clear air, every named value is checked).
     public var problem: String? { applied(to: LinkConditions()).problem }
-}
-
-/// SplitMix64: the air's draws (jitter, loss) from a seed, so a schedule replays with the same draws.
-struct LinkRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// One direction of the air, as a pure function of the frames that enter it: each frame waits for the

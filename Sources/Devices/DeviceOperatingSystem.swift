@@ -184,14 +184,9 @@ public class DeviceOperatingSystem {
         if childPID > 0 {
             logger.info("os.stopping-app", ["pid": childPID])
             endingApp = true
-            if state == .suspended { kill(childPID, SIGCONT) }
-            kill(childPID, SIGTERM)
-            var status: Int32 = 0
-            for _ in 0..<1000 {
-                if waitpid(childPID, &status, WNOHANG) == childPID { childPID = 0; break }
-                usleep(10_000)
-            }
-            if childPID > 0 { kill(childPID, SIGKILL); waitpid(childPID, &status, 0); childPID = 0 }
+            // SIGCONT if suspended, SIGTERM, 10 s, SIGKILL, reaped.
+            ProcessStop.stop(childPID, grace: 10)
+            childPID = 0
         }
         closeLink()
         control?.stop()
