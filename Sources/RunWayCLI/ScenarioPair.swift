@@ -92,7 +92,7 @@ final class ScenarioPair {
             guard let os = phoneOSPID, let status = osStatus(), let pid = status.appPid.flatMap({ Int32(exactly: $0) }),
                 Self.parent(of: pid) == os
             else { return nil }
-            Glibc.kill(pid, SIGKILL)  // phone-os's child: phone-os reaps it, and takes it for a crash
+            ProcessStop.signal(pid, SIGKILL)  // phone-os's child: phone-os reaps it, and takes it for a crash
             return "the phone app (pid \(pid), \(status.appState))"
         }
     }
@@ -113,9 +113,8 @@ final class ScenarioPair {
 
     private func reap(_ pid: Int32, _ signal: Int32) {
         if signal == SIGKILL {
-            Glibc.kill(pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ProcessStop.signal(pid, SIGKILL)
+            _ = ProcessStop.reap(pid, block: true)
         } else {
             _ = Launcher.stop(pid)
         }

@@ -3,6 +3,7 @@ import Glibc
 import JSONText
 @_exported import struct PairTesting.DeliveryReport
 import PairTesting
+import Posix
 
 /// A simulated phone and watch for your own `swift test`: your apps (or RunWay's) on them, in fresh
 /// homes, through the real binaries — `phone-os` hosting the phone's app (background launches on
@@ -104,7 +105,7 @@ public final class DevicePair {
 
     /// SIGKILLs the phone's app if it runs (phone-os launches it again when the watch has more).
     public func killPhoneApp() throws {
-        if let pid = try phoneOS(["os", "status"])["appPid"]?.intValue { kill(pid_t(pid), SIGKILL) }
+        if let pid = try phoneOS(["os", "status"])["appPid"]?.intValue { ProcessStop.signal(pid_t(pid), SIGKILL) }
     }
 
     /// The phone's app's state as phone-os says it: `not running`, `background`, `foreground`, `suspended`.
