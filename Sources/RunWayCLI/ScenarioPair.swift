@@ -184,6 +184,7 @@ final class ScenarioPair {
     func storedFlightIDs() throws -> [String] {
         let path = scenario.phoneStore.map { phoneContainer + "/" + $0.path } ?? phoneAppStore
         guard Filesystem.kind(of: path) == .regular else { return [] }
+        if let store = scenario.phoneStore, store.ids == nil { return try Self.lines(path) }
         let database = try Database(path: path, readOnly: scenario.phoneStore != nil)
         defer { database.close() }
         // An app killed while it first opened its store leaves one without its tables yet: nothing stored.
@@ -192,6 +193,15 @@ final class ScenarioPair {
         var ids: [String] = []
         while try query.step() { ids.append(query.string(at: 0)) }
         return ids
+    }
+
+    /// A text file's lines, the ids an app appended one per line; a last line without its newline is one
+    /// the app was killed while writing, not yet saved, and left out.
+    static func lines(_ path: String) throws -> [String] {
+        let bytes = try Filesystem.readFile(path)
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        lines.removeLast()  // what follows the last newline: empty, or a line cut short
+        return lines.filter { !$0.isEmpty }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The scenario's userInfo ids that RunWay's app on `device` received, in arrival order.
