@@ -136,10 +136,11 @@ public final class Session {
     public var isPaired: Bool { core.isPaired }
     /// Whether a link to the counterpart is up.
     public var isLinked: Bool { channel != nil }
-    /// As on the device: the watch reaches the phone while the link is up *and* its own app is in the
-    /// foreground (a message wakes the phone app); the phone reaches the watch only while the link is up
-    /// *and* the watch app is active (`SessionCore.isReachable`).
-    public var isReachable: Bool { channel != nil && core.isReachable }
+    /// As on the device: the watch reaches the phone while the phone is in range — the link up, or the
+    /// phone's system answering with its app not running (a message wakes it) — *and* its own app is in
+    /// the foreground; the phone reaches the watch only while the link is up *and* the watch app is
+    /// active (`SessionCore.isReachable`).
+    public var isReachable: Bool { (channel != nil || role == .watch) && core.isReachable }
     /// Phone side: whether the watch app is installed, as the watch last reported (in a handshake or an
     /// app-state frame). Like the device's property, meaningful only once activated.
     public var isWatchAppInstalled: Bool { role == .phone ? counterpartAppInstalled : localAppInstalled }
@@ -317,6 +318,12 @@ public final class Session {
     /// The phone's system said what its app is without a link (`phone-os` declining a `hello`).
     public func counterpartStateOutsideLink(installed: Bool?, active: Bool?) {
         handle(.counterpartStateOutsideLink(installed: installed, active: active))
+    }
+
+    /// The watch's transport: nobody listens on the phone's link socket, or the link was taken down (out
+    /// of range); the phone is in range again once its system answers (a link, or a declined `hello`).
+    public func counterpartOutOfRange() {
+        handle(.counterpartOutOfRange)
     }
 
     /// watchOS: the iPhone is unreachable because it has not been unlocked since it restarted (its system

@@ -89,7 +89,8 @@ extension SessionCore {
         do throws(WCError) {
             try requireActivated()
             try requireCounterpartApp()
-            let direct = isReachable
+            // Reachable with no link (the phone in range, its app not running): the message waits for it.
+            let direct = isReachable && isLinked
             guard direct || mayWakeCounterpart(transportCanWake: transportCanWake) else {
                 throw WCError(
                     .notReachable,

@@ -94,6 +94,9 @@ enum SessionEvent {
     case counterpartStateOutsideLink(installed: Bool?, active: Bool?)
     /// The counterpart turned our handshake away with this error.
     case refusedByCounterpart(WCError)
+    /// The watch: nobody listens on the phone's link socket (false: off or out of range), or the link was
+    /// taken down.
+    case counterpartOutOfRange
     /// Transfers (or a file) of the counterpart's arrived on this link: what is still pending shrinks.
     case contentArrived(count: Int)
     /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
