@@ -226,6 +226,15 @@ public final class Session {
         try setLocalAppState(installed: installed, active: active && installed)
     }
 
+    /// The watch: a workout session started or ended (HealthKit's `HKWorkoutSession`, stood in for): while
+    /// one runs, the app counts as active to the phone even in the background.
+    public func setLocalWorkoutRunning(_ running: Bool) {
+        handle(.localWorkoutChanged(running: running))
+    }
+
+    /// Whether a workout session runs on this watch.
+    public var localWorkoutRunning: Bool { core.localWorkout }
+
     /// The watch: the app's complication was put on the active watch face, or taken off
     /// (`runway watch complication on|off`). Kept across restarts and told to the phone at once (its
     /// `isComplicationEnabled`, and the complication budget, which is 0 while it is off).
@@ -252,9 +261,9 @@ public final class Session {
         var handshake = Handshake(
             role: role, deviceID: deviceID, pairingID: pairing.pairingID, appVersion: configuration.appVersion,
             resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
-            appInstalled: localAppInstalled, appActive: localAppActive)
+            appInstalled: localAppInstalled, appActive: core.announcedPresence.active)
         handshake.complicationEnabled = core.local.complicationEnabled
-        core.announcedLocal = core.local
+        core.announcedLocal = core.announcedPresence
         handshake.complicationResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .complication)
         handshake.fileResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .file)
         handshake.pendingTransfers = Int64(try outstandingTransferCount())

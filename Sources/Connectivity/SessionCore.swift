@@ -41,6 +41,16 @@ struct SessionCore {
     /// The watch: the phone's system answered the last attempt (a link, or a `hello` declined with its
     /// app's state), so the phone is in range though no link may be up; false once nobody listens.
     private(set) var counterpartInRange = false
+    /// The watch: a workout session runs (its app has a high priority in the background).
+    private(set) var localWorkout = false
+
+    /// This side's app as the counterpart is told it: on the watch, a running workout makes a
+    /// backgrounded app active ("running with a high priority in the background").
+    var announcedPresence: AppPresence {
+        var presence = local
+        if role == .watch, localWorkout, presence.installed { presence.active = true }
+        return presence
+    }
     /// What the counterpart's handshake said it had pending for this side, less what arrived since.
     private(set) var contentPending: Int64 = 0
     /// The file lane's sender: one file at a time, chunks within its window.
@@ -74,7 +84,7 @@ struct SessionCore {
         guard role == .watch else { return linked && counterpart.installed && counterpart.active }
         // watchOS: the iPhone in range is enough — its app need not run, a message wakes it.
         let inRange = linked || (counterpartInRange && counterpart.installed && !counterpartNeedsUnlock)
-        return inRange && local.installed && local.active
+        return inRange && local.installed && announcedPresence.active
     }
 
     /// Whether the pump may send: a link, an activated session, and on the phone a watch app to send to.
@@ -260,10 +270,21 @@ struct SessionCore {
             local = presence
             var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
             if isLinked {
-                actions.append(.send(appStateFrame(presence)))
-                announcedLocal = presence
+                actions.append(.send(appStateFrame(announcedPresence)))
+                announcedLocal = announcedPresence
             }
             // The watch's own reachability follows its app's foreground: its delegate hears of it too.
+            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+            return actions
+        case let .localWorkoutChanged(running):
+            guard role == .watch, running != localWorkout else { return [] }
+            let wasReachable = isReachable
+            localWorkout = running
+            var actions: [SessionAction] = [.log(LogLine(.info, "app.workout", ("running", running)))]
+            if isLinked, announcedLocal != announcedPresence {
+                actions.append(.send(appStateFrame(announcedPresence)))
+                announcedLocal = announcedPresence
+            }
             if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
             return actions
         case let .batchCommitted(transaction, milliseconds):
@@ -330,9 +351,9 @@ struct SessionCore {
         actions += adoptCounterpart(
             AppPresence(installed: peer.appInstalled, active: peer.appActive, complicationEnabled: peer.complicationEnabled), version: peer.appVersion)
         // A change made while the handshake was on its way (not linked yet, so not sent): said now.
-        if let announcedLocal, announcedLocal != local {
-            actions.append(.send(appStateFrame(local)))
-            self.announcedLocal = local
+        if let announcedLocal, announcedLocal != announcedPresence {
+            actions.append(.send(appStateFrame(announcedPresence)))
+            self.announcedLocal = announcedPresence
         }
         if reachableBeforeLink != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
         actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]

@@ -35,7 +35,7 @@ struct MessageBook {
 extension SessionCore {
     /// Only the watch wakes its counterpart, only from a foreground app, only over a link in range.
     func mayWakeCounterpart(transportCanWake: Bool) -> Bool {
-        role == .watch && activationState == .activated && !isLinked && local.installed && local.active && transportCanWake
+        role == .watch && activationState == .activated && !isLinked && local.installed && announcedPresence.active && transportCanWake
     }
 
     /// The `messageError` frame that answers message `id` with `error`.

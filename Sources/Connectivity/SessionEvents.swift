@@ -102,6 +102,9 @@ enum SessionEvent {
     /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
     case acknowledgementReceived(upTo: Int64, lane: TransferLane = .userInfo)
     case localAppStateChanged(AppPresence)
+    /// The watch: a workout session runs (or ended), which keeps its app running with a high priority in
+    /// the background — reachable to the phone as if in the foreground (Apple's `isReachable`).
+    case localWorkoutChanged(running: Bool)
     // Receiving.
     case batchCommitted(ReceiveTransaction, milliseconds: Double)
     case batchRolledBack(ReceiveTransaction, error: any Error, storeFull: Bool)

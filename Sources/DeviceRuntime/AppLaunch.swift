@@ -18,6 +18,13 @@ public enum AppLaunch {
     public static var mode: String? { DeviceEnvironment.value(modeVariable) }
     public static var reason: String? { DeviceEnvironment.value(reasonVariable) }
 
+    /// A workout session runs in the app (`X_WORKOUT=1`) or ended (`X_WORKOUT=0`): the OS keeps an app
+    /// running a workout alive in the background (no budget runs).
+    public static func reportWorkout(running: Bool) {
+        guard getenv(PhoneActivation.osPIDVariable) != nil else { return }
+        ServiceNotifier.notify("X_WORKOUT=\(running ? 1 : 0)\nMAINPID=\(getpid())")
+    }
+
     /// Tells the OS the app completed its background task (only under an OS).
     public static func reportTaskCompleted() {
         guard getenv(PhoneActivation.osPIDVariable) != nil else { return }

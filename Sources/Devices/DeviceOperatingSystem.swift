@@ -218,6 +218,7 @@ public class DeviceOperatingSystem {
             logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
             childPID = 0
             state = .notRunning
+            workoutRunning = false
             let how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
             if let failure = supervision.exited(at: loop.nowNanoseconds, endedByOS: endingApp, neverReady: killedNeverReady, how: how) {
                 failures += 1
@@ -282,6 +283,7 @@ public class DeviceOperatingSystem {
                 if line == "READY=1" {
                     readyReports += 1
                     supervision.ready(at: loop.nowNanoseconds)
+                    if workoutRunning, state == .background { supervision.budgetStops(foreground: false) }
                     rearmSupervision()
                     answerOpenWaiters(nil)
                 } else if line == "X_DELIVERED=1" {
@@ -289,6 +291,13 @@ public class DeviceOperatingSystem {
                     rearmSupervision()
                 } else if line == AppLaunch.taskCompletedNotice {
                     backgroundTasksCompleted += 1
+                } else if line == "X_WORKOUT=1" || line == "X_WORKOUT=0" {
+                    workoutRunning = line == "X_WORKOUT=1"
+                    // A workout keeps a background app alive: no budget runs while it does.
+                    if state == .background {
+                        if workoutRunning { supervision.budgetStops(foreground: false) } else { supervision.toBackground(at: loop.nowNanoseconds) }
+                        rearmSupervision()
+                    }
                 }
                 logger.info("os.app-notified", ["state": String(line)])
             }
@@ -297,6 +306,8 @@ public class DeviceOperatingSystem {
 
     /// Background tasks the app said it completed (`WKWatchConnectivityRefreshBackgroundTask`).
     var backgroundTasksCompleted = 0
+    /// The app runs a workout session (`X_WORKOUT=1`): kept alive in the background.
+    var workoutRunning = false
 
     /// Starts the app with what the device hands it (`launchDescriptors`: on the phone the link listener
     /// as descriptor 3, `link`, and the watch's connection, if any, as 4, `connection`, by the systemd

@@ -203,3 +203,32 @@ import Testing
         }
     }
 }
+
+/// A workout keeps the watch app running with a high priority in the background: watch-os runs no budget
+/// for it, and the phone sees it reachable; once the run ends, the budget reclaims it and the phone no
+/// longer reaches it.
+@Suite(.serialized) struct WatchWorkoutLifeTests {
+    @Test func aRunningWorkoutKeepsTheWatchAppAliveAndReachableInTheBackground() throws {
+        try withRunningPair(tag: "wos-workout", watch: nil) { pair in
+            try pair.startWatchOS(["--background-budget-ms", "300"])
+            try pair.watchRun(["start"])  // the user starts a run: the app opens
+            try pair.feed([[60, 200, 360, 150], [120, 400, 360, 150]])
+            _ = try pair.watchOSCall(["app", "close"])
+            usleep(1_500_000)  // five budgets
+            let status = try pair.watchOSCall(["os", "status"])
+            #expect(status["appState"]?.stringValue == "background", "a workout keeps it alive: \(status.text)")
+            #expect(status["reclaims"]?.intValue == 0)
+            try pair.waitUntil("the phone sees the watch reachable during the workout") { try pair.status("phone")["reachable"] == .bool(true) }
+            let path = pair.root + "/ping.json"
+            try #"{"ping": 2}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            let reply = try runTool(["phone", "message", "--home", pair.phoneHome, "--json-file", path, "--json"])
+            #expect(reply.status == 0, "\(reply.stderr)")
+
+            // The run ends: the budget runs again and reclaims the app; the phone no longer reaches it.
+            try pair.stopWatchRun()
+            try pair.waitUntil("the app is reclaimed") { try pair.watchOSCall(["os", "status"])["reclaims"]?.intValue ?? 0 >= 1 }
+            try pair.waitUntil("the phone no longer reaches the watch") { try pair.status("phone")["reachable"] == .bool(false) }
+            try pair.expectDrainedAndClean(stored: 1)
+        }
+    }
+}
