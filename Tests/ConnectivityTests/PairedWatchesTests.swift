@@ -71,4 +71,24 @@ import PairTesting
         #expect(try PairedWatches.parkedCounts(database) == ["watch-2": 1])
         #expect(throws: WCError.self) { try PairedWatches.switchStored(database, to: "watch-3") }
     }
+
+    @Test func deletingTheAppForgetsWhatWasQueuedForEveryWatch() throws {
+        let directory = makeTemporaryDirectory("paired-forget")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/store.sqlite")
+        defer { database.close() }
+        try Migrator.migrate(database, SessionStore.migrations)
+        _ = try SessionStore.deviceID(database, role: .phone)
+        try PairedWatches.add(database, Self.pairing("watch-1", "P1"), watchHome: "/w1")
+        try PairedWatches.add(database, Self.pairing("watch-2", "P2"), watchHome: "/w2")
+        let outbox = Outbox(database: database)
+        _ = try database.transaction { try outbox.enqueue(.userInfo, [[1], [2]]) }
+        _ = try PairedWatches.switchStored(database, to: "watch-2")
+        try SessionStore.forgetApp(database)
+        #expect(try PairedWatches.parkedCounts(database).isEmpty)
+        _ = try PairedWatches.switchStored(database, to: "watch-1")
+        #expect(try outbox.count() == 0, "watch 1's queue went with the app")
+        #expect(try database.transaction { try outbox.enqueue(.userInfo, [[3]]) } == [3], "its numbers are not used again")
+        #expect(try PairedWatches.all(database).count == 2, "the watches stay paired: they are the phone's, not the app's")
+    }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import Storage
 import Testing
 
 /// Several watches per phone, and Apple's switch between them (issue 25 item 6), through the real
@@ -119,6 +120,68 @@ import Testing
         }
     }
 
+    /// A file queued for watch 1 is set aside with its queue while watch 2 is active — across a SIGKILL of
+    /// the phone, whose restart sweeps the file queue — and arrives on watch 1, whole, once it is back.
+    @Test func aFileQueuedForTheOldWatchSurvivesTheSwitchAndARestart() throws {
+        try withRunningPair(tag: "switchfile") { pair in
+            let (home2, agent2) = try addWatch(pair)
+            defer { agent2?.kill() }
+            try pair.setLink(up: false)
+            let path = pair.root + "/route.gpx"
+            try Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: URL(fileURLWithPath: path))
+            try pair.transferFile(from: "phone", path)
+            _ = try switchWatch(pair, to: home2)
+            let second = try record(home2, 2)
+            pair.noteRecorded(second, onWatch: home2)
+            try pair.waitUntil("watch 2's flights arrive") { try pair.storedCount() == 2 }
+            // The phone dies and comes back: watch 2 is still the active one, watch 1's file still queued.
+            pair.killPhone()
+            try pair.startPhone()
+            let phone = try pair.status("phone")
+            #expect(phone["activeWatch"] == (try switchWatch(pair, to: home2))["activeWatch"], "the switch is durable")
+            #expect(phone["outstandingFileTransfers"]?.intValue == 0)
+            #expect(phone["pairedWatches"]?.arrayValue?.first { $0["active"] == .bool(false) }?["queuedWhileInactive"]?.intValue == 1)
+            #expect(try run(["watch", "files", "--home", home2, "--json"]).stdout.contains("route.gpx") == false)
+
+            try pair.setLink(up: true)
+            _ = try switchWatch(pair, to: pair.watchHome)
+            try pair.waitUntil("the file reaches watch 1") {
+                try pair.status("phone")["outstandingFileTransfers"]?.intValue == 0 && (try pair.keptFiles()).count == 1
+            }
+            #expect(try run(["watch", "files", "--home", home2, "--json"]).stdout.contains("route.gpx") == false, "nothing of watch 1's went to watch 2")
+            try pair.expectDrainedAndClean(stored: 2)
+        }
+    }
+
+    /// A phone home from before there could be several watches (its store without `connectivity.6`) opens
+    /// with its one watch active; runway pair then records its home and adds a second.
+    @Test func aHomeFromBeforeSeveralWatchesOpensWithItsWatchActive() throws {
+        try withPair(tag: "switchmig") { pair in
+            let database = try Database(path: pair.phoneHome + "/store.sqlite")
+            try database.execute(
+                """
+                DROP TABLE cx_paired_watch; DROP TABLE cx_parked_outbox; DROP TABLE cx_parked_lane; DROP TABLE cx_parked_cancelled;
+                DROP TABLE cx_parked_context; DROP TABLE cx_parked_state; DELETE FROM schema_migrations WHERE id = 'connectivity.6'
+                """)
+            database.close()
+            try pair.startPhone()
+            try pair.startWatch()
+            try pair.record(3)
+            try pair.waitUntilDrained()
+            let status = try pair.status("phone")
+            let watches = try #require(status["pairedWatches"]?.arrayValue)
+            #expect(watches.count == 1 && watches[0]["active"] == .bool(true) && watches[0]["home"] == .string(""), "\(status)")
+            #expect(status["activeWatch"] == watches[0]["deviceId"])
+            // Paired again (the same pairing kept), its home is recorded; a second watch is added beside it.
+            #expect(try run(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome]).stdout.hasPrefix("already paired"))
+            let (home2, _) = try addWatch(pair, start: false)
+            let again = try #require(try pair.status("phone")["pairedWatches"]?.arrayValue)
+            #expect(again.compactMap { $0["home"]?.stringValue }.sorted() == [pair.watchHome, home2].sorted())
+            try pair.record(2)
+            try pair.expectDrainedAndClean(stored: 5)
+        }
+    }
+
     @Test func anUnknownWatchIsOneLineExit2AndTheActiveOneIsANoOp() throws {
         try withRunningPair(tag: "switchbad") { pair in
             let unknown = try run(["phone", "switch-watch", "no-such-watch", "--home", pair.phoneHome])
@@ -158,11 +221,16 @@ import Testing
             pair.noteRecorded(second, onWatch: home2)
             try pair.waitUntil("watch 2's flights arrive", timeout: 60) { (try? pair.storedCountOffline()) == 5 }
             #expect(try pair.outstandingTransfers() == 2, "watch 1 keeps its two")
-            // Back to watch 1, through whoever answers now (the app, if it still runs; else phone-os).
-            _ = try switchWatch(pair, to: pair.watchHome)
-            try pair.waitUntil("watch 1's flights arrive", timeout: 60) { (try? pair.storedCountOffline()) == 7 }
+            // Back to watch 1 with the app open: now its session makes the switch, and hears it.
             _ = try pair.phoneOSCall(["app", "open"])
             try pair.waitUntil("the app answers") { (try? pair.status("phone")) != nil }
+            let back = try switchWatch(pair, to: pair.watchHome)
+            #expect(back["by"]?.stringValue?.contains("the app's session") == true, "\(back)")
+            try pair.waitUntil("watch 1's flights arrive", timeout: 60) { try pair.storedCount() == 7 }
+            let calls = try events(pair.phoneHome).compactMap { $0["call"]?.stringValue }
+            let inactive = try #require(calls.lastIndex(of: "sessionDidBecomeInactive"))
+            let deactivated = try #require(calls.lastIndex(of: "sessionDidDeactivate"))
+            #expect(inactive < deactivated && calls[deactivated...].contains("activationDidComplete"), "\(calls)")
             try pair.expectDrainedAndClean(stored: 7)
         }
     }
