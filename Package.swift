@@ -11,8 +11,9 @@
 //   Control          - the control socket's protocol: frames, commands and replies, client, server plumbing
 //   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
+//   PairInvariants   - the invariant checker: lost, duplicated, order, integrity (the harness's and the CLI's)
 //   RunWayCLI        - the `runway` command-line client
-//   PairTesting      - the integration harness: real processes, real signals, the invariant checker
+//   PairTesting      - the integration harness: real processes, real signals
 import PackageDescription
 
 let package = Package(
@@ -29,6 +30,9 @@ let package = Package(
         .library(name: "WatchConnectivity", targets: ["WatchConnectivity"]),
         // Apple's local-notification API, backed by the simulated device's OS.
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        .library(name: "UIKit", targets: ["UIKit"]),
+        // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
+        .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -58,6 +62,8 @@ let package = Package(
         // The public APIs apps are written against, with Apple's names.
         .target(name: "WatchConnectivity", dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceRuntime"]),
         .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime"]),
+        // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
+        .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
@@ -67,10 +73,16 @@ let package = Package(
         .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
+        // The promise, checked (lost, duplicated, order, outstanding, the stores' integrity): for the
+        // harness and for `runway scenario run`, which must not carry the harness.
+        .target(name: "PairInvariants", dependencies: ["Storage", "Digest"]),
         .target(
             name: "RunWayCLI",
-            dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews"]),
-        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "Digest", "RunWayApp"]),
+            dependencies: [
+                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews", "PairInvariants",
+            ]),
+        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp"]),
+        .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
@@ -83,6 +95,9 @@ let package = Package(
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
         .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
+        // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
+        // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
         .testTarget(
@@ -105,11 +120,11 @@ let package = Package(
         .testTarget(name: "PackageRulesTests"),
         .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
-        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText"]),
+        .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).
         .testTarget(
             name: "ParserTests",
-            dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI"]),
+            dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage"]

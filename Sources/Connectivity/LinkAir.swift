@@ -1,3 +1,5 @@
+import Posix
+
 /// The watch's air (`runway link set`, docs/link-conditions.md): the conditions every connection of its
 /// link travels through, the seeded draws of jitter and loss, and what the air has done so far.
 ///
@@ -10,11 +12,14 @@ public final class LinkAir {
     public internal(set) var conditions = LinkConditions()
     /// The seed of the draws (`runway link set --seed`, `runway link schedule --seed`).
     public private(set) var seed: UInt64
-    var random: LinkRandom
+    var random: SeededGenerator
     /// Frames lost on the way, each of which cut the connection.
     public internal(set) var framesLost = 0
-    /// Frames that went through the air (delayed, throttled, or neither), both ways.
+    /// Frames that entered the air, both ways (those after a lost frame go with the connection it cut).
     public internal(set) var framesCarried = 0
+    /// The most bytes one connection has held in the air at once, both ways: bounded by the session's
+    /// high-water mark (out) and `maximumInboundAirBytes` (in), however slow the air.
+    public internal(set) var mostBytesInAir = 0
     /// TEST ONLY (`watch-agent --unsafe-link-loss-skips-frames`): a lost frame just vanishes and the
     /// connection carries on — a link that loses without the cut that makes the peers resend. The proof
     /// that the loss test can fail: with it, flights are lost and the checker names them.
@@ -22,14 +27,14 @@ public final class LinkAir {
 
     public init(seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max))) {
         self.seed = seed
-        random = LinkRandom(seed: seed)
+        random = SeededGenerator(seed: seed)
     }
 
     /// Starts the draws again from `seed`: the same conditions then draw the same jitter and loss, frame
     /// by frame.
     public func reseed(_ seed: UInt64) {
         self.seed = seed
-        random = LinkRandom(seed: seed)
+        random = SeededGenerator(seed: seed)
     }
 
     var shape: LinkShape { conditions.shape }

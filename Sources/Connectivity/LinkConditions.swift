@@ -113,20 +113,6 @@ public struct LinkConditionsChange: Equatable, Sendable {
     public var problem: String? { applied(to: LinkConditions()).problem }
 }
 
-/// SplitMix64: the air's draws (jitter, loss) from a seed, so a schedule replays with the same draws.
-struct LinkRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// One direction of the air, as a pure function of the frames that enter it: each frame waits for the
 /// frames ahead of it to be carried (the bandwidth), then travels (the latency, give or take the jitter),
 /// and arrives no earlier than the frame before it (a stream never reorders); or it is lost on the way.

@@ -25,6 +25,9 @@ extension UnixLinkConnection {
         return !air.shape.isClear || !outboundAir.isEmpty || !inboundAir.isEmpty
     }
 
+    /// What this connection holds in the air now, both ways.
+    var bytesInAir: Int { outboundAir.heldBytes + inboundAir.heldBytes }
+
     // MARK: - Out
 
     /// Whole frames to the counterpart, through the air.
@@ -47,6 +50,7 @@ extension UnixLinkConnection {
             outboundAir.append(Array(bytes[offset..<end]), bytes: end - offset, verdict)
             offset = end
         }
+        air.mostBytesInAir = max(air.mostBytesInAir, bytesInAir)
         armOutbound()
     }
 
@@ -104,6 +108,7 @@ extension UnixLinkConnection {
             deliver([], error: failure)
             return
         }
+        air.mostBytesInAir = max(air.mostBytesInAir, bytesInAir)
         armInbound()
         if state != .closed, !stream.isClosed { stream.resumeReadingIfRoom() }
     }

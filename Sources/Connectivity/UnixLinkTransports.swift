@@ -148,6 +148,9 @@ public final class UnixLinkConnector: LinkTransport {
 
     public var isConnected: Bool { connection?.state == .established }
 
+    /// What the current connection holds in the air now (`runway link show`).
+    public var bytesInAir: Int { connection?.bytesInAir ?? 0 }
+
     /// In range (`runway link up`) and running: a waiting message may try to reach the phone.
     public var canWakeCounterpart: Bool { running && mayConnect }
 

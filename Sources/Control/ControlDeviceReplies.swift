@@ -241,6 +241,10 @@ public struct LinkConditionsReply: ControlReply {
     public var seed: Int64
     public var framesCarried: Int64
     public var framesLost: Int64
+    /// What the connection holds in the air now, and the most it has held at once (bounded, whatever the
+    /// bandwidth).
+    public var bytesInAir: Int64 = 0
+    public var mostBytesInAir: Int64 = 0
     /// The schedule's steps and how many have been applied (both 0 without one).
     public var scheduleSteps: Int64
     public var scheduleApplied: Int64
@@ -248,8 +252,8 @@ public struct LinkConditionsReply: ControlReply {
     public var scheduleNextInMs: Int64?
 
     enum Key: String {
-        case range, latencyMs, jitterMs, loss, bandwidthKbps, effective, connected, seed, framesCarried, framesLost, scheduleSteps, scheduleApplied,
-            scheduleNextInMs
+        case range, latencyMs, jitterMs, loss, bandwidthKbps, effective, connected, seed, framesCarried, framesLost, bytesInAir, mostBytesInAir,
+            scheduleSteps, scheduleApplied, scheduleNextInMs
     }
 
     public init(
@@ -276,6 +280,8 @@ public struct LinkConditionsReply: ControlReply {
         seed = try reader.int(.seed)
         framesCarried = try reader.int(.framesCarried)
         framesLost = try reader.int(.framesLost)
+        bytesInAir = try reader.int(.bytesInAir)
+        mostBytesInAir = try reader.int(.mostBytesInAir)
         scheduleSteps = try reader.int(.scheduleSteps)
         scheduleApplied = try reader.int(.scheduleApplied)
         scheduleNextInMs = reader.optional(.scheduleNextInMs) { $0.intValue.map(Int64.init) }
@@ -291,7 +297,8 @@ public struct LinkConditionsReply: ControlReply {
             (Key.range, .string(conditions.range.rawValue)), (.latencyMs, .integer(Int64(conditions.latencyMilliseconds))),
             (.jitterMs, .integer(Int64(conditions.jitterMilliseconds))), (.loss, .number(conditions.loss)),
             (.bandwidthKbps, .integer(Int64(conditions.bandwidthKbps))), (.effective, effective), (.connected, .bool(connected)), (.seed, .integer(seed)),
-            (.framesCarried, .integer(framesCarried)), (.framesLost, .integer(framesLost)), (.scheduleSteps, .integer(scheduleSteps)),
+            (.framesCarried, .integer(framesCarried)), (.framesLost, .integer(framesLost)), (.bytesInAir, .integer(bytesInAir)),
+            (.mostBytesInAir, .integer(mostBytesInAir)), (.scheduleSteps, .integer(scheduleSteps)),
             (.scheduleApplied, .integer(scheduleApplied)), (.scheduleNextInMs, scheduleNextInMs.map(JSONValue.integer)),
         ])
     }

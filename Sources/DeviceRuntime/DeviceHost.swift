@@ -112,6 +112,20 @@ public final class DeviceHost {
         set { ledger.app = newValue }
     }
 
+    /// Whether the app is in the foreground — on screen, the user looking at it — as its OS says: launched
+    /// so (`RUNWAY_LAUNCH_MODE`), then each change its OS tells (`app open|close`). An app with no OS of its own (a
+    /// device started by hand, the watch) is always in the foreground.
+    public private(set) var isInForeground = AppLaunch.mode.map { $0 == "foreground" } ?? true
+    /// Told (on the device's thread) when `isInForeground` changes.
+    public var onApplicationStateChange: [(Bool) -> Void] = []
+
+    func applicationStateChanged(foreground: Bool) {
+        guard foreground != isInForeground else { return }
+        isInForeground = foreground
+        logger.info("app.state", ["state": foreground ? "foreground" : "background"])
+        for observer in onApplicationStateChange { observer(foreground) }
+    }
+
     /// The most recent `didFinish` calls and how many since start-up (`runway … transfers`).
     public var recentlyFinished: [FinishedTransfer] { ledger.recentlyFinished.last }
 
@@ -134,7 +148,10 @@ public final class DeviceHost {
         if configuration.runsOperatingSystem {
             try startOperatingSystem()
         } else if let socket = DeviceEnvironment.value(DeviceEnvironment.osSocket) {
-            remoteNotifications = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
+            let client = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
+            if let last = client.lastAppState { applicationStateChanged(foreground: last == "foreground") }
+            client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
+            remoteNotifications = client
             logger.info("startup.os-attached", ["socket": socket])
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }
@@ -278,10 +295,14 @@ public final class DeviceHost {
         return try outcome.get()
     }
 
-    private func serve(launch: () throws -> Void) throws -> Int32 {
+    /// Prepares, runs `launch`, serves until SIGTERM, on the calling thread. `activatedLater`: the app
+    /// runs on another thread (`fromEnvironment`) and activates when its `main` gets there.
+    func serve(activatedLater: Bool = false, launch: () throws -> Void) throws -> Int32 {
         try prepare()
         try launch()
-        if !activationRequested {
+        // The app's calls from its own threads (`fromEnvironment`) run from now on, on the finished device.
+        mailbox.open()
+        if !activationRequested && !activatedLater {
             logger.warning("startup.not-activated", ["hint": "the app has not called WCSession.default.activate(): nothing is delivered until it does"])
         }
         let status = runtime.run(mailbox: mailbox)

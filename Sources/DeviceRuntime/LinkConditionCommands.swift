@@ -64,6 +64,8 @@ extension DeviceHost {
         var reply = LinkConditionsReply(
             conditions: air?.conditions ?? LinkConditions(), connected: connector?.isConnected ?? false, seed: Int64(air?.seed ?? 0),
             framesCarried: Int64(air?.framesCarried ?? 0), framesLost: Int64(air?.framesLost ?? 0))
+        reply.bytesInAir = Int64(connector?.bytesInAir ?? 0)
+        reply.mostBytesInAir = Int64(air?.mostBytesInAir ?? 0)
         if let player = linkSchedule {
             reply.scheduleSteps = Int64(player.steps.count)
             reply.scheduleApplied = Int64(player.applied)

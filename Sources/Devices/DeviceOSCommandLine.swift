@@ -60,9 +60,18 @@ enum DeviceOSCommandLine {
             options.launchTimeoutMilliseconds = UInt64(value)
         }
         options.appArguments = appArguments
-        if parsed.has("enable-test-commands") { options.appArguments.append("--enable-test-commands") }
-        if let level = parsed.value("log-level") { options.appArguments += ["--log-level", level] }
-        if let format = parsed.value("log-format") { options.appArguments += ["--log-format", format] }
+        options.isRunWay = isDefaultApp
+        // RunWay's app takes the device's settings on its command line; any other app's
+        // WatchConnectivity reads them from its environment.
+        if parsed.has("enable-test-commands") {
+            if isDefaultApp { options.appArguments.append("--enable-test-commands") } else { options.deviceEnvironment[DeviceEnvironment.testCommands] = "1" }
+        }
+        if let level = parsed.value("log-level") {
+            if isDefaultApp { options.appArguments += ["--log-level", level] } else { options.deviceEnvironment[DeviceEnvironment.logLevel] = level }
+        }
+        if let format = parsed.value("log-format") {
+            if isDefaultApp { options.appArguments += ["--log-format", format] } else { options.deviceEnvironment[DeviceEnvironment.logFormat] = format }
+        }
         options.appArguments += parsed.values("app-arg")
         if let id = parsed.value("bundle-id") {
             if let problem = AppContainer.problem(bundleID: id) { throw UsageError("--bundle-id: \(problem)") }
@@ -73,7 +82,9 @@ enum DeviceOSCommandLine {
             options.bundleID = AppContainer.problem(bundleID: name) == nil ? name : "app"
         }
         options.logLevel = try DaemonCommandLine.logLevel(parsed)
-        guard access(options.daemonPath, X_OK) == 0 else { throw UsageError("the app \(options.daemonPath) is not an executable (--app PATH)") }
+        guard Filesystem.kind(of: options.daemonPath) == .regular, access(options.daemonPath, X_OK) == 0 else {
+            throw UsageError("the app \(options.daemonPath) is not an executable file (--app PATH)")
+        }
         return options
     }
 

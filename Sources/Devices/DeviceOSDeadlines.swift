@@ -42,7 +42,7 @@ extension DeviceOperatingSystem {
     func endApp(_ signal: Int32) {
         guard childPID > 0 else { return }
         endingApp = true
-        if state == .suspended && signal != SIGKILL { kill(childPID, SIGCONT) }
-        kill(childPID, signal)
+        if state == .suspended && signal != SIGKILL { ProcessStop.signal(childPID, SIGCONT) }
+        ProcessStop.signal(childPID, signal)
     }
 }

@@ -31,6 +31,11 @@ extension DeviceOperatingSystem {
         variables[DeviceEnvironment.osSocket] = home.osControlSocketPath
         variables[DeviceEnvironment.container] = container.path
         variables[DeviceEnvironment.bundleID] = options.bundleID
+        variables[DeviceEnvironment.role] = home.role == .watch ? "watch" : "phone"
+        if !options.isRunWay {
+            variables.merge(options.deviceEnvironment) { $1 }
+            variables.merge(appEnvironment) { $1 }
+        }
         return variables
     }
 

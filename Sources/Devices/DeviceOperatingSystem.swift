@@ -30,6 +30,12 @@ public class DeviceOperatingSystem {
         public var logLevel: Logger.Level = .info
         /// The app's bundle id: its container is `HOME/apps/BUNDLE-ID`.
         public var bundleID = "com.runway.RunWay"
+        /// Whether the app is RunWay's own (`phone-daemon`, `watch-agent`: `--home` and its switches on
+        /// its command line) or any other (`--app PATH`: only its `--app-arg`s; the device's settings reach
+        /// its `WatchConnectivity` through the environment, `DeviceEnvironment`).
+        public var isRunWay = true
+        /// The device's settings for an app of the developer's own (log level and format, test commands).
+        public var deviceEnvironment: [String: String] = [:]
         public init(home: String, daemonPath: String) {
             self.home = home
             self.daemonPath = daemonPath
@@ -53,6 +59,8 @@ public class DeviceOperatingSystem {
 
     var childPID: pid_t = 0
     var state: AppState = .notRunning
+    /// What the running app last said on the notify socket (`STATUS=`), if anything.
+    var appStatusLine: String?
     var stateBeforeSuspend: AppState = .background
     var forceQuit = false
     /// When a launch ends and how the next is paced (`AppSupervision`), and the one timer for its
@@ -176,14 +184,9 @@ public class DeviceOperatingSystem {
         if childPID > 0 {
             logger.info("os.stopping-app", ["pid": childPID])
             endingApp = true
-            if state == .suspended { kill(childPID, SIGCONT) }
-            kill(childPID, SIGTERM)
-            var status: Int32 = 0
-            for _ in 0..<1000 {
-                if waitpid(childPID, &status, WNOHANG) == childPID { childPID = 0; break }
-                usleep(10_000)
-            }
-            if childPID > 0 { kill(childPID, SIGKILL); waitpid(childPID, &status, 0); childPID = 0 }
+            // SIGCONT if suspended, SIGTERM, 10 s, SIGKILL, reaped.
+            ProcessStop.stop(childPID, grace: 10)
+            childPID = 0
         }
         closeLink()
         control?.stop()
@@ -219,7 +222,9 @@ public class DeviceOperatingSystem {
             childPID = 0
             state = .notRunning
             workoutRunning = false
-            let how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
+            var how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
+            if let said = appStatusLine { how += " (\(OneLine.quote(said)))" }
+            appStatusLine = nil
             if let failure = supervision.exited(at: loop.nowNanoseconds, endedByOS: endingApp, neverReady: killedNeverReady, how: how) {
                 failures += 1
                 logger.warning(
@@ -286,6 +291,10 @@ public class DeviceOperatingSystem {
                     if workoutRunning, state == .background { supervision.budgetStops(foreground: false) }
                     rearmSupervision()
                     answerOpenWaiters(nil)
+                } else if line.hasPrefix("STATUS=") {
+                    // The app's own words on why it stops (`DaemonCommandLine.writeError`): quoted in the
+                    // failure the OS reports.
+                    appStatusLine = String(line.dropFirst("STATUS=".count))
                 } else if line == "X_DELIVERED=1" {
                     supervision.delivered()
                     rearmSupervision()
@@ -340,7 +349,8 @@ public class DeviceOperatingSystem {
         environment += launchEnvironment.map { "\($0.key)=\($0.value)" }
         let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
         var spawn = Spawn(
-            "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath, "--home", home.path] + launchArguments, environment: environment)
+            "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,
+            environment: environment)
         spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
         let pid: pid_t
@@ -351,6 +361,7 @@ public class DeviceOperatingSystem {
             return
         }
         childPID = pid
+        appStatusLine = nil
         state = kind
         appLaunched()
         launches[reasonKey, default: 0] += 1
@@ -363,4 +374,8 @@ public class DeviceOperatingSystem {
     /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed
     /// version in place of theirs).
     var launchArguments: [String] { options.appArguments }
+
+    /// What an app of the developer's own hears in its environment besides the device (the phone: its
+    /// installed version).
+    var appEnvironment: [String: String] { [:] }
 }

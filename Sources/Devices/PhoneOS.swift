@@ -63,6 +63,7 @@ public final class PhoneOS: DeviceOperatingSystem {
 
     override var launchRefusal: String? { deviceLaunchRefusal }
     override var launchArguments: [String] { phoneLaunchArguments }
+    override var appEnvironment: [String: String] { device.appVersion.map { [DeviceEnvironment.appVersion: $0] } ?? [:] }
 
     override func registerDeviceCommands(on router: ControlRouter) {
         router.on("device-lock") { [unowned self] request, connection in

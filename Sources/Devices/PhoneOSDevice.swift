@@ -81,7 +81,8 @@ extension PhoneOS {
 
     /// What each launch passes the app: the `--app-arg`s, with the installed version in place of theirs.
     var phoneLaunchArguments: [String] {
-        guard let version = device.appVersion else { return options.appArguments }
+        // Another app hears its installed version in its environment (`RUNWAY_APP_VERSION`).
+        guard let version = device.appVersion, options.isRunWay else { return options.appArguments }
         var arguments: [String] = []
         var skip = false
         for argument in options.appArguments {

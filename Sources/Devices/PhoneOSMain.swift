@@ -64,6 +64,9 @@ public enum PhoneOSMain {
             if parsed.wantsHelp { print(usage()); return 0 }
             var saveArguments: [String] = []
             if let name = parsed.value("save-path") {
+                guard parsed.value("app") == nil else {
+                    throw UsageError("--save-path is RunWay's switch: an app of your own takes its own as --app-arg")
+                }
                 guard name == "immediate" || name == "ui-drain" else {
                     throw UsageError("--save-path must be immediate or ui-drain, not \(OneLine.quote(name))")
                 }

@@ -1,3 +1,4 @@
+import Posix
 import RunWayApp
 /// One step of a chaos run. Recordings run in the background (one at a time): the steps after a
 /// `record` may kill the watch while it is answering.

@@ -80,10 +80,7 @@ public final class ChildProcess: @unchecked Sendable {
     private func reap(block: Bool) -> Bool {
         lock.withLock {
             if rawStatus != nil { return true }
-            var status: Int32 = 0
-            var result: pid_t
-            repeat { result = waitpid(pid, &status, block ? 0 : WNOHANG) } while result == -1 && errno == EINTR
-            guard result == pid else { return false }
+            guard case .exited(let status) = ProcessStop.reap(pid, block: block) else { return false }
             rawStatus = status
             return true
         }
@@ -124,22 +121,22 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Sends `signal` if the child is still running; does not wait.
     public func signal(_ signal: Int32) {
-        if isRunning { Glibc.kill(pid, signal) }
+        if isRunning { ProcessStop.signal(pid, signal) }
     }
 
     /// Sends `signal` (SIGKILL by default) and waits for the child to go.
     public func kill(_ signal: Int32 = SIGKILL) {
         guard isRunning else { return }
-        Glibc.kill(pid, signal)
+        ProcessStop.signal(pid, signal)
         wait()
     }
 
-    /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds; returns the exit status.
+    /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds (`ProcessStop`: SIGCONT first
+    /// if it is stopped); returns the exit status.
     @discardableResult
     public func stop(grace: Double = 10) -> Int32 {
         guard isRunning else { return status }
-        Glibc.kill(pid, SIGTERM)
-        if !waitForExit(timeout: grace) { Glibc.kill(pid, SIGKILL) }
+        if let raw = ProcessStop.stop(pid, grace: grace).rawStatus { lock.withLock { rawStatus = rawStatus ?? raw } }
         return wait()
     }
 
@@ -172,7 +169,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     deinit {
         if isRunning {
-            Glibc.kill(pid, SIGKILL)
+            ProcessStop.signal(pid, SIGKILL)
             wait()
         }
         if let outputDescriptor { close(outputDescriptor) }

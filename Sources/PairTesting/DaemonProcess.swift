@@ -149,6 +149,7 @@ public final class RunningTool {
 
     /// The output so far, while it runs.
     public var stdoutSoFar: String { (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "" }
+    public var stderrSoFar: String { (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "" }
 
     /// Waits up to `timeout` seconds for the tool to exit and returns what it printed; nil, after
     /// SIGKILL, if it was still running (a daemon that should have refused to start, a CLI that hangs).

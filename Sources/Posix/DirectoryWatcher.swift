@@ -27,9 +27,10 @@ public final class DirectoryWatcher {
     public func drain() -> [String] {
         var names: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
-            guard n > 0 else { break }
+        // Through the funnel: EINTR retried; nothing more to read (EAGAIN) or a failure ends the drain.
+        while let n = try? nonBlockingCall("read(inotify)", { buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) } }),
+            n > 0
+        {
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= n {

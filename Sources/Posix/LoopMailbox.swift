@@ -16,6 +16,8 @@ public final class LoopMailbox: @unchecked Sendable {
     private var queue: [() -> Void] = []
     /// The thread running the loop (`run`), if one is.
     private var owner: pthread_t?
+    /// Claimed and not yet open: posted work waits.
+    private var held = false
 
     public init(loop: EventLoop) throws(SystemError) {
         self.loop = loop
@@ -41,11 +43,33 @@ public final class LoopMailbox: @unchecked Sendable {
         locked { owner.map { pthread_equal($0, pthread_self()) != 0 } ?? true }
     }
 
+    /// Makes the calling thread the loop's before it runs it: from now on, other threads' `sync` is
+    /// posted and waits for `run`, rather than running inline (the device still starting on this thread).
+    ///
+    /// Until `open`, posted work waits even if the loop turns (a start-up step that runs the loop for a
+    /// moment, waiting for an answer, must not run work meant for the finished device).
+    public func claim() {
+        locked {
+            owner = pthread_self()
+            held = true
+        }
+    }
+
+    /// Lets posted work run from the loop's next turn (after `claim`).
+    public func open() {
+        locked { held = false }
+        var one: UInt64 = 1
+        _ = Glibc.write(wake.rawValue, &one, 8)
+    }
+
     /// Runs the loop on the calling thread until it stops; work posted meanwhile runs on it.
     public func run() throws(SystemError) {
         locked { owner = pthread_self() }
         defer {
-            locked { owner = nil }
+            locked {
+                owner = nil
+                held = false
+            }
             drain()
         }
         try loop.run()
@@ -62,17 +86,17 @@ public final class LoopMailbox: @unchecked Sendable {
     /// and waited for.
     public func sync<R>(_ body: () throws -> R) throws -> R {
         if isOnLoopThread { return try body() }
-        nonisolated(unsafe) var result: Result<R, Error>?
         let done = DispatchSemaphore(value: 0)
+        let work = PostedWork<R>()
         withoutActuallyEscaping(body) { escapable in
-            nonisolated(unsafe) let work = escapable
+            work.body = escapable
             post {
-                result = Result { try work() }
+                work.run()
                 done.signal()
             }
             done.wait()
         }
-        return try result!.get()
+        return try work.result!.get()
     }
 
     /// `sync` for work that cannot throw.
@@ -86,11 +110,25 @@ public final class LoopMailbox: @unchecked Sendable {
         _ = Glibc.read(wake.rawValue, &count, 8)
         while true {
             let work = locked { () -> [() -> Void] in
+                guard !held else { return [] }
                 defer { queue.removeAll() }
                 return queue
             }
             guard !work.isEmpty else { return }
             for body in work { body() }
         }
+    }
+}
+
+/// One `sync` call's work, handed to the loop's thread. The body is let go of as soon as it has run —
+/// before the caller is woken — so that nothing still holds the non-escaping closure when `sync`
+/// returns (the drain's batch outlives the call).
+private final class PostedWork<R>: @unchecked Sendable {
+    var body: (() throws -> R)?
+    var result: Result<R, Error>?
+
+    func run() {
+        result = Result { try body!() }
+        body = nil
     }
 }

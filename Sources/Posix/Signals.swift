@@ -27,9 +27,9 @@ public final class SignalSource {
     public func drain() -> [Int32] {
         var received: [Int32] = []
         var info = signalfd_siginfo()
-        while true {
-            let n = Glibc.read(descriptor.rawValue, &info, MemoryLayout<signalfd_siginfo>.size)
-            guard n == MemoryLayout<signalfd_siginfo>.size else { break }
+        let size = MemoryLayout<signalfd_siginfo>.size
+        // Through the funnel: EINTR retried; nothing more to read (EAGAIN) or a failure ends the drain.
+        while let n = try? nonBlockingCall("read(signalfd)", { Glibc.read(descriptor.rawValue, &info, size) }), n == size {
             received.append(Int32(info.ssi_signo))
         }
         return received

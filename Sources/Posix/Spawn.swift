@@ -128,3 +128,18 @@ public struct Spawn {
         return body(pointers)
     }
 }
+
+extension Spawn {
+    /// Replaces this process's program with `executable` (`execve`): the pid, the descriptors without
+    /// close-on-exec and the session stay, so whoever started us (a supervisor waiting for `READY=1`, a
+    /// test holding the pid) keeps talking to the same process. Returns only on failure.
+    public static func replaceProcess(_ executable: String, arguments: [String], environment: [String]) -> SystemError {
+        func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
+        let argv = cStrings(arguments)
+        let envp = cStrings(environment)
+        execve(executable, argv, envp)
+        let error = SystemError("execve(\(executable))", errno: errno)
+        for pointer in argv + envp { free(pointer) }
+        return error
+    }
+}

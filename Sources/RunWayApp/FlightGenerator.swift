@@ -1,25 +1,5 @@
 import Posix
 
-/// A small, fast, seedable generator (SplitMix64): the same seed gives the same runs.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public init() {
-        var system = SystemRandomNumberGenerator()
-        state = system.next()
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Makes runs that look like real ones: a warm-up, a steady pace with some drift, a stop or two (pace 0,
 /// heart rate falling), heart rate following effort. Samples every 30 seconds of moving time.
 public struct FlightGenerator {

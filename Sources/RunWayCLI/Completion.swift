@@ -160,7 +160,7 @@ enum Completion {
         case ["watch", "cancel"]: .transfers(.watch)
         case ["phone", "quarantine", "remove"]: .quarantined(.phone)
         case ["watch", "quarantine", "remove"]: .quarantined(.watch)
-        case ["timeline", "show"]: .files
+        case ["timeline", "show"], ["scenario", "run"]: .files
         default: nil
         }
     }

@@ -61,6 +61,10 @@ enum Examples {
         ],
         "top": ["runway top", "runway top home --interval-ms 500", "runway top --once --json"],
         "timeline record": ["runway timeline record --out run.timeline --until-drained"],
+        "scenario run": [
+            "runway scenario run docs/scenarios/runway-1.3-reclaimed.json", "runway scenario run docs/scenarios/kills-lose-nothing.json --seed 7",
+            "runway scenario run bug.json --seed 7 --keep --json", "cat bug.json | runway scenario run -",
+        ],
         "timeline show": ["runway timeline show run.timeline", "runway timeline show run.timeline --svg run.svg"],
         "phone delete": ["runway phone delete 01937C2E-5B7A-7C3D-9E4F-1A2B3C4D5E6F", "runway phone delete 01937C2E-5B7A-7C3D-9E4F-1A2B3C4D5E6F --yes"],
         "phone ui": ["runway phone ui", "runway phone ui --expand all"],

@@ -93,8 +93,7 @@ enum Launcher {
         let deadline = SystemClock.now() + 30_000_000_000
         while SystemClock.now() < deadline {
             if notify.wait(milliseconds: 20), listen() { return pid }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
+            if case .exited(let status) = ProcessStop.reap(pid, block: false) {
                 _ = listen()  // its last words may have come with its exit
                 let how = (status & 0x7f) != 0 ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
                 throw StartFailure(
@@ -102,23 +101,15 @@ enum Launcher {
             }
         }
         // Ours, and never ready: stopped, so that no half-started daemon is left holding the home.
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        ProcessStop.signal(pid, SIGKILL)
+        _ = ProcessStop.reap(pid, block: true)
         throw ControlError("\(binary) for \(home.path) did not say ready within 30 s (stopped); see \(logPath)")
     }
 
     /// SIGTERM, then waits (up to 15 s) for the process to go; SIGKILL if it does not. Returns which.
+    /// (`ProcessStop`: reaped if it is our child; a daemon an earlier `up` started is gone once its pid is.)
     static func stop(_ pid: Int32) -> String {
-        kill(pid, SIGTERM)
-        for _ in 0..<1500 {
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, WNOHANG)  // reaps it if it is our child; harmless otherwise
-            if kill(pid, 0) != 0 { return "SIGTERM" }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        return "SIGKILL after 15 s"
+        ProcessStop.stop(pid, grace: 15).killed ? "SIGKILL after 15 s" : "SIGTERM"
     }
 
     /// A binary installed next to this `runway`.

@@ -130,7 +130,8 @@ enum LinkConditionCommands {
             lines.append("bandwidth \(shape.bandwidthKbps == 0 ? "unlimited" : "\(shape.bandwidthKbps) kbit/s")")
         }
         lines.append("link      \(reply.connected ? "connected" : "not connected")")
-        lines.append("air       \(reply.framesCarried) frames carried, \(reply.framesLost) lost (seed \(reply.seed))")
+        lines.append("air       \(reply.framesCarried) frames entered, \(reply.framesLost) lost (seed \(reply.seed))")
+        lines.append("in flight \(reply.bytesInAir) bytes now, at most \(reply.mostBytesInAir)")
         if reply.scheduleSteps > 0 {
             let next = reply.scheduleNextInMs.map { ", next in \($0) ms" } ?? ", ended"
             lines.append("schedule  \(reply.scheduleApplied) of \(reply.scheduleSteps) steps applied\(next)")

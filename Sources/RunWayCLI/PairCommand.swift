@@ -47,49 +47,8 @@ enum PairCommand {
     private static func pair(
         _ phone: DeviceHome, _ watch: DeviceHome, name: String?, _ registry: inout PairRegistry, _ parsed: ParsedArguments
     ) throws -> Int32 {
-        try phone.prepare()
-        try watch.prepare()
-        let phoneStore = try phone.openStore()
-        let watchStore = try watch.openStore()
-        defer {
-            phoneStore.close()
-            watchStore.close()
-        }
-        let phoneDeviceID = try SessionStore.deviceID(phoneStore, role: .phone)
-        let watchDeviceID = try SessionStore.deviceID(watchStore, role: .watch)
         let replace = parsed.has("replace")
-        let previouslyActive = try SessionStore.pairing(phoneStore)?.watchDeviceID
-        // Already paired with each other, as these homes are now: kept, so that pairing twice (a script run
-        // again) keeps the same pairing id.
-        let known = try PairedWatches.find(phoneStore, watchDeviceID)
-        let watchSide = try SessionStore.pairing(watchStore)
-        let kept =
-            !parsed.has("new") && known != nil && watchSide?.pairingID == known?.pairingID
-            && watchSide?.phoneDeviceID == phoneDeviceID && watchSide?.watchDeviceID == watchDeviceID
-            && watchSide?.phoneLinkSocket == phone.linkSocketPath
-        let pairing: Pairing
-        if kept, let watchSide {
-            pairing = watchSide
-        } else {
-            pairing = Pairing(
-                pairingID: Identifier.uuid(), phoneDeviceID: phoneDeviceID, watchDeviceID: watchDeviceID,
-                phoneLinkSocket: phone.linkSocketPath, pairedAt: wallClockSeconds())
-            try SessionStore.setPairing(watchStore, pairing)
-        }
-        // The phone keeps every watch paired with it (one active at a time): a new one is added, the
-        // active one stays active; --replace makes this the only one.
-        let active: Bool
-        if replace {
-            try PairedWatches.replaceAll(phoneStore, pairing, watchHome: watch.path)
-            active = true
-        } else {
-            active = try PairedWatches.add(phoneStore, pairing, watchHome: watch.path)
-        }
-        // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
-        // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
-        // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
-        let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
-        try PairedWatches.recordWatchAppInstalled(phoneStore, watchDeviceID, installed == "1")
+        let (pairing, kept, active, previouslyActive) = try pairHomes(phone, watch, new: parsed.has("new"), replace: replace)
         let registered = try registry.record(phone: phone.path, watch: watch.path, name: name, replacingPhone: replace)
         let activeNote =
             active
@@ -118,5 +77,58 @@ enum PairCommand {
             )
         }
         return 0
+    }
+
+    /// Creates both homes if missing and records their pairing in both stores — kept when they are already
+    /// paired with each other, unless `new`; the watch added to the phone's (`replace`: made its only one) —
+    /// without touching the registry (`runway scenario run`'s temporary homes are nobody's registered pair).
+    /// Returns the pairing, whether it was kept, whether the watch is the phone's active one, and the one
+    /// that was active before.
+    static func pairHomes(
+        _ phone: DeviceHome, _ watch: DeviceHome, new: Bool, replace: Bool
+    ) throws -> (pairing: Pairing, kept: Bool, active: Bool, previouslyActive: String?) {
+        try phone.prepare()
+        try watch.prepare()
+        let phoneStore = try phone.openStore()
+        let watchStore = try watch.openStore()
+        defer {
+            phoneStore.close()
+            watchStore.close()
+        }
+        let phoneDeviceID = try SessionStore.deviceID(phoneStore, role: .phone)
+        let watchDeviceID = try SessionStore.deviceID(watchStore, role: .watch)
+        let previouslyActive = try SessionStore.pairing(phoneStore)?.watchDeviceID
+        // Already paired with each other, as these homes are now: kept, so that pairing twice (a script run
+        // again) keeps the same pairing id.
+        let known = try PairedWatches.find(phoneStore, watchDeviceID)
+        let watchSide = try SessionStore.pairing(watchStore)
+        let kept =
+            !new && known != nil && watchSide?.pairingID == known?.pairingID
+            && watchSide?.phoneDeviceID == phoneDeviceID && watchSide?.watchDeviceID == watchDeviceID
+            && watchSide?.phoneLinkSocket == phone.linkSocketPath
+        let pairing: Pairing
+        if kept, let watchSide {
+            pairing = watchSide
+        } else {
+            pairing = Pairing(
+                pairingID: Identifier.uuid(), phoneDeviceID: phoneDeviceID, watchDeviceID: watchDeviceID,
+                phoneLinkSocket: phone.linkSocketPath, pairedAt: wallClockSeconds())
+            try SessionStore.setPairing(watchStore, pairing)
+        }
+        // The phone keeps every watch paired with it (one active at a time): a new one is added, the
+        // active one stays active; --replace makes this the only one.
+        let active: Bool
+        if replace {
+            try PairedWatches.replaceAll(phoneStore, pairing, watchHome: watch.path)
+            active = true
+        } else {
+            active = try PairedWatches.add(phoneStore, pairing, watchHome: watch.path)
+        }
+        // The pairing seed: the phone learns now whether the watch app is installed (default yes), not
+        // at the watch's first connection — else a fresh pair says APP NOT INSTALLED and phone-first
+        // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
+        let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
+        try PairedWatches.recordWatchAppInstalled(phoneStore, watchDeviceID, installed == "1")
+        return (pairing, kept, active, previouslyActive)
     }
 }

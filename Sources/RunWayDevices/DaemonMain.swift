@@ -42,8 +42,14 @@ public enum DaemonMain {
             DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
             .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
             appVersionSpec,
+            .option("app", "PATH", "run this executable as the watch's app instead of RunWay's (any program linking WatchConnectivity)"),
+            .option("bundle-id", "ID", "with --app: the app's bundle id, naming its container HOME/apps/ID (default: the executable's name)"),
+            .option("app-arg", "ARG", "with --app: passed to the app (repeatable: --app-arg=--verbose)"),
             DaemonCommandLine.testCommandsSpec,
         ] + ConnectionLimits.specs
+
+    /// RunWay's own watch switches, which an app of the developer's own does not take.
+    static let runWayWatchOnly = ["link-rate", "gpws", "failed-transfer", "instrument-stream", "max-store-pages"]
 
     public static func phoneUsage() -> String {
         """
@@ -73,9 +79,12 @@ public enum DaemonMain {
         """
         usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--failed-transfer requeue|legacy] [--app-version V] [--log-level LEVEL]
                            [--log-format logfmt|json]
+               watch-agent --home DIR --app PATH [--bundle-id ID] [--app-arg ARG]... [--app-version V] [--log-level LEVEL]
 
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
+        With --app, the watch runs your own app instead (any executable linking WatchConnectivity; see
+        docs/your-app.md): this process becomes it, the device found in its environment.
         Prints "ready" on stdout once it accepts connections; SIGTERM shuts it down cleanly (exit 0).
 
         options:
@@ -158,6 +167,8 @@ public enum DaemonMain {
         do {
             let parsed = try Arguments.parse(arguments, specs: watchSpecs)
             if parsed.wantsHelp { print(watchUsage()); return 0 }
+            if let app = parsed.value("app") { return try runWatchApp(app, parsed) }
+            for name in ["bundle-id", "app-arg"] where parsed.value(name) != nil { throw UsageError("--\(name) goes with --app") }
             var device = DeviceHost.Configuration(home: try parsed.required("home"), role: .watch)
             var app = RunWayWatchApp.Options()
             device.logLevel = try DaemonCommandLine.logLevel(parsed)
@@ -190,6 +201,41 @@ public enum DaemonMain {
         } catch {
             return DaemonCommandLine.startFailure(tool, error)
         }
+    }
+
+    /// `watch-agent --app PATH`: the watch runs the developer's app. This process becomes it (`execve`,
+    /// the same pid for whoever started the watch), with the device in its environment — the watch's
+    /// home, its container, the log settings, the version — where its `WatchConnectivity` finds them at
+    /// the first use of `WCSession.default` (`DeviceHost.fromEnvironment`).
+    static func runWatchApp(_ path: String, _ parsed: ParsedArguments) throws -> Int32 {
+        for name in runWayWatchOnly where parsed.value(name) != nil || parsed.has(name) {
+            throw UsageError("--\(name) is RunWay's watch app's switch: an app of your own takes its own as --app-arg")
+        }
+        let executable = Filesystem.absolutePath(path)
+        guard Filesystem.kind(of: executable) == .regular, access(executable, X_OK) == 0 else {
+            throw UsageError("the app \(path) is not an executable file (--app PATH)")
+        }
+        let home = DeviceHome(path: Filesystem.absolutePath(try parsed.required("home")), role: .watch)
+        try home.prepare()
+        let name = String(executable.split(separator: "/").last ?? "app")
+        let bundleID = parsed.value("bundle-id") ?? (AppContainer.problem(bundleID: name) == nil ? name : "app")
+        if let problem = AppContainer.problem(bundleID: bundleID) { throw UsageError("--bundle-id: \(problem)") }
+        let container = AppContainer(home: home.path, bundleID: bundleID)
+        _ = try DaemonCommandLine.logLevel(parsed)  // checked here: the app's start would say it less well
+        var variables = container.environment
+        variables[DeviceEnvironment.home] = home.path
+        variables[DeviceEnvironment.role] = "watch"
+        variables[DeviceEnvironment.container] = container.path
+        variables[DeviceEnvironment.bundleID] = bundleID
+        variables[DeviceEnvironment.appVersion] = try parsed.value("app-version").map { _ in try appVersion(parsed) }
+        variables[DeviceEnvironment.logLevel] = parsed.value("log-level")
+        variables[DeviceEnvironment.logFormat] = parsed.value("log-format")
+        variables[DeviceEnvironment.testCommands] = parsed.has("enable-test-commands") ? "1" : nil
+        let environment =
+            Spawn.currentEnvironment(removing: Set(variables.keys).union([DeviceEnvironment.osSocket]))
+            + variables.map { "\($0.key)=\($0.value)" }
+        let error = Spawn.replaceProcess(executable, arguments: [executable] + parsed.values("app-arg"), environment: environment)
+        throw DaemonRuntime.StartError.other("cannot run the app \(executable): \(error)")
     }
 
     static func appVersion(_ parsed: ParsedArguments) throws(UsageError) -> String {

@@ -55,7 +55,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     private var backend: Backend? {
         if let fixed { return fixed }
-        guard let host = DeviceHost.current, let service = host.notifications else { return nil }
+        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let service = host.notifications else { return nil }
         return Backend(
             service: service, sync: { body in host.mailbox.sync { body() } },
             deferToEndOfTurn: { body in host.loop.deferToEndOfIteration(body) })

@@ -36,15 +36,17 @@ open class WCSession: NSObject, @unchecked Sendable {
         get { delegateReference?.value }
         set {
             delegateReference = newValue.map(WeakDelegate.init)
-            guard let host = DeviceHost.current else { return }
+            guard let host else { return }
             host.mailbox.sync { host.appDelegate = newValue == nil ? nil : adapter }
         }
     }
 
     // MARK: - The device
 
-    /// The host of this process, or nil when the process is not an app on a simulated device.
-    var host: DeviceHost? { DeviceHost.current }
+    /// The host of this process — composed with the app (RunWay's executables), or started from the
+    /// environment the OS launched this app with (`phone-os --app`) — or nil when the process is not an
+    /// app on a simulated device.
+    var host: DeviceHost? { DeviceHost.current ?? DeviceHost.fromEnvironment() }
 
     /// Runs `body` with the engine on the device's thread; `fallback` when there is no device.
     func onDevice<R>(_ fallback: R, _ body: (Session) -> R) -> R {

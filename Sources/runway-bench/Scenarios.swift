@@ -101,23 +101,55 @@ struct Scenarios {
     func latency(samples: Int) throws -> Sample {
         let pair = try SimulatedPair(tag: "lat")
         defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
-        let watch = try client(pair.watchHome, .watch)
-        let ui = try client(pair.phoneHome, .phone)
-        _ = try ui.send(ControlRequest(ControlCommands.attach))
+        let probe = try LatencyProbe(self, pair)
         var sample = Sample()
-        for _ in 0..<(samples + 10) {
+        for _ in 0..<samples { sample.add(try probe.measure()) }
+        return sample
+    }
+
+    /// The same single-flight latency on one pair while another pair on the host drains `backlog`
+    /// (recorded with its phone down, then its phone started): samples are taken from the busy phone's
+    /// start until its watch's outbox is empty, one after another. Returns them and the drain's seconds.
+    func latencyUnderLoad(backlog: Int) throws -> (sample: Sample, drainSeconds: Double) {
+        let busy = try SimulatedPair(tag: "load")
+        defer { busy.cleanUp() }
+        try busy.startWatch()
+        try record(busy, backlog)
+        let busyWatch = try client(busy.watchHome, .watch)
+        let pair = try SimulatedPair(tag: "lat")
+        defer { pair.cleanUp() }
+        let probe = try LatencyProbe(self, pair)
+        var sample = Sample()
+        let start = now()
+        try busy.startPhone()
+        while try outstanding(busyWatch) > 0 { sample.add(try probe.measure()) }
+        return (sample, now() - start)
+    }
+
+    /// A running pair with a UI client attached to its phone: one flight recorded, the milliseconds
+    /// until its `flightSaved` event arrives. Ten flights are measured and dropped first (warm-up).
+    struct LatencyProbe {
+        let watch: ControlClient
+        let ui: ControlClient
+
+        init(_ scenarios: Scenarios, _ pair: SimulatedPair) throws {
+            try pair.startWatch()
+            try pair.startPhone()
+            watch = try scenarios.client(pair.watchHome, .watch)
+            ui = try scenarios.client(pair.phoneHome, .phone)
+            _ = try ui.send(ControlRequest(ControlCommands.attach))
+            for _ in 0..<10 { _ = try measure() }
+        }
+
+        func measure() throws -> Double {
             let ids = try watch.send(ControlRequest(ControlCommands.record), as: RecordReply.self).ids
             let returned = now()
             guard let id = ids.first else { throw HarnessError("record returned no id") }
             while let event = try ui.nextEvent() {
                 if event["flight"]?["id"]?.stringValue == id { break }
             }
-            sample.add((now() - returned) * 1000)
+            return (now() - returned) * 1000
         }
-        sample.values.removeFirst(10)  // warm-up
-        return sample
     }
 
     // MARK: - Cold start

@@ -4,24 +4,30 @@ import Foundation
 import Glibc
 import PairTesting
 
-var count = 50_000, runs = 3, memoryBacklog = 100_000, logbookSize = 100_000, latencySamples = 200, recordCount = 300_000
+var count = 50_000, runs = 3, drainRuns = 5, memoryBacklog = 100_000, logbookSize = 100_000, latencySamples = 200
+var recordCount = 300_000, loadBacklog = 50_000, pairCount = 20
 var output: String? = "docs/performance.md"
 var coldStartSizes = [50_000, 300_000]
-var onlyColdStart = false
+var onlyColdStart = false, onlyDrain = false, onlyPairs = false
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     print(
         """
-        usage: scripts/bench [--count N] [--runs R] [--memory-backlog N] [--logbook N] [--latency-samples N]
-                             [--record N] [--cold-start N,N...] [--only-cold-start] [--no-write]
+        usage: scripts/bench [--count N] [--drain-runs R] [--runs R] [--memory-backlog N] [--logbook N]
+                             [--latency-samples N] [--load N] [--record N] [--cold-start N,N...] [--pairs N]
+                             [--only-cold-start | --only-drain | --only-pairs] [--no-write]
 
         Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a baseline
-        program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit);
-        record-to-stored latency; cold start with each of the --cold-start store sizes (default 50000,300000),
-        after a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording
-        --record N runs (default 300,000) with runway watch record; logbook --json time. Medians of R
-        runs (default 3) with min–max. --only-cold-start measures the cold starts alone (and writes nothing).
-        Writes the table into docs/performance.md unless --no-write.
+        program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit, one
+        ack per batch), alternately, --drain-runs R times each (default 5): best against best and median
+        against median; record-to-stored latency on an idle host, and while another pair drains --load N
+        (default 50,000); cold start with each of the --cold-start store sizes (default 50000,300000), after
+        a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording --record N
+        runs (default 300,000) with runway watch record; logbook --json time; --pairs N pairs (default 20)
+        started at once, 10 runs each drained at once and checked, PSS per idle daemon. Other figures are
+        medians of --runs R (default 3) with min–max. --only-cold-start, --only-drain and --only-pairs
+        measure that alone (and write nothing): `--only-pairs --pairs 1000` is the thousand-pair run.
+        Writes the table into docs/performance.md, and a line to its history, unless --no-write.
         """)
     exit(0)
 }
@@ -36,6 +42,11 @@ while let flag = arguments.popFirst() {
     switch flag {
     case "--count": count = value()
     case "--runs": runs = value()
+    case "--drain-runs": drainRuns = value()
+    case "--load": loadBacklog = value()
+    case "--pairs": pairCount = value()
+    case "--only-drain": onlyDrain = true; output = nil
+    case "--only-pairs": onlyPairs = true; output = nil
     case "--memory-backlog": memoryBacklog = value()
     case "--logbook": logbookSize = value()
     case "--latency-samples": latencySamples = value()
@@ -57,16 +68,18 @@ while let flag = arguments.popFirst() {
     }
 }
 
+if [onlyColdStart, onlyDrain, onlyPairs].filter({ $0 }).count > 1 {
+    FileHandle.standardError.write("bench: --only-cold-start, --only-drain and --only-pairs exclude each other\n".data(using: .utf8)!)
+    exit(2)
+}
 let scenarios = Scenarios(count: count, runs: runs)
 do {
-    var rows: [(String, String, String, String, String)] = []
-    func range(_ sample: Sample, _ decimals: Int = 0) -> String {
-        "\(format(sample.min, decimals))–\(format(sample.max, decimals))"
-    }
-    var coldRows: [(String, String, String, String, String)] = []
-    var firstAckRows: [(String, String, String, String, String)] = []
+    var rows: [Row] = []
+    var headline: [String] = []
+    var coldRows: [Row] = []
+    var firstAckRows: [Row] = []
     var firstKilled: (stored: Int, median: Double)?
-    for stored in coldStartSizes {
+    for stored in coldStartSizes where !onlyDrain && !onlyPairs {
         progress("cold start: \(stored) stored")
         let cold = try scenarios.coldStart(stored: stored, firstAck: !onlyColdStart)
         coldRows.append(
@@ -80,6 +93,7 @@ do {
                 ("≤ 2× the \(grouped(Double(first.stored))) figure", cold.killed.median <= 2 * first.median ? "met" : "missed")
             } else { ("", "") }
         if firstKilled == nil { firstKilled = (stored, cold.killed.median) }
+        headline.append("cold start after SIGKILL \(format(cold.killed.median, 1)) ms at \(grouped(Double(stored)))")
         coldRows.append(
             (
                 "cold start after SIGKILL: process start → ready (\(grouped(Double(stored))) stored)",
@@ -102,45 +116,24 @@ do {
     }
     if onlyColdStart {
         rows = coldRows
+    } else if onlyDrain {
+        rows = try drainRows(scenarios, runs: drainRuns, size: scenarios.payloadBytes(), headline: &headline)
+    } else if onlyPairs {
+        rows = try pairRows(scenarios, count: pairCount, headline: &headline)
     } else {
         let size = scenarios.payloadBytes()
         progress("flights are \(size) bytes encoded on average")
-
-        var drain = Sample(), baseline = Sample()
-        for run in 1...runs {
-            progress("drain \(run)/\(runs): \(count) flights")
-            drain.add(Double(count) / (try scenarios.drain(backlog: count).seconds))
-            progress("baseline \(run)/\(runs)")
-            baseline.add(try scenarios.baseline(size: size))
-        }
-        progress("latency: \(latencySamples) flights")
-        let latency = try scenarios.latency(samples: latencySamples)
+        let drain = try drainRows(scenarios, runs: drainRuns, size: size, headline: &headline)
+        let latency = try latencyRows(scenarios, samples: latencySamples, load: loadBacklog, headline: &headline)
         progress("memory: draining \(memoryBacklog)")
         let memory = try scenarios.drain(backlog: memoryBacklog)
         progress("recording: runway watch record --count \(recordCount)")
         let recording = try scenarios.recordMemory(count: recordCount)
         progress("logbook of \(logbookSize)")
         let logbook = try scenarios.logbook(stored: logbookSize)
-
-        let ratio = drain.median / baseline.median
+        let pairs = try pairRows(scenarios, count: pairCount, headline: &headline)
         rows =
-            [
-                (
-                    "drain (\(grouped(Double(count))) flights)", "\(grouped(drain.median)) flights/s",
-                    "\(grouped(drain.min))–\(grouped(drain.max))", "", ""
-                ),
-                (
-                    "drain payload", "\(format(drain.median * Double(size) / 1e6, 1)) MB/s",
-                    "\(format(drain.min * Double(size) / 1e6, 1))–\(format(drain.max * Double(size) / 1e6, 1))", "", ""
-                ),
-                (
-                    "baseline (same records, no session)", "\(grouped(baseline.median)) records/s",
-                    "\(grouped(baseline.min))–\(grouped(baseline.max))", "", ""
-                ),
-                ("drain / baseline", format(ratio, 2) + "×", "", "≥ 0.5×", ratio >= 0.5 ? "met" : "missed"),
-                ("latency p50 (\(latencySamples) flights)", format(latency.percentile(50), 2) + " ms", range(latency, 2), "", ""),
-                ("latency p99", format(latency.percentile(99), 2) + " ms", "", "≤ 5 ms", latency.percentile(99) <= 5 ? "met" : "missed"),
-            ] + coldRows + firstAckRows + [
+            drain + latency + coldRows + firstAckRows + [
                 (
                     "peak RSS, phone, draining \(grouped(Double(memoryBacklog)))", "\(format(Double(memory.phonePeakKB) / 1024, 1)) MB", "",
                     "≤ 50 MB", memory.phonePeakKB <= 50 * 1024 ? "met" : "missed"
@@ -158,7 +151,7 @@ do {
                     "logbook --json, \(grouped(Double(logbookSize))) flights", format(logbook.median, 0) + " ms", range(logbook, 0),
                     "≤ 1000 ms", logbook.median <= 1000 ? "met" : "missed"
                 ),
-            ]
+            ] + pairs
     }
     var table = "| figure | median | min–max | target | |\n|---|---|---|---|---|\n"
     for row in rows { table += "| \(row.0) | \(row.1) | \(row.2) | \(row.3) | \(row.4) |\n" }
@@ -170,7 +163,7 @@ do {
             - machine: \(shell("nproc")) × \(shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")), \(shell("free -g | awk '/Mem:/ {print $2}'")) GiB, \(shell("uname -sr")), \(shell("df -hT /tmp | awk 'NR==2 {print $2}'")) /tmp
             - toolchain: \(shell("swift --version 2>&1 | head -1")); SQLite \(shell("sqlite3 --version | cut -d' ' -f1"))
             - flights: \(scenarios.payloadBytes()) bytes encoded on average (a userInfo dictionary, samples packed in one data value);
-              medians of \(runs) runs; latency over \(latencySamples) flights
+              drain and baseline alternately, \(drainRuns) runs each; other figures medians of \(runs) runs; latency over \(latencySamples) flights
             """
         let generated = "<!-- bench:begin (written by scripts/bench) -->\n\(machine)\n\n\(table)<!-- bench:end -->"
         var document = (try? String(contentsOfFile: output, encoding: .utf8)) ?? "# Performance\n\n<!-- bench:begin --><!-- bench:end -->\n"
@@ -179,6 +172,8 @@ do {
         } else {
             document += "\n" + generated + "\n"
         }
+        let commit = shell("git rev-parse --short HEAD 2>/dev/null")
+        appendHistory(&document, "\(shell("date -u +%Y-%m-%dT%H:%MZ")) `\(commit.isEmpty ? "unknown" : commit)`: " + headline.joined(separator: "; "))
         try document.write(toFile: output, atomically: true, encoding: .utf8)
         progress("wrote \(output)")
     }

@@ -1,7 +1,6 @@
 import ConnectivityTesting
 import Posix
 import PropertyLists
-import Storage
 import Testing
 
 @testable import Connectivity

@@ -1,4 +1,5 @@
 @testable import Connectivity
+import Posix
 import Testing
 
 /// The air's pure parts: what each frame meets (`LinkPipe`), what waits in the air (`AirQueue`), and the
@@ -8,7 +9,7 @@ import Testing
 
     func verdicts(seed: UInt64, count: Int, shape: LinkShape, bytes: Int = 300, step: UInt64 = 1_000_000) -> [LinkPipe.Verdict] {
         var pipe = LinkPipe()
-        var random = LinkRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         return (0..<count).map { pipe.admit(bytes: bytes, now: UInt64($0) * step, shape: shape, random: &random) }
     }
 

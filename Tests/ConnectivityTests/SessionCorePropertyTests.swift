@@ -1,4 +1,5 @@
 @testable import Connectivity
+import Posix
 import RunWayApp
 import Testing
 import PropertyLists

@@ -1,7 +1,6 @@
 import Posix
 import Control
 import Connectivity
-import Devices
 import Foundation
 import Glibc
 import JSONText

@@ -102,6 +102,7 @@ import Testing
                 "runway completion ", "runway watch link ", "runway timeline show \(directory)/sam", "runway watch record --home \(directory)/ho",
                 "runway watch run start --mode=h", "runway phone update respond ",
                 "phone-daemon --save-path ", "watch-agent --gpws ", "phone-os --log-format ", "phone-daemon --log-l",
+                "runway scenario run \(directory)/sam", "runway sc",
             ]
             let found = try complete(shell, lines, state: state, directory: directory)
             #expect(found[lines[0]] == ["ko", "en", "ja", "system"])
@@ -124,6 +125,9 @@ import Testing
             #expect(found[lines[15]] == ["fixed", "legacy"])
             #expect(found[lines[16]] == ["logfmt", "json"])
             #expect(found[lines[17]] == ["--log-level"])
+            // A scenario is a file; `scenario` is a command of its own.
+            #expect(found[lines[18]]?.contains { $0.hasSuffix("sample.timeline") } == true, "\(shell): \(found[lines[18]] ?? [])")
+            #expect(found[lines[19]] == ["scenario"], "\(shell): \(found[lines[19]] ?? [])")
             try pair.expectClean(stored: 3)
         }
     }

@@ -18,6 +18,10 @@ func logText(_ path: String) -> String {
 
 /// Waits until the log at `path` has a line containing every one of `fragments`.
 func waitForLogLine(_ pair: SimulatedPair, _ path: String, _ fragments: String..., timeout: Double = 15) throws {
+    try waitForLogLine(pair, path, all: fragments, timeout: timeout)
+}
+
+func waitForLogLine(_ pair: SimulatedPair, _ path: String, all fragments: [String], timeout: Double = 15) throws {
     try pair.waitUntil("a log line with \(fragments.joined(separator: " … "))", timeout: timeout) {
         logText(path).split(separator: "\n").contains { line in fragments.allSatisfy { line.contains($0) } }
     }
@@ -149,4 +153,52 @@ func residentBytes(of pid: Int32) -> Int? {
         let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
     else { return nil }
     return kilobytes * 1024
+}
+
+/// The hostile tests' one attack (`HostileLinkTests`, `HostileControlTests`): under attack, a raw client
+/// connects to the phone's `socket` (`link.sock`, `control.sock`), the watch records 10 flights while
+/// it is connected, the client sends `bytes` (and ends its writing side if `thenEndOfFile`); the phone
+/// must close the connection, `answer` checks what it sent back first, and its log must have a line
+/// with every one of `logged`.
+func attackThePhone(
+    _ tag: String, on socket: String, sending bytes: [UInt8], thenEndOfFile: Bool = false, logged: [String], answer: (RawClient) throws -> Void
+) throws {
+    try underAttack(tag) { pair in
+        let client = try RawClient(path: pair.phoneHome + "/" + socket)
+        try pair.record(10)
+        client.send(bytes)
+        if thenEndOfFile { client.shutdownWrite() }
+        #expect(client.waitUntilClosed(timeout: 15))
+        try answer(client)
+        try waitForLogLine(pair, pair.phoneLog, all: logged)
+    }
+}
+
+/// The hostile tests' flood: 300 silent connections to the phone's `socket` at once while the watch
+/// records 10 flights (which must all arrive), resident memory bounded; beyond `limit` pending
+/// connections they are refused at once (closed, nothing sent), the rest are closed once they time out
+/// (`timedOut` recognises the answer); the log names the refusals (`logged`).
+func flood(_ tag: String, on socket: String, limit: Int, logged: String, timedOut: (RawClient) throws -> Bool) throws {
+    try underAttack(tag) { pair in
+        let before = try #require(residentBytes(of: pair.phone!.pid))
+        let clients = try (0..<300).map { _ in try RawClient(path: pair.phoneHome + "/" + socket) }
+        try pair.record(10)
+        try pair.waitUntilDrained()
+        let during = try #require(residentBytes(of: pair.phone!.pid))
+        #expect(during < before + 64 << 20, "resident memory grew from \(before) to \(during) bytes")
+        #expect(RawClient.waitUntilClosed(clients, timeout: 20) == 0)
+        var refusedAtOnce = 0
+        var timeOuts = 0
+        for client in clients {
+            if client.peerClosed, client.received.isEmpty {
+                refusedAtOnce += 1
+            } else if try timedOut(client) {
+                timeOuts += 1
+            }
+        }
+        #expect(refusedAtOnce + timeOuts == 300)
+        #expect(refusedAtOnce >= 300 - limit)
+        try waitForLogLine(pair, pair.phoneLog, logged)
+        #expect(try pair.status("phone")["activationState"] == .string("activated"))
+    }
 }

@@ -1,5 +1,4 @@
 import Connectivity
-import Devices
 import Foundation
 import Glibc
 import JSONText

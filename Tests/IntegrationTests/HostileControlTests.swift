@@ -10,10 +10,9 @@ import Testing
 /// A frame the daemon cannot read closes the connection with a logged reason, after an error response
 /// (`{"ok":false,...}`); a stalled client is closed by the request or idle time-out.
 @Suite(.serialized) struct HostileControlTests {
-    func connectAndRecord(_ pair: SimulatedPair) throws -> RawClient {
-        let client = try RawClient(path: pair.phoneHome + "/control.sock")
-        try pair.record(10)
-        return client
+    /// `attackThePhone` on the control socket.
+    func attack(_ tag: String, sending bytes: [UInt8], thenEndOfFile: Bool = false, logged: String..., answer: (RawClient) throws -> Void) throws {
+        try attackThePhone(tag, on: "control.sock", sending: bytes, thenEndOfFile: thenEndOfFile, logged: logged, answer: answer)
     }
 
     /// The error response's message, after checking it is a failure with the exit status of bad input.
@@ -25,65 +24,44 @@ import Testing
     }
 
     @Test func garbageBytesGetAnErrorResponseAndAClose() throws {
-        try underAttack("c-garbage") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.garbage())
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("c-garbage", sending: Inputs.garbage(), logged: "event=control.bad-frame", "exceeds the 1048576-byte limit") { client throws in
             #expect(try errorMessage(client).contains("exceeds the 1048576-byte limit"))
-            try waitForLogLine(pair, pair.phoneLog, "event=control.bad-frame", "exceeds the 1048576-byte limit")
         }
     }
 
     @Test func aTruncatedRequestThenEndOfFileIsLogged() throws {
-        try underAttack("c-trunc") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Array(Inputs.statusRequest().prefix(12)))
-            client.shutdownWrite()
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack(
+            "c-trunc", sending: Array(Inputs.statusRequest().prefix(12)), thenEndOfFile: true, logged: "event=control.closed-mid-frame unfinishedBytes=12"
+        ) { client throws in
             #expect(client.received.isEmpty)
-            try waitForLogLine(pair, pair.phoneLog, "event=control.closed-mid-frame unfinishedBytes=12")
         }
     }
 
     @Test func aFourGibibyteLengthPrefixIsRefused() throws {
-        try underAttack("c-huge") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.hugeLengthPrefix)
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("c-huge", sending: Inputs.hugeLengthPrefix, logged: "event=control.bad-frame", "frame of 4294967295 bytes exceeds the 1048576-byte limit") {
+            client throws in
             #expect(try errorMessage(client).contains("frame of 4294967295 bytes"))
-            try waitForLogLine(pair, pair.phoneLog, "event=control.bad-frame", "frame of 4294967295 bytes exceeds the 1048576-byte limit")
         }
     }
 
     @Test func anUnknownFrameTypeGetsAnErrorResponseAndAClose() throws {
-        try underAttack("c-type") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.unknownType)
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("c-type", sending: Inputs.unknownType, logged: "event=control.bad-frame", "unknown frame type 0x7e") { client throws in
             #expect(try errorMessage(client).contains("unknown frame type 0x7e"))
-            try waitForLogLine(pair, pair.phoneLog, "event=control.bad-frame", "unknown frame type 0x7e")
         }
     }
 
     /// The link's `hello`, sent to a control socket, is refused at its header like any type the control
     /// protocol does not name.
     @Test func aLinkFrameIsAnUnknownTypeHere() throws {
-        try underAttack("c-hello") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.unpairedHello())
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("c-hello", sending: Inputs.unpairedHello(), logged: "event=control.bad-frame", "unknown frame type 0x1") { client throws in
             #expect(try errorMessage(client).contains("unknown frame type 0x1"))
-            try waitForLogLine(pair, pair.phoneLog, "event=control.bad-frame", "unknown frame type 0x1")
         }
     }
 
     @Test func aWrongProtocolVersionGetsAnErrorResponseAndAClose() throws {
-        try underAttack("c-version") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.wrongVersion(Inputs.statusRequest()))
-            #expect(client.waitUntilClosed(timeout: 15))
+        let request = Inputs.wrongVersion(Inputs.statusRequest())
+        try attack("c-version", sending: request, logged: "event=control.bad-frame", "protocol version 2 is not supported") { client throws in
             #expect(try errorMessage(client).contains("protocol version 2 is not supported"))
-            try waitForLogLine(pair, pair.phoneLog, "event=control.bad-frame", "protocol version 2 is not supported")
         }
     }
 
@@ -93,7 +71,8 @@ import Testing
     /// `aLinkFrameIsAnUnknownTypeHere`.)
     @Test func aWellFormedFrameThatIsNotARequestGetsAnErrorAndTheConnectionGoesOn() throws {
         try underAttack("c-notreq") { pair in
-            let client = try connectAndRecord(pair)
+            let client = try RawClient(path: pair.phoneHome + "/control.sock")
+            try pair.record(10)
             for (bytes, message) in [
                 (ControlFrame(.event, Array("{}".utf8)).encoded, "expected a request frame, got event"),
                 (ControlFrame(.request, Array("[1,2".utf8)).encoded, "malformed request"),
@@ -132,11 +111,8 @@ import Testing
     }
 
     @Test func aClientThatSaysNothingIsCutOffByTheRequestTimeout() throws {
-        try underAttack("c-silent") { pair in
-            let client = try connectAndRecord(pair)
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("c-silent", sending: [], logged: "event=control.timeout", "no request within 1500 ms") { client throws in
             #expect(try errorMessage(client, exitStatus: 1).contains("no request within 1500 ms of connecting"))
-            try waitForLogLine(pair, pair.phoneLog, "event=control.timeout", "no request within 1500 ms")
         }
     }
 
@@ -165,26 +141,8 @@ import Testing
     /// 300 connections at once: 256 are served (and, silent, time out), the rest are refused at once;
     /// the watch keeps transferring, and once they are gone the CLI gets through again.
     @Test func threeHundredConnectionsAtOnce() throws {
-        try underAttack("c-flood") { pair in
-            let before = try #require(residentBytes(of: pair.phone!.pid))
-            let clients = try (0..<300).map { _ in try RawClient(path: pair.phoneHome + "/control.sock") }
-            // The watch's own control socket is not the one under attack: recording works.
-            try pair.record(10)
-            let during = try #require(residentBytes(of: pair.phone!.pid))
-            #expect(during < before + 64 << 20, "resident memory grew from \(before) to \(during) bytes")
-            #expect(RawClient.waitUntilClosed(clients, timeout: 20) == 0)
-            var refusedAtOnce = 0, timedOut = 0
-            for client in clients {
-                if client.peerClosed, client.received.isEmpty {
-                    refusedAtOnce += 1
-                } else if try errorMessage(client, exitStatus: 1).contains("no request within") {
-                    timedOut += 1
-                }
-            }
-            #expect(refusedAtOnce + timedOut == 300)
-            #expect(refusedAtOnce >= 300 - 256)
-            try waitForLogLine(pair, pair.phoneLog, "event=control.too-many-clients")
-            #expect(try pair.status("phone")["activationState"] == .string("activated"))
+        try flood("c-flood", on: "control.sock", limit: 256, logged: "event=control.too-many-clients") { client throws in
+            try errorMessage(client, exitStatus: 1).contains("no request within")
         }
     }
 

@@ -9,37 +9,30 @@ import PropertyLists
 /// Each input must close the hostile connection with a logged reason (after an `error` frame where the
 /// protocol allows one), and the phone must keep serving with every flight stored exactly once.
 @Suite(.serialized) struct HostileLinkTests {
-    /// Connects a raw client to the phone's link socket and records flights while it is connected.
-    func connectAndRecord(_ pair: SimulatedPair) throws -> RawClient {
-        let client = try RawClient(path: pair.phoneHome + "/link.sock")
-        try pair.record(10)
-        return client
+    /// `attack` on the link socket.
+    func attack(_ tag: String, sending bytes: [UInt8], thenEndOfFile: Bool = false, logged: String..., answer: (RawClient) throws -> Void) throws {
+        try attackThePhone(tag, on: "link.sock", sending: bytes, thenEndOfFile: thenEndOfFile, logged: logged, answer: answer)
     }
 
     @Test func garbageBytesGetAnErrorFrameAndAClose() throws {
-        try underAttack("l-garbage") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.garbage())
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("l-garbage", sending: Inputs.garbage(), logged: "event=link.bad-frame", "exceeds the 524288-byte limit") { client throws in
             #expect(try linkError(in: client.received).code == .genericError)
-            try waitForLogLine(pair, pair.phoneLog, "event=link.bad-frame", "exceeds the 524288-byte limit")
         }
     }
 
     @Test func aTruncatedFrameThenEndOfFileIsLoggedAndClosed() throws {
-        try underAttack("l-trunc") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Array(Inputs.unpairedHello().prefix(40)))
-            client.shutdownWrite()
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack(
+            "l-trunc", sending: Array(Inputs.unpairedHello().prefix(40)), thenEndOfFile: true,
+            logged: "event=link.handshake-abandoned", "in the middle of a frame (40 bytes discarded)"
+        ) { client throws in
             #expect(client.received.isEmpty, "the counterpart is gone: there is no one to send an error to")
-            try waitForLogLine(pair, pair.phoneLog, "event=link.handshake-abandoned", "in the middle of a frame (40 bytes discarded)")
         }
     }
 
     @Test func aFourGibibyteLengthPrefixIsRefusedBeforeAnyBodyIsBuffered() throws {
         try underAttack("l-huge") { pair in
-            let client = try connectAndRecord(pair)
+            let client = try RawClient(path: pair.phoneHome + "/link.sock")
+            try pair.record(10)
             let before = try #require(residentBytes(of: pair.phone!.pid))
             client.send(Inputs.hugeLengthPrefix)
             #expect(client.waitUntilClosed(timeout: 15))
@@ -51,47 +44,38 @@ import PropertyLists
     }
 
     @Test func anUnknownFrameTypeGetsAnErrorFrameAndAClose() throws {
-        try underAttack("l-type") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.unknownType)
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("l-type", sending: Inputs.unknownType, logged: "event=link.bad-frame", "unknown frame type 0x7e") { client throws in
             #expect(try linkError(in: client.received).code == .genericError)
-            try waitForLogLine(pair, pair.phoneLog, "event=link.bad-frame", "unknown frame type 0x7e")
         }
     }
 
     @Test func aWrongProtocolVersionGetsAnErrorFrameAndAClose() throws {
-        try underAttack("l-version") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.wrongVersion(Inputs.unpairedHello()))
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack(
+            "l-version", sending: Inputs.wrongVersion(Inputs.unpairedHello()), logged: "event=link.bad-frame", "protocol version 2 is not supported"
+        ) { client throws in
             let error = try linkError(in: client.received)
             #expect(error.code == .genericError)
             #expect(error.message.contains("protocol version 2 is not supported"))
-            try waitForLogLine(pair, pair.phoneLog, "event=link.bad-frame", "protocol version 2 is not supported")
         }
     }
 
     @Test func aHelloFromAnUnpairedWatchGetsDeviceNotPaired() throws {
-        try underAttack("l-unpaired") { pair in
-            let client = try connectAndRecord(pair)
-            client.send(Inputs.unpairedHello())
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack(
+            "l-unpaired", sending: Inputs.unpairedHello(), logged: "event=link.refused code=7005 name=deviceNotPaired", "INTRUDER-WATCH"
+        ) { client throws in
             #expect(try linkError(in: client.received).code == .deviceNotPaired)
-            try waitForLogLine(pair, pair.phoneLog, "event=link.refused code=7005 name=deviceNotPaired", "INTRUDER-WATCH")
         }
     }
 
     /// A transfer before the handshake is refused and never stored (the invariant check would report
     /// an unexpected flight).
     @Test func aUserInfoFrameBeforeTheHandshakeIsRefusedAndNotStored() throws {
-        try underAttack("l-early") { pair in
-            let client = try connectAndRecord(pair)
-            let flight = PropertyListCodec.encode(["id": .string("INTRUDER-FLIGHT"), "distanceKm": .real(42), "startedAt": .date(0)])
-            client.send(SequencedFrame.frame(.userInfo, number: 1, body: flight))
-            #expect(client.waitUntilClosed(timeout: 15))
+        let flight = PropertyListCodec.encode(["id": .string("INTRUDER-FLIGHT"), "distanceKm": .real(42), "startedAt": .date(0)])
+        try attack(
+            "l-early", sending: SequencedFrame.frame(.userInfo, number: 1, body: flight),
+            logged: "event=link.refused code=7008", "expected a hello frame, got userInfo"
+        ) { client throws in
             #expect(try linkError(in: client.received).code == .invalidParameter)
-            try waitForLogLine(pair, pair.phoneLog, "event=link.refused code=7008", "expected a hello frame, got userInfo")
         }
     }
 
@@ -110,36 +94,16 @@ import PropertyLists
     }
 
     @Test func aClientThatSaysNothingIsCutOffByTheHandshakeTimeout() throws {
-        try underAttack("l-silent") { pair in
-            let client = try connectAndRecord(pair)
-            #expect(client.waitUntilClosed(timeout: 15))
+        try attack("l-silent", sending: [], logged: "event=link.handshake-timeout") { client throws in
             #expect(try linkError(in: client.received).code == .transferTimedOut)
-            try waitForLogLine(pair, pair.phoneLog, "event=link.handshake-timeout")
         }
     }
 
     /// 300 silent connections at once: beyond 64 pending handshakes they are refused at once, the rest
     /// time out; the established watch keeps transferring throughout, and memory stays bounded.
     @Test func threeHundredConnectionsAtOnce() throws {
-        try underAttack("l-flood") { pair in
-            let before = try #require(residentBytes(of: pair.phone!.pid))
-            let clients = try (0..<300).map { _ in try RawClient(path: pair.phoneHome + "/link.sock") }
-            try pair.record(10)
-            try pair.waitUntilDrained()
-            let during = try #require(residentBytes(of: pair.phone!.pid))
-            #expect(during < before + 64 << 20, "resident memory grew from \(before) to \(during) bytes")
-            #expect(RawClient.waitUntilClosed(clients, timeout: 20) == 0)
-            var refusedAtOnce = 0, timedOut = 0
-            for client in clients {
-                if client.peerClosed, client.received.isEmpty {
-                    refusedAtOnce += 1
-                } else if try linkError(in: client.received).code == .transferTimedOut {
-                    timedOut += 1
-                }
-            }
-            #expect(refusedAtOnce + timedOut == 300)
-            #expect(refusedAtOnce >= 300 - 64)
-            try waitForLogLine(pair, pair.phoneLog, "event=link.too-many-handshakes")
+        try flood("l-flood", on: "link.sock", limit: 64, logged: "event=link.too-many-handshakes") { client throws in
+            try linkError(in: client.received).code == .transferTimedOut
         }
     }
 

@@ -1,4 +1,3 @@
-import Devices
 import Foundation
 import Glibc
 import JSONText

@@ -58,6 +58,29 @@ import Testing
         }
     }
 
+    /// A slow link holds what the session's high-water mark lets into the air (1 MiB out, plus the one
+    /// batch that crossed it), not the backlog: 2,000 flights queued, 400 kbit/s.
+    @Test func aSlowLinkHoldsABoundedAmountInTheAir() throws {
+        try withRunningPair(tag: "bounded") { pair in
+            try pair.setLink(up: false)
+            try pair.record(2000)
+            _ = try link(pair, ["set", "--bandwidth", "400", "--latency", "20"])
+            try pair.setLink(up: true)
+            try pair.waitUntil("flights arrive through the slow link", timeout: 120) { try pair.storedCount() >= 20 }
+            let shown = try link(pair, ["show"])
+            let most = try #require(shown["mostBytesInAir"]?.intValue)
+            print("2000 flights queued, 400 kbit/s: at most \(most) bytes in the air at once, \(shown["bytesInAir"]?.intValue ?? -1) now")
+            #expect(most > 0 && most <= Self.airBound, "\(shown.text)")
+            _ = try link(pair, ["set", "--reset"])
+            try pair.expectDrainedAndClean(stored: 2000)
+        }
+    }
+
+    /// The session's high-water mark (1 MiB), one pump batch past it (256 flights; a recorded flight is
+    /// under 4 KiB, about 1.8 KiB on average), and the phone's acknowledgements on their way in. Without
+    /// the air counted as pending output the pump fills the window instead: 3,679,429 bytes in the air.
+    static let airBound = (1 << 20) + 256 * 4096 + 65_536
+
     /// Out of range, both sides see the other unreachable (status and the delegate's events); in range
     /// again, reachable; the Wi-Fi relay connects, slower.
     @Test func theRangeIsReachabilityOnBothSides() throws {

@@ -106,6 +106,20 @@ import Testing
         }
     }
 
+    /// An `--app-arg` the app refuses: the launch fails with the app's own line in `os status` (and the
+    /// log), and is backed off — never a launch loop; the runs wait on the watch.
+    @Test func anArgumentTheAppRefusesIsReportedInItsOwnWords() throws {
+        try withPair(tag: "os-badarg") { pair in
+            try pair.startPhoneOS(["--app-arg=--reminders", "--app-arg=sometimes"])
+            try pair.startWatch()
+            try pair.record(2)
+            try pair.waitUntil("a failed launch") { try osStatus(pair)["failuresInARow"]?.intValue ?? 0 >= 1 }
+            let failure = try osStatus(pair)["lastFailure"]?.stringValue ?? ""
+            #expect(failure.contains("exited with status 2") && failure.contains("--reminders must be current or legacy"), "\(failure)")
+            #expect(try pair.outstandingTransfers() == 2)
+        }
+    }
+
     /// The app's container: Foundation's own directory APIs resolve inside `HOME/apps/BUNDLE-ID` for
     /// the app phone-os launches and for a phone-daemon started by hand alike.
     @Test func foundationsDirectoriesAreInTheAppsContainer() throws {

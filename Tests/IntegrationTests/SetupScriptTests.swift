@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PairTesting
 import Testing
 
@@ -20,8 +21,14 @@ import Testing
         ]
         for (name, body) in scripts {
             let path = bin + "/" + name
-            try "#!/bin/bash\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-            chmod(path, 0o755)
+            // Written through a close-on-exec descriptor: a child another test forks meanwhile must not
+            // inherit it open for writing, or running the stand-in fails with ETXTBSY ("text file busy")
+            // and setup takes pkg-config for missing (seen under load: libsqlite3-dev "missing").
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+            guard fd >= 0 else { throw HarnessError("cannot write \(path): \(errno)") }
+            let bytes = Array("#!/bin/bash\n\(body)\n".utf8)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
         }
         return (bin, record)
     }

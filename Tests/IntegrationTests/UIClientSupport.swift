@@ -1,7 +1,6 @@
 import Posix
 import Connectivity
 import Control
-import Devices
 import Foundation
 import Glibc
 import JSONText

@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Devices
 import Foundation
 import JSONText
 import PairTesting

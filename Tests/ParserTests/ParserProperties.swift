@@ -35,6 +35,8 @@ enum ParserTarget: String, CaseIterable, Sendable {
     /// A schedule of link conditions (`runway link schedule FILE`, `LinkSchedule.parse`) and the
     /// conditions the watch keeps in its home (`LinkSchedule.conditions(from:)`).
     case linkSchedule = "link-schedule"
+    /// A scenario file (`Scenario.parse`, `runway scenario run`).
+    case scenario
 }
 
 /// What each parser must do with any input at all: return a value or its own error — never trap, never
@@ -70,6 +72,7 @@ enum ParserProperties {
         case .timeline: try checkTimeline(text, bytes, tally: &tally)
         case .registry: try checkRegistry(bytes, tally: &tally)
         case .arguments: try checkArguments(bytes, tally: &tally)
+        case .scenario: try checkScenario(bytes, tally: &tally)
         case .linkSchedule: try checkLinkSchedule(bytes, tally: &tally)
         }
     }
@@ -333,6 +336,36 @@ enum ParserProperties {
         try require(registry.pairs.allSatisfy { PairRegistry.isValidName($0.name) }, "a registry with an invalid name")
         let again = try? PairRegistry.decode(registry.encoded, path: "/state/pairs.json")
         try require(again?.pairs == registry.pairs, "a registry saved and loaded again is not the same")
+    }
+
+    // MARK: - Scenarios
+
+    /// A refusal is one line, and names the step (`step N (kind): …`, N among the file's steps) when it is
+    /// about one; an accepted scenario has 1 to 10,000 steps, each within its ranges, and written again in
+    /// its canonical form (`ScenarioText.json`) it reads back the same.
+    static func checkScenario(_ bytes: [UInt8], tally: inout Tally) throws(Violation) {
+        let scenario: Scenario
+        do throws(ScenarioError) {
+            scenario = try Scenario.parse(bytes)
+        } catch {
+            try requireOneLine(error.description, "Scenario.parse")
+            if error.description.hasPrefix("step ") {
+                let number = Int(error.description.dropFirst(5).prefix { $0.isNumber }) ?? 0
+                let count = (try? JSONValue(parsing: bytes))?["steps"]?.arrayValue?.count ?? 0
+                try require(number >= 1 && number <= count, "\(error.description) names step \(number) of \(count)")
+            }
+            return tally.count(false)
+        }
+        tally.count(true)
+        try require(!scenario.steps.isEmpty && scenario.steps.count <= Scenario.Limits.steps, "\(scenario.steps.count) steps accepted")
+        for step in scenario.steps { try ScenarioText.requireInRange(step) }
+        let again: Scenario
+        do throws(ScenarioError) {
+            again = try Scenario.parse(Array(ScenarioText.json(scenario).text.utf8))
+        } catch {
+            throw Violation("an accepted scenario written again is refused: \(error)")
+        }
+        try require(again == scenario, "an accepted scenario written again reads back differently")
     }
 
     // MARK: - Link conditions

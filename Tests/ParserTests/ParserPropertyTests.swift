@@ -78,6 +78,11 @@ import Testing
             ]
         case .registry: return numbers + ["{", "}", "[", "]", ":", ",", "\"pairs\"", "\"name\"", "\"phone\"", "\"watch\"", "\"default\"", "\"/p\""]
         case .arguments: return numbers + ["\u{0}", "--count", "--distance", "--home", "--seed", "--json", "=", "-", "--", "7d", "6:00"]
+        case .scenario:
+            return numbers + [
+                "{", "}", "[", "]", ":", ",", "\"", "\"steps\"", "\"record\"", "\"count\"", "\"kill\"", "\"target\"", "\"phone-app\"", "\"after\"",
+                "\"expect\"", "\"lost\"", "\"all\"", "\"drain\"", "\"timeout\"", "\"90s\"", "\"jetsam\"", "\"phoneApp\"", "true", "null",
+            ]
         case .linkSchedule:
             return numbers + [
                 "{", "}", "[", "]", ":", ",", "\"steps\"", "\"seed\"", "\"at\"", "\"latencyMs\"", "\"jitterMs\"", "\"loss\"", "\"bandwidthKbps\"",
@@ -139,6 +144,61 @@ import Testing
         case 5: return .data((0..<Int.random(in: 0...7, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
         case 6: return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in randomValue(depth: depth - 1, random: &random) })
         default: return .dictionary(randomDictionary(depth: depth - 1, random: &random))
+        }
+    }
+
+    /// Scenarios of random valid steps read back as written; then one step is broken (a field it does not
+    /// take), and the refusal names that step — its number and kind — and nothing is accepted.
+    @Test func aScenarioReadsBackAndARefusalNamesTheBrokenStep() throws {
+        var random = SeededGenerator(seed: 0x24_0501)
+        func number(_ range: ClosedRange<Int>) -> ScenarioNumber {
+            let a = Int.random(in: range, using: &random), b = Int.random(in: range, using: &random)
+            return Bool.random(using: &random) ? ScenarioNumber(a, a) : ScenarioNumber(min(a, b), max(a, b))
+        }
+        func bound() -> ScenarioBound? {
+            switch Int.random(in: 0...3, using: &random) {
+            case 0: return nil
+            case 1: return .all
+            default:
+                let n = number(0...1000)
+                return .range(n.low...n.high)
+            }
+        }
+        func step() -> ScenarioStep {
+            switch Int.random(in: 0...11, using: &random) {
+            case 0: return .record(count: number(Scenario.Limits.record), distanceKm: Bool.random(using: &random) ? 5.5 : nil)
+            case 1: return .send(from: Bool.random(using: &random) ? .phone : .watch, count: number(Scenario.Limits.send))
+            case 2: return .kill(ScenarioStep.Target.allCases.randomElement(using: &random)!, afterMs: Bool.random(using: &random) ? number(0...600_000) : nil)
+            case 3: return .relaunch(Bool.random(using: &random) ? .phoneOS : .watch)
+            case 4: return .link(up: Bool.random(using: &random))
+            case 5: return .clockAdvance(seconds: 129_600, text: "1d12h")
+            case 6: return .app(ScenarioStep.appActions.randomElement(using: &random)!)
+            case 7: return .jetsam
+            case 8: return .sleep(number(Scenario.Limits.milliseconds))
+            case 9: return .waitApp(state: ScenarioStep.appStates.randomElement(using: &random)!, timeout: Double(Int.random(in: 1...3600, using: &random)))
+            case 10: return .drain(timeout: Double(Int.random(in: 1...3600, using: &random)))
+            default:
+                var expectation = ScenarioExpectation(stored: bound(), received: bound(), clean: Bool.random(using: &random) ? true : nil)
+                if let lost = bound(), lost != .all { expectation.lost = lost }
+                if expectation == ScenarioExpectation() { expectation.outstanding = .range(0...0) }
+                return .expect(expectation)
+            }
+        }
+        for _ in 0..<300 {
+            let scenario = Scenario(name: "s", backgroundBudgetMs: 300, steps: (0..<Int.random(in: 1...30, using: &random)).map { _ in step() })
+            #expect(try Scenario.parse(Array(ScenarioText.json(scenario).text.utf8)) == scenario)
+            guard case var .object(header) = ScenarioText.json(scenario), case var .array(steps) = header["steps"] else { continue }
+            let broken = Int.random(in: 0..<steps.count, using: &random)
+            let kind = scenario.steps[broken].kind
+            steps[broken] = .object([kind: .object(["nonsense": .integer(1)])])
+            header["steps"] = .array(steps)
+            do {
+                _ = try Scenario.parse(Array(JSONValue.object(header).text.utf8))
+                Issue.record("step \(broken + 1) (\(kind)) broken, and the scenario was accepted")
+            } catch {
+                #expect(error.description.hasPrefix("step \(broken + 1) (\(kind)): "), "\(error.description)")
+                #expect(!error.description.contains("\n"))
+            }
         }
     }
 

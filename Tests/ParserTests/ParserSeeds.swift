@@ -59,6 +59,18 @@ enum ParserSeeds {
                 #"{"pairs":[{"name":"default","phone":"/tmp/p","watch":"/tmp/w"},{"name":"pair2","phone":"/a","watch":"/b"}]}"#, #"{"pairs":[]}"#,
                 #"{"pairs":[{"name":"-x","phone":"/p","watch":"/w"}]}"#, #"{"pairs":{}}"#, "not json",
             ]
+        case .scenario:
+            return [
+                #"{"steps":[{"record":200},{"drain":{"timeout":"2m"}},{"wait":{"app":"not running","timeout":"1m"}},{"expect":{"lost":0,"stored":"all"}}],"phoneArgs":["--save-path","ui-drain"],"backgroundBudgetMs":300}"#,
+                #"{"name":"k","steps":[{"record":{"count":[50,150],"distanceKm":5}},{"kill":{"target":"phone-app","after":[0,400]}},{"kill":"phone-os"},{"relaunch":"phone-os"},{"link":"down"},{"send":{"from":"phone","count":[1,3]}},{"link":{"state":"up"}},"jetsam",{"clock-advance":"1d12h"},{"app":"force-quit"},{"sleep":[0,500]},{"expect":{"received":"all","duplicated":[0,2],"outstanding":0,"clean":true}}]}"#,
+                #"{"phoneApp":"app","steps":[{"expect":{"outstanding":0}}]}"#, #"{"phoneApp":"app","steps":[{"expect":{"lost":0}}]}"#,
+                #"{"steps":[{"record":0}]}"#, #"{"steps":[{"record":[9,3]}]}"#, #"{"steps":[{"kil":"watch"}]}"#, #"{"steps":[]}"#,
+                #"{"steps":[{"clock-advance":"3651d"}]}"#, #"{"steps":[{"drain":{"timeout":"0s"}}]}"#, #"{"stepz":[]}"#, "[1]", "not json",
+                #"{"steps":[{"record":5,"send":5}]}"#, #"{"watchApp":"w","steps":[{"record":1}]}"#, #"{"steps":["jetsam"]}"#,
+                #"{"steps":[{"record":5}]}"#, #"{"steps":[{"link":"down"},{"link":"up"}]}"#, #"{"steps":[{"sleep":10}]}"#,
+                #"{"steps":[{"expect":{"lost":0}}]}"#, #"{"steps":[{"send":[1,9]},"drain"]}"#,
+                #"{"phoneApp":"a","phoneStore":{"path":"L/x.sqlite","ids":"SELECT id FROM r"},"steps":[{"expect":{"stored":"all"}}]}"#,
+            ]
         case .arguments:
             return [
                 "--count\u{0}3\u{0}--json", "--distance=5.5\u{0}--home\u{0}/tmp/h", "-4\u{0}--seed\u{0}-9223372036854775808", "--count\u{0}1e3",

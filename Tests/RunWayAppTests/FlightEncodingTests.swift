@@ -1,4 +1,5 @@
 import Connectivity
+import Posix
 import Testing
 import PropertyLists
 @testable import RunWayApp

@@ -1,5 +1,6 @@
 import Connectivity
 import Foundation
+import Posix
 import Testing
 @testable import RunWayApp
 

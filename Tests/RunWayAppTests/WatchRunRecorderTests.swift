@@ -1,6 +1,5 @@
 import PairTesting
 import Posix
-import Storage
 import Testing
 import WatchConnectivity
 @testable import RunWayApp

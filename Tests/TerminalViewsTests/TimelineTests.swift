@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import JSONText
+import Posix
 import TerminalViews
 import Testing
 
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func theChartAndTheSVGAreTotalForAnyTimeline() throws {
-        var random = Seeded(state: 9)
+        var random = SeededGenerator(seed: 9)
         for round in 0..<150 {
             var t = 0.0
             let samples = (0..<Int.random(in: 0...400, using: &random)).map { _ -> Timeline.Sample in

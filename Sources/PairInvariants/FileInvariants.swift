@@ -1,6 +1,5 @@
 import Digest
 import Glibc
-import JSONText
 
 /// A file a test sent (`runway … transfer-file`), as the harness saw it before it went: which device
 /// sent it, its name, size and SHA-256 (computed here, from the file itself).
@@ -94,7 +93,7 @@ public struct FileReport: Sendable, Equatable {
     /// SHA-256 of the file at `path`, read a MiB at a time (memory stays flat whatever its size).
     public static func hash(_ path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw HarnessError("cannot open \(path): errno \(errno)") }
+        guard fd >= 0 else { throw InvariantError("cannot open \(path): errno \(errno)") }
         defer { close(fd) }
         var hasher = SHA256()
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -102,20 +101,17 @@ public struct FileReport: Sendable, Equatable {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw HarnessError("cannot read \(path): errno \(errno)")
+                throw InvariantError("cannot read \(path): errno \(errno)")
             }
             if n == 0 { break }
             chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
         return hasher.finalize().hexString
     }
+}
 
-    /// The kept files in a `files --json` answer.
-    static func kept(_ json: JSONValue, on device: String) -> [KeptFile] {
-        (json["received"]?.arrayValue ?? []).map { file in
-            KeptFile(
-                on: device, name: file["name"]?.stringValue ?? "", bytes: Int64(file["bytes"]?.intValue ?? -1), sha256: file["sha256"]?.stringValue ?? "",
-                path: file["path"]?.stringValue ?? "")
-        }
-    }
+/// Why the checker could not read what it was to check (a kept file that cannot be opened or read).
+public struct InvariantError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

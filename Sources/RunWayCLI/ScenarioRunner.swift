@@ -1,0 +1,242 @@
+import Control
+import Glibc
+import JSONText
+import PairInvariants
+import Posix
+import RunWayApp
+
+/// Replays a parsed scenario on a `ScenarioPair`, one step at a time, each reported as it ends.
+///
+/// Steps run one after another and never overlap: a "random kill point" is a pause of a seeded random
+/// length while the pair works on its own (`{"sleep": [0, 500]}` or a kill's `after`), then the kill.
+/// Every figure an `expect` step checks comes from the invariant checker (`PairInvariants`), the same
+/// code the integration tests hold the pair to, over what this run recorded and sent and what the
+/// stores hold. A step that cannot be carried out (recording on a watch that was killed) ends the run;
+/// an expectation that does not hold is reported and the run goes on. SIGINT and SIGTERM (blocked and
+/// read from a `signalfd`, so that no step is cut in half) end it at the next step or pause.
+final class ScenarioRunner {
+    struct StepResult {
+        let number: Int
+        let kind: String
+        let ok: Bool
+        let detail: String
+        let elapsed: Double
+        let duration: Double
+        var fields: [String: JSONValue] = [:]
+    }
+
+    struct StepFailure: Error { let message: String }
+    struct Interrupted: Error { let signal: Int32 }
+
+    let scenario: Scenario
+    let pair: ScenarioPair
+    let seed: UInt64
+    private var random: SeededGenerator
+    private let signals: SignalSource
+    private let started = monotonicNow()
+    /// Every recording call, in order, and each side's sent userInfo ids: what the checker holds the pair to.
+    private(set) var history: [Recording] = []
+    private(set) var sent: [ScenarioStep.Device: [String]] = [.watch: [], .phone: []]
+    private(set) var lastReport: InvariantReport?
+
+    init(_ scenario: Scenario, pair: ScenarioPair, seed: UInt64, signals: SignalSource) {
+        self.scenario = scenario
+        self.pair = pair
+        self.seed = seed
+        self.signals = signals
+        random = SeededGenerator(seed: seed)
+    }
+
+    var elapsed: Double { monotonicNow() - started }
+
+    /// Runs every step, handing each result to `report` as it ends. Throws `Interrupted` on a signal;
+    /// returns the number of the step that could not be carried out, if one could not.
+    func run(_ report: (StepResult) -> Void) throws(Interrupted) -> Int? {
+        for (index, step) in scenario.steps.enumerated() {
+            try checkSignals()
+            let begun = monotonicNow()
+            var fields: [String: JSONValue] = [:]
+            let outcome: Result<(Bool, String), StepFailure>
+            do {
+                outcome = .success(try perform(step, number: index + 1, &fields))
+            } catch let interrupted as Interrupted {
+                throw interrupted
+            } catch let failure as StepFailure {
+                outcome = .failure(failure)
+            } catch let error as ControlError {
+                outcome = .failure(StepFailure(message: error.message))
+            } catch {
+                outcome = .failure(StepFailure(message: "\(error)"))
+            }
+            let now = monotonicNow()
+            switch outcome {
+            case let .success((ok, detail)):
+                report(StepResult(number: index + 1, kind: step.kind, ok: ok, detail: detail, elapsed: now - started, duration: now - begun, fields: fields))
+            case let .failure(failure):
+                report(StepResult(number: index + 1, kind: step.kind, ok: false, detail: failure.message, elapsed: now - started, duration: now - begun))
+                return index + 1
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Steps
+
+    /// Carries the step out: whether it held (only an expectation can fail to) and what it did.
+    private func perform(_ step: ScenarioStep, number: Int, _ fields: inout [String: JSONValue]) throws -> (Bool, String) {
+        switch step {
+        case let .record(count, distance):
+            let n = count.pick(&random)
+            fields["count"] = .integer(Int64(n))
+            let reply = try DeviceClient(home: pair.watch).send(
+                ControlCommands.record.request {
+                    $0[ControlCommands.Record.count] = n
+                    $0[ControlCommands.Record.seed] = Int(random.next() >> 1)
+                    $0[ControlCommands.Record.distanceKm] = distance
+                }, as: RecordReply.self)
+            history.append(.succeeded(reply.ids))
+            return (true, "recorded \(reply.ids.count) runs on the watch")
+        case let .send(from, count):
+            let n = count.pick(&random)
+            fields["count"] = .integer(Int64(n))
+            let client = DeviceClient(home: from == .phone ? pair.phone : pair.watch)
+            for index in 1...n {
+                let id = "\(from.rawValue)-\(number)-\(index)"
+                _ = try client.send(
+                    ControlCommands.transferUserInfo.request { $0[ControlCommands.Payload.payload] = .object(["scenarioTransfer": .string(id)]) })
+                sent[from, default: []].append(id)
+                if index % 100 == 0 { try checkSignals() }
+            }
+            return (true, "sent \(n) userInfo from the \(from.rawValue) (transfer-userinfo)")
+        case let .kill(target, after):
+            var waited = ""
+            if let after {
+                let ms = after.pick(&random)
+                fields["afterMs"] = .integer(Int64(ms))
+                try pause(milliseconds: ms)
+                waited = " after \(ms) ms"
+            }
+            guard let what = pair.kill(target) else { return (true, "\(target.rawValue) not running\(waited): nothing killed") }
+            return (true, "SIGKILL\(waited) to \(what)")
+        case let .relaunch(target):
+            let pid: Int32
+            switch target {
+            case .watch:
+                guard pair.watchPID == nil else { throw StepFailure(message: "watch-agent is running (pid \(pair.watchPID!)): kill it first") }
+                pid = try pair.startWatch()
+            default:
+                guard pair.phoneOSPID == nil else { throw StepFailure(message: "phone-os is running (pid \(pair.phoneOSPID!)): kill it first") }
+                pid = try pair.startPhoneOS()
+            }
+            fields["pid"] = .integer(Int64(pid))
+            return (true, "started \(target == .watch ? "watch-agent" : "phone-os") (pid \(pid))")
+        case let .link(up):
+            _ = try DeviceClient(home: pair.watch).send(ControlCommands.link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
+            return (true, up ? "the link is back in range" : "the link is out of range")
+        case let .clockAdvance(seconds, text):
+            for home in [pair.phone, pair.watch] {
+                _ = try DeviceClient(home: home).send(ControlCommands.clockAdvance.request { $0[ControlCommands.ClockAdvance.seconds] = seconds })
+            }
+            return (true, "both clocks moved forward by \(text)")
+        case let .app(action):
+            let status = try pair.osClient().send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action }, as: OSStatusReply.self)
+            return (true, "phone app \(action): now \(status.appState)")
+        case .jetsam:
+            guard pair.osStatus()?.appState ?? "not running" != "not running" else { return (true, "the phone app is not running: nothing to jetsam") }
+            _ = try pair.osClient().send(ControlRequest(ControlCommands.osJetsam), as: OSStatusReply.self)
+            return (true, "phone-os killed the app (jetsam)")
+        case let .sleep(ms):
+            let n = ms.pick(&random)
+            fields["ms"] = .integer(Int64(n))
+            try pause(milliseconds: n)
+            return (true, "slept \(n) ms")
+        case let .waitApp(state, timeout):
+            try poll("the phone app is \(state)", timeout: timeout) { pair.osStatus()?.appState == state }
+            return (true, "the phone app is \(state)")
+        case let .drain(timeout):
+            try poll("both outboxes are empty", timeout: timeout) { (try? pair.outstanding()) == 0 }
+            return (true, "drained: nothing outstanding on either side")
+        case let .expect(expectation):
+            return try expect(expectation, &fields)
+        }
+    }
+
+    // MARK: - Expectations
+
+    /// The checker's figures now, against what the expectation asks.
+    private func expect(_ expectation: ScenarioExpectation, _ fields: inout [String: JSONValue]) throws -> (Bool, String) {
+        let outstanding = try pair.outstanding()
+        let flights = InvariantChecker.check(
+            history: history, stored: try pair.storedFlightIDs(), outstandingTransfers: outstanding, storePaths: pair.storePaths)
+        var reports = [flights]
+        var receivedCount = 0
+        // The userInfo sent to an app of your own are not counted: only RunWay's apps keep them where they can be read.
+        let readable: [ScenarioStep.Device] = (scenario.phoneApp == nil ? [.watch] : []) + (scenario.watchApp == nil ? [.phone] : [])
+        for from in readable where !(sent[from] ?? []).isEmpty {
+            let received = try pair.receivedIDs(on: from == .watch ? .phone : .watch)
+            receivedCount += received.count
+            reports.append(InvariantChecker.check(recorded: sent[from] ?? [], stored: received))
+        }
+        lastReport = flights
+        let sentCount = readable.reduce(0) { $0 + (sent[$1] ?? []).count }
+        let figures: [(String, Int, ScenarioBound?, Int)] = [
+            ("stored", flights.stored, expectation.stored, flights.recorded),
+            ("received", receivedCount, expectation.received, sentCount),
+            ("lost", reports.reduce(0) { $0 + $1.lost.count }, expectation.lost, 0),
+            ("duplicated", reports.reduce(0) { $0 + $1.duplicated.count }, expectation.duplicated, 0),
+            ("outstanding", outstanding, expectation.outstanding, 0),
+        ]
+        var misses: [String] = []
+        for (name, value, bound, all) in figures {
+            fields[name] = .integer(Int64(value))
+            guard let bound else { continue }
+            let holds: Bool
+            switch bound {
+            case .all: holds = value == all
+            case let .range(range): holds = range.contains(value)
+            }
+            if !holds { misses.append("\(name) \(value), expected \(bound == .all ? "all (\(all))" : bound.text())") }
+        }
+        let clean = reports.allSatisfy(\.isClean)
+        fields["clean"] = .bool(clean)
+        fields["recorded"] = .integer(Int64(flights.recorded))
+        fields["sent"] = .integer(Int64(sentCount))
+        let violations = reports.flatMap(\.violations)
+        fields["violations"] = .array(violations.map(JSONValue.string))
+        if let wanted = expectation.clean, wanted != clean {
+            misses.append(clean ? "clean, expected not" : "not clean: " + (violations.first.map { OneLine.escape($0, limit: 200) } ?? "?"))
+        }
+        let summary = flights.summary + (sentCount > 0 ? "; \(receivedCount) of \(sentCount) userInfo received" : "")
+        guard misses.isEmpty else { return (false, "FAILED: " + misses.joined(separator: "; ") + " (\(summary))") }
+        return (true, "held: \(summary)")
+    }
+
+    // MARK: - Time
+
+    private func checkSignals() throws(Interrupted) {
+        if let signal = signals.drain().first { throw Interrupted(signal: signal) }
+    }
+
+    /// Waits `milliseconds`, or less if a signal comes (then throws).
+    private func pause(milliseconds: Int) throws(Interrupted) {
+        let deadline = monotonicNow() + Double(milliseconds) / 1000
+        while true {
+            try checkSignals()
+            let left = deadline - monotonicNow()
+            if left <= 0 { return }
+            var descriptor = pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = Glibc.poll(&descriptor, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+        }
+    }
+
+    /// Checks `condition` every 20 ms until it holds; a step failure after `timeout` seconds.
+    private func poll(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
+        let deadline = monotonicNow() + timeout
+        while !condition() {
+            guard monotonicNow() < deadline else {
+                throw StepFailure(message: "timed out after \(TimeText.formatDuration(timeout)) waiting until \(what)")
+            }
+            try pause(milliseconds: 20)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Glibc
+import JSONText
+@_exported import struct PairTesting.DeliveryReport
+import PairTesting
+
+/// A simulated phone and watch for your own `swift test`: your apps (or RunWay's) on them, in fresh
+/// homes, through the real binaries — `phone-os` hosting the phone's app (background launches on
+/// pending transfers, the budget and reclaim, foreground on `openPhoneApp`), `watch-agent` running the
+/// watch's — killed, relaunched, cut off and moved in time as a test says, then checked with
+/// `DeliveryReport` over your own ids. See docs/your-app.md.
+///
+/// ```swift
+/// let pair = try DevicePair(phoneApp: DevicePair.executable("WaterPhone"),
+///                           watchApp: DevicePair.executable("WaterWatch"), watchArguments: ["--log", "200"])
+/// defer { pair.stop() }
+/// try pair.killPhoneApp()
+/// try pair.waitUntilDelivered()
+/// let report = DeliveryReport.check(sent: ids, received: try pair.phoneLines("Documents/entries.log"))
+/// #expect(report.isClean, "\(report)")
+/// ```
+public final class DevicePair {
+    public enum Device: String, Sendable { case phone, watch }
+
+    /// The pair underneath (the homes, the processes, the CLI), for what this class does not wrap.
+    public let pair: SimulatedPair
+    public let phoneApp: String?
+    public let watchApp: String?
+    public var phoneHome: String { pair.phoneHome }
+    public var watchHome: String { pair.watchHome }
+    private let phoneOSArguments: [String]
+
+    /// Starts a pair in fresh homes: phone-os hosting `phoneApp` (nil: RunWay's phone app) with its
+    /// `phoneArguments`, and the watch running `watchApp` (nil: RunWay's watch app) with its
+    /// `watchArguments`. Returns once both are ready; nothing of the phone's app runs until the watch
+    /// has something for it or `openPhoneApp` is called.
+    public init(
+        tag: String = "pair", phoneApp: String? = nil, phoneArguments: [String] = [], watchApp: String? = nil, watchArguments: [String] = [],
+        backgroundBudgetMilliseconds: Int = 30_000
+    ) throws {
+        try Self.locateBinaries()
+        self.phoneApp = phoneApp
+        self.watchApp = watchApp
+        pair = try SimulatedPair(tag: tag)
+        phoneOSArguments =
+            (phoneApp.map { ["--app", $0] } ?? []) + phoneArguments.map { "--app-arg=\($0)" }
+            + ["--background-budget-ms", String(backgroundBudgetMilliseconds)]
+        pair.watchArguments = (watchApp.map { ["--app", $0] } ?? []) + watchArguments.map { watchApp == nil ? $0 : "--app-arg=\($0)" }
+        do {
+            try pair.startPhoneOS(phoneOSArguments)
+            try pair.startWatch()
+        } catch {
+            pair.cleanUp()
+            throw error
+        }
+    }
+
+    /// Stops everything and removes the homes (kept with `RUNWAY_KEEP_TEST_DIRS=1`).
+    public func stop() { pair.cleanUp() }
+
+    // MARK: - Where things are
+
+    /// An executable of your package, built next to the running tests (`swift build --build-tests`
+    /// builds every product).
+    public static func executable(_ name: String) -> String {
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return FileManager.default.currentDirectoryPath + "/.build/debug/" + name
+    }
+
+    /// An app's container on a device (`HOME/apps/BUNDLE-ID`; the bundle id is the executable's name).
+    public func container(_ device: Device) -> String {
+        let home = device == .phone ? phoneHome : watchHome
+        let app = device == .phone ? phoneApp : watchApp
+        let bundle = app.map { String($0.split(separator: "/").last ?? "app") } ?? (device == .phone ? "com.runway.RunWay" : "com.runway.RunWay.watchkitapp")
+        return home + "/apps/" + bundle
+    }
+
+    /// The lines of a text file in the phone app's container (empty if there is none yet).
+    public func phoneLines(_ relativePath: String) -> [String] { lines(.phone, relativePath) }
+
+    public func lines(_ device: Device, _ relativePath: String) -> [String] {
+        guard let text = try? String(contentsOfFile: container(device) + "/" + relativePath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    // MARK: - Doing things to it
+
+    /// Records `count` runs with RunWay's watch app; returns their ids in order.
+    @discardableResult
+    public func record(_ count: Int) throws -> [String] { try pair.record(count) }
+
+    /// Sends a userInfo from a device's session as its app would (`runway … transfer-userinfo`), JSON
+    /// with the typed forms for dates and data (docs/everyday-loop.md).
+    public func transferUserInfo(from device: Device, json: String) throws {
+        let result = try runTool([device.rawValue, "transfer-userinfo", "--json-file", "-", "--home", home(device)], stdin: json)
+        guard result.status == 0 else { throw HarnessError("transfer-userinfo failed: \(result.stderr)") }
+    }
+
+    /// SIGKILLs the phone's app if it runs (phone-os launches it again when the watch has more).
+    public func killPhoneApp() throws {
+        if let pid = try phoneOS(["os", "status"])["appPid"]?.intValue { kill(pid_t(pid), SIGKILL) }
+    }
+
+    /// The phone's app's state as phone-os says it: `not running`, `background`, `foreground`, `suspended`.
+    public func phoneAppState() throws -> String { try phoneOS(["os", "status"])["appState"]?.stringValue ?? "unknown" }
+
+    /// The user opens the phone's app (returns once it is ready), closes it, force-quits it; memory
+    /// pressure kills it (`jetsam`).
+    public func openPhoneApp() throws { _ = try phoneOS(["app", "open"]) }
+    public func closePhoneApp() throws { _ = try phoneOS(["app", "close"]) }
+    public func forceQuitPhoneApp() throws { _ = try phoneOS(["app", "force-quit"]) }
+    public func jetsamPhoneApp() throws { _ = try phoneOS(["os", "jetsam"]) }
+
+    /// SIGKILLs the whole phone (phone-os and its app) and starts it again.
+    public func restartPhone() throws {
+        pair.phoneOS?.kill()
+        _ = pair.phoneOS?.waitForExit(timeout: 10)
+        try pair.startPhoneOS(phoneOSArguments)
+    }
+
+    /// SIGKILLs the watch and starts it again.
+    public func restartWatch() throws {
+        pair.killWatch()
+        _ = pair.watch?.waitForExit(timeout: 10)
+        try pair.startWatch()
+    }
+
+    /// Takes the watch out of range and back (`runway watch link down|up`).
+    public func setLink(up: Bool) throws { try cli(["watch", "link", up ? "up" : "down", "--home", watchHome]) }
+
+    /// Moves the phone's device clock on (`1d`, `90m`, `8d`): notifications due fire.
+    public func advancePhoneClock(_ duration: String) throws { try cli(["clock", "advance", duration, "--home", phoneHome]) }
+
+    /// Waits until the watch's session has nothing left to deliver to the phone.
+    public func waitUntilDelivered(timeout: Double = 120) throws { try pair.waitUntilDrained(timeout: timeout) }
+
+    /// Polls `condition` until it holds (a deadline, not a measure).
+    public func waitUntil(_ what: String, timeout: Double = 60, _ condition: () throws -> Bool) throws {
+        try pair.waitUntil(what, timeout: timeout, condition)
+    }
+
+    // MARK: - Underneath
+
+    private func home(_ device: Device) -> String { device == .phone ? phoneHome : watchHome }
+
+    private func phoneOS(_ arguments: [String]) throws -> JSONValue { try pair.phoneOSCall(arguments) }
+
+    private func cli(_ arguments: [String]) throws {
+        let result = try runTool(arguments)
+        guard result.status == 0 else { throw HarnessError("runway \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
+    }
+
+    /// Finds phone-os, watch-agent and runway: `RUNWAY_BIN_DIR`, next to the tests (this package's own
+    /// suite), else this package's build directory — built once if it is not there (a package that
+    /// depends on this one by path builds only the libraries it uses).
+    static func locateBinaries() throws {
+        if ProcessInfo.processInfo.environment["RUNWAY_BIN_DIR"] != nil { return }
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        if FileManager.default.isExecutableFile(atPath: runner + "/phone-os") { return }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let built = root + "/.build/debug"
+        let products = ["phone-os", "phone-daemon", "watch-agent", "runway"]
+        if !products.allSatisfy({ FileManager.default.isExecutableFile(atPath: built + "/" + $0) }) {
+            FileHandle.standardError.write(Data("DevicePair: building the simulator's binaries in \(root) (once)\n".utf8))
+            let swift = Process()
+            swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            swift.arguments = ["swift", "build", "--package-path", root]
+            try swift.run()
+            swift.waitUntilExit()
+            guard swift.terminationStatus == 0 else { throw HarnessError("swift build --package-path \(root) failed") }
+        }
+        setenv("RUNWAY_BIN_DIR", built, 1)
+    }
+}

@@ -1,0 +1,86 @@
+// probe-app: the smallest app a developer could bring — written only against the public
+// WatchConnectivity module, the way an iOS app's session manager is — and the fixture of the tests that
+// put an app that is not RunWay's on the simulated devices (`phone-os --app`, `watch-agent --app`).
+//
+// It saves each received userInfo's `id` before its callback returns (Documents/received.log, one line
+// each, fsync'd), so a kill after the acknowledgement loses nothing. Its switches make it misbehave the
+// ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate; --save-in-memory keeps
+// what it receives in memory only (the lossy path a test shows its checker catching); --save-on-screen
+// saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). --send N sends N
+// userInfo transfers (`probe-1`…`probe-N`) once, after its first activation.
+import Foundation
+import Glibc
+import UIKit
+import WatchConnectivity
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--crash-at-launch") { abort() }
+if arguments.contains("--exit-at-once") { exit(0) }
+
+/// Appends a line to a file in the app's Documents and makes it durable.
+func appendDurably(_ line: String, to name: String) {
+    let directory = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent(name).path
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard fd >= 0 else { fatalError("cannot open \(path): \(errno)") }
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    fsync(fd)
+    close(fd)
+}
+
+final class ProbeSessionManager: NSObject, WCSessionDelegate {
+    let sendCount: Int
+    let inMemoryOnly: Bool
+    let saveOnScreen: Bool
+    /// What was received and not saved: the delegate queue adds, the main queue saves.
+    var held: [String] = []
+    let lock = NSLock()
+
+    init(sendCount: Int, inMemoryOnly: Bool, saveOnScreen: Bool) {
+        self.sendCount = sendCount
+        self.inMemoryOnly = inMemoryOnly
+        self.saveOnScreen = saveOnScreen
+    }
+
+    /// The screen appeared: what was held is saved now.
+    func screenAppeared() {
+        lock.withLock {
+            for id in held { appendDurably(id, to: "received.log") }
+            held.removeAll()
+        }
+    }
+
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        guard activationState == .activated, sendCount > 0 else { return }
+        let marker = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("sent.done").path
+        guard !FileManager.default.fileExists(atPath: marker) else { return }
+        for index in 1...sendCount { session.transferUserInfo(["id": "probe-\(index)", "kind": "probe"]) }
+        appendDurably("\(sendCount)", to: "sent.done")
+    }
+
+    func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
+        guard let id = userInfo["id"] as? String else { return }
+        lock.withLock {
+            if inMemoryOnly || (saveOnScreen && UIApplication.shared.applicationState != .active) { return held.append(id) }
+            appendDurably(id, to: "received.log")
+        }
+    }
+
+    func sessionDidBecomeInactive(_ session: WCSession) {}
+    func sessionDidDeactivate(_ session: WCSession) { session.activate() }
+}
+
+let sendIndex = arguments.firstIndex(of: "--send")
+let manager = ProbeSessionManager(
+    sendCount: sendIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 0, inMemoryOnly: arguments.contains("--save-in-memory"),
+    saveOnScreen: arguments.contains("--save-on-screen"))
+NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+    MainActor.assumeIsolated { manager.screenAppeared() }
+}
+if WCSession.isSupported() {
+    WCSession.default.delegate = manager
+    if !arguments.contains("--never-activate") { WCSession.default.activate() }
+}
+RunLoop.main.run()

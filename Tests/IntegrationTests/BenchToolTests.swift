@@ -1,0 +1,46 @@
+import Foundation
+import PairTesting
+import Testing
+
+/// `scripts/bench`'s `runway-bench`: its options, and the many-pairs run at its smallest through the real
+/// binaries. Durations are printed, never asserted.
+@Suite(.serialized) struct BenchToolTests {
+    @Test(arguments: [
+        (["--pairs", "0"], "bench: --pairs needs a positive number"),
+        (["--drain-runs", "x"], "bench: --drain-runs needs a positive number"),
+        (["--load", "-5"], "bench: --load needs a positive number"),
+        (["--pairs"], "bench: --pairs needs a positive number"),
+        (["--only-drain", "--only-pairs"], "bench: --only-cold-start, --only-drain and --only-pairs exclude each other"),
+        (["--only-cold-start", "--only-drain"], "bench: --only-cold-start, --only-drain and --only-pairs exclude each other"),
+        (["--pair", "3"], "bench: unknown option --pair"),
+    ])
+    func badArgumentsAreOneLineAndExit2(arguments: [String], message: String) throws {
+        let result = try runTool(arguments, binary: "runway-bench")
+        #expect(result.status == 2)
+        #expect(result.stderr == message + "\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func helpNamesTheNewOptions() throws {
+        let result = try runTool(["--help"], binary: "runway-bench")
+        #expect(result.status == 0)
+        for option in ["--drain-runs R", "--load N", "--pairs N", "--only-drain", "--only-pairs"] {
+            #expect(result.stdout.contains(option), "\(option)")
+        }
+    }
+
+    /// Two pairs started at once, ten runs each drained at once and checked id by id, every daemon
+    /// stopped with exit 0: the run succeeds and prints its rows (whatever the figures are).
+    @Test func twoPairsRecordDrainAreCheckedAndStop() throws {
+        let result = try runTool(["--only-pairs", "--pairs", "2"], binary: "runway-bench")
+        #expect(result.status == 0, "\(result.stderr)")
+        for row in [
+            "| 2 pairs: all 4 daemons started at once → every one ready |", "| 2 pairs: PSS per idle phone-daemon |",
+            "| 2 pairs: PSS per idle watch-agent |", "| 2 pairs: 10 runs each, every link up at once → every outbox empty (every id checked) |",
+            "| 2 pairs: SIGTERM to all → every one exited 0 |",
+        ] {
+            #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)")
+        }
+        #expect(!result.stdout.contains("n/a"), "\(result.stdout)")
+    }
+}
