@@ -1,3 +1,4 @@
+import Posix
 import RunWayApp
 
 /// A scenario file (`runway scenario run FILE`, `docs/scenarios.md`): a fresh pair's set-up and the
