@@ -321,7 +321,7 @@ public class DeviceOperatingSystem {
     /// Starts the app with what the device hands it (`launchDescriptors`: on the phone the link listener
     /// as descriptor 3, `link`, and the watch's connection, if any, as 4, `connection`, by the systemd
     /// protocol; LISTEN_PID is the app's own pid, the shell's `$$`, kept across its `exec`).
-    func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
+    func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?, environment extra: [String: String] = [:]) {
         guard childPID == 0, launchRefusal == nil, let descriptors = launchDescriptors(connection: connection) else {
             connection?.close()
             return
@@ -334,7 +334,7 @@ public class DeviceOperatingSystem {
         }
         var environment = Spawn.currentEnvironment(removing: [
             "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", PhoneActivation.osPIDVariable, AppLaunch.modeVariable,
-            AppLaunch.reasonVariable,
+            AppLaunch.reasonVariable, AppLaunch.workoutVariable,
         ])
         // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
         environment += [
@@ -347,6 +347,8 @@ public class DeviceOperatingSystem {
         // The device and the OS it runs on, and the app's container (Foundation's directories in it).
         environment = environment.filter { entry in !launchEnvironment.keys.contains { entry.hasPrefix($0 + "=") } }
         environment += launchEnvironment.map { "\($0.key)=\($0.value)" }
+        // What this launch is for, when it carries something (watch-os: the phone's startWorkout).
+        environment += extra.map { "\($0.key)=\($0.value)" }
         let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
         var spawn = Spawn(
             "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,
@@ -367,7 +369,10 @@ public class DeviceOperatingSystem {
         launches[reasonKey, default: 0] += 1
         lastLaunchReason = reason
         logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
-        supervision.launched(at: loop.nowNanoseconds, background: kind == .background, awaitsDelivery: kind == .background && reasonKey != "user")
+        // A workout's launch keeps itself alive (X_WORKOUT=1): no delivery to wait for.
+        supervision.launched(
+            at: loop.nowNanoseconds, background: kind == .background,
+            awaitsDelivery: kind == .background && reasonKey != "user" && reasonKey != AppLaunch.workoutReason)
         rearmSupervision()
     }
 
