@@ -1,5 +1,4 @@
 import Posix
-import RunWayApp
 
 /// A scenario file (`runway scenario run FILE`, `docs/scenarios.md`): a fresh pair's set-up and the
 /// steps to replay on it — record, send, kill, relaunch, cut the link, move the clock, open and close
