@@ -207,7 +207,13 @@ public final class WatchOS: DeviceOperatingSystem {
         stream.send(Frame(.hello, hello.encoded).encoded)
     }
 
+    /// What the phone sent on watch-os's connection, a batch at a time: the first thing that needs the
+    /// app launches it — and a `startWorkout` anywhere in the batch rides along, since closing the
+    /// connection for the launch drops whatever followed (the phone resends its transfers to the app, but
+    /// workout frames are never resent).
     private func received(_ frames: [Frame]) {
+        var launch: (key: String, reason: String)?
+        var workout: (event: UserInfo, payload: [UInt8])?
         for frame in frames {
             switch frame.type {
             case .welcome:
@@ -215,13 +221,11 @@ public final class WatchOS: DeviceOperatingSystem {
                 probeLinked = true
                 let welcome = try? Handshake(decoding: frame.payload)
                 lastWelcome = (welcome?.pendingTransfers ?? 0, wallClockSeconds())
-                if let pending = welcome?.pendingTransfers, pending > 0 {
-                    return launchInBackground(
-                        reasonKey: AppLaunch.watchConnectivityReason, reason: "the phone has \(pending) transfer(s) pending for the watch app")
+                if let pending = welcome?.pendingTransfers, pending > 0, launch == nil {
+                    launch = (AppLaunch.watchConnectivityReason, "the phone has \(pending) transfer(s) pending for the watch app")
                 }
             case .userInfo, .complicationUserInfo, .applicationContext, .fileBegin:
-                return launchInBackground(
-                    reasonKey: AppLaunch.watchConnectivityReason, reason: "the phone sent the watch app content (\(frame.type))")
+                if launch == nil { launch = (AppLaunch.watchConnectivityReason, "the phone sent the watch app content (\(frame.type))") }
             case .workout:
                 // HealthKit's startWatchApp: the phone starts a workout for the watch app. Anything else on
                 // this channel (a stop, a sync) is for a running app's session, and launches nothing.
@@ -233,9 +237,7 @@ public final class WatchOS: DeviceOperatingSystem {
                     logger.warning("os.no-launch", ["reason": "a startWorkout of \(frame.payload.count) bytes (at most \(Self.maximumWorkoutEventBytes))"])
                     continue
                 }
-                return launchInBackground(
-                    reasonKey: AppLaunch.workoutReason, reason: "the phone started a workout (\(event["runId"]?.stringValue ?? "?"))",
-                    environment: [AppLaunch.workoutVariable: AppLaunch.hex(frame.payload)])
+                workout = (event, frame.payload)
             case .error:
                 let refusal = (try? ErrorFrame.decode(frame.payload))?.message ?? "?"
                 logger.info("os.link-refused", ["reason": refusal])
@@ -244,6 +246,13 @@ public final class WatchOS: DeviceOperatingSystem {
                 // that launches the app.
                 break
             }
+        }
+        if let workout {
+            launchInBackground(
+                reasonKey: AppLaunch.workoutReason, reason: "the phone started a workout (\(workout.event["runId"]?.stringValue ?? "?"))",
+                environment: [AppLaunch.workoutVariable: AppLaunch.hex(workout.payload)])
+        } else if let launch {
+            launchInBackground(reasonKey: launch.key, reason: launch.reason)
         }
     }
 

@@ -111,8 +111,16 @@ final class DeviceClient {
         } catch let error as ControlError where error.reason == "appHoldsTheLink" {
             // watch-os launched the app between the look and the request: the app holds the link now.
             return try client(for: request.command).send(request)
+        } catch where app != nil && deviceOS != nil && Self.askedAgainWhenTheAppGoes.contains(request.command) {
+            // The app went (reclaimed, jetsammed) between the look and its answer: asked again, the OS
+            // answers for it. Only for what reads and changes nothing.
+            app = nil
+            return try client(for: request.command).send(request)
         }
     }
+
+    /// Read-only commands the OS also answers: a lost answer from an app on its way out is asked again.
+    static let askedAgainWhenTheAppGoes: Set<String> = ["status", "link-show"]
 
     func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
         try Reply(json: try send(request), replyTo: request.command)

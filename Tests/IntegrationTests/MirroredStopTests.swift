@@ -72,11 +72,14 @@ extension MirroredStopTests {
     @Test func theNextPhoneLedStartEndsARunWhoseStopWasLost() throws {
         try withRunningPair(tag: "mirnext", watch: nil) { pair in
             try pair.startWatchOS(["--background-budget-ms", "300"])
+            // The phone app's start-up context launches the watch app once; that launch over, it is down.
+            try pair.waitUntil("watch-os launches the app for the phone's context") { (try osStatus(pair)["launchCount"]?.intValue ?? 0) >= 1 }
             try pair.waitUntil("the watch app is not running") { try osStatus(pair)["appState"]?.stringValue == "not running" }
             try pair.waitUntil("the phone is linked to the watch") { try pair.status("phone")["linked"] == .bool(true) }
             let first = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
             try pair.waitUntil("the watch mirrors the run", timeout: 15) { try pair.mirroringState() == "confirmed" }
             #expect(try watchRunState(pair) == ("running", first))
+            #expect(try osStatus(pair)["launches"]?["workout"]?.intValue == 1, "the start launched the watch app")
 
             // Out of range: the phone's stop cannot reach the watch, which still runs the phone's run.
             try pair.setLinkConditions(["--range", "out"])

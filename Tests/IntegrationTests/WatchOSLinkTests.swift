@@ -22,6 +22,13 @@ import Testing
         try pair.waitUntil("the watch app is not running") { try appState(pair) == "not running" }
     }
 
+    /// The phone app's start-up application context launches the watch app once, as soon as watch-os
+    /// reaches the phone; waits until that launch is over.
+    func waitUntilSettled(_ pair: SimulatedPair) throws {
+        try pair.waitUntil("watch-os launches the app for the phone's start-up context") { (try osStatus(pair)["launchCount"]?.intValue ?? 0) >= 1 }
+        try waitUntilAppIsDown(pair)
+    }
+
     /// With the app down watch-os answers the link commands and its own connection meets the air: every
     /// frame lost, its hello never reaches the phone; out of range, it does not connect, so the phone sees
     /// the watch gone, and the runs the watch recorded wait (no launch for them). Back in range — with
@@ -29,7 +36,7 @@ import Testing
     @Test func watchOSAnswersTheLinkCommandsAndHonoursTheConditions() throws {
         try withRunningPair(tag: "wos-range", watch: nil) { pair in
             try pair.startWatchOS(["--background-budget-ms", "300"])
-            try waitUntilAppIsDown(pair)
+            try waitUntilSettled(pair)
             try pair.waitUntil("the phone is linked to watch-os") { try pair.status("phone")["linked"] == .bool(true) }
 
             // Every frame lost: each hello is cut on its way, the phone never sees the watch linked.
@@ -41,7 +48,7 @@ import Testing
             let clear = try link(pair, ["set", "--loss", "0", "--latency", "40"])
             #expect(clear["effective"]?["latencyMs"] == .integer(40))
             try pair.waitUntil("linked again through slow air") { try pair.status("phone")["linked"] == .bool(true) }
-            #expect(try link(pair, ["show"])["connected"] == .bool(true))
+            try pair.waitUntil("watch-os hears the phone's welcome, 40 ms later") { try link(pair, ["show"])["connected"] == .bool(true) }
 
             // Out of range.
             let out = try link(pair, ["set", "--range", "out"])
@@ -77,7 +84,7 @@ import Testing
     @Test func aScheduleCarriesOnAcrossTheAppsLaunchAndExit() throws {
         try withRunningPair(tag: "wos-sched", watch: nil) { pair in
             try pair.startWatchOS(["--background-budget-ms", "300"])
-            try waitUntilAppIsDown(pair)
+            try waitUntilSettled(pair)
             let path = pair.root + "/schedule.json"
             try #"{"seed": 9, "steps": [{"at": 0, "latencyMs": 20}, {"at": 2500, "range": "out"}, {"at": 9000, "range": "near", "reset": true}]}"#
                 .write(toFile: path, atomically: true, encoding: .utf8)
@@ -114,7 +121,7 @@ import Testing
     @Test func aPhoneLedStartLaunchesTheWatchAppForItsWorkout() throws {
         try withRunningPair(tag: "wos-startapp", watch: nil) { pair in
             try pair.startWatchOS(["--background-budget-ms", "300"])
-            try waitUntilAppIsDown(pair)
+            try waitUntilSettled(pair)
             try pair.waitUntil("the phone is linked to watch-os") { try pair.status("phone")["linked"] == .bool(true) }
             #expect(try osStatus(pair)["launches"]?["workout"] == nil)
 
