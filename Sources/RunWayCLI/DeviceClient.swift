@@ -111,7 +111,7 @@ final class DeviceClient {
         } catch let error as ControlError where error.reason == "appHoldsTheLink" {
             // watch-os launched the app between the look and the request: the app holds the link now.
             return try client(for: request.command).send(request)
-        } catch where app != nil && deviceOS != nil && Self.askedAgainWhenTheAppGoes.contains(request.command) {
+        } catch  where app != nil && deviceOS != nil && Self.askedAgainWhenTheAppGoes.contains(request.command) {
             // The app went (reclaimed, jetsammed) between the look and its answer: asked again, the OS
             // answers for it. Only for what reads and changes nothing.
             app = nil
