@@ -101,7 +101,7 @@ public final class WatchOS: DeviceOperatingSystem {
     }
 
     override func statusWhileAppIsDown() throws -> StatusReply {
-        let waiting = SessionStoreSnapshot.read(home: home)
+        let waiting = try SessionStoreSnapshot.readForStatus(home: home)
         var status = StatusReply(
             role: "watch", pid: Int64(getpid()), activationState: "notActivated", paired: waiting.paired, linked: false, reachable: false,
             watchAppInstalled: waiting.appInstalled, outstandingUserInfoTransfers: waiting.outstanding,

@@ -107,6 +107,21 @@ import Testing
         let osSnapshot = try JSONValue(parsing: try runTool(["top", "--json"], environment: environment).stdout)
         #expect(osSnapshot["phone"]?["os"]?["appState"]?.stringValue != nil)
 
+        // A watch run by watch-os, its app not running: watch-os's line, and what it holds for the watch.
+        pair.killWatch()
+        try pair.startWatchOS(["--background-budget-ms", "300"])
+        try pair.setLinkConditions(["--range", "out"])
+        try pair.waitUntil("watch-os holds the watch, its app down") {
+            let view = try runTool(["top", "--once"], environment: environment).stdout
+            return view.contains("watch-agent  not running (watch-os launches it)") && view.contains("link         watch-os's, out of range")
+        }
+        let watchView = try runTool(["top", "--once"], environment: environment).stdout
+        #expect(watchView.contains("watch-os     app not running, "), "\(watchView)")
+        #expect(watchView.contains("outbox       0 queued, for the app to send"), "\(watchView)")
+        let watchSnapshot = try JSONValue(parsing: try runTool(["top", "--json"], environment: environment).stdout)
+        #expect(watchSnapshot["watch"]?["os"]?["appState"] == .string("not running"))
+        #expect(watchSnapshot["watch"]?["heldByOS"]?["linkRange"] == .string("out"))
+
         for (arguments, words) in [
             (["top", "--interval-ms", "5"], "--interval-ms"), (["top", "--phone", pair.phoneHome], "--phone and --watch"),
             (["top", "--phone", "/nonexistent/p", "--watch", pair.watchHome, "--once"], "/nonexistent/p"),
