@@ -91,6 +91,37 @@ import Testing
         #expect(link.conditions == LinkConditions(latencyMilliseconds: 50, jitterMilliseconds: 20, loss: 0.25, bandwidthKbps: 0, range: .wifi))
     }
 
+    @Test func aLiveRunsRepliesAreTheOnesTheDevicesWrote() throws {
+        #expect(RunStatusReply.idle.json == .object(["state": .string("idle"), "startOrigin": .null]))
+        var running = RunStatusReply(state: "running")
+        running.runId = "R"
+        running.startOrigin = "local"
+        running.samples = 2
+        running.pace = 360
+        running.trace = [RunDecision(t: 1, pace: 360, hr: 150, stationary: false, decided: true, gpws: "CLEAR", alert: nil)]
+        #expect(
+            running.json
+                == .object([
+                    "state": .string("running"), "runId": .string("R"), "startOrigin": .string("local"), "samples": .integer(2), "pace": .number(360),
+                    "trace": .array([
+                        .object([
+                            "t": .number(1), "pace": .number(360), "hr": .number(150), "stationary": .bool(false), "decided": .bool(true),
+                            "gpws": .string("CLEAR"), "alert": .null,
+                        ])
+                    ]),
+                ]))
+        #expect(try RunStatusReply(json: running.json, replyTo: "run-sample") == running)
+        var stopped = RunStopReply(id: "R", distanceKm: 5.2, durationSeconds: 1800, alerts: 1, startOrigin: "remote")
+        stopped.transferred = false
+        #expect(
+            stopped.json
+                == .object([
+                    "id": .string("R"), "distanceKm": .number(5.2), "durationSeconds": .number(1800), "alerts": .integer(1),
+                    "startOrigin": .string("remote"), "transferred": .bool(false),
+                ]))
+        #expect(try RunStopReply(json: stopped.json, replyTo: "run-stop") == stopped)
+    }
+
     @Test func fieldsAddedLaterReadAsTheirDefaultsFromAnOlderDaemon() throws {
         let older: JSONValue = .object([
             "home": .string("/h"), "pid": .integer(9), "appState": .string("notRunning"), "forceQuit": .bool(false), "launches": .object([:]),
