@@ -72,14 +72,15 @@ public enum ControlCommands {
             .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
         ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
     public static let transfers = ControlCommandSpec(
-        "transfers", both, session: true, arguments: [Transfers.limit], "outstanding userInfo transfers: keys and sizes")
+        "transfers", both, session: true, arguments: [Transfers.limit], reply: TransfersReply.self, "outstanding userInfo transfers: keys and sizes")
     public static let cancel = ControlCommandSpec(
         "cancel", both, session: true, arguments: [Cancel.transferId], reply: CancelReply.self,
         errors: [
             .failure("reason delivered: the counterpart has it"), .failure("reason onTheWire: sent, not yet acknowledged"),
             .invalid("reason unknown: no transfer ever had that id"),
         ], "cancel an outstanding transfer not yet on its way (one already cancelled: alreadyCancelled true)")
-    public static let quarantine = ControlCommandSpec("quarantine", both, arguments: [Quarantine.limit], "transfers received that could not be taken")
+    public static let quarantine = ControlCommandSpec(
+        "quarantine", both, arguments: [Quarantine.limit], reply: QuarantineReply.self, "transfers received that could not be taken")
     public static let quarantineRemove = ControlCommandSpec(
         "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all], reply: QuarantineRemoveReply.self,
         errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
