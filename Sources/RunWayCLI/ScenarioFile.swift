@@ -1,4 +1,4 @@
-import RunWayApp
+import Posix
 
 /// A scenario file (`runway scenario run FILE`, `docs/scenarios.md`): a fresh pair's set-up and the
 /// steps to replay on it — record, send, kill, relaunch, cut the link, move the clock, open and close
