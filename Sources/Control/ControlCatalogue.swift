@@ -206,8 +206,8 @@ public enum ControlCommands {
         ],
         "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
     public static let receiveHold = ControlCommandSpec(
-        "receive-hold", [.phone], test: true, arguments: [ReceiveHold.state],
-        "stop or resume reading the link, so that what the watch sends waits in the socket (a watch switch then delivers it)")
+        "receive-hold", both, test: true, arguments: [ReceiveHold.state],
+        "stop or resume reading the link, so that what the counterpart sends waits in the socket (a watch switch then delivers it)")
 
     // MARK: - phone-os
 

@@ -170,7 +170,7 @@ extension ControlCommands {
     }
     public enum ReceiveHold {
         public static let state = ControlArgument<String>(
-            "state", .choice(["on", "off"]), required: true, "on: stop reading the link (what the watch sends waits in the socket); off: read again")
+            "state", .choice(["on", "off"]), required: true, "on: stop reading the link (what the counterpart sends waits in the socket); off: read again")
     }
     public enum DeviceLock {
         public static let state = ControlArgument<String>("state", .choice(["lock", "unlock"]), required: true, "lock or unlock the phone")
