@@ -122,14 +122,14 @@ final class ScenarioRunner {
             let pid: Int32
             switch target {
             case .watch:
-                guard pair.watchPID == nil else { throw StepFailure(message: "watch-agent is running (pid \(pair.watchPID!)): kill it first") }
+                guard pair.watchPID == nil else { throw StepFailure(message: "\(pair.watchBinary) is running (pid \(pair.watchPID!)): kill it first") }
                 pid = try pair.startWatch()
             default:
                 guard pair.phoneOSPID == nil else { throw StepFailure(message: "phone-os is running (pid \(pair.phoneOSPID!)): kill it first") }
                 pid = try pair.startPhoneOS()
             }
             fields["pid"] = .integer(Int64(pid))
-            return (true, "started \(target == .watch ? "watch-agent" : "phone-os") (pid \(pid))")
+            return (true, "started \(target == .watch ? pair.watchBinary : "phone-os") (pid \(pid))")
         case let .link(up):
             _ = try DeviceClient(home: pair.watch).send(ControlCommands.link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
             return (true, up ? "the link is back in range" : "the link is out of range")

@@ -65,6 +65,8 @@ public enum DaemonMain {
         and DIR/control.sock itself and pass them as LISTEN_FDS/LISTEN_PID/LISTEN_FDNAMES (names link and
         control); the phone then listens on those and never removes their files. With NOTIFY_SOCKET set it
         reports READY=1 and STOPPING=1. Under phone-os (HOME/os.lock held) a hand start is refused.
+        Without --home, the home is RUNWAY_DEVICE_HOME: an OS that launches it as any app (phone-os
+        --app PATH) names it there.
 
         options:
         \(Arguments.describe(phoneSpecs + [.flag("help", "show this help")]))
@@ -84,7 +86,8 @@ public enum DaemonMain {
         The simulated Apple Watch running RunWay. Recorded runs are queued durably in its outbox and sent
         to the paired phone (runway pair) whenever the phone is up; it reconnects with backoff while not.
         With --app, the watch runs your own app instead (any executable linking WatchConnectivity; see
-        docs/your-app.md): this process becomes it, the device found in its environment.
+        docs/your-app.md): this process becomes it, the device found in its environment. Without
+        --home, the home is RUNWAY_DEVICE_HOME, as watch-os --app PATH names it for any app.
         Prints "ready" on stdout once it accepts connections; SIGTERM shuts it down cleanly (exit 0).
 
         options:
@@ -109,6 +112,12 @@ public enum DaemonMain {
         DaemonCommandLine.complete(arguments, specs, values: completionValues)
     }
 
+    /// `--home`, else the home an OS launching it as any app names (`RUNWAY_DEVICE_HOME`: `phone-os
+    /// --app PATH` with RunWay's own phone-daemon as PATH, `runway scenario`'s `phoneApp`).
+    static func home(_ parsed: ParsedArguments) throws -> String {
+        try parsed.value("home") ?? DeviceEnvironment.value(DeviceEnvironment.home) ?? parsed.required("home")
+    }
+
     public static func phone(_ arguments: [String]) -> Int32 {
         let tool = "phone-daemon"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
@@ -116,7 +125,7 @@ public enum DaemonMain {
         do {
             let parsed = try Arguments.parse(arguments, specs: phoneSpecs)
             if parsed.wantsHelp { print(phoneUsage()); return 0 }
-            var device = DeviceHost.Configuration(home: try parsed.required("home"), role: .phone)
+            var device = DeviceHost.Configuration(home: try home(parsed), role: .phone)
             var app = RunWayPhoneApp.Options()
             if let name = parsed.value("save-path") {
                 guard let path = SavePath(rawValue: name) else { throw UsageError("--save-path must be immediate or ui-drain, not \(OneLine.quote(name))") }
@@ -169,7 +178,7 @@ public enum DaemonMain {
             if parsed.wantsHelp { print(watchUsage()); return 0 }
             if let app = parsed.value("app") { return try runWatchApp(app, parsed) }
             for name in ["bundle-id", "app-arg"] where parsed.value(name) != nil { throw UsageError("--\(name) goes with --app") }
-            var device = DeviceHost.Configuration(home: try parsed.required("home"), role: .watch)
+            var device = DeviceHost.Configuration(home: try home(parsed), role: .watch)
             var app = RunWayWatchApp.Options()
             device.logLevel = try DaemonCommandLine.logLevel(parsed)
             device.session.maximumTransfersPerSecond = try parsed.integer("link-rate", range: 1...10_000_000)
