@@ -180,9 +180,9 @@ public enum ControlCommands {
             .failure("phone-os: open while the app is not installed, or the phone not unlocked since it restarted"),
             .failure("phone-os: install of a version older than the one installed (a downgrade, which iOS refuses)"),
             .invalid("phone-os: a version that is not N(.N){0,3}, or a version with another action"),
-            .failure("watch-os: open while the watch app is not installed"),
+            .failure("watch-os: open while the watch app is not installed, or uninstall of an app that is not"),
         ],
-        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os); open, close, force-quit, suspend, resume (watch-os)"
+        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os and watch-os)"
     )
     public static let complication = ControlCommandSpec(
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,

@@ -160,7 +160,8 @@ extension ControlCommands {
             "action", .choice(["open", "close", "force-quit", "suspend", "resume", "install", "uninstall"]), required: true,
             "what happens to the phone app")
         public static let watchOSAction = ControlArgument<String>(
-            "action", .choice(["open", "close", "force-quit", "suspend", "resume"]), required: true, "what happens to the watch app (watch-os)")
+            "action", .choice(["open", "close", "force-quit", "suspend", "resume", "install", "uninstall"]), required: true,
+            "what happens to the watch app (watch-os)")
         public static let version = ControlArgument<String?>(
             "version", .string(bytes: 1...39), "install: the version, N(.N){0,3} (default: the one installed, or the app's own)")
     }

@@ -140,7 +140,7 @@ public struct OSStatusReply: ControlReply {
     public var lastFailure: String?
     /// While background launches are held back after failures: how long still.
     public var backoffRemainingMs: Int64?
-    /// The app is installed (`runway phone app install|uninstall`), and at which version when one was given.
+    /// The app is installed (`runway phone|watch app install|uninstall`), and at which version when one was given (the phone).
     public var appInstalled = true
     public var appVersion: String?
     /// The phone is locked (`runway phone lock|unlock`); not unlocked since it restarted (`runway phone reboot`).

@@ -28,7 +28,9 @@ import Storage
 ///   after the backoff (at most a second).
 ///
 /// A message from the phone never launches the watch app: the phone's session refuses it at once with
-/// `notReachable` 7007, as the watch app is not in the foreground (Apple's rule).
+/// `notReachable` 7007, as the watch app is not in the foreground (Apple's rule). A watch app deleted
+/// (`runway watch app uninstall`, `WatchOSInstall.swift`) is never launched: its hello says so, and the
+/// phone holds what it has for it until it is installed again.
 public final class WatchOS: DeviceOperatingSystem {
     /// The system's own connection to the phone while the app is not running.
     private var probe: SocketStream?
@@ -65,7 +67,18 @@ public final class WatchOS: DeviceOperatingSystem {
         closeProbe("watch-os shutting down")
     }
 
+    override var launchRefusal: String? {
+        WatchStoreReading.appInstalled(home: home) ? nil : "the watch app is not installed (runway watch app install)"
+    }
+
+    override func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool {
+        guard action == "install" || action == "uninstall" else { return false }
+        try installAction(action)
+        return true
+    }
+
     override func decorate(_ reply: inout OSStatusReply) {
+        reply.appInstalled = WatchStoreReading.appInstalled(home: home)
         reply.phoneInRange = phoneInRange
         reply.backgroundTasksCompleted = Int64(backgroundTasksCompleted)
     }
@@ -92,7 +105,7 @@ public final class WatchOS: DeviceOperatingSystem {
 
     // MARK: - The system's connection to the phone
 
-    private func connectSoon(afterMilliseconds delay: UInt64) {
+    func connectSoon(afterMilliseconds delay: UInt64) {
         if let probeTimer { loop.cancel(probeTimer) }
         probeTimer = loop.schedule(afterMilliseconds: delay) { [weak self] in
             guard let self else { return }
@@ -108,7 +121,7 @@ public final class WatchOS: DeviceOperatingSystem {
         connectSoon(afterMilliseconds: base / 2 + UInt64.random(in: 0...(base / 2)))
     }
 
-    private func closeProbe(_ reason: String) {
+    func closeProbe(_ reason: String) {
         guard let probe else { return }
         self.probe = nil
         probe.onClose = nil
@@ -138,8 +151,8 @@ public final class WatchOS: DeviceOperatingSystem {
             return retryLater()
         }
         setInRange(true)
-        // The watch's own queue: the app sends it (the service runs in its process).
-        if store.outstanding > 0 {
+        // The watch's own queue: the app sends it (the service runs in its process) — if it is installed.
+        if store.outstanding > 0, store.appInstalled {
             fd.close()
             return launchInBackground(reasonKey: "watch-transfer", reason: "the watch has \(store.outstanding) transfer(s) queued for the phone, in range")
         }
@@ -188,6 +201,12 @@ public final class WatchOS: DeviceOperatingSystem {
     /// Launches the app in the background for what is pending, unless the user force-quit it or it is
     /// backing off after failures (then the phone stays connected and the next attempt decides again).
     private func launchInBackground(reasonKey: String, reason: String) {
+        if let notInstalled = launchRefusal {
+            // The connection stays: the phone knows from its hello that the app is gone, and holds it.
+            declined += 1
+            logger.info("os.no-launch", ["reason": notInstalled, "for": reason])
+            return
+        }
         let refusal = forceQuit ? "force-quit by the user: no background launch until the app is opened" : backingOff
         if let refusal {
             declined += 1
@@ -207,11 +226,20 @@ struct WatchStoreReading {
     var hello: Handshake?
     var phoneLinkSocket = ""
     var outstanding: Int64 = 0
+    /// The service's record of the watch app (`app.installed`): installed unless it was deleted.
+    var appInstalled = true
+
+    static func appInstalled(home: DeviceHome) -> Bool {
+        guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return true }
+        defer { database.close() }
+        return ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
+    }
 
     static func read(home: DeviceHome) -> WatchStoreReading {
         var reading = WatchStoreReading()
         guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return reading }
         defer { database.close() }
+        reading.appInstalled = ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
         guard let pairing = try? SessionStore.pairing(database), let deviceID = try? SessionStore.deviceID(database, role: .watch) else { return reading }
         reading.phoneLinkSocket = pairing.phoneLinkSocket
         let phone = pairing.phoneDeviceID
