@@ -1,6 +1,6 @@
 /// Where the watch is from the phone (`runway link set --range`): beside it over Bluetooth, out of
 /// Bluetooth range but reached through the Wi-Fi relay, or out of range altogether.
-public enum LinkRange: String, CaseIterable, Sendable {
+public enum LinkRange: String, CaseIterable, Sendable, Codable {
     case near, wifi, out
 }
 

@@ -95,7 +95,7 @@ public final class ControlClient {
 
     /// `send`, the reply decoded as the command's reply type (one line, exit 1, if it is not of its shape).
     public func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws(ControlError) -> Reply {
-        try Reply(json: try send(request))
+        try Reply(json: try send(request), replyTo: request.command)
     }
 
     /// `send`, the result passed to `sink` piece by piece as it arrives.

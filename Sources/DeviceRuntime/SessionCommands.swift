@@ -38,7 +38,9 @@ struct SessionCommands {
         }
         router.on("context-get") { request, connection in
             connection.reply(
-                ContextGetReply(applicationContext: session.applicationContext.json, receivedApplicationContext: session.receivedApplicationContext.json))
+                ContextGetReply(
+                    applicationContext: session.applicationContext.mapValues(\.json),
+                    receivedApplicationContext: session.receivedApplicationContext.mapValues(\.json)))
         }
         router.on("message") { request, connection in
             let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
@@ -46,7 +48,7 @@ struct SessionCommands {
             session.sendMessage(try Self.payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
                 switch result {
                 case .success where !replyExpected: connection.reply(MessageReply(.delivered))
-                case let .success(reply): connection.reply(MessageReply(.reply(reply.json)))
+                case let .success(reply): connection.reply(MessageReply(.reply(reply.mapValues(\.json))))
                 case let .failure(error): connection.reply(error: ControlError(error))
                 }
             }

@@ -155,14 +155,14 @@ public final class PhoneOS: DeviceOperatingSystem {
             dropPeek(raw, "the watch closed the connection")
             return
         }
-        guard n >= 6 else { return retryPeekLater(raw) }
-        let length = Int(buffer[0]) << 24 | Int(buffer[1]) << 16 | Int(buffer[2]) << 8 | Int(buffer[3])
-        guard length >= 2, length <= 60 * 1024, buffer[4] == Frame.protocolVersion, buffer[5] == FrameType.hello.rawValue else {
-            return dropPeek(raw, "the first frame is not a hello")
-        }
-        guard n >= 4 + length else { return retryPeekLater(raw) }
-        guard let hello = try? Handshake(decoding: Array(buffer[6..<(4 + length)])) else {
-            return dropPeek(raw, "the hello could not be read")
+        let hello: Handshake
+        let helloLength: Int
+        switch buffer.withUnsafeBytes({ PeekedHello(UnsafeRawBufferPointer(rebasing: $0[..<n])) }) {
+        case .incomplete: return retryPeekLater(raw)
+        case let .refused(reason): return dropPeek(raw, reason)
+        case let .hello(peeked, frameLength):
+            hello = peeked
+            helloLength = frameLength
         }
         peeking[raw] = nil
         loop.unregister(raw)
@@ -188,9 +188,9 @@ public final class PhoneOS: DeviceOperatingSystem {
                     "pendingMessages": hello.pendingMessages, "refusedWith": error.map { "\($0.code.rawValue)" } ?? "-",
                 ])
             if let error {
-                PhoneOSLaunchRule.refuse(entry.fd, helloLength: 4 + length, error)
+                PhoneOSLaunchRule.refuse(entry.fd, helloLength: helloLength, error)
             } else {
-                PhoneOSLaunchRule.tellInstalled(entry.fd, helloLength: 4 + length)
+                PhoneOSLaunchRule.tellInstalled(entry.fd, helloLength: helloLength)
             }
             entry.fd.close()
         }

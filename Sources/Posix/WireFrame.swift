@@ -74,11 +74,13 @@ public struct WireFrameDecoder<Kind: WireFrameKind> {
         self.maximumLength = maximumLength
     }
 
-    /// The next whole frame at the start of `bytes` and how many bytes it took, nil if the frame is
-    /// not complete yet. Throws as soon as the header is known to be bad: the length is checked before
-    /// any body bytes are awaited, the version and type as soon as they arrive.
+    /// The header of the frame at the start of `bytes`: its type and its whole length on the wire, nil
+    /// until the six header bytes are there. Throws as soon as the header is known to be bad: the length
+    /// is checked before anything else is awaited, the version and type as soon as they arrive. A reader
+    /// that must judge a frame before all of it is there (phone-os, peeking at a watch's `hello`) asks
+    /// this rather than reading the header itself.
     @inlinable
-    public func decode(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (frame: WireFrame<Kind>, consumed: Int)? {
+    public func header(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (type: Kind, total: Int)? {
         guard bytes.count >= 4 else { return nil }
         let declared = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         guard declared >= 2 else { throw .tooShort(declared: declared) }
@@ -86,8 +88,14 @@ public struct WireFrameDecoder<Kind: WireFrameKind> {
         if bytes.count >= 5, bytes[4] != WireFrame<Kind>.protocolVersion { throw .unsupportedVersion(bytes[4]) }
         guard bytes.count >= 6 else { return nil }
         guard let type = Kind(rawValue: bytes[5]) else { throw .unknownType(bytes[5]) }
-        let total = 4 + declared
-        guard bytes.count >= total else { return nil }
+        return (type, 4 + declared)
+    }
+
+    /// The next whole frame at the start of `bytes` and how many bytes it took, nil if the frame is
+    /// not complete yet. Throws as `header` does, before any body bytes are awaited.
+    @inlinable
+    public func decode(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (frame: WireFrame<Kind>, consumed: Int)? {
+        guard let (type, total) = try header(bytes), bytes.count >= total else { return nil }
         let payload = Array(UnsafeRawBufferPointer(rebasing: bytes[6..<total]))
         return (WireFrame(type, payload), total)
     }

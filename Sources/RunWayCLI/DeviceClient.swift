@@ -87,7 +87,7 @@ final class DeviceClient {
     }
 
     func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
-        try Reply(json: try send(request))
+        try Reply(json: try send(request), replyTo: request.command)
     }
 
     func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws {
@@ -99,7 +99,7 @@ final class DeviceClient {
     /// which watch-os leaves to it).
     func sendToApp<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
         _ = try request.validated(on: home.role == .phone ? .phone : .watch)
-        return try Reply(json: try appClient(for: request.command).send(request))
+        return try Reply(json: try appClient(for: request.command).send(request), replyTo: request.command)
     }
 
     /// The next event on the app's connection (after `attach` or `events --follow`).

@@ -152,7 +152,7 @@ enum SessionCLI {
                     let reply = try call(parsed, device, request, as: MessageReply.self)
                     switch reply.outcome {
                     case .delivered: Output.out(parsed.has("json") ? reply.json.text : "delivered")
-                    case let .reply(answer): Output.out(parsed.has("json") ? answer.text : answer.prettyText)
+                    case let .reply(answer): Output.out(parsed.has("json") ? JSONValue.object(answer).text : JSONValue.object(answer).prettyText)
                     }
                     return 0
                 }),

@@ -32,6 +32,7 @@ enum DecoderProperties {
         }
         let whole = Array(bytes)
         try checkPayload(whole, tally: &tally)
+        try checkPeekedHello(bytes, tally: &tally)
         // The control socket's decoder: a larger limit, JSON inside.
         for frame in try checkFrames(bytes, decoder: ControlFrameDecoder(maximumLength: 1 << 20), tally: &tally) {
             try checkJSON(frame.payload, tally: &tally)
@@ -96,6 +97,28 @@ enum DecoderProperties {
             )
         }
         return frames
+    }
+
+    /// phone-os's peek at a watch's first bytes agrees with the link's decoder under the peek's limit:
+    /// a `hello` it reads is that decoder's first frame, whole; what it waits for, the decoder waits for;
+    /// what it refuses is a bad header, another frame type or a payload that is not a handshake.
+    static func checkPeekedHello(_ bytes: UnsafeRawBufferPointer, tally: inout Tally) throws(Violation) {
+        let decoder = FrameDecoder(maximumLength: PeekedHello.maximumLength)
+        let first = Result { () throws(FrameError) in try decoder.decode(bytes) }
+        switch PeekedHello(bytes) {
+        case let .hello(hello, frameLength):
+            guard case let .success((frame, consumed)?) = first, frame.type == .hello, consumed == frameLength,
+                (try? Handshake(decoding: frame.payload)) == hello
+            else { throw Violation(description: "the peeked hello is not the decoder's first frame") }
+            tally.accepted += 1
+        case .incomplete:
+            guard case .success(nil) = first else { throw Violation(description: "the peek waits for a frame the decoder has or refuses") }
+        case .refused:
+            if case let .success((frame, _)?) = first, frame.type == .hello, (try? Handshake(decoding: frame.payload)) != nil {
+                throw Violation(description: "the peek refused a whole, readable hello")
+            }
+            tally.refused += 1
+        }
     }
 
     // MARK: - Payloads

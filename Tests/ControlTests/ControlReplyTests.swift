@@ -1,3 +1,4 @@
+import Connectivity
 import Control
 import JSONText
 import Testing
@@ -6,14 +7,14 @@ import Testing
 /// shape is one line, exit 1 (a daemon of another version), never a crash or a silent zero.
 @Suite struct ControlReplyTests {
     func roundTrips<Reply: ControlReply>(_ reply: Reply) throws -> Bool {
-        try Reply(json: reply.json) == reply
+        try Reply(json: reply.json, replyTo: "test") == reply
     }
 
     @Test func everyReplyTypeRoundTrips() throws {
         #expect(try roundTrips(TransferUserInfoReply(transferId: 7)))
         #expect(try roundTrips(ContextSetReply(version: 3)))
-        #expect(try roundTrips(ContextGetReply(applicationContext: .object(["a": .integer(1)]), receivedApplicationContext: .object([:]))))
-        #expect(try roundTrips(MessageReply(.reply(.object(["pong": .bool(true)])))))
+        #expect(try roundTrips(ContextGetReply(applicationContext: ["a": .integer(1)], receivedApplicationContext: [:])))
+        #expect(try roundTrips(MessageReply(.reply(["pong": .bool(true)]))))
         #expect(try roundTrips(MessageReply(.delivered)))
         #expect(try roundTrips(CancelReply(cancelled: 4)))
         #expect(try roundTrips(QuarantineRemoveReply(removed: 2)))
@@ -38,12 +39,12 @@ import Testing
         // The free-form fields travel beside the typed ones; a device's own typed field is there only when set.
         #expect(device.json["language"] == .string("ko") && device.json["outbox"]?["window"] == .integer(64))
         #expect(device.json["linkEnabled"] == .bool(false) && device.json["flights"] == nil)
-        #expect(try StatusReply(json: device.json).other.keys.sorted() == ["inbox", "language"])
+        #expect(try StatusReply(json: device.json, replyTo: "status").other.keys.sorted() == ["inbox", "language"])
         // Absent values are JSON nulls, as phone-os always wrote them.
         #expect(status.json["appPid"] == .null)
     }
 
-    @Test func theWireFormIsTheOneTheDaemonsWrote() {
+    @Test func theWireFormIsTheOneTheDaemonsWrote() throws {
         #expect(
             RecordReply(ids: ["A"], firstTransfer: 1, lastTransfer: 1, endingAt: 5).json
                 == .object(["ids": .array([.string("A")]), "firstTransfer": .integer(1), "lastTransfer": .integer(1), "endingAt": .number(5)]))
@@ -51,12 +52,60 @@ import Testing
         #expect(
             ClockReply(now: "x", mode: "frozen", offsetSeconds: 0).json
                 == .object(["now": .string("x"), "mode": .string("frozen"), "offsetSeconds": .number(0)]))
+        #expect(CancelReply(cancelled: 4).json == .object(["cancelled": .integer(4), "alreadyCancelled": .bool(false)]))
+        #expect(MessageDataReply(.reply([1, 2, 3])).json == .object(["reply": .string("AQID")]))
+        // phone-os's status: absent values as nulls, watch-os's own fields only when set.
+        var status = OSStatusReply(
+            home: "/h", pid: 9, appState: "background", appPid: nil, forceQuit: false, launches: ["user": 1], launchCount: 1,
+            lastLaunchReason: "user", reclaims: 0, jetsams: 0, declinedLaunches: 0, readyReports: 1, backgroundBudgetMs: 30_000,
+            remainingBudgetMs: 120, launchTimeoutMs: 5000)
+        #expect(
+            status.json
+                == .object([
+                    "home": .string("/h"), "pid": .integer(9), "appState": .string("background"), "appPid": .null, "forceQuit": .bool(false),
+                    "launches": .object(["user": .integer(1)]), "launchCount": .integer(1), "lastLaunchReason": .string("user"),
+                    "reclaims": .integer(0), "jetsams": .integer(0), "declinedLaunches": .integer(0), "readyReports": .integer(1),
+                    "backgroundBudgetMs": .integer(30_000), "remainingBudgetMs": .integer(120), "launchTimeoutMs": .integer(5000),
+                    "failedLaunches": .integer(0), "failuresInARow": .integer(0), "lastFailure": .null, "backoffRemainingMs": .null,
+                    "appInstalled": .bool(true), "appVersion": .null, "locked": .bool(false), "lockedAfterReboot": .bool(false),
+                ]))
+        status.phoneInRange = true
+        #expect(status.json["phoneInRange"] == .bool(true) && status.json["backgroundTasksCompleted"] == nil)
+        var link = LinkConditionsReply(
+            conditions: LinkConditions(latencyMilliseconds: 50, jitterMilliseconds: 20, loss: 0.25, bandwidthKbps: 0, range: .wifi), connected: true,
+            seed: 7, framesCarried: 10, framesLost: 1)
+        link.bytesInAir = 3
+        #expect(
+            link.json
+                == .object([
+                    "range": .string("wifi"), "latencyMs": .integer(50), "jitterMs": .integer(20), "loss": .number(0.25), "bandwidthKbps": .integer(0),
+                    "effective": .object([
+                        "latencyMs": .integer(50 + Int64(LinkConditions.wifiLatencyMilliseconds)),
+                        "jitterMs": .integer(20 + Int64(LinkConditions.wifiJitterMilliseconds)), "loss": .number(0.25),
+                        "bandwidthKbps": .integer(Int64(LinkConditions.wifiBandwidthKbps)),
+                    ]),
+                    "connected": .bool(true), "seed": .integer(7), "framesCarried": .integer(10), "framesLost": .integer(1), "bytesInAir": .integer(3),
+                    "mostBytesInAir": .integer(0), "scheduleSteps": .integer(0), "scheduleApplied": .integer(0),
+                ]))
+        #expect(try LinkConditionsReply(json: link.json, replyTo: "link-show") == link)
+        #expect(link.conditions == LinkConditions(latencyMilliseconds: 50, jitterMilliseconds: 20, loss: 0.25, bandwidthKbps: 0, range: .wifi))
+    }
+
+    @Test func fieldsAddedLaterReadAsTheirDefaultsFromAnOlderDaemon() throws {
+        let older: JSONValue = .object([
+            "home": .string("/h"), "pid": .integer(9), "appState": .string("notRunning"), "forceQuit": .bool(false), "launches": .object([:]),
+            "launchCount": .integer(0), "lastLaunchReason": .string(""), "reclaims": .integer(0), "jetsams": .integer(0),
+            "declinedLaunches": .integer(0), "readyReports": .integer(0), "backgroundBudgetMs": .integer(30_000),
+        ])
+        let status = try OSStatusReply(json: older, replyTo: "os-status")
+        #expect(status.appInstalled && !status.locked && status.launchTimeoutMs == 0 && status.appPid == nil && status.appVersion == nil)
+        #expect(try CancelReply(json: .object(["cancelled": .integer(2)]), replyTo: "cancel") == CancelReply(cancelled: 2))
     }
 
     @Test func aReplyOfAnotherShapeIsOneLineExitOne() {
         for json: JSONValue in [.null, .array([]), .object([:]), .object(["transferId": .string("7")])] {
             do {
-                _ = try TransferUserInfoReply(json: json)
+                _ = try TransferUserInfoReply(json: json, replyTo: "transfer-userinfo")
                 Issue.record("\(json) decoded")
             } catch {
                 #expect(error.exitStatus == 1 && !error.message.contains("\n"))
@@ -64,8 +113,10 @@ import Testing
             }
         }
         #expect(throws: ControlError.self) {
-            try RecordReply(json: .object(["ids": .array([.integer(1)]), "firstTransfer": .integer(1), "lastTransfer": .integer(1), "endingAt": .number(1)]))
+            try RecordReply(
+                json: .object(["ids": .array([.integer(1)]), "firstTransfer": .integer(1), "lastTransfer": .integer(1), "endingAt": .number(1)]),
+                replyTo: "record")
         }
-        #expect(throws: ControlError.self) { try MessageReply(json: .object(["delivered": .bool(false)])) }
+        #expect(throws: ControlError.self) { try MessageReply(json: .object(["delivered": .bool(false)]), replyTo: "message") }
     }
 }
