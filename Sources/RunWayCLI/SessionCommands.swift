@@ -251,19 +251,19 @@ enum SessionCLI {
     /// `runway watch app install|uninstall|foreground|background`
     static let appCommands: [CLI.Command] = ["install", "uninstall", "foreground", "background"].map { action in
         CLI.Command(
-            path: ["watch", "app", action], synopsis: "--home W [--json]",
-            summary: appSummary(action), specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
+            path: ["watch", "app", action], synopsis: "--home W",
+            summary: appSummary(action), specs: [CLI.homeSpec], positionals: 0,
             run: { parsed in
                 let client = try CLI.client(parsed, .watch)
                 if client.deviceOS != nil {
                     // watch-os: the app's life is the OS's (install and uninstall work with the app down).
                     let osAction = action == "foreground" ? "open" : action == "background" ? "close" : action
                     let status = try WatchOSCommands.appAction(client, osAction)
-                    Output.out(parsed.has("json") ? status.json.text : "watch app: \(status.appInstalled ? status.appState : "not installed") (watch-os)")
+                    Output.out("watch app: \(status.appInstalled ? status.appState : "not installed") (watch-os)")
                     return 0
                 }
                 let reply = try client.sendToApp(ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action }, as: WatchAppReply.self)
-                Output.out(parsed.has("json") ? reply.json.text : "watch app: installed=\(reply.watchAppInstalled) active=\(reply.watchAppActive)")
+                Output.out("watch app: installed=\(reply.watchAppInstalled) active=\(reply.watchAppActive)")
                 return 0
             })
     }
