@@ -2,7 +2,7 @@ import Posix
 import PropertyLists
 
 /// How a flight was flown: to a target pace, or to a heart-rate zone (a *Mission Flight*).
-public enum FlightMode: String, Sendable, CaseIterable {
+public enum FlightMode: String, Sendable, CaseIterable, Codable {
     case pace
     case heartRate
 }

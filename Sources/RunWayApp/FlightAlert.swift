@@ -5,7 +5,10 @@ import PropertyLists
 /// A GPWS warning raised during a run: one per transition into `SINK RATE` or `OVERSPEED`. Alerts travel
 /// inside their flight (the userInfo's `alerts`, an array of dictionaries), so they share its transfer,
 /// its dedup and its receive transaction on the phone, and are deleted with it.
-public struct FlightAlert: Equatable, Sendable {
+///
+/// Declared once, here: its property-list dictionary, its row in `alerts` and its `--json` form are its
+/// `Codable` fields (`RecordFormat`), its keys the property names.
+public struct FlightAlert: Equatable, Sendable, Codable {
     public var id: String
     /// Seconds since 1970, on the recording device's clock.
     public var at: Double
@@ -25,6 +28,10 @@ public struct FlightAlert: Equatable, Sendable {
         self.target = target
     }
 
+    /// What the fields' types do not say: `at` is a moment (a property-list date, ISO 8601 in JSON), and
+    /// JSON shows `value` to one decimal.
+    static let format = RecordFormat(moments: ["at"], decimals: ["value": 1])
+
     /// A run's alert ids are derived from the run id and the alert's place, so a watch that replays its
     /// run's samples after a relaunch makes the same alerts with the same ids.
     public static func id(runID: String, index: Int, at: Double) -> String {
@@ -34,28 +41,17 @@ public struct FlightAlert: Equatable, Sendable {
         return Identifier.uuidV7(milliseconds: UInt64(max(0, at * 1000)), counter: UInt16(index % 4096), using: &generator)
     }
 
+    /// The fields in declaration order, as JSON values.
+    var fields: [(key: String, value: JSONValue)] { Self.format.fields(of: self) }
+
     // MARK: - Property list
 
-    static let keys: Set<String> = ["id", "at", "type", "mode", "value", "target"]
-
-    public var propertyList: PropertyListValue {
-        .dictionary([
-            "id": .string(id), "at": .date(at), "type": .string(type.rawValue), "mode": .string(mode.rawValue),
-            "value": .real(value), "target": .string(target),
-        ])
-    }
+    public var propertyList: PropertyListValue { Self.format.propertyList(fields) }
 
     /// Nil if `value` is not an alert dictionary with every key of the right kind.
     init?(propertyList value: PropertyListValue) {
-        guard let fields = value.dictionaryValue,
-            let id = fields["id"]?.stringValue,
-            let at = fields["at"]?.doubleValue, at.isFinite,
-            let type = fields["type"]?.stringValue.flatMap(GPWSStatus.init(rawValue:)),
-            let mode = fields["mode"]?.stringValue.flatMap(FlightMode.init(rawValue:)),
-            let number = fields["value"]?.doubleValue, number.isFinite,
-            let target = fields["target"]?.stringValue
-        else { return nil }
-        self.init(id: id, at: at, type: type, mode: mode, value: number, target: target)
+        guard let alert = Self.format.decode(FlightAlert.self, fromPropertyList: value) else { return nil }
+        self = alert
     }
 
     public static func decodeList(_ value: PropertyListValue) -> [FlightAlert]? {
@@ -86,17 +82,18 @@ public struct FlightAlert: Equatable, Sendable {
 
     // MARK: - JSON
 
-    /// `{"id":…,"flightId":…,"runId":…,"at":"…Z","type":"SINK RATE","mode":"heartRate","value":118,"target":"140-160"}`
+    /// `{"id":…,"flightId":…,"runId":…,"at":"…Z","type":"SINK RATE","mode":"heartRate","value":118,"target":"140-160"}`:
+    /// its fields in order, its flight's id after its own (`runId`: RunWay's older name for it).
     public func writeJSON(to writer: inout JSONWriter, flightID: String) {
         writer.beginObject()
-        writer.key("id", first: true); writer.writeString(id)
-        writer.key("flightId"); writer.writeString(flightID)
-        writer.key("runId"); writer.writeString(flightID)
-        writer.key("at"); writer.bytes.append(0x22); Timestamp.appendISO8601(at, to: &writer.bytes); writer.bytes.append(0x22)
-        writer.key("type"); writer.writeString(type.rawValue)
-        writer.key("mode"); writer.writeString(mode.rawValue)
-        writer.key("value"); writer.writeNumber(value, decimals: 1)
-        writer.key("target"); writer.writeString(target)
+        for (index, field) in fields.enumerated() {
+            writer.key(field.key, first: index == 0)
+            Self.format.write(field, to: &writer)
+            if index == 0 {
+                writer.key("flightId"); writer.writeString(flightID)
+                writer.key("runId"); writer.writeString(flightID)
+            }
+        }
         writer.endObject()
     }
 }

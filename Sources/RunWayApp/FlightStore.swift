@@ -146,51 +146,35 @@ public final class FlightStore {
     }
 
     private func insertAlerts(_ alerts: [FlightAlert], arrival: Int64) throws {
-        let insert = try database.statement(
-            literal: """
-                INSERT INTO alerts (arrival, id, at, type, mode, value, target) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
+        guard let first = alerts.first else { return }
+        // The columns are the alert's keys (`RecordFormat`).
+        let insert = try database.statement(FlightAlert.format.insertSQL(into: "alerts", first: ["arrival"], first.fields))
         for alert in alerts {
             insert.reset()
             try insert.bind(arrival, at: 1)
-            try insert.bind(alert.id, at: 2)
-            try insert.bind(alert.at, at: 3)
-            try insert.bind(alert.type.rawValue, at: 4)
-            try insert.bind(alert.mode.rawValue, at: 5)
-            try insert.bind(alert.value, at: 6)
-            try insert.bind(alert.target, at: 7)
+            try insert.bind(alert.fields, from: 2)
             try insert.run()
         }
     }
 
     /// The alerts of the flight stored at `arrival`, oldest first.
     public func alerts(arrival: Int64) throws -> [FlightAlert] {
-        let query = try database.statement(literal: "SELECT id, at, type, mode, value, target FROM alerts WHERE arrival = ? ORDER BY seq")
+        let query = try database.statement(literal: "SELECT * FROM alerts WHERE arrival = ? ORDER BY seq")
         defer { query.reset() }
         try query.bind(arrival, at: 1)
         var alerts: [FlightAlert] = []
-        while try query.step() { alerts.append(Self.alert(query, from: 0)) }
+        while try query.step() { alerts.append(try FlightAlert.format.decode(FlightAlert.self, fromRow: query)) }
         return alerts
     }
 
     /// Every stored alert with its flight's id, in arrival order (the flight's, then the alert's).
     public func forEachAlert(_ body: (FlightAlert, String) throws -> Void) throws {
-        let query = try database.prepare(
-            """
-            SELECT a.id, a.at, a.type, a.mode, a.value, a.target, f.id FROM alerts a JOIN flights f USING (arrival) ORDER BY a.seq
-            """)
-        while try query.step() { try body(Self.alert(query, from: 0), query.string(at: 6)) }
+        let query = try database.prepare("SELECT a.*, f.id AS flight_id FROM alerts a JOIN flights f USING (arrival) ORDER BY a.seq")
+        let flightID = query.columnCount - 1
+        while try query.step() { try body(try FlightAlert.format.decode(FlightAlert.self, fromRow: query), query.string(at: flightID)) }
     }
 
     public func alertCount() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM alerts")) }
-
-    static func alert(_ row: Statement, from column: Int32) -> FlightAlert {
-        FlightAlert(
-            id: row.string(at: column), at: row.double(at: column + 1),
-            type: GPWSStatus(rawValue: row.string(at: column + 2)) ?? .sinkRate,
-            mode: FlightMode(rawValue: row.string(at: column + 3)) ?? .pace,
-            value: row.double(at: column + 4), target: row.string(at: column + 5))
-    }
 
     /// `INSERT INTO flights (<every field's column>, source_device, transfer_seq, saved_at) …`
     static let insertSQL: String = {

@@ -7,7 +7,7 @@
 /// (`lastValidPace`) but the heart rate was read live, so resting in a heart-rate Mission Flight let the
 /// heart rate fall under the zone and raised a false `SINK RATE`. The fix skips the decision on a
 /// stationary sample and keeps the previous status, in both modes. `Behaviour.legacy` keeps the bug.
-public enum GPWSStatus: String, Sendable, CaseIterable {
+public enum GPWSStatus: String, Sendable, CaseIterable, Codable {
     case clear = "CLEAR"
     case sinkRate = "SINK RATE"
     case overspeed = "OVERSPEED"

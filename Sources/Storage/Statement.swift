@@ -124,6 +124,30 @@ public final class Statement {
         isNull(at: column) ? nil : string(at: column)
     }
 
+    /// How many columns a row of this statement has.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// A column's name: its `AS` name, else the column's own.
+    public func columnName(at column: Int32) -> String {
+        guard let name = sqlite3_column_name(handle, column) else { return "" }
+        return String(cString: name)
+    }
+
+    /// The storage class of a column's value in the current row.
+    public enum ColumnType: Sendable {
+        case integer, real, text, blob, null
+    }
+
+    public func columnType(at column: Int32) -> ColumnType {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
     /// The column's bytes, valid only inside `body` (no copy).
     public func withBlob<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let pointer = sqlite3_column_blob(handle, column)
