@@ -82,7 +82,7 @@ let package = Package(
                 "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews", "PairInvariants",
             ]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp"]),
-        .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText"]),
+        .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText", "Posix"]),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.

@@ -23,7 +23,12 @@ let package = Package(
         .executableTarget(name: "WaterPhone", dependencies: ["WaterLogKit"]),
         .executableTarget(name: "WaterWatch", dependencies: ["WaterLogKit"]),
         // The other mix: your phone app, RunWay's watch.
-        .executableTarget(name: "RunLogPhone", dependencies: ["WaterLogKit"]),
+        .executableTarget(
+            name: "RunLogPhone",
+            dependencies: [
+                "WaterLogKit", .product(name: "WatchConnectivity", package: runWayPairIdentity),
+                .product(name: "UIKit", package: runWayPairIdentity),
+            ]),
         .testTarget(
             name: "WaterLogTests",
             dependencies: ["WaterLogKit", .product(name: "RunWayPairTesting", package: runWayPairIdentity)]),

@@ -58,8 +58,10 @@ public struct ControlCommandSpec: Sendable {
     /// The failures it declares, besides bad arguments and 7004.
     public let errors: [ControlErrorSpec]
     /// The Swift type of its reply on each server (`RecordReply`); none where the reply stays JSON
-    /// (streamed, large or free-form: `logbook`, `flight`, `events`, …).
-    public let replyTypes: [ControlServerKind: String]
+    /// (streamed, large or free-form: `logbook`, `flight`, `events`, …). Named only when asked (the
+    /// reference): `String(describing:)` of 43 types cost every daemon's start-up 18 M instructions.
+    public var replyTypes: [ControlServerKind: String] { replyMetatypes.mapValues { String(describing: $0) } }
+    private let replyMetatypes: [ControlServerKind: any ControlReply.Type]
 
     init(
         _ name: String, _ servers: Set<ControlServerKind>, session: Bool = false, test: Bool = false,
@@ -75,9 +77,9 @@ public struct ControlCommandSpec: Sendable {
         self.arguments = arguments.map(\.spec)
         self.serverArguments = serverArguments.mapValues { $0.map(\.spec) }
         self.errors = errors
-        var replyTypes = replies.mapValues { String(describing: $0) }
-        if let reply { for server in servers { replyTypes[server] = String(describing: reply) } }
-        self.replyTypes = replyTypes
+        var replyMetatypes = replies
+        if let reply { for server in servers { replyMetatypes[server] = reply } }
+        self.replyMetatypes = replyMetatypes
     }
 
     /// The arguments `server` takes for this command.

@@ -33,7 +33,7 @@ extension DeviceHost {
         }
     }
 
-    private static let bootstrapLock = ProcessLock()
+    private static let bootstrapLock = ThreadLock()
 
     private static func bootstrap(home: String) throws -> DeviceHost {
         let role: DeviceRole = DeviceEnvironment.value(DeviceEnvironment.role) == "watch" ? .watch : .phone
@@ -109,18 +109,5 @@ extension DeviceHost {
         return parts.allSatisfy { part in
             !part.isEmpty && part.count <= 4 && part.allSatisfy { $0.isASCII && $0.isNumber }
         }
-    }
-}
-
-/// A process-wide mutex for the one-time start of the device.
-final class ProcessLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    func withLock<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 }

@@ -59,7 +59,7 @@ extension DeviceOperatingSystem {
                 state = .foreground
                 logger.info("os.app-foreground", ["pid": childPID])
             case .suspended:
-                kill(childPID, SIGCONT)
+                ProcessStop.signal(childPID, SIGCONT)
                 supervision.budgetStops(foreground: true)
                 state = .foreground
             case .foreground: break
@@ -83,12 +83,12 @@ extension DeviceOperatingSystem {
             guard childPID > 0, state != .suspended else { throw ControlError("the app is \(state.rawValue): nothing to suspend") }
             stateBeforeSuspend = state
             supervision.budgetStops(foreground: false)
-            kill(childPID, SIGSTOP)
+            ProcessStop.signal(childPID, SIGSTOP)
             state = .suspended
             logger.info("os.suspended", ["pid": childPID])
         case "resume":
             guard state == .suspended else { throw ControlError("the app is not suspended (it is \(state.rawValue))") }
-            kill(childPID, SIGCONT)
+            ProcessStop.signal(childPID, SIGCONT)
             state = stateBeforeSuspend
             logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
             if state == .background { supervision.toBackground(at: loop.nowNanoseconds) }

@@ -47,7 +47,7 @@ extension DeviceOperatingSystem {
     /// and covers an app launched before apps were tied.
     func reclaimOrphan(_ pid: pid_t) throws {
         logger.notice("os.orphan-reclaimed", ["pid": pid, "reason": "launched by an earlier \(programName) of this home, which is gone"])
-        kill(pid, SIGKILL)
+        ProcessStop.signal(pid, SIGKILL)
         for _ in 0..<1000 {
             if FileLock.holder(of: home.path) == nil { return }
             usleep(10_000)

@@ -213,10 +213,9 @@ public class DeviceOperatingSystem {
     }
 
     func reap() {
-        var status: Int32 = 0
         while childPID > 0 {
-            let pid = waitpid(childPID, &status, WNOHANG)
-            guard pid == childPID else { return }
+            guard case .exited(let status) = ProcessStop.reap(childPID, block: false) else { return }
+            let pid = childPID
             let signalled = (status & 0x7f) != 0
             logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
             childPID = 0
@@ -316,7 +315,7 @@ public class DeviceOperatingSystem {
             return
         }
         // Copies at high numbers first, so that placing them at 3 and 4 cannot overwrite one another.
-        let copies = descriptors.map { fcntl($0.0, F_DUPFD_CLOEXEC, 100) }
+        let copies = descriptors.map { descriptor in (try? systemCall("fcntl(F_DUPFD_CLOEXEC)") { fcntl(descriptor.0, F_DUPFD_CLOEXEC, 100) }) ?? -1 }
         defer {
             for copy in copies where copy >= 0 { Glibc.close(copy) }
             connection?.close()

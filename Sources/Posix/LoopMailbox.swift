@@ -12,7 +12,7 @@ import Glibc
 public final class LoopMailbox: @unchecked Sendable {
     private let loop: EventLoop
     private let wake: FileDescriptor
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let lock = ThreadLock()
     private var queue: [() -> Void] = []
     /// The thread running the loop (`run`), if one is.
     private var owner: pthread_t?
@@ -22,20 +22,10 @@ public final class LoopMailbox: @unchecked Sendable {
     public init(loop: EventLoop) throws(SystemError) {
         self.loop = loop
         wake = FileDescriptor(adopting: try systemCall("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) })
-        pthread_mutex_init(lock, nil)
         loop.register(wake.rawValue, interest: .readable) { [unowned self] _ in self.drain() }
     }
 
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
-    }
-
-    private func locked<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return body()
-    }
+    private func locked<R>(_ body: () -> R) -> R { lock.withLock(body) }
 
     /// Whether the calling thread may touch the loop's state directly: it is the loop's thread, or no
     /// thread runs the loop (start-up, before `run`).

@@ -39,11 +39,15 @@ public final class SignalSource {
 /// Gives `signals` their default action and unblocks them, for a process that they must end (Ctrl-C on
 /// a client that stays attached) even when its parent started it with them ignored or blocked.
 public func restoreDefaultSignals(_ signals: [Int32]) {
+    for signal in signals { Glibc.signal(signal, SIG_DFL) }
+    unblockSignals(signals)
+}
+
+/// Unblocks `signals` for the calling thread: a parent (a test runner's thread, Dispatch) may have
+/// started the process with them blocked, and a handler installed for them would never run.
+public func unblockSignals(_ signals: [Int32]) {
     var mask = sigset_t()
     sigemptyset(&mask)
-    for signal in signals {
-        sigaddset(&mask, signal)
-        Glibc.signal(signal, SIG_DFL)
-    }
+    for signal in signals { sigaddset(&mask, signal) }
     pthread_sigmask(SIG_UNBLOCK, &mask, nil)
 }

@@ -36,7 +36,7 @@ enum PhoneOSRegistry {
     /// The pid of the OS running the home (from `HOME/os.lock`), if one runs.
     static func runningPID(_ home: DeviceHome) -> Int32? {
         guard isRunning(home), let bytes = try? Filesystem.readFile(home.path + "/os.lock"),
-            let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), pid > 0, kill(pid, 0) == 0
+            let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), ProcessStop.signal(pid, 0)
         else { return nil }
         return pid
     }

@@ -112,11 +112,10 @@ final class PhoneScreen {
 /// Events from the reading thread to the screen's, with a pipe to wake the screen's `poll`.
 final class EventQueue: @unchecked Sendable {
     private var items: [JSONValue?] = []
-    private var lock = pthread_mutex_t()
+    private let lock = ThreadLock()
     private var pipeEnds: [Int32] = [-1, -1]
 
     init() {
-        pthread_mutex_init(&lock, nil)
         _ = pipeEnds.withUnsafeMutableBufferPointer { pipe($0.baseAddress!) }
         for end in pipeEnds where end >= 0 {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -125,15 +124,12 @@ final class EventQueue: @unchecked Sendable {
     }
 
     deinit {
-        pthread_mutex_destroy(&lock)
         for end in pipeEnds where end >= 0 { close(end) }
     }
 
     /// nil: the phone closed the connection.
     func push(_ event: JSONValue?) {
-        pthread_mutex_lock(&lock)
-        items.append(event)
-        pthread_mutex_unlock(&lock)
+        lock.withLock { items.append(event) }
         var byte: UInt8 = 1
         _ = write(pipeEnds[1], &byte, 1)
     }
@@ -144,10 +140,10 @@ final class EventQueue: @unchecked Sendable {
         _ = poll(&descriptor, 1, seconds < 0 ? -1 : Int32(seconds * 1000))
         var drain = [UInt8](repeating: 0, count: 256)
         while read(pipeEnds[0], &drain, drain.count) > 0 {}
-        pthread_mutex_lock(&lock)
-        let taken = items
-        items.removeAll()
-        pthread_mutex_unlock(&lock)
+        let taken = lock.withLock {
+            defer { items.removeAll() }
+            return items
+        }
         return (taken.compactMap { $0 }, taken.contains { $0 == nil })
     }
 }

@@ -169,7 +169,7 @@ enum RegistryCommands {
     /// The pid of the daemon serving `home` (from `HOME/lock`), if one is running.
     static func runningPID(_ home: DeviceHome) -> Int32? {
         guard isRunning(home), let bytes = try? Filesystem.readFile(home.lockPath),
-            let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), pid > 0, kill(pid, 0) == 0
+            let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), ProcessStop.signal(pid, 0)
         else { return nil }
         return pid
     }

@@ -146,21 +146,20 @@ enum ScenarioCommands {
 
     /// The file's bytes (stdin for `-`), refused past the parser's limit before it is all read.
     static func read(_ file: String) throws -> [UInt8] {
-        let fd = file == "-" ? 0 : open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ControlError.invalid("\(file): \(String(cString: strerror(errno)))") }
-        defer { if fd != 0 { close(fd) } }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ControlError.invalid("\(file): \(String(cString: strerror(errno)))")
+        do throws(SystemError) {
+            let fd = file == "-" ? 0 : try systemCall("open(\(file))") { open(file, O_RDONLY | O_CLOEXEC) }
+            defer { if fd != 0 { close(fd) } }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while bytes.count <= Scenario.Limits.fileBytes {
+                let n = try systemCall("read(\(file))") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+                if n == 0 { return bytes }
+                bytes += chunk[0..<n]
             }
-            if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-            if bytes.count > Scenario.Limits.fileBytes { throw ControlError.invalid("\(file): the file is over \(Scenario.Limits.fileBytes) bytes") }
+        } catch {
+            throw ControlError.invalid("\(file): \(String(cString: strerror(error.errno)))")
         }
+        throw ControlError.invalid("\(file): the file is over \(Scenario.Limits.fileBytes) bytes")
     }
 
     /// An app named in the header: relative to the scenario file's directory, and an executable file.

@@ -40,12 +40,15 @@ struct Scenario: Equatable, Sendable {
     }
 }
 
-/// An app's own record of what it received: an SQLite file in its container and a query that lists the
-/// ids, in arrival order (`{"path": "Library/Application Support/Log.sqlite", "ids": "SELECT id FROM runs
-/// ORDER BY rowid"}`). Read-only: the query cannot change the app's store.
+/// An app's own record of what it received, in arrival order: an SQLite file in its container and a query
+/// that lists the ids (`{"path": "Library/Application Support/Log.sqlite", "ids": "SELECT id FROM runs
+/// ORDER BY rowid"}`), or a text file of ids, one per line (`{"path": "Documents/runs.log"}`). Read-only:
+/// the query cannot change the app's store.
 struct AppStoreQuery: Equatable, Sendable {
     var path: String
-    var ids: String
+    /// The SELECT listing the ids in arrival order; nil: the file is a text file of ids, one per line, in
+    /// arrival order (an app that appends each id it saved to a log, as `Examples/WaterLog`'s do).
+    var ids: String?
 }
 
 /// A whole number given exactly (`5`) or as a range the seed picks from (`[5, 50]`, both ends included).

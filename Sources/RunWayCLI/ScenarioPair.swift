@@ -92,7 +92,7 @@ final class ScenarioPair {
             guard let os = phoneOSPID, let status = osStatus(), let pid = status.appPid.flatMap({ Int32(exactly: $0) }),
                 Self.parent(of: pid) == os
             else { return nil }
-            Glibc.kill(pid, SIGKILL)  // phone-os's child: phone-os reaps it, and takes it for a crash
+            ProcessStop.signal(pid, SIGKILL)  // phone-os's child: phone-os reaps it, and takes it for a crash
             return "the phone app (pid \(pid), \(status.appState))"
         }
     }
@@ -113,9 +113,8 @@ final class ScenarioPair {
 
     private func reap(_ pid: Int32, _ signal: Int32) {
         if signal == SIGKILL {
-            Glibc.kill(pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ProcessStop.signal(pid, SIGKILL)
+            _ = ProcessStop.reap(pid, block: true)
         } else {
             _ = Launcher.stop(pid)
         }
@@ -185,6 +184,7 @@ final class ScenarioPair {
     func storedFlightIDs() throws -> [String] {
         let path = scenario.phoneStore.map { phoneContainer + "/" + $0.path } ?? phoneAppStore
         guard Filesystem.kind(of: path) == .regular else { return [] }
+        if let store = scenario.phoneStore, store.ids == nil { return try Self.lines(path) }
         let database = try Database(path: path, readOnly: scenario.phoneStore != nil)
         defer { database.close() }
         // An app killed while it first opened its store leaves one without its tables yet: nothing stored.
@@ -193,6 +193,15 @@ final class ScenarioPair {
         var ids: [String] = []
         while try query.step() { ids.append(query.string(at: 0)) }
         return ids
+    }
+
+    /// A text file's lines, the ids an app appended one per line; a last line without its newline is one
+    /// the app was killed while writing, not yet saved, and left out.
+    static func lines(_ path: String) throws -> [String] {
+        let bytes = try Filesystem.readFile(path)
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        lines.removeLast()  // what follows the last newline: empty, or a line cut short
+        return lines.filter { !$0.isEmpty }.map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The scenario's userInfo ids that RunWay's app on `device` received, in arrival order.

@@ -245,7 +245,8 @@ extension Scenario {
         return id
     }
 
-    /// `{"path": RELATIVE PATH IN THE CONTAINER, "ids": "SELECT …"}`: one query, read-only.
+    /// `{"path": RELATIVE PATH IN THE CONTAINER, "ids": "SELECT …"}`: one query, read-only; without
+    /// `ids`, the file is a text file of ids, one per line.
     private static func store(_ value: JSONValue?, app: String?) throws(ScenarioError) -> AppStoreQuery? {
         guard let value else { return nil }
         guard app != nil else { throw ScenarioError("\"phoneStore\" names your phone app's store: give \"phoneApp\" too") }
@@ -254,7 +255,9 @@ extension Scenario {
         guard let path = fields["path"]?.stringValue, !path.isEmpty, path.utf8.count <= Limits.argumentBytes, !path.hasPrefix("/"),
             !path.utf8.contains(0), !path.split(separator: "/").contains("..")
         else { throw ScenarioError("\"phoneStore\" path must be a file's path inside the app's container (Library/Application Support/Log.sqlite)") }
-        guard let ids = fields["ids"]?.stringValue, ids.utf8.count <= Limits.textBytes, !ids.contains(";"), !ids.utf8.contains(0),
+        // No ids: a text file of ids, one per line.
+        guard let given = fields["ids"] else { return AppStoreQuery(path: path, ids: nil) }
+        guard let ids = given.stringValue, ids.utf8.count <= Limits.textBytes, !ids.contains(";"), !ids.utf8.contains(0),
             ids.trimmingWhitespace.lowercased().hasPrefix("select ")
         else { throw ScenarioError("\"phoneStore\" ids must be one SELECT giving the ids in arrival order (SELECT id FROM runs ORDER BY rowid)") }
         return AppStoreQuery(path: path, ids: ids)

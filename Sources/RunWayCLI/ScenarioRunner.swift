@@ -224,8 +224,7 @@ final class ScenarioRunner {
             try checkSignals()
             let left = deadline - monotonicNow()
             if left <= 0 { return }
-            var descriptor = pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = Glibc.poll(&descriptor, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+            _ = try? signals.descriptor.waitUntil(.readable, timeoutMilliseconds: Int32(min(left * 1000, 1000).rounded(.up)))
         }
     }
 

@@ -53,11 +53,7 @@ final class FullScreen {
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
         }
-        // Unblocked: a parent (a test runner's thread) may have started us with them blocked.
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&mask, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+        unblockSignals([SIGINT, SIGTERM, SIGHUP])
         Output.write(1, "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
     }
 

@@ -3,6 +3,7 @@ import Glibc
 import JSONText
 @_exported import struct PairTesting.DeliveryReport
 import PairTesting
+import Posix
 
 /// A simulated phone and watch for your own `swift test`: your apps (or RunWay's) on them, in fresh
 /// homes, through the real binaries — `phone-os` hosting the phone's app (background launches on
@@ -104,7 +105,7 @@ public final class DevicePair {
 
     /// SIGKILLs the phone's app if it runs (phone-os launches it again when the watch has more).
     public func killPhoneApp() throws {
-        if let pid = try phoneOS(["os", "status"])["appPid"]?.intValue { kill(pid_t(pid), SIGKILL) }
+        if let pid = try phoneOS(["os", "status"])["appPid"]?.intValue { ProcessStop.signal(pid_t(pid), SIGKILL) }
     }
 
     /// The phone's app's state as phone-os says it: `not running`, `background`, `foreground`, `suspended`.
@@ -156,6 +157,16 @@ public final class DevicePair {
         guard result.status == 0 else { throw HarnessError("runway \(arguments.joined(separator: " ")) failed: \(result.stderr)") }
     }
 
+    /// Replays a scenario file with `runway scenario run FILE [--seed S]` (`docs/scenarios.md`) on the
+    /// simulator's binaries: a fresh pair of its own, each step printed, then the verdict. Returns the exit
+    /// status (0 every expectation held, 1 not, 2 a malformed file) and what it printed (stdout, then
+    /// stderr).
+    public static func runScenario(_ file: String, seed: UInt64? = nil) throws -> (status: Int32, output: String) {
+        try locateBinaries()
+        let result = try runTool(["scenario", "run", file] + (seed.map { ["--seed", String($0)] } ?? []))
+        return (result.status, result.stdout + result.stderr)
+    }
+
     /// Finds phone-os, watch-agent and runway: `RUNWAY_BIN_DIR`, next to the tests (this package's own
     /// suite), else this package's build directory — built once if it is not there (a package that
     /// depends on this one by path builds only the libraries it uses).
@@ -165,7 +176,7 @@ public final class DevicePair {
         if FileManager.default.isExecutableFile(atPath: runner + "/phone-os") { return }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let built = root + "/.build/debug"
-        let products = ["phone-os", "phone-daemon", "watch-agent", "runway"]
+        let products = ["phone-os", "phone-daemon", "watch-os", "watch-agent", "runway"]
         if !products.allSatisfy({ FileManager.default.isExecutableFile(atPath: built + "/" + $0) }) {
             FileHandle.standardError.write(Data("DevicePair: building the simulator's binaries in \(root) (once)\n".utf8))
             let swift = Process()

@@ -70,6 +70,7 @@ enum ParserSeeds {
                 #"{"steps":[{"record":5}]}"#, #"{"steps":[{"link":"down"},{"link":"up"}]}"#, #"{"steps":[{"sleep":10}]}"#,
                 #"{"steps":[{"expect":{"lost":0}}]}"#, #"{"steps":[{"send":[1,9]},"drain"]}"#,
                 #"{"phoneApp":"a","phoneStore":{"path":"L/x.sqlite","ids":"SELECT id FROM r"},"steps":[{"expect":{"stored":"all"}}]}"#,
+                #"{"phoneApp":"a","phoneStore":{"path":"Documents/runs.log"},"steps":[{"expect":{"lost":0}}]}"#,
             ]
         case .arguments:
             return [

@@ -12,7 +12,9 @@ enum ScenarioText {
         if let app = scenario.phoneApp { header["phoneApp"] = .string(app) }
         if let app = scenario.watchApp { header["watchApp"] = .string(app) }
         if let id = scenario.phoneBundleId { header["phoneBundleId"] = .string(id) }
-        if let store = scenario.phoneStore { header["phoneStore"] = .object(["path": .string(store.path), "ids": .string(store.ids)]) }
+        if let store = scenario.phoneStore {
+            header["phoneStore"] = .object(["path": .string(store.path)].merging(store.ids.map { ["ids": .string($0)] } ?? [:]) { $1 })
+        }
         if !scenario.phoneArgs.isEmpty { header["phoneArgs"] = .array(scenario.phoneArgs.map(JSONValue.string)) }
         if !scenario.watchArgs.isEmpty { header["watchArgs"] = .array(scenario.watchArgs.map(JSONValue.string)) }
         if let budget = scenario.backgroundBudgetMs { header["backgroundBudgetMs"] = .integer(Int64(budget)) }

@@ -59,4 +59,18 @@ import Testing
         print("RunLogPhone with RunWay's watch: \(report)")
         #expect(report.isClean, "\(report)")
     }
+
+    /// The bug reports this example ships (`scenarios/`), replayed by `runway scenario run` on pairs of
+    /// their own: RunLogPhone with the bug loses runs (exit 1), as it should be written through kills,
+    /// jetsam and a cut link loses none (exit 0).
+    @Test func theShippedScenariosGiveTheirVerdicts() throws {
+        let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scenarios").path
+        let buggy = try DevicePair.runScenario(scenarios + "/runlog-reclaimed.json", seed: 1)
+        print(buggy.output)
+        #expect(buggy.status == 1 && buggy.output.contains("verdict: FAIL") && !buggy.output.contains(" 0 lost"), "\(buggy.output)")
+        let fixed = try DevicePair.runScenario(scenarios + "/runlog-kills.json", seed: 1)
+        print(fixed.output)
+        #expect(fixed.status == 0 && fixed.output.contains("verdict: PASS") && fixed.output.contains(" 0 lost"), "\(fixed.output)")
+    }
 }
