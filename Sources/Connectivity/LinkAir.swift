@@ -8,8 +8,9 @@ import Posix
 /// in it and every kind of traffic meets the same air. Owned by the connector; each connection keeps its
 /// own pipes (`LinkPipe`), since a new connection starts with empty air.
 public final class LinkAir {
-    /// What is set; `range == .out` keeps the connector from connecting (`UnixLinkConnector.setConditions`).
-    public internal(set) var conditions = LinkConditions()
+    /// What is set; `range == .out` keeps the connector from connecting (a connector's are set through
+    /// `UnixLinkConnector.setConditions`, which connects or cuts as the range says; watch-os sets its own).
+    public var conditions = LinkConditions()
     /// The seed of the draws (`runway link set --seed`, `runway link schedule --seed`).
     public private(set) var seed: UInt64
     var random: SeededGenerator

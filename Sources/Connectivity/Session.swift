@@ -136,10 +136,11 @@ public final class Session {
     public var isPaired: Bool { core.isPaired }
     /// Whether a link to the counterpart is up.
     public var isLinked: Bool { channel != nil }
-    /// As on the device: the watch reaches the phone while the link is up *and* its own app is in the
-    /// foreground (a message wakes the phone app); the phone reaches the watch only while the link is up
-    /// *and* the watch app is active (`SessionCore.isReachable`).
-    public var isReachable: Bool { channel != nil && core.isReachable }
+    /// As on the device: the watch reaches the phone while the phone is in range — the link up, or the
+    /// phone's system answering with its app not running (a message wakes it) — *and* its own app is in
+    /// the foreground; the phone reaches the watch only while the link is up *and* the watch app is
+    /// active (`SessionCore.isReachable`).
+    public var isReachable: Bool { (channel != nil || role == .watch) && core.isReachable }
     /// Phone side: whether the watch app is installed, as the watch last reported (in a handshake or an
     /// app-state frame). Like the device's property, meaningful only once activated.
     public var isWatchAppInstalled: Bool { role == .phone ? counterpartAppInstalled : localAppInstalled }
@@ -225,6 +226,15 @@ public final class Session {
         try setLocalAppState(installed: installed, active: active && installed)
     }
 
+    /// The watch: a workout session started or ended (HealthKit's `HKWorkoutSession`, stood in for): while
+    /// one runs, the app counts as active to the phone even in the background.
+    public func setLocalWorkoutRunning(_ running: Bool) {
+        handle(.localWorkoutChanged(running: running))
+    }
+
+    /// Whether a workout session runs on this watch.
+    public var localWorkoutRunning: Bool { core.localWorkout }
+
     /// The watch: the app's complication was put on the active watch face, or taken off
     /// (`runway watch complication on|off`). Kept across restarts and told to the phone at once (its
     /// `isComplicationEnabled`, and the complication budget, which is 0 while it is off).
@@ -251,9 +261,9 @@ public final class Session {
         var handshake = Handshake(
             role: role, deviceID: deviceID, pairingID: pairing.pairingID, appVersion: configuration.appVersion,
             resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
-            appInstalled: localAppInstalled, appActive: localAppActive)
+            appInstalled: localAppInstalled, appActive: core.announcedPresence.active)
         handshake.complicationEnabled = core.local.complicationEnabled
-        core.announcedLocal = core.local
+        core.announcedLocal = core.announcedPresence
         handshake.complicationResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .complication)
         handshake.fileResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .file)
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
@@ -317,6 +327,12 @@ public final class Session {
     /// The phone's system said what its app is without a link (`phone-os` declining a `hello`).
     public func counterpartStateOutsideLink(installed: Bool?, active: Bool?) {
         handle(.counterpartStateOutsideLink(installed: installed, active: active))
+    }
+
+    /// The watch's transport: nobody listens on the phone's link socket, or the link was taken down (out
+    /// of range); the phone is in range again once its system answers (a link, or a declined `hello`).
+    public func counterpartOutOfRange() {
+        handle(.counterpartOutOfRange)
     }
 
     /// watchOS: the iPhone is unreachable because it has not been unlocked since it restarted (its system

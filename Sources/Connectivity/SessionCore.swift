@@ -38,6 +38,19 @@ struct SessionCore {
     var complicationsMayHaveMore = true
     /// The watch: the iPhone turned the link away, not unlocked since it restarted.
     private(set) var counterpartNeedsUnlock = false
+    /// The watch: the phone's system answered the last attempt (a link, or a `hello` declined with its
+    /// app's state), so the phone is in range though no link may be up; false once nobody listens.
+    private(set) var counterpartInRange = false
+    /// The watch: a workout session runs (its app has a high priority in the background).
+    private(set) var localWorkout = false
+
+    /// This side's app as the counterpart is told it: on the watch, a running workout makes a
+    /// backgrounded app active ("running with a high priority in the background").
+    var announcedPresence: AppPresence {
+        var presence = local
+        if role == .watch, localWorkout, presence.installed { presence.active = true }
+        return presence
+    }
     /// What the counterpart's handshake said it had pending for this side, less what arrived since.
     private(set) var contentPending: Int64 = 0
     /// The file lane's sender: one file at a time, chunks within its window.
@@ -61,12 +74,17 @@ struct SessionCore {
 
     var isPaired: Bool { pairing != nil }
 
-    /// As on the device: the watch reaches the phone while the link is up *and* its own app is in the
-    /// foreground (a message wakes the phone app); the phone reaches the watch only while the link is up
-    /// *and* the watch app is installed and active.
+    /// As on the device: the watch reaches the phone while the phone is in range (the link up, or its
+    /// system answering a declined `hello`: the phone app need not run, a message wakes it) *and* its own
+    /// app is in the foreground; the phone reaches the watch only while the link is up *and* the watch
+    /// app is installed and active.
     var isReachable: Bool {
-        guard peer != nil, isLinked, activationState == .activated else { return false }
-        return role == .watch ? (local.installed && local.active) : (counterpart.installed && counterpart.active)
+        guard activationState == .activated else { return false }
+        let linked = peer != nil && isLinked
+        guard role == .watch else { return linked && counterpart.installed && counterpart.active }
+        // watchOS: the iPhone in range is enough — its app need not run, a message wakes it.
+        let inRange = linked || (counterpartInRange && counterpart.installed && !counterpartNeedsUnlock)
+        return inRange && local.installed && announcedPresence.active
     }
 
     /// Whether the pump may send: a link, an activated session, and on the phone a watch app to send to.
@@ -134,9 +152,12 @@ struct SessionCore {
             isLinked = false
             return [.dropLink, .then(.messagesFailed(WCError(.notReachable, "the session was deactivated"))), .then(.deactivationSettled)]
         case .deactivationSettled:
+            // The watch may have been reachable with no link (the phone in range): that ends here.
+            let wasReachable = isReachable
             activationState = .notActivated
             activationRequested = false
-            return []
+            counterpartInRange = false
+            return wasReachable ? [.tell(.reachabilityDidChange)] : []
         case let .pairingReloaded(reloaded, recordedInstalled):
             let before = pairing?.pairingID
             pairing = reloaded ?? pairing
@@ -184,15 +205,34 @@ struct SessionCore {
                 .then(.messagesFailed(WCError(.notReachable, "the link went down before the reply arrived"))),
                 .log(LogLine(.info, "link.closed", ("reason", reason))),
             ]
-            if wasReachable { actions.append(.tell(.reachabilityDidChange)) }
+            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
             return actions
         case let .counterpartStateOutsideLink(installed, active):
+            let wasReachable = isReachable
+            var actions: [SessionAction] = []
+            if role == .watch, activationState == .activated, !counterpartInRange {
+                counterpartInRange = true
+                actions.append(.log(LogLine(.info, "link.phone-in-range", ("via", "the phone's system, its app not running"))))
+            }
             let presence = AppPresence(
                 installed: installed ?? counterpart.installed, active: active ?? counterpart.active, complicationEnabled: counterpart.complicationEnabled)
-            guard presence.installed != counterpart.installed else { return [] }
-            return [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("via", "the phone's system")))]
-                + adoptCounterpart(presence, version: nil)
+            if presence.installed != counterpart.installed {
+                actions += [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("via", "the phone's system")))]
+                actions += adoptCounterpart(presence, version: nil)
+            }
+            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+            return actions
+        case .counterpartOutOfRange:
+            guard role == .watch, counterpartInRange else { return [] }
+            let wasReachable = isReachable
+            counterpartInRange = false
+            var actions: [SessionAction] = [.log(LogLine(.info, "link.phone-out-of-range"))]
+            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+            return actions
         case let .refusedByCounterpart(error):
+            let wasReachable = isReachable
+            // Turned away with an error: not a phone that would take us now.
+            counterpartInRange = false
             var actions: [SessionAction] = []
             if error.code == .companionAppNotInstalled, role == .watch, counterpart.installed {
                 actions += [.log(LogLine(.notice, "peer.app-state", ("installed", false), ("via", "7018 from the phone's system")))]
@@ -201,6 +241,8 @@ struct SessionCore {
             if error.lockedAfterReboot, !counterpartNeedsUnlock {
                 counterpartNeedsUnlock = true
                 actions += [.log(LogLine(.notice, "peer.locked-after-reboot")), .tell(.reachabilityDidChange)]
+            } else if wasReachable != isReachable {
+                actions.append(.tell(.reachabilityDidChange))
             }
             return actions
         case let .contentArrived(count):
@@ -228,10 +270,21 @@ struct SessionCore {
             local = presence
             var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
             if isLinked {
-                actions.append(.send(appStateFrame(presence)))
-                announcedLocal = presence
+                actions.append(.send(appStateFrame(announcedPresence)))
+                announcedLocal = announcedPresence
             }
             // The watch's own reachability follows its app's foreground: its delegate hears of it too.
+            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+            return actions
+        case let .localWorkoutChanged(running):
+            guard role == .watch, running != localWorkout else { return [] }
+            let wasReachable = isReachable
+            localWorkout = running
+            var actions: [SessionAction] = [.log(LogLine(.info, "app.workout", ("running", running)))]
+            if isLinked, announcedLocal != announcedPresence {
+                actions.append(.send(appStateFrame(announcedPresence)))
+                announcedLocal = announcedPresence
+            }
             if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
             return actions
         case let .batchCommitted(transaction, milliseconds):
@@ -287,6 +340,7 @@ struct SessionCore {
         contentPending = peer.pendingTransfers
         let wasLocked = counterpartNeedsUnlock
         counterpartNeedsUnlock = false
+        if role == .watch { counterpartInRange = true }
         var actions: [SessionAction] = [
             .log(
                 LogLine(
@@ -297,9 +351,9 @@ struct SessionCore {
         actions += adoptCounterpart(
             AppPresence(installed: peer.appInstalled, active: peer.appActive, complicationEnabled: peer.complicationEnabled), version: peer.appVersion)
         // A change made while the handshake was on its way (not linked yet, so not sent): said now.
-        if let announcedLocal, announcedLocal != local {
-            actions.append(.send(appStateFrame(local)))
-            self.announcedLocal = local
+        if let announcedLocal, announcedLocal != announcedPresence {
+            actions.append(.send(appStateFrame(announcedPresence)))
+            self.announcedLocal = announcedPresence
         }
         if reachableBeforeLink != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
         actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]

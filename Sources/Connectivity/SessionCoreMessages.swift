@@ -35,7 +35,7 @@ struct MessageBook {
 extension SessionCore {
     /// Only the watch wakes its counterpart, only from a foreground app, only over a link in range.
     func mayWakeCounterpart(transportCanWake: Bool) -> Bool {
-        role == .watch && activationState == .activated && !isLinked && local.installed && local.active && transportCanWake
+        role == .watch && activationState == .activated && !isLinked && local.installed && announcedPresence.active && transportCanWake
     }
 
     /// The `messageError` frame that answers message `id` with `error`.
@@ -89,7 +89,8 @@ extension SessionCore {
         do throws(WCError) {
             try requireActivated()
             try requireCounterpartApp()
-            let direct = isReachable
+            // Reachable with no link (the phone in range, its app not running): the message waits for it.
+            let direct = isReachable && isLinked
             guard direct || mayWakeCounterpart(transportCanWake: transportCanWake) else {
                 throw WCError(
                     .notReachable,

@@ -94,11 +94,17 @@ enum SessionEvent {
     case counterpartStateOutsideLink(installed: Bool?, active: Bool?)
     /// The counterpart turned our handshake away with this error.
     case refusedByCounterpart(WCError)
+    /// The watch: nobody listens on the phone's link socket (false: off or out of range), or the link was
+    /// taken down.
+    case counterpartOutOfRange
     /// Transfers (or a file) of the counterpart's arrived on this link: what is still pending shrinks.
     case contentArrived(count: Int)
     /// The counterpart made everything up to here durable (the highest acknowledgement of one read).
     case acknowledgementReceived(upTo: Int64, lane: TransferLane = .userInfo)
     case localAppStateChanged(AppPresence)
+    /// The watch: a workout session runs (or ended), which keeps its app running with a high priority in
+    /// the background — reachable to the phone as if in the foreground (Apple's `isReachable`).
+    case localWorkoutChanged(running: Bool)
     // Receiving.
     case batchCommitted(ReceiveTransaction, milliseconds: Double)
     case batchRolledBack(ReceiveTransaction, error: any Error, storeFull: Bool)

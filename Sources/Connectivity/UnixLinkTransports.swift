@@ -122,6 +122,7 @@ public final class UnixLinkConnector: LinkTransport {
         } else {
             if let retryTimer { loop.cancel(retryTimer) }
             connection?.close(error: nil, reason: reason)
+            session?.counterpartOutOfRange()
         }
     }
 
@@ -183,6 +184,7 @@ public final class UnixLinkConnector: LinkTransport {
         } catch {
             // Nobody listens on the phone's link socket: the phone is off or out of range.
             session.linkAttemptFailed(WCError(.notReachable, "the phone is not reachable (nothing listens on its link socket: \(error))"))
+            session.counterpartOutOfRange()
             watchForPhone(socketPath: pairing.phoneLinkSocket)
             scheduleRetry("\(error)")
             return

@@ -121,5 +121,8 @@ public final class MemoryLink {
         b.isClosed = true
         a.session.channelDidClose(a, reason: reason)
         b.session.channelDidClose(b, reason: reason)
+        // Nobody answers the watch's next attempt either: the phone is out of its range (the Unix
+        // connector's failed connect).
+        for side in [a, b] where side.session.role == .watch { side.session.counterpartOutOfRange() }
     }
 }

@@ -162,15 +162,22 @@ public enum ControlCommands {
     public static let link = ControlCommandSpec(
         "link", [.watch], arguments: [Link.state], reply: LinkReply.self, "cut or restore the link to the phone")
     public static let linkSet = ControlCommandSpec(
-        "link-set", [.watch],
+        "link-set", [.watch, .watchOS],
         arguments: [LinkSet.latency, LinkSet.jitter, LinkSet.loss, LinkSet.bandwidth, LinkSet.range, LinkSet.reset, LinkSet.seed],
-        reply: LinkConditionsReply.self, errors: [.failure("the conditions could not be saved in the watch's home (nothing changed)")],
+        reply: LinkConditionsReply.self,
+        errors: [
+            .failure("the conditions could not be saved in the watch's home (nothing changed)"),
+            .failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)"),
+        ],
         "set the link's conditions: latency, jitter, loss, bandwidth, range (what is not named stays; a schedule running stops)")
     public static let linkShow = ControlCommandSpec(
-        "link-show", [.watch], reply: LinkConditionsReply.self, "the link's conditions, what the air has done, the schedule running")
+        "link-show", [.watch, .watchOS], reply: LinkConditionsReply.self, "the link's conditions, what the air has done, the schedule running")
     public static let linkSchedule = ControlCommandSpec(
-        "link-schedule", [.watch], arguments: [LinkScheduleArguments.steps, LinkScheduleArguments.seed], reply: LinkConditionsReply.self,
-        errors: [.invalid("a step is malformed, out of range or out of order (docs/link-conditions.md)")],
+        "link-schedule", [.watch, .watchOS], arguments: [LinkScheduleArguments.steps, LinkScheduleArguments.seed], reply: LinkConditionsReply.self,
+        errors: [
+            .invalid("a step is malformed, out of range or out of order (docs/link-conditions.md)"),
+            .failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)"),
+        ],
         "play a timeline of link conditions, from now, with seeded draws (replaces a schedule running)")
     public static let app = ControlCommandSpec(
         "app", [.watch, .phoneOS, .watchOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version], .watchOS: [App.watchOSAction]],

@@ -152,3 +152,53 @@ extension LinkSchedule {
         return try parse(step: .object(fields), number: 1).change.applied(to: LinkConditions())
     }
 }
+
+// MARK: - The schedule playing, saved in the watch's home
+
+/// A schedule as `HOME/link-schedule.json` keeps it while it plays, so that whoever holds the watch's
+/// link next — the watch app launched by `watch-os`, `watch-os` once the app is gone, a restarted
+/// `watch-agent` — plays the rest of it: its steps, its seed, when it started (`CLOCK_MONOTONIC`, which
+/// every process on the machine shares) and how many steps were applied.
+public struct SavedLinkSchedule: Equatable, Sendable {
+    public var steps: [LinkSchedule.Step]
+    public var seed: UInt64
+    /// The monotonic clock when it started, nanoseconds.
+    public var startedAt: UInt64
+    public var applied: Int
+
+    public init(steps: [LinkSchedule.Step], seed: UInt64, startedAt: UInt64, applied: Int) {
+        self.steps = steps
+        self.seed = seed
+        self.startedAt = startedAt
+        self.applied = applied
+    }
+
+    public var json: JSONValue {
+        .object([
+            "steps": LinkSchedule(steps: steps).stepsJSON, "seed": .integer(Int64(truncatingIfNeeded: seed)),
+            "startedAtNs": .integer(Int64(truncatingIfNeeded: startedAt)), "applied": .integer(Int64(applied)),
+        ])
+    }
+
+    /// Reads what `json` wrote, as strictly as a schedule file (total: `ParserProperties`' `link-schedule`
+    /// target draws these too).
+    public static func parse(_ bytes: [UInt8]) throws(ControlError) -> SavedLinkSchedule {
+        guard bytes.count <= LinkSchedule.maximumFileBytes else {
+            throw .invalid("the saved schedule is \(bytes.count) bytes; at most \(LinkSchedule.maximumFileBytes)")
+        }
+        let json: JSONValue
+        do { json = try JSONValue(parsing: bytes) } catch { throw .invalid("the saved schedule is not JSON: \(OneLine.escape("\(error)"))") }
+        guard let fields = json.objectValue, Set(fields.keys) == ["steps", "seed", "startedAtNs", "applied"] else {
+            throw .invalid("the saved schedule is not an object of steps, seed, startedAtNs and applied")
+        }
+        let steps = try LinkSchedule.parse(steps: fields["steps"] ?? .null)
+        guard let seed = fields["seed"]?.intValue, seed >= 0 else { throw .invalid("the saved schedule's seed must be a whole number from 0 to \(Int.max)") }
+        guard let startedAt = fields["startedAtNs"]?.intValue, startedAt >= 0 else {
+            throw .invalid("the saved schedule's startedAtNs must be a whole number from 0 to \(Int.max)")
+        }
+        guard let applied = fields["applied"]?.intValue, (0...steps.count).contains(applied) else {
+            throw .invalid("the saved schedule's applied must be a whole number from 0 to its \(steps.count) steps")
+        }
+        return SavedLinkSchedule(steps: steps, seed: UInt64(seed), startedAt: UInt64(startedAt), applied: applied)
+    }
+}

@@ -1,5 +1,6 @@
 import Glibc
 import Posix
+import PropertyLists
 
 /// How an OS (`phone-os`, `watch-os`) launched the app's process: in the foreground or the background,
 /// and for what (`RUNWAY_LAUNCH_MODE`, `RUNWAY_LAUNCH_REASON`); and what the app tells its OS besides
@@ -11,12 +12,66 @@ public enum AppLaunch {
     /// The reason watch-os gives when the phone has content for the watch app (what watchOS hands the
     /// app as a `WKWatchConnectivityRefreshBackgroundTask`).
     public static let watchConnectivityReason = "phone-content"
+    /// The reason watch-os gives when the phone starts a workout for the watch app (HealthKit's
+    /// `startWatchApp(with:)`); the phone's `startWorkout` event rides along in `workoutVariable`.
+    public static let workoutReason = "workout"
+    /// The `startWorkout` that launched the app, as hex of its binary property list: the session hands it
+    /// to the app's workout delegate once it links, as if it had arrived then.
+    public static let workoutVariable = "RUNWAY_LAUNCH_WORKOUT"
     /// Sent on `NOTIFY_SOCKET` when the app completes its background task (`setTaskCompletedWithSnapshot`).
     public static let taskCompletedNotice = "X_TASK_COMPLETED=1"
 
     /// `foreground`, `background`, or nil when no OS launched the app.
     public static var mode: String? { DeviceEnvironment.value(modeVariable) }
     public static var reason: String? { DeviceEnvironment.value(reasonVariable) }
+
+    /// The workout event this launch was for, if any (nil also when the variable is not hex of a property
+    /// list dictionary with a `kind`: a launch is not refused for it).
+    public static var workoutEvent: UserInfo? {
+        guard let text = DeviceEnvironment.value(workoutVariable), let bytes = bytes(fromHex: text),
+            let event = try? PropertyListCodec.decodeDictionary(bytes), event["kind"]?.stringValue != nil
+        else { return nil }
+        return event
+    }
+
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func bytes(fromHex text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0, utf8.count <= 16_384 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    /// A workout session runs in the app (`X_WORKOUT=1`) or ended (`X_WORKOUT=0`): the OS keeps an app
+    /// running a workout alive in the background (no budget runs).
+    public static func reportWorkout(running: Bool) {
+        guard getenv(PhoneActivation.osPIDVariable) != nil else { return }
+        ServiceNotifier.notify("X_WORKOUT=\(running ? 1 : 0)\nMAINPID=\(getpid())")
+    }
 
     /// Tells the OS the app completed its background task (only under an OS).
     public static func reportTaskCompleted() {

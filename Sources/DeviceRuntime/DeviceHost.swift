@@ -74,8 +74,8 @@ public final class DeviceHost {
     public var activation: PhoneActivation?
     /// The watch's link (its connector can be taken out of range: `runway link down`).
     public private(set) var connector: UnixLinkConnector?
-    /// The schedule of link conditions playing (`runway link schedule`), on the watch.
-    var linkSchedule: LinkSchedulePlayer?
+    /// The link's conditions and the schedule playing (`runway link set|schedule`), on the watch.
+    public private(set) var linkConditions: LinkConditionsKeeper?
     /// Other stores the app writes: the fault injection's page cap applies to them too.
     public var faultableStores: [Database] = []
     /// The app's additions to `status` (its typed fields and free-form ones).
@@ -191,7 +191,11 @@ public final class DeviceHost {
             if configuration.unsafeLinkLossSkipsFrames {
                 logger.warning("startup.unsafe", ["fault": "link-loss-skips-frames", "effect": "a lost frame is not resent: flights are lost"])
             }
-            restoreLinkConditions(connector)
+            let keeper = LinkConditionsKeeper(
+                home: home.path, air: connector.air, loop: loop, logger: logger, carry: { [unowned connector] in connector.setConditions($0) },
+                connected: { [unowned connector] in connector.isConnected }, bytesInAir: { [unowned connector] in connector.bytesInAir })
+            linkConditions = keeper
+            keeper.takeOver()
             transport = connector
         }
         logger.info("startup.app-version", ["version": configuration.session.appVersion])

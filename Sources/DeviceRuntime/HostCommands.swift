@@ -35,7 +35,7 @@ extension DeviceHost {
         registerReceiveHold(on: router)
         if configuration.role == .watch {
             router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
-            registerLinkConditionCommands(on: router)
+            linkConditions?.register(on: router)
             router.on("app") { [unowned self] request, connection in connection.reply(try appState(request)) }
             router.on("complication") { [unowned self] request, connection in
                 let enabled = request[ControlCommands.Complication.state] == "on"

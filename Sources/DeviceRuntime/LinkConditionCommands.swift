@@ -3,70 +3,84 @@ import Control
 import JSONText
 import Posix
 
-/// A schedule of link conditions playing on the watch's loop (`runway link schedule`): one timer, for
-/// the next step; each step changes the conditions as `runway link set` would.
-final class LinkSchedulePlayer {
-    let steps: [LinkSchedule.Step]
-    /// The loop's clock when it started, nanoseconds.
-    let startedAt: UInt64
-    var applied = 0
-    var timer: EventLoop.TimerID?
+/// The watch's link conditions (`runway link set|show|schedule`, docs/link-conditions.md), kept by
+/// whoever holds the watch's link: the watch app's process (`DeviceHost`, on its connector), or
+/// `watch-os` while the app is not running (on its own connection).
+///
+/// Both keep them in the home, so the air between the devices does not change because a process
+/// restarted or the link changed hands: the conditions in `HOME/link-conditions.json` (written atomically
+/// before they take effect; removed when the air is clear again), and a schedule while it plays in
+/// `HOME/link-schedule.json` (`SavedLinkSchedule`: its steps, its seed, when it started on the monotonic
+/// clock every process shares, how many steps were applied). The one taking the link over reads both
+/// (`takeOver`) and plays the rest of the schedule; the one handing it over stops its timer
+/// (`handOver`). A step is saved in the conditions before it is counted as applied, and applying a step
+/// to conditions it already changed changes nothing, so a holder that died in between loses no step.
+public final class LinkConditionsKeeper {
+    public let air: LinkAir
+    let home: String
+    let loop: EventLoop
+    let logger: Logger
+    /// Carries new conditions to the link.
+    private let carry: (LinkConditions) -> Void
+    private let connected: () -> Bool
+    private let heldInAir: () -> Int
+    private var schedule: LinkSchedulePlayer?
 
-    init(steps: [LinkSchedule.Step], startedAt: UInt64) {
-        self.steps = steps
-        self.startedAt = startedAt
+    public init(
+        home: String, air: LinkAir, loop: EventLoop, logger: Logger, carry: @escaping (LinkConditions) -> Void,
+        connected: @escaping () -> Bool, bytesInAir: @escaping () -> Int
+    ) {
+        self.home = home
+        self.air = air
+        self.loop = loop
+        self.logger = logger
+        self.carry = carry
+        self.connected = connected
+        heldInAir = bytesInAir
     }
 
-    func due(_ index: Int) -> UInt64 { startedAt + UInt64(steps[index].at) * 1_000_000 }
-}
+    public var conditionsPath: String { home + "/link-conditions.json" }
+    public var schedulePath: String { home + "/link-schedule.json" }
 
-/// The watch's link conditions (`runway link set|show|schedule`, docs/link-conditions.md).
-///
-/// The watch applies them on its connection (`LinkAir`); they are kept in `HOME/link-conditions.json`
-/// (written atomically, before they take effect) and applied again when the watch starts: the air
-/// between the devices does not change because a process restarted. A schedule is not kept: a restart
-/// ends it, leaving the conditions its last step set.
-extension DeviceHost {
-    var linkConditionsPath: String { home.path + "/link-conditions.json" }
-
-    func registerLinkConditionCommands(on router: ControlRouter) {
-        router.on("link-show") { [unowned self] _, connection in connection.reply(linkConditionsReply()) }
+    /// `link-show`, `link-set` and `link-schedule`; `refusal` says why this process may not change the
+    /// conditions now (watch-os once it has launched the app: the app holds the link).
+    public func register(on router: ControlRouter, refusal: @escaping () -> ControlError? = { nil }) {
+        router.on("link-show") { [unowned self] _, connection in connection.reply(reply()) }
         router.on("link-set") { [unowned self] request, connection in
-            guard let connector else { throw ControlError("this device has no link to condition") }
+            if let refused = refusal() { throw refused }
             let change = LinkConditionsChange(
                 latencyMilliseconds: request[ControlCommands.LinkSet.latency], jitterMilliseconds: request[ControlCommands.LinkSet.jitter],
                 loss: request[ControlCommands.LinkSet.loss], bandwidthKbps: request[ControlCommands.LinkSet.bandwidth],
                 range: request[ControlCommands.LinkSet.range].flatMap(LinkRange.init(rawValue:)), reset: request[ControlCommands.LinkSet.reset])
-            let conditions = change.applied(to: connector.air.conditions)
+            let conditions = change.applied(to: air.conditions)
             if let problem = conditions.problem { throw ControlError.invalid(problem) }
-            try saveLinkConditions(conditions)
-            if let player = linkSchedule { stopLinkSchedule(player, reason: "runway link set") }
-            if let seed = request[ControlCommands.LinkSet.seed] { connector.air.reseed(UInt64(seed)) }
-            apply(conditions, to: connector, by: "runway link set")
-            connection.reply(linkConditionsReply())
+            try save(conditions)
+            if let player = schedule { stop(player, reason: "runway link set") }
+            if let seed = request[ControlCommands.LinkSet.seed] { air.reseed(UInt64(seed)) }
+            apply(conditions, by: "runway link set")
+            connection.reply(reply())
         }
         router.on("link-schedule") { [unowned self] request, connection in
-            guard let connector else { throw ControlError("this device has no link to condition") }
+            if let refused = refusal() { throw refused }
             let steps = try LinkSchedule.parse(steps: request[ControlCommands.LinkScheduleArguments.steps])
-            if let player = linkSchedule { stopLinkSchedule(player, reason: "a new schedule") }
+            if let player = schedule { stop(player, reason: "a new schedule") }
             let seed = request[ControlCommands.LinkScheduleArguments.seed].map(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
-            connector.air.reseed(seed)
-            let player = LinkSchedulePlayer(steps: steps, startedAt: loop.nowNanoseconds)
-            linkSchedule = player
+            air.reseed(seed)
+            let player = LinkSchedulePlayer(steps: steps, seed: seed, startedAt: loop.nowNanoseconds)
+            schedule = player
             logger.notice("link.schedule-started", ["steps": steps.count, "seed": seed, "lastAtMs": steps.last?.at ?? 0])
             playDueSteps(player)
-            connection.reply(linkConditionsReply())
+            connection.reply(reply())
         }
     }
 
-    func linkConditionsReply() -> LinkConditionsReply {
-        let air = connector?.air
+    public func reply() -> LinkConditionsReply {
         var reply = LinkConditionsReply(
-            conditions: air?.conditions ?? LinkConditions(), connected: connector?.isConnected ?? false, seed: Int64(air?.seed ?? 0),
-            framesCarried: Int64(air?.framesCarried ?? 0), framesLost: Int64(air?.framesLost ?? 0))
-        reply.bytesInAir = Int64(connector?.bytesInAir ?? 0)
-        reply.mostBytesInAir = Int64(air?.mostBytesInAir ?? 0)
-        if let player = linkSchedule {
+            conditions: air.conditions, connected: connected(), seed: Int64(truncatingIfNeeded: air.seed), framesCarried: Int64(air.framesCarried),
+            framesLost: Int64(air.framesLost))
+        reply.bytesInAir = Int64(heldInAir())
+        reply.mostBytesInAir = Int64(air.mostBytesInAir)
+        if let player = schedule {
             reply.scheduleSteps = Int64(player.steps.count)
             reply.scheduleApplied = Int64(player.applied)
             if player.applied < player.steps.count {
@@ -77,26 +91,85 @@ extension DeviceHost {
         return reply
     }
 
+    // MARK: - Taking the link over, handing it over
+
+    /// This process holds the link now (the watch app starting; watch-os once the app is gone): the
+    /// conditions in the home apply, and a schedule saved there plays on from where it was. A file that
+    /// cannot be read is logged and left out (clear air, no schedule): a bad file must not keep the watch
+    /// from starting.
+    public func takeOver() {
+        if let player = schedule { release(player) }
+        var conditions = LinkConditions()
+        if Filesystem.kind(of: conditionsPath) != .missing {
+            do {
+                conditions = try LinkSchedule.conditions(from: try JSONValue(parsing: try Filesystem.readFile(conditionsPath)))
+                logger.notice(
+                    "link.conditions-restored",
+                    [
+                        "range": conditions.range.rawValue, "latencyMs": conditions.latencyMilliseconds, "jitterMs": conditions.jitterMilliseconds,
+                        "loss": conditions.loss, "bandwidthKbps": conditions.bandwidthKbps,
+                    ])
+            } catch {
+                logger.warning("link.conditions-unreadable", ["path": conditionsPath, "error": "\(error)", "action": "clear air"])
+            }
+        }
+        if conditions != air.conditions { carry(conditions) }
+        guard Filesystem.kind(of: schedulePath) != .missing else { return }
+        let saved: SavedLinkSchedule
+        do { saved = try SavedLinkSchedule.parse(try Filesystem.readFile(schedulePath)) } catch {
+            logger.warning("link.schedule-unreadable", ["path": schedulePath, "error": "\(error)", "action": "no schedule"])
+            return
+        }
+        guard saved.startedAt <= loop.nowNanoseconds else {
+            // Started on a monotonic clock that has since restarted (the machine did): it is over.
+            logger.notice("link.schedule-ended", ["steps": saved.steps.count, "why": "saved before the machine restarted"])
+            removeSaved()
+            return
+        }
+        air.reseed(saved.seed)
+        let player = LinkSchedulePlayer(steps: saved.steps, seed: saved.seed, startedAt: saved.startedAt)
+        player.applied = saved.applied
+        schedule = player
+        logger.notice("link.schedule-resumed", ["steps": saved.steps.count, "applied": saved.applied, "seed": saved.seed])
+        playDueSteps(player)
+    }
+
+    /// Another process holds the link from now on (watch-os launched the app): the schedule stops
+    /// playing here and stays saved in the home, for it.
+    public func handOver() {
+        guard let player = schedule else { return }
+        release(player)
+        logger.info("link.schedule-handed-over", ["applied": player.applied, "steps": player.steps.count])
+    }
+
+    private func release(_ player: LinkSchedulePlayer) {
+        if let timer = player.timer { loop.cancel(timer) }
+        player.timer = nil
+        schedule = nil
+    }
+
     // MARK: - Playing a schedule
 
     /// Applies every step whose time has come, in order, then waits for the next.
     private func playDueSteps(_ player: LinkSchedulePlayer) {
-        guard linkSchedule === player, let connector else { return }
+        guard schedule === player else { return }
         player.timer = nil
         let now = loop.nowNanoseconds
         while player.applied < player.steps.count, player.due(player.applied) <= now {
             let step = player.steps[player.applied]
-            player.applied += 1
-            let conditions = step.change.applied(to: connector.air.conditions)
-            do { try saveLinkConditions(conditions) } catch {
-                logger.warning("link.conditions-not-saved", ["error": error.message, "step": player.applied])
+            let conditions = step.change.applied(to: air.conditions)
+            do { try save(conditions) } catch {
+                logger.warning("link.conditions-not-saved", ["error": error.message, "step": player.applied + 1])
             }
-            apply(conditions, to: connector, by: "schedule step \(player.applied) of \(player.steps.count) at \(step.at) ms")
+            player.applied += 1
+            apply(conditions, by: "schedule step \(player.applied) of \(player.steps.count) at \(step.at) ms")
         }
         guard player.applied < player.steps.count else {
             logger.notice("link.schedule-ended", ["steps": player.steps.count])
+            removeSaved()
             return
         }
+        saveSchedule(player)
         let due = player.due(player.applied)
         player.timer = loop.schedule(afterNanoseconds: due > now ? due - now : 0) { [weak self, weak player] in
             guard let self, let player else { return }
@@ -104,16 +177,16 @@ extension DeviceHost {
         }
     }
 
-    private func stopLinkSchedule(_ player: LinkSchedulePlayer, reason: String) {
-        if let timer = player.timer { loop.cancel(timer) }
+    private func stop(_ player: LinkSchedulePlayer, reason: String) {
+        release(player)
         if player.applied < player.steps.count {
             logger.notice("link.schedule-stopped", ["by": reason, "applied": player.applied, "steps": player.steps.count])
         }
-        linkSchedule = nil
+        removeSaved()
     }
 
-    private func apply(_ conditions: LinkConditions, to connector: UnixLinkConnector, by: String) {
-        connector.setConditions(conditions)
+    private func apply(_ conditions: LinkConditions, by: String) {
+        carry(conditions)
         logger.notice(
             "link.conditions",
             [
@@ -125,8 +198,8 @@ extension DeviceHost {
     // MARK: - Kept in the home
 
     /// Written before the conditions take effect: if it cannot be saved, nothing changes (exit 1).
-    private func saveLinkConditions(_ conditions: LinkConditions) throws(ControlError) {
-        let path = linkConditionsPath
+    private func save(_ conditions: LinkConditions) throws(ControlError) {
+        let path = conditionsPath
         if conditions == LinkConditions() {
             do { try Filesystem.removeDurably(path) } catch { throw ControlError("could not remove \(path): \(error)") }
             return
@@ -136,22 +209,35 @@ extension DeviceHost {
         }
     }
 
-    /// At start-up: the conditions the watch had, if any. A file that cannot be read is set aside with a
-    /// warning, and the link starts in clear air (a bad file must not keep the watch from starting).
-    func restoreLinkConditions(_ connector: UnixLinkConnector) {
-        let path = linkConditionsPath
-        guard Filesystem.kind(of: path) != .missing else { return }
-        do {
-            let conditions = try LinkSchedule.conditions(from: try JSONValue(parsing: try Filesystem.readFile(path)))
-            connector.setConditions(conditions)
-            logger.notice(
-                "link.conditions-restored",
-                [
-                    "range": conditions.range.rawValue, "latencyMs": conditions.latencyMilliseconds, "jitterMs": conditions.jitterMilliseconds,
-                    "loss": conditions.loss, "bandwidthKbps": conditions.bandwidthKbps,
-                ])
-        } catch {
-            logger.warning("link.conditions-unreadable", ["path": path, "error": "\(error)", "action": "clear air"])
+    private func saveSchedule(_ player: LinkSchedulePlayer) {
+        let saved = SavedLinkSchedule(steps: player.steps, seed: player.seed, startedAt: player.startedAt, applied: player.applied)
+        do { try Filesystem.writeAtomically(Array(saved.json.text.utf8), to: schedulePath) } catch {
+            logger.warning("link.schedule-not-saved", ["error": "\(error)", "effect": "a restart or a hand-over ends it"])
         }
     }
+
+    private func removeSaved() {
+        do { try Filesystem.removeDurably(schedulePath) } catch {
+            logger.warning("link.schedule-not-removed", ["path": schedulePath, "error": "\(error)"])
+        }
+    }
+}
+
+/// A schedule of link conditions playing on the loop of whoever holds the link: one timer, for the next
+/// step; each step changes the conditions as `runway link set` would.
+final class LinkSchedulePlayer {
+    let steps: [LinkSchedule.Step]
+    let seed: UInt64
+    /// The monotonic clock when it started, nanoseconds (the loop's clock: `CLOCK_MONOTONIC`).
+    let startedAt: UInt64
+    var applied = 0
+    var timer: EventLoop.TimerID?
+
+    init(steps: [LinkSchedule.Step], seed: UInt64, startedAt: UInt64) {
+        self.steps = steps
+        self.seed = seed
+        self.startedAt = startedAt
+    }
+
+    func due(_ index: Int) -> UInt64 { startedAt + UInt64(steps[index].at) * 1_000_000 }
 }

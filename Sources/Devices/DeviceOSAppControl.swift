@@ -68,8 +68,9 @@ extension DeviceOperatingSystem {
         case "close":
             guard state == .foreground else { throw ControlError("the app is not in the foreground (it is \(state.rawValue))") }
             state = .background
-            logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds])
+            logger.info("os.app-background", ["pid": childPID, "budgetMs": options.backgroundBudgetMilliseconds, "workout": workoutRunning])
             supervision.toBackground(at: loop.nowNanoseconds)
+            if workoutRunning { supervision.budgetStops(foreground: false) }
             appStateChanged()
         case "force-quit":
             forceQuit = true
@@ -91,7 +92,10 @@ extension DeviceOperatingSystem {
             ProcessStop.signal(childPID, SIGCONT)
             state = stateBeforeSuspend
             logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
-            if state == .background { supervision.toBackground(at: loop.nowNanoseconds) }
+            if state == .background {
+                supervision.toBackground(at: loop.nowNanoseconds)
+                if workoutRunning { supervision.budgetStops(foreground: false) }
+            }
             appStateChanged()
         default:
             throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")

@@ -220,6 +220,7 @@ public class DeviceOperatingSystem {
             logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
             childPID = 0
             state = .notRunning
+            workoutRunning = false
             var how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
             if let said = appStatusLine { how += " (\(OneLine.quote(said)))" }
             appStatusLine = nil
@@ -286,6 +287,7 @@ public class DeviceOperatingSystem {
                 if line == "READY=1" {
                     readyReports += 1
                     supervision.ready(at: loop.nowNanoseconds)
+                    if workoutRunning, state == .background { supervision.budgetStops(foreground: false) }
                     rearmSupervision()
                     answerOpenWaiters(nil)
                 } else if line.hasPrefix("STATUS=") {
@@ -297,6 +299,13 @@ public class DeviceOperatingSystem {
                     rearmSupervision()
                 } else if line == AppLaunch.taskCompletedNotice {
                     backgroundTasksCompleted += 1
+                } else if line == "X_WORKOUT=1" || line == "X_WORKOUT=0" {
+                    workoutRunning = line == "X_WORKOUT=1"
+                    // A workout keeps a background app alive: no budget runs while it does.
+                    if state == .background {
+                        if workoutRunning { supervision.budgetStops(foreground: false) } else { supervision.toBackground(at: loop.nowNanoseconds) }
+                        rearmSupervision()
+                    }
                 }
                 logger.info("os.app-notified", ["state": String(line)])
             }
@@ -305,11 +314,13 @@ public class DeviceOperatingSystem {
 
     /// Background tasks the app said it completed (`WKWatchConnectivityRefreshBackgroundTask`).
     var backgroundTasksCompleted = 0
+    /// The app runs a workout session (`X_WORKOUT=1`): kept alive in the background.
+    var workoutRunning = false
 
     /// Starts the app with what the device hands it (`launchDescriptors`: on the phone the link listener
     /// as descriptor 3, `link`, and the watch's connection, if any, as 4, `connection`, by the systemd
     /// protocol; LISTEN_PID is the app's own pid, the shell's `$$`, kept across its `exec`).
-    func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?) {
+    func launch(_ kind: AppState, reason: String, reasonKey: String, connection: FileDescriptor?, environment extra: [String: String] = [:]) {
         guard childPID == 0, launchRefusal == nil, let descriptors = launchDescriptors(connection: connection) else {
             connection?.close()
             return
@@ -322,7 +333,7 @@ public class DeviceOperatingSystem {
         }
         var environment = Spawn.currentEnvironment(removing: [
             "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", PhoneActivation.osPIDVariable, AppLaunch.modeVariable,
-            AppLaunch.reasonVariable,
+            AppLaunch.reasonVariable, AppLaunch.workoutVariable,
         ])
         // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
         environment += [
@@ -335,6 +346,8 @@ public class DeviceOperatingSystem {
         // The device and the OS it runs on, and the app's container (Foundation's directories in it).
         environment = environment.filter { entry in !launchEnvironment.keys.contains { entry.hasPrefix($0 + "=") } }
         environment += launchEnvironment.map { "\($0.key)=\($0.value)" }
+        // What this launch is for, when it carries something (watch-os: the phone's startWorkout).
+        environment += extra.map { "\($0.key)=\($0.value)" }
         let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
         var spawn = Spawn(
             "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,
@@ -355,7 +368,10 @@ public class DeviceOperatingSystem {
         launches[reasonKey, default: 0] += 1
         lastLaunchReason = reason
         logger.info("os.launched", ["pid": pid, "mode": kind.rawValue, "reason": reason])
-        supervision.launched(at: loop.nowNanoseconds, background: kind == .background, awaitsDelivery: kind == .background && reasonKey != "user")
+        // A workout's launch keeps itself alive (X_WORKOUT=1): no delivery to wait for.
+        supervision.launched(
+            at: loop.nowNanoseconds, background: kind == .background,
+            awaitsDelivery: kind == .background && reasonKey != "user" && reasonKey != AppLaunch.workoutReason)
         rearmSupervision()
     }
 

@@ -4,7 +4,7 @@ import DeviceRuntime
 import Glibc
 import JSONText
 import Posix
-import Storage
+import PropertyLists
 
 /// The watch's simulated watchOS (`watch-os`): the mirror of `phone-os`. It launches the watch app
 /// (`watch-agent`) on demand and reclaims it, keeps the watch's clock whether the app runs or not, and —
@@ -23,6 +23,9 @@ import Storage
 ///   read is acknowledged, so the phone sends it all again to the app;
 /// - the watch's own queue holds transfers for the phone and the phone is in range: the app is launched
 ///   in the background to send them (reason `watch-transfer`: the service runs in the app's process);
+/// - the phone starts a workout for the watch app (`startWorkout`, HealthKit's `startWatchApp`): the app
+///   is launched in the background (reason `workout`) and handed the event, which its session delivers
+///   once it has linked (`AppLaunch.workoutVariable`);
 /// - nothing pending: the connection stays open (the phone in range; the watch app is not reachable to
 ///   the phone, as its hello said it is not active) — or, when phone-os declined it, it is tried again
 ///   after the backoff (at most a second).
@@ -31,33 +34,53 @@ import Storage
 /// `notReachable` 7007, as the watch app is not in the foreground (Apple's rule). A watch app deleted
 /// (`runway watch app uninstall`, `WatchOSInstall.swift`) is never launched: its hello says so, and the
 /// phone holds what it has for it until it is installed again.
+///
+/// The link's conditions (`runway link set|show|schedule`) are kept by whoever holds the link: while the
+/// app is down watch-os answers them and its connection travels through the same air
+/// (`LinkConditionsKeeper`, `AiredFrameStream`); out of range, it does not connect, so the phone sees the
+/// watch gone.
 public final class WatchOS: DeviceOperatingSystem {
     /// The system's own connection to the phone while the app is not running.
-    private var probe: SocketStream?
+    private var probe: AiredFrameStream?
     private var probeTimer: EventLoop.TimerID?
     private var attempt = 0
-    private let decoder = FrameDecoder()
+    /// Whether the phone answered the current connection's hello (`welcome`).
+    private var probeLinked = false
     /// Whether the last attempt reached the phone (a listener answered): the watch in range.
     private(set) var phoneInRange = false
     /// What the phone last said it had pending for the watch, and when.
     private var lastWelcome: (transfers: Int64, at: Double?) = (0, nil)
+    /// The air watch-os's connection travels through while it holds the link.
+    private let air = LinkAir()
+    private var linkConditions: LinkConditionsKeeper!
+    /// The largest `startWorkout` handed to the app at launch (in its environment, as hex).
+    static let maximumWorkoutEventBytes = 4096
 
     public init(options: Options) throws {
         try super.init(options: options, role: .watch, programName: "watch-os")
+        linkConditions = LinkConditionsKeeper(
+            home: home.path, air: air, loop: loop, logger: logger, carry: { [unowned self] in self.setConditions($0) },
+            connected: { [unowned self] in self.probeLinked }, bytesInAir: { [unowned self] in self.probe?.bytesInAir ?? 0 })
     }
 
     // MARK: - The watch's hooks
 
-    override func appMayLaunch() { connectSoon(afterMilliseconds: 0) }
+    override func appMayLaunch() {
+        linkConditions.takeOver()
+        connectSoon(afterMilliseconds: 0)
+    }
 
     override func appLaunched() {
         closeProbe("the app was launched: it connects itself")
         if let probeTimer { loop.cancel(probeTimer) }
         probeTimer = nil
+        linkConditions.handOver()
     }
 
     override func appGone() {
         attempt = 0
+        // The app held the link: its conditions, and the schedule it was playing, are ours again.
+        linkConditions.takeOver()
         connectSoon(afterMilliseconds: 0)
     }
 
@@ -65,6 +88,13 @@ public final class WatchOS: DeviceOperatingSystem {
         if let probeTimer { loop.cancel(probeTimer) }
         probeTimer = nil
         closeProbe("watch-os shutting down")
+    }
+
+    override func registerDeviceCommands(on router: ControlRouter) {
+        linkConditions.register(on: router) { [unowned self] in
+            guard childPID != 0 else { return nil }
+            return ControlError("the watch app is running and holds the link: ask it (runway link … again)", reason: "appHoldsTheLink")
+        }
     }
 
     override var launchRefusal: String? {
@@ -93,7 +123,7 @@ public final class WatchOS: DeviceOperatingSystem {
         status.watchAppActive = false
         status.other = [
             "home": .string(home.path), "answeredBy": .string("watch-os"), "appState": .string(state.rawValue),
-            "phoneInRange": .bool(phoneInRange),
+            "phoneInRange": .bool(phoneInRange), "linkRange": .string(air.conditions.range.rawValue),
             "waitingForApp": .object([
                 "phonePendingTransfers": .integer(lastWelcome.transfers),
                 "seenAt": lastWelcome.at.map { .string(Timestamp.iso8601($0)) } ?? .null,
@@ -115,7 +145,7 @@ public final class WatchOS: DeviceOperatingSystem {
     }
 
     private func retryLater() {
-        guard childPID == 0 else { return }
+        guard childPID == 0, air.conditions.range != .out else { return }
         let base = min(UInt64(1000), UInt64(20) << UInt64(min(attempt, 16)))
         attempt += 1
         connectSoon(afterMilliseconds: base / 2 + UInt64.random(in: 0...(base / 2)))
@@ -124,9 +154,28 @@ public final class WatchOS: DeviceOperatingSystem {
     func closeProbe(_ reason: String) {
         guard let probe else { return }
         self.probe = nil
-        probe.onClose = nil
-        probe.close(.localClose(reason))
+        probeLinked = false
+        probe.close(reason)
         logger.debug("os.link-closed", ["reason": reason])
+    }
+
+    /// New conditions for the air (`runway link set`, a schedule's step, the home's at a take-over): the
+    /// connection in place carries on under them; out of range cuts it and keeps watch-os from
+    /// connecting (the phone sees the watch gone), back in range connects at once.
+    private func setConditions(_ conditions: LinkConditions) {
+        let wasOut = air.conditions.range == .out
+        air.conditions = conditions
+        let out = conditions.range == .out
+        guard out != wasOut, childPID == 0 else { return }
+        if out {
+            if let probeTimer { loop.cancel(probeTimer) }
+            probeTimer = nil
+            closeProbe("out of range (runway link set --range out)")
+            setInRange(false)
+        } else {
+            attempt = 0
+            connectSoon(afterMilliseconds: 0)
+        }
     }
 
     private func setInRange(_ inRange: Bool) {
@@ -137,6 +186,7 @@ public final class WatchOS: DeviceOperatingSystem {
 
     private func connect() {
         guard childPID == 0, probe == nil else { return }
+        guard air.conditions.range != .out else { return setInRange(false) }
         let store = WatchStoreReading.read(home: home)
         guard let hello = store.hello else {
             // Not paired (or no store yet: the app never ran): nothing to connect to.
@@ -156,51 +206,72 @@ public final class WatchOS: DeviceOperatingSystem {
             fd.close()
             return launchInBackground(reasonKey: "watch-transfer", reason: "the watch has \(store.outstanding) transfer(s) queued for the phone, in range")
         }
-        let stream = SocketStream(descriptor: fd, loop: loop)
+        let stream = AiredFrameStream(stream: SocketStream(descriptor: fd, loop: loop), loop: loop, air: air)
         probe = stream
-        stream.onRead = { [unowned self] stream in self.read(stream) }
-        stream.onClose = { [unowned self] _, reason in
+        probeLinked = false
+        stream.onFrames = { [unowned self] frames in self.received(frames) }
+        stream.onEnd = { [unowned self] reason in
             self.probe = nil
-            self.logger.debug("os.link-closed", ["reason": "\(reason)"])
+            self.probeLinked = false
+            self.logger.debug("os.link-closed", ["reason": reason])
             self.retryLater()
         }
         stream.start()
-        stream.write(Frame(.hello, hello.encoded).encoded)
+        stream.send(Frame(.hello, hello.encoded).encoded)
     }
 
-    private func read(_ stream: SocketStream) {
-        let (frames, error) = decoder.decodeAll(from: stream.inbound)
+    /// What the phone sent on watch-os's connection, a batch at a time: the first thing that needs the
+    /// app launches it — and a `startWorkout` anywhere in the batch rides along, since closing the
+    /// connection for the launch drops whatever followed (the phone resends its transfers to the app, but
+    /// workout frames are never resent).
+    private func received(_ frames: [Frame]) {
+        var launch: (key: String, reason: String)?
+        var workout: (event: UserInfo, payload: [UInt8])?
         for frame in frames {
             switch frame.type {
             case .welcome:
                 attempt = 0
+                probeLinked = true
                 let welcome = try? Handshake(decoding: frame.payload)
                 lastWelcome = (welcome?.pendingTransfers ?? 0, wallClockSeconds())
-                if let pending = welcome?.pendingTransfers, pending > 0 {
-                    return launchInBackground(
-                        reasonKey: AppLaunch.watchConnectivityReason, reason: "the phone has \(pending) transfer(s) pending for the watch app")
+                if let pending = welcome?.pendingTransfers, pending > 0, launch == nil {
+                    launch = (AppLaunch.watchConnectivityReason, "the phone has \(pending) transfer(s) pending for the watch app")
                 }
             case .userInfo, .complicationUserInfo, .applicationContext, .fileBegin:
-                return launchInBackground(
-                    reasonKey: AppLaunch.watchConnectivityReason, reason: "the phone sent the watch app content (\(frame.type))")
+                if launch == nil { launch = (AppLaunch.watchConnectivityReason, "the phone sent the watch app content (\(frame.type))") }
+            case .workout:
+                // HealthKit's startWatchApp: the phone starts a workout for the watch app. Anything else on
+                // this channel (a stop, a sync) is for a running app's session, and launches nothing.
+                guard let event = try? PropertyListCodec.decodeDictionary(frame.payload), event["kind"]?.stringValue == "startWorkout" else {
+                    logger.info("os.workout-ignored", ["why": "not a startWorkout: the watch app is not running"])
+                    continue
+                }
+                guard frame.payload.count <= Self.maximumWorkoutEventBytes else {
+                    logger.warning("os.no-launch", ["reason": "a startWorkout of \(frame.payload.count) bytes (at most \(Self.maximumWorkoutEventBytes))"])
+                    continue
+                }
+                workout = (event, frame.payload)
             case .error:
                 let refusal = (try? ErrorFrame.decode(frame.payload))?.message ?? "?"
                 logger.info("os.link-refused", ["reason": refusal])
             default:
-                // appState (phone-os declining: the phone app is not running), acknowledgements, a
-                // workout frame: nothing that launches the app.
+                // appState (phone-os declining: the phone app is not running), acknowledgements: nothing
+                // that launches the app.
                 break
             }
         }
-        if let error {
-            closeProbe("malformed frames from the phone: \(error)")
-            retryLater()
+        if let workout {
+            launchInBackground(
+                reasonKey: AppLaunch.workoutReason, reason: "the phone started a workout (\(workout.event["runId"]?.stringValue ?? "?"))",
+                environment: [AppLaunch.workoutVariable: AppLaunch.hex(workout.payload)])
+        } else if let launch {
+            launchInBackground(reasonKey: launch.key, reason: launch.reason)
         }
     }
 
     /// Launches the app in the background for what is pending, unless the user force-quit it or it is
     /// backing off after failures (then the phone stays connected and the next attempt decides again).
-    private func launchInBackground(reasonKey: String, reason: String) {
+    private func launchInBackground(reasonKey: String, reason: String, environment: [String: String] = [:]) {
         if let notInstalled = launchRefusal {
             // The connection stays: the phone knows from its hello that the app is gone, and holds it.
             declined += 1
@@ -215,44 +286,7 @@ public final class WatchOS: DeviceOperatingSystem {
             attempt = max(attempt, 6)
             return retryLater()
         }
-        launch(.background, reason: reason, reasonKey: reasonKey, connection: nil)
+        launch(.background, reason: reason, reasonKey: reasonKey, connection: nil, environment: environment)
         if childPID == 0 { retryLater() }
-    }
-}
-
-/// What watch-os reads of the WatchConnectivity service's store (read-only, never written: the store
-/// is the service's) to speak for the watch while its app is not running.
-struct WatchStoreReading {
-    var hello: Handshake?
-    var phoneLinkSocket = ""
-    var outstanding: Int64 = 0
-    /// The service's record of the watch app (`app.installed`): installed unless it was deleted.
-    var appInstalled = true
-
-    static func appInstalled(home: DeviceHome) -> Bool {
-        guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return true }
-        defer { database.close() }
-        return ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
-    }
-
-    static func read(home: DeviceHome) -> WatchStoreReading {
-        var reading = WatchStoreReading()
-        guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return reading }
-        defer { database.close() }
-        reading.appInstalled = ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
-        guard let pairing = try? SessionStore.pairing(database), let deviceID = try? SessionStore.deviceID(database, role: .watch) else { return reading }
-        reading.phoneLinkSocket = pairing.phoneLinkSocket
-        let phone = pairing.phoneDeviceID
-        func flag(_ key: String, _ fallback: Bool) -> Bool { ((try? SessionStore.stateValue(database, key)) ?? nil).map { $0 == "1" } ?? fallback }
-        var hello = Handshake(
-            role: .watch, deviceID: deviceID, pairingID: pairing.pairingID,
-            appVersion: ((try? SessionStore.stateValue(database, "app.version")) ?? nil) ?? "",
-            resumeSeq: (try? SessionStore.receiveCursor(database, peer: phone)) ?? 0, appInstalled: flag("app.installed", true), appActive: false)
-        hello.complicationEnabled = flag("app.complication", false)
-        hello.complicationResumeSeq = (try? SessionStore.receiveCursor(database, peer: phone, lane: .complication)) ?? 0
-        hello.fileResumeSeq = (try? SessionStore.receiveCursor(database, peer: phone, lane: .file)) ?? 0
-        reading.hello = hello
-        reading.outstanding = SessionStoreSnapshot.read(database).outstandingAllLanes
-        return reading
     }
 }

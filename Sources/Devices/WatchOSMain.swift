@@ -20,9 +20,12 @@ public enum WatchOSMain {
         when a run is recorded: runway watch record opens it), in the background when the phone has
         something for it — a userInfo, a complication, an application context or a file (the app hears a
         WKWatchConnectivityRefreshBackgroundTask) — or the watch's own queue has transfers for the phone in
-        range; reclaimed with SIGKILL once the budget, counted from the app's READY=1, is used up. While
-        the app is not running, watch-os holds the watch's link to the phone itself (the phone sees the
-        watch app not reachable; a message from the phone does not launch it). Prints "ready" once it
+        range, or the phone starts a workout (HealthKit's startWatchApp: the app is handed the start);
+        reclaimed with SIGKILL once the budget, counted from the app's READY=1, is used up (not while it
+        runs a workout). While the app is not running, watch-os holds the watch's link to the phone
+        itself (the phone sees the watch app not reachable; a message from the phone does not launch it)
+        and answers runway link set|show|schedule: its connection meets the link's conditions, and out of
+        range it does not connect. Prints "ready" once it
         accepts connections; SIGTERM stops the app and exits 0. Drive it with runway watch app
         open|close|force-quit|suspend|resume and runway watch os status|jetsam. The app never outlives
         watch-os (killed with it, even by SIGKILL); an app an earlier watch-os of DIR left running is

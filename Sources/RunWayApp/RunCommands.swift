@@ -15,7 +15,11 @@ final class RunCommands {
     let logger: Logger
     let store: LiveRunStore
     /// The run in progress (RunWay: `startOrigin != nil`).
-    private(set) var run: LiveRun?
+    private(set) var run: LiveRun? {
+        didSet { if (oldValue == nil) != (run == nil) { onRunningChanged(run != nil) } }
+    }
+    /// A run began or ended (the watch's workout session runs while one is in progress).
+    var onRunningChanged: (Bool) -> Void = { _ in }
     /// Saves or queues the finished flight, inside the transaction that forgets the run, so it is saved
     /// or queued exactly once whatever the moment of a crash; returns fields for the reply.
     var finish: (Flight, LiveRun) throws -> [String: JSONValue] = { _, _ in [:] }

@@ -28,6 +28,10 @@ extension RunWayWatchApp {
             self.session.isLocalAppInstalled ? nil : "the RunWay watch app is not installed on this watch (runway watch app install)"
         }
         runs.nothingToStop = "no run in progress on the watch; nothing saved"
+        // A run in progress is a workout session: it keeps the app running (and reachable) in the
+        // background; one restored after a restart is running again.
+        runs.onRunningChanged = { [unowned self] running in self.session.setWorkoutSessionRunning(running) }
+        if runs.run != nil { session.setWorkoutSessionRunning(true) }
         service.onWorkoutEvent = { [unowned self] event in self.workoutEvent(event) }
         if options.instrumentStream { scheduleInstrumentValues() }
     }

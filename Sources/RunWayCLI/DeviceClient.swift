@@ -1,5 +1,6 @@
 import Connectivity
 import Control
+import Glibc
 import JSONText
 import Posix
 
@@ -29,6 +30,7 @@ final class DeviceClient {
     func client(for command: String) throws -> ControlClient {
         guard let os = deviceOS, let spec = ControlCommands.spec(command) else { return try appClient(for: command) }
         if spec.servers.contains(osKind) {
+            if Self.linkHolderCommands.contains(command) { return try linkHolder(for: command, os: os) }
             // `status`: the app's while it runs (the OS's rows are added by the CLI), else the OS's own.
             // `switch-watch`: the app's session makes it while the app runs (its delegate hears it), phone-os when not.
             if command == "status" || command == "switch-watch", let state = appState(os), state != "not running", state != "suspended" {
@@ -37,6 +39,27 @@ final class DeviceClient {
                 return try appClient(for: command)
             }
             return os
+        }
+        return try appClient(for: command)
+    }
+
+    /// The link's conditions (`runway link set|show|schedule`): kept by whoever holds the watch's link.
+    static let linkHolderCommands: Set<String> = ["link-set", "link-show", "link-schedule"]
+
+    /// Who holds the watch's link: the app while it runs, watch-os while it does not. An app launched and
+    /// not listening yet, or on its way out, is looked at again (for up to 5 s) rather than failed.
+    private func linkHolder(for command: String, os: ControlClient) throws -> ControlClient {
+        for _ in 0..<50 {
+            switch appState(os) {
+            case nil, "not running"?: return os
+            case "suspended"?: return try appClient(for: command)  // one line: resume it
+            default:
+                if let client = try? ControlClient(home: home) {
+                    app = client
+                    return client
+                }
+                usleep(100_000)
+            }
         }
         return try appClient(for: command)
     }
@@ -83,8 +106,21 @@ final class DeviceClient {
 
     func send(_ request: ControlRequest) throws -> JSONValue {
         _ = try request.validated(on: home.role == .phone ? .phone : .watch)
-        return try client(for: request.command).send(request)
+        do {
+            return try client(for: request.command).send(request)
+        } catch let error as ControlError where error.reason == "appHoldsTheLink" {
+            // watch-os launched the app between the look and the request: the app holds the link now.
+            return try client(for: request.command).send(request)
+        } catch  where app != nil && deviceOS != nil && Self.askedAgainWhenTheAppGoes.contains(request.command) {
+            // The app went (reclaimed, jetsammed) between the look and its answer: asked again, the OS
+            // answers for it. Only for what reads and changes nothing.
+            app = nil
+            return try client(for: request.command).send(request)
+        }
     }
+
+    /// Read-only commands the OS also answers: a lost answer from an app on its way out is asked again.
+    static let askedAgainWhenTheAppGoes: Set<String> = ["status", "link-show"]
 
     func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
         try Reply(json: try send(request), replyTo: request.command)

@@ -94,6 +94,17 @@ open class WCSession: NSObject, @unchecked Sendable {
             }
             // A launch for WatchConnectivity content: its WatchKit task, once activated.
             host.whenReady.append { WKApplication.shared().handOverLaunchTask() }
+            // A launch for the phone's workout (watch-os, HealthKit's startWatchApp): the event, once the
+            // session has linked — the app answers the phone on the link — and before anything the phone
+            // sends after its welcome.
+            if let event = AppLaunch.workoutEvent {
+                var delivered = false
+                host.onLinkEstablished.append { [unowned host] _ in
+                    guard !delivered else { return }
+                    delivered = true
+                    host.session.onWorkoutEvent?(event)
+                }
+            }
             host.requestActivation()
         }
     }

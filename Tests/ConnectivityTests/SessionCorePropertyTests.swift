@@ -48,7 +48,7 @@ import PropertyLists
         let peerRole: DeviceRole = core.role.counterpart
         func bool() -> Bool { Bool.random(using: &random) }
         let someID = Int64.random(in: 1...max(1, core.messages.nextID), using: &random)
-        switch Int.random(in: 0..<11, using: &random) {
+        switch Int.random(in: 0..<13, using: &random) {
         case 0 where !core.isLinked && core.activationState == .activated:  // a handshake needs an activated session
             var peer = SessionCoreTests.handshake(from: peerRole, installed: bool(), active: bool())
             peer.pendingMessages = 0
@@ -64,6 +64,9 @@ import PropertyLists
             return [.messageFrameReceived(type, id: someID, body: body)]
         case 7: return [.messageTimedOut(id: someID, error: WCError(.messageReplyTimedOut, "t"))]
         case 8: return [.linkAttemptFailed(WCError(.notReachable, "nobody listens"))]
+        // The watch: the phone's system declines a hello (in range, its app not running), or nobody listens.
+        case 11: return [.counterpartStateOutsideLink(installed: bool() ? true : nil, active: false)]
+        case 12: return [.counterpartOutOfRange]
         case 9 where core.activationState == .activated:
             return [.deactivationRequested]
         case 10 where core.activationState == .notActivated:
@@ -92,7 +95,10 @@ import PropertyLists
                 let core = shell.core
                 let told = shell.reachabilityTells - tellsBefore
                 #expect(told == (before != core.isReachable ? 1 : 0), "seed \(seed) step \(step): told \(told) times, \(before) → \(core.isReachable)")
-                #expect(!core.isReachable || (core.isLinked && core.activationState == .activated), "seed \(seed) step \(step)")
+                // Reachable needs a link, or — the watch — the phone in range without one (its app not running).
+                #expect(
+                    !core.isReachable || ((core.isLinked || (role == .watch && core.counterpartInRange)) && core.activationState == .activated),
+                    "seed \(seed) step \(step)")
                 #expect(Set(core.messages.awaitingLink.keys).isSubset(of: core.messages.pending), "seed \(seed) step \(step)")
                 if told > 1 || !shell.settledUnknown.isEmpty { break }
             }

@@ -61,27 +61,54 @@ import Testing
 }
 
 extension MirroredStopTests {
-    /// With the watch app in the background the link's return makes nothing reachable, so no
-    /// `workoutSync` comes; the phone's next start names a new run, and the watch ends the one whose stop
-    /// was lost rather than answer "busy".
+    func osStatus(_ pair: SimulatedPair) throws -> JSONValue { try pair.watchOSCall(["os", "status"]) }
+
+    /// A running workout keeps the watch app reachable in the background (Apple's rule), so a link that
+    /// returns brings the phone's `workoutSync` — unless the watch app is not running then. Here it dies
+    /// (jetsam) out of range, after the phone's stop was lost; back in range watch-os holds the link, the
+    /// phone does not reach the watch app, and no `workoutSync` comes. The phone's next start launches the
+    /// watch app for the workout (startWatchApp), which restores the run whose stop was lost: the start
+    /// ends it rather than answer "busy".
     @Test func theNextPhoneLedStartEndsARunWhoseStopWasLost() throws {
-        try withRunningPair(tag: "mirnext") { pair in
-            try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
+        try withRunningPair(tag: "mirnext", watch: nil) { pair in
+            try pair.startWatchOS(["--background-budget-ms", "300"])
+            // The phone app's start-up context launches the watch app once; that launch over, it is down.
+            try pair.waitUntil("watch-os launches the app for the phone's context") { (try osStatus(pair)["launchCount"]?.intValue ?? 0) >= 1 }
+            try pair.waitUntil("the watch app is not running") { try osStatus(pair)["appState"]?.stringValue == "not running" }
+            try pair.waitUntil("the phone is linked to the watch") { try pair.status("phone")["linked"] == .bool(true) }
             let first = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
             try pair.waitUntil("the watch mirrors the run", timeout: 15) { try pair.mirroringState() == "confirmed" }
-            try pair.setLink(up: false)
+            #expect(try watchRunState(pair) == ("running", first))
+            #expect(try osStatus(pair)["launches"]?["workout"]?.intValue == 1, "the start launched the watch app")
+
+            // Out of range: the phone's stop cannot reach the watch, which still runs the phone's run.
+            try pair.setLinkConditions(["--range", "out"])
             try pair.waitUntil("the link is down") { try pair.status("phone")["linked"] == .bool(false) }
             try pair.stopPhoneRun()
-            #expect(try runTool(["watch", "app", "background", "--home", pair.watchHome]).status == 0)
-            try pair.setLink(up: true)
-            try pair.waitUntil("the link is back") { try pair.status("phone")["linked"] == .bool(true) }
             #expect(try watchRunState(pair) == ("running", first))
+            // The watch app dies with the run in progress (kept in its store).
+            _ = try pair.watchOSCall(["os", "jetsam"])
+            try pair.waitUntil("the watch app is gone") { try osStatus(pair)["appState"]?.stringValue == "not running" }
+            let launchCount = try osStatus(pair)["launchCount"]?.intValue
+
+            // Back in range: watch-os holds the link; the watch app is not reachable, so no workoutSync.
+            try pair.setLinkConditions(["--range", "near"])
+            try pair.waitUntil("the link is back") { try pair.status("phone")["linked"] == .bool(true) }
+            #expect(try pair.status("phone")["reachable"] == .bool(false))
+            usleep(300_000)
+            #expect(try osStatus(pair)["launchCount"]?.intValue == launchCount, "nothing launched the watch app before the next start")
+
             let second = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
             try pair.waitUntil("the watch mirrors the new run", timeout: 15) { try pair.mirroringState() == "confirmed" }
             #expect(try watchRunState(pair) == ("running", second))
+            #expect(try osStatus(pair)["launches"]?["workout"]?.intValue == 2)
+            try waitForLogLine(pair, pair.watchLog, "event=workout.reconciled", "runId=\(first)", "phoneRun=\(second)", "action=ended")
+
             // The watch's own run still keeps it busy.
             try pair.stopPhoneRun()
-            try pair.waitUntil("the watch ends the second run") { try watchRunState(pair).state == "idle" }
+            try pair.waitUntil("the watch ends the second run, and its budget reclaims it") {
+                try osStatus(pair)["appState"]?.stringValue == "not running"
+            }
             try pair.watchRun(["start"])
             _ = try pair.phoneRun(["start"])
             try pair.waitUntil("the phone hears the watch is busy", timeout: 15) { try pair.mirroringState() == "failed" }

@@ -156,3 +156,79 @@ import Testing
         }
     }
 }
+
+/// Reachability as Apple defines it, with both OSes simulated: the watch sees the phone reachable while
+/// it is in range, its app running or not (a message wakes it), and not once nobody answers; the phone
+/// sees the watch only while the watch app is in the foreground.
+@Suite(.serialized) struct BothOSesReachabilityTests {
+    func watchReachable(_ pair: SimulatedPair) throws -> Bool? { try pair.status("watch")["reachable"]?.boolValue }
+
+    @Test func theWatchSeesThePhoneInRangeWithItsAppNotRunningAndAMessageWakesIt() throws {
+        try withPair(tag: "reach-both") { pair in
+            try pair.startPhoneOS()
+            try pair.startWatchOS()
+            _ = try pair.watchOSCall(["app", "open"])
+            // The phone app is not running: phone-os declines the watch's hello, and that is the phone in range.
+            try pair.waitUntil("the watch sees the phone reachable") { try watchReachable(pair) == true }
+            #expect(try pair.phoneOSCall(["os", "status"])["appState"]?.stringValue == "not running")
+            #expect(try pair.status("watch")["linked"] == .bool(false))
+
+            // A message wakes the phone app, and is answered.
+            let path = pair.root + "/ping.json"
+            try #"{"ping": 1}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            let reply = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", path, "--json"])
+            #expect(reply.status == 0, "\(reply.stderr)")
+            #expect(try JSONValue(parsing: reply.stdout)["repliedBy"] == .string("phone"))
+            #expect(try pair.phoneOSCall(["os", "status"])["launches"]?["message"]?.intValue == 1)
+            // The phone sees the watch app in the foreground.
+            try pair.waitUntil("the phone sees the watch reachable") { try pair.status("phone")["reachable"] == .bool(true) }
+
+            // Out of range (the link's conditions), and back.
+            #expect(try runTool(["link", "set", "--range", "out", "--home", pair.watchHome]).status == 0)
+            try pair.waitUntil("out of range: not reachable") { try watchReachable(pair) == false }
+            #expect(try runTool(["link", "set", "--range", "near", "--home", pair.watchHome]).status == 0)
+            try pair.waitUntil("in range again") { try watchReachable(pair) == true }
+
+            // The watch app in the background: reachable to neither (watchOS: only the foreground app).
+            _ = try pair.watchOSCall(["app", "close"])
+            try pair.waitUntil("the phone no longer reaches the watch") {
+                (try? pair.status("phone")["reachable"]) != .bool(true)
+            }
+            _ = try pair.watchOSCall(["app", "open"])
+            try pair.waitUntil("reachable again") { try watchReachable(pair) == true }
+
+            // The phone gone (nobody listens on its link socket): not reachable.
+            #expect(pair.phoneOS?.stop() == 0)
+            try pair.waitUntil("the phone gone: not reachable") { try watchReachable(pair) == false }
+        }
+    }
+}
+
+/// A workout keeps the watch app running with a high priority in the background: watch-os runs no budget
+/// for it, and the phone sees it reachable; once the run ends, the budget reclaims it and the phone no
+/// longer reaches it.
+@Suite(.serialized) struct WatchWorkoutLifeTests {
+    @Test func aRunningWorkoutKeepsTheWatchAppAliveAndReachableInTheBackground() throws {
+        try withRunningPair(tag: "wos-workout", watch: nil) { pair in
+            try pair.startWatchOS(["--background-budget-ms", "300"])
+            try pair.watchRun(["start"])  // the user starts a run: the app opens
+            try pair.feed([[60, 200, 360, 150], [120, 400, 360, 150]])
+            _ = try pair.watchOSCall(["app", "close"])
+            usleep(1_500_000)  // five budgets
+            let status = try pair.watchOSCall(["os", "status"])
+            #expect(status["appState"]?.stringValue == "background", "a workout keeps it alive: \(status.text)")
+            #expect(status["reclaims"]?.intValue == 0)
+            try pair.waitUntil("the phone sees the watch reachable during the workout") { try pair.status("phone")["reachable"] == .bool(true) }
+            let path = pair.root + "/ping.json"
+            try #"{"ping": 2}"#.write(toFile: path, atomically: true, encoding: .utf8)
+            let reply = try runTool(["phone", "message", "--home", pair.phoneHome, "--json-file", path, "--json"])
+            #expect(reply.status == 0, "\(reply.stderr)")
+
+            // The run ends: the budget runs again and reclaims the app; the phone no longer reaches it.
+            try pair.stopWatchRun()
+            try pair.waitUntil("the app is reclaimed") { try pair.watchOSCall(["os", "status"])["reclaims"]?.intValue ?? 0 >= 1 }
+            try pair.waitUntil("the phone no longer reaches the watch") { try pair.status("phone")["reachable"] == .bool(false) }
+            try pair.expectDrainedAndClean(stored: 1)
+        }
+    }
+}

@@ -33,7 +33,8 @@ enum ParserTarget: String, CaseIterable, Sendable {
     /// The command line (`Arguments.parse`) and its numbers (`ParsedArguments.integer`, `.number`).
     case arguments
     /// A schedule of link conditions (`runway link schedule FILE`, `LinkSchedule.parse`) and the
-    /// conditions the watch keeps in its home (`LinkSchedule.conditions(from:)`).
+    /// conditions and the schedule playing the watch keeps in its home (`LinkSchedule.conditions(from:)`,
+    /// `SavedLinkSchedule.parse`).
     case linkSchedule = "link-schedule"
     /// A scenario file (`Scenario.parse`, `runway scenario run`).
     case scenario
@@ -379,13 +380,24 @@ enum ParserProperties {
             case let .failure(error): try requireOneLine(error.message, "LinkSchedule.conditions")
             }
         }
+        // The schedule playing, as the watch keeps it in its home for whoever holds the link next.
+        var savedAccepted = false
+        switch Result(catching: { () throws(ControlError) in try SavedLinkSchedule.parse(bytes) }) {
+        case let .success(saved):
+            savedAccepted = true
+            try require(!saved.steps.isEmpty && (0...saved.steps.count).contains(saved.applied), "saved schedule: \(saved.applied) of \(saved.steps.count)")
+            try require((try? SavedLinkSchedule.parse(Array(saved.json.text.utf8))) == saved, "a saved schedule does not read back")
+        case let .failure(error):
+            try require(error.exitStatus == 2, "a malformed saved schedule is not bad input (exit \(error.exitStatus))")
+            try requireOneLine(error.message, "SavedLinkSchedule.parse")
+        }
         let schedule: LinkSchedule
         do throws(ControlError) {
             schedule = try LinkSchedule.parse(file: bytes)
         } catch {
             try require(error.exitStatus == 2, "a malformed schedule is not bad input (exit \(error.exitStatus))")
             try requireOneLine(error.message, "LinkSchedule.parse")
-            return tally.count(false)
+            return tally.count(savedAccepted)
         }
         tally.count(true)
         try require(!schedule.steps.isEmpty && schedule.steps.count <= LinkSchedule.maximumSteps, "\(schedule.steps.count) steps")

@@ -83,6 +83,8 @@ enum ParserSeeds {
                 #"{"steps":[{"at":0,"bandwidthKbps":800}]}"#, #"{"steps":[{"at":86400000,"loss":1}]}"#,
                 #"{"latencyMs":40,"jitterMs":0,"loss":0,"bandwidthKbps":0,"range":"out"}"#, #"{"steps":[{"at":5,"loss":0.1},{"at":4,"loss":0.1}]}"#,
                 #"{"steps":[{"at":0,"loss":1.0000001}]}"#, #"{"steps":[{"at":0}]}"#, #"{"seed":-1,"steps":[]}"#, #"{"steps":[{"at":1e3,"latencyMs":60001}]}"#,
+                #"{"seed":7,"startedAtNs":123456789,"applied":1,"steps":[{"at":0,"range":"out"},{"at":500,"range":"near"}]}"#,
+                #"{"seed":0,"startedAtNs":0,"applied":3,"steps":[{"at":0,"loss":0.5}]}"#,
             ]
         }
     }
