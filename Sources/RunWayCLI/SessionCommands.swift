@@ -164,16 +164,14 @@ enum SessionCLI {
                 run: { parsed in
                     var request = ControlRequest(ControlCommands.transfers)
                     if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Transfers.limit] = limit }
-                    let result = try call(parsed, device, request)
+                    let result = try call(parsed, device, request, as: TransfersReply.self)
                     if parsed.has("json") {
-                        Output.out(result.text)
+                        Output.out(result.json.text)
                     } else {
-                        var lines = ["\(result["outstandingUserInfoTransfers"]?.intValue ?? 0) outstanding"]
-                        for item in result["outstanding"]?.arrayValue ?? [] {
-                            let id = item["transferId"]?.intValue ?? 0
-                            let keys = (item["keys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
+                        var lines = ["\(result.outstandingUserInfoTransfers) outstanding"]
+                        for item in result.outstanding {
                             lines.append(
-                                "  \(id)\(item["onTheWire"]?.boolValue == true ? " (on the wire)" : "")  \(item["bytes"]?.intValue ?? 0) bytes  keys: \(keys)")
+                                "  \(item.transferId)\(item.onTheWire ? " (on the wire)" : "")  \(item.bytes) bytes  keys: \(item.keys.joined(separator: ","))")
                         }
                         Output.out(lines.joined(separator: "\n"))
                     }
