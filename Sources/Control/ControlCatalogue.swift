@@ -189,9 +189,9 @@ public enum ControlCommands {
             .failure("phone-os: open while the app is not installed, or the phone not unlocked since it restarted"),
             .failure("phone-os: install of a version older than the one installed (a downgrade, which iOS refuses)"),
             .invalid("phone-os: a version that is not N(.N){0,3}, or a version with another action"),
-            .failure("watch-os: open while the watch app is not installed"),
+            .failure("watch-os: open while the watch app is not installed, or uninstall of an app that is not"),
         ],
-        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os); open, close, force-quit, suspend, resume (watch-os)"
+        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os and watch-os)"
     )
     public static let complication = ControlCommandSpec(
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
@@ -215,8 +215,8 @@ public enum ControlCommands {
         ],
         "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
     public static let receiveHold = ControlCommandSpec(
-        "receive-hold", [.phone], test: true, arguments: [ReceiveHold.state],
-        "stop or resume reading the link, so that what the watch sends waits in the socket (a watch switch then delivers it)")
+        "receive-hold", both, test: true, arguments: [ReceiveHold.state],
+        "stop or resume reading the link, so that what the counterpart sends waits in the socket (a watch switch then delivers it)")
 
     // MARK: - phone-os
 
