@@ -40,7 +40,10 @@ enum InboundAction: Equatable {
 enum LinkInbound {
     /// The actions the frames of one read ask for. A violation or a peer's error ends the list; transfers
     /// still gathered when a violation comes are dropped (never acknowledged, so the sender resends them),
-    /// while those before a peer's error are committed first.
+    /// while those before a peer's error are committed first, and the acknowledgements before it applied:
+    /// a phone switching watches acknowledges what it delivered while inactive, then sends its error and
+    /// closes — a watch that reads all three at once (busy while the phone closed) must still let go of
+    /// what the phone made durable, or it sends it all again.
     static func actions(for frames: [Frame]) -> [InboundAction] {
         var actions: [InboundAction] = []
         var batch: [InboundAction.Transfer] = []
@@ -49,6 +52,11 @@ enum LinkInbound {
         var highestComplicationAck: Int64?
         func flush() {
             if !batch.isEmpty { actions.append(.userInfoBatch(batch, lane: batchLane)); batch.removeAll() }
+        }
+        // All acknowledgements of one read are applied at once: one outbox delete, not one per frame.
+        func acknowledge() {
+            if let highestComplicationAck { actions.append(.acknowledge(upTo: highestComplicationAck, lane: .complication)) }
+            if let highestAck { actions.append(.acknowledge(upTo: highestAck, lane: .userInfo)) }
         }
         func sequenced(_ frame: Frame, _ what: String) -> (Int64, ArraySlice<UInt8>)? {
             guard let split = try? SequencedFrame.split(frame.payload) else {
@@ -73,6 +81,7 @@ enum LinkInbound {
                 highestComplicationAck = max(highestComplicationAck ?? seq, seq)
             case .error:
                 flush()
+                acknowledge()
                 actions.append(.peerError((try? ErrorFrame.decode(frame.payload)) ?? WCError(.genericError, "undecodable error frame")))
                 return actions
             case .appState:
@@ -101,9 +110,7 @@ enum LinkInbound {
             }
         }
         flush()
-        // All acknowledgements of one read are applied at once: one outbox delete, not one per frame.
-        if let highestComplicationAck { actions.append(.acknowledge(upTo: highestComplicationAck, lane: .complication)) }
-        if let highestAck { actions.append(.acknowledge(upTo: highestAck, lane: .userInfo)) }
+        acknowledge()
         return actions
     }
 }

@@ -48,8 +48,7 @@ extension Session {
             guard let offset = Self.number(body) else { return protocolViolation(source, "fileChunk without its offset") }
             writeChunk(seq: seq, offset: offset, body.dropFirst(8), source)
         case .fileCancel:
-            guard let incoming, incoming.seq == seq else { return }
-            discardIncoming(incoming, reason: "cancelled by the sender")
+            abandonIncoming(seq: seq, from: peer.deviceID, fileQueue)
         default:
             return
         }
@@ -249,6 +248,22 @@ extension Session {
 
     private func refuseIncoming(seq: Int64, _ error: WCError, _ source: LinkChannel) {
         source.send(SequencedFrame.frame(.fileError, number: seq, body: ErrorFrame.encode(error)))
+    }
+
+    /// The sender gave file `seq` up (cancelled by its app, or failed there: its queued copy gone): what
+    /// arrived of it goes — on this link or an earlier one (its inbox row and staged bytes) — and it is
+    /// no longer content pending. Without this a file half-received before the sender gave it up was
+    /// kept, and `hasContentPending` stayed true, until the sender's next file.
+    private func abandonIncoming(seq: Int64, from peer: String, _ fileQueue: FileQueue) {
+        guard seq > ((try? SessionStore.receiveCursor(database, peer: peer, lane: .file)) ?? Int64.max) else { return }
+        if let incoming, incoming.seq == seq {
+            discardIncoming(incoming, reason: "given up by the sender")
+        } else if (try? fileInbox.row(peer: peer, seq: seq)) != nil {
+            try? fileInbox.remove(peer: peer, seq: seq)
+            unlink(fileQueue.incomingPath(peer: peer, seq: seq))
+            logger.info("file.discarded", ["seq": seq, "reason": "given up by the sender"])
+        }
+        handle(.contentArrived(count: 1))
     }
 
     private func discardIncoming(_ file: IncomingFile, reason: String) {

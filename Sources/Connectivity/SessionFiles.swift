@@ -100,16 +100,17 @@ extension Session {
 
     /// Cancels file transfer `seq`: a queued one leaves the queue; the one being sent is stopped and the
     /// receiver drops what it has — unless every chunk has gone already (`onTheWire`: it may be
-    /// delivered any moment). The app hears nothing more of a cancelled transfer.
+    /// delivered any moment). The app hears nothing more of a cancelled transfer. A queued one may have
+    /// been begun on an earlier link: the receiver hears of it too (`fileCancel`), while linked.
     public func cancelFileTransfer(seq: Int64) throws -> TransferCancellation {
-        if let current = core.fileWindow.current, current.seq == seq, channel != nil {
+        if core.fileWindow.current?.seq == seq, channel != nil {
             if core.fileWindow.allSent { return .onTheWire }
-            channel?.send(SequencedFrame.frame(.fileCancel, number: seq))
             _ = core.fileWindow.finished(seq: seq)
             sendingFile = nil
         }
         let record = (try? fileOutbox.payload(seq: seq)).flatMap { try? FileRecord(decoding: $0) }
         guard try fileOutbox.cancel(seq: seq) else { return try fileOutbox.whyNotCancelled(seq: seq) }
+        channel?.send(SequencedFrame.frame(.fileCancel, number: seq))
         if let record, let fileQueue { unlink(fileQueue.storedPath(record.stored)) }
         logger.info("file.cancelled", ["seq": seq])
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
@@ -254,7 +255,8 @@ extension Session {
     }
 
     /// File `seq` cannot be delivered: it leaves the queue (never reported as finished well), its copy
-    /// goes, and the app hears `didFinish` with the error — the next file follows.
+    /// goes, the receiver hears it was given up (`fileCancel`: what it holds of it goes, and it is no
+    /// longer content pending there), and the app hears `didFinish` with the error — the next file follows.
     func fail(file seq: Int64, _ error: WCError) {
         let record = (try? fileOutbox.payload(seq: seq)).flatMap { try? FileRecord(decoding: $0) }
         if core.fileWindow.current?.seq == seq {
@@ -267,6 +269,7 @@ extension Session {
             logger.warning("file.fail-not-saved", ["seq": seq, "error": "\(error)"])
             return
         }
+        channel?.send(SequencedFrame.frame(.fileCancel, number: seq))
         if let record, let fileQueue { unlink(fileQueue.storedPath(record.stored)) }
         logger.warning("file.failed", ["seq": seq, "code": error.code.rawValue, "name": error.name, "reason": error.message])
         loop.deferToEndOfIteration { [weak self] in

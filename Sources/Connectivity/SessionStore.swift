@@ -225,13 +225,15 @@ public enum SessionStore {
     /// transfers in every lane (numbers never reused), both application contexts, the quarantine, files
     /// half-received, the complication budget — one transaction. The pairing, the device's identity and
     /// the receive cursors stay: they are the device's (a transfer already delivered is still not
-    /// delivered twice). The bytes of files (`FileQueue`) are the caller's to remove.
-    public static func forgetApp(_ database: Database) throws {
+    /// delivered twice). The bytes of files (`FileQueue`) are the caller's to remove. `state` values are
+    /// set in the same transaction (the watch's `app.installed`: gone with its data, or not at all).
+    public static func forgetApp(_ database: Database, settingState state: [(key: String, value: String)] = []) throws {
         try database.transaction {
             for lane in TransferLane.allCases { try Outbox(database: database, lane: lane).forgetEverything() }
             try PairedWatches.forgetParked(database)
             try database.execute("DELETE FROM cx_context; DELETE FROM cx_quarantine; DELETE FROM cx_file_inbox")
             try database.execute("DELETE FROM cx_identity WHERE key IN ('state.complication.day', 'state.complication.used')")
+            for (key, value) in state { try setStateValue(database, key, value) }
         }
     }
 

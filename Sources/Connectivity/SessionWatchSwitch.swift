@@ -16,8 +16,9 @@ extension Session {
     /// The watches paired with this phone (`runway pair` adds them), the active one among them.
     public func pairedWatches() throws -> [PairedWatch] { try PairedWatches.all(database) }
 
-    /// Fault injection (`runway phone receive-hold on|off`, a test command): the link is not read while
-    /// held, so what the watch sends waits in transit — a watch switch then has something to deliver.
+    /// Fault injection (the test command `receive-hold on|off`): the link is not read while held, so
+    /// what the counterpart sends waits in transit — on the phone a watch switch then has something to
+    /// deliver; on the watch the switch's acknowledgements and its closing error frame arrive in one read.
     /// Only the current link: the next one is read as usual.
     public func holdReceiving(_ held: Bool) {
         channel?.holdReceiving(held)

@@ -72,14 +72,15 @@ public enum ControlCommands {
             .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
         ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
     public static let transfers = ControlCommandSpec(
-        "transfers", both, session: true, arguments: [Transfers.limit], "outstanding userInfo transfers: keys and sizes")
+        "transfers", both, session: true, arguments: [Transfers.limit], reply: TransfersReply.self, "outstanding userInfo transfers: keys and sizes")
     public static let cancel = ControlCommandSpec(
         "cancel", both, session: true, arguments: [Cancel.transferId], reply: CancelReply.self,
         errors: [
             .failure("reason delivered: the counterpart has it"), .failure("reason onTheWire: sent, not yet acknowledged"),
             .invalid("reason unknown: no transfer ever had that id"),
         ], "cancel an outstanding transfer not yet on its way (one already cancelled: alreadyCancelled true)")
-    public static let quarantine = ControlCommandSpec("quarantine", both, arguments: [Quarantine.limit], "transfers received that could not be taken")
+    public static let quarantine = ControlCommandSpec(
+        "quarantine", both, arguments: [Quarantine.limit], reply: QuarantineReply.self, "transfers received that could not be taken")
     public static let quarantineRemove = ControlCommandSpec(
         "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all], reply: QuarantineRemoveReply.self,
         errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
@@ -99,17 +100,18 @@ public enum ControlCommands {
         "clock-advance", os, arguments: [ClockAdvance.seconds], reply: ClockReply.self, errors: clockErrors, "move the device clock on")
     public static let clockReset = ControlCommandSpec("clock-reset", os, reply: ClockReply.self, "the device clock follows the system clock again")
     public static let runStart = ControlCommandSpec(
-        "run-start", both, arguments: RunStart.target,
+        "run-start", both, arguments: RunStart.target, reply: RunStatusReply.self,
         errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
         "start a live run")
     public static let runSample = ControlCommandSpec(
-        "run-sample", both, arguments: [RunSample.samples],
+        "run-sample", both, arguments: [RunSample.samples], reply: RunStatusReply.self,
         errors: [.invalid("a sample is malformed or breaks the run's order: the batch is refused whole"), .failure("no run in progress")],
         "feed the live run samples")
-    public static let runStatus = ControlCommandSpec("run-status", both, "the live run")
-    public static let runStop = ControlCommandSpec("run-stop", both, errors: [.failure("no run in progress")], "stop the live run, saving it as a flight")
+    public static let runStatus = ControlCommandSpec("run-status", both, reply: RunStatusReply.self, "the live run")
+    public static let runStop = ControlCommandSpec(
+        "run-stop", both, reply: RunStopReply.self, errors: [.failure("no run in progress")], "stop the live run, saving it as a flight")
     public static let runReplay = ControlCommandSpec(
-        "run-replay", both, arguments: RunStart.target + [RunReplay.seed, RunReplay.distanceKm],
+        "run-replay", both, arguments: RunStart.target + [RunReplay.seed, RunReplay.distanceKm], reply: RunStopReply.self,
         errors: [.failure("a run is in progress, or the device cannot start one")], "replay a generated run")
     public static let storeLimit = ControlCommandSpec(
         "store-limit", both, test: true, arguments: [StoreLimit.pages], "cap the store's size in pages (0 lifts it)")
@@ -187,9 +189,9 @@ public enum ControlCommands {
             .failure("phone-os: open while the app is not installed, or the phone not unlocked since it restarted"),
             .failure("phone-os: install of a version older than the one installed (a downgrade, which iOS refuses)"),
             .invalid("phone-os: a version that is not N(.N){0,3}, or a version with another action"),
-            .failure("watch-os: open while the watch app is not installed"),
+            .failure("watch-os: open while the watch app is not installed, or uninstall of an app that is not"),
         ],
-        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os); open, close, force-quit, suspend, resume (watch-os)"
+        "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os and watch-os)"
     )
     public static let complication = ControlCommandSpec(
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
@@ -213,8 +215,8 @@ public enum ControlCommands {
         ],
         "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
     public static let receiveHold = ControlCommandSpec(
-        "receive-hold", [.phone], test: true, arguments: [ReceiveHold.state],
-        "stop or resume reading the link, so that what the watch sends waits in the socket (a watch switch then delivers it)")
+        "receive-hold", both, test: true, arguments: [ReceiveHold.state],
+        "stop or resume reading the link, so that what the counterpart sends waits in the socket (a watch switch then delivers it)")
 
     // MARK: - phone-os
 

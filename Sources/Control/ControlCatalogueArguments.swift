@@ -160,7 +160,8 @@ extension ControlCommands {
             "action", .choice(["open", "close", "force-quit", "suspend", "resume", "install", "uninstall"]), required: true,
             "what happens to the phone app")
         public static let watchOSAction = ControlArgument<String>(
-            "action", .choice(["open", "close", "force-quit", "suspend", "resume"]), required: true, "what happens to the watch app (watch-os)")
+            "action", .choice(["open", "close", "force-quit", "suspend", "resume", "install", "uninstall"]), required: true,
+            "what happens to the watch app (watch-os)")
         public static let version = ControlArgument<String?>(
             "version", .string(bytes: 1...39), "install: the version, N(.N){0,3} (default: the one installed, or the app's own)")
     }
@@ -170,7 +171,7 @@ extension ControlCommands {
     }
     public enum ReceiveHold {
         public static let state = ControlArgument<String>(
-            "state", .choice(["on", "off"]), required: true, "on: stop reading the link (what the watch sends waits in the socket); off: read again")
+            "state", .choice(["on", "off"]), required: true, "on: stop reading the link (what the counterpart sends waits in the socket); off: read again")
     }
     public enum DeviceLock {
         public static let state = ControlArgument<String>("state", .choice(["lock", "unlock"]), required: true, "lock or unlock the phone")

@@ -94,7 +94,7 @@ public struct OSStatusReply: ControlReply {
     @NullIfNil public var lastFailure: String?
     /// While background launches are held back after failures: how long still.
     @NullIfNil public var backoffRemainingMs: Int64?
-    /// The app is installed (`runway phone app install|uninstall`), and at which version when one was given.
+    /// The app is installed (`runway phone|watch app install|uninstall`), and at which version when one was given (the phone).
     @TrueIfMissing public var appInstalled = true
     @NullIfNil public var appVersion: String?
     /// The phone is locked (`runway phone lock|unlock`); not unlocked since it restarted (`runway phone reboot`).

@@ -32,6 +32,7 @@ extension DeviceHost {
             connection.reply(.object(["pages": .integer(Int64(pages))]))
         }
         if configuration.role == .phone { registerWatchCommands(on: router) }
+        registerReceiveHold(on: router)
         if configuration.role == .watch {
             router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
             linkConditions?.register(on: router)

@@ -70,26 +70,19 @@ struct SessionCommands {
             let limit = request[ControlCommands.Transfers.limit]
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
             connection.reply(
-                .object([
-                    "outstandingUserInfoTransfers": .integer(Int64(try session.outstandingUserInfoTransferCount())),
-                    "outstanding": .array(
-                        outstanding.map { item in
-                            // Keys and size, not the payload: a flight's samples would fill the screen.
-                            .object([
-                                "transferId": .integer(item.transfer.seq), "isTransferring": .bool(item.isTransferring), "onTheWire": .bool(item.onTheWire),
-                                "keys": .array(item.transfer.userInfo.keys.sorted().map(JSONValue.string)),
-                                "bytes": .integer(Int64(PropertyListCodec.encode(item.transfer.userInfo).count)),
-                            ])
-                        }),
-                    "finishedSinceStart": .integer(Int64(ledger.finishedCount)),
-                    "recentlyFinished": .array(
-                        ledger.recentlyFinished.last.suffix(limit).map { finished in
-                            .object([
-                                "transferId": .integer(finished.seq), "replayed": .bool(finished.replayed),
-                                "error": finished.error.map { .string("\($0.code.rawValue) \($0.name)") } ?? .null,
-                            ])
-                        }),
-                ]))
+                TransfersReply(
+                    outstandingUserInfoTransfers: Int64(try session.outstandingUserInfoTransferCount()),
+                    outstanding: outstanding.map { item in
+                        // Keys and size, not the payload: a flight's samples would fill the screen.
+                        TransfersReply.Outstanding(
+                            transferId: item.transfer.seq, isTransferring: item.isTransferring, onTheWire: item.onTheWire,
+                            keys: item.transfer.userInfo.keys.sorted(), bytes: Int64(PropertyListCodec.encode(item.transfer.userInfo).count))
+                    },
+                    finishedSinceStart: Int64(ledger.finishedCount),
+                    recentlyFinished: ledger.recentlyFinished.last.suffix(limit).map { finished in
+                        TransfersReply.Finished(
+                            transferId: finished.seq, replayed: finished.replayed, error: finished.error.map { "\($0.code.rawValue) \($0.name)" })
+                    }))
         }
         router.on("cancel") { request, connection in
             let id = request[ControlCommands.Cancel.transferId]
@@ -109,11 +102,9 @@ struct SessionCommands {
         router.on("quarantine") { request, connection in
             let limit = request[ControlCommands.Quarantine.limit]
             connection.reply(
-                .object([
-                    "quarantined": .integer(Int64(try session.quarantinedCount())),
-                    "receivedMessages": .integer(Int64(session.receivedMessageCount)),
-                    "transfers": .array(try session.quarantined(limit: limit).map(\.json)),
-                ]))
+                QuarantineReply(
+                    quarantined: Int64(try session.quarantinedCount()), receivedMessages: Int64(session.receivedMessageCount),
+                    transfers: try session.quarantined(limit: limit).map(\.reply)))
         }
         router.on("quarantine-remove") { request, connection in
             let id = request[ControlCommands.QuarantineRemove.id]
@@ -211,18 +202,11 @@ struct SessionCommands {
 }
 
 extension QuarantinedTransfer {
-    /// `{"id":1,"transferId":7,"peer":"…","reason":"…","quarantinedAt":"…","bytes":123,"userInfo":{…}}`;
-    /// `userInfo` only when the bytes decode (else `payloadBase64`).
-    var json: JSONValue {
-        var fields: [String: JSONValue] = [
-            "id": .integer(id), "transferId": .integer(seq), "peer": .string(peerDeviceID), "reason": .string(reason),
-            "quarantinedAt": .string(Timestamp.iso8601(quarantinedAt)), "bytes": .integer(Int64(payload.count)),
-        ]
-        if let userInfo = try? PropertyListCodec.decodeDictionary(payload) {
-            fields["userInfo"] = userInfo.json
-        } else {
-            fields["payloadBase64"] = .string(Base64.encode(payload))
-        }
-        return .object(fields)
+    /// As `quarantine` lists it: `userInfo` only when the bytes decode (else `payloadBase64`).
+    var reply: QuarantineReply.Transfer {
+        let userInfo = try? PropertyListCodec.decodeDictionary(payload)
+        return QuarantineReply.Transfer(
+            id: id, transferId: seq, peer: peerDeviceID, reason: reason, quarantinedAt: Timestamp.iso8601(quarantinedAt), bytes: Int64(payload.count),
+            userInfo: userInfo?.mapValues(\.json), payloadBase64: userInfo == nil ? Base64.encode(payload) : nil)
     }
 }

@@ -6,7 +6,7 @@ import Posix
 // MARK: - The phone's watches: which is active, and the switch
 
 extension DeviceHost {
-    /// `switch-watch` and the test command `receive-hold`, on the phone's app process (phone-os answers
+    /// `switch-watch`, on the phone's app process (phone-os answers
     /// `switch-watch` itself while the app is not running: `PhoneOS.switchWatch`).
     func registerWatchCommands(on router: ControlRouter) {
         router.on("switch-watch") { [unowned self] request, connection in
@@ -20,6 +20,12 @@ extension DeviceHost {
             }
             connection.reply(Self.switchReply(outcome, by: "the app's session (it activates again to talk to the new watch)"))
         }
+    }
+
+    /// The test command `receive-hold`, on both devices: the phone holds what the old watch sends (a
+    /// switch then has something to deliver); the watch holds what the phone answers (the switch's
+    /// acknowledgements and its closing error then arrive in one read).
+    func registerReceiveHold(on router: ControlRouter) {
         router.on("receive-hold") { [unowned self] request, connection in
             let held = request[ControlCommands.ReceiveHold.state] == "on"
             session.holdReceiving(held)

@@ -131,6 +131,23 @@ struct SessionStoreSnapshot {
         return read(database)
     }
 
+    /// For `status` while the app is not running: the same, but a store that exists and cannot be read
+    /// (or its queue counted) is one line, exit 1 — never a queue of 0 that was not read, which a script
+    /// waiting for the queue to drain would believe.
+    static func readForStatus(home: DeviceHome) throws -> SessionStoreSnapshot {
+        guard home.hasStore else { return SessionStoreSnapshot() }
+        let database: Database
+        do { database = try Database(path: home.storePath, readOnly: true) } catch {
+            throw ControlError("could not read the WatchConnectivity store \(home.storePath): \(error)")
+        }
+        defer { database.close() }
+        var snapshot = read(database)
+        do { snapshot.outstanding = Int64(try Outbox(database: database).count()) } catch {
+            throw ControlError("could not count the queue in \(home.storePath): \(error)")
+        }
+        return snapshot
+    }
+
     static func read(_ database: Database) -> SessionStoreSnapshot {
         var snapshot = SessionStoreSnapshot()
         if let pairing = try? SessionStore.pairing(database) {

@@ -97,7 +97,7 @@ public final class PhoneOS: DeviceOperatingSystem {
 
     /// `status` while phone-os answers it: the app's state and what waits for it, as the OS knows them.
     override func statusWhileAppIsDown() throws -> StatusReply {
-        let waiting = SessionStoreSnapshot.read(home: home)
+        let waiting = try SessionStoreSnapshot.readForStatus(home: home)
         var status = StatusReply(
             role: "phone", pid: Int64(getpid()), activationState: "notActivated", paired: waiting.paired, linked: false, reachable: false,
             watchAppInstalled: waiting.watchAppInstalled, outstandingUserInfoTransfers: waiting.outstanding,

@@ -157,39 +157,4 @@ extension PhoneOS {
         if device.lockedAfterReboot { return "the phone has not been unlocked since it restarted (runway phone unlock)" }
         return nil
     }
-
-    /// Kills the running app and waits for it, now (a deletion, an update, a restart).
-    func stopAppNow(reason: String) {
-        guard childPID > 0 else { return }
-        logger.notice("os.app-stopped", ["pid": childPID, "reason": reason])
-        endApp(SIGKILL)
-        // Reaped here rather than on SIGCHLD: what follows (deleting its container) needs it gone.
-        while childPID > 0 {
-            reap()
-            if childPID > 0 { usleep(1000) }
-        }
-    }
-
-    /// Deletes what only the app held: its container(s) (`HOME/apps`), the session's queued transfers,
-    /// contexts, quarantine and files (`SessionStore.forgetApp`, `HOME/files`). The pairing stays.
-    static func forgetApp(_ home: DeviceHome) throws {
-        if Filesystem.kind(of: home.storePath) == .regular {
-            let database = try home.openStore(checkHealth: false)
-            defer { database.close() }
-            try SessionStore.forgetApp(database)
-        }
-        for directory in [home.path + "/apps", home.path + "/files"] where Filesystem.kind(of: directory) == .directory {
-            try removeTree(directory)
-        }
-    }
-
-    /// `rm -rf`, without following symbolic links out of the home.
-    static func removeTree(_ path: String) throws {
-        if Filesystem.kind(of: path) == .directory {
-            for name in FileQueue.entries(of: path) { try removeTree(path + "/" + name) }
-            _ = try systemCall("rmdir(\(path))") { rmdir(path) }
-        } else if unlink(path) != 0, errno != ENOENT {
-            throw SystemError("unlink(\(path))", errno: errno)
-        }
-    }
 }

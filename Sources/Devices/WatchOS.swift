@@ -31,7 +31,9 @@ import PropertyLists
 ///   after the backoff (at most a second).
 ///
 /// A message from the phone never launches the watch app: the phone's session refuses it at once with
-/// `notReachable` 7007, as the watch app is not in the foreground (Apple's rule).
+/// `notReachable` 7007, as the watch app is not in the foreground (Apple's rule). A watch app deleted
+/// (`runway watch app uninstall`, `WatchOSInstall.swift`) is never launched: its hello says so, and the
+/// phone holds what it has for it until it is installed again.
 ///
 /// The link's conditions (`runway link set|show|schedule`) are kept by whoever holds the link: while the
 /// app is down watch-os answers them and its connection travels through the same air
@@ -95,13 +97,24 @@ public final class WatchOS: DeviceOperatingSystem {
         }
     }
 
+    override var launchRefusal: String? {
+        WatchStoreReading.appInstalled(home: home) ? nil : "the watch app is not installed (runway watch app install)"
+    }
+
+    override func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool {
+        guard action == "install" || action == "uninstall" else { return false }
+        try installAction(action)
+        return true
+    }
+
     override func decorate(_ reply: inout OSStatusReply) {
+        reply.appInstalled = WatchStoreReading.appInstalled(home: home)
         reply.phoneInRange = phoneInRange
         reply.backgroundTasksCompleted = Int64(backgroundTasksCompleted)
     }
 
     override func statusWhileAppIsDown() throws -> StatusReply {
-        let waiting = SessionStoreSnapshot.read(home: home)
+        let waiting = try SessionStoreSnapshot.readForStatus(home: home)
         var status = StatusReply(
             role: "watch", pid: Int64(getpid()), activationState: "notActivated", paired: waiting.paired, linked: false, reachable: false,
             watchAppInstalled: waiting.appInstalled, outstandingUserInfoTransfers: waiting.outstanding,
@@ -122,7 +135,7 @@ public final class WatchOS: DeviceOperatingSystem {
 
     // MARK: - The system's connection to the phone
 
-    private func connectSoon(afterMilliseconds delay: UInt64) {
+    func connectSoon(afterMilliseconds delay: UInt64) {
         if let probeTimer { loop.cancel(probeTimer) }
         probeTimer = loop.schedule(afterMilliseconds: delay) { [weak self] in
             guard let self else { return }
@@ -138,7 +151,7 @@ public final class WatchOS: DeviceOperatingSystem {
         connectSoon(afterMilliseconds: base / 2 + UInt64.random(in: 0...(base / 2)))
     }
 
-    private func closeProbe(_ reason: String) {
+    func closeProbe(_ reason: String) {
         guard let probe else { return }
         self.probe = nil
         probeLinked = false
@@ -188,8 +201,8 @@ public final class WatchOS: DeviceOperatingSystem {
             return retryLater()
         }
         setInRange(true)
-        // The watch's own queue: the app sends it (the service runs in its process).
-        if store.outstanding > 0 {
+        // The watch's own queue: the app sends it (the service runs in its process) — if it is installed.
+        if store.outstanding > 0, store.appInstalled {
             fd.close()
             return launchInBackground(reasonKey: "watch-transfer", reason: "the watch has \(store.outstanding) transfer(s) queued for the phone, in range")
         }
@@ -259,6 +272,12 @@ public final class WatchOS: DeviceOperatingSystem {
     /// Launches the app in the background for what is pending, unless the user force-quit it or it is
     /// backing off after failures (then the phone stays connected and the next attempt decides again).
     private func launchInBackground(reasonKey: String, reason: String, environment: [String: String] = [:]) {
+        if let notInstalled = launchRefusal {
+            // The connection stays: the phone knows from its hello that the app is gone, and holds it.
+            declined += 1
+            logger.info("os.no-launch", ["reason": notInstalled, "for": reason])
+            return
+        }
         let refusal = forceQuit ? "force-quit by the user: no background launch until the app is opened" : backingOff
         if let refusal {
             declined += 1

@@ -7,11 +7,20 @@ struct WatchStoreReading {
     var hello: Handshake?
     var phoneLinkSocket = ""
     var outstanding: Int64 = 0
+    /// The service's record of the watch app (`app.installed`): installed unless it was deleted.
+    var appInstalled = true
+
+    static func appInstalled(home: DeviceHome) -> Bool {
+        guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return true }
+        defer { database.close() }
+        return ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
+    }
 
     static func read(home: DeviceHome) -> WatchStoreReading {
         var reading = WatchStoreReading()
         guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return reading }
         defer { database.close() }
+        reading.appInstalled = ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
         guard let pairing = try? SessionStore.pairing(database), let deviceID = try? SessionStore.deviceID(database, role: .watch) else { return reading }
         reading.phoneLinkSocket = pairing.phoneLinkSocket
         let phone = pairing.phoneDeviceID

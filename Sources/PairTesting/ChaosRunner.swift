@@ -11,6 +11,12 @@ public struct ChaosOptions: Sendable {
     public var linkRate = 200
     /// Draws random link conditions too (`--link-conditions`); the drain at the end is in clear air.
     public var linkConditions = false
+    /// The watch is run by watch-os (`--watch-os`), which launches the watch app on demand: a watch kill is
+    /// watch-os's (the app dies with it), or the app is jetsammed or closed; the link goes out of range and
+    /// back (`runway link set --range`), which watch-os answers while the app is down.
+    public var watchOS = false
+    /// watch-os's background budget (`--background-budget-ms`): short, so that reclaims and launches are many.
+    public var backgroundBudgetMilliseconds = 500
     /// How long the final drain may take before the run fails (a deadline, not a measurement).
     public var drainTimeout: Double = 300
 
@@ -37,7 +43,7 @@ public final class ChaosRunner {
     /// Runs the whole thing; returns the exit status (0 all invariants hold, 1 a violation or a failure).
     public static func run(_ options: ChaosOptions, say: @escaping (String) -> Void) -> Int32 {
         say(
-            "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : "")\(options.linkConditions ? " --link-conditions" : ""))"
+            "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : "")\(options.linkConditions ? " --link-conditions" : "")\(options.watchOS ? " --watch-os" : ""))"
         )
         let pair: SimulatedPair
         do {
@@ -65,14 +71,15 @@ public final class ChaosRunner {
     // MARK: - The run
 
     private func execute() throws -> Int32 {
-        let schedule = ChaosSchedule.make(seed: options.seed, iterations: options.iterations, linkConditions: options.linkConditions)
+        let schedule = ChaosSchedule.make(
+            seed: options.seed, iterations: options.iterations, linkConditions: options.linkConditions, watchOS: options.watchOS)
         pair.watchArguments = ["--link-rate", String(options.linkRate)]
         if options.legacy { pair.phoneArguments = ["--save-path", "ui-drain"] }
-        try pair.startWatch()
+        try startWatch()
         try pair.startPhone()
         say(
-            "phone \(options.legacy ? "--save-path ui-drain (legacy)" : "saves on receipt"), watch --link-rate \(options.linkRate), \(options.iterations) iterations"
-        )
+            "phone \(options.legacy ? "--save-path ui-drain (legacy)" : "saves on receipt"), watch --link-rate \(options.linkRate)"
+                + (options.watchOS ? " under watch-os (budget \(options.backgroundBudgetMilliseconds) ms)" : "") + ", \(options.iterations) iterations")
 
         let width = String(options.iterations).count
         for (index, steps) in schedule.enumerated() {
@@ -100,22 +107,40 @@ public final class ChaosRunner {
         case .relaunchPhone:
             try pair.startPhone()
         case .killWatch:
-            pair.killWatch()
+            if options.watchOS { pair.killWatchOS() } else { pair.killWatch() }
             kills += 1
         case .relaunchWatch:
-            try pair.startWatch()
+            try startWatch()
         case .linkDown:
-            try pair.setLink(up: false)
+            try setLink(up: false)
         case .linkUp:
-            try pair.setLink(up: true)
+            try setLink(up: true)
         case .linkConditions(let arguments):
             try pair.setLinkConditions(arguments)
+        case .jetsamWatchApp:
+            // Nothing to kill when the app is not running: one line, exit 1, and the run goes on.
+            if try runTool(["watch", "os", "jetsam", "--home", pair.watchHome]).status == 0 { kills += 1 }
+        case .closeWatchApp:
+            _ = try runTool(["watch", "app", "close", "--home", pair.watchHome])
         }
+    }
+
+    /// The watch: watch-agent, or watch-os launching it (`--watch-os`, the app's flags as its `--app-arg`s).
+    private func startWatch() throws {
+        guard options.watchOS else { return try pair.startWatch() }
+        try pair.startWatchOS(
+            ["--background-budget-ms", String(options.backgroundBudgetMilliseconds)] + pair.watchArguments.map { "--app-arg=" + $0 })
+    }
+
+    /// `runway link down|up`, or under watch-os the range (`link set --range out|near`), which watch-os
+    /// answers while the app is not running (the older switch needs the app).
+    private func setLink(up: Bool) throws {
+        if options.watchOS { try pair.setLinkConditions(["--range", up ? "near" : "out"]) } else { try pair.setLink(up: up) }
     }
 
     /// A daemon that the schedule did not kill must still be running: dying by itself is a bug.
     private func requireAlive() throws {
-        for daemon in [pair.phone, pair.watch].compactMap({ $0 }) where !daemon.isRunning && !daemon.wasKilled {
+        for daemon in [pair.phone, pair.watch, pair.watchOS].compactMap({ $0 }) where !daemon.isRunning && !daemon.wasKilled {
             throw HarnessError(
                 "\(daemon.name) died by itself (\(daemon.terminationSignal.map { "signal \($0)" } ?? "exited")); its log ends:\n\(daemon.logTail())")
         }
@@ -137,7 +162,7 @@ public final class ChaosRunner {
     private func finish() throws -> Int32 {
         try collectRecording()
         try requireAlive()
-        try pair.setLink(up: true)
+        try setLink(up: true)
         if options.linkConditions { try pair.setLinkConditions(["--reset"]) }
         let outstanding = try pair.outstandingTransfers()
         say("draining: link up\(options.linkConditions ? ", clear air" : ""), \(outstanding) transfers outstanding on the watch")

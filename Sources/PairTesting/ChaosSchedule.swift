@@ -14,6 +14,11 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
     case linkUp
     /// `runway link set ARGS` (`scripts/chaos --link-conditions`): latency, jitter, loss, bandwidth, range.
     case linkConditions([String])
+    /// Under watch-os (`scripts/chaos --watch-os`): `runway watch os jetsam` (the app SIGKILLed; watch-os
+    /// launches it again when something is pending) and `runway watch app close` (to the background, where
+    /// its budget reclaims it).
+    case jetsamWatchApp
+    case closeWatchApp
 
     public var description: String {
         switch self {
@@ -26,6 +31,8 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
         case .linkDown: "link down"
         case .linkUp: "link up"
         case .linkConditions(let arguments): "link set " + arguments.joined(separator: " ")
+        case .jetsamWatchApp: "jetsam watch app"
+        case .closeWatchApp: "close watch app"
         }
     }
 }
@@ -35,7 +42,10 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
 /// Each iteration may start a burst of recordings, waits a moment, then does one disruption: SIGKILL
 /// the phone and relaunch it after a while, SIGKILL the watch (sometimes trying to record while it is
 /// down) and relaunch it, or take the link down or bring it back up. Between iterations both daemons
-/// run; a relaunched watch comes back with its link up, as the real one does.
+/// run; a relaunched watch comes back with its link up, as the real one does. Under watch-os
+/// (`watchOS`) a watch disruption is one of three: watch-os SIGKILLed (its app with it) and relaunched,
+/// the app jetsammed, or the app closed; the draws without it are the same as before, so a seed names
+/// the same schedule it always did.
 public enum ChaosSchedule {
     public struct Tuning: Sendable {
         public var largestBurst = 50
@@ -51,7 +61,9 @@ public enum ChaosSchedule {
     }
 
     /// `linkConditions`: some iterations also draw new conditions for the air (`runway link set`).
-    public static func make(seed: UInt64, iterations: Int, linkConditions: Bool = false, tuning: Tuning = Tuning()) -> [[ChaosAction]] {
+    public static func make(
+        seed: UInt64, iterations: Int, linkConditions: Bool = false, watchOS: Bool = false, tuning: Tuning = Tuning()
+    ) -> [[ChaosAction]] {
         var random = SeededGenerator(seed: seed)
         var linkUp = true
         var schedule: [[ChaosAction]] = []
@@ -72,6 +84,8 @@ public enum ChaosSchedule {
                     .pause(milliseconds: Int.random(in: 0...tuning.longestPhoneDowntimeMilliseconds, using: &random)),
                     .relaunchPhone,
                 ]
+            } else if roll < tuning.phoneKillShare + tuning.watchKillShare, watchOS, let app = watchAppDisruption(&random) {
+                steps.append(app)
             } else if roll < tuning.phoneKillShare + tuning.watchKillShare {
                 steps.append(.killWatch)
                 if Double.random(in: 0..<1, using: &random) < 0.3 {
@@ -89,6 +103,12 @@ public enum ChaosSchedule {
             schedule.append(steps)
         }
         return schedule
+    }
+
+    /// Under watch-os, half the watch's disruptions are the app's: jetsammed or closed (nil: watch-os itself).
+    static func watchAppDisruption(_ random: inout SeededGenerator) -> ChaosAction? {
+        let roll = Double.random(in: 0..<1, using: &random)
+        return roll < 0.25 ? .jetsamWatchApp : roll < 0.5 ? .closeWatchApp : nil
     }
 
     /// Random conditions for the air, every one named (so each draw replaces the last): latency 0-80 ms,

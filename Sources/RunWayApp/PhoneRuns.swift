@@ -23,11 +23,10 @@ final class PhoneRunController {
         var confirmedAt: Double?
         var failureReason: String?
 
-        var json: JSONValue {
-            var fields: [String: JSONValue] = ["requested": .bool(requested), "assumedStarted": .bool(assumedStarted), "state": .string(state.rawValue)]
-            if let confirmedAt { fields["confirmedAt"] = .string(Timestamp.iso8601(confirmedAt)) }
-            if let failureReason { fields["failureReason"] = .string(failureReason) }
-            return .object(fields)
+        var reply: RunMirroring {
+            RunMirroring(
+                requested: requested, assumedStarted: assumedStarted, state: state.rawValue, confirmedAt: confirmedAt.map { Timestamp.iso8601($0) },
+                failureReason: failureReason)
         }
     }
 
@@ -55,10 +54,7 @@ final class PhoneRunController {
             return "heart-rate mode needs the Apple Watch: \(row.label)"
         }
         runs.onStarted = { [unowned self] run in self.requestMirroring(run) }
-        runs.extraStatus = { [unowned self] in
-            guard let mirroring = self.mirroring, self.runs.run != nil else { return [:] }
-            return ["mirroring": mirroring.json]
-        }
+        runs.mirroring = { [unowned self] in self.runs.run == nil ? nil : self.mirroring?.reply }
         runs.nothingToStop = "no run in progress on the phone; nothing saved"
     }
 
@@ -133,7 +129,7 @@ final class PhoneRunController {
     }
 
     private func announce(_ mirroring: Mirroring) {
-        var fields = mirroring.json.objectValue ?? [:]
+        var fields = (try? JSONValueEncoder().encode(mirroring.reply))?.objectValue ?? [:]
         fields["event"] = .string("mirroring")
         fields["runId"] = .string(mirroring.runID)
         onMirroringChange(.object(fields))
@@ -180,7 +176,7 @@ extension RunWayPhoneApp {
             confirmTimeoutMilliseconds: UInt64(options.mirroringConfirmTimeoutMilliseconds))
         // saveRunningData(): the guard is `startOrigin == .local`, i.e. "a run is in progress" (#53):
         // RunCommands.stop refuses when there is none, and says nothing was saved.
-        runs.finish = { [unowned self] flight, _ in
+        runs.finish = { [unowned self] flight, _, reply in
             let result: RunViewModel.SaveResult
             do {
                 result = try self.viewModel.saveIncomingWatchFlight(flight, origin: FlightStore.Origin(deviceID: self.session.deviceID))
@@ -188,7 +184,7 @@ extension RunWayPhoneApp {
                 self.viewModel.didRollBack()
                 throw error
             }
-            return ["saved": .string("\(result)")]
+            reply.saved = "\(result)"
         }
         runs.onFinished = { [unowned self, unowned controller] _, run in
             self.viewModel.didCommit()

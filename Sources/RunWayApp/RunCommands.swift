@@ -21,16 +21,16 @@ final class RunCommands {
     /// A run began or ended (the watch's workout session runs while one is in progress).
     var onRunningChanged: (Bool) -> Void = { _ in }
     /// Saves or queues the finished flight, inside the transaction that forgets the run, so it is saved
-    /// or queued exactly once whatever the moment of a crash; returns fields for the reply.
-    var finish: (Flight, LiveRun) throws -> [String: JSONValue] = { _, _ in [:] }
+    /// or queued exactly once whatever the moment of a crash; says in the reply what became of it.
+    var finish: (Flight, LiveRun, inout RunStopReply) throws -> Void = { _, _, _ in }
     /// After that transaction committed.
     var onFinished: (Flight, LiveRun) -> Void = { _, _ in }
     /// Checked before a run starts: nil, or why it cannot (exit 1).
     var canStart: (GPWSTarget) -> String? = { _ in nil }
     /// A run started (the phone then asks the watch to mirror it).
     var onStarted: (LiveRun) -> Void = { _ in }
-    /// More fields for `status` (the phone's mirroring).
-    var extraStatus: () -> [String: JSONValue] = { [:] }
+    /// The phone's mirroring, for `status` while a run is in progress.
+    var mirroring: () -> RunMirroring? = { nil }
     /// What `run stop` says when no run is in progress.
     var nothingToStop = "no run in progress; nothing saved"
     private var generator = FlightGenerator()
@@ -69,7 +69,7 @@ final class RunCommands {
 
     /// Starts a run: exit 1 if one is in progress (or `canStart` says no), exit 2 on a bad target.
     @discardableResult
-    func start(_ request: ControlRequest, origin: StartOrigin, id: String?) throws -> JSONValue {
+    func start(_ request: ControlRequest, origin: StartOrigin, id: String?) throws -> RunStatusReply {
         let target = try Self.target(request)
         if let run { throw ControlError("a run is already in progress (\(run.id))") }
         if let why = canStart(target) { throw ControlError(why) }
@@ -90,13 +90,13 @@ final class RunCommands {
     }
 
     /// Feeds samples: all taken and committed, or none (exit 2, the run unchanged).
-    func sample(_ request: ControlRequest) throws -> JSONValue {
+    func sample(_ request: ControlRequest) throws -> RunStatusReply {
         guard run != nil else { throw ControlError("no run in progress (runway watch run start)") }
         let batch = try Self.samples(request)
         let trace = try take(batch)
-        var fields = status().objectValue ?? [:]
-        fields["trace"] = .array(zip(trace, batch).map(Self.json))
-        return .object(fields)
+        var reply = status()
+        reply.trace = zip(trace, batch).map(Self.decision)
+        return reply
     }
 
     private func take(_ batch: [FlightSample]) throws -> [GPWSDecision] {
@@ -113,50 +113,46 @@ final class RunCommands {
         return decisions
     }
 
-    func status() -> JSONValue {
-        guard let run else { return .object(["state": .string("idle"), "startOrigin": .null].merging(extraStatus()) { a, _ in a }) }
+    func status() -> RunStatusReply {
+        guard let run else { return .idle }
         let last = run.last
-        return .object(
-            extraStatus().merging([
-                "state": .string("running"),
-                "runId": .string(run.id),
-                "startedAt": .string(Timestamp.iso8601(run.startedAt)),
-                "mode": .string(run.target.mode.rawValue),
-                "target": .string(run.target.text),
-                "gpwsBehaviour": .string(run.engine.behaviour.rawValue),
-                "elapsedSeconds": .number(Double(last?.time ?? 0)),
-                "distanceKm": .number(Double(last?.distance ?? 0) / 1000),
-                "pace": .number(Double(last?.pace ?? 0)),
-                "heartRate": .number(Double(last?.heartRate ?? 0)),
-                "stationary": .bool((last?.pace ?? 0) == 0),
-                "samples": .integer(Int64(run.samples.count)),
-                "gpws": .string(run.status.rawValue),
-                "alerts": .integer(Int64(run.alerts.count)),
-                "startOrigin": .string(run.startOrigin.rawValue),
-            ]) { _, new in new })
+        var reply = RunStatusReply(state: "running")
+        reply.runId = run.id
+        reply.startedAt = Timestamp.iso8601(run.startedAt)
+        reply.mode = run.target.mode.rawValue
+        reply.target = run.target.text
+        reply.gpwsBehaviour = run.engine.behaviour.rawValue
+        reply.elapsedSeconds = Double(last?.time ?? 0)
+        reply.distanceKm = Double(last?.distance ?? 0) / 1000
+        reply.pace = Double(last?.pace ?? 0)
+        reply.heartRate = Double(last?.heartRate ?? 0)
+        reply.stationary = (last?.pace ?? 0) == 0
+        reply.samples = Int64(run.samples.count)
+        reply.gpws = run.status.rawValue
+        reply.alerts = Int64(run.alerts.count)
+        reply.startOrigin = run.startOrigin.rawValue
+        reply.mirroring = mirroring()
+        return reply
     }
 
     /// Ends the run: builds its flight, saves or queues it and forgets the run in one transaction.
-    func stop() throws -> JSONValue {
+    func stop() throws -> RunStopReply {
         guard let current = run else {
             logger.notice("run.save-skipped", ["reason": "no run in progress"])
             throw ControlError(nothingToStop)
         }
         let flight = current.flight(endingAt: now())
-        let extra = try database.transaction { () throws -> [String: JSONValue] in
-            let extra = try finish(flight, current)
+        var reply = RunStopReply(
+            id: flight.id, distanceKm: flight.distanceKm, durationSeconds: flight.durationSeconds, alerts: Int64(flight.alerts.count),
+            startOrigin: current.startOrigin.rawValue)
+        try database.transaction {
+            try finish(flight, current, &reply)
             try store.clear()
-            return extra
         }
         run = nil
         logger.notice("run.stopped", ["runId": flight.id, "distanceKm": flight.distanceKm, "alerts": flight.alerts.count])
         onFinished(flight, current)
-        var fields: [String: JSONValue] = [
-            "id": .string(flight.id), "distanceKm": .number(flight.distanceKm), "durationSeconds": .number(flight.durationSeconds),
-            "alerts": .integer(Int64(flight.alerts.count)), "startOrigin": .string(current.startOrigin.rawValue),
-        ]
-        fields.merge(extra) { _, new in new }
-        return .object(fields)
+        return reply
     }
 
     /// Ends the run `id` without saving or queueing anything (the phone, which led it, saves it).
@@ -169,7 +165,7 @@ final class RunCommands {
     }
 
     /// A generated run (stops included) fed as one batch, then stopped: the start, the trace and the stop.
-    func replay(_ request: ControlRequest) throws -> JSONValue {
+    func replay(_ request: ControlRequest) throws -> RunStopReply {
         _ = try Self.target(request)
         if let seed = request[ControlCommands.RunReplay.seed] { generator = FlightGenerator(seed: UInt64(seed)) }
         let distance = request[ControlCommands.RunReplay.distanceKm]
@@ -187,10 +183,9 @@ final class RunCommands {
             run = nil
             throw error
         }
-        let stopped = try stop()
-        var fields = stopped.objectValue ?? [:]
-        fields["trace"] = .array(zip(trace, samples).map(Self.json))
-        return .object(fields)
+        var stopped = try stop()
+        stopped.trace = zip(trace, samples).map(Self.decision)
+        return stopped
     }
 
     // MARK: - Arguments
@@ -221,16 +216,10 @@ final class RunCommands {
         }
     }
 
-    /// `{"t":600,"pace":0,"hr":120,"stationary":true,"decided":false,"gpws":"CLEAR","alert":null}`
-    static func json(_ decision: GPWSDecision, _ sample: FlightSample) -> JSONValue {
-        .object([
-            "t": .number(decision.time),
-            "pace": .number(Double(sample.pace)),
-            "hr": .number(Double(sample.heartRate)),
-            "stationary": .bool(decision.stationary),
-            "decided": .bool(decision.decided),
-            "gpws": .string(decision.status.rawValue),
-            "alert": decision.alert.map { .string($0.rawValue) } ?? .null,
-        ])
+    /// GPWS's decision on `sample`, as the replies show it.
+    static func decision(_ decision: GPWSDecision, _ sample: FlightSample) -> RunDecision {
+        RunDecision(
+            t: decision.time, pace: Double(sample.pace), hr: Double(sample.heartRate), stationary: decision.stationary, decided: decision.decided,
+            gpws: decision.status.rawValue, alert: decision.alert?.rawValue)
     }
 }

@@ -19,10 +19,12 @@ extension RunWayWatchApp {
     func installRuns() {
         // A watch-only run is transferred through the durable outbox, like `record`; a run the phone
         // led is the phone's to save (E.5), so the watch ends it and transfers nothing.
-        runs.finish = { [unowned self] flight, run in
-            guard run.startOrigin == .local else { return ["transferred": .bool(false)] }
-            let seq = try self.recorder.finish([flight]).last?.transferIdentifier
-            return seq.map { ["transfer": .integer($0)] } ?? [:]
+        runs.finish = { [unowned self] flight, run, reply in
+            guard run.startOrigin == .local else {
+                reply.transferred = false
+                return
+            }
+            reply.transfer = try self.recorder.finish([flight]).last?.transferIdentifier
         }
         runs.canStart = { [unowned self] _ in
             self.session.isLocalAppInstalled ? nil : "the RunWay watch app is not installed on this watch (runway watch app install)"

@@ -184,19 +184,18 @@ enum Completion {
             }
         case let .transfers(role):
             guard let client = device(before, role),
-                let reply = try? client.send(ControlCommands.transfers.request { $0[ControlCommands.Transfers.limit] = maximumListed })
+                let reply = try? client.send(
+                    ControlCommands.transfers.request { $0[ControlCommands.Transfers.limit] = maximumListed }, as: TransfersReply.self)
             else { return [] }
-            return (reply["outstanding"]?.arrayValue ?? []).filter { $0["onTheWire"]?.boolValue != true }.compactMap { item in
-                let keys = (item["keys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
-                return item["transferId"]?.intValue.map { (String($0), "\(item["bytes"]?.intValue ?? 0) bytes, keys \(keys)") }
+            return reply.outstanding.filter { !$0.onTheWire }.map { item in
+                (String(item.transferId), "\(item.bytes) bytes, keys \(item.keys.joined(separator: ","))")
             }
         case let .quarantined(role):
             guard let client = device(before, role),
-                let reply = try? client.send(ControlCommands.quarantine.request { $0[ControlCommands.Quarantine.limit] = maximumListed })
+                let reply = try? client.send(
+                    ControlCommands.quarantine.request { $0[ControlCommands.Quarantine.limit] = maximumListed }, as: QuarantineReply.self)
             else { return [] }
-            return (reply["transfers"]?.arrayValue ?? []).compactMap { item in
-                item["id"]?.intValue.map { (String($0), item["reason"]?.stringValue ?? "") }
-            }
+            return reply.transfers.map { (String($0.id), $0.reason) }
         }
     }
 

@@ -106,21 +106,32 @@ final class DeviceClient {
 
     func send(_ request: ControlRequest) throws -> JSONValue {
         _ = try request.validated(on: home.role == .phone ? .phone : .watch)
-        do {
-            return try client(for: request.command).send(request)
-        } catch let error as ControlError where error.reason == "appHoldsTheLink" {
-            // watch-os launched the app between the look and the request: the app holds the link now.
-            return try client(for: request.command).send(request)
-        } catch  where app != nil && deviceOS != nil && Self.askedAgainWhenTheAppGoes.contains(request.command) {
-            // The app went (reclaimed, jetsammed) between the look and its answer: asked again, the OS
-            // answers for it. Only for what reads and changes nothing.
-            app = nil
-            return try client(for: request.command).send(request)
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return try client(for: request.command).send(request)
+            } catch let error as ControlError where error.reason == "appHoldsTheLink" && attempts < 20 {
+                // watch-os launched the app between the look and the request: the app holds the link now.
+                app = nil
+            } catch
+                where app != nil && deviceOS != nil && Self.askedAgainWhenTheAppGoes.contains(request.command) && attempts < 20
+                && (error as? ControlError)?.exitStatus != 2
+            {
+                // The app went (reclaimed, jetsammed) between the look and its answer: asked again, the OS
+                // answers for it. Only for what reads, or changes to the same end however often it is asked
+                // (`link-set`: the same change applied twice gives the same conditions).
+                app = nil
+            }
+            // An app launched and reclaimed over and over (a short budget, a queue to send) can turn over
+            // between any two requests: the next look is a moment later.
+            usleep(50_000)
         }
     }
 
-    /// Read-only commands the OS also answers: a lost answer from an app on its way out is asked again.
-    static let askedAgainWhenTheAppGoes: Set<String> = ["status", "link-show"]
+    /// Commands the OS also answers that may be asked twice: a lost answer from an app on its way out is
+    /// asked again (not `link-schedule`: asked again, it would start over).
+    static let askedAgainWhenTheAppGoes: Set<String> = ["status", "link-show", "link-set"]
 
     func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
         try Reply(json: try send(request), replyTo: request.command)

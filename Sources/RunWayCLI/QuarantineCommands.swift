@@ -21,19 +21,14 @@ enum QuarantineCLI {
                 run: { parsed in
                     var request = ControlRequest(ControlCommands.quarantine)
                     if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Quarantine.limit] = limit }
-                    let result = try SessionCLI.call(parsed, device, request)
+                    let result = try SessionCLI.call(parsed, device, request, as: QuarantineReply.self)
                     if parsed.has("json") {
-                        Output.out(result.text)
+                        Output.out(result.json.text)
                         return 0
                     }
-                    let transfers = result["transfers"]?.arrayValue ?? []
-                    var lines = ["\(result["quarantined"]?.intValue ?? 0) quarantined"]
-                    for item in transfers {
-                        let id = item["id"]?.intValue ?? 0
-                        let seq = item["transferId"]?.intValue ?? 0
-                        let at = item["quarantinedAt"]?.stringValue ?? ""
-                        let bytes = item["bytes"]?.intValue ?? 0
-                        lines.append("  \(id)  transfer \(seq)  \(at)  \(bytes) bytes  \(item["reason"]?.stringValue ?? "")")
+                    var lines = ["\(result.quarantined) quarantined"]
+                    for item in result.transfers {
+                        lines.append("  \(item.id)  transfer \(item.transferId)  \(item.quarantinedAt)  \(item.bytes) bytes  \(item.reason)")
                     }
                     Output.out(lines.joined(separator: "\n"))
                     return 0

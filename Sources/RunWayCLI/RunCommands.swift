@@ -30,13 +30,12 @@ enum RunCLI {
                 specs: [CLI.homeSpec, modeSpec, paceSpec, zoneSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, try target(parsed, ControlRequest(ControlCommands.runStart)))
-                    var text = "started \(result["runId"]?.stringValue ?? "") (\(result["mode"]?.stringValue ?? "") \(result["target"]?.stringValue ?? ""))"
-                    if let mirroring = result["mirroring"] {
-                        text +=
-                            "; mirroring \(mirroring["state"]?.stringValue ?? "?") (assumed started: \(mirroring["assumedStarted"]?.boolValue == true ? "yes" : "no"))"
+                    let result = try call(parsed, device, try target(parsed, ControlRequest(ControlCommands.runStart)), as: RunStatusReply.self)
+                    var text = "started \(result.runId ?? "") (\(result.mode ?? "") \(result.target ?? ""))"
+                    if let mirroring = result.mirroring {
+                        text += "; mirroring \(mirroring.state) (assumed started: \(mirroring.assumedStarted ? "yes" : "no"))"
                     }
-                    Output.out(parsed.has("json") ? result.text : text)
+                    Output.out(parsed.has("json") ? result.json.text : text)
                     return 0
                 }),
             CLI.Command(
@@ -58,12 +57,13 @@ enum RunCLI {
                 positionals: 0,
                 run: { parsed in
                     let samples = try samples(parsed)
-                    let result = try call(parsed, device, ControlCommands.runSample.request { $0[ControlCommands.RunSample.samples] = samples })
+                    let result = try call(
+                        parsed, device, ControlCommands.runSample.request { $0[ControlCommands.RunSample.samples] = samples }, as: RunStatusReply.self)
                     if parsed.has("json") {
-                        Output.out(result.text)
+                        Output.out(result.json.text)
                     } else {
-                        let alerts = (result["trace"]?.arrayValue ?? []).compactMap { $0["alert"]?.stringValue }
-                        Output.out("gpws \(result["gpws"]?.stringValue ?? "")" + (alerts.isEmpty ? "" : "; alerts: " + alerts.joined(separator: ", ")))
+                        let alerts = (result.trace ?? []).compactMap(\.alert)
+                        Output.out("gpws \(result.gpws ?? "")" + (alerts.isEmpty ? "" : "; alerts: " + alerts.joined(separator: ", ")))
                     }
                     return 0
                 }),
@@ -75,7 +75,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStatus))
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStatus), as: RunStatusReply.self).json
                     Output.out(parsed.has("json") ? result.text : StatusText.render(result))
                     return 0
                 }),
@@ -97,15 +97,16 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStop))
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStop), as: RunStopReply.self)
                     if parsed.has("json") {
-                        Output.out(result.text)
-                    } else if device == .phone, result["saved"]?.stringValue == "saved", let id = result["id"]?.stringValue {
+                        Output.out(result.json.text)
+                    } else if device == .phone, result.saved == "saved" {
+                        let id = result.id
                         // The post-run summary (#26): the same figures as the Logbook's, with no delete.
                         let flight = try call(parsed, .phone, ControlCommands.flight.request { $0[ControlCommands.Flight.id] = id })
                         Output.out(FlightSummaryText.render(flight, calendar: .current()))
                     } else {
-                        Output.out(result["id"]?.stringValue ?? "")
+                        Output.out(result.id)
                     }
                     return 0
                 }),
@@ -127,8 +128,8 @@ enum RunCLI {
                     var request = try target(parsed, ControlRequest(ControlCommands.runReplay))
                     request[ControlCommands.RunReplay.seed] = try parsed.integer("seed", range: 0...Int.max)
                     request[ControlCommands.RunReplay.distanceKm] = try parsed.number("distance", range: 0.2...100)
-                    let result = try call(parsed, device, request)
-                    Output.out(parsed.has("json") ? result.text : "\(result["id"]?.stringValue ?? "") alerts=\(result["alerts"]?.intValue ?? 0)")
+                    let result = try call(parsed, device, request, as: RunStopReply.self)
+                    Output.out(parsed.has("json") ? result.json.text : "\(result.id) alerts=\(result.alerts)")
                     return 0
                 }),
         ]
@@ -161,6 +162,11 @@ enum RunCLI {
     /// Sends `request` to the device's daemon, checked against the catalogue first.
     static func call(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest) throws -> JSONValue {
         try CLI.client(parsed, device).send(request)
+    }
+
+    /// `call`, the reply decoded as the command's reply type.
+    static func call<Reply: ControlReply>(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest, as type: Reply.Type) throws -> Reply {
+        try CLI.client(parsed, device).send(request, as: type)
     }
 
     /// `request` (`run-start` or `run-replay`) with `--mode`, `--target-pace`, `--target-hr` as its

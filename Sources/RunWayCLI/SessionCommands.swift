@@ -164,16 +164,14 @@ enum SessionCLI {
                 run: { parsed in
                     var request = ControlRequest(ControlCommands.transfers)
                     if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Transfers.limit] = limit }
-                    let result = try call(parsed, device, request)
+                    let result = try call(parsed, device, request, as: TransfersReply.self)
                     if parsed.has("json") {
-                        Output.out(result.text)
+                        Output.out(result.json.text)
                     } else {
-                        var lines = ["\(result["outstandingUserInfoTransfers"]?.intValue ?? 0) outstanding"]
-                        for item in result["outstanding"]?.arrayValue ?? [] {
-                            let id = item["transferId"]?.intValue ?? 0
-                            let keys = (item["keys"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
+                        var lines = ["\(result.outstandingUserInfoTransfers) outstanding"]
+                        for item in result.outstanding {
                             lines.append(
-                                "  \(id)\(item["onTheWire"]?.boolValue == true ? " (on the wire)" : "")  \(item["bytes"]?.intValue ?? 0) bytes  keys: \(keys)")
+                                "  \(item.transferId)\(item.onTheWire ? " (on the wire)" : "")  \(item.bytes) bytes  keys: \(item.keys.joined(separator: ","))")
                         }
                         Output.out(lines.joined(separator: "\n"))
                     }
@@ -252,22 +250,34 @@ enum SessionCLI {
     static let appCommands: [CLI.Command] = ["install", "uninstall", "foreground", "background"].map { action in
         CLI.Command(
             path: ["watch", "app", action], synopsis: "--home W",
-            summary:
-                "Simulates the watch app being \(action == "install" ? "installed" : action == "uninstall" ? "removed" : "moved to the \(action)"). The phone sees it at once in isWatchAppInstalled and isReachable (reachable needs the app in the foreground)."
-                + (action == "foreground" || action == "background"
-                    ? " Under watch-os the same as runway watch app \(action == "foreground" ? "open" : "close")." : ""),
-            specs: [CLI.homeSpec], positionals: 0,
+            summary: appSummary(action), specs: [CLI.homeSpec], positionals: 0,
             run: { parsed in
                 let client = try CLI.client(parsed, .watch)
-                if client.deviceOS != nil, action == "foreground" || action == "background" {
-                    let status = try WatchOSCommands.appAction(client, action == "foreground" ? "open" : "close")
-                    Output.out("watch app: \(status.appState) (watch-os)")
+                if client.deviceOS != nil {
+                    // watch-os: the app's life is the OS's (install and uninstall work with the app down).
+                    let osAction = action == "foreground" ? "open" : action == "background" ? "close" : action
+                    let status = try WatchOSCommands.appAction(client, osAction)
+                    Output.out("watch app: \(status.appInstalled ? status.appState : "not installed") (watch-os)")
                     return 0
                 }
                 let reply = try client.sendToApp(ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action }, as: WatchAppReply.self)
                 Output.out("watch app: installed=\(reply.watchAppInstalled) active=\(reply.watchAppActive)")
                 return 0
             })
+    }
+
+    static func appSummary(_ action: String) -> String {
+        switch action {
+        case "uninstall":
+            return
+                "Deletes the watch app. Under watch-os (runway up runs it) as watchOS does: the app is stopped, its container and what the system held for it (its queued transfers, contexts, files) are deleted; the phone sees isWatchAppInstalled false (sessionWatchStateDidChange), its new transfers fail with 7006 and its queued ones wait. Without watch-os the always-running watch-agent is only marked uninstalled: its data stays."
+        case "install":
+            return
+                "Installs the watch app: under watch-os, after an uninstall it starts empty (over an installed app nothing changes); the phone sees isWatchAppInstalled true and sends what it held. Without watch-os the watch-agent is marked installed again."
+        default:
+            return
+                "Moves the watch app to the \(action). The phone sees it at once in isReachable (reachable needs the app in the foreground). Under watch-os the same as runway watch app \(action == "foreground" ? "open" : "close")."
+        }
     }
 
     static let jsonFileSpec = ArgumentSpec.option("json-file", "F", "a file holding one JSON object (- for stdin)")

@@ -11,7 +11,8 @@ enum TopCommand {
         path: ["top"], synopsis: "[NAME] [--phone P --watch W] [--interval-ms N] [--once] [--json] [--ascii]",
         summary: """
             One live view of both devices of a pair: each daemon up or down (and its pid), activation, link,
-            reachability, app states (phone-os's too when it runs the phone), the watch's outbox depth and drain
+            reachability, app states (phone-os's and watch-os's too when they run the devices: launches, reclaims,
+            the watch's queue and range while watch-os holds its link), the watch's outbox depth and drain
             rate, the phone's stored count and save rate, the last events, and a sparkline of both counts over the
             last minute. On a terminal it redraws in place on the alternate screen until Ctrl-C (the terminal is
             given back as it was); otherwise one plain block per refresh, or one with --once. --json prints one
@@ -63,8 +64,11 @@ enum TopCommand {
         }
         var phone = device(pair.phone, poll.phone)
         phone["os"] = poll.phoneOS?.json ?? .null
+        var watch = device(pair.watch, poll.watch)
+        watch["os"] = poll.watchOS?.json ?? .null
+        if let held = poll.watchHeldByOS { watch["heldByOS"] = held.json }
         return .object([
-            "pair": .string(pair.name), "watch": .object(device(pair.watch, poll.watch)), "phone": .object(phone),
+            "pair": .string(pair.name), "watch": .object(watch), "phone": .object(phone),
             "rates": .object(["drainPerSecond": .null, "savesPerSecond": .null]),
         ])
     }
@@ -136,8 +140,27 @@ struct TopView {
     }
 
     private func watchBlock(_ poll: PairPoll) -> [String] {
-        var lines = ["WATCH  \(pair.watch)", upLine("watch-agent", poll.watch)]
-        guard let s = poll.watch.status else { return lines }
+        // Under watch-os an app that is not running is the normal state: it holds the link meanwhile.
+        let appIdle = poll.watchOS != nil && !poll.watch.up
+        var lines = [
+            "WATCH  \(pair.watch)", appIdle ? row("watch-agent", "not running (watch-os launches it)") : upLine("watch-agent", poll.watch),
+        ]
+        if let os = poll.watchOS {
+            lines.append(
+                row(
+                    "watch-os",
+                    "app \(os.appState)" + (os.appPid.map { " (pid \($0))" } ?? "")
+                        + ", \(plural(Int(os.launchCount), "launch", "launches")), \(os.reclaims) reclaimed"))
+        }
+        guard let s = poll.watch.status else {
+            if let held = poll.watchHeldByOS {
+                let range = held.other["linkRange"]?.stringValue ?? "?"
+                let inRange = held.other["phoneInRange"]?.boolValue == true
+                lines.append(row("link", "watch-os's, " + (range == "out" ? "out of range" : inRange ? "phone in range (\(range))" : "no phone")))
+                lines.append(row("outbox", "\(poll.outbox.map(String.init) ?? "?") queued, for the app to send"))
+            }
+            return lines
+        }
         lines.append(row("activation", s.activationState))
         lines.append(row("link", (s.linked ? "connected" : "not connected") + (s.linkEnabled == false ? " (out of range)" : "")))
         lines.append(row("reachable", yesNo(s.reachable)))

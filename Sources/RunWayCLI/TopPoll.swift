@@ -5,8 +5,9 @@ import Posix
 import TerminalViews
 
 /// One poll of a pair for `runway top` and `runway timeline record`: each daemon's `status` over its
-/// control socket, and phone-os's `os-status` when it runs. A daemon that does not answer is down, not
-/// an error: the view goes on and says so.
+/// control socket, and phone-os's and watch-os's `os-status` when they run — with, while the watch app is
+/// not running, watch-os's own answer for the watch (its queue, the range). A daemon that does not answer
+/// is down, not an error: the view goes on and says so.
 struct PairPoll {
     struct Device {
         var status: StatusReply?
@@ -32,8 +33,15 @@ struct PairPoll {
     var phone: Device
     /// phone-os's status, when the phone is run by it.
     var phoneOS: OSStatusReply?
+    /// watch-os's, when the watch is run by it; and its `status` for the watch while the app is not running.
+    var watchOS: OSStatusReply?
+    var watchHeldByOS: StatusReply?
 
-    var outbox: Int? { watch.count("outstandingUserInfoTransfers") }
+    /// The watch's queue: the app's count, or watch-os's while the app is not running.
+    var outbox: Int? {
+        watch.count("outstandingUserInfoTransfers")
+            ?? watchHeldByOS.flatMap { (0...1_000_000_000).contains($0.outstandingUserInfoTransfers) ? Int($0.outstandingUserInfoTransfers) : nil }
+    }
     var stored: Int? { phone.count("flights") }
     var acknowledged: Int? { watch.count("lastAcknowledgedTransfer", in: "outbox") }
 
@@ -41,14 +49,22 @@ struct PairPoll {
     static let timeoutMilliseconds = 2000
 
     static func take(_ pair: PairRegistry.Pair) -> PairPoll {
-        let phoneHome = DeviceHome(path: pair.phone, role: .phone)
-        var os: OSStatusReply?
-        let osPath = phoneHome.osControlSocketPath
-        if Filesystem.kind(of: osPath) == .socket {
-            os = try? ControlClient(home: phoneHome, socketPath: osPath, timeoutMilliseconds: timeoutMilliseconds)
-                .send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
+        let phoneHome = DeviceHome(path: pair.phone, role: .phone), watchHome = DeviceHome(path: pair.watch, role: .watch)
+        var poll = PairPoll(watch: device(watchHome), phone: device(phoneHome), phoneOS: osStatus(phoneHome), watchOS: osStatus(watchHome))
+        if poll.watchOS != nil, !poll.watch.up {
+            poll.watchHeldByOS = try? osClient(watchHome)?.send(ControlRequest(ControlCommands.status), as: StatusReply.self)
         }
-        return PairPoll(watch: device(DeviceHome(path: pair.watch, role: .watch)), phone: device(phoneHome), phoneOS: os)
+        return poll
+    }
+
+    private static func osClient(_ home: DeviceHome) -> ControlClient? {
+        let path = home.osControlSocketPath
+        guard Filesystem.kind(of: path) == .socket else { return nil }
+        return try? ControlClient(home: home, socketPath: path, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    private static func osStatus(_ home: DeviceHome) -> OSStatusReply? {
+        try? osClient(home)?.send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
     }
 
     private static func device(_ home: DeviceHome) -> Device {
@@ -131,16 +147,20 @@ struct TopEvents {
                 count(key: key, device: name, from: a, to: b, clock: clock)
             }
         }
-        let oldApp = before.phoneOS?.appState, newApp = after.phoneOS?.appState
-        if let oldApp, let newApp, oldApp != newApp {
-            add(Event(clock: clock, device: "phone", text: "app \(oldApp) → \(newApp) (phone-os)"))
+        for (device, os, was, now) in [("phone", "phone-os", before.phoneOS, after.phoneOS), ("watch", "watch-os", before.watchOS, after.watchOS)] {
+            if let oldApp = was?.appState, let newApp = now?.appState, oldApp != newApp {
+                add(Event(clock: clock, device: device, text: "app \(oldApp) → \(newApp) (\(os))"))
+            }
+            // The OS's counters: a launch (and why) or a reclaim between two polls, even one too quick to see.
+            let counters: [(KeyPath<OSStatusReply, Int64>, String)] = [(\.launchCount, "launched"), (\.reclaims, "reclaimed"), (\.jetsams, "jetsammed")]
+            for (key, words) in counters {
+                guard let a = was?[keyPath: key], let b = now?[keyPath: key], b > a, b - a <= 1_000_000 else { continue }
+                let reason = key == \OSStatusReply.launchCount ? now.map { ", last for \($0.lastLaunchReason)" } ?? "" : ""
+                add(Event(clock: clock, device: device, text: "app \(words) by \(os)" + (b - a > 1 ? " \(b - a) times" : "") + reason))
+            }
         }
-        // phone-os's counters: a launch (and why) or a reclaim between two polls, even one too quick to see.
-        let counters: [(KeyPath<OSStatusReply, Int64>, String)] = [(\.launchCount, "launched"), (\.reclaims, "reclaimed"), (\.jetsams, "jetsammed")]
-        for (key, words) in counters {
-            guard let a = before.phoneOS?[keyPath: key], let b = after.phoneOS?[keyPath: key], b > a, b - a <= 1_000_000 else { continue }
-            let reason = key == \OSStatusReply.launchCount ? after.phoneOS.map { ", last for \($0.lastLaunchReason)" } ?? "" : ""
-            add(Event(clock: clock, device: "phone", text: "app \(words) by phone-os" + (b - a > 1 ? " \(b - a) times" : "") + reason))
+        if let a = before.watchOS?.phoneInRange, let b = after.watchOS?.phoneInRange, a != b, !after.watch.up {
+            add(Event(clock: clock, device: "watch", text: "phone in range \(Self.word(.bool(a))) → \(Self.word(.bool(b))) (watch-os)"))
         }
     }
 

@@ -3,12 +3,14 @@ import Control
 import JSONText
 import Posix
 
-/// `runway watch app open|close|force-quit|suspend|resume` and `runway watch os status|jetsam`: the user
+/// `runway watch app open|close|force-quit|suspend|resume` (install and uninstall: `SessionCommands`,
+/// which answer without watch-os too) and `runway watch os status|jetsam`: the user
 /// and the system of a watch run by `watch-os`. Without watch-os (a watch-agent started by hand, `runway
 /// up --no-os`) `open` and `close` move the always-running app to the foreground and the background.
 enum WatchOSCommands {
     static func render(_ status: OSStatusReply) -> String {
         var rows = PhoneOSCommands.rows(status).filter { $0.label != "installed" && $0.label != "locked" }
+        rows.append(("installed", status.appInstalled ? "yes" : "no (runway watch app install)"))
         if let inRange = status.phoneInRange { rows.append(("phone", inRange ? "in range" : "out of range")) }
         if let completed = status.backgroundTasksCompleted { rows.append(("background tasks completed", "\(completed)")) }
         return rows.map { "\($0.label): \($0.text)" }.joined(separator: "\n")

@@ -4,7 +4,7 @@ import Glibc
 import PairTesting
 
 let usage = """
-    usage: scripts/chaos [--iterations N] [--seed S] [--legacy] [--link-rate N] [--link-conditions]
+    usage: scripts/chaos [--iterations N] [--seed S] [--legacy] [--link-rate N] [--link-conditions] [--watch-os]
 
     Starts a paired phone and watch in fresh homes, records flights in bursts and meanwhile SIGKILLs
     and relaunches both daemons and takes the link down and up, N times (default 50); then waits for
@@ -14,7 +14,10 @@ let usage = """
     (RunWay 1.3's bug): the run must then report the lost flights and fail. --link-rate sets the
     watch's link speed in transfers a second (default 200). --link-conditions also draws random
     conditions for the air now and then (runway link set: latency, jitter, loss, bandwidth, range;
-    docs/link-conditions.md), from the same seed; the final drain is in clear air.
+    docs/link-conditions.md), from the same seed; the final drain is in clear air. --watch-os runs the
+    watch under watch-os (a 500 ms background budget), which launches the watch app on demand: a watch
+    kill is watch-os's SIGKILL (the app dies with it), or the app is jetsammed or closed, and the link
+    goes out of range and back (runway link set --range, which watch-os answers while the app is down).
 
     exit status: 0 every invariant holds, 1 a violation (the ids are named) or a failure, 2 bad usage.
     """
@@ -40,6 +43,7 @@ while let argument = arguments.popFirst() {
     case "--link-rate": options.linkRate = number(argument, arguments.popFirst(), 1...1_000_000)
     case "--legacy": options.legacy = true
     case "--link-conditions": options.linkConditions = true
+    case "--watch-os": options.watchOS = true
     case "--help", "-h":
         print(usage)
         exit(0)

@@ -93,6 +93,32 @@ import Testing
         #expect(Filesystem.kind(of: staged) == .missing)
     }
 
+    /// Half-received on one link, its queued copy gone before the next: the sender fails it (7013, once)
+    /// and says so (`fileCancel`); the receiver drops the half it had and no longer counts it pending.
+    @Test func aFileWhoseQueuedCopyIsGoneFailsWith7013AndTheReceiverDropsWhatItHad() throws {
+        let harness = try filesHarness()
+        let (path, _) = try file(harness, "gone.bin", size: 12 << 20)
+        harness.link?.b.drops = { $0.type == .fileProgress }
+        let info = try harness.watch.transferFile(path: path, metadata: nil)
+        try harness.drive()
+        guard let partial = harness.phone.fileBeingReceived, partial.durable > 0, partial.durable < partial.size else {
+            Issue.record("the file was not half-way: \(String(describing: harness.phone.fileBeingReceived))")
+            return
+        }
+        harness.link?.closeBoth(reason: "out of range")
+        unlink(harness.watch.fileQueue!.storedPath(info.record.stored))
+        let staged = harness.phone.fileQueue!.incomingPath(peer: harness.watch.deviceID, seq: info.seq)
+        #expect(Filesystem.kind(of: staged) == .regular)
+        try harness.connect()
+        let failed = harness.watchDelegate.finished.filter { $0.lane == .file }
+        #expect(failed.count == 1 && failed.first?.error?.code == .fileAccessDenied, "\(failed)")
+        #expect(try harness.watch.outstandingFileTransferCount() == 0)
+        #expect(Filesystem.kind(of: staged) == .missing, "the half the phone had is gone")
+        #expect(try FileInbox(database: harness.phoneDB).all().isEmpty)
+        #expect(harness.phone.hasContentPending == false, "the phone waits for nothing")
+        #expect(harness.phoneDelegate.files.isEmpty)
+    }
+
     @Test func aFileWhoseBytesDoNotMatchItsChecksumFailsAtTheSender() throws {
         let harness = try filesHarness()
         let (path, _) = try file(harness, "bad.bin", size: 300_000)

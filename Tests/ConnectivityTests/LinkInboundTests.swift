@@ -50,13 +50,19 @@ import Testing
         #expect(unexpected == [.violation("unexpected hello frame on an established link")])
     }
 
-    @Test func aPeersErrorCommitsWhatCameBeforeItThenStops() {
-        let error = WCError(.deviceNotPaired, "gone")
-        let actions = LinkInbound.actions(for: [userInfo(1), ack(3), Frame(.error, ErrorFrame.encode(error)), userInfo(2)])
-        #expect(actions.count == 2)
+    /// What came before a peer's error is taken: its transfers committed, its acknowledgements applied —
+    /// a watch switch acknowledges what the phone delivered, then closes with an error, and a watch that
+    /// reads both at once must let go of what was acknowledged (`WatchSwitchTests`). Nothing after it.
+    @Test func aPeersErrorCommitsAndAppliesWhatCameBeforeItThenStops() {
+        let error = WCError(.notReachable, "the iPhone switched to another watch")
+        let actions = LinkInbound.actions(for: [userInfo(1), ack(3), Frame(.error, ErrorFrame.encode(error)), userInfo(2), ack(4)])
+        #expect(actions.count == 3)
         #expect(seqs(actions[0]) == [1])
-        #expect(actions[1] == .peerError(error))
-        #expect(actions[1].endsTheRead)
+        #expect(actions[1] == .acknowledge(upTo: 3, lane: .userInfo))
+        #expect(actions[2] == .peerError(error))
+        #expect(actions[2].endsTheRead)
+        let none = LinkInbound.actions(for: [Frame(.error, ErrorFrame.encode(error)), ack(4)])
+        #expect(none == [.peerError(error)], "an acknowledgement after the error is not applied")
     }
 
     @Test func messagesAndContextsKeepTheirOrder() {

@@ -91,6 +91,76 @@ import Testing
         #expect(link.conditions == LinkConditions(latencyMilliseconds: 50, jitterMilliseconds: 20, loss: 0.25, bandwidthKbps: 0, range: .wifi))
     }
 
+    @Test func aLiveRunsRepliesAreTheOnesTheDevicesWrote() throws {
+        #expect(RunStatusReply.idle.json == .object(["state": .string("idle"), "startOrigin": .null]))
+        var running = RunStatusReply(state: "running")
+        running.runId = "R"
+        running.startOrigin = "local"
+        running.samples = 2
+        running.pace = 360
+        running.trace = [RunDecision(t: 1, pace: 360, hr: 150, stationary: false, decided: true, gpws: "CLEAR", alert: nil)]
+        #expect(
+            running.json
+                == .object([
+                    "state": .string("running"), "runId": .string("R"), "startOrigin": .string("local"), "samples": .integer(2), "pace": .number(360),
+                    "trace": .array([
+                        .object([
+                            "t": .number(1), "pace": .number(360), "hr": .number(150), "stationary": .bool(false), "decided": .bool(true),
+                            "gpws": .string("CLEAR"), "alert": .null,
+                        ])
+                    ]),
+                ]))
+        #expect(try RunStatusReply(json: running.json, replyTo: "run-sample") == running)
+        var stopped = RunStopReply(id: "R", distanceKm: 5.2, durationSeconds: 1800, alerts: 1, startOrigin: "remote")
+        stopped.transferred = false
+        #expect(
+            stopped.json
+                == .object([
+                    "id": .string("R"), "distanceKm": .number(5.2), "durationSeconds": .number(1800), "alerts": .integer(1),
+                    "startOrigin": .string("remote"), "transferred": .bool(false),
+                ]))
+        #expect(try RunStopReply(json: stopped.json, replyTo: "run-stop") == stopped)
+    }
+
+    @Test func theQueuesListsAreTheOnesTheSessionWrote() throws {
+        let transfers = TransfersReply(
+            outstandingUserInfoTransfers: 1, outstanding: [.init(transferId: 3, isTransferring: true, onTheWire: false, keys: ["a", "type"], bytes: 40)],
+            finishedSinceStart: 2, recentlyFinished: [.init(transferId: 1, replayed: false, error: nil), .init(transferId: 2, replayed: true, error: "7017 x")])
+        #expect(
+            transfers.json
+                == .object([
+                    "outstandingUserInfoTransfers": .integer(1),
+                    "outstanding": .array([
+                        .object([
+                            "transferId": .integer(3), "isTransferring": .bool(true), "onTheWire": .bool(false),
+                            "keys": .array([.string("a"), .string("type")]),
+                            "bytes": .integer(40),
+                        ])
+                    ]),
+                    "finishedSinceStart": .integer(2),
+                    "recentlyFinished": .array([
+                        .object(["transferId": .integer(1), "replayed": .bool(false), "error": .null]),
+                        .object(["transferId": .integer(2), "replayed": .bool(true), "error": .string("7017 x")]),
+                    ]),
+                ]))
+        #expect(try TransfersReply(json: transfers.json, replyTo: "transfers") == transfers)
+        let quarantine = QuarantineReply(
+            quarantined: 1, receivedMessages: 0,
+            transfers: [.init(id: 1, transferId: 9, peer: "W", reason: "r", quarantinedAt: "t", bytes: 3, userInfo: nil, payloadBase64: "AQID")])
+        #expect(
+            quarantine.json
+                == .object([
+                    "quarantined": .integer(1), "receivedMessages": .integer(0),
+                    "transfers": .array([
+                        .object([
+                            "id": .integer(1), "transferId": .integer(9), "peer": .string("W"), "reason": .string("r"), "quarantinedAt": .string("t"),
+                            "bytes": .integer(3), "payloadBase64": .string("AQID"),
+                        ])
+                    ]),
+                ]))
+        #expect(try QuarantineReply(json: quarantine.json, replyTo: "quarantine") == quarantine)
+    }
+
     @Test func fieldsAddedLaterReadAsTheirDefaultsFromAnOlderDaemon() throws {
         let older: JSONValue = .object([
             "home": .string("/h"), "pid": .integer(9), "appState": .string("notRunning"), "forceQuit": .bool(false), "launches": .object([:]),

@@ -54,6 +54,22 @@ import Testing
         #expect(match.5 == "0" && match.6 == "0" && match.7 == "order kept")
     }
 
+    /// Under watch-os (SIGKILLs of watch-os, its app jetsammed or closed, the range out and back, which
+    /// watch-os answers while the app is down), with link conditions: still nothing lost, duplicated or
+    /// out of order.
+    @Test func aChaosRunUnderWatchOSLosesNothing() throws {
+        let result = try runTool(["--iterations", "24", "--seed", "11", "--link-conditions", "--watch-os"], binary: "runway-chaos")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(result.status == 0, "\(result.stdout.suffix(3000))\n\(result.stderr)")
+        #expect(lines.first?.contains("--watch-os") == true)
+        #expect(lines.contains { $0.contains("under watch-os") })
+        #expect(lines.contains { $0.contains("jetsam watch app") } && lines.contains { $0.contains("SIGKILL watch") }, "seed 11 draws both")
+        let last = try #require(lines.last)
+        let match = try #require(last.wholeMatch(of: Self.verdict), "last line: \(last)")
+        #expect(Int(match.3)! > 0 && match.3 == match.4)
+        #expect(match.5 == "0" && match.6 == "0" && match.7 == "order kept")
+    }
+
     @Test func badArgumentsAreUsageErrors() throws {
         let result = try runTool(["--iterations", "zero"], binary: "runway-chaos")
         #expect(result.status == 2)

@@ -116,4 +116,39 @@ import Testing
             #expect(report.files.received == 2)
         }
     }
+
+    /// A queued file whose copy has gone from the sender's queue (`HOME/files/out`) fails there with 7013
+    /// in `didFinish`, and the receiver, which had part of it from an earlier link, drops that part and
+    /// stops waiting for it (`hasContentPending` false), instead of holding it until the sender's next file.
+    @Test func aQueuedFileWhoseCopyIsGoneFailsWith7013AndTheReceiverStopsWaitingForIt() throws {
+        try withRunningPair(tag: "filesgone") { pair in
+            try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+            // Slow air (200 kbit/s): the file is partly across when the link goes.
+            try pair.setLinkConditions(["--bandwidth", "200"])
+            let track = try Self.randomFile(pair, "track.fit", size: 600_000)
+            let sent = try run(["watch", "transfer-file", track, "--home", pair.watchHome])
+            #expect(sent.status == 0, "\(sent.stderr)")
+            try pair.waitUntil("the phone holds part of it") {
+                let files = try JSONValue(parsing: try run(["watch", "files", "--home", pair.watchHome, "--json"]).stdout)
+                return (files["outstanding"]?.arrayValue?.first?["completedBytes"]?.intValue ?? 0) > 0
+            }
+            try pair.setLink(up: false)
+            let queue = pair.watchHome + "/files/out"
+            for name in try FileManager.default.contentsOfDirectory(atPath: queue) { unlink(queue + "/" + name) }
+            try pair.setLinkConditions(["--reset"])
+            try pair.setLink(up: true)
+
+            try pair.waitUntil("the watch's app hears it failed, 7013") {
+                try run(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.contains(#""code":7013"#)
+            }
+            #expect(try pair.status("watch")["outstandingFileTransfers"] == .integer(0))
+            try pair.waitUntil("the phone no longer waits for it") { try pair.status("phone")["hasContentPending"] == .bool(false) }
+            let staged = (try? FileManager.default.contentsOfDirectory(atPath: pair.phoneHome + "/files/in")) ?? []
+            #expect(staged.isEmpty, "what arrived of it is gone: \(staged)")
+            #expect(try String(contentsOfFile: pair.phoneLog, encoding: .utf8).contains(#"reason="given up by the sender""#))
+            #expect(try pair.status("phone")["inbox"]?["receivedFiles"] == .integer(0))
+            try pair.record(2)
+            try pair.expectDrainedAndClean(stored: 2)
+        }
+    }
 }

@@ -18,10 +18,11 @@ import Testing
     }
 
     @Test func topShowsBothDevicesAndFollowsARecordingAndAKill() throws {
-        let pair = try SimulatedPair(tag: "top")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
+        try withRunningPair(tag: "top") { try Self.checkTopShowsBothDevicesAndFollowsARecordingAndAKill($0) }
+    }
+
+    /// The body of `topShowsBothDevicesAndFollowsARecordingAndAKill`, a function of its own: inline in the closure, swift-frontend 6.3.1 crashes (SendNonSendable, map::at).
+    static func checkTopShowsBothDevicesAndFollowsARecordingAndAKill(_ pair: SimulatedPair) throws {
         let top = try TerminalTool(["top", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--interval-ms", "200"])
         try top.waitForScreen("both devices up") { screen in
             screen.text.contains("watch-agent  up, pid \(pair.watch!.pid)") && screen.text.contains("phone-daemon up, pid \(pair.phone!.pid)")
@@ -54,10 +55,11 @@ import Testing
     }
 
     @Test func thePhoneUIOnATerminalIsAScreenNotAScroll() throws {
-        let pair = try SimulatedPair(tag: "uiscreen")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
+        try withRunningPair(tag: "uiscreen") { try Self.checkThePhoneUIOnATerminalIsAScreenNotAScroll($0) }
+    }
+
+    /// The body of `thePhoneUIOnATerminalIsAScreenNotAScroll`, a function of its own: inline in the closure, swift-frontend 6.3.1 crashes (SendNonSendable, map::at).
+    static func checkThePhoneUIOnATerminalIsAScreenNotAScroll(_ pair: SimulatedPair) throws {
         try pair.record(2)
         try pair.waitUntilDrained()
         let ui = try TerminalTool(["phone", "ui", "--home", pair.phoneHome], columns: 160, rows: 30)
@@ -81,9 +83,11 @@ import Testing
     }
 
     @Test func topWithoutATerminalIsPlainAndADownDeviceIsNoError() throws {
-        let pair = try SimulatedPair(tag: "topplain")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
+        try withRunningPair(tag: "topplain", phone: nil) { try Self.checkTopWithoutATerminalIsPlainAndADownDeviceIsNoError($0) }
+    }
+
+    /// The body of `topWithoutATerminalIsPlainAndADownDeviceIsNoError`, a function of its own: inline in the closure, swift-frontend 6.3.1 crashes (SendNonSendable, map::at).
+    static func checkTopWithoutATerminalIsPlainAndADownDeviceIsNoError(_ pair: SimulatedPair) throws {
         let state = pair.root + "/state"
         let environment = ["RUNWAY_STATE_DIR": state]
         #expect(try runTool(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--name", "views"], environment: environment).status == 0)
@@ -107,6 +111,21 @@ import Testing
         let osSnapshot = try JSONValue(parsing: try runTool(["top", "--json"], environment: environment).stdout)
         #expect(osSnapshot["phone"]?["os"]?["appState"]?.stringValue != nil)
 
+        // A watch run by watch-os, its app not running: watch-os's line, and what it holds for the watch.
+        pair.killWatch()
+        try pair.startWatchOS(["--background-budget-ms", "300"])
+        try pair.setLinkConditions(["--range", "out"])
+        try pair.waitUntil("watch-os holds the watch, its app down") {
+            let view = try runTool(["top", "--once"], environment: environment).stdout
+            return view.contains("watch-agent  not running (watch-os launches it)") && view.contains("link         watch-os's, out of range")
+        }
+        let watchView = try runTool(["top", "--once"], environment: environment).stdout
+        #expect(watchView.contains("watch-os     app not running, "), "\(watchView)")
+        #expect(watchView.contains("outbox       0 queued, for the app to send"), "\(watchView)")
+        let watchSnapshot = try JSONValue(parsing: try runTool(["top", "--json"], environment: environment).stdout)
+        #expect(watchSnapshot["watch"]?["os"]?["appState"] == .string("not running"))
+        #expect(watchSnapshot["watch"]?["heldByOS"]?["linkRange"] == .string("out"))
+
         for (arguments, words) in [
             (["top", "--interval-ms", "5"], "--interval-ms"), (["top", "--phone", pair.phoneHome], "--phone and --watch"),
             (["top", "--phone", "/nonexistent/p", "--watch", pair.watchHome, "--once"], "/nonexistent/p"),
@@ -119,9 +138,11 @@ import Testing
     }
 
     @Test func topFollowsPhoneOSLaunchingAndReclaimingTheApp() throws {
-        let pair = try SimulatedPair(tag: "topos")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
+        try withRunningPair(tag: "topos", phone: nil) { try Self.checkTopFollowsPhoneOSLaunchingAndReclaimingTheApp($0) }
+    }
+
+    /// The body of `topFollowsPhoneOSLaunchingAndReclaimingTheApp`, a function of its own: inline in the closure, swift-frontend 6.3.1 crashes (SendNonSendable, map::at).
+    static func checkTopFollowsPhoneOSLaunchingAndReclaimingTheApp(_ pair: SimulatedPair) throws {
         try pair.startPhoneOS(["--background-budget-ms", "300"])
         let top = try RunningTool(["top", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--interval-ms", "100"])
         defer { top.signal(SIGKILL); _ = top.wait() }
@@ -140,10 +161,13 @@ import Testing
     }
 
     @Test func aTimelineMarksAPhoneKillAndEndsWithTheCheckersCounts() throws {
-        let pair = try SimulatedPair(tag: "timeline")
-        defer { pair.cleanUp() }
-        pair.watchArguments = ["--link-rate", "300"]
-        try pair.startWatch()
+        try withRunningPair(tag: "timeline", watch: ["--link-rate", "300"], phone: nil) {
+            try Self.checkATimelineMarksAPhoneKillAndEndsWithTheCheckersCounts($0)
+        }
+    }
+
+    /// The body of `aTimelineMarksAPhoneKillAndEndsWithTheCheckersCounts`, a function of its own: inline in the closure, swift-frontend 6.3.1 crashes (SendNonSendable, map::at).
+    static func checkATimelineMarksAPhoneKillAndEndsWithTheCheckersCounts(_ pair: SimulatedPair) throws {
         let file = pair.root + "/timeline.ndjson", svg = pair.root + "/timeline.svg"
         let recorder = try RunningTool([
             "timeline", "record", "--phone", pair.phoneHome, "--watch", pair.watchHome, "--out", file,
@@ -189,10 +213,11 @@ import Testing
     }
 
     @Test func theFlightSummaryDrawsPaceHeartRateAndSplits() throws {
-        let pair = try SimulatedPair(tag: "charts")
-        defer { pair.cleanUp() }
-        try pair.startWatch()
-        try pair.startPhone()
+        try withRunningPair(tag: "charts") { try Self.checkTheFlightSummaryDrawsPaceHeartRateAndSplits($0) }
+    }
+
+    /// The body of `theFlightSummaryDrawsPaceHeartRateAndSplits`, a function of its own: inline in the closure, swift-frontend 6.3.1 crashes (SendNonSendable, map::at).
+    static func checkTheFlightSummaryDrawsPaceHeartRateAndSplits(_ pair: SimulatedPair) throws {
         let id = try pair.record(1, distanceKm: 5.5)[0]
         try pair.waitUntilDrained()
         let drawn = try runTool(["phone", "flight", id, "--home", pair.phoneHome], environment: ["LANG": "C.UTF-8", "LC_ALL": ""])

@@ -144,6 +144,19 @@ import Testing
         #expect(actions.contains(.linkDown) && actions.contains(.linkUp))
     }
 
+    /// Under watch-os the watch's disruptions are watch-os's kills and its app's jetsams and closes; without
+    /// it a seed names the schedule it always did.
+    @Test func underWatchOSTheAppIsJetsammedAndClosedToo() {
+        let plain = ChaosSchedule.make(seed: 42, iterations: 200)
+        #expect(plain == ChaosSchedule.make(seed: 42, iterations: 200, watchOS: false))
+        #expect(!plain.flatMap { $0 }.contains(.jetsamWatchApp))
+        let underOS = ChaosSchedule.make(seed: 42, iterations: 200, watchOS: true)
+        #expect(underOS == ChaosSchedule.make(seed: 42, iterations: 200, watchOS: true))
+        let actions = underOS.flatMap { $0 }
+        #expect(actions.contains(.jetsamWatchApp) && actions.contains(.closeWatchApp) && actions.contains(.killWatch))
+        for iteration in underOS { #expect(iteration.contains(.killWatch) == iteration.contains(.relaunchWatch)) }
+    }
+
     @Test func everyKillIsFollowedByARelaunchWithinItsIteration() {
         for iteration in ChaosSchedule.make(seed: 7, iterations: 500) {
             #expect(iteration.contains(.killPhone) == iteration.contains(.relaunchPhone))
