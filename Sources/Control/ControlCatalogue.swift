@@ -45,9 +45,10 @@ public enum ControlCommands {
             .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
         ], "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
     public static let files = ControlCommandSpec(
-        "files", both, arguments: [Files.limit], "the file transfers: outstanding (with their progress) and received (where the app keeps them)")
+        "files", both, arguments: [Files.limit], reply: FilesReply.self,
+        "the file transfers: outstanding (with their progress) and received (where the app keeps them)")
     public static let received = ControlCommandSpec(
-        "received", both, session: true, arguments: [Received.limit], "the userInfo dictionaries received, oldest first")
+        "received", both, session: true, arguments: [Received.limit], reply: ReceivedReply.self, "the userInfo dictionaries received, oldest first")
     public static let contextSet = ControlCommandSpec(
         "context-set", both, session: true, arguments: [Payload.payload], reply: ContextSetReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
@@ -114,7 +115,7 @@ public enum ControlCommands {
         "run-replay", both, arguments: RunStart.target + [RunReplay.seed, RunReplay.distanceKm], reply: RunStopReply.self,
         errors: [.failure("a run is in progress, or the device cannot start one")], "replay a generated run")
     public static let storeLimit = ControlCommandSpec(
-        "store-limit", both, test: true, arguments: [StoreLimit.pages], "cap the store's size in pages (0 lifts it)")
+        "store-limit", both, test: true, arguments: [StoreLimit.pages], reply: StoreLimitReply.self, "cap the store's size in pages (0 lifts it)")
 
     // MARK: - The phone
 
@@ -122,37 +123,43 @@ public enum ControlCommands {
     public static let flight = ControlCommandSpec(
         "flight", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "one flight with its analysis")
     public static let delete = ControlCommandSpec(
-        "delete", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "delete a flight")
-    public static let attach = ControlCommandSpec("attach", [.phone], "become the app's UI: events until the connection closes")
+        "delete", [.phone], arguments: [Flight.id], reply: DeleteReply.self, errors: [.failure("no flight has that id")], "delete a flight")
+    public static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
     public static let preflight = ControlCommandSpec(
-        "preflight", [.phone], arguments: [Preflight.legacy], "the pre-flight Apple Watch row")
-    public static let language = ControlCommandSpec("language", [.phone], "the app's language setting")
-    public static let languageSet = ControlCommandSpec("language-set", [.phone], arguments: [LanguageSet.language], "set the app's language")
-    public static let strings = ControlCommandSpec("strings", [.phone], "the app's texts in its effective language")
-    public static let settings = ControlCommandSpec("settings", [.phone], "Settings › RunWay")
-    public static let notifications = ControlCommandSpec("notifications", [.phone, .phoneOS], "the notification centre: pending and delivered")
-    public static let reminders = ControlCommandSpec("reminders", [.phone], "the run reminders")
+        "preflight", [.phone], arguments: [Preflight.legacy], reply: PreflightReply.self, "the pre-flight Apple Watch row")
+    public static let language = ControlCommandSpec("language", [.phone], reply: LanguageReply.self, "the app's language setting")
+    public static let languageSet = ControlCommandSpec(
+        "language-set", [.phone], arguments: [LanguageSet.language], reply: LanguageReply.self, "set the app's language")
+    public static let strings = ControlCommandSpec("strings", [.phone], reply: StringsReply.self, "the app's texts in its effective language")
+    public static let settings = ControlCommandSpec("settings", [.phone], reply: SettingsReply.self, "Settings › RunWay")
+    public static let notifications = ControlCommandSpec(
+        "notifications", [.phone, .phoneOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
+    public static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
     public static let remindersReschedule = ControlCommandSpec(
-        "reminders-reschedule", [.phone], "reschedule the run reminders, as opening the app does")
+        "reminders-reschedule", [.phone], reply: RemindersReply.self, "reschedule the run reminders, as opening the app does")
     public static let notificationAdd = ControlCommandSpec(
         "notification-add", [.phone, .phoneOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
-        errors: [.invalid("the notification would fire now or in the past")], "add a notification: for the tests of the centre's rules")
+        reply: NotificationAddReply.self, errors: [.invalid("the notification would fire now or in the past")],
+        "add a notification: for the tests of the centre's rules")
     public static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
-    public static let groups = ControlCommandSpec("groups", [.phone], arguments: [Groups.view], "the remembered groups of a view")
+    public static let groups = ControlCommandSpec("groups", [.phone], arguments: [Groups.view], reply: GroupsReply.self, "the remembered groups of a view")
     public static let groupSet = ControlCommandSpec(
-        "group-set", [.phone], arguments: [Groups.view, GroupSet.key, GroupSet.expanded], "open or close a month's group")
-    public static let groupsReset = ControlCommandSpec("groups-reset", [.phone], arguments: [Groups.view], "the groups' defaults again")
+        "group-set", [.phone], arguments: [Groups.view, GroupSet.key, GroupSet.expanded], reply: GroupSetReply.self, "open or close a month's group")
+    public static let groupsReset = ControlCommandSpec(
+        "groups-reset", [.phone], arguments: [Groups.view], reply: GroupsResetReply.self, "the groups' defaults again")
     public static let appstoreSet = ControlCommandSpec(
         "appstore-set", [.phone], arguments: [AppstoreSet.version, AppstoreSet.url, AppstoreSet.body, Appstore.delayMs],
-        errors: [.invalid("neither version nor body, or a version that is not N(.N){0,3}")], "the simulated App Store's answer")
-    public static let appstoreFail = ControlCommandSpec("appstore-fail", [.phone], arguments: [Appstore.delayMs], "make the App Store lookup fail")
-    public static let appstoreShow = ControlCommandSpec("appstore-show", [.phone], "the simulated App Store")
-    public static let updateCheck = ControlCommandSpec("update-check", [.phone], "look for a newer version now")
-    public static let updateStatus = ControlCommandSpec("update-status", [.phone], "the update notice")
+        reply: AppStoreReply.self, errors: [.invalid("neither version nor body, or a version that is not N(.N){0,3}")], "the simulated App Store's answer")
+    public static let appstoreFail = ControlCommandSpec(
+        "appstore-fail", [.phone], arguments: [Appstore.delayMs], reply: AppStoreReply.self, "make the App Store lookup fail")
+    public static let appstoreShow = ControlCommandSpec("appstore-show", [.phone], reply: AppStoreReply.self, "the simulated App Store")
+    public static let updateCheck = ControlCommandSpec("update-check", [.phone], reply: UpdateCheckReply.self, "look for a newer version now")
+    public static let updateStatus = ControlCommandSpec("update-status", [.phone], reply: UpdateStatusReply.self, "the update notice")
     public static let updateRespond = ControlCommandSpec(
-        "update-respond", [.phone], arguments: [UpdateRespond.answer], errors: [.failure("no update alert is showing")], "answer the update alert")
+        "update-respond", [.phone], arguments: [UpdateRespond.answer], reply: UpdateRespondReply.self, errors: [.failure("no update alert is showing")],
+        "answer the update alert")
     public static let testRunState = ControlCommandSpec(
-        "test-run-state", [.phone], test: true, arguments: [TestRunState.running], "pretend a run is in progress")
+        "test-run-state", [.phone], test: true, arguments: [TestRunState.running], reply: TestRunStateReply.self, "pretend a run is in progress")
 
     // MARK: - The watch
 
@@ -197,25 +204,26 @@ public enum ControlCommands {
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
     public static let inboxSpaceLimit = ControlCommandSpec(
-        "inbox-space-limit", both, test: true, arguments: [InboxSpaceLimit.bytes],
+        "inbox-space-limit", both, test: true, arguments: [InboxSpaceLimit.bytes], reply: InboxSpaceLimitReply.self,
         "cap the bytes a file arriving may take, as if the disk were full (0 lifts it)")
     public static let failNext = ControlCommandSpec(
         "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], reply: FailNextReply.self,
         "the next N userInfo transfers fail with an error")
     public static let workoutFault = ControlCommandSpec(
-        "workout-fault", [.watch], test: true, arguments: [WorkoutFault.mode], "make the watch refuse or ignore a workout start")
+        "workout-fault", [.watch], test: true, arguments: [WorkoutFault.mode], reply: WorkoutFaultReply.self, "make the watch refuse or ignore a workout start")
 
     // MARK: - Several watches
 
     public static let switchWatch = ControlCommandSpec(
         "switch-watch", [.phone, .phoneOS], arguments: [SwitchWatch.watch],
+        reply: SwitchWatchReply.self,
         errors: [
             .invalid("no watch by that device id or home is paired with this phone (7005 deviceNotPaired)"),
             .failure("a switch is already under way (7016 sessionInactive); phone-os: the app is suspended or starting"),
         ],
         "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
     public static let receiveHold = ControlCommandSpec(
-        "receive-hold", both, test: true, arguments: [ReceiveHold.state],
+        "receive-hold", both, test: true, arguments: [ReceiveHold.state], reply: ReceiveHoldReply.self,
         "stop or resume reading the link, so that what the counterpart sends waits in the socket (a watch switch then delivers it)")
 
     // MARK: - phone-os
@@ -223,13 +231,15 @@ public enum ControlCommands {
     public static let osStatus = ControlCommandSpec(
         "os-status", [.phoneOS, .watchOS], reply: OSStatusReply.self, "the app's state, launches by reason, reclaims, the budget")
     public static let osAttachApp = ControlCommandSpec(
-        "os-attach-app", [.phoneOS, .watchOS], "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
+        "os-attach-app", [.phoneOS, .watchOS], reply: OSClockEvent.self,
+        "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
     public static let osNotificationsReplace = ControlCommandSpec(
         "os-notifications-replace", [.phoneOS], arguments: [OSNotifications.remove, OSNotifications.add],
-        errors: [.invalid("a request is malformed, or would fire now or in the past")],
+        reply: NotificationsReplaceReply.self, errors: [.invalid("a request is malformed, or would fire now or in the past")],
         "the app's notification centre: remove pending requests, then add these, in one transaction")
     public static let osNotificationsRemoveDelivered = ControlCommandSpec(
-        "os-notifications-remove-delivered", [.phoneOS], arguments: [OSNotifications.ids], "forget delivered notifications (these, or all)")
+        "os-notifications-remove-delivered", [.phoneOS], arguments: [OSNotifications.ids], reply: RemoveDeliveredReply.self,
+        "forget delivered notifications (these, or all)")
     public static let deviceLock = ControlCommandSpec(
         "device-lock", [.phoneOS], arguments: [DeviceLock.state], reply: OSStatusReply.self,
         "lock or unlock the phone; the first unlock after a restart makes it reachable again")

@@ -57,9 +57,12 @@ public struct ControlCommandSpec: Sendable {
     let serverArguments: [ControlServerKind: [ControlArgumentSpec]]
     /// The failures it declares, besides bad arguments and 7004.
     public let errors: [ControlErrorSpec]
-    /// The Swift type of its reply on each server (`RecordReply`); none where the reply stays JSON
-    /// (streamed, large or free-form: `logbook`, `flight`, `events`, …). Named only when asked (the
-    /// reference): `String(describing:)` of 43 types cost every daemon's start-up 18 M instructions.
+    /// The Swift type of its reply on each server (`RecordReply`); none for the four that stay JSON, each
+    /// for a reason said at its handler: `logbook` (streamed a page at a time) and `flight` (written from
+    /// `Flight.fields`, the flight's one declaration), `alerts` (`FlightAlert`'s `--json` form, from its
+    /// one declaration) and `events` (the delegate calls, one shape per call, then followed as events).
+    /// Named only when asked (the reference): `String(describing:)` of 43 types cost every daemon's
+    /// start-up 18 M instructions.
     public var replyTypes: [ControlServerKind: String] { replyMetatypes.mapValues { String(describing: $0) } }
     private let replyMetatypes: [ControlServerKind: any ControlReply.Type]
 

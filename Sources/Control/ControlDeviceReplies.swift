@@ -12,8 +12,8 @@ public struct ClockReply: ControlReply {
     public var mode: String
     public var offsetSeconds: Double
     /// The phone's notifications delivered by the change (absent on the watch, and for `clock-show`).
-    public var delivered: [JSONValue]?
-    public init(now: String, mode: String, offsetSeconds: Double, delivered: [JSONValue]? = nil) {
+    public var delivered: [NotificationItem]?
+    public init(now: String, mode: String, offsetSeconds: Double, delivered: [NotificationItem]? = nil) {
         self.now = now
         self.mode = mode
         self.offsetSeconds = offsetSeconds

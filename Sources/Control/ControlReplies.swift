@@ -4,24 +4,17 @@ import JSONText
 /// keys. The daemon encodes it (`connection.reply(reply)`), the client decodes it
 /// (`client.send(request, as: RecordReply.self)`), both through `JSONValueEncoder`/`JSONValueDecoder`.
 /// A field that differs from what `Codable` does says so where it is declared (`@NullIfNil`,
-/// `@FalseIfMissing`, `@OtherFields`: `JSONFieldWrappers.swift`). Replies that are streamed or large stay
-/// JSON (see `docs/protocol.md`); a partly free-form one types what clients read and carries the rest
-/// (`StatusReply.other`).
-public protocol ControlReply: Codable, Sendable, Equatable {}
+/// `@FalseIfMissing`, `@OtherFields`: `JSONFieldWrappers.swift`). Four commands answer plain JSON, each
+/// for a reason (`ControlCommandSpec.replyTypes`: `logbook`, `flight`, `alerts`, `events`); a partly
+/// free-form reply types what clients read and carries the rest (`StatusReply.other`).
+public protocol ControlReply: ControlRecord {}
 
-extension ControlReply {
-    /// Decodes the daemon's reply to `command`; a reply of another shape is one line, exit 1 (a daemon of
-    /// another version, not the user's input).
-    public init(json: JSONValue, replyTo command: String) throws(ControlError) {
-        guard case .object = json else { throw ControlError("the daemon's \(command) reply is not a JSON object") }
-        do throws(JSONDecodingFailure) {
-            self = try JSONValueDecoder().decode(Self.self, from: json)
-        } catch {
-            throw ControlError("the daemon's \(command) reply " + (error.path.isEmpty ? error.problem : "has no valid \(error.path)"))
-        }
-    }
+/// A value the control socket carries, declared once as a `Codable` struct: a reply, or an event the
+/// daemon sends on a connection that follows (`UpdateAlert`; `NotificationItem`, a delivery).
+public protocol ControlRecord: Codable, Sendable, Equatable {}
 
-    /// The reply as the daemon sends it.
+extension ControlRecord {
+    /// The value as the daemon sends it.
     public var json: JSONValue {
         do {
             return try JSONValueEncoder().encode(self)
@@ -31,6 +24,27 @@ extension ControlReply {
         }
     }
 }
+
+extension ControlReply {
+    /// Decodes the daemon's reply to `command`; a reply of another shape is one line, exit 1 (a daemon of
+    /// another version, not the user's input).
+    public init(json: JSONValue, replyTo command: String) throws(ControlError) {
+        switch json {
+        case .object: break
+        case .array where Self.self is any ControlListReply.Type: break
+        default: throw ControlError("the daemon's \(command) reply is not a JSON \(Self.self is any ControlListReply.Type ? "array" : "object")")
+        }
+        do throws(JSONDecodingFailure) {
+            self = try JSONValueDecoder().decode(Self.self, from: json)
+        } catch {
+            throw ControlError("the daemon's \(command) reply " + (error.path.isEmpty ? error.problem : "has no valid \(error.path)"))
+        }
+    }
+}
+
+/// A reply that is a JSON array, not an object (`received`: the items themselves, as the daemons always
+/// answered it): its type encodes and decodes a single value.
+public protocol ControlListReply: ControlReply {}
 
 // MARK: - The session's API
 

@@ -139,7 +139,9 @@ extension Dictionary where Key == String, Value == PropertyListValue {
         self = dictionary
     }
 
-    public var json: JSONValue { .object(mapValues(\.json)) }
+    public var json: JSONValue { .object(jsonObject) }
+    /// The members of `json`.
+    public var jsonObject: [String: JSONValue] { mapValues(\.json) }
 }
 
 /// Standard base64 (RFC 4648) for data values rendered as JSON.

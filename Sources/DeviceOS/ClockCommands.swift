@@ -8,7 +8,7 @@ import Posix
 struct ClockCommands {
     let clock: DeviceClock
     let logger: Logger
-    var onChange: () throws -> [JSONValue]? = { nil }
+    var onChange: () throws -> [NotificationItem]? = { nil }
 
     func register(on router: ControlRouter) {
         router.on("clock-show") { _, connection in
@@ -45,7 +45,7 @@ struct ClockCommands {
 extension ClockReply {
     /// `{"now":"2026-10-08T07:00:00Z","mode":"frozen","offsetSeconds":604800.0}`: the time to the
     /// millisecond when it has a fraction, the offset to the millisecond.
-    init(_ reading: DeviceClock.Reading, delivered: [JSONValue]? = nil) {
+    init(_ reading: DeviceClock.Reading, delivered: [NotificationItem]? = nil) {
         self.init(
             now: Timestamp.iso8601(reading.now, milliseconds: reading.now.rounded(.down) != reading.now), mode: reading.mode.rawValue,
             offsetSeconds: (reading.offsetSeconds * 1000).rounded() / 1000, delivered: delivered)

@@ -1,3 +1,4 @@
+import Control
 import JSONText
 import Posix
 import Storage
@@ -274,20 +275,31 @@ public final class UserNotificationCenter {
 // MARK: - JSON
 
 extension UserNotificationCenter.Request {
-    public var json: JSONValue {
-        .object([
-            "id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)), "title": .string(title),
-            "body": .string(body), "language": .string(language), "fireAtSeconds": .number(fireAt),
-        ])
+    /// As `notifications` lists it.
+    public var item: NotificationItem {
+        NotificationItem(id: id, fireAt: Timestamp.iso8601(fireAt), title: title, body: body, language: language, fireAtSeconds: fireAt)
+    }
+
+    /// A request as the app's client reads it from `notifications`; nil without its seconds.
+    public init?(_ item: NotificationItem) {
+        guard let seconds = item.fireAtSeconds else { return nil }
+        self.init(id: item.id, fireAt: seconds, title: item.title, body: item.body, language: item.language ?? "")
     }
 }
 
 extension UserNotificationCenter.Delivered {
-    public var json: JSONValue {
-        .object([
-            "id": .string(id), "fireAt": .string(Timestamp.iso8601(fireAt)),
-            "deliveredAt": .string(Timestamp.iso8601(deliveredAt)), "title": .string(title), "body": .string(body),
-            "language": .string(language), "fireAtSeconds": .number(fireAt), "deliveredAtSeconds": .number(deliveredAt),
-        ])
+    /// As `notifications` lists it, and as the running app is told it (with `event`).
+    public var item: NotificationItem {
+        NotificationItem(
+            id: id, fireAt: Timestamp.iso8601(fireAt), deliveredAt: Timestamp.iso8601(deliveredAt), title: title, body: body, language: language,
+            fireAtSeconds: fireAt, deliveredAtSeconds: deliveredAt)
+    }
+
+    public var json: JSONValue { item.json }
+
+    /// A delivery as the app's client reads it; nil without its seconds.
+    public init?(_ item: NotificationItem) {
+        guard let fireAt = item.fireAtSeconds, let deliveredAt = item.deliveredAtSeconds else { return nil }
+        self.init(id: item.id, fireAt: fireAt, deliveredAt: deliveredAt, title: item.title, body: item.body, language: item.language ?? "")
     }
 }

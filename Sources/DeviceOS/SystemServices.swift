@@ -114,7 +114,7 @@ public final class SystemServices {
     public func register(on router: ControlRouter, notifications: Bool) {
         var clockCommands = ClockCommands(clock: clock, logger: logger)
         clockCommands.onChange = { [unowned self] in
-            let delivered = self.deliverDue().map(\.json)
+            let delivered = self.deliverDue().map(\.item)
             for listener in self.onClockChanged { listener(self.clock.reading) }
             return delivered
         }
@@ -122,11 +122,9 @@ public final class SystemServices {
         guard notifications else { return }
         router.on("notifications") { [unowned self] _, connection in
             connection.reply(
-                .object([
-                    "pendingLimit": .integer(Int64(UserNotificationCenter.pendingLimit)),
-                    "pending": .array(try center.pending().map(\.json)),
-                    "delivered": .array(try center.delivered().map(\.json)),
-                ]))
+                NotificationsReply(
+                    pendingLimit: Int64(UserNotificationCenter.pendingLimit), pending: try center.pending().map(\.item),
+                    delivered: try center.delivered().map(\.item)))
         }
         router.on("notification-add") { [unowned self] request, connection in
             connection.reply(try addCommand(request))
@@ -135,7 +133,7 @@ public final class SystemServices {
 
     /// TEST ONLY: `{"id","inSeconds","body"}` adds a notification `inSeconds` of device time ahead, so
     /// the centre's rules (the 64 cap, replacement, future-only) can be exercised through the binaries.
-    private func addCommand(_ request: ControlRequest) throws -> JSONValue {
+    private func addCommand(_ request: ControlRequest) throws -> NotificationAddReply {
         let id = request[ControlCommands.NotificationAdd.id]
         let seconds = request[ControlCommands.NotificationAdd.inSeconds]
         let body = request[ControlCommands.NotificationAdd.body] ?? id
@@ -145,7 +143,7 @@ public final class SystemServices {
         } catch let error as UserNotificationCenter.AddError {
             throw ControlError.invalid(error.description)
         }
-        return .object(["added": .string(id), "dropped": .array(dropped.map { .string($0) })])
+        return NotificationAddReply(added: id, dropped: dropped)
     }
 }
 

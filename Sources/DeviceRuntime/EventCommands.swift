@@ -6,6 +6,10 @@ import Posix
 /// `events`: the session's delegate calls (`DelegateTrace`). The reply is the most recent ones; with
 /// `follow`, the connection then receives each new call as an `event` frame, as it happens.
 ///
+/// The reply stays JSON: a call is declared once, as a case of `DelegateEvent.Call`, and written by
+/// `DelegateEvent.json` with the members of its case (a receive's outcome, a finish's error); the same
+/// objects then come as events, and `runway … events` prints whatever members a call has.
+///
 /// A follower that stops reading is detached once `ControlConnection.maximumUnreadEventBytes` wait for
 /// it (`control.events-unread` in the log), like a stalled UI: the daemon's memory does not grow with it.
 final class EventCommands {

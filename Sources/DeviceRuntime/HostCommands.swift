@@ -24,12 +24,12 @@ extension DeviceHost {
             let bytes = request[ControlCommands.InboxSpaceLimit.bytes]
             session.fileSpaceLimit = bytes == 0 ? nil : Int64(bytes)
             logger.warning("fault.inbox-space-limit", ["bytes": bytes])
-            connection.reply(.object(["bytes": .integer(Int64(bytes))]))
+            connection.reply(InboxSpaceLimitReply(bytes: Int64(bytes)))
         }
         router.on("store-limit") { [unowned self] request, connection in
             let pages = request[ControlCommands.StoreLimit.pages]
             try StoreLimit.apply(pages, to: [database] + faultableStores, logger: logger)
-            connection.reply(.object(["pages": .integer(Int64(pages))]))
+            connection.reply(StoreLimitReply(pages: Int64(pages)))
         }
         if configuration.role == .phone { registerWatchCommands(on: router) }
         registerReceiveHold(on: router)

@@ -80,12 +80,13 @@ final class OSClient: NotificationService {
     }
 
     private func clock(_ json: JSONValue) {
+        guard let clock = try? OSClockEvent(json: json, replyTo: "os-attach-app") else { return }
         clockKnown = true
-        if json["mode"]?.stringValue == "frozen" {
-            frozenAt = json["now"]?.doubleValue
+        if clock.mode == "frozen" {
+            frozenAt = clock.now
         } else {
             frozenAt = nil
-            offsetSeconds = json["offsetSeconds"]?.doubleValue ?? 0
+            offsetSeconds = clock.offsetSeconds
         }
     }
 
@@ -95,24 +96,19 @@ final class OSClient: NotificationService {
     }
 
     static func delivered(_ json: JSONValue) -> UserNotificationCenter.Delivered? {
-        guard let id = json["id"]?.stringValue, let fireAt = json["fireAtSeconds"]?.doubleValue,
-            let deliveredAt = json["deliveredAtSeconds"]?.doubleValue
-        else { return nil }
-        return UserNotificationCenter.Delivered(
-            id: id, fireAt: fireAt, deliveredAt: deliveredAt, title: json["title"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
-            language: json["language"]?.stringValue ?? "")
+        (try? JSONValueDecoder().decode(NotificationItem.self, from: json)).flatMap(UserNotificationCenter.Delivered.init)
     }
 
     // MARK: - Requests
 
     /// Sends `request` on the request connection, opened again once if phone-os closed it (it closes a
     /// connection idle for ten minutes).
-    private func send(_ request: ControlRequest) throws -> JSONValue {
+    private func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
         for attempt in 0..<2 {
             do {
                 let client = try requestClient ?? ControlClient(home: home, socketPath: socketPath)
                 requestClient = client
-                return try client.send(request)
+                return try client.send(request, as: type)
             } catch let error as ControlError where attempt == 0 && error.wcError == nil && error.exitStatus == 1 {
                 requestClient = nil
             }
@@ -135,30 +131,23 @@ final class OSClient: NotificationService {
                     ])
                 })
         }
-        let reply = try send(request)
-        return (reply["dropped"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return try send(request, as: NotificationsReplaceReply.self).dropped
     }
 
     func removeDelivered(_ ids: [String]?) throws {
         _ = try send(
             ControlCommands.osNotificationsRemoveDelivered.request { request in
                 if let ids { request[ControlCommands.OSNotifications.ids] = .array(ids.map(JSONValue.string)) }
-            })
+            }, as: RemoveDeliveredReply.self)
     }
 
     func pendingRequests() throws -> [UserNotificationCenter.Request] {
-        let reply = try send(ControlRequest(ControlCommands.notifications))
-        return (reply["pending"]?.arrayValue ?? []).compactMap { json in
-            guard let id = json["id"]?.stringValue, let fireAt = json["fireAtSeconds"]?.doubleValue else { return nil }
-            return UserNotificationCenter.Request(
-                id: id, fireAt: fireAt, title: json["title"]?.stringValue ?? "", body: json["body"]?.stringValue ?? "",
-                language: json["language"]?.stringValue ?? "")
-        }
+        try send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self).pending.compactMap(UserNotificationCenter.Request.init)
     }
 
     func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] {
-        let reply = try send(ControlRequest(ControlCommands.notifications))
-        return (reply["delivered"]?.arrayValue ?? []).compactMap(Self.delivered)
+        try send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self).delivered.compactMap(
+            UserNotificationCenter.Delivered.init)
     }
 
     func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { observers.append(listener) }

@@ -30,24 +30,21 @@ extension DeviceHost {
             let held = request[ControlCommands.ReceiveHold.state] == "on"
             session.holdReceiving(held)
             logger.warning("fault.receive-hold", ["held": held])
-            connection.reply(.object(["held": .bool(held)]))
+            connection.reply(ReceiveHoldReply(held: held))
         }
     }
 
     /// What `switch-watch` answers, wherever it ran.
-    public static func switchReply(_ outcome: WatchSwitchOutcome, by: String) -> JSONValue {
+    public static func switchReply(_ outcome: WatchSwitchOutcome, by: String) -> SwitchWatchReply {
         switch outcome {
         case let .alreadyActive(watch):
-            return .object([
-                "switched": .bool(false), "activeWatch": .string(watch.watchDeviceID), "watchHome": .string(watch.watchHome),
-                "message": .string("watch \(watch.watchDeviceID) is already the active watch: nothing to do"),
-            ])
+            SwitchWatchReply(
+                switched: false, activeWatch: watch.watchDeviceID, watchHome: watch.watchHome,
+                message: "watch \(watch.watchDeviceID) is already the active watch: nothing to do")
         case let .switched(from, watch):
-            return .object([
-                "switched": .bool(true), "activeWatch": .string(watch.watchDeviceID), "watchHome": .string(watch.watchHome),
-                "previousWatch": from.map(JSONValue.string) ?? .null, "by": .string(by),
-                "message": .string("watch \(watch.watchDeviceID) is now the active watch (was \(from ?? "none"))"),
-            ])
+            SwitchWatchReply(
+                switched: true, activeWatch: watch.watchDeviceID, watchHome: watch.watchHome, previousWatch: from, by: by,
+                message: "watch \(watch.watchDeviceID) is now the active watch (was \(from ?? "none"))")
         }
     }
 

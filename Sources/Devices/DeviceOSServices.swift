@@ -59,7 +59,7 @@ extension DeviceOperatingSystem {
             let add = try (request[ControlCommands.OSNotifications.add]?.arrayValue ?? []).map(Self.request)
             do {
                 let dropped = try system.replace(remove: remove, add: add)
-                connection.reply(.object(["dropped": .array(dropped.map(JSONValue.string))]))
+                connection.reply(NotificationsReplaceReply(dropped: dropped))
             } catch let error as UserNotificationCenter.AddError {
                 throw ControlError.invalid(error.description)
             }
@@ -68,7 +68,7 @@ extension DeviceOperatingSystem {
         router.on("os-notifications-remove-delivered") { request, connection in
             let ids = request[ControlCommands.OSNotifications.ids]?.arrayValue.map { $0.compactMap(\.stringValue) }
             try system.removeDelivered(ids)
-            connection.reply(.object(["removed": .bool(true)]))
+            connection.reply(RemoveDeliveredReply())
         }
     }
 
@@ -83,15 +83,12 @@ extension DeviceOperatingSystem {
     }
 
     /// The clock as the app's client keeps it: its mode, and the offset or the instant.
-    static func clockEvent(_ reading: DeviceClock.Reading) -> JSONValue {
-        .object([
-            "event": .string("clock"), "mode": .string(reading.mode.rawValue), "offsetSeconds": .number(reading.offsetSeconds),
-            "now": .number(reading.now),
-        ])
+    static func clockEvent(_ reading: DeviceClock.Reading) -> OSClockEvent {
+        OSClockEvent(mode: reading.mode.rawValue, offsetSeconds: reading.offsetSeconds, now: reading.now)
     }
 
     private func tellApps(clock reading: DeviceClock.Reading) {
-        let event = Self.clockEvent(reading)
+        let event = Self.clockEvent(reading).json
         for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
     }
 

@@ -12,7 +12,7 @@ extension PhoneOS {
     /// it changes it in the WatchConnectivity service's store itself, and the app learns it when it next
     /// launches and activates. While the app runs, `runway` asks the app's session instead (its
     /// `sessionDidBecomeInactive`, `sessionDidDeactivate`): the store is then the session's.
-    func switchWatch(_ name: String) throws -> JSONValue {
+    func switchWatch(_ name: String) throws -> SwitchWatchReply {
         guard childPID == 0 else {
             throw ControlError(
                 state == .suspended

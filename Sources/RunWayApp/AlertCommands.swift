@@ -9,7 +9,10 @@ extension RunWayPhoneApp {
     func registerAlertCommands(on router: ControlRouter) {
         let groups = GroupStateStore(database: database)
         router.on("alerts") { [unowned self] request, connection in
-            // A flat array in arrival order (the flight's, then the alert's).
+            // A flat array in arrival order (the flight's, then the alert's). It stays JSON: each item is
+            // `FlightAlert`'s `--json` form from its one declaration (`Codable` and its `RecordFormat`: a
+            // moment in ISO 8601, `value` to one decimal); a reply type in Control, which knows no app
+            // types, would declare its fields a second time.
             var writer = JSONWriter(capacity: 4096)
             writer.bytes.append(0x5B)
             var first = true
@@ -23,11 +26,7 @@ extension RunWayPhoneApp {
         }
         router.on("groups") { request, connection in
             let view = try Self.groupView(request)
-            connection.reply(
-                .object([
-                    "view": .string(view.rawValue),
-                    "remembered": .object(try groups.remembered(view).mapValues { .bool($0) }),
-                ]))
+            connection.reply(GroupsReply(view: view.rawValue, remembered: try groups.remembered(view)))
         }
         router.on("group-set") { [unowned self] request, connection in
             let view = try Self.groupView(request)
@@ -35,12 +34,12 @@ extension RunWayPhoneApp {
             let expanded = request[ControlCommands.GroupSet.expanded]
             try groups.remember(view, key: key, expanded: expanded)
             logger.info("ui.group-toggled", ["view": view.rawValue, "key": key, "expanded": expanded])
-            connection.reply(.object(["view": .string(view.rawValue), "key": .string(key), "expanded": .bool(expanded)]))
+            connection.reply(GroupSetReply(view: view.rawValue, key: key, expanded: expanded))
         }
         router.on("groups-reset") { request, connection in
             let view = try Self.groupView(request)
             let forgotten = try groups.reset(view)
-            connection.reply(.object(["view": .string(view.rawValue), "forgotten": .integer(Int64(forgotten))]))
+            connection.reply(GroupsResetReply(view: view.rawValue, forgotten: Int64(forgotten)))
         }
     }
 

@@ -107,31 +107,27 @@ public final class AppFiles {
     }
 
     /// `runway … files`: the outstanding transfers (with their progress) and the files kept.
-    func listing(limit: Int) throws -> JSONValue {
-        let outstanding = WCSession.default.outstandingFileTransfers.prefix(limit).map { transfer -> JSONValue in
-            var fields: [String: JSONValue] = [
-                "transferId": .integer(transfer.transferIdentifier), "name": .string(transfer.file.fileURL.lastPathComponent),
-                "path": .string(transfer.file.fileURL.path), "bytes": .integer(transfer.file.byteCount), "sha256": .string(transfer.file.sha256),
-                "completedBytes": .integer(transfer.progress.completedUnitCount), "isTransferring": .bool(transfer.isTransferring),
-            ]
-            if let metadata = transfer.file.metadata, let typed = try? WCSession.typed(metadata) { fields["metadata"] = typed.json }
-            return .object(fields)
+    func listing(limit: Int) throws -> FilesReply {
+        let outstanding = WCSession.default.outstandingFileTransfers.prefix(limit).map { transfer in
+            FilesReply.Outstanding(
+                transferId: transfer.transferIdentifier, name: transfer.file.fileURL.lastPathComponent, path: transfer.file.fileURL.path,
+                bytes: transfer.file.byteCount, sha256: transfer.file.sha256, completedBytes: transfer.progress.completedUnitCount,
+                isTransferring: transfer.isTransferring,
+                metadata: transfer.file.metadata.flatMap { try? WCSession.typed($0).jsonObject })
         }
         let query = try database.statement(
             "SELECT sender_device, transfer_id, name, path, bytes, sha256, metadata, received_at FROM received_files ORDER BY received_at, transfer_id LIMIT ?")
         defer { query.reset() }
         try query.bind(limit, at: 1)
-        var received: [JSONValue] = []
+        var received: [FilesReply.Received] = []
         while try query.step() {
-            var fields: [String: JSONValue] = [
-                "from": .string(query.string(at: 0)), "transferId": .integer(query.int64(at: 1)), "name": .string(query.string(at: 2)),
-                "path": .string(query.string(at: 3)), "bytes": .integer(query.int64(at: 4)), "sha256": .string(query.string(at: 5)),
-                "receivedAt": .string(Timestamp.iso8601(query.double(at: 7))),
-            ]
-            if !query.isNull(at: 6), let metadata = try? PropertyListCodec.decodeDictionary(query.blob(at: 6)) { fields["metadata"] = metadata.json }
-            received.append(.object(fields))
+            let metadata = query.isNull(at: 6) ? nil : (try? PropertyListCodec.decodeDictionary(query.blob(at: 6)))?.jsonObject
+            received.append(
+                FilesReply.Received(
+                    from: query.string(at: 0), transferId: query.int64(at: 1), name: query.string(at: 2), path: query.string(at: 3),
+                    bytes: query.int64(at: 4), sha256: query.string(at: 5), receivedAt: Timestamp.iso8601(query.double(at: 7)), metadata: metadata))
         }
-        return .object(["outstanding": .array(Array(outstanding)), "received": .array(received)])
+        return FilesReply(outstanding: Array(outstanding), received: received)
     }
 
     func receivedCount() throws -> Int64 { try database.scalarInt("SELECT count(*) FROM received_files") }

@@ -1,3 +1,4 @@
+import Control
 import JSONText
 import Storage
 import UserNotifications
@@ -55,15 +56,11 @@ public struct LanguageResolution: Equatable, Sendable {
         return AppLanguage(rawValue: language)
     }
 
-    public var json: JSONValue {
-        .object([
-            "supported": .array(AppLanguage.codes.map { .string($0) }),
-            "developmentRegion": .string(AppLanguage.developmentRegion.rawValue),
-            "appLanguage": appLanguage.map { .string($0.rawValue) } ?? .null,
-            "systemLanguages": .array(systemLanguages.map { .string($0) }),
-            "effective": .string(effective.rawValue),
-            "source": .string(source),
-        ])
+    /// As `language` answers it.
+    public var reply: LanguageReply {
+        LanguageReply(
+            supported: AppLanguage.codes, developmentRegion: AppLanguage.developmentRegion.rawValue, appLanguage: appLanguage?.rawValue,
+            systemLanguages: systemLanguages, effective: effective.rawValue, source: source)
     }
 }
 

@@ -73,14 +73,11 @@ final class AppStoreEndpoint {
         _ = loop.schedule(afterMilliseconds: UInt64(next.delayMilliseconds)) { done(answer) }
     }
 
-    var json: JSONValue {
-        .object([
-            "answer": setting.body.map(JSONValue.string) ?? .null,
-            "mode": .string(setting.body == nil ? "network" : "answer"),
-            "delayMs": .integer(Int64(setting.delayMilliseconds)),
-            "lookups": .integer(Int64(setting.lookups)),
-            "lastURL": setting.lastURL.map(JSONValue.string) ?? .null,
-        ])
+    /// As `appstore-*` answer it.
+    var reply: AppStoreReply {
+        AppStoreReply(
+            answer: setting.body, mode: setting.body == nil ? "network" : "answer", delayMs: Int64(setting.delayMilliseconds),
+            lookups: Int64(setting.lookups), lastURL: setting.lastURL)
     }
 
     private func save(_ next: Setting) throws {

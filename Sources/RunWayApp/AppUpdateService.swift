@@ -1,3 +1,4 @@
+import Control
 import JSONText
 import Posix
 import Storage
@@ -178,14 +179,9 @@ public final class AppUpdateService {
 }
 
 extension AppUpdateService.Report {
-    /// `{"outcome":…,"store":…|null,"installed":…,"lastCheckedAt":…|null}` (+ `reason` when it failed).
-    public var json: JSONValue {
-        var fields: [String: JSONValue] = [
-            "outcome": .string(outcome.rawValue), "store": store.map(JSONValue.string) ?? .null,
-            "installed": .string(installed),
-            "lastCheckedAt": lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
-        ]
-        if let reason { fields["reason"] = .string(reason) }
-        return .object(fields)
+    /// As `update-check` answers it.
+    public var reply: UpdateCheckReply {
+        UpdateCheckReply(
+            outcome: outcome.rawValue, store: store, installed: installed, lastCheckedAt: lastCheckedAt.map { Timestamp.iso8601($0) }, reason: reason)
     }
 }

@@ -16,7 +16,7 @@ public enum GPWSStatus: String, Sendable, CaseIterable, Codable {
     public var isWarning: Bool { self != .clear }
 }
 
-public enum GPWSBehaviour: String, Sendable, CaseIterable {
+public enum GPWSBehaviour: String, Sendable, CaseIterable, Codable {
     /// RunWay 1.3 after the fix: no decision while stationary.
     case fixed
     /// Before the fix: a stationary sample decides on the frozen pace, or on the live heart rate.

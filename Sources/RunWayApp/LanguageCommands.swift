@@ -47,18 +47,14 @@ extension RunWayPhoneApp {
     /// context it sets), over the session's (so after `SessionCommands.register`).
     func registerLanguageCommands(on router: ControlRouter) {
         router.on("language") { [unowned self] request, connection in
-            connection.reply(language.json)
+            connection.reply(language.reply)
         }
         router.on("language-set") { [unowned self] request, connection in
             connection.reply(try setLanguage(request))
         }
         router.on("strings") { [unowned self] request, connection in
             let effective = language.effective
-            connection.reply(
-                .object([
-                    "language": .string(effective.rawValue),
-                    "strings": .object(AppTexts.all(effective).mapValues { .string($0) }),
-                ]))
+            connection.reply(StringsReply(language: effective.rawValue, strings: AppTexts.all(effective)))
         }
         router.on("settings") { [unowned self] request, connection in
             connection.reply(settings())
@@ -75,7 +71,7 @@ extension RunWayPhoneApp {
     /// as iOS applies it, by relaunching the app: the setting and the pending reminders' new texts in
     /// one transaction (same ids, same fire dates: not a reschedule), then the watch is told through the
     /// application context.
-    func setLanguage(_ request: ControlRequest) throws -> JSONValue {
+    func setLanguage(_ request: ControlRequest) throws -> LanguageReply {
         let name = request[ControlCommands.LanguageSet.language]
         let chosen: AppLanguage?
         if name == "system" {
@@ -107,27 +103,23 @@ extension RunWayPhoneApp {
             for client in control.attachedClients { client.sendEvent(event) }
         }
         tellWatchLanguage()
-        var fields = after.json.objectValue ?? [:]
-        fields["changed"] = .bool(changed)
-        fields["rewrittenReminders"] = .array(rewritten.map { .string($0) })
-        return .object(fields)
+        var reply = after.reply
+        reply.changed = changed
+        reply.rewrittenReminders = rewritten
+        return reply
     }
 
     /// The app's settings screen: its rows, each with its localised title. The language row opens the
     /// system's setting (stood for by `runway phone language set`), nothing inside the app (#49).
-    func settings() -> JSONValue {
-        let resolution = language
-        return .object([
-            "language": .string(resolution.effective.rawValue),
-            "rows": .array([
-                .object([
-                    "key": .string(TextKey.settingsLanguage.rawValue),
-                    "title": .string(AppTexts.text(.settingsLanguage, resolution.effective)),
-                    "value": .string(resolution.effective.rawValue),
-                    "opens": .string("system settings: runway phone language set ko|en|ja|system"),
-                ])
-            ]),
-        ])
+    func settings() -> SettingsReply {
+        let effective = language.effective
+        return SettingsReply(
+            language: effective.rawValue,
+            rows: [
+                SettingsReply.Row(
+                    key: TextKey.settingsLanguage.rawValue, title: AppTexts.text(.settingsLanguage, effective), value: effective.rawValue,
+                    opens: "system settings: runway phone language set ko|en|ja|system")
+            ])
     }
 
     /// Puts the effective language into the application context if it is not there yet (a no-op when

@@ -3,7 +3,7 @@ import Posix
 
 /// Who started a workout (RunWay's `startOrigin`): the device itself, or the other device (a phone-led
 /// start the watch mirrors). Nil in RunWay means "no run": here that is the absence of a `LiveRun`.
-public enum StartOrigin: String, Sendable {
+public enum StartOrigin: String, Sendable, Codable {
     case local
     case remote
 }

@@ -1,3 +1,4 @@
+import JSONText
 import Storage
 
 /// Where a device keeps its run in progress: the run's header and its samples, one row per accepted
@@ -11,22 +12,46 @@ public final class LiveRunStore {
         self.database = database
     }
 
+    /// The run's header as its row in `live_run`, declared once: the columns are these keys
+    /// (`RecordFormat`, as `FlightAlert`'s row), written and read by name.
+    struct Header: Codable, Equatable {
+        var runId: String
+        var startedAt: Double
+        var mode: FlightMode
+        var targetPace: Double
+        var tolerance: Double
+        var zoneLow: Double
+        var zoneHigh: Double
+        var behaviour: GPWSBehaviour
+        var startOrigin: StartOrigin
+
+        init(_ run: LiveRun) {
+            runId = run.id
+            startedAt = run.startedAt
+            mode = run.target.mode
+            targetPace = run.target.paceSecondsPerKm
+            tolerance = run.target.toleranceSecondsPerKm
+            zoneLow = run.target.low
+            zoneHigh = run.target.high
+            behaviour = run.engine.behaviour
+            startOrigin = run.startOrigin
+        }
+
+        /// The run it heads, with no samples yet.
+        var run: LiveRun {
+            let target = GPWSTarget(mode: mode, paceSecondsPerKm: targetPace, toleranceSecondsPerKm: tolerance, low: zoneLow, high: zoneHigh)
+            return LiveRun(id: runId, startedAt: startedAt, target: target, behaviour: behaviour, startOrigin: startOrigin)
+        }
+
+        static let format = RecordFormat()
+    }
+
     /// The run in progress, if any, rebuilt from its batches.
     public func load() throws -> LiveRun? {
-        let query = try database.statement(
-            literal: """
-                SELECT run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin
-                FROM live_run WHERE slot = 1
-                """)
+        let query = try database.statement(literal: "SELECT * FROM live_run WHERE slot = 1")
         defer { query.reset() }
         guard try query.step() else { return nil }
-        let target = GPWSTarget(
-            mode: FlightMode(rawValue: query.string(at: 2)) ?? .pace, paceSecondsPerKm: query.double(at: 3),
-            toleranceSecondsPerKm: query.double(at: 4), low: query.double(at: 5), high: query.double(at: 6))
-        var run = LiveRun(
-            id: query.string(at: 0), startedAt: query.double(at: 1), target: target,
-            behaviour: GPWSBehaviour(rawValue: query.string(at: 7)) ?? .fixed,
-            startOrigin: StartOrigin(rawValue: query.string(at: 8)) ?? .local)
+        var run = try Header.format.decode(Header.self, fromRow: query).run
         let batches = try database.prepare("SELECT samples FROM live_run_batches ORDER BY seq")
         while try batches.step() { _ = run.apply(Flight.unpack(batches.blob(at: 0))) }
         return run
@@ -34,22 +59,12 @@ public final class LiveRunStore {
 
     /// Records a new run (no samples yet), replacing nothing: the caller checked that none is running.
     public func begin(_ run: LiveRun) throws {
+        let fields = Header.format.fields(of: Header(run))
         try database.transaction {
             try database.execute("DELETE FROM live_run_batches")
-            let insert = try database.statement(
-                literal: """
-                    INSERT INTO live_run (slot, run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin)
-                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            try insert.bind(run.id, at: 1)
-            try insert.bind(run.startedAt, at: 2)
-            try insert.bind(run.target.mode.rawValue, at: 3)
-            try insert.bind(run.target.paceSecondsPerKm, at: 4)
-            try insert.bind(run.target.toleranceSecondsPerKm, at: 5)
-            try insert.bind(run.target.low, at: 6)
-            try insert.bind(run.target.high, at: 7)
-            try insert.bind(run.engine.behaviour.rawValue, at: 8)
-            try insert.bind(run.startOrigin.rawValue, at: 9)
+            let insert = try database.statement(Header.format.insertSQL(into: "live_run", first: ["slot"], fields))
+            try insert.bind(Int64(1), at: 1)
+            try insert.bind(fields, from: 2)
             try insert.run()
         }
     }

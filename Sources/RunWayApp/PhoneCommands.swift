@@ -15,6 +15,9 @@ extension RunWayPhoneApp {
         registerAlertCommands(on: router)
         phoneRuns.runs.register(on: router)
         files.register(on: router)
+        // `logbook` and `flight` stay JSON (the only replies of the app with no reply type): a flight is
+        // declared once, as `Flight.fields`, which the phone's in-place reader needs; a `Codable` twin in
+        // Control would declare every field again. `logbook` is also streamed, a page at a time.
         router.on("logbook") { [unowned self] _, connection in streamLogbook(to: connection) }
         router.on("flight") { [unowned self] request, connection in connection.reply(try flight(request)) }
         router.on("delete") { [unowned self] request, connection in connection.reply(try delete(request)) }
@@ -22,7 +25,7 @@ extension RunWayPhoneApp {
         router.on("preflight") { [unowned self] request, connection in connection.reply(preflight(request)) }
         router.on("received") { [unowned self] request, connection in
             let limit = request[ControlCommands.Received.limit]
-            connection.reply(.array(try app.receivedUserInfo(limit: limit).map(\.userInfo.json)))
+            connection.reply(ReceivedReply(try app.receivedUserInfo(limit: limit).map(\.userInfo.jsonObject)))
         }
     }
 
@@ -84,14 +87,14 @@ extension RunWayPhoneApp {
         return try JSONValue(parsing: writer.bytes)
     }
 
-    func delete(_ request: ControlRequest) throws -> JSONValue {
+    func delete(_ request: ControlRequest) throws -> DeleteReply {
         let id = try validFlightID(request)
         guard try store.delete(id: id) else { throw ControlError("no flight \(id) in the logbook; nothing deleted") }
         logger.info("app.flight-deleted", ["id": id])
         do { try reminders.reschedule(reason: "deleted") } catch {
             logger.error("reminders.reschedule-failed", ["reason": "deleted", "error": "\(error)"])
         }
-        return .object(["deleted": .string(id)])
+        return DeleteReply(deleted: id)
     }
 
     private func validFlightID(_ request: ControlRequest) throws(ControlError) -> String {
@@ -115,7 +118,7 @@ extension RunWayPhoneApp {
         do { try reminders.reschedule(reason: "opened") } catch {
             logger.error("reminders.reschedule-failed", ["reason": "opened", "error": "\(error)"])
         }
-        connection.reply(.object(["attached": .bool(true), "drained": .integer(Int64(drained))]))
+        connection.reply(AttachReply(drained: Int64(drained)))
         // The app was launched with a screen: the update check (at most once a day; its answer comes
         // later, on the loop, and never holds up the attach reply).
         checkForUpdate()

@@ -16,21 +16,18 @@ extension RunWayPhoneApp {
             watchAppInstalled: session.isWatchAppInstalled, reachable: session.isReachable)
     }
 
-    /// `preflight`: `{"appleWatch":{"label","ok"},"heartRateMode":{"available"},"paired",…}` plus the versions.
-    func preflight(_ request: ControlRequest) -> JSONValue {
+    /// `preflight`: the APPLE WATCH row and HEART RATE MODE by `rule`, what they were decided from, and
+    /// the versions.
+    func preflight(_ request: ControlRequest) -> PreflightReply {
         let rule: PreflightCheck.Rule = request[ControlCommands.Preflight.legacy] ? .legacy : .current
         let snapshot = watchSnapshot
         let result = PreflightCheck.evaluate(snapshot, rule: rule)
-        var fields: [String: JSONValue] = [
-            "appleWatch": .object(["label": .string(result.appleWatch.label), "ok": .bool(result.appleWatch.ok)]),
-            "heartRateMode": .object(["available": .bool(result.heartRateModeAvailable)]),
-            "paired": .bool(snapshot.paired), "watchAppInstalled": .bool(snapshot.watchAppInstalled),
-            "reachable": .bool(snapshot.reachable), "activationState": .string(session.activationStateName),
-            "rule": .string(rule.rawValue),
-        ]
-        fields.merge(session.versionFields(peerKey: "watchAppVersion")) { _, new in new }
-        if session.versionMismatch == true { fields["watchSentence"] = .string(UpdateTexts.watchSentence(language.effective)) }
-        return .object(fields)
+        return PreflightReply(
+            appleWatch: .init(label: result.appleWatch.label, ok: result.appleWatch.ok), heartRateMode: .init(available: result.heartRateModeAvailable),
+            paired: snapshot.paired, watchAppInstalled: snapshot.watchAppInstalled, reachable: snapshot.reachable,
+            activationState: session.activationStateName, rule: rule.rawValue, appVersion: session.appVersion,
+            watchAppVersion: session.counterpartAppVersion, versionMismatch: session.versionMismatch,
+            watchSentence: session.versionMismatch == true ? UpdateTexts.watchSentence(language.effective) : nil)
     }
 
     /// The `watchState` event every attached UI gets when the row may have changed: activation

@@ -19,15 +19,13 @@ final class PhoneUpdates {
         self.endpoint = endpoint
     }
 
-    func alertJSON(_ language: AppLanguage) -> JSONValue {
-        guard let alert else { return .null }
-        return .object([
-            "event": .string("updateAvailable"), "version": .string(alert.version), "storeURL": .string(alert.storeURL),
-            "title": .string(UpdateTexts.title(language)), "message": .string(UpdateTexts.message(version: alert.version, language)),
-            "buttons": .array(UpdateTexts.buttons.map(JSONValue.string)),
-            "buttonTitles": .array(UpdateTexts.buttonTitles(language).map(JSONValue.string)),
-            "language": .string(language.rawValue),
-        ])
+    /// The alert showing, in `language`, as `update-status` shows it and the UIs get it; nil: none.
+    func alert(_ language: AppLanguage) -> UpdateAlert? {
+        guard let alert else { return nil }
+        return UpdateAlert(
+            version: alert.version, storeURL: alert.storeURL, title: UpdateTexts.title(language),
+            message: UpdateTexts.message(version: alert.version, language), buttons: UpdateTexts.buttons,
+            buttonTitles: UpdateTexts.buttonTitles(language), language: language.rawValue)
     }
 }
 
@@ -49,7 +47,7 @@ extension RunWayPhoneApp {
         updates.service.check { [unowned self] report in
             if let update = report.update {
                 self.updates.alert = update
-                let event = self.updates.alertJSON(self.language.effective)
+                let event = self.updates.alert(self.language.effective)?.json ?? .null
                 for client in self.control.attachedClients { client.sendEvent(event) }
             }
             done(report)
@@ -70,26 +68,23 @@ extension RunWayPhoneApp {
                 body = AppStoreEndpoint.answer(version: version, url: request[StoreAnswer.url] ?? AppStoreEndpoint.defaultStoreURL)
             }
             try updates.endpoint.set(body: body, delayMilliseconds: delay)
-            connection.reply(updates.endpoint.json)
+            connection.reply(updates.endpoint.reply)
         }
         router.on("appstore-fail") { [unowned self] request, connection in
             try updates.endpoint.set(body: nil, delayMilliseconds: request[ControlCommands.Appstore.delayMs])
-            connection.reply(updates.endpoint.json)
+            connection.reply(updates.endpoint.reply)
         }
         router.on("appstore-show") { [unowned self] request, connection in
-            connection.reply(updates.endpoint.json)
+            connection.reply(updates.endpoint.reply)
         }
         router.on("update-check") { [unowned self] request, connection in
-            checkForUpdate { report in connection.reply(report.json) }
+            checkForUpdate { report in connection.reply(report.reply) }
         }
         router.on("update-status") { [unowned self] request, connection in
             connection.reply(
-                .object([
-                    "installed": .string(session.appVersion),
-                    "lastCheckedAt": updates.service.lastCheckedAt.map { .string(Timestamp.iso8601($0)) } ?? .null,
-                    "alert": updates.alertJSON(language.effective), "checking": .bool(updates.service.isChecking),
-                    "running": .bool(updates.isRunning),
-                ]))
+                UpdateStatusReply(
+                    installed: session.appVersion, lastCheckedAt: updates.service.lastCheckedAt.map { Timestamp.iso8601($0) },
+                    alert: updates.alert(language.effective), checking: updates.service.isChecking, running: updates.isRunning))
         }
         router.on("update-respond") { [unowned self] request, connection in
             let answer = request[ControlCommands.UpdateRespond.answer]  // update or later: there is no "skip this version"
@@ -97,16 +92,16 @@ extension RunWayPhoneApp {
             updates.alert = nil
             if answer == "update" {
                 logger.info("update.open-store", ["url": alert.storeURL])
-                connection.reply(.object(["response": .string(answer), "opened": .string(alert.storeURL)]))
+                connection.reply(UpdateRespondReply(response: answer, opened: alert.storeURL))
             } else {
                 logger.info("update.later", ["version": alert.version])
-                connection.reply(.object(["response": .string(answer)]))
+                connection.reply(UpdateRespondReply(response: answer))
             }
         }
         router.on("test-run-state") { [unowned self] request, connection in
             updates.isRunning = request[ControlCommands.TestRunState.running]
             logger.notice("test.run-state", ["running": updates.isRunning])
-            connection.reply(.object(["running": .bool(updates.isRunning)]))
+            connection.reply(TestRunStateReply(running: updates.isRunning))
         }
     }
 }

@@ -18,34 +18,27 @@ extension RunWayPhoneApp {
         }
     }
 
-    /// `{"rule","lastRunAt","pending":[…],"delivered":[…]}`, the reminders' only.
-    func remindersReport() throws -> JSONValue {
+    /// The reminders' part of the notification centre, and what they were scheduled from.
+    func remindersReport() throws -> RemindersReply {
         let last = try store.latest()?.flight.startedAt
         let center = UNUserNotificationCenter.current()
         var delivered: [UNNotification] = []
         center.getDeliveredNotifications { delivered = $0 }
-        return .object([
-            "rule": .string(reminders.service.rule.rawValue),
-            "lastRunAt": last.map { .string(Timestamp.iso8601($0)) } ?? .null,
-            "pending": .array(reminders.service.pendingReminders().map(Self.json)),
-            "delivered": .array(
-                delivered.filter { RunReminderService.isReminder($0.request.identifier) }.map { notification in
-                    .object([
-                        "id": .string(notification.request.identifier),
-                        "fireAt": .string(Timestamp.iso8601(RunReminderService.fireAt(of: notification.request))),
-                        "deliveredAt": .string(Timestamp.iso8601(notification.date.timeIntervalSince1970)),
-                        "title": .string(notification.request.content.title), "body": .string(notification.request.content.body),
-                    ])
-                }),
-        ])
+        return RemindersReply(
+            rule: reminders.service.rule.rawValue, lastRunAt: last.map { Timestamp.iso8601($0) },
+            pending: reminders.service.pendingReminders().map(Self.item),
+            delivered: delivered.filter { RunReminderService.isReminder($0.request.identifier) }.map { notification in
+                NotificationItem(
+                    id: notification.request.identifier, fireAt: Timestamp.iso8601(RunReminderService.fireAt(of: notification.request)),
+                    deliveredAt: Timestamp.iso8601(notification.date.timeIntervalSince1970), title: notification.request.content.title,
+                    body: notification.request.content.body, language: nil)
+            })
     }
 
-    /// A pending request as the OS's `notifications` command writes it.
-    static func json(_ request: UNNotificationRequest) -> JSONValue {
-        .object([
-            "id": .string(request.identifier), "fireAt": .string(Timestamp.iso8601(RunReminderService.fireAt(of: request))),
-            "title": .string(request.content.title), "body": .string(request.content.body),
-            "language": .string((request.content.userInfo["language"] as? String) ?? ""),
-        ])
+    /// A pending request as the OS's `notifications` command lists it, without the seconds.
+    static func item(_ request: UNNotificationRequest) -> NotificationItem {
+        NotificationItem(
+            id: request.identifier, fireAt: Timestamp.iso8601(RunReminderService.fireAt(of: request)), title: request.content.title,
+            body: request.content.body, language: (request.content.userInfo["language"] as? String) ?? "")
     }
 }

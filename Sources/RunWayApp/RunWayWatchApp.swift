@@ -83,7 +83,7 @@ public final class RunWayWatchApp {
         router.on("record") { [unowned self] request, connection in connection.reply(try record(request)) }
         router.on("received") { [unowned self] request, connection in
             let limit = request[ControlCommands.Received.limit]
-            connection.reply(.array(try app.receivedUserInfo(limit: limit).map(\.userInfo.json)))
+            connection.reply(ReceivedReply(try app.receivedUserInfo(limit: limit).map(\.userInfo.jsonObject)))
         }
     }
 
@@ -101,7 +101,7 @@ public final class RunWayWatchApp {
     }
 
     /// `count` finished runs, queued for the phone in one durable write.
-    func record(_ request: ControlRequest) throws -> JSONValue {
+    func record(_ request: ControlRequest) throws -> RecordReply {
         guard session.isLocalAppInstalled else {
             throw ControlError("the RunWay watch app is not installed on this watch, so it cannot record runs (runway watch app install)")
         }
@@ -127,6 +127,6 @@ public final class RunWayWatchApp {
         // Committed, not yet answered: a crash here leaves flights queued whose recording never
         // reported success (docs/guarantees.md, "indeterminate recordings").
         CrashPoint.hit("send.after-enqueue")
-        return RecordReply(ids: recording.ids, firstTransfer: recording.firstTransfer, lastTransfer: recording.lastTransfer, endingAt: now).json
+        return RecordReply(ids: recording.ids, firstTransfer: recording.firstTransfer, lastTransfer: recording.lastTransfer, endingAt: now)
     }
 }

@@ -129,6 +129,6 @@ extension RunWayWatchApp {
         }
         workoutStartFault = mode
         logger.warning("fault.workout-start", ["mode": mode.rawValue])
-        connection.reply(.object(["workoutStart": .string(mode.rawValue)]))
+        connection.reply(WorkoutFaultReply(workoutStart: mode.rawValue))
     }
 }

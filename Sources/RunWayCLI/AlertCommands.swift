@@ -84,9 +84,10 @@ enum GroupToggles {
     /// remembers afterwards.
     static func apply(_ parsed: ParsedArguments, client: DeviceClient, view: GroupExpansion.View, toggle: String?, newest: String?) throws -> [String: Bool] {
         let name = view.rawValue
-        if parsed.has("reset-groups") { _ = try client.send(ControlCommands.groupsReset.request { $0[ControlCommands.Groups.view] = name }) }
-        var remembered = (try client.send(ControlCommands.groups.request { $0[ControlCommands.Groups.view] = name })["remembered"]?.objectValue ?? [:])
-            .compactMapValues(\.boolValue)
+        if parsed.has("reset-groups") {
+            _ = try client.send(ControlCommands.groupsReset.request { $0[ControlCommands.Groups.view] = name }, as: GroupsResetReply.self)
+        }
+        var remembered = try client.send(ControlCommands.groups.request { $0[ControlCommands.Groups.view] = name }, as: GroupsReply.self).remembered
         if let toggle {
             let now = GroupExpansion.isExpanded(toggle, isNewest: toggle == newest, remembered: remembered)
             _ = try client.send(
@@ -94,7 +95,7 @@ enum GroupToggles {
                     $0[ControlCommands.Groups.view] = name
                     $0[ControlCommands.GroupSet.key] = toggle
                     $0[ControlCommands.GroupSet.expanded] = !now
-                })
+                }, as: GroupSetReply.self)
             remembered[toggle] = !now
         }
         return remembered

@@ -10,8 +10,8 @@ enum BeforeRunCommands {
     static var all: [CLI.Command] { [preflight, appstoreSet, appstoreFail, appstoreShow, updateCheck, updateStatus, updateRespond] }
 
     /// Sends `request` to the phone, checked against the catalogue first.
-    static func call(_ parsed: ParsedArguments, _ request: ControlRequest) throws -> JSONValue {
-        try CLI.client(parsed, .phone).send(request)
+    static func call<Reply: ControlReply>(_ parsed: ParsedArguments, _ request: ControlRequest, as type: Reply.Type) throws -> Reply {
+        try CLI.client(parsed, .phone).send(request, as: type)
     }
 
     static let preflight = CLI.Command(
@@ -27,17 +27,17 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, .flag("legacy", "RunWay 1.3.1's row (reachability) and its own heart-rate rule"), CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlCommands.preflight.request { $0[ControlCommands.Preflight.legacy] = parsed.has("legacy") })
-            if parsed.has("json") { Output.out(result.text); return 0 }
+            let result = try call(
+                parsed, ControlCommands.preflight.request { $0[ControlCommands.Preflight.legacy] = parsed.has("legacy") }, as: PreflightReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
             var lines = [
                 "PRE-FLIGHT CHECK",
-                "  APPLE WATCH      \(result["appleWatch"]?["label"]?.stringValue ?? "?")",
-                "  HEART RATE MODE  \(result["heartRateMode"]?["available"]?.boolValue == true ? "available" : "unavailable")",
+                "  APPLE WATCH      \(result.appleWatch.label)",
+                "  HEART RATE MODE  \(result.heartRateMode.available ? "available" : "unavailable")",
             ]
-            if result["versionMismatch"]?.boolValue == true {
-                lines.append(
-                    "  VERSION          WATCH APP \(result["watchAppVersion"]?.stringValue ?? "?") ≠ PHONE APP \(result["appVersion"]?.stringValue ?? "?")")
-                if let sentence = result["watchSentence"]?.stringValue { lines.append("  \(sentence)") }
+            if result.versionMismatch == true {
+                lines.append("  VERSION          WATCH APP \(result.watchAppVersion ?? "?") ≠ PHONE APP \(result.appVersion)")
+                if let sentence = result.watchSentence { lines.append("  \(sentence)") }
             }
             Output.out(lines.joined(separator: "\n"))
             return 0
@@ -79,8 +79,8 @@ enum BeforeRunCommands {
                 throw ControlError.invalid("give either --version V or --json-file F")
             }
             if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
-            let result = try call(parsed, request)
-            Output.out(parsed.has("json") ? result.text : "the App Store lookup now answers \(result["answer"]?.stringValue ?? "")")
+            let result = try call(parsed, request, as: AppStoreReply.self)
+            Output.out(parsed.has("json") ? result.json.text : "the App Store lookup now answers \(result.answer ?? "")")
             return 0
         })
 
@@ -96,8 +96,8 @@ enum BeforeRunCommands {
             }
             var request = ControlRequest(ControlCommands.appstoreFail)
             if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
-            let result = try call(parsed, request)
-            Output.out(parsed.has("json") ? result.text : "the App Store lookup now fails (network)")
+            let result = try call(parsed, request, as: AppStoreReply.self)
+            Output.out(parsed.has("json") ? result.json.text : "the App Store lookup now fails (network)")
             return 0
         })
 
@@ -108,14 +108,14 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlRequest(ControlCommands.appstoreShow))
-            if parsed.has("json") { Output.out(result.text); return 0 }
+            let result = try call(parsed, ControlRequest(ControlCommands.appstoreShow), as: AppStoreReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(
                 """
-                answer   \(result["answer"]?.stringValue ?? "(fails: network)")
-                delay    \(result["delayMs"]?.intValue ?? 0) ms
-                lookups  \(result["lookups"]?.intValue ?? 0)
-                last URL \(result["lastURL"]?.stringValue ?? "-")
+                answer   \(result.answer ?? "(fails: network)")
+                delay    \(result.delayMs) ms
+                lookups  \(result.lookups)
+                last URL \(result.lastURL ?? "-")
                 """)
             return 0
         })
@@ -133,12 +133,12 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlRequest(ControlCommands.updateCheck))
-            if parsed.has("json") { Output.out(result.text); return 0 }
-            var line = result["outcome"]?.stringValue ?? "?"
-            line += " (installed \(result["installed"]?.stringValue ?? "?")"
-            if let store = result["store"]?.stringValue { line += ", store \(store)" }
-            if let reason = result["reason"]?.stringValue { line += ", \(reason)" }
+            let result = try call(parsed, ControlRequest(ControlCommands.updateCheck), as: UpdateCheckReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
+            var line = result.outcome
+            line += " (installed \(result.installed)"
+            if let store = result.store { line += ", store \(store)" }
+            if let reason = result.reason { line += ", \(reason)" }
             Output.out(line + ")")
             return 0
         })
@@ -150,13 +150,13 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlRequest(ControlCommands.updateStatus))
-            if parsed.has("json") { Output.out(result.text); return 0 }
+            let result = try call(parsed, ControlRequest(ControlCommands.updateStatus), as: UpdateStatusReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(
                 """
-                installed        \(result["installed"]?.stringValue ?? "?")
-                last checked     \(result["lastCheckedAt"]?.stringValue ?? "never")
-                alert            \(result["alert"]?["version"]?.stringValue.map { "RunWay \($0) available" } ?? "none")
+                installed        \(result.installed)
+                last checked     \(result.lastCheckedAt ?? "never")
+                alert            \(result.alert.map { "RunWay \($0.version) available" } ?? "none")
                 """)
             return 0
         })
@@ -176,9 +176,10 @@ enum BeforeRunCommands {
             guard answer == "update" || answer == "later" else {
                 throw ControlError.invalid("respond with update or later, not \(OneLine.quote(answer))")
             }
-            let result = try call(parsed, ControlCommands.updateRespond.request { $0[ControlCommands.UpdateRespond.answer] = answer })
-            if parsed.has("json") { Output.out(result.text); return 0 }
-            Output.out(result["opened"]?.stringValue ?? "later")
+            let result = try call(
+                parsed, ControlCommands.updateRespond.request { $0[ControlCommands.UpdateRespond.answer] = answer }, as: UpdateRespondReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
+            Output.out(result.opened ?? "later")
             return 0
         })
 

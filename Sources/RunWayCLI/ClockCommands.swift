@@ -96,7 +96,7 @@ enum ClockCommands {
                 for (label, result) in results {
                     Output.out(line(label, result))
                     for item in result.delivered ?? [] {
-                        Output.out("  delivered " + NotificationText.line(item, dateKey: "deliveredAt"))
+                        Output.out("  delivered " + NotificationText.line(item, at: item.deliveredAt))
                     }
                 }
             }

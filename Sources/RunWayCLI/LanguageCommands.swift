@@ -20,8 +20,8 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.language))
-            Output.out(parsed.has("json") ? result.text : render(result))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.language), as: LanguageReply.self)
+            Output.out(parsed.has("json") ? result.json.text : render(result))
             return 0
         })
 
@@ -43,13 +43,14 @@ enum LanguageCommands {
                 throw ControlError.invalid(
                     "\(OneLine.quote(name)) is not a language RunWay offers; supported: \(AppLanguage.codes.joined(separator: ", ")), or system")
             }
-            let result = try CLI.client(parsed, .phone).send(ControlCommands.languageSet.request { $0[ControlCommands.LanguageSet.language] = name })
-            if parsed.has("json") { Output.out(result.text); return 0 }
-            let rewritten = result["rewrittenReminders"]?.arrayValue?.count ?? 0
+            let result = try CLI.client(parsed, .phone).send(
+                ControlCommands.languageSet.request { $0[ControlCommands.LanguageSet.language] = name }, as: LanguageReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
+            let rewritten = result.rewrittenReminders?.count ?? 0
             Output.out(
                 render(result) + "\n"
-                    + (result["changed"]?.boolValue == true
-                        ? "the app was relaunched in \(result["effective"]?.stringValue ?? "?"); \(rewritten) pending reminder(s) rewritten"
+                    + (result.changed == true
+                        ? "the app was relaunched in \(result.effective); \(rewritten) pending reminder(s) rewritten"
                         : "unchanged"))
             return 0
         })
@@ -64,12 +65,10 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.settings))
-            if parsed.has("json") { Output.out(result.text); return 0 }
-            let rows = (result["rows"]?.arrayValue ?? []).map { row in
-                "  \(row["title"]?.stringValue ?? "?")  \(row["value"]?.stringValue ?? "")  → \(row["opens"]?.stringValue ?? "")"
-            }
-            Output.out((["settings (\(result["language"]?.stringValue ?? "?"))"] + rows).joined(separator: "\n"))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.settings), as: SettingsReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
+            let rows = result.rows.map { row in "  \(row.title)  \(row.value)  → \(row.opens)" }
+            Output.out((["settings (\(result.language))"] + rows).joined(separator: "\n"))
             return 0
         })
 
@@ -80,29 +79,27 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.strings))
-            if parsed.has("json") { Output.out(result.text); return 0 }
-            let table = result["strings"]?.objectValue ?? [:]
-            let lines = table.keys.sorted().map { "  \($0)  \(table[$0]?.stringValue ?? "")" }
-            Output.out((["strings (\(result["language"]?.stringValue ?? "?"))"] + lines).joined(separator: "\n"))
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.strings), as: StringsReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
+            let lines = result.strings.keys.sorted().map { "  \($0)  \(result.strings[$0] ?? "")" }
+            Output.out((["strings (\(result.language))"] + lines).joined(separator: "\n"))
             return 0
         })
 
     static let all = [show, set, settings, strings]
 
-    static func render(_ result: JSONValue) -> String {
-        let system = (result["systemLanguages"]?.arrayValue ?? []).compactMap(\.stringValue)
-        return """
-            effective     \(result["effective"]?.stringValue ?? "?") (from \(result["source"]?.stringValue ?? "?"))
-            app setting   \(result["appLanguage"]?.stringValue ?? "none (follows the system)")
-            system        \(system.isEmpty ? "none" : system.joined(separator: ", "))
-            supported     \((result["supported"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")) (development region \(result["developmentRegion"]?.stringValue ?? "?"))
-            """
+    static func render(_ result: LanguageReply) -> String {
+        """
+        effective     \(result.effective) (from \(result.source))
+        app setting   \(result.appLanguage ?? "none (follows the system)")
+        system        \(result.systemLanguages.isEmpty ? "none" : result.systemLanguages.joined(separator: ", "))
+        supported     \(result.supported.joined(separator: ", ")) (development region \(result.developmentRegion))
+        """
     }
 
     /// One text of the app in its effective language, asked of the phone, which owns the language.
     static func text(_ key: TextKey, client: DeviceClient) throws -> String {
-        let result = try client.send(ControlRequest(ControlCommands.strings))
-        return result["strings"]?[key.rawValue]?.stringValue ?? AppTexts.text(key, .developmentRegion)
+        let result = try client.send(ControlRequest(ControlCommands.strings), as: StringsReply.self)
+        return result.strings[key.rawValue] ?? AppTexts.text(key, .developmentRegion)
     }
 }

@@ -16,13 +16,12 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.notifications))
-            if parsed.has("json") { Output.out(result.text); return 0 }
-            let pending = result["pending"]?.arrayValue ?? [], delivered = result["delivered"]?.arrayValue ?? []
-            var lines = ["pending (\(pending.count) of at most \(result["pendingLimit"]?.intValue ?? 64))"]
-            lines += pending.map { "  " + NotificationText.line($0, dateKey: "fireAt") }
-            lines.append("delivered (\(delivered.count))")
-            lines += delivered.map { "  " + NotificationText.line($0, dateKey: "deliveredAt") }
+            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self)
+            if parsed.has("json") { Output.out(result.json.text); return 0 }
+            var lines = ["pending (\(result.pending.count) of at most \(result.pendingLimit))"]
+            lines += result.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }
+            lines.append("delivered (\(result.delivered.count))")
+            lines += result.delivered.map { "  " + NotificationText.line($0, at: $0.deliveredAt) }
             Output.out(lines.joined(separator: "\n"))
             return 0
         })
@@ -39,7 +38,7 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            render(try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.reminders)), json: parsed.has("json"))
+            render(try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.reminders), as: RemindersReply.self), json: parsed.has("json"))
         })
 
     static let reschedule = CLI.Command(
@@ -52,24 +51,25 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            render(try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.remindersReschedule)), json: parsed.has("json"))
+            render(
+                try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.remindersReschedule), as: RemindersReply.self), json: parsed.has("json"))
         })
 
-    static func render(_ result: JSONValue, json: Bool) -> Int32 {
-        if json { Output.out(result.text); return 0 }
+    static func render(_ result: RemindersReply, json: Bool) -> Int32 {
+        if json { Output.out(result.json.text); return 0 }
         let rule =
-            result["rule"]?.stringValue == "legacy"
+            result.rule == "legacy"
             ? "legacy: one reminder 7 days after the last run, none if that is past"
             : "7, 14, 21, 28 days after the last run"
         var lines = ["inactivity reminders (rule: \(rule))"]
-        guard let last = result["lastRunAt"]?.stringValue.flatMap(Timestamp.parseISO8601) else {
+        guard let last = result.lastRunAt.flatMap(Timestamp.parseISO8601) else {
             lines.append("no runs yet: nothing scheduled")
             Output.out(lines.joined(separator: "\n"))
             return 0
         }
         lines.append("last run  " + NotificationText.minutes(last))
-        lines += (result["pending"]?.arrayValue ?? []).map { "pending   " + NotificationText.line($0, dateKey: "fireAt") }
-        lines += (result["delivered"]?.arrayValue ?? []).map { "delivered " + NotificationText.line($0, dateKey: "deliveredAt") }
+        lines += result.pending.map { "pending   " + NotificationText.line($0, at: $0.fireAt) }
+        lines += result.delivered.map { "delivered " + NotificationText.line($0, at: $0.deliveredAt) }
         Output.out(lines.joined(separator: "\n"))
         return 0
     }
@@ -77,9 +77,8 @@ enum NotificationCommands {
 
 enum NotificationText {
     /// `2026-10-08 16:00  runway.reminder.7d  일주일째 …`
-    static func line(_ item: JSONValue, dateKey: String) -> String {
-        let date = item[dateKey]?.stringValue.flatMap(Timestamp.parseISO8601).map(minutes) ?? "?"
-        return "\(date)  \(item["id"]?.stringValue ?? "?")  \(item["body"]?.stringValue ?? "")"
+    static func line(_ item: NotificationItem, at date: String?) -> String {
+        "\(date.flatMap(Timestamp.parseISO8601).map(minutes) ?? "?")  \(item.id)  \(item.body)"
     }
 
     /// `2026-10-08 16:00` in local time.

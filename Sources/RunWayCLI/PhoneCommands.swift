@@ -120,7 +120,7 @@ enum PhoneCommands {
                     return 1
                 }
             }
-            _ = try client.send(ControlCommands.delete.request { $0[ControlCommands.Flight.id] = id })
+            _ = try client.send(ControlCommands.delete.request { $0[ControlCommands.Flight.id] = id }, as: DeleteReply.self)
             Output.out("deleted \(id.uppercased())")
             return 0
         })
@@ -150,21 +150,21 @@ enum PhoneCommands {
             // Attach first, then list: a flight saved in between is in the listing and also comes as an
             // event, and its arrival number tells which it is. Nothing falls between the two.
             let client = try CLI.client(parsed, .phone)
-            let attached = try client.send(ControlRequest(ControlCommands.attach))
+            let attached = try client.send(ControlRequest(ControlCommands.attach), as: AttachReply.self)
             let flights = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.logbook)).arrayValue ?? []
             var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
-            let remembered =
-                (try CLI.client(parsed, .phone).send(ControlCommands.groups.request { $0[ControlCommands.Groups.view] = "logbook" })["remembered"]?
-                .objectValue ?? [:]).compactMapValues(\.boolValue)
+            let remembered = try CLI.client(parsed, .phone).send(
+                ControlCommands.groups.request { $0[ControlCommands.Groups.view] = "logbook" }, as: GroupsReply.self
+            ).remembered
             let logbook = LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered)
-            let drained = attached["drained"]?.intValue ?? 0
+            let drained = Int(attached.drained)
             // On a terminal: the phone's screen, redrawn in place (docs/views.md). Otherwise a line per event.
             if Terminal.isTerminal {
                 return try PhoneScreen(
                     client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
                     calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
                     status: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self),
-                    preflight: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.preflight))
+                    preflight: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.preflight), as: PreflightReply.self)
                 ).run()
             }
             Output.out(logbook)

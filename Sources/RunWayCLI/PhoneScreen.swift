@@ -26,7 +26,7 @@ final class PhoneScreen {
 
     init(
         client: DeviceClient, home: String, logbook: String, drained: Int, calendar: LogbookCalendar, shownUpTo: Int,
-        stored: Int, status: StatusReply, preflight: JSONValue
+        stored: Int, status: StatusReply, preflight: PreflightReply
     ) {
         self.client = client
         self.home = home
@@ -34,8 +34,8 @@ final class PhoneScreen {
         self.calendar = calendar
         self.shownUpTo = shownUpTo
         self.stored = stored
-        watchRow = preflight["appleWatch"]?["label"]?.stringValue ?? "?"
-        reachable = preflight["reachable"]?.boolValue ?? false
+        watchRow = preflight.appleWatch.label
+        reachable = preflight.reachable
         savePath = status.savePath ?? "?"
         if drained > 0 { events.append((localClock(), "the home screen saved \(drained) flight(s) that were waiting for it")) }
         events.append((localClock(), "attached"))

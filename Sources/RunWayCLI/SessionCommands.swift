@@ -64,24 +64,18 @@ enum SessionCLI {
                     """,
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.files))
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.files), as: FilesReply.self)
                     if parsed.has("json") {
-                        Output.out(result.text)
+                        Output.out(result.json.text)
                         return 0
                     }
-                    let outstanding = result["outstanding"]?.arrayValue ?? []
-                    let received = result["received"]?.arrayValue ?? []
-                    var lines = ["outstanding (\(outstanding.count))"]
-                    for file in outstanding {
-                        lines.append(
-                            "  \(file["transferId"]?.intValue ?? 0)  \(file["name"]?.stringValue ?? "?")  \(file["completedBytes"]?.intValue ?? 0) of \(file["bytes"]?.intValue ?? 0) bytes there  sha256 \(file["sha256"]?.stringValue ?? "?")"
-                        )
+                    var lines = ["outstanding (\(result.outstanding.count))"]
+                    for file in result.outstanding {
+                        lines.append("  \(file.transferId)  \(file.name)  \(file.completedBytes) of \(file.bytes) bytes there  sha256 \(file.sha256)")
                     }
-                    lines.append("received (\(received.count))")
-                    for file in received {
-                        lines.append(
-                            "  \(file["transferId"]?.intValue ?? 0)  \(file["name"]?.stringValue ?? "?")  \(file["bytes"]?.intValue ?? 0) bytes  sha256 \(file["sha256"]?.stringValue ?? "?")  \(file["path"]?.stringValue ?? "")"
-                        )
+                    lines.append("received (\(result.received.count))")
+                    for file in result.received {
+                        lines.append("  \(file.transferId)  \(file.name)  \(file.bytes) bytes  sha256 \(file.sha256)  \(file.path)")
                     }
                     Output.out(lines.joined(separator: "\n"))
                     return 0
@@ -91,12 +85,11 @@ enum SessionCLI {
                 summary: "The userInfo dictionaries delivered to the \(name) app that are not flights, in arrival order (flights are in the phone's logbook).",
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.received))
+                    let result = try call(parsed, device, ControlRequest(ControlCommands.received), as: ReceivedReply.self)
                     if parsed.has("json") {
-                        Output.out(result.text)
+                        Output.out(result.json.text)
                     } else {
-                        let items = result.arrayValue ?? []
-                        Output.out(items.isEmpty ? "nothing received" : items.map(\.text).joined(separator: "\n"))
+                        Output.out(result.userInfos.isEmpty ? "nothing received" : result.userInfos.map { JSONValue.object($0).text }.joined(separator: "\n"))
                     }
                     return 0
                 }),

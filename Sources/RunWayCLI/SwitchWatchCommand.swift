@@ -31,8 +31,9 @@ enum SwitchWatchCommand {
         let watch = try watchIdentity(name, registered: registered)
         var arguments = parsed
         arguments.values["home"] = phonePath
-        let reply = try CLI.client(arguments, .phone).send(ControlCommands.switchWatch.request { $0[ControlCommands.SwitchWatch.watch] = watch })
-        Output.out(parsed.has("json") ? reply.text : reply["message"]?.stringValue ?? reply.text)
+        let reply = try CLI.client(arguments, .phone).send(
+            ControlCommands.switchWatch.request { $0[ControlCommands.SwitchWatch.watch] = watch }, as: SwitchWatchReply.self)
+        Output.out(parsed.has("json") ? reply.json.text : reply.message)
         return 0
     }
 

@@ -138,7 +138,7 @@ struct Scenarios {
             try pair.startPhone()
             watch = try scenarios.client(pair.watchHome, .watch)
             ui = try scenarios.client(pair.phoneHome, .phone)
-            _ = try ui.send(ControlRequest(ControlCommands.attach))
+            _ = try ui.send(ControlRequest(ControlCommands.attach), as: AttachReply.self)
             for _ in 0..<10 { _ = try measure() }
         }
 

@@ -1,3 +1,4 @@
+import Control
 import DeviceOS
 import JSONText
 import PairTesting
@@ -112,7 +113,7 @@ import Testing
         let resolution = LanguageResolution(appLanguage: nil, environment: ["LANGUAGE": "fr:en", "LANG": "en_US.UTF-8"])
         #expect(resolution.systemLanguages == ["fr", "en", "en_US"])
         #expect(resolution.source == "system")
-        #expect(resolution.json["appLanguage"] == .null)
+        #expect(resolution.reply.json["appLanguage"] == .null)
     }
 
     // MARK: - The rewrite
