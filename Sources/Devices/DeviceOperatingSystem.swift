@@ -215,6 +215,10 @@ public class DeviceOperatingSystem {
     func reap() {
         while childPID > 0 {
             guard case .exited(let status) = ProcessStop.reap(childPID, block: false) else { return }
+            // What the app said just before it exited (its STATUS= line: why it stops) is queued on the
+            // notify socket; read it now, while the sender is still the app running, or the failure
+            // reported would lack the app's own words whenever SIGCHLD is handled first.
+            readNotifications()
             let pid = childPID
             let signalled = (status & 0x7f) != 0
             logger.info("os.app-exited", ["pid": pid, signalled ? "signal" : "status": signalled ? status & 0x7f : (status >> 8) & 0xff])
