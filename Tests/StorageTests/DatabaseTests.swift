@@ -141,6 +141,23 @@ import PairTesting
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'a'") == 0)
     }
 
+    /// The pending migrations are one transaction: when the second fails, the first is not applied
+    /// either, and the store stays at the version it had.
+    @Test func pendingMigrationsApplyTogetherOrNotAtAll() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        try Migrator.migrate(database, [Migration("test.1", "CREATE TABLE a (x INTEGER)")])
+        let pending = [
+            Migration("test.1", "CREATE TABLE a (x INTEGER)"), Migration("test.2", "CREATE TABLE b (y INTEGER)"),
+            Migration("test.3", "CREATE TABLE a (z INTEGER)"),
+        ]
+        #expect(throws: StorageError.self) { try Migrator.migrate(database, pending) }
+        #expect(try database.scalarInt("SELECT count(*) FROM schema_migrations") == 1)
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'b'") == 0)
+        #expect(!database.isInTransaction)
+    }
+
     @Test func healthCheckReportsACorruptFile() throws {
         let directory = makeTemporaryDirectory("db")
         defer { removeDirectory(directory) }
