@@ -39,6 +39,7 @@ struct ManyPairs {
             daemons.append(try start("watch-agent", pair.watchHome, pair.watchLog))
             daemons.append(try start("phone-daemon", pair.phoneHome, pair.phoneLog))
         }
+        progress("pairs: all \(2 * count) started in \(format(now() - started, 2)) s, waiting for each to be ready")
         for daemon in daemons { try daemon.waitForLine("ready", timeout: 600) }
         let ready = now() - started
 

@@ -137,8 +137,25 @@ import PairTesting
         let database = try Database(path: directory + "/s.sqlite")
         let broken = [Migration("test.1", "CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER)")]
         #expect(throws: StorageError.self) { try Migrator.migrate(database, broken) }
-        #expect(try database.scalarInt("SELECT count(*) FROM schema_migrations") == 0)
-        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'a'") == 0)
+        // Not even the table of applied migrations: the store is as it was, empty.
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name IN ('a', 'schema_migrations')") == 0)
+    }
+
+    /// The pending migrations are one transaction: when the second fails, the first is not applied
+    /// either, and the store stays at the version it had.
+    @Test func pendingMigrationsApplyTogetherOrNotAtAll() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        try Migrator.migrate(database, [Migration("test.1", "CREATE TABLE a (x INTEGER)")])
+        let pending = [
+            Migration("test.1", "CREATE TABLE a (x INTEGER)"), Migration("test.2", "CREATE TABLE b (y INTEGER)"),
+            Migration("test.3", "CREATE TABLE a (z INTEGER)"),
+        ]
+        #expect(throws: StorageError.self) { try Migrator.migrate(database, pending) }
+        #expect(try database.scalarInt("SELECT count(*) FROM schema_migrations") == 1)
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'b'") == 0)
+        #expect(!database.isInTransaction)
     }
 
     @Test func healthCheckReportsACorruptFile() throws {
