@@ -6,6 +6,11 @@
 #include <sys/inotify.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <malloc.h>
+#include <spawn.h>
+
+/// glibc 2.34's close-every-descriptor-from action, declared only under _GNU_SOURCE.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
 /// `prctl` is variadic, which Swift cannot call: the one option used here.
 static inline int runway_set_parent_death_signal(int signal) {

@@ -196,6 +196,7 @@ public final class DaemonRuntime {
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
         logger.info("daemon.ready", ["home": home.path, "pid": getpid()])
+        FreeMemory.releaseUnused()
         startOwedCheck()
     }
 

@@ -90,18 +90,6 @@ public final class FlightStore {
                 samples BLOB NOT NULL
             ) STRICT;
             """),
-        // Issue 29: the live run's columns are its header's keys (`LiveRunStore.Header`), so that the row is
-        // written and read by name from that one declaration.
-        Migration(
-            "live-run.2",
-            """
-            ALTER TABLE live_run RENAME COLUMN run_id TO runId;
-            ALTER TABLE live_run RENAME COLUMN started_at TO startedAt;
-            ALTER TABLE live_run RENAME COLUMN target_pace TO targetPace;
-            ALTER TABLE live_run RENAME COLUMN zone_low TO zoneLow;
-            ALTER TABLE live_run RENAME COLUMN zone_high TO zoneHigh;
-            ALTER TABLE live_run RENAME COLUMN start_origin TO startOrigin;
-            """),
     ]
 
     public let database: Database

@@ -13,8 +13,16 @@ public final class LiveRunStore {
     }
 
     /// The run's header as its row in `live_run`, declared once: the columns are these keys
-    /// (`RecordFormat`, as `FlightAlert`'s row), written and read by name.
+    /// (`RecordFormat`, as `FlightAlert`'s row), written and read by name. The coding keys are the
+    /// columns' names as `live-run.1` made them: renaming the columns instead (six `ALTER TABLE …
+    /// RENAME COLUMN`, each re-parsing the whole schema) cost every new home's first start 24 M
+    /// instructions, two thirds of a daemon's start-up.
     struct Header: Codable, Equatable {
+        enum CodingKeys: String, CodingKey {
+            case runId = "run_id", startedAt = "started_at", mode, targetPace = "target_pace", tolerance
+            case zoneLow = "zone_low", zoneHigh = "zone_high", behaviour, startOrigin = "start_origin"
+        }
+
         var runId: String
         var startedAt: Double
         var mode: FlightMode

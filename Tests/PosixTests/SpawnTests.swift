@@ -62,6 +62,25 @@ import Testing
         #expect(inherited.text.split(separator: "\n").contains(Substring(String(leaked))), "\(inherited.text)")
     }
 
+    /// A descriptor placed above 2: it is there in the child, and what is open here below and above it
+    /// is not.
+    @Test func aDescriptorPlacedHighIsKeptAndTheOthersAroundItClosed() throws {
+        let directory = makeTemporaryDirectory("spawnfd")
+        defer { removeDirectory(directory) }
+        let file = open(directory + "/leak", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        defer { close(file) }
+        let below = fcntl(file, F_DUPFD, 240)
+        let above = fcntl(file, F_DUPFD, 300)
+        defer { close(below); close(above) }
+        #expect(below >= 240 && below < 270 && above >= 300)
+        var spawn = Spawn("/bin/sh", arguments: ["sh", "-c", "ls /proc/self/fd"])
+        spawn.actions.append(.duplicate(file, to: 270))
+        spawn.closeInheritedDescriptors = true
+        let listed = try output(of: spawn).text.split(separator: "\n").map(String.init)
+        #expect(listed.contains("270"), "\(listed)")
+        #expect(!listed.contains(String(below)) && !listed.contains(String(above)), "\(listed)")
+    }
+
     /// A binary that is not there: the funnel's error, naming the operation and errno.
     @Test func aMissingExecutableIsASystemError() {
         #expect(throws: SystemError("posix_spawn /nonexistent/tool", errno: ENOENT)) {

@@ -3,9 +3,8 @@ import Storage
 import Testing
 @testable import RunWayApp
 
-/// The live run's header is declared once (`LiveRunStore.Header`): its row in `live_run` has its keys
-/// for columns, written and read by name, and a store from before the columns were named so keeps its
-/// run in progress.
+/// The live run's header is declared once (`LiveRunStore.Header`): its row in `live_run` has its coding
+/// keys for columns, written and read by name, and a run stored before keeps its run in progress.
 @Suite struct LiveRunRowTests {
     static let run = LiveRun(
         id: "01938B2C-7A00-7000-8000-000000000000", startedAt: 1_790_000_000.25,
@@ -27,23 +26,24 @@ import Testing
         defer { row.reset() }
         #expect(try row.step())
         let columns = (0..<row.columnCount).map { row.columnName(at: $0) }
-        #expect(columns == ["slot", "runId", "startedAt", "mode", "targetPace", "tolerance", "zoneLow", "zoneHigh", "behaviour", "startOrigin"])
+        #expect(
+            columns == ["slot", "run_id", "started_at", "mode", "target_pace", "tolerance", "zone_low", "zone_high", "behaviour", "start_origin"])
         let values = (0..<row.columnCount).map { row.string(at: $0) }
         #expect(values == ["1", Self.run.id, "1790000000.25", "heartRate", "360.0", "15.0", "140.0", "160.0", "legacy", "remote"])
         Self.expectSame(try store.load(), Self.run)
     }
 
-    @Test func aRunBegunBeforeTheColumnsWereNamedSoIsFoundAgain() throws {
+    /// A row written by name, as the code before the header's declaration wrote it (its nine columns by
+    /// position, in `live-run.1`'s names), is read back whole.
+    @Test func aRunWrittenBeforeTheDeclarationIsFoundAgain() throws {
         let directory = makeTemporaryDirectory("live-run-row")
         let database = try Database(path: directory + "/s.sqlite")
-        let before = try #require(FlightStore.migrations.firstIndex { $0.id == "live-run.1" })
-        try Migrator.migrate(database, Array(FlightStore.migrations[...before]))
+        try Migrator.migrate(database, FlightStore.migrations)
         try database.execute(
             """
             INSERT INTO live_run (slot, run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin)
             VALUES (1, '\(Self.run.id)', 1790000000.25, 'heartRate', 360, 15, 140, 160, 'legacy', 'remote')
             """)
-        try Migrator.migrate(database, FlightStore.migrations)
         Self.expectSame(try LiveRunStore(database: database).load(), Self.run)
     }
 }
