@@ -170,7 +170,7 @@ do {
 
     if let output {
         let machine = """
-            - command: `scripts/bench\(CommandLine.arguments.dropFirst().map { " " + $0 }.joined())` (release build), \(shell("date -u +%Y-%m-%dT%H:%MZ"))
+            - command: `scripts/bench\(CommandLine.arguments.dropFirst().map { " " + $0 }.joined())` (\(ProcessInfo.processInfo.environment["RUNWAY_BENCH_BUILD"] ?? "release build")), \(shell("date -u +%Y-%m-%dT%H:%MZ"))
             - machine: \(shell("nproc")) × \(shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")), \(shell("free -g | awk '/Mem:/ {print $2}'")) GiB, \(shell("uname -sr")), \(shell("df -hT /tmp | awk 'NR==2 {print $2}'")) /tmp
             - toolchain: \(shell("swift --version 2>&1 | head -1")); SQLite \(shell("sqlite3 --version | cut -d' ' -f1"))
             - flights: \(scenarios.payloadBytes()) bytes encoded on average (a userInfo dictionary, samples packed in one data value);
