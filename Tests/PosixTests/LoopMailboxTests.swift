@@ -26,6 +26,10 @@ import Testing
         let mailbox = try LoopMailbox(loop: loop)
         nonisolated(unsafe) var total = 0
         let thread = try DedicatedThread { try? mailbox.run() }
+        // Until the thread runs the loop, `sync` runs inline on its caller (start-up's rule): the work
+        // would never cross threads, and a `stop` made then would be undone by `run`, which starts the
+        // loop afresh — the test waited for the thread for ever, once, on a loaded machine.
+        while mailbox.isOnLoopThread { usleep(1000) }
         let group = DispatchGroup()
         for _ in 0..<8 {
             DispatchQueue.global().async(group: group) {
