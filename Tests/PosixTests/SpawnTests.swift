@@ -43,10 +43,19 @@ import Testing
 
     /// Only the descriptors the actions place are inherited, when asked; the environment is the one given.
     @Test func inheritedDescriptorsAreClosedAndTheEnvironmentIsTheOneGiven() throws {
+        try withScratchFile { file in try inheritedDescriptorsAreClosed(file: file) }
+    }
+
+    /// A file open here, close-on-exec, for the descriptor tests to copy where they need it.
+    func withScratchFile(_ body: (Int32) throws -> Void) throws {
         let directory = makeTemporaryDirectory("spawnfd")
         defer { removeDirectory(directory) }
         let file = open(directory + "/leak", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         defer { close(file) }
+        try body(file)
+    }
+
+    func inheritedDescriptorsAreClosed(file: Int32) throws {
         // A copy without close-on-exec (inherited unless closed), high enough not to be one `ls` opens.
         let leaked = fcntl(file, F_DUPFD, 200)
         defer { close(leaked) }
@@ -65,10 +74,10 @@ import Testing
     /// A descriptor placed above 2: it is there in the child, and what is open here below and above it
     /// is not.
     @Test func aDescriptorPlacedHighIsKeptAndTheOthersAroundItClosed() throws {
-        let directory = makeTemporaryDirectory("spawnfd")
-        defer { removeDirectory(directory) }
-        let file = open(directory + "/leak", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        defer { close(file) }
+        try withScratchFile { file in try aDescriptorPlacedHigh(file: file) }
+    }
+
+    func aDescriptorPlacedHigh(file: Int32) throws {
         let below = fcntl(file, F_DUPFD, 240)
         let above = fcntl(file, F_DUPFD, 300)
         defer { close(below); close(above) }
