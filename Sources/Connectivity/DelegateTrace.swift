@@ -71,8 +71,8 @@ public final class DelegateTrace {
     public var onEvent: ((DelegateEvent) -> Void)?
 
     public init(capacity: Int = DelegateTrace.defaultCapacity) {
+        // The ring grows as events come (not reserved: 74 kB an idle daemon would hold for nothing).
         self.capacity = max(1, capacity)
-        ring.reserveCapacity(self.capacity)
     }
 
     public func record(_ call: DelegateEvent.Call) {

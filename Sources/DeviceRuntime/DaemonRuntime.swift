@@ -22,6 +22,7 @@ public final class DaemonRuntime {
     private var failure: (event: String, reason: String)?
     private var database: Database?
     private var guardian: HomeGuard?
+    private var idleMemory: WhenIdle?
     /// Why the store's full check is owed (an unclean stop), while it is: run after `ready`, off the
     /// critical path (`startOwedCheck`). Nil once the store is vouched for — sealed, checked before
     /// start-up, or by the background check — and only then may a clean stop seal it.
@@ -197,7 +198,24 @@ public final class DaemonRuntime {
         ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
         logger.info("daemon.ready", ["home": home.path, "pid": getpid()])
         FreeMemory.releaseUnused()
+        startIdleMemory()
         startOwedCheck()
+    }
+
+    /// From now on, once the daemon has heard nothing for two seconds, it gives its memory back: the
+    /// pages its stores cached (`Database.releaseCachedPages`, read again from the file when next
+    /// needed) and the allocator's free space (`FreeMemory`). Once per idle spell. An idle phone-daemon
+    /// otherwise held its stores' pages for ever (~300 kB after a first start, more after a drain):
+    /// what a host running hundreds of pairs pays for each.
+    private func startIdleMemory() {
+        guard idleMemory == nil else { return }
+        let idle = WhenIdle(loop: loop, intervalMilliseconds: 2000) {
+            Database.releaseCachedPages()
+            FreeMemory.releaseUnused()
+        }
+        idleMemory = idle
+        idle.start()
+        onShutdown { idle.stop() }
     }
 
     /// Watches the home's files for the daemon's lifetime (`HomeGuard`): the store, and the sockets

@@ -291,6 +291,7 @@ public final class DeviceHost {
     /// until SIGTERM — all of it on a thread of its own, the device's delegate queue, never the main
     /// thread (the calling thread waits). Returns the exit status, or throws what stopped the start-up.
     public func run(launch: @escaping () throws -> Void) throws -> Int32 {
+        FreeMemory.useOneArena()
         nonisolated(unsafe) var outcome: Result<Int32, Error> = .success(1)
         let queue = try DedicatedThread { [unowned self] in
             outcome = Result { try self.serve(launch: launch) }

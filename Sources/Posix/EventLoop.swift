@@ -71,6 +71,10 @@ public final class EventLoop {
 
     public var registeredCount: Int { registrations.count }
 
+    /// How many iterations some descriptor was ready in (timers alone do not count): a loop whose
+    /// count has not moved for a while has heard from nobody — it is idle.
+    public private(set) var descriptorWakeups: UInt64 = 0
+
     // MARK: - Timers and deferred work
 
     @discardableResult
@@ -128,6 +132,7 @@ public final class EventLoop {
             pollSet.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
         }
         if ready > 0 {
+            descriptorWakeups &+= 1
             for (index, entry) in pollSet.enumerated() where entry.revents != 0 {
                 // A handler earlier in this pass may have closed or replaced this descriptor.
                 guard let registration = registrations[entry.fd],

@@ -89,6 +89,7 @@ public final class BackgroundCheck: @unchecked Sendable {
 
     private func check() -> Outcome {
         let started = Self.nanoseconds()
+        SQLiteLibrary.prepare()
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"

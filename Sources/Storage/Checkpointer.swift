@@ -98,6 +98,7 @@ public final class Checkpointer: @unchecked Sendable {
     }
 
     private func run() {
+        SQLiteLibrary.prepare()
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
             return

@@ -1,5 +1,6 @@
 import CSQLite
 import Glibc
+import Synchronization
 
 /// One SQLite connection, owned by one thread (the daemon's event loop) and closed exactly once.
 ///
@@ -43,6 +44,7 @@ public final class Database {
     public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        SQLiteLibrary.prepare()
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -77,9 +79,33 @@ public final class Database {
             throw error
         }
         fileDescriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        Self.openConnections.withLock { $0[UInt(bitPattern: db)] = pthread_self() }
     }
 
     deinit { close() }
+
+    /// Every connection open in the process (its handle's address), with the thread that opened it.
+    private static let openConnections = Mutex<[UInt: pthread_t]>([:])
+
+    /// The bytes of heap this connection's page cache holds (`SQLITE_DBSTATUS_CACHE_USED`).
+    public var cachedPageBytes: Int {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
+    /// Gives SQLite's cached pages back (`sqlite3_db_release_memory`) on every connection the calling
+    /// thread opened — a connection is used by one thread, so only its own — for a daemon gone idle:
+    /// the pages are read again from the file (or the OS's cache of it) when next needed. Nothing
+    /// changes but memory; not to be called inside a transaction of this thread's.
+    public static func releaseCachedPages() {
+        let me = pthread_self()
+        let mine = openConnections.withLock { $0.filter { pthread_equal($0.value, me) != 0 }.map(\.key) }
+        for address in mine {
+            if let handle = OpaquePointer(bitPattern: address) { sqlite3_db_release_memory(handle) }
+        }
+    }
 
     /// Finalizes every cached statement and closes the connection. Idempotent.
     public func close() {
@@ -93,6 +119,7 @@ public final class Database {
         handedOut.removeAll()
         // The last connection's close copies the write-ahead log into the file: not into a damaged store.
         if health.isDamaged { _ = runway_sqlite3_no_checkpoint_on_close(handle) }
+        _ = Self.openConnections.withLock { $0.removeValue(forKey: UInt(bitPattern: handle)) }
         sqlite3_close_v2(handle)
         if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
         fileDescriptor = -1

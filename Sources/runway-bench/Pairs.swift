@@ -23,7 +23,8 @@ struct ManyPairs {
     /// Pairs `count` fresh homes (not timed), starts every phone-daemon and watch-agent at once and
     /// waits for each one's `ready` (timed); takes every link down, records `runsPerPair` on each watch,
     /// brings every link up and times until every outbox is empty; checks every pair with the invariant
-    /// checker (each id stored once, in order, stores intact); reads each idle daemon's PSS; stops them
+    /// checker (each id stored once, in order, stores intact); reads each idle daemon's PSS (4.5 s after
+    /// the last request: an idle daemon gives its cached pages back); stops them
     /// all with SIGTERM (timed: each must exit 0).
     func run() throws -> Result {
         raiseDescriptorLimit(to: 8 * count + 256)
@@ -68,7 +69,10 @@ struct ManyPairs {
         }
         guard violations.isEmpty else { throw HarnessError("the checker found: \(violations.prefix(5).joined(separator: "; "))") }
 
-        usleep(500_000)  // idle: the last acknowledgements and checkpoints settle
+        // Idle: the last acknowledgements and checkpoints settle, and each daemon has been quiet long enough
+        // to give back its stores' cached pages (`IdleMemory`: two of its two-second ticks at most).
+        progress("pairs: letting them go idle")
+        usleep(4_500_000)
         var result = Result(readySeconds: ready, drainSeconds: drain, stopSeconds: 0)
         result.checkedFlights = pairs.count * runsPerPair
         for (index, daemon) in daemons.enumerated() {

@@ -8,14 +8,15 @@ var count = 50_000, runs = 3, drainRuns = 5, memoryBacklog = 100_000, logbookSiz
 var recordCount = 300_000, loadBacklog = 50_000, pairCount = 20
 var output: String? = "docs/performance.md"
 var coldStartSizes = [50_000, 300_000]
-var onlyColdStart = false, onlyDrain = false, onlyPairs = false, onlyMemory = false
+var onlyColdStart = false, onlyDrain = false, onlyPairs = false, onlyMemory = false, onlyLatency = false
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     print(
         """
         usage: scripts/bench [--count N] [--drain-runs R] [--runs R] [--memory-backlog N] [--logbook N]
                              [--latency-samples N] [--load N] [--record N] [--cold-start N,N...] [--pairs N]
-                             [--only-cold-start | --only-drain | --only-memory | --only-pairs] [--no-write]
+                             [--only-cold-start | --only-drain | --only-latency | --only-memory | --only-pairs]
+                             [--no-write]
 
         Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a baseline
         program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit, one
@@ -25,8 +26,8 @@ func usage() -> Never {
         a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording --record N
         runs (default 300,000) with runway watch record; logbook --json time; --pairs N pairs (default 20)
         started at once, 10 runs each drained at once and checked, PSS per idle daemon. Other figures are
-        medians of --runs R (default 3) with min–max. --only-cold-start, --only-drain, --only-memory (peak RSS draining
-        --memory-backlog) and --only-pairs measure that alone (and write nothing): `--only-pairs --pairs 1000` is the thousand-pair run.
+        medians of --runs R (default 3) with min–max. --only-cold-start, --only-drain, --only-latency (idle and under
+        --load), --only-memory (peak RSS draining --memory-backlog) and --only-pairs measure that alone (and write nothing): `--only-pairs --pairs 1000` is the thousand-pair run.
         Writes the table into docs/performance.md, and a line to its history, unless --no-write.
         """)
     exit(0)
@@ -48,6 +49,7 @@ while let flag = arguments.popFirst() {
     case "--only-drain": onlyDrain = true; output = nil
     case "--only-pairs": onlyPairs = true; output = nil
     case "--only-memory": onlyMemory = true; output = nil
+    case "--only-latency": onlyLatency = true; output = nil
     case "--memory-backlog": memoryBacklog = value()
     case "--logbook": logbookSize = value()
     case "--latency-samples": latencySamples = value()
@@ -69,8 +71,9 @@ while let flag = arguments.popFirst() {
     }
 }
 
-if [onlyColdStart, onlyDrain, onlyMemory, onlyPairs].filter({ $0 }).count > 1 {
-    FileHandle.standardError.write("bench: --only-cold-start, --only-drain, --only-memory and --only-pairs exclude each other\n".data(using: .utf8)!)
+if [onlyColdStart, onlyDrain, onlyLatency, onlyMemory, onlyPairs].filter({ $0 }).count > 1 {
+    FileHandle.standardError.write(
+        "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other\n".data(using: .utf8)!)
     exit(2)
 }
 let scenarios = Scenarios(count: count, runs: runs)
@@ -90,7 +93,7 @@ do {
     var coldRows: [Row] = []
     var firstAckRows: [Row] = []
     var firstKilled: (stored: Int, median: Double)?
-    for stored in coldStartSizes where !onlyDrain && !onlyPairs && !onlyMemory {
+    for stored in coldStartSizes where !onlyDrain && !onlyPairs && !onlyMemory && !onlyLatency {
         progress("cold start: \(stored) stored")
         let cold = try scenarios.coldStart(stored: stored, firstAck: !onlyColdStart)
         coldRows.append(
@@ -136,6 +139,8 @@ do {
         rows = try drainRows(scenarios, runs: drainRuns, size: scenarios.payloadBytes(), headline: &headline)
     } else if onlyPairs {
         rows = try pairRows(scenarios, count: pairCount, headline: &headline)
+    } else if onlyLatency {
+        rows = try latencyRows(scenarios, samples: latencySamples, load: loadBacklog, headline: &headline)
     } else if onlyMemory {
         progress("memory: draining \(memoryBacklog)")
         rows = drainMemoryRows(try scenarios.drain(backlog: memoryBacklog), backlog: memoryBacklog)

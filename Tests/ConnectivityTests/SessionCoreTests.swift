@@ -413,7 +413,7 @@ import PropertyLists
         let actions = Self.describe(core.handle(.batchCommitted(transaction, milliseconds: 1)))
         #expect(
             actions == [
-                "log receive.batch", "tell didCommitReceivedTransfers", "acknowledge 1", "crashPoint receive.after-ack", "log receive.deferred",
+                "tell didCommitReceivedTransfers", "acknowledge 1", "log receive.batch", "crashPoint receive.after-ack", "log receive.deferred",
                 "closeLink 7014 app deferred a transfer",
             ])
         #expect(core.receiveCursor == 1)

@@ -10,9 +10,10 @@ import Testing
         (["--drain-runs", "x"], "bench: --drain-runs needs a positive number"),
         (["--load", "-5"], "bench: --load needs a positive number"),
         (["--pairs"], "bench: --pairs needs a positive number"),
-        (["--only-drain", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-memory and --only-pairs exclude each other"),
-        (["--only-cold-start", "--only-drain"], "bench: --only-cold-start, --only-drain, --only-memory and --only-pairs exclude each other"),
-        (["--only-memory", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-memory and --only-pairs exclude each other"),
+        (["--only-drain", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
+        (["--only-cold-start", "--only-drain"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
+        (["--only-memory", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
+        (["--only-latency", "--only-drain"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
         (["--pair", "3"], "bench: unknown option --pair"),
     ])
     func badArgumentsAreOneLineAndExit2(arguments: [String], message: String) throws {
@@ -25,7 +26,7 @@ import Testing
     @Test func helpNamesTheNewOptions() throws {
         let result = try runTool(["--help"], binary: "runway-bench")
         #expect(result.status == 0)
-        for option in ["--drain-runs R", "--load N", "--pairs N", "--only-drain", "--only-memory", "--only-pairs"] {
+        for option in ["--drain-runs R", "--load N", "--pairs N", "--only-drain", "--only-latency", "--only-memory", "--only-pairs"] {
             #expect(result.stdout.contains(option), "\(option)")
         }
     }

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 @testable import Storage
 import PairTesting
+import Posix
 
 @Suite struct DatabaseTests {
     @Test func opensInWALWithFullSynchronous() throws {
@@ -12,6 +13,44 @@ import PairTesting
         #expect(try database.scalarInt("PRAGMA synchronous") == 2)  // FULL
         try database.setDurability(.normal)
         #expect(try database.scalarInt("PRAGMA synchronous") == 1)
+    }
+
+    /// A store filled and read on this thread, its page cache holding what it read.
+    static func filledStore(_ path: String) throws -> Database {
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+        let blob = [UInt8](repeating: 7, count: 1800)
+        try database.transaction {
+            let insert = try database.statement("INSERT INTO t (payload) VALUES (?)")
+            for _ in 0..<400 {
+                try insert.bind(blob: blob, at: 1)
+                try insert.run()
+            }
+        }
+        #expect(try database.scalarInt("SELECT sum(length(payload)) FROM t") == 400 * 1800)
+        return database
+    }
+
+    /// An idle daemon gives its stores' cached pages back (`DaemonRuntime`, once quiet): every connection
+    /// the calling thread opened, and only those — one opened on another thread is that thread's to use.
+    @Test func cachedPagesAreGivenBackForTheCallingThreadsConnectionsOnly() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let mine = try Self.filledStore(directory + "/mine.sqlite")
+        nonisolated(unsafe) var theirs: Database?
+        let other = try DedicatedThread { theirs = try? Self.filledStore(directory + "/theirs.sqlite") }
+        other.join()
+        let their = try #require(theirs)
+        let (mineBefore, theirsBefore) = (mine.cachedPageBytes, their.cachedPageBytes)
+        #expect(mineBefore > 200_000, "200 pages read: \(mineBefore) bytes cached")
+        #expect(theirsBefore > 200_000)
+
+        Database.releaseCachedPages()
+        #expect(mine.cachedPageBytes < mineBefore / 10, "\(mine.cachedPageBytes) of \(mineBefore) bytes still cached")
+        #expect(their.cachedPageBytes == theirsBefore, "another thread's connection is not touched")
+        // Nothing but memory changed: the rows are read again from the file.
+        #expect(try mine.scalarInt("SELECT sum(length(payload)) FROM t") == 400 * 1800)
+        their.close()
     }
 
     @Test func deletingRowsDoesNotWriteTheFreedPages() throws {

@@ -1,0 +1,51 @@
+/// Runs `body` once per idle spell of an event loop: when a whole `intervalMilliseconds` has passed
+/// with no descriptor ready (no peer, no client, no file event; timers alone do not count), then not
+/// again until something has happened and the loop has gone quiet once more.
+///
+/// For work that only pays while nothing happens: a daemon gives its memory back (`DaemonRuntime`:
+/// its stores' cached pages, the allocator's free space). The timer wakes an idle loop once per
+/// interval to compare one counter.
+public final class WhenIdle {
+    public let intervalMilliseconds: UInt64
+    private let loop: EventLoop
+    private let body: () -> Void
+    private var wakeupsSeen: UInt64
+    private var ranThisSpell = false
+    private var timer: EventLoop.TimerID?
+
+    public init(loop: EventLoop, intervalMilliseconds: UInt64, _ body: @escaping () -> Void) {
+        self.loop = loop
+        self.intervalMilliseconds = max(1, intervalMilliseconds)
+        self.body = body
+        wakeupsSeen = loop.descriptorWakeups
+    }
+
+    public func start() {
+        guard timer == nil else { return }
+        schedule()
+    }
+
+    public func stop() {
+        if let timer { loop.cancel(timer) }
+        timer = nil
+    }
+
+    private func schedule() {
+        timer = loop.schedule(afterMilliseconds: intervalMilliseconds) { [weak self] in
+            guard let self, self.timer != nil else { return }
+            self.tick()
+            self.schedule()
+        }
+    }
+
+    private func tick() {
+        let wakeups = loop.descriptorWakeups
+        if wakeups != wakeupsSeen {
+            wakeupsSeen = wakeups
+            ranThisSpell = false
+        } else if !ranThisSpell {
+            ranThisSpell = true
+            body()
+        }
+    }
+}
