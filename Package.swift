@@ -100,7 +100,7 @@ let package = Package(
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
         .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting"]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(
             name: "ConnectivityTests",
             dependencies: [
