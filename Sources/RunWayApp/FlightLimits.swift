@@ -82,21 +82,40 @@ public enum FlightLimits {
         guard packed.count / FlightSample.packedSize <= mostSamples else {
             return .outOfRange("samples", "has more than \(mostSamples) samples")
         }
-        let limits: [Float] = [Float(longestRun), Float(longestSampleMeters), Float(slowestPace), Float(highestHeartRate)]
-        let names = ["time", "distance", "pace", "heartRate"]
+        let limits = sampleLimits
         return packed.withUnsafeBytes { raw -> Flight.DecodingError? in
             var offset = 0
             while offset < raw.count {
-                let value = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                let field = (offset / 4) % 4
-                // `!(0 <= v && v <= limit)` is also true for NaN.
-                if !(value >= 0 && value <= limits[field]) {
-                    return .outOfRange("samples", "sample \(offset / FlightSample.packedSize) has \(names[field]) out of range")
-                }
-                offset += 4
+                // A sample's four little-endian floats checked at once; a sample that fails is looked at
+                // field by field, for the message. (Per flight this was two arrays allocated and a bounds
+                // check per value: ~4,900 instructions of the phone's ~67,000.)
+                #if _endian(little)
+                    let sample = raw.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+                    // `!(0 <= v && v <= limit)` is also true for NaN.
+                    if !all((sample .>= 0) .& (sample .<= limits)), let problem = sampleProblem(raw, at: offset) {
+                        return problem
+                    }
+                #else
+                    if let problem = sampleProblem(raw, at: offset) { return problem }
+                #endif
+                offset += FlightSample.packedSize
             }
             return nil
         }
+    }
+
+    /// Each field of a sample, in order: time, distance, pace, heart rate.
+    private static let sampleLimits = SIMD4<Float>(Float(longestRun), Float(longestSampleMeters), Float(slowestPace), Float(highestHeartRate))
+
+    /// The first field of the sample at `offset` that is out of range, field by field.
+    private static func sampleProblem(_ raw: UnsafeRawBufferPointer, at offset: Int) -> Flight.DecodingError? {
+        for (field, name) in ["time", "distance", "pace", "heartRate"].enumerated() {
+            let value = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4 * field, as: UInt32.self)))
+            if !(value >= 0 && value <= sampleLimits[field]) {
+                return .outOfRange("samples", "sample \(offset / FlightSample.packedSize) has \(name) out of range")
+            }
+        }
+        return nil
     }
 
     private static func format(_ value: Double) -> String {

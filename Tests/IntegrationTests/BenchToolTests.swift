@@ -23,6 +23,24 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// `scripts/bench-instructions` refuses what is not two counts, smaller first, with one line and exit 2,
+    /// before it builds or installs anything.
+    @Test(arguments: [
+        (["5"], "bench-instructions: 5 is not a count of flights (100 to 9999999) or an option (--help)"),
+        (["5000", "2000"], "bench-instructions: give two counts, the smaller first (such as 5000 10000)"),
+        (["5000"], "bench-instructions: give two counts, the smaller first (such as 5000 10000)"),
+        (["--keep"], "bench-instructions: --keep needs a directory"),
+        (["--fast"], "bench-instructions: --fast is not a count of flights (100 to 9999999) or an option (--help)"),
+    ])
+    func instructionsScriptRefusesBadArguments(arguments: [String], message: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/bench-instructions").path
+        let result = try runTool([script] + arguments, binary: "/bin/bash")
+        #expect(result.status == 2)
+        #expect(result.stderr == message + "\n")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func helpNamesTheNewOptions() throws {
         let result = try runTool(["--help"], binary: "runway-bench")
         #expect(result.status == 0)

@@ -98,6 +98,43 @@ import PropertyLists
         formatEverything(bad)
     }
 
+    /// The samples are checked four values at a time: the same verdict and the same message as one value
+    /// at a time (what this test does), for samples made of every edge of every field's range.
+    @Test func samplesCheckedAtOnceAgreeWithOneValueAtATime() {
+        let limits: [Float] = [
+            Float(FlightLimits.longestRun), Float(FlightLimits.longestSampleMeters), Float(FlightLimits.slowestPace),
+            Float(FlightLimits.highestHeartRate),
+        ]
+        let names = ["time", "distance", "pace", "heartRate"]
+        func edges(_ limit: Float) -> [Float] {
+            [0, -0.0, limit, limit.nextUp, limit.nextDown, -Float.leastNonzeroMagnitude, .nan, -.nan, .infinity, -.infinity, 1, -1]
+        }
+        func expected(_ values: [Float]) -> String? {
+            for (index, value) in values.enumerated() where !(value >= 0 && value <= limits[index % 4]) {
+                return "sample \(index / 4) has \(names[index % 4]) out of range"
+            }
+            return nil
+        }
+        var generator = SystemRandomNumberGenerator()
+        var refused = 0
+        for _ in 0..<2000 {
+            let count = Int.random(in: 1...6, using: &generator) * 4
+            let values = (0..<count).map { index -> Float in
+                Int.random(in: 0..<4, using: &generator) == 0
+                    ? edges(limits[index % 4]).randomElement(using: &generator)!
+                    : Float.random(in: 0...limits[index % 4], using: &generator)
+            }
+            var packed: [UInt8] = []
+            for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { packed += $0 } }
+            let problem = FlightLimits.samplesProblem(packed)
+            let want = expected(values)
+            if want != nil { refused += 1 }
+            #expect(
+                problem.map { "\($0)" }?.contains(want ?? "\u{0}") ?? (want == nil), "\(values): \(String(describing: problem)) against \(want ?? "accepted")")
+        }
+        #expect(refused > 100 && refused < 1900, "both verdicts exercised: \(refused) refused")
+    }
+
     @Test func idsAreWhatFlightAndDeleteTake() {
         let flight = base()
         #expect(FlightLimits.isFlightID(flight.id))
