@@ -15,18 +15,23 @@ import Posix
         #expect(try database.scalarInt("PRAGMA synchronous") == 1)
     }
 
-    /// A store filled and read on this thread, its page cache holding what it read.
-    static func filledStore(_ path: String) throws -> Database {
-        let database = try Database(path: path)
+    /// A table `t` of `rows` 1,800-byte blobs, written in one transaction.
+    static func fill(_ database: Database, rows: Int) throws {
         try database.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
         let blob = [UInt8](repeating: 7, count: 1800)
         try database.transaction {
             let insert = try database.statement("INSERT INTO t (payload) VALUES (?)")
-            for _ in 0..<400 {
+            for _ in 0..<rows {
                 try insert.bind(blob: blob, at: 1)
                 try insert.run()
             }
         }
+    }
+
+    /// A store filled and read on this thread, its page cache holding what it read.
+    static func filledStore(_ path: String) throws -> Database {
+        let database = try Database(path: path)
+        try fill(database, rows: 400)
         #expect(try database.scalarInt("SELECT sum(length(payload)) FROM t") == 400 * 1800)
         return database
     }
@@ -59,15 +64,7 @@ import Posix
         let path = directory + "/s.sqlite"
         let database = try Database(path: path)
         #expect(try database.scalarInt("PRAGMA secure_delete") == 2)  // FAST
-        try database.execute("CREATE TABLE t (seq INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
-        let blob = [UInt8](repeating: 7, count: 1800)
-        try database.transaction {
-            let insert = try database.statement("INSERT INTO t (payload) VALUES (?)")
-            for _ in 0..<4000 {
-                try insert.bind(blob: blob, at: 1)
-                try insert.run()
-            }
-        }
+        try Self.fill(database, rows: 4000)
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try database.transaction { try database.execute("DELETE FROM t WHERE seq <= 2000") }
         // ~1,000 pages freed. With the system SQLite's SECURE_DELETE each was zeroed and written to the
