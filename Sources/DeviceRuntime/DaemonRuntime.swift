@@ -209,9 +209,10 @@ public final class DaemonRuntime {
     /// what a host running hundreds of pairs pays for each.
     private func startIdleMemory() {
         guard idleMemory == nil else { return }
-        let idle = WhenIdle(loop: loop, intervalMilliseconds: 2000) {
-            Database.releaseCachedPages()
-            FreeMemory.releaseUnused()
+        let idle = WhenIdle(loop: loop, intervalMilliseconds: 2000) { [logger] in
+            let pages = Database.releaseCachedPages()
+            let trimmed = FreeMemory.releaseUnused()
+            logger.debug("memory.idle-release", ["cachedPageBytes": pages, "heapTrimmed": trimmed])
         }
         idleMemory = idle
         idle.start()

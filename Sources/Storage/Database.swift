@@ -88,7 +88,9 @@ public final class Database {
     private static let openConnections = Mutex<[UInt: pthread_t]>([:])
 
     /// The bytes of heap this connection's page cache holds (`SQLITE_DBSTATUS_CACHE_USED`).
-    public var cachedPageBytes: Int {
+    public var cachedPageBytes: Int { Self.cachedPageBytes(handle) }
+
+    private static func cachedPageBytes(_ handle: OpaquePointer) -> Int {
         var current: Int32 = 0
         var highest: Int32 = 0
         sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
@@ -99,12 +101,19 @@ public final class Database {
     /// thread opened — a connection is used by one thread, so only its own — for a daemon gone idle:
     /// the pages are read again from the file (or the OS's cache of it) when next needed. Nothing
     /// changes but memory; not to be called inside a transaction of this thread's.
-    public static func releaseCachedPages() {
+    /// Returns the bytes of cached pages given back.
+    @discardableResult
+    public static func releaseCachedPages() -> Int {
         let me = pthread_self()
         let mine = openConnections.withLock { $0.filter { pthread_equal($0.value, me) != 0 }.map(\.key) }
+        var released = 0
         for address in mine {
-            if let handle = OpaquePointer(bitPattern: address) { sqlite3_db_release_memory(handle) }
+            guard let handle = OpaquePointer(bitPattern: address) else { continue }
+            let before = cachedPageBytes(handle)
+            sqlite3_db_release_memory(handle)
+            released += before - cachedPageBytes(handle)
         }
+        return released
     }
 
     /// Finalizes every cached statement and closes the connection. Idempotent.
