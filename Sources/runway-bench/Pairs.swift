@@ -70,7 +70,7 @@ struct ManyPairs {
         guard violations.isEmpty else { throw HarnessError("the checker found: \(violations.prefix(5).joined(separator: "; "))") }
 
         // Idle: the last acknowledgements and checkpoints settle, and each daemon has been quiet long enough
-        // to give back its stores' cached pages (`IdleMemory`: two of its two-second ticks at most).
+        // to give back its stores' cached pages (`WhenIdle` in `DaemonRuntime`: two of its two-second ticks at most).
         progress("pairs: letting them go idle")
         usleep(4_500_000)
         var result = Result(readySeconds: ready, drainSeconds: drain, stopSeconds: 0)
