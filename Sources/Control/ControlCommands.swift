@@ -63,13 +63,16 @@ public struct ControlCommandSpec: Sendable {
     /// one declaration) and `events` (the delegate calls, one shape per call, then followed as events).
     /// Named only when asked (the reference): `String(describing:)` of 43 types cost every daemon's
     /// start-up 18 M instructions.
-    public var replyTypes: [ControlServerKind: String] { replyMetatypes.mapValues { String(describing: $0) } }
-    private let replyMetatypes: [ControlServerKind: any ControlReply.Type]
+    /// The types are not even touched until then: naming a metatype at start-up touched each reply
+    /// type's metadata cache, one 8-byte variable on each of ~20 pages of an idle daemon's memory.
+    public var replyTypes: [ControlServerKind: String] { replyMetatypes().mapValues { String(describing: $0) } }
+    private let replyMetatypes: @Sendable () -> [ControlServerKind: any ControlReply.Type]
 
     init(
         _ name: String, _ servers: Set<ControlServerKind>, session: Bool = false, test: Bool = false,
         arguments: [any ControlArgumentDeclaration] = [], on serverArguments: [ControlServerKind: [any ControlArgumentDeclaration]] = [:],
-        reply: (any ControlReply.Type)? = nil, replies: [ControlServerKind: any ControlReply.Type] = [:], errors: [ControlErrorSpec] = [],
+        reply: @autoclosure @escaping @Sendable () -> (any ControlReply.Type)? = nil,
+        replies: @autoclosure @escaping @Sendable () -> [ControlServerKind: any ControlReply.Type] = [:], errors: [ControlErrorSpec] = [],
         _ summary: String
     ) {
         self.name = name
@@ -80,9 +83,11 @@ public struct ControlCommandSpec: Sendable {
         self.arguments = arguments.map(\.spec)
         self.serverArguments = serverArguments.mapValues { $0.map(\.spec) }
         self.errors = errors
-        var replyMetatypes = replies
-        if let reply { for server in servers { replyMetatypes[server] = reply } }
-        self.replyMetatypes = replyMetatypes
+        self.replyMetatypes = {
+            var metatypes = replies()
+            if let reply = reply() { for server in servers { metatypes[server] = reply } }
+            return metatypes
+        }
     }
 
     /// The arguments `server` takes for this command.
