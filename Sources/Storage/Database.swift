@@ -134,12 +134,13 @@ public final class Database {
         fileDescriptor = -1
     }
 
-    /// From now on the write-ahead log is copied into the file by a thread of its own (`Checkpointer`),
-    /// never inside one of this connection's commits; `close()` stops it. For a store written in a loop
+    /// From now on the write-ahead log is copied into the file by a thread of its own (`Checkpointer`:
+    /// started when the log first needs it, gone after two seconds without work), never inside one of
+    /// this connection's commits; `close()` stops it. For a store written in a loop
     /// that must not stall (the session's, an app's).
     public func checkpointInBackground() throws(StorageError) {
         guard checkpointer == nil, !isClosed else { return }
-        checkpointer = try Checkpointer(owner: self)
+        checkpointer = Checkpointer(owner: self)
     }
 
     // MARK: - The file

@@ -15,7 +15,7 @@ import PairTesting
         let path = directory + "/s.sqlite"
         let database = try Database(path: path)
         try database.execute("CREATE TABLE t (x BLOB)")
-        let checkpointer = try Checkpointer(owner: database)
+        let checkpointer = Checkpointer(owner: database)
         let before = fileSize(path)
         let blob = [UInt8](repeating: 7, count: 3000)
         for _ in 0..<20 {
@@ -37,6 +37,53 @@ import PairTesting
         #expect(fileSize(path) >= before + 4_000_000, "the log was not copied within the deadline")
         checkpointer.stop()
         #expect(try database.scalarInt("SELECT count(*) FROM t") == 2000)
+        #expect(try database.check() == nil)
+    }
+
+    /// Fills the log past the threshold: 1,500 rows of 3 KB (a page each), fifteen transactions.
+    func fillTheLog(_ database: Database) throws {
+        let blob = [UInt8](repeating: 7, count: 3000)
+        for _ in 0..<15 {
+            try database.transaction {
+                let insert = try database.statement("INSERT INTO t VALUES (?)")
+                for _ in 0..<100 {
+                    try insert.bind(blob: blob, at: 1)
+                    try insert.run()
+                }
+            }
+        }
+    }
+
+    /// Waits up to 10 s for `condition`.
+    func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<1000 where !condition() { usleep(10_000) }
+        return condition()
+    }
+
+    @Test func theThreadRunsOnlyWhileThereIsCopyingToDo() throws {
+        let directory = makeTemporaryDirectory("ckpt")
+        defer { removeDirectory(directory) }
+        let path = directory + "/s.sqlite"
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (x BLOB)")
+        let checkpointer = Checkpointer(owner: database, linger: 0.2)
+        defer { checkpointer.stop() }
+        // Small commits never reach the threshold: no thread at all.
+        try database.execute("INSERT INTO t VALUES (x'00')")
+        #expect(checkpointer.state.threadsStarted == 0)
+        #expect(!checkpointer.state.running)
+        // Past it, a thread starts, copies the log into the file, and exits once it has lingered.
+        let before = fileSize(path)
+        try fillTheLog(database)
+        #expect(eventually { fileSize(path) >= before + 2_000_000 }, "the log was not copied")
+        #expect(checkpointer.state.threadsStarted == 1)
+        #expect(eventually { !checkpointer.state.running }, "the thread did not exit when idle")
+        // The next commits past the threshold start another, which copies them too.
+        let after = fileSize(path)
+        try fillTheLog(database)
+        #expect(eventually { fileSize(path) >= after + 2_000_000 }, "the second log was not copied")
+        #expect(checkpointer.state.threadsStarted == 2)
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 3001)
         #expect(try database.check() == nil)
     }
 
