@@ -203,16 +203,17 @@ public final class DaemonRuntime {
     }
 
     /// From now on, once the daemon has heard nothing for two seconds, it gives its memory back: the
-    /// pages its stores cached (`Database.releaseCachedPages`, read again from the file when next
-    /// needed) and the allocator's free space (`FreeMemory`). Once per idle spell. An idle phone-daemon
+    /// pages its stores cached and the statements they prepared (`Database.releaseIdleMemory`, read and
+    /// prepared again when next needed) and the allocator's free space (`FreeMemory`). Once per idle spell. An idle phone-daemon
     /// otherwise held its stores' pages for ever (~300 kB after a first start, more after a drain):
     /// what a host running hundreds of pairs pays for each.
     private func startIdleMemory() {
         guard idleMemory == nil else { return }
         let idle = WhenIdle(loop: loop, intervalMilliseconds: 2000) { [logger] in
-            let pages = Database.releaseCachedPages()
+            let released = Database.releaseIdleMemory()
             let trimmed = FreeMemory.releaseUnused()
-            logger.debug("memory.idle-release", ["cachedPageBytes": pages, "heapTrimmed": trimmed])
+            logger.debug(
+                "memory.idle-release", ["cachedPageBytes": released.cachedPages, "statementBytes": released.statements, "heapTrimmed": trimmed])
         }
         idleMemory = idle
         idle.start()

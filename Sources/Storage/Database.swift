@@ -79,39 +79,60 @@ public final class Database {
             throw error
         }
         fileDescriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        Self.openConnections.withLock { $0[UInt(bitPattern: db)] = pthread_self() }
+        Self.openConnections.withLock { $0[UInt(bitPattern: db)] = OpenConnection(thread: pthread_self(), database: self) }
     }
 
     deinit { close() }
 
     /// Every connection open in the process (its handle's address), with the thread that opened it.
-    private static let openConnections = Mutex<[UInt: pthread_t]>([:])
+    private static let openConnections = Mutex<[UInt: OpenConnection]>([:])
+
+    /// A connection and the thread that opened it. Sendable although it names the connection: only that
+    /// thread follows the reference.
+    private struct OpenConnection: @unchecked Sendable {
+        let thread: pthread_t
+        weak var database: Database?
+    }
 
     /// The bytes of heap this connection's page cache holds (`SQLITE_DBSTATUS_CACHE_USED`).
-    public var cachedPageBytes: Int { Self.cachedPageBytes(handle) }
+    public var cachedPageBytes: Int { heapStatus(SQLITE_DBSTATUS_CACHE_USED) }
 
-    private static func cachedPageBytes(_ handle: OpaquePointer) -> Int {
+    /// The bytes of heap this connection's prepared statements hold (`SQLITE_DBSTATUS_STMT_USED`).
+    public var statementBytes: Int { heapStatus(SQLITE_DBSTATUS_STMT_USED) }
+
+    private func heapStatus(_ counter: Int32) -> Int {
         var current: Int32 = 0
         var highest: Int32 = 0
-        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        sqlite3_db_status(handle, counter, &current, &highest, 0)
         return Int(current)
     }
 
-    /// Gives SQLite's cached pages back (`sqlite3_db_release_memory`) on every connection the calling
-    /// thread opened — a connection is used by one thread, so only its own — for a daemon gone idle:
-    /// the pages are read again from the file (or the OS's cache of it) when next needed. Nothing
-    /// changes but memory; not to be called inside a transaction of this thread's.
-    /// Returns the bytes of cached pages given back.
+    /// What `releaseIdleMemory` gave back, in bytes of SQLite's heap.
+    public struct Released: Sendable {
+        /// The pages the connections' caches held.
+        public var cachedPages = 0
+        /// The statements they had prepared and cached (`statement(_:)`), prepared again at next use.
+        public var statements = 0
+    }
+
+    /// Gives SQLite's cached pages back (`sqlite3_db_release_memory`) and finalizes the statements it
+    /// cached, on every connection the calling thread opened — a connection is used by one thread, so
+    /// only its own — for a daemon gone idle: the pages are read again from the file (or the OS's cache
+    /// of it) and the statements prepared again when next needed. Statements handed out by `prepare`
+    /// stay with their owners. Nothing changes but memory; not to be called inside a transaction of this
+    /// thread's, nor while a cached statement is being stepped.
     @discardableResult
-    public static func releaseCachedPages() -> Int {
+    public static func releaseIdleMemory() -> Released {
         let me = pthread_self()
-        let mine = openConnections.withLock { $0.filter { pthread_equal($0.value, me) != 0 }.map(\.key) }
-        var released = 0
-        for address in mine {
-            guard let handle = OpaquePointer(bitPattern: address) else { continue }
-            let before = cachedPageBytes(handle)
-            sqlite3_db_release_memory(handle)
-            released += before - cachedPageBytes(handle)
+        let mine = openConnections.withLock { $0.values.filter { pthread_equal($0.thread, me) != 0 }.compactMap(\.database) }
+        var released = Released()
+        for database in mine {
+            let (pages, statements) = (database.cachedPageBytes, database.statementBytes)
+            sqlite3_db_release_memory(database.handle)
+            database.statementCache.removeAll()
+            database.literalCache.removeAll()
+            released.cachedPages += pages - database.cachedPageBytes
+            released.statements += statements - database.statementBytes
         }
         return released
     }

@@ -36,25 +36,37 @@ import Posix
         return database
     }
 
-    /// An idle daemon gives its stores' cached pages back (`DaemonRuntime`, once quiet): every connection
-    /// the calling thread opened, and only those — one opened on another thread is that thread's to use.
-    @Test func cachedPagesAreGivenBackForTheCallingThreadsConnectionsOnly() throws {
+    /// An idle daemon gives its stores' cached pages and statements back (`DaemonRuntime`, once quiet):
+    /// every connection the calling thread opened, and only those — one opened on another thread is that
+    /// thread's to use. A statement handed out by `prepare` stays its owner's, and works.
+    @Test func idleMemoryIsGivenBackForTheCallingThreadsConnectionsOnly() throws {
         let directory = makeTemporaryDirectory("db")
         defer { removeDirectory(directory) }
         let mine = try Self.filledStore(directory + "/mine.sqlite")
+        let held = try mine.prepare("SELECT count(*) FROM t WHERE length(payload) = ?")
         nonisolated(unsafe) var theirs: Database?
         let other = try DedicatedThread { theirs = try? Self.filledStore(directory + "/theirs.sqlite") }
         other.join()
         let their = try #require(theirs)
         let (mineBefore, theirsBefore) = (mine.cachedPageBytes, their.cachedPageBytes)
+        let (mineStatements, theirStatements) = (mine.statementBytes, their.statementBytes)
         #expect(mineBefore > 200_000, "200 pages read: \(mineBefore) bytes cached")
         #expect(theirsBefore > 200_000)
+        #expect(mineStatements > 0 && theirStatements > 0)
 
-        Database.releaseCachedPages()
+        let released = Database.releaseIdleMemory()
         #expect(mine.cachedPageBytes < mineBefore / 10, "\(mine.cachedPageBytes) of \(mineBefore) bytes still cached")
+        #expect(released.cachedPages == mineBefore - mine.cachedPageBytes)
+        #expect(mine.statementBytes < mineStatements, "the cached statements were finalized")
+        #expect(released.statements == mineStatements - mine.statementBytes)
         #expect(their.cachedPageBytes == theirsBefore, "another thread's connection is not touched")
-        // Nothing but memory changed: the rows are read again from the file.
+        #expect(their.statementBytes == theirStatements)
+        // Nothing but memory changed: the rows are read again from the file, the statement prepared
+        // again, and the one handed out still runs.
         #expect(try mine.scalarInt("SELECT sum(length(payload)) FROM t") == 400 * 1800)
+        try held.bind(Int64(1800), at: 1)
+        #expect(try held.step())
+        #expect(held.int(at: 0) == 400)
         their.close()
     }
 
