@@ -26,6 +26,8 @@ public final class Database {
     /// A descriptor of our own on the store file, opened with it: `fstat` tells whether the file is
     /// still linked into the file system (-1 for an in-memory database).
     private var fileDescriptor: Int32 = -1
+    /// Whether the store is a file (not in memory): another connection to `path` reaches it.
+    var hasFile: Bool { fileDescriptor >= 0 }
     /// Called once when the store file is found unlinked (see `isStillLinked`).
     public var onUnlinked: ((String) -> Void)?
     private var unlinkReported = false

@@ -179,6 +179,20 @@ import Posix
         }
     }
 
+    /// A store with migrations pending gets them on a connection of its own (the schema's churn freed
+    /// with it, not left in the caller's heap): the caller's connection changed nothing, and sees every
+    /// table.
+    @Test func pendingMigrationsRunOnAConnectionOfTheirOwn() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        try Migrator.migrate(database, [Migration("test.1", "CREATE TABLE a (x INTEGER)"), Migration("test.2", "CREATE TABLE b (y INTEGER)")])
+        #expect(database.changes == 0, "the caller's connection wrote the migrations")
+        #expect(try database.scalarInt("SELECT count(*) FROM schema_migrations") == 2)
+        try database.execute("INSERT INTO a VALUES (1); INSERT INTO b VALUES (2)")
+        #expect(database.changes == 1)
+    }
+
     @Test func aFailedMigrationLeavesNoTrace() throws {
         let directory = makeTemporaryDirectory("db")
         defer { removeDirectory(directory) }
