@@ -355,7 +355,7 @@ public class DeviceOperatingSystem {
         let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
         var spawn = Spawn(
             "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,
-            environment: environment)
+            environment: FreeMemory.daemonEnvironment(environment))
         spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
         let pid: pid_t

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Posix
 
 /// Where the built binaries are: `RUNWAY_BIN_DIR`, else next to the running executable (the test
 /// runner and `runway-chaos` live in the same build directory as the daemons).
@@ -48,6 +49,12 @@ public final class DaemonProcess {
     ) throws {
         name = binary
         self.logPath = logPath
+        // Started as `runway up` starts one (`FreeMemory.daemonEnvironment`), unless the test or the user
+        // sets GLIBC_TUNABLES.
+        var environment = environment
+        if environment["GLIBC_TUNABLES"] == nil, ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] == nil {
+            environment["GLIBC_TUNABLES"] = FreeMemory.daemonTunables
+        }
         process = try ChildProcess(
             binary, arguments, stdout: .pipe, stderr: .file(logPath, append: true),
             environment: environment, removing: ["RUNWAY_CRASH_AT"])

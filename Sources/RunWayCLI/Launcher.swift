@@ -62,8 +62,9 @@ enum Launcher {
         defer { notify.close() }
         var spawn = Spawn(
             executable, arguments: [executable, "--home", home.path] + arguments,
-            environment: Spawn.currentEnvironment(removing: ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "RUNWAY_OS_PID"])
-                + ["NOTIFY_SOCKET=\(notify.path)"])
+            environment: FreeMemory.daemonEnvironment(
+                Spawn.currentEnvironment(removing: ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "RUNWAY_OS_PID"])
+                    + ["NOTIFY_SOCKET=\(notify.path)"]))
         spawn.actions = [
             .open(0, path: "/dev/null", flags: O_RDONLY, mode: 0),
             .open(1, path: "/dev/null", flags: O_WRONLY, mode: 0),

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import Posix
 import Testing
 
 /// The everyday loop (issue 17): the pair remembered, `--home` implied, both daemons up and down with
@@ -185,6 +186,15 @@ import Testing
 
             let appPID = Int32(try JSONValue(parsing: try runway(["phone", "os", "status", "--json"], state: state).stdout)["appPid"]?.intValue ?? 0)
             #expect(appPID > 0)
+            // `up` starts phone-os with the daemons' allocator settings, and phone-os passes them on to
+            // the app it launches (the user's own GLIBC_TUNABLES, if this test has one, wins).
+            let tunables = "GLIBC_TUNABLES=" + (ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] ?? FreeMemory.daemonTunables)
+            for (name, pid) in [("phone-os", osPID), ("the app", appPID)] {
+                let environ = (FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()).split(separator: 0).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                #expect(environ.filter { $0.hasPrefix("GLIBC_TUNABLES=") } == [tunables], "\(name) started without the daemons' tunables")
+            }
             result = try runway(["down", "--json"], state: state)
             #expect(result.status == 0, "\(result.stderr)")
             let stopped = try JSONValue(parsing: result.stdout)

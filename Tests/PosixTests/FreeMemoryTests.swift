@@ -15,4 +15,13 @@ import Testing
         defer { free(blocks.last) }
         #expect(FreeMemory.releaseUnused())
     }
+
+    /// A daemon's environment gets the allocator's tunables, unless it sets its own.
+    @Test func daemonsGetTheTunablesUnlessTheEnvironmentSetsItsOwn() {
+        #expect(FreeMemory.daemonEnvironment(["HOME=/h"]) == ["HOME=/h", "GLIBC_TUNABLES=glibc.malloc.tcache_count=0"])
+        #expect(FreeMemory.daemonEnvironment([]) == ["GLIBC_TUNABLES=glibc.malloc.tcache_count=0"])
+        #expect(FreeMemory.daemonEnvironment(["GLIBC_TUNABLES=glibc.malloc.mxfast=0", "A=1"]) == ["GLIBC_TUNABLES=glibc.malloc.mxfast=0", "A=1"])
+        #expect(FreeMemory.daemonEnvironment(["GLIBC_TUNABLES="]) == ["GLIBC_TUNABLES="], "set, even empty, is the user's")
+        #expect(FreeMemory.daemonEnvironment(["XGLIBC_TUNABLES=1"]).last == "GLIBC_TUNABLES=glibc.malloc.tcache_count=0")
+    }
 }
