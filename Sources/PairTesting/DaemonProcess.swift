@@ -49,16 +49,18 @@ public final class DaemonProcess {
     ) throws {
         name = binary
         self.logPath = logPath
-        // Started as `runway up` starts one (`FreeMemory.daemonEnvironment`), unless the test or the user
-        // sets GLIBC_TUNABLES.
-        var environment = environment
-        if environment["GLIBC_TUNABLES"] == nil, ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] == nil {
-            environment["GLIBC_TUNABLES"] = FreeMemory.daemonTunables
-        }
         process = try ChildProcess(
             binary, arguments, stdout: .pipe, stderr: .file(logPath, append: true),
-            environment: environment, removing: ["RUNWAY_CRASH_AT"])
+            environment: Self.environment(environment), removing: ["RUNWAY_CRASH_AT"])
         try process.waitForLine("ready", timeout: timeout) { "log: \(self.logTail())" }
+    }
+
+    /// What a daemon is started with besides this process's environment: `environment`, and the
+    /// allocator's settings `runway up` gives a daemon (`FreeMemory.daemonTunables`) unless `environment`
+    /// or this process's sets GLIBC_TUNABLES.
+    public static func environment(_ environment: [String: String]) -> [String: String] {
+        guard environment["GLIBC_TUNABLES"] == nil, ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] == nil else { return environment }
+        return environment.merging(["GLIBC_TUNABLES": FreeMemory.daemonTunables]) { $1 }
     }
 
     public var pid: Int32 { process.pid }

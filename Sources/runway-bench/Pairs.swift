@@ -92,7 +92,7 @@ struct ManyPairs {
     func start(_ binary: String, _ home: String, _ log: String) throws -> ChildProcess {
         try ChildProcess(
             binary, ["--home", home], stdout: .pipe, stderr: .file(log, append: true),
-            environment: SimulatedPair.neutralLanguageEnvironment, removing: ["RUNWAY_CRASH_AT"])
+            environment: DaemonProcess.environment(SimulatedPair.neutralLanguageEnvironment), removing: ["RUNWAY_CRASH_AT"])
     }
 
     func setLink(_ watch: ControlClient, up: Bool) throws {
