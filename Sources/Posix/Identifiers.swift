@@ -37,11 +37,17 @@ public enum Identifier {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Whether `text` has the canonical UUID shape (either case).
+    /// Whether `text` has the canonical UUID shape (either case). On the receive path of every flight
+    /// (its id): a native string's UTF-8 is read in place, with no copy of it.
     public static func isUUID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+        guard text.utf8.count == 36 else { return false }
+        return text.utf8.withContiguousStorageIfAvailable(isUUID) ?? isUUID(Array(text.utf8))
+    }
+
+    private static func isUUID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool where Bytes.Index == Int {
         guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
+        for index in 0..<36 {
+            let byte = bytes[bytes.startIndex + index]
             if index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == 0x2D else { return false }
             } else {

@@ -76,10 +76,11 @@ public struct ByteReader {
         return buffer[offset]
     }
 
+    /// Big-endian, as the encoder writes it: one load, not four bounds-checked bytes (every key's and
+    /// value's length on the receive path).
     public mutating func readUInt32() throws(DecodeError) -> UInt32 {
         try require(4)
-        var value: UInt32 = 0
-        for i in 0..<4 { value = value << 8 | UInt32(buffer[offset + i]) }
+        let value = UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         offset += 4
         return value
     }
