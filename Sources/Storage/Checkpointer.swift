@@ -175,13 +175,7 @@ enum MonotonicDeadline {
     static func after(seconds: Double) -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        let whole = Int(seconds.rounded(.down))
-        var nanoseconds = now.tv_nsec + Int((seconds - Double(whole)) * 1_000_000_000)
-        var wholeSeconds = now.tv_sec + whole
-        if nanoseconds >= 1_000_000_000 {
-            nanoseconds -= 1_000_000_000
-            wholeSeconds += 1
-        }
-        return timespec(tv_sec: wholeSeconds, tv_nsec: nanoseconds)
+        let nanoseconds = now.tv_sec * 1_000_000_000 + now.tv_nsec + Int(seconds * 1_000_000_000)
+        return timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 }

@@ -25,9 +25,7 @@ public struct Migration: Sendable {
 /// reads the finished schema once.
 public enum Migrator {
     public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
-        let applied = try appliedIDs(database)
-        let unknown = applied.subtracting(migrations.map(\.id)).sorted()
-        guard unknown.isEmpty else { throw StorageError.newerSchema(unknown, path: database.path) }
+        let applied = try appliedIDs(database, knowing: migrations)
         guard migrations.contains(where: { !applied.contains($0.id) }) else { return }
         guard database.hasFile else { return try apply(migrations, on: database) }
         let connection = try Database(path: database.path)
@@ -35,14 +33,17 @@ public enum Migrator {
         try apply(migrations, on: connection)
     }
 
-    /// The ids a store has applied; none if it has no table of them yet.
-    private static func appliedIDs(_ database: Database) throws -> Set<String> {
+    /// The ids a store has applied (none if it has no table of them yet), refused if one of them is not
+    /// among `migrations`: the store came from a newer version.
+    private static func appliedIDs(_ database: Database, knowing migrations: [Migration]) throws -> Set<String> {
         guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") > 0 else {
             return []
         }
         var applied = Set<String>()
         let query = try database.prepare("SELECT id FROM schema_migrations")
         while try query.step() { applied.insert(query.string(at: 0)) }
+        let unknown = applied.subtracting(migrations.map(\.id)).sorted()
+        guard unknown.isEmpty else { throw StorageError.newerSchema(unknown, path: database.path) }
         return applied
     }
 
@@ -57,9 +58,7 @@ public enum Migrator {
                     applied_at REAL NOT NULL DEFAULT ((julianday('now') - 2440587.5) * 86400.0)
                 ) STRICT
                 """)
-            let applied = try appliedIDs(database)
-            let unknown = applied.subtracting(migrations.map(\.id)).sorted()
-            guard unknown.isEmpty else { throw StorageError.newerSchema(unknown, path: database.path) }
+            let applied = try appliedIDs(database, knowing: migrations)
             for migration in migrations where !applied.contains(migration.id) {
                 try database.execute(migration.sql)
                 let record = try database.statement("INSERT INTO schema_migrations (id) VALUES (?)")

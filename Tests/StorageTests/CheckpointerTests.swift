@@ -9,27 +9,34 @@ import PairTesting
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    @Test func theLogIsCopiedIntoTheStoreOffTheWritersThread() throws {
+    /// A new store with one table of blobs (`t`), in a directory removed afterwards.
+    func withStore(_ body: (_ path: String, _ database: Database) throws -> Void) throws {
         let directory = makeTemporaryDirectory("ckpt")
         defer { removeDirectory(directory) }
         let path = directory + "/s.sqlite"
         let database = try Database(path: path)
         try database.execute("CREATE TABLE t (x BLOB)")
-        let checkpointer = Checkpointer(owner: database)
-        let before = fileSize(path)
-        try fillTheLog(database)
-        try fillTheLog(database)
-        // 3,000 rows of 3 KB: well past the threshold. The writer never checkpointed (the hook only
-        // reports); the data reaches the database file anyway.
-        var waited = 0
-        while fileSize(path) < before + 4_000_000 && waited < 10_000 {
-            usleep(10_000)
-            waited += 10
+        try body(path, database)
+    }
+
+    @Test func theLogIsCopiedIntoTheStoreOffTheWritersThread() throws {
+        try withStore { path, database in
+            let checkpointer = Checkpointer(owner: database)
+            let before = fileSize(path)
+            try fillTheLog(database)
+            try fillTheLog(database)
+            // 3,000 rows of 3 KB: well past the threshold. The writer never checkpointed (the hook only
+            // reports); the data reaches the database file anyway.
+            var waited = 0
+            while fileSize(path) < before + 4_000_000 && waited < 10_000 {
+                usleep(10_000)
+                waited += 10
+            }
+            #expect(fileSize(path) >= before + 4_000_000, "the log was not copied within the deadline")
+            checkpointer.stop()
+            #expect(try database.scalarInt("SELECT count(*) FROM t") == 3000)
+            #expect(try database.check() == nil)
         }
-        #expect(fileSize(path) >= before + 4_000_000, "the log was not copied within the deadline")
-        checkpointer.stop()
-        #expect(try database.scalarInt("SELECT count(*) FROM t") == 3000)
-        #expect(try database.check() == nil)
     }
 
     /// Fills the log past the threshold: 1,500 rows of 3 KB (a page each), fifteen transactions.
@@ -53,30 +60,27 @@ import PairTesting
     }
 
     @Test func theThreadRunsOnlyWhileThereIsCopyingToDo() throws {
-        let directory = makeTemporaryDirectory("ckpt")
-        defer { removeDirectory(directory) }
-        let path = directory + "/s.sqlite"
-        let database = try Database(path: path)
-        try database.execute("CREATE TABLE t (x BLOB)")
-        let checkpointer = Checkpointer(owner: database, linger: 0.2)
-        defer { checkpointer.stop() }
-        // Small commits never reach the threshold: no thread at all.
-        try database.execute("INSERT INTO t VALUES (x'00')")
-        #expect(checkpointer.state.threadsStarted == 0)
-        #expect(!checkpointer.state.running)
-        // Past it, a thread starts, copies the log into the file, and exits once it has lingered.
-        let before = fileSize(path)
-        try fillTheLog(database)
-        #expect(eventually { fileSize(path) >= before + 2_000_000 }, "the log was not copied")
-        #expect(checkpointer.state.threadsStarted == 1)
-        #expect(eventually { !checkpointer.state.running }, "the thread did not exit when idle")
-        // The next commits past the threshold start another, which copies them too.
-        let after = fileSize(path)
-        try fillTheLog(database)
-        #expect(eventually { fileSize(path) >= after + 2_000_000 }, "the second log was not copied")
-        #expect(checkpointer.state.threadsStarted == 2)
-        #expect(try database.scalarInt("SELECT count(*) FROM t") == 3001)
-        #expect(try database.check() == nil)
+        try withStore { path, database in
+            let checkpointer = Checkpointer(owner: database, linger: 0.2)
+            defer { checkpointer.stop() }
+            // Small commits never reach the threshold: no thread at all.
+            try database.execute("INSERT INTO t VALUES (x'00')")
+            #expect(checkpointer.state.threadsStarted == 0)
+            #expect(!checkpointer.state.running)
+            // Past it, a thread starts, copies the log into the file, and exits once it has lingered.
+            let before = fileSize(path)
+            try fillTheLog(database)
+            #expect(eventually { fileSize(path) >= before + 2_000_000 }, "the log was not copied")
+            #expect(checkpointer.state.threadsStarted == 1)
+            #expect(eventually { !checkpointer.state.running }, "the thread did not exit when idle")
+            // The next commits past the threshold start another, which copies them too.
+            let after = fileSize(path)
+            try fillTheLog(database)
+            #expect(eventually { fileSize(path) >= after + 2_000_000 }, "the second log was not copied")
+            #expect(checkpointer.state.threadsStarted == 2)
+            #expect(try database.scalarInt("SELECT count(*) FROM t") == 3001)
+            #expect(try database.check() == nil)
+        }
     }
 
     @Test func aStoreCheckpointedInTheBackgroundNeverCheckpointsInItsCommits() throws {
