@@ -57,6 +57,51 @@ public final class FlightStore {
             ) STRICT;
             CREATE INDEX alerts_by_flight ON alerts (arrival);
             """),
+        // Issue 26: arrival numbers without AUTOINCREMENT. It read sqlite_sequence at every insert and
+        // wrote its row back (~4,000 instructions of a received flight's ~59,000). The promise it kept
+        // (a number is never given twice, even after the newest flight is deleted) is kept by the
+        // floor a deletion leaves (`flights_arrival_floor`, written by a trigger, whoever deletes): an
+        // insert at or under it takes the number above it instead (`FlightStore.insert`). The table is
+        // rebuilt (SQLite cannot drop AUTOINCREMENT in place) with foreign keys off (the Migrator's),
+        // so that dropping the old one deletes no samples or alerts; the floor starts at the old
+        // sequence.
+        Migration(
+            "flights-arrival.1",
+            """
+            CREATE TABLE flights_next (
+                arrival INTEGER PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE,
+                started_at REAL NOT NULL,
+                ended_at REAL NOT NULL,
+                distance_km REAL NOT NULL,
+                duration_s REAL NOT NULL,
+                avg_pace REAL NOT NULL,
+                avg_hr REAL NOT NULL,
+                mode TEXT NOT NULL,
+                source_device TEXT,
+                transfer_seq INTEGER,
+                saved_at REAL NOT NULL
+            ) STRICT;
+            INSERT INTO flights_next
+                SELECT arrival, id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode,
+                    source_device, transfer_seq, saved_at
+                FROM flights ORDER BY arrival;
+            -- The highest arrival number a deleted flight had (one row at most); read before the drop,
+            -- which deletes the table's row of sqlite_sequence.
+            CREATE TABLE flights_arrival_floor (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                arrival INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO flights_arrival_floor (singleton, arrival)
+                SELECT 1, seq FROM sqlite_sequence WHERE name = 'flights';
+            DROP TABLE flights;
+            ALTER TABLE flights_next RENAME TO flights;
+            CREATE INDEX flights_by_start ON flights (started_at);
+            CREATE TRIGGER flights_keep_arrival_floor AFTER DELETE ON flights BEGIN
+                INSERT INTO flights_arrival_floor (singleton, arrival) VALUES (1, old.arrival)
+                    ON CONFLICT (singleton) DO UPDATE SET arrival = max(arrival, excluded.arrival);
+            END;
+            """),
         // Issue 15: which Logbook and Alerts groups the user expanded or collapsed (#16).
         Migration(
             "ui-groups.1",
@@ -119,7 +164,9 @@ public final class FlightStore {
     @discardableResult
     public func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Int64? {
         let insert = try insertStatement()
-        var index: Int32 = 1
+        let numbered = try arrivalAboveFloor()
+        if let numbered { try insert.bind(numbered, at: 1) } else { try insert.bindNull(at: 1) }
+        var index: Int32 = 2
         for field in Flight.columnFields {
             switch flight.value(of: field) {
             case let .string(text): try insert.bind(text, at: index)
@@ -137,6 +184,7 @@ public final class FlightStore {
         try insert.run()
         guard database.changes == 1 else { return nil }
         let arrival = database.lastInsertRowID
+        if numbered != nil { floor = Floor(transaction: database.transactionsBegun, nextArrival: nil) }
         let samples = try database.statement(literal: "INSERT INTO flight_samples (arrival, samples) VALUES (?, ?)")
         try samples.bind(arrival, at: 1)
         try samples.bind(blob: flight.packedSamples, at: 2)
@@ -176,9 +224,9 @@ public final class FlightStore {
 
     public func alertCount() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM alerts")) }
 
-    /// `INSERT INTO flights (<every field's column>, source_device, transfer_seq, saved_at) …`
+    /// `INSERT INTO flights (arrival, <every field's column>, source_device, transfer_seq, saved_at) …`
     static let insertSQL: String = {
-        let columns = Flight.columnFields.compactMap { $0.column?.description } + ["source_device", "transfer_seq", "saved_at"]
+        let columns = ["arrival"] + Flight.columnFields.compactMap { $0.column?.description } + ["source_device", "transfer_seq", "saved_at"]
         return "INSERT INTO flights (\(columns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT (id) DO NOTHING"
     }()
@@ -196,9 +244,35 @@ public final class FlightStore {
         return prepared
     }
 
+    /// What `arrivalAboveFloor` found, for the rest of one transaction.
+    private struct Floor {
+        var transaction: UInt64
+        var nextArrival: Int64?
+    }
+
+    private var floor: Floor?
+
+    /// The number the next flight must take when a deletion left the floor at or above every stored
+    /// flight's (the newest was deleted), or nil: SQLite's own choice, one above the highest stored,
+    /// is then new. Read once per transaction (a rolled-back one's insert never happened; another
+    /// connection's deletion commits in a transaction of its own), and for every insert outside one.
+    private func arrivalAboveFloor() throws -> Int64? {
+        if let floor, database.isInTransaction, floor.transaction == database.transactionsBegun { return floor.nextArrival }
+        let query = try database.statement(
+            literal: """
+                SELECT arrival + 1 FROM flights_arrival_floor
+                WHERE arrival >= coalesce((SELECT max(arrival) FROM flights), 0)
+                """)
+        defer { query.reset() }
+        let next = try query.step() ? query.int64(at: 0) : nil
+        floor = Floor(transaction: database.transactionsBegun, nextArrival: next)
+        return next
+    }
+
     /// Deletes a stored flight; false if there is none with that id.
     public func delete(id: String) throws -> Bool {
-        try database.transaction {
+        floor = nil
+        return try database.transaction {
             let delete = try database.statement(literal: "DELETE FROM flights WHERE id = ?")
             try delete.bind(id, at: 1)
             try delete.run()

@@ -23,6 +23,9 @@ public final class Database {
     public var isOpen: Bool { !isClosed }
     /// The last statement error since the transaction began: why SQLite rolled it back on its own.
     public internal(set) var lastStatementError: StorageError?
+    /// How many transactions `begin` has opened on this connection: what a cache valid for one
+    /// transaction keys on (one rolled back leaves the next with a new number).
+    public private(set) var transactionsBegun: UInt64 = 0
     /// A descriptor of our own on the store file, opened with it: `fstat` tells whether the file is
     /// still linked into the file system (-1 for an in-memory database).
     private var fileDescriptor: Int32 = -1
@@ -304,6 +307,7 @@ public final class Database {
     public func begin() throws(StorageError) {
         try requireHealthy("begin")
         try execute("BEGIN IMMEDIATE")
+        transactionsBegun &+= 1
         lastStatementError = nil
     }
 

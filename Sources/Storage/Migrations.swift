@@ -1,3 +1,5 @@
+import CSQLite
+
 /// One schema change, identified by a stable id such as `"connectivity.1"`.
 public struct Migration: Sendable {
     public let id: String
@@ -49,7 +51,14 @@ public enum Migrator {
 
     /// The pending migrations in one transaction, the applied ones read again inside it (another
     /// process may have migrated since).
+    ///
+    /// Foreign keys are off while they run, as SQLite's procedure for a schema change asks: a table
+    /// rebuilt by copy, drop and rename would otherwise have its drop delete its children's rows
+    /// (`ON DELETE CASCADE`). `foreign_key_check` before the commit refuses migrations that leave a
+    /// reference dangling.
     private static func apply(_ migrations: [Migration], on database: Database) throws {
+        try database.execute("PRAGMA foreign_keys=OFF")
+        defer { try? database.execute("PRAGMA foreign_keys=ON") }
         try database.transaction {
             try database.execute(
                 """
@@ -64,6 +73,13 @@ public enum Migrator {
                 let record = try database.statement("INSERT INTO schema_migrations (id) VALUES (?)")
                 try record.bind(migration.id, at: 1)
                 try record.run()
+            }
+            let check = try database.prepare("PRAGMA foreign_key_check")
+            if try check.step() {
+                throw StorageError(
+                    resultCode: SQLITE_CONSTRAINT,
+                    message: "the migrations left a row of \(check.string(at: 0)) referring to a missing row of \(check.string(at: 2))",
+                    operation: "migrate \(database.path)")
             }
         }
     }

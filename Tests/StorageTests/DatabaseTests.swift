@@ -220,6 +220,40 @@ import Posix
         #expect(!database.isInTransaction)
     }
 
+    /// A table rebuilt by copy, drop and rename (how SQLite changes what ALTER TABLE cannot) keeps its
+    /// children's rows: the migrations run with foreign keys off, or the drop would cascade into them.
+    @Test func aRebuiltTableKeepsItsChildren() throws {
+        let directory = makeTemporaryDirectory("db")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        let v1 = [
+            Migration(
+                "test.1",
+                """
+                CREATE TABLE parent (n INTEGER PRIMARY KEY AUTOINCREMENT);
+                CREATE TABLE child (n INTEGER NOT NULL REFERENCES parent (n) ON DELETE CASCADE);
+                INSERT INTO parent VALUES (1), (2); INSERT INTO child VALUES (1), (2);
+                """)
+        ]
+        try Migrator.migrate(database, v1)
+        let rebuild = Migration(
+            "test.2",
+            """
+            CREATE TABLE parent_next (n INTEGER PRIMARY KEY); INSERT INTO parent_next SELECT n FROM parent;
+            DROP TABLE parent; ALTER TABLE parent_next RENAME TO parent;
+            """)
+        try Migrator.migrate(database, v1 + [rebuild])
+        #expect(try database.scalarInt("SELECT count(*) FROM child") == 2)
+        // Foreign keys are on again afterwards, on the caller's connection too: the cascade works.
+        try database.execute("DELETE FROM parent WHERE n = 1")
+        #expect(try database.scalarInt("SELECT count(*) FROM child") == 1)
+        // Migrations that leave a reference dangling are refused, and leave nothing behind.
+        let dangling = Migration("test.3", "DELETE FROM parent")
+        #expect(throws: StorageError.self) { try Migrator.migrate(database, v1 + [rebuild, dangling]) }
+        #expect(try database.scalarInt("SELECT count(*) FROM parent") == 1)
+        #expect(try database.scalarInt("SELECT count(*) FROM schema_migrations") == 2)
+    }
+
     @Test func healthCheckReportsACorruptFile() throws {
         let directory = makeTemporaryDirectory("db")
         defer { removeDirectory(directory) }
