@@ -11,8 +11,9 @@ import Synchronization
 /// log (`synchronous=FULL`), so durability does not change — only when the copy happens.
 ///
 /// The owner's connection reports the log's size after each commit (`sqlite3_wal_hook`, which replaces
-/// the automatic checkpoint); past `thresholdFrames` it wakes this thread, which copies the log. Should it
-/// ever fall far behind, the owner checkpoints inline past `fallbackFrames`, which bounds the log's size.
+/// the automatic checkpoint); past `thresholdBytes` of pages it wakes this thread, which copies the log.
+/// Should it ever fall far behind, the owner checkpoints inline past `fallbackBytes`, which bounds the
+/// log's size. Both are counted in bytes, whatever the store's page size (4 KiB, or the app's 16 KiB).
 ///
 /// The thread exists only while there is copying to do: the first commit past the threshold starts it,
 /// and once it has waited `linger` seconds with nothing to copy it closes its connection and exits — an
@@ -23,8 +24,12 @@ import Synchronization
 /// Every store a device writes in a loop gets one (`Database.checkpointInBackground()`): the
 /// WatchConnectivity service's and the app's own.
 public final class Checkpointer: @unchecked Sendable {
-    public static let thresholdFrames: Int32 = 1000
-    public static let fallbackFrames: Int32 = 16_384
+    /// 1,000 pages of 4 KiB, SQLite's own automatic threshold.
+    public static let thresholdBytes = 4_096_000
+    public static let fallbackBytes = 16_384 * 4096
+    /// The thresholds in this store's pages.
+    let thresholdFrames: Int32
+    let fallbackFrames: Int32
     /// Seconds the thread waits for more work before it exits.
     public static let defaultLinger = 2.0
 
@@ -50,6 +55,9 @@ public final class Checkpointer: @unchecked Sendable {
         self.health = owner.health
         self.owner = owner
         self.linger = linger
+        let pageSize = Int(max(512, min(65536, (try? owner.scalarInt("PRAGMA page_size")) ?? 4096)))
+        thresholdFrames = Int32(Self.thresholdBytes / pageSize)
+        fallbackFrames = Int32(Self.fallbackBytes / pageSize)
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -62,9 +70,9 @@ public final class Checkpointer: @unchecked Sendable {
             { context, db, _, frames in
                 let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context!).takeUnretainedValue()
                 if checkpointer.health.isDamaged { return SQLITE_OK }
-                if frames >= Checkpointer.fallbackFrames {
+                if frames >= checkpointer.fallbackFrames {
                     sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                } else if frames >= Checkpointer.thresholdFrames, !checkpointer.signal(frames) {
+                } else if frames >= checkpointer.thresholdFrames, !checkpointer.signal(frames) {
                     // No thread could be started: copy the log here rather than let it grow.
                     sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
                 }
@@ -152,10 +160,10 @@ public final class Checkpointer: @unchecked Sendable {
         while true {
             let work: Bool = locked {
                 var deadline = MonotonicDeadline.after(seconds: linger)
-                while !stopping && pendingFrames < Self.thresholdFrames {
+                while !stopping && pendingFrames < thresholdFrames {
                     if pthread_cond_timedwait(wake, mutex, &deadline) == ETIMEDOUT { break }
                 }
-                guard !stopping, pendingFrames >= Self.thresholdFrames else {
+                guard !stopping, pendingFrames >= thresholdFrames else {
                     running = false
                     return false
                 }

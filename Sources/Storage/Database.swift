@@ -43,10 +43,10 @@ public final class Database {
     /// Copies the log into the file off this connection's thread (`checkpointInBackground`), stopped by `close()`.
     private var checkpointer: Checkpointer?
 
-    /// Opens (creating if missing) the database at `path`.
     /// Opens (creating) the store at `path` in WAL mode, FULL. `readOnly`: an existing store, for a
-    /// reader that must change nothing (not even a checkpoint when it closes).
-    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
+    /// reader that must change nothing (not even a checkpoint when it closes). `pageSize`: the page size
+    /// of a store this call creates (a power of two, 512 to 65,536); an existing store keeps its own.
+    public init(path: String, readOnly: Bool = false, pageSize: Int? = nil, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         SQLiteLibrary.prepare()
@@ -61,6 +61,7 @@ public final class Database {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         _ = runway_sqlite3_enable_defensive(db)
         do throws(StorageError) {
+            if let pageSize, !readOnly { try execute("PRAGMA page_size=\(pageSize)") }
             // journal_mode returns a row; run it as a query.
             let mode = try scalarString(readOnly ? "PRAGMA journal_mode" : "PRAGMA journal_mode=WAL")
             guard mode.lowercased() == "wal" else {

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Posix
 import Storage
@@ -36,5 +37,31 @@ import PairTesting
         }
         #expect(info.st_size > before + 4_000_000, "the log was not copied into the store within the deadline")
         #expect(try database.scalarInt("SELECT count(*) FROM flights") == 3000)
+    }
+
+    /// A new store has 16 KiB pages; one created before with SQLite's 4 KiB keeps them (and works).
+    @Test func aNewStoreHasLargerPagesAnOldOneKeepsItsOwn() throws {
+        let container = makeTemporaryDirectory("app")
+        defer { removeDirectory(container) }
+        do {
+            let database = try RunWayStore.open(container: container, logger: .silent) { _, _ in }
+            defer { database.close() }
+            #expect(try database.scalarInt("PRAGMA page_size") == 16_384)
+            #expect(RunWayStore.pageSize == 16_384)
+        }
+        let older = makeTemporaryDirectory("app")
+        defer { removeDirectory(older) }
+        let path = RunWayStore.path(container: older)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            let database = try Database(path: path)
+            defer { database.close() }
+            try database.execute("CREATE TABLE before (x INTEGER)")
+        }
+        let database = try RunWayStore.open(container: older, logger: .silent) { _, _ in }
+        defer { database.close() }
+        #expect(try database.scalarInt("PRAGMA page_size") == 4096)
+        var generator = FlightGenerator(seed: 5)
+        #expect(try FlightStore(database: database).insert(generator.flights(count: 1, distanceKm: nil, now: 1.8e9)[0]) == 1)
     }
 }

@@ -83,6 +83,28 @@ import PairTesting
         }
     }
 
+    /// The threshold is the log's bytes, not its pages: a store of 16 KiB pages (the app's) is copied
+    /// once ~4 MB are in the log, not after 1,000 of its pages (16 MB).
+    @Test func theThresholdCountsBytesWhateverThePageSize() throws {
+        let directory = makeTemporaryDirectory("ckpt")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite", pageSize: 16_384)
+        #expect(try database.scalarInt("PRAGMA page_size") == 16_384)
+        try database.execute("CREATE TABLE t (x BLOB)")
+        let checkpointer = Checkpointer(owner: database, linger: 0.2)
+        defer { checkpointer.stop() }
+        // 300 rows of 15 kB, a page each: ~4.9 MB, 300 frames.
+        let blob = [UInt8](repeating: 7, count: 15_000)
+        try database.transaction {
+            let insert = try database.statement("INSERT INTO t VALUES (?)")
+            for _ in 0..<300 {
+                try insert.bind(blob: blob, at: 1)
+                try insert.run()
+            }
+        }
+        #expect(eventually { checkpointer.state.threadsStarted == 1 }, "300 frames of 16 KiB did not start the copy")
+    }
+
     @Test func aStoreCheckpointedInTheBackgroundNeverCheckpointsInItsCommits() throws {
         let directory = makeTemporaryDirectory("ckpt")
         defer { removeDirectory(directory) }
