@@ -26,21 +26,22 @@ import Testing
         try withPair(tag: "full") { pair in
             let pages = try pageCount(pair.phoneHome + "/store.sqlite")
             try pair.startWatch()
-            try pair.record(300)
-            // Room for a few dozen flights only.
+            try pair.record(1000)
+            // Room for a few hundred flights only: the cap is in pages of each store, and the app's store
+            // has 16 KiB pages (the service's 4 KiB).
             try pair.startPhone(extraArguments: ["--max-store-pages", String(pages + 25), "--enable-test-commands"])
             try pair.waitUntil("the phone reports the full store", timeout: 60) {
                 let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
                 return log.contains("event=receive.commit-failed") && log.contains("insufficientSpace")
             }
             let storedWhileFull = try pair.storedCount()
-            #expect(storedWhileFull < 300)
-            #expect(try pair.outstandingTransfers() == 300 - storedWhileFull)
+            #expect(storedWhileFull < 1000)
+            #expect(try pair.outstandingTransfers() == 1000 - storedWhileFull)
             // The daemon keeps serving while full.
             #expect(try pair.status("phone")["activationState"] == .string("activated"))
             // Space returns: delivery resumes by itself.
             try storeLimit(pair.phoneHome, .phone, pages: 0)
-            try pair.expectDrainedAndClean(stored: 300)
+            try pair.expectDrainedAndClean(stored: 1000)
             let watchLog = try String(contentsOfFile: pair.watchLog, encoding: .utf8)
             #expect(watchLog.contains("event=link.peer-error code=7015 name=insufficientSpace"))
         }
