@@ -21,10 +21,10 @@ public enum Binaries {
     public static func path(_ name: String) -> String { directory + "/" + name }
 }
 
-/// A fresh directory with a short path (socket paths must fit in 107 bytes).
-public func makeScratchDirectory(_ tag: String) -> String {
+/// A fresh directory with a short path (socket paths must fit in 107 bytes), in `base`.
+public func makeScratchDirectory(_ tag: String, in base: String = "/tmp") -> String {
     // mkdtemp replaces the trailing six X's with a unique suffix.
-    var template = Array(("/tmp/rw-\(tag)-" + String(repeating: "X", count: 6)).utf8CString)
+    var template = Array((base + "/rw-\(tag)-" + String(repeating: "X", count: 6)).utf8CString)
     guard let pointer = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }
     return String(cString: pointer)
 }

@@ -34,8 +34,10 @@ public final class SimulatedPair {
     }
     public private(set) var phoneStarts = 0
 
-    public init(tag: String = "pair") throws {
-        root = makeScratchDirectory(tag)
+    /// A newly paired phone and watch in a fresh directory in `base` (`/tmp`; a short path: the
+    /// daemons' socket paths must fit in 107 bytes).
+    public init(tag: String = "pair", in base: String = "/tmp") throws {
+        root = makeScratchDirectory(tag, in: base)
         let result = try runTool(["pair", "--phone", root + "/phone", "--watch", root + "/watch"])
         guard result.status == 0 else { throw HarnessError("runway pair failed: \(result.stderr)") }
     }

@@ -12,6 +12,10 @@ import Storage
 struct Scenarios {
     let count: Int
     let runs: Int
+    /// Where the latency rows' homes go: the measured pair's and the draining pair's (`--latency-dir`,
+    /// `--load-dir`), so that each can be put on a file system of its own.
+    var latencyDirectory = "/tmp"
+    var loadDirectory = "/tmp"
 
     func client(_ home: String, _ role: DeviceRole) throws -> ControlClient {
         try ControlClient(home: DeviceHome(path: home, role: role))
@@ -100,7 +104,7 @@ struct Scenarios {
     /// From `record --count 1` returning to the flight being stored on the phone (its `flightSaved`
     /// event reaching an attached UI client), `samples` times, the phone running.
     func latency(samples: Int) throws -> Sample {
-        let pair = try SimulatedPair(tag: "lat")
+        let pair = try SimulatedPair(tag: "lat", in: latencyDirectory)
         defer { pair.cleanUp() }
         let probe = try LatencyProbe(self, pair)
         var sample = Sample()
@@ -112,12 +116,12 @@ struct Scenarios {
     /// (recorded with its phone down, then its phone started): samples are taken from the busy phone's
     /// start until its watch's outbox is empty, one after another. Returns them and the drain's seconds.
     func latencyUnderLoad(backlog: Int) throws -> (sample: Sample, drainSeconds: Double) {
-        let busy = try SimulatedPair(tag: "load")
+        let busy = try SimulatedPair(tag: "load", in: loadDirectory)
         defer { busy.cleanUp() }
         try busy.startWatch()
         try record(busy, backlog)
         let busyWatch = try client(busy.watchHome, .watch)
-        let pair = try SimulatedPair(tag: "lat")
+        let pair = try SimulatedPair(tag: "lat", in: latencyDirectory)
         defer { pair.cleanUp() }
         let probe = try LatencyProbe(self, pair)
         var sample = Sample()

@@ -9,12 +9,14 @@ var recordCount = 300_000, loadBacklog = 50_000, pairCount = 20
 var output: String? = "docs/performance.md"
 var coldStartSizes = [50_000, 300_000]
 var onlyColdStart = false, onlyDrain = false, onlyPairs = false, onlyMemory = false, onlyLatency = false
+var latencyDirectory = "/tmp", loadDirectory = "/tmp"
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
     print(
         """
         usage: scripts/bench [--count N] [--drain-runs R] [--runs R] [--memory-backlog N] [--logbook N]
-                             [--latency-samples N] [--load N] [--record N] [--cold-start N,N...] [--pairs N]
+                             [--latency-samples N] [--load N] [--load-dir DIR] [--latency-dir DIR]
+                             [--record N] [--cold-start N,N...] [--pairs N]
                              [--only-cold-start | --only-drain | --only-latency | --only-memory | --only-pairs]
                              [--no-write]
 
@@ -22,7 +24,8 @@ func usage() -> Never {
         program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit, one
         ack per batch), alternately, --drain-runs R times each (default 5): best against best and median
         against median; record-to-stored latency on an idle host, and while another pair drains --load N
-        (default 50,000); cold start with each of the --cold-start store sizes (default 50000,300000), after
+        (default 50,000), each pair's homes in /tmp unless --latency-dir or --load-dir puts them elsewhere
+        (a tmpfs: whose disk is the tail); cold start with each of the --cold-start store sizes (default 50000,300000), after
         a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording --record N
         runs (default 300,000) with runway watch record; logbook --json time; --pairs N pairs (default 20)
         started at once, 10 runs each drained at once and checked, PSS per idle daemon. Other figures are
@@ -39,6 +42,25 @@ while let flag = arguments.popFirst() {
             exit(2)
         }
         return number
+    }
+    /// An existing, writable directory with a short path: the daemons' socket paths under it must fit
+    /// in 107 bytes.
+    func directory() -> String {
+        guard let text = arguments.popFirst(), !text.isEmpty else {
+            FileHandle.standardError.write("bench: \(flag) needs a directory\n".data(using: .utf8)!)
+            exit(2)
+        }
+        let path = text.count > 1 && text.hasSuffix("/") ? String(text.dropLast()) : text
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue, access(path, W_OK) == 0 else {
+            FileHandle.standardError.write("bench: \(flag) \(text): not a directory this user can write to\n".data(using: .utf8)!)
+            exit(2)
+        }
+        guard path.utf8.count <= 40 else {
+            FileHandle.standardError.write("bench: \(flag) \(text): longer than 40 bytes (the daemons' socket paths must fit in 107)\n".data(using: .utf8)!)
+            exit(2)
+        }
+        return path
     }
     switch flag {
     case "--count": count = value()
@@ -64,6 +86,8 @@ while let flag = arguments.popFirst() {
             exit(2)
         }
         coldStartSizes = sizes
+    case "--load-dir": loadDirectory = directory()
+    case "--latency-dir": latencyDirectory = directory()
     case "--help", "-h": usage()
     default:
         FileHandle.standardError.write("bench: unknown option \(flag)\n".data(using: .utf8)!)
@@ -76,7 +100,9 @@ if [onlyColdStart, onlyDrain, onlyLatency, onlyMemory, onlyPairs].filter({ $0 })
         "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other\n".data(using: .utf8)!)
     exit(2)
 }
-let scenarios = Scenarios(count: count, runs: runs)
+var scenarios = Scenarios(count: count, runs: runs)
+scenarios.latencyDirectory = latencyDirectory
+scenarios.loadDirectory = loadDirectory
 /// The phone's and the watch's peak RSS (`VmHWM`) while a backlog of `backlog` drains.
 func drainMemoryRows(_ memory: Scenarios.DrainResult, backlog: Int) -> [Row] {
     [("phone", memory.phonePeakKB), ("watch", memory.watchPeakKB)].map { side, peakKB in

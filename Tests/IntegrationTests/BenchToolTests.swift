@@ -15,6 +15,17 @@ import Testing
         (["--only-memory", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
         (["--only-latency", "--only-drain"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
         (["--pair", "3"], "bench: unknown option --pair"),
+        (["--load-dir"], "bench: --load-dir needs a directory"),
+        (["--load-dir", "/nonexistent/x"], "bench: --load-dir /nonexistent/x: not a directory this user can write to"),
+        (["--latency-dir", "/etc/hostname"], "bench: --latency-dir /etc/hostname: not a directory this user can write to"),
+        (
+            ["--latency-dir", "/tmp/" + String(repeating: "d", count: 40)],
+            "bench: --latency-dir /tmp/\(String(repeating: "d", count: 40)): not a directory this user can write to"
+        ),
+        (
+            ["--load-dir", "/tmp/////////////////////////////////////////"],
+            "bench: --load-dir /tmp/////////////////////////////////////////: longer than 40 bytes (the daemons' socket paths must fit in 107)"
+        ),
     ])
     func badArgumentsAreOneLineAndExit2(arguments: [String], message: String) throws {
         let result = try runTool(arguments, binary: "runway-bench")
@@ -44,7 +55,9 @@ import Testing
     @Test func helpNamesTheNewOptions() throws {
         let result = try runTool(["--help"], binary: "runway-bench")
         #expect(result.status == 0)
-        for option in ["--drain-runs R", "--load N", "--pairs N", "--only-drain", "--only-latency", "--only-memory", "--only-pairs"] {
+        for option in [
+            "--drain-runs R", "--load N", "--pairs N", "--only-drain", "--only-latency", "--only-memory", "--only-pairs", "--load-dir DIR", "--latency-dir DIR",
+        ] {
             #expect(result.stdout.contains(option), "\(option)")
         }
     }
