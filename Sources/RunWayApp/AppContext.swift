@@ -94,7 +94,7 @@ public enum RunWayStore {
 
     /// The page size of a new store: 16 KiB, not SQLite's 4 KiB. A received flight (~1.8 kB) and its
     /// rows then fill a quarter as many pages: a quarter of the log's writes and of the checkpoint's,
-    /// fewer page splits. The drain of 50,000 went from 44,000–56,000 to 58,000–66,000 flights/s in six
+    /// fewer page splits. The drain of 50,000 went from 44,000–56,000 to 62,000–66,000 flights/s in six
     /// alternating rounds; an idle daemon's memory did not change (issue 26, `docs/performance.md`). A
     /// store created before keeps its 4 KiB (changing it would rewrite the whole file).
     public static let pageSize = 16_384
