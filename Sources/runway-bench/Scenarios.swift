@@ -22,15 +22,23 @@ struct Scenarios {
     }
 
     /// Records `count` runs on the watch through its control socket, in slices (one outbox
-    /// transaction each) so the reply stays small.
+    /// transaction each) so the reply stays small; their ids join the pair's history (`check`).
     func record(_ pair: SimulatedPair, _ count: Int) throws {
         let watch = try client(pair.watchHome, .watch)
         var left = count
         while left > 0 {
             let slice = min(left, 20_000)
-            _ = try watch.send(ControlCommands.record.request { $0[ControlCommands.Record.count] = slice })
+            pair.noteRecorded(try watch.send(ControlCommands.record.request { $0[ControlCommands.Record.count] = slice }, as: RecordReply.self).ids)
             left -= slice
         }
+    }
+
+    /// Once a pair's outbox is empty, the invariant checker on it: every id stored once, in order, the
+    /// stores intact. A latency run moves flights too.
+    func checkDrained(_ pair: SimulatedPair, _ name: String) throws {
+        try pair.waitUntilDrained()
+        let violations = try pair.check().violations
+        guard violations.isEmpty else { throw HarnessError("the checker found, on the \(name) pair: \(violations.prefix(5).joined(separator: "; "))") }
     }
 
     func outstanding(_ watch: ControlClient) throws -> Int {
@@ -106,9 +114,11 @@ struct Scenarios {
     func latency(samples: Int) throws -> Sample {
         let pair = try SimulatedPair(tag: "lat", in: latencyDirectory)
         defer { pair.cleanUp() }
+        progress("latency: the measured pair's homes in \(pair.root)")
         let probe = try LatencyProbe(self, pair)
         var sample = Sample()
         for _ in 0..<samples { sample.add(try probe.measure()) }
+        try checkDrained(pair, "measured")
         return sample
     }
 
@@ -118,26 +128,33 @@ struct Scenarios {
     func latencyUnderLoad(backlog: Int) throws -> (sample: Sample, drainSeconds: Double) {
         let busy = try SimulatedPair(tag: "load", in: loadDirectory)
         defer { busy.cleanUp() }
+        progress("latency: the draining pair's homes in \(busy.root)")
         try busy.startWatch()
         try record(busy, backlog)
         let busyWatch = try client(busy.watchHome, .watch)
         let pair = try SimulatedPair(tag: "lat", in: latencyDirectory)
         defer { pair.cleanUp() }
+        progress("latency: the measured pair's homes in \(pair.root)")
         let probe = try LatencyProbe(self, pair)
         var sample = Sample()
         let start = now()
         try busy.startPhone()
         while try outstanding(busyWatch) > 0 { sample.add(try probe.measure()) }
-        return (sample, now() - start)
+        let seconds = now() - start
+        try checkDrained(busy, "draining")
+        try checkDrained(pair, "measured")
+        return (sample, seconds)
     }
 
     /// A running pair with a UI client attached to its phone: one flight recorded, the milliseconds
     /// until its `flightSaved` event arrives. Ten flights are measured and dropped first (warm-up).
     struct LatencyProbe {
+        let pair: SimulatedPair
         let watch: ControlClient
         let ui: ControlClient
 
         init(_ scenarios: Scenarios, _ pair: SimulatedPair) throws {
+            self.pair = pair
             try pair.startWatch()
             try pair.startPhone()
             watch = try scenarios.client(pair.watchHome, .watch)
@@ -149,6 +166,7 @@ struct Scenarios {
         func measure() throws -> Double {
             let ids = try watch.send(ControlRequest(ControlCommands.record), as: RecordReply.self).ids
             let returned = now()
+            pair.noteRecorded(ids)
             guard let id = ids.first else { throw HarnessError("record returned no id") }
             while let event = try ui.nextEvent() {
                 if event["flight"]?["id"]?.stringValue == id { break }

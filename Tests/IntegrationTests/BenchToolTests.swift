@@ -76,4 +76,27 @@ import Testing
         }
         #expect(!result.stdout.contains("n/a"), "\(result.stdout)")
     }
+
+    /// The latency rows at their smallest, each pair's homes in a directory of the test's own
+    /// (`--latency-dir`, `--load-dir`): the run succeeds, names them in its rows, and has checked both
+    /// pairs id by id (a violation fails the run: exit 1).
+    @Test func latencyRowsWithTheirHomesElsewhereAreChecked() throws {
+        let measured = makeTemporaryDirectory("lt")
+        let draining = makeTemporaryDirectory("ld")
+        defer {
+            removeDirectory(measured)
+            removeDirectory(draining)
+        }
+        let result = try runTool(
+            ["--only-latency", "--latency-samples", "5", "--load", "1000", "--latency-dir", measured, "--load-dir", draining],
+            binary: "runway-bench")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("| latency p50 (5 flights, its homes in \(measured)) |"), "\(result.stdout)")
+        #expect(result.stdout.contains("| latency p99 while another pair in \(draining) drains 1,000 |"), "\(result.stdout)")
+        // The homes went there (the run says where), and were removed afterwards.
+        #expect(result.stderr.contains("bench: latency: the draining pair's homes in \(draining)/rw-load-"), "\(result.stderr)")
+        #expect(result.stderr.contains("bench: latency: the measured pair's homes in \(measured)/rw-lat-"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: draining).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: measured).isEmpty)
+    }
 }
