@@ -58,7 +58,7 @@ public final class FlightStore {
             CREATE INDEX alerts_by_flight ON alerts (arrival);
             """),
         // Issue 26: arrival numbers without AUTOINCREMENT. It read sqlite_sequence at every insert and
-        // wrote its row back (~4,000 instructions of a received flight's ~59,000). The promise it kept
+        // wrote its row back (~3,500 instructions of a received flight's ~59,000). The promise it kept
         // (a number is never given twice, even after the newest flight is deleted) is kept by the
         // floor a deletion leaves (`flights_arrival_floor`, written by a trigger, whoever deletes): an
         // insert at or under it takes the number above it instead (`FlightStore.insert`). The table is
@@ -184,7 +184,7 @@ public final class FlightStore {
         try insert.run()
         guard database.changes == 1 else { return nil }
         let arrival = database.lastInsertRowID
-        if numbered != nil { floor = Floor(transaction: database.transactionsBegun, nextArrival: nil) }
+        if numbered != nil { floor?.nextArrival = nil }  // now above the floor
         let samples = try database.statement(literal: "INSERT INTO flight_samples (arrival, samples) VALUES (?, ?)")
         try samples.bind(arrival, at: 1)
         try samples.bind(blob: flight.packedSamples, at: 2)
