@@ -41,12 +41,22 @@ func drainRows(_ scenarios: Scenarios, runs: Int, size: Int, headline: inout [St
     ]
 }
 
-/// Latency on an idle host and under load (another pair draining `load`).
-func latencyRows(_ scenarios: Scenarios, samples: Int, load: Int, headline: inout [String]) throws -> [Row] {
+/// Latency on an idle host and under load: another pair draining `load`, `loadRuns` times (a fresh pair
+/// each time), the flights measured during all of them pooled — one drain gives ~200, whose p99 is the
+/// third-slowest; the p99 row's range is each drain's own.
+func latencyRows(_ scenarios: Scenarios, samples: Int, load: Int, loadRuns: Int, headline: inout [String]) throws -> [Row] {
     progress("latency: \(samples) flights")
     let idle = try scenarios.latency(samples: samples)
-    progress("latency while another pair drains \(load)")
-    let loaded = try scenarios.latencyUnderLoad(backlog: load)
+    var loaded = (sample: Sample(), drainSeconds: 0.0)
+    var perDrain = Sample()
+    for run in 1...loadRuns {
+        progress("latency while another pair drains \(load) (\(run)/\(loadRuns))")
+        let one = try scenarios.latencyUnderLoad(backlog: load)
+        loaded.sample.values += one.sample.values
+        loaded.drainSeconds += one.drainSeconds
+        perDrain.add(one.sample.percentile(99))
+    }
+    let drains = perDrain.values.count == 1 ? "its" : "their"
     // Homes moved off /tmp (`--latency-dir`, `--load-dir`) are named in the rows.
     let measured = scenarios.latencyDirectory == "/tmp" ? "" : ", its homes in \(scenarios.latencyDirectory)"
     let draining = scenarios.loadDirectory == "/tmp" ? "" : " in \(scenarios.loadDirectory)"
@@ -55,12 +65,13 @@ func latencyRows(_ scenarios: Scenarios, samples: Int, load: Int, headline: inou
         ("latency p50 (\(samples) flights\(measured))", format(idle.percentile(50), 2) + " ms", range(idle, 2), "", ""),
         ("latency p99", format(idle.percentile(99), 2) + " ms", "", "≤ 5 ms", idle.percentile(99) <= 5 ? "met" : "missed"),
         (
-            "latency p50 while another pair\(draining) drains \(grouped(Double(load))) (\(loaded.sample.values.count) flights in its \(format(loaded.drainSeconds, 1)) s\(measured))",
+            "latency p50 while another pair\(draining) drains \(grouped(Double(load))), \(perDrain.values.count)× (\(loaded.sample.values.count) flights in \(drains) \(format(loaded.drainSeconds, 1)) s\(measured))",
             format(loaded.sample.percentile(50), 2) + " ms", range(loaded.sample, 2), "", ""
         ),
         (
-            "latency p99 while another pair\(draining) drains \(grouped(Double(load)))", format(loaded.sample.percentile(99), 2) + " ms", "", "≤ 5 ms",
-            loaded.sample.percentile(99) <= 5 ? "met" : "missed"
+            "latency p99 while another pair\(draining) drains \(grouped(Double(load))) (min–max: each drain's p99)",
+            format(loaded.sample.percentile(99), 2) + " ms",
+            range(perDrain, 2), "≤ 5 ms", loaded.sample.percentile(99) <= 5 ? "met" : "missed"
         ),
     ]
 }

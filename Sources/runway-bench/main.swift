@@ -5,7 +5,7 @@ import Glibc
 import PairTesting
 
 var count = 50_000, runs = 3, drainRuns = 5, memoryBacklog = 100_000, logbookSize = 100_000, latencySamples = 200
-var recordCount = 300_000, loadBacklog = 50_000, pairCount = 20
+var recordCount = 300_000, loadBacklog = 50_000, loadRuns = 3, pairCount = 20
 var output: String? = "docs/performance.md"
 var coldStartSizes = [50_000, 300_000]
 var onlyColdStart = false, onlyDrain = false, onlyPairs = false, onlyMemory = false, onlyLatency = false
@@ -15,7 +15,7 @@ func usage() -> Never {
     print(
         """
         usage: scripts/bench [--count N] [--drain-runs R] [--runs R] [--memory-backlog N] [--logbook N]
-                             [--latency-samples N] [--load N] [--load-dir DIR] [--latency-dir DIR]
+                             [--latency-samples N] [--load N] [--load-runs R] [--load-dir DIR] [--latency-dir DIR]
                              [--record N] [--cold-start N,N...] [--pairs N]
                              [--only-cold-start | --only-drain | --only-latency | --only-memory | --only-pairs]
                              [--no-write]
@@ -24,7 +24,7 @@ func usage() -> Never {
         program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit, one
         ack per batch), alternately, --drain-runs R times each (default 5): best against best and median
         against median; record-to-stored latency on an idle host, and while another pair drains --load N
-        (default 50,000), each pair's homes in /tmp unless --latency-dir or --load-dir puts them elsewhere
+        (default 50,000; --load-runs R such drains, default 3, their flights pooled), each pair's homes in /tmp unless --latency-dir or --load-dir puts them elsewhere
         (a tmpfs: whose disk is the tail); cold start with each of the --cold-start store sizes (default 50000,300000), after
         a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording --record N
         runs (default 300,000) with runway watch record; logbook --json time; --pairs N pairs (default 20)
@@ -67,6 +67,7 @@ while let flag = arguments.popFirst() {
     case "--runs": runs = value()
     case "--drain-runs": drainRuns = value()
     case "--load": loadBacklog = value()
+    case "--load-runs": loadRuns = value()
     case "--pairs": pairCount = value()
     case "--only-drain": onlyDrain = true; output = nil
     case "--only-pairs": onlyPairs = true; output = nil
@@ -166,7 +167,7 @@ do {
     } else if onlyPairs {
         rows = try pairRows(scenarios, count: pairCount, headline: &headline)
     } else if onlyLatency {
-        rows = try latencyRows(scenarios, samples: latencySamples, load: loadBacklog, headline: &headline)
+        rows = try latencyRows(scenarios, samples: latencySamples, load: loadBacklog, loadRuns: loadRuns, headline: &headline)
     } else if onlyMemory {
         progress("memory: draining \(memoryBacklog)")
         rows = drainMemoryRows(try scenarios.drain(backlog: memoryBacklog), backlog: memoryBacklog)
@@ -174,7 +175,7 @@ do {
         let size = scenarios.payloadBytes()
         progress("flights are \(size) bytes encoded on average")
         let drain = try drainRows(scenarios, runs: drainRuns, size: size, headline: &headline)
-        let latency = try latencyRows(scenarios, samples: latencySamples, load: loadBacklog, headline: &headline)
+        let latency = try latencyRows(scenarios, samples: latencySamples, load: loadBacklog, loadRuns: loadRuns, headline: &headline)
         progress("memory: draining \(memoryBacklog)")
         let memory = try scenarios.drain(backlog: memoryBacklog)
         progress("recording: runway watch record --count \(recordCount)")

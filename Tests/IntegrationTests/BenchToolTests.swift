@@ -9,6 +9,7 @@ import Testing
         (["--pairs", "0"], "bench: --pairs needs a positive number"),
         (["--drain-runs", "x"], "bench: --drain-runs needs a positive number"),
         (["--load", "-5"], "bench: --load needs a positive number"),
+        (["--load-runs", "0"], "bench: --load-runs needs a positive number"),
         (["--pairs"], "bench: --pairs needs a positive number"),
         (["--only-drain", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
         (["--only-cold-start", "--only-drain"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
@@ -57,6 +58,7 @@ import Testing
         #expect(result.status == 0)
         for option in [
             "--drain-runs R", "--load N", "--pairs N", "--only-drain", "--only-latency", "--only-memory", "--only-pairs", "--load-dir DIR", "--latency-dir DIR",
+            "--load-runs R",
         ] {
             #expect(result.stdout.contains(option), "\(option)")
         }
@@ -78,8 +80,9 @@ import Testing
     }
 
     /// The latency rows at their smallest, each pair's homes in a directory of the test's own
-    /// (`--latency-dir`, `--load-dir`): the run succeeds, names them in its rows, and has checked both
-    /// pairs id by id (a violation fails the run: exit 1).
+    /// (`--latency-dir`, `--load-dir`), two drains pooled (`--load-runs`): the run succeeds, names the
+    /// homes in its rows, counts the flights of both drains, and has checked every pair id by id (a
+    /// violation fails the run: exit 1).
     @Test func latencyRowsWithTheirHomesElsewhereAreChecked() throws {
         let measured = makeTemporaryDirectory("lt")
         let draining = makeTemporaryDirectory("ld")
@@ -88,11 +91,16 @@ import Testing
             removeDirectory(draining)
         }
         let result = try runTool(
-            ["--only-latency", "--latency-samples", "5", "--load", "1000", "--latency-dir", measured, "--load-dir", draining],
+            ["--only-latency", "--latency-samples", "5", "--load", "1000", "--load-runs", "2", "--latency-dir", measured, "--load-dir", draining],
             binary: "runway-bench")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("| latency p50 (5 flights, its homes in \(measured)) |"), "\(result.stdout)")
-        #expect(result.stdout.contains("| latency p99 while another pair in \(draining) drains 1,000 |"), "\(result.stdout)")
+        #expect(result.stdout.contains("| latency p99 while another pair in \(draining) drains 1,000 (min–max: each drain's p99) |"), "\(result.stdout)")
+        // Both drains measured, one after the other, their flights pooled in one row.
+        #expect(result.stderr.contains("bench: latency while another pair drains 1000 (2/2)"), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "bench: latency: the draining pair's homes in").count == 3, "\(result.stderr)")
+        let pooled = result.stdout.split(separator: "\n").first { $0.contains("drains 1,000, 2× (") }
+        #expect(pooled != nil, "\(result.stdout)")
         // The homes went there (the run says where), and were removed afterwards.
         #expect(result.stderr.contains("bench: latency: the draining pair's homes in \(draining)/rw-load-"), "\(result.stderr)")
         #expect(result.stderr.contains("bench: latency: the measured pair's homes in \(measured)/rw-lat-"), "\(result.stderr)")
