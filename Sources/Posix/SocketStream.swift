@@ -136,6 +136,10 @@ public final class SocketStream {
                 }
                 result = outcome
             } catch {
+                // A peer that closed with our bytes unread resets the connection: what it wrote before
+                // (its last frames, an error frame saying why) is read before the reset is reported, and
+                // is delivered like the bytes before an end of file.
+                deliverRead(total)
                 close(.error(error))
                 return (total, true)
             }

@@ -69,6 +69,47 @@ import Testing
         #expect(closedWith == .endOfFile)
     }
 
+    /// A peer that writes its last bytes and closes with ours unread resets the connection
+    /// (`ECONNRESET` on our next read), after its last bytes: those are delivered before the close. The
+    /// stream used to close at the reset and drop what the same wake-up had read — the phone's 7015 error
+    /// frame, which the watch then never logged ("reset by peer in the middle of a frame (152 bytes
+    /// discarded)", one run of `StorageFaultTests`' full-disk test in twenty).
+    @Test func theLastBytesBeforeAResetAreDelivered() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        let loop = EventLoop()
+        let left = FileDescriptor(adopting: fds[0])
+        try left.setNonBlocking()
+        let stream = SocketStream(descriptor: left, loop: loop)
+        var received: [UInt8] = []
+        var closedWith: SocketStream.CloseReason?
+        var readBeforeClose = false
+        stream.onRead = { stream in
+            stream.inbound.withReadableBytes { received.append(contentsOf: $0) }
+            stream.inbound.consume(stream.inbound.readableCount)
+            readBeforeClose = closedWith == nil
+        }
+        stream.onClose = { _, reason in closedWith = reason }
+        stream.start()
+        // Ours, which the peer never reads; then its last words, and its close: a reset.
+        stream.write(Array("unread".utf8))
+        try loop.runOnce(maximumWaitMilliseconds: 0)
+        let lastWords = Array("the phone could not store transfers 401...: database or disk is full".utf8)
+        #expect(lastWords.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) } == lastWords.count)
+        close(fds[1])
+        var rounds = 0
+        while closedWith == nil && rounds < 100 {
+            try loop.runOnce(maximumWaitMilliseconds: 100)
+            rounds += 1
+        }
+        #expect(received == lastWords)
+        #expect(readBeforeClose)
+        guard case .error? = closedWith else {
+            Issue.record("expected the reset to close the stream, got \(String(describing: closedWith))")
+            return
+        }
+    }
+
     /// An error frame written just before closing reaches a peer that reads it in pieces: more than the
     /// socket buffers hold is left in the stream when `closeAfterFlushing` is called, and the peer (a
     /// thread reading as fast as it can) gets every byte before the close. With one wait and one flush,
