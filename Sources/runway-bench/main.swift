@@ -20,17 +20,20 @@ func usage() -> Never {
                              [--only-cold-start | --only-drain | --only-latency | --only-memory | --only-pairs]
                              [--no-write]
 
-        Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a baseline
-        program moving records of the same size over a Unix socket into SQLite (WAL, FULL, group commit, one
-        ack per batch), alternately, --drain-runs R times each (default 5): best against best and median
-        against median; record-to-stored latency on an idle host, and while another pair drains --load N
-        (default 50,000; --load-runs R such drains, default 3, their flights pooled), each pair's homes in /tmp unless --latency-dir or --load-dir puts them elsewhere
-        (a tmpfs: whose disk is the tail); cold start with each of the --cold-start store sizes (default 50000,300000), after
-        a clean stop and after a SIGKILL; peak RSS while draining; the watch's peak RSS recording --record N
-        runs (default 300,000) with runway watch record; logbook --json time; --pairs N pairs (default 20)
-        started at once, 10 runs each drained at once and checked, PSS per idle daemon. Other figures are
-        medians of --runs R (default 3) with min–max. --only-cold-start, --only-drain, --only-latency (idle and under
-        --load), --only-memory (peak RSS draining --memory-backlog) and --only-pairs measure that alone (and write nothing): `--only-pairs --pairs 1000` is the thousand-pair run.
+        Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a
+        baseline program moving records of the same size over a Unix socket into SQLite (WAL, FULL,
+        group commit, one ack per batch), alternately, --drain-runs R times each (default 5): best
+        against best and median against median; record-to-stored latency on an idle host, and while
+        another pair drains --load N (default 50,000; --load-runs R such drains, default 3, their
+        flights pooled), each pair's homes in /tmp unless --latency-dir or --load-dir puts them
+        elsewhere (a tmpfs: whose disk is the tail); cold start with each of the --cold-start store
+        sizes (default 50000,300000), after a clean stop and after a SIGKILL; peak RSS while draining;
+        the watch's peak RSS recording --record N runs (default 300,000) with runway watch record;
+        logbook --json time; --pairs N pairs (default 20) started at once, 10 runs each drained at once
+        and checked, PSS per idle daemon. Other figures are medians of --runs R (default 3) with
+        min–max. --only-cold-start, --only-drain, --only-latency (idle and under --load), --only-memory
+        (peak RSS draining --memory-backlog) and --only-pairs measure that alone (and write nothing):
+        `--only-pairs --pairs 1000` is the thousand-pair run.
         Writes the table into docs/performance.md, and a line to its history, unless --no-write.
         """)
     exit(0)
