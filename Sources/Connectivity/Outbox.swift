@@ -45,11 +45,12 @@ public enum TransferCancellation: String, Sendable {
 /// Sequence numbers are contiguous (`AUTOINCREMENT` in the enqueueing transaction), so the outbox is
 /// described by watermarks (`cx_outbox_state`): an acknowledgement moves `acked_seq` (one small update,
 /// however many transfers it covers), telling the app moves `reported_seq`, and the rows themselves are
-/// deleted in bulk afterwards — all at once, cheaply, when everything is acknowledged. Deleting row by
-/// row would rewrite every page of the backlog a second time. Counting is arithmetic, not a scan.
+/// deleted in bulk afterwards — the table emptied at once when everything is acknowledged. Deleting row
+/// by row would rewrite every page of the backlog a second time. Counting is arithmetic, not a scan.
 ///
-/// An outbox that does not empty keeps its acknowledged rows until the link is quiet (`pruneDelivered`,
-/// which the session calls a second after the last acknowledgement): deleting a range is row by row in
+/// Delivered rows, ≥ `cleanupThreshold` of them, wait until the link is quiet (`pruneDelivered`, which
+/// the session calls a second after the last acknowledgement), whether or not the outbox emptied:
+/// emptying the table reads every page of it, and deleting a range is row by row in
 /// SQLite, ~11,000 instructions a row with its b-tree rebalancing — as much as the rest of the sender's
 /// work for a transfer — and between two batches of a drain it kept the receiver waiting. The rows go at
 /// once, whatever the link does, past `keptLimit`.
@@ -205,13 +206,16 @@ public final class Outbox {
     }
 
     /// Deletes rows nobody needs any more: everything at once when the whole outbox is acknowledged
-    /// and reported (SQLite frees a whole table's pages without rewriting them), else only past
-    /// `keptLimit` — the rest waits for a quiet link (`pruneDelivered`).
+    /// and reported and fewer than `cleanupThreshold` rows are kept, else only past `keptLimit` — the
+    /// rest waits for a quiet link (`pruneDelivered`). Emptying a table is not free: SQLite reads every
+    /// page of it to free them (~0.1 s for 100,000 transfers), which here, in the acknowledgement's
+    /// handling, kept the last acknowledgement of a long drain from being seen until it was done.
     private func removeDeliveredRows(acked: Int64, reported: Int64) throws {
         let done: Int64 = acked < reported ? acked : reported
         let assigned: Int64 = try lastAssignedSeq()
         if done >= assigned {
-            try database.statement(literal: sql.deleteAll).run()
+            let oldest: Int64 = try scalar(sql.oldest)
+            if oldest > 0, done - oldest < cleanupThreshold { try database.statement(literal: sql.deleteAll).run() }
             return
         }
         try deleteDelivered(upTo: done, ifKeptAtLeast: keptLimit)
@@ -240,6 +244,12 @@ public final class Outbox {
     private func deleteDelivered(upTo done: Int64, ifKeptAtLeast minimum: Int64) throws {
         let oldest: Int64 = try scalar(sql.oldest)
         guard oldest > 0, done - oldest >= minimum else { return }
+        // Everything delivered: the table emptied at once (its pages freed, not its rows deleted one by
+        // one with the b-tree rebalanced after each).
+        if done >= (try lastAssignedSeq()) {
+            try database.statement(literal: sql.deleteAll).run()
+            return
+        }
         let delete = try database.statement(literal: sql.deleteUpTo)
         try delete.bind(done, at: 1)
         try delete.run()

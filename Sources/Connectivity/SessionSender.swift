@@ -298,8 +298,8 @@ extension Session {
 
     /// Deletes the delivered rows an outbox that did not empty keeps (`Outbox.pruneDelivered`) once no
     /// acknowledgement has come for `pruneQuietMilliseconds`: never between two batches of a drain, where
-    /// it stalled the sender while the receiver waited (a drain that empties the outbox deletes
-    /// everything at once, cheaply, at its end).
+    /// it stalled the sender while the receiver waited, nor as the last acknowledgement of a long drain
+    /// comes (emptying the table then held that acknowledgement's handling ~0.1 s a 100,000 transfers).
     func pruneDeliveredWhenQuiet() {
         if let pruneTimer { loop.cancel(pruneTimer) }
         pruneTimer = nil

@@ -64,6 +64,27 @@ import PairTesting
         #expect(try outbox.entries(after: 0, limit: 100).map(\.seq) == Array(391...400))
     }
 
+    @Test func anEmptiedOutboxKeepsALongDrainsRowsUntilPruned() throws {
+        let (outbox, database, directory) = try makeOutbox()
+        defer { removeDirectory(directory) }
+        outbox.cleanupThreshold = 100
+        _ = try database.transaction { try outbox.enqueue(.userInfo, (0..<99).map { _ in [1] }) }
+        try outbox.acknowledge(upTo: 99)
+        try outbox.markReported(upTo: 99)
+        #expect(try rows(database) == 0)  // a short drain: the table emptied with its last acknowledgement
+        _ = try database.transaction { try outbox.enqueue(.userInfo, (0..<150).map { _ in [1] }) }
+        try outbox.acknowledge(upTo: 249)
+        try outbox.markReported(upTo: 249)
+        #expect(try outbox.count() == 0)
+        #expect(try rows(database) == 150)  // a long one: emptying it waits for a quiet link
+        #expect(try outbox.hasDeliveredToPrune())
+        try outbox.pruneDelivered()
+        #expect(try rows(database) == 0)
+        #expect(try !outbox.hasDeliveredToPrune())
+        #expect(try database.transaction { try outbox.enqueue(.userInfo, [[2]]) } == [250])
+        #expect(try outbox.entries(after: 0, limit: 10).map(\.seq) == [250])
+    }
+
     @Test func sequenceNumbersAreNeverReused() throws {
         let (outbox, database, directory) = try makeOutbox()
         defer { removeDirectory(directory) }
