@@ -52,8 +52,9 @@ public enum TransferCancellation: String, Sendable {
 /// the session calls a second after the last acknowledgement), whether or not the outbox emptied:
 /// emptying the table reads every page of it, and deleting a range is row by row in
 /// SQLite, ~11,000 instructions a row with its b-tree rebalancing — as much as the rest of the sender's
-/// work for a transfer — and between two batches of a drain it kept the receiver waiting. The rows go at
-/// once, whatever the link does, past `keptLimit`.
+/// work for a transfer — and between two batches of a drain it kept the receiver waiting. Past
+/// `keptLimit`, whatever the link does, each acknowledgement deletes the oldest rows beyond it: no more
+/// than it acknowledged, so the sender's loop never stops for long.
 public final class Outbox {
     private let database: Database
     public let lane: TransferLane
@@ -61,8 +62,8 @@ public final class Outbox {
     /// Bulk-delete acknowledged rows once this many linger (when the outbox never empties), when the
     /// link is quiet (`pruneDelivered`).
     public var cleanupThreshold: Int64 = 8192
-    /// ... and at once past this many, quiet or not: what an outbox that never empties and a link that is
-    /// never quiet may keep of what was delivered (~250 MB of the largest transfers allowed, 64 KB each).
+    /// ... and the excess over this many at each acknowledgement, quiet or not: what an outbox that never
+    /// empties and a link that is never quiet may keep of what was delivered.
     public var keptLimit: Int64 = 131_072
 
     public init(database: Database, lane: TransferLane = .userInfo) {
@@ -206,19 +207,25 @@ public final class Outbox {
     }
 
     /// Deletes rows nobody needs any more: everything at once when the whole outbox is acknowledged
-    /// and reported and fewer than `cleanupThreshold` rows are kept, else only past `keptLimit` — the
-    /// rest waits for a quiet link (`pruneDelivered`). Emptying a table is not free: SQLite reads every
-    /// page of it to free them (~0.1 s for 100,000 transfers), which here, in the acknowledgement's
-    /// handling, kept the last acknowledgement of a long drain from being seen until it was done.
+    /// and reported and fewer than `cleanupThreshold` rows are kept, else only the oldest beyond
+    /// `keptLimit` — the rest waits for a quiet link (`pruneDelivered`). Emptying a table is not free:
+    /// SQLite reads every page of it to free them (~0.1 s for 100,000 transfers), which here, in the
+    /// acknowledgement's handling, kept the last acknowledgement of a long drain from being seen until it
+    /// was done. Nor is a range: deleting all 131,072 kept rows at once held the sender's loop 0.3–0.5 s in
+    /// the middle of a drain, where the excess alone is about what the acknowledgement covered.
     private func removeDeliveredRows(acked: Int64, reported: Int64) throws {
         let done: Int64 = acked < reported ? acked : reported
         let assigned: Int64 = try lastAssignedSeq()
+        let oldest: Int64 = try scalar(sql.oldest)
+        guard oldest > 0 else { return }
         if done >= assigned {
-            let oldest: Int64 = try scalar(sql.oldest)
-            if oldest > 0, done - oldest < cleanupThreshold { try database.statement(literal: sql.deleteAll).run() }
+            if done - oldest < cleanupThreshold { try database.statement(literal: sql.deleteAll).run() }
             return
         }
-        try deleteDelivered(upTo: done, ifKeptAtLeast: keptLimit)
+        guard done - oldest >= keptLimit else { return }
+        let delete = try database.statement(literal: sql.deleteUpTo)
+        try delete.bind(done - keptLimit, at: 1)
+        try delete.run()
     }
 
     /// Whether at least `cleanupThreshold` delivered rows are kept: `pruneDelivered` would delete them.

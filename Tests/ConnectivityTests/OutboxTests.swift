@@ -13,6 +13,10 @@ import PairTesting
 
     func rows(_ database: Database) throws -> Int64 { try database.scalarInt("SELECT count(*) FROM cx_outbox") }
 
+    func rows(_ database: Database, through seq: Int64) throws -> Int64 {
+        try database.scalarInt("SELECT count(*) FROM cx_outbox WHERE seq <= \(seq)")
+    }
+
     @Test func enqueuePagesAcknowledgeAndReport() throws {
         let (outbox, database, directory) = try makeOutbox()
         defer { removeDirectory(directory) }
@@ -60,7 +64,12 @@ import PairTesting
         #expect(try !outbox.hasDeliveredToPrune())
         try outbox.acknowledge(upTo: 390)
         try outbox.markReported(upTo: 390)
-        #expect(try rows(database) == 10)  // past the limit: at once
+        #expect(try rows(database) == 210)  // past the limit: the oldest beyond it, at once
+        #expect(try rows(database, through: 190) == 0)
+        #expect(try outbox.entries(after: 0, limit: 100).map(\.seq) == Array(391...400))
+        #expect(try outbox.hasDeliveredToPrune())
+        try outbox.pruneDelivered()
+        #expect(try rows(database) == 10)  // the rest at a quiet moment
         #expect(try outbox.entries(after: 0, limit: 100).map(\.seq) == Array(391...400))
     }
 
