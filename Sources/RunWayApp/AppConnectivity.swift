@@ -41,7 +41,7 @@ public final class AppConnectivity {
             return .accepted
         } catch {
             logger.error("app.userinfo-save-failed", ["seq": transfer.transferIdentifier, "error": "\(error)"])
-            return (error as? StorageError)?.kind == .full ? .insufficientSpace : .failed
+            return error.kind == .full ? .insufficientSpace : .failed
         }
     }
 
@@ -63,7 +63,7 @@ public final class AppConnectivity {
             return .accepted
         } catch {
             logger.error("app.complication-save-failed", ["seq": transfer.transferIdentifier, "error": "\(error)"])
-            return (error as? StorageError)?.kind == .full ? .insufficientSpace : .failed
+            return error.kind == .full ? .insufficientSpace : .failed
         }
     }
 
