@@ -190,7 +190,7 @@ public final class Outbox {
 
     /// The app has been told that everything up to `seq` finished: acknowledged rows can go.
     public func markReported(upTo seq: Int64) throws {
-        try relaxed {
+        let keptForThePrune = try relaxed {
             try database.transaction {
                 let update = try database.statement(literal: sql.markReported)
                 try update.bind(seq, at: 1)
@@ -201,9 +201,12 @@ public final class Outbox {
                 let prune = try database.statement(literal: sql.pruneCancelled)
                 try prune.bind(reported, at: 1)
                 try prune.run()
-                try removeDeliveredRows(acked: acked, reported: reported)
+                return try removeDeliveredRows(acked: acked, reported: reported)
             }
         }
+        // Everything delivered and reported, the rows left for the quiet second's prune: a crash here
+        // leaves them to the next activation's.
+        if keptForThePrune { CrashPoint.hit("send.delivered-rows-kept") }
     }
 
     /// Deletes rows nobody needs any more: everything at once when the whole outbox is acknowledged
@@ -213,19 +216,24 @@ public final class Outbox {
     /// acknowledgement's handling, kept the last acknowledgement of a long drain from being seen until it
     /// was done. Nor is a range: deleting all 131,072 kept rows at once held the sender's loop 0.3–0.5 s in
     /// the middle of a drain, where the excess alone is about what the acknowledgement covered.
-    private func removeDeliveredRows(acked: Int64, reported: Int64) throws {
+    /// Returns whether the outbox is all delivered and its rows were left for the prune.
+    private func removeDeliveredRows(acked: Int64, reported: Int64) throws -> Bool {
         let done: Int64 = acked < reported ? acked : reported
         let assigned: Int64 = try lastAssignedSeq()
         let oldest: Int64 = try scalar(sql.oldest)
-        guard oldest > 0 else { return }
+        guard oldest > 0 else { return false }
         if done >= assigned {
-            if done - oldest < cleanupThreshold { try database.statement(literal: sql.deleteAll).run() }
-            return
+            guard done - oldest >= cleanupThreshold else {
+                try database.statement(literal: sql.deleteAll).run()
+                return false
+            }
+            return true
         }
-        guard done - oldest >= keptLimit else { return }
+        guard done - oldest >= keptLimit else { return false }
         let delete = try database.statement(literal: sql.deleteUpTo)
         try delete.bind(done - keptLimit, at: 1)
         try delete.run()
+        return false
     }
 
     /// Whether at least `cleanupThreshold` delivered rows are kept: `pruneDelivered` would delete them.
