@@ -134,7 +134,7 @@ struct SessionCommands {
         let mailbox = self.mailbox
         Thread.detachNewThread {
             let staged = Result<FileRecord, WCError>(catching: { () throws(WCError) -> FileRecord in try session.stageFile(path, metadata: metadata) })
-            nonisolated(unsafe) let outcome = staged
+            let outcome = staged
             mailbox.post {
                 do {
                     let info = try session.transferFile(staged: try outcome.get())

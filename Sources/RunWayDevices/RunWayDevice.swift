@@ -14,7 +14,6 @@ public enum RunWayDevice {
         _ configuration: DeviceHost.Configuration, activation: PhoneActivation?, bundleID: String,
         launch: @escaping (AppContext) throws -> AnyObject
     ) throws -> Int32 {
-        var configuration = configuration
         let host = try DeviceHost(configuration)
         // The OS that launched the app named its container; else it is the app's own bundle's.
         let container = AppContainer(

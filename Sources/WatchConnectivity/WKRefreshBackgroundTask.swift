@@ -43,7 +43,7 @@ public protocol WKApplicationDelegate: AnyObject {
 
 /// The app's object (WatchKit's `WKApplication`): where its delegate is set.
 public final class WKApplication: @unchecked Sendable {
-    nonisolated(unsafe) private static let sharedApplication = WKApplication()
+    private static let sharedApplication = WKApplication()
     public static func shared() -> WKApplication { sharedApplication }
 
     /// The delegate (weak, as WatchKit's). Set it before `WCSession.default.activate()`.

@@ -76,7 +76,7 @@ let sendIndex = arguments.firstIndex(of: "--send")
 let manager = ProbeSessionManager(
     sendCount: sendIndex.flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 0, inMemoryOnly: arguments.contains("--save-in-memory"),
     saveOnScreen: arguments.contains("--save-on-screen"))
-NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+_ = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
     MainActor.assumeIsolated { manager.screenAppeared() }
 }
 if WCSession.isSupported() {
