@@ -240,7 +240,11 @@ public enum PairedWatches {
             try statement.bind(lane.rawValue, at: 2)
             try statement.bind(last, at: 3)
             try statement.run()
-            try copy("INSERT INTO cx_parked_outbox SELECT ?, ?, seq, kind, payload, created_at FROM \(outbox)", database, watchID, lane)
+            // Not the rows delivered and reported, which the live outbox keeps only until a quiet moment
+            // (`Outbox.pruneDelivered`): parked, they would be counted as queued for that watch.
+            try copy(
+                "INSERT INTO cx_parked_outbox SELECT ?, ?, seq, kind, payload, created_at FROM \(outbox) WHERE seq > (SELECT min(acked_seq, reported_seq) FROM \(state))",
+                database, watchID, lane)
             try copy("INSERT INTO cx_parked_cancelled SELECT ?, ?, seq FROM \(cancelled)", database, watchID, lane)
             try database.execute("DELETE FROM \(outbox); DELETE FROM \(cancelled); UPDATE \(state) SET acked_seq = 0, reported_seq = 0")
             try setSequence(database, outbox, 0)

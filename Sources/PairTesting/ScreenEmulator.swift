@@ -137,7 +137,7 @@ public struct ScreenEmulator {
     }
 
     /// `wcwidth` itself: Swift's Glibc module leaves it out (it needs _XOPEN_SOURCE), the library has it.
-    nonisolated(unsafe) private static let wcwidthFunction: (@convention(c) (wchar_t) -> Int32)? = {
+    private static let wcwidthFunction: (@convention(c) (wchar_t) -> Int32)? = {
         guard let symbol = dlsym(nil, "wcwidth") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (wchar_t) -> Int32).self)
     }()

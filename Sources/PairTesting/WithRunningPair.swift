@@ -12,6 +12,7 @@ import Foundation
 /// `watch` and `phone` are each daemon's extra flags (kept for its restarts, as `watchArguments` and
 /// `phoneArguments`); nil leaves that daemon to the body to start. The watch is started first, unless
 /// `phoneFirst`.
+@discardableResult
 public func withRunningPair<T>(
     tag: String = "pair", watch: [String]? = [], phone: [String]? = [],
     phoneFirst: Bool = false, _ body: (SimulatedPair) throws -> T

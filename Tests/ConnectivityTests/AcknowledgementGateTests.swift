@@ -13,12 +13,12 @@ import Testing
         harness.phoneDB.onUnlinked = { reports.append($0) }
         try harness.activateBoth()
         try harness.connect()
-        try harness.watch.transferUserInfo(batch: harness.numbered(0..<10))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(0..<10))
         try harness.drive()
         #expect(try harness.watch.outstandingUserInfoTransferCount() == 0)
 
         #expect(unlink(harness.directory + "/phone.sqlite") == 0)
-        try harness.watch.transferUserInfo(batch: harness.numbered(10..<15))
+        _ = try harness.watch.transferUserInfo(batch: harness.numbered(10..<15))
         try harness.drive()
         // The receive commit was refused: no acknowledgement, the watch keeps all five.
         #expect(try harness.watch.outstandingUserInfoTransferCount() == 5)

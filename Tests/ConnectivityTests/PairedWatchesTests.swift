@@ -72,6 +72,29 @@ import PairTesting
         #expect(throws: WCError.self) { try PairedWatches.switchStored(database, to: "watch-3") }
     }
 
+    @Test func theRowsAWatchWasDeliveredAreNotParkedWithItsQueue() throws {
+        let directory = makeTemporaryDirectory("paired-delivered")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/store.sqlite")
+        defer { database.close() }
+        try Migrator.migrate(database, SessionStore.migrations)
+        _ = try SessionStore.deviceID(database, role: .phone)
+        try PairedWatches.add(database, Self.pairing("watch-1", "P1"), watchHome: "/w1")
+        try PairedWatches.add(database, Self.pairing("watch-2", "P2"), watchHome: "/w2")
+        let outbox = Outbox(database: database)
+        _ = try database.transaction { try outbox.enqueue(.userInfo, (1...10).map { [UInt8($0)] }) }
+        try outbox.acknowledge(upTo: 8)
+        try outbox.markReported(upTo: 8)
+        #expect(try database.scalarInt("SELECT count(*) FROM cx_outbox") == 10, "delivered rows wait for a quiet moment")
+        _ = try PairedWatches.switchStored(database, to: "watch-2")
+        #expect(try PairedWatches.parkedCounts(database) == ["watch-1": 2])
+        _ = try PairedWatches.switchStored(database, to: "watch-1")
+        #expect(try outbox.count() == 2)
+        #expect(try outbox.entries(after: 0, limit: 10).map(\.payload) == [[9], [10]])
+        #expect(try outbox.unreportedFinished().isEmpty)
+        #expect(try database.transaction { try outbox.enqueue(.userInfo, [[11]]) } == [11])
+    }
+
     @Test func deletingTheAppForgetsWhatWasQueuedForEveryWatch() throws {
         let directory = makeTemporaryDirectory("paired-forget")
         defer { removeDirectory(directory) }

@@ -94,7 +94,7 @@ import Testing
                     .compactMap { $0["startedAt"]?.stringValue }.map { localMonth($0) })
             let directory = pair.root + "/sh"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: directory + "/sample.timeline", contents: Data())
+            #expect(FileManager.default.createFile(atPath: directory + "/sample.timeline", contents: Data()))
             try FileManager.default.createDirectory(atPath: directory + "/homes", withIntermediateDirectories: true)
             let lines = [
                 "runway phone language set ", "runway watch run start --mode ", "runway phone lo", "runway phone logbook --first-weekday s",

@@ -69,7 +69,7 @@ import Testing
             try refused([pair.root + "/no-such-file"], "7013 fileAccessDenied")
             try refused([pair.root], "7013 fileAccessDenied")
             let sparse = pair.root + "/sparse.bin"
-            FileManager.default.createFile(atPath: sparse, contents: nil)
+            #expect(FileManager.default.createFile(atPath: sparse, contents: nil))
             let handle = FileHandle(forWritingAtPath: sparse)!
             try handle.truncate(atOffset: 1_073_741_825)
             try handle.close()

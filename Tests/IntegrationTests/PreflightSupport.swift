@@ -29,6 +29,7 @@ extension SimulatedPair {
 
     func updateCheck() throws -> JSONValue { try runwayJSON(["phone", "update", "check", "--home", phoneHome]) }
     func updateStatus() throws -> JSONValue { try runwayJSON(["phone", "update", "status", "--home", phoneHome]) }
+    @discardableResult
     func appstore(_ arguments: [String]) throws -> JSONValue { try runwayJSON(["appstore"] + arguments + ["--home", phoneHome]) }
     var lookups: Int { (try? appstore(["show"])["lookups"]?.intValue) ?? -1 }
 
