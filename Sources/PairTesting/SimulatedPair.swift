@@ -161,10 +161,27 @@ public final class SimulatedPair {
         let why = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         if let signal = result.signal { throw HarnessError("runway watch record was killed by signal \(signal): \(why)") }
         guard result.status == 1 else { throw HarnessError("runway watch record exited with status \(result.status): \(why)") }
-        // The client says so only when it could not connect: the request never left.
-        if why.contains("is not running") { return .refused(why) }
-        history.append(.indeterminate(count: pending.count))
-        return .indeterminate(why)
+        let (entries, outcome) = Self.failedRecording(count: pending.count, stdout: result.stdout, why: why)
+        history.append(contentsOf: entries)
+        return outcome
+    }
+
+    /// How many runs `runway watch record` puts in one request (its `recordChunk`): more are recorded a
+    /// chunk at a time, each chunk committed on its own.
+    public static let recordChunk = 10_000
+
+    /// What a failed `runway watch record --json` of `count` runs adds to the history. A call of more
+    /// than `recordChunk` is several requests, each committed on its own; one that fails part-way prints
+    /// the ids of the chunks already committed (a closed JSON array) before its error. Those are
+    /// recorded; of the rest, only the chunk in flight may have committed (whole) — unless the client
+    /// could not connect for it ("is not running"): then the request never left.
+    public static func failedRecording(count: Int, stdout: String, why: String) -> (history: [Recording], outcome: RecordOutcome) {
+        let committed = (try? JSONValue(parsing: stdout))?.arrayValue?.compactMap(\.stringValue) ?? []
+        var history: [Recording] = committed.isEmpty ? [] : [.succeeded(committed)]
+        if why.contains("is not running") { return (history, .refused(why)) }
+        let left = count - committed.count
+        if left > 0 { history.append(.indeterminate(count: min(recordChunk, left))) }
+        return (history, .indeterminate(why))
     }
 
     /// Adds flights recorded some other way than `record` (a live run's `runway watch run stop`), which
