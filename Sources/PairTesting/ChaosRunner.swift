@@ -17,6 +17,9 @@ public struct ChaosOptions: Sendable {
     public var watchOS = false
     /// watch-os's background budget (`--background-budget-ms`): short, so that reclaims and launches are many.
     public var backgroundBudgetMilliseconds = 500
+    /// The most flights one recording call asks for (`--largest-burst`): large ones make backlogs past the
+    /// sender's 8,192 kept rows and calls of several 10,000-run chunks, each committed on its own.
+    public var largestBurst = ChaosSchedule.Tuning().largestBurst
     /// How long the final drain may take before the run fails (a deadline, not a measurement).
     public var drainTimeout: Double = 300
 
@@ -43,7 +46,7 @@ public final class ChaosRunner {
     /// Runs the whole thing; returns the exit status (0 all invariants hold, 1 a violation or a failure).
     public static func run(_ options: ChaosOptions, say: @escaping (String) -> Void) -> Int32 {
         say(
-            "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : "")\(options.linkConditions ? " --link-conditions" : "")\(options.watchOS ? " --watch-os" : ""))"
+            "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : "")\(options.linkConditions ? " --link-conditions" : "")\(options.watchOS ? " --watch-os" : "")\(options.largestBurst != ChaosSchedule.Tuning().largestBurst ? " --largest-burst \(options.largestBurst)" : ""))"
         )
         let pair: SimulatedPair
         do {
@@ -71,8 +74,10 @@ public final class ChaosRunner {
     // MARK: - The run
 
     private func execute() throws -> Int32 {
+        var tuning = ChaosSchedule.Tuning()
+        tuning.largestBurst = options.largestBurst
         let schedule = ChaosSchedule.make(
-            seed: options.seed, iterations: options.iterations, linkConditions: options.linkConditions, watchOS: options.watchOS)
+            seed: options.seed, iterations: options.iterations, linkConditions: options.linkConditions, watchOS: options.watchOS, tuning: tuning)
         pair.watchArguments = ["--link-rate", String(options.linkRate)]
         if options.legacy { pair.phoneArguments = ["--save-path", "ui-drain"] }
         try startWatch()

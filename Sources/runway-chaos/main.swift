@@ -5,6 +5,7 @@ import PairTesting
 
 let usage = """
     usage: scripts/chaos [--iterations N] [--seed S] [--legacy] [--link-rate N] [--link-conditions] [--watch-os]
+                         [--largest-burst N]
 
     Starts a paired phone and watch in fresh homes, records flights in bursts and meanwhile SIGKILLs
     and relaunches both daemons and takes the link down and up, N times (default 50); then waits for
@@ -18,6 +19,9 @@ let usage = """
     watch under watch-os (a 500 ms background budget), which launches the watch app on demand: a watch
     kill is watch-os's SIGKILL (the app dies with it), or the app is jetsammed or closed, and the link
     goes out of range and back (runway link set --range, which watch-os answers while the app is down).
+    --largest-burst N: the most flights one recording asks for (default 50, at most 100,000); thousands
+    make long drains (the watch keeps what it delivered for a quiet second) and recordings of several
+    10,000-run chunks, each committed on its own.
 
     exit status: 0 every invariant holds, 1 a violation (the ids are named) or a failure, 2 bad usage.
     """
@@ -41,6 +45,7 @@ while let argument = arguments.popFirst() {
     case "--iterations": options.iterations = number(argument, arguments.popFirst(), 1...100_000)
     case "--seed": options.seed = number(argument, arguments.popFirst(), 0...UInt64.max)
     case "--link-rate": options.linkRate = number(argument, arguments.popFirst(), 1...1_000_000)
+    case "--largest-burst": options.largestBurst = number(argument, arguments.popFirst(), 1...100_000)
     case "--legacy": options.legacy = true
     case "--link-conditions": options.linkConditions = true
     case "--watch-os": options.watchOS = true

@@ -75,5 +75,21 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("--iterations needs a whole number"))
         #expect(result.stderr.contains("usage: scripts/chaos"))
+        let burst = try runTool(["--largest-burst", "0"], binary: "runway-chaos")
+        #expect(burst.status == 2)
+        #expect(burst.stderr.contains("--largest-burst needs a whole number from 1 to 100000"))
+    }
+
+    /// Bursts of up to 12,000: backlogs past the 8,192 delivered rows the watch empties at once, and
+    /// recordings of two chunks, the watch killed between them (`SimulatedPair.failedRecording`).
+    @Test func aChaosRunWithLargeBurstsLosesNothing() throws {
+        let result = try runTool(["--iterations", "30", "--seed", "20808459", "--largest-burst", "12000", "--link-rate", "5000"], binary: "runway-chaos")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(result.status == 0, "\(result.stdout.suffix(3000))\n\(result.stderr)")
+        #expect(lines.first?.contains("--largest-burst 12000") == true)
+        let last = try #require(lines.last)
+        let match = try #require(last.wholeMatch(of: Self.verdict), "last line: \(last)")
+        #expect(Int(match.3)! > 50_000 && match.3 == match.4)
+        #expect(match.5 == "0" && match.6 == "0" && match.7 == "order kept")
     }
 }
