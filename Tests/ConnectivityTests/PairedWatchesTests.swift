@@ -11,6 +11,17 @@ import PairTesting
         Pairing(pairingID: id, phoneDeviceID: "phone-1", watchDeviceID: watch, phoneLinkSocket: "/p/link.sock", pairedAt: 1)
     }
 
+    /// A phone's store in a fresh directory, watch-1 (active) and watch-2 paired with it.
+    static func storeWithTwoWatches(_ name: String) throws -> (Database, String) {
+        let directory = makeTemporaryDirectory(name)
+        let database = try Database(path: directory + "/store.sqlite")
+        try Migrator.migrate(database, SessionStore.migrations)
+        _ = try SessionStore.deviceID(database, role: .phone)
+        try PairedWatches.add(database, pairing("watch-1", "P1"), watchHome: "/w1")
+        try PairedWatches.add(database, pairing("watch-2", "P2"), watchHome: "/w2")
+        return (database, directory)
+    }
+
     @Test func aHomeFromBeforeSeveralWatchesOpensWithItsWatchActive() throws {
         let directory = makeTemporaryDirectory("paired-migration")
         defer { removeDirectory(directory) }
@@ -73,14 +84,11 @@ import PairTesting
     }
 
     @Test func theRowsAWatchWasDeliveredAreNotParkedWithItsQueue() throws {
-        let directory = makeTemporaryDirectory("paired-delivered")
-        defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/store.sqlite")
-        defer { database.close() }
-        try Migrator.migrate(database, SessionStore.migrations)
-        _ = try SessionStore.deviceID(database, role: .phone)
-        try PairedWatches.add(database, Self.pairing("watch-1", "P1"), watchHome: "/w1")
-        try PairedWatches.add(database, Self.pairing("watch-2", "P2"), watchHome: "/w2")
+        let (database, directory) = try Self.storeWithTwoWatches("paired-delivered")
+        defer {
+            database.close()
+            removeDirectory(directory)
+        }
         let outbox = Outbox(database: database)
         _ = try database.transaction { try outbox.enqueue(.userInfo, (1...10).map { [UInt8($0)] }) }
         try outbox.acknowledge(upTo: 8)
@@ -96,14 +104,11 @@ import PairTesting
     }
 
     @Test func deletingTheAppForgetsWhatWasQueuedForEveryWatch() throws {
-        let directory = makeTemporaryDirectory("paired-forget")
-        defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/store.sqlite")
-        defer { database.close() }
-        try Migrator.migrate(database, SessionStore.migrations)
-        _ = try SessionStore.deviceID(database, role: .phone)
-        try PairedWatches.add(database, Self.pairing("watch-1", "P1"), watchHome: "/w1")
-        try PairedWatches.add(database, Self.pairing("watch-2", "P2"), watchHome: "/w2")
+        let (database, directory) = try Self.storeWithTwoWatches("paired-forget")
+        defer {
+            database.close()
+            removeDirectory(directory)
+        }
         let outbox = Outbox(database: database)
         _ = try database.transaction { try outbox.enqueue(.userInfo, [[1], [2]]) }
         _ = try PairedWatches.switchStored(database, to: "watch-2")
