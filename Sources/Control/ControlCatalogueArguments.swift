@@ -131,6 +131,9 @@ extension ControlCommands {
             "seriesStart", .int(0...999_999), "where this chunk starts in the series (at most seriesTotal - count)")
         public static let endingAt = ControlArgument<Double?>(
             "endingAt", .number(978_307_200...4_102_444_800), "the newest run ends here, seconds since 1970 (default: the device clock)")
+        /// How many runs `runway watch record` asks for in one request: more are recorded a chunk at a
+        /// time, each chunk one transaction (bounded memory on both sides).
+        public static let chunk = 10_000
     }
     public enum Link {
         public static let state = ControlArgument<String>("state", .choice(["up", "down"]), required: true, "the link's state")

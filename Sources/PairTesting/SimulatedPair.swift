@@ -1,3 +1,4 @@
+import Control
 import Foundation
 import Glibc
 import JSONText
@@ -166,9 +167,9 @@ public final class SimulatedPair {
         return outcome
     }
 
-    /// How many runs `runway watch record` puts in one request (its `recordChunk`): more are recorded a
-    /// chunk at a time, each chunk committed on its own.
-    public static let recordChunk = 10_000
+    /// How many runs `runway watch record` puts in one request: more are recorded a chunk at a time,
+    /// each chunk committed on its own.
+    public static let recordChunk = ControlCommands.Record.chunk
 
     /// What a failed `runway watch record --json` of `count` runs adds to the history. A call of more
     /// than `recordChunk` is several requests, each committed on its own; one that fails part-way prints

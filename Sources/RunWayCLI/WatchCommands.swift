@@ -74,7 +74,7 @@ enum WatchCommands {
         })
 
     /// More runs than this are recorded in chunks (each one transaction): bounded memory on both sides.
-    static let recordChunk = 10_000
+    static let recordChunk = ControlCommands.Record.chunk
 
     /// `  120,000 / 300,000 runs   8,150/s   22 s left` on stderr, redrawn in place.
     final class Progress {
