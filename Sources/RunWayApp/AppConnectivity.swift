@@ -250,6 +250,8 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
     public func session(_ session: WCSession, didReceiveMessageData messageData: Data) { app.take(data: messageData) }
 
     public func session(_ session: WCSession, didReceive file: WCSessionFile) { files?.keep(file) }
+    /// The same, answering whether the file was kept: one that was not is not acknowledged.
+    public func session(_ session: WCSession, didReceiveFile file: WCSessionFile) -> WCReceiveOutcome { files?.keep(file) ?? .notNow }
 
     public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
         files?.finished(fileTransfer, error: error, session: session)

@@ -14,10 +14,13 @@ public enum RunWayDevice {
         _ configuration: DeviceHost.Configuration, activation: PhoneActivation?, bundleID: String,
         launch: @escaping (AppContext) throws -> AnyObject
     ) throws -> Int32 {
-        let host = try DeviceHost(configuration)
-        // The OS that launched the app named its container; else it is the app's own bundle's.
+        // The OS that launched the app named its container; else it is the app's own bundle's — one
+        // container per app, where the system stages received files too (not `apps/unnamed`).
         let container = AppContainer(
-            path: host.configuration.container, home: DeviceHome(path: configuration.home, role: configuration.role).path, bundleID: bundleID)
+            path: configuration.container, home: DeviceHome(path: configuration.home, role: configuration.role).path, bundleID: bundleID)
+        var configuration = configuration
+        configuration.container = container.path
+        let host = try DeviceHost(configuration)
         host.activation = activation
         // RunWay 1.4's rule for "the versions differ" (trailing `.0`s ignored), logged once a link.
         host.onLinkEstablished.append { [logger = host.logger] handshake in
