@@ -18,8 +18,13 @@ struct ReceiveTransaction {
     private(set) var refused: Int64?
     private(set) var quarantined: [(seq: Int64, reason: String)] = []
 
+    /// The sequence rule: the first transfer that is not the one after the cursor (or after the transfer
+    /// before it): a gap, or a number out of order. Nothing of such a batch is taken; the link closes.
+    let outOfSequence: (expected: Int64, got: Int64)?
+
     init(_ batch: [InboundAction.Transfer], after cursor: Int64, lane: TransferLane = .userInfo, acknowledgesBeforeCommit: Bool = false) {
         fresh = batch.filter { $0.seq > cursor }
+        outOfSequence = zip(fresh.indices, fresh).lazy.map { (cursor + 1 + Int64($0.0), $0.1.seq) }.first { $0.0 != $0.1 }
         self.lane = lane
         startCursor = cursor
         self.cursor = cursor
