@@ -45,12 +45,17 @@ extension Session {
         CrashPoint.hit("receive.frame-read")
         let cursor = lane == .complication ? core.complicationCursor : core.receiveCursor
         let ackType: FrameType = lane == .complication ? .complicationAck : .ack
-        var transaction = ReceiveTransaction(batch, after: cursor, lane: lane, acknowledgesBeforeCommit: configuration.acknowledgeBeforeCommit)
+        var transaction = ReceiveTransaction(
+            batch, after: cursor, lane: lane, acknowledgesBeforeCommit: configuration.acknowledgeBeforeCommit,
+            acceptsAnySequence: configuration.acceptsAnySequence)
         // The sequence rule: only the number after the cursor is taken. A number further ahead (a frame
         // lost from the stream, a forged or replayed one) would move the cursor past what was never
-        // stored, and the transfers it skipped would be acknowledged as duplicates and lost.
-        if let (expected, got) = transaction.outOfSequence {
-            return protocolViolation(source, "\(lane.rawValue) transfer \(got) arrived where \(expected) was expected (after the cursor \(cursor))")
+        // stored, and the transfers it skipped would be acknowledged as duplicates and lost. What came
+        // before it is taken; then the link closes and the sender resends from the cursor.
+        defer {
+            if let (expected, got) = transaction.outOfSequence, channel === source {
+                protocolViolation(source, "\(lane.rawValue) transfer \(got) arrived where \(expected) was expected (after the cursor \(cursor))")
+            }
         }
         if transaction.isResendOnly {
             // Only resends of what is already durable: acknowledge again so the sender can let go.

@@ -68,6 +68,11 @@ import Testing
             }
             try refused([pair.root + "/no-such-file"], "7013 fileAccessDenied")
             try refused([pair.root], "7013 fileAccessDenied")
+            // A FIFO with no writer: refused at once, as a directory is — opening it must not hold a
+            // thread of the daemon until a writer comes (issue 39), however often it is tried.
+            let fifo = pair.root + "/pipe"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            for _ in 0..<3 { try refused([fifo], "7013 fileAccessDenied") }
             let sparse = pair.root + "/sparse.bin"
             #expect(FileManager.default.createFile(atPath: sparse, contents: nil))
             let handle = FileHandle(forWritingAtPath: sparse)!
