@@ -15,8 +15,8 @@ import Testing
         var dependencies: Set<String>
     }
 
-    /// The package's targets, as SwiftPM reads `Package.swift`.
-    static func targets() throws -> [Target] {
+    /// `swift package dump-package`: the manifest as SwiftPM reads it, in JSON.
+    static func dumpPackage() throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch path of its own: `swift test` holds the lock on the package's `.build`.
@@ -32,7 +32,12 @@ import Testing
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return data
+    }
+
+    /// The package's targets, as SwiftPM reads `Package.swift`.
+    static func targets() throws -> [Target] {
+        let json = try #require(try JSONSerialization.jsonObject(with: try dumpPackage()) as? [String: Any])
         return (json["targets"] as? [[String: Any]] ?? []).map { target in
             var dependencies: Set<String> = []
             for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
@@ -92,5 +97,13 @@ import Testing
         for device in ["DeviceRuntime", "DeviceOS", "Devices", "Connectivity", "WatchConnectivity", "UserNotifications"] {
             #expect(!(try imports(device)).contains("RunWayApp"), "\(device) imports the app")
         }
+    }
+
+    /// SwiftPM refuses a dependency taken by version whose targets carry unsafe flags: with one, no user's
+    /// `.package(url:from:)` could build a product.
+    @Test func theManifestHasNoUnsafeFlags() throws {
+        let json = try #require(String(data: try Self.dumpPackage(), encoding: .utf8))
+        #expect(json.contains("\"targets\""), "swift package dump-package read nothing")
+        #expect(!json.contains("unsafeFlags"), "a target in Package.swift has unsafeFlags")
     }
 }
