@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "UIKit", targets: ["UIKit"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
+        // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
+        .plugin(name: "RunWayPlugin", targets: ["RunWayCommand"]),
     ],
     targets: [
         .systemLibrary(
@@ -89,6 +91,10 @@ let package = Package(
             ]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp", "Control"]),
         .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText", "Posix"]),
+        .plugin(
+            name: "RunWayCommand",
+            capability: .command(intent: .custom(verb: "runway", description: "Build the simulator and run runway with your executables by product name"))
+        ),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.

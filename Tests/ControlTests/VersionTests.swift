@@ -20,4 +20,15 @@ import Testing
         #expect(newest.hasPrefix("## [\(RunWayPair.version)] - "), "CHANGELOG.md's newest release is \(newest), not \(RunWayPair.version)")
         #expect(text.contains("## [Unreleased]"), "CHANGELOG.md keeps an Unreleased section on top")
     }
+
+    /// The README and docs/your-app.md show the dependency at this version.
+    @Test func theDocsDependOnThisVersion() throws {
+        let root = URL(fileURLWithPath: Self.changelog).deletingLastPathComponent()
+        for document in ["README.md", "docs/your-app.md"] {
+            let text = try String(contentsOfFile: root.appendingPathComponent(document).path, encoding: .utf8)
+            let versions = text.components(separatedBy: "from: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            #expect(!versions.isEmpty, "\(document) shows no .package(url:from:)")
+            #expect(versions.allSatisfy { $0 == RunWayPair.version }, "\(document) depends on \(versions), not \(RunWayPair.version)")
+        }
+    }
 }
