@@ -7,35 +7,35 @@ import CCrypto
 /// flag for the package's users to refuse. The state between blocks can be saved and restored
 /// (`checkpoint`, `init(checkpoint:)`): a receiver that made the first N bytes durable resumes hashing at
 /// byte N after a crash instead of reading the file again.
-public struct SHA256: Sendable {
-    public static let digestLength = 32
-    public static let blockLength = 64
+package struct SHA256: Sendable {
+    package static let digestLength = 32
+    package static let blockLength = 64
 
     private var context = SHA256_CTX()
     /// Bytes hashed so far (whole blocks and the buffered tail).
-    public private(set) var count: UInt64 = 0
+    package private(set) var count: UInt64 = 0
 
-    public init() { runway_sha256_init(&context) }
+    package init() { runway_sha256_init(&context) }
 
     /// The digest of `bytes` in one call.
-    public static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(Array(bytes))
         return hasher.finalize()
     }
 
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         count &+= UInt64(bytes.count)
         runway_sha256_update(&context, base, bytes.count)
     }
 
     /// The digest (32 bytes). The hasher is spent afterwards.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: Self.digestLength) { digest, initialized in
             runway_sha256_final(&context, digest.baseAddress!)
             initialized = Self.digestLength
@@ -46,7 +46,7 @@ public struct SHA256: Sendable {
 
     /// The state after a whole number of blocks (nil while a partial block is buffered): 32 bytes of
     /// state and 8 of count, big-endian.
-    public var checkpoint: [UInt8]? {
+    package var checkpoint: [UInt8]? {
         guard count % UInt64(Self.blockLength) == 0 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(40)
@@ -62,7 +62,7 @@ public struct SHA256: Sendable {
 
     /// A hasher resumed from `checkpoint`; nil for bytes that are not one (the wrong length, a count that
     /// is not a whole number of blocks).
-    public init?(checkpoint bytes: [UInt8]) {
+    package init?(checkpoint bytes: [UInt8]) {
         guard bytes.count == 40 else { return nil }
         let words = (0..<8).map { index in
             let at = index * 4
@@ -78,7 +78,7 @@ public struct SHA256: Sendable {
 
 extension Array where Element == UInt8 {
     /// Lowercase hex, as `sha256sum` prints a digest.
-    public var hexString: String {
+    package var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(count * 2)

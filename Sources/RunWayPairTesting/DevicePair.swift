@@ -24,7 +24,7 @@ public final class DevicePair {
     public enum Device: String, Sendable { case phone, watch }
 
     /// The pair underneath (the homes, the processes, the CLI), for what this class does not wrap.
-    public let pair: SimulatedPair
+    package let pair: SimulatedPair
     public let phoneApp: String?
     public let watchApp: String?
     public var phoneHome: String { pair.phoneHome }
