@@ -2,7 +2,7 @@
 // RunWay Pair: a two-process simulator of the RunWay iPhone + Apple Watch pair.
 //
 // Layers, bottom to top (each depends only on those before it):
-//   CSQLite, CLinux  - the only C: system headers, nothing else
+//   CSQLite, CCrypto, CLinux - the only C: system headers, nothing else
 //   Posix            - errno funnel, owned descriptors, Unix sockets, poll loop, flock, signals, logging
 //   JSONText         - a strict JSON parser and a fast writer (command line, control socket, flights)
 //   Storage          - SQLite: Database, Statement, migrations
@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "UIKit", targets: ["UIKit"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
+        // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
+        .plugin(name: "RunWayPlugin", targets: ["RunWayCommand"]),
     ],
     targets: [
         .systemLibrary(
@@ -40,15 +42,21 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libcrypto (OpenSSL): SHA-256 for the file transfers' checksum, hardware-accelerated in every build.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(name: "CLinux"),
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
         .target(name: "Storage", dependencies: ["CSQLite"]),
         // Property-list values and their deterministic binary codec: what WatchConnectivity carries.
         .target(name: "PropertyLists"),
-        // SHA-256 for the file transfers' end-to-end checksum. Optimised in every build: a 200 MB file is
-        // hashed on both sides (about 4 MB/s unoptimised, 240 MB/s optimised on this machine).
-        .target(name: "Digest", swiftSettings: [.unsafeFlags(["-O"])]),
+        // SHA-256 for the file transfers' end-to-end checksum, from libcrypto: a 200 MB file is hashed on both
+        // sides, as fast in a debug build as in a release one (docs/performance.md), with no unsafe flags.
+        .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "Connectivity", dependencies: ["Posix", "Storage", "PropertyLists", "Digest"]),
         // Test support, not shipped in the daemons: the in-memory link for the session's unit tests.
         .target(name: "ConnectivityTesting", dependencies: ["Connectivity", "Posix"]),
@@ -83,6 +91,10 @@ let package = Package(
             ]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp", "Control"]),
         .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText", "Posix"]),
+        .plugin(
+            name: "RunWayCommand",
+            capability: .command(intent: .custom(verb: "runway", description: "Build the simulator and run runway with your executables by product name"))
+        ),
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.

@@ -34,7 +34,7 @@ extension Session {
     }
 
     /// Binds the link's listening socket afresh if its file was removed (the phone); nothing otherwise.
-    public func ensureListening() throws {
+    package func ensureListening() throws {
         try (transport as? UnixLinkListener)?.ensureBound()
     }
 }

@@ -10,10 +10,10 @@ import Posix
 /// launches the app and closes this) — so what it holds is bounded simply: at most
 /// `maximumInboundAirBytes` decoded into the air, the rest left in the socket's buffer (whose reading
 /// pauses, `SocketStream.maximumInboundBytes`).
-public final class AiredFrameStream {
-    public static let maximumInboundAirBytes = 1 << 20
+package final class AiredFrameStream {
+    package static let maximumInboundAirBytes = 1 << 20
 
-    public let stream: SocketStream
+    package let stream: SocketStream
     private let loop: EventLoop
     private let air: LinkAir
     private let decoder = FrameDecoder()
@@ -26,25 +26,25 @@ public final class AiredFrameStream {
     private var ended = false
 
     /// Frames that arrived, in order.
-    public var onFrames: ([Frame]) -> Void = { _ in }
+    package var onFrames: ([Frame]) -> Void = { _ in }
     /// The connection ended by itself: the phone closed it, it sent a malformed frame, or a frame was
     /// lost in the air (the cut). Not called for `close(_:)`.
-    public var onEnd: (String) -> Void = { _ in }
+    package var onEnd: (String) -> Void = { _ in }
 
-    public init(stream: SocketStream, loop: EventLoop, air: LinkAir) {
+    package init(stream: SocketStream, loop: EventLoop, air: LinkAir) {
         self.stream = stream
         self.loop = loop
         self.air = air
     }
 
-    public func start() {
+    package func start() {
         stream.onRead = { [unowned self] _ in self.read() }
         stream.onClose = { [unowned self] _, reason in self.end("\(reason)") }
         stream.start()
     }
 
     /// Whole frames, through the air.
-    public func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         guard !ended else { return }
         guard !air.shape.isClear || !outboundAir.isEmpty else { return stream.write(bytes) }
         let verdict = outboundPipe.admit(bytes: bytes.count, now: loop.nowNanoseconds, shape: air.shape, random: &air.random)
@@ -55,7 +55,7 @@ public final class AiredFrameStream {
     }
 
     /// Closes it; what is in the air goes with it.
-    public func close(_ reason: String) {
+    package func close(_ reason: String) {
         guard !ended else { return }
         ended = true
         discardAir()
@@ -64,7 +64,7 @@ public final class AiredFrameStream {
     }
 
     /// What it holds in the air now, both ways.
-    public var bytesInAir: Int { outboundAir.heldBytes + inboundAir.heldBytes }
+    package var bytesInAir: Int { outboundAir.heldBytes + inboundAir.heldBytes }
 
     // MARK: - Out
 
@@ -136,7 +136,7 @@ public final class AiredFrameStream {
     // MARK: - Ending
 
     /// The air cleared: what is in it arrives now, both ways (`AirQueue.land`).
-    public func landTheAir() {
+    package func landTheAir() {
         let now = loop.nowNanoseconds
         outboundAir.land(at: now)
         inboundAir.land(at: now)

@@ -6,8 +6,8 @@ import PropertyLists
 /// Kept small: a received userInfo is its sequence number, keys and encoded size, never its payload (a
 /// flight's samples); a context or message carries its payload only when it encodes to at most
 /// `DelegateTrace.payloadLimit` bytes. So the trace's memory is bounded by its ring, whatever arrives.
-public struct DelegateEvent: Sendable {
-    public enum Call: Sendable {
+package struct DelegateEvent: Sendable {
+    package enum Call: Sendable {
         case activationDidComplete(state: ActivationState, error: String?)
         case didBecomeInactive
         case didDeactivate
@@ -30,13 +30,13 @@ public struct DelegateEvent: Sendable {
     }
 
     /// 1, 2, 3… in the order the calls were made, since the daemon started.
-    public let index: Int64
+    package let index: Int64
     /// Wall-clock seconds since 1970.
-    public let at: Double
-    public let call: Call
+    package let at: Double
+    package let call: Call
 
     /// The delegate method's name (`didReceiveUserInfo`, `sessionReachabilityDidChange`, …).
-    public var name: String {
+    package var name: String {
         switch call {
         case .activationDidComplete: "activationDidComplete"
         case .didBecomeInactive: "sessionDidBecomeInactive"
@@ -58,24 +58,24 @@ public struct DelegateEvent: Sendable {
 
 /// The session's delegate calls, recorded as they happen: the most recent `capacity` in a ring (what
 /// `runway … events` shows), and each handed to `onEvent` (the followers, `events --follow`).
-public final class DelegateTrace {
-    public static let defaultCapacity = 1024
+package final class DelegateTrace {
+    package static let defaultCapacity = 1024
     /// A context or message that encodes to more than this is traced by its keys and size only.
-    public static let payloadLimit = 1024
+    package static let payloadLimit = 1024
 
-    public let capacity: Int
+    package let capacity: Int
     private var ring: [DelegateEvent] = []
     private var head = 0
     private var nextIndex: Int64 = 1
     /// Called with each new event, on the event loop's thread.
-    public var onEvent: ((DelegateEvent) -> Void)?
+    package var onEvent: ((DelegateEvent) -> Void)?
 
-    public init(capacity: Int = DelegateTrace.defaultCapacity) {
+    package init(capacity: Int = DelegateTrace.defaultCapacity) {
         // The ring grows as events come (not reserved: 74 kB an idle daemon would hold for nothing).
         self.capacity = max(1, capacity)
     }
 
-    public func record(_ call: DelegateEvent.Call) {
+    package func record(_ call: DelegateEvent.Call) {
         let event = DelegateEvent(index: nextIndex, at: wallClockSeconds(), call: call)
         nextIndex += 1
         if ring.count < capacity {
@@ -88,11 +88,11 @@ public final class DelegateTrace {
     }
 
     /// The most recent `limit` events, oldest first.
-    public func recent(_ limit: Int) -> [DelegateEvent] {
+    package func recent(_ limit: Int) -> [DelegateEvent] {
         let ordered = ring.count < capacity ? ring : Array(ring[head...] + ring[..<head])
         return Array(ordered.suffix(max(0, limit)))
     }
 
     /// How many calls have been recorded since the start (some may have left the ring).
-    public var total: Int64 { nextIndex - 1 }
+    package var total: Int64 { nextIndex - 1 }
 }

@@ -11,27 +11,27 @@ import Posix
 ///     HOME/control.sock     the daemon's control socket (the `runway` CLI, UI clients)
 ///     HOME/link.sock        the phone's link socket (the watch connects here)
 ///     HOME/os.sock          phone-os's control socket, when phone-os runs the phone
-public struct DeviceHome: Sendable {
-    public let path: String
-    public let role: DeviceRole
+package struct DeviceHome: Sendable {
+    package let path: String
+    package let role: DeviceRole
 
-    public init(path: String, role: DeviceRole) {
+    package init(path: String, role: DeviceRole) {
         self.path = Filesystem.absolutePath(path)
         self.role = role
     }
 
-    public var storePath: String { path + "/store.sqlite" }
-    public var lockPath: String { path + "/lock" }
-    public var controlSocketPath: String { path + "/control.sock" }
-    public var linkSocketPath: String { path + "/link.sock" }
+    package var storePath: String { path + "/store.sqlite" }
+    package var lockPath: String { path + "/lock" }
+    package var controlSocketPath: String { path + "/control.sock" }
+    package var linkSocketPath: String { path + "/link.sock" }
     /// The control socket of `phone-os`, the phone's simulated iOS, when it runs this home.
-    public var osControlSocketPath: String { path + "/os.sock" }
-    public var markerPath: String { path + "/initialised" }
-    public var sealPath: String { path + "/clean-shutdown" }
+    package var osControlSocketPath: String { path + "/os.sock" }
+    package var markerPath: String { path + "/initialised" }
+    package var sealPath: String { path + "/clean-shutdown" }
     /// Written when a check found the store damaged: the next start checks in full before anything else.
-    public var damagePath: String { path + "/store-damaged" }
+    package var damagePath: String { path + "/store-damaged" }
 
-    public enum HomeError: Error, CustomStringConvertible, Sendable {
+    package enum HomeError: Error, CustomStringConvertible, Sendable {
         case notADirectory(String)
         case notAHome(path: String, role: DeviceRole)
         case wrongRole(path: String, expected: DeviceRole, found: DeviceRole)
@@ -41,7 +41,7 @@ public struct DeviceHome: Sendable {
         case socketPath(UnixSocketAddress.AddressError)
         case system(SystemError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .notADirectory(path): "\(path) exists and is not a directory, so it cannot be a device home"
             case let .notAHome(path, role):
@@ -59,7 +59,7 @@ public struct DeviceHome: Sendable {
 
     /// Checks that every socket path fits `sun_path`, then creates the directory if missing (mode 0700):
     /// a home that can never work is refused before anything is created.
-    public func prepare() throws(HomeError) {
+    package func prepare() throws(HomeError) {
         _ = try controlSocketAddress()
         if role == .phone { _ = try linkSocketAddress() }
         switch Filesystem.kind(of: path) {
@@ -73,14 +73,14 @@ public struct DeviceHome: Sendable {
         }
     }
 
-    public func controlSocketAddress() throws(HomeError) -> UnixSocketAddress {
+    package func controlSocketAddress() throws(HomeError) -> UnixSocketAddress {
         do { return try UnixSocketAddress(path: controlSocketPath) } catch { throw .socketPath(error) }
     }
 
-    public func linkSocketAddress() throws(HomeError) -> UnixSocketAddress {
+    package func linkSocketAddress() throws(HomeError) -> UnixSocketAddress {
         do { return try UnixSocketAddress(path: linkSocketPath) } catch { throw .socketPath(error) }
     }
 
     /// Whether the directory looks like a device home (it has a store).
-    public var hasStore: Bool { Filesystem.kind(of: storePath) == .regular }
+    package var hasStore: Bool { Filesystem.kind(of: storePath) == .regular }
 }

@@ -8,29 +8,29 @@ import PropertyLists
 /// sending device and transfer, made durable chunk by chunk. Plain I/O, no session state: `stage` runs
 /// on whatever thread calls it (a 200 MB copy does not hold the device's loop when the app calls from
 /// its own thread).
-public struct FileQueue: Sendable {
-    public let root: String
+package struct FileQueue: Sendable {
+    package let root: String
 
-    public init(root: String) { self.root = root }
+    package init(root: String) { self.root = root }
 
-    public var outgoing: String { root + "/out" }
-    public var incoming: String { root + "/in" }
+    package var outgoing: String { root + "/out" }
+    package var incoming: String { root + "/in" }
 
-    public func prepare() throws(SystemError) {
+    package func prepare() throws(SystemError) {
         for directory in [root, outgoing, incoming] { try Filesystem.makeDirectory(directory, mode: 0o700) }
     }
 
-    public func storedPath(_ stored: String) -> String { outgoing + "/" + stored }
+    package func storedPath(_ stored: String) -> String { outgoing + "/" + stored }
 
     /// The file being received: transfer `seq` from device `peer` (device ids are UUIDs: one component).
-    public func incomingPath(peer: String, seq: Int64) -> String { incoming + "/\(peer)-\(seq)" }
+    package func incomingPath(peer: String, seq: Int64) -> String { incoming + "/\(peer)-\(seq)" }
 
     /// Copies `source` into the queue in chunks, hashing it on the way, and makes the copy durable
     /// (fsync, rename, fsync of the directory). Nothing is queued yet: the caller inserts the returned
     /// record in the outbox. A missing, unreadable or non-regular file is `fileAccessDenied` (7013); one
     /// over `limit` bytes `payloadTooLarge` (7009); a full disk `insufficientSpace` (7015). Memory: one
     /// chunk, whatever the file's size.
-    public func stage(source: String, metadata: UserInfo?, limit: Int64 = FileTransferLimits.maximumFileBytes) throws(WCError) -> FileRecord {
+    package func stage(source: String, metadata: UserInfo?, limit: Int64 = FileTransferLimits.maximumFileBytes) throws(WCError) -> FileRecord {
         let input: FileDescriptor
         do {
             // O_NONBLOCK: opening a FIFO with no writer (or a device) must not hold the thread; a
@@ -89,7 +89,7 @@ public struct FileQueue: Sendable {
 
     /// Removes what no queued transfer needs: copies in `out/` that are not in `keep` (a crash between
     /// staging and queueing, or between a transfer's end and its copy's removal), and unfinished `.part`s.
-    public func sweepOutgoing(keep: Set<String>) -> Int {
+    package func sweepOutgoing(keep: Set<String>) -> Int {
         var removed = 0
         for name in Self.entries(of: outgoing) where !keep.contains(name) {
             if unlink(outgoing + "/" + name) == 0 { removed += 1 }
@@ -98,7 +98,7 @@ public struct FileQueue: Sendable {
     }
 
     /// Removes files being received that no inbox row describes (`keep`: their paths).
-    public func sweepIncoming(keep: Set<String>) -> Int {
+    package func sweepIncoming(keep: Set<String>) -> Int {
         var removed = 0
         for name in Self.entries(of: incoming) where !keep.contains(incoming + "/" + name) {
             if unlink(incoming + "/" + name) == 0 { removed += 1 }
@@ -107,7 +107,7 @@ public struct FileQueue: Sendable {
     }
 
     /// The names in `directory` (none if it cannot be read).
-    public static func entries(of directory: String) -> [String] {
+    package static func entries(of directory: String) -> [String] {
         guard let handle = opendir(directory) else { return [] }
         defer { closedir(handle) }
         var names: [String] = []

@@ -4,34 +4,34 @@ import Posix
 import PropertyLists
 
 /// The limits of file transfers, stated once (`docs/files.md`).
-public enum FileTransferLimits {
+package enum FileTransferLimits {
     /// The largest file `transferFile` takes: 1 GiB (Apple states none; a file over it is 7009).
-    public static let maximumFileBytes: Int64 = 1 << 30
+    package static let maximumFileBytes: Int64 = 1 << 30
     /// The bytes of one `fileChunk` frame's data: a whole number of SHA-256 blocks, so the receiver's
     /// running hash can be saved between chunks, and well under the link's 512 KiB frame limit.
-    public static let chunkBytes = 256 * 1024
+    package static let chunkBytes = 256 * 1024
     /// At most this many bytes of a file are sent and not yet durable at the receiver: the memory a
     /// transfer costs on either side, whatever the file's size.
-    public static let windowBytes = 4 << 20
+    package static let windowBytes = 4 << 20
     /// The largest file name kept (bytes); longer ones are cut.
-    public static let maximumNameBytes = 255
+    package static let maximumNameBytes = 255
 }
 
 /// A queued file as its sender keeps it (the payload of its row in `cx_file_outbox`): what the receiver
 /// is told (`wire`), and where the sender's copy is.
-public struct FileRecord: Equatable, Sendable {
+package struct FileRecord: Equatable, Sendable {
     /// The file's name as the receiver gets it (the last path component the app gave).
-    public var name: String
-    public var size: Int64
+    package var name: String
+    package var size: Int64
     /// SHA-256 of the whole file, computed while it was copied into the queue.
-    public var sha256: [UInt8]
-    public var metadata: UserInfo?
+    package var sha256: [UInt8]
+    package var metadata: UserInfo?
     /// The copy's name in the session's file queue (`HOME/files/out/NAME`).
-    public var stored: String
+    package var stored: String
     /// The path the app gave (`WCSessionFile.fileURL` on the sender), not sent.
-    public var source: String
+    package var source: String
 
-    public init(name: String, size: Int64, sha256: [UInt8], metadata: UserInfo?, stored: String, source: String) {
+    package init(name: String, size: Int64, sha256: [UInt8], metadata: UserInfo?, stored: String, source: String) {
         self.name = name
         self.size = size
         self.sha256 = sha256
@@ -41,14 +41,14 @@ public struct FileRecord: Equatable, Sendable {
     }
 
     /// The outbox row's payload.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var fields = wireFields
         fields["stored"] = .string(stored)
         fields["source"] = .string(source)
         return PropertyListCodec.encode(fields)
     }
 
-    public init(decoding bytes: [UInt8]) throws(DecodeError) {
+    package init(decoding bytes: [UInt8]) throws(DecodeError) {
         let fields = try PropertyListCodec.decodeDictionary(bytes)
         let wire = try FileDescription(fields)
         guard let stored = fields["stored"]?.stringValue, let source = fields["source"]?.stringValue else {
@@ -58,19 +58,19 @@ public struct FileRecord: Equatable, Sendable {
     }
 
     /// What the `fileBegin` frame carries.
-    public var wire: FileDescription { FileDescription(name: name, size: size, sha256: sha256, metadata: metadata) }
+    package var wire: FileDescription { FileDescription(name: name, size: size, sha256: sha256, metadata: metadata) }
 
     private var wireFields: UserInfo { wire.fields }
 }
 
 /// A file as the `fileBegin` frame announces it: its name, size, checksum and metadata.
-public struct FileDescription: Equatable, Sendable {
-    public var name: String
-    public var size: Int64
-    public var sha256: [UInt8]
-    public var metadata: UserInfo?
+package struct FileDescription: Equatable, Sendable {
+    package var name: String
+    package var size: Int64
+    package var sha256: [UInt8]
+    package var metadata: UserInfo?
 
-    public init(name: String, size: Int64, sha256: [UInt8], metadata: UserInfo?) {
+    package init(name: String, size: Int64, sha256: [UInt8], metadata: UserInfo?) {
         self.name = name
         self.size = size
         self.sha256 = sha256
@@ -83,7 +83,7 @@ public struct FileDescription: Equatable, Sendable {
         return fields
     }
 
-    public var encoded: [UInt8] { PropertyListCodec.encode(fields) }
+    package var encoded: [UInt8] { PropertyListCodec.encode(fields) }
 
     /// Every number checked: a size within the limit, a 32-byte checksum, a name that is one path
     /// component (a peer's bytes decide where nothing is written).
@@ -102,14 +102,14 @@ public struct FileDescription: Equatable, Sendable {
         self.init(name: Self.safeName(name), size: size, sha256: sha256, metadata: metadata)
     }
 
-    public init(decoding bytes: [UInt8]) throws(DecodeError) {
+    package init(decoding bytes: [UInt8]) throws(DecodeError) {
         try self.init(try PropertyListCodec.decodeDictionary(bytes))
     }
 
     /// One path component the receiver can use as a file name: no `/`, no NUL, not `.` or `..`, at most
     /// `maximumNameBytes` bytes (a longer one is cut in its stem, its extension kept); `file` when
     /// nothing is left.
-    public static func safeName(_ name: String) -> String {
+    package static func safeName(_ name: String) -> String {
         let bytes = Array(name.utf8).map { $0 == 0x2F || $0 == 0 ? 0x5F : $0 }
         let cleaned = FileNames.fitting(String(decoding: bytes, as: UTF8.self), maximumBytes: FileTransferLimits.maximumNameBytes)
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "file" : cleaned

@@ -1,12 +1,12 @@
 import Posix
 
 /// A frame of the link between the devices (the layout is `Posix.WireFrame`'s).
-public typealias Frame = WireFrame<FrameType>
+package typealias Frame = WireFrame<FrameType>
 /// Cuts link frames out of a byte stream; a control-socket type byte is `unknownType` here.
-public typealias FrameDecoder = WireFrameDecoder<FrameType>
+package typealias FrameDecoder = WireFrameDecoder<FrameType>
 
 /// Every frame type of the link, protocol version 1. (The control socket's are `Control.ControlFrameType`.)
-public enum FrameType: UInt8, WireFrameKind, CaseIterable {
+package enum FrameType: UInt8, WireFrameKind, CaseIterable {
     // Link: handshake
     /// watch → phone: who I am, what I have received (property list).
     case hello = 0x01

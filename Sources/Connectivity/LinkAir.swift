@@ -7,33 +7,33 @@ import Posix
 /// socket takes it, to what it reads before its session sees it — so the phone's process needs no part
 /// in it and every kind of traffic meets the same air. Owned by the connector; each connection keeps its
 /// own pipes (`LinkPipe`), since a new connection starts with empty air.
-public final class LinkAir {
+package final class LinkAir {
     /// What is set; `range == .out` keeps the connector from connecting (a connector's are set through
     /// `UnixLinkConnector.setConditions`, which connects or cuts as the range says; watch-os sets its own).
-    public var conditions = LinkConditions()
+    package var conditions = LinkConditions()
     /// The seed of the draws (`runway link set --seed`, `runway link schedule --seed`).
-    public private(set) var seed: UInt64
+    package private(set) var seed: UInt64
     var random: SeededGenerator
     /// Frames lost on the way, each of which cut the connection.
-    public internal(set) var framesLost = 0
+    package internal(set) var framesLost = 0
     /// Frames that entered the air, both ways (those after a lost frame go with the connection it cut).
-    public internal(set) var framesCarried = 0
+    package internal(set) var framesCarried = 0
     /// The most bytes one connection has held in the air at once, both ways: bounded by the session's
     /// high-water mark (out) and `maximumInboundAirBytes` (in), however slow the air.
-    public internal(set) var mostBytesInAir = 0
+    package internal(set) var mostBytesInAir = 0
     /// TEST ONLY (`watch-agent --unsafe-link-loss-skips-frames`): a lost frame just vanishes and the
     /// connection carries on — a link that loses without the cut that makes the peers resend. The proof
     /// that the loss test can fail: with it, flights are lost and the checker names them.
-    public var lossSkipsFrames = false
+    package var lossSkipsFrames = false
 
-    public init(seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max))) {
+    package init(seed: UInt64 = UInt64.random(in: 0...UInt64(UInt32.max))) {
         self.seed = seed
         random = SeededGenerator(seed: seed)
     }
 
     /// Starts the draws again from `seed`: the same conditions then draw the same jitter and loss, frame
     /// by frame.
-    public func reseed(_ seed: UInt64) {
+    package func reseed(_ seed: UInt64) {
         self.seed = seed
         random = SeededGenerator(seed: seed)
     }

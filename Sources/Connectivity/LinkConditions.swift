@@ -1,26 +1,26 @@
 /// Where the watch is from the phone (`runway link set --range`): beside it over Bluetooth, out of
 /// Bluetooth range but reached through the Wi-Fi relay, or out of range altogether.
-public enum LinkRange: String, CaseIterable, Sendable, Codable {
+package enum LinkRange: String, CaseIterable, Sendable, Codable {
     case near, wifi, out
 }
 
 /// The air between the devices (`runway link set`, docs/link-conditions.md): what each frame of the link
 /// meets on its way, in both directions. Applied by the watch on its connection (`LinkAir`), so every
 /// kind of traffic — userInfo, messages, contexts, complications, files, the handshake — sees it.
-public struct LinkConditions: Equatable, Sendable {
+package struct LinkConditions: Equatable, Sendable {
     /// Added to every frame's trip, each way.
-    public var latencyMilliseconds = 0
+    package var latencyMilliseconds = 0
     /// Each frame's latency varies by up to this much either way (uniformly; never below zero, never
     /// reordering: the link is a stream).
-    public var jitterMilliseconds = 0
+    package var jitterMilliseconds = 0
     /// The chance that a frame is lost. A lost frame cuts the connection where it would have arrived; the
     /// watch reconnects and both sides resume from their cursors, as after any cut.
-    public var loss = 0.0
+    package var loss = 0.0
     /// The link's capacity each way, in kilobits a second; 0 is unlimited.
-    public var bandwidthKbps = 0
-    public var range = LinkRange.near
+    package var bandwidthKbps = 0
+    package var range = LinkRange.near
 
-    public init(latencyMilliseconds: Int = 0, jitterMilliseconds: Int = 0, loss: Double = 0, bandwidthKbps: Int = 0, range: LinkRange = .near) {
+    package init(latencyMilliseconds: Int = 0, jitterMilliseconds: Int = 0, loss: Double = 0, bandwidthKbps: Int = 0, range: LinkRange = .near) {
         self.latencyMilliseconds = latencyMilliseconds
         self.jitterMilliseconds = jitterMilliseconds
         self.loss = loss
@@ -28,19 +28,19 @@ public struct LinkConditions: Equatable, Sendable {
         self.range = range
     }
 
-    public static let latencyRange = 0...60_000
-    public static let jitterRange = 0...60_000
-    public static let lossRange = 0.0...1.0
-    public static let bandwidthRange = 0...10_000_000
+    package static let latencyRange = 0...60_000
+    package static let jitterRange = 0...60_000
+    package static let lossRange = 0.0...1.0
+    package static let bandwidthRange = 0...10_000_000
 
     /// The Wi-Fi relay's cost (`--range wifi`), added to what is set: a trip through the relay is slower
     /// than Bluetooth and its capacity lower.
-    public static let wifiLatencyMilliseconds = 60
-    public static let wifiJitterMilliseconds = 20
-    public static let wifiBandwidthKbps = 1_000
+    package static let wifiLatencyMilliseconds = 60
+    package static let wifiJitterMilliseconds = 20
+    package static let wifiBandwidthKbps = 1_000
 
     /// What a frame meets: the conditions with the range's cost folded in.
-    public var shape: LinkShape {
+    package var shape: LinkShape {
         guard range == .wifi else {
             return LinkShape(latencyMilliseconds: latencyMilliseconds, jitterMilliseconds: jitterMilliseconds, loss: loss, bandwidthKbps: bandwidthKbps)
         }
@@ -51,7 +51,7 @@ public struct LinkConditions: Equatable, Sendable {
     }
 
     /// The first value out of its range, as one line; nil if every value is in range.
-    public var problem: String? {
+    package var problem: String? {
         if !Self.latencyRange.contains(latencyMilliseconds) {
             return "latency must be a whole number of milliseconds from 0 to 60000, not \(latencyMilliseconds)"
         }
@@ -65,27 +65,27 @@ public struct LinkConditions: Equatable, Sendable {
 }
 
 /// What each frame meets, the range folded in (`LinkConditions.shape`).
-public struct LinkShape: Equatable, Sendable {
-    public var latencyMilliseconds: Int
-    public var jitterMilliseconds: Int
-    public var loss: Double
-    public var bandwidthKbps: Int
+package struct LinkShape: Equatable, Sendable {
+    package var latencyMilliseconds: Int
+    package var jitterMilliseconds: Int
+    package var loss: Double
+    package var bandwidthKbps: Int
 
     /// Nothing in the way: frames go straight to the socket.
-    public var isClear: Bool { latencyMilliseconds == 0 && jitterMilliseconds == 0 && loss == 0 && bandwidthKbps == 0 }
+    package var isClear: Bool { latencyMilliseconds == 0 && jitterMilliseconds == 0 && loss == 0 && bandwidthKbps == 0 }
 }
 
 /// A change to the conditions (`runway link set`, one step of a schedule): what it names changes, the
 /// rest stays; `reset` starts from clear air first.
-public struct LinkConditionsChange: Equatable, Sendable {
-    public var latencyMilliseconds: Int?
-    public var jitterMilliseconds: Int?
-    public var loss: Double?
-    public var bandwidthKbps: Int?
-    public var range: LinkRange?
-    public var reset = false
+package struct LinkConditionsChange: Equatable, Sendable {
+    package var latencyMilliseconds: Int?
+    package var jitterMilliseconds: Int?
+    package var loss: Double?
+    package var bandwidthKbps: Int?
+    package var range: LinkRange?
+    package var reset = false
 
-    public init(
+    package init(
         latencyMilliseconds: Int? = nil, jitterMilliseconds: Int? = nil, loss: Double? = nil, bandwidthKbps: Int? = nil, range: LinkRange? = nil,
         reset: Bool = false
     ) {
@@ -97,9 +97,9 @@ public struct LinkConditionsChange: Equatable, Sendable {
         self.reset = reset
     }
 
-    public var isEmpty: Bool { self == LinkConditionsChange() }
+    package var isEmpty: Bool { self == LinkConditionsChange() }
 
-    public func applied(to conditions: LinkConditions) -> LinkConditions {
+    package func applied(to conditions: LinkConditions) -> LinkConditions {
         var result = reset ? LinkConditions() : conditions
         if let latencyMilliseconds { result.latencyMilliseconds = latencyMilliseconds }
         if let jitterMilliseconds { result.jitterMilliseconds = jitterMilliseconds }
@@ -110,14 +110,14 @@ public struct LinkConditionsChange: Equatable, Sendable {
     }
 
     /// The first value out of its range (applied to clear air, every named value is checked).
-    public var problem: String? { applied(to: LinkConditions()).problem }
+    package var problem: String? { applied(to: LinkConditions()).problem }
 }
 
 /// One direction of the air, as a pure function of the frames that enter it: each frame waits for the
 /// frames ahead of it to be carried (the bandwidth), then travels (the latency, give or take the jitter),
 /// and arrives no earlier than the frame before it (a stream never reorders); or it is lost on the way.
-public struct LinkPipe: Equatable, Sendable {
-    public enum Verdict: Equatable, Sendable {
+package struct LinkPipe: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         /// Arrives at this time (the loop's clock, nanoseconds).
         case arrive(at: UInt64)
         /// Lost: the connection is cut when it would have arrived.
@@ -127,11 +127,11 @@ public struct LinkPipe: Equatable, Sendable {
     /// When the air has finished carrying what entered it so far.
     private var freeAt: UInt64 = 0
     /// When the last frame arrives.
-    public private(set) var lastArrival: UInt64 = 0
+    package private(set) var lastArrival: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
-    public mutating func admit(bytes: Int, now: UInt64, shape: LinkShape, random: inout some RandomNumberGenerator) -> Verdict {
+    package mutating func admit(bytes: Int, now: UInt64, shape: LinkShape, random: inout some RandomNumberGenerator) -> Verdict {
         let start = max(now, freeAt)
         // kbit/s = bits per millisecond: bytes × 8 / kbps ms = bytes × 8,000,000 / kbps ns.
         let carrying = shape.bandwidthKbps > 0 ? UInt64(bytes) * 8_000_000 / UInt64(shape.bandwidthKbps) : 0

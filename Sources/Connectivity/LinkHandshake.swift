@@ -8,11 +8,11 @@ import PropertyLists
 /// and answers `welcome`, or refuses with an `error` frame; the watch checks the welcome in turn. The
 /// session supplies what the handshake depends on: its own handshake (`makeHandshake`) and its verdict
 /// on the counterpart's (`validate`), both functions of its durable state.
-public struct LinkHandshake: Sendable {
-    public enum Side: Sendable { case initiator, acceptor }
+package struct LinkHandshake: Sendable {
+    package enum Side: Sendable { case initiator, acceptor }
 
     /// What the transport does next.
-    public enum Step: Equatable, Sendable {
+    package enum Step: Equatable, Sendable {
         /// Write this frame.
         case send(Frame)
         /// The link is up with this counterpart: hand the channel to the session.
@@ -28,14 +28,14 @@ public struct LinkHandshake: Sendable {
         case abandon(String)
     }
 
-    public let side: Side
+    package let side: Side
 
-    public init(side: Side) {
+    package init(side: Side) {
         self.side = side
     }
 
     /// What this side says first: the initiator's `hello`; the acceptor waits.
-    public func opening(makeHandshake: () throws -> Handshake) -> [Step] {
+    package func opening(makeHandshake: () throws -> Handshake) -> [Step] {
         guard side == .initiator else { return [] }
         do {
             return [.send(Frame(.hello, try makeHandshake().encoded))]
@@ -45,7 +45,7 @@ public struct LinkHandshake: Sendable {
     }
 
     /// The steps for the first frame the counterpart sent.
-    public func receive(
+    package func receive(
         _ frame: Frame, validate: (Handshake) -> WCError?,
         makeHandshake: () throws -> Handshake
     ) -> [Step] {

@@ -4,28 +4,28 @@ import PropertyLists
 /// What each side says about itself when the link comes up (`hello` from the watch, `welcome` from the
 /// phone). `resumeSeq` is the highest sequence number this side has durably received from the other:
 /// the sender drops everything up to it from its outbox and resumes after it.
-public struct Handshake: Equatable, Sendable {
-    public var role: DeviceRole
-    public var deviceID: String
-    public var pairingID: String
-    public var appVersion: String
-    public var resumeSeq: Int64
-    public var appInstalled: Bool
-    public var appActive: Bool
+package struct Handshake: Equatable, Sendable {
+    package var role: DeviceRole
+    package var deviceID: String
+    package var pairingID: String
+    package var appVersion: String
+    package var resumeSeq: Int64
+    package var appInstalled: Bool
+    package var appActive: Bool
     /// What the sender has queued for the other side and not yet seen acknowledged (its outbox): the
     /// phone's system (`phone-os`) reads it from the watch's `hello` to decide whether to launch the app.
-    public var pendingTransfers: Int64 = 0
+    package var pendingTransfers: Int64 = 0
     /// Messages the sender's app sent (`sendMessage`) while the link was down, waiting for it: from the
     /// watch, phone-os launches the phone app for them (Apple: a watch's message wakes the iOS app).
-    public var pendingMessages: Int64 = 0
+    package var pendingMessages: Int64 = 0
     /// The watch: its app's complication is on the active watch face (the phone's `isComplicationEnabled`).
-    public var complicationEnabled = false
+    package var complicationEnabled = false
     /// As `resumeSeq`, for the complication lane.
-    public var complicationResumeSeq: Int64 = 0
+    package var complicationResumeSeq: Int64 = 0
     /// As `resumeSeq`, for the file lane: every file up to it was delivered.
-    public var fileResumeSeq: Int64 = 0
+    package var fileResumeSeq: Int64 = 0
 
-    public init(
+    package init(
         role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
         appInstalled: Bool = true, appActive: Bool = true
     ) {
@@ -38,7 +38,7 @@ public struct Handshake: Equatable, Sendable {
         self.appActive = appActive
     }
 
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var fields: [String: PropertyListValue] = [
             "role": .string(role.rawValue),
             "deviceID": .string(deviceID),
@@ -57,7 +57,7 @@ public struct Handshake: Equatable, Sendable {
         return PropertyListCodec.encode(fields)
     }
 
-    public init(decoding payload: [UInt8]) throws(DecodeError) {
+    package init(decoding payload: [UInt8]) throws(DecodeError) {
         let fields = try PropertyListCodec.decodeDictionary(payload)
         guard let roleName = fields["role"]?.stringValue, let role = DeviceRole(rawValue: roleName),
             let deviceID = fields["deviceID"]?.stringValue,
@@ -78,8 +78,8 @@ public struct Handshake: Equatable, Sendable {
 }
 
 /// An `error` frame: a WatchConnectivity error, sent before the sender closes the link.
-public enum ErrorFrame {
-    public static func encode(_ error: WCError) -> [UInt8] {
+package enum ErrorFrame {
+    package static func encode(_ error: WCError) -> [UInt8] {
         var fields: UserInfo = [
             "code": .integer(Int64(error.code.rawValue)),
             "name": .string(error.name),
@@ -90,7 +90,7 @@ public enum ErrorFrame {
         return PropertyListCodec.encode(fields)
     }
 
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> WCError {
+    package static func decode(_ payload: [UInt8]) throws(DecodeError) -> WCError {
         let fields = try PropertyListCodec.decodeDictionary(payload)
         guard let raw = fields["code"]?.int64Value else { throw .invalid("error frame without a code") }
         let code = WCError.Code(rawValue: Int(raw)) ?? .genericError
@@ -99,9 +99,9 @@ public enum ErrorFrame {
 }
 
 /// Frames whose payload starts with a 64-bit number (a sequence number or message id).
-public enum SequencedFrame {
+package enum SequencedFrame {
     /// Appends a whole frame — header, number, body — to `bytes`.
-    public static func append(_ type: FrameType, number: Int64, body: [UInt8], to bytes: inout [UInt8]) {
+    package static func append(_ type: FrameType, number: Int64, body: [UInt8], to bytes: inout [UInt8]) {
         Frame.appendHeader(type: type, payloadLength: 8 + body.count, to: &bytes)
         var value = UInt64(bitPattern: number)
         for _ in 0..<8 {
@@ -111,7 +111,7 @@ public enum SequencedFrame {
         bytes.append(contentsOf: body)
     }
 
-    public static func frame(_ type: FrameType, number: Int64, body: [UInt8] = []) -> [UInt8] {
+    package static func frame(_ type: FrameType, number: Int64, body: [UInt8] = []) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Frame.headerLength + 8 + body.count)
         append(type, number: number, body: body, to: &bytes)
@@ -119,7 +119,7 @@ public enum SequencedFrame {
     }
 
     /// The number and the body of a sequenced frame's payload.
-    public static func split(_ payload: [UInt8]) throws(DecodeError) -> (number: Int64, body: ArraySlice<UInt8>) {
+    package static func split(_ payload: [UInt8]) throws(DecodeError) -> (number: Int64, body: ArraySlice<UInt8>) {
         guard payload.count >= 8 else { throw .truncated(needed: 8, available: payload.count) }
         var value: UInt64 = 0
         for i in 0..<8 { value = value << 8 | UInt64(payload[i]) }

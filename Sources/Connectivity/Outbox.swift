@@ -2,13 +2,13 @@ import Posix
 import Storage
 
 /// A queued transfer as the sender keeps it until the counterpart acknowledges it.
-public struct OutboxEntry: Sendable {
-    public let seq: Int64
-    public let kind: OutboxKind
-    public let payload: [UInt8]
+package struct OutboxEntry: Sendable {
+    package let seq: Int64
+    package let kind: OutboxKind
+    package let payload: [UInt8]
 }
 
-public enum OutboxKind: Int64, Sendable {
+package enum OutboxKind: Int64, Sendable {
     case userInfo = 1
     /// A queued file: the payload is its descriptor (`FileDescriptorRecord`), the bytes are in the
     /// session's file queue.
@@ -19,14 +19,14 @@ public enum OutboxKind: Int64, Sendable {
 /// the receiver, its own cursor: a transfer in one lane never waits behind another lane's, and order holds
 /// within each. `complication` goes first (Apple: "placed at the front of the queue"), files are
 /// streamed in chunks beside the rest.
-public enum TransferLane: String, Sendable, CaseIterable {
+package enum TransferLane: String, Sendable, CaseIterable {
     case userInfo
     case complication
     case file
 }
 
 /// What cancelling a transfer came to.
-public enum TransferCancellation: String, Sendable {
+package enum TransferCancellation: String, Sendable {
     /// It was queued: it is gone, and will never be delivered.
     case cancelled
     /// It had been cancelled before (among the last `Outbox.cancelledKept` cancellations).
@@ -55,18 +55,18 @@ public enum TransferCancellation: String, Sendable {
 /// work for a transfer — and between two batches of a drain it kept the receiver waiting. Past
 /// `keptLimit`, whatever the link does, each acknowledgement deletes the oldest rows beyond it: no more
 /// than it acknowledged, so the sender's loop never stops for long.
-public final class Outbox {
+package final class Outbox {
     private let database: Database
-    public let lane: TransferLane
+    package let lane: TransferLane
     private let sql: OutboxSQL
     /// Bulk-delete acknowledged rows once this many linger (when the outbox never empties), when the
     /// link is quiet (`pruneDelivered`).
-    public var cleanupThreshold: Int64 = 8192
+    package var cleanupThreshold: Int64 = 8192
     /// ... and the excess over this many at each acknowledgement, quiet or not: what an outbox that never
     /// empties and a link that is never quiet may keep of what was delivered.
-    public var keptLimit: Int64 = 131_072
+    package var keptLimit: Int64 = 131_072
 
-    public init(database: Database, lane: TransferLane = .userInfo) {
+    package init(database: Database, lane: TransferLane = .userInfo) {
         self.database = database
         self.lane = lane
         sql = OutboxSQL.of(lane)
@@ -77,7 +77,7 @@ public final class Outbox {
     /// Appends `payloads` inside the caller's transaction — whoever starts the unit of work opens it,
     /// visibly (`database.transaction { try outbox.enqueue(…) }`); nothing here joins or opens one
     /// behind the caller's back. Returns their sequence numbers, in order.
-    public func enqueue(_ kind: OutboxKind, _ payloads: [[UInt8]], now: Double = wallClockSeconds()) throws -> [Int64] {
+    package func enqueue(_ kind: OutboxKind, _ payloads: [[UInt8]], now: Double = wallClockSeconds()) throws -> [Int64] {
         assert(database.isInTransaction, "Outbox.enqueue runs inside the caller's transaction")
         let statement = try database.statement(literal: sql.insert)
         var seqs: [Int64] = []
@@ -93,7 +93,7 @@ public final class Outbox {
     }
 
     /// Up to `limit` unacknowledged entries with a sequence number above `seq`, oldest first.
-    public func entries(after seq: Int64, limit: Int) throws -> [OutboxEntry] {
+    package func entries(after seq: Int64, limit: Int) throws -> [OutboxEntry] {
         let query = try database.statement(literal: sql.entriesAfter)
         defer { query.reset() }
         let acked: Int64 = try watermarks().acked
@@ -110,10 +110,10 @@ public final class Outbox {
     }
 
     /// The first `limit` outstanding entries (for listing them).
-    public func first(_ limit: Int) throws -> [OutboxEntry] { try entries(after: 0, limit: limit) }
+    package func first(_ limit: Int) throws -> [OutboxEntry] { try entries(after: 0, limit: limit) }
 
     /// How many transfers are outstanding: assigned, not acknowledged, not cancelled.
-    public func count() throws -> Int {
+    package func count() throws -> Int {
         let acked = try watermarks().acked
         let cancelled = try database.statement(literal: sql.cancelledAfter)
         defer { cancelled.reset() }
@@ -124,7 +124,7 @@ public final class Outbox {
         return outstanding > 0 ? Int(outstanding) : 0
     }
 
-    public func contains(seq: Int64) throws -> Bool {
+    package func contains(seq: Int64) throws -> Bool {
         let acked: Int64 = try watermarks().acked
         guard seq > acked else { return false }
         let query = try database.statement(literal: sql.exists)
@@ -134,7 +134,7 @@ public final class Outbox {
     }
 
     /// The payload of entry `seq`, acknowledged or not, while its row is kept.
-    public func payload(seq: Int64) throws -> [UInt8]? {
+    package func payload(seq: Int64) throws -> [UInt8]? {
         let query = try database.statement(literal: sql.payload)
         defer { query.reset() }
         try query.bind(seq, at: 1)
@@ -142,11 +142,11 @@ public final class Outbox {
     }
 
     /// The highest sequence number ever assigned (0 if none).
-    public func lastAssignedSeq() throws -> Int64 {
+    package func lastAssignedSeq() throws -> Int64 {
         try scalar(sql.lastAssigned)
     }
 
-    public func watermarks() throws -> (acked: Int64, reported: Int64) {
+    package func watermarks() throws -> (acked: Int64, reported: Int64) {
         let query = try database.statement(literal: sql.watermarks)
         defer { query.reset() }
         guard try query.step() else { return (0, 0) }
@@ -160,7 +160,7 @@ public final class Outbox {
     /// Not fsynced (`synchronous=NORMAL` for this one update): if an OS crash undid it, the transfers
     /// would be sent again and the receiver, which dedups by sequence number, would acknowledge them
     /// again without storing them twice. What must never be lost — the enqueue — is `FULL`.
-    public func acknowledge(upTo seq: Int64) throws {
+    package func acknowledge(upTo seq: Int64) throws {
         try relaxed {
             let update = try database.statement(literal: sql.acknowledge)
             try update.bind(seq, at: 1)
@@ -169,7 +169,7 @@ public final class Outbox {
     }
 
     /// Acknowledged transfers the app has not been told of yet (`didFinish`), oldest first.
-    public func unreportedFinished() throws -> [Int64] {
+    package func unreportedFinished() throws -> [Int64] {
         let (acked, reported) = try watermarks()
         guard acked > reported else { return [] }
         var cancelled = Set<Int64>()
@@ -189,7 +189,7 @@ public final class Outbox {
     }
 
     /// The app has been told that everything up to `seq` finished: acknowledged rows can go.
-    public func markReported(upTo seq: Int64) throws {
+    package func markReported(upTo seq: Int64) throws {
         let keptForThePrune = try relaxed {
             try database.transaction {
                 let update = try database.statement(literal: sql.markReported)
@@ -237,7 +237,7 @@ public final class Outbox {
     }
 
     /// Whether at least `cleanupThreshold` delivered rows are kept: `pruneDelivered` would delete them.
-    public func hasDeliveredToPrune() throws -> Bool {
+    package func hasDeliveredToPrune() throws -> Bool {
         let (acked, reported) = try watermarks()
         let oldest: Int64 = try scalar(sql.oldest)
         return oldest > 0 && (acked < reported ? acked : reported) - oldest >= cleanupThreshold
@@ -247,7 +247,7 @@ public final class Outbox {
     /// transaction, not fsynced (as the watermarks it follows: rows that came back after an OS crash would
     /// be delivered ones, which the watermarks skip). For a quiet moment: it costs the sender about as
     /// much per row as sending it did.
-    public func pruneDelivered() throws {
+    package func pruneDelivered() throws {
         try relaxed {
             try database.transaction {
                 let (acked, reported) = try watermarks()
@@ -271,10 +271,10 @@ public final class Outbox {
     }
 
     /// How many cancellations are remembered after they are reported (see `markReported`).
-    public static let cancelledKept = 10_000
+    package static let cancelledKept = 10_000
 
     /// Why `seq` could not be cancelled, when it is not queued (and not on the wire: the session knows that).
-    public func whyNotCancelled(seq: Int64) throws -> TransferCancellation {
+    package func whyNotCancelled(seq: Int64) throws -> TransferCancellation {
         guard seq > 0, seq <= (try lastAssignedSeq()) else { return .unknown }
         let query = try database.statement(literal: sql.isCancelled)
         defer { query.reset() }
@@ -284,7 +284,7 @@ public final class Outbox {
     }
 
     /// Removes one entry that has not been acknowledged yet; false if it is not queued any more.
-    public func cancel(seq: Int64) throws -> Bool {
+    package func cancel(seq: Int64) throws -> Bool {
         let acked: Int64 = try watermarks().acked
         guard seq > acked else { return false }
         return try database.transaction {
@@ -301,7 +301,7 @@ public final class Outbox {
 
     /// The counterpart remembers more than this store ever assigned (a store restored from a copy):
     /// never reuse those numbers — new transfers would be taken for resends and dropped.
-    public func skipSequence(to seq: Int64) throws {
+    package func skipSequence(to seq: Int64) throws {
         try database.transaction {
             try database.statement(literal: sql.seedSequence).run()
             let bump = try database.statement(literal: sql.bumpSequence)
@@ -317,7 +317,7 @@ public final class Outbox {
 
     /// The app was deleted: everything queued goes, as if finished — the watermarks move to the last
     /// number assigned, so no number is ever used again. Inside the caller's transaction.
-    public func forgetEverything() throws {
+    package func forgetEverything() throws {
         let last = try lastAssignedSeq()
         let watermarks = try database.statement(literal: sql.skipWatermarks)
         try watermarks.bind(last, at: 1)

@@ -3,15 +3,15 @@ import Storage
 
 /// One watch paired with the phone (`runway pair`): the phone may have several; one at a time is active,
 /// and its pairing is the one in `cx_pairing`, the pairing the session talks by.
-public struct PairedWatch: Equatable, Sendable {
-    public var watchDeviceID: String
-    public var pairingID: String
+package struct PairedWatch: Equatable, Sendable {
+    package var watchDeviceID: String
+    package var pairingID: String
     /// The watch's home, as `runway pair` was given it ('' for the watch of a home paired before there
     /// could be several, until it is paired again).
-    public var watchHome: String
-    public var pairedAt: Double
+    package var watchHome: String
+    package var pairedAt: Double
 
-    public init(watchDeviceID: String, pairingID: String, watchHome: String, pairedAt: Double) {
+    package init(watchDeviceID: String, pairingID: String, watchHome: String, pairedAt: Double) {
         self.watchDeviceID = watchDeviceID
         self.pairingID = pairingID
         self.watchHome = watchHome
@@ -29,7 +29,7 @@ public struct PairedWatch: Equatable, Sendable {
 /// numbers run on from where its own stopped (its receive cursor on the watch expects them), and nothing
 /// in the engine needs to know there are several. The receive cursors and half-received files are already
 /// kept per sending device (`cx_receive_cursor`, `cx_lane_cursor`, `cx_file_inbox`).
-public enum PairedWatches {
+package enum PairedWatches {
     static let migration = Migration(
         "connectivity.6",
         """
@@ -100,7 +100,7 @@ public enum PairedWatches {
     // MARK: - Reading
 
     /// Every watch paired with this phone, in the order they were paired.
-    public static func all(_ database: Database) throws -> [PairedWatch] {
+    package static func all(_ database: Database) throws -> [PairedWatch] {
         let query = try database.statement(
             literal: "SELECT watch_device_id, pairing_id, watch_home, paired_at FROM cx_paired_watch ORDER BY paired_at, watch_device_id")
         defer { query.reset() }
@@ -113,13 +113,13 @@ public enum PairedWatches {
     }
 
     /// The watch `name` means: its device id, or its home as `runway pair` recorded it.
-    public static func find(_ database: Database, _ name: String) throws -> PairedWatch? {
+    package static func find(_ database: Database, _ name: String) throws -> PairedWatch? {
         let watches = try all(database)
         return watches.first { $0.watchDeviceID == name } ?? watches.first { !$0.watchHome.isEmpty && $0.watchHome == name }
     }
 
     /// The watch `name` means, or `deviceNotPaired` naming the paired ones.
-    public static func resolve(_ database: Database, _ name: String) throws -> PairedWatch {
+    package static func resolve(_ database: Database, _ name: String) throws -> PairedWatch {
         if let watch = try find(database, name) { return watch }
         let known = try all(database).map { $0.watchHome.isEmpty ? $0.watchDeviceID : $0.watchHome }
         throw WCError(
@@ -128,7 +128,7 @@ public enum PairedWatches {
 
     /// The switch as the store sees it, for a phone whose app is not running (phone-os): `watch` becomes
     /// the active one; the app learns it when it next activates.
-    public static func switchStored(_ database: Database, to name: String) throws -> WatchSwitchOutcome {
+    package static func switchStored(_ database: Database, to name: String) throws -> WatchSwitchOutcome {
         let watch = try resolve(database, name)
         let active = try SessionStore.pairing(database)?.watchDeviceID
         if active == watch.watchDeviceID { return .alreadyActive(watch) }
@@ -137,7 +137,7 @@ public enum PairedWatches {
     }
 
     /// How many transfers are queued for each inactive watch (set aside), by device id.
-    public static func parkedCounts(_ database: Database) throws -> [String: Int] {
+    package static func parkedCounts(_ database: Database) throws -> [String: Int] {
         let query = try database.statement(literal: "SELECT watch_device_id, count(*) FROM cx_parked_outbox GROUP BY watch_device_id")
         defer { query.reset() }
         var counts: [String: Int] = [:]
@@ -159,7 +159,7 @@ public enum PairedWatches {
     /// Records `watch` as paired with this phone (a watch paired again keeps its row, with the new
     /// pairing); the first watch is made active. Returns whether `watch` is the active one.
     @discardableResult
-    public static func add(_ database: Database, _ pairing: Pairing, watchHome: String) throws -> Bool {
+    package static func add(_ database: Database, _ pairing: Pairing, watchHome: String) throws -> Bool {
         try database.transaction { try insert(database, pairing, watchHome: watchHome) }
     }
 
@@ -181,7 +181,7 @@ public enum PairedWatches {
 
     /// What `runway pair` learned of `watchID`'s app (installed or not), kept with that watch's state:
     /// the session's own while it is the active watch, set aside with its queues while not.
-    public static func recordWatchAppInstalled(_ database: Database, _ watchID: String, _ installed: Bool) throws {
+    package static func recordWatchAppInstalled(_ database: Database, _ watchID: String, _ installed: Bool) throws {
         let value = installed ? "1" : "0"
         if try SessionStore.pairing(database)?.watchDeviceID == watchID {
             try SessionStore.setStateValue(database, "peer.installed", value)
@@ -195,7 +195,7 @@ public enum PairedWatches {
 
     /// Pairs `pairing`'s watch as the phone's only watch (`runway pair --replace`): the others are
     /// forgotten, with what was queued for them, and are refused from now on (`deviceNotPaired`).
-    public static func replaceAll(_ database: Database, _ pairing: Pairing, watchHome: String) throws {
+    package static func replaceAll(_ database: Database, _ pairing: Pairing, watchHome: String) throws {
         try database.transaction {
             if let active = try SessionStore.pairing(database), active.watchDeviceID != pairing.watchDeviceID {
                 for lane in TransferLane.allCases { try Outbox(database: database, lane: lane).forgetEverything() }
@@ -213,7 +213,7 @@ public enum PairedWatches {
     /// Makes `watch` the active watch, in one transaction: the active watch's queues are set aside under
     /// its id, `watch`'s are brought back (or start empty, for a watch never active), and its pairing
     /// becomes the session's. The caller has stopped the session talking to the old watch.
-    public static func activate(_ database: Database, _ watch: PairedWatch) throws {
+    package static func activate(_ database: Database, _ watch: PairedWatch) throws {
         try database.transaction {
             if let old = try SessionStore.pairing(database) {
                 guard old.watchDeviceID != watch.watchDeviceID else { return }

@@ -4,7 +4,7 @@ import Posix
 /// link while the phone app is down and peeks (`MSG_PEEK`) at the watch's `hello` to decide whether to
 /// launch the app for it (`Devices.PhoneOS`). The frame is cut by the link's own decoder, under a tighter
 /// limit — a `hello` is a few hundred bytes — so the OS reads the frame header the way the session does.
-public enum PeekedHello: Equatable, Sendable {
+package enum PeekedHello: Equatable, Sendable {
     /// Not all of the `hello` is there yet: look again when more has arrived.
     case incomplete
     /// The watch's `hello`, and the length of its frame on the wire (what to read to consume it).
@@ -13,11 +13,11 @@ public enum PeekedHello: Equatable, Sendable {
     case refused(String)
 
     /// The largest `hello` frame the OS waits for (its peek buffer is larger).
-    public static let maximumLength = 60 * 1024
+    package static let maximumLength = 60 * 1024
 
     /// Judges `bytes`, the start of the connection: refused as soon as the header shows anything but a
     /// `hello`, before its body has arrived.
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         let decoder = FrameDecoder(maximumLength: Self.maximumLength)
         do throws(FrameError) {
             guard let header = try decoder.header(bytes) else {

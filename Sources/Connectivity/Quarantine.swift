@@ -8,15 +8,15 @@ import Storage
 /// would give the same answer forever and wedge the link), but only once it is durable here, in the
 /// same receive transaction that advances the cursor past it — kept byte for byte, with the reason,
 /// until someone looks at it and removes it (`runway phone|watch quarantine`).
-public struct QuarantinedTransfer: Sendable, Equatable {
+package struct QuarantinedTransfer: Sendable, Equatable {
     /// This quarantine entry's id (for `remove`).
-    public let id: Int64
-    public let peerDeviceID: String
+    package let id: Int64
+    package let peerDeviceID: String
     /// The sender's sequence number for the transfer.
-    public let seq: Int64
-    public let payload: [UInt8]
-    public let reason: String
-    public let quarantinedAt: Double
+    package let seq: Int64
+    package let payload: [UInt8]
+    package let reason: String
+    package let quarantinedAt: Double
 }
 
 extension SessionStore {
@@ -53,12 +53,12 @@ extension Session {
     }
 
     /// How many transfers are in quarantine.
-    public func quarantinedCount() throws -> Int {
+    package func quarantinedCount() throws -> Int {
         Int(try database.scalarInt("SELECT count(*) FROM cx_quarantine"))
     }
 
     /// The quarantined transfers, oldest first, at most `limit`.
-    public func quarantined(limit: Int) throws -> [QuarantinedTransfer] {
+    package func quarantined(limit: Int) throws -> [QuarantinedTransfer] {
         let query = try database.statement(
             """
             SELECT id, peer_device_id, seq, payload, reason, quarantined_at FROM cx_quarantine ORDER BY id LIMIT ?
@@ -76,7 +76,7 @@ extension Session {
     }
 
     /// Removes one quarantined transfer (`id`), or all of them (nil); returns how many went.
-    public func removeQuarantined(id: Int64?) throws -> Int {
+    package func removeQuarantined(id: Int64?) throws -> Int {
         try database.transaction {
             if let id {
                 let delete = try database.statement("DELETE FROM cx_quarantine WHERE id = ?")

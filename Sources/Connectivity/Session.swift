@@ -3,47 +3,47 @@ import Storage
 import PropertyLists
 
 /// Tunables of a session. The defaults are what the daemons use.
-public struct SessionConfiguration: Sendable {
+package struct SessionConfiguration: Sendable {
     /// The app's version, sent in the handshake (`--app-version`; the seed's 1.4 by default).
-    public var appVersion = "1.4"
+    package var appVersion = "1.4"
     /// At most this many transfers sent and not yet acknowledged (flow control): memory on both sides
     /// is bounded by the window, not by the backlog.
-    public var windowTransfers = 4096
+    package var windowTransfers = 4096
     /// ... and at most this many bytes of them.
-    public var windowBytes = 16 << 20
+    package var windowBytes = 16 << 20
     /// Stop producing frames while the socket has more than this many bytes queued.
-    public var outboundHighWaterBytes = 1 << 20
+    package var outboundHighWaterBytes = 1 << 20
     /// The largest userInfo or message, encoded (Apple's limit).
-    public var userInfoByteLimit = 65_536
+    package var userInfoByteLimit = 65_536
     /// The largest application context, encoded (Apple's limit).
-    public var contextByteLimit = 262_144
+    package var contextByteLimit = 262_144
     /// How long `sendMessage` waits for a reply by default.
-    public var messageTimeoutMilliseconds: UInt64 = 10_000
+    package var messageTimeoutMilliseconds: UInt64 = 10_000
     /// Where the session keeps the bytes of files (`HOME/files`: the queued copies, the files arriving);
     /// nil: no file transfers.
-    public var fileDirectory: String?
+    package var fileDirectory: String?
     /// The app's `Documents/Inbox`, where a received file is handed to the app.
-    public var fileInboxDirectory: String?
+    package var fileInboxDirectory: String?
     /// Simulates a slow link: at most this many transfers sent per second (nil: as fast as possible).
-    public var maximumTransfersPerSecond: Int?
+    package var maximumTransfersPerSecond: Int?
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
     /// A crash between the two loses acknowledged transfers. Never on by default.
-    public var acknowledgeBeforeCommit = false
+    package var acknowledgeBeforeCommit = false
     /// The receiver before the sequence rule (issue 39), for proving that the tests catch it: a transfer
     /// further ahead than the one after the cursor is taken, so a frame lost from the stream (or a
     /// forged one far ahead) moves the cursor past transfers never stored. Never on by default.
-    public var acceptsAnySequence = false
+    package var acceptsAnySequence = false
     /// Fault injection (`phone-daemon --duplicate-rate R`): each received transfer is delivered to the
     /// app a second time with this probability (0...1), as a duplicating link would; the app's dedup
     /// by flight id must hold.
-    public var duplicateDeliveryRate = 0.0
+    package var duplicateDeliveryRate = 0.0
     /// The apps' own rule for what the counterpart's app can take, checked by `transferUserInfo` before
     /// anything is queued: a reason refuses the transfer with `payloadUnsupportedTypes`. Both apps set
     /// the same validator, and the receiving app decodes with the same rules, so nothing the sender
     /// accepted is refused on arrival (what still is, is quarantined, never dropped).
-    public var userInfoValidator: (@Sendable (UserInfo) -> String?)?
+    package var userInfoValidator: (@Sendable (UserInfo) -> String?)?
 
-    public init() {}
+    package init() {}
 }
 
 /// A WatchConnectivity-style session between two processes: one per simulated device.
@@ -58,10 +58,10 @@ public struct SessionConfiguration: Sendable {
 /// *decides* — activation, the pairing check, the link's life, reachability, the apps' states, messages,
 /// the end of a receive transaction — is `SessionCore`, a state machine it feeds events and whose
 /// actions it carries out (`apply`).
-public final class Session {
-    public let role: DeviceRole
-    public let database: Database
-    public let configuration: SessionConfiguration
+package final class Session {
+    package let role: DeviceRole
+    package let database: Database
+    package let configuration: SessionConfiguration
     let loop: EventLoop
     let logger: Logger
     let transport: LinkTransport?
@@ -76,19 +76,19 @@ public final class Session {
     var incoming: IncomingFile?
     /// Fault injection (`runway … inbox-space-limit`): a file arriving may not grow past this many bytes,
     /// as if the disk were full.
-    public var fileSpaceLimit: Int64?
+    package var fileSpaceLimit: Int64?
     /// The device's clock (`runway clock`): the complication budget's day. The host sets it.
-    public var deviceClock: () -> Double = { wallClockSeconds() }
+    package var deviceClock: () -> Double = { wallClockSeconds() }
     private var transportStarted = false
 
-    public weak var delegate: SessionDelegate?
+    package weak var delegate: SessionDelegate?
     /// Told once per established link, after the handshake (the daemons log a version mismatch here).
-    public var onLinkEstablished: ((Handshake) -> Void)?
+    package var onLinkEstablished: ((Handshake) -> Void)?
     /// The apps' rule for what the counterpart's app can take (`SessionConfiguration.userInfoValidator`);
     /// the app may set it after the session is made.
-    public var userInfoValidator: (@Sendable (UserInfo) -> String?)?
+    package var userInfoValidator: (@Sendable (UserInfo) -> String?)?
     /// Told of each `workout` frame (system-level workout traffic, `SessionWorkout.swift`).
-    public var onWorkoutEvent: ((UserInfo) -> Void)?
+    package var onWorkoutEvent: ((UserInfo) -> Void)?
 
     /// Everything the session decides, as a pure state machine.
     var core: SessionCore
@@ -100,9 +100,9 @@ public final class Session {
     /// The app's completion for each message not yet answered, with its time-out (by message id).
     var messageCompletions: [Int64: PendingMessage] = [:]
     /// Transfers delivered to the app a second time (`duplicateDeliveryRate`) since start-up.
-    public internal(set) var duplicatedDeliveries = 0
+    package internal(set) var duplicatedDeliveries = 0
 
-    public init(
+    package init(
         role: DeviceRole, database: Database, loop: EventLoop, transport: LinkTransport?,
         configuration: SessionConfiguration = SessionConfiguration(), logger: Logger
     ) {
@@ -123,40 +123,40 @@ public final class Session {
 
     // MARK: - The core's state, as the API shows it
 
-    public var activationState: ActivationState { core.activationState }
+    package var activationState: ActivationState { core.activationState }
     /// This device's id, read from the store at activation.
-    public var deviceID: String { core.deviceID }
-    public var pairing: Pairing? { core.pairing }
-    public var peer: Handshake? { core.peer }
+    package var deviceID: String { core.deviceID }
+    package var pairing: Pairing? { core.pairing }
+    package var peer: Handshake? { core.peer }
     /// This side's own app state, told to the counterpart in the handshake and kept across restarts.
-    public var localAppInstalled: Bool { core.local.installed }
-    public var localAppActive: Bool { core.local.active }
+    package var localAppInstalled: Bool { core.local.installed }
+    package var localAppActive: Bool { core.local.active }
     /// The counterpart app's state as last reported, kept across restarts (valid once activated).
-    public var counterpartAppInstalled: Bool { core.counterpart.installed }
-    public var counterpartAppActive: Bool { core.counterpart.active }
-    public var counterpartAppVersion: String? { core.counterpartVersion }
+    package var counterpartAppInstalled: Bool { core.counterpart.installed }
+    package var counterpartAppActive: Bool { core.counterpart.active }
+    package var counterpartAppVersion: String? { core.counterpartVersion }
     /// `message` frames received since launch (the no-instrument-stream tests watch it stay still).
-    public var receivedMessageCount: Int { core.messages.receivedCount }
+    package var receivedMessageCount: Int { core.messages.receivedCount }
     /// Receive transactions that failed to commit (a full disk) since start-up.
-    public var failedCommits: Int { core.failedCommits }
-    public var isPaired: Bool { core.isPaired }
+    package var failedCommits: Int { core.failedCommits }
+    package var isPaired: Bool { core.isPaired }
     /// Whether a link to the counterpart is up.
-    public var isLinked: Bool { channel != nil }
+    package var isLinked: Bool { channel != nil }
     /// As on the device: the watch reaches the phone while the phone is in range — the link up, or the
     /// phone's system answering with its app not running (a message wakes it) — *and* its own app is in
     /// the foreground; the phone reaches the watch only while the link is up *and* the watch app is
     /// active (`SessionCore.isReachable`).
-    public var isReachable: Bool { (channel != nil || role == .watch) && core.isReachable }
+    package var isReachable: Bool { (channel != nil || role == .watch) && core.isReachable }
     /// Phone side: whether the watch app is installed, as the watch last reported (in a handshake or an
     /// app-state frame). Like the device's property, meaningful only once activated.
-    public var isWatchAppInstalled: Bool { role == .phone ? counterpartAppInstalled : localAppInstalled }
+    package var isWatchAppInstalled: Bool { role == .phone ? counterpartAppInstalled : localAppInstalled }
 
     // MARK: - Activation
 
     /// Starts activation; `activationDidComplete` follows asynchronously (on the next loop iteration).
     /// The delegate must be set first, as on the device: transfers queued while the app was not running
     /// are delivered only to an activated session.
-    public func activate() throws(WCError) {
+    package func activate() throws(WCError) {
         guard delegate != nil else {
             throw WCError(.sessionMissingDelegate, "set the session's delegate before activating it")
         }
@@ -179,7 +179,7 @@ public final class Session {
     }
 
     /// Shuts the session down for good: closes the link and stops the transport.
-    public func deactivate() {
+    package func deactivate() {
         transport?.stop()
         transportStarted = false
         handle(.deactivationRequested)
@@ -206,7 +206,7 @@ public final class Session {
     // MARK: - Device state
 
     /// Re-reads the pairing (after `runway pair` changed it while the daemon runs).
-    public func reloadPairing() {
+    package func reloadPairing() {
         let reloaded = try? SessionStore.pairing(database)
         // What was recorded of the watch app matters only for a pairing that is new.
         let installed =
@@ -217,7 +217,7 @@ public final class Session {
 
     /// This side's app was installed, removed, or moved between foreground and background: kept across
     /// restarts and told to the counterpart at once.
-    public func setLocalAppState(installed: Bool, active: Bool) throws {
+    package func setLocalAppState(installed: Bool, active: Bool) throws {
         try database.transaction {
             try SessionStore.setStateValue(database, "app.installed", installed ? "1" : "0")
             try SessionStore.setStateValue(database, "app.active", active ? "1" : "0")
@@ -227,24 +227,24 @@ public final class Session {
 
     /// The OS says whether the app is in the foreground (`watch-os`: at launch, and on `app open|close`);
     /// whether it is installed stays as recorded.
-    public func setLocalAppActive(_ active: Bool) throws {
+    package func setLocalAppActive(_ active: Bool) throws {
         let installed = try SessionStore.stateValue(database, "app.installed").map { $0 == "1" } ?? true
         try setLocalAppState(installed: installed, active: active && installed)
     }
 
     /// The watch: a workout session started or ended (HealthKit's `HKWorkoutSession`, stood in for): while
     /// one runs, the app counts as active to the phone even in the background.
-    public func setLocalWorkoutRunning(_ running: Bool) {
+    package func setLocalWorkoutRunning(_ running: Bool) {
         handle(.localWorkoutChanged(running: running))
     }
 
     /// Whether a workout session runs on this watch.
-    public var localWorkoutRunning: Bool { core.localWorkout }
+    package var localWorkoutRunning: Bool { core.localWorkout }
 
     /// The watch: the app's complication was put on the active watch face, or taken off
     /// (`runway watch complication on|off`). Kept across restarts and told to the phone at once (its
     /// `isComplicationEnabled`, and the complication budget, which is 0 while it is off).
-    public func setComplicationEnabled(_ enabled: Bool) throws {
+    package func setComplicationEnabled(_ enabled: Bool) throws {
         try database.transaction { try SessionStore.setStateValue(database, "app.complication", enabled ? "1" : "0") }
         var presence = core.local
         presence.complicationEnabled = enabled
@@ -252,14 +252,14 @@ public final class Session {
     }
 
     /// This side's complication is on the watch face (the watch's own setting).
-    public var localComplicationEnabled: Bool { core.local.complicationEnabled }
+    package var localComplicationEnabled: Bool { core.local.complicationEnabled }
     /// Phone side: the watch's complication is on its active watch face, as the watch last said.
-    public var counterpartComplicationEnabled: Bool { core.counterpart.complicationEnabled }
+    package var counterpartComplicationEnabled: Bool { core.counterpart.complicationEnabled }
 
     // MARK: - Link events (from the transport)
 
     /// What this side says in the handshake.
-    public func makeHandshake() throws -> Handshake {
+    package func makeHandshake() throws -> Handshake {
         try core.requireActivated()
         try requireStoreForAcknowledgement()
         guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
@@ -278,7 +278,7 @@ public final class Session {
     }
 
     /// Checks the counterpart's handshake against the pairing, read again first: nil if it may talk to us.
-    public func validate(_ handshake: Handshake) -> WCError? {
+    package func validate(_ handshake: Handshake) -> WCError? {
         reloadPairing()
         let (verdict, actions) = core.validate(handshake)
         apply(actions)
@@ -293,7 +293,7 @@ public final class Session {
     }
 
     /// A link is established: resume sending after what the counterpart already has.
-    public func channelDidOpen(_ newChannel: LinkChannel, peer handshake: Handshake) {
+    package func channelDidOpen(_ newChannel: LinkChannel, peer handshake: Handshake) {
         handle(.linkOpening(replacing: channel != nil && channel !== newChannel))
         channel = newChannel
         handle(.linkUp(handshake))
@@ -311,7 +311,7 @@ public final class Session {
     }
 
     /// The link went down (either side closed it, or it failed).
-    public func channelDidClose(_ closed: LinkChannel, reason: String) {
+    package func channelDidClose(_ closed: LinkChannel, reason: String) {
         guard closed === channel else { return }
         // A file half-sent or half-received is resumed from the receiver's durable point next time.
         sendingFile = nil
@@ -319,38 +319,38 @@ public final class Session {
         handle(.linkClosed(reason: reason))
     }
 
-    public func channelDidDrain(_ drained: LinkChannel) {
+    package func channelDidDrain(_ drained: LinkChannel) {
         guard drained === channel else { return }
         pump()
     }
 
     /// The counterpart turned our handshake away: a phone app not installed (7018) or an iPhone not unlocked
     /// since it restarted (its `error` frame says so) is remembered; the rest is only logged.
-    public func counterpartRefused(_ error: WCError) {
+    package func counterpartRefused(_ error: WCError) {
         handle(.refusedByCounterpart(error))
     }
 
     /// The phone's system said what its app is without a link (`phone-os` declining a `hello`).
-    public func counterpartStateOutsideLink(installed: Bool?, active: Bool?) {
+    package func counterpartStateOutsideLink(installed: Bool?, active: Bool?) {
         handle(.counterpartStateOutsideLink(installed: installed, active: active))
     }
 
     /// The watch's transport: nobody listens on the phone's link socket, or the link was taken down (out
     /// of range); the phone is in range again once its system answers (a link, or a declined `hello`).
-    public func counterpartOutOfRange() {
+    package func counterpartOutOfRange() {
         handle(.counterpartOutOfRange)
     }
 
     /// watchOS: the iPhone is unreachable because it has not been unlocked since it restarted (its system
     /// said so when it turned the link away); false again once a link is up.
-    public var counterpartNeedsUnlockAfterReboot: Bool { core.counterpartNeedsUnlock }
+    package var counterpartNeedsUnlockAfterReboot: Bool { core.counterpartNeedsUnlock }
 
     /// Whether the counterpart still has content for this side: what its last handshake said it had
     /// pending, less what arrived since, or a file half-received (`hasContentPending`).
-    public var hasContentPending: Bool { core.contentPending > 0 || incoming != nil }
+    package var hasContentPending: Bool { core.contentPending > 0 || incoming != nil }
 
     /// Frames from the established link, in arrival order.
-    public func channel(_ source: LinkChannel, didReceive frames: [Frame]) {
+    package func channel(_ source: LinkChannel, didReceive frames: [Frame]) {
         guard source === channel else { return }
         receive(frames, from: source)
     }

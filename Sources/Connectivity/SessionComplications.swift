@@ -7,21 +7,21 @@ import PropertyLists
 /// complication is on the active watch face, none while it is not (Apple: "If the complication is on the
 /// active watch face, you are given 50 transfers a day. If the complication is not active, this property
 /// defaults to 0"). A day is the device clock's local calendar day (`runway clock`, the zone of `TZ`).
-public struct ComplicationBudget: Equatable, Sendable {
-    public static let perDay = 50
+package struct ComplicationBudget: Equatable, Sendable {
+    package static let perDay = 50
 
     /// The day the count is for, as YYYYMMDD.
-    public var day: Int
+    package var day: Int
     /// Complication transfers spent that day.
-    public var used: Int
+    package var used: Int
 
-    public init(day: Int, used: Int) {
+    package init(day: Int, used: Int) {
         self.day = day
         self.used = used
     }
 
     /// The local calendar day of `seconds` (since 1970), as YYYYMMDD.
-    public static func day(of seconds: Double) -> Int {
+    package static func day(of seconds: Double) -> Int {
         let range = Timestamp.formattableRange
         var time = time_t(seconds.isNaN ? range.lowerBound : min(max(seconds, range.lowerBound), range.upperBound).rounded(.down))
         var parts = tm()
@@ -30,13 +30,13 @@ public struct ComplicationBudget: Equatable, Sendable {
     }
 
     /// What is left on `today`: a new day starts with the whole budget; none while the complication is off.
-    public func remaining(today: Int, enabled: Bool) -> Int {
+    package func remaining(today: Int, enabled: Bool) -> Int {
         guard enabled else { return 0 }
         return max(0, Self.perDay - (today == day ? used : 0))
     }
 
     /// The budget after one complication transfer on `today`.
-    public func spending(today: Int) -> ComplicationBudget {
+    package func spending(today: Int) -> ComplicationBudget {
         ComplicationBudget(day: today, used: (today == day ? used : 0) + 1)
     }
 }
@@ -53,7 +53,7 @@ extension Session {
 
     /// `remainingComplicationUserInfoTransfers`: what is left today on the device's clock, 0 while the
     /// watch's complication is off (or on the watch, which sends none).
-    public func remainingComplicationUserInfoTransfers() throws -> Int {
+    package func remainingComplicationUserInfoTransfers() throws -> Int {
         guard role == .phone else { return 0 }
         return try storedComplicationBudget().remaining(today: ComplicationBudget.day(of: deviceClock()), enabled: core.counterpart.complicationEnabled)
     }
@@ -62,7 +62,7 @@ extension Session {
     /// its own sequence numbers — while today's budget lasts; once it is spent (or the complication is
     /// off), as a plain `transferUserInfo` (Apple: "any additional calls … use transferUserInfo:
     /// instead"). The enqueue and the budget move in one transaction, committed before this returns.
-    public func transferCurrentComplicationUserInfo(_ userInfo: UserInfo) throws -> UserInfoTransfer {
+    package func transferCurrentComplicationUserInfo(_ userInfo: UserInfo) throws -> UserInfoTransfer {
         guard role == .phone else {
             throw WCError(.invalidParameter, "complication data is sent from the iOS app to the watch (transferCurrentComplicationUserInfo is iOS only)")
         }
@@ -99,18 +99,18 @@ extension Session {
     }
 
     /// Whether `seq` is the newest complication transfer queued (`isCurrentComplicationInfo`).
-    public func isCurrentComplication(seq: Int64) -> Bool {
+    package func isCurrentComplication(seq: Int64) -> Bool {
         (try? complicationOutbox.lastAssignedSeq()) == seq
     }
 
     /// The outstanding complication transfers, oldest first.
-    public func outstandingComplicationTransfers(limit: Int) throws -> [UserInfoTransfer] {
+    package func outstandingComplicationTransfers(limit: Int) throws -> [UserInfoTransfer] {
         try complicationOutbox.first(limit).map { entry in
             UserInfoTransfer(seq: entry.seq, userInfo: (try? PropertyListCodec.decodeDictionary(entry.payload)) ?? [:], lane: .complication)
         }
     }
 
-    public func outstandingComplicationTransferCount() throws -> Int { try complicationOutbox.count() }
+    package func outstandingComplicationTransferCount() throws -> Int { try complicationOutbox.count() }
 
     /// Sends queued complication transfers while their window and the socket have room: before the
     /// userInfo lane's pump, so a complication never waits behind a backlog.

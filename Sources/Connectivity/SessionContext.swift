@@ -9,7 +9,7 @@ extension Session {
     /// before this returns; delivered when the link is up, only the newest value, never twice. Setting
     /// a context identical to the current one delivers nothing. Returns the context's version.
     @discardableResult
-    public func updateApplicationContext(_ context: UserInfo) throws -> Int64 {
+    package func updateApplicationContext(_ context: UserInfo) throws -> Int64 {
         try requireActivated()
         try requireCounterpartApp()
         let payload = try encodeChecked(context, limit: configuration.contextByteLimit, what: "application context")
@@ -26,10 +26,10 @@ extension Session {
     }
 
     /// The context this side last set (`applicationContext`).
-    public var applicationContext: UserInfo { storedContext(.sent) }
+    package var applicationContext: UserInfo { storedContext(.sent) }
 
     /// The context last received from the counterpart (`receivedApplicationContext`); kept across restarts.
-    public var receivedApplicationContext: UserInfo { storedContext(.received) }
+    package var receivedApplicationContext: UserInfo { storedContext(.received) }
 
     private func storedContext(_ direction: SessionStore.ContextDirection) -> UserInfo {
         guard let stored = try? SessionStore.context(database, direction),

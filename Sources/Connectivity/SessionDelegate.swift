@@ -1,13 +1,13 @@
 import PropertyLists
 /// The session's activation states, as WatchConnectivity names them.
-public enum ActivationState: String, Sendable {
+package enum ActivationState: String, Sendable {
     case notActivated
     case inactive
     case activated
 }
 
 /// What the app did with a received transfer.
-public enum ReceiveOutcome: Sendable, Equatable {
+package enum ReceiveOutcome: Sendable, Equatable {
     /// Taken: stored in the receive transaction, or deliberately ignored. The session records the
     /// transfer as received and acknowledges it once the transaction commits.
     case accepted
@@ -25,15 +25,15 @@ public enum ReceiveOutcome: Sendable, Equatable {
 }
 
 /// A transfer as the receiving app sees it.
-public struct ReceivedTransfer: Sendable {
+package struct ReceivedTransfer: Sendable {
     /// The sender's sequence number: increasing, unique per sending device (and lane).
-    public let seq: Int64
+    package let seq: Int64
     /// The sending device's id.
-    public let senderDeviceID: String
+    package let senderDeviceID: String
     /// `.complication` for a complication userInfo (`transferCurrentComplicationUserInfo`), else `.userInfo`.
-    public var lane: TransferLane = .userInfo
+    package var lane: TransferLane = .userInfo
 
-    public init(seq: Int64, senderDeviceID: String, lane: TransferLane = .userInfo) {
+    package init(seq: Int64, senderDeviceID: String, lane: TransferLane = .userInfo) {
         self.seq = seq
         self.senderDeviceID = senderDeviceID
         self.lane = lane
@@ -41,28 +41,28 @@ public struct ReceivedTransfer: Sendable {
 }
 
 /// A transfer the counterpart has finished with (`session(_:didFinish:error:)`).
-public struct FinishedTransfer: Sendable, Equatable {
+package struct FinishedTransfer: Sendable, Equatable {
     /// The transfer's id: its sequence number on this device.
-    public let seq: Int64
+    package let seq: Int64
     /// True when this is a replay at activation: the transfer finished while the app was not running
     /// (or before it had been told).
-    public let replayed: Bool
+    package let replayed: Bool
     /// The transfer's userInfo, given when it failed (`error` non-nil), so the app can queue it again
     /// (`WCSessionUserInfoTransfer.userInfo`); nil for a transfer that finished well.
-    public var userInfo: UserInfo? = nil
+    package var userInfo: UserInfo? = nil
     /// The error it finished with, as the app recorded it (`AppConnectivity.recentlyFinished`).
-    public var error: WCError? = nil
+    package var error: WCError? = nil
     /// The lane it went in: a complication transfer has its own sequence numbers.
-    public var lane: TransferLane = .userInfo
+    package var lane: TransferLane = .userInfo
     /// A file transfer's record (its name, size, checksum, metadata, the path the app gave).
-    public var file: FileRecord? = nil
+    package var file: FileRecord? = nil
 }
 
 /// The session's callbacks. All of them run on the daemon's event-loop thread, one at a time.
 ///
 /// Delivery is at least once: after a crash the same transfer may arrive again, and an app must treat
 /// a repeat as already handled (RunWay dedups flights by id).
-public protocol SessionDelegate: AnyObject {
+package protocol SessionDelegate: AnyObject {
     func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?)
 
     /// The session became inactive (the paired device was switched); `sessionDidDeactivate` follows.
@@ -129,27 +129,27 @@ public protocol SessionDelegate: AnyObject {
 }
 
 extension SessionDelegate {
-    public func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? { nil }
-    public func sessionDidBecomeInactive(_ session: Session) {}
-    public func sessionDidDeactivate(_ session: Session) {}
-    public func sessionWillReceiveTransfers(_ session: Session) {}
-    public func sessionWillCommitReceivedTransfers(_ session: Session) throws {}
-    public func sessionDidCommitReceivedTransfers(_ session: Session) {}
-    public func session(_ session: Session, didRollBackReceivedTransfers error: Error) {}
-    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {}
-    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {}
-    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {}
-    public func session(_ session: Session, didReceiveMessage message: UserInfo) {}
-    public func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {}
-    public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {}
-    public func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome { .accepted }
-    public func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {}
-    public func sessionReachabilityDidChange(_ session: Session) {}
-    public func sessionWatchStateDidChange(_ session: Session) {}
+    package func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? { nil }
+    package func sessionDidBecomeInactive(_ session: Session) {}
+    package func sessionDidDeactivate(_ session: Session) {}
+    package func sessionWillReceiveTransfers(_ session: Session) {}
+    package func sessionWillCommitReceivedTransfers(_ session: Session) throws {}
+    package func sessionDidCommitReceivedTransfers(_ session: Session) {}
+    package func session(_ session: Session, didRollBackReceivedTransfers error: Error) {}
+    package func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {}
+    package func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {}
+    package func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {}
+    package func session(_ session: Session, didReceiveMessage message: UserInfo) {}
+    package func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {}
+    package func session(_ session: Session, didReceiveMessageData data: [UInt8]) {}
+    package func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome { .accepted }
+    package func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {}
+    package func sessionReachabilityDidChange(_ session: Session) {}
+    package func sessionWatchStateDidChange(_ session: Session) {}
 }
 
 /// One established link to the counterpart, as the session sees it: somewhere to write whole frames.
-public protocol LinkChannel: AnyObject {
+package protocol LinkChannel: AnyObject {
     /// Queues whole frames for sending.
     func send(_ frames: [UInt8])
     /// Bytes queued but not yet taken by the kernel: the session stops producing above a high-water mark.
@@ -166,12 +166,12 @@ public protocol LinkChannel: AnyObject {
 }
 
 extension LinkChannel {
-    public func receiveWhatArrived() {}
-    public func holdReceiving(_ held: Bool) {}
+    package func receiveWhatArrived() {}
+    package func holdReceiving(_ held: Bool) {}
 }
 
 /// How the session reaches its counterpart: the phone listens, the watch connects.
-public protocol LinkTransport: AnyObject {
+package protocol LinkTransport: AnyObject {
     /// Starts accepting or connecting; called when the session activates.
     func start(_ session: Session) throws
     /// Closes every connection and stops.
@@ -185,6 +185,6 @@ public protocol LinkTransport: AnyObject {
 }
 
 extension LinkTransport {
-    public var canWakeCounterpart: Bool { false }
-    public func wakeCounterpart() {}
+    package var canWakeCounterpart: Bool { false }
+    package func wakeCounterpart() {}
 }

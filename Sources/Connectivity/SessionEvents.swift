@@ -39,7 +39,7 @@ struct LogLine: Equatable {
 
 /// What a message carries: a property-list dictionary (`sendMessage`) or bytes the app encoded itself
 /// (`sendMessageData`), and so what its reply carries.
-public enum MessageBody: Sendable, Equatable {
+package enum MessageBody: Sendable, Equatable {
     case dictionary(UserInfo)
     case data([UInt8])
 }

@@ -19,14 +19,14 @@ struct IncomingFile {
 }
 
 /// A file received, as the session hands it to its delegate.
-public struct ReceivedFile: Sendable, Equatable {
+package struct ReceivedFile: Sendable, Equatable {
     /// Where the file is now: the app's `Documents/Inbox`. Moved by the app before the call returns, it
     /// is the app's; left there, it is deleted when the call returns.
-    public let path: String
-    public let description: FileDescription
+    package let path: String
+    package let description: FileDescription
     /// The sender's id for the transfer (its sequence number in the file lane).
-    public let seq: Int64
-    public let senderDeviceID: String
+    package let seq: Int64
+    package let senderDeviceID: String
 }
 
 // MARK: - transferFile: the file lane, receiver's side

@@ -5,14 +5,14 @@ import PropertyLists
 import Storage
 
 /// A queued file transfer as its sender sees it (`WCSessionFileTransfer`).
-public struct FileTransferInfo: Sendable, Equatable {
+package struct FileTransferInfo: Sendable, Equatable {
     /// The transfer's id: its sequence number in the file lane.
-    public let seq: Int64
-    public let record: FileRecord
+    package let seq: Int64
+    package let record: FileRecord
     /// Bytes the receiver has made durable (the progress), as far as this side knows.
-    public var completedBytes: Int64 = 0
+    package var completedBytes: Int64 = 0
 
-    public init(seq: Int64, record: FileRecord, completedBytes: Int64 = 0) {
+    package init(seq: Int64, record: FileRecord, completedBytes: Int64 = 0) {
         self.seq = seq
         self.record = record
         self.completedBytes = completedBytes
@@ -30,11 +30,11 @@ struct SendingFile {
 
 extension Session {
     /// The session's file store (`HOME/files`), when the device gave it one.
-    public var fileQueue: FileQueue? { configuration.fileDirectory.map(FileQueue.init(root:)) }
+    package var fileQueue: FileQueue? { configuration.fileDirectory.map(FileQueue.init(root:)) }
 
     /// What `transferFile` checks before copying anything: an activated session, a counterpart app,
     /// metadata that is a property list within the limit. Returns the metadata as it will travel.
-    public func checkFileTransfer(metadata: UserInfo?) throws(WCError) {
+    package func checkFileTransfer(metadata: UserInfo?) throws(WCError) {
         try requireActivated()
         try requireCounterpartApp()
         guard fileQueue != nil else { throw WCError(.genericError, "this device keeps no file queue") }
@@ -43,7 +43,7 @@ extension Session {
 
     /// Copies `path` into the queue (`FileQueue.stage`); any thread may call it. The file is not queued
     /// until `transferFile(staged:)`.
-    public func stageFile(_ path: String, metadata: UserInfo?) throws(WCError) -> FileRecord {
+    package func stageFile(_ path: String, metadata: UserInfo?) throws(WCError) -> FileRecord {
         guard let fileQueue else { throw WCError(.genericError, "this device keeps no file queue") }
         return try fileQueue.stage(source: path, metadata: metadata)
     }
@@ -51,7 +51,7 @@ extension Session {
     /// Queues a staged file: one row in the file lane, committed (fsync) before this returns; sent in
     /// order with other files, in chunks, resumed where the receiver left off after anything. A refusal
     /// removes the staged copy.
-    public func transferFile(staged record: FileRecord) throws -> FileTransferInfo {
+    package func transferFile(staged record: FileRecord) throws -> FileTransferInfo {
         do {
             try checkFileTransfer(metadata: record.metadata)
             let seq = try database.transaction { try fileOutbox.enqueue(.file, [record.encoded])[0] }
@@ -65,36 +65,36 @@ extension Session {
     }
 
     /// `transferFile` on the loop's thread: checks, copies, queues.
-    public func transferFile(path: String, metadata: UserInfo?) throws -> FileTransferInfo {
+    package func transferFile(path: String, metadata: UserInfo?) throws -> FileTransferInfo {
         try checkFileTransfer(metadata: metadata)
         return try transferFile(staged: try stageFile(path, metadata: metadata))
     }
 
     /// The outstanding file transfers, oldest first, with the bytes the receiver has of the one in flight.
-    public func outstandingFileTransfers(limit: Int) throws -> [FileTransferInfo] {
+    package func outstandingFileTransfers(limit: Int) throws -> [FileTransferInfo] {
         try fileOutbox.first(limit).compactMap { entry in
             guard let record = try? FileRecord(decoding: entry.payload) else { return nil }
             return FileTransferInfo(seq: entry.seq, record: record, completedBytes: completedBytes(ofFile: entry.seq))
         }
     }
 
-    public func outstandingFileTransferCount() throws -> Int { try fileOutbox.count() }
+    package func outstandingFileTransferCount() throws -> Int { try fileOutbox.count() }
 
     /// Bytes of file `seq` durable at the receiver, as far as this link knows (0 before it started).
-    public func completedBytes(ofFile seq: Int64) -> Int64 {
+    package func completedBytes(ofFile seq: Int64) -> Int64 {
         guard let current = core.fileWindow.current, current.seq == seq else { return 0 }
         return current.durable
     }
 
-    public func isFileOutstanding(seq: Int64) -> Bool { (try? fileOutbox.contains(seq: seq)) ?? false }
+    package func isFileOutstanding(seq: Int64) -> Bool { (try? fileOutbox.contains(seq: seq)) ?? false }
 
     /// The file being sent on this link: its id, size, and the bytes durable at the receiver.
-    public var fileBeingSent: (seq: Int64, size: Int64, durable: Int64)? {
+    package var fileBeingSent: (seq: Int64, size: Int64, durable: Int64)? {
         core.fileWindow.current.map { ($0.seq, $0.size, $0.durable) }
     }
 
     /// The file arriving on this link: its id, size, and the bytes durable here.
-    public var fileBeingReceived: (seq: Int64, size: Int64, durable: Int64)? {
+    package var fileBeingReceived: (seq: Int64, size: Int64, durable: Int64)? {
         incoming.map { ($0.seq, $0.description.size, $0.durable) }
     }
 
@@ -102,7 +102,7 @@ extension Session {
     /// receiver drops what it has — unless every chunk has gone already (`onTheWire`: it may be
     /// delivered any moment). The app hears nothing more of a cancelled transfer. A queued one may have
     /// been begun on an earlier link: the receiver hears of it too (`fileCancel`), while linked.
-    public func cancelFileTransfer(seq: Int64) throws -> TransferCancellation {
+    package func cancelFileTransfer(seq: Int64) throws -> TransferCancellation {
         if core.fileWindow.current?.seq == seq, channel != nil {
             if core.fileWindow.allSent { return .onTheWire }
             _ = core.fileWindow.finished(seq: seq)

@@ -11,10 +11,10 @@
 /// declined without an error is retried with the usual backoff, within the time-out.
 extension Session {
     /// How many messages wait for the link (what the next `hello` says).
-    public var messagesAwaitingLinkCount: Int { core.messages.awaitingLink.count }
+    package var messagesAwaitingLinkCount: Int { core.messages.awaitingLink.count }
 
     /// The connector could not bring the link up for the waiting messages: fail them with `error`.
-    public func linkAttemptFailed(_ error: WCError) {
+    package func linkAttemptFailed(_ error: WCError) {
         handle(.linkAttemptFailed(error))
     }
 }

@@ -21,7 +21,7 @@ extension Session {
     /// From the watch, with its app in the foreground and the link down but in range, the message waits
     /// for the link and the connection says so (`Handshake.pendingMessages`): phone-os launches the phone
     /// app for it, as iOS does ("the counterpart app will be launched upon receiving the message").
-    public func sendMessage(
+    package func sendMessage(
         _ message: UserInfo, replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
         completion: @escaping (Result<UserInfo, WCError>) -> Void
     ) {
@@ -39,7 +39,7 @@ extension Session {
     /// `SessionConfiguration.userInfoByteLimit`, else `payloadTooLarge` 7009). The counterpart's app hears
     /// `didReceiveMessageData` (with a reply handler, whose bytes come back here, or without one); without a
     /// reply `completion` gets empty bytes once it was delivered.
-    public func sendMessageData(
+    package func sendMessageData(
         _ data: [UInt8], replyExpected: Bool = true, timeoutMilliseconds: UInt64? = nil,
         completion: @escaping (Result<[UInt8], WCError>) -> Void
     ) {

@@ -3,14 +3,14 @@ import Storage
 import PropertyLists
 
 /// A userInfo transfer as its sender sees it (`WCSessionUserInfoTransfer`).
-public struct UserInfoTransfer: Sendable, Equatable {
+package struct UserInfoTransfer: Sendable, Equatable {
     /// The transfer's id: its sequence number on this device, in its lane.
-    public let seq: Int64
-    public let userInfo: UserInfo
+    package let seq: Int64
+    package let userInfo: UserInfo
     /// `.complication` for a complication transfer sent as one (its own sequence numbers).
-    public var lane: TransferLane = .userInfo
+    package var lane: TransferLane = .userInfo
 
-    public init(seq: Int64, userInfo: UserInfo, lane: TransferLane = .userInfo) {
+    package init(seq: Int64, userInfo: UserInfo, lane: TransferLane = .userInfo) {
         self.seq = seq
         self.userInfo = userInfo
         self.lane = lane
@@ -21,23 +21,23 @@ public struct UserInfoTransfer: Sendable, Equatable {
 
 extension Session {
     // The sender's window (`SendWindow`, in the core): what is on the wire, acknowledged, failing.
-    public var lastSentSeq: Int64 { core.window.lastSentSeq }
-    public var lastAckedSeq: Int64 { core.window.lastAckedSeq }
+    package var lastSentSeq: Int64 { core.window.lastSentSeq }
+    package var lastAckedSeq: Int64 { core.window.lastAckedSeq }
     /// Transfers sent and not yet acknowledged (never more than the window).
-    public var transfersInFlight: Int { core.window.transfersInFlight }
+    package var transfersInFlight: Int { core.window.transfersInFlight }
     /// Fault injection (`runway link fail-next`): how many transfers are still to fail, and with what.
-    public var failNextCount: Int { core.window.failNextCount }
-    public var failNextCode: WCError.Code { core.window.failNextCode }
+    package var failNextCount: Int { core.window.failNextCount }
+    package var failNextCode: WCError.Code { core.window.failNextCode }
 
     /// Queues `userInfo` for delivery to the counterpart: committed to the outbox (fsync) before this
     /// returns, delivered in order, kept until the counterpart has made it durable.
     @discardableResult
-    public func transferUserInfo(_ userInfo: UserInfo) throws -> UserInfoTransfer {
+    package func transferUserInfo(_ userInfo: UserInfo) throws -> UserInfoTransfer {
         try transferUserInfo(batch: [userInfo])[0]
     }
 
     /// Queues several transfers in one transaction (one fsync, not one per transfer).
-    public func transferUserInfo(batch: [UserInfo]) throws -> [UserInfoTransfer] {
+    package func transferUserInfo(batch: [UserInfo]) throws -> [UserInfoTransfer] {
         try requireActivated()
         try requireCounterpartApp()
         let payloads = try checkedPayloads(batch)
@@ -50,7 +50,7 @@ extension Session {
     /// one outbox transaction: the whole series is durable together or not at all, and only one slice
     /// is in memory at once. The session owns the outbox, so it opens the transaction. Returns the
     /// first and last transfer ids (0 if the series was empty).
-    public func transferUserInfo(slices next: () throws -> [UserInfo]?) throws -> (first: Int64, last: Int64) {
+    package func transferUserInfo(slices next: () throws -> [UserInfo]?) throws -> (first: Int64, last: Int64) {
         try requireActivated()
         try requireCounterpartApp()
         var first: Int64 = 0, last: Int64 = 0
@@ -82,29 +82,29 @@ extension Session {
 
     /// The userInfo of transfer `seq` while the outbox still holds it (it does until the app has been
     /// told the transfer finished), nil after.
-    public func outboxUserInfo(seq: Int64, lane: TransferLane = .userInfo) throws -> UserInfo? {
+    package func outboxUserInfo(seq: Int64, lane: TransferLane = .userInfo) throws -> UserInfo? {
         guard let payload = try (lane == .complication ? complicationOutbox : outbox).payload(seq: seq) else { return nil }
         return try PropertyListCodec.decodeDictionary(payload)
     }
 
     /// The transfers queued and not yet acknowledged (`outstandingUserInfoTransfers.count`).
-    public func outstandingUserInfoTransferCount() throws -> Int { try outbox.count() }
+    package func outstandingUserInfoTransferCount() throws -> Int { try outbox.count() }
 
     /// Everything this side has queued for the other and not yet seen acknowledged, every lane: what
     /// the handshake says is pending (phone-os launches the app for it).
-    public func outstandingTransferCount() throws -> Int { try outbox.count() + complicationOutbox.count() + fileOutbox.count() }
+    package func outstandingTransferCount() throws -> Int { try outbox.count() + complicationOutbox.count() + fileOutbox.count() }
 
     /// Cancels a queued transfer; false if it was already delivered (or never existed).
     ///
     /// A transfer already on the wire (`isOnTheWire`) is not cancelled either: the counterpart may be
     /// storing it right now, and a cancel that might or might not take would be worse than none.
-    public func cancelUserInfoTransfer(seq: Int64) throws -> Bool {
+    package func cancelUserInfoTransfer(seq: Int64) throws -> Bool {
         try cancelUserInfoTransferTelling(seq: seq) == .cancelled
     }
 
     /// Cancels transfer `seq` if it can be, and otherwise says why not — the four cases a user must tell
     /// apart (`runway … cancel`): already cancelled, already delivered, on the wire, never made.
-    public func cancelUserInfoTransferTelling(seq: Int64) throws -> TransferCancellation {
+    package func cancelUserInfoTransferTelling(seq: Int64) throws -> TransferCancellation {
         if isOnTheWire(seq) { return .onTheWire }
         if try outbox.cancel(seq: seq) {
             logger.info("transfer.cancelled", ["seq": seq])
@@ -115,13 +115,13 @@ extension Session {
 
     /// Whether transfer `seq` is still outstanding, and so `isTransferring` — as Apple documents it,
     /// true for every transfer not yet delivered, queued ones included.
-    public func transferState(seq: Int64, lane: TransferLane = .userInfo) throws -> (outstanding: Bool, transferring: Bool) {
+    package func transferState(seq: Int64, lane: TransferLane = .userInfo) throws -> (outstanding: Bool, transferring: Bool) {
         let outstanding = try (lane == .complication ? complicationOutbox : outbox).contains(seq: seq)
         return (outstanding, outstanding)
     }
 
     /// Cancels complication transfer `seq` if it is queued and not on the wire (`WCSessionUserInfoTransfer.cancel()`).
-    public func cancelComplicationTransfer(seq: Int64) throws -> Bool {
+    package func cancelComplicationTransfer(seq: Int64) throws -> Bool {
         guard !(channel != nil && core.complicationWindow.isOnTheWire(seq)) else { return false }
         let cancelled = try complicationOutbox.cancel(seq: seq)
         if cancelled { logger.info("transfer.cancelled", ["seq": seq, "lane": "complication"]) }
@@ -130,11 +130,11 @@ extension Session {
 
     /// Internal to the simulator (no WatchConnectivity property): sent on the current link and not
     /// yet acknowledged. Such a transfer cannot be cancelled.
-    public func isOnTheWire(_ seq: Int64) -> Bool { channel != nil && core.window.isOnTheWire(seq) }
+    package func isOnTheWire(_ seq: Int64) -> Bool { channel != nil && core.window.isOnTheWire(seq) }
 
     /// The outstanding transfers, oldest first (`outstandingUserInfoTransfers`), at most `limit`; every
     /// one `isTransferring`, and whether it is on the wire right now.
-    public func outstandingUserInfoTransfers(limit: Int) throws -> [(transfer: UserInfoTransfer, isTransferring: Bool, onTheWire: Bool)] {
+    package func outstandingUserInfoTransfers(limit: Int) throws -> [(transfer: UserInfoTransfer, isTransferring: Bool, onTheWire: Bool)] {
         try outbox.first(limit).map { entry in
             let userInfo = (try? PropertyListCodec.decodeDictionary(entry.payload)) ?? [:]
             return (UserInfoTransfer(seq: entry.seq, userInfo: userInfo), true, isOnTheWire(entry.seq))
@@ -237,7 +237,7 @@ extension Session {
     }
 
     /// `runway link fail-next`: the next `count` transfers the pump takes finish with `code`.
-    public func failNextTransfers(_ count: Int, code: WCError.Code) {
+    package func failNextTransfers(_ count: Int, code: WCError.Code) {
         core.window.failNext(count, code: code)
         logger.warning("fault.fail-next", ["transfers": count, "code": code.rawValue])
     }

@@ -2,23 +2,23 @@ import Posix
 import Storage
 
 /// Which device a session runs on.
-public enum DeviceRole: String, Sendable, CaseIterable {
+package enum DeviceRole: String, Sendable, CaseIterable {
     case phone
     case watch
 
-    public var counterpart: DeviceRole { self == .phone ? .watch : .phone }
+    package var counterpart: DeviceRole { self == .phone ? .watch : .phone }
 }
 
 /// What `runway pair` records in both homes.
-public struct Pairing: Equatable, Sendable {
-    public var pairingID: String
-    public var phoneDeviceID: String
-    public var watchDeviceID: String
+package struct Pairing: Equatable, Sendable {
+    package var pairingID: String
+    package var phoneDeviceID: String
+    package var watchDeviceID: String
     /// Where the phone's link socket is: the watch connects there.
-    public var phoneLinkSocket: String
-    public var pairedAt: Double
+    package var phoneLinkSocket: String
+    package var pairedAt: Double
 
-    public init(pairingID: String, phoneDeviceID: String, watchDeviceID: String, phoneLinkSocket: String, pairedAt: Double) {
+    package init(pairingID: String, phoneDeviceID: String, watchDeviceID: String, phoneLinkSocket: String, pairedAt: Double) {
         self.pairingID = pairingID
         self.phoneDeviceID = phoneDeviceID
         self.watchDeviceID = watchDeviceID
@@ -26,7 +26,7 @@ public struct Pairing: Equatable, Sendable {
         self.pairedAt = pairedAt
     }
 
-    public func counterpartID(of role: DeviceRole) -> String {
+    package func counterpartID(of role: DeviceRole) -> String {
         role == .phone ? watchDeviceID : phoneDeviceID
     }
 }
@@ -34,8 +34,8 @@ public struct Pairing: Equatable, Sendable {
 /// The session's tables in a device's store: identity, pairing, the outbox of queued transfers and
 /// the receive cursors that make resends harmless. The app's own tables live in the same database, so a
 /// received transfer and what the app saved from it commit together.
-public enum SessionStore {
-    public static let migrations: [Migration] = [
+package enum SessionStore {
+    package static let migrations: [Migration] = [
         Migration(
             "connectivity.1",
             """
@@ -100,7 +100,7 @@ public enum SessionStore {
     // MARK: - Identity
 
     /// This store's device id, created on first use.
-    public static func deviceID(_ database: Database, role: DeviceRole) throws -> String {
+    package static func deviceID(_ database: Database, role: DeviceRole) throws -> String {
         if let existing = try identityValue(database, "device_id") { return existing }
         let id = Identifier.uuid()
         try database.transaction {
@@ -111,21 +111,21 @@ public enum SessionStore {
     }
 
     /// This store's device id if it has one (read only: `deviceID` creates one).
-    public static func recordedDeviceID(_ database: Database) throws -> String? {
+    package static func recordedDeviceID(_ database: Database) throws -> String? {
         try identityValue(database, "device_id")
     }
 
     /// The role recorded in this store, if any: a phone home is not a watch home.
-    public static func recordedRole(_ database: Database) throws -> DeviceRole? {
+    package static func recordedRole(_ database: Database) throws -> DeviceRole? {
         try identityValue(database, "role").flatMap(DeviceRole.init(rawValue:))
     }
 
     /// Device-state values kept across restarts (this app's state, the counterpart's last known state).
-    public static func stateValue(_ database: Database, _ key: String) throws -> String? {
+    package static func stateValue(_ database: Database, _ key: String) throws -> String? {
         try identityValue(database, "state." + key)
     }
 
-    public static func setStateValue(_ database: Database, _ key: String, _ value: String) throws {
+    package static func setStateValue(_ database: Database, _ key: String, _ value: String) throws {
         try setIdentityValue(database, "state." + key, value)
     }
 
@@ -151,7 +151,7 @@ public enum SessionStore {
 
     // MARK: - Pairing
 
-    public static func pairing(_ database: Database) throws -> Pairing? {
+    package static func pairing(_ database: Database) throws -> Pairing? {
         let query = try database.statement(
             literal: """
                 SELECT pairing_id, phone_device_id, watch_device_id, phone_link_socket, paired_at FROM cx_pairing
@@ -163,7 +163,7 @@ public enum SessionStore {
             phoneLinkSocket: query.string(at: 3), pairedAt: query.double(at: 4))
     }
 
-    public static func setPairing(_ database: Database, _ pairing: Pairing) throws {
+    package static func setPairing(_ database: Database, _ pairing: Pairing) throws {
         try database.transaction { try writePairing(database, pairing) }
     }
 
@@ -186,7 +186,7 @@ public enum SessionStore {
     // MARK: - Receive cursor
 
     /// The highest sequence number of `lane` durably received from `peer` (0 if none).
-    public static func receiveCursor(_ database: Database, peer: String, lane: TransferLane = .userInfo) throws -> Int64 {
+    package static func receiveCursor(_ database: Database, peer: String, lane: TransferLane = .userInfo) throws -> Int64 {
         let query =
             lane == .userInfo
             ? try database.statement(literal: "SELECT last_seq FROM cx_receive_cursor WHERE peer_device_id = ?")
@@ -227,7 +227,7 @@ public enum SessionStore {
     /// the receive cursors stay: they are the device's (a transfer already delivered is still not
     /// delivered twice). The bytes of files (`FileQueue`) are the caller's to remove. `state` values are
     /// set in the same transaction (the watch's `app.installed`: gone with its data, or not at all).
-    public static func forgetApp(_ database: Database, settingState state: [(key: String, value: String)] = []) throws {
+    package static func forgetApp(_ database: Database, settingState state: [(key: String, value: String)] = []) throws {
         try database.transaction {
             for lane in TransferLane.allCases { try Outbox(database: database, lane: lane).forgetEverything() }
             try PairedWatches.forgetParked(database)
@@ -239,16 +239,16 @@ public enum SessionStore {
 
     // MARK: - Application context
 
-    public enum ContextDirection: String, Sendable { case sent, received }
+    package enum ContextDirection: String, Sendable { case sent, received }
 
-    public struct StoredContext: Sendable, Equatable {
-        public var peerDeviceID: String
-        public var version: Int64
-        public var payload: [UInt8]
-        public var ackedVersion: Int64
+    package struct StoredContext: Sendable, Equatable {
+        package var peerDeviceID: String
+        package var version: Int64
+        package var payload: [UInt8]
+        package var ackedVersion: Int64
     }
 
-    public static func context(_ database: Database, _ direction: ContextDirection) throws -> StoredContext? {
+    package static func context(_ database: Database, _ direction: ContextDirection) throws -> StoredContext? {
         let query = try database.statement(
             "SELECT peer_device_id, version, payload, acked_version FROM cx_context WHERE direction = ?")
         defer { query.reset() }

@@ -2,7 +2,7 @@ import Posix
 import Storage
 
 /// What `Session.switchWatch(to:)` came to.
-public enum WatchSwitchOutcome: Equatable, Sendable {
+package enum WatchSwitchOutcome: Equatable, Sendable {
     /// The watch asked for is the active one already: nothing happened.
     case alreadyActive(PairedWatch)
     /// The active watch is now `to`; the app heard `sessionDidBecomeInactive` and, an iteration later,
@@ -14,18 +14,18 @@ public enum WatchSwitchOutcome: Equatable, Sendable {
 
 extension Session {
     /// The watches paired with this phone (`runway pair` adds them), the active one among them.
-    public func pairedWatches() throws -> [PairedWatch] { try PairedWatches.all(database) }
+    package func pairedWatches() throws -> [PairedWatch] { try PairedWatches.all(database) }
 
     /// Fault injection (the test command `receive-hold on|off`): the link is not read while held, so
     /// what the counterpart sends waits in transit — on the phone a watch switch then has something to
     /// deliver; on the watch the switch's acknowledgements and its closing error frame arrive in one read.
     /// Only the current link: the next one is read as usual.
-    public func holdReceiving(_ held: Bool) {
+    package func holdReceiving(_ held: Bool) {
         channel?.holdReceiving(held)
     }
 
     /// How many transfers are queued for each inactive watch (by device id).
-    public func parkedTransferCounts() throws -> [String: Int] { try PairedWatches.parkedCounts(database) }
+    package func parkedTransferCounts() throws -> [String: Int] { try PairedWatches.parkedCounts(database) }
 
     /// Makes the watch `name` (its device id or its home) the active one, as the user switching watches
     /// on the iPhone does. With an activated session, Apple's order: the session goes `inactive`
@@ -35,7 +35,7 @@ extension Session {
     /// transfer queued for the old watch stays queued for it — and an iteration later the session is
     /// `notActivated` (`sessionDidDeactivate`): the app must `activate()` again to talk to the new watch.
     /// Not activated (the app has not activated yet): only the store changes.
-    public func switchWatch(to name: String) throws -> WatchSwitchOutcome {
+    package func switchWatch(to name: String) throws -> WatchSwitchOutcome {
         guard role == .phone else { throw WCError(.genericError, "only the phone has several watches to switch between") }
         let target = try PairedWatches.resolve(database, name)
         let active = try SessionStore.pairing(database)

@@ -8,7 +8,7 @@ extension Session {
     /// phone's `startWatchApp(toHandle:)`, the watch's `workoutStarted`/`workoutFailed`, `stopWorkout`).
     /// Not a userInfo and not a message: nothing is queued, nothing is retried. False if the link is down.
     @discardableResult
-    public func sendWorkoutEvent(_ event: UserInfo) -> Bool {
+    package func sendWorkoutEvent(_ event: UserInfo) -> Bool {
         guard let channel, activationState == .activated else { return false }
         channel.send(Frame(.workout, PropertyListCodec.encode(event)).encoded)
         logger.debug("link.workout-sent", ["kind": event["kind"]?.stringValue ?? "?"])

@@ -8,9 +8,9 @@ import PropertyLists
 /// default and never reach the app (a new delegate method belongs here too, and in `DelegateEvent`).
 ///
 /// The session holds its delegate weakly: whoever installs this keeps it (and it keeps the app's delegate).
-public final class TracingDelegate: SessionDelegate {
-    public let inner: SessionDelegate
-    public let trace: DelegateTrace
+package final class TracingDelegate: SessionDelegate {
+    package let inner: SessionDelegate
+    package let trace: DelegateTrace
     /// The keys of the last received userInfo, and their encoding: every flight has the same keys, so
     /// the receive path compares bytes instead of making strings per transfer.
     private var cachedKeyBytes: [[UInt8]] = []
@@ -20,35 +20,35 @@ public final class TracingDelegate: SessionDelegate {
     private var batchLast: Int64 = 0
     private var batchCount = 0
 
-    public init(_ inner: SessionDelegate, trace: DelegateTrace) {
+    package init(_ inner: SessionDelegate, trace: DelegateTrace) {
         self.inner = inner
         self.trace = trace
     }
 
-    public func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
+    package func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
         trace.record(.activationDidComplete(state: state, error: error.map { "\($0)" }))
         inner.session(session, activationDidCompleteWith: state, error: error)
     }
 
-    public func sessionDidBecomeInactive(_ session: Session) {
+    package func sessionDidBecomeInactive(_ session: Session) {
         trace.record(.didBecomeInactive)
         inner.sessionDidBecomeInactive(session)
     }
 
-    public func sessionDidDeactivate(_ session: Session) {
+    package func sessionDidDeactivate(_ session: Session) {
         trace.record(.didDeactivate)
         inner.sessionDidDeactivate(session)
     }
 
     // MARK: - Receiving
 
-    public func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
+    package func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
         guard let outcome = inner.session(session, didReceiveEncodedUserInfo: bytes, transfer: transfer) else { return nil }
         noteReceived(transfer, keys: keys(ofEncoded: bytes), bytes: bytes.count, outcome: outcome)
         return outcome
     }
 
-    public func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
+    package func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
         let outcome = inner.session(session, didReceiveUserInfo: userInfo, transfer: transfer)
         noteReceived(transfer, keys: userInfo.keys.sorted(), bytes: PropertyListCodec.encode(userInfo).count, outcome: outcome)
         return outcome
@@ -67,17 +67,17 @@ public final class TracingDelegate: SessionDelegate {
         batchCount += 1
     }
 
-    public func sessionWillReceiveTransfers(_ session: Session) { inner.sessionWillReceiveTransfers(session) }
+    package func sessionWillReceiveTransfers(_ session: Session) { inner.sessionWillReceiveTransfers(session) }
 
-    public func sessionWillCommitReceivedTransfers(_ session: Session) throws { try inner.sessionWillCommitReceivedTransfers(session) }
+    package func sessionWillCommitReceivedTransfers(_ session: Session) throws { try inner.sessionWillCommitReceivedTransfers(session) }
 
-    public func sessionDidCommitReceivedTransfers(_ session: Session) {
+    package func sessionDidCommitReceivedTransfers(_ session: Session) {
         trace.record(.didCommitReceivedTransfers(first: batchFirst ?? 0, last: batchFirst == nil ? 0 : batchLast, count: batchCount))
         resetBatch()
         inner.sessionDidCommitReceivedTransfers(session)
     }
 
-    public func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
+    package func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
         trace.record(.didRollBackReceivedTransfers(error: "\(error)"))
         resetBatch()
         inner.session(session, didRollBackReceivedTransfers: error)
@@ -147,7 +147,7 @@ public final class TracingDelegate: SessionDelegate {
 
     // MARK: - Finished transfers, contexts, messages, state
 
-    public func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
+    package func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) {
         if transfer.lane == .file {
             trace.record(.didFinishFileTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error))
         } else {
@@ -157,7 +157,7 @@ public final class TracingDelegate: SessionDelegate {
         inner.session(session, didFinish: transfer, error: error)
     }
 
-    public func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
+    package func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
         let size = PropertyListCodec.encode(context).count
         trace.record(
             .didReceiveApplicationContext(
@@ -166,7 +166,7 @@ public final class TracingDelegate: SessionDelegate {
         inner.session(session, didReceiveApplicationContext: context)
     }
 
-    public func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
+    package func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
         let size = PropertyListCodec.encode(message).count
         var replied = false
         inner.session(session, didReceiveMessage: message) { answer in
@@ -182,7 +182,7 @@ public final class TracingDelegate: SessionDelegate {
     }
 
     /// A message sent without a reply handler (the sender expects no answer).
-    public func session(_ session: Session, didReceiveMessage message: UserInfo) {
+    package func session(_ session: Session, didReceiveMessage message: UserInfo) {
         let size = PropertyListCodec.encode(message).count
         trace.record(
             .didReceiveMessage(
@@ -191,7 +191,7 @@ public final class TracingDelegate: SessionDelegate {
         inner.session(session, didReceiveMessage: message)
     }
 
-    public func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
+    package func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
         var replied = false
         inner.session(session, didReceiveMessageData: data) { answer in
             replied = true
@@ -200,27 +200,27 @@ public final class TracingDelegate: SessionDelegate {
         trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: true, repliedAtOnce: replied))
     }
 
-    public func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
+    package func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
         trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: false, repliedAtOnce: false))
         inner.session(session, didReceiveMessageData: data)
     }
 
-    public func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
+    package func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
         let outcome = inner.session(session, didReceiveFile: file)
         trace.record(.didReceiveFile(seq: file.seq, name: file.description.name, bytes: file.description.size, outcome: outcome))
         return outcome
     }
 
-    public func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
+    package func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
         inner.session(session, fileTransfer: seq, didProgress: completed, of: total)
     }
 
-    public func sessionReachabilityDidChange(_ session: Session) {
+    package func sessionReachabilityDidChange(_ session: Session) {
         trace.record(.reachabilityDidChange(reachable: session.isReachable))
         inner.sessionReachabilityDidChange(session)
     }
 
-    public func sessionWatchStateDidChange(_ session: Session) {
+    package func sessionWatchStateDidChange(_ session: Session) {
         trace.record(.watchStateDidChange(paired: session.isPaired, watchAppInstalled: session.isWatchAppInstalled))
         inner.sessionWatchStateDidChange(session)
     }

@@ -2,19 +2,19 @@ import Glibc
 import Posix
 
 /// The phone's side of the link: listens on `link.sock` in its home and accepts the paired watch.
-public final class UnixLinkListener: LinkTransport {
-    public let address: UnixSocketAddress
+package final class UnixLinkListener: LinkTransport {
+    package let address: UnixSocketAddress
     private let loop: EventLoop
     private let logger: Logger
     private let listener: UnixListener
     private var connections: [ObjectIdentifier: UnixLinkConnection] = [:]
     /// At most this many connections in their handshake at once; a new one evicts the oldest (a flood of
     /// idle connections must neither starve the real watch of descriptors nor keep it out).
-    public var maximumPendingHandshakes = 64
+    package var maximumPendingHandshakes = 64
     /// How long a new connection has to complete its handshake (a silent or trickling client is closed).
-    public var handshakeTimeoutMilliseconds: UInt64 = 5000
+    package var handshakeTimeoutMilliseconds: UInt64 = 5000
 
-    public init(address: UnixSocketAddress, loop: EventLoop, logger: Logger) {
+    package init(address: UnixSocketAddress, loop: EventLoop, logger: Logger) {
         self.address = address
         self.loop = loop
         self.logger = logger
@@ -25,12 +25,12 @@ public final class UnixLinkListener: LinkTransport {
     private var adoptedConnections: [FileDescriptor] = []
 
     /// Listens on the supervisor's socket instead of binding one (socket activation).
-    public func adopt(listener fd: FileDescriptor) { listener.adopt(fd) }
+    package func adopt(listener fd: FileDescriptor) { listener.adopt(fd) }
 
     /// Serves a connection the supervisor accepted (its first frame still unread) once started.
-    public func adopt(connection fd: FileDescriptor) { adoptedConnections.append(fd) }
+    package func adopt(connection fd: FileDescriptor) { adoptedConnections.append(fd) }
 
-    public func start(_ session: Session) throws {
+    package func start(_ session: Session) throws {
         listener.onAccept = { [unowned self, unowned session] fd in self.accepted(fd, session) }
         try listener.start()
         logger.info("link.listening", ["socket": address.path, "supervised": listener.isSupervised])
@@ -39,7 +39,7 @@ public final class UnixLinkListener: LinkTransport {
         for fd in adopted { accepted(fd, session) }
     }
 
-    public func stop() {
+    package func stop() {
         for connection in connections.values { connection.close(error: nil, reason: "phone shutting down") }
         connections.removeAll()
         listener.stop()
@@ -52,7 +52,7 @@ public final class UnixLinkListener: LinkTransport {
     /// by at most the time 64 newer ones take to arrive — it is never locked out.
     /// Binds `link.sock` afresh if its file was removed (see `UnixListener.ensureBound`).
     @discardableResult
-    public func ensureBound() throws -> UnixListener.BindingState { try listener.ensureBound() }
+    package func ensureBound() throws -> UnixListener.BindingState { try listener.ensureBound() }
 
     private func accepted(_ fd: FileDescriptor, _ session: Session) {
         let pending = connections.values.filter { $0.state == .handshaking }
@@ -75,7 +75,7 @@ public final class UnixLinkListener: LinkTransport {
 
 /// The watch's side of the link: connects to the phone's link socket, and while the phone is down (or
 /// out of range) keeps retrying with exponential backoff. Transfers keep queueing in the outbox meanwhile.
-public final class UnixLinkConnector: LinkTransport {
+package final class UnixLinkConnector: LinkTransport {
     private let loop: EventLoop
     private let logger: Logger
     private var connection: UnixLinkConnection?
@@ -87,13 +87,13 @@ public final class UnixLinkConnector: LinkTransport {
     private var storageFailures = 0
     private var phoneWatcher: DirectoryWatcher?
     /// Backoff bounds, in milliseconds.
-    public var initialBackoffMilliseconds: UInt64 = 20
-    public var maximumBackoffMilliseconds: UInt64 = 1000
+    package var initialBackoffMilliseconds: UInt64 = 20
+    package var maximumBackoffMilliseconds: UInt64 = 1000
     /// How long the phone has to answer the hello.
-    public var handshakeTimeoutMilliseconds: UInt64 = 5000
+    package var handshakeTimeoutMilliseconds: UInt64 = 5000
 
     /// While false the link is "out of range": no connection is made (`runway link down`).
-    public var isEnabled = true {
+    package var isEnabled = true {
         didSet {
             guard isEnabled != oldValue else { return }
             inRangeChanged(reason: "link taken down")
@@ -101,7 +101,7 @@ public final class UnixLinkConnector: LinkTransport {
     }
 
     /// The air the link's connections travel through (`runway link set`, docs/link-conditions.md).
-    public let air = LinkAir()
+    package let air = LinkAir()
 
     /// Not taken down (`runway link down`) and not out of range (`runway link set --range out`).
     private var mayConnect: Bool { isEnabled && air.conditions.range != .out }
@@ -109,7 +109,7 @@ public final class UnixLinkConnector: LinkTransport {
     /// New conditions for the air: the connection in place carries on under them (frames already in the
     /// air keep their times); `range out` cuts it and keeps the watch from connecting, `near` or `wifi`
     /// connects again.
-    public func setConditions(_ conditions: LinkConditions) {
+    package func setConditions(_ conditions: LinkConditions) {
         let before = mayConnect
         air.conditions = conditions
         if conditions.shape.isClear { connection?.landTheAir() }
@@ -127,18 +127,18 @@ public final class UnixLinkConnector: LinkTransport {
         }
     }
 
-    public init(loop: EventLoop, logger: Logger) {
+    package init(loop: EventLoop, logger: Logger) {
         self.loop = loop
         self.logger = logger
     }
 
-    public func start(_ session: Session) throws {
+    package func start(_ session: Session) throws {
         self.session = session
         running = true
         connectSoon(afterMilliseconds: 0)
     }
 
-    public func stop() {
+    package func stop() {
         running = false
         if let retryTimer { loop.cancel(retryTimer) }
         if let phoneWatcher { loop.unregister(phoneWatcher.descriptor.rawValue) }
@@ -147,16 +147,16 @@ public final class UnixLinkConnector: LinkTransport {
         connection = nil
     }
 
-    public var isConnected: Bool { connection?.state == .established }
+    package var isConnected: Bool { connection?.state == .established }
 
     /// What the current connection holds in the air now (`runway link show`).
-    public var bytesInAir: Int { connection?.bytesInAir ?? 0 }
+    package var bytesInAir: Int { connection?.bytesInAir ?? 0 }
 
     /// In range (`runway link up`) and running: a waiting message may try to reach the phone.
-    public var canWakeCounterpart: Bool { running && mayConnect }
+    package var canWakeCounterpart: Bool { running && mayConnect }
 
     /// Connects at once for a waiting message; a connection already in its handshake decides first.
-    public func wakeCounterpart() {
+    package func wakeCounterpart() {
         guard connection == nil else { return }
         attempt = 0
         connectSoon(afterMilliseconds: 0)

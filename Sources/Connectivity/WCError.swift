@@ -1,6 +1,6 @@
 /// WatchConnectivity's error codes (`WCError.Code`), with Apple's numbers and names.
-public struct WCError: Error, Equatable, CustomStringConvertible, Sendable {
-    public enum Code: Int, Sendable, CaseIterable {
+package struct WCError: Error, Equatable, CustomStringConvertible, Sendable {
+    package enum Code: Int, Sendable, CaseIterable {
         case genericError = 7001
         case sessionNotSupported = 7002
         case sessionMissingDelegate = 7003
@@ -22,25 +22,25 @@ public struct WCError: Error, Equatable, CustomStringConvertible, Sendable {
         case watchOnlyApp = 7019
 
         /// The case name, as Apple spells it (`payloadTooLarge`).
-        public var name: String { String(describing: self) }
+        package var name: String { String(describing: self) }
     }
 
-    public let code: Code
-    public let message: String
+    package let code: Code
+    package let message: String
     /// The refusal came from an iPhone not unlocked since it restarted (`runway phone reboot`): the
     /// watch's `iOSDeviceNeedsUnlockAfterRebootForReachability` (carried in the `error` frame).
-    public var lockedAfterReboot = false
+    package var lockedAfterReboot = false
 
-    public init(_ code: Code, _ message: String = "", lockedAfterReboot: Bool = false) {
+    package init(_ code: Code, _ message: String = "", lockedAfterReboot: Bool = false) {
         self.code = code
         self.message = message
         self.lockedAfterReboot = lockedAfterReboot
     }
 
-    public var name: String { code.name }
+    package var name: String { code.name }
 
     /// `7009 payloadTooLarge: userInfo is 70000 bytes, more than 65536`
-    public var description: String {
+    package var description: String {
         message.isEmpty ? "\(code.rawValue) \(code.name)" : "\(code.rawValue) \(code.name): \(message)"
     }
 }

@@ -5,20 +5,20 @@ import Posix
 /// tests of the session's logic (as NIOEmbedded is to NIOPosix), in a test-support module the daemons do
 /// not link. It runs the link's real handshake and codec; bytes written on one end are cut into frames and
 /// delivered to the other end at the end of the loop iteration; nothing touches a socket.
-public final class MemoryLink {
-    public final class End: LinkChannel {
+package final class MemoryLink {
+    package final class End: LinkChannel {
         fileprivate weak var link: MemoryLink?
         fileprivate unowned let session: Session
-        public private(set) var sentFrames: [Frame] = []
-        public fileprivate(set) var isClosed = false
+        package private(set) var sentFrames: [Frame] = []
+        package fileprivate(set) var isClosed = false
         /// When true, everything sent is dropped (frames lost in flight before a crash).
-        public var dropsOutgoing = false
+        package var dropsOutgoing = false
         /// Frames sent for which this says true are dropped (one kind of answer lost).
-        public var drops: ((Frame) -> Bool)?
+        package var drops: ((Frame) -> Bool)?
 
         fileprivate init(session: Session) { self.session = session }
 
-        public func send(_ frames: [UInt8]) {
+        package func send(_ frames: [UInt8]) {
             guard !isClosed, let link, !dropsOutgoing else { return }
             let decoded = FrameDecoder().decodeAll(
                 from: {
@@ -29,27 +29,27 @@ public final class MemoryLink {
             link.deliver(kept, from: self)
         }
 
-        public var pendingOutboundBytes: Int { 0 }
-        public func requestDrainNotification() {}
+        package var pendingOutboundBytes: Int { 0 }
+        package func requestDrainNotification() {}
 
         /// Like a socket: what was sent before the close still reaches the other end, then it closes.
-        public func close(error: WCError?, reason: String) {
+        package func close(error: WCError?, reason: String) {
             guard !isClosed, let link else { return }
             if let error { send(Frame(.error, ErrorFrame.encode(error)).encoded) }
             link.loop.deferToEndOfIteration { [weak link] in link?.closeBoth(reason: reason) }
         }
     }
 
-    public let loop: EventLoop
-    public let a: End
-    public let b: End
-    public private(set) var closeReason: String?
+    package let loop: EventLoop
+    package let a: End
+    package let b: End
+    package private(set) var closeReason: String?
 
     /// Connects two activated sessions by the link's real handshake (`LinkHandshake`), its frames
     /// encoded and decoded as on a socket: the watch's `hello`, the phone's verdict and `welcome`, the
     /// watch's verdict. Throws if either session cannot say who it is (not activated, not paired); returns
     /// nil, with the refusal in `closeReason`, if either side refuses the other.
-    public static func connect(_ watch: Session, _ phone: Session, loop: EventLoop) throws -> MemoryLink? {
+    package static func connect(_ watch: Session, _ phone: Session, loop: EventLoop) throws -> MemoryLink? {
         _ = try watch.makeHandshake()
         _ = try phone.makeHandshake()
         let link = MemoryLink(watch, phone, loop: loop)
@@ -114,7 +114,7 @@ public final class MemoryLink {
     }
 
     /// Cuts the link, as when a device goes out of range or its process dies.
-    public func closeBoth(reason: String) {
+    package func closeBoth(reason: String) {
         guard !a.isClosed else { return }
         closeReason = reason
         a.isClosed = true

@@ -4,18 +4,18 @@ import JSONText
 
 /// `files`: the file transfers outstanding (with the bytes the counterpart has made durable) and the
 /// files received (where the app keeps them).
-public struct FilesReply: ControlReply {
-    public struct Outstanding: Codable, Sendable, Equatable {
-        public var transferId: Int64
-        public var name: String
-        public var path: String
-        public var bytes: Int64
-        public var sha256: String
-        public var completedBytes: Int64
-        public var isTransferring: Bool
+package struct FilesReply: ControlReply {
+    package struct Outstanding: Codable, Sendable, Equatable {
+        package var transferId: Int64
+        package var name: String
+        package var path: String
+        package var bytes: Int64
+        package var sha256: String
+        package var completedBytes: Int64
+        package var isTransferring: Bool
         /// Typed JSON; absent without metadata.
-        public var metadata: [String: JSONValue]?
-        public init(
+        package var metadata: [String: JSONValue]?
+        package init(
             transferId: Int64, name: String, path: String, bytes: Int64, sha256: String, completedBytes: Int64, isTransferring: Bool,
             metadata: [String: JSONValue]?
         ) {
@@ -29,18 +29,18 @@ public struct FilesReply: ControlReply {
             self.metadata = metadata
         }
     }
-    public struct Received: Codable, Sendable, Equatable {
+    package struct Received: Codable, Sendable, Equatable {
         /// The sender's device id.
-        public var from: String
-        public var transferId: Int64
-        public var name: String
-        public var path: String
-        public var bytes: Int64
-        public var sha256: String
+        package var from: String
+        package var transferId: Int64
+        package var name: String
+        package var path: String
+        package var bytes: Int64
+        package var sha256: String
         /// ISO 8601.
-        public var receivedAt: String
-        public var metadata: [String: JSONValue]?
-        public init(
+        package var receivedAt: String
+        package var metadata: [String: JSONValue]?
+        package init(
             from: String, transferId: Int64, name: String, path: String, bytes: Int64, sha256: String, receivedAt: String, metadata: [String: JSONValue]?
         ) {
             self.from = from
@@ -53,9 +53,9 @@ public struct FilesReply: ControlReply {
             self.metadata = metadata
         }
     }
-    public var outstanding: [Outstanding]
-    public var received: [Received]
-    public init(outstanding: [Outstanding], received: [Received]) {
+    package var outstanding: [Outstanding]
+    package var received: [Received]
+    package init(outstanding: [Outstanding], received: [Received]) {
         self.outstanding = outstanding
         self.received = received
     }
@@ -63,13 +63,13 @@ public struct FilesReply: ControlReply {
 
 /// `received`: the userInfo dictionaries delivered to the app that are not flights, oldest first, in
 /// typed JSON — a JSON array of them, as the apps always answered.
-public struct ReceivedReply: ControlListReply {
-    public var userInfos: [[String: JSONValue]]
-    public init(_ userInfos: [[String: JSONValue]]) { self.userInfos = userInfos }
+package struct ReceivedReply: ControlListReply {
+    package var userInfos: [[String: JSONValue]]
+    package init(_ userInfos: [[String: JSONValue]]) { self.userInfos = userInfos }
 
-    public init(from decoder: any Decoder) throws { userInfos = try decoder.singleValueContainer().decode([[String: JSONValue]].self) }
+    package init(from decoder: any Decoder) throws { userInfos = try decoder.singleValueContainer().decode([[String: JSONValue]].self) }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(userInfos)
     }
@@ -77,21 +77,21 @@ public struct ReceivedReply: ControlListReply {
 
 /// `groups`: the groups of a view the user opened or closed (month key → expanded); the rest follow
 /// their defaults.
-public struct GroupsReply: ControlReply {
-    public var view: String
-    public var remembered: [String: Bool]
-    public init(view: String, remembered: [String: Bool]) {
+package struct GroupsReply: ControlReply {
+    package var view: String
+    package var remembered: [String: Bool]
+    package init(view: String, remembered: [String: Bool]) {
         self.view = view
         self.remembered = remembered
     }
 }
 
 /// `group-set`: the group remembered open or closed.
-public struct GroupSetReply: ControlReply {
-    public var view: String
-    public var key: String
-    public var expanded: Bool
-    public init(view: String, key: String, expanded: Bool) {
+package struct GroupSetReply: ControlReply {
+    package var view: String
+    package var key: String
+    package var expanded: Bool
+    package init(view: String, key: String, expanded: Bool) {
         self.view = view
         self.key = key
         self.expanded = expanded
@@ -99,27 +99,27 @@ public struct GroupSetReply: ControlReply {
 }
 
 /// `groups-reset`: how many remembered groups of the view were forgotten.
-public struct GroupsResetReply: ControlReply {
-    public var view: String
-    public var forgotten: Int64
-    public init(view: String, forgotten: Int64) {
+package struct GroupsResetReply: ControlReply {
+    package var view: String
+    package var forgotten: Int64
+    package init(view: String, forgotten: Int64) {
         self.view = view
         self.forgotten = forgotten
     }
 }
 
 /// `delete`: the flight deleted.
-public struct DeleteReply: ControlReply {
-    public var deleted: String
-    public init(deleted: String) { self.deleted = deleted }
+package struct DeleteReply: ControlReply {
+    package var deleted: String
+    package init(deleted: String) { self.deleted = deleted }
 }
 
 /// `attach`: the connection is the app's UI now; the flights the app was holding for a UI that it saved
 /// on attaching (`drained`). Events follow on the connection.
-public struct AttachReply: ControlReply {
-    public var attached: Bool
-    public var drained: Int64
-    public init(drained: Int64) {
+package struct AttachReply: ControlReply {
+    package var attached: Bool
+    package var drained: Int64
+    package init(drained: Int64) {
         self.attached = true
         self.drained = drained
     }
@@ -129,20 +129,20 @@ public struct AttachReply: ControlReply {
 
 /// A notification, pending or delivered, as the phone's notification centre (`notifications`) and the
 /// reminders (`reminders`) list it: the times in ISO 8601, and in the centre's listing also in seconds.
-public struct NotificationItem: ControlRecord {
-    public var id: String
-    public var fireAt: String
+package struct NotificationItem: ControlRecord {
+    package var id: String
+    package var fireAt: String
     /// Delivered ones only.
-    public var deliveredAt: String?
-    public var title: String
-    public var body: String
+    package var deliveredAt: String?
+    package var title: String
+    package var body: String
     /// The language it was written in (`""`: none said); the reminders' delivered ones leave it out.
-    public var language: String?
+    package var language: String?
     /// The centre's listing only: the times as seconds since 1970, what the app's client reads.
-    public var fireAtSeconds: Double?
-    public var deliveredAtSeconds: Double?
+    package var fireAtSeconds: Double?
+    package var deliveredAtSeconds: Double?
 
-    public init(
+    package init(
         id: String, fireAt: String, deliveredAt: String? = nil, title: String, body: String, language: String?, fireAtSeconds: Double? = nil,
         deliveredAtSeconds: Double? = nil
     ) {
@@ -159,11 +159,11 @@ public struct NotificationItem: ControlRecord {
 
 /// `notifications`: the notification centre — pending requests by fire date (at most `pendingLimit`) and
 /// the delivered ones in delivery order.
-public struct NotificationsReply: ControlReply {
-    public var pendingLimit: Int64
-    public var pending: [NotificationItem]
-    public var delivered: [NotificationItem]
-    public init(pendingLimit: Int64, pending: [NotificationItem], delivered: [NotificationItem]) {
+package struct NotificationsReply: ControlReply {
+    package var pendingLimit: Int64
+    package var pending: [NotificationItem]
+    package var delivered: [NotificationItem]
+    package init(pendingLimit: Int64, pending: [NotificationItem], delivered: [NotificationItem]) {
         self.pendingLimit = pendingLimit
         self.pending = pending
         self.delivered = delivered
@@ -172,13 +172,13 @@ public struct NotificationsReply: ControlReply {
 
 /// `reminders`, `reminders-reschedule`: the rule, the last run's start (null: no runs) and the
 /// reminders pending and delivered.
-public struct RemindersReply: ControlReply {
+package struct RemindersReply: ControlReply {
     /// `current` (the ladder) or `legacy`.
-    public var rule: String
-    @NullIfNil public var lastRunAt: String?
-    public var pending: [NotificationItem]
-    public var delivered: [NotificationItem]
-    public init(rule: String, lastRunAt: String?, pending: [NotificationItem], delivered: [NotificationItem]) {
+    package var rule: String
+    @NullIfNil package var lastRunAt: String?
+    package var pending: [NotificationItem]
+    package var delivered: [NotificationItem]
+    package init(rule: String, lastRunAt: String?, pending: [NotificationItem], delivered: [NotificationItem]) {
         self.rule = rule
         self.lastRunAt = lastRunAt
         self.pending = pending

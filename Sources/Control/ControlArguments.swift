@@ -6,7 +6,7 @@ import Posix
 
 /// The shape of a value a control command takes: its JSON type and its bounds. The router checks every
 /// request against these before the handler runs; the CLI checks against the same before it sends.
-public enum ControlArgumentKind: Sendable, Equatable {
+package enum ControlArgumentKind: Sendable, Equatable {
     /// A whole number (a JSON integer, or a real with no fraction) within the range.
     case int(ClosedRange<Int>)
     /// One of these whole numbers (an error code).
@@ -27,7 +27,7 @@ public enum ControlArgumentKind: Sendable, Equatable {
     case array
 
     /// `a whole number from 1 to 100`, `pace, heart-rate or heartRate`: how the docs and the errors say it.
-    public var text: String {
+    package var text: String {
         switch self {
         case let .int(range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case let .intChoice(values): Self.list(values.map(String.init))
@@ -76,7 +76,7 @@ public enum ControlArgumentKind: Sendable, Equatable {
 }
 
 /// The string formats an argument can require.
-public enum ControlStringFormat: String, Sendable, Equatable {
+package enum ControlStringFormat: String, Sendable, Equatable {
     /// A flight's id: a UUID, either case.
     case flightID
     /// A month of the logbook's groups: `2026-11`.
@@ -84,7 +84,7 @@ public enum ControlStringFormat: String, Sendable, Equatable {
     /// Bytes in standard base64 (RFC 4648, `+/`, padded), only in its canonical form (`Base64.decode`).
     case base64
 
-    public var noun: String {
+    package var noun: String {
         switch self {
         case .flightID: "a flight id (a UUID)"
         case .month: "a month like 2026-11"
@@ -92,7 +92,7 @@ public enum ControlStringFormat: String, Sendable, Equatable {
         }
     }
 
-    public func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         switch self {
         case .flightID: return Identifier.isUUID(text)
         case .base64: return Base64.decode(text) != nil
@@ -110,16 +110,16 @@ public enum ControlStringFormat: String, Sendable, Equatable {
 
 /// One argument of a command, as the catalogue declares it: the documentation, the router's check and
 /// the client's check all come from this.
-public struct ControlArgumentSpec: Sendable, Equatable {
-    public let name: String
-    public let kind: ControlArgumentKind
-    public let isRequired: Bool
+package struct ControlArgumentSpec: Sendable, Equatable {
+    package let name: String
+    package let kind: ControlArgumentKind
+    package let isRequired: Bool
     /// Filled in by the router when the request leaves the argument out.
-    public let defaultValue: JSONValue?
-    public let summary: String
+    package let defaultValue: JSONValue?
+    package let summary: String
 
     /// The one line a value that does not fit gets (exit 2).
-    public func problem(with value: JSONValue) -> String {
+    package func problem(with value: JSONValue) -> String {
         switch kind {
         case .format:
             if let text = value.stringValue { return "\(name) \(OneLine.quote(text)) is not \(kind.text)" }
@@ -136,7 +136,7 @@ public struct ControlArgumentSpec: Sendable, Equatable {
 
 /// What a typed argument key reads as: `Int` for an argument that is required or has a default, `Int?`
 /// for one that may be absent.
-public protocol ControlArgumentValue: Sendable {
+package protocol ControlArgumentValue: Sendable {
     /// The value read from a validated request (`nil` only for a missing non-optional one).
     static func read(_ json: JSONValue?) -> Self?
     /// The value as a request carries it (`nil`: leave the key out).
@@ -145,54 +145,54 @@ public protocol ControlArgumentValue: Sendable {
 }
 
 extension ControlArgumentValue {
-    public static var isOptional: Bool { false }
+    package static var isOptional: Bool { false }
 }
 
 extension Int: ControlArgumentValue {
-    public static func read(_ json: JSONValue?) -> Int? { json?.intValue }
-    public var json: JSONValue? { .integer(Int64(self)) }
+    package static func read(_ json: JSONValue?) -> Int? { json?.intValue }
+    package var json: JSONValue? { .integer(Int64(self)) }
 }
 
 extension Double: ControlArgumentValue {
-    public static func read(_ json: JSONValue?) -> Double? { json?.doubleValue }
-    public var json: JSONValue? { .number(self) }
+    package static func read(_ json: JSONValue?) -> Double? { json?.doubleValue }
+    package var json: JSONValue? { .number(self) }
 }
 
 extension String: ControlArgumentValue {
-    public static func read(_ json: JSONValue?) -> String? { json?.stringValue }
-    public var json: JSONValue? { .string(self) }
+    package static func read(_ json: JSONValue?) -> String? { json?.stringValue }
+    package var json: JSONValue? { .string(self) }
 }
 
 extension Bool: ControlArgumentValue {
-    public static func read(_ json: JSONValue?) -> Bool? { json?.boolValue }
-    public var json: JSONValue? { .bool(self) }
+    package static func read(_ json: JSONValue?) -> Bool? { json?.boolValue }
+    package var json: JSONValue? { .bool(self) }
 }
 
 extension JSONValue: ControlArgumentValue {
-    public static func read(_ json: JSONValue?) -> JSONValue? { json }
-    public var json: JSONValue? { self }
+    package static func read(_ json: JSONValue?) -> JSONValue? { json }
+    package var json: JSONValue? { self }
 }
 
 extension Optional: ControlArgumentValue where Wrapped: ControlArgumentValue {
-    public static func read(_ json: JSONValue?) -> Wrapped?? { .some(json.flatMap(Wrapped.read)) }
-    public var json: JSONValue? { self?.json }
-    public static var isOptional: Bool { true }
+    package static func read(_ json: JSONValue?) -> Wrapped?? { .some(json.flatMap(Wrapped.read)) }
+    package var json: JSONValue? { self?.json }
+    package static var isOptional: Bool { true }
 }
 
 /// Anything that declares an argument, whatever its Swift type: what a command's list holds.
-public protocol ControlArgumentDeclaration: Sendable {
+package protocol ControlArgumentDeclaration: Sendable {
     var spec: ControlArgumentSpec { get }
 }
 
 /// A typed key of one argument: the handler reads `request[Record.count]` as an `Int`, already checked
 /// and defaulted; the client sets `request[Record.count] = 3`. Declared once, in the catalogue.
-public struct ControlArgument<Value: ControlArgumentValue>: ControlArgumentDeclaration {
-    public let spec: ControlArgumentSpec
-    public var name: String { spec.name }
+package struct ControlArgument<Value: ControlArgumentValue>: ControlArgumentDeclaration {
+    package let spec: ControlArgumentSpec
+    package var name: String { spec.name }
 
     /// `required`: the request must carry it. An argument with neither `required` nor a default must be
     /// read as an optional (`ControlArgument<Int?>`), one with either as a plain value.
-    public init(_ name: String, _ kind: ControlArgumentKind, required: Bool = false, default value: Value? = nil, _ summary: String) {
+    package init(_ name: String, _ kind: ControlArgumentKind, required: Bool = false, default value: Value? = nil, _ summary: String) {
         let defaultJSON = value.flatMap(\.json)
         precondition(Value.isOptional == (!required && defaultJSON == nil), "\(name): a value that may be absent is read as an optional, and only then")
         if let defaultJSON { precondition(kind.accept(defaultJSON) != nil, "\(name): the default \(defaultJSON.text) is not \(kind.text)") }

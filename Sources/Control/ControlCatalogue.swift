@@ -3,12 +3,12 @@ import JSONText
 
 /// The catalogue of the control protocol: every command, its arguments and its failures, in one place.
 /// The daemons' router, the `runway` CLI's requests, `runway man` and `docs/protocol.md` all read it.
-public enum ControlCommands {
+package enum ControlCommands {
     private static let both: Set<ControlServerKind> = [.phone, .watch]
     /// What the OS answers: the device's own process when the OS runs there, phone-os when it runs the phone.
     private static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS, .watchOS]
 
-    public static let all: [ControlCommandSpec] = [
+    package static let all: [ControlCommandSpec] = [
         transferUserInfo, transferComplication, transferFile, files, received, contextSet, contextGet, message, messageData, transfers, cancel, quarantine,
         quarantineRemove, events,
         status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay, storeLimit,
@@ -27,14 +27,14 @@ public enum ControlCommands {
         .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
     ]
 
-    public static let transferUserInfo = ControlCommandSpec(
+    package static let transferUserInfo = ControlCommandSpec(
         "transfer-userinfo", both, session: true, arguments: [Payload.payload], reply: TransferUserInfoReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")], "queue a userInfo transfer")
-    public static let transferComplication = ControlCommandSpec(
+    package static let transferComplication = ControlCommandSpec(
         "transfer-complication", [.phone], session: true, arguments: [Payload.payload], reply: TransferComplicationReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")],
         "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
-    public static let transferFile = ControlCommandSpec(
+    package static let transferFile = ControlCommandSpec(
         "transfer-file", both, session: true, arguments: [TransferFile.path, TransferFile.metadata], reply: TransferFileReply.self,
         errors: [
             .wc(.fileAccessDenied, "the file is missing, unreadable or not a regular file"),
@@ -44,17 +44,17 @@ public enum ControlCommands {
             .wc(.deviceNotPaired, "no counterpart is paired"),
             .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
         ], "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
-    public static let files = ControlCommandSpec(
+    package static let files = ControlCommandSpec(
         "files", both, arguments: [Files.limit], reply: FilesReply.self,
         "the file transfers: outstanding (with their progress) and received (where the app keeps them)")
-    public static let received = ControlCommandSpec(
+    package static let received = ControlCommandSpec(
         "received", both, session: true, arguments: [Received.limit], reply: ReceivedReply.self, "the userInfo dictionaries received, oldest first")
-    public static let contextSet = ControlCommandSpec(
+    package static let contextSet = ControlCommandSpec(
         "context-set", both, session: true, arguments: [Payload.payload], reply: ContextSetReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
-    public static let contextGet = ControlCommandSpec(
+    package static let contextGet = ControlCommandSpec(
         "context-get", both, session: true, reply: ContextGetReply.self, "the application context sent and the one received")
-    public static let message = ControlCommandSpec(
+    package static let message = ControlCommandSpec(
         "message", both, session: true, arguments: [Payload.payload, Message.timeoutMs, Message.replyExpected], reply: MessageReply.self,
         errors: payloadErrors + [
             .wc(.payloadTooLarge, "the message encodes to more than 65,536 bytes"),
@@ -62,7 +62,7 @@ public enum ControlCommands {
             .wc(.messageReplyTimedOut, "no reply came in time"),
             .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
         ], "send a message and wait for its reply, or only for its delivery")
-    public static let messageData = ControlCommandSpec(
+    package static let messageData = ControlCommandSpec(
         "message-data", both, session: true, arguments: [MessageData.data, Message.timeoutMs, Message.replyExpected], reply: MessageDataReply.self,
         errors: [
             .wc(.deviceNotPaired, "no counterpart is paired"),
@@ -72,105 +72,105 @@ public enum ControlCommands {
             .wc(.messageReplyTimedOut, "no reply came in time"),
             .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
         ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
-    public static let transfers = ControlCommandSpec(
+    package static let transfers = ControlCommandSpec(
         "transfers", both, session: true, arguments: [Transfers.limit], reply: TransfersReply.self, "outstanding userInfo transfers: keys and sizes")
-    public static let cancel = ControlCommandSpec(
+    package static let cancel = ControlCommandSpec(
         "cancel", both, session: true, arguments: [Cancel.transferId], reply: CancelReply.self,
         errors: [
             .failure("reason delivered: the counterpart has it"), .failure("reason onTheWire: sent, not yet acknowledged"),
             .invalid("reason unknown: no transfer ever had that id"),
         ], "cancel an outstanding transfer not yet on its way (one already cancelled: alreadyCancelled true)")
-    public static let quarantine = ControlCommandSpec(
+    package static let quarantine = ControlCommandSpec(
         "quarantine", both, arguments: [Quarantine.limit], reply: QuarantineReply.self, "transfers received that could not be taken")
-    public static let quarantineRemove = ControlCommandSpec(
+    package static let quarantineRemove = ControlCommandSpec(
         "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all], reply: QuarantineRemoveReply.self,
         errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
-    public static let events = ControlCommandSpec(
+    package static let events = ControlCommandSpec(
         "events", both, arguments: [Events.limit, Events.follow], errors: [.invalid("the connection already receives events")],
         "the session's delegate calls: the recent ones and, with follow, each as it happens")
 
     // MARK: - Every device
 
-    public static let status = ControlCommandSpec(
+    package static let status = ControlCommandSpec(
         "status", os, reply: StatusReply.self, "the device's state: session, link, store, versions (phone-os: what the OS knows while the app is not running)")
-    public static let clockShow = ControlCommandSpec("clock-show", os, reply: ClockReply.self, "the device clock")
+    package static let clockShow = ControlCommandSpec("clock-show", os, reply: ClockReply.self, "the device clock")
     static let clockErrors: [ControlErrorSpec] = [.invalid("the clock would leave 2001-01-01 to 2100-01-01")]
-    public static let clockSet = ControlCommandSpec(
+    package static let clockSet = ControlCommandSpec(
         "clock-set", os, arguments: [ClockSet.at, ClockSet.frozen], reply: ClockReply.self, errors: clockErrors, "set the device clock")
-    public static let clockAdvance = ControlCommandSpec(
+    package static let clockAdvance = ControlCommandSpec(
         "clock-advance", os, arguments: [ClockAdvance.seconds], reply: ClockReply.self, errors: clockErrors, "move the device clock on")
-    public static let clockReset = ControlCommandSpec("clock-reset", os, reply: ClockReply.self, "the device clock follows the system clock again")
-    public static let runStart = ControlCommandSpec(
+    package static let clockReset = ControlCommandSpec("clock-reset", os, reply: ClockReply.self, "the device clock follows the system clock again")
+    package static let runStart = ControlCommandSpec(
         "run-start", both, arguments: RunStart.target, reply: RunStatusReply.self,
         errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
         "start a live run")
-    public static let runSample = ControlCommandSpec(
+    package static let runSample = ControlCommandSpec(
         "run-sample", both, arguments: [RunSample.samples], reply: RunStatusReply.self,
         errors: [.invalid("a sample is malformed or breaks the run's order: the batch is refused whole"), .failure("no run in progress")],
         "feed the live run samples")
-    public static let runStatus = ControlCommandSpec("run-status", both, reply: RunStatusReply.self, "the live run")
-    public static let runStop = ControlCommandSpec(
+    package static let runStatus = ControlCommandSpec("run-status", both, reply: RunStatusReply.self, "the live run")
+    package static let runStop = ControlCommandSpec(
         "run-stop", both, reply: RunStopReply.self, errors: [.failure("no run in progress")], "stop the live run, saving it as a flight")
-    public static let runReplay = ControlCommandSpec(
+    package static let runReplay = ControlCommandSpec(
         "run-replay", both, arguments: RunStart.target + [RunReplay.seed, RunReplay.distanceKm], reply: RunStopReply.self,
         errors: [.failure("a run is in progress, or the device cannot start one")], "replay a generated run")
-    public static let storeLimit = ControlCommandSpec(
+    package static let storeLimit = ControlCommandSpec(
         "store-limit", both, test: true, arguments: [StoreLimit.pages], reply: StoreLimitReply.self, "cap the store's size in pages (0 lifts it)")
 
     // MARK: - The phone
 
-    public static let logbook = ControlCommandSpec("logbook", [.phone], "every stored flight, streamed")
-    public static let flight = ControlCommandSpec(
+    package static let logbook = ControlCommandSpec("logbook", [.phone], "every stored flight, streamed")
+    package static let flight = ControlCommandSpec(
         "flight", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "one flight with its analysis")
-    public static let delete = ControlCommandSpec(
+    package static let delete = ControlCommandSpec(
         "delete", [.phone], arguments: [Flight.id], reply: DeleteReply.self, errors: [.failure("no flight has that id")], "delete a flight")
-    public static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
-    public static let preflight = ControlCommandSpec(
+    package static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
+    package static let preflight = ControlCommandSpec(
         "preflight", [.phone], arguments: [Preflight.legacy], reply: PreflightReply.self, "the pre-flight Apple Watch row")
-    public static let language = ControlCommandSpec("language", [.phone], reply: LanguageReply.self, "the app's language setting")
-    public static let languageSet = ControlCommandSpec(
+    package static let language = ControlCommandSpec("language", [.phone], reply: LanguageReply.self, "the app's language setting")
+    package static let languageSet = ControlCommandSpec(
         "language-set", [.phone], arguments: [LanguageSet.language], reply: LanguageReply.self, "set the app's language")
-    public static let strings = ControlCommandSpec("strings", [.phone], reply: StringsReply.self, "the app's texts in its effective language")
-    public static let settings = ControlCommandSpec("settings", [.phone], reply: SettingsReply.self, "Settings › RunWay")
-    public static let notifications = ControlCommandSpec(
+    package static let strings = ControlCommandSpec("strings", [.phone], reply: StringsReply.self, "the app's texts in its effective language")
+    package static let settings = ControlCommandSpec("settings", [.phone], reply: SettingsReply.self, "Settings › RunWay")
+    package static let notifications = ControlCommandSpec(
         "notifications", [.phone, .phoneOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
-    public static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
-    public static let remindersReschedule = ControlCommandSpec(
+    package static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
+    package static let remindersReschedule = ControlCommandSpec(
         "reminders-reschedule", [.phone], reply: RemindersReply.self, "reschedule the run reminders, as opening the app does")
-    public static let notificationAdd = ControlCommandSpec(
+    package static let notificationAdd = ControlCommandSpec(
         "notification-add", [.phone, .phoneOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
         reply: NotificationAddReply.self, errors: [.invalid("the notification would fire now or in the past")],
         "add a notification: for the tests of the centre's rules")
-    public static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
-    public static let groups = ControlCommandSpec("groups", [.phone], arguments: [Groups.view], reply: GroupsReply.self, "the remembered groups of a view")
-    public static let groupSet = ControlCommandSpec(
+    package static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
+    package static let groups = ControlCommandSpec("groups", [.phone], arguments: [Groups.view], reply: GroupsReply.self, "the remembered groups of a view")
+    package static let groupSet = ControlCommandSpec(
         "group-set", [.phone], arguments: [Groups.view, GroupSet.key, GroupSet.expanded], reply: GroupSetReply.self, "open or close a month's group")
-    public static let groupsReset = ControlCommandSpec(
+    package static let groupsReset = ControlCommandSpec(
         "groups-reset", [.phone], arguments: [Groups.view], reply: GroupsResetReply.self, "the groups' defaults again")
-    public static let appstoreSet = ControlCommandSpec(
+    package static let appstoreSet = ControlCommandSpec(
         "appstore-set", [.phone], arguments: [AppstoreSet.version, AppstoreSet.url, AppstoreSet.body, Appstore.delayMs],
         reply: AppStoreReply.self, errors: [.invalid("neither version nor body, or a version that is not N(.N){0,3}")], "the simulated App Store's answer")
-    public static let appstoreFail = ControlCommandSpec(
+    package static let appstoreFail = ControlCommandSpec(
         "appstore-fail", [.phone], arguments: [Appstore.delayMs], reply: AppStoreReply.self, "make the App Store lookup fail")
-    public static let appstoreShow = ControlCommandSpec("appstore-show", [.phone], reply: AppStoreReply.self, "the simulated App Store")
-    public static let updateCheck = ControlCommandSpec("update-check", [.phone], reply: UpdateCheckReply.self, "look for a newer version now")
-    public static let updateStatus = ControlCommandSpec("update-status", [.phone], reply: UpdateStatusReply.self, "the update notice")
-    public static let updateRespond = ControlCommandSpec(
+    package static let appstoreShow = ControlCommandSpec("appstore-show", [.phone], reply: AppStoreReply.self, "the simulated App Store")
+    package static let updateCheck = ControlCommandSpec("update-check", [.phone], reply: UpdateCheckReply.self, "look for a newer version now")
+    package static let updateStatus = ControlCommandSpec("update-status", [.phone], reply: UpdateStatusReply.self, "the update notice")
+    package static let updateRespond = ControlCommandSpec(
         "update-respond", [.phone], arguments: [UpdateRespond.answer], reply: UpdateRespondReply.self, errors: [.failure("no update alert is showing")],
         "answer the update alert")
-    public static let testRunState = ControlCommandSpec(
+    package static let testRunState = ControlCommandSpec(
         "test-run-state", [.phone], test: true, arguments: [TestRunState.running], reply: TestRunStateReply.self, "pretend a run is in progress")
 
     // MARK: - The watch
 
-    public static let record = ControlCommandSpec(
+    package static let record = ControlCommandSpec(
         "record", [.watch], arguments: [Record.count, Record.distanceKm, Record.seed, Record.seriesTotal, Record.seriesStart, Record.endingAt],
         reply: RecordReply.self,
         errors: [.invalid("seriesTotal below count, or seriesStart past seriesTotal - count"), .failure("the watch app is not installed")],
         "record runs and queue them for the phone")
-    public static let link = ControlCommandSpec(
+    package static let link = ControlCommandSpec(
         "link", [.watch], arguments: [Link.state], reply: LinkReply.self, "cut or restore the link to the phone")
-    public static let linkSet = ControlCommandSpec(
+    package static let linkSet = ControlCommandSpec(
         "link-set", [.watch, .watchOS],
         arguments: [LinkSet.latency, LinkSet.jitter, LinkSet.loss, LinkSet.bandwidth, LinkSet.range, LinkSet.reset, LinkSet.seed],
         reply: LinkConditionsReply.self,
@@ -179,16 +179,16 @@ public enum ControlCommands {
             .failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)"),
         ],
         "set the link's conditions: latency, jitter, loss, bandwidth, range (what is not named stays; a schedule running stops)")
-    public static let linkShow = ControlCommandSpec(
+    package static let linkShow = ControlCommandSpec(
         "link-show", [.watch, .watchOS], reply: LinkConditionsReply.self, "the link's conditions, what the air has done, the schedule running")
-    public static let linkSchedule = ControlCommandSpec(
+    package static let linkSchedule = ControlCommandSpec(
         "link-schedule", [.watch, .watchOS], arguments: [LinkScheduleArguments.steps, LinkScheduleArguments.seed], reply: LinkConditionsReply.self,
         errors: [
             .invalid("a step is malformed, out of range or out of order (docs/link-conditions.md)"),
             .failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)"),
         ],
         "play a timeline of link conditions, from now, with seeded draws (replaces a schedule running)")
-    public static let app = ControlCommandSpec(
+    package static let app = ControlCommandSpec(
         "app", [.watch, .phoneOS, .watchOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version], .watchOS: [App.watchOSAction]],
         replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self, .watchOS: OSStatusReply.self],
         errors: [
@@ -200,21 +200,21 @@ public enum ControlCommands {
         ],
         "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os and watch-os)"
     )
-    public static let complication = ControlCommandSpec(
+    package static let complication = ControlCommandSpec(
         "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
-    public static let inboxSpaceLimit = ControlCommandSpec(
+    package static let inboxSpaceLimit = ControlCommandSpec(
         "inbox-space-limit", both, test: true, arguments: [InboxSpaceLimit.bytes], reply: InboxSpaceLimitReply.self,
         "cap the bytes a file arriving may take, as if the disk were full (0 lifts it)")
-    public static let failNext = ControlCommandSpec(
+    package static let failNext = ControlCommandSpec(
         "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], reply: FailNextReply.self,
         "the next N userInfo transfers fail with an error")
-    public static let workoutFault = ControlCommandSpec(
+    package static let workoutFault = ControlCommandSpec(
         "workout-fault", [.watch], test: true, arguments: [WorkoutFault.mode], reply: WorkoutFaultReply.self, "make the watch refuse or ignore a workout start")
 
     // MARK: - Several watches
 
-    public static let switchWatch = ControlCommandSpec(
+    package static let switchWatch = ControlCommandSpec(
         "switch-watch", [.phone, .phoneOS], arguments: [SwitchWatch.watch],
         reply: SwitchWatchReply.self,
         errors: [
@@ -222,31 +222,31 @@ public enum ControlCommands {
             .failure("a switch is already under way (7016 sessionInactive); phone-os: the app is suspended or starting"),
         ],
         "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
-    public static let receiveHold = ControlCommandSpec(
+    package static let receiveHold = ControlCommandSpec(
         "receive-hold", both, test: true, arguments: [ReceiveHold.state], reply: ReceiveHoldReply.self,
         "stop or resume reading the link, so that what the counterpart sends waits in the socket (a watch switch then delivers it)")
 
     // MARK: - phone-os
 
-    public static let osStatus = ControlCommandSpec(
+    package static let osStatus = ControlCommandSpec(
         "os-status", [.phoneOS, .watchOS], reply: OSStatusReply.self, "the app's state, launches by reason, reclaims, the budget")
-    public static let osAttachApp = ControlCommandSpec(
+    package static let osAttachApp = ControlCommandSpec(
         "os-attach-app", [.phoneOS, .watchOS], reply: OSClockEvent.self,
         "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
-    public static let osNotificationsReplace = ControlCommandSpec(
+    package static let osNotificationsReplace = ControlCommandSpec(
         "os-notifications-replace", [.phoneOS], arguments: [OSNotifications.remove, OSNotifications.add],
         reply: NotificationsReplaceReply.self, errors: [.invalid("a request is malformed, or would fire now or in the past")],
         "the app's notification centre: remove pending requests, then add these, in one transaction")
-    public static let osNotificationsRemoveDelivered = ControlCommandSpec(
+    package static let osNotificationsRemoveDelivered = ControlCommandSpec(
         "os-notifications-remove-delivered", [.phoneOS], arguments: [OSNotifications.ids], reply: RemoveDeliveredReply.self,
         "forget delivered notifications (these, or all)")
-    public static let deviceLock = ControlCommandSpec(
+    package static let deviceLock = ControlCommandSpec(
         "device-lock", [.phoneOS], arguments: [DeviceLock.state], reply: OSStatusReply.self,
         "lock or unlock the phone; the first unlock after a restart makes it reachable again")
-    public static let deviceReboot = ControlCommandSpec(
+    package static let deviceReboot = ControlCommandSpec(
         "device-reboot", [.phoneOS], reply: OSStatusReply.self,
         "restart the phone: the app stops, the phone is locked and unreachable to the watch until it is unlocked")
-    public static let osJetsam = ControlCommandSpec(
+    package static let osJetsam = ControlCommandSpec(
         "os-jetsam", [.phoneOS, .watchOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")],
         "kill the app at once, as memory pressure does")
 }

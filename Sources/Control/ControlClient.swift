@@ -6,8 +6,8 @@ import Posix
 /// The client end of a daemon's control socket: what the `runway` CLI and the integration tests use.
 /// Each call blocks the caller, but never longer than the idle time-out at any one wait (a frozen daemon
 /// is one clear error, not a hang); a request over the frame limit is refused before it is sent (7009).
-public final class ControlClient {
-    public let home: DeviceHome
+package final class ControlClient {
+    package let home: DeviceHome
     /// Connected in `init`, or, for a client made with `connectNow: false`, by the first request — after
     /// that request's arguments were checked, so bad input is exit 2 whether or not the daemon runs.
     private var connection: FileDescriptor?
@@ -21,7 +21,7 @@ public final class ControlClient {
     /// the request, and between any two pieces of the reply. An idle time-out, not a total one: a logbook
     /// of any size streams for as long as it keeps coming. A frozen daemon (SIGSTOP, a debugger) makes the
     /// call fail with one line instead of waiting forever. `RUNWAY_CONTROL_TIMEOUT_MS` overrides it.
-    public static let defaultTimeoutMilliseconds: Int = {
+    package static let defaultTimeoutMilliseconds: Int = {
         if let text = getenv("RUNWAY_CONTROL_TIMEOUT_MS").map({ String(cString: $0) }),
             let value = Int(text), (1...86_400_000).contains(value)
         {
@@ -31,11 +31,11 @@ public final class ControlClient {
     }()
 
     /// The largest frame either end of a control socket accepts (a request, a chunk of a reply).
-    public static let frameLimit = 1 << 20
+    package static let frameLimit = 1 << 20
 
-    public var timeoutMilliseconds: Int
+    package var timeoutMilliseconds: Int
     /// The program at the other end, as the catalogue names it: what `send` checks a request for.
-    public let server: ControlServerKind
+    package let server: ControlServerKind
 
     /// The program at the other end, by the name a user knows (`phone-os` or `watch-os` for `HOME/os.sock`).
     private var serverName: String { server.programName }
@@ -44,7 +44,7 @@ public final class ControlClient {
     /// `os.sock`). With `connectNow` it connects here: a daemon that is not running is one clear error,
     /// and so is one that does not take the connection within the time-out (its listen queue is full).
     /// Without, the first request connects, after its arguments were checked (the CLI's way).
-    public init(
+    package init(
         home: DeviceHome, socketPath: String? = nil,
         timeoutMilliseconds: Int = ControlClient.defaultTimeoutMilliseconds, connectNow: Bool = true
     ) throws(ControlError) {
@@ -88,24 +88,24 @@ public final class ControlClient {
     /// Checks a request against the catalogue as the daemon will — a bad value is the daemon's own line,
     /// exit 2, before anything is sent — then sends it and returns the whole result, parsed. What the
     /// `runway` CLI uses; `call` sends a request as it is (the tests of the daemon's own checks).
-    public func send(_ request: ControlRequest) throws(ControlError) -> JSONValue {
+    package func send(_ request: ControlRequest) throws(ControlError) -> JSONValue {
         _ = try request.validated(on: server)
         return try call(request)
     }
 
     /// `send`, the reply decoded as the command's reply type (one line, exit 1, if it is not of its shape).
-    public func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws(ControlError) -> Reply {
+    package func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws(ControlError) -> Reply {
         try Reply(json: try send(request), replyTo: request.command)
     }
 
     /// `send`, the result passed to `sink` piece by piece as it arrives.
-    public func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
+    package func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
         _ = try request.validated(on: server)
         try call(request, sink: sink)
     }
 
     /// Sends a request as it is and returns the whole result, parsed.
-    public func call(_ request: ControlRequest) throws(ControlError) -> JSONValue {
+    package func call(_ request: ControlRequest) throws(ControlError) -> JSONValue {
         var body: [UInt8] = []
         try call(request) { body.append(contentsOf: $0) }
         do {
@@ -116,7 +116,7 @@ public final class ControlClient {
     }
 
     /// Sends a request and passes the result to `sink` piece by piece, as it arrives.
-    public func call(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
+    package func call(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
         // Say which device we think this is: the other device's daemon refuses (exit 2).
         var arguments = request.arguments
         arguments["role"] = .string(home.role.rawValue)
@@ -182,7 +182,7 @@ public final class ControlClient {
 
     /// The next event frame (after an `attach` request), or nil when the daemon closes the connection.
     /// A daemon that detaches this client says why (an error response): that is thrown, one line.
-    public func nextEvent() throws(ControlError) -> JSONValue? {
+    package func nextEvent() throws(ControlError) -> JSONValue? {
         while true {
             let frame: ControlFrame
             if !pendingEvents.isEmpty {
@@ -198,7 +198,7 @@ public final class ControlClient {
     }
 
     /// The raw descriptor, for clients that wait on it together with something else (a UI's stdin).
-    public var rawDescriptor: Int32 { connection?.rawValue ?? -1 }
+    package var rawDescriptor: Int32 { connection?.rawValue ?? -1 }
 
     /// Writes all of `bytes`, waiting at most `idleMilliseconds` each time the daemon takes none.
     private func send(_ bytes: [UInt8], idleMilliseconds: Int) throws(ControlError) {

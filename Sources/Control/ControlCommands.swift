@@ -3,7 +3,7 @@ import JSONText
 import Posix
 
 /// Which program answers a command on its control socket.
-public enum ControlServerKind: String, Sendable, CaseIterable {
+package enum ControlServerKind: String, Sendable, CaseIterable {
     case phone, watch
     /// `phone-os`, the phone's simulated iOS (`HOME/os.sock`).
     case phoneOS = "phone-os"
@@ -11,7 +11,7 @@ public enum ControlServerKind: String, Sendable, CaseIterable {
     case watchOS = "watch-os"
 
     /// The program's name, as a user knows it.
-    public var programName: String {
+    package var programName: String {
         switch self {
         case .phone: "phone-daemon"
         case .watch: "watch-agent"
@@ -23,40 +23,40 @@ public enum ControlServerKind: String, Sendable, CaseIterable {
 
 /// A failure a command declares it can give, beyond bad arguments (exit 2, every command) and 7004
 /// before activation (every session command): for the docs, and for the client to expect.
-public struct ControlErrorSpec: Sendable, Equatable {
+package struct ControlErrorSpec: Sendable, Equatable {
     /// 1: the operation failed; 2: the input was invalid.
-    public let exitStatus: Int32
+    package let exitStatus: Int32
     /// The WatchConnectivity error it carries, if any (exit 1).
-    public let code: WCError.Code?
+    package let code: WCError.Code?
     /// When it happens.
-    public let when: String
+    package let when: String
 
-    public static func wc(_ code: WCError.Code, _ when: String) -> ControlErrorSpec { ControlErrorSpec(exitStatus: 1, code: code, when: when) }
-    public static func failure(_ when: String) -> ControlErrorSpec { ControlErrorSpec(exitStatus: 1, code: nil, when: when) }
-    public static func invalid(_ when: String) -> ControlErrorSpec { ControlErrorSpec(exitStatus: 2, code: nil, when: when) }
+    package static func wc(_ code: WCError.Code, _ when: String) -> ControlErrorSpec { ControlErrorSpec(exitStatus: 1, code: code, when: when) }
+    package static func failure(_ when: String) -> ControlErrorSpec { ControlErrorSpec(exitStatus: 1, code: nil, when: when) }
+    package static func invalid(_ when: String) -> ControlErrorSpec { ControlErrorSpec(exitStatus: 2, code: nil, when: when) }
 
     /// `7009 payloadTooLarge`, `exit 1`, `exit 2`.
-    public var label: String { code.map { "\($0.rawValue) \($0.name)" } ?? "exit \(exitStatus)" }
+    package var label: String { code.map { "\($0.rawValue) \($0.name)" } ?? "exit \(exitStatus)" }
 }
 
 /// One command of the control protocol: who answers it, on what terms, with which arguments, and how
 /// it can fail. Every command a daemon answers is declared here, once (`ControlCommands.all`); a daemon's
 /// `ControlRouter` refuses any other, and refuses a test command, a session command before activation
 /// or a request whose arguments do not fit these declarations before any handler runs.
-public struct ControlCommandSpec: Sendable {
-    public let name: String
-    public let servers: Set<ControlServerKind>
+package struct ControlCommandSpec: Sendable {
+    package let name: String
+    package let servers: Set<ControlServerKind>
     /// The session's API: answered with 7004 `sessionNotActivated` until the session is activated.
-    public let needsActivatedSession: Bool
+    package let needsActivatedSession: Bool
     /// Fault injection for tests: refused unless the daemon was started with `--enable-test-commands`.
-    public let isTestCommand: Bool
-    public let summary: String
+    package let isTestCommand: Bool
+    package let summary: String
     /// The arguments it takes (the same on every server, unless `serverArguments` says otherwise).
-    public let arguments: [ControlArgumentSpec]
+    package let arguments: [ControlArgumentSpec]
     /// A server whose arguments differ (`app`: the watch's actions are not phone-os's).
     let serverArguments: [ControlServerKind: [ControlArgumentSpec]]
     /// The failures it declares, besides bad arguments and 7004.
-    public let errors: [ControlErrorSpec]
+    package let errors: [ControlErrorSpec]
     /// The Swift type of its reply on each server (`RecordReply`); none for the four that stay JSON, each
     /// for a reason said at its handler: `logbook` (streamed a page at a time) and `flight` (written from
     /// `Flight.fields`, the flight's one declaration), `alerts` (`FlightAlert`'s `--json` form, from its
@@ -65,7 +65,7 @@ public struct ControlCommandSpec: Sendable {
     /// start-up 18 M instructions.
     /// The types are not even touched until then: naming a metatype at start-up touched each reply
     /// type's metadata cache, one 8-byte variable on each of ~20 pages of an idle daemon's memory.
-    public var replyTypes: [ControlServerKind: String] { replyMetatypes().mapValues { String(describing: $0) } }
+    package var replyTypes: [ControlServerKind: String] { replyMetatypes().mapValues { String(describing: $0) } }
     private let replyMetatypes: @Sendable () -> [ControlServerKind: any ControlReply.Type]
 
     init(
@@ -91,16 +91,16 @@ public struct ControlCommandSpec: Sendable {
     }
 
     /// The arguments `server` takes for this command.
-    public func arguments(on server: ControlServerKind) -> [ControlArgumentSpec] { serverArguments[server] ?? arguments }
+    package func arguments(on server: ControlServerKind) -> [ControlArgumentSpec] { serverArguments[server] ?? arguments }
 
     /// Keys every request may carry: the command's name, and the device the client thinks it talks to.
-    public static let envelopeKeys: Set<String> = ["command", "role"]
+    package static let envelopeKeys: Set<String> = ["command", "role"]
 
     /// Checks `arguments` against the declarations for `server`: an argument the command does not take,
     /// a missing required one, a value of the wrong type or out of range — each one line, exit 2, the
     /// first in a fixed order (unknown keys, then the declarations in order). Returns them with the
     /// defaults filled in and whole reals made integers; the envelope keys pass through.
-    public func validate(_ arguments: [String: JSONValue], on server: ControlServerKind) throws(ControlError) -> [String: JSONValue] {
+    package func validate(_ arguments: [String: JSONValue], on server: ControlServerKind) throws(ControlError) -> [String: JSONValue] {
         let declared = self.arguments(on: server)
         let names = Set(declared.map(\.name))
         for key in arguments.keys.sorted() where !names.contains(key) && !Self.envelopeKeys.contains(key) {
@@ -125,16 +125,16 @@ public struct ControlCommandSpec: Sendable {
 extension ControlCommands {
     private static let byName: [String: ControlCommandSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-    public static func spec(_ name: String) -> ControlCommandSpec? { byName[name] }
+    package static func spec(_ name: String) -> ControlCommandSpec? { byName[name] }
 
     /// The commands `server` answers.
-    public static func answered(by server: ControlServerKind) -> [ControlCommandSpec] { all.filter { $0.servers.contains(server) } }
+    package static func answered(by server: ControlServerKind) -> [ControlCommandSpec] { all.filter { $0.servers.contains(server) } }
 }
 
 extension ControlCommandSpec {
     /// A request of this command, its arguments set through the catalogue's typed keys:
     /// `ControlCommands.link.request { $0[ControlCommands.Link.state] = "down" }`.
-    public func request(_ set: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
+    package func request(_ set: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
         var request = ControlRequest(self)
         set(&request)
         return request

@@ -3,38 +3,38 @@ import JSONText
 // MARK: - The OS's notification centre, as the app's process and the tests ask it
 
 /// `notification-add` (a test's notification): the id added, and the ids the 64 cap dropped.
-public struct NotificationAddReply: ControlReply {
-    public var added: String
-    public var dropped: [String]
-    public init(added: String, dropped: [String]) {
+package struct NotificationAddReply: ControlReply {
+    package var added: String
+    package var dropped: [String]
+    package init(added: String, dropped: [String]) {
         self.added = added
         self.dropped = dropped
     }
 }
 
 /// `os-notifications-replace`: the ids the 64 cap dropped.
-public struct NotificationsReplaceReply: ControlReply {
-    public var dropped: [String]
-    public init(dropped: [String]) { self.dropped = dropped }
+package struct NotificationsReplaceReply: ControlReply {
+    package var dropped: [String]
+    package init(dropped: [String]) { self.dropped = dropped }
 }
 
 /// `os-notifications-remove-delivered`: done.
-public struct RemoveDeliveredReply: ControlReply {
-    public var removed: Bool
-    public init() { removed = true }
+package struct RemoveDeliveredReply: ControlReply {
+    package var removed: Bool
+    package init() { removed = true }
 }
 
 /// The device clock as the OS tells the running app: `os-attach-app`'s reply, then an event each time it
 /// changes. The app's client keeps it, so that reading device time costs no round trip.
-public struct OSClockEvent: ControlReply {
+package struct OSClockEvent: ControlReply {
     /// `clock`.
-    public var event: String
+    package var event: String
     /// `running` or `frozen`.
-    public var mode: String
-    public var offsetSeconds: Double
+    package var mode: String
+    package var offsetSeconds: Double
     /// Seconds since 1970.
-    public var now: Double
-    public init(mode: String, offsetSeconds: Double, now: Double) {
+    package var now: Double
+    package init(mode: String, offsetSeconds: Double, now: Double) {
         self.event = "clock"
         self.mode = mode
         self.offsetSeconds = offsetSeconds
@@ -46,16 +46,16 @@ public struct OSClockEvent: ControlReply {
 
 /// `switch-watch`: the active watch now, and whether this switched it; when it did, the watch that was
 /// active before (null: none) and who switched (the app's session, or phone-os while the app is down).
-public struct SwitchWatchReply: ControlReply {
-    public var switched: Bool
-    public var activeWatch: String
-    public var watchHome: String
-    public var previousWatch: String?
-    public var by: String?
+package struct SwitchWatchReply: ControlReply {
+    package var switched: Bool
+    package var activeWatch: String
+    package var watchHome: String
+    package var previousWatch: String?
+    package var by: String?
     /// One sentence for people.
-    public var message: String
+    package var message: String
 
-    public init(switched: Bool, activeWatch: String, watchHome: String, previousWatch: String? = nil, by: String? = nil, message: String) {
+    package init(switched: Bool, activeWatch: String, watchHome: String, previousWatch: String? = nil, by: String? = nil, message: String) {
         self.switched = switched
         self.activeWatch = activeWatch
         self.watchHome = watchHome
@@ -68,7 +68,7 @@ public struct SwitchWatchReply: ControlReply {
 
     /// Written by hand for one field: a switch says `previousWatch` always (null when no watch was active),
     /// an answer that switched nothing never; `@NullIfNil` cannot leave a member out.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(switched, forKey: .switched)
         try container.encode(activeWatch, forKey: .activeWatch)
@@ -83,31 +83,31 @@ public struct SwitchWatchReply: ControlReply {
 // MARK: - Fault injection (test commands)
 
 /// `store-limit`: the store's cap in pages now (0: none).
-public struct StoreLimitReply: ControlReply {
-    public var pages: Int64
-    public init(pages: Int64) { self.pages = pages }
+package struct StoreLimitReply: ControlReply {
+    package var pages: Int64
+    package init(pages: Int64) { self.pages = pages }
 }
 
 /// `inbox-space-limit`: the bytes a file arriving may take now (0: no limit).
-public struct InboxSpaceLimitReply: ControlReply {
-    public var bytes: Int64
-    public init(bytes: Int64) { self.bytes = bytes }
+package struct InboxSpaceLimitReply: ControlReply {
+    package var bytes: Int64
+    package init(bytes: Int64) { self.bytes = bytes }
 }
 
 /// `receive-hold`: whether the device has stopped reading the link.
-public struct ReceiveHoldReply: ControlReply {
-    public var held: Bool
-    public init(held: Bool) { self.held = held }
+package struct ReceiveHoldReply: ControlReply {
+    package var held: Bool
+    package init(held: Bool) { self.held = held }
 }
 
 /// `workout-fault`: how the watch now answers a workout start (`refuse`, `ignore` or `none`).
-public struct WorkoutFaultReply: ControlReply {
-    public var workoutStart: String
-    public init(workoutStart: String) { self.workoutStart = workoutStart }
+package struct WorkoutFaultReply: ControlReply {
+    package var workoutStart: String
+    package init(workoutStart: String) { self.workoutStart = workoutStart }
 }
 
 /// `test-run-state`: whether the phone now pretends a run is in progress.
-public struct TestRunStateReply: ControlReply {
-    public var running: Bool
-    public init(running: Bool) { self.running = running }
+package struct TestRunStateReply: ControlReply {
+    package var running: Bool
+    package init(running: Bool) { self.running = running }
 }

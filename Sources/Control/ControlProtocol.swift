@@ -8,15 +8,15 @@ import Posix
 /// gets one reply: a `response` frame (JSON: `{"ok":true}` or `{"ok":false,"error":{...}}`), then the
 /// result as `chunk` frames of JSON text — streamed, so a logbook of any size passes in bounded memory —
 /// then an `end` frame. A client that asked to `attach` then receives `event` frames until it leaves.
-public enum ControlProtocol {
+package enum ControlProtocol {
     /// Largest chunk a daemon sends (well under the frame limit).
-    public static let chunkBytes = 256 * 1024
+    package static let chunkBytes = 256 * 1024
 }
 
 /// Every frame type of the control socket (CLI and UI clients ↔ daemon). The layout is
 /// `Posix.WireFrame`'s, the numbers apart from the link's (`Connectivity.FrameType`): a control frame
 /// sent to the link, or a link frame to the control socket, is an unknown type there.
-public enum ControlFrameType: UInt8, WireFrameKind, CaseIterable {
+package enum ControlFrameType: UInt8, WireFrameKind, CaseIterable {
     /// A command: JSON object.
     case request = 0x40
     /// The command's result: JSON.
@@ -29,39 +29,39 @@ public enum ControlFrameType: UInt8, WireFrameKind, CaseIterable {
     case event = 0x44
 }
 
-public typealias ControlFrame = WireFrame<ControlFrameType>
-public typealias ControlFrameDecoder = WireFrameDecoder<ControlFrameType>
+package typealias ControlFrame = WireFrame<ControlFrameType>
+package typealias ControlFrameDecoder = WireFrameDecoder<ControlFrameType>
 
 /// A command's failure, as the client shows it: one line, and the exit status the CLI uses.
-public struct ControlError: Error, CustomStringConvertible, Sendable {
-    public let message: String
+package struct ControlError: Error, CustomStringConvertible, Sendable {
+    package let message: String
     /// 1: the operation failed; 2: the input was invalid.
-    public let exitStatus: Int32
+    package let exitStatus: Int32
     /// Set when the failure is a WatchConnectivity error.
-    public let wcError: WCError?
+    package let wcError: WCError?
     /// Which of a command's declared failures this is, where it has several a script must tell apart
     /// (`cancel`: `delivered`, `onTheWire`, `unknown`); a stable word, unlike the message.
-    public let reason: String?
+    package let reason: String?
 
-    public init(_ message: String, exitStatus: Int32 = 1, reason: String? = nil) {
+    package init(_ message: String, exitStatus: Int32 = 1, reason: String? = nil) {
         self.message = message
         self.exitStatus = exitStatus
         self.wcError = nil
         self.reason = reason
     }
 
-    public init(_ error: WCError) {
+    package init(_ error: WCError) {
         self.message = error.description
         self.exitStatus = 1
         self.wcError = error
         self.reason = nil
     }
 
-    public static func invalid(_ message: String) -> ControlError { ControlError(message, exitStatus: 2) }
+    package static func invalid(_ message: String) -> ControlError { ControlError(message, exitStatus: 2) }
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var fields: [String: JSONValue] = ["message": .string(message), "exitStatus": .integer(Int64(exitStatus))]
         if let reason { fields["reason"] = .string(reason) }
         if let wcError {
@@ -71,7 +71,7 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
         return .object(fields)
     }
 
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         message = json["message"]?.stringValue ?? "unknown error"
         exitStatus = Int32(json["exitStatus"]?.intValue ?? 1)
         reason = json["reason"]?.stringValue.flatMap { $0.utf8.count <= 64 ? $0 : nil }
@@ -87,21 +87,21 @@ public struct ControlError: Error, CustomStringConvertible, Sendable {
 /// catalogue (`ControlCommandSpec.validate`) and reads it through the typed keys, which cannot fail:
 /// `request[ControlCommands.Record.count]` is the count, checked and defaulted. A client builds it the
 /// same way: `var request = ControlRequest(ControlCommands.record); request[ControlCommands.Record.count] = 3`.
-public struct ControlRequest: Sendable {
-    public let command: String
-    public var arguments: [String: JSONValue]
+package struct ControlRequest: Sendable {
+    package let command: String
+    package var arguments: [String: JSONValue]
 
-    public init(command: String, arguments: [String: JSONValue] = [:]) {
+    package init(command: String, arguments: [String: JSONValue] = [:]) {
         self.command = command
         self.arguments = arguments
     }
 
     /// A request of a catalogue command, its arguments to be set through the typed keys.
-    public init(_ spec: ControlCommandSpec) {
+    package init(_ spec: ControlCommandSpec) {
         self.init(command: spec.name)
     }
 
-    public init(json: JSONValue) throws(ControlError) {
+    package init(json: JSONValue) throws(ControlError) {
         guard case let .object(fields) = json, let command = fields["command"]?.stringValue else {
             throw .invalid("a request must be a JSON object with a \"command\"")
         }
@@ -109,7 +109,7 @@ public struct ControlRequest: Sendable {
         self.arguments = fields
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var fields = arguments
         fields["command"] = .string(command)
         return .object(fields)
@@ -118,7 +118,7 @@ public struct ControlRequest: Sendable {
     /// The argument, typed. In a handler the request was validated, so a required or defaulted argument
     /// is always there (a default is read even from a request that was not); a required one missing from
     /// a request that never went through the router is a programming error.
-    public subscript<Value>(argument: ControlArgument<Value>) -> Value {
+    package subscript<Value>(argument: ControlArgument<Value>) -> Value {
         get {
             if let value = Value.read(arguments[argument.name]) { return value }
             if let value = Value.read(argument.spec.defaultValue) { return value }
@@ -129,7 +129,7 @@ public struct ControlRequest: Sendable {
 
     /// This request checked against the catalogue, as `server` checks it: defaults filled in (what the
     /// router hands a handler, and what a client checks before sending).
-    public func validated(on server: ControlServerKind) throws(ControlError) -> ControlRequest {
+    package func validated(on server: ControlServerKind) throws(ControlError) -> ControlRequest {
         guard let spec = ControlCommands.spec(command) else { throw .invalid("there is no control command \(OneLine.quote(command))") }
         return ControlRequest(command: command, arguments: try spec.validate(arguments, on: server))
     }
@@ -137,7 +137,7 @@ public struct ControlRequest: Sendable {
 
 /// An error that carries a WatchConnectivity code (the public `WatchConnectivity.WCError`): a command
 /// that fails with one answers with its code and name, as with the session's own.
-public protocol WatchConnectivityCoded: Error {
+package protocol WatchConnectivityCoded: Error {
     var watchConnectivityCode: Int { get }
     var watchConnectivityMessage: String { get }
 }

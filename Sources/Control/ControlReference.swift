@@ -7,7 +7,7 @@ import JSONText
 /// never by hand, so the docs cannot drift from what the router accepts.
 extension ControlArgumentSpec {
     /// `count`: a whole number from 1 to 1000000; default 1. How many runs.
-    public var line: String {
+    package var line: String {
         var text = "`\(name)`: \(kind.text)"
         if isRequired {
             text += "; required"
@@ -20,17 +20,17 @@ extension ControlArgumentSpec {
 
 extension ControlErrorSpec {
     /// `7009 payloadTooLarge when the payload encodes to more than 65,536 bytes`
-    public var line: String { "\(label) when \(when)" }
+    package var line: String { "\(label) when \(when)" }
 }
 
 extension ControlCommandSpec {
     /// The programs that answer it, in the catalogue's order: `phone-daemon, watch-agent`.
-    public var programs: String {
+    package var programs: String {
         ControlServerKind.allCases.filter(servers.contains).map(\.programName).joined(separator: ", ")
     }
 
     /// The failures every command of its kind can give, then the ones it declares.
-    public var allErrors: [ControlErrorSpec] {
+    package var allErrors: [ControlErrorSpec] {
         var all: [ControlErrorSpec] = []
         if isTestCommand { all.append(.invalid("the daemon was not started with --enable-test-commands")) }
         if !arguments.isEmpty || !serverArguments.isEmpty {
@@ -43,13 +43,13 @@ extension ControlCommandSpec {
     }
 
     /// What each server takes, one list, or one per server where they differ (`app`).
-    public var argumentGroups: [(label: String?, arguments: [ControlArgumentSpec])] {
+    package var argumentGroups: [(label: String?, arguments: [ControlArgumentSpec])] {
         guard !serverArguments.isEmpty else { return [(nil, arguments)] }
         return ControlServerKind.allCases.filter(servers.contains).map { ($0.programName, self.arguments(on: $0)) }
     }
 
     /// `RecordReply`, or `WatchAppReply (watch-agent), OSStatusReply (phone-os)`; `JSON` if untyped.
-    public var replyText: String {
+    package var replyText: String {
         let servers = ControlServerKind.allCases.filter(self.servers.contains)
         let names = servers.compactMap { replyTypes[$0] }
         if names.isEmpty { return "JSON" }
@@ -60,7 +60,7 @@ extension ControlCommandSpec {
 
 extension ControlCommands {
     /// The catalogue as Markdown: one entry per command, its arguments, its reply and its failures.
-    public static var markdownReference: String {
+    package static var markdownReference: String {
         var lines: [String] = []
         for spec in all {
             var flags: [String] = []

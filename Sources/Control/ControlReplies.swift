@@ -7,15 +7,15 @@ import JSONText
 /// `@FalseIfMissing`, `@OtherFields`: `JSONFieldWrappers.swift`). Four commands answer plain JSON, each
 /// for a reason (`ControlCommandSpec.replyTypes`: `logbook`, `flight`, `alerts`, `events`); a partly
 /// free-form reply types what clients read and carries the rest (`StatusReply.other`).
-public protocol ControlReply: ControlRecord {}
+package protocol ControlReply: ControlRecord {}
 
 /// A value the control socket carries, declared once as a `Codable` struct: a reply, or an event the
 /// daemon sends on a connection that follows (`UpdateAlert`; `NotificationItem`, a delivery).
-public protocol ControlRecord: Codable, Sendable, Equatable {}
+package protocol ControlRecord: Codable, Sendable, Equatable {}
 
 extension ControlRecord {
     /// The value as the daemon sends it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         do {
             return try JSONValueEncoder().encode(self)
         } catch {
@@ -28,7 +28,7 @@ extension ControlRecord {
 extension ControlReply {
     /// Decodes the daemon's reply to `command`; a reply of another shape is one line, exit 1 (a daemon of
     /// another version, not the user's input).
-    public init(json: JSONValue, replyTo command: String) throws(ControlError) {
+    package init(json: JSONValue, replyTo command: String) throws(ControlError) {
         switch json {
         case .object: break
         case .array where Self.self is any ControlListReply.Type: break
@@ -44,24 +44,24 @@ extension ControlReply {
 
 /// A reply that is a JSON array, not an object (`received`: the items themselves, as the daemons always
 /// answered it): its type encodes and decodes a single value.
-public protocol ControlListReply: ControlReply {}
+package protocol ControlListReply: ControlReply {}
 
 // MARK: - The session's API
 
 /// `transfer-userinfo`: the transfer's id.
-public struct TransferUserInfoReply: ControlReply {
-    public var transferId: Int64
-    public init(transferId: Int64) { self.transferId = transferId }
+package struct TransferUserInfoReply: ControlReply {
+    package var transferId: Int64
+    package init(transferId: Int64) { self.transferId = transferId }
 }
 
 /// `transfer-complication`: the transfer's id, whether it went as complication data (`isCurrentComplicationInfo`;
 /// false: the day's budget was spent, or the complication is off, and it went as a plain userInfo — its id
 /// then counts among the userInfo transfers), and what is left of today's budget.
-public struct TransferComplicationReply: ControlReply {
-    public var transferId: Int64
-    public var isCurrentComplicationInfo: Bool
-    public var remainingComplicationUserInfoTransfers: Int64
-    public init(transferId: Int64, isCurrentComplicationInfo: Bool, remainingComplicationUserInfoTransfers: Int64) {
+package struct TransferComplicationReply: ControlReply {
+    package var transferId: Int64
+    package var isCurrentComplicationInfo: Bool
+    package var remainingComplicationUserInfoTransfers: Int64
+    package init(transferId: Int64, isCurrentComplicationInfo: Bool, remainingComplicationUserInfoTransfers: Int64) {
         self.transferId = transferId
         self.isCurrentComplicationInfo = isCurrentComplicationInfo
         self.remainingComplicationUserInfoTransfers = remainingComplicationUserInfoTransfers
@@ -69,11 +69,11 @@ public struct TransferComplicationReply: ControlReply {
 }
 
 /// `transfer-file`: the transfer's id, and the file as it was queued (its size and SHA-256).
-public struct TransferFileReply: ControlReply {
-    public var transferId: Int64
-    public var bytes: Int64
-    public var sha256: String
-    public init(transferId: Int64, bytes: Int64, sha256: String) {
+package struct TransferFileReply: ControlReply {
+    package var transferId: Int64
+    package var bytes: Int64
+    package var sha256: String
+    package init(transferId: Int64, bytes: Int64, sha256: String) {
         self.transferId = transferId
         self.bytes = bytes
         self.sha256 = sha256
@@ -81,22 +81,22 @@ public struct TransferFileReply: ControlReply {
 }
 
 /// `complication` (the watch): whether the app's complication is now on the active watch face.
-public struct ComplicationReply: ControlReply {
-    public var complicationEnabled: Bool
-    public init(complicationEnabled: Bool) { self.complicationEnabled = complicationEnabled }
+package struct ComplicationReply: ControlReply {
+    package var complicationEnabled: Bool
+    package init(complicationEnabled: Bool) { self.complicationEnabled = complicationEnabled }
 }
 
 /// `context-set`: the context's version.
-public struct ContextSetReply: ControlReply {
-    public var version: Int64
-    public init(version: Int64) { self.version = version }
+package struct ContextSetReply: ControlReply {
+    package var version: Int64
+    package init(version: Int64) { self.version = version }
 }
 
 /// `context-get`: the context this side set and the last one received, in typed JSON (objects).
-public struct ContextGetReply: ControlReply {
-    public var applicationContext: [String: JSONValue]
-    public var receivedApplicationContext: [String: JSONValue]
-    public init(applicationContext: [String: JSONValue], receivedApplicationContext: [String: JSONValue]) {
+package struct ContextGetReply: ControlReply {
+    package var applicationContext: [String: JSONValue]
+    package var receivedApplicationContext: [String: JSONValue]
+    package init(applicationContext: [String: JSONValue], receivedApplicationContext: [String: JSONValue]) {
         self.applicationContext = applicationContext
         self.receivedApplicationContext = receivedApplicationContext
     }
@@ -104,20 +104,20 @@ public struct ContextGetReply: ControlReply {
 
 /// `message`: the counterpart's reply (typed JSON), or — sent without a reply handler — that it was
 /// delivered: `{"reply": {…}}` or `{"delivered": true}`, one or the other.
-public struct MessageReply: ControlReply {
-    public enum Outcome: Sendable, Equatable {
+package struct MessageReply: ControlReply {
+    package enum Outcome: Sendable, Equatable {
         case reply([String: JSONValue])
         case delivered
     }
-    public var outcome: Outcome
-    public init(_ outcome: Outcome) { self.outcome = outcome }
+    package var outcome: Outcome
+    package init(_ outcome: Outcome) { self.outcome = outcome }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let wire = try MessageOutcome<[String: JSONValue]>(from: decoder)
         outcome = wire.reply.map(Outcome.reply) ?? .delivered
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch outcome {
         case let .reply(reply): try MessageOutcome(reply: reply).encode(to: encoder)
         case .delivered: try MessageOutcome<[String: JSONValue]>(delivered: true).encode(to: encoder)
@@ -126,15 +126,15 @@ public struct MessageReply: ControlReply {
 }
 
 /// `message-data`: the reply's bytes (base64), or that the data message was delivered (no reply expected).
-public struct MessageDataReply: ControlReply {
-    public enum Outcome: Sendable, Equatable {
+package struct MessageDataReply: ControlReply {
+    package enum Outcome: Sendable, Equatable {
         case reply([UInt8])
         case delivered
     }
-    public var outcome: Outcome
-    public init(_ outcome: Outcome) { self.outcome = outcome }
+    package var outcome: Outcome
+    package init(_ outcome: Outcome) { self.outcome = outcome }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let wire = try MessageOutcome<String>(from: decoder)
         guard let text = wire.reply else {
             outcome = .delivered
@@ -146,7 +146,7 @@ public struct MessageDataReply: ControlReply {
         outcome = .reply(bytes)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch outcome {
         case let .reply(bytes): try MessageOutcome(reply: Base64.encode(bytes)).encode(to: encoder)
         case .delivered: try MessageOutcome<String>(delivered: true).encode(to: encoder)
@@ -176,17 +176,17 @@ struct MessageOutcome<Reply: Codable & Sendable & Equatable>: Codable, Equatable
 
 /// `cancel`: the transfer cancelled — now, or already before (`alreadyCancelled`: it will not be
 /// delivered either way, so a second cancel is not a failure).
-public struct CancelReply: ControlReply {
-    public var cancelled: Int64
-    @FalseIfMissing public var alreadyCancelled: Bool
-    public init(cancelled: Int64, alreadyCancelled: Bool = false) {
+package struct CancelReply: ControlReply {
+    package var cancelled: Int64
+    @FalseIfMissing package var alreadyCancelled: Bool
+    package init(cancelled: Int64, alreadyCancelled: Bool = false) {
         self.cancelled = cancelled
         self.alreadyCancelled = alreadyCancelled
     }
 }
 
 /// `quarantine-remove`: how many were removed.
-public struct QuarantineRemoveReply: ControlReply {
-    public var removed: Int64
-    public init(removed: Int64) { self.removed = removed }
+package struct QuarantineRemoveReply: ControlReply {
+    package var removed: Int64
+    package init(removed: Int64) { self.removed = removed }
 }

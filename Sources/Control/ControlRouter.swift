@@ -6,17 +6,17 @@ import Posix
 /// program does not answer, a test command without `--enable-test-commands`, arguments that do not fit
 /// the command's declarations, a session command before activation — each is refused here, the same
 /// way for every command, and the handler reads only checked, typed, defaulted arguments.
-public final class ControlRouter {
-    public typealias Handler = (ControlRequest, ControlConnection) throws -> Void
+package final class ControlRouter {
+    package typealias Handler = (ControlRequest, ControlConnection) throws -> Void
 
-    public let server: ControlServerKind
+    package let server: ControlServerKind
     /// Set by `--enable-test-commands`.
-    public var testCommandsEnabled = false
+    package var testCommandsEnabled = false
     /// Whether the session's API is usable yet (the phone's `--activation-delay-ms` window).
-    public var sessionIsActivated: () -> Bool = { true }
+    package var sessionIsActivated: () -> Bool = { true }
     private var handlers: [String: Handler] = [:]
 
-    public init(server: ControlServerKind) {
+    package init(server: ControlServerKind) {
         self.server = server
     }
 
@@ -24,20 +24,20 @@ public final class ControlRouter {
     /// (a programming error otherwise). Registering a name again replaces its handler; `previous` hands
     /// the replaced one to the new one, for a layer that adds to a command (the phone app's language in
     /// the context it sets).
-    public func on(_ name: String, _ handler: @escaping Handler) {
+    package func on(_ name: String, _ handler: @escaping Handler) {
         precondition(ControlCommands.spec(name)?.servers.contains(server) == true, "\(name) is not a \(server.rawValue) command in ControlCommands")
         handlers[name] = handler
     }
 
     /// The handler registered for `name`, to wrap it.
-    public func handler(_ name: String) -> Handler? { handlers[name] }
+    package func handler(_ name: String) -> Handler? { handlers[name] }
 
     /// Catalogue commands this server answers that nothing registered: empty when the daemon is whole.
-    public var unregistered: [String] {
+    package var unregistered: [String] {
         ControlCommands.answered(by: server).map(\.name).filter { handlers[$0] == nil }
     }
 
-    public func route(_ request: ControlRequest, _ connection: ControlConnection) throws {
+    package func route(_ request: ControlRequest, _ connection: ControlConnection) throws {
         let (handler, validated) = try prepare(request)
         try handler(validated, connection)
     }
@@ -45,14 +45,14 @@ public final class ControlRouter {
     /// The handler a request goes to and the request as it gets it — its arguments checked against the
     /// catalogue, defaults filled in — or the refusal it gets: the checks every command passes, in
     /// order, before anything of it runs.
-    public func prepare(_ request: ControlRequest) throws(ControlError) -> (handler: Handler, request: ControlRequest) {
+    package func prepare(_ request: ControlRequest) throws(ControlError) -> (handler: Handler, request: ControlRequest) {
         let spec = try self.spec(request.command)
         let validated = ControlRequest(command: request.command, arguments: try spec.validate(request.arguments, on: server))
         return (try handler(spec), validated)
     }
 
     /// The handler a request named `name` goes to, or the refusal it gets (its arguments aside).
-    public func handler(for name: String) throws(ControlError) -> Handler {
+    package func handler(for name: String) throws(ControlError) -> Handler {
         try handler(try spec(name))
     }
 

@@ -5,35 +5,35 @@ import JSONText
 /// `run-start`, `run-sample`, `run-status`: the run in progress (`state` running, with its figures) or
 /// none (`idle`: only `startOrigin`, null). `run-sample` adds the decisions on its samples (`trace`); the
 /// phone adds what it knows of the watch's mirrored workout (`mirroring`).
-public struct RunStatusReply: ControlReply {
+package struct RunStatusReply: ControlReply {
     /// `running` or `idle`.
-    public var state: String
-    public var runId: String?
+    package var state: String
+    package var runId: String?
     /// ISO 8601.
-    public var startedAt: String?
+    package var startedAt: String?
     /// `pace` or `heartRate`.
-    public var mode: String?
+    package var mode: String?
     /// `6:00` or `140-160`.
-    public var target: String?
-    public var gpwsBehaviour: String?
-    public var elapsedSeconds: Double?
-    public var distanceKm: Double?
-    public var pace: Double?
-    public var heartRate: Double?
-    public var stationary: Bool?
-    public var samples: Int64?
+    package var target: String?
+    package var gpwsBehaviour: String?
+    package var elapsedSeconds: Double?
+    package var distanceKm: Double?
+    package var pace: Double?
+    package var heartRate: Double?
+    package var stationary: Bool?
+    package var samples: Int64?
     /// The GPWS status now: `CLEAR`, `SINK RATE` or `OVERSPEED`.
-    public var gpws: String?
-    public var alerts: Int64?
+    package var gpws: String?
+    package var alerts: Int64?
     /// `local` or `remote`; null while idle.
-    @NullIfNil public var startOrigin: String?
-    public var mirroring: RunMirroring?
-    public var trace: [RunDecision]?
+    @NullIfNil package var startOrigin: String?
+    package var mirroring: RunMirroring?
+    package var trace: [RunDecision]?
 
     /// No run in progress.
-    public static var idle: RunStatusReply { RunStatusReply(state: "idle") }
+    package static var idle: RunStatusReply { RunStatusReply(state: "idle") }
 
-    public init(state: String) {
+    package init(state: String) {
         self.state = state
         self.startOrigin = nil
     }
@@ -41,15 +41,15 @@ public struct RunStatusReply: ControlReply {
 
 /// The phone's view of the watch's mirrored workout: whether it asked, what RunWay assumed
 /// (`assumedStarted`) and what happened (`state`: notRequested, requested, confirmed, failed, unconfirmed).
-public struct RunMirroring: Codable, Sendable, Equatable {
-    public var requested: Bool
-    public var assumedStarted: Bool
-    public var state: String
+package struct RunMirroring: Codable, Sendable, Equatable {
+    package var requested: Bool
+    package var assumedStarted: Bool
+    package var state: String
     /// ISO 8601.
-    public var confirmedAt: String?
-    public var failureReason: String?
+    package var confirmedAt: String?
+    package var failureReason: String?
 
-    public init(requested: Bool, assumedStarted: Bool, state: String, confirmedAt: String? = nil, failureReason: String? = nil) {
+    package init(requested: Bool, assumedStarted: Bool, state: String, confirmedAt: String? = nil, failureReason: String? = nil) {
         self.requested = requested
         self.assumedStarted = assumedStarted
         self.state = state
@@ -59,16 +59,16 @@ public struct RunMirroring: Codable, Sendable, Equatable {
 }
 
 /// GPWS's decision on one sample: `{"t":600,"pace":0,"hr":120,"stationary":true,"decided":false,"gpws":"CLEAR","alert":null}`.
-public struct RunDecision: Codable, Sendable, Equatable {
-    public var t: Double
-    public var pace: Double
-    public var hr: Double
-    public var stationary: Bool
-    public var decided: Bool
-    public var gpws: String
-    @NullIfNil public var alert: String?
+package struct RunDecision: Codable, Sendable, Equatable {
+    package var t: Double
+    package var pace: Double
+    package var hr: Double
+    package var stationary: Bool
+    package var decided: Bool
+    package var gpws: String
+    @NullIfNil package var alert: String?
 
-    public init(t: Double, pace: Double, hr: Double, stationary: Bool, decided: Bool, gpws: String, alert: String?) {
+    package init(t: Double, pace: Double, hr: Double, stationary: Bool, decided: Bool, gpws: String, alert: String?) {
         self.t = t
         self.pace = pace
         self.hr = hr
@@ -82,19 +82,19 @@ public struct RunDecision: Codable, Sendable, Equatable {
 /// `run-stop`, `run-replay`: the flight the run made. The watch says what became of it — queued
 /// (`transfer`, the outbox transfer that carries it) or, for a run the phone led, not (`transferred`
 /// false); the phone whether it saved it (`saved`: `saved`, `tooShort`, …). `run-replay` adds the trace.
-public struct RunStopReply: ControlReply {
-    public var id: String
-    public var distanceKm: Double
-    public var durationSeconds: Double
-    public var alerts: Int64
+package struct RunStopReply: ControlReply {
+    package var id: String
+    package var distanceKm: Double
+    package var durationSeconds: Double
+    package var alerts: Int64
     /// `local` or `remote`.
-    public var startOrigin: String
-    public var transfer: Int64?
-    public var transferred: Bool?
-    public var saved: String?
-    public var trace: [RunDecision]?
+    package var startOrigin: String
+    package var transfer: Int64?
+    package var transferred: Bool?
+    package var saved: String?
+    package var trace: [RunDecision]?
 
-    public init(id: String, distanceKm: Double, durationSeconds: Double, alerts: Int64, startOrigin: String) {
+    package init(id: String, distanceKm: Double, durationSeconds: Double, alerts: Int64, startOrigin: String) {
         self.id = id
         self.distanceKm = distanceKm
         self.durationSeconds = durationSeconds

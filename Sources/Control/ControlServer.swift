@@ -12,21 +12,21 @@ import Posix
 /// Time-outs (see `ControlServer`): a client must send a whole request within `requestTimeout` of
 /// connecting and finish any request within `requestTimeout` of its first byte; between requests it may
 /// idle for `idleTimeout`. An attached UI client, and one waiting for its reply, never times out.
-public final class ControlConnection {
-    public let stream: SocketStream
+package final class ControlConnection {
+    package let stream: SocketStream
     private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
     private unowned let server: ControlServer
     private var streaming: (() throws -> [UInt8]?)?
     /// A UI client: receives `event` frames (`attach()`).
-    public private(set) var isAttached = false
+    package private(set) var isAttached = false
     /// Follows the delegate trace (`runway … events --follow`, `follow()`): receives its `event` frames
     /// only, and like an attached UI never times out and is detached if it stops reading.
-    public private(set) var isFollowing = false
+    package private(set) var isFollowing = false
     /// Attached or following: holds its connection for as long as it likes, within its own budget
     /// (`ControlServer.maximumFollowers`), never the requests'.
     var isFollower: Bool { isAttached || isFollowing }
     /// Called when the connection goes (a UI client detaching).
-    public var onClose: (() -> Void)?
+    package var onClose: (() -> Void)?
 
     // MARK: Time-out state
     /// Requests read whose reply has not been written completely yet.
@@ -62,16 +62,16 @@ public final class ControlConnection {
 
     /// Whether this connection may become a follower now (`attach`, `follow`): a refusal is one line,
     /// exit 1, and the connection stays an ordinary client.
-    public func checkFollowerRoom() throws(ControlError) { try server.admitFollower(self) }
+    package func checkFollowerRoom() throws(ControlError) { try server.admitFollower(self) }
 
     /// Makes this connection an attached UI client, within the followers' budget.
-    public func attach() throws(ControlError) {
+    package func attach() throws(ControlError) {
         try server.admitFollower(self)
         isAttached = true
     }
 
     /// Makes this connection a follower of the delegate trace, within the followers' budget.
-    public func follow() throws(ControlError) {
+    package func follow() throws(ControlError) {
         try server.admitFollower(self)
         isFollowing = true
     }
@@ -159,17 +159,17 @@ public final class ControlConnection {
     // MARK: - Replies
 
     /// Replies with a command's typed reply, as its type encodes it.
-    public func reply(_ result: some ControlReply) {
+    package func reply(_ result: some ControlReply) {
         reply(result.json)
     }
 
-    public func reply(_ result: JSONValue) {
+    package func reply(_ result: JSONValue) {
         var writer = JSONWriter()
         writer.write(result)
         reply(body: writer.bytes)
     }
 
-    public func reply(body: [UInt8]) {
+    package func reply(body: [UInt8]) {
         var bytes = ControlFrame(.response, Array(#"{"ok":true}"#.utf8)).encoded
         var offset = 0
         while offset < body.count {
@@ -183,7 +183,7 @@ public final class ControlConnection {
         replyFinished()
     }
 
-    public func reply(error: ControlError) {
+    package func reply(error: ControlError) {
         stream.write(Self.errorReply(error))
         replyFinished()
     }
@@ -198,7 +198,7 @@ public final class ControlConnection {
 
     /// Streams a result: `next` is called for the next piece of JSON text whenever the socket has
     /// drained, until it returns nil. Memory stays bounded by one piece, however long the result.
-    public func replyStreaming(_ next: @escaping () throws -> [UInt8]?) {
+    package func replyStreaming(_ next: @escaping () throws -> [UInt8]?) {
         stream.write(ControlFrame(.response, Array(#"{"ok":true}"#.utf8)).encoded)
         streaming = next
         continueStreaming()
@@ -293,7 +293,7 @@ public final class ControlConnection {
     }
 
     /// An unsolicited event, for attached UI clients.
-    public func sendEvent(_ event: JSONValue) {
+    package func sendEvent(_ event: JSONValue) {
         var writer = JSONWriter()
         writer.write(event)
         sendEvent(body: writer.bytes)
@@ -304,7 +304,7 @@ public final class ControlConnection {
     /// A UI client that stops reading (suspended, or a terminal scrolled back) is detached once
     /// `maximumUnreadEventBytes` wait for it, rather than let its backlog grow without bound in the
     /// daemon. It can attach again; saving never depended on it.
-    public func sendEvent(body: [UInt8]) {
+    package func sendEvent(body: [UInt8]) {
         guard !stream.isClosed else { return }
         guard stream.pendingOutboundBytes < Self.maximumUnreadEventBytes else {
             server.logger.warning("control.events-unread", ["queuedBytes": stream.pendingOutboundBytes, "action": "detached"])
@@ -317,12 +317,12 @@ public final class ControlConnection {
 
 /// A daemon's control socket: accepts local clients of the same user and hands their requests to
 /// the daemon's handler.
-public final class ControlServer {
+package final class ControlServer {
     /// Handles one request; what it throws becomes the error reply (with its WatchConnectivity code and
     /// name when it has one; an unexpected error is logged too).
-    public typealias Handler = (ControlRequest, ControlConnection) throws -> Void
+    package typealias Handler = (ControlRequest, ControlConnection) throws -> Void
 
-    public let address: UnixSocketAddress
+    package let address: UnixSocketAddress
 
     func replyError(for error: Error, command: String) -> ControlError {
         if let error = error as? ControlError { return error }
@@ -335,29 +335,29 @@ public final class ControlServer {
     }
 
     /// Which device this daemon is, and its home (for refusing clients that expect the other one).
-    public let role: DeviceRole
+    package let role: DeviceRole
     let home: String
     let logger: Logger
     let loop: EventLoop
     private let listener: UnixListener
     private var connections: [ObjectIdentifier: ControlConnection] = [:]
-    public var handler: Handler?
+    package var handler: Handler?
     /// At most this many clients (bounds descriptors and buffers); at the cap a new one evicts the
     /// oldest that has not sent a request yet, else the oldest follower, and is refused (one line) only
     /// when every one is a request in progress.
-    public var maximumConnections = 256
+    package var maximumConnections = 256
     /// Of those, at most this many attached UIs and `events --follow` followers: they hold their
     /// connections for good, so they have a budget of their own and a request/response client always
     /// finds room (issue 22: 256 held followers locked the CLI out).
-    public var maximumFollowers = 128
+    package var maximumFollowers = 128
     /// A client must send a whole request within this long of connecting, and finish each request
     /// within this long of its first byte (a silent client, one byte a second).
-    public var requestTimeoutMilliseconds: UInt64 = 10_000
+    package var requestTimeoutMilliseconds: UInt64 = 10_000
     /// Between requests a client may stay idle this long (`runway phone delete` waits for a human's
     /// answer between its two requests). Attached UI clients are exempt.
-    public var idleTimeoutMilliseconds: UInt64 = 600_000
+    package var idleTimeoutMilliseconds: UInt64 = 600_000
 
-    public init(address: UnixSocketAddress, role: DeviceRole, home: String, loop: EventLoop, logger: Logger) {
+    package init(address: UnixSocketAddress, role: DeviceRole, home: String, loop: EventLoop, logger: Logger) {
         self.address = address
         self.role = role
         self.home = home
@@ -367,14 +367,14 @@ public final class ControlServer {
     }
 
     /// Listens on the supervisor's socket instead of binding one (socket activation).
-    public func adopt(_ fd: FileDescriptor) { listener.adopt(fd) }
+    package func adopt(_ fd: FileDescriptor) { listener.adopt(fd) }
 
-    public func start() throws {
+    package func start() throws {
         listener.onAccept = { [unowned self] fd in self.accepted(fd) }
         try listener.start()
     }
 
-    public func stop() {
+    package func stop() {
         for connection in connections.values { connection.stream.close(.localClose("daemon shutting down")) }
         connections.removeAll()
         listener.stop()
@@ -382,9 +382,9 @@ public final class ControlServer {
 
     /// Binds the socket afresh if its file was removed (see `UnixListener.ensureBound`).
     @discardableResult
-    public func ensureBound() throws -> UnixListener.BindingState { try listener.ensureBound() }
+    package func ensureBound() throws -> UnixListener.BindingState { try listener.ensureBound() }
 
-    public var attachedClients: [ControlConnection] { connections.values.filter(\.isAttached) }
+    package var attachedClients: [ControlConnection] { connections.values.filter(\.isAttached) }
 
     /// Whether `connection` may become a follower: within `maximumFollowers`, else one line, exit 1.
     func admitFollower(_ connection: ControlConnection) throws(ControlError) {

@@ -5,7 +5,7 @@ import Posix
 extension DelegateEvent {
     /// `{"index":3,"at":"…","call":"didReceiveUserInfo","seq":5,"keys":[…],"bytes":812,"outcome":"accepted"}`;
     /// payloads in typed JSON (`{"$date":…}`, `{"$data":…}`).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var fields: [String: JSONValue] = [
             "index": .integer(index), "at": .string(Timestamp.iso8601(at, milliseconds: true)), "call": .string(name),
         ]

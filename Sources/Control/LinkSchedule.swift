@@ -14,34 +14,34 @@ import Posix
 ///
 /// The parser is total (`ParserProperties`' `link-schedule` target): any bytes give a schedule or one
 /// line saying what is wrong, and nothing is applied unless all of it is right.
-public struct LinkSchedule: Equatable, Sendable {
-    public struct Step: Equatable, Sendable {
+package struct LinkSchedule: Equatable, Sendable {
+    package struct Step: Equatable, Sendable {
         /// Milliseconds after the schedule starts.
-        public var at: Int
-        public var change: LinkConditionsChange
+        package var at: Int
+        package var change: LinkConditionsChange
 
-        public init(at: Int, change: LinkConditionsChange) {
+        package init(at: Int, change: LinkConditionsChange) {
             self.at = at
             self.change = change
         }
     }
 
-    public var steps: [Step]
-    public var seed: UInt64?
+    package var steps: [Step]
+    package var seed: UInt64?
 
-    public init(steps: [Step], seed: UInt64? = nil) {
+    package init(steps: [Step], seed: UInt64? = nil) {
         self.steps = steps
         self.seed = seed
     }
 
-    public static let maximumSteps = 1000
+    package static let maximumSteps = 1000
     /// A day: the last step's latest time.
-    public static let maximumAt = 86_400_000
-    public static let maximumFileBytes = 1 << 20
+    package static let maximumAt = 86_400_000
+    package static let maximumFileBytes = 1 << 20
     static let stepKeys: Set<String> = ["at", "latencyMs", "jitterMs", "loss", "bandwidthKbps", "range", "reset"]
 
     /// A schedule file: `{"seed"?: S, "steps": [...]}`.
-    public static func parse(file bytes: [UInt8]) throws(ControlError) -> LinkSchedule {
+    package static func parse(file bytes: [UInt8]) throws(ControlError) -> LinkSchedule {
         guard bytes.count <= maximumFileBytes else { throw .invalid("the schedule is \(bytes.count) bytes; at most \(maximumFileBytes)") }
         let json: JSONValue
         do { json = try JSONValue(parsing: bytes) } catch { throw .invalid("the schedule is not JSON: \(OneLine.escape("\(error)"))") }
@@ -59,7 +59,7 @@ public struct LinkSchedule: Equatable, Sendable {
     }
 
     /// The steps, as the file holds them and as `link-schedule` carries them.
-    public static func parse(steps json: JSONValue) throws(ControlError) -> [Step] {
+    package static func parse(steps json: JSONValue) throws(ControlError) -> [Step] {
         guard let items = json.arrayValue else { throw .invalid("the schedule's steps must be an array") }
         guard !items.isEmpty else { throw .invalid("the schedule has no steps") }
         guard items.count <= maximumSteps else { throw .invalid("the schedule has \(items.count) steps; at most \(maximumSteps)") }
@@ -115,7 +115,7 @@ public struct LinkSchedule: Equatable, Sendable {
     }
 
     /// The steps as `link-schedule` carries them (and as the file holds them).
-    public var stepsJSON: JSONValue {
+    package var stepsJSON: JSONValue {
         .array(
             steps.map { step in
                 var fields: [String: JSONValue] = ["at": .integer(Int64(step.at))]
@@ -135,7 +135,7 @@ public struct LinkSchedule: Equatable, Sendable {
 
 extension LinkSchedule {
     /// Conditions as `HOME/link-conditions.json` keeps them (the keys of a step, without `at`).
-    public static func json(_ conditions: LinkConditions) -> JSONValue {
+    package static func json(_ conditions: LinkConditions) -> JSONValue {
         .object([
             "latencyMs": .integer(Int64(conditions.latencyMilliseconds)), "jitterMs": .integer(Int64(conditions.jitterMilliseconds)),
             "loss": .number(conditions.loss), "bandwidthKbps": .integer(Int64(conditions.bandwidthKbps)), "range": .string(conditions.range.rawValue),
@@ -143,7 +143,7 @@ extension LinkSchedule {
     }
 
     /// Reads what `json(_:)` wrote, as strictly as a step: a file edited by hand is checked the same way.
-    public static func conditions(from json: JSONValue) throws(ControlError) -> LinkConditions {
+    package static func conditions(from json: JSONValue) throws(ControlError) -> LinkConditions {
         guard var fields = json.objectValue, fields["at"] == nil, fields["reset"] == nil else {
             throw .invalid("the saved link conditions are not an object of latencyMs, jitterMs, loss, bandwidthKbps and range")
         }
@@ -159,21 +159,21 @@ extension LinkSchedule {
 /// link next — the watch app launched by `watch-os`, `watch-os` once the app is gone, a restarted
 /// `watch-agent` — plays the rest of it: its steps, its seed, when it started (`CLOCK_MONOTONIC`, which
 /// every process on the machine shares) and how many steps were applied.
-public struct SavedLinkSchedule: Equatable, Sendable {
-    public var steps: [LinkSchedule.Step]
-    public var seed: UInt64
+package struct SavedLinkSchedule: Equatable, Sendable {
+    package var steps: [LinkSchedule.Step]
+    package var seed: UInt64
     /// The monotonic clock when it started, nanoseconds.
-    public var startedAt: UInt64
-    public var applied: Int
+    package var startedAt: UInt64
+    package var applied: Int
 
-    public init(steps: [LinkSchedule.Step], seed: UInt64, startedAt: UInt64, applied: Int) {
+    package init(steps: [LinkSchedule.Step], seed: UInt64, startedAt: UInt64, applied: Int) {
         self.steps = steps
         self.seed = seed
         self.startedAt = startedAt
         self.applied = applied
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "steps": LinkSchedule(steps: steps).stepsJSON, "seed": .integer(Int64(truncatingIfNeeded: seed)),
             "startedAtNs": .integer(Int64(truncatingIfNeeded: startedAt)), "applied": .integer(Int64(applied)),
@@ -182,7 +182,7 @@ public struct SavedLinkSchedule: Equatable, Sendable {
 
     /// Reads what `json` wrote, as strictly as a schedule file (total: `ParserProperties`' `link-schedule`
     /// target draws these too).
-    public static func parse(_ bytes: [UInt8]) throws(ControlError) -> SavedLinkSchedule {
+    package static func parse(_ bytes: [UInt8]) throws(ControlError) -> SavedLinkSchedule {
         guard bytes.count <= LinkSchedule.maximumFileBytes else {
             throw .invalid("the saved schedule is \(bytes.count) bytes; at most \(LinkSchedule.maximumFileBytes)")
         }

@@ -10,13 +10,13 @@ import PropertyLists
 /// An object holding `"$date"` or `"$data"` together with other keys is refused, not taken as a plain
 /// dictionary: it is almost always a typo, and a silent dictionary would hide it. (The price: a dictionary
 /// whose only key is `$date` or `$data` cannot be written in JSON.)
-public enum TypedJSON {
-    public static let dateKey = "$date"
-    public static let dataKey = "$data"
+package enum TypedJSON {
+    package static let dateKey = "$date"
+    package static let dataKey = "$data"
 
     /// Why `json` is not valid typed JSON (a malformed `$date`/`$data`, or one mixed with other keys), or
     /// nil. One line, naming where: `$.when.$date: "yesterday" is not an ISO 8601 time …`.
-    public static func problem(in json: JSONValue, path: String = "$") -> String? {
+    package static func problem(in json: JSONValue, path: String = "$") -> String? {
         switch json {
         case let .array(items):
             for (index, item) in items.enumerated() {
@@ -69,8 +69,8 @@ public enum TypedJSON {
     }
 }
 
-public struct TypedJSONError: Error, CustomStringConvertible {
-    public let description: String
+package struct TypedJSONError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 
@@ -79,7 +79,7 @@ extension PropertyListValue {
     /// property-list counterpart: that is `payloadUnsupportedTypes`, as Apple's framework reports for a
     /// non-plist value. Malformed typed JSON is `invalidParameter` (check `TypedJSON.problem` first to
     /// tell the user it is their input).
-    public init(json: JSONValue, path: String = "$") throws(WCError) {
+    package init(json: JSONValue, path: String = "$") throws(WCError) {
         switch json {
         case .null:
             throw WCError(.payloadUnsupportedTypes, "\(path) is null, which is not a property-list type")
@@ -113,7 +113,7 @@ extension PropertyListValue {
     }
 
     /// A JSON rendering in typed JSON: `{"$date": ISO 8601 with milliseconds}`, `{"$data": base64}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case let .string(text): .string(text)
         case let .integer(number): .integer(number)
@@ -129,7 +129,7 @@ extension PropertyListValue {
 
 extension Dictionary where Key == String, Value == PropertyListValue {
     /// A userInfo dictionary from a JSON object; anything but an object is `invalidParameter`.
-    public init(userInfoJSON json: JSONValue) throws(WCError) {
+    package init(userInfoJSON json: JSONValue) throws(WCError) {
         guard case .object = json else {
             throw WCError(.invalidParameter, "the payload must be a JSON object")
         }
@@ -139,16 +139,16 @@ extension Dictionary where Key == String, Value == PropertyListValue {
         self = dictionary
     }
 
-    public var json: JSONValue { .object(jsonObject) }
+    package var json: JSONValue { .object(jsonObject) }
     /// The members of `json`.
-    public var jsonObject: [String: JSONValue] { mapValues(\.json) }
+    package var jsonObject: [String: JSONValue] { mapValues(\.json) }
 }
 
 /// Standard base64 (RFC 4648) for data values rendered as JSON.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -171,7 +171,7 @@ public enum Base64 {
 
     /// Standard base64 with padding; nil for anything else (a wrong length, a character outside the
     /// alphabet, non-zero bits after the last byte).
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let input = Array(text.utf8)
         guard input.count % 4 == 0 else { return nil }
         var values: [UInt8] = []

@@ -1,9 +1,10 @@
 import Connectivity
 
 /// What `--version` says, on every binary.
-public enum RunWayPair {
-    /// The simulator's own version.
-    public static let version = "0.7.0"
+package enum RunWayPair {
+    /// The simulator's own version (semantic versioning; the one place it is written): what `--version` prints, the
+    /// tag a release gets, and the newest section of CHANGELOG.md (checked by `VersionTests`).
+    package static let version = "0.8.0"
     /// The RunWay app version both simulated apps report by default.
-    public static let appVersion = SessionConfiguration().appVersion
+    package static let appVersion = SessionConfiguration().appVersion
 }

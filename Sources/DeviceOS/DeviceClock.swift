@@ -10,8 +10,8 @@ import Storage
 /// Only dates with a meaning to the user or to a rule read it: a run's start and end, `saved_at`,
 /// notifications' fire and delivery. Log lines and monotonic timers (backoff, time-outs) stay real:
 /// moving a device a month ahead must not time out its connections.
-public final class DeviceClock {
-    public enum Mode: String, Sendable {
+package final class DeviceClock {
+    package enum Mode: String, Sendable {
         /// `now = system time + offsetSeconds` (the default, with 0).
         case offset
         /// `now` stays at one instant until the next clock command.
@@ -19,17 +19,17 @@ public final class DeviceClock {
     }
 
     /// What a reader sees: the time, the mode, and how far from the system's time it is.
-    public struct Reading: Equatable, Sendable {
-        public var now: Double
-        public var mode: Mode
-        public var offsetSeconds: Double
+    package struct Reading: Equatable, Sendable {
+        package var now: Double
+        package var mode: Mode
+        package var offsetSeconds: Double
     }
 
-    public enum ClockError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum ClockError: Error, Equatable, Sendable, CustomStringConvertible {
         case outOfRange(Double)
         case badDuration(Double)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .outOfRange(t): "\(Timestamp.iso8601(t)) is outside the device clock's range (2001-01-01 to 2100-01-01)"
             case let .badDuration(s): "a duration must be more than 0 and at most 3650d, not \(TimeText.formatDuration(s))"
@@ -38,10 +38,10 @@ public final class DeviceClock {
     }
 
     /// 2001-01-01T00:00:00Z (Apple's reference date) to 2100-01-01T00:00:00Z.
-    public static let range: ClosedRange<Double> = 978_307_200...4_102_444_800
-    public static let maximumAdvance: Double = 3650 * 86_400
+    package static let range: ClosedRange<Double> = 978_307_200...4_102_444_800
+    package static let maximumAdvance: Double = 3650 * 86_400
 
-    public static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(
             "device.1",
             """
@@ -53,16 +53,16 @@ public final class DeviceClock {
             """)
     ]
 
-    public private(set) var mode: Mode = .offset
+    package private(set) var mode: Mode = .offset
     /// In `offset` mode, added to the system time; in `frozen` mode, the instant itself is `frozenAt`.
-    public private(set) var offsetSeconds: Double = 0
-    public private(set) var frozenAt: Double = 0
+    package private(set) var offsetSeconds: Double = 0
+    package private(set) var frozenAt: Double = 0
     private let database: Database?
     private let systemTime: () -> Double
 
     /// A clock persisted in `database` (`device_settings`, key `clock`); `systemTime` is injected so a
     /// test can hold real time still.
-    public init(database: Database?, systemTime: @escaping () -> Double = wallClockSeconds) throws {
+    package init(database: Database?, systemTime: @escaping () -> Double = wallClockSeconds) throws {
         self.database = database
         self.systemTime = systemTime
         guard let database else { return }
@@ -78,9 +78,9 @@ public final class DeviceClock {
     }
 
     /// The device's time now, in seconds since 1970 (UTC).
-    public var now: Double { mode == .frozen ? frozenAt : systemTime() + offsetSeconds }
+    package var now: Double { mode == .frozen ? frozenAt : systemTime() + offsetSeconds }
 
-    public var reading: Reading {
+    package var reading: Reading {
         let now = self.now
         return Reading(now: now, mode: mode, offsetSeconds: now - systemTime())
     }
@@ -88,13 +88,13 @@ public final class DeviceClock {
     // MARK: - Changing it
 
     /// Sets the time to `instant`; `frozen` keeps it there, otherwise it runs on from there.
-    public func set(_ instant: Double, frozen: Bool) throws {
+    package func set(_ instant: Double, frozen: Bool) throws {
         guard Self.range.contains(instant) else { throw ClockError.outOfRange(instant) }
         try apply(mode: frozen ? .frozen : .offset, instant: instant)
     }
 
     /// Moves the time forward by `seconds`; a frozen clock stays frozen, at the new value.
-    public func advance(by seconds: Double) throws {
+    package func advance(by seconds: Double) throws {
         guard seconds > 0, seconds <= Self.maximumAdvance else { throw ClockError.badDuration(seconds) }
         let target = now + seconds
         guard Self.range.contains(target) else { throw ClockError.outOfRange(target) }
@@ -102,7 +102,7 @@ public final class DeviceClock {
     }
 
     /// Back to the system's time, running.
-    public func reset() throws {
+    package func reset() throws {
         try apply(mode: .offset, instant: systemTime())
     }
 

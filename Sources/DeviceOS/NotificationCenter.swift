@@ -14,11 +14,11 @@ import Storage
 /// - `deliverDue(now:)`: every request whose fire date has come moves to *delivered*, exactly once (one
 ///   transaction), in fire order, with `deliveredAt = fireAt` — also when the daemon was down at that
 ///   moment and delivers at its next start.
-public final class UserNotificationCenter {
-    public static let pendingLimit = 64
-    public static let deliveredHistory = 1000
+package final class UserNotificationCenter {
+    package static let pendingLimit = 64
+    package static let deliveredHistory = 1000
 
-    public static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(
             "notifications.1",
             """
@@ -46,15 +46,15 @@ public final class UserNotificationCenter {
     ]
 
     /// A pending request, as `UNNotificationRequest` with a date trigger holds it.
-    public struct Request: Equatable, Sendable {
-        public var id: String
-        public var fireAt: Double
-        public var title: String
-        public var body: String
-        public var language: String
-        public var addedAt: Double = 0
+    package struct Request: Equatable, Sendable {
+        package var id: String
+        package var fireAt: Double
+        package var title: String
+        package var body: String
+        package var language: String
+        package var addedAt: Double = 0
 
-        public init(id: String, fireAt: Double, title: String, body: String, language: String) {
+        package init(id: String, fireAt: Double, title: String, body: String, language: String) {
             self.id = id
             self.fireAt = fireAt
             self.title = title
@@ -63,8 +63,8 @@ public final class UserNotificationCenter {
         }
     }
 
-    public struct Delivered: Equatable, Sendable {
-        public init(id: String, fireAt: Double, deliveredAt: Double, title: String, body: String, language: String) {
+    package struct Delivered: Equatable, Sendable {
+        package init(id: String, fireAt: Double, deliveredAt: Double, title: String, body: String, language: String) {
             self.id = id
             self.fireAt = fireAt
             self.deliveredAt = deliveredAt
@@ -73,17 +73,17 @@ public final class UserNotificationCenter {
             self.language = language
         }
 
-        public var id: String
-        public var fireAt: Double
-        public var deliveredAt: Double
-        public var title: String
-        public var body: String
-        public var language: String
+        package var id: String
+        package var fireAt: Double
+        package var deliveredAt: Double
+        package var title: String
+        package var body: String
+        package var language: String
     }
 
-    public enum AddError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum AddError: Error, Equatable, Sendable, CustomStringConvertible {
         case fireDateNotInFuture(id: String, fireAt: Double, now: Double)
-        public var description: String {
+        package var description: String {
             switch self {
             case let .fireDateNotInFuture(id, fireAt, now):
                 "notification \(id) fires at \(Timestamp.iso8601(fireAt)), not after the device's now (\(Timestamp.iso8601(now))): not added"
@@ -91,10 +91,10 @@ public final class UserNotificationCenter {
         }
     }
 
-    public let database: Database
+    package let database: Database
     private let logger: Logger
 
-    public init(database: Database, logger: Logger) {
+    package init(database: Database, logger: Logger) {
         self.database = database
         self.logger = logger
     }
@@ -109,7 +109,7 @@ public final class UserNotificationCenter {
     /// reminder ladder rescheduled) is durable all together or not at all. Returns the ids dropped to
     /// stay within the limit.
     @discardableResult
-    public func replace(remove: [String], add: [Request], now: Double) throws -> [String] {
+    package func replace(remove: [String], add: [Request], now: Double) throws -> [String] {
         for request in add where request.fireAt <= now {
             throw AddError.fireDateNotInFuture(id: request.id, fireAt: request.fireAt, now: now)
         }
@@ -123,7 +123,7 @@ public final class UserNotificationCenter {
 
     /// Adds `request` (replacing one with its id); returns the ids dropped to stay within the limit.
     @discardableResult
-    public func add(_ request: Request, now: Double) throws -> [String] {
+    package func add(_ request: Request, now: Double) throws -> [String] {
         try replace(remove: [], add: [request], now: now)
     }
 
@@ -163,7 +163,7 @@ public final class UserNotificationCenter {
 
     /// Removes the pending requests with these ids; unknown ids are ignored. Returns how many went.
     @discardableResult
-    public func removePending(_ ids: [String]) throws -> Int {
+    package func removePending(_ ids: [String]) throws -> Int {
         try atomically { try remove(ids) }
     }
 
@@ -179,7 +179,7 @@ public final class UserNotificationCenter {
     }
 
     /// Pending requests by fire date, then id.
-    public func pending() throws -> [Request] {
+    package func pending() throws -> [Request] {
         let query = try database.statement(
             literal: """
                 SELECT id, fire_at, title, body, language, added_at FROM notifications_pending ORDER BY fire_at, id
@@ -197,7 +197,7 @@ public final class UserNotificationCenter {
     }
 
     /// The earliest fire date pending, if any: when the daemon must next look.
-    public func nextFireAt() throws -> Double? {
+    package func nextFireAt() throws -> Double? {
         let query = try database.statement(literal: "SELECT min(fire_at) FROM notifications_pending")
         defer { query.reset() }
         guard try query.step(), !query.isNull(at: 0) else { return nil }
@@ -210,7 +210,7 @@ public final class UserNotificationCenter {
     /// pending to delivered in one transaction, with `deliveredAt = fireAt`. The history keeps the last
     /// `deliveredHistory`.
     @discardableResult
-    public func deliverDue(now: Double) throws -> [Delivered] {
+    package func deliverDue(now: Double) throws -> [Delivered] {
         let due = try pending().filter { $0.fireAt <= now }
         guard !due.isEmpty else { return [] }
         try atomically {
@@ -243,7 +243,7 @@ public final class UserNotificationCenter {
     }
 
     /// Forgets delivered notifications: those with these ids, or all of them (nil).
-    public func removeDelivered(_ ids: [String]?) throws {
+    package func removeDelivered(_ ids: [String]?) throws {
         guard let ids else { return try database.execute("DELETE FROM notifications_delivered") }
         let delete = try database.statement(literal: "DELETE FROM notifications_delivered WHERE id = ?")
         try atomically {
@@ -255,7 +255,7 @@ public final class UserNotificationCenter {
     }
 
     /// Delivered notifications in delivery order (the last `deliveredHistory`).
-    public func delivered() throws -> [Delivered] {
+    package func delivered() throws -> [Delivered] {
         let query = try database.statement(
             literal: """
                 SELECT id, fire_at, delivered_at, title, body, language FROM notifications_delivered ORDER BY seq
@@ -276,12 +276,12 @@ public final class UserNotificationCenter {
 
 extension UserNotificationCenter.Request {
     /// As `notifications` lists it.
-    public var item: NotificationItem {
+    package var item: NotificationItem {
         NotificationItem(id: id, fireAt: Timestamp.iso8601(fireAt), title: title, body: body, language: language, fireAtSeconds: fireAt)
     }
 
     /// A request as the app's client reads it from `notifications`; nil without its seconds.
-    public init?(_ item: NotificationItem) {
+    package init?(_ item: NotificationItem) {
         guard let seconds = item.fireAtSeconds else { return nil }
         self.init(id: item.id, fireAt: seconds, title: item.title, body: item.body, language: item.language ?? "")
     }
@@ -289,16 +289,16 @@ extension UserNotificationCenter.Request {
 
 extension UserNotificationCenter.Delivered {
     /// As `notifications` lists it, and as the running app is told it (with `event`).
-    public var item: NotificationItem {
+    package var item: NotificationItem {
         NotificationItem(
             id: id, fireAt: Timestamp.iso8601(fireAt), deliveredAt: Timestamp.iso8601(deliveredAt), title: title, body: body, language: language,
             fireAtSeconds: fireAt, deliveredAtSeconds: deliveredAt)
     }
 
-    public var json: JSONValue { item.json }
+    package var json: JSONValue { item.json }
 
     /// A delivery as the app's client reads it; nil without its seconds.
-    public init?(_ item: NotificationItem) {
+    package init?(_ item: NotificationItem) {
         guard let fireAt = item.fireAtSeconds, let deliveredAt = item.deliveredAtSeconds else { return nil }
         self.init(id: item.id, fireAt: fireAt, deliveredAt: deliveredAt, title: item.title, body: item.body, language: item.language ?? "")
     }

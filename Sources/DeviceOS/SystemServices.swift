@@ -14,27 +14,27 @@ import Storage
 ///
 /// Delivery happens at start-up for whatever fell due while nothing ran (`deliveredAt = fireAt`), on a
 /// timer while the clock runs, and at once after every clock command.
-public final class SystemServices {
-    public let clock: DeviceClock
-    public let center: UserNotificationCenter
-    public let database: Database
+package final class SystemServices {
+    package let clock: DeviceClock
+    package let center: UserNotificationCenter
+    package let database: Database
     private let loop: EventLoop
     private let logger: Logger
     private var timer: EventLoop.TimerID?
     /// Told of every delivery (the running app's delegate, phone-os's log): in order of registration.
-    public var onDelivered: [([UserNotificationCenter.Delivered]) -> Void] = []
+    package var onDelivered: [([UserNotificationCenter.Delivered]) -> Void] = []
     /// Told after a clock command changed the clock (phone-os tells the running app).
-    public var onClockChanged: [(DeviceClock.Reading) -> Void] = []
+    package var onClockChanged: [(DeviceClock.Reading) -> Void] = []
 
     /// The OS's store of a home: `HOME/os.sqlite`, WAL, FULL.
-    public static func storePath(home: String) -> String { home + "/os.sqlite" }
+    package static func storePath(home: String) -> String { home + "/os.sqlite" }
 
-    public static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations
+    package static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations
 
     /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
     /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —
     /// and migrated.
-    public static func openStore(home: String) throws -> Database {
+    package static func openStore(home: String) throws -> Database {
         let database = try Database(path: storePath(home: home))
         if let problems = try database.check() {
             database.close()
@@ -45,7 +45,7 @@ public final class SystemServices {
         return database
     }
 
-    public init(database: Database, loop: EventLoop, logger: Logger) throws {
+    package init(database: Database, loop: EventLoop, logger: Logger) throws {
         self.database = database
         self.loop = loop
         self.logger = logger
@@ -58,7 +58,7 @@ public final class SystemServices {
     /// Delivers what is due at the device's now, in fire order, then plans the next look. Returns what
     /// was delivered.
     @discardableResult
-    public func deliverDue() -> [UserNotificationCenter.Delivered] {
+    package func deliverDue() -> [UserNotificationCenter.Delivered] {
         var delivered: [UserNotificationCenter.Delivered] = []
         do {
             delivered = try center.deliverDue(now: clock.now)
@@ -72,7 +72,7 @@ public final class SystemServices {
 
     /// One timer for the earliest pending fire date, while the clock runs; none while it is frozen (no
     /// device time passes until the next clock command, which delivers by itself).
-    public func rearm() {
+    package func rearm() {
         if let timer { loop.cancel(timer) }
         timer = nil
         guard clock.mode == .offset, let next = try? center.nextFireAt() else { return }
@@ -85,7 +85,7 @@ public final class SystemServices {
 
     /// Adds a request at device time (the centre's rules: future only, the 64 cap) and rearms.
     @discardableResult
-    public func add(_ request: UserNotificationCenter.Request) throws -> [String] {
+    package func add(_ request: UserNotificationCenter.Request) throws -> [String] {
         let dropped = try center.add(request, now: clock.now)
         rearm()
         return dropped
@@ -93,7 +93,7 @@ public final class SystemServices {
 
     /// Removes pending requests by id and rearms.
     @discardableResult
-    public func removePending(_ ids: [String]) throws -> Int {
+    package func removePending(_ ids: [String]) throws -> Int {
         let removed = try center.removePending(ids)
         rearm()
         return removed
@@ -101,7 +101,7 @@ public final class SystemServices {
 
     /// Removes `remove` and adds `add` in one transaction, then rearms.
     @discardableResult
-    public func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String] {
+    package func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String] {
         let dropped = try center.replace(remove: remove, add: add, now: clock.now)
         rearm()
         return dropped
@@ -111,7 +111,7 @@ public final class SystemServices {
 
     /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices) and, on a phone, the
     /// notification centre's (`notifications`, and the test command `notification-add`).
-    public func register(on router: ControlRouter, notifications: Bool) {
+    package func register(on router: ControlRouter, notifications: Bool) {
         var clockCommands = ClockCommands(clock: clock, logger: logger)
         clockCommands.onChange = { [unowned self] in
             let delivered = self.deliverDue().map(\.item)
@@ -149,7 +149,7 @@ public final class SystemServices {
 
 /// What an app's notification centre (`UserNotifications`) needs of the OS, wherever the OS runs: in
 /// the app's own process (`SystemServices`) or in `phone-os`, reached over its control socket.
-public protocol NotificationService: AnyObject {
+package protocol NotificationService: AnyObject {
     /// The device's time now.
     var deviceNow: Double { get }
     /// Removes `remove`, then adds `add`, in one transaction; returns the ids dropped by the 64 cap.
@@ -162,9 +162,9 @@ public protocol NotificationService: AnyObject {
 }
 
 extension SystemServices: NotificationService {
-    public var deviceNow: Double { clock.now }
-    public func removeDelivered(_ ids: [String]?) throws { try center.removeDelivered(ids) }
-    public func pendingRequests() throws -> [UserNotificationCenter.Request] { try center.pending() }
-    public func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] { try center.delivered() }
-    public func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
+    package var deviceNow: Double { clock.now }
+    package func removeDelivered(_ ids: [String]?) throws { try center.removeDelivered(ids) }
+    package func pendingRequests() throws -> [UserNotificationCenter.Request] { try center.pending() }
+    package func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] { try center.delivered() }
+    package func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
 }

@@ -7,17 +7,17 @@ import Posix
 /// `FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)` (on Linux Foundation reads
 /// it from `$XDG_CONFIG_HOME/user-dirs.dirs`, unquoted), `.applicationSupportDirectory`
 /// (`XDG_DATA_HOME`), `.cachesDirectory` (`XDG_CACHE_HOME`) and `temporaryDirectory` (`TMPDIR`).
-public struct AppContainer: Sendable {
-    public let path: String
-    public let bundleID: String
+package struct AppContainer: Sendable {
+    package let path: String
+    package let bundleID: String
 
-    public init(home: String, bundleID: String) {
+    package init(home: String, bundleID: String) {
         self.bundleID = bundleID
         path = home + "/apps/" + bundleID
     }
 
     /// The container at `path` if an OS named one, else the bundle's in `home`.
-    public init(path: String?, home: String, bundleID: String) {
+    package init(path: String?, home: String, bundleID: String) {
         guard let path else {
             self.init(home: home, bundleID: bundleID)
             return
@@ -32,7 +32,7 @@ public struct AppContainer: Sendable {
 
     /// Why `id` cannot name a container (one path component of letters, digits, `.`, `-`, `_`; at
     /// most 155 bytes), or nil.
-    public static func problem(bundleID id: String) -> String? {
+    package static func problem(bundleID id: String) -> String? {
         guard !id.isEmpty, id.utf8.count <= 155 else { return "a bundle id is 1 to 155 characters, not \(id.utf8.count)" }
         guard id != ".", id != "..",
             id.utf8.allSatisfy({
@@ -42,15 +42,15 @@ public struct AppContainer: Sendable {
         return nil
     }
 
-    public var documents: String { path + "/Documents" }
-    public var library: String { path + "/Library" }
-    public var preferences: String { library + "/Preferences" }
-    public var applicationSupport: String { library + "/Application Support" }
-    public var caches: String { library + "/Caches" }
-    public var temporary: String { path + "/tmp" }
+    package var documents: String { path + "/Documents" }
+    package var library: String { path + "/Library" }
+    package var preferences: String { library + "/Preferences" }
+    package var applicationSupport: String { library + "/Application Support" }
+    package var caches: String { library + "/Caches" }
+    package var temporary: String { path + "/tmp" }
 
     /// Creates the container's directories (mode 0700) and the file that names its documents folder.
-    public func prepare() throws(SystemError) {
+    package func prepare() throws(SystemError) {
         for directory in [path, documents, library, preferences, applicationSupport, caches, temporary] {
             try Filesystem.makeDirectory(directory, mode: 0o700)
         }
@@ -62,7 +62,7 @@ public struct AppContainer: Sendable {
     }
 
     /// What the app's process is started with (replacing these names in the OS's own environment).
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         [
             "HOME": path, "TMPDIR": temporary, "XDG_CONFIG_HOME": preferences, "XDG_DATA_HOME": applicationSupport,
             "XDG_CACHE_HOME": caches,
@@ -70,7 +70,7 @@ public struct AppContainer: Sendable {
     }
 
     /// Sets `environment` in this process, for an app that shares its process with the OS.
-    public func applyToEnvironment() {
+    package func applyToEnvironment() {
         for (name, value) in environment { setenv(name, value, 1) }
     }
 }

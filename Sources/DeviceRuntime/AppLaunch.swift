@@ -6,35 +6,35 @@ import PropertyLists
 /// and for what (`RUNWAY_LAUNCH_MODE`, `RUNWAY_LAUNCH_REASON`); and what the app tells its OS besides
 /// `READY=1` on `NOTIFY_SOCKET`. Without an OS (a daemon started by hand) neither is set: the app is in
 /// the foreground, as it always was.
-public enum AppLaunch {
-    public static let modeVariable = "RUNWAY_LAUNCH_MODE"
-    public static let reasonVariable = "RUNWAY_LAUNCH_REASON"
+package enum AppLaunch {
+    package static let modeVariable = "RUNWAY_LAUNCH_MODE"
+    package static let reasonVariable = "RUNWAY_LAUNCH_REASON"
     /// The reason watch-os gives when the phone has content for the watch app (what watchOS hands the
     /// app as a `WKWatchConnectivityRefreshBackgroundTask`).
-    public static let watchConnectivityReason = "phone-content"
+    package static let watchConnectivityReason = "phone-content"
     /// The reason watch-os gives when the phone starts a workout for the watch app (HealthKit's
     /// `startWatchApp(with:)`); the phone's `startWorkout` event rides along in `workoutVariable`.
-    public static let workoutReason = "workout"
+    package static let workoutReason = "workout"
     /// The `startWorkout` that launched the app, as hex of its binary property list: the session hands it
     /// to the app's workout delegate once it links, as if it had arrived then.
-    public static let workoutVariable = "RUNWAY_LAUNCH_WORKOUT"
+    package static let workoutVariable = "RUNWAY_LAUNCH_WORKOUT"
     /// Sent on `NOTIFY_SOCKET` when the app completes its background task (`setTaskCompletedWithSnapshot`).
-    public static let taskCompletedNotice = "X_TASK_COMPLETED=1"
+    package static let taskCompletedNotice = "X_TASK_COMPLETED=1"
 
     /// `foreground`, `background`, or nil when no OS launched the app.
-    public static var mode: String? { DeviceEnvironment.value(modeVariable) }
-    public static var reason: String? { DeviceEnvironment.value(reasonVariable) }
+    package static var mode: String? { DeviceEnvironment.value(modeVariable) }
+    package static var reason: String? { DeviceEnvironment.value(reasonVariable) }
 
     /// The workout event this launch was for, if any (nil also when the variable is not hex of a property
     /// list dictionary with a `kind`: a launch is not refused for it).
-    public static var workoutEvent: UserInfo? {
+    package static var workoutEvent: UserInfo? {
         guard let text = DeviceEnvironment.value(workoutVariable), let bytes = bytes(fromHex: text),
             let event = try? PropertyListCodec.decodeDictionary(bytes), event["kind"]?.stringValue != nil
         else { return nil }
         return event
     }
 
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -68,13 +68,13 @@ public enum AppLaunch {
 
     /// A workout session runs in the app (`X_WORKOUT=1`) or ended (`X_WORKOUT=0`): the OS keeps an app
     /// running a workout alive in the background (no budget runs).
-    public static func reportWorkout(running: Bool) {
+    package static func reportWorkout(running: Bool) {
         guard getenv(PhoneActivation.osPIDVariable) != nil else { return }
         ServiceNotifier.notify("X_WORKOUT=\(running ? 1 : 0)\nMAINPID=\(getpid())")
     }
 
     /// Tells the OS the app completed its background task (only under an OS).
-    public static func reportTaskCompleted() {
+    package static func reportTaskCompleted() {
         guard getenv(PhoneActivation.osPIDVariable) != nil else { return }
         ServiceNotifier.notify("\(taskCompletedNotice)\nMAINPID=\(getpid())")
     }

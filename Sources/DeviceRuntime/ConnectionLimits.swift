@@ -9,21 +9,21 @@ import Connectivity
 /// (`--handshake-timeout-ms`, `--control-request-timeout-ms`, `--control-idle-timeout-ms`), and lower
 /// the control socket's caps so that a test can fill them (`--control-max-clients`,
 /// `--control-max-followers`).
-public struct ConnectionLimits: Sendable {
+package struct ConnectionLimits: Sendable {
     /// A link connection that has not completed its handshake by then is closed (`transferTimedOut`).
-    public var handshakeTimeoutMilliseconds: UInt64 = 5000
+    package var handshakeTimeoutMilliseconds: UInt64 = 5000
     /// A control client must send a whole request within this long of connecting, and finish each
     /// request within this long of its first byte.
-    public var controlRequestTimeoutMilliseconds: UInt64 = 10_000
+    package var controlRequestTimeoutMilliseconds: UInt64 = 10_000
     /// A control client may stay idle between requests this long (attached UI clients: forever).
-    public var controlIdleTimeoutMilliseconds: UInt64 = 600_000
+    package var controlIdleTimeoutMilliseconds: UInt64 = 600_000
     /// The control socket's caps (`ControlServer.maximumConnections`, `maximumFollowers`); nil: its own.
-    public var controlMaximumClients: Int?
-    public var controlMaximumFollowers: Int?
+    package var controlMaximumClients: Int?
+    package var controlMaximumFollowers: Int?
 
-    public init() {}
+    package init() {}
 
-    public static let specs: [ArgumentSpec] = [
+    package static let specs: [ArgumentSpec] = [
         .option("handshake-timeout-ms", "MS", "TEST ONLY: time a link connection has to complete its handshake (default 5000)", hidden: true),
         .option("control-request-timeout-ms", "MS", "TEST ONLY: time a control client has to send a request (default 10000)", hidden: true),
         .option("control-idle-timeout-ms", "MS", "TEST ONLY: time a control client may idle between requests (default 600000)", hidden: true),
@@ -31,7 +31,7 @@ public struct ConnectionLimits: Sendable {
         .option("control-max-followers", "N", "TEST ONLY: of those, followers and attached UIs at most (default 128)", hidden: true),
     ]
 
-    public init(_ parsed: ParsedArguments) throws(UsageError) {
+    package init(_ parsed: ParsedArguments) throws(UsageError) {
         let range = 1...86_400_000
         if let value = try parsed.integer("handshake-timeout-ms", range: range) { handshakeTimeoutMilliseconds = UInt64(value) }
         if let value = try parsed.integer("control-request-timeout-ms", range: range) { controlRequestTimeoutMilliseconds = UInt64(value) }

@@ -7,17 +7,17 @@ import Storage
 /// What every device process shares: the event loop, the signal descriptor, the home's lock, the store's
 /// health check and seal, the guard on the home's files, the `ready` line and the graceful shutdown on
 /// SIGTERM or SIGINT.
-public final class DaemonRuntime {
-    public let loop = EventLoop()
-    public let logger: Logger
-    public let home: DeviceHome
+package final class DaemonRuntime {
+    package let loop = EventLoop()
+    package let logger: Logger
+    package let home: DeviceHome
     private let signals: SignalSource
     private var lock: FileLock?
     private var shutdownHandlers: [() -> Void] = []
     private(set) var stopSignal: Int32?
     /// Fault-injection control commands (`store-limit`) are accepted only when this is set
     /// (`--enable-test-commands`).
-    public var testCommandsEnabled = false
+    package var testCommandsEnabled = false
     /// Set when the daemon must stop because something it depends on is gone: the exit status.
     private var failure: (event: String, reason: String)?
     private var database: Database?
@@ -31,7 +31,7 @@ public final class DaemonRuntime {
 
     /// Resets the signal mask first (a parent on a Dispatch thread may have blocked SIGTERM), then
     /// routes SIGTERM and SIGINT through the event loop.
-    public init(home: DeviceHome, logger: Logger) throws {
+    package init(home: DeviceHome, logger: Logger) throws {
         self.home = home
         self.logger = logger
         signals = try SignalSource([SIGTERM, SIGINT, SIGHUP])
@@ -50,11 +50,11 @@ public final class DaemonRuntime {
         }
     }
 
-    public enum StartError: Error, CustomStringConvertible {
+    package enum StartError: Error, CustomStringConvertible {
         case alreadyRunning(home: String, pid: Int32?)
         case other(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .alreadyRunning(home, pid?): "\(home) is already served by process \(pid) (it holds the lock on \(home))"
             case let .alreadyRunning(home, nil): "\(home) is already served by another process (it holds the lock on \(home))"
@@ -68,7 +68,7 @@ public final class DaemonRuntime {
     ///
     /// The lock is an `flock` on the home directory itself, not on a file in it: removing `HOME/lock`
     /// (which only holds the pid, for messages) cannot let a second daemon in.
-    public func claimHome(supervised: Set<String> = []) throws {
+    package func claimHome(supervised: Set<String> = []) throws {
         try home.prepare()
         do {
             let (path, pidFile) = (home.path, home.lockPath)
@@ -103,7 +103,7 @@ public final class DaemonRuntime {
     /// into it on a thread of its own — never in the middle of a receive — and closed at shutdown. A
     /// store unlinked while open, or found damaged, stops the daemon (exit 1) before anything more is
     /// committed or acknowledged.
-    public func openStore() throws -> Database {
+    package func openStore() throws -> Database {
         if testCommandsEnabled {
             logger.warning("startup.test-commands-enabled", ["effect": "fault-injection control commands are accepted"])
         }
@@ -180,7 +180,7 @@ public final class DaemonRuntime {
 
     /// Stops the daemon because something it depends on is gone: logged (stderr), nothing more is
     /// acknowledged, and the exit status is 1. The store is not sealed: the next start checks it.
-    public func fail(_ event: String, _ reason: String) {
+    package func fail(_ event: String, _ reason: String) {
         guard failure == nil else { return }
         failure = (event, reason)
         logger.error(event, ["reason": reason, "action": "stopped acknowledging; shutting down with exit status 1"])
@@ -188,12 +188,12 @@ public final class DaemonRuntime {
     }
 
     /// Runs `body` at shutdown, in reverse order of registration.
-    public func onShutdown(_ body: @escaping () -> Void) {
+    package func onShutdown(_ body: @escaping () -> Void) {
         shutdownHandlers.append(body)
     }
 
     /// Tells whoever started us that we accept connections.
-    public func announceReady() {
+    package func announceReady() {
         let line = Array("ready\n".utf8)
         _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
         ServiceNotifier.notify("READY=1\nMAINPID=\(getpid())")
@@ -234,7 +234,7 @@ public final class DaemonRuntime {
 
     /// Runs the loop until SIGTERM/SIGINT (or a failure), then shuts down: every transaction in flight
     /// has finished (they complete within one loop iteration), sockets are closed and unlinked.
-    public func run(mailbox: LoopMailbox? = nil) -> Int32 {
+    package func run(mailbox: LoopMailbox? = nil) -> Int32 {
         do {
             // A failure before the loop ran (the store unlinked during start-up) must not be forgotten:
             // `EventLoop.run` starts by clearing any earlier `stop()`.

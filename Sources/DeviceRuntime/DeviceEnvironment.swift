@@ -4,23 +4,23 @@ import Glibc
 /// OS's socket, the app's container and bundle id, and for an app of the developer's own the device's
 /// settings. An app on the public APIs never reads them itself: the `WatchConnectivity` and
 /// `UserNotifications` modules do, when the session is first used (`DeviceHost.fromEnvironment`).
-public enum DeviceEnvironment {
-    public static let home = "RUNWAY_DEVICE_HOME"
-    public static let osSocket = "RUNWAY_OS_SOCKET"
-    public static let container = "RUNWAY_APP_CONTAINER"
-    public static let bundleID = "RUNWAY_BUNDLE_ID"
+package enum DeviceEnvironment {
+    package static let home = "RUNWAY_DEVICE_HOME"
+    package static let osSocket = "RUNWAY_OS_SOCKET"
+    package static let container = "RUNWAY_APP_CONTAINER"
+    package static let bundleID = "RUNWAY_BUNDLE_ID"
     /// `phone` or `watch`: which device the home is (default phone).
-    public static let role = "RUNWAY_DEVICE_ROLE"
+    package static let role = "RUNWAY_DEVICE_ROLE"
     /// The device's log level and format (`--log-level`, `--log-format` of the daemons).
-    public static let logLevel = "RUNWAY_LOG_LEVEL"
-    public static let logFormat = "RUNWAY_LOG_FORMAT"
+    package static let logLevel = "RUNWAY_LOG_LEVEL"
+    package static let logFormat = "RUNWAY_LOG_FORMAT"
     /// The app's version, as its handshake says it (`N(.N){0,3}`; default 1.0): what `runway phone app
     /// install --version V` installed.
-    public static let appVersion = "RUNWAY_APP_VERSION"
+    package static let appVersion = "RUNWAY_APP_VERSION"
     /// `1`: the fault-injection control commands are accepted (`--enable-test-commands`).
-    public static let testCommands = "RUNWAY_TEST_COMMANDS"
+    package static let testCommands = "RUNWAY_TEST_COMMANDS"
 
-    public static func value(_ name: String) -> String? {
+    package static func value(_ name: String) -> String? {
         guard let raw = getenv(name) else { return nil }
         let value = String(cString: raw)
         return value.isEmpty ? nil : value

@@ -11,12 +11,12 @@ extension DeviceHome {
     /// A store that fails `PRAGMA quick_check` (or is not a database at all) is refused and never
     /// written to; one written by a newer version (migrations this program does not know) is refused;
     /// so is a missing or empty store in a home that was initialised (`HOME/initialised`).
-    public func openStore(checkHealth: Bool = true) throws -> Database {
+    package func openStore(checkHealth: Bool = true) throws -> Database {
         try openStore(check: checkHealth ? .always : .never).database
     }
 
     /// When the full health check runs.
-    public enum StoreCheck: Sendable {
+    package enum StoreCheck: Sendable {
         /// Every time (`runway pair`).
         case always
         /// Unless the daemon that last used the store stopped cleanly and nothing touched the store
@@ -32,16 +32,16 @@ extension DeviceHome {
     }
 
     /// A store opened by `openStore(check:)`, and what was done about its full check.
-    public struct OpenedStore {
-        public let database: Database
+    package struct OpenedStore {
+        package let database: Database
         /// Why the full check ran before the store was opened for business, if it did.
-        public let checkedBecause: String?
+        package let checkedBecause: String?
         /// Why the full check is owed but was left to the caller (`deferredAfterUncleanStop`), if it is.
-        public let deferredBecause: String?
+        package let deferredBecause: String?
     }
 
     /// Opens the store (see `openStore(checkHealth:)`); also says whether the full check ran, or is owed, and why.
-    public func openStore(check: StoreCheck) throws -> OpenedStore {
+    package func openStore(check: StoreCheck) throws -> OpenedStore {
         try refuseLostStore()
         // The seal is consumed whatever the policy: once anyone opens the store, it vouches for nothing.
         let verdict = StoreSeal.consume(home: self)
@@ -119,5 +119,5 @@ extension DeviceHome {
 
     /// Every table of a device's store: the WatchConnectivity service's. (The OS keeps its own store,
     /// `HOME/os.sqlite`; the app keeps its in its container.)
-    public static let migrations = SessionStore.migrations
+    package static let migrations = SessionStore.migrations
 }

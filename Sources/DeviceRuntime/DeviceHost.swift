@@ -19,72 +19,72 @@ import Storage
 /// own store, builds its model, sets `WCSession.default.delegate`, activates) → activation completes →
 /// the control socket opens → `ready`. Transfers can only arrive once activated, so the app's store is
 /// there before the first one.
-public final class DeviceHost {
-    public struct Configuration: Sendable {
-        public var home: String
-        public var role: DeviceRole
-        public var logLevel: Logger.Level = .info
-        public var limits = ConnectionLimits()
+package final class DeviceHost {
+    package struct Configuration: Sendable {
+        package var home: String
+        package var role: DeviceRole
+        package var logLevel: Logger.Level = .info
+        package var limits = ConnectionLimits()
         /// Fault-injection control commands (`store-limit`, `fail-next`…) are accepted only with this.
-        public var testCommandsEnabled = false
+        package var testCommandsEnabled = false
         /// Fault injection: the stores may not grow beyond this many pages (a full disk).
-        public var maximumStorePages: Int?
-        public var session = SessionConfiguration()
+        package var maximumStorePages: Int?
+        package var session = SessionConfiguration()
         /// Test only: open the control socket and say ready first, activate the session this much later.
-        public var activationDelayMilliseconds: Int?
+        package var activationDelayMilliseconds: Int?
         /// Whether the OS's services run in this process (no `phone-os` runs the device).
-        public var runsOperatingSystem = true
+        package var runsOperatingSystem = true
         /// The app's container (`HOME/apps/BUNDLE-ID`), when the app has one.
-        public var container: String?
+        package var container: String?
         /// TEST ONLY: a frame the link conditions lose vanishes instead of cutting the link (`LinkAir.lossSkipsFrames`).
-        public var unsafeLinkLossSkipsFrames = false
+        package var unsafeLinkLossSkipsFrames = false
 
-        public init(home: String, role: DeviceRole) {
+        package init(home: String, role: DeviceRole) {
             self.home = home
             self.role = role
         }
     }
 
     /// The host of this process, once made: what `WCSession.default` talks to.
-    public nonisolated(unsafe) static var current: DeviceHost?
+    package nonisolated(unsafe) static var current: DeviceHost?
 
-    public let configuration: Configuration
-    public let runtime: DaemonRuntime
-    public var loop: EventLoop { runtime.loop }
-    public var logger: Logger { runtime.logger }
-    public var home: DeviceHome { runtime.home }
+    package let configuration: Configuration
+    package let runtime: DaemonRuntime
+    package var loop: EventLoop { runtime.loop }
+    package var logger: Logger { runtime.logger }
+    package var home: DeviceHome { runtime.home }
     /// Work from other threads (the public API may be called from any thread).
-    public let mailbox: LoopMailbox
+    package let mailbox: LoopMailbox
     /// The WatchConnectivity service's store.
-    public private(set) var database: Database!
-    public private(set) var session: Session!
-    public private(set) var router: ControlRouter!
-    public private(set) var control: ControlServer!
+    package private(set) var database: Database!
+    package private(set) var session: Session!
+    package private(set) var router: ControlRouter!
+    package private(set) var control: ControlServer!
     /// The OS's services, when they run in this process.
-    public private(set) var system: SystemServices?
+    package private(set) var system: SystemServices?
     /// The notification centre apps reach through `UserNotifications`: the OS's in this process, or
     /// `phone-os`'s over its control socket.
-    public var notifications: NotificationService? { remoteNotifications ?? system }
+    package var notifications: NotificationService? { remoteNotifications ?? system }
     /// Set when the OS runs in another process (`phone-os`).
-    public var remoteNotifications: NotificationService?
+    package var remoteNotifications: NotificationService?
 
     /// The device's time now (`runway clock`): the OS's clock, wherever the OS runs.
-    public var deviceNow: Double { remoteNotifications?.deviceNow ?? system?.clock.now ?? wallClockSeconds() }
+    package var deviceNow: Double { remoteNotifications?.deviceNow ?? system?.clock.now ?? wallClockSeconds() }
     /// The sockets a supervisor passed (socket activation): phone-os, systemd.
-    public var activation: PhoneActivation?
+    package var activation: PhoneActivation?
     /// The watch's link (its connector can be taken out of range: `runway link down`).
-    public private(set) var connector: UnixLinkConnector?
+    package private(set) var connector: UnixLinkConnector?
     /// The link's conditions and the schedule playing (`runway link set|schedule`), on the watch.
-    public private(set) var linkConditions: LinkConditionsKeeper?
+    package private(set) var linkConditions: LinkConditionsKeeper?
     /// Other stores the app writes: the fault injection's page cap applies to them too.
-    public var faultableStores: [Database] = []
+    package var faultableStores: [Database] = []
     /// The app's additions to `status` (its typed fields and free-form ones).
-    public var statusContributors: [(inout StatusReply) throws -> Void] = []
+    package var statusContributors: [(inout StatusReply) throws -> Void] = []
     /// Told once per established link, after the handshake (RunWay's composition logs a version
     /// mismatch by the app's rule).
-    public var onLinkEstablished: [(Handshake) -> Void] = []
+    package var onLinkEstablished: [(Handshake) -> Void] = []
     /// Run once the session is activated and the control socket open, before `ready` is said.
-    public var whenReady: [() -> Void] = []
+    package var whenReady: [() -> Void] = []
     let ledger = SessionLedger()
     private var tracer: TracingDelegate!
     var events: EventCommands!
@@ -93,7 +93,7 @@ public final class DeviceHost {
     private var controlOpen = false
     private var startupError: Error?
 
-    public init(_ configuration: Configuration) throws {
+    package init(_ configuration: Configuration) throws {
         var configuration = configuration
         // Launched by an OS of its own (phone-os): the clock and the notification centre are its.
         if DeviceEnvironment.value(DeviceEnvironment.osSocket) != nil { configuration.runsOperatingSystem = false }
@@ -107,7 +107,7 @@ public final class DeviceHost {
     }
 
     /// The app's session delegate, through the `WatchConnectivity` adapter.
-    public var appDelegate: SessionDelegate? {
+    package var appDelegate: SessionDelegate? {
         get { ledger.app }
         set { ledger.app = newValue }
     }
@@ -115,9 +115,9 @@ public final class DeviceHost {
     /// Whether the app is in the foreground — on screen, the user looking at it — as its OS says: launched
     /// so (`RUNWAY_LAUNCH_MODE`), then each change its OS tells (`app open|close`). An app with no OS of its own (a
     /// device started by hand, the watch) is always in the foreground.
-    public private(set) var isInForeground = AppLaunch.mode.map { $0 == "foreground" } ?? true
+    package private(set) var isInForeground = AppLaunch.mode.map { $0 == "foreground" } ?? true
     /// Told (on the device's thread) when `isInForeground` changes.
-    public var onApplicationStateChange: [(Bool) -> Void] = []
+    package var onApplicationStateChange: [(Bool) -> Void] = []
 
     func applicationStateChanged(foreground: Bool) {
         guard foreground != isInForeground else { return }
@@ -127,14 +127,14 @@ public final class DeviceHost {
     }
 
     /// The most recent `didFinish` calls and how many since start-up (`runway … transfers`).
-    public var recentlyFinished: [FinishedTransfer] { ledger.recentlyFinished.last }
+    package var recentlyFinished: [FinishedTransfer] { ledger.recentlyFinished.last }
 
     // MARK: - Start-up
 
     /// Claims the home, opens the service's store, starts the OS's services (if they run here), builds
     /// the session with the host's delegate and the control socket's router. The control socket opens
     /// once the app has activated its session.
-    public func prepare() throws {
+    package func prepare() throws {
         if activation == nil, getenv(PhoneActivation.osPIDVariable) == nil, let holder = FileLock.holder(of: PhoneActivation.osLockPath(home)) {
             // Its OS (phone-os, watch-os) runs this home and launches the app itself.
             let device = configuration.role.rawValue
@@ -230,7 +230,7 @@ public final class DeviceHost {
     }
 
     /// The app asked to activate (`WCSession.activate()`), on the loop's thread.
-    public func requestActivation() {
+    package func requestActivation() {
         guard !activationRequested else {
             // After a watch switch the app activates again: the session's own business.
             try? session.activate()
@@ -293,7 +293,7 @@ public final class DeviceHost {
     /// Prepares, runs `launch` (the app: its store, its model, its delegate, `activate()`), then serves
     /// until SIGTERM — all of it on a thread of its own, the device's delegate queue, never the main
     /// thread (the calling thread waits). Returns the exit status, or throws what stopped the start-up.
-    public func run(launch: @escaping () throws -> Void) throws -> Int32 {
+    package func run(launch: @escaping () throws -> Void) throws -> Int32 {
         FreeMemory.useOneArena()
         nonisolated(unsafe) var outcome: Result<Int32, Error> = .success(1)
         let queue = try DedicatedThread { [unowned self] in
@@ -320,5 +320,5 @@ public final class DeviceHost {
 
     /// Stops the device because something it depends on is gone (the app's store unlinked): logged,
     /// nothing more acknowledged, exit status 1.
-    public func fail(_ event: String, _ reason: String) { runtime.fail(event, reason) }
+    package func fail(_ event: String, _ reason: String) { runtime.fail(event, reason) }
 }

@@ -18,7 +18,7 @@ extension DeviceHost {
     ///
     /// Nil when the process was started by hand with no device in its environment: the session then says
     /// `notActivated` with `sessionNotSupported`, as a device without a counterpart does.
-    public static func fromEnvironment() -> DeviceHost? {
+    package static func fromEnvironment() -> DeviceHost? {
         bootstrapLock.withLock {
             if let current { return current }
             guard let home = DeviceEnvironment.value(DeviceEnvironment.home) else { return nil }

@@ -15,8 +15,8 @@ import Posix
 /// (`takeOver`) and plays the rest of the schedule; the one handing it over stops its timer
 /// (`handOver`). A step is saved in the conditions before it is counted as applied, and applying a step
 /// to conditions it already changed changes nothing, so a holder that died in between loses no step.
-public final class LinkConditionsKeeper {
-    public let air: LinkAir
+package final class LinkConditionsKeeper {
+    package let air: LinkAir
     let home: String
     let loop: EventLoop
     let logger: Logger
@@ -26,7 +26,7 @@ public final class LinkConditionsKeeper {
     private let heldInAir: () -> Int
     private var schedule: LinkSchedulePlayer?
 
-    public init(
+    package init(
         home: String, air: LinkAir, loop: EventLoop, logger: Logger, carry: @escaping (LinkConditions) -> Void,
         connected: @escaping () -> Bool, bytesInAir: @escaping () -> Int
     ) {
@@ -39,12 +39,12 @@ public final class LinkConditionsKeeper {
         heldInAir = bytesInAir
     }
 
-    public var conditionsPath: String { home + "/link-conditions.json" }
-    public var schedulePath: String { home + "/link-schedule.json" }
+    package var conditionsPath: String { home + "/link-conditions.json" }
+    package var schedulePath: String { home + "/link-schedule.json" }
 
     /// `link-show`, `link-set` and `link-schedule`; `refusal` says why this process may not change the
     /// conditions now (watch-os once it has launched the app: the app holds the link).
-    public func register(on router: ControlRouter, refusal: @escaping () -> ControlError? = { nil }) {
+    package func register(on router: ControlRouter, refusal: @escaping () -> ControlError? = { nil }) {
         router.on("link-show") { [unowned self] _, connection in connection.reply(reply()) }
         router.on("link-set") { [unowned self] request, connection in
             if let refused = refusal() { throw refused }
@@ -74,7 +74,7 @@ public final class LinkConditionsKeeper {
         }
     }
 
-    public func reply() -> LinkConditionsReply {
+    package func reply() -> LinkConditionsReply {
         var reply = LinkConditionsReply(
             conditions: air.conditions, connected: connected(), seed: Int64(truncatingIfNeeded: air.seed), framesCarried: Int64(air.framesCarried),
             framesLost: Int64(air.framesLost))
@@ -97,7 +97,7 @@ public final class LinkConditionsKeeper {
     /// conditions in the home apply, and a schedule saved there plays on from where it was. A file that
     /// cannot be read is logged and left out (clear air, no schedule): a bad file must not keep the watch
     /// from starting.
-    public func takeOver() {
+    package func takeOver() {
         if let player = schedule { release(player) }
         var conditions = LinkConditions()
         if Filesystem.kind(of: conditionsPath) != .missing {
@@ -136,7 +136,7 @@ public final class LinkConditionsKeeper {
 
     /// Another process holds the link from now on (watch-os launched the app): the schedule stops
     /// playing here and stays saved in the home, for it.
-    public func handOver() {
+    package func handOver() {
         guard let player = schedule else { return }
         release(player)
         logger.info("link.schedule-handed-over", ["applied": player.applied, "steps": player.steps.count])

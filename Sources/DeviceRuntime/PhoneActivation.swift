@@ -7,25 +7,25 @@ import Posix
 /// (HOME/link.sock) and `control` (HOME/control.sock), each a listening Unix stream socket bound at
 /// exactly that path, and from `phone-os` also the watch's `connection` it accepted (its `hello` unread).
 /// A socket passed is the supervisor's: the phone neither removes nor binds afresh its file.
-public struct PhoneActivation {
-    public var link: FileDescriptor?
-    public var control: FileDescriptor?
-    public var connections: [FileDescriptor] = []
+package struct PhoneActivation {
+    package var link: FileDescriptor?
+    package var control: FileDescriptor?
+    package var connections: [FileDescriptor] = []
 
     /// The OS lock `phone-os` holds on a home it runs (`HOME/os.lock`).
-    public static func osLockPath(_ home: DeviceHome) -> String { home.path + "/os.lock" }
+    package static func osLockPath(_ home: DeviceHome) -> String { home.path + "/os.lock" }
 
     /// Where `phone-os` hears its app's `READY=1` (`NOTIFY_SOCKET`): an app whose environment names it
     /// was launched by a phone-os of this home.
-    public static func osNotifyPath(_ home: DeviceHome) -> String { home.path + "/os-notify.sock" }
+    package static func osNotifyPath(_ home: DeviceHome) -> String { home.path + "/os-notify.sock" }
 
     /// The variable in which `phone-os` tells the app it launches its own pid.
-    public static let osPIDVariable = "RUNWAY_OS_PID"
+    package static let osPIDVariable = "RUNWAY_OS_PID"
 
     /// An app launched by phone-os never outlives it: when `RUNWAY_OS_PID` is set, the kernel is asked
     /// to SIGKILL this process when phone-os dies, and a phone-os already gone (it died between the
     /// launch and this call) makes the app stop before it touches the home. Called before anything else.
-    public static func tetherToOS() throws(DaemonRuntime.StartError) {
+    package static func tetherToOS() throws(DaemonRuntime.StartError) {
         guard let raw = getenv(osPIDVariable) else { return }
         let text = String(cString: raw)
         guard let pid = pid_t(text), pid > 1 else {
@@ -38,7 +38,7 @@ public struct PhoneActivation {
 
     /// nil when nothing was passed; throws `UsageError` (exit 2) for descriptors that are not what the
     /// protocol promises: another process's, not sockets, bound elsewhere, unnamed and unrecognisable.
-    public static func take(home: DeviceHome) throws(UsageError) -> PhoneActivation? {
+    package static func take(home: DeviceHome) throws(UsageError) -> PhoneActivation? {
         let passed: [SocketActivation.Passed]
         do {
             guard let taken = try SocketActivation.take() else { return nil }
@@ -99,7 +99,7 @@ public struct PhoneActivation {
     /// (`PhoneOSSupervision`). Read from the delegate trace, after its followers; only under phone-os.
     /// On the watch (under watch-os) a transfer of its own that the phone acknowledged counts too: a
     /// launch for the watch's queue moves it on.
-    public static func reportFirstDelivery(_ trace: DelegateTrace, role: DeviceRole = .phone) {
+    package static func reportFirstDelivery(_ trace: DelegateTrace, role: DeviceRole = .phone) {
         guard getenv(osPIDVariable) != nil else { return }
         let followers = trace.onEvent
         var reported = false

@@ -98,16 +98,16 @@ final class SessionLedger: SessionDelegate {
 }
 
 /// The last `capacity` items, oldest first.
-public struct RecentItems<Element: Sendable>: Sendable {
-    public let capacity: Int
-    public private(set) var items: [Element] = []
+package struct RecentItems<Element: Sendable>: Sendable {
+    package let capacity: Int
+    package private(set) var items: [Element] = []
 
-    public init(capacity: Int) { self.capacity = capacity }
+    package init(capacity: Int) { self.capacity = capacity }
 
-    public mutating func append(_ item: Element) {
+    package mutating func append(_ item: Element) {
         items.append(item)
         if items.count > capacity * 2 { items.removeFirst(items.count - capacity) }
     }
 
-    public var last: [Element] { Array(items.suffix(capacity)) }
+    package var last: [Element] { Array(items.suffix(capacity)) }
 }

@@ -14,7 +14,7 @@ import Posix
 /// dies without stopping cleanly (SIGKILL, a crash, power loss) leaves no seal, and the next start runs
 /// the full check. Anything that touched the store in between — a write, a truncation, a copy over it —
 /// changes its change time, and the full check runs too.
-public struct StoreSeal: Equatable {
+package struct StoreSeal: Equatable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
@@ -92,7 +92,7 @@ public struct StoreSeal: Equatable {
 
     /// Writes the seal for the store as it stands now (its connections all closed). Nothing is written
     /// if a write-ahead log is still there (another process had the store open): the next start checks.
-    public static func write(home: DeviceHome) throws -> Bool {
+    package static func write(home: DeviceHome) throws -> Bool {
         if Filesystem.kind(of: home.storePath + "-wal") != .missing { return false }
         guard let seal = StoreSeal(storeAt: home.storePath) else { return false }
         // The seal must be strictly newer than the store's last change (file times move in clock ticks):

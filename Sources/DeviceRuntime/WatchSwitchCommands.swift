@@ -35,7 +35,7 @@ extension DeviceHost {
     }
 
     /// What `switch-watch` answers, wherever it ran.
-    public static func switchReply(_ outcome: WatchSwitchOutcome, by: String) -> SwitchWatchReply {
+    package static func switchReply(_ outcome: WatchSwitchOutcome, by: String) -> SwitchWatchReply {
         switch outcome {
         case let .alreadyActive(watch):
             SwitchWatchReply(
@@ -50,7 +50,7 @@ extension DeviceHost {
 
     /// The phone's `status` rows for its watches: the active one, and each paired one with what is
     /// queued for it while inactive.
-    public static func watchRows(_ watches: [PairedWatch], active: String?, parked: [String: Int]) -> [String: JSONValue] {
+    package static func watchRows(_ watches: [PairedWatch], active: String?, parked: [String: Int]) -> [String: JSONValue] {
         [
             "activeWatch": active.map(JSONValue.string) ?? .null,
             "pairedWatches": .array(

@@ -18,31 +18,31 @@ import Posix
 /// the app is handed at launch — is the subclass's (`PhoneOS`: the watch's `hello` on the phone's
 /// `link.sock`; `WatchOS`: the phone's traffic on the watch's own connection to it), through the hooks
 /// declared here (`openLink`, `appMayLaunch`, `launchDescriptors`, `appLaunched`, `closeLink`, …).
-public class DeviceOperatingSystem {
-    public struct Options: Sendable {
-        public var home: String
-        public var backgroundBudgetMilliseconds: UInt64 = 30_000
+package class DeviceOperatingSystem {
+    package struct Options: Sendable {
+        package var home: String
+        package var backgroundBudgetMilliseconds: UInt64 = 30_000
         /// How long a launch may take to report `READY=1` (and a background launch, after it, to make its
         /// first delivery) before the OS gives up on it (`AppSupervision`).
-        public var launchTimeoutMilliseconds: UInt64 = 20_000
-        public var daemonPath: String
-        public var appArguments: [String] = []
-        public var logLevel: Logger.Level = .info
+        package var launchTimeoutMilliseconds: UInt64 = 20_000
+        package var daemonPath: String
+        package var appArguments: [String] = []
+        package var logLevel: Logger.Level = .info
         /// The app's bundle id: its container is `HOME/apps/BUNDLE-ID`.
-        public var bundleID = "com.runway.RunWay"
+        package var bundleID = "com.runway.RunWay"
         /// Whether the app is RunWay's own (`phone-daemon`, `watch-agent`: `--home` and its switches on
         /// its command line) or any other (`--app PATH`: only its `--app-arg`s; the device's settings reach
         /// its `WatchConnectivity` through the environment, `DeviceEnvironment`).
-        public var isRunWay = true
+        package var isRunWay = true
         /// The device's settings for an app of the developer's own (log level and format, test commands).
-        public var deviceEnvironment: [String: String] = [:]
-        public init(home: String, daemonPath: String) {
+        package var deviceEnvironment: [String: String] = [:]
+        package init(home: String, daemonPath: String) {
             self.home = home
             self.daemonPath = daemonPath
         }
     }
 
-    public enum AppState: String { case notRunning = "not running", background, foreground, suspended }
+    package enum AppState: String { case notRunning = "not running", background, foreground, suspended }
 
     let options: Options
     let home: DeviceHome
@@ -55,7 +55,7 @@ public class DeviceOperatingSystem {
     var control: ControlServer?
     private var notifySocket: FileDescriptor?
     var notifyPath: String { PhoneActivation.osNotifyPath(home) }
-    public static func controlPath(_ home: String) -> String { home + "/os.sock" }
+    package static func controlPath(_ home: String) -> String { home + "/os.sock" }
 
     var childPID: pid_t = 0
     var state: AppState = .notRunning
@@ -97,7 +97,7 @@ public class DeviceOperatingSystem {
         signals = try SignalSource([SIGTERM, SIGINT, SIGCHLD, SIGHUP])
     }
 
-    public struct Conflict: Error, CustomStringConvertible { public let description: String }
+    package struct Conflict: Error, CustomStringConvertible { package let description: String }
 
     private func takeLock(_ path: String) throws -> FileLock {
         let result: Result<FileLock, FileLock.LockError>
@@ -142,7 +142,7 @@ public class DeviceOperatingSystem {
     // MARK: - Running
 
     /// Runs until SIGTERM; returns the exit status.
-    public func run() throws -> Int32 {
+    package func run() throws -> Int32 {
         try home.prepare()
         osLock = try takeLock(PhoneActivation.osLockPath(home))
         if FileLock.holder(ofDirectory: home.path, pidFile: home.lockPath) != nil {

@@ -18,7 +18,7 @@ import Posix
 /// Nothing pending → the connection is closed and nothing is launched; the watch retries (its backoff is
 /// at most a second), so a run recorded later launches the app on the next attempt. The rule itself is
 /// `PhoneOSLaunchRule`.
-public final class PhoneOS: DeviceOperatingSystem {
+package final class PhoneOS: DeviceOperatingSystem {
     private var listener: FileDescriptor?
     private var listenerIdentity: Filesystem.Identity?
     /// The app installed or not, the phone locked or not (`PhoneOSDevice.swift`).
@@ -28,7 +28,7 @@ public final class PhoneOS: DeviceOperatingSystem {
     /// Connections accepted while the app is down, whose `hello` is awaited.
     private var peeking: [Int32: (fd: FileDescriptor, deadline: UInt64)] = [:]
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         device = PhoneDeviceState.load(DeviceHome(path: options.home, role: .phone))
         try super.init(options: options, role: .phone, programName: "phone-os")
     }

@@ -5,7 +5,7 @@ import Glibc
 import Posix
 
 /// `phone-os`'s command line.
-public enum PhoneOSMain {
+package enum PhoneOSMain {
     static let specs: [ArgumentSpec] = [
         .option("home", "DIR", "the phone's home directory (as for phone-daemon)"),
         .option(
@@ -25,7 +25,7 @@ public enum PhoneOSMain {
         DaemonCommandLine.testCommandsSpec,
     ]
 
-    public static func usage() -> String {
+    package static func usage() -> String {
         """
         usage: phone-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--save-path immediate|ui-drain] [--app PATH]
                         [--bundle-id ID] [--app-arg ARG]... [--log-level LEVEL] [--log-format logfmt|json]
@@ -55,7 +55,7 @@ public enum PhoneOSMain {
         "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
     ]
 
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         let tool = "phone-os"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
         if let status = DaemonCommandLine.complete(arguments, specs, values: completionValues) { return status }

@@ -39,7 +39,7 @@ import PropertyLists
 /// app is down watch-os answers them and its connection travels through the same air
 /// (`LinkConditionsKeeper`, `AiredFrameStream`); out of range, it does not connect, so the phone sees the
 /// watch gone.
-public final class WatchOS: DeviceOperatingSystem {
+package final class WatchOS: DeviceOperatingSystem {
     /// The system's own connection to the phone while the app is not running.
     private var probe: AiredFrameStream?
     private var probeTimer: EventLoop.TimerID?
@@ -56,7 +56,7 @@ public final class WatchOS: DeviceOperatingSystem {
     /// The largest `startWorkout` handed to the app at launch (in its environment, as hex).
     static let maximumWorkoutEventBytes = 4096
 
-    public init(options: Options) throws {
+    package init(options: Options) throws {
         try super.init(options: options, role: .watch, programName: "watch-os")
         linkConditions = LinkConditionsKeeper(
             home: home.path, air: air, loop: loop, logger: logger, carry: { [unowned self] in self.setConditions($0) },

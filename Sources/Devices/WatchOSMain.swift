@@ -5,12 +5,12 @@ import Glibc
 import Posix
 
 /// `watch-os`'s command line: `phone-os`'s, for the watch (`DeviceOSCommandLine`).
-public enum WatchOSMain {
+package enum WatchOSMain {
     static let specs: [ArgumentSpec] =
         DeviceOSCommandLine.lifeSpecs(home: "the watch's home directory (as for watch-agent)")
         + DeviceOSCommandLine.appSpecs(defaultApp: "watch-agent", defaultBundleID: "com.runway.RunWay.watchkitapp", device: "watch")
 
-    public static func usage() -> String {
+    package static func usage() -> String {
         """
         usage: watch-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--app PATH] [--bundle-id ID]
                         [--app-arg ARG]... [--log-level LEVEL] [--log-format logfmt|json]
@@ -45,7 +45,7 @@ public enum WatchOSMain {
         "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
     ]
 
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         let tool = "watch-os"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
         if let status = DaemonCommandLine.complete(arguments, specs, values: completionValues) { return status }

@@ -5,17 +5,17 @@
 
 /// A nil optional written as JSON `null`, not left out; a missing member reads as nil.
 @propertyWrapper
-public struct NullIfNil<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
-    public var wrappedValue: Value?
+package struct NullIfNil<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    package var wrappedValue: Value?
 
-    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+    package init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
@@ -23,30 +23,30 @@ public struct NullIfNil<Value: Codable & Sendable & Equatable>: Codable, Sendabl
 
 /// The value a missing member reads as (`@TrueIfMissing`, `@ZeroIfMissing`): a field added to a reply
 /// later, which a daemon from before it does not send.
-public protocol MissingValue {
+package protocol MissingValue {
     associatedtype Value: Codable & Sendable & Equatable
     static var value: Value { get }
 }
 
-public enum MissingValues {
-    public enum True: MissingValue { public static var value: Bool { true } }
-    public enum False: MissingValue { public static var value: Bool { false } }
-    public enum Zero: MissingValue { public static var value: Int64 { 0 } }
+package enum MissingValues {
+    package enum True: MissingValue { package static var value: Bool { true } }
+    package enum False: MissingValue { package static var value: Bool { false } }
+    package enum Zero: MissingValue { package static var value: Int64 { 0 } }
 }
 
-public typealias TrueIfMissing = MissingAs<MissingValues.True>
-public typealias FalseIfMissing = MissingAs<MissingValues.False>
-public typealias ZeroIfMissing = MissingAs<MissingValues.Zero>
+package typealias TrueIfMissing = MissingAs<MissingValues.True>
+package typealias FalseIfMissing = MissingAs<MissingValues.False>
+package typealias ZeroIfMissing = MissingAs<MissingValues.Zero>
 
 @propertyWrapper
-public struct MissingAs<Default: MissingValue>: Codable, Sendable, Equatable {
-    public var wrappedValue: Default.Value
+package struct MissingAs<Default: MissingValue>: Codable, Sendable, Equatable {
+    package var wrappedValue: Default.Value
 
-    public init(wrappedValue: Default.Value) { self.wrappedValue = wrappedValue }
+    package init(wrappedValue: Default.Value) { self.wrappedValue = wrappedValue }
 
-    public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(Default.Value.self) }
+    package init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(Default.Value.self) }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
@@ -55,14 +55,14 @@ public struct MissingAs<Default: MissingValue>: Codable, Sendable, Equatable {
 /// The members of an object its type does not declare, free-form: written beside the declared ones (which
 /// win a clash), read as whatever the declared ones left. Declare it last, so that it is read last.
 @propertyWrapper
-public struct OtherFields: Codable, Sendable, Equatable {
-    public var wrappedValue: [String: JSONValue]
+package struct OtherFields: Codable, Sendable, Equatable {
+    package var wrappedValue: [String: JSONValue]
 
-    public init(wrappedValue: [String: JSONValue]) { self.wrappedValue = wrappedValue }
+    package init(wrappedValue: [String: JSONValue]) { self.wrappedValue = wrappedValue }
 
-    public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode([String: JSONValue].self) }
+    package init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode([String: JSONValue].self) }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
@@ -71,15 +71,15 @@ public struct OtherFields: Codable, Sendable, Equatable {
 // A synthesized `init(from:)` asks for a wrapped property with `decode`, which would refuse a missing
 // member: these ask `decodeIfPresent` instead.
 extension KeyedDecodingContainer {
-    public func decode<Value>(_ type: NullIfNil<Value>.Type, forKey key: Key) throws -> NullIfNil<Value> {
+    package func decode<Value>(_ type: NullIfNil<Value>.Type, forKey key: Key) throws -> NullIfNil<Value> {
         try decodeIfPresent(type, forKey: key) ?? NullIfNil(wrappedValue: nil)
     }
 
-    public func decode<Default>(_ type: MissingAs<Default>.Type, forKey key: Key) throws -> MissingAs<Default> {
+    package func decode<Default>(_ type: MissingAs<Default>.Type, forKey key: Key) throws -> MissingAs<Default> {
         try decodeIfPresent(type, forKey: key) ?? MissingAs(wrappedValue: Default.value)
     }
 
-    public func decode(_ type: OtherFields.Type, forKey key: Key) throws -> OtherFields {
+    package func decode(_ type: OtherFields.Type, forKey key: Key) throws -> OtherFields {
         try decodeIfPresent(type, forKey: key) ?? OtherFields(wrappedValue: [:])
     }
 }
@@ -89,7 +89,7 @@ extension KeyedDecodingContainer {
 extension JSONValue: Codable {
     /// Through `JSONValueDecoder` a `JSONValue` member is taken as it is; another decoder is asked for
     /// each kind in turn.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: JSONAnyKey.self) {
             var fields: [String: JSONValue] = [:]
             for key in keyed.allKeys { fields[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key) }
@@ -114,7 +114,7 @@ extension JSONValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var single = encoder.singleValueContainer()

@@ -1,18 +1,18 @@
 /// A strict JSON parser (RFC 8259) with a nesting limit, for command-line input and daemon replies.
-public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendable {
-    public let message: String
-    public let offset: Int
-    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+package struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendable {
+    package let message: String
+    package let offset: Int
+    package var description: String { "invalid JSON at byte \(offset): \(message)" }
 }
 
 extension JSONValue {
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
-    public init(parsing text: String) throws(JSONParseError) {
+    package init(parsing text: String) throws(JSONParseError) {
         try self.init(parsing: Array(text.utf8))
     }
 
-    public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+    package init(parsing bytes: [UInt8]) throws(JSONParseError) {
         var parser = Parser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)

@@ -1,6 +1,6 @@
 /// A parsed JSON document. Numbers keep whether they were written as integers, so a count stays an
 /// integer and `1.5` stays a real.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -9,17 +9,17 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case let .object(entries) = self { return entries[key] }
         return nil
     }
 
-    public var stringValue: String? { if case let .string(v) = self { v } else { nil } }
-    public var boolValue: Bool? { if case let .bool(v) = self { v } else { nil } }
-    public var arrayValue: [JSONValue]? { if case let .array(v) = self { v } else { nil } }
-    public var objectValue: [String: JSONValue]? { if case let .object(v) = self { v } else { nil } }
+    package var stringValue: String? { if case let .string(v) = self { v } else { nil } }
+    package var boolValue: Bool? { if case let .bool(v) = self { v } else { nil } }
+    package var arrayValue: [JSONValue]? { if case let .array(v) = self { v } else { nil } }
+    package var objectValue: [String: JSONValue]? { if case let .object(v) = self { v } else { nil } }
 
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case let .integer(v): Double(v)
         case let .number(v): v
@@ -27,7 +27,7 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case let .integer(v): Int(exactly: v)
         case let .number(v): Int(exactly: v)
@@ -40,14 +40,14 @@ public enum JSONValue: Equatable, Sendable {
 
 extension JSONValue {
     /// Compact JSON text; object keys sorted, so output is stable.
-    public var text: String {
+    package var text: String {
         var writer = JSONWriter()
         writer.write(self)
         return writer.string
     }
 
     /// Indented JSON text, for people.
-    public var prettyText: String {
+    package var prettyText: String {
         var writer = JSONWriter(indent: 2)
         writer.write(self)
         return writer.string
@@ -55,19 +55,19 @@ extension JSONValue {
 }
 
 /// Appends JSON to a byte array, fast enough to stream a logbook of 100,000 flights.
-public struct JSONWriter {
-    public var bytes: [UInt8] = []
+package struct JSONWriter {
+    package var bytes: [UInt8] = []
     let indent: Int
     private var depth = 0
 
-    public init(indent: Int = 0, capacity: Int = 256) {
+    package init(indent: Int = 0, capacity: Int = 256) {
         self.indent = indent
         bytes.reserveCapacity(capacity)
     }
 
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    public mutating func write(_ value: JSONValue) {
+    package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: raw("null")
         case let .bool(flag): raw(flag ? "true" : "false")
@@ -110,10 +110,10 @@ public struct JSONWriter {
         for _ in 0..<(indent * depth) { bytes.append(0x20) }
     }
 
-    public mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    package mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
     /// A finite number as JSON; NaN and infinities (not JSON) become `null`.
-    public mutating func writeNumber(_ number: Double) {
+    package mutating func writeNumber(_ number: Double) {
         guard number.isFinite else { raw("null"); return }
         if number == number.rounded(), abs(number) < 1e15 {
             raw(String(Int64(number)))
@@ -123,7 +123,7 @@ public struct JSONWriter {
     }
 
     /// A number rounded to `decimals` places, written without exponent (`12.35`).
-    public mutating func writeNumber(_ number: Double, decimals: Int) {
+    package mutating func writeNumber(_ number: Double, decimals: Int) {
         guard number.isFinite else { raw("null"); return }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -143,7 +143,7 @@ public struct JSONWriter {
         raw(text)
     }
 
-    public mutating func writeString(_ text: String) {
+    package mutating func writeString(_ text: String) {
         bytes.append(0x22)
         for byte in text.utf8 {
             switch byte {
@@ -162,9 +162,9 @@ public struct JSONWriter {
     }
 
     /// Object helpers for hand-written records: `{"a":1,"b":"x"}`.
-    public mutating func beginObject() { bytes.append(0x7B) }
-    public mutating func endObject() { bytes.append(0x7D) }
-    public mutating func key(_ name: String, first: Bool = false) {
+    package mutating func beginObject() { bytes.append(0x7B) }
+    package mutating func endObject() { bytes.append(0x7D) }
+    package mutating func key(_ name: String, first: Bool = false) {
         if !first { bytes.append(0x2C) }
         writeString(name)
         bytes.append(0x3A)

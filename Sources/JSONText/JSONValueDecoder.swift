@@ -5,10 +5,10 @@
 /// What it reads: an integer from `.integer` or from a `.number` that is exactly one (and fits the type);
 /// a `Double` or `Float` from either; a missing or null member of an optional as nil; a `JSONValue` as it
 /// is; `@OtherFields` as the members the type did not read itself.
-public struct JSONValueDecoder {
-    public init() {}
+package struct JSONValueDecoder {
+    package init() {}
 
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(JSONDecodingFailure) -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(JSONDecodingFailure) -> T {
         do {
             return try NodeDecoder(value: value, codingPath: []).read(type)
         } catch let error as DecodingError {
@@ -23,11 +23,11 @@ public struct JSONValueDecoder {
 
 /// Why a value is not the type it was read as: where (`outbox.window`, `ids[2]`; empty for the value
 /// itself) and what is wrong, in a few words for one line.
-public struct JSONDecodingFailure: Error, Equatable, CustomStringConvertible {
-    public let path: String
-    public let problem: String
+package struct JSONDecodingFailure: Error, Equatable, CustomStringConvertible {
+    package let path: String
+    package let problem: String
 
-    public init(path: String, problem: String) {
+    package init(path: String, problem: String) {
         self.path = path
         self.problem = problem
     }
@@ -42,7 +42,7 @@ public struct JSONDecodingFailure: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { path.isEmpty ? problem : "\(path): \(problem)" }
+    package var description: String { path.isEmpty ? problem : "\(path): \(problem)" }
 
     static func path(_ keys: [any CodingKey]) -> String {
         var text = ""

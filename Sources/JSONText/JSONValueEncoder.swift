@@ -5,10 +5,10 @@
 /// What it writes: every integer type as `.integer` (a `UInt64` past `Int64.max` as a `.number`), `Double`
 /// and `Float` as `.number`, a nil optional not at all (`encodeIfPresent`) unless the property is
 /// `@NullIfNil`, a `JSONValue` as it is, and `@OtherFields` merged into the object around it.
-public struct JSONValueEncoder {
-    public init() {}
+package struct JSONValueEncoder {
+    package init() {}
 
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         let root = JSONNode()
         try root.encode(value, path: [])
         return root.value
@@ -16,7 +16,7 @@ public struct JSONValueEncoder {
 
     /// The object `value` encodes to, its keys in the order it encoded them (a type's declaration order,
     /// for a synthesized conformance): for writers that show fields in that order. Nil if it is not an object.
-    public func fields<T: Encodable>(_ value: T) throws -> [(key: String, value: JSONValue)]? {
+    package func fields<T: Encodable>(_ value: T) throws -> [(key: String, value: JSONValue)]? {
         let root = JSONNode()
         try root.encode(value, path: [])
         guard root.kind == .object else { return nil }

@@ -3,13 +3,13 @@ import Glibc
 
 /// A file a test sent (`runway … transfer-file`), as the harness saw it before it went: which device
 /// sent it, its name, size and SHA-256 (computed here, from the file itself).
-public struct SentFile: Sendable, Equatable {
-    public var from: String
-    public var name: String
-    public var bytes: Int64
-    public var sha256: String
+package struct SentFile: Sendable, Equatable {
+    package var from: String
+    package var name: String
+    package var bytes: Int64
+    package var sha256: String
 
-    public init(from: String, name: String, bytes: Int64, sha256: String) {
+    package init(from: String, name: String, bytes: Int64, sha256: String) {
         self.from = from
         self.name = name
         self.bytes = bytes
@@ -21,15 +21,15 @@ public struct SentFile: Sendable, Equatable {
 }
 
 /// A file a device's app says it received and kept (`runway … files --json`, `received`).
-public struct KeptFile: Sendable, Equatable {
+package struct KeptFile: Sendable, Equatable {
     /// The receiving device.
-    public var on: String
-    public var name: String
-    public var bytes: Int64
-    public var sha256: String
-    public var path: String
+    package var on: String
+    package var name: String
+    package var bytes: Int64
+    package var sha256: String
+    package var path: String
 
-    public init(on: String, name: String, bytes: Int64, sha256: String, path: String) {
+    package init(on: String, name: String, bytes: Int64, sha256: String, path: String) {
         self.on = on
         self.name = name
         self.bytes = bytes
@@ -40,21 +40,21 @@ public struct KeptFile: Sendable, Equatable {
 
 /// The file part of the promise: every file sent arrives once, byte-identical — its SHA-256 read again
 /// from the kept file itself, not just from what the app recorded — and nothing arrives that was not sent.
-public struct FileReport: Sendable, Equatable {
-    public var sent = 0
-    public var received = 0
+package struct FileReport: Sendable, Equatable {
+    package var sent = 0
+    package var received = 0
     /// Sent and never kept by the other side (`from:name:bytes:sha256`).
-    public var lost: [String] = []
+    package var lost: [String] = []
     /// Kept more often than sent.
-    public var duplicated: [String] = []
+    package var duplicated: [String] = []
     /// Kept with other bytes than were sent (the file on disk hashed again), or missing on disk.
-    public var corrupted: [String] = []
+    package var corrupted: [String] = []
     /// Kept, never sent.
-    public var unexpected: [String] = []
+    package var unexpected: [String] = []
 
-    public var isClean: Bool { lost.isEmpty && duplicated.isEmpty && corrupted.isEmpty && unexpected.isEmpty }
+    package var isClean: Bool { lost.isEmpty && duplicated.isEmpty && corrupted.isEmpty && unexpected.isEmpty }
 
-    public var violations: [String] {
+    package var violations: [String] {
         var lines: [String] = []
         if !lost.isEmpty { lines.append("files lost (\(lost.count)): " + lost.joined(separator: " ")) }
         if !duplicated.isEmpty { lines.append("files duplicated (\(duplicated.count)): " + duplicated.joined(separator: " ")) }
@@ -65,7 +65,7 @@ public struct FileReport: Sendable, Equatable {
 
     /// Checks `received` against `sent`: as many of each content as were sent, each kept file's bytes
     /// hashed again (a chunk at a time) and compared.
-    public static func check(sent: [SentFile], received: [KeptFile]) -> FileReport {
+    package static func check(sent: [SentFile], received: [KeptFile]) -> FileReport {
         var report = FileReport()
         report.sent = sent.count
         report.received = received.count
@@ -91,7 +91,7 @@ public struct FileReport: Sendable, Equatable {
     }
 
     /// SHA-256 of the file at `path`, read a MiB at a time (memory stays flat whatever its size).
-    public static func hash(_ path: String) throws -> String {
+    package static func hash(_ path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InvariantError("cannot open \(path): errno \(errno)") }
         defer { close(fd) }
@@ -111,7 +111,7 @@ public struct FileReport: Sendable, Equatable {
 }
 
 /// Why the checker could not read what it was to check (a kept file that cannot be opened or read).
-public struct InvariantError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct InvariantError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

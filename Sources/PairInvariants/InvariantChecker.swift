@@ -6,7 +6,7 @@ import Storage
 /// neither a success nor a failure: like Jepsen's `:info` operations it is indeterminate, and the
 /// checker resolves it from what the phone stored (see `InvariantChecker`). A call refused before it
 /// reached the watch (no one listening) recorded nothing and is not part of the history at all.
-public enum Recording: Sendable, Equatable {
+package enum Recording: Sendable, Equatable {
     /// The call returned success with these ids, in recording order.
     case succeeded([String])
     /// The call ended without an answer: its `count` flights were recorded all together (one outbox
@@ -17,38 +17,38 @@ public enum Recording: Sendable, Equatable {
 /// The promise, checked: every flight whose recording returned success is stored exactly once on the
 /// phone, flights from the watch are stored in the order they were recorded, the outboxes end empty,
 /// and every store passes `PRAGMA integrity_check`. One piece of code for the tests and the chaos script.
-public struct InvariantReport: Sendable {
+package struct InvariantReport: Sendable {
     /// Flights known to be recorded: those of successful calls, plus those of indeterminate calls that
     /// turned out to have committed.
-    public var recorded = 0
-    public var stored = 0
-    public var lost: [String] = []
-    public var duplicated: [String] = []
+    package var recorded = 0
+    package var stored = 0
+    package var lost: [String] = []
+    package var duplicated: [String] = []
     /// Stored but not explained by the history (would mean a flight was invented, mixed up, split from
     /// its recording, or moved out of place).
-    public var unexpected: [String] = []
+    package var unexpected: [String] = []
     /// Flights the user deleted that are stored again (a resend must not bring one back).
-    public var resurrected: [String] = []
-    public var orderKept = true
+    package var resurrected: [String] = []
+    package var orderKept = true
     /// The first pair found stored out of recording order.
-    public var orderViolation: (earlier: String, later: String)?
-    public var outstandingTransfers = 0
-    public var integrityProblems: [String] = []
+    package var orderViolation: (earlier: String, later: String)?
+    package var outstandingTransfers = 0
+    package var integrityProblems: [String] = []
     /// Calls whose outcome was unknown, and how many of them were found stored, whole and in place.
-    public var indeterminateCalls = 0
-    public var indeterminateCommitted = 0
+    package var indeterminateCalls = 0
+    package var indeterminateCommitted = 0
     /// The flights of those committed calls (counted in `recorded` and `stored`).
-    public var indeterminateFlights = 0
+    package var indeterminateFlights = 0
     /// The files sent and kept (`FileReport`): each sent once arrives once, byte-identical.
-    public var files = FileReport()
+    package var files = FileReport()
 
-    public var isClean: Bool {
+    package var isClean: Bool {
         lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && resurrected.isEmpty && orderKept && outstandingTransfers == 0
             && integrityProblems.isEmpty && files.isClean
     }
 
     /// `500 recorded, 500 stored, 0 lost, 0 duplicated, order kept`
-    public var summary: String {
+    package var summary: String {
         var text = "\(recorded) recorded, \(stored) stored, \(lost.count) lost, \(duplicated.count) duplicated, "
         text += orderKept ? "order kept" : "ORDER BROKEN"
         if outstandingTransfers != 0 { text += ", \(outstandingTransfers) transfers still outstanding" }
@@ -62,7 +62,7 @@ public struct InvariantReport: Sendable {
     }
 
     /// What became of the calls without an answer, or nil if there were none.
-    public var indeterminateSummary: String? {
+    package var indeterminateSummary: String? {
         guard indeterminateCalls > 0 else { return nil }
         return "\(indeterminateCalls) recording call(s) got no answer (the watch died mid-call): "
             + "\(indeterminateCommitted) had committed (\(indeterminateFlights) flights, stored whole and in place), "
@@ -70,7 +70,7 @@ public struct InvariantReport: Sendable {
     }
 
     /// Every violation, one per line, naming the ids.
-    public var violations: [String] {
+    package var violations: [String] {
         var lines: [String] = []
         if !lost.isEmpty { lines.append("lost (\(lost.count)): " + lost.joined(separator: " ")) }
         if !duplicated.isEmpty { lines.append("duplicated (\(duplicated.count)): " + duplicated.joined(separator: " ")) }
@@ -84,13 +84,13 @@ public struct InvariantReport: Sendable {
     }
 }
 
-public enum InvariantChecker {
+package enum InvariantChecker {
     /// - Parameters:
     ///   - recorded: the ids whose recording succeeded, in the order they were recorded (one watch).
     ///   - stored: the phone's logbook ids in arrival order.
     ///   - outstandingTransfers: what the outboxes still hold.
     ///   - storePaths: SQLite files to run `PRAGMA integrity_check` on.
-    public static func check(
+    package static func check(
         recorded: [String], stored: [String], outstandingTransfers: Int = 0,
         storePaths: [String] = [], deleted: Set<String> = []
     ) -> InvariantReport {
@@ -112,7 +112,7 @@ public enum InvariantChecker {
     /// watch's in its own recording order. Each must be stored exactly once, in its watch's order; the
     /// watches' flights interleave in any way (each watch has its own queue), and are then left out of the
     /// checks against `history`.
-    public static func check(
+    package static func check(
         history: [Recording], stored: [String], outstandingTransfers: Int = 0,
         storePaths: [String] = [], deleted: Set<String> = [], otherWatches: [[String]] = []
     ) -> InvariantReport {

@@ -2,34 +2,34 @@ import Foundation
 import Glibc
 
 /// What a chaos run does (the flags of `scripts/chaos`).
-public struct ChaosOptions: Sendable {
-    public var iterations = 50
-    public var seed: UInt64
+package struct ChaosOptions: Sendable {
+    package var iterations = 50
+    package var seed: UInt64
     /// Runs the phone with `--save-path ui-drain` (RunWay 1.3's bug): the run must report the loss.
-    public var legacy = false
+    package var legacy = false
     /// The watch's `--link-rate`: slow enough that kills land while transfers are on the wire.
-    public var linkRate = 200
+    package var linkRate = 200
     /// Draws random link conditions too (`--link-conditions`); the drain at the end is in clear air.
-    public var linkConditions = false
+    package var linkConditions = false
     /// The watch is run by watch-os (`--watch-os`), which launches the watch app on demand: a watch kill is
     /// watch-os's (the app dies with it), or the app is jetsammed or closed; the link goes out of range and
     /// back (`runway link set --range`), which watch-os answers while the app is down.
-    public var watchOS = false
+    package var watchOS = false
     /// watch-os's background budget (`--background-budget-ms`): short, so that reclaims and launches are many.
-    public var backgroundBudgetMilliseconds = 500
+    package var backgroundBudgetMilliseconds = 500
     /// The most flights one recording call asks for (`--largest-burst`): large ones make backlogs past the
     /// sender's 8,192 kept rows and calls of several 10,000-run chunks, each committed on its own.
-    public var largestBurst = ChaosSchedule.Tuning().largestBurst
+    package var largestBurst = ChaosSchedule.Tuning().largestBurst
     /// How long the final drain may take before the run fails (a deadline, not a measurement).
-    public var drainTimeout: Double = 300
+    package var drainTimeout: Double = 300
 
-    public init(seed: UInt64) { self.seed = seed }
+    package init(seed: UInt64) { self.seed = seed }
 }
 
 /// The chaos run: both daemons in fresh homes, flights recorded in bursts while the phone and the watch
 /// are SIGKILLed and relaunched and the link goes down and up; then the backlog drains and the
 /// invariant checker judges the history of what was recorded against what the phone stored.
-public final class ChaosRunner {
+package final class ChaosRunner {
     private let options: ChaosOptions
     private let say: (String) -> Void
     private let pair: SimulatedPair
@@ -44,7 +44,7 @@ public final class ChaosRunner {
     }
 
     /// Runs the whole thing; returns the exit status (0 all invariants hold, 1 a violation or a failure).
-    public static func run(_ options: ChaosOptions, say: @escaping (String) -> Void) -> Int32 {
+    package static func run(_ options: ChaosOptions, say: @escaping (String) -> Void) -> Int32 {
         say(
             "seed \(options.seed) (replay this schedule: scripts/chaos --seed \(options.seed) --iterations \(options.iterations)\(options.legacy ? " --legacy" : "")\(options.linkConditions ? " --link-conditions" : "")\(options.watchOS ? " --watch-os" : "")\(options.largestBurst != ChaosSchedule.Tuning().largestBurst ? " --largest-burst \(options.largestBurst)" : ""))"
         )

@@ -2,7 +2,7 @@ import Posix
 import RunWayApp
 /// One step of a chaos run. Recordings run in the background (one at a time): the steps after a
 /// `record` may kill the watch while it is answering.
-public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
+package enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
     /// Waits for the previous recording call to end, then starts `runway watch record --count N`.
     case record(count: Int)
     case pause(milliseconds: Int)
@@ -20,7 +20,7 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
     case jetsamWatchApp
     case closeWatchApp
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .record(let count): "record \(count)"
         case .pause(let milliseconds): "pause \(milliseconds) ms"
@@ -46,22 +46,22 @@ public enum ChaosAction: Sendable, Equatable, CustomStringConvertible {
 /// (`watchOS`) a watch disruption is one of three: watch-os SIGKILLed (its app with it) and relaunched,
 /// the app jetsammed, or the app closed; the draws without it are the same as before, so a seed names
 /// the same schedule it always did.
-public enum ChaosSchedule {
-    public struct Tuning: Sendable {
-        public var largestBurst = 50
-        public var burstChance = 0.75
-        public var phoneKillShare = 0.4
-        public var watchKillShare = 0.3
-        public var longestPauseMilliseconds = 60
-        public var longestPhoneDowntimeMilliseconds = 250
-        public var longestWatchDowntimeMilliseconds = 150
+package enum ChaosSchedule {
+    package struct Tuning: Sendable {
+        package var largestBurst = 50
+        package var burstChance = 0.75
+        package var phoneKillShare = 0.4
+        package var watchKillShare = 0.3
+        package var longestPauseMilliseconds = 60
+        package var longestPhoneDowntimeMilliseconds = 250
+        package var longestWatchDowntimeMilliseconds = 150
         /// With `--link-conditions`: the chance that an iteration draws new link conditions first.
-        public var linkConditionsChance = 0.4
-        public init() {}
+        package var linkConditionsChance = 0.4
+        package init() {}
     }
 
     /// `linkConditions`: some iterations also draw new conditions for the air (`runway link set`).
-    public static func make(
+    package static func make(
         seed: UInt64, iterations: Int, linkConditions: Bool = false, watchOS: Bool = false, tuning: Tuning = Tuning()
     ) -> [[ChaosAction]] {
         var random = SeededGenerator(seed: seed)

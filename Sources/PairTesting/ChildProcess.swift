@@ -6,9 +6,9 @@ import Posix
 /// emptied, SIGPIPE at its default, nothing of the test runner's inherited but stdin, stdout and
 /// stderr — and reaped by `waitpid` here. `DaemonProcess`, `RunningTool`, `runUntilExit` and the tests'
 /// own UI processes are this with their options.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     /// Where the child's stdin comes from.
-    public enum Input {
+    package enum Input {
         case null
         case file(String)
         /// A terminal's descriptor (a `PseudoTerminal`'s), kept open by the caller until the child exits.
@@ -16,7 +16,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Where the child's stdout or stderr goes.
-    public enum Output {
+    package enum Output {
         case null
         /// Created if missing; appended to, or truncated first.
         case file(String, append: Bool = false)
@@ -24,17 +24,17 @@ public final class ChildProcess: @unchecked Sendable {
         case pipe
     }
 
-    public let name: String
-    public let pid: pid_t
+    package let name: String
+    package let pid: pid_t
     /// The read end of the stdout pipe, when stdout is `.pipe`.
-    public let outputDescriptor: Int32?
+    package let outputDescriptor: Int32?
     private let lock = NSLock()
     /// The raw `waitpid` status, once reaped.
     private var rawStatus: Int32?
 
     /// Starts `binary` (one of ours by name, or an absolute path) with `arguments`. The environment is
     /// this process's without the `removing` names, with `environment` added over it.
-    public init(
+    package init(
         _ binary: String, _ arguments: [String], stdin: Input = .null, stdout: Output = .null,
         stderr: Output = .null, environment: [String: String] = [:], removing: Set<String> = []
     ) throws {
@@ -86,17 +86,17 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    public var isRunning: Bool { !reap(block: false) }
+    package var isRunning: Bool { !reap(block: false) }
 
     /// Waits for the child to exit; returns its exit status, or the number of the signal that ended it.
     @discardableResult
-    public func wait() -> Int32 {
+    package func wait() -> Int32 {
         reap(block: true)
         return status
     }
 
     /// Waits up to `timeout` seconds for the child to exit by itself; false if it is still running.
-    public func waitForExit(timeout: Double) -> Bool {
+    package func waitForExit(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while isRunning {
             guard Date() < deadline else { return false }
@@ -106,13 +106,13 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// The exit status, or the signal's number if one ended it (-1 while it runs).
-    public var status: Int32 {
+    package var status: Int32 {
         guard let raw = lock.withLock({ rawStatus }) else { return -1 }
         return raw & 0x7f == 0 ? (raw >> 8) & 0xff : raw & 0x7f
     }
 
     /// The signal that ended it, if one did.
-    public var terminationSignal: Int32? {
+    package var terminationSignal: Int32? {
         guard let raw = lock.withLock({ rawStatus }), raw & 0x7f != 0 else { return nil }
         return raw & 0x7f
     }
@@ -120,12 +120,12 @@ public final class ChildProcess: @unchecked Sendable {
     // MARK: - Signals
 
     /// Sends `signal` if the child is still running; does not wait.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if isRunning { ProcessStop.signal(pid, signal) }
     }
 
     /// Sends `signal` (SIGKILL by default) and waits for the child to go.
-    public func kill(_ signal: Int32 = SIGKILL) {
+    package func kill(_ signal: Int32 = SIGKILL) {
         guard isRunning else { return }
         ProcessStop.signal(pid, signal)
         wait()
@@ -134,7 +134,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds (`ProcessStop`: SIGCONT first
     /// if it is stopped); returns the exit status.
     @discardableResult
-    public func stop(grace: Double = 10) -> Int32 {
+    package func stop(grace: Double = 10) -> Int32 {
         guard isRunning else { return status }
         if let raw = ProcessStop.stop(pid, grace: grace).rawStatus { lock.withLock { rawStatus = rawStatus ?? raw } }
         return wait()
@@ -144,7 +144,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Reads the stdout pipe until a line equal to `line` (never a fixed sleep). Throws if the child
     /// exits first, or — after SIGKILL — if `timeout` seconds pass; `context` adds to the message.
-    public func waitForLine(_ line: String, timeout: Double, context: () -> String = { "" }) throws {
+    package func waitForLine(_ line: String, timeout: Double, context: () -> String = { "" }) throws {
         guard let descriptor = outputDescriptor else { throw HarnessError("\(name): stdout is not a pipe") }
         let deadline = Date().addingTimeInterval(timeout)
         var current: [UInt8] = []

@@ -7,24 +7,24 @@ import JSONText
 /// every transfer until the watch has none outstanding, is SIGKILLed (iOS reclaiming it) and launched
 /// again, still with no UI. The same scenario for either save path: the integration test and the demo
 /// run it side by side.
-public enum ColdLaunchScenario {
-    public struct Outcome: Sendable {
-        public let savePath: String
-        public let report: InvariantReport
+package enum ColdLaunchScenario {
+    package struct Outcome: Sendable {
+        package let savePath: String
+        package let report: InvariantReport
         /// What the phone said just before the kill.
-        public let storedBeforeKill: Int
-        public let heldInMemoryBeforeKill: Int
+        package let storedBeforeKill: Int
+        package let heldInMemoryBeforeKill: Int
         /// How often a UI client attached, from the phone's log (the premise is: never).
-        public let uiAttachments: Int
+        package let uiAttachments: Int
 
         /// `ui-drain: 500 recorded, 0 stored, 500 lost, 0 duplicated`
-        public var line: String {
+        package var line: String {
             "\(report.recorded) recorded, \(report.stored) stored, \(report.lost.count) lost, \(report.duplicated.count) duplicated"
         }
     }
 
     /// Runs the scenario in fresh homes, which it removes afterwards.
-    public static func run(savePath: String, count: Int, tag: String = "cold") throws -> Outcome {
+    package static func run(savePath: String, count: Int, tag: String = "cold") throws -> Outcome {
         return try withRunningPair(tag: tag, phone: nil) { pair in
             pair.phoneArguments = ["--save-path", savePath]
             try pair.record(count)

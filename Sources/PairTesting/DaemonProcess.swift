@@ -4,8 +4,8 @@ import Posix
 
 /// Where the built binaries are: `RUNWAY_BIN_DIR`, else next to the running executable (the test
 /// runner and `runway-chaos` live in the same build directory as the daemons).
-public enum Binaries {
-    public static let directory: String = {
+package enum Binaries {
+    package static let directory: String = {
         if let explicit = ProcessInfo.processInfo.environment["RUNWAY_BIN_DIR"] { return explicit }
         var candidates: [String] = []
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -18,32 +18,32 @@ public enum Binaries {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/phone-daemon") } ?? candidates.last!
     }()
 
-    public static func path(_ name: String) -> String { directory + "/" + name }
+    package static func path(_ name: String) -> String { directory + "/" + name }
 }
 
 /// A fresh directory with a short path (socket paths must fit in 107 bytes), in `base`.
-public func makeScratchDirectory(_ tag: String, in base: String = "/tmp") -> String {
+package func makeScratchDirectory(_ tag: String, in base: String = "/tmp") -> String {
     // mkdtemp replaces the trailing six X's with a unique suffix.
     var template = Array((base + "/rw-\(tag)-" + String(repeating: "X", count: 6)).utf8CString)
     guard let pointer = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }
     return String(cString: pointer)
 }
 
-public struct HarnessError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct HarnessError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A daemon started as a real process (a `ChildProcess`): waits for its `ready` line, is killed with
 /// real signals. Its stderr (the structured log) goes to a file, so a chatty daemon never blocks on a
 /// full pipe.
-public final class DaemonProcess {
-    public let name: String
-    public let logPath: String
+package final class DaemonProcess {
+    package let name: String
+    package let logPath: String
     private let process: ChildProcess
 
     /// Starts `binary` with `arguments` and waits (up to `timeout` seconds) for `ready` on its stdout.
-    public init(
+    package init(
         _ binary: String, _ arguments: [String], logPath: String, environment: [String: String] = [:],
         timeout: Double = 30
     ) throws {
@@ -58,18 +58,18 @@ public final class DaemonProcess {
     /// What a daemon is started with besides this process's environment: `environment`, and the
     /// allocator's settings `runway up` gives a daemon (`FreeMemory.daemonTunables`) unless `environment`
     /// or this process's sets GLIBC_TUNABLES.
-    public static func environment(_ environment: [String: String]) -> [String: String] {
+    package static func environment(_ environment: [String: String]) -> [String: String] {
         guard environment["GLIBC_TUNABLES"] == nil, ProcessInfo.processInfo.environment["GLIBC_TUNABLES"] == nil else { return environment }
         return environment.merging(["GLIBC_TUNABLES": FreeMemory.daemonTunables]) { $1 }
     }
 
-    public var pid: Int32 { process.pid }
-    public var isRunning: Bool { process.isRunning }
+    package var pid: Int32 { process.pid }
+    package var isRunning: Bool { process.isRunning }
     /// Whether the harness signalled it (as opposed to the process dying by itself).
-    public private(set) var wasKilled = false
+    package private(set) var wasKilled = false
 
     /// Sends `signal` (SIGKILL by default) and waits for the process to go.
-    public func kill(_ signal: Int32 = SIGKILL) {
+    package func kill(_ signal: Int32 = SIGKILL) {
         guard process.isRunning else { return }
         wasKilled = true
         process.kill(signal)
@@ -77,7 +77,7 @@ public final class DaemonProcess {
 
     /// Sends `signal` and returns at once, without waiting for the process to go — as a supervisor
     /// that relaunches the moment it has signalled.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         guard process.isRunning else { return }
         wasKilled = true
         process.signal(signal)
@@ -85,35 +85,35 @@ public final class DaemonProcess {
 
     /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds; returns the exit status.
     @discardableResult
-    public func stop(grace: Double = 10) -> Int32 {
+    package func stop(grace: Double = 10) -> Int32 {
         if process.isRunning { wasKilled = true }
         return process.stop(grace: grace)
     }
 
     /// Waits for the process to exit by itself (a crash point); false on timeout.
-    public func waitForExit(timeout: Double) -> Bool { process.waitForExit(timeout: timeout) }
+    package func waitForExit(timeout: Double) -> Bool { process.waitForExit(timeout: timeout) }
 
-    public var terminationSignal: Int32? { process.terminationSignal }
+    package var terminationSignal: Int32? { process.terminationSignal }
 
-    public func logTail(_ lines: Int = 15) -> String {
+    package func logTail(_ lines: Int = 15) -> String {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }
 }
 
 /// The result of one `runway` invocation.
-public struct CommandResult: Sendable {
-    public let status: Int32
-    public let stdout: String
-    public let stderr: String
+package struct CommandResult: Sendable {
+    package let status: Int32
+    package let stdout: String
+    package let stderr: String
     /// The signal that ended it, if one did (then `status` is that signal's number).
-    public var signal: Int32? = nil
+    package var signal: Int32? = nil
 }
 
 /// Runs the real `runway` CLI (or another built binary) to completion. Output goes through files,
 /// never pipes, so a large logbook cannot deadlock it. `environment` is added to the test's own;
 /// `terminalInput` is typed on a pseudo-terminal that is the tool's stdin (for prompts that need one).
-public func runTool(
+package func runTool(
     _ arguments: [String], binary: String = "runway", stdin: String? = nil,
     environment: [String: String] = [:], terminalInput: String? = nil
 ) throws -> CommandResult {
@@ -123,14 +123,14 @@ public func runTool(
 /// A built binary started without waiting for it (a `ChildProcess`): the chaos script records on the
 /// watch while it kills daemons. Its output goes to files in a scratch directory, removed once it has
 /// been read.
-public final class RunningTool {
+package final class RunningTool {
     private let process: ChildProcess
     private let scratch: String
     private var result: CommandResult?
     /// Kept open until the tool has exited.
     private var terminal: PseudoTerminal?
 
-    public init(
+    package init(
         _ arguments: [String], binary: String = "runway", stdin: String? = nil,
         environment: [String: String] = [:], terminalInput: String? = nil
     ) throws {
@@ -159,18 +159,18 @@ public final class RunningTool {
         }
     }
 
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` (a tool that must be stopped, such as an attached `runway phone ui`).
-    public func signal(_ signal: Int32) { process.signal(signal) }
+    package func signal(_ signal: Int32) { process.signal(signal) }
 
     /// The output so far, while it runs.
-    public var stdoutSoFar: String { (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "" }
-    public var stderrSoFar: String { (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "" }
+    package var stdoutSoFar: String { (try? String(contentsOfFile: scratch + "/out", encoding: .utf8)) ?? "" }
+    package var stderrSoFar: String { (try? String(contentsOfFile: scratch + "/err", encoding: .utf8)) ?? "" }
 
     /// Waits up to `timeout` seconds for the tool to exit and returns what it printed; nil, after
     /// SIGKILL, if it was still running (a daemon that should have refused to start, a CLI that hangs).
-    public func wait(timeout: Double) -> CommandResult? {
+    package func wait(timeout: Double) -> CommandResult? {
         guard process.waitForExit(timeout: timeout) else {
             process.kill(SIGKILL)
             _ = wait()
@@ -180,7 +180,7 @@ public final class RunningTool {
     }
 
     /// Waits for the tool to exit and returns what it printed.
-    public func wait() -> CommandResult {
+    package func wait() -> CommandResult {
         if let result { return result }
         process.wait()
         terminal = nil

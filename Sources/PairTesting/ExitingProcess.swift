@@ -4,7 +4,7 @@ import Glibc
 /// Runs a daemon that is expected to exit by itself (refusing to start), with its output in files;
 /// kills it and fails after `timeout` seconds if it does not, so a daemon that starts after all cannot
 /// hang the test. `binary` is one of ours, or an absolute path to a system tool.
-public func runUntilExit(_ binary: String, _ arguments: [String], timeout: Double = 30) throws -> CommandResult {
+package func runUntilExit(_ binary: String, _ arguments: [String], timeout: Double = 30) throws -> CommandResult {
     let scratch = makeScratchDirectory("exit")
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let outPath = scratch + "/out", errPath = scratch + "/err"

@@ -6,16 +6,16 @@ import Glibc
 ///
 /// Blocking and single-threaded on purpose: each call says how long it may wait, so a daemon that
 /// never answers makes a test fail on a deadline instead of hanging it.
-public final class RawClient {
-    public let path: String
+package final class RawClient {
+    package let path: String
     private var descriptor: Int32
     /// Everything received so far.
-    public private(set) var received: [UInt8] = []
+    package private(set) var received: [UInt8] = []
     /// Whether the daemon has closed its end (end of file or a reset).
-    public private(set) var peerClosed = false
+    package private(set) var peerClosed = false
 
     /// Connects to the Unix socket at `path`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError("socket: errno \(errno)") }
@@ -43,7 +43,7 @@ public final class RawClient {
 
     /// Sends `bytes`; false if the daemon has already closed the connection (`EPIPE`, `ECONNRESET`).
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         guard descriptor >= 0 else { return false }
         var offset = 0
         while offset < bytes.count {
@@ -60,7 +60,7 @@ public final class RawClient {
     /// Sends `bytes` one at a time, `interval` seconds apart, while reading whatever comes back; stops
     /// early when the daemon closes the connection. Returns how many bytes were sent.
     @discardableResult
-    public func trickle(_ bytes: [UInt8], interval: Double) -> Int {
+    package func trickle(_ bytes: [UInt8], interval: Double) -> Int {
         var sent = 0
         for byte in bytes {
             guard !peerClosed, send([byte]) else { break }
@@ -71,13 +71,13 @@ public final class RawClient {
     }
 
     /// Says it has nothing more to send (a truncated frame then end of file), keeping the read side open.
-    public func shutdownWrite() {
+    package func shutdownWrite() {
         if descriptor >= 0 { shutdown(descriptor, Int32(SHUT_WR)) }
     }
 
     /// Reads what arrives within `seconds` (stopping early at end of file) into `received`; looks at
     /// least once, so a zero wait still collects what is already there.
-    public func receive(waitingUpTo seconds: Double) {
+    package func receive(waitingUpTo seconds: Double) {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
             guard descriptor >= 0, !peerClosed else { return }
@@ -97,17 +97,17 @@ public final class RawClient {
     }
 
     /// Forgets what has been received so far (before the next exchange on the same connection).
-    public func discardReceived() { received.removeAll() }
+    package func discardReceived() { received.removeAll() }
 
     /// Waits until the daemon closes the connection; false if it has not within `timeout` seconds.
-    public func waitUntilClosed(timeout: Double) -> Bool {
+    package func waitUntilClosed(timeout: Double) -> Bool {
         receive(waitingUpTo: timeout)
         return peerClosed
     }
 
     /// Waits until the daemon has closed every one of `clients`, all within one deadline; returns how
     /// many it had not closed by then.
-    public static func waitUntilClosed(_ clients: [RawClient], timeout: Double) -> Int {
+    package static func waitUntilClosed(_ clients: [RawClient], timeout: Double) -> Int {
         let deadline = Date().addingTimeInterval(timeout)
         var open = 0
         for client in clients where !client.waitUntilClosed(timeout: max(0, deadline.timeIntervalSinceNow)) {
@@ -116,19 +116,19 @@ public final class RawClient {
         return open
     }
 
-    public func close() {
+    package func close() {
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1
     }
 }
 
 /// Hex text of bytes (for `runway-probe`'s output and test messages).
-public func hexString(_ bytes: [UInt8]) -> String {
+package func hexString(_ bytes: [UInt8]) -> String {
     bytes.map { String(format: "%02x", $0) }.joined()
 }
 
 /// The bytes of a hex text, nil if it is not one.
-public func bytes(fromHex text: String) -> [UInt8]? {
+package func bytes(fromHex text: String) -> [UInt8]? {
     let digits = Array(text.utf8)
     guard digits.count % 2 == 0 else { return nil }
     var bytes: [UInt8] = []

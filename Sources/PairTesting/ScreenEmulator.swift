@@ -9,26 +9,26 @@ import Glibc
 /// by the width table `runway` aligns with, so a view measuring wrongly draws a ragged screen here too:
 /// a wide character (Hangul, kana, CJK) takes two cells (the second held by `Self.continuation`), a
 /// combining mark none (it joins the character before it).
-public struct ScreenEmulator {
+package struct ScreenEmulator {
     /// What fills the second cell of a wide character (never shown in `lines`).
-    public static let continuation: Character = "\u{0}"
+    package static let continuation: Character = "\u{0}"
 
-    public let columns: Int
-    public let rows: Int
+    package let columns: Int
+    package let rows: Int
     private var grid: [[Character]]
     private var savedMain: [[Character]]?
     private var row = 0, column = 0
-    public private(set) var cursorVisible = true
-    public private(set) var isAlternateScreen = false
+    package private(set) var cursorVisible = true
+    package private(set) var isAlternateScreen = false
 
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = max(1, columns)
         self.rows = max(1, rows)
         grid = Self.blank(self.columns, self.rows)
     }
 
     /// The screen's rows, trailing blanks removed.
-    public var lines: [String] {
+    package var lines: [String] {
         grid.map { line in
             var text = String(line.filter { $0 != Self.continuation })
             while text.last == " " { text.removeLast() }
@@ -36,9 +36,9 @@ public struct ScreenEmulator {
         }
     }
 
-    public var text: String { lines.joined(separator: "\n") }
+    package var text: String { lines.joined(separator: "\n") }
 
-    public mutating func feed(_ output: String) {
+    package mutating func feed(_ output: String) {
         var scalars = Array(output.unicodeScalars)[...]
         while let scalar = scalars.popFirst() {
             switch scalar {
@@ -122,7 +122,7 @@ public struct ScreenEmulator {
     }
 
     /// The cells (columns) of `row` holding `character`, in order: where a person sees it on the screen.
-    public func cells(of character: Character, inRow row: Int) -> [Int] {
+    package func cells(of character: Character, inRow row: Int) -> [Int] {
         guard grid.indices.contains(row) else { return [] }
         return grid[row].indices.filter { grid[row][$0] == character }
     }

@@ -2,10 +2,10 @@ import Foundation
 
 /// A fresh directory with a short path (socket paths must fit in 107 bytes), for unit tests; remove it
 /// with `removeDirectory`.
-public func makeTemporaryDirectory(_ tag: String = "t") -> String {
+package func makeTemporaryDirectory(_ tag: String = "t") -> String {
     makeScratchDirectory(tag)
 }
 
-public func removeDirectory(_ path: String) {
+package func removeDirectory(_ path: String) {
     try? FileManager.default.removeItem(atPath: path)
 }

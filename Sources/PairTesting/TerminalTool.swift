@@ -4,10 +4,10 @@ import Glibc
 /// A built binary run on a pseudo-terminal of a given size — stdin, stdout and stderr all the terminal —
 /// as a person runs `runway top` or `runway phone ui`. Everything it writes is read on a thread of its own
 /// (a full terminal would block it) and can be replayed into a `ScreenEmulator`.
-public final class TerminalTool: @unchecked Sendable {
+package final class TerminalTool: @unchecked Sendable {
     private let process = Process()
     private let terminal: PseudoTerminal
-    public let columns: Int, rows: Int
+    package let columns: Int, rows: Int
     private let shared = Shared()
     private var readerStopped = false
 
@@ -20,7 +20,7 @@ public final class TerminalTool: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
     }
 
-    public init(
+    package init(
         _ arguments: [String], binary: String = "runway", columns: Int = 100, rows: Int = 40,
         environment: [String: String] = [:]
     ) throws {
@@ -57,28 +57,28 @@ public final class TerminalTool: @unchecked Sendable {
         }.start()
     }
 
-    public var isRunning: Bool { process.isRunning }
-    public var pid: Int32 { process.processIdentifier }
+    package var isRunning: Bool { process.isRunning }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Everything written to the terminal so far.
-    public var rawOutput: String { shared.lock.withLock { String(decoding: shared.output, as: UTF8.self) } }
+    package var rawOutput: String { shared.lock.withLock { String(decoding: shared.output, as: UTF8.self) } }
 
     /// The screen as a terminal of this size would show it now.
-    public var screen: ScreenEmulator {
+    package var screen: ScreenEmulator {
         var emulator = ScreenEmulator(columns: columns, rows: rows)
         emulator.feed(rawOutput)
         return emulator
     }
 
     /// Types `text` at the terminal, as a person at the keyboard (`"\t"` is the Tab key, `"\u{15}"` Ctrl-U).
-    public func type(_ text: String) { terminal.type(text) }
+    package func type(_ text: String) { terminal.type(text) }
 
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// Polls until `condition` holds for the screen, or throws after `timeout` seconds (a deadline only).
-    public func waitForScreen(_ what: String, timeout: Double = 60, _ condition: (ScreenEmulator) -> Bool) throws {
+    package func waitForScreen(_ what: String, timeout: Double = 60, _ condition: (ScreenEmulator) -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(screen) { return }
@@ -95,7 +95,7 @@ public final class TerminalTool: @unchecked Sendable {
     /// Waits for it to exit (SIGKILL after `timeout` seconds) and returns its exit status, then stops reading
     /// once what it wrote last has been read.
     @discardableResult
-    public func wait(timeout: Double = 30) -> Int32 {
+    package func wait(timeout: Double = 30) -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -13,7 +13,7 @@ import Foundation
 /// `phoneArguments`); nil leaves that daemon to the body to start. The watch is started first, unless
 /// `phoneFirst`.
 @discardableResult
-public func withRunningPair<T>(
+package func withRunningPair<T>(
     tag: String = "pair", watch: [String]? = [], phone: [String]? = [],
     phoneFirst: Bool = false, _ body: (SimulatedPair) throws -> T
 ) throws -> T {
@@ -29,6 +29,6 @@ public func withRunningPair<T>(
 
 /// The same for a pair whose daemons the body starts itself (with an environment, a crash point, or
 /// after preparing the homes): fresh homes, paired, cleaned up at the end of the scope.
-public func withPair<T>(tag: String = "pair", _ body: (SimulatedPair) throws -> T) throws -> T {
+package func withPair<T>(tag: String = "pair", _ body: (SimulatedPair) throws -> T) throws -> T {
     try withRunningPair(tag: tag, watch: nil, phone: nil, body)
 }

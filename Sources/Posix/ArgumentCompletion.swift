@@ -2,16 +2,16 @@
 /// (`phone-daemon`, `watch-agent`, `phone-os`): `PROGRAM __complete WORD…` answers as `runway __complete`
 /// does, so `runway completion bash|zsh|fish` completes them with the same scripts. The answer's first
 /// line is its kind — `words`, `files` or `directories` — then, for words, `value<TAB>description` lines.
-public enum ArgumentCompletion {
+package enum ArgumentCompletion {
     /// What an option's value may be.
-    public enum Values: Sendable {
+    package enum Values: Sendable {
         case words([String])
         case files
         case directories
     }
 
     /// The answer for `words` (the last one the word being completed), with `values` by option name.
-    public static func answer(_ words: [String], specs: [ArgumentSpec], values: [String: Values]) -> String {
+    package static func answer(_ words: [String], specs: [ArgumentSpec], values: [String: Values]) -> String {
         let current = words.last ?? ""
         let before = words.dropLast()
         let visible = specs.filter { !$0.hidden }

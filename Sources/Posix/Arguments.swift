@@ -1,59 +1,59 @@
 /// A small command-line parser shared by the daemons and the CLI: `--name value`, `--name=value`,
 /// boolean `--flag`s, and positional arguments. Anything else is a usage error (exit status 2).
-public struct ArgumentSpec: Sendable {
-    public let name: String
-    public let valueName: String?
-    public let help: String
-    public let hidden: Bool
+package struct ArgumentSpec: Sendable {
+    package let name: String
+    package let valueName: String?
+    package let help: String
+    package let hidden: Bool
 
     /// An option that takes a value (`--home DIR`).
-    public static func option(_ name: String, _ valueName: String, _ help: String, hidden: Bool = false) -> ArgumentSpec {
+    package static func option(_ name: String, _ valueName: String, _ help: String, hidden: Bool = false) -> ArgumentSpec {
         ArgumentSpec(name: name, valueName: valueName, help: help, hidden: hidden)
     }
 
     /// A boolean flag (`--json`).
-    public static func flag(_ name: String, _ help: String, hidden: Bool = false) -> ArgumentSpec {
+    package static func flag(_ name: String, _ help: String, hidden: Bool = false) -> ArgumentSpec {
         ArgumentSpec(name: name, valueName: nil, help: help, hidden: hidden)
     }
 }
 
-public struct UsageError: Error, CustomStringConvertible, Sendable {
-    public let message: String
+package struct UsageError: Error, CustomStringConvertible, Sendable {
+    package let message: String
     /// What the user may have meant (`--count` for `--cout`); the message already says it, this is for
     /// a program (`runway`'s JSON error).
-    public let suggestions: [String]
+    package let suggestions: [String]
 
-    public init(_ message: String, suggestions: [String] = []) {
+    package init(_ message: String, suggestions: [String] = []) {
         self.message = message
         self.suggestions = suggestions
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
     /// Each option's last value.
-    public var values: [String: String] = [:]
+    package var values: [String: String] = [:]
     /// Every value of each option, in order (a repeatable option: `--app-arg A --app-arg B`).
-    public var allValues: [String: [String]] = [:]
-    public var flags: Set<String> = []
-    public var positionals: [String] = []
-    public var wantsHelp = false
+    package var allValues: [String: [String]] = [:]
+    package var flags: Set<String> = []
+    package var positionals: [String] = []
+    package var wantsHelp = false
 
-    public init() {}
+    package init() {}
 
-    public func value(_ name: String) -> String? { values[name] }
+    package func value(_ name: String) -> String? { values[name] }
     /// Every value given for a repeatable option, in order.
-    public func values(_ name: String) -> [String] { allValues[name] ?? [] }
-    public func has(_ name: String) -> Bool { flags.contains(name) }
+    package func values(_ name: String) -> [String] { allValues[name] ?? [] }
+    package func has(_ name: String) -> Bool { flags.contains(name) }
 
-    public func required(_ name: String) throws(UsageError) -> String {
+    package func required(_ name: String) throws(UsageError) -> String {
         guard let value = values[name], !value.isEmpty else { throw UsageError("missing --\(name)") }
         return value
     }
 
     /// An integer option within `range`, or `defaultValue` when absent.
-    public func integer(_ name: String, default defaultValue: Int? = nil, range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    package func integer(_ name: String, default defaultValue: Int? = nil, range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return defaultValue }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(OneLine.quote(text))")
@@ -61,7 +61,7 @@ public struct ParsedArguments: Sendable {
         return number
     }
 
-    public func number(_ name: String, range: ClosedRange<Double>) throws(UsageError) -> Double? {
+    package func number(_ name: String, range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = values[name] else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
             throw UsageError("--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not \(OneLine.quote(text))")
@@ -70,8 +70,8 @@ public struct ParsedArguments: Sendable {
     }
 }
 
-public enum Arguments {
-    public static func parse(_ arguments: [String], specs: [ArgumentSpec], maximumPositionals: Int = 0) throws(UsageError) -> ParsedArguments {
+package enum Arguments {
+    package static func parse(_ arguments: [String], specs: [ArgumentSpec], maximumPositionals: Int = 0) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         while index < arguments.count {
@@ -132,7 +132,7 @@ public enum Arguments {
     }
 
     /// The options part of a usage text, aligned.
-    public static func describe(_ specs: [ArgumentSpec]) -> String {
+    package static func describe(_ specs: [ArgumentSpec]) -> String {
         let visible = specs.filter { !$0.hidden }
         let labels = visible.map { spec in "--\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "") }
         let width = (labels.map(\.count).max() ?? 0) + 2

@@ -4,47 +4,47 @@ import Glibc
 /// reader end, and a read from a descriptor goes straight into spare capacity (no temporary array).
 ///
 /// A reference type with one owner (a connection); it compacts when the consumed prefix dominates.
-public final class ByteBuffer {
+package final class ByteBuffer {
     private var storage: UnsafeMutableRawPointer
     private var capacity: Int
-    public private(set) var readerIndex = 0
-    public private(set) var writerIndex = 0
+    package private(set) var readerIndex = 0
+    package private(set) var writerIndex = 0
 
-    public init(capacity: Int = 64 * 1024) {
+    package init(capacity: Int = 64 * 1024) {
         self.capacity = max(capacity, 64)
         storage = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
 
     deinit { storage.deallocate() }
 
-    public var readableCount: Int { writerIndex - readerIndex }
-    public var isEmpty: Bool { readerIndex == writerIndex }
+    package var readableCount: Int { writerIndex - readerIndex }
+    package var isEmpty: Bool { readerIndex == writerIndex }
     /// Bytes held, including spare capacity: what this buffer costs in memory.
-    public var allocatedBytes: Int { capacity }
+    package var allocatedBytes: Int { capacity }
 
-    public func withReadableBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package func withReadableBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: storage + readerIndex, count: readableCount))
     }
 
-    public func consume(_ count: Int) {
+    package func consume(_ count: Int) {
         precondition(count <= readableCount)
         readerIndex += count
         if readerIndex == writerIndex { readerIndex = 0; writerIndex = 0 }
     }
 
-    public func append(_ bytes: UnsafeRawBufferPointer) {
+    package func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         reserveWritable(bytes.count)
         (storage + writerIndex).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         writerIndex += bytes.count
     }
 
-    public func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     /// Lets `body` write up to `count` bytes into spare capacity; `body` returns how many it wrote.
-    public func writeWithSpareCapacity<E: Error>(
+    package func writeWithSpareCapacity<E: Error>(
         _ count: Int, _ body: (UnsafeMutableRawBufferPointer) throws(E) -> Int
     ) throws(E) -> Int {
         reserveWritable(count)
@@ -54,7 +54,7 @@ public final class ByteBuffer {
     }
 
     /// Drops all bytes and shrinks back to `capacity` if the buffer had grown beyond it.
-    public func reset(shrinkingTo target: Int = 64 * 1024) {
+    package func reset(shrinkingTo target: Int = 64 * 1024) {
         readerIndex = 0
         writerIndex = 0
         if capacity > target * 4 {

@@ -2,16 +2,16 @@ import Glibc
 
 /// A source of monotonic time in nanoseconds. Timers, backoff and time-outs take one, so tests can move
 /// a `ManualClock` instead of sleeping.
-public protocol MonotonicClock: AnyObject {
+package protocol MonotonicClock: AnyObject {
     var nowNanoseconds: UInt64 { get }
 }
 
 /// `CLOCK_MONOTONIC`.
-public final class SystemClock: MonotonicClock {
-    public init() {}
-    public var nowNanoseconds: UInt64 { Self.now() }
+package final class SystemClock: MonotonicClock {
+    package init() {}
+    package var nowNanoseconds: UInt64 { Self.now() }
 
-    public static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
@@ -19,14 +19,14 @@ public final class SystemClock: MonotonicClock {
 }
 
 /// A clock that moves only when told to.
-public final class ManualClock: MonotonicClock {
-    public var nowNanoseconds: UInt64
-    public init(startingAt nanoseconds: UInt64 = 1_000_000_000) { nowNanoseconds = nanoseconds }
-    public func advance(byMilliseconds ms: UInt64) { nowNanoseconds += ms * 1_000_000 }
+package final class ManualClock: MonotonicClock {
+    package var nowNanoseconds: UInt64
+    package init(startingAt nanoseconds: UInt64 = 1_000_000_000) { nowNanoseconds = nanoseconds }
+    package func advance(byMilliseconds ms: UInt64) { nowNanoseconds += ms * 1_000_000 }
 }
 
 /// Wall-clock time as seconds since 1970, for timestamps that leave the process.
-public func wallClockSeconds() -> Double {
+package func wallClockSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_REALTIME, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

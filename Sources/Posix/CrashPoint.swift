@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// `RUNWAY_CRASH_AT=name[:n]` makes the process SIGKILL itself the n-th time (default 1st) it passes
 /// the point `name`. Read once at start-up; when unset, `hit` is one comparison against nil.
-public enum CrashPoint {
+package enum CrashPoint {
     private static let target: (name: String, count: Int)? = parse(getenv("RUNWAY_CRASH_AT").map { String(cString: $0) })
     private static let passes = Atomic<Int>(0)
 
@@ -18,11 +18,11 @@ public enum CrashPoint {
     }
 
     /// Whether any crash point is armed in this process.
-    public static var isArmed: Bool { target != nil }
+    package static var isArmed: Bool { target != nil }
 
     /// Dies here, by SIGKILL, if this is the armed point's n-th pass.
     @inline(__always)
-    public static func hit(_ name: StaticString) {
+    package static func hit(_ name: StaticString) {
         guard let target else { return }
         fire(name.description, target)
     }

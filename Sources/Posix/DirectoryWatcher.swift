@@ -4,17 +4,17 @@ import Glibc
 /// Tells when a file appears in a directory (`inotify`: created, or moved in), as a readable
 /// descriptor for the event loop. The watch uses it to notice the phone's link socket appearing — the
 /// phone coming into range — instead of waiting out its reconnect backoff.
-public final class DirectoryWatcher {
-    public let descriptor: FileDescriptor
-    public let directory: String
+package final class DirectoryWatcher {
+    package let descriptor: FileDescriptor
+    package let directory: String
 
     /// Names appearing (created, moved in).
-    public static let arrivals = UInt32(IN_CREATE | IN_MOVED_TO)
+    package static let arrivals = UInt32(IN_CREATE | IN_MOVED_TO)
     /// Names appearing or going away (deleted, moved out), and the directory itself going.
-    public static let arrivalsAndRemovals = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
+    package static let arrivalsAndRemovals = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
 
     /// `events`: the inotify mask (default: a name appears — created, or moved in).
-    public init(directory: String, events: UInt32 = DirectoryWatcher.arrivals) throws(SystemError) {
+    package init(directory: String, events: UInt32 = DirectoryWatcher.arrivals) throws(SystemError) {
         let raw = try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
         descriptor = FileDescriptor(adopting: raw)
         self.directory = directory
@@ -24,7 +24,7 @@ public final class DirectoryWatcher {
     }
 
     /// The names the watched events happened to since the last call.
-    public func drain() -> [String] {
+    package func drain() -> [String] {
         var names: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         // Through the funnel: EINTR retried; nothing more to read (EAGAIN) or a failure ends the drain.

@@ -1,20 +1,20 @@
 import Glibc
 
 /// What a registered descriptor wants to hear about.
-public struct Interest: OptionSet, Sendable {
-    public let rawValue: Int16
-    public init(rawValue: Int16) { self.rawValue = rawValue }
-    public static let readable = Interest(rawValue: Int16(POLLIN))
-    public static let writable = Interest(rawValue: Int16(POLLOUT))
+package struct Interest: OptionSet, Sendable {
+    package let rawValue: Int16
+    package init(rawValue: Int16) { self.rawValue = rawValue }
+    package static let readable = Interest(rawValue: Int16(POLLIN))
+    package static let writable = Interest(rawValue: Int16(POLLOUT))
 }
 
 /// What `poll` reported for a descriptor.
-public struct PollEvents: Sendable {
-    public let rawValue: Int16
-    public var isReadable: Bool { rawValue & Int16(POLLIN) != 0 }
-    public var isWritable: Bool { rawValue & Int16(POLLOUT) != 0 }
+package struct PollEvents: Sendable {
+    package let rawValue: Int16
+    package var isReadable: Bool { rawValue & Int16(POLLIN) != 0 }
+    package var isWritable: Bool { rawValue & Int16(POLLOUT) != 0 }
     /// Hang-up or error: reading will return end-of-file or the error.
-    public var isHangupOrError: Bool { rawValue & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 }
+    package var isHangupOrError: Bool { rawValue & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 }
 }
 
 /// A single-threaded `poll(2)` loop: descriptors with handlers, one-shot timers, and work deferred to
@@ -23,9 +23,9 @@ public struct PollEvents: Sendable {
 /// Everything a daemon does happens on the thread that calls `run()`: no locks, no actors, and the
 /// store's transactions never interleave. Blocking work (an fsync-heavy commit) stalls the loop, which is
 /// what makes group commit natural: whatever arrives meanwhile is read and committed together next time.
-public final class EventLoop {
-    public typealias Handler = (PollEvents) -> Void
-    public struct TimerID: Hashable, Sendable { let value: UInt64 }
+package final class EventLoop {
+    package typealias Handler = (PollEvents) -> Void
+    package struct TimerID: Hashable, Sendable { let value: UInt64 }
 
     private struct Registration {
         var interest: Interest
@@ -39,72 +39,72 @@ public final class EventLoop {
         let body: () -> Void
     }
 
-    public let clock: MonotonicClock
+    package let clock: MonotonicClock
     private var registrations: [Int32: Registration] = [:]
     private var timers: [Timer] = []
     private var deferred: [() -> Void] = []
     private var nextID: UInt64 = 1
     private var stopped = false
 
-    public init(clock: MonotonicClock = SystemClock()) {
+    package init(clock: MonotonicClock = SystemClock()) {
         self.clock = clock
     }
 
-    public var nowNanoseconds: UInt64 { clock.nowNanoseconds }
+    package var nowNanoseconds: UInt64 { clock.nowNanoseconds }
 
     // MARK: - Descriptors
 
-    public func register(_ fd: Int32, interest: Interest, handler: @escaping Handler) {
+    package func register(_ fd: Int32, interest: Interest, handler: @escaping Handler) {
         nextID += 1
         registrations[fd] = Registration(interest: interest, handler: handler, generation: nextID)
     }
 
-    public func setInterest(_ fd: Int32, _ interest: Interest) {
+    package func setInterest(_ fd: Int32, _ interest: Interest) {
         registrations[fd]?.interest = interest
     }
 
-    public func interest(of fd: Int32) -> Interest? { registrations[fd]?.interest }
+    package func interest(of fd: Int32) -> Interest? { registrations[fd]?.interest }
 
-    public func unregister(_ fd: Int32) {
+    package func unregister(_ fd: Int32) {
         registrations[fd] = nil
     }
 
-    public var registeredCount: Int { registrations.count }
+    package var registeredCount: Int { registrations.count }
 
     /// How many iterations some descriptor was ready in (timers alone do not count): a loop whose
     /// count has not moved for a while has heard from nobody — it is idle.
-    public private(set) var descriptorWakeups: UInt64 = 0
+    package private(set) var descriptorWakeups: UInt64 = 0
 
     // MARK: - Timers and deferred work
 
     @discardableResult
-    public func schedule(afterNanoseconds delay: UInt64, _ body: @escaping () -> Void) -> TimerID {
+    package func schedule(afterNanoseconds delay: UInt64, _ body: @escaping () -> Void) -> TimerID {
         nextID += 1
         timers.append(Timer(id: nextID, deadline: nowNanoseconds &+ delay, body: body))
         return TimerID(value: nextID)
     }
 
     @discardableResult
-    public func schedule(afterMilliseconds ms: UInt64, _ body: @escaping () -> Void) -> TimerID {
+    package func schedule(afterMilliseconds ms: UInt64, _ body: @escaping () -> Void) -> TimerID {
         schedule(afterNanoseconds: ms * 1_000_000, body)
     }
 
-    public func cancel(_ id: TimerID) {
+    package func cancel(_ id: TimerID) {
         timers.removeAll { $0.id == id.value }
     }
 
     /// Runs `body` once the handlers of the current iteration have all run.
-    public func deferToEndOfIteration(_ body: @escaping () -> Void) {
+    package func deferToEndOfIteration(_ body: @escaping () -> Void) {
         deferred.append(body)
     }
 
     // MARK: - Running
 
     /// Stops `run()` after the current iteration.
-    public func stop() { stopped = true }
-    public var isStopped: Bool { stopped }
+    package func stop() { stopped = true }
+    package var isStopped: Bool { stopped }
 
-    public func run() throws(SystemError) {
+    package func run() throws(SystemError) {
         stopped = false
         while !stopped {
             try runOnce(maximumWaitMilliseconds: -1)
@@ -113,7 +113,7 @@ public final class EventLoop {
 
     /// One iteration: wait for readiness or the next timer (at most `maximumWaitMilliseconds`, -1 for no
     /// limit), dispatch, fire due timers, run deferred work.
-    public func runOnce(maximumWaitMilliseconds: Int32) throws(SystemError) {
+    package func runOnce(maximumWaitMilliseconds: Int32) throws(SystemError) {
         var pollSet: [pollfd] = []
         var generations: [UInt64] = []
         pollSet.reserveCapacity(registrations.count)

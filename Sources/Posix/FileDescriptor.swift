@@ -4,20 +4,20 @@ import Glibc
 ///
 /// Whoever holds the `FileDescriptor` owns the descriptor. `close()` is idempotent; if the owner forgot,
 /// `deinit` closes it, so a dropped connection never leaks a descriptor into a long-running daemon.
-public final class FileDescriptor {
-    public private(set) var rawValue: Int32
+package final class FileDescriptor {
+    package private(set) var rawValue: Int32
 
-    public init(adopting rawValue: Int32) {
+    package init(adopting rawValue: Int32) {
         precondition(rawValue >= 0, "adopting an invalid descriptor")
         self.rawValue = rawValue
     }
 
     deinit { close() }
 
-    public var isOpen: Bool { rawValue >= 0 }
+    package var isOpen: Bool { rawValue >= 0 }
 
     /// Closes the descriptor. Never retried on `EINTR`: on Linux the descriptor is gone either way.
-    public func close() {
+    package func close() {
         guard rawValue >= 0 else { return }
         _ = Glibc.close(rawValue)
         rawValue = -1
@@ -26,20 +26,20 @@ public final class FileDescriptor {
     // MARK: - Non-blocking I/O
 
     /// Reads up to `count` bytes into `buffer`.
-    public func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> IOResult {
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> IOResult {
         guard let n = try nonBlockingCall("read", { Glibc.read(rawValue, buffer, count) }) else { return .wouldBlock }
         return n == 0 ? .endOfFile : .bytes(n)
     }
 
     /// Writes up to `count` bytes; on a socket never raises SIGPIPE (`MSG_NOSIGNAL`).
-    public func send(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) -> IOResult {
+    package func send(_ buffer: UnsafeRawPointer, count: Int) throws(SystemError) -> IOResult {
         guard let n = try nonBlockingCall("send", { Glibc.send(rawValue, buffer, count, Int32(MSG_NOSIGNAL)) }) else { return .wouldBlock }
         return .bytes(n)
     }
 
     /// Writes every byte, waiting in `poll` while the descriptor is not ready. For plain files and for
     /// the blocking client side only; daemons use `send` from their event loop.
-    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         var offset = 0
         var isSocket = true
         while offset < bytes.count {
@@ -63,7 +63,7 @@ public final class FileDescriptor {
         }
     }
 
-    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         // `withUnsafeBytes` rethrows untyped errors: carry the typed one out by hand.
         var failure: SystemError?
         bytes.withUnsafeBytes { raw in
@@ -72,11 +72,11 @@ public final class FileDescriptor {
         if let failure { throw failure }
     }
 
-    public enum Readiness { case readable, writable }
+    package enum Readiness { case readable, writable }
 
     /// Blocks until the descriptor is ready; returns false on timeout.
     @discardableResult
-    public func waitUntil(_ readiness: Readiness, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
+    package func waitUntil(_ readiness: Readiness, timeoutMilliseconds: Int32) throws(SystemError) -> Bool {
         var pfd = pollfd(fd: rawValue, events: Int16(readiness == .readable ? POLLIN : POLLOUT), revents: 0)
         let n = try systemCall("poll") { Glibc.poll(&pfd, 1, timeoutMilliseconds) }
         return n > 0
@@ -84,13 +84,13 @@ public final class FileDescriptor {
 
     // MARK: - Flags
 
-    public func setNonBlocking(_ on: Bool = true) throws(SystemError) {
+    package func setNonBlocking(_ on: Bool = true) throws(SystemError) {
         let flags = try systemCall("fcntl(F_GETFL)") { fcntl(rawValue, F_GETFL) }
         let updated = on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
         _ = try systemCall("fcntl(F_SETFL)") { fcntl(rawValue, F_SETFL, updated) }
     }
 
-    public func setCloseOnExec() throws(SystemError) {
+    package func setCloseOnExec() throws(SystemError) {
         _ = try systemCall("fcntl(F_SETFD)") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
     }
 }

@@ -4,12 +4,12 @@ import Glibc
 ///
 /// The holder's pid is written into the file, so a second daemon can say who holds it. The lock goes
 /// away with the process, however it dies, so a SIGKILLed daemon never leaves a home locked.
-public final class FileLock {
-    public enum LockError: Error, CustomStringConvertible, Sendable {
+package final class FileLock {
+    package enum LockError: Error, CustomStringConvertible, Sendable {
         case heldBy(pid: Int32?, path: String)
         case system(SystemError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .heldBy(pid?, path): return "\(path) is locked by process \(pid)"
             case let .heldBy(nil, path): return "\(path) is locked by another process"
@@ -18,11 +18,11 @@ public final class FileLock {
         }
     }
 
-    public let path: String
+    package let path: String
     private let descriptor: FileDescriptor
 
     /// Takes the lock or throws `heldBy` at once; never waits.
-    public init(path: String) throws(LockError) {
+    package init(path: String) throws(LockError) {
         self.path = path
         let raw = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard raw >= 0 else { throw .system(SystemError("open(\(path))", errno: Glibc.errno)) }
@@ -42,7 +42,7 @@ public final class FileLock {
     /// Takes the lock, waiting for whoever holds it to let go — at most `milliseconds`, then `heldBy`.
     /// For short critical sections shared by commands run at once (the pair registry's
     /// read-change-write, one `runway up` of a home at a time), where waiting is right and refusing is not.
-    public convenience init(path: String, waitingUpTo milliseconds: Int) throws(LockError) {
+    package convenience init(path: String, waitingUpTo milliseconds: Int) throws(LockError) {
         var waited = 0
         while true {
             do {
@@ -63,7 +63,7 @@ public final class FileLock {
     /// still holds the lock), waits for it to let go — at most `milliseconds` — instead of refusing: a
     /// supervisor that relaunches at once must not be turned away by the process it is replacing. A
     /// live holder is `heldBy` at once.
-    public static func takeWaitingForTheDead(milliseconds: Int = 10_000, _ take: () throws(LockError) -> FileLock) throws(LockError) -> FileLock {
+    package static func takeWaitingForTheDead(milliseconds: Int = 10_000, _ take: () throws(LockError) -> FileLock) throws(LockError) -> FileLock {
         let deadline = SystemClock.now() + UInt64(milliseconds) * 1_000_000
         while true {
             do {
@@ -80,7 +80,7 @@ public final class FileLock {
     /// Takes an exclusive lock on the directory itself (the home), and writes our pid into `pidFile`
     /// for whoever wants to know who holds it. The lock is on the directory's inode, so it does not
     /// depend on any file name in it surviving: remove `pidFile` and the home is still locked.
-    public init(directory: String, pidFile: String) throws(LockError) {
+    package init(directory: String, pidFile: String) throws(LockError) {
         self.path = directory
         let raw = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard raw >= 0 else { throw .system(SystemError("open(\(directory))", errno: Glibc.errno)) }
@@ -96,7 +96,7 @@ public final class FileLock {
     }
 
     /// Writes this process's pid into `path` (best effort: the pid is for messages, not the lock).
-    public static func writePID(to path: String) {
+    package static func writePID(to path: String) {
         let raw = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard raw >= 0 else { return }
         defer { Glibc.close(raw) }
@@ -112,10 +112,10 @@ public final class FileLock {
     }
 
     /// Releases the lock (closing the descriptor releases it too).
-    public func unlock() { descriptor.close() }
+    package func unlock() { descriptor.close() }
 
     /// Whether some process holds the lock at `path` right now, and which (nil if nobody does).
-    public static func holder(of path: String) -> Int32?? {
+    package static func holder(of path: String) -> Int32?? {
         let raw = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard raw >= 0 else { return .none }
         defer { Glibc.close(raw) }
@@ -128,7 +128,7 @@ public final class FileLock {
 
     /// Whether some process holds the lock on `directory` right now, and which, from `pidFile` (nil if
     /// nobody does): the directory lock's counterpart of `holder(of:)`.
-    public static func holder(ofDirectory directory: String, pidFile: String) -> Int32?? {
+    package static func holder(ofDirectory directory: String, pidFile: String) -> Int32?? {
         guard case .some = holder(of: directory) else { return .none }
         return .some(readPID(path: pidFile))
     }

@@ -1,10 +1,10 @@
 import Glibc
 
 /// Files and directories, the few operations the homes need.
-public enum Filesystem {
-    public enum Kind: Sendable { case missing, directory, socket, regular, other }
+package enum Filesystem {
+    package enum Kind: Sendable { case missing, directory, socket, regular, other }
 
-    public static func kind(of path: String) -> Kind {
+    package static func kind(of path: String) -> Kind {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
@@ -17,27 +17,27 @@ public enum Filesystem {
 
     /// Which file a path names: its device and inode. Two paths (or one path at two moments) with the
     /// same identity are the same file.
-    public struct Identity: Equatable, Sendable {
-        public let device: UInt64
-        public let inode: UInt64
+    package struct Identity: Equatable, Sendable {
+        package let device: UInt64
+        package let inode: UInt64
     }
 
     /// The identity of what `path` names itself (a symbolic link is not followed), nil if nothing.
-    public static func identity(of path: String) -> Identity? {
+    package static func identity(of path: String) -> Identity? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// What `lstat` says of `path`, nil if nothing is there.
-    public static func status(of path: String) -> stat? {
+    package static func status(of path: String) -> stat? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         return info
     }
 
     /// Removes `path` and makes the removal durable (fsync of its directory). A missing file is fine.
-    public static func removeDurably(_ path: String) throws(SystemError) {
+    package static func removeDurably(_ path: String) throws(SystemError) {
         if unlink(path) != 0 {
             let code = Glibc.errno
             if code == ENOENT { return }
@@ -46,14 +46,14 @@ public enum Filesystem {
         try syncDirectory(containing: path)
     }
 
-    public static func mode(of path: String) -> mode_t? {
+    package static func mode(of path: String) -> mode_t? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return info.st_mode & 0o7777
     }
 
     /// Creates `path` and any missing parents; `path` itself gets `mode` (also if it already existed).
-    public static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
+    package static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
@@ -68,7 +68,7 @@ public enum Filesystem {
     }
 
     /// Writes `bytes` to `path` atomically: a temporary file, fsync, rename, fsync of the directory.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(SystemError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws(SystemError) {
         let temporary = path + ".tmp.\(getpid())"
         let raw = try systemCall("open(\(temporary))") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
         let fd = FileDescriptor(adopting: raw)
@@ -79,7 +79,7 @@ public enum Filesystem {
         try syncDirectory(containing: path)
     }
 
-    public static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(SystemError) -> [UInt8] {
         let raw = try systemCall("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) }
         let fd = FileDescriptor(adopting: raw)
         var result: [UInt8] = []
@@ -94,7 +94,7 @@ public enum Filesystem {
         return result
     }
 
-    public static func syncDirectory(containing path: String) throws(SystemError) {
+    package static func syncDirectory(containing path: String) throws(SystemError) {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let raw = try systemCall("open(\(directory))") { open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         let fd = FileDescriptor(adopting: raw)
@@ -102,7 +102,7 @@ public enum Filesystem {
     }
 
     /// An absolute form of `path` (relative paths are taken from the working directory).
-    public static func absolutePath(_ path: String) -> String {
+    package static func absolutePath(_ path: String) -> String {
         if path.hasPrefix("/") { return normalize(path) }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
         guard getcwd(&buffer, buffer.count) != nil else { return path }

@@ -5,10 +5,10 @@ import CLinux
 /// allocated and freed (a fresh store's migrations re-parse its schema once per statement) otherwise
 /// stays resident for the daemon's whole life — ~0.6 MB of a fresh phone-daemon's 3.6 MB, which a
 /// thousand idle pairs pay two thousand times.
-public enum FreeMemory {
+package enum FreeMemory {
     /// True if some memory was released.
     @discardableResult
-    public static func releaseUnused() -> Bool { malloc_trim(0) == 1 }
+    package static func releaseUnused() -> Bool { malloc_trim(0) == 1 }
 
     /// Every thread allocates from the one main arena (`M_ARENA_MAX` 1), before any thread starts. By
     /// default each thread that allocates gets an arena of its own, and `malloc_trim` never gives back
@@ -16,7 +16,7 @@ public enum FreeMemory {
     /// ~230 kB of its start-up threads' freed heap that way. A daemon's threads besides its loop (the
     /// checkpointers, a background check) allocate little, so the one arena's lock is rarely contended
     /// (and a daemon started by our launchers has no per-thread cache either: `daemonTunables`).
-    public static func useOneArena() { _ = mallopt(M_ARENA_MAX, 1) }
+    package static func useOneArena() { _ = mallopt(M_ARENA_MAX, 1) }
 
     /// The allocator settings a daemon is started with (`GLIBC_TUNABLES`, which glibc reads only when a
     /// program starts, so the launchers pass it: `runway up`, an OS launching its app, the harness): no
@@ -24,11 +24,11 @@ public enum FreeMemory {
     /// kernel while the thread lives — `malloc_trim` skips them — and after a first start the loop's
     /// cache held ~80 kB of an idle phone-daemon's ~870 kB. Without it an allocation takes the one
     /// arena's lock, which a daemon's two busy threads rarely contend for: the drain was no slower.
-    public static let daemonTunables = "glibc.malloc.tcache_count=0"
+    package static let daemonTunables = "glibc.malloc.tcache_count=0"
 
     /// `environment` ("NAME=value" entries) for a daemon: `GLIBC_TUNABLES` set to `daemonTunables`,
     /// unless the environment sets it already (the user's own choice wins).
-    public static func daemonEnvironment(_ environment: [String]) -> [String] {
+    package static func daemonEnvironment(_ environment: [String]) -> [String] {
         environment.contains { $0.hasPrefix("GLIBC_TUNABLES=") } ? environment : environment + ["GLIBC_TUNABLES=\(daemonTunables)"]
     }
 }

@@ -1,12 +1,12 @@
 /// Random identifiers without Foundation (the daemons do not load it: it costs start-up time).
-public enum Identifier {
+package enum Identifier {
     /// A random (version 4) UUID in the canonical upper-case form, as `UUID().uuidString` writes it.
-    public static func uuid() -> String {
+    package static func uuid() -> String {
         var generator = SystemRandomNumberGenerator()
         return uuid(using: &generator)
     }
 
-    public static func uuid<G: RandomNumberGenerator>(using generator: inout G) -> String {
+    package static func uuid<G: RandomNumberGenerator>(using generator: inout G) -> String {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
@@ -16,7 +16,7 @@ public enum Identifier {
     /// A time-ordered (version 7, RFC 9562) UUID: 48 bits of Unix milliseconds, a 12-bit counter, then
     /// random bits. Ids made later sort later, so an index on them grows at its end instead of
     /// dirtying pages all over the tree — what keeps the phone's dedup index cheap.
-    public static func uuidV7<G: RandomNumberGenerator>(milliseconds: UInt64, counter: UInt16, using generator: inout G) -> String {
+    package static func uuidV7<G: RandomNumberGenerator>(milliseconds: UInt64, counter: UInt16, using generator: inout G) -> String {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(i))) }
         bytes[6] = 0x70 | UInt8(truncatingIfNeeded: (counter >> 8) & 0x0F)
@@ -39,7 +39,7 @@ public enum Identifier {
 
     /// Whether `text` has the canonical UUID shape (either case). On the receive path of every flight
     /// (its id): a native string's UTF-8 is read in place, with no copy of it.
-    public static func isUUID(_ text: String) -> Bool {
+    package static func isUUID(_ text: String) -> Bool {
         guard text.utf8.count == 36 else { return false }
         return text.utf8.withContiguousStorageIfAvailable(isUUID) ?? isUUID(Array(text.utf8))
     }

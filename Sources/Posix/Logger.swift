@@ -7,10 +7,10 @@ import Synchronization
 ///
 /// `event` is a stable dotted name that tests and scripts may match; the other fields are context.
 /// Libraries take a `Logger` from their caller rather than making one.
-public struct Logger: Sendable {
-    public enum Level: Int, Sendable, Comparable {
+package struct Logger: Sendable {
+    package enum Level: Int, Sendable, Comparable {
         case debug, info, notice, warning, error
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         var name: String {
             switch self {
             case .debug: "debug"
@@ -23,27 +23,27 @@ public struct Logger: Sendable {
     }
 
     /// How a line is written: `key=value` (logfmt, the default) or one JSON object per line.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case logfmt
         case json
     }
 
     /// The format of loggers made from now on: a daemon sets it once, from `--log-format`, before it
     /// makes any logger or thread.
-    nonisolated(unsafe) public static var defaultFormat: Format = .logfmt
+    nonisolated(unsafe) package static var defaultFormat: Format = .logfmt
 
     /// How long `repeating` holds back identical lines (`RepeatLimiter`): a daemon sets it once, from
     /// its hidden `--log-repeat-interval-ms` (tests), before it makes any logger.
-    nonisolated(unsafe) public static var defaultRepeatIntervalMilliseconds: UInt64 = 60_000
+    nonisolated(unsafe) package static var defaultRepeatIntervalMilliseconds: UInt64 = 60_000
 
-    public let component: String
-    public let minimumLevel: Level
-    public let format: Format
+    package let component: String
+    package let minimumLevel: Level
+    package let format: Format
     private let descriptor: Int32
     /// Shared by every copy of this logger (and `with(component:)`): one daemon, one count per line.
     private let repeats: RepeatState
 
-    public init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
+    package init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
         self.init(
             component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format,
             repeats: RepeatState(RepeatLimiter(intervalMilliseconds: Logger.defaultRepeatIntervalMilliseconds)))
@@ -65,7 +65,7 @@ public struct Logger: Sendable {
     /// A line that may repeat many times in a row (a refused handshake every second): identical lines
     /// (same level, event and fields) are written the first time, then at most once an interval with
     /// `repeated=N`, the number of occurrences that line stands for (`RepeatLimiter`).
-    public func repeating(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) {
+    package func repeating(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) {
         guard level >= minimumLevel, descriptor >= 0 else { return }
         var key = "\(level.name) \(event)"
         for (name, value) in fields { key += " \(name)=\(value)" }
@@ -81,25 +81,25 @@ public struct Logger: Sendable {
     }
 
     /// A logger that writes nothing (tests of pure logic).
-    public static let silent = Logger(component: "silent", minimumLevel: .error, descriptor: -1)
+    package static let silent = Logger(component: "silent", minimumLevel: .error, descriptor: -1)
 
-    public func with(component: String) -> Logger {
+    package func with(component: String) -> Logger {
         Logger(component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format, repeats: repeats)
     }
 
-    public func debug(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.debug, event, fields) }
-    public func info(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.info, event, fields) }
-    public func notice(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.notice, event, fields) }
-    public func warning(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.warning, event, fields) }
-    public func error(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.error, event, fields) }
+    package func debug(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.debug, event, fields) }
+    package func info(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.info, event, fields) }
+    package func notice(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.notice, event, fields) }
+    package func warning(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.warning, event, fields) }
+    package func error(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.error, event, fields) }
 
-    public func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible>) {
+    package func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible>) {
         guard level >= minimumLevel, descriptor >= 0 else { return }
         write(level, event, fields.map { ($0.key, $0.value) })
     }
 
     /// The same line, from fields gathered at run time (the session core's `LogLine`s).
-    public func log(_ level: Level, _ event: String, fields: [(key: String, value: String)]) {
+    package func log(_ level: Level, _ event: String, fields: [(key: String, value: String)]) {
         guard level >= minimumLevel, descriptor >= 0 else { return }
         write(level, event, fields.map { ($0.key, $0.value) })
     }

@@ -9,7 +9,7 @@ import Glibc
 /// that may be called from any thread (`WCSession`'s, as Apple documents it) hops onto the loop with
 /// `sync`: run inline when already there (a delegate callback calling back into the API), else posted
 /// and waited for.
-public final class LoopMailbox: @unchecked Sendable {
+package final class LoopMailbox: @unchecked Sendable {
     private let loop: EventLoop
     private let wake: FileDescriptor
     private let lock = ThreadLock()
@@ -19,7 +19,7 @@ public final class LoopMailbox: @unchecked Sendable {
     /// Claimed and not yet open: posted work waits.
     private var held = false
 
-    public init(loop: EventLoop) throws(SystemError) {
+    package init(loop: EventLoop) throws(SystemError) {
         self.loop = loop
         wake = FileDescriptor(adopting: try systemCall("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) })
         loop.register(wake.rawValue, interest: .readable) { [unowned self] _ in self.drain() }
@@ -29,7 +29,7 @@ public final class LoopMailbox: @unchecked Sendable {
 
     /// Whether the calling thread may touch the loop's state directly: it is the loop's thread, or no
     /// thread runs the loop (start-up, before `run`).
-    public var isOnLoopThread: Bool {
+    package var isOnLoopThread: Bool {
         locked { owner.map { pthread_equal($0, pthread_self()) != 0 } ?? true }
     }
 
@@ -38,7 +38,7 @@ public final class LoopMailbox: @unchecked Sendable {
     ///
     /// Until `open`, posted work waits even if the loop turns (a start-up step that runs the loop for a
     /// moment, waiting for an answer, must not run work meant for the finished device).
-    public func claim() {
+    package func claim() {
         locked {
             owner = pthread_self()
             held = true
@@ -46,14 +46,14 @@ public final class LoopMailbox: @unchecked Sendable {
     }
 
     /// Lets posted work run from the loop's next turn (after `claim`).
-    public func open() {
+    package func open() {
         locked { held = false }
         var one: UInt64 = 1
         _ = Glibc.write(wake.rawValue, &one, 8)
     }
 
     /// Runs the loop on the calling thread until it stops; work posted meanwhile runs on it.
-    public func run() throws(SystemError) {
+    package func run() throws(SystemError) {
         locked { owner = pthread_self() }
         defer {
             locked {
@@ -66,7 +66,7 @@ public final class LoopMailbox: @unchecked Sendable {
     }
 
     /// Queues `body` for the loop's thread and returns at once.
-    public func post(_ body: @escaping () -> Void) {
+    package func post(_ body: @escaping () -> Void) {
         locked { queue.append(body) }
         var one: UInt64 = 1
         _ = Glibc.write(wake.rawValue, &one, 8)
@@ -74,7 +74,7 @@ public final class LoopMailbox: @unchecked Sendable {
 
     /// Runs `body` on the loop's thread and returns its result: inline when already there, else posted
     /// and waited for.
-    public func sync<R>(_ body: () throws -> R) throws -> R {
+    package func sync<R>(_ body: () throws -> R) throws -> R {
         if isOnLoopThread { return try body() }
         let done = DispatchSemaphore(value: 0)
         let work = PostedWork<R>()
@@ -90,7 +90,7 @@ public final class LoopMailbox: @unchecked Sendable {
     }
 
     /// `sync` for work that cannot throw.
-    public func sync<R>(_ body: () -> R) -> R {
+    package func sync<R>(_ body: () -> R) -> R {
         // A non-throwing body cannot make `sync` throw.
         try! sync { () throws -> R in body() }
     }

@@ -3,13 +3,13 @@ import Glibc
 /// The receiving end of systemd's `sd_notify` protocol (`ServiceNotifier` is the sending end): a datagram
 /// Unix socket bound at a path, made under `umask 0177` (only our uid may send), its datagrams read as
 /// `KEY=VALUE` lines. `runway up` hears the daemon it started on one of its own.
-public final class NotifySocket {
-    public let path: String
-    public let descriptor: FileDescriptor
+package final class NotifySocket {
+    package let path: String
+    package let descriptor: FileDescriptor
 
     /// Binds a new socket at `path`. A socket already there is removed first (the caller holds whatever
     /// lock makes the path its own); anything else there is an error, as is a path too long for `sun_path`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         let address = try UnixSocketAddress(path: path)
         if Filesystem.kind(of: path) == .socket { unlink(path) }
@@ -25,7 +25,7 @@ public final class NotifySocket {
     }
 
     /// The datagrams waiting now, each as its lines (`READY=1`, `MAINPID=812`, `STATUS=…`).
-    public func receive() -> [[String]] {
+    package func receive() -> [[String]] {
         var messages: [[String]] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -36,12 +36,12 @@ public final class NotifySocket {
     }
 
     /// Waits up to `milliseconds` for a datagram; true when one is there.
-    public func wait(milliseconds: Int32) -> Bool {
+    package func wait(milliseconds: Int32) -> Bool {
         (try? descriptor.waitUntil(.readable, timeoutMilliseconds: milliseconds)) ?? false
     }
 
     /// Closes the socket and removes its file.
-    public func close() {
+    package func close() {
         descriptor.close()
         unlink(path)
     }

@@ -1,12 +1,12 @@
 /// Text from outside (a command name, a key, a version) quoted inside a message that must stay one
 /// line: control characters are escaped (`\n`, `\t`, `\u{1B}`), and a long text is cut, so no input can
 /// break a message in two or make it as long as the input.
-public enum OneLine {
+package enum OneLine {
     /// `'text'`, escaped and cut at `limit` characters (then `…`).
-    public static func quote(_ text: String, limit: Int = 80) -> String { "'" + escape(text, limit: limit) + "'" }
+    package static func quote(_ text: String, limit: Int = 80) -> String { "'" + escape(text, limit: limit) + "'" }
 
     /// The text escaped and cut, without quotes (`unknown option --x\n`).
-    public static func escape(_ text: String, limit: Int = 80) -> String {
+    package static func escape(_ text: String, limit: Int = 80) -> String {
         var out = ""
         for (index, scalar) in text.unicodeScalars.enumerated() {
             if index == limit {

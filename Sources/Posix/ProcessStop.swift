@@ -5,17 +5,17 @@ import Glibc
 /// when it is stopped (a stopped process cannot act on SIGTERM: phone-os suspends its app with
 /// SIGSTOP), SIGTERM, a deadline for it to go, SIGKILL, reaped. Every call goes through the
 /// `systemCall` funnel (EINTR retried); a process already gone (ESRCH) is no error.
-public enum ProcessStop {
+package enum ProcessStop {
     /// How a stop ended.
-    public struct Outcome: Equatable, Sendable {
+    package struct Outcome: Equatable, Sendable {
         /// The raw `waitpid` status, when it was reaped here (nil: not our child, or reaped elsewhere).
-        public var rawStatus: Int32?
+        package var rawStatus: Int32?
         /// SIGTERM was not enough: it was still there at the deadline and got SIGKILL.
-        public var killed: Bool
+        package var killed: Bool
     }
 
     /// What `waitpid` said of a process.
-    public enum Reaped: Equatable, Sendable {
+    package enum Reaped: Equatable, Sendable {
         case running
         /// Exited and reaped now: its raw status.
         case exited(Int32)
@@ -26,7 +26,7 @@ public enum ProcessStop {
     /// Sends `signal` to `pid` (0 only asks whether it is there); false if it is gone (ESRCH), or is no
     /// longer one we may signal (EPERM: its pid now belongs to someone else's process).
     @discardableResult
-    public static func signal(_ pid: pid_t, _ signal: Int32) -> Bool {
+    package static func signal(_ pid: pid_t, _ signal: Int32) -> Bool {
         guard pid > 0 else { return false }
         do {
             _ = try systemCall("kill(\(pid), \(signal))") { Glibc.kill(pid, signal) }
@@ -37,7 +37,7 @@ public enum ProcessStop {
     }
 
     /// `waitpid` for `pid` (`block`: until it exits), EINTR retried.
-    public static func reap(_ pid: pid_t, block: Bool) -> Reaped {
+    package static func reap(_ pid: pid_t, block: Bool) -> Reaped {
         var status: Int32 = 0
         do {
             let result = try systemCall("waitpid(\(pid))") { waitpid(pid, &status, block ? 0 : WNOHANG) }
@@ -48,7 +48,7 @@ public enum ProcessStop {
     }
 
     /// Whether `pid` is stopped (SIGSTOP, SIGTSTP; state `T` or `t` in /proc).
-    public static func isStopped(_ pid: pid_t) -> Bool {
+    package static func isStopped(_ pid: pid_t) -> Bool {
         guard let file = fopen("/proc/\(pid)/stat", "r") else { return false }
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 512)
@@ -64,7 +64,7 @@ public enum ProcessStop {
     /// exited while a thread of it may still be finishing its I/O, holding its locks), or SIGKILLed
     /// with the signal still pending (`ShdPnd`/`SigPnd` in /proc). Such a process takes no more work;
     /// what it holds goes when its last thread has.
-    public static func isGoingAway(_ pid: pid_t) -> Bool {
+    package static func isGoingAway(_ pid: pid_t) -> Bool {
         guard pid > 0 else { return false }
         guard let bytes = try? Filesystem.readFile("/proc/\(pid)/status") else { return !signal(pid, 0) }
         let killBit: UInt64 = 1 << UInt64(SIGKILL - 1)
@@ -95,7 +95,7 @@ public enum ProcessStop {
     /// Stops `pid`: SIGCONT if it is stopped, SIGTERM, up to `grace` seconds for it to go (looked at
     /// every 10 ms), then SIGKILL, and reaped if it is our child. Blocks the caller for as long.
     @discardableResult
-    public static func stop(_ pid: pid_t, grace: Double) -> Outcome {
+    package static func stop(_ pid: pid_t, grace: Double) -> Outcome {
         var reaped: Int32?
         if isStopped(pid) { signal(pid, SIGCONT) }
         guard signal(pid, SIGTERM) else { return Outcome(rawStatus: nil, killed: false) }

@@ -5,8 +5,8 @@
 /// Pure: the caller passes the time (monotonic nanoseconds), so a test moves a number instead of sleeping.
 /// A summary is written when the next occurrence comes after the interval — never on a timer — so a line
 /// that stopped repeating leaves at most one interval's count unsaid.
-public struct RepeatLimiter: Sendable {
-    public enum Decision: Equatable, Sendable {
+package struct RepeatLimiter: Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Write the line as it is (the first of its kind, or the first after a quiet interval).
         case write
         /// Count it and write nothing.
@@ -22,20 +22,20 @@ public struct RepeatLimiter: Sendable {
         var lastSeen: UInt64
     }
 
-    public let intervalNanoseconds: UInt64
+    package let intervalNanoseconds: UInt64
     /// At most this many distinct lines are remembered (the least recently seen is forgotten): memory
     /// stays bounded however many different errors come by.
-    public let capacity: Int
+    package let capacity: Int
     private var entries: [String: Entry] = [:]
 
-    public init(intervalMilliseconds: UInt64, capacity: Int = 64) {
+    package init(intervalMilliseconds: UInt64, capacity: Int = 64) {
         intervalNanoseconds = intervalMilliseconds * 1_000_000
         self.capacity = max(1, capacity)
     }
 
-    public var rememberedCount: Int { entries.count }
+    package var rememberedCount: Int { entries.count }
 
-    public mutating func note(_ key: String, now: UInt64) -> Decision {
+    package mutating func note(_ key: String, now: UInt64) -> Decision {
         if var entry = entries[key] {
             entry.lastSeen = now
             guard now >= entry.lastWritten &+ intervalNanoseconds || now < entry.lastWritten else {

@@ -2,18 +2,18 @@
 /// of the package: the flight generator's runs, the link's air (jitter, loss), the chaos schedules and the
 /// property tests all draw from it, so a seed printed by any of them replays the same way. Here, in the
 /// lowest module every one of them imports.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// Seeded from the system's generator: for a draw that need not repeat.
-    public init() {
+    package init() {
         var system = SystemRandomNumberGenerator()
         state = system.next()
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -3,13 +3,13 @@ import Glibc
 
 /// Signals delivered as readable events on a descriptor (`signalfd`), so the event loop handles SIGTERM
 /// between two iterations — never in the middle of a transaction.
-public final class SignalSource {
-    public let descriptor: FileDescriptor
+package final class SignalSource {
+    package let descriptor: FileDescriptor
 
     /// Blocks `signals` for the whole process and unblocks every other signal, resets their
     /// dispositions (a child inherits ignored signals and, from Dispatch threads, a mask that blocks
     /// SIGTERM), ignores SIGPIPE, and opens a `signalfd` for `signals`.
-    public init(_ signals: [Int32]) throws(SystemError) {
+    package init(_ signals: [Int32]) throws(SystemError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals {
@@ -24,7 +24,7 @@ public final class SignalSource {
     }
 
     /// The signals that arrived since the last call.
-    public func drain() -> [Int32] {
+    package func drain() -> [Int32] {
         var received: [Int32] = []
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
@@ -38,14 +38,14 @@ public final class SignalSource {
 
 /// Gives `signals` their default action and unblocks them, for a process that they must end (Ctrl-C on
 /// a client that stays attached) even when its parent started it with them ignored or blocked.
-public func restoreDefaultSignals(_ signals: [Int32]) {
+package func restoreDefaultSignals(_ signals: [Int32]) {
     for signal in signals { Glibc.signal(signal, SIG_DFL) }
     unblockSignals(signals)
 }
 
 /// Unblocks `signals` for the calling thread: a parent (a test runner's thread, Dispatch) may have
 /// started the process with them blocked, and a handler installed for them would never run.
-public func unblockSignals(_ signals: [Int32]) {
+package func unblockSignals(_ signals: [Int32]) {
     var mask = sigset_t()
     sigemptyset(&mask)
     for signal in signals { sigaddset(&mask, signal) }

@@ -4,28 +4,28 @@ import Glibc
 /// listening sockets, then starts the daemon with them as descriptors 3, 4, … and says so in
 /// `LISTEN_FDS` (how many), `LISTEN_PID` (for which process) and `LISTEN_FDNAMES` (their names,
 /// colon-separated). Read once at start-up; the three variables are then removed from the environment.
-public enum SocketActivation {
-    public static let firstDescriptor: Int32 = 3
+package enum SocketActivation {
+    package static let firstDescriptor: Int32 = 3
 
     /// One descriptor the supervisor passed.
-    public struct Passed {
-        public let name: String?
-        public let descriptor: FileDescriptor
+    package struct Passed {
+        package let name: String?
+        package let descriptor: FileDescriptor
         /// Whether it is listening (`SO_ACCEPTCONN`): a listener, or else one accepted connection.
-        public let isListening: Bool
+        package let isListening: Bool
         /// The path it is bound to (a listener) or empty.
-        public let path: String
+        package let path: String
     }
 
-    public struct ActivationError: Error, CustomStringConvertible, Sendable {
-        public let description: String
-        public init(_ description: String) { self.description = description }
+    package struct ActivationError: Error, CustomStringConvertible, Sendable {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// The descriptors passed to this process, each checked to be an open Unix stream socket; nil when
     /// no supervisor passed any (neither `LISTEN_FDS` nor `LISTEN_PID` is set). Each is made
     /// close-on-exec and non-blocking.
-    public static func take(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
+    package static func take(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
         throws(ActivationError) -> [Passed]?
     {
         let countText = environment("LISTEN_FDS"), pidText = environment("LISTEN_PID")
@@ -91,8 +91,8 @@ public enum SocketActivation {
 
 /// The `sd_notify` protocol, written directly: one datagram of `KEY=VALUE` lines to the Unix socket
 /// named by `NOTIFY_SOCKET` (a path, or `@name` for the abstract namespace). Silent when it is not set.
-public enum ServiceNotifier {
-    public static func notify(_ state: String) {
+package enum ServiceNotifier {
+    package static func notify(_ state: String) {
         guard let raw = getenv("NOTIFY_SOCKET") else { return }
         var path = String(cString: raw)
         guard !path.isEmpty else { return }

@@ -7,13 +7,13 @@ import Glibc
 /// holds more than `maximumInboundBytes` (a slow consumer bounds memory, the kernel buffer pushes back).
 /// Writes: `write` sends at once what the kernel takes and buffers the rest; `onWritable` runs when the
 /// buffer has drained, so a producer can refill at its own pace.
-public final class SocketStream {
-    public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
+package final class SocketStream {
+    package enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         case endOfFile
         case localClose(String)
         case error(SystemError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .endOfFile: "peer closed the connection"
             case let .localClose(why): why
@@ -22,43 +22,43 @@ public final class SocketStream {
         }
     }
 
-    public let descriptor: FileDescriptor
+    package let descriptor: FileDescriptor
     private unowned let loop: EventLoop
-    public let inbound = ByteBuffer()
+    package let inbound = ByteBuffer()
     private let outbound = ByteBuffer()
-    public var maximumReadPerWakeup = 4 << 20
-    public var maximumInboundBytes = 4 << 20
-    public private(set) var isClosed = false
+    package var maximumReadPerWakeup = 4 << 20
+    package var maximumInboundBytes = 4 << 20
+    package private(set) var isClosed = false
     private var readingPaused = false
     private var failing = false
 
-    public var onRead: ((SocketStream) -> Void)?
-    public var onWritable: ((SocketStream) -> Void)?
-    public var onClose: ((SocketStream, CloseReason) -> Void)?
+    package var onRead: ((SocketStream) -> Void)?
+    package var onWritable: ((SocketStream) -> Void)?
+    package var onClose: ((SocketStream, CloseReason) -> Void)?
 
-    public init(descriptor: FileDescriptor, loop: EventLoop) {
+    package init(descriptor: FileDescriptor, loop: EventLoop) {
         self.descriptor = descriptor
         self.loop = loop
     }
 
     /// Starts delivering events. Call after the callbacks are set.
-    public func start() {
+    package func start() {
         loop.register(descriptor.rawValue, interest: .readable) { [unowned self] events in
             self.handle(events)
         }
     }
 
-    public var pendingOutboundBytes: Int { outbound.readableCount }
+    package var pendingOutboundBytes: Int { outbound.readableCount }
     /// Bytes this stream's buffers hold in memory.
-    public var bufferedBytes: Int { inbound.allocatedBytes + outbound.allocatedBytes }
+    package var bufferedBytes: Int { inbound.allocatedBytes + outbound.allocatedBytes }
 
     // MARK: - Writing
 
-    public func write(_ bytes: [UInt8]) {
+    package func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { write($0) }
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) {
+    package func write(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed, !failing, bytes.count > 0 else { return }
         var offset = 0
         if outbound.isEmpty {
@@ -98,7 +98,7 @@ public final class SocketStream {
     // MARK: - Reading
 
     /// Resumes reading after the consumer has made room in `inbound`.
-    public func resumeReadingIfRoom() {
+    package func resumeReadingIfRoom() {
         if readingPaused && inbound.readableCount <= maximumInboundBytes {
             readingPaused = false
             updateInterest()
@@ -107,13 +107,13 @@ public final class SocketStream {
 
     /// Fault injection (`runway … receive-hold`): nothing is read until it is let go, so what the
     /// counterpart sends waits in the socket (`readWhatArrived` still reads it).
-    public var readingHeld = false {
+    package var readingHeld = false {
         didSet { updateInterest() }
     }
 
     /// Reads now, without waiting for the loop, whatever the counterpart has already written (up to
     /// `limit` bytes), handing it to `onRead` as usual: a watch switch delivers what the old watch sent.
-    public func readWhatArrived(limit: Int = 64 << 20) {
+    package func readWhatArrived(limit: Int = 64 << 20) {
         var total = 0
         while !isClosed, total < limit {
             let read = readAvailable()
@@ -189,7 +189,7 @@ public final class SocketStream {
     }
 
     /// Set by a producer that has more to send once the buffer drains.
-    public var wantsWritable = false {
+    package var wantsWritable = false {
         didSet { updateInterest() }
     }
 
@@ -203,7 +203,7 @@ public final class SocketStream {
     }
 
     /// Closes the socket (pending output is dropped) and reports `reason` to `onClose` once.
-    public func close(_ reason: CloseReason) {
+    package func close(_ reason: CloseReason) {
         guard !isClosed else { return }
         isClosed = true
         loop.unregister(descriptor.rawValue)
@@ -218,7 +218,7 @@ public final class SocketStream {
     /// Sends what is buffered (waiting up to `timeoutMilliseconds` in all), then closes: for error frames
     /// that should reach the peer before the connection goes. The peer's buffer may take the bytes in
     /// several pieces as it reads: one wait and one flush could send half a frame and close on the rest.
-    public func closeAfterFlushing(_ reason: CloseReason, timeoutMilliseconds: Int32 = 200) {
+    package func closeAfterFlushing(_ reason: CloseReason, timeoutMilliseconds: Int32 = 200) {
         let deadline = SystemClock.now() + UInt64(max(0, timeoutMilliseconds)) * 1_000_000
         while !isClosed && !failing && !outbound.isEmpty {
             let now = SystemClock.now()

@@ -7,9 +7,9 @@ import Glibc
 /// disposition, optionally a session of its own (`setsid`) and nothing of ours inherited but what the
 /// actions place. `phone-os` launches the app with it, `runway up` its daemons, the test harness
 /// everything it runs. A failure is a `SystemError` from the funnel, naming the executable.
-public struct Spawn {
+package struct Spawn {
     /// One step the child takes before `exec`, in order.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// `open(path, flags, mode)` placed at `descriptor`.
         case open(Int32, path: String, flags: Int32, mode: mode_t)
         /// `dup2(from, to)`: `to` becomes a copy of this process's `from` (close-on-exec cleared).
@@ -17,30 +17,30 @@ public struct Spawn {
         case close(Int32)
     }
 
-    public var executable: String
+    package var executable: String
     /// The whole `argv`, `argv[0]` first.
-    public var arguments: [String]
+    package var arguments: [String]
     /// `NAME=value` entries; nil passes this process's own environment.
-    public var environment: [String]?
-    public var actions: [Action] = []
+    package var environment: [String]?
+    package var actions: [Action] = []
     /// Empty the child's signal mask (`POSIX_SPAWN_SETSIGMASK`).
-    public var resetSignalMask = true
+    package var resetSignalMask = true
     /// Signals set back to their default disposition in the child (`POSIX_SPAWN_SETSIGDEF`).
-    public var defaultSignals: [Int32] = [SIGPIPE]
+    package var defaultSignals: [Int32] = [SIGPIPE]
     /// A session of its own (`POSIX_SPAWN_SETSID`): closing the terminal leaves it running.
-    public var newSession = false
+    package var newSession = false
     /// Close every descriptor open here above 2 that no action places: a child holding a parent's pipe
     /// open keeps whoever reads that pipe waiting for the child.
-    public var closeInheritedDescriptors = false
+    package var closeInheritedDescriptors = false
 
-    public init(_ executable: String, arguments: [String]? = nil, environment: [String]? = nil) {
+    package init(_ executable: String, arguments: [String]? = nil, environment: [String]? = nil) {
         self.executable = executable
         self.arguments = arguments ?? [executable]
         self.environment = environment
     }
 
     /// Starts the child; returns its pid. The caller owns the child: it must reap it (`waitpid`).
-    public func run() throws(SystemError) -> pid_t {
+    package func run() throws(SystemError) -> pid_t {
         var fileActions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&fileActions)
         defer { posix_spawn_file_actions_destroy(&fileActions) }
@@ -105,7 +105,7 @@ public struct Spawn {
     }
 
     /// This process's environment as `NAME=value` entries, without the `removing` names.
-    public static func currentEnvironment(removing names: Set<String> = []) -> [String] {
+    package static func currentEnvironment(removing names: Set<String> = []) -> [String] {
         var result: [String] = []
         var pointer = environ
         while let entry = pointer.pointee {
@@ -118,7 +118,7 @@ public struct Spawn {
     }
 
     /// This process's open descriptors (from /proc/self/fd).
-    public static func openDescriptors() -> [Int32] {
+    package static func openDescriptors() -> [Int32] {
         guard let directory = opendir("/proc/self/fd") else { return [] }
         defer { closedir(directory) }
         let own = dirfd(directory)
@@ -142,7 +142,7 @@ extension Spawn {
     /// Replaces this process's program with `executable` (`execve`): the pid, the descriptors without
     /// close-on-exec and the session stay, so whoever started us (a supervisor waiting for `READY=1`, a
     /// test holding the pid) keeps talking to the same process. Returns only on failure.
-    public static func replaceProcess(_ executable: String, arguments: [String], environment: [String]) -> SystemError {
+    package static func replaceProcess(_ executable: String, arguments: [String], environment: [String]) -> SystemError {
         func cStrings(_ strings: [String]) -> [UnsafeMutablePointer<CChar>?] { strings.map { strdup($0) } + [nil] }
         let argv = cStrings(arguments)
         let envp = cStrings(environment)

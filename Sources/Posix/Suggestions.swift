@@ -1,10 +1,10 @@
 /// "Did you mean": the known words closest to a mistyped one, as git and kubectl offer them. Shared by
 /// every parser that meets an unknown word — a command, a subcommand, an option, a value from a list.
-public enum Suggestions {
+package enum Suggestions {
     /// The candidates within a few edits of `word` (a typo: a letter missing, extra, wrong or two swapped),
     /// or that start with it (a word cut short), nearest first, at most `limit`. Case is ignored.
     /// Nothing when nothing is close: a suggestion that is a guess helps nobody.
-    public static func closest(to word: String, among candidates: [String], limit: Int = 3) -> [String] {
+    package static func closest(to word: String, among candidates: [String], limit: Int = 3) -> [String] {
         let typed = Array(word.lowercased().unicodeScalars)
         guard !typed.isEmpty else { return [] }
         // Short words allow one edit, longer ones two, long ones three (`logbok` → `logbook`, `cout` → `count`).
@@ -48,7 +48,7 @@ public enum Suggestions {
     }
 
     /// `(did you mean --count?)`, `(did you mean 'phone logbook' or 'phone logs'?)`, or "" for none.
-    public static func phrase(_ suggestions: [String], quoted: Bool = false) -> String {
+    package static func phrase(_ suggestions: [String], quoted: Bool = false) -> String {
         guard !suggestions.isEmpty else { return "" }
         let words = suggestions.map { quoted ? "'\($0)'" : $0 }
         let list = words.count == 1 ? words[0] : words.dropLast().joined(separator: ", ") + " or " + words.last!

@@ -3,28 +3,28 @@ import Glibc
 /// A failed system call: which operation, and the `errno` it left.
 ///
 /// The description names the operation and the error, never any payload bytes.
-public struct SystemError: Error, Equatable, CustomStringConvertible, Sendable {
-    public let operation: String
-    public let errno: Int32
+package struct SystemError: Error, Equatable, CustomStringConvertible, Sendable {
+    package let operation: String
+    package let errno: Int32
 
-    public init(_ operation: String, errno: Int32) {
+    package init(_ operation: String, errno: Int32) {
         self.operation = operation
         self.errno = errno
     }
 
-    public var description: String {
+    package var description: String {
         "\(operation): \(String(cString: strerror(errno))) (errno \(errno))"
     }
 
     /// The error was a lack of space on the device (`ENOSPC`, `EDQUOT`).
-    public var isNoSpace: Bool { errno == ENOSPC || errno == EDQUOT }
+    package var isNoSpace: Bool { errno == ENOSPC || errno == EDQUOT }
 }
 
 /// The one funnel for system calls: retries `EINTR`, throws a typed error with the operation's name
 /// for any other `-1`. `close` must not go through here (it must never be retried). `EBADF` is a bug
 /// (a descriptor used after its owner closed it), not a runtime condition: debug builds stop on it.
 @inline(__always)
-public func systemCall<T: FixedWidthInteger>(
+package func systemCall<T: FixedWidthInteger>(
     _ operation: @autoclosure () -> String,
     retryOnInterrupt: Bool = true,
     _ body: () -> T
@@ -41,7 +41,7 @@ public func systemCall<T: FixedWidthInteger>(
 
 /// The funnel for non-blocking I/O: like `systemCall`, and `EAGAIN` is "would block" (nil), not an error.
 @inline(__always)
-public func nonBlockingCall(_ operation: @autoclosure () -> String, _ body: () -> Int) throws(SystemError) -> Int? {
+package func nonBlockingCall(_ operation: @autoclosure () -> String, _ body: () -> Int) throws(SystemError) -> Int? {
     while true {
         let result = body()
         if result >= 0 { return result }
@@ -54,7 +54,7 @@ public func nonBlockingCall(_ operation: @autoclosure () -> String, _ body: () -
 }
 
 /// The outcome of a non-blocking read or write.
-public enum IOResult: Equatable, Sendable {
+package enum IOResult: Equatable, Sendable {
     /// This many bytes moved (never zero for a read: zero is `.endOfFile`).
     case bytes(Int)
     /// The descriptor is not ready (`EAGAIN`): wait for `poll`.

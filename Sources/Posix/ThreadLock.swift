@@ -4,10 +4,10 @@ import Glibc
 /// the one-time start of an app's device. (`Synchronization.Mutex` owns its value and hands it out as
 /// `sending`, which a class's scattered, non-Sendable state cannot be.) The lock is on the heap, so that
 /// its address never moves.
-public final class ThreadLock: @unchecked Sendable {
+package final class ThreadLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    public init() { pthread_mutex_init(mutex, nil) }
+    package init() { pthread_mutex_init(mutex, nil) }
 
     deinit {
         pthread_mutex_destroy(mutex)
@@ -15,7 +15,7 @@ public final class ThreadLock: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock.
-    public func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()

@@ -2,12 +2,12 @@ import Glibc
 
 /// A thread of its own for `body`, joined by `join`: the device's delegate queue runs on one, so that
 /// an app's delegate is never called on the main thread (Apple: "on a background thread").
-public final class DedicatedThread: @unchecked Sendable {
+package final class DedicatedThread: @unchecked Sendable {
     private var thread = pthread_t()
     private let body: () -> Void
 
     /// Starts `body` on a new thread (it inherits the calling thread's signal mask).
-    public init(_ body: @escaping () -> Void) throws(SystemError) {
+    package init(_ body: @escaping () -> Void) throws(SystemError) {
         self.body = body
         let context = Unmanaged.passRetained(self).toOpaque()
         let result = pthread_create(
@@ -24,12 +24,12 @@ public final class DedicatedThread: @unchecked Sendable {
     }
 
     /// Waits for `body` to return.
-    public func join() {
+    package func join() {
         pthread_join(thread, nil)
     }
 
     /// Lets the thread go: nobody joins it, and its resources go when `body` returns.
-    public func detach() {
+    package func detach() {
         pthread_detach(thread)
     }
 }

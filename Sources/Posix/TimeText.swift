@@ -3,16 +3,16 @@ import Glibc
 /// The two ways a person writes time to the device clock (`runway clock set|advance`): an instant with
 /// its UTC offset, and a duration such as `1d12h`. Both parse strictly; the caller turns a nil into one
 /// clear line and exit status 2.
-public enum TimeText {
+package enum TimeText {
     /// Why a time did not parse.
-    public enum InstantError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum InstantError: Error, Equatable, Sendable, CustomStringConvertible {
         /// A date and time with no `Z` or `±HH:MM`: which zone was meant is a guess we will not make.
         case missingOffset
         case malformed
         /// More digits after the seconds' point than `Timestamp.maximumFractionDigits`.
         case fractionTooLong
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .missingOffset: "give a UTC offset or Z"
             case .fractionTooLong: "at most \(Timestamp.maximumFractionDigits) digits after the seconds' point"
@@ -23,7 +23,7 @@ public enum TimeText {
 
     /// `2026-10-01T07:00:00Z`, `2026-10-01T07:00:00.5+09:00`, `2026-10-01T07:00:00-04:30` → seconds since
     /// 1970 (UTC).
-    public static func parseInstant(_ text: String) -> Result<Double, InstantError> {
+    package static func parseInstant(_ text: String) -> Result<Double, InstantError> {
         let b = Array(text.utf8)
         // The date and time part: YYYY-MM-DDTHH:MM:SS, then an optional fraction.
         guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x74, b[13] == 0x3A, b[16] == 0x3A
@@ -59,7 +59,7 @@ public enum TimeText {
 
     /// `[Nd][Nh][Nm][Ns]` in that order, at least one part, whole numbers: `7d`, `1d12h`, `90s`. Returns
     /// seconds, or nil if it does not parse (the caller checks the range).
-    public static func parseDuration(_ text: String) -> Double? {
+    package static func parseDuration(_ text: String) -> Double? {
         let units: [(UInt8, Double)] = [(0x64, 86_400), (0x68, 3600), (0x6D, 60), (0x73, 1)]
         var b = Array(text.utf8)[...]
         var total = 0.0, next = 0, parts = 0
@@ -84,7 +84,7 @@ public enum TimeText {
 
     /// `604800` → `7d`, `129600` → `1d12h`: the inverse of `parseDuration` for whole seconds. Total:
     /// beyond ±10^18 s (and infinities) it writes the clamped value, NaN is `0s`.
-    public static func formatDuration(_ seconds: Double) -> String {
+    package static func formatDuration(_ seconds: Double) -> String {
         var rest = Int64(seconds.isNaN ? 0 : min(max(seconds.rounded(), -1e18), 1e18))
         if rest == 0 { return "0s" }
         var text = rest < 0 ? "-" : ""
@@ -107,7 +107,7 @@ public enum TimeText {
 
     /// `2026-10-08 16:00:00 +09:00`: the instant in the C library's local time (`TZ`), clamped to the
     /// years `Timestamp` writes (NaN is the earliest), so it never traps.
-    public static func localDateTime(_ seconds: Double) -> String {
+    package static func localDateTime(_ seconds: Double) -> String {
         let range = Timestamp.formattableRange
         var time = time_t(seconds.isNaN ? range.lowerBound : min(max(seconds, range.lowerBound), range.upperBound).rounded(.down))
         var parts = tm()

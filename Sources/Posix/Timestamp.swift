@@ -1,8 +1,8 @@
 /// ISO 8601 in UTC without Foundation's formatters: a logbook of 100,000 flights formats 200,000 dates,
 /// and `ISO8601DateFormatter` is the slow part of that.
-public enum Timestamp {
+package enum Timestamp {
     /// `2026-11-29T12:32:01Z`, or with `milliseconds`, `2026-11-29T12:32:01.123Z`.
-    public static func iso8601(_ secondsSince1970: Double, milliseconds: Bool = false) -> String {
+    package static func iso8601(_ secondsSince1970: Double, milliseconds: Bool = false) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
         appendISO8601(secondsSince1970, milliseconds: milliseconds, to: &bytes)
@@ -11,9 +11,9 @@ public enum Timestamp {
 
     /// The range this formatter writes: years 0001 to 9999. Anything outside (and NaN, which becomes
     /// the earliest) is clamped to it, so formatting never traps, whatever a store holds.
-    public static let formattableRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+    package static let formattableRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
 
-    public static func appendISO8601(_ secondsSince1970: Double, milliseconds: Bool = false, to out: inout [UInt8]) {
+    package static func appendISO8601(_ secondsSince1970: Double, milliseconds: Bool = false, to out: inout [UInt8]) {
         let clamped =
             secondsSince1970 == secondsSince1970
             ? min(max(secondsSince1970, formattableRange.lowerBound), formattableRange.upperBound)
@@ -39,12 +39,12 @@ public enum Timestamp {
 
     /// The most digits a fraction of a second may have: nanoseconds, as far as any clock here goes. A
     /// longer one is refused, not rounded: a range for every number a peer can send.
-    public static let maximumFractionDigits = 9
+    package static let maximumFractionDigits = 9
 
     /// Parses the forms `iso8601` writes, with a fraction of 1 to `maximumFractionDigits` digits. Total,
     /// for any text at all: a date the calendar does not have (`2026-02-30`), a second of 60, a year 0000
     /// or a longer fraction is nil.
-    public static func parseISO8601(_ text: String) -> Double? {
+    package static func parseISO8601(_ text: String) -> Double? {
         let b = Array(text.utf8)
         guard b.count >= 20, b.count <= 21 + maximumFractionDigits, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A,
             b[16] == 0x3A, b.last == 0x5A
@@ -79,7 +79,7 @@ public enum Timestamp {
     }
 
     /// 28 to 31: the proleptic Gregorian calendar's month lengths.
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -88,7 +88,7 @@ public enum Timestamp {
     }
 
     /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's algorithm).
-    public static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
+    package static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -100,7 +100,7 @@ public enum Timestamp {
         return (Int(yoe + era * 400 + (month <= 2 ? 1 : 0)), Int(month), Int(day))
     }
 
-    public static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+    package static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -4,7 +4,7 @@
 extension Int64 {
     /// `value` rounded toward zero, clamped to ±2^62; NaN is 0.
     @inline(__always)
-    public init(clamping value: Double) {
+    package init(clamping value: Double) {
         guard value == value else { self = 0; return }
         let limit = 4.611_686_018_427_387_904e18  // 2^62, exactly representable
         self = Int64(Swift.min(Swift.max(value, -limit), limit))
@@ -14,5 +14,5 @@ extension Int64 {
 extension Int {
     /// `value` rounded toward zero, clamped to ±2^62; NaN is 0.
     @inline(__always)
-    public init(clamping value: Double) { self = Int(Int64(clamping: value)) }
+    package init(clamping value: Double) { self = Int(Int64(clamping: value)) }
 }

@@ -6,8 +6,8 @@ import Glibc
 /// Out of descriptors (`EMFILE` and the like) the pending connection stays queued and `poll` would report
 /// it again at once — a busy loop that floods the log — so accepting pauses for a moment instead, while
 /// timed-out clients give their descriptors back.
-public final class UnixListener {
-    public let address: UnixSocketAddress
+package final class UnixListener {
+    package let address: UnixSocketAddress
     private let loop: EventLoop
     private let logger: Logger
     /// Names the log events: `<prefix>.refused-uid`, `<prefix>.accept-paused`.
@@ -15,14 +15,14 @@ public final class UnixListener {
     private var descriptor: FileDescriptor?
     /// The socket file this listener bound, to tell it from one put at its path since.
     private var boundIdentity: Filesystem.Identity?
-    public var onAccept: ((FileDescriptor) -> Void)?
-    public var pauseMilliseconds: UInt64 = 100
+    package var onAccept: ((FileDescriptor) -> Void)?
+    package var pauseMilliseconds: UInt64 = 100
     /// A socket a supervisor bound and passed us (socket activation): the supervisor owns its file, so
     /// it is never unlinked nor bound afresh here, only closed.
     private var adopted: FileDescriptor?
-    public var isSupervised: Bool { adopted != nil || (descriptor != nil && boundIdentity == nil) }
+    package var isSupervised: Bool { adopted != nil || (descriptor != nil && boundIdentity == nil) }
 
-    public init(address: UnixSocketAddress, loop: EventLoop, logger: Logger, eventPrefix: String) {
+    package init(address: UnixSocketAddress, loop: EventLoop, logger: Logger, eventPrefix: String) {
         self.address = address
         self.loop = loop
         self.logger = logger
@@ -31,7 +31,7 @@ public final class UnixListener {
 
     /// Binds (mode 0600) and starts accepting. The caller holds the home's lock and has removed a stale
     /// socket first.
-    public func start() throws(SystemError) {
+    package func start() throws(SystemError) {
         if let fd = adopted {
             adopted = nil
             descriptor = fd
@@ -47,12 +47,12 @@ public final class UnixListener {
 
     /// Listens on `fd`, a socket the supervisor bound at `address` and passed (socket activation),
     /// instead of binding one: call before `start`.
-    public func adopt(_ fd: FileDescriptor) {
+    package func adopt(_ fd: FileDescriptor) {
         adopted = fd
     }
 
     /// Stops accepting, closes the socket and removes its file (not a supervisor's: only closed).
-    public func stop() {
+    package func stop() {
         guard let descriptor else { return }
         loop.unregister(descriptor.rawValue)
         descriptor.close()
@@ -62,7 +62,7 @@ public final class UnixListener {
         boundIdentity = nil
     }
 
-    public enum BindingState: Equatable, Sendable {
+    package enum BindingState: Equatable, Sendable {
         /// The socket file at the path is the one this listener bound.
         case intact
         /// It was gone (removed, or moved away) or replaced by another socket: bound afresh.
@@ -74,7 +74,7 @@ public final class UnixListener {
     /// Connections already accepted are untouched. Only the home lock's holder calls this; a socket at
     /// the path that is not ours is a stale one (nobody else may listen in a locked home) and is
     /// replaced; anything that is not a socket is left alone and the error is thrown.
-    public func ensureBound() throws(SystemError) -> BindingState {
+    package func ensureBound() throws(SystemError) -> BindingState {
         guard let old = descriptor else { return .intact }
         // The supervisor's socket: its file is the supervisor's to keep, and binding our own in its
         // place would take the path from under the supervisor.

@@ -1,17 +1,17 @@
 import Glibc
 
 /// A Unix-domain socket path, checked against `sun_path` before any system call sees it.
-public struct UnixSocketAddress: Sendable, Equatable, CustomStringConvertible {
+package struct UnixSocketAddress: Sendable, Equatable, CustomStringConvertible {
     /// `sun_path` is 108 bytes on Linux; one is the terminating NUL.
-    public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    public let path: String
+    package let path: String
 
-    public enum AddressError: Error, CustomStringConvertible, Sendable {
+    package enum AddressError: Error, CustomStringConvertible, Sendable {
         case pathTooLong(path: String, bytes: Int, limit: Int)
         case emptyPath
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .pathTooLong(path, bytes, limit):
                 return "socket path is \(bytes) bytes, longer than the \(limit) bytes sun_path allows: \(path)"
@@ -21,7 +21,7 @@ public struct UnixSocketAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public init(path: String) throws(AddressError) {
+    package init(path: String) throws(AddressError) {
         let bytes = path.utf8.count
         guard bytes > 0 else { throw .emptyPath }
         guard bytes <= Self.maximumPathBytes else {
@@ -30,10 +30,10 @@ public struct UnixSocketAddress: Sendable, Equatable, CustomStringConvertible {
         self.path = path
     }
 
-    public var description: String { path }
+    package var description: String { path }
 
     /// Calls `body` with a filled `sockaddr_un` and its length.
-    public func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
+    package func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let utf8 = Array(path.utf8)
@@ -51,15 +51,15 @@ public struct UnixSocketAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The credentials of the process at the other end of a Unix socket (`SO_PEERCRED`).
-public struct PeerCredentials: Sendable, Equatable {
-    public let pid: Int32
-    public let uid: UInt32
-    public let gid: UInt32
+package struct PeerCredentials: Sendable, Equatable {
+    package let pid: Int32
+    package let uid: UInt32
+    package let gid: UInt32
 }
 
 /// Creating, binding, connecting and accepting Unix stream sockets. Every descriptor returned is
 /// close-on-exec and non-blocking (the event loop polls it).
-public enum UnixSocket {
+package enum UnixSocket {
     static func makeStreamSocket() throws(SystemError) -> FileDescriptor {
         let raw = try systemCall("socket") {
             Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -69,7 +69,7 @@ public enum UnixSocket {
 
     /// Binds and listens at `address`, creating the socket file with mode 0600. The caller must hold the
     /// home's lock and have removed any stale socket first (`removeStaleSocket`).
-    public static func listen(at address: UnixSocketAddress, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
+    package static func listen(at address: UnixSocketAddress, backlog: Int32 = 128) throws(SystemError) -> FileDescriptor {
         let fd = try makeStreamSocket()
         let previous = umask(0o177)
         defer { umask(previous) }
@@ -82,7 +82,7 @@ public enum UnixSocket {
     }
 
     /// Accepts one pending connection, or nil when none is waiting.
-    public static func accept(from listener: FileDescriptor) throws(SystemError) -> FileDescriptor? {
+    package static func accept(from listener: FileDescriptor) throws(SystemError) -> FileDescriptor? {
         while true {
             do throws(SystemError) {
                 let listening = listener.rawValue
@@ -100,7 +100,7 @@ public enum UnixSocket {
     /// Connects to `address`. Unix-domain connects complete at once or fail at once (`ECONNREFUSED` or
     /// `ENOENT` while the peer is down, `EAGAIN` on a non-blocking socket whose listener's backlog is
     /// full), so this never waits.
-    public static func connect(to address: UnixSocketAddress, nonBlocking: Bool = true) throws(SystemError) -> FileDescriptor {
+    package static func connect(to address: UnixSocketAddress, nonBlocking: Bool = true) throws(SystemError) -> FileDescriptor {
         var type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         if nonBlocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
         let raw = try systemCall("socket") { Glibc.socket(AF_UNIX, type, 0) }
@@ -112,7 +112,7 @@ public enum UnixSocket {
     }
 
     /// The peer's pid, uid and gid, as the kernel recorded them at `connect`.
-    public static func peerCredentials(of fd: FileDescriptor) throws(SystemError) -> PeerCredentials {
+    package static func peerCredentials(of fd: FileDescriptor) throws(SystemError) -> PeerCredentials {
         // struct ucred { pid_t pid; uid_t uid; gid_t gid; } — Glibc only exports it under _GNU_SOURCE.
         var raw: (Int32, UInt32, UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: raw))
@@ -123,7 +123,7 @@ public enum UnixSocket {
     }
 
     /// Enlarges the kernel buffers (best effort; the kernel caps them at its `*mem_max`).
-    public static func setBufferSizes(of fd: FileDescriptor, bytes: Int32) {
+    package static func setBufferSizes(of fd: FileDescriptor, bytes: Int32) {
         var size = bytes
         _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -131,7 +131,7 @@ public enum UnixSocket {
 
     /// Removes a socket file left behind by a process that died. Only the holder of the home's lock may
     /// call this, and only a socket is removed: any other kind of file at that path is an error.
-    public static func removeStaleSocket(at address: UnixSocketAddress) throws(SystemError) {
+    package static func removeStaleSocket(at address: UnixSocketAddress) throws(SystemError) {
         var info = stat()
         if lstat(address.path, &info) != 0 {
             let code = Glibc.errno

@@ -5,27 +5,27 @@
 /// For work that only pays while nothing happens: a daemon gives its memory back (`DaemonRuntime`:
 /// its stores' cached pages, the allocator's free space). The timer wakes an idle loop once per
 /// interval to compare one counter.
-public final class WhenIdle {
-    public let intervalMilliseconds: UInt64
+package final class WhenIdle {
+    package let intervalMilliseconds: UInt64
     private let loop: EventLoop
     private let body: () -> Void
     private var wakeupsSeen: UInt64
     private var ranThisSpell = false
     private var timer: EventLoop.TimerID?
 
-    public init(loop: EventLoop, intervalMilliseconds: UInt64, _ body: @escaping () -> Void) {
+    package init(loop: EventLoop, intervalMilliseconds: UInt64, _ body: @escaping () -> Void) {
         self.loop = loop
         self.intervalMilliseconds = max(1, intervalMilliseconds)
         self.body = body
         wakeupsSeen = loop.descriptorWakeups
     }
 
-    public func start() {
+    package func start() {
         guard timer == nil else { return }
         schedule()
     }
 
-    public func stop() {
+    package func stop() {
         if let timer { loop.cancel(timer) }
         timer = nil
     }

@@ -9,26 +9,26 @@
 /// against the decoder's limit before a byte of the body is buffered, so a lying prefix costs nothing.
 /// Each protocol names its own frame types (`Kind`): the link's are in `Connectivity`, the control
 /// socket's in `Control`; a type byte the protocol does not name is a framing error.
-public protocol WireFrameKind: RawRepresentable, Sendable, Equatable where RawValue == UInt8 {}
+package protocol WireFrameKind: RawRepresentable, Sendable, Equatable where RawValue == UInt8 {}
 
-public struct WireFrame<Kind: WireFrameKind>: Equatable, Sendable {
-    public static var protocolVersion: UInt8 { 1 }
+package struct WireFrame<Kind: WireFrameKind>: Equatable, Sendable {
+    package static var protocolVersion: UInt8 { 1 }
     /// The largest frame a link peer accepts: an application context (256 KiB) plus room to spare.
-    public static var maximumLength: Int { 512 * 1024 }
-    public static var headerLength: Int { 6 }
+    package static var maximumLength: Int { 512 * 1024 }
+    package static var headerLength: Int { 6 }
 
-    public var type: Kind
-    public var payload: [UInt8]
+    package var type: Kind
+    package var payload: [UInt8]
 
     @inlinable
-    public init(_ type: Kind, _ payload: [UInt8] = []) {
+    package init(_ type: Kind, _ payload: [UInt8] = []) {
         self.type = type
         self.payload = payload
     }
 
     /// The frame's bytes on the wire.
     @inlinable
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.headerLength + payload.count)
         Self.appendHeader(type: type, payloadLength: payload.count, to: &bytes)
@@ -37,7 +37,7 @@ public struct WireFrame<Kind: WireFrameKind>: Equatable, Sendable {
     }
 
     @inlinable
-    public static func appendHeader(type: Kind, payloadLength: Int, to bytes: inout [UInt8]) {
+    package static func appendHeader(type: Kind, payloadLength: Int, to bytes: inout [UInt8]) {
         let length = UInt32(payloadLength + 2)
         bytes.append(UInt8(truncatingIfNeeded: length >> 24))
         bytes.append(UInt8(truncatingIfNeeded: length >> 16))
@@ -49,13 +49,13 @@ public struct WireFrame<Kind: WireFrameKind>: Equatable, Sendable {
 }
 
 /// Why a byte stream is not a valid frame sequence: the connection cannot continue after any of these.
-public enum FrameError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum FrameError: Error, Equatable, CustomStringConvertible, Sendable {
     case tooLarge(declared: Int, limit: Int)
     case tooShort(declared: Int)
     case unsupportedVersion(UInt8)
     case unknownType(UInt8)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .tooLarge(declared, limit): "frame of \(declared) bytes exceeds the \(limit)-byte limit"
         case let .tooShort(declared): "frame length \(declared) is shorter than its header"
@@ -66,11 +66,11 @@ public enum FrameError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// Cuts frames out of a byte stream that may arrive split anywhere.
-public struct WireFrameDecoder<Kind: WireFrameKind> {
-    public let maximumLength: Int
+package struct WireFrameDecoder<Kind: WireFrameKind> {
+    package let maximumLength: Int
 
     @inlinable
-    public init(maximumLength: Int = WireFrame<Kind>.maximumLength) {
+    package init(maximumLength: Int = WireFrame<Kind>.maximumLength) {
         self.maximumLength = maximumLength
     }
 
@@ -80,7 +80,7 @@ public struct WireFrameDecoder<Kind: WireFrameKind> {
     /// that must judge a frame before all of it is there (phone-os, peeking at a watch's `hello`) asks
     /// this rather than reading the header itself.
     @inlinable
-    public func header(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (type: Kind, total: Int)? {
+    package func header(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (type: Kind, total: Int)? {
         guard bytes.count >= 4 else { return nil }
         let declared = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         guard declared >= 2 else { throw .tooShort(declared: declared) }
@@ -94,7 +94,7 @@ public struct WireFrameDecoder<Kind: WireFrameKind> {
     /// The next whole frame at the start of `bytes` and how many bytes it took, nil if the frame is
     /// not complete yet. Throws as `header` does, before any body bytes are awaited.
     @inlinable
-    public func decode(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (frame: WireFrame<Kind>, consumed: Int)? {
+    package func decode(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> (frame: WireFrame<Kind>, consumed: Int)? {
         guard let (type, total) = try header(bytes), bytes.count >= total else { return nil }
         let payload = Array(UnsafeRawBufferPointer(rebasing: bytes[6..<total]))
         return (WireFrame(type, payload), total)
@@ -103,7 +103,7 @@ public struct WireFrameDecoder<Kind: WireFrameKind> {
     /// Decodes every whole frame in `buffer`, consuming them; a partial frame stays for next time.
     /// Frames before a bad header are returned along with the error that stopped decoding.
     @inlinable
-    public func decodeAll(from buffer: some ByteBufferView) -> (frames: [WireFrame<Kind>], error: FrameError?) {
+    package func decodeAll(from buffer: some ByteBufferView) -> (frames: [WireFrame<Kind>], error: FrameError?) {
         var frames: [WireFrame<Kind>] = []
         var failure: FrameError?
         buffer.withReadable { raw in
@@ -123,12 +123,12 @@ public struct WireFrameDecoder<Kind: WireFrameKind> {
 }
 
 /// The view of a byte buffer the decoder needs: read the unread bytes, say how many were used.
-public protocol ByteBufferView {
+package protocol ByteBufferView {
     func withReadable(_ body: (UnsafeRawBufferPointer) -> Int)
 }
 
 extension ByteBuffer: ByteBufferView {
-    public func withReadable(_ body: (UnsafeRawBufferPointer) -> Int) {
+    package func withReadable(_ body: (UnsafeRawBufferPointer) -> Int) {
         let used = withReadableBytes(body)
         consume(used)
     }

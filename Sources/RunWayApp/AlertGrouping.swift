@@ -1,25 +1,25 @@
 /// The Alerts view's grouping (1.3, #15): month → **day**, with no week level (warnings do not pile up
 /// per day the way runs do), newest first at both levels, in local dates (`LogbookCalendar`).
-public enum AlertGrouping {
-    public struct AlertDayGroup<Entry> {
-        public let date: CivilDate
+package enum AlertGrouping {
+    package struct AlertDayGroup<Entry> {
+        package let date: CivilDate
         /// Newest first.
-        public internal(set) var entries: [Entry] = []
+        package internal(set) var entries: [Entry] = []
     }
 
-    public struct AlertMonthGroup<Entry> {
-        public let year: Int
-        public let month: Int
+    package struct AlertMonthGroup<Entry> {
+        package let year: Int
+        package let month: Int
         /// Newest first.
-        public internal(set) var days: [AlertDayGroup<Entry>] = []
-        public internal(set) var count = 0
+        package internal(set) var days: [AlertDayGroup<Entry>] = []
+        package internal(set) var count = 0
 
         /// `2026-10`: how `--expand` and `--toggle` name a month.
-        public var key: String { month < 10 ? "\(year)-0\(month)" : "\(year)-\(month)" }
+        package var key: String { month < 10 ? "\(year)-0\(month)" : "\(year)-\(month)" }
     }
 
     /// Groups `entries` (in any order); entries at the same moment keep their order, reversed.
-    public static func group<Entry>(_ entries: [Entry], calendar: LogbookCalendar, at: (Entry) -> Double) -> [AlertMonthGroup<Entry>] {
+    package static func group<Entry>(_ entries: [Entry], calendar: LogbookCalendar, at: (Entry) -> Double) -> [AlertMonthGroup<Entry>] {
         let ordered = entries.enumerated()
             .map { (index: $0.offset, at: at($0.element), entry: $0.element) }
             .sorted { ($0.at, $0.index) > ($1.at, $1.index) }

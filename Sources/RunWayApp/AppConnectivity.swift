@@ -6,18 +6,18 @@ import WatchConnectivity
 
 /// What both RunWay apps (phone and watch) do with the session's generic traffic — userInfo that is not
 /// a flight, messages, application contexts — kept in one place so the two apps behave alike.
-public final class AppConnectivity {
+package final class AppConnectivity {
     /// The app's own store (in its container).
-    public let database: Database
+    package let database: Database
     private let logger: Logger
     private let schedule: (UInt64, @escaping () -> Void) -> Void
     /// Application contexts received since start-up (the durable one is the session's).
-    public private(set) var contextsReceived = 0
+    package private(set) var contextsReceived = 0
     /// userInfo, complications and contexts received since launch: a background task for them may end.
-    public private(set) var deliveries = 0
+    package private(set) var deliveries = 0
 
     /// `schedule(ms, body)` runs `body` later on the app's thread (delayed message replies).
-    public init(database: Database, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
+    package init(database: Database, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
         self.database = database
         self.logger = logger
         self.schedule = schedule
@@ -26,7 +26,7 @@ public final class AppConnectivity {
     // MARK: - userInfo that is not a flight
 
     /// Records a delivered userInfo in arrival order (inside the app's batch transaction).
-    public func recordUserInfo(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+    package func recordUserInfo(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         deliveries += 1
         do {
             let insert = try database.statement(
@@ -46,7 +46,7 @@ public final class AppConnectivity {
     }
 
     /// Complication data (the watch): it becomes what the complication shows, in the batch's transaction.
-    public func recordComplication(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+    package func recordComplication(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         deliveries += 1
         do {
             let upsert = try database.statement(
@@ -68,7 +68,7 @@ public final class AppConnectivity {
     }
 
     /// What the complication shows (the newest complication data, nil before any) and how many updates came.
-    public func complication() throws -> (current: UserInfo?, updates: Int64) {
+    package func complication() throws -> (current: UserInfo?, updates: Int64) {
         let query = try database.statement("SELECT payload, updates FROM complication_data")
         defer { query.reset() }
         guard try query.step() else { return (nil, 0) }
@@ -76,7 +76,7 @@ public final class AppConnectivity {
     }
 
     /// The userInfo dictionaries delivered to this app, in arrival order, with where they came from.
-    public func receivedUserInfo(limit: Int = 100_000) throws -> [(userInfo: UserInfo, seq: Int64, receivedAt: Double)] {
+    package func receivedUserInfo(limit: Int = 100_000) throws -> [(userInfo: UserInfo, seq: Int64, receivedAt: Double)] {
         let query = try database.statement(
             "SELECT payload, transfer_seq, received_at FROM received_userinfo ORDER BY arrival LIMIT ?")
         defer { query.reset() }
@@ -89,14 +89,14 @@ public final class AppConnectivity {
         return result
     }
 
-    public func receivedUserInfoCount() throws -> Int64 { try database.scalarInt("SELECT count(*) FROM received_userinfo") }
+    package func receivedUserInfoCount() throws -> Int64 { try database.scalarInt("SELECT count(*) FROM received_userinfo") }
 
     // MARK: - Messages
 
     /// The apps answer a message with what they received and when. Two keys steer the answer, so the
     /// sender's failure paths can be exercised: `replyDelayMs` delays the reply, `noReply: true` never
     /// replies (the sender then times out with `messageReplyTimedOut`).
-    public func answer(_ message: UserInfo, from role: String, reply: @escaping (UserInfo) -> Void) {
+    package func answer(_ message: UserInfo, from role: String, reply: @escaping (UserInfo) -> Void) {
         logger.info("app.message-received", ["keys": message.keys.sorted().joined(separator: ",")])
         if message["noReply"]?.boolValue == true { return }
         let answer: UserInfo = [
@@ -112,29 +112,29 @@ public final class AppConnectivity {
     }
 
     /// A data message: the apps answer with the same bytes (the sender can check the round trip).
-    public func answer(data: Data, reply: @escaping (Data) -> Void) {
+    package func answer(data: Data, reply: @escaping (Data) -> Void) {
         logger.info("app.message-data-received", ["bytes": data.count])
         reply(data)
     }
 
     /// A data message whose sender expects no reply: noted, nothing to answer.
-    public func take(data: Data) {
+    package func take(data: Data) {
         logger.info("app.message-data-received", ["bytes": data.count, "replyExpected": false])
     }
 
     /// A message whose sender expects no reply: noted, nothing to answer.
-    public func take(_ message: UserInfo) {
+    package func take(_ message: UserInfo) {
         logger.info("app.message-received", ["keys": message.keys.sorted().joined(separator: ","), "replyExpected": false])
     }
 
     // MARK: - Finished transfers and contexts
 
-    public func didFinish(_ transfer: WCSessionUserInfoTransfer, error: (any Error)?) {
+    package func didFinish(_ transfer: WCSessionUserInfoTransfer, error: (any Error)?) {
         guard let error else { return }
         logger.info("app.transfer-finished", ["seq": transfer.transferIdentifier, "error": "\(error)"])
     }
 
-    public func didReceiveApplicationContext(_ context: [String: Any]) {
+    package func didReceiveApplicationContext(_ context: [String: Any]) {
         contextsReceived += 1
         deliveries += 1
         logger.info("app.context-received", ["keys": context.keys.sorted().joined(separator: ",")])
@@ -146,9 +146,9 @@ public final class AppConnectivity {
 /// before the session acknowledges anything). Only saving flights (phone) and recording runs (watch)
 /// differ between them.
 open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWorkoutDelegate {
-    public let app: AppConnectivity
+    package let app: AppConnectivity
     /// Files: kept when they arrive, sent again when a transfer fails for want of space.
-    public var files: AppFiles?
+    package var files: AppFiles?
     let logger: Logger
     /// Which app this is (it signs its message replies).
     let appRole: String
@@ -165,19 +165,19 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
         super.init()
     }
 
-    public func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+    package func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
         onActivation?(activationState, error)
     }
 
     /// The paired device was switched: activate again, as Apple asks apps to, to talk to the new one.
-    public func sessionDidDeactivate(_ session: WCSession) {
+    package func sessionDidDeactivate(_ session: WCSession) {
         logger.notice("app.session-reactivating", ["reason": "paired device switched"])
         session.activate()
     }
 
     // MARK: - A batch of received userInfo: one transaction of the app's
 
-    public func sessionWillReceiveUserInfoBatch(_ session: WCSession) {
+    package func sessionWillReceiveUserInfoBatch(_ session: WCSession) {
         do {
             try app.database.begin()
             inBatch = true
@@ -186,13 +186,13 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
         }
     }
 
-    public func sessionWillCommitUserInfoBatch(_ session: WCSession) throws {
+    package func sessionWillCommitUserInfoBatch(_ session: WCSession) throws {
         guard inBatch else { throw BatchNotOpen() }
         inBatch = false
         try app.database.commit()
     }
 
-    public func sessionDidRollBackUserInfoBatch(_ session: WCSession, error: any Error) {
+    package func sessionDidRollBackUserInfoBatch(_ session: WCSession, error: any Error) {
         if inBatch { app.database.rollback() }
         inBatch = false
         didRollBack()
@@ -209,51 +209,51 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
     // Every method a subclass specialises is implemented here and overridden there: a protocol's
     // default is chosen where the conformance is declared, so a subclass's own would never be called.
 
-    public func sessionDidCommitUserInfoBatch(_ session: WCSession) {}
+    package func sessionDidCommitUserInfoBatch(_ session: WCSession) {}
 
-    public func session(_ session: WCSession, didReceiveEncodedUserInfo userInfo: UnsafeRawBufferPointer, transfer: WCReceivedTransfer) -> WCReceiveOutcome? {
+    package func session(_ session: WCSession, didReceiveEncodedUserInfo userInfo: UnsafeRawBufferPointer, transfer: WCReceivedTransfer) -> WCReceiveOutcome? {
         nil
     }
 
-    public func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+    package func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         transfer.isComplication ? app.recordComplication(userInfo, transfer: transfer) : app.recordUserInfo(userInfo, transfer: transfer)
     }
 
-    public func session(_ session: WCSession, didReceiveWorkoutEvent event: UserInfo) { onWorkoutEvent?(event) }
+    package func session(_ session: WCSession, didReceiveWorkoutEvent event: UserInfo) { onWorkoutEvent?(event) }
 
-    public func sessionReachabilityDidChange(_ session: WCSession) {}
-    public func sessionWatchStateDidChange(_ session: WCSession) {}
+    package func sessionReachabilityDidChange(_ session: WCSession) {}
+    package func sessionWatchStateDidChange(_ session: WCSession) {}
 
     // MARK: - The rest of the session's traffic
 
-    public func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
+    package func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
         app.didFinish(userInfoTransfer, error: error)
     }
 
-    public func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
+    package func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
         app.didReceiveApplicationContext(applicationContext)
     }
 
-    public func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+    package func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
         let typed = (try? WCSession.typed(message)) ?? [:]
         app.answer(typed, from: appRole) { replyHandler(WCSession.untyped($0)) }
     }
 
-    public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
+    package func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
         app.take((try? WCSession.typed(message)) ?? [:])
     }
 
-    public func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
+    package func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
         app.answer(data: messageData, reply: replyHandler)
     }
 
-    public func session(_ session: WCSession, didReceiveMessageData messageData: Data) { app.take(data: messageData) }
+    package func session(_ session: WCSession, didReceiveMessageData messageData: Data) { app.take(data: messageData) }
 
-    public func session(_ session: WCSession, didReceive file: WCSessionFile) { files?.keep(file) }
+    package func session(_ session: WCSession, didReceive file: WCSessionFile) { files?.keep(file) }
     /// The same, answering whether the file was kept: one that was not is not acknowledged.
-    public func session(_ session: WCSession, didReceiveFile file: WCSessionFile) -> WCReceiveOutcome { files?.keep(file) ?? .notNow }
+    package func session(_ session: WCSession, didReceiveFile file: WCSessionFile) -> WCReceiveOutcome { files?.keep(file) ?? .notNow }
 
-    public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
+    package func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
         files?.finished(fileTransfer, error: error, session: session)
     }
 }

@@ -8,26 +8,26 @@ import Storage
 /// with the app): its thread's loop and log, the control socket it answers its own commands on, the
 /// device's clock, where its container is. Its session is `WCSession.default` and its notification
 /// centre `UNUserNotificationCenter.current()` — the public APIs, as on iOS.
-public struct AppContext {
+package struct AppContext {
     /// The app's thread (the device's delegate queue): timers and work deferred to the end of a turn.
-    public var loop: EventLoop
-    public var logger: Logger
+    package var loop: EventLoop
+    package var logger: Logger
     /// The device's control socket: the app registers its commands here, before the socket opens.
-    public var router: ControlRouter
+    package var router: ControlRouter
     /// The connections of attached UIs (RunWay's home screen), for events.
-    public var control: ControlServer
+    package var control: ControlServer
     /// The device's time now (`runway clock`): what the app shows and counts with.
-    public var deviceNow: () -> Double
+    package var deviceNow: () -> Double
     /// The app's container (`HOME/apps/BUNDLE-ID`).
-    public var container: String
+    package var container: String
     /// Stops the device because something the app depends on is gone (its store unlinked): exit 1.
-    public var fail: (_ event: String, _ reason: String) -> Void
+    package var fail: (_ event: String, _ reason: String) -> Void
     /// Adds the app's fields to the device's `status`.
-    public var contributeStatus: (@escaping (inout StatusReply) throws -> Void) -> Void
+    package var contributeStatus: (@escaping (inout StatusReply) throws -> Void) -> Void
     /// Hands the app's store to the device's fault injection (`store-limit`, `--max-store-pages`).
-    public var registerStore: (Database) -> Void
+    package var registerStore: (Database) -> Void
 
-    public init(
+    package init(
         loop: EventLoop, logger: Logger, router: ControlRouter, control: ControlServer, deviceNow: @escaping () -> Double,
         container: String, fail: @escaping (String, String) -> Void,
         contributeStatus: @escaping (@escaping (inout StatusReply) throws -> Void) -> Void, registerStore: @escaping (Database) -> Void
@@ -47,7 +47,7 @@ public struct AppContext {
 extension AppContext {
     /// Where the app's container is, and where Foundation's own directory APIs put its documents and
     /// temporary files (inside it: the OS started the process so): `status`'s `container`.
-    public var containerJSON: JSONValue {
+    package var containerJSON: JSONValue {
         let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first?.path ?? ""
         return .object([
             "path": .string(container), "documents": .string(documents),
@@ -58,14 +58,14 @@ extension AppContext {
 
 /// The RunWay apps' own store: `Library/Application Support/RunWay.sqlite` in the app's container (as a
 /// SwiftData store would be on iOS), WAL, FULL.
-public enum RunWayStore {
-    public static let bundleIDs = (phone: "com.runway.RunWay", watch: "com.runway.RunWay.watchkitapp")
+package enum RunWayStore {
+    package static let bundleIDs = (phone: "com.runway.RunWay", watch: "com.runway.RunWay.watchkitapp")
 
-    public static func path(container: String) -> String { container + "/Library/Application Support/RunWay.sqlite" }
+    package static func path(container: String) -> String { container + "/Library/Application Support/RunWay.sqlite" }
 
     /// Every table of the app's: flights and what hangs off them, live runs, the UI's group state,
     /// settings, the update check's day.
-    public static let migrations =
+    package static let migrations =
         FlightStore.migrations + AppUpdateService.migrations + [AppFiles.migration]
         + [
             Migration(
@@ -97,11 +97,11 @@ public enum RunWayStore {
     /// fewer page splits. The drain of 50,000 went from 44,000–56,000 to 62,000–66,000 flights/s in six
     /// alternating rounds; an idle daemon's memory did not change (issue 26, `docs/performance.md`). A
     /// store created before keeps its 4 KiB (changing it would rewrite the whole file).
-    public static let pageSize = 16_384
+    package static let pageSize = 16_384
 
     /// Opens (creating) the app's store in `container` and migrates it. A store file unlinked under the
     /// app stops the device (`fail`): nothing more is committed to it, nothing acknowledged.
-    public static func open(container: String, logger: Logger, fail: @escaping (String, String) -> Void) throws -> Database {
+    package static func open(container: String, logger: Logger, fail: @escaping (String, String) -> Void) throws -> Database {
         let path = path(container: container)
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let database = try Database(path: path, pageSize: pageSize)

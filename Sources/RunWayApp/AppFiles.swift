@@ -11,7 +11,7 @@ import WatchConnectivity
 /// and recorded in the app's store — once, by the sender's transfer id, so a file delivered again after a
 /// crash replaces itself instead of appearing twice. A file transfer that fails for want of space or
 /// delivery is sent again later, from the file the app gave, with a growing pause.
-public final class AppFiles {
+package final class AppFiles {
     let database: Database
     let logger: Logger
     let container: String
@@ -19,7 +19,7 @@ public final class AppFiles {
     /// Consecutive failed transfers, for the pause before the next retry (reset by one that finishes well).
     private var failures = 0
 
-    public init(database: Database, container: String, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
+    package init(database: Database, container: String, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
         self.database = database
         self.container = container
         self.logger = logger
@@ -52,7 +52,7 @@ public final class AppFiles {
     /// not be kept is not acknowledged: `.failed` (or `.insufficientSpace` for a full disk) leaves it
     /// with the system, which delivers it again on the next link.
     @discardableResult
-    public func keep(_ file: WCSessionFile) -> WCReceiveOutcome {
+    package func keep(_ file: WCSessionFile) -> WCReceiveOutcome {
         let name = FileNames.fitting(file.fileURL.lastPathComponent, prefix: "\(file.senderDeviceID.prefix(8))-\(file.transferIdentifier)-")
         let target = keptDirectory + "/" + name
         do {
@@ -88,7 +88,7 @@ public final class AppFiles {
 
     /// `session(_:didFinish:error:)` for a file: a failure for want of space, delivery or time is sent
     /// again later from the file the app gave (if it is still there), after 1 s, 2 s, 4 s … 30 s.
-    public func finished(_ transfer: WCSessionFileTransfer, error: (any Error)?, session: WCSession) {
+    package func finished(_ transfer: WCSessionFileTransfer, error: (any Error)?, session: WCSession) {
         guard let error else {
             failures = 0
             logger.info("app.file-sent", ["transfer": transfer.transferIdentifier])

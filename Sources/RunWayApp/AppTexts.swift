@@ -1,19 +1,19 @@
 /// The app's languages (RunWay 1.4, seed 002): `CFBundleLocalizations` = ko, en, ja, and
 /// `CFBundleDevelopmentRegion` = ko, the fallback when none of the user's languages is supported.
-public enum AppLanguage: String, CaseIterable, Sendable {
+package enum AppLanguage: String, CaseIterable, Sendable {
     case ko, en, ja
 
     /// `CFBundleDevelopmentRegion`.
-    public static let developmentRegion: AppLanguage = .ko
+    package static let developmentRegion: AppLanguage = .ko
 
     /// The codes in declaration order, for messages and JSON (`ko, en, ja`).
-    public static var codes: [String] { allCases.map(\.rawValue) }
+    package static var codes: [String] { allCases.map(\.rawValue) }
 }
 
 /// Every user-visible text of the app, one key each (APP_SPEC G.3).
 ///
 /// Structural CLI output — help, headings, labels, GPWS call-outs — is English by choice and is not here.
-public enum TextKey: String, CaseIterable, Sendable {
+package enum TextKey: String, CaseIterable, Sendable {
     case reminder7d = "reminder.7d"
     case reminder14d = "reminder.14d"
     case reminder21d = "reminder.21d"
@@ -31,7 +31,7 @@ public enum TextKey: String, CaseIterable, Sendable {
     case settingsLanguage = "settings.language"
 
     /// The reminder stage's key (7, 14, 21, 28 days after the last run; anything else is the 28-day one).
-    public static func reminder(elapsedDays: Int) -> TextKey {
+    package static func reminder(elapsedDays: Int) -> TextKey {
         switch elapsedDays {
         case 7: .reminder7d
         case 14: .reminder14d
@@ -40,10 +40,10 @@ public enum TextKey: String, CaseIterable, Sendable {
         }
     }
 
-    public static let reminders: [TextKey] = [.reminder7d, .reminder14d, .reminder21d, .reminder28d]
+    package static let reminders: [TextKey] = [.reminder7d, .reminder14d, .reminder21d, .reminder28d]
 
     /// Placeholders the text must carry in every language (filled by `AppTexts.text(_:_:filling:)`).
-    public var placeholders: [String] { self == .updateMessage ? ["{version}"] : [] }
+    package var placeholders: [String] { self == .updateMessage ? ["{version}"] : [] }
 }
 
 /// The catalogue: a Swift table of literals, because `String(localized:)` and `.lproj` lookup through
@@ -56,8 +56,8 @@ public enum TextKey: String, CaseIterable, Sendable {
 ///
 /// Korean marked *seed* is quoted from the seeds; every other text is this simulator's proposal
 /// (APP_SPEC G.3 and section 4, "Texts").
-public enum AppTexts {
-    public static func text(_ key: TextKey, _ language: AppLanguage) -> String {
+package enum AppTexts {
+    package static func text(_ key: TextKey, _ language: AppLanguage) -> String {
         switch key {
         case .reminder7d:
             switch language {
@@ -129,14 +129,14 @@ public enum AppTexts {
     }
 
     /// The text with its placeholders filled: `text(.updateMessage, .ja, filling: ["version": "1.4"])`.
-    public static func text(_ key: TextKey, _ language: AppLanguage, filling values: [String: String]) -> String {
+    package static func text(_ key: TextKey, _ language: AppLanguage, filling values: [String: String]) -> String {
         var result = text(key, language)
         for (name, value) in values { result = result.replacing("{\(name)}", with: value) }
         return result
     }
 
     /// Every key's text in `language`, keyed by the key's name (the `strings` control command).
-    public static func all(_ language: AppLanguage) -> [String: String] {
+    package static func all(_ language: AppLanguage) -> [String: String] {
         var table: [String: String] = [:]
         for key in TextKey.allCases { table[key.rawValue] = text(key, language) }
         return table
@@ -144,7 +144,7 @@ public enum AppTexts {
 
     /// The update alert as issue 13 shows it: title, message with the version, the watch sentence
     /// (#61) as its own paragraph, and the buttons (update first: it recommends, it does not block).
-    public static func updateAlert(version: String, language: AppLanguage) -> (title: String, message: String, buttons: [String]) {
+    package static func updateAlert(version: String, language: AppLanguage) -> (title: String, message: String, buttons: [String]) {
         (
             text(.updateTitle, language),
             text(.updateMessage, language, filling: ["version": version]) + "\n\n" + text(.updateWatch, language),

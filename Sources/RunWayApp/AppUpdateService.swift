@@ -11,38 +11,38 @@ import Storage
 /// the day — before the comparison and before the second running check, as the seed's code does; 6. not
 /// newer (Foundation's `.numeric`) → nothing; 7. running now → the alert is dropped, the day spent (the
 /// pinned race, #58); 8. otherwise the alert.
-public final class AppUpdateService {
-    public enum Outcome: String, Sendable {
+package final class AppUpdateService {
+    package enum Outcome: String, Sendable {
         case skippedToday = "skipped-today", skippedRunning = "skipped-running", failed
         case notNewer = "not-newer", update, suppressedRunning = "suppressed-running"
     }
 
-    public struct Update: Equatable, Sendable {
-        public let version: String
+    package struct Update: Equatable, Sendable {
+        package let version: String
         /// `trackViewUrl`, verbatim.
-        public let storeURL: String
+        package let storeURL: String
     }
 
-    public struct Report: Sendable {
-        public let outcome: Outcome
-        public let store: String?
-        public let installed: String
-        public let lastCheckedAt: Double?
-        public let reason: String?
-        public var update: Update? { outcome == .update ? storeUpdate : nil }
+    package struct Report: Sendable {
+        package let outcome: Outcome
+        package let store: String?
+        package let installed: String
+        package let lastCheckedAt: Double?
+        package let reason: String?
+        package var update: Update? { outcome == .update ? storeUpdate : nil }
         let storeUpdate: Update?
     }
 
     /// What the lookup endpoint gave: the body of an answer, or a failure (offline).
-    public enum Answer: Sendable {
+    package enum Answer: Sendable {
         case body([UInt8])
         case failed(String)
     }
 
-    public static let lookupURL = "https://itunes.apple.com/lookup?bundleId=HaroldSong.Project.RunWay&country=kr"
-    public static let bundleID = "HaroldSong.Project.RunWay"
+    package static let lookupURL = "https://itunes.apple.com/lookup?bundleId=HaroldSong.Project.RunWay&country=kr"
+    package static let bundleID = "HaroldSong.Project.RunWay"
 
-    public static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(
             "app.update.1",
             """
@@ -54,20 +54,20 @@ public final class AppUpdateService {
             """)
     ]
 
-    public let installed: String
+    package let installed: String
     private let database: Database?
     private let logger: Logger
     /// The device's time (seconds since 1970) and its local calendar date.
-    public var now: () -> Double = { 0 }
-    public var localDate: (Double) -> CivilDate = { CivilDate(daysSince1970: Int64(($0 / 86_400).rounded(.down))) }
+    package var now: () -> Double = { 0 }
+    package var localDate: (Double) -> CivilDate = { CivilDate(daysSince1970: Int64(($0 / 86_400).rounded(.down))) }
     /// `runViewModel.isRunning`: a phone-led run in progress.
-    public var isRunning: () -> Bool = { false }
+    package var isRunning: () -> Bool = { false }
     /// Asks the endpoint; the answer comes later, on the caller's loop.
-    public var lookup: (@escaping (Answer) -> Void) -> Void = { $0(.failed("no endpoint")) }
-    public private(set) var lastCheckedAt: Double?
+    package var lookup: (@escaping (Answer) -> Void) -> Void = { $0(.failed("no endpoint")) }
+    package private(set) var lastCheckedAt: Double?
     private var waiting: [(Report) -> Void] = []
 
-    public init(installed: String, database: Database?, logger: Logger) throws {
+    package init(installed: String, database: Database?, logger: Logger) throws {
         self.installed = installed
         self.database = database
         self.logger = logger
@@ -79,10 +79,10 @@ public final class AppUpdateService {
     }
 
     /// Whether a lookup is on its way.
-    public var isChecking: Bool { !waiting.isEmpty }
+    package var isChecking: Bool { !waiting.isEmpty }
 
     /// Runs the rule; `done` gets the outcome (a check that arrives while a lookup is on its way shares it).
-    public func check(_ done: @escaping (Report) -> Void) {
+    package func check(_ done: @escaping (Report) -> Void) {
         if isRunning() {
             logger.info("update.check-skipped", ["reason": "running"])
             return done(report(.skippedRunning))
@@ -146,14 +146,14 @@ public final class AppUpdateService {
         lastCheckedAt = instant
     }
 
-    public struct Reason: Error, Sendable {
-        public let text: String
+    package struct Reason: Error, Sendable {
+        package let text: String
         init(_ text: String) { self.text = text }
     }
 
     /// The seed's guards: a JSON object with `results[0].version` a string and `results[0].trackViewUrl`
     /// a URL; anything else is a silent failure.
-    public static func parse(_ answer: Answer) -> Result<Update, Reason> {
+    package static func parse(_ answer: Answer) -> Result<Update, Reason> {
         let bytes: [UInt8]
         switch answer {
         case let .failed(reason): return .failure(Reason(reason))
@@ -180,7 +180,7 @@ public final class AppUpdateService {
 
 extension AppUpdateService.Report {
     /// As `update-check` answers it.
-    public var reply: UpdateCheckReply {
+    package var reply: UpdateCheckReply {
         UpdateCheckReply(
             outcome: outcome.rawValue, store: store, installed: installed, lastCheckedAt: lastCheckedAt.map { Timestamp.iso8601($0) }, reason: reason)
     }

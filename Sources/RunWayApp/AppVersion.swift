@@ -2,13 +2,13 @@ import Posix
 
 /// App version strings: what `--app-version` accepts, the update check's comparison (Foundation's
 /// `.numeric`, quirks included) and the version-mismatch comparison (trailing `.0`s ignored).
-public enum AppVersion {
+package enum AppVersion {
     /// The seed's version, the daemons' default.
-    public static let current = "1.4"
+    package static let current = "1.4"
 
     /// A problem with `text` as an app version, or nil: `N(.N){0,3}`, each part at most 9999. One line
     /// whatever the text holds (`OneLine.quote`).
-    public static func problem(_ text: String) -> String? {
+    package static func problem(_ text: String) -> String? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         let quoted = OneLine.quote(text)
         guard (1...4).contains(parts.count),
@@ -21,7 +21,7 @@ public enum AppVersion {
     /// Foundation's `compare(_:options: .numeric)`: runs of digits compare as numbers, any other
     /// character one by one, and a proper prefix is smaller. So `1.10 > 1.9`, `1.04 == 1.4`, and —
     /// a pinned quirk — `1.4.0 > 1.4`.
-    public static func numericCompare(_ a: String, _ b: String) -> Int {
+    package static func numericCompare(_ a: String, _ b: String) -> Int {
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
         var i = 0, j = 0
         func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
@@ -47,11 +47,11 @@ public enum AppVersion {
     }
 
     /// The update rule's "is the store's version newer".
-    public static func isNewer(_ store: String, than installed: String) -> Bool { numericCompare(store, installed) > 0 }
+    package static func isNewer(_ store: String, than installed: String) -> Bool { numericCompare(store, installed) > 0 }
 
     /// The version-mismatch rule (a choice, APP_SPEC §4): the numeric parts differ once trailing zeros
     /// are dropped (`1.4 == 1.4.0`, `1.4 ≠ 1.4.1`).
-    public static func differ(_ a: String, _ b: String) -> Bool { normalized(a) != normalized(b) }
+    package static func differ(_ a: String, _ b: String) -> Bool { normalized(a) != normalized(b) }
 
     static func normalized(_ text: String) -> [String] {
         var parts = text.split(separator: ".", omittingEmptySubsequences: false).map { part -> String in

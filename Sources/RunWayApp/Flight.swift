@@ -2,52 +2,52 @@ import Posix
 import PropertyLists
 
 /// How a flight was flown: to a target pace, or to a heart-rate zone (a *Mission Flight*).
-public enum FlightMode: String, Sendable, CaseIterable, Codable {
+package enum FlightMode: String, Sendable, CaseIterable, Codable {
     case pace
     case heartRate
 }
 
 /// One point of a flight's charts, downsampled from the workout.
-public struct FlightSample: Equatable, Sendable {
+package struct FlightSample: Equatable, Sendable {
     /// Seconds since the start.
-    public var time: Float
+    package var time: Float
     /// Metres run so far.
-    public var distance: Float
+    package var distance: Float
     /// Seconds per kilometre at that moment (0 while stopped).
-    public var pace: Float
+    package var pace: Float
     /// Beats per minute.
-    public var heartRate: Float
+    package var heartRate: Float
 
-    public init(time: Float, distance: Float, pace: Float, heartRate: Float) {
+    package init(time: Float, distance: Float, pace: Float, heartRate: Float) {
         self.time = time
         self.distance = distance
         self.pace = pace
         self.heartRate = heartRate
     }
 
-    public static let packedSize = 16
+    package static let packedSize = 16
 }
 
 /// A run: what the Flight Summary shows, and the samples behind its charts.
 ///
 /// Samples are kept packed (four little-endian `Float32`s each) so a flight moves through the outbox,
 /// the link and the store as one blob; they are unpacked only to be shown.
-public struct Flight: Equatable, Sendable {
-    public var id: String
+package struct Flight: Equatable, Sendable {
+    package var id: String
     /// Seconds since 1970.
-    public var startedAt: Double
-    public var endedAt: Double
-    public var distanceKm: Double
+    package var startedAt: Double
+    package var endedAt: Double
+    package var distanceKm: Double
     /// Moving time, stops excluded.
-    public var durationSeconds: Double
-    public var averagePaceSecondsPerKm: Double
-    public var averageHeartRate: Double
-    public var mode: FlightMode
-    public var packedSamples: [UInt8]
+    package var durationSeconds: Double
+    package var averagePaceSecondsPerKm: Double
+    package var averageHeartRate: Double
+    package var mode: FlightMode
+    package var packedSamples: [UInt8]
     /// The GPWS warnings raised during the run, oldest first (none from a watch older than the field).
-    public var alerts: [FlightAlert]
+    package var alerts: [FlightAlert]
 
-    public init(
+    package init(
         id: String, startedAt: Double, endedAt: Double, distanceKm: Double, durationSeconds: Double,
         averagePaceSecondsPerKm: Double, averageHeartRate: Double, mode: FlightMode, packedSamples: [UInt8],
         alerts: [FlightAlert] = []
@@ -66,9 +66,9 @@ public struct Flight: Equatable, Sendable {
 
     // MARK: - Samples
 
-    public var samples: [FlightSample] { Self.unpack(packedSamples) }
+    package var samples: [FlightSample] { Self.unpack(packedSamples) }
 
-    public static func pack(_ samples: [FlightSample]) -> [UInt8] {
+    package static func pack(_ samples: [FlightSample]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(samples.count * FlightSample.packedSize)
         for sample in samples {
@@ -83,7 +83,7 @@ public struct Flight: Equatable, Sendable {
         return bytes
     }
 
-    public static func unpack(_ bytes: [UInt8]) -> [FlightSample] {
+    package static func unpack(_ bytes: [UInt8]) -> [FlightSample] {
         let count = bytes.count / FlightSample.packedSize
         var samples: [FlightSample] = []
         samples.reserveCapacity(count)
@@ -104,10 +104,10 @@ public struct Flight: Equatable, Sendable {
 
 extension Flight {
     /// The `type` value that marks a userInfo as a finished flight.
-    public static let userInfoType = "flight"
+    package static let userInfoType = "flight"
 
     /// The dictionary the watch passes to `transferUserInfo`: `type` and every field (`Flight.fields`).
-    public var userInfo: UserInfo {
+    package var userInfo: UserInfo {
         var userInfo: UserInfo = ["type": .string(Self.userInfoType)]
         for field in Self.fields {
             // A run without alerts carries no `alerts` key, exactly as a flight from a watch older than
@@ -118,13 +118,13 @@ extension Flight {
         return userInfo
     }
 
-    public enum DecodingError: Error, Equatable, CustomStringConvertible {
+    package enum DecodingError: Error, Equatable, CustomStringConvertible {
         case notAFlight
         case missingField(String)
         /// The field is there but outside its valid range (`FlightLimits`).
         case outOfRange(String, String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notAFlight: "the userInfo is not a flight"
             case let .missingField(name): "the flight's \(name) is missing or of the wrong type"
@@ -136,7 +136,7 @@ extension Flight {
     /// The one validator both apps share: nil if `userInfo` is not a flight or is a valid one, else why
     /// it is not. The sending app's session calls it in `transferUserInfo` (7010 with the reason); the
     /// receiving app decodes with the same rules and has anything else quarantined.
-    @Sendable public static func problem(inUserInfo userInfo: UserInfo) -> String? {
+    @Sendable package static func problem(inUserInfo userInfo: UserInfo) -> String? {
         do {
             _ = try Flight(userInfo: userInfo)
             return nil
@@ -149,7 +149,7 @@ extension Flight {
 
     /// A flight from a received userInfo; `notAFlight` if it is some other kind of userInfo. A field
     /// that is missing or of the wrong kind is reported before any value out of range.
-    public init(userInfo: UserInfo) throws(DecodingError) {
+    package init(userInfo: UserInfo) throws(DecodingError) {
         guard userInfo["type"]?.stringValue == Self.userInfoType else { throw .notAFlight }
         var flight = Flight.blank
         for field in Self.fields {

@@ -8,18 +8,18 @@ import PropertyLists
 ///
 /// Declared once, here: its property-list dictionary, its row in `alerts` and its `--json` form are its
 /// `Codable` fields (`RecordFormat`), its keys the property names.
-public struct FlightAlert: Equatable, Sendable, Codable {
-    public var id: String
+package struct FlightAlert: Equatable, Sendable, Codable {
+    package var id: String
     /// Seconds since 1970, on the recording device's clock.
-    public var at: Double
-    public var type: GPWSStatus
-    public var mode: FlightMode
+    package var at: Double
+    package var type: GPWSStatus
+    package var mode: FlightMode
     /// What the decision read: pace in s/km (pace mode) or heart rate in bpm.
-    public var value: Double
+    package var value: Double
     /// `6:00` or `140-160`.
-    public var target: String
+    package var target: String
 
-    public init(id: String, at: Double, type: GPWSStatus, mode: FlightMode, value: Double, target: String) {
+    package init(id: String, at: Double, type: GPWSStatus, mode: FlightMode, value: Double, target: String) {
         self.id = id
         self.at = at
         self.type = type
@@ -34,7 +34,7 @@ public struct FlightAlert: Equatable, Sendable, Codable {
 
     /// A run's alert ids are derived from the run id and the alert's place, so a watch that replays its
     /// run's samples after a relaunch makes the same alerts with the same ids.
-    public static func id(runID: String, index: Int, at: Double) -> String {
+    package static func id(runID: String, index: Int, at: Double) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in runID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         var generator = SeededGenerator(seed: hash ^ UInt64(index))
@@ -46,7 +46,7 @@ public struct FlightAlert: Equatable, Sendable, Codable {
 
     // MARK: - Property list
 
-    public var propertyList: PropertyListValue { Self.format.propertyList(fields) }
+    package var propertyList: PropertyListValue { Self.format.propertyList(fields) }
 
     /// Nil if `value` is not an alert dictionary with every key of the right kind.
     init?(propertyList value: PropertyListValue) {
@@ -54,7 +54,7 @@ public struct FlightAlert: Equatable, Sendable, Codable {
         self = alert
     }
 
-    public static func decodeList(_ value: PropertyListValue) -> [FlightAlert]? {
+    package static func decodeList(_ value: PropertyListValue) -> [FlightAlert]? {
         guard case let .array(items) = value else { return nil }
         var alerts: [FlightAlert] = []
         alerts.reserveCapacity(items.count)
@@ -84,7 +84,7 @@ public struct FlightAlert: Equatable, Sendable, Codable {
 
     /// `{"id":…,"flightId":…,"runId":…,"at":"…Z","type":"SINK RATE","mode":"heartRate","value":118,"target":"140-160"}`:
     /// its fields in order, its flight's id after its own (`runId`: RunWay's older name for it).
-    public func writeJSON(to writer: inout JSONWriter, flightID: String) {
+    package func writeJSON(to writer: inout JSONWriter, flightID: String) {
         writer.beginObject()
         for (index, field) in fields.enumerated() {
             writer.key(field.key, first: index == 0)

@@ -3,36 +3,36 @@
 ///
 /// Splits are on moving time, like the flight's average pace (`durationSeconds` excludes stops): a
 /// kilometre with a two-minute stop in it is not shown two minutes slower, the stop is listed instead.
-public struct FlightAnalysis: Equatable, Sendable {
-    public struct Split: Equatable, Sendable {
+package struct FlightAnalysis: Equatable, Sendable {
+    package struct Split: Equatable, Sendable {
         /// 1 for the first kilometre.
-        public let kilometre: Int
+        package let kilometre: Int
         /// 1000, or less for the last, partial one.
-        public let meters: Double
-        public let movingSeconds: Double
+        package let meters: Double
+        package let movingSeconds: Double
         /// Time-weighted over the split's moving time; nil if no sample had a heart rate.
-        public let averageHeartRate: Double?
+        package let averageHeartRate: Double?
 
-        public var isPartial: Bool { meters < 1000 }
+        package var isPartial: Bool { meters < 1000 }
         /// Seconds per kilometre.
-        public var pace: Double { movingSeconds / (meters / 1000) }
+        package var pace: Double { movingSeconds / (meters / 1000) }
     }
 
-    public struct Stop: Equatable, Sendable {
+    package struct Stop: Equatable, Sendable {
         /// Where it happened, metres from the start.
-        public let atMeters: Double
-        public let seconds: Double
+        package let atMeters: Double
+        package let seconds: Double
     }
 
-    public let splits: [Split]
-    public let stops: [Stop]
-    public let maximumHeartRate: Double?
+    package let splits: [Split]
+    package let stops: [Stop]
+    package let maximumHeartRate: Double?
 
     /// A last stretch shorter than this is not worth a split of its own.
-    public static let minimumPartialMeters = 50.0
+    package static let minimumPartialMeters = 50.0
 
     /// `samples` in time order (`Flight.samples`): a sample with pace 0 was taken while standing.
-    public init(samples: [FlightSample]) {
+    package init(samples: [FlightSample]) {
         var builder = Builder()
         for sample in samples { builder.add(sample) }
         splits = builder.finish()

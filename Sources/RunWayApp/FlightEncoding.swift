@@ -6,7 +6,7 @@ extension Flight {
     /// hot path. Nil if the bytes are not a well-formed, valid flight (the caller then takes the general
     /// path, which reports what is wrong). Reads the same fields (`Flight.fields`) by the same rules as
     /// `init(userInfo:)`, so the two never disagree.
-    public init?(encodedUserInfo bytes: UnsafeRawBufferPointer) {
+    package init?(encodedUserInfo bytes: UnsafeRawBufferPointer) {
         var flight = Flight.blank
         var isFlight = false
         var found = 0

@@ -8,8 +8,8 @@ import PropertyLists
 ///
 /// Adding a field is a stored property on `Flight`, one entry here, and a migration adding its column
 /// (`docs/architecture.md`, "Adding a flight field").
-public struct FlightField: Sendable {
-    public enum Kind: Sendable {
+package struct FlightField: Sendable {
+    package enum Kind: Sendable {
         /// The flight's id (`FlightLimits.isFlightID`).
         case id
         /// `FlightMode`, by its raw value.
@@ -40,13 +40,13 @@ public struct FlightField: Sendable {
     }
 
     /// The userInfo and JSON key.
-    public let key: StaticString
+    package let key: StaticString
     /// The column in `flights` (nil: stored elsewhere).
-    public let column: StaticString?
-    public let kind: Kind
+    package let column: StaticString?
+    package let kind: Kind
     /// Whether a flight must carry it. A field added later is optional, so that flights from an older
     /// watch stay valid: missing, it takes its zero value (0, empty).
-    public let required: Bool
+    package let required: Bool
 
     init(_ key: StaticString, column: StaticString?, _ kind: Kind, required: Bool = true) {
         self.key = key
@@ -55,12 +55,12 @@ public struct FlightField: Sendable {
         self.required = required
     }
 
-    public var name: String { key.description }
+    package var name: String { key.description }
 }
 
 extension Flight {
     /// Every field of a flight, in the order of the `flights` table's columns.
-    public static let fields: [FlightField] = [
+    package static let fields: [FlightField] = [
         FlightField("id", column: "id", .id),
         FlightField("startedAt", column: "started_at", .time(\.startedAt)),
         FlightField("endedAt", column: "ended_at", .time(\.endedAt)),

@@ -2,16 +2,16 @@ import Posix
 
 /// Makes runs that look like real ones: a warm-up, a steady pace with some drift, a stop or two (pace 0,
 /// heart rate falling), heart rate following effort. Samples every 30 seconds of moving time.
-public struct FlightGenerator {
-    public var generator: SeededGenerator
-    public static let sampleInterval: Double = 30
+package struct FlightGenerator {
+    package var generator: SeededGenerator
+    package static let sampleInterval: Double = 30
 
-    public init(seed: UInt64? = nil) {
+    package init(seed: UInt64? = nil) {
         generator = seed.map(SeededGenerator.init(seed:)) ?? SeededGenerator()
     }
 
     /// One finished run of `distanceKm` (random 3–12 km if nil), ending at `endingAt`.
-    public mutating func flight(distanceKm requested: Double? = nil, endingAt end: Double, recordedAt: Double? = nil, sequence: Int = 0) -> Flight {
+    package mutating func flight(distanceKm requested: Double? = nil, endingAt end: Double, recordedAt: Double? = nil, sequence: Int = 0) -> Flight {
         let distanceKm = requested ?? Double.random(in: 3...12, using: &generator).rounded(toPlaces: 2)
         let mode: FlightMode = Double.random(in: 0..<1, using: &generator) < 0.3 ? .heartRate : .pace
         let steadyPace = Double.random(in: 300...420, using: &generator)  // 5:00–7:00 per km
@@ -59,13 +59,13 @@ public struct FlightGenerator {
 
     /// `count` runs, oldest first, the newest ending at `now`: a day or so apart, closer together when
     /// there are more than a year's worth.
-    public mutating func flights(count: Int, distanceKm: Double?, now: Double) -> [Flight] {
+    package mutating func flights(count: Int, distanceKm: Double?, now: Double) -> [Flight] {
         flights(0..<count, of: count, distanceKm: distanceKm, now: now)
     }
 
     /// Runs `range` of a series of `total` (as `flights(count:)` spaces them), so a long series can be
     /// made a slice at a time in bounded memory.
-    public mutating func flights(_ range: Range<Int>, of total: Int, distanceKm: Double?, now: Double) -> [Flight] {
+    package mutating func flights(_ range: Range<Int>, of total: Int, distanceKm: Double?, now: Double) -> [Flight] {
         let spacing = total <= 365 ? 86_400.0 : 365 * 86_400 / Double(total)
         return range.map { index in
             let jitter = total <= 365 ? Double.random(in: -3600...3600, using: &generator) : 0

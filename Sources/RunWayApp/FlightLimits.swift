@@ -7,27 +7,27 @@ import Posix
 /// has the session quarantine it instead of storing it. Whatever is stored is therefore something every
 /// formatter and every conversion can take; the formatters are total anyway, for stores written before
 /// these limits existed or edited by hand.
-public enum FlightLimits {
+package enum FlightLimits {
     /// 2001-01-01T00:00:00Z, where Apple's reference date starts.
-    public static let earliestTime: Double = 978_307_200
+    package static let earliestTime: Double = 978_307_200
     /// 2100-01-01T00:00:00Z (exclusive).
-    public static let latestTime: Double = 4_102_444_800
+    package static let latestTime: Double = 4_102_444_800
     /// No run lasts longer than a week, start to end (the longest ultra-marathons take about six days).
-    public static let longestRun: Double = 7 * 86_400
+    package static let longestRun: Double = 7 * 86_400
     /// Farther than anyone runs in a week.
-    public static let longestDistanceKm: Double = 1_000
+    package static let longestDistanceKm: Double = 1_000
     /// Ten hours per kilometre is walking at its slowest; 0 means "no pace" (a run with no moving time).
-    public static let slowestPace: Double = 36_000
+    package static let slowestPace: Double = 36_000
     /// Beats per minute; 0 means "not measured".
-    public static let highestHeartRate: Double = 300
+    package static let highestHeartRate: Double = 300
     /// Samples, packed: 16 bytes each. A userInfo is at most 64 KiB, so this is never the binding limit.
-    public static let mostSamples = 4096
+    package static let mostSamples = 4096
     /// Distance a sample can report, in metres.
-    public static let longestSampleMeters: Double = longestDistanceKm * 1000
+    package static let longestSampleMeters: Double = longestDistanceKm * 1000
 
     /// Why `flight` is out of range, or nil if every field is valid: each field against its range
     /// (declared with the field, `Flight.fields`), then the rules between fields.
-    public static func problem(with flight: Flight) -> Flight.DecodingError? {
+    package static func problem(with flight: Flight) -> Flight.DecodingError? {
         for field in Flight.fields {
             switch field.kind {
             case .id:
@@ -55,7 +55,7 @@ public enum FlightLimits {
 
     /// Whether `id` is a flight id as the app writes them and as `flight` and `delete` take them: a UUID
     /// in upper case (`UUID().uuidString`).
-    public static func isFlightID(_ id: String) -> Bool {
+    package static func isFlightID(_ id: String) -> Bool {
         Identifier.isUUID(id) && !id.utf8.contains(where: { (0x61...0x66).contains($0) })
     }
 

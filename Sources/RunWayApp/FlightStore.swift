@@ -7,8 +7,8 @@ import Storage
 /// Summaries and samples live in separate tables so that listing 100,000 flights never reads their
 /// samples. All writes go through the connection the session also uses: a flight saved on receipt
 /// commits in the same transaction that records its transfer as received.
-public final class FlightStore {
-    public static let migrations: [Migration] = [
+package final class FlightStore {
+    package static let migrations: [Migration] = [
         Migration(
             "app.1",
             """
@@ -137,17 +137,17 @@ public final class FlightStore {
             """),
     ]
 
-    public let database: Database
+    package let database: Database
 
-    public init(database: Database) {
+    package init(database: Database) {
         self.database = database
     }
 
     /// Where a stored flight came from.
-    public struct Origin: Sendable {
-        public var deviceID: String?
-        public var transferSeq: Int64?
-        public init(deviceID: String? = nil, transferSeq: Int64? = nil) {
+    package struct Origin: Sendable {
+        package var deviceID: String?
+        package var transferSeq: Int64?
+        package init(deviceID: String? = nil, transferSeq: Int64? = nil) {
             self.deviceID = deviceID
             self.transferSeq = transferSeq
         }
@@ -162,7 +162,7 @@ public final class FlightStore {
     /// back (the session does, when the app answers `.failed`), or a half-written flight would stay and
     /// later be skipped as a duplicate of itself.
     @discardableResult
-    public func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Int64? {
+    package func insert(_ flight: Flight, origin: Origin = Origin(), now: Double = wallClockSeconds()) throws -> Int64? {
         let insert = try insertStatement()
         let numbered = try arrivalAboveFloor()
         if let numbered { try insert.bind(numbered, at: 1) } else { try insert.bindNull(at: 1) }
@@ -206,7 +206,7 @@ public final class FlightStore {
     }
 
     /// The alerts of the flight stored at `arrival`, oldest first.
-    public func alerts(arrival: Int64) throws -> [FlightAlert] {
+    package func alerts(arrival: Int64) throws -> [FlightAlert] {
         let query = try database.statement(literal: "SELECT * FROM alerts WHERE arrival = ? ORDER BY seq")
         defer { query.reset() }
         try query.bind(arrival, at: 1)
@@ -216,13 +216,13 @@ public final class FlightStore {
     }
 
     /// Every stored alert with its flight's id, in arrival order (the flight's, then the alert's).
-    public func forEachAlert(_ body: (FlightAlert, String) throws -> Void) throws {
+    package func forEachAlert(_ body: (FlightAlert, String) throws -> Void) throws {
         let query = try database.prepare("SELECT a.*, f.id AS flight_id FROM alerts a JOIN flights f USING (arrival) ORDER BY a.seq")
         let flightID = query.columnCount - 1
         while try query.step() { try body(try FlightAlert.format.decode(FlightAlert.self, fromRow: query), query.string(at: flightID)) }
     }
 
-    public func alertCount() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM alerts")) }
+    package func alertCount() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM alerts")) }
 
     /// `INSERT INTO flights (arrival, <every field's column>, source_device, transfer_seq, saved_at) …`
     static let insertSQL: String = {
@@ -270,7 +270,7 @@ public final class FlightStore {
     }
 
     /// Deletes a stored flight; false if there is none with that id.
-    public func delete(id: String) throws -> Bool {
+    package func delete(id: String) throws -> Bool {
         floor = nil
         return try database.transaction {
             let delete = try database.statement(literal: "DELETE FROM flights WHERE id = ?")
@@ -282,9 +282,9 @@ public final class FlightStore {
 
     // MARK: - Reading
 
-    public func count() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM flights")) }
+    package func count() throws -> Int { Int(try database.scalarInt("SELECT count(*) FROM flights")) }
 
-    public func contains(id: String) throws -> Bool {
+    package func contains(id: String) throws -> Bool {
         let query = try database.statement(literal: "SELECT 1 FROM flights WHERE id = ?")
         defer { query.reset() }
         try query.bind(id, at: 1)
@@ -297,7 +297,7 @@ public final class FlightStore {
     static let samplesColumn = Int32(Flight.columnFields.count + 1)
 
     /// A stored flight with its samples.
-    public func flight(id: String) throws -> StoredFlight? {
+    package func flight(id: String) throws -> StoredFlight? {
         let query = try database.statement(
             """
             SELECT \(Self.summaryColumns), s.samples FROM flights f LEFT JOIN flight_samples s USING (arrival) WHERE f.id = ?
@@ -312,7 +312,7 @@ public final class FlightStore {
     }
 
     /// The flight that started last (what the inactivity reminders count from).
-    public func latest() throws -> StoredFlight? {
+    package func latest() throws -> StoredFlight? {
         let query = try database.statement("SELECT \(Self.summaryColumns) FROM flights ORDER BY started_at DESC LIMIT 1")
         defer { query.reset() }
         return try query.step() ? Self.summary(query) : nil
@@ -320,7 +320,7 @@ public final class FlightStore {
 
     /// Every flight's summary (no samples), in arrival order, one at a time: memory stays flat
     /// whatever the size of the logbook.
-    public func forEachSummary(_ body: (StoredFlight) throws -> Void) throws {
+    package func forEachSummary(_ body: (StoredFlight) throws -> Void) throws {
         let query = try database.prepare("SELECT \(Self.summaryColumns) FROM flights ORDER BY arrival")
         while try query.step() { try body(Self.summary(query)) }
     }
@@ -328,7 +328,7 @@ public final class FlightStore {
     /// One page of summaries after `arrival`, in arrival order; returns how many there were. A
     /// streamed listing asks page by page, holding no statement open between pages.
     @discardableResult
-    public func forEachSummary(afterArrival arrival: Int64, limit: Int, _ body: (StoredFlight) throws -> Void) throws -> Int {
+    package func forEachSummary(afterArrival arrival: Int64, limit: Int, _ body: (StoredFlight) throws -> Void) throws -> Int {
         let query = try database.statement(
             "SELECT \(Self.summaryColumns) FROM flights WHERE arrival > ? ORDER BY arrival LIMIT ?")
         defer { query.reset() }
@@ -359,12 +359,12 @@ public final class FlightStore {
 }
 
 /// A flight as the Logbook holds it: the flight and its place in arrival order.
-public struct StoredFlight: Equatable, Sendable {
-    public var flight: Flight
+package struct StoredFlight: Equatable, Sendable {
+    package var flight: Flight
     /// 1, 2, 3... in the order flights were stored.
-    public var arrival: Int64
+    package var arrival: Int64
 
-    public init(flight: Flight, arrival: Int64) {
+    package init(flight: Flight, arrival: Int64) {
         self.flight = flight
         self.arrival = arrival
     }
@@ -374,7 +374,7 @@ public struct StoredFlight: Equatable, Sendable {
 
 extension StoredFlight {
     /// `{"id":...,"startedAt":"2026-11-29T07:00:00Z","endedAt":...,"distanceKm":5.02,...}`
-    public func writeJSON(to writer: inout JSONWriter, includeSamples: Bool = false) {
+    package func writeJSON(to writer: inout JSONWriter, includeSamples: Bool = false) {
         writer.beginObject()
         writer.key("id", first: true); writer.writeString(flight.id)
         writer.key("arrival"); writer.raw(String(arrival))

@@ -3,19 +3,19 @@ import Storage
 /// Which month groups a list shows expanded (#16, the same rule for the Logbook and the Alerts view):
 /// a group the user toggled keeps the state they gave it; a group never touched is expanded only if it
 /// is the newest. A one-call override (`--expand`) expands more on top.
-public enum GroupExpansion {
+package enum GroupExpansion {
     /// The views that remember their groups.
-    public enum View: String, Sendable, CaseIterable {
+    package enum View: String, Sendable, CaseIterable {
         case logbook
         case alerts
     }
 
-    public static func isExpanded(_ key: String, isNewest: Bool, remembered: [String: Bool]) -> Bool {
+    package static func isExpanded(_ key: String, isNewest: Bool, remembered: [String: Bool]) -> Bool {
         remembered[key] ?? isNewest
     }
 
     /// Whether `key` is a month as the views name them: `YYYY-MM`.
-    public static func isMonthKey(_ key: String) -> Bool {
+    package static func isMonthKey(_ key: String) -> Bool {
         let bytes = Array(key.utf8)
         guard bytes.count == 7, bytes[4] == 0x2D, bytes[0..<4].allSatisfy({ (0x30...0x39).contains($0) }),
             let month = Int(String(key.suffix(2))), (1...12).contains(month), bytes[5...].allSatisfy({ (0x30...0x39).contains($0) })
@@ -25,14 +25,14 @@ public enum GroupExpansion {
 }
 
 /// The phone's memory of the user's toggles (`ui_group_state`).
-public struct GroupStateStore {
-    public let database: Database
+package struct GroupStateStore {
+    package let database: Database
 
-    public init(database: Database) {
+    package init(database: Database) {
         self.database = database
     }
 
-    public func remembered(_ view: GroupExpansion.View) throws -> [String: Bool] {
+    package func remembered(_ view: GroupExpansion.View) throws -> [String: Bool] {
         let query = try database.statement(literal: "SELECT key, expanded FROM ui_group_state WHERE view = ?")
         defer { query.reset() }
         try query.bind(view.rawValue, at: 1)
@@ -41,7 +41,7 @@ public struct GroupStateStore {
         return states
     }
 
-    public func remember(_ view: GroupExpansion.View, key: String, expanded: Bool) throws {
+    package func remember(_ view: GroupExpansion.View, key: String, expanded: Bool) throws {
         let upsert = try database.statement(
             literal: """
                 INSERT INTO ui_group_state (view, key, expanded) VALUES (?, ?, ?)
@@ -55,7 +55,7 @@ public struct GroupStateStore {
 
     /// Forgets every toggle of `view`; returns how many there were.
     @discardableResult
-    public func reset(_ view: GroupExpansion.View) throws -> Int {
+    package func reset(_ view: GroupExpansion.View) throws -> Int {
         let delete = try database.statement(literal: "DELETE FROM ui_group_state WHERE view = ?")
         try delete.bind(view.rawValue, at: 1)
         try delete.run()

@@ -3,29 +3,29 @@ import Posix
 
 /// Who started a workout (RunWay's `startOrigin`): the device itself, or the other device (a phone-led
 /// start the watch mirrors). Nil in RunWay means "no run": here that is the absence of a `LiveRun`.
-public enum StartOrigin: String, Sendable, Codable {
+package enum StartOrigin: String, Sendable, Codable {
     case local
     case remote
 }
 
 /// A run in progress, sample by sample: the samples so far, the GPWS engine and the alerts it raised.
 /// Pure: the device that owns it persists its batches and reads its clock.
-public struct LiveRun: Sendable {
-    public let id: String
+package struct LiveRun: Sendable {
+    package let id: String
     /// Device time at the start; a sample's `time` counts from here.
-    public let startedAt: Double
-    public let target: GPWSTarget
-    public let startOrigin: StartOrigin
-    public private(set) var engine: GPWS
-    public private(set) var samples: [FlightSample] = []
-    public private(set) var alerts: [FlightAlert] = []
+    package let startedAt: Double
+    package let target: GPWSTarget
+    package let startOrigin: StartOrigin
+    package private(set) var engine: GPWS
+    package private(set) var samples: [FlightSample] = []
+    package private(set) var alerts: [FlightAlert] = []
 
     /// A run holds at most this many samples (a day at one a second, and then some).
-    public static let maximumSamples = 100_000
+    package static let maximumSamples = 100_000
     /// A finished flight carries at most this many (the userInfo stays under 64 KiB with 200 alerts).
-    public static let flightSamples = 2_000
+    package static let flightSamples = 2_000
 
-    public init(id: String, startedAt: Double, target: GPWSTarget, behaviour: GPWSBehaviour, startOrigin: StartOrigin) {
+    package init(id: String, startedAt: Double, target: GPWSTarget, behaviour: GPWSBehaviour, startOrigin: StartOrigin) {
         self.id = id
         self.startedAt = startedAt
         self.target = target
@@ -33,15 +33,15 @@ public struct LiveRun: Sendable {
         engine = GPWS(target: target, behaviour: behaviour)
     }
 
-    public var status: GPWSStatus { engine.status }
-    public var last: FlightSample? { samples.last }
+    package var status: GPWSStatus { engine.status }
+    package var last: FlightSample? { samples.last }
 
     // MARK: - Samples
 
     /// Why `batch` cannot follow the samples so far, or nil: time strictly increasing, distance never
     /// decreasing, pace 0 or 120–1200 s/km, heart rate 0 or 30–250 bpm, all finite. A batch is taken
     /// whole or not at all.
-    public func problem(with batch: [FlightSample]) -> String? {
+    package func problem(with batch: [FlightSample]) -> String? {
         if batch.isEmpty { return "no samples given" }
         if samples.count + batch.count > Self.maximumSamples { return "a run holds at most \(Self.maximumSamples) samples" }
         var previous = samples.last
@@ -65,14 +65,14 @@ public struct LiveRun: Sendable {
     }
 
     /// Why a batch's JSON is not samples at all (`batch`); its description is the one line the user sees.
-    public struct BatchError: Error, CustomStringConvertible {
-        public let description: String
+    package struct BatchError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// A batch from its JSON, `[[t, distanceM, paceSecPerKm, hr], …]` (what `runway … run sample
     /// --json-file` sends): four finite numbers each, under 10^9 in magnitude so that a `Float` holds
     /// them. Whether they make a run is `problem(with:)`'s to say.
-    public static func batch(_ rows: [JSONValue]) throws(BatchError) -> [FlightSample] {
+    package static func batch(_ rows: [JSONValue]) throws(BatchError) -> [FlightSample] {
         var samples: [FlightSample] = []
         samples.reserveCapacity(min(rows.count, maximumSamples))
         for (index, row) in rows.enumerated() {
@@ -89,7 +89,7 @@ public struct LiveRun: Sendable {
     }
 
     /// Takes a batch already checked with `problem(with:)`; returns one decision per sample.
-    public mutating func apply(_ batch: [FlightSample]) -> [GPWSDecision] {
+    package mutating func apply(_ batch: [FlightSample]) -> [GPWSDecision] {
         var decisions: [GPWSDecision] = []
         decisions.reserveCapacity(batch.count)
         for sample in batch {
@@ -110,7 +110,7 @@ public struct LiveRun: Sendable {
     // MARK: - Finishing
 
     /// Moving time: the time up to each moving sample from the one before it.
-    public var movingSeconds: Double {
+    package var movingSeconds: Double {
         var moving = 0.0, previous = 0.0
         for sample in samples {
             if sample.pace > 0 { moving += Double(sample.time) - previous }
@@ -122,7 +122,7 @@ public struct LiveRun: Sendable {
     /// The finished flight: distance = the last distance, duration = moving time, average pace over moving
     /// time, average heart rate over moving samples with a reading; ends at `now` (device time), or at the
     /// last sample if that is later.
-    public func flight(endingAt now: Double) -> Flight {
+    package func flight(endingAt now: Double) -> Flight {
         let distanceKm = Double(samples.last?.distance ?? 0) / 1000
         let moving = movingSeconds
         let readings = samples.filter { $0.pace > 0 && $0.heartRate > 0 }

@@ -5,10 +5,10 @@ import Storage
 /// batch, each committed before the batch is answered. A device killed mid-run rebuilds the run by
 /// replaying its batches through a fresh GPWS engine (the same decisions, the same alerts, the same
 /// alert ids), as HealthKit recovers a workout session after a crash.
-public final class LiveRunStore {
-    public let database: Database
+package final class LiveRunStore {
+    package let database: Database
 
-    public init(database: Database) {
+    package init(database: Database) {
         self.database = database
     }
 
@@ -55,7 +55,7 @@ public final class LiveRunStore {
     }
 
     /// The run in progress, if any, rebuilt from its batches.
-    public func load() throws -> LiveRun? {
+    package func load() throws -> LiveRun? {
         let query = try database.statement(literal: "SELECT * FROM live_run WHERE slot = 1")
         defer { query.reset() }
         guard try query.step() else { return nil }
@@ -66,7 +66,7 @@ public final class LiveRunStore {
     }
 
     /// Records a new run (no samples yet), replacing nothing: the caller checked that none is running.
-    public func begin(_ run: LiveRun) throws {
+    package func begin(_ run: LiveRun) throws {
         let fields = Header.format.fields(of: Header(run))
         try database.transaction {
             try database.execute("DELETE FROM live_run_batches")
@@ -78,7 +78,7 @@ public final class LiveRunStore {
     }
 
     /// One accepted batch, committed.
-    public func append(_ batch: [FlightSample]) throws {
+    package func append(_ batch: [FlightSample]) throws {
         try database.transaction {
             let insert = try database.statement(literal: "INSERT INTO live_run_batches (samples) VALUES (?)")
             try insert.bind(blob: Flight.pack(batch), at: 1)
@@ -87,7 +87,7 @@ public final class LiveRunStore {
     }
 
     /// Forgets the run; joins the caller's transaction (the one that queues its flight).
-    public func clear() throws {
+    package func clear() throws {
         try database.execute("DELETE FROM live_run")
         try database.execute("DELETE FROM live_run_batches")
     }

@@ -2,47 +2,47 @@ import Glibc
 import Posix
 
 /// A day of the week, numbered as `localtime` does (Sunday 0 … Saturday 6).
-public enum Weekday: Int, Sendable, CaseIterable, CustomStringConvertible {
+package enum Weekday: Int, Sendable, CaseIterable, CustomStringConvertible {
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 
     /// `sun`, `mon`, … as CLDR and the command line spell them.
-    public var shortName: String { ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][rawValue] }
-    public var description: String { ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][rawValue] }
+    package var shortName: String { ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][rawValue] }
+    package var description: String { ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][rawValue] }
 
-    public init?(shortName: String) {
+    package init?(shortName: String) {
         guard let day = Weekday.allCases.first(where: { $0.shortName == shortName.lowercased() }) else { return nil }
         self = day
     }
 }
 
 /// A date on the calendar, without a time or a zone.
-public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let year: Int
+    package let month: Int
+    package let day: Int
 
-    public init(year: Int, month: Int, day: Int) {
+    package init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
 
     /// The date `days` days after 1970-01-01.
-    public init(daysSince1970 days: Int64) {
+    package init(daysSince1970 days: Int64) {
         (year, month, day) = Timestamp.civil(fromDays: days)
     }
 
-    public var daysSince1970: Int64 { Timestamp.days(fromCivil: year, month, day) }
+    package var daysSince1970: Int64 { Timestamp.days(fromCivil: year, month, day) }
     /// 1970-01-01 was a Thursday.
-    public var weekday: Weekday { Weekday(rawValue: Int(((daysSince1970 + 4) % 7 + 7) % 7))! }
+    package var weekday: Weekday { Weekday(rawValue: Int(((daysSince1970 + 4) % 7 + 7) % 7))! }
 
     /// `2026-11-29`
-    public var description: String {
+    package var description: String {
         let pad = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)-\(pad(month))-\(pad(day))"
     }
 
-    public static func < (a: CivilDate, b: CivilDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+    package static func < (a: CivilDate, b: CivilDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
 }
 
 /// The user's calendar as the Logbook needs it: which day a week starts on, and the offset of the local
@@ -50,19 +50,19 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 ///
 /// Without Foundation, "the locale" is the POSIX environment (`LC_ALL`, `LC_TIME`, `LANG`) looked up in
 /// CLDR's week data, and the time zone is the C library's (`TZ`, else `/etc/localtime`).
-public struct LogbookCalendar: Sendable {
-    public var firstWeekday: Weekday
+package struct LogbookCalendar: Sendable {
+    package var firstWeekday: Weekday
     /// Seconds east of UTC at a given moment (it changes with daylight saving time).
-    public var utcOffset: @Sendable (Double) -> Int
+    package var utcOffset: @Sendable (Double) -> Int
 
-    public init(firstWeekday: Weekday, utcOffset: @escaping @Sendable (Double) -> Int = { _ in 0 }) {
+    package init(firstWeekday: Weekday, utcOffset: @escaping @Sendable (Double) -> Int = { _ in 0 }) {
         self.firstWeekday = firstWeekday
         self.utcOffset = utcOffset
     }
 
     /// The calendar of this process: the first weekday from the environment's locale, the offset from
     /// the C library's time zone.
-    public static func current(firstWeekday: Weekday? = nil) -> LogbookCalendar {
+    package static func current(firstWeekday: Weekday? = nil) -> LogbookCalendar {
         var environment: [String: String] = [:]
         for name in ["LC_ALL", "LC_TIME", "LANG"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
@@ -73,7 +73,7 @@ public struct LogbookCalendar: Sendable {
     }
 
     /// The local date of a moment, and the minute of that day (0 for 00:00, 1439 for 23:59).
-    public func localTime(of secondsSince1970: Double) -> (date: CivilDate, minute: Int) {
+    package func localTime(of secondsSince1970: Double) -> (date: CivilDate, minute: Int) {
         // Clamped to the years 0001–9999 first: a stored time is formatted, never trusted (no trap).
         let range = Timestamp.formattableRange
         let seconds = secondsSince1970 == secondsSince1970 ? min(max(secondsSince1970, range.lowerBound), range.upperBound) : 0
@@ -82,10 +82,10 @@ public struct LogbookCalendar: Sendable {
         return (CivilDate(daysSince1970: days), Int(local - days * 86_400) / 60)
     }
 
-    public func date(of secondsSince1970: Double) -> CivilDate { localTime(of: secondsSince1970).date }
+    package func date(of secondsSince1970: Double) -> CivilDate { localTime(of: secondsSince1970).date }
 
     /// The first day of the week that holds `date`.
-    public func weekStart(of date: CivilDate) -> CivilDate {
+    package func weekStart(of date: CivilDate) -> CivilDate {
         let back = (date.weekday.rawValue - firstWeekday.rawValue + 7) % 7
         return CivilDate(daysSince1970: date.daysSince1970 - Int64(back))
     }
@@ -102,14 +102,14 @@ public struct LogbookCalendar: Sendable {
 
     /// POSIX precedence: `LC_ALL`, then `LC_TIME` (dates are its category), then `LANG`. A locale with
     /// no territory CLDR knows (`C`, `POSIX`, unset) takes CLDR's world default, Monday.
-    public static func firstWeekday(environment: [String: String]) -> Weekday {
+    package static func firstWeekday(environment: [String: String]) -> Weekday {
         let locale = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         return locale.flatMap(firstWeekday(locale:)) ?? .monday
     }
 
     /// `ko_KR.UTF-8`, `en-GB`, `de_DE@euro`, or a bare language (`ja`, through its likely territory);
     /// nil if no territory can be told.
-    public static func firstWeekday(locale: String) -> Weekday? {
+    package static func firstWeekday(locale: String) -> Weekday? {
         let name = locale.split(separator: ".", maxSplits: 1).first.map { $0.split(separator: "@").first ?? $0 } ?? ""
         let parts = name.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
         guard let language = parts.first?.lowercased(), !language.isEmpty else { return nil }

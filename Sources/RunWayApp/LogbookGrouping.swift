@@ -3,33 +3,33 @@
 /// A week that straddles two months shows up in both, each time with the runs of that month: the month
 /// is the outer group, so a run is always under the month it was run in. Weeks start on the calendar's
 /// first weekday, and every date is the local one (`LogbookCalendar`).
-public enum LogbookGrouping {
-    public struct Week<Entry> {
+package enum LogbookGrouping {
+    package struct Week<Entry> {
         /// The first day of the calendar week (it may lie in the month, or the year, before).
-        public let start: CivilDate
+        package let start: CivilDate
         /// Newest first.
-        public internal(set) var entries: [Entry] = []
-        public internal(set) var distanceKm = 0.0
+        package internal(set) var entries: [Entry] = []
+        package internal(set) var distanceKm = 0.0
 
         /// The week's last day.
-        public var end: CivilDate { CivilDate(daysSince1970: start.daysSince1970 + 6) }
+        package var end: CivilDate { CivilDate(daysSince1970: start.daysSince1970 + 6) }
     }
 
-    public struct Month<Entry> {
-        public let year: Int
-        public let month: Int
+    package struct Month<Entry> {
+        package let year: Int
+        package let month: Int
         /// Newest first.
-        public internal(set) var weeks: [Week<Entry>] = []
-        public internal(set) var count = 0
-        public internal(set) var distanceKm = 0.0
+        package internal(set) var weeks: [Week<Entry>] = []
+        package internal(set) var count = 0
+        package internal(set) var distanceKm = 0.0
 
         /// `2026-11`: how `--expand` names a month.
-        public var key: String { month < 10 ? "\(year)-0\(month)" : "\(year)-\(month)" }
+        package var key: String { month < 10 ? "\(year)-0\(month)" : "\(year)-\(month)" }
     }
 
     /// Groups `entries` (in any order) month → week, newest first at every level. Entries that started
     /// at the same moment keep their relative order, reversed (the later arrival first).
-    public static func group<Entry>(
+    package static func group<Entry>(
         _ entries: [Entry], calendar: LogbookCalendar,
         startedAt: (Entry) -> Double, distanceKm: (Entry) -> Double
     ) -> [Month<Entry>] {

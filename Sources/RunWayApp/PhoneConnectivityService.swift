@@ -7,27 +7,27 @@ import WatchConnectivity
 /// The phone app's session delegate (RunWay's connectivity service): turns received userInfo into
 /// flights and hands them to the view model, which owns saving. It knows nothing of storage itself; the
 /// batch's transaction is the app store's (`RunWaySessionDelegate`).
-public final class PhoneConnectivityService: RunWaySessionDelegate {
-    public let viewModel: RunViewModel
-    public var onStateChange: (() -> Void)?
+package final class PhoneConnectivityService: RunWaySessionDelegate {
+    package let viewModel: RunViewModel
+    package var onStateChange: (() -> Void)?
     /// Reachability alone (the phone-led run's `workoutSync` when the watch is back).
-    public var onReachabilityChange: (() -> Void)?
+    package var onReachabilityChange: (() -> Void)?
 
-    public init(viewModel: RunViewModel, app: AppConnectivity, logger: Logger) {
+    package init(viewModel: RunViewModel, app: AppConnectivity, logger: Logger) {
         self.viewModel = viewModel
         super.init(app: app, role: "phone", logger: logger)
     }
 
     /// Flights, the bulk of what arrives, are read straight from their encoding; anything else (or a
     /// flight that does not read cleanly) takes the general path below.
-    public override func session(_ session: WCSession, didReceiveEncodedUserInfo userInfo: UnsafeRawBufferPointer, transfer: WCReceivedTransfer)
+    package override func session(_ session: WCSession, didReceiveEncodedUserInfo userInfo: UnsafeRawBufferPointer, transfer: WCReceivedTransfer)
         -> WCReceiveOutcome?
     {
         guard let flight = Flight(encodedUserInfo: userInfo) else { return nil }
         return viewModel.receiveFromWatch(flight, origin: FlightStore.Origin(deviceID: transfer.senderDeviceID, transferSeq: transfer.transferIdentifier))
     }
 
-    public override func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+    package override func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         let origin = FlightStore.Origin(deviceID: transfer.senderDeviceID, transferSeq: transfer.transferIdentifier)
         do {
             let flight = try Flight(userInfo: userInfo)
@@ -45,9 +45,9 @@ public final class PhoneConnectivityService: RunWaySessionDelegate {
     /// RunWay 1.4's dead instrument stream (#52): the phone's handler for the values a watch sent every
     /// 3 s was guarded by `startOrigin == .remote`, which a phone can never be (watch-led mirroring was
     /// removed, #51), so it dropped them all. Only a watch started with `--instrument-stream` sends any.
-    public private(set) var instrumentValuesDiscarded = 0
+    package private(set) var instrumentValuesDiscarded = 0
 
-    public override func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+    package override func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
         guard message["type"] as? String == "instrumentValues" else {
             super.session(session, didReceiveMessage: message, replyHandler: replyHandler)
             return
@@ -57,11 +57,11 @@ public final class PhoneConnectivityService: RunWaySessionDelegate {
         replyHandler([:])
     }
 
-    public override func sessionDidCommitUserInfoBatch(_ session: WCSession) { viewModel.didCommit() }
+    package override func sessionDidCommitUserInfoBatch(_ session: WCSession) { viewModel.didCommit() }
     override func didRollBack() { viewModel.didRollBack() }
-    public override func sessionReachabilityDidChange(_ session: WCSession) {
+    package override func sessionReachabilityDidChange(_ session: WCSession) {
         onReachabilityChange?()
         onStateChange?()
     }
-    public override func sessionWatchStateDidChange(_ session: WCSession) { onStateChange?() }
+    package override func sessionWatchStateDidChange(_ session: WCSession) { onStateChange?() }
 }

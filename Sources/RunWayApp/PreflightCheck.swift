@@ -3,15 +3,15 @@
 /// One rule, in one place: heart-rate mode is available exactly when the row is ok
 /// (`heartRateModeAvailable` is `appleWatch(…).ok`, not a second copy of its conditions). A later
 /// phone-led run asks `PreflightCheck.evaluate` too.
-public enum PreflightCheck {
+package enum PreflightCheck {
     /// What the session says, read at one moment.
-    public struct WatchSnapshot: Equatable, Sendable {
-        public var activated: Bool
-        public var paired: Bool
-        public var watchAppInstalled: Bool
-        public var reachable: Bool
+    package struct WatchSnapshot: Equatable, Sendable {
+        package var activated: Bool
+        package var paired: Bool
+        package var watchAppInstalled: Bool
+        package var reachable: Bool
 
-        public init(activated: Bool, paired: Bool, watchAppInstalled: Bool, reachable: Bool) {
+        package init(activated: Bool, paired: Bool, watchAppInstalled: Bool, reachable: Bool) {
             self.activated = activated
             self.paired = paired
             self.watchAppInstalled = watchAppInstalled
@@ -21,27 +21,27 @@ public enum PreflightCheck {
 
     /// `current` is 1.3.2 with the activation hole closed; `legacy` is 1.3.1's row (reachability) with
     /// no activation guard and heart-rate mode's own, duplicated rule.
-    public enum Rule: String, Sendable { case current, legacy }
+    package enum Rule: String, Sendable { case current, legacy }
 
-    public struct Row: Equatable, Sendable {
-        public let label: String
-        public let ok: Bool
+    package struct Row: Equatable, Sendable {
+        package let label: String
+        package let ok: Bool
     }
 
-    public struct Result: Equatable, Sendable {
-        public let appleWatch: Row
-        public let heartRateModeAvailable: Bool
+    package struct Result: Equatable, Sendable {
+        package let appleWatch: Row
+        package let heartRateModeAvailable: Bool
     }
 
-    public static let checking = "CHECKING"
-    public static let notPaired = "NOT PAIRED"
-    public static let appNotInstalled = "APP NOT INSTALLED"
-    public static let ready = "READY"
-    public static let connected = "CONNECTED"
-    public static let notConnected = "NOT CONNECTED"
+    package static let checking = "CHECKING"
+    package static let notPaired = "NOT PAIRED"
+    package static let appNotInstalled = "APP NOT INSTALLED"
+    package static let ready = "READY"
+    package static let connected = "CONNECTED"
+    package static let notConnected = "NOT CONNECTED"
 
     /// The APPLE WATCH row. Reachability is not consulted by the current rule.
-    public static func appleWatch(_ watch: WatchSnapshot, rule: Rule = .current) -> Row {
+    package static func appleWatch(_ watch: WatchSnapshot, rule: Rule = .current) -> Row {
         switch rule {
         case .current:
             // Before activation completes the session's answers mean nothing yet (seed hole #43).
@@ -57,14 +57,14 @@ public enum PreflightCheck {
     }
 
     /// Whether heart-rate mode may be chosen. The current rule is the row's `ok`; 1.3.1 kept a copy.
-    public static func heartRateModeAvailable(_ watch: WatchSnapshot, rule: Rule = .current) -> Bool {
+    package static func heartRateModeAvailable(_ watch: WatchSnapshot, rule: Rule = .current) -> Bool {
         switch rule {
         case .current: appleWatch(watch, rule: .current).ok
         case .legacy: watch.paired && watch.watchAppInstalled
         }
     }
 
-    public static func evaluate(_ watch: WatchSnapshot, rule: Rule = .current) -> Result {
+    package static func evaluate(_ watch: WatchSnapshot, rule: Rule = .current) -> Result {
         Result(appleWatch: appleWatch(watch, rule: rule), heartRateModeAvailable: heartRateModeAvailable(watch, rule: rule))
     }
 }

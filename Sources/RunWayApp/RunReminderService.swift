@@ -10,8 +10,8 @@ import UserNotifications
 /// first interval from the moment it is scheduled, so every app open would move the basis from the
 /// last run to "now". The rule, `plan(lastRunAt:now:rule:)`, is a pure function; `reschedule(now:)`
 /// carries it out against the notification centre in one transaction.
-public final class RunReminderService {
-    public enum Rule: String, Sendable, CaseIterable {
+package final class RunReminderService {
+    package enum Rule: String, Sendable, CaseIterable {
         /// RunWay 1.3.2: the ladder.
         case current
         /// RunWay up to 1.3.1, reproduced on purpose: one reminder at last run + 7 days, and nothing at
@@ -19,25 +19,25 @@ public final class RunReminderService {
         case legacy
     }
 
-    public static let stages = [7, 14, 21, 28]
-    public static let day: Double = 86_400
-    public static let legacyIdentifier = "runway.reminder.inactivity"
-    public static func identifier(elapsedDays: Int) -> String { "runway.reminder.\(elapsedDays)d" }
+    package static let stages = [7, 14, 21, 28]
+    package static let day: Double = 86_400
+    package static let legacyIdentifier = "runway.reminder.inactivity"
+    package static func identifier(elapsedDays: Int) -> String { "runway.reminder.\(elapsedDays)d" }
     /// Every id the app has ever used for these reminders, the old single one included: removing all of
     /// them first is what keeps the 7-day reminder from arriving twice after an upgrade (#35).
-    public static let allIdentifiers = stages.map(identifier(elapsedDays:)) + [legacyIdentifier]
+    package static let allIdentifiers = stages.map(identifier(elapsedDays:)) + [legacyIdentifier]
 
     /// One reminder to add.
-    public struct Planned: Equatable, Sendable {
-        public var id: String
-        public var fireAt: Double
-        public var elapsedDays: Int
+    package struct Planned: Equatable, Sendable {
+        package var id: String
+        package var fireAt: Double
+        package var elapsedDays: Int
     }
 
     /// What a reschedule does: remove these ids, then add these requests.
-    public struct Plan: Equatable, Sendable {
-        public var remove: [String]
-        public var add: [Planned]
+    package struct Plan: Equatable, Sendable {
+        package var remove: [String]
+        package var add: [Planned]
     }
 
     /// The rule. `lastRunAt` is the latest stored run's start (nil: no runs).
@@ -48,7 +48,7 @@ public final class RunReminderService {
     /// Legacy: remove the old id; add it at `L + 7 d` if that is after `now`, else nothing (#30).
     /// Days are exact 86,400-second intervals (the seed's `addingTimeInterval`), not calendar days: across
     /// a daylight-saving change the local hour of a reminder moves by one.
-    public static func plan(lastRunAt: Double?, now: Double, rule: Rule) -> Plan {
+    package static func plan(lastRunAt: Double?, now: Double, rule: Rule) -> Plan {
         switch rule {
         case .legacy:
             guard let last = lastRunAt else { return Plan(remove: [legacyIdentifier], add: []) }
@@ -70,17 +70,17 @@ public final class RunReminderService {
         }
     }
 
-    public let rule: Rule
+    package let rule: Rule
     /// The app's notification centre: the device's OS keeps and delivers what is added to it.
-    public let center: UNUserNotificationCenter
+    package let center: UNUserNotificationCenter
     /// The language the bodies are written in when scheduled (iOS stores the content as it was then).
-    public var language = ReminderTexts.defaultLanguage
+    package var language = ReminderTexts.defaultLanguage
     private let logger: Logger
     /// The basis: the latest-started stored run's `startedAt`.
     private let lastRunAt: () throws -> Double?
-    public private(set) var rescheduleCount = 0
+    package private(set) var rescheduleCount = 0
 
-    public init(rule: Rule, center: UNUserNotificationCenter = .current(), logger: Logger, lastRunAt: @escaping () throws -> Double?) {
+    package init(rule: Rule, center: UNUserNotificationCenter = .current(), logger: Logger, lastRunAt: @escaping () throws -> Double?) {
         self.rule = rule
         self.center = center
         self.logger = logger
@@ -134,7 +134,7 @@ public final class RunReminderService {
     }
 
     /// The reminders pending in the centre now (by fire date).
-    public func pendingReminders() -> [UNNotificationRequest] {
+    package func pendingReminders() -> [UNNotificationRequest] {
         var pending: [UNNotificationRequest] = []
         center.getPendingNotificationRequests { pending = $0 }
         return pending.filter { Self.isReminder($0.identifier) }
@@ -144,7 +144,7 @@ public final class RunReminderService {
     /// additions together, at the end of this turn of the app's queue. Returns the plan carried out.
     /// `reason` is logged (`saved`, `opened`, `deleted`, `command`).
     @discardableResult
-    public func reschedule(now: Double, reason: String) throws -> Plan {
+    package func reschedule(now: Double, reason: String) throws -> Plan {
         let last = try lastRunAt()
         let plan = Self.plan(lastRunAt: last, now: now, rule: rule)
         let title = ReminderTexts.title(language: language)
@@ -185,7 +185,7 @@ public final class RunReminderService {
     }
 
     /// The fire date of a request the centre holds.
-    public static func fireAt(of request: UNNotificationRequest) -> Double {
+    package static func fireAt(of request: UNNotificationRequest) -> Double {
         switch request.trigger {
         case let trigger as UNCalendarNotificationTrigger: trigger.nextTriggerDate()?.timeIntervalSince1970 ?? 0
         case let trigger as UNTimeIntervalNotificationTrigger: trigger.nextTriggerDate()?.timeIntervalSince1970 ?? 0
@@ -194,5 +194,5 @@ public final class RunReminderService {
     }
 
     /// Whether `id` is one of the reminders' (the notification centre holds others too).
-    public static func isReminder(_ id: String) -> Bool { allIdentifiers.contains(id) }
+    package static func isReminder(_ id: String) -> Bool { allIdentifiers.contains(id) }
 }

@@ -3,7 +3,7 @@ import Posix
 import Storage
 
 /// Where the phone app saves a flight that arrives from the watch.
-public enum SavePath: String, Sendable, CaseIterable {
+package enum SavePath: String, Sendable, CaseIterable {
     /// RunWay 1.3's fix: saved the moment it arrives, UI or not.
     case immediate
     /// RunWay 1.3 before the fix, reproduced on purpose: the flight only joins an in-memory queue that
@@ -14,14 +14,14 @@ public enum SavePath: String, Sendable, CaseIterable {
 
 /// The inactivity reminders' hook: called once for each flight saved, never for a duplicate or a run
 /// under 0.1 km.
-public protocol InactivityReminderScheduling: AnyObject {
+package protocol InactivityReminderScheduling: AnyObject {
     func reschedule(afterSaving flight: Flight, latest: Flight)
 }
 
 /// The phone app's model of runs (RunWay's `RunViewModel`): owns saving. The connectivity service hands
 /// it flights; it never touches the session.
-public final class RunViewModel {
-    public enum SaveResult: Equatable, Sendable {
+package final class RunViewModel {
+    package enum SaveResult: Equatable, Sendable {
         case saved
         case duplicate
         /// Under 0.1 km: not a run worth a logbook entry.
@@ -30,32 +30,32 @@ public final class RunViewModel {
         case queued
     }
 
-    public static let minimumDistanceKm = 0.1
+    package static let minimumDistanceKm = 0.1
 
-    public let savePath: SavePath
-    public private(set) var store: FlightStore?
-    public private(set) var pendingWatchDataQueue: [(flight: Flight, origin: FlightStore.Origin)] = []
-    public weak var reminders: InactivityReminderScheduling?
+    package let savePath: SavePath
+    package private(set) var store: FlightStore?
+    package private(set) var pendingWatchDataQueue: [(flight: Flight, origin: FlightStore.Origin)] = []
+    package weak var reminders: InactivityReminderScheduling?
     /// The device clock: `saved_at` is a date the user sees.
-    public var now: () -> Double = wallClockSeconds
+    package var now: () -> Double = wallClockSeconds
     /// Told about flights once they are durable, with their place in arrival order (the UI clients'
     /// feed).
-    public var onFlightsSaved: (([StoredFlight]) -> Void)?
+    package var onFlightsSaved: (([StoredFlight]) -> Void)?
     /// Told when a flight joins `pendingWatchDataQueue`: whoever can drain it should plan to.
-    public var onFlightHeld: (() -> Void)?
+    package var onFlightHeld: (() -> Void)?
     private let logger: Logger
     /// Saved inside the open receive transaction, not yet committed.
     private var uncommitted: [StoredFlight] = []
     private var latestSaved: Flight?
 
-    public init(savePath: SavePath, logger: Logger) {
+    package init(savePath: SavePath, logger: Logger) {
         self.savePath = savePath
         self.logger = logger
     }
 
     /// Gives the model its store (the database context). In the fixed app this happens at start-up,
     /// before the session activates; flights that arrived without a store are saved now.
-    public func attach(store: FlightStore) {
+    package func attach(store: FlightStore) {
         self.store = store
         latestSaved = (try? store.latest())?.flight
         if !pendingWatchDataQueue.isEmpty && savePath == .immediate { drainPendingQueue(reason: "store attached") }
@@ -64,7 +64,7 @@ public final class RunViewModel {
     // MARK: - Receiving from the watch
 
     /// The connectivity service's entry point, called inside the session's receive transaction.
-    public func receiveFromWatch(_ flight: Flight, origin: FlightStore.Origin) -> WCReceiveOutcome {
+    package func receiveFromWatch(_ flight: Flight, origin: FlightStore.Origin) -> WCReceiveOutcome {
         switch savePath {
         case .uiDrain:
             // The 1.3 bug: delivered, appended to memory, never saved until a home screen appears.
@@ -97,7 +97,7 @@ public final class RunViewModel {
     /// 3. skip a flight whose id is stored;
     /// 4. insert — committed with the receive transaction, before the acknowledgement;
     /// 5. the reminders are rescheduled once that commit succeeds (`didCommit`).
-    public func saveIncomingWatchFlight(_ flight: Flight, origin: FlightStore.Origin) throws -> SaveResult {
+    package func saveIncomingWatchFlight(_ flight: Flight, origin: FlightStore.Origin) throws -> SaveResult {
         guard let store else {
             enqueuePending(flight, origin)
             return .queued
@@ -119,7 +119,7 @@ public final class RunViewModel {
     }
 
     /// The transaction holding the flights saved since the last commit is durable.
-    public func didCommit() {
+    package func didCommit() {
         guard !uncommitted.isEmpty else { return }
         let saved = uncommitted
         uncommitted.removeAll()
@@ -132,7 +132,7 @@ public final class RunViewModel {
     }
 
     /// The transaction was rolled back: nothing in it was saved.
-    public func didRollBack() {
+    package func didRollBack() {
         uncommitted.removeAll()
     }
 
@@ -141,7 +141,7 @@ public final class RunViewModel {
     /// Writes `pendingWatchDataQueue` to the store in one transaction, as the home screen's
     /// `.onAppear` did. Returns how many were saved; on failure the queue is kept for the next try.
     @discardableResult
-    public func drainPendingQueue(reason: String) -> Int {
+    package func drainPendingQueue(reason: String) -> Int {
         guard let store, !pendingWatchDataQueue.isEmpty else { return 0 }
         let batch = pendingWatchDataQueue
         var results: [SaveResult] = []

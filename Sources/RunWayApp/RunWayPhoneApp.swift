@@ -13,24 +13,24 @@ import WatchConnectivity
 /// Launch follows RunWay 1.3's cold-launch fix, one log line a step: open the store → build the app model
 /// with it → set the session's delegate → activate. Only then can transfers arrive, and each is saved the
 /// moment it does, with no UI attached.
-public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
-    public struct Options: Sendable {
-        public var savePath: SavePath = .immediate
+package final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
+    package struct Options: Sendable {
+        package var savePath: SavePath = .immediate
         /// `legacy` brings back RunWay 1.3.1's single inactivity reminder (`--reminders legacy`).
-        public var reminderRule: RunReminderService.Rule = .current
+        package var reminderRule: RunReminderService.Rule = .current
         /// How long a phone-led start waits for the watch's answer before it is `unconfirmed`.
-        public var mirroringConfirmTimeoutMilliseconds = 10_000
-        public init() {}
+        package var mirroringConfirmTimeoutMilliseconds = 10_000
+        package init() {}
     }
 
     let options: Options
     let context: AppContext
     let logger: Logger
     let session = AppSession()
-    public private(set) var database: Database!
-    public private(set) var store: FlightStore!
-    public private(set) var viewModel: RunViewModel!
-    public private(set) var service: PhoneConnectivityService!
+    package private(set) var database: Database!
+    package private(set) var store: FlightStore!
+    package private(set) var viewModel: RunViewModel!
+    package private(set) var service: PhoneConnectivityService!
     var app: AppConnectivity!
     /// Files received and sent (`AppFiles.swift`).
     var files: AppFiles!
@@ -44,7 +44,7 @@ public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
     private var drainDeferred = false
     var control: ControlServer { context.control }
 
-    public init(options: Options, context: AppContext) {
+    package init(options: Options, context: AppContext) {
         self.options = options
         self.context = context
         logger = context.logger
@@ -53,7 +53,7 @@ public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
 
     /// The app's launch: store, model, delegate, activation — then its commands wait for the control
     /// socket, which the device opens once the session is activated.
-    public func launch() throws {
+    package func launch() throws {
         // 1. The store (the database context) — before anything can arrive.
         database = try RunWayStore.open(container: context.container, logger: logger, fail: context.fail)
         context.registerStore(database)
@@ -107,7 +107,7 @@ public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
     // MARK: - Delivered notifications
 
     /// The OS delivered a notification while the app runs: every attached UI shows it.
-    public func userNotificationCenter(
+    package func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
         withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
     ) {
@@ -159,14 +159,14 @@ public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
 
 /// The inactivity reminders' hook: counts reschedules (once per saved flight), remembers the flight they
 /// count from, and asks for the reschedule itself (`PhoneReminders.rescheduleAfterSave`, once a turn).
-public final class ReminderHook: InactivityReminderScheduling {
-    public private(set) var rescheduleCount = 0
-    public private(set) var latestStartedAt: Double?
+package final class ReminderHook: InactivityReminderScheduling {
+    package private(set) var rescheduleCount = 0
+    package private(set) var latestStartedAt: Double?
     var onReschedule: () -> Void = {}
 
-    public init() {}
+    package init() {}
 
-    public func reschedule(afterSaving flight: Flight, latest: Flight) {
+    package func reschedule(afterSaving flight: Flight, latest: Flight) {
         rescheduleCount += 1
         latestStartedAt = latest.startedAt
         onReschedule()

@@ -8,23 +8,23 @@ import WatchConnectivity
 /// RunWay's watch app, as a tenant of the simulated watch: it records runs and queues them for the phone
 /// through `WCSession.default` (the system's durable queue), runs live runs with GPWS, mirrors the runs
 /// the phone leads, and answers its own control commands.
-public final class RunWayWatchApp {
-    public struct Options: Sendable {
+package final class RunWayWatchApp {
+    package struct Options: Sendable {
         /// GPWS as RunWay 1.3 fixed it, or as it was before (`--gpws legacy`).
-        public var gpws: GPWSBehaviour = .fixed
+        package var gpws: GPWSBehaviour = .fixed
         /// `--failed-transfer requeue|legacy`: whether the app queues a failed transfer's run again.
-        public var requeueFailedTransfers = true
+        package var requeueFailedTransfers = true
         /// RunWay 1.4's dead instrument stream, on purpose (`--instrument-stream`): a message every 3 s
         /// while a run is in progress and the phone is reachable.
-        public var instrumentStream = false
-        public init() {}
+        package var instrumentStream = false
+        package init() {}
     }
 
     let options: Options
     let context: AppContext
     let logger: Logger
     let session = AppSession()
-    public private(set) var database: Database!
+    package private(set) var database: Database!
     var app: AppConnectivity!
     /// Files received and sent (`AppFiles.swift`).
     var files: AppFiles!
@@ -36,14 +36,14 @@ public final class RunWayWatchApp {
     var workoutStartFault = WorkoutStartFault.none
     private var generator = FlightGenerator()
 
-    public init(options: Options, context: AppContext) {
+    package init(options: Options, context: AppContext) {
         self.options = options
         self.context = context
         logger = context.logger
     }
 
     /// The app's launch: its store, its delegate, activation.
-    public func launch() throws {
+    package func launch() throws {
         database = try RunWayStore.open(container: context.container, logger: logger, fail: context.fail)
         context.registerStore(database)
         logger.info("startup.store-opened", ["path": RunWayStore.path(container: context.container)])

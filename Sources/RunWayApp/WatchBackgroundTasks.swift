@@ -8,7 +8,7 @@ extension RunWayWatchApp: WKApplicationDelegate {
     /// watch-os launched the app for content from the phone (`WKWatchConnectivityRefreshBackgroundTask`):
     /// as Apple asks, the task is kept until something arrived and `hasContentPending` is false, then
     /// completed. Other tasks are completed at once (the app has nothing to do for them).
-    public func handle(_ backgroundTasks: Set<WKRefreshBackgroundTask>) {
+    package func handle(_ backgroundTasks: Set<WKRefreshBackgroundTask>) {
         for task in backgroundTasks {
             guard let task = task as? WKWatchConnectivityRefreshBackgroundTask else {
                 task.setTaskCompletedWithSnapshot(false)

@@ -5,17 +5,17 @@ import WatchConnectivity
 
 /// The watch app's session delegate: takes what the phone sends (userInfo, contexts, messages) and
 /// hears when its own transfers — finished runs — are safely on the phone.
-public final class WatchConnectivityService: RunWaySessionDelegate {
+package final class WatchConnectivityService: RunWaySessionDelegate {
     /// What the app does when a transfer fails (`didFinish` with an error): RunWay queues the run
     /// again (a new transfer; the phone dedups by flight id), so no run is lost. `false` is the seeds'
     /// app (`watch-agent --failed-transfer legacy`): no handler, the run is gone.
-    public var requeueFailedTransfers = true
+    package var requeueFailedTransfers = true
 
-    public init(app: AppConnectivity, logger: Logger) {
+    package init(app: AppConnectivity, logger: Logger) {
         super.init(app: app, role: "watch", logger: logger)
     }
 
-    public override func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
+    package override func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {
         app.didFinish(userInfoTransfer, error: error)
         guard let error, requeueFailedTransfers else { return }
         let code = (error as? WCError)?.code.rawValue ?? 0

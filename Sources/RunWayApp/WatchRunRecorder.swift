@@ -9,18 +9,18 @@ import PropertyLists
 /// A recording that reported success while its flights sat only in memory would be lost with the
 /// process, so here a recording needs an activated session: without one it fails (7004) and nothing is
 /// recorded — never "recorded" in memory alone.
-public final class WatchRunRecorder {
-    public let session: WCSession
+package final class WatchRunRecorder {
+    package let session: WCSession
     private let logger: Logger
 
-    public init(session: WCSession = .default, logger: Logger) {
+    package init(session: WCSession = .default, logger: Logger) {
         self.session = session
         self.logger = logger
     }
 
     /// Queues `flights` for the phone in one durable write (the session's queue).
     @discardableResult
-    public func finish(_ flights: [Flight]) throws -> [WCSessionUserInfoTransfer] {
+    package func finish(_ flights: [Flight]) throws -> [WCSessionUserInfoTransfer] {
         try requireActivated()
         guard !flights.isEmpty else { return [] }
         let transfers = try session.transferUserInfo(typed: flights.map(\.userInfo))
@@ -29,10 +29,10 @@ public final class WatchRunRecorder {
     }
 
     /// What one recording queued: the flights' ids in order, and the transfers' id range.
-    public struct Recording: Sendable {
-        public var ids: [String]
-        public var firstTransfer: Int64
-        public var lastTransfer: Int64
+    package struct Recording: Sendable {
+        package var ids: [String]
+        package var firstTransfer: Int64
+        package var lastTransfer: Int64
     }
 
     /// The watch app's "record N runs": `count` finished runs, the newest ending at `now` (the watch's
@@ -42,7 +42,7 @@ public final class WatchRunRecorder {
     /// A long series can be recorded in chunks: `seriesStart` and `seriesTotal` place these `count` runs
     /// within a series of `seriesTotal` (spaced as one series, all ending by `now`); each chunk is its own
     /// transaction.
-    public func record(
+    package func record(
         count: Int, distanceKm: Double?, now: Double, seriesStart: Int = 0, seriesTotal: Int? = nil,
         using generator: inout FlightGenerator
     ) throws -> Recording {

@@ -6,7 +6,7 @@ import Posix
 import RunWayApp
 
 /// `runway`: the command-line client of the simulated pair.
-public enum CLI {
+package enum CLI {
     /// One subcommand: where it sits (`phone logbook`), its options, and what it does.
     struct Command: Sendable {
         let path: [String]
@@ -34,7 +34,7 @@ public enum CLI {
             NotificationCommands.notifications, NotificationCommands.reminders, NotificationCommands.reschedule,
         ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)] + ScenarioCommands.all
 
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         if arguments == ["--version"] {
             Output.out("runway \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))")
             return 0

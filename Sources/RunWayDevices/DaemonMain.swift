@@ -6,7 +6,7 @@ import Posix
 import RunWayApp
 
 /// The daemons' command lines: parse, build, run — nothing more lives in their `main.swift`.
-public enum DaemonMain {
+package enum DaemonMain {
     static let phoneSpecs: [ArgumentSpec] =
         [
             .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
@@ -54,7 +54,7 @@ public enum DaemonMain {
     /// RunWay's own watch switches, which an app of the developer's own does not take.
     static let runWayWatchOnly = ["link-rate", "gpws", "failed-transfer", "instrument-stream", "max-store-pages"]
 
-    public static func phoneUsage() -> String {
+    package static func phoneUsage() -> String {
         """
         usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--app-version V] [--log-level LEVEL]
                             [--log-format logfmt|json]
@@ -80,7 +80,7 @@ public enum DaemonMain {
         """
     }
 
-    public static func watchUsage() -> String {
+    package static func watchUsage() -> String {
         """
         usage: watch-agent --home DIR [--link-rate N] [--gpws fixed|legacy] [--failed-transfer requeue|legacy] [--app-version V] [--log-level LEVEL]
                            [--log-format logfmt|json]
@@ -121,7 +121,7 @@ public enum DaemonMain {
         try parsed.value("home") ?? DeviceEnvironment.value(DeviceEnvironment.home) ?? parsed.required("home")
     }
 
-    public static func phone(_ arguments: [String]) -> Int32 {
+    package static func phone(_ arguments: [String]) -> Int32 {
         let tool = "phone-daemon"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
         if let status = complete(arguments, phoneSpecs) { return status }
@@ -173,7 +173,7 @@ public enum DaemonMain {
         }
     }
 
-    public static func watch(_ arguments: [String]) -> Int32 {
+    package static func watch(_ arguments: [String]) -> Int32 {
         let tool = "watch-agent"
         if arguments == ["--version"] { return DaemonCommandLine.printVersion(tool) }
         if let status = complete(arguments, watchSpecs) { return status }

@@ -7,10 +7,10 @@ import RunWayApp
 /// RunWay's phone and watch as devices: the device's process (`DeviceHost`: the WatchConnectivity
 /// service, the control socket, the OS's services when no `phone-os` runs it) composed with a RunWay app.
 /// The only place that knows both: the device layer imports no app, the app no device internals.
-public enum RunWayDevice {
+package enum RunWayDevice {
     /// Runs one device with the app `launch` builds and launches (its store, model, delegate,
     /// activation) until SIGTERM; returns the exit status.
-    public static func run(
+    package static func run(
         _ configuration: DeviceHost.Configuration, activation: PhoneActivation?, bundleID: String,
         launch: @escaping (AppContext) throws -> AnyObject
     ) throws -> Int32 {

@@ -24,7 +24,7 @@ public final class DevicePair {
     public enum Device: String, Sendable { case phone, watch }
 
     /// The pair underneath (the homes, the processes, the CLI), for what this class does not wrap.
-    public let pair: SimulatedPair
+    package let pair: SimulatedPair
     public let phoneApp: String?
     public let watchApp: String?
     public var phoneHome: String { pair.phoneHome }
@@ -168,24 +168,57 @@ public final class DevicePair {
     }
 
     /// Finds phone-os, watch-agent and runway: `RUNWAY_BIN_DIR`, next to the tests (this package's own
-    /// suite), else this package's build directory — built once if it is not there (a package that
-    /// depends on this one by path builds only the libraries it uses).
+    /// suite), else builds them (`located`).
     static func locateBinaries() throws {
         if ProcessInfo.processInfo.environment["RUNWAY_BIN_DIR"] != nil { return }
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         if FileManager.default.isExecutableFile(atPath: runner + "/phone-os") { return }
+        setenv("RUNWAY_BIN_DIR", try located.get(), 1)
+    }
+
+    /// The simulator's binaries built from the RunWay Pair your package depends on, once per test run (a
+    /// null build after the first), into a scratch path of their own under your package's `.build`
+    /// (`.build/runway-pair`): never in the dependency's directory, which for a versioned dependency is
+    /// SwiftPM's checkout. Said in one line on stderr. Tests that run at once share the one build.
+    static let located: Result<String, HarnessError> = Result {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-        let built = root + "/.build/debug"
-        let products = ["phone-os", "phone-daemon", "watch-os", "watch-agent", "runway"]
-        if !products.allSatisfy({ FileManager.default.isExecutableFile(atPath: built + "/" + $0) }) {
-            FileHandle.standardError.write(Data("DevicePair: building the simulator's binaries in \(root) (once)\n".utf8))
-            let swift = Process()
-            swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            swift.arguments = ["swift", "build", "--package-path", root]
+        let scratch = scratchPath()
+        FileHandle.standardError.write(
+            Data("DevicePair: building the simulator's binaries from \(root) into \(scratch) (once per test run; RUNWAY_BIN_DIR=DIR uses DIR's)\n".utf8))
+        let swift = Process()
+        swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        swift.arguments = ["swift", "build", "--package-path", root, "--scratch-path", scratch]
+        let log = scratch + ".log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let output = FileHandle(forWritingAtPath: log)
+        swift.standardOutput = output
+        swift.standardError = output
+        do {
             try swift.run()
-            swift.waitUntilExit()
-            guard swift.terminationStatus == 0 else { throw HarnessError("swift build --package-path \(root) failed") }
+        } catch {
+            throw HarnessError("cannot run swift build: \(error)")
         }
-        setenv("RUNWAY_BIN_DIR", built, 1)
+        swift.waitUntilExit()
+        try? output?.close()
+        guard swift.terminationStatus == 0 else { throw HarnessError("swift build --package-path \(root) --scratch-path \(scratch) failed: see \(log)") }
+        let built = scratch + "/debug"
+        guard binaries.allSatisfy({ FileManager.default.isExecutableFile(atPath: built + "/" + $0) }) else {
+            throw HarnessError("swift build --scratch-path \(scratch) did not build \(binaries.joined(separator: ", ")) in \(built)")
+        }
+        return built
+    }.mapError { $0 as? HarnessError ?? HarnessError("\($0)") }
+
+    /// The executables a pair runs.
+    static let binaries = ["phone-os", "phone-daemon", "watch-os", "watch-agent", "runway"]
+
+    /// `.build/runway-pair` in the package whose tests run (the nearest `.build` above the test runner),
+    /// else one in the temporary directory.
+    static func scratchPath() -> String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.path != "/" {
+            if directory.lastPathComponent == ".build" { return directory.appendingPathComponent("runway-pair").path }
+            directory = directory.deletingLastPathComponent()
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("runway-pair-\(getuid())").path
     }
 }

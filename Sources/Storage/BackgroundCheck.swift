@@ -11,8 +11,8 @@ import Synchronization
 /// `StoreHealth` — from then on nothing is committed, checkpointed or acknowledged — before the owner's
 /// thread has even heard. `descriptor` becomes readable when the check is over (one byte on a pipe, for
 /// the owner's event loop); `outcome` then says how it went.
-public final class BackgroundCheck: @unchecked Sendable {
-    public enum Outcome: Sendable, Equatable {
+package final class BackgroundCheck: @unchecked Sendable {
+    package enum Outcome: Sendable, Equatable {
         case healthy(milliseconds: Double)
         case damaged(String)
         /// The check could not finish (stopped at shutdown, or SQLite failed): it vouches for nothing.
@@ -20,7 +20,7 @@ public final class BackgroundCheck: @unchecked Sendable {
     }
 
     /// Readable once the check is over.
-    public let descriptor: Int32
+    package let descriptor: Int32
     private let writeEnd: Int32
     private let path: String
     private let health: StoreHealth
@@ -34,7 +34,7 @@ public final class BackgroundCheck: @unchecked Sendable {
     private var started = false
 
     /// Starts checking the store at `path`; damage found is recorded in `health` at once.
-    public init(path: String, health: StoreHealth) throws(StorageError) {
+    package init(path: String, health: StoreHealth) throws(StorageError) {
         self.path = path
         self.health = health
         var ends: [Int32] = [-1, -1]
@@ -64,10 +64,10 @@ public final class BackgroundCheck: @unchecked Sendable {
     }
 
     /// How the check went; nil while it runs.
-    public var outcome: Outcome? { result.withLock { $0 } }
+    package var outcome: Outcome? { result.withLock { $0 } }
 
     /// Interrupts the check if it still runs, waits for its thread and closes the pipe. Idempotent.
-    public func stop() {
+    package func stop() {
         guard started else { return }
         started = false
         stopping.store(true, ordering: .releasing)

@@ -23,15 +23,15 @@ import Synchronization
 ///
 /// Every store a device writes in a loop gets one (`Database.checkpointInBackground()`): the
 /// WatchConnectivity service's and the app's own.
-public final class Checkpointer: @unchecked Sendable {
+package final class Checkpointer: @unchecked Sendable {
     /// 1,000 pages of 4 KiB, SQLite's own automatic threshold.
-    public static let thresholdBytes = 4_096_000
-    public static let fallbackBytes = 16_384 * 4096
+    package static let thresholdBytes = 4_096_000
+    package static let fallbackBytes = 16_384 * 4096
     /// The thresholds in this store's pages.
     let thresholdFrames: Int32
     let fallbackFrames: Int32
     /// Seconds the thread waits for more work before it exits.
-    public static let defaultLinger = 2.0
+    package static let defaultLinger = 2.0
 
     private let path: String
     /// A store found damaged is not checkpointed: its committed pages stay in the log, not in the file.
@@ -50,7 +50,7 @@ public final class Checkpointer: @unchecked Sendable {
     private weak var owner: Database?
 
     /// Checkpoints `owner`'s database from now on, on a thread started when the log first needs it.
-    public init(owner: Database, linger: Double = Checkpointer.defaultLinger) {
+    package init(owner: Database, linger: Double = Checkpointer.defaultLinger) {
         self.path = owner.path
         self.health = owner.health
         self.owner = owner
@@ -94,7 +94,7 @@ public final class Checkpointer: @unchecked Sendable {
 
     /// Stops the thread if it runs and waits for it (a checkpoint in progress completes first); none
     /// starts again, and the owner's connection goes back to checkpointing by itself.
-    public func stop() {
+    package func stop() {
         let joining: pthread_t? = locked {
             guard !stopping else { return nil }
             stopping = true

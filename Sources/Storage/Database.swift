@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Opened in WAL mode with `synchronous=FULL`: a committed transaction survives a process crash and an
 /// OS crash or power loss. Statements are cached by their SQL, so the hot path prepares nothing.
-public final class Database {
-    public enum Durability: String, Sendable {
+package final class Database {
+    package enum Durability: String, Sendable {
         /// fsync on every commit: survives power loss. The default.
         case full = "FULL"
         /// No fsync on commit in WAL mode: survives a process crash, not an OS crash.
@@ -15,17 +15,17 @@ public final class Database {
     }
 
     let handle: OpaquePointer
-    public let path: String
+    package let path: String
     private var statementCache: [String: Statement] = [:]
     private var literalCache: [Int: Statement] = [:]
-    public private(set) var durability: Durability = .full
+    package private(set) var durability: Durability = .full
     private var isClosed = false
-    public var isOpen: Bool { !isClosed }
+    package var isOpen: Bool { !isClosed }
     /// The last statement error since the transaction began: why SQLite rolled it back on its own.
-    public internal(set) var lastStatementError: StorageError?
+    package internal(set) var lastStatementError: StorageError?
     /// How many transactions `begin` has opened on this connection: what a cache valid for one
     /// transaction keys on (one rolled back leaves the next with a new number).
-    public private(set) var transactionsBegun: UInt64 = 0
+    package private(set) var transactionsBegun: UInt64 = 0
     /// Whether the store is a file (not in memory): another connection to `path` reaches it.
     ///
     /// No descriptor of our own is ever opened on the store's file: closing *any* descriptor of a file
@@ -39,13 +39,13 @@ public final class Database {
     /// still linked is asked of SQLite (`SQLITE_FCNTL_HAS_MOVED`).
     let hasFile: Bool
     /// Called once when the store file is found unlinked (see `isStillLinked`).
-    public var onUnlinked: ((String) -> Void)?
+    package var onUnlinked: ((String) -> Void)?
     private var unlinkReported = false
     /// Whether the store has been found damaged; shared with its checkpointer and background check.
-    public let health = StoreHealth()
+    package let health = StoreHealth()
     /// Called once, on this connection's thread, when a transaction meets the store's damage (found by
     /// the background check, or reported by SQLite as corruption).
-    public var onDamaged: ((String) -> Void)?
+    package var onDamaged: ((String) -> Void)?
     private var damageReported = false
     /// Copies the log into the file off this connection's thread (`checkpointInBackground`), stopped by `close()`.
     private var checkpointer: Checkpointer?
@@ -53,7 +53,7 @@ public final class Database {
     /// Opens (creating) the store at `path` in WAL mode, FULL. `readOnly`: an existing store, for a
     /// reader that must change nothing (not even a checkpoint when it closes). `pageSize`: the page size
     /// of a store this call creates (a power of two, 512 to 65,536); an existing store keeps its own.
-    public init(path: String, readOnly: Bool = false, pageSize: Int? = nil, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
+    package init(path: String, readOnly: Bool = false, pageSize: Int? = nil, busyTimeoutMilliseconds: Int32 = 5000) throws(StorageError) {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         SQLiteLibrary.prepare()
@@ -108,10 +108,10 @@ public final class Database {
     }
 
     /// The bytes of heap this connection's page cache holds (`SQLITE_DBSTATUS_CACHE_USED`).
-    public var cachedPageBytes: Int { heapStatus(SQLITE_DBSTATUS_CACHE_USED) }
+    package var cachedPageBytes: Int { heapStatus(SQLITE_DBSTATUS_CACHE_USED) }
 
     /// The bytes of heap this connection's prepared statements hold (`SQLITE_DBSTATUS_STMT_USED`).
-    public var statementBytes: Int { heapStatus(SQLITE_DBSTATUS_STMT_USED) }
+    package var statementBytes: Int { heapStatus(SQLITE_DBSTATUS_STMT_USED) }
 
     private func heapStatus(_ counter: Int32) -> Int {
         var current: Int32 = 0
@@ -121,11 +121,11 @@ public final class Database {
     }
 
     /// What `releaseIdleMemory` gave back, in bytes of SQLite's heap.
-    public struct Released: Sendable {
+    package struct Released: Sendable {
         /// The pages the connections' caches held.
-        public var cachedPages = 0
+        package var cachedPages = 0
         /// The statements they had prepared and cached (`statement(_:)`), prepared again at next use.
-        public var statements = 0
+        package var statements = 0
     }
 
     /// Gives SQLite's cached pages back (`sqlite3_db_release_memory`) and finalizes the statements it
@@ -135,7 +135,7 @@ public final class Database {
     /// stay with their owners. Nothing changes but memory; not to be called inside a transaction of this
     /// thread's, nor while a cached statement is being stepped.
     @discardableResult
-    public static func releaseIdleMemory() -> Released {
+    package static func releaseIdleMemory() -> Released {
         let me = pthread_self()
         let mine = openConnections.withLock { $0.values.filter { pthread_equal($0.thread, me) != 0 }.compactMap(\.database) }
         var released = Released()
@@ -151,7 +151,7 @@ public final class Database {
     }
 
     /// Finalizes every cached statement and closes the connection. Idempotent.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         checkpointer?.stop()
         checkpointer = nil
@@ -170,7 +170,7 @@ public final class Database {
     /// started when the log first needs it, gone after two seconds without work), never inside one of
     /// this connection's commits; `close()` stops it. For a store written in a loop
     /// that must not stall (the session's, an app's).
-    public func checkpointInBackground() throws(StorageError) {
+    package func checkpointInBackground() throws(StorageError) {
         guard checkpointer == nil, !isClosed else { return }
         checkpointer = Checkpointer(owner: self)
     }
@@ -181,7 +181,7 @@ public final class Database {
     /// hold it open still takes every write and commit — into a file nobody will open again. SQLite
     /// answers from its own descriptor's inode and one `stat` of the path (`SQLITE_FCNTL_HAS_MOVED`):
     /// cheap enough for every commit and acknowledgement, and no descriptor of ours (see `hasFile`).
-    public var isStillLinked: Bool {
+    package var isStillLinked: Bool {
         guard hasFile, !isClosed else { return true }
         var moved: Int32 = 0
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else { return false }
@@ -189,14 +189,14 @@ public final class Database {
     }
 
     /// Says once, through `onUnlinked`, that the store file was found unlinked.
-    public func reportUnlinked(during operation: String) {
+    package func reportUnlinked(during operation: String) {
         guard !unlinkReported else { return }
         unlinkReported = true
         onUnlinked?("the store file \(path) was unlinked while open (found while \(operation))")
     }
 
     /// Throws (and reports) if the store file is no longer linked: a commit into it would be lost.
-    public func requireStillLinked(_ operation: String) throws(StorageError) {
+    package func requireStillLinked(_ operation: String) throws(StorageError) {
         guard isStillLinked else {
             reportUnlinked(during: operation)
             throw StorageError(
@@ -205,7 +205,7 @@ public final class Database {
     }
 
     /// Throws (and reports, once) if the store has been found damaged: nothing more is committed to it.
-    public func requireHealthy(_ operation: String) throws(StorageError) {
+    package func requireHealthy(_ operation: String) throws(StorageError) {
         guard health.isDamaged else { return }
         let found = health.damage ?? "damage"
         reportDamaged(found)
@@ -222,13 +222,13 @@ public final class Database {
     // MARK: - Statements
 
     /// Runs one or more statements that return no rows.
-    public func execute(_ sql: String) throws(StorageError) {
+    package func execute(_ sql: String) throws(StorageError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code, "execute", sql: sql) }
     }
 
     /// A new prepared statement, owned by the caller (and finalized by `close()` if still held then).
-    public func prepare(_ sql: String) throws(StorageError) -> Statement {
+    package func prepare(_ sql: String) throws(StorageError) -> Statement {
         let statement = try Statement(database: self, sql: sql)
         if handedOut.count >= 64 { handedOut.removeAll { $0.statement == nil } }
         handedOut.append(WeakStatement(statement: statement))
@@ -240,7 +240,7 @@ public final class Database {
     private var handedOut: [WeakStatement] = []
 
     /// The cached prepared statement for `sql`, reset and ready to bind.
-    public func statement(_ sql: String) throws(StorageError) -> Statement {
+    package func statement(_ sql: String) throws(StorageError) -> Statement {
         if let cached = statementCache[sql] {
             cached.reset()
             return cached
@@ -252,7 +252,7 @@ public final class Database {
 
     /// The cached prepared statement for a literal `sql`: keyed by the literal's address, so the hot
     /// path never hashes the SQL text.
-    public func statement(literal sql: StaticString) throws(StorageError) -> Statement {
+    package func statement(literal sql: StaticString) throws(StorageError) -> Statement {
         let key = Int(bitPattern: sql.utf8Start)
         if let cached = literalCache[key] {
             cached.reset()
@@ -264,20 +264,20 @@ public final class Database {
     }
 
     /// The first column of the first row of `sql`, as an integer (0 if there is no row).
-    public func scalarInt(_ sql: String) throws(StorageError) -> Int64 {
+    package func scalarInt(_ sql: String) throws(StorageError) -> Int64 {
         let statement = try statement(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.int64(at: 0) : 0
     }
 
-    public func scalarString(_ sql: String) throws(StorageError) -> String {
+    package func scalarString(_ sql: String) throws(StorageError) -> String {
         let statement = try prepare(sql)
         return try statement.step() ? statement.string(at: 0) : ""
     }
 
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     // MARK: - Transactions
 
@@ -286,7 +286,7 @@ public final class Database {
     ///
     /// A store found damaged takes no transaction at all; SQLite reporting corruption inside one marks the
     /// store damaged (`health`) before the error goes on.
-    public func transaction<R>(_ body: () throws -> R) throws -> R {
+    package func transaction<R>(_ body: () throws -> R) throws -> R {
         try begin()
         do {
             let result = try body()
@@ -311,7 +311,7 @@ public final class Database {
     /// (`commit`) or rolls it back (`rollback`); prefer `transaction` wherever one scope holds the work.
     ///
     /// A store found damaged takes no transaction (`requireHealthy`).
-    public func begin() throws(StorageError) {
+    package func begin() throws(StorageError) {
         try requireHealthy("begin")
         try execute("BEGIN IMMEDIATE")
         transactionsBegun &+= 1
@@ -320,7 +320,7 @@ public final class Database {
 
     /// Commits the open transaction: checked first that it is still open and the file still linked
     /// (a commit into an unlinked store would be lost); on failure the transaction is rolled back.
-    public func commit() throws(StorageError) {
+    package func commit() throws(StorageError) {
         do {
             try requireTransaction("commit")
             try requireStillLinked("commit")
@@ -334,12 +334,12 @@ public final class Database {
     }
 
     /// Rolls the open transaction back, if any.
-    public func rollback() { rollbackIfNeeded() }
+    package func rollback() { rollbackIfNeeded() }
 
     /// Throws unless a transaction is open. SQLite rolls a transaction back by itself after some errors
     /// (a full disk, an I/O error); a write that must be part of the transaction checks first, or it
     /// would quietly commit on its own.
-    public func requireTransaction(_ operation: String) throws(StorageError) {
+    package func requireTransaction(_ operation: String) throws(StorageError) {
         guard isInTransaction else {
             // Carry the cause (a full disk, an I/O error) so callers can tell what happened.
             let cause = lastStatementError
@@ -351,12 +351,12 @@ public final class Database {
     }
 
     /// Rolls back the open transaction, if SQLite has not already done so (it does for some errors).
-    public func rollbackIfNeeded() {
+    package func rollbackIfNeeded() {
         if isInTransaction { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 
     /// Runs `body` with commits at `durability`, then back to what it was.
-    public func with<R>(_ durability: Durability, _ body: () throws -> R) throws -> R {
+    package func with<R>(_ durability: Durability, _ body: () throws -> R) throws -> R {
         let previous = self.durability
         try setDurability(durability)
         defer { try? setDurability(previous) }
@@ -364,7 +364,7 @@ public final class Database {
     }
 
     /// Sets how hard commits push to the disk from now on (see `Durability`).
-    public func setDurability(_ durability: Durability) throws(StorageError) {
+    package func setDurability(_ durability: Durability) throws(StorageError) {
         guard durability != self.durability else { return }
         try execute("PRAGMA synchronous=\(durability.rawValue)")
         self.durability = durability
@@ -372,14 +372,14 @@ public final class Database {
 
     /// Caps the database file at `pages` pages: a commit that needs more fails with `SQLITE_FULL`, as on
     /// a full disk. For fault-injection tests.
-    public func setMaximumPageCount(_ pages: Int) throws(StorageError) {
+    package func setMaximumPageCount(_ pages: Int) throws(StorageError) {
         _ = try scalarString("PRAGMA max_page_count=\(pages)")
     }
 
     // MARK: - Health
 
     /// `PRAGMA quick_check` (or `integrity_check` when `thorough`): nil when healthy, else the problems.
-    public func check(thorough: Bool = false) throws(StorageError) -> String? {
+    package func check(thorough: Bool = false) throws(StorageError) -> String? {
         let statement = try prepare(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check")
         var lines: [String] = []
         while try statement.step() { lines.append(statement.string(at: 0)) }

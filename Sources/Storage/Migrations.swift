@@ -1,11 +1,11 @@
 import CSQLite
 
 /// One schema change, identified by a stable id such as `"connectivity.1"`.
-public struct Migration: Sendable {
-    public let id: String
-    public let sql: String
+package struct Migration: Sendable {
+    package let id: String
+    package let sql: String
 
-    public init(_ id: String, _ sql: String) {
+    package init(_ id: String, _ sql: String) {
         self.id = id
         self.sql = sql
     }
@@ -25,8 +25,8 @@ public struct Migration: Sendable {
 /// connection that churn left the heap fragmented for the daemon's life (a first start's idle
 /// phone-daemon held ~150 kB more heap than the same one started again). The caller's connection then
 /// reads the finished schema once.
-public enum Migrator {
-    public static func migrate(_ database: Database, _ migrations: [Migration]) throws {
+package enum Migrator {
+    package static func migrate(_ database: Database, _ migrations: [Migration]) throws {
         let applied = try appliedIDs(database, knowing: migrations)
         guard migrations.contains(where: { !applied.contains($0.id) }) else { return }
         guard database.hasFile else { return try apply(migrations, on: database) }

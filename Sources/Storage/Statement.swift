@@ -3,9 +3,9 @@ import CSQLite
 /// A prepared statement, owned by the `Database` that made it and finalized exactly once.
 ///
 /// Values are bound by 1-based index; columns are read by 0-based index, as in SQLite's C API.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
-    public let sql: String
+    package let sql: String
     private unowned let database: Database
 
     init(database: Database, sql: String) throws(StorageError) {
@@ -34,19 +34,19 @@ public final class Statement {
 
     // MARK: - Binding
 
-    public func bind(_ value: Int64, at index: Int32) throws(StorageError) {
+    package func bind(_ value: Int64, at index: Int32) throws(StorageError) {
         try check(sqlite3_bind_int64(handle, index, value), "bind")
     }
 
-    public func bind(_ value: Int, at index: Int32) throws(StorageError) {
+    package func bind(_ value: Int, at index: Int32) throws(StorageError) {
         try bind(Int64(value), at: index)
     }
 
-    public func bind(_ value: Double, at index: Int32) throws(StorageError) {
+    package func bind(_ value: Double, at index: Int32) throws(StorageError) {
         try check(sqlite3_bind_double(handle, index, value), "bind")
     }
 
-    public func bind(_ value: String, at index: Int32) throws(StorageError) {
+    package func bind(_ value: String, at index: Int32) throws(StorageError) {
         var text = value
         let code = text.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) {
@@ -56,7 +56,7 @@ public final class Statement {
         try check(code, "bind")
     }
 
-    public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) throws(StorageError) {
+    package func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) throws(StorageError) {
         // A zero-length blob still needs a non-null pointer, or SQLite stores NULL.
         let code =
             bytes.count == 0
@@ -65,7 +65,7 @@ public final class Statement {
         try check(code, "bind")
     }
 
-    public func bind(blob bytes: [UInt8], at index: Int32) throws(StorageError) {
+    package func bind(blob bytes: [UInt8], at index: Int32) throws(StorageError) {
         let code = bytes.withUnsafeBytes { raw in
             raw.count == 0
                 ? sqlite3_bind_zeroblob(handle, index, 0)
@@ -74,7 +74,7 @@ public final class Statement {
         try check(code, "bind")
     }
 
-    public func bindNull(at index: Int32) throws(StorageError) {
+    package func bindNull(at index: Int32) throws(StorageError) {
         try check(sqlite3_bind_null(handle, index), "bind")
     }
 
@@ -82,7 +82,7 @@ public final class Statement {
 
     /// Advances to the next row: true while a row is available, false when done.
     @discardableResult
-    public func step() throws(StorageError) -> Bool {
+    package func step() throws(StorageError) -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -96,49 +96,49 @@ public final class Statement {
     }
 
     /// Runs a statement that returns no rows, then resets it for reuse.
-    public func run() throws(StorageError) {
+    package func run() throws(StorageError) {
         defer { reset() }
         while try step() {}
     }
 
     /// Resets the statement and clears its bindings, ready for the next use.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     // MARK: - Columns
 
-    public func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    public func int(at column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
-    public func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
-    public func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func int(at column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    package func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    package func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
-    public func string(at column: Int32) -> String {
+    package func string(at column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
-    public func optionalString(at column: Int32) -> String? {
+    package func optionalString(at column: Int32) -> String? {
         isNull(at: column) ? nil : string(at: column)
     }
 
     /// How many columns a row of this statement has.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// A column's name: its `AS` name, else the column's own.
-    public func columnName(at column: Int32) -> String {
+    package func columnName(at column: Int32) -> String {
         guard let name = sqlite3_column_name(handle, column) else { return "" }
         return String(cString: name)
     }
 
     /// The storage class of a column's value in the current row.
-    public enum ColumnType: Sendable {
+    package enum ColumnType: Sendable {
         case integer, real, text, blob, null
     }
 
-    public func columnType(at column: Int32) -> ColumnType {
+    package func columnType(at column: Int32) -> ColumnType {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: .integer
         case SQLITE_FLOAT: .real
@@ -149,13 +149,13 @@ public final class Statement {
     }
 
     /// The column's bytes, valid only inside `body` (no copy).
-    public func withBlob<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBlob<R>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let pointer = sqlite3_column_blob(handle, column)
         let count = Int(sqlite3_column_bytes(handle, column))
         return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
     }
 
-    public func blob(at column: Int32) -> [UInt8] {
+    package func blob(at column: Int32) -> [UInt8] {
         withBlob(at: column) { Array($0) }
     }
 

@@ -2,14 +2,14 @@ import CSQLite
 
 /// A failed SQLite call, with the context needed to act on it: the result code (`catch` matches on
 /// `kind`), SQLite's message, the operation, and the statement's SQL — never the bound values.
-public struct StorageError: Error, CustomStringConvertible, Sendable {
-    public let resultCode: Int32
-    public let extendedCode: Int32
-    public let message: String
-    public let operation: String
-    public let sql: String?
+package struct StorageError: Error, CustomStringConvertible, Sendable {
+    package let resultCode: Int32
+    package let extendedCode: Int32
+    package let message: String
+    package let operation: String
+    package let sql: String?
 
-    public init(resultCode: Int32, extendedCode: Int32? = nil, message: String, operation: String, sql: String? = nil) {
+    package init(resultCode: Int32, extendedCode: Int32? = nil, message: String, operation: String, sql: String? = nil) {
         self.resultCode = resultCode < 0 ? resultCode : resultCode & 0xFF
         self.extendedCode = extendedCode ?? resultCode
         self.message = message
@@ -17,7 +17,7 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
         self.sql = sql
     }
 
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The disk or the database's page limit is full (`SQLITE_FULL`).
         case full
         /// The operating system reported an I/O error (`SQLITE_IOERR`).
@@ -35,7 +35,7 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
         case other
     }
 
-    public var kind: Kind {
+    package var kind: Kind {
         switch resultCode {
         case SQLITE_FULL: .full
         case SQLITE_IOERR: .ioError
@@ -49,14 +49,14 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     }
 
     /// A storage fault that may pass (space freed, I/O retried), as opposed to a bug or bad data.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch kind {
         case .full, .ioError, .busy: true
         default: false
         }
     }
 
-    public var description: String {
+    package var description: String {
         var text = "\(operation): \(message) (SQLite \(extendedCode))"
         if let sql { text += " in \"\(sql.prefix(120))\"" }
         return text

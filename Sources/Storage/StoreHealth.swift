@@ -5,21 +5,21 @@ import Synchronization
 /// checkpointer and its check, on any thread. Once damaged it stays damaged for the life of the
 /// process: nothing more is committed (`Database.transaction`), checkpointed into the file
 /// (`Checkpointer`, and not at close either) or acknowledged (the session's acknowledgement gate).
-public final class StoreHealth: Sendable {
+package final class StoreHealth: Sendable {
     private let damaged = Atomic<Bool>(false)
     private let problems = Mutex<String?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// One atomic load: cheap enough for every commit and acknowledgement.
-    public var isDamaged: Bool { damaged.load(ordering: .acquiring) }
+    package var isDamaged: Bool { damaged.load(ordering: .acquiring) }
 
     /// What was found, once damaged.
-    public var damage: String? { problems.withLock { $0 } }
+    package var damage: String? { problems.withLock { $0 } }
 
     /// Records the damage (the first report wins); true the first time.
     @discardableResult
-    public func markDamaged(_ found: String) -> Bool {
+    package func markDamaged(_ found: String) -> Bool {
         let first = problems.withLock { current in
             guard current == nil else { return false }
             current = found

@@ -1,12 +1,12 @@
 // MARK: - Sparkline
 
 /// One line of eight block heights, `▁▂▃▄▅▆▇█` (ASCII: `_.-=*#`), a blank for a missing value.
-public enum Sparkline {
+package enum Sparkline {
     static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
     static let asciiBlocks: [Character] = ["_", ".", "-", "=", "*", "#"]
 
     /// Exactly `values.count` characters. `floor` widens the scale (0 for counts, so a flat 500 is full).
-    public static func render(_ values: [Double?], floor: Double? = nil, style: GlyphStyle = .unicode) -> String {
+    package static func render(_ values: [Double?], floor: Double? = nil, style: GlyphStyle = .unicode) -> String {
         let glyphs = style == .unicode ? blocks : asciiBlocks
         guard let scale = Scale(values, floor: floor) else { return String(repeating: " ", count: values.count) }
         return String(
@@ -23,15 +23,15 @@ public enum Sparkline {
 
 /// A line chart in braille (each cell 2 × 4 dots) or ASCII (`*`), with the high and low values written
 /// on the left axis. Always `height` lines of the same display width, whatever the values.
-public struct LineChart: Sendable {
-    public var width: Int
-    public var height: Int
-    public var style: GlyphStyle
+package struct LineChart: Sendable {
+    package var width: Int
+    package var height: Int
+    package var style: GlyphStyle
     /// Draws high values at the bottom: pace, where a smaller number is faster.
-    public var inverted: Bool
-    public var label: @Sendable (Double) -> String
+    package var inverted: Bool
+    package var label: @Sendable (Double) -> String
 
-    public init(
+    package init(
         width: Int, height: Int, style: GlyphStyle = .unicode, inverted: Bool = false,
         label: @escaping @Sendable (Double) -> String
     ) {
@@ -42,7 +42,7 @@ public struct LineChart: Sendable {
         self.label = label
     }
 
-    public func render(_ values: [Double?]) -> [String] {
+    package func render(_ values: [Double?]) -> [String] {
         let columns = style == .unicode ? width * 2 : width
         let rows = style == .unicode ? height * 4 : height
         let points = resample(values, into: columns)
@@ -109,14 +109,14 @@ func leftPad(_ text: String, _ columns: Int) -> String {
 // MARK: - Bars
 
 /// Horizontal bars in eighths of a cell (`▏▎▍▌▋▊▉█`, ASCII `#`), one per row, the longest `width` cells.
-public enum Bars {
+package enum Bars {
     static let eighths: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
 
-    public struct Row: Sendable {
-        public var label: String
-        public var value: Double?
-        public var text: String
-        public init(label: String, value: Double?, text: String) {
+    package struct Row: Sendable {
+        package var label: String
+        package var value: Double?
+        package var text: String
+        package init(label: String, value: Double?, text: String) {
             self.label = label
             self.value = value
             self.text = text
@@ -125,7 +125,7 @@ public enum Bars {
 
     /// Bars start at `floor` (0 by default): a larger floor shows small differences between similar
     /// values, and the caller says so. A row without a positive finite value has no bar.
-    public static func render(_ rows: [Row], width: Int, floor: Double = 0, style: GlyphStyle = .unicode) -> [String] {
+    package static func render(_ rows: [Row], width: Int, floor: Double = 0, style: GlyphStyle = .unicode) -> [String] {
         let width = min(500, max(1, width))
         let scale = Scale(rows.map(\.value), floor: floor.isFinite ? floor : 0)
         let labelWidth = min(16, rows.map { TextWidth.of($0.label) }.max() ?? 0)

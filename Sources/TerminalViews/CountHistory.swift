@@ -1,14 +1,14 @@
 /// The last minute of two counts as `runway top` polls them, for rates and sparklines. Bounded: points
 /// older than the window are dropped as new ones come, so a `top` left open for a week holds one minute.
-public struct CountHistory: Sendable {
-    public struct Point: Sendable, Equatable {
-        public var seconds: Double
+package struct CountHistory: Sendable {
+    package struct Point: Sendable, Equatable {
+        package var seconds: Double
         /// The watch's outbox depth, the phone's stored count, the watch's last acknowledged transfer:
         /// nil while the device does not answer.
-        public var outbox: Int?
-        public var stored: Int?
-        public var acknowledged: Int?
-        public init(seconds: Double, outbox: Int?, stored: Int?, acknowledged: Int?) {
+        package var outbox: Int?
+        package var stored: Int?
+        package var acknowledged: Int?
+        package init(seconds: Double, outbox: Int?, stored: Int?, acknowledged: Int?) {
             self.seconds = seconds
             self.outbox = outbox
             self.stored = stored
@@ -16,13 +16,13 @@ public struct CountHistory: Sendable {
         }
     }
 
-    public let window: Double
-    public private(set) var points: [Point] = []
+    package let window: Double
+    package private(set) var points: [Point] = []
 
-    public init(window: Double = 60) { self.window = window.isFinite ? min(3600, max(1, window)) : 60 }
+    package init(window: Double = 60) { self.window = window.isFinite ? min(3600, max(1, window)) : 60 }
 
     /// Adds a point; one whose time goes back (a clock that is not monotonic) replaces the history.
-    public mutating func add(_ point: Point) {
+    package mutating func add(_ point: Point) {
         guard point.seconds.isFinite else { return }
         if let last = points.last, point.seconds < last.seconds { points.removeAll() }
         points.append(point)
@@ -32,7 +32,7 @@ public struct CountHistory: Sendable {
 
     /// Per second over the last `seconds` (at least two points with a value, none of them lower than the
     /// one before — a restart or a deletion makes no rate): nil when it cannot be told.
-    public func rate(_ value: KeyPath<Point, Int?>, over seconds: Double = 5) -> Double? {
+    package func rate(_ value: KeyPath<Point, Int?>, over seconds: Double = 5) -> Double? {
         guard let last = points.last else { return nil }
         let recent = points.filter { $0.seconds >= last.seconds - seconds }
         let known = recent.compactMap { point in point[keyPath: value].map { (point.seconds, $0) } }
@@ -43,7 +43,7 @@ public struct CountHistory: Sendable {
 
     /// The counts in `columns` equal slices of the window ending at the last point, each the last value
     /// seen in its slice (a slice no poll fell in keeps the value before it).
-    public func columns(_ value: KeyPath<Point, Int?>, count columns: Int) -> [Double?] {
+    package func columns(_ value: KeyPath<Point, Int?>, count columns: Int) -> [Double?] {
         let columns = min(1000, max(0, columns))
         guard columns > 0, let last = points.last else { return Array(repeating: nil, count: columns) }
         let start = last.seconds - window

@@ -3,19 +3,19 @@
 /// prints what comes back, so every function is tested alone, with any values at all.
 
 /// Unicode blocks and braille, or plain ASCII for a terminal that cannot show them.
-public enum GlyphStyle: Sendable {
+package enum GlyphStyle: Sendable {
     case unicode, ascii
 }
 
 /// Maps values onto 0...1 between a low and a high, for any finite values: huge ones (±1e308, whose
 /// difference overflows), equal ones (a constant series sits in the middle), one value alone.
-public struct Scale: Sendable, Equatable {
-    public let low: Double
-    public let high: Double
+package struct Scale: Sendable, Equatable {
+    package let low: Double
+    package let high: Double
 
     /// The range of the finite values, widened to include `floor` when given (counts start at 0); nil
     /// when there is no finite value at all.
-    public init?(_ values: [Double?], floor: Double? = nil) {
+    package init?(_ values: [Double?], floor: Double? = nil) {
         var low = Double.infinity, high = -Double.infinity
         for case let value? in values where value.isFinite {
             low = Swift.min(low, value)
@@ -27,13 +27,13 @@ public struct Scale: Sendable, Equatable {
         self.high = high
     }
 
-    public init(low: Double, high: Double) {
+    package init(low: Double, high: Double) {
         self.low = low.isFinite ? low : 0
         self.high = high.isFinite ? Swift.max(high, self.low) : Swift.max(self.low, 0)
     }
 
     /// Where `value` falls, 0 (low) to 1 (high), clamped; 0.5 for a constant range or a non-finite value.
-    public func fraction(_ value: Double) -> Double {
+    package func fraction(_ value: Double) -> Double {
         guard value.isFinite, high > low else { return 0.5 }
         let span = high - low
         let result = span.isFinite ? (value - low) / span : (value / 2 - low / 2) / (high / 2 - low / 2)
@@ -41,7 +41,7 @@ public struct Scale: Sendable, Equatable {
     }
 
     /// `fraction` as one of `levels` steps, 0 ..< levels (levels below 1 count as 1).
-    public func level(_ value: Double, levels: Int) -> Int {
+    package func level(_ value: Double, levels: Int) -> Int {
         let top = Swift.max(1, levels) - 1
         return Int((fraction(value) * Double(top)).rounded())
     }
@@ -49,7 +49,7 @@ public struct Scale: Sendable, Equatable {
 
 /// Puts `values` into `count` buckets in order, each the mean of its finite values (nil when it has
 /// none). Fewer values than buckets spread out, leaving empty buckets between them.
-public func resample(_ values: [Double?], into count: Int) -> [Double?] {
+package func resample(_ values: [Double?], into count: Int) -> [Double?] {
     let count = Swift.max(0, count)
     guard count > 0, !values.isEmpty else { return Array(repeating: nil, count: count) }
     var members = [[Double]](repeating: [], count: count)

@@ -2,12 +2,12 @@
 /// fullwidth forms, most emoji) take two, combining marks none (`DisplayWidthTable`). Everything that
 /// boxes or aligns text measures it here — never with `String.count`, which counts `업데이트` as 4 where
 /// the terminal draws 8.
-public enum TextWidth {
-    public static func of(_ text: String) -> Int {
+package enum TextWidth {
+    package static func of(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + width($1) }
     }
 
-    public static func width(_ scalar: Unicode.Scalar) -> Int {
+    package static func width(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v < 0x300 { return v == 0 ? 0 : 1 }
         if contains(DisplayWidthTable.zero, v) { return 0 }
@@ -31,7 +31,7 @@ public enum TextWidth {
     }
 
     /// `text` cut to at most `columns` display columns (an ellipsis marks a cut), then padded to exactly that.
-    public static func fit(_ text: String, _ columns: Int) -> String {
+    package static func fit(_ text: String, _ columns: Int) -> String {
         let columns = Swift.max(0, columns)
         var out = "", used = 0
         let total = of(text)
@@ -49,14 +49,14 @@ public enum TextWidth {
     }
 
     /// `text` followed by spaces up to `columns` display columns (never cut).
-    public static func pad(_ text: String, _ columns: Int) -> String {
+    package static func pad(_ text: String, _ columns: Int) -> String {
         text + String(repeating: " ", count: Swift.max(0, columns - of(text)))
     }
 
     /// `text` broken into lines of at most `columns` display columns: at spaces where there are some, and
     /// between any two characters where a word is wider than the line (Japanese has no spaces). Each line
     /// of `text` (`\n`) starts a new one; an empty line stays.
-    public static func wrap(_ text: String, _ columns: Int) -> [String] {
+    package static func wrap(_ text: String, _ columns: Int) -> [String] {
         let columns = Swift.max(1, columns)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {

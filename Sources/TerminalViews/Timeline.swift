@@ -2,27 +2,27 @@ import JSONText
 
 /// What one poll saw of one device: whether its daemon answered, which process it was, and its count
 /// (the watch's outbox depth, the phone's stored flights).
-public struct DeviceSample: Sendable, Equatable {
-    public var up: Bool
-    public var pid: Int?
-    public var count: Int?
+package struct DeviceSample: Sendable, Equatable {
+    package var up: Bool
+    package var pid: Int?
+    package var count: Int?
 
-    public init(up: Bool, pid: Int? = nil, count: Int? = nil) {
+    package init(up: Bool, pid: Int? = nil, count: Int? = nil) {
         self.up = up
         self.pid = pid
         self.count = up ? count : nil
     }
 
-    public static let down = DeviceSample(up: false)
+    package static let down = DeviceSample(up: false)
 }
 
 /// A daemon going away or coming back, as two polls show it.
-public enum Transition: String, Sendable, Equatable {
+package enum Transition: String, Sendable, Equatable {
     case down, up
 
     /// Down when it stops answering; up when it answers again; both when it answers as another process
     /// (killed and relaunched between two polls — its pid says so).
-    public static func between(_ before: DeviceSample?, _ after: DeviceSample) -> [Transition] {
+    package static func between(_ before: DeviceSample?, _ after: DeviceSample) -> [Transition] {
         guard let before else { return [] }
         switch (before.up, after.up) {
         case (true, false): return [.down]
@@ -35,44 +35,44 @@ public enum Transition: String, Sendable, Equatable {
 
 /// A recorded scenario: the watch's outbox depth and the phone's stored count over time, sampled by
 /// `runway timeline record`, with the moments a daemon went down or came up.
-public struct Timeline: Sendable {
-    public struct Sample: Sendable, Equatable {
+package struct Timeline: Sendable {
+    package struct Sample: Sendable, Equatable {
         /// Seconds since the recording began.
-        public var seconds: Double
-        public var watch: DeviceSample
-        public var phone: DeviceSample
-        public init(seconds: Double, watch: DeviceSample, phone: DeviceSample) {
+        package var seconds: Double
+        package var watch: DeviceSample
+        package var phone: DeviceSample
+        package init(seconds: Double, watch: DeviceSample, phone: DeviceSample) {
             self.seconds = seconds
             self.watch = watch
             self.phone = phone
         }
     }
 
-    public struct Mark: Sendable, Equatable {
-        public var seconds: Double
-        public var device: String
-        public var transition: Transition
+    package struct Mark: Sendable, Equatable {
+        package var seconds: Double
+        package var device: String
+        package var transition: Transition
         /// The new process's pid for `up`, the old one's for `down`.
-        public var pid: Int?
+        package var pid: Int?
     }
 
-    public var pair: String
-    public var intervalMilliseconds: Int
-    public var samples: [Sample]
+    package var pair: String
+    package var intervalMilliseconds: Int
+    package var samples: [Sample]
 
-    public init(pair: String, intervalMilliseconds: Int, samples: [Sample]) {
+    package init(pair: String, intervalMilliseconds: Int, samples: [Sample]) {
         self.pair = pair
         self.intervalMilliseconds = intervalMilliseconds
         self.samples = samples
     }
 
     /// The last sample's time (0 for none, or for a time that is not a finite number).
-    public var duration: Double {
+    package var duration: Double {
         guard let last = samples.last?.seconds, last.isFinite else { return 0 }
         return max(0, last)
     }
 
-    public var marks: [Mark] {
+    package var marks: [Mark] {
         var marks: [Mark] = []
         for (index, sample) in samples.enumerated() where index > 0 {
             let previous = samples[index - 1]
@@ -89,8 +89,8 @@ public struct Timeline: Sendable {
     }
 
     /// The last count each device reported (nil if it never answered).
-    public var finalWatchOutbox: Int? { samples.last { $0.watch.up }?.watch.count }
-    public var finalPhoneStored: Int? { samples.last { $0.phone.up }?.phone.count }
+    package var finalWatchOutbox: Int? { samples.last { $0.watch.up }?.watch.count }
+    package var finalPhoneStored: Int? { samples.last { $0.phone.up }?.phone.count }
 
     // MARK: - The file
 
@@ -99,14 +99,14 @@ public struct Timeline: Sendable {
     ///
     ///     {"runwayTimeline":1,"pair":"default","intervalMs":100}
     ///     {"t":0.1,"watch":{"up":true,"pid":812,"count":500},"phone":{"up":false}}
-    public static func headerLine(pair: String, intervalMilliseconds: Int, phone: String, watch: String, startedAt: String) -> String {
+    package static func headerLine(pair: String, intervalMilliseconds: Int, phone: String, watch: String, startedAt: String) -> String {
         JSONValue.object([
             "runwayTimeline": .integer(1), "pair": .string(pair), "intervalMs": .integer(Int64(intervalMilliseconds)),
             "phone": .string(phone), "watch": .string(watch), "startedAt": .string(startedAt),
         ]).text
     }
 
-    public static func sampleLine(_ sample: Sample) -> String {
+    package static func sampleLine(_ sample: Sample) -> String {
         func device(_ d: DeviceSample) -> JSONValue {
             var fields: [String: JSONValue] = ["up": .bool(d.up)]
             if let pid = d.pid { fields["pid"] = .integer(Int64(pid)) }
@@ -117,13 +117,13 @@ public struct Timeline: Sendable {
         return JSONValue.object(["t": .number(Double(milliseconds) / 1000), "watch": device(sample.watch), "phone": device(sample.phone)]).text
     }
 
-    public struct FormatError: Error, CustomStringConvertible {
-        public let description: String
+    package struct FormatError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Parses a timeline file; a line that is not what `runway timeline record` writes is an error naming it.
     /// Every number has a range: times 0 to 10^7 s, not going back; pids 1 to 2^31-1; counts 0 to 10^9.
-    public static func parse(_ text: String) throws(FormatError) -> Timeline {
+    package static func parse(_ text: String) throws(FormatError) -> Timeline {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
         guard let first = lines.next(), let header = try? JSONValue(parsing: Array(first.utf8)),
             header["runwayTimeline"]?.intValue == 1

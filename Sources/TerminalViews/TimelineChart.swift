@@ -1,7 +1,7 @@
 /// The timeline in a terminal: the watch's outbox depth (●) and the phone's stored count (■) on one
 /// count axis over time, with a dotted column and a mark under the axis where a daemon went down (✕) or
 /// came up (▲). A device that did not answer leaves a gap: its count is not known then.
-public enum TimelineChart {
+package enum TimelineChart {
     struct Glyphs {
         let watch, phone, both, rule, down, up, restart: Character
         let axis, corner, tick, line: Character
@@ -16,7 +16,7 @@ public enum TimelineChart {
 
     /// Always a chart `height` rows high and `width` columns wide (plus the axis), then the legend, the
     /// marks in words and the final counts. Width 10 to 500, height 3 to 100.
-    public static func render(_ timeline: Timeline, width: Int, height: Int, style: GlyphStyle = .unicode) -> [String] {
+    package static func render(_ timeline: Timeline, width: Int, height: Int, style: GlyphStyle = .unicode) -> [String] {
         let g = style == .unicode ? unicode : ascii
         let width = min(500, max(10, width)), height = min(100, max(3, height))
         let duration = timeline.duration

@@ -1,8 +1,8 @@
 /// The timeline as an SVG picture, written by hand: two polylines on one count axis, a dashed vertical
 /// line with a label at each mark, a legend. Well-formed XML for any timeline (text is escaped, every
 /// number finite).
-public enum TimelineSVG {
-    public static func render(_ timeline: Timeline, title: String? = nil) -> String {
+package enum TimelineSVG {
+    package static func render(_ timeline: Timeline, title: String? = nil) -> String {
         let width = 800.0, height = 360.0
         let left = 64.0, right = 20.0, top = 48.0, bottom = 64.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
@@ -95,7 +95,7 @@ public enum TimelineSVG {
         return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
     }
 
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

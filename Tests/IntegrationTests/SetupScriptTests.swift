@@ -3,15 +3,16 @@ import Glibc
 import PairTesting
 import Testing
 
-/// `scripts/setup` (run by `scripts/test`) with two packages missing, on a PATH of stand-ins: `apt-get`
-/// only writes down how it was called. It asks on a terminal, installs without asking in CI or with
-/// --yes, and with neither says what is missing and exits 1.
+/// `scripts/setup` (run by `scripts/test` and every other script, each saying what it is for) with packages
+/// missing, on a PATH of stand-ins: `apt-get` only writes down how it was called. It asks on a terminal,
+/// installs without asking in CI or with --yes, and with neither says what is missing and exits 1; it asks
+/// only for what the caller uses (the demo runs without zsh and fish).
 @Suite struct SetupScriptTests {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/setup").path
 
-    /// A directory of stand-ins: swift, pkg-config (SQLite's files present), id (root: no sudo), bash,
-    /// apt-get (records its arguments). No sqlite3, no systemd-socket-activate, no zsh, no fish.
+    /// A directory of stand-ins: swift, pkg-config (SQLite's and libcrypto's files present), id (root: no
+    /// sudo), bash, apt-get (records its arguments). No sqlite3, jq, git, systemd-socket-activate, zsh, fish.
     func standIns() throws -> (bin: String, record: String) {
         let bin = makeScratchDirectory("setup")
         let record = bin + "/apt-get.calls"
@@ -33,7 +34,7 @@ import Testing
         return (bin, record)
     }
 
-    func run(_ arguments: [String] = [], ci: String = "", terminalInput: String? = nil) throws -> (CommandResult, String) {
+    func run(_ arguments: [String] = ["--for", "test"], ci: String = "", terminalInput: String? = nil) throws -> (CommandResult, String) {
         let (bin, record) = try standIns()
         defer { try? FileManager.default.removeItem(atPath: bin) }
         let result = try runTool(
@@ -45,8 +46,8 @@ import Testing
     @Test func withNoTerminalAndNoCIItSaysWhatIsMissingAndInstallsNothing() throws {
         let (result, calls) = try run()
         #expect(result.status == 1)
-        #expect(result.stderr.contains("missing system packages: sqlite3 systemd zsh fish"))
-        #expect(result.stderr.contains("apt-get install sqlite3 systemd zsh fish"))
+        #expect(result.stderr.contains("missing system packages (for test): jq git systemd zsh fish"))
+        #expect(result.stderr.contains("apt-get install jq git systemd zsh fish"))
         #expect(result.stderr.contains("--yes"))
         // No question asked of nobody: it says why it stops instead.
         #expect(!result.stderr.contains("[y/N]"))
@@ -55,28 +56,28 @@ import Testing
     }
 
     @Test func inCIOrWithYesItInstallsWithoutAsking() throws {
-        for (arguments, ci) in [([String](), "true"), (["--yes"], "")] {
+        for (arguments, ci) in [(["--for", "test"], "true"), (["--yes"], "")] {
             let (result, calls) = try run(arguments, ci: ci)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stderr.contains("[y/N]"))
-            #expect(calls.split(separator: "\n") == ["update -qq", "install -y -qq sqlite3 systemd zsh fish"], "\(calls)")
+            #expect(calls.split(separator: "\n") == ["update -qq", "install -y -qq jq git systemd zsh fish"], "\(calls)")
         }
     }
 
     @Test func onATerminalItAsksFirst() throws {
         let (declined, none) = try run(terminalInput: "n\n")
         #expect(declined.status == 1)
-        #expect(declined.stderr.contains("install them now (apt-get install sqlite3 systemd zsh fish)? [y/N]"))
+        #expect(declined.stderr.contains("install them now (apt-get install jq git systemd zsh fish)? [y/N]"))
         #expect(none.isEmpty)
         let (accepted, calls) = try run(terminalInput: "y\n")
         #expect(accepted.status == 0, "\(accepted.stderr)")
-        #expect(calls.contains("install -y -qq sqlite3 systemd zsh fish"))
+        #expect(calls.contains("install -y -qq jq git systemd zsh fish"))
     }
 
     @Test func nothingMissingIsSilent() throws {
         let (bin, record) = try standIns()
         defer { try? FileManager.default.removeItem(atPath: bin) }
-        for name in ["sqlite3", "systemd-socket-activate", "zsh", "fish"] {
+        for name in ["sqlite3", "jq", "git", "systemd-socket-activate", "zsh", "fish"] {
             try "#!/bin/bash\nexit 0\n".write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
             chmod(bin + "/" + name, 0o755)
         }
@@ -84,5 +85,24 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: record))
+    }
+
+    /// The demo and the chaos run use no shell but bash, no jq, git or systemd: with all of those missing
+    /// and no terminal, setup for them is silent and succeeds; the bench asks for sqlite3 alone.
+    @Test func eachCallerIsAskedOnlyForWhatItUses() throws {
+        for purpose in ["demo", "chaos", "build"] {
+            let (result, calls) = try run(["--for", purpose])
+            #expect(result.status == 0, "\(purpose): \(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(purpose): \(result.stderr)")
+            #expect(calls.isEmpty)
+        }
+        let (bench, _) = try run(["--for", "bench"])
+        #expect(bench.status == 1)
+        #expect(bench.stderr.contains("missing system packages (for bench): sqlite3\n"), "\(bench.stderr)")
+        let (api, _) = try run(["--for", "api"])
+        #expect(api.stderr.contains("missing system packages (for api): jq\n"), "\(api.stderr)")
+        let (bad, _) = try run(["--for", "everything"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
     }
 }

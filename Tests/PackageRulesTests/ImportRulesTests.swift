@@ -15,8 +15,8 @@ import Testing
         var dependencies: Set<String>
     }
 
-    /// The package's targets, as SwiftPM reads `Package.swift`.
-    static func targets() throws -> [Target] {
+    /// `swift package dump-package`: the manifest as SwiftPM reads it, in JSON.
+    static func dumpPackage() throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch path of its own: `swift test` holds the lock on the package's `.build`.
@@ -32,7 +32,12 @@ import Testing
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return data
+    }
+
+    /// The package's targets, as SwiftPM reads `Package.swift`.
+    static func targets() throws -> [Target] {
+        let json = try #require(try JSONSerialization.jsonObject(with: try dumpPackage()) as? [String: Any])
         return (json["targets"] as? [[String: Any]] ?? []).map { target in
             var dependencies: Set<String> = []
             for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
@@ -91,6 +96,33 @@ import Testing
         #expect(app.isSuperset(of: ["WatchConnectivity", "UserNotifications"]))
         for device in ["DeviceRuntime", "DeviceOS", "Devices", "Connectivity", "WatchConnectivity", "UserNotifications"] {
             #expect(!(try imports(device)).contains("RunWayApp"), "\(device) imports the app")
+        }
+    }
+
+    /// SwiftPM refuses a dependency taken by version whose targets carry unsafe flags: with one, no user's
+    /// `.package(url:from:)` could build a product.
+    @Test func theManifestHasNoUnsafeFlags() throws {
+        let json = try #require(String(data: try Self.dumpPackage(), encoding: .utf8))
+        #expect(json.contains("\"targets\""), "swift package dump-package read nothing")
+        #expect(!json.contains("unsafeFlags"), "a target in Package.swift has unsafeFlags")
+    }
+
+    /// What a user's package compiles for a library product: its targets and everything they depend on —
+    /// never the CLI, its views, the daemons' compositions, the OSes or the test-only session link.
+    @Test func aLibraryProductCompilesNothingItDoesNotUse() throws {
+        let json = try #require(try JSONSerialization.jsonObject(with: try Self.dumpPackage()) as? [String: Any])
+        let targets = Dictionary(uniqueKeysWithValues: try Self.targets().map { ($0.name, $0.dependencies) })
+        let libraries = (json["products"] as? [[String: Any]] ?? []).filter { ($0["type"] as? [String: Any])?["library"] != nil }
+        #expect(libraries.count >= 4, "dump-package listed \(libraries.count) library products")
+        let unused: Set<String> = ["RunWayCLI", "TerminalViews", "RunWayDevices", "Devices", "ConnectivityTesting", "runway-bench", "runway"]
+        for product in libraries {
+            var closure: Set<String> = []
+            var queue = product["targets"] as? [String] ?? []
+            while let next = queue.popLast() {
+                guard closure.insert(next).inserted else { continue }
+                queue += targets[next] ?? []
+            }
+            #expect(closure.isDisjoint(with: unused), "\(product["name"] ?? "?") compiles \(closure.intersection(unused).sorted())")
         }
     }
 }

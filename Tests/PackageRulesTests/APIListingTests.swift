@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `scripts/api --check` (run by `scripts/test`) compares every product module's public API, as built,
+/// with the listing in api/: it passes on the checked-in listing, and fails — naming the module, showing
+/// the difference and saying to update the listing and CHANGELOG.md — when they differ. Run here on the
+/// modules this test run was built with.
+@Suite struct APIListingTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let modules = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("Modules").path
+
+    func check(apiDirectory: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            Self.root.appendingPathComponent("scripts/api").path, "--check", "--skip-build", "--modules-dir", Self.modules, "--api-dir", apiDirectory,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func theCheckedInListingMatchesAndAChangedOneFails() throws {
+        let listing = Self.root.appendingPathComponent("api").path
+        let matching = try check(apiDirectory: listing)
+        #expect(matching.status == 0, "\(matching.stderr)")
+        // A listing that says WCSession has one method more than it does: as if a public method was removed.
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("runway-api-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: listing, toPath: copy)
+        let file = copy + "/WatchConnectivity.txt"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try (text + "\nextension WCSession {\n    public func removedMethod()\n}\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let changed = try check(apiDirectory: copy)
+        #expect(changed.status == 1)
+        #expect(changed.stderr.contains("-    public func removedMethod()"), "\(changed.stderr)")
+        #expect(changed.stderr.contains("the public API of WatchConnectivity differs"), "\(changed.stderr)")
+        #expect(changed.stderr.contains("run scripts/api to update the listing and say what changed in CHANGELOG.md"), "\(changed.stderr)")
+        // A product module with no listing at all.
+        try FileManager.default.removeItem(atPath: copy + "/UIKit.txt")
+        let missing = try check(apiDirectory: copy)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no listing \(copy)/UIKit.txt"), "\(missing.stderr)")
+    }
+}
