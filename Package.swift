@@ -110,6 +110,9 @@ let package = Package(
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
         .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
+        // An ObservableObject session manager with KVO and os.Logger, as apps write one: hosted on the pair by
+        // the integration tests (AppleModulesHostedTests), its store compiled in both language modes too.
+        .executableTarget(name: "manager-app", dependencies: ["WatchConnectivity", "os"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(

@@ -13,6 +13,11 @@ struct SessionCore {
     let userInfoByteLimit: Int
 
     private(set) var activationState: ActivationState = .notActivated
+    /// Activated, with `activationDidComplete` held until the first link attempt settles: Apple's state
+    /// properties are valid when the app hears of activation (the system knows the watch before it calls
+    /// the app), so the counterpart's state from that link arrives first, and the changes it brings are
+    /// not told as changes (`sessionWatchStateDidChange`/`sessionReachabilityDidChange` are for later ones).
+    private(set) var announcementAwaitsLink = false
     private(set) var activationRequested = false
     private(set) var deviceID = ""
     private(set) var pairing: Pairing?
@@ -139,13 +144,17 @@ struct SessionCore {
                 .log(LogLine(.error, "session.activation-failed", ("error", "\(error)"))),
                 .tell(.activationDidComplete(.notActivated, error)),
             ]
+        case .activationAwaitsFirstLink:
+            announcementAwaitsLink = true
+            return []
         case .activationSucceeded:
             activationState = .activated
-            return [
-                .log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired))),
-                .tell(.activationDidComplete(.activated, nil)),
-                .reportFinishedTransfers(replayed: true),
-            ]
+            let line = SessionAction.log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired)))
+            return announcementAwaitsLink ? [line] : [line] + announceActivation()
+        case .firstLinkSettled:
+            guard announcementAwaitsLink else { return [] }
+            announcementAwaitsLink = false
+            return announceActivation()
         case .deactivationRequested:
             return [.closeLink(nil, reason: "session deactivated"), .then(.deactivationFinished)]
         case .deactivationFinished:
@@ -334,6 +343,21 @@ struct SessionCore {
         return (nil, actions)
     }
 
+    /// The app hears of activation, then of the transfers that finished while it did not run.
+    private func announceActivation() -> [SessionAction] {
+        [.tell(.activationDidComplete(.activated, nil)), .reportFinishedTransfers(replayed: true)]
+    }
+
+    /// Whether `action` tells of a change of the counterpart's state or of reachability: while
+    /// activation's announcement is held, such changes are part of the state the app first hears of.
+    static func isStateChangeNotice(_ action: SessionAction) -> Bool {
+        guard case let .tell(notice) = action else { return false }
+        switch notice {
+        case .watchStateDidChange, .reachabilityDidChange: return true
+        default: return false
+        }
+    }
+
     private mutating func linkEstablished(receiveCursor cursor: Int64) -> [SessionAction] {
         receiveCursor = cursor
         guard let peer else { return [] }
@@ -356,6 +380,12 @@ struct SessionCore {
             self.announcedLocal = announcedPresence
         }
         if reachableBeforeLink != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
+        if announcementAwaitsLink {
+            // The first link: its state is what the app hears of at activation, not as changes.
+            announcementAwaitsLink = false
+            actions.removeAll(where: Self.isStateChangeNotice)
+            actions += announceActivation()
+        }
         actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]
         return actions
     }

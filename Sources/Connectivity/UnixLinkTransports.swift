@@ -30,6 +30,9 @@ public final class UnixLinkListener: LinkTransport {
     /// Serves a connection the supervisor accepted (its first frame still unread) once started.
     public func adopt(connection fd: FileDescriptor) { adoptedConnections.append(fd) }
 
+    /// A watch's connection the OS accepted is waiting: its handshake brings the watch's state.
+    public var expectsLinkAtStart: Bool { !adoptedConnections.isEmpty }
+
     public func start(_ session: Session) throws {
         listener.onAccept = { [unowned self, unowned session] fd in self.accepted(fd, session) }
         try listener.start()
@@ -153,6 +156,9 @@ public final class UnixLinkConnector: LinkTransport {
 
     /// In range (`runway link up`) and running: a waiting message may try to reach the phone.
     public var canWakeCounterpart: Bool { running && mayConnect }
+
+    /// In range: the first connection, made at start, tells what the phone's side is.
+    public var expectsLinkAtStart: Bool { mayConnect }
 
     /// Connects at once for a waiting message; a connection already in its handshake decides first.
     public func wakeCounterpart() {

@@ -1,7 +1,8 @@
 // An iOS/watchOS session manager in the shape SwiftUI apps give it — an ObservableObject publishing the
 // session's reachability and what arrived — importing only Foundation and WatchConnectivity, as on
 // Apple's platforms (where Foundation brings Combine's ObservableObject and @Published). Compiled
-// unchanged in Swift 5 and Swift 6 modes; nothing in it is written for the simulator.
+// unchanged in Swift 5 and Swift 6 modes, and hosted on the pair by manager-app (--connectivity-store);
+// nothing in it is written for the simulator.
 
 import Foundation
 import WatchConnectivity
@@ -23,20 +24,20 @@ final class ConnectivityStore: NSObject, ObservableObject {
         session.activate()
     }
 
-    func send(_ text: String) {
+    func send(_ id: String) {
         guard session.activationState == .activated else { return }
         if session.isReachable {
-            session.sendMessage(["text": text], replyHandler: nil) { [session] _ in
-                session.transferUserInfo(["text": text])
+            session.sendMessage(["id": id], replyHandler: nil) { [session] _ in
+                session.transferUserInfo(["id": id])
             }
         } else {
-            session.transferUserInfo(["text": text])
+            session.transferUserInfo(["id": id])
         }
     }
 
-    private func received(_ payload: [String: Any]) {
-        guard let text = payload["text"] as? String else { return }
-        receivedMessages.append(text)
+    private func received(_ id: String?) {
+        guard let id = id else { return }
+        receivedMessages.append(id)
     }
 }
 
@@ -55,13 +56,13 @@ extension ConnectivityStore: WCSessionDelegate {
     }
 
     nonisolated func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
-        let text = message["text"] as? String
-        Task { @MainActor in self.received(["text": text as Any]) }
+        let id = message["id"] as? String
+        Task { @MainActor in self.received(id) }
     }
 
     nonisolated func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
-        let text = userInfo["text"] as? String
-        Task { @MainActor in self.received(["text": text as Any]) }
+        let id = userInfo["id"] as? String
+        Task { @MainActor in self.received(id) }
     }
 
     nonisolated func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {

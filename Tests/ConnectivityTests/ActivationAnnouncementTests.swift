@@ -1,0 +1,51 @@
+@testable import Connectivity
+import Testing
+
+/// Apple: the session's state properties are valid once it is activated. When the first link is on its
+/// way (a connection the OS handed over, the watch's first connect), `activationDidComplete` waits for
+/// it, so the app reads the counterpart's true state inside its callback; what that link brings is not
+/// told as a change, and later changes are.
+@Suite struct ActivationAnnouncementTests {
+    /// A core whose stored counterpart is stale (not installed, not active), activated with a link expected.
+    static func awaiting(_ role: DeviceRole) -> (SessionCore, [String]) {
+        var core = SessionCore(role: role, userInfoByteLimit: 1024, window: SendWindow(maximumTransfers: 8, maximumBytes: 1 << 20))
+        _ = core.handle(.activationRequested)
+        _ = core.handle(
+            .deviceStateLoaded(
+                LoadedDeviceState(
+                    deviceID: role == .phone ? "phone-1" : "watch-1", pairing: SessionCoreTests.pairing, local: .init(installed: true, active: true),
+                    counterpart: .init(installed: false, active: false), counterpartVersion: nil)))
+        _ = core.handle(.activationAwaitsFirstLink)
+        let told = SessionCoreTests.describe(core.handle(.activationSucceeded))
+        return (core, told)
+    }
+
+    @Test func theFirstLinksStateComesBeforeActivationIsAnnouncedAndIsNotAChange() {
+        var (core, atActivation) = Self.awaiting(.phone)
+        #expect(atActivation == ["log session.activated"], "nothing told before the link settles")
+        #expect(core.activationState == .activated)
+        var watch = SessionCoreTests.handshake(from: .watch)
+        watch.complicationEnabled = true
+        let established = SessionCoreTests.link(&core, peer: watch)
+        #expect(!established.contains("tell watchStateDidChange"), "\(established)")
+        #expect(!established.contains("tell reachabilityDidChange"), "\(established)")
+        let announced = established.firstIndex(of: "tell activationDidComplete activated")
+        #expect(announced != nil, "\(established)")
+        #expect(established.firstIndex(of: "saveCounterpartState")! < announced!, "the counterpart adopted first")
+        #expect(established.firstIndex(of: "pump")! > announced!, "nothing sent before the app heard")
+        #expect(core.isReachable && core.counterpart.complicationEnabled)
+        // A later change is one.
+        #expect(SessionCoreTests.describe(core.handle(.linkClosed(reason: "test"))).contains("tell reachabilityDidChange"))
+    }
+
+    @Test func aFirstAttemptThatSettlesWithoutALinkAnnouncesWithWhatIsKnown() {
+        var (core, _) = Self.awaiting(.watch)
+        #expect(SessionCoreTests.describe(core.handle(.firstLinkSettled)) == ["tell activationDidComplete activated", "reportFinishedTransfers replayed"])
+        #expect(SessionCoreTests.describe(core.handle(.firstLinkSettled)).isEmpty, "once")
+    }
+
+    @Test func withoutALinkExpectedActivationIsAnnouncedAtOnce() {
+        let core = SessionCoreTests.activated(.phone)
+        #expect(!core.announcementAwaitsLink)
+    }
+}
