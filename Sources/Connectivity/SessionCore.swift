@@ -194,7 +194,7 @@ struct SessionCore {
         case let .linkUp(handshake):
             isLinked = true
             peer = handshake
-            return []
+            return announcementAwaitsLink ? announceWithFirstLink(handshake) : []
         case let .linkEstablished(cursor, complicationCursor):
             self.complicationCursor = complicationCursor
             return linkEstablished(receiveCursor: cursor)
@@ -348,6 +348,22 @@ struct SessionCore {
         [.tell(.activationDidComplete(.activated, nil)), .reportFinishedTransfers(replayed: true)]
     }
 
+    /// The first link is up (its handshake checked, before anything is resent or acknowledged on it): the
+    /// counterpart's state it carries is adopted now, so the app reads it inside `activationDidComplete`,
+    /// told next — then `linkEstablished` finds no change to tell, and the transfers that finished while
+    /// the app did not run are replayed before those this link finishes.
+    private mutating func announceWithFirstLink(_ handshake: Handshake) -> [SessionAction] {
+        announcementAwaitsLink = false
+        let presence = AppPresence(installed: handshake.appInstalled, active: handshake.appActive, complicationEnabled: handshake.complicationEnabled)
+        counterpart = presence
+        counterpartVersion = handshake.appVersion
+        contentPending = handshake.pendingTransfers
+        counterpartNeedsUnlock = false
+        if role == .watch { counterpartInRange = true }
+        reachableBeforeLink = isReachable
+        return [.saveCounterpartState(presence, version: handshake.appVersion)] + announceActivation()
+    }
+
     /// Whether `action` tells of a change of the counterpart's state or of reachability: while
     /// activation's announcement is held, such changes are part of the state the app first hears of.
     static func isStateChangeNotice(_ action: SessionAction) -> Bool {
@@ -380,12 +396,6 @@ struct SessionCore {
             self.announcedLocal = announcedPresence
         }
         if reachableBeforeLink != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
-        if announcementAwaitsLink {
-            // The first link: its state is what the app hears of at activation, not as changes.
-            announcementAwaitsLink = false
-            actions.removeAll(where: Self.isStateChangeNotice)
-            actions += announceActivation()
-        }
         actions += [.sendApplicationContextIfNeeded, .then(.messagesAwaitingLinkMaySend), .pump]
         return actions
     }
