@@ -5,7 +5,9 @@ import Foundation
 // `NSKeyValueObservation` nor `observe(_:options:changeHandler:)`). An observed object here announces
 // that its values may have changed (`KeyValueObservingCenter.valuesMayHaveChanged(of:)`); each
 // observation then reads its key path again and calls its handler if the value differs, on the thread
-// that announced — for `WCSession` and a file transfer's `Progress`, the session's delegate queue.
+// that announced — for `WCSession` (at each delegate call, a link coming up, a complication transfer)
+// and a file transfer's `Progress` (as the counterpart's acknowledgements move it), the session's
+// delegate queue; `outstandingFileTransfers` bringing a progress up to date does it on its caller's.
 // Any other object can be observed, but only `.initial` is ever delivered for it.
 
 /// What a change handler is given: `.new` and `.old` ask for the values.
