@@ -69,6 +69,21 @@ import Testing
         }
     }
 
+    /// The watch's side: an app of the developer's as the watch's (`watch-agent --app`), the phone in range
+    /// (phone-os, its app not running): inside `activationDidComplete` the phone is reachable already —
+    /// the first connect settled first (the phone's system answered for its app).
+    @Test func theWatchsAppReadsThePhoneReachableAtActivation() throws {
+        try withPair(tag: "act-watch") { pair in
+            pair.watchArguments = ["--app", Self.app]
+            try pair.startPhoneOS()
+            try pair.startWatch()
+            let path = pair.watchHome + "/apps/manager-app/Documents/activations.log"
+            try pair.waitUntil("the watch's app activated", timeout: 30) { !Self.lines(path).isEmpty }
+            let line = Self.lines(path).first ?? ""
+            #expect(line.hasPrefix("state=2 reachable=true "), "\(line)")
+        }
+    }
+
     /// IntakeSessionStore saves each entry in its callback: the invariant checker finds nothing lost,
     /// duplicated or out of order; what its @Published list showed is what arrived, once, in order.
     @Test func anObservableObjectStorePublishesWhatArrivedOnceInOrderThroughKills() throws {
