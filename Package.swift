@@ -31,6 +31,10 @@ let package = Package(
         // Apple's local-notification API, backed by the simulated device's OS.
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "UIKit", targets: ["UIKit"]),
+        // The part of Apple's Combine session managers use: ObservableObject, @Published, subjects, sink.
+        .library(name: "Combine", targets: ["Combine"]),
+        // Apple's unified logging (`Logger`), writing the device's log lines to the app's stderr.
+        .library(name: "os", targets: ["os"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
         // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
@@ -67,11 +71,18 @@ let package = Package(
         // A device's process: the WatchConnectivity service, the control socket, the OS when it runs there.
         .target(
             name: "DeviceRuntime", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceOS"]),
-        // The public APIs apps are written against, with Apple's names.
-        .target(name: "WatchConnectivity", dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceRuntime"]),
-        .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime"]),
+        // The public APIs apps are written against, with Apple's names. Each re-exports Foundation, Combine's
+        // subset and key-value observing, as Apple's frameworks bring Foundation's names (docs/your-app.md).
+        .target(name: "Combine"),
+        // `observe(_:options:changeHandler:)` and NSKeyValueObservation, which corelibs Foundation lacks.
+        .target(name: "KeyValueObserving"),
+        .target(name: "os", dependencies: ["Posix"]),
+        .target(
+            name: "WatchConnectivity",
+            dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceRuntime", "Combine", "KeyValueObserving"]),
+        .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime", "Combine", "KeyValueObserving"]),
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
-        .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
+        .target(name: "UIKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
@@ -111,6 +122,9 @@ let package = Package(
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
         .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
+        // An ObservableObject session manager with KVO and os.Logger, as apps write one: hosted on the pair by
+        // the integration tests (AppleModulesHostedTests), its store compiled in both language modes too.
+        .executableTarget(name: "manager-app", dependencies: ["WatchConnectivity", "os"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(
@@ -128,10 +142,12 @@ let package = Package(
         .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS, compiled unchanged against WatchConnectivity in both language modes (the
         // Swift 6 target links the Swift 5 target's files).
-        .testTarget(name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Combine's subset, key-value observing and os.Logger, each alone.
+        .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
-        .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os"], swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).

@@ -80,6 +80,9 @@ package final class Session {
     /// The device's clock (`runway clock`): the complication budget's day. The host sets it.
     package var deviceClock: () -> Double = { wallClockSeconds() }
     private var transportStarted = false
+    /// How long activation's announcement may wait for the first link attempt to settle (0: not at all).
+    /// A link that takes longer is told as a change (`sessionWatchStateDidChange`, reachability).
+    public var firstLinkWaitMilliseconds: UInt64 = 1500
 
     package weak var delegate: SessionDelegate?
     /// Told once per established link, after the handshake (the daemons log a version mismatch here).
@@ -164,16 +167,23 @@ package final class Session {
     }
 
     func completeActivation() {
+        var awaitsLink = false
         do {
             handle(.deviceStateLoaded(try loadDeviceState()))
             sweepFileQueue()
-            if !transportStarted {
-                try transport?.start(self)
+            if !transportStarted, let transport {
+                // A connection the OS handed over, or the watch's first connect: its state comes first.
+                awaitsLink = transport.expectsLinkAtStart && firstLinkWaitMilliseconds > 0
+                try transport.start(self)
                 transportStarted = true
             }
         } catch {
             handle(.activationFailed(error))
             return
+        }
+        if awaitsLink {
+            handle(.activationAwaitsFirstLink)
+            loop.schedule(afterMilliseconds: firstLinkWaitMilliseconds) { [weak self] in self?.handle(.firstLinkSettled) }
         }
         handle(.activationSucceeded)
     }

@@ -7,7 +7,15 @@ import PropertyLists
 extension Session {
     /// Feeds `event` to the core and carries out what it asks, in order.
     func handle(_ event: SessionEvent) {
-        apply(core.handle(event))
+        var actions = core.handle(event)
+        guard core.announcementAwaitsLink else { return apply(actions) }
+        actions.removeAll(where: SessionCore.isStateChangeNotice)
+        apply(actions)
+        // The first attempt ended without a link: what is known now is what activation reports.
+        switch event {
+        case .linkClosed, .linkAttemptFailed, .counterpartStateOutsideLink, .counterpartOutOfRange: handle(.firstLinkSettled)
+        default: break
+        }
     }
 
     func apply(_ actions: [SessionAction]) {

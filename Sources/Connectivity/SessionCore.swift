@@ -13,6 +13,11 @@ struct SessionCore {
     let userInfoByteLimit: Int
 
     private(set) var activationState: ActivationState = .notActivated
+    /// Activated, with `activationDidComplete` held until the first link attempt settles: Apple's state
+    /// properties are valid when the app hears of activation (the system knows the watch before it calls
+    /// the app), so the counterpart's state from that link arrives first, and the changes it brings are
+    /// not told as changes (`sessionWatchStateDidChange`/`sessionReachabilityDidChange` are for later ones).
+    private(set) var announcementAwaitsLink = false
     private(set) var activationRequested = false
     private(set) var deviceID = ""
     private(set) var pairing: Pairing?
@@ -139,13 +144,17 @@ struct SessionCore {
                 .log(LogLine(.error, "session.activation-failed", ("error", "\(error)"))),
                 .tell(.activationDidComplete(.notActivated, error)),
             ]
+        case .activationAwaitsFirstLink:
+            announcementAwaitsLink = true
+            return []
         case .activationSucceeded:
             activationState = .activated
-            return [
-                .log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired))),
-                .tell(.activationDidComplete(.activated, nil)),
-                .reportFinishedTransfers(replayed: true),
-            ]
+            let line = SessionAction.log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired)))
+            return announcementAwaitsLink ? [line] : [line] + announceActivation()
+        case .firstLinkSettled:
+            guard announcementAwaitsLink else { return [] }
+            announcementAwaitsLink = false
+            return announceActivation()
         case .deactivationRequested:
             return [.closeLink(nil, reason: "session deactivated"), .then(.deactivationFinished)]
         case .deactivationFinished:
@@ -185,7 +194,7 @@ struct SessionCore {
         case let .linkUp(handshake):
             isLinked = true
             peer = handshake
-            return []
+            return announcementAwaitsLink ? announceWithFirstLink(handshake) : []
         case let .linkEstablished(cursor, complicationCursor):
             self.complicationCursor = complicationCursor
             return linkEstablished(receiveCursor: cursor)
@@ -332,6 +341,37 @@ struct SessionCore {
             return (verdict, actions)
         }
         return (nil, actions)
+    }
+
+    /// The app hears of activation, then of the transfers that finished while it did not run.
+    private func announceActivation() -> [SessionAction] {
+        [.tell(.activationDidComplete(.activated, nil)), .reportFinishedTransfers(replayed: true)]
+    }
+
+    /// The first link is up (its handshake checked, before anything is resent or acknowledged on it): the
+    /// counterpart's state it carries is adopted now, so the app reads it inside `activationDidComplete`,
+    /// told next — then `linkEstablished` finds no change to tell, and the transfers that finished while
+    /// the app did not run are replayed before those this link finishes.
+    private mutating func announceWithFirstLink(_ handshake: Handshake) -> [SessionAction] {
+        announcementAwaitsLink = false
+        let presence = AppPresence(installed: handshake.appInstalled, active: handshake.appActive, complicationEnabled: handshake.complicationEnabled)
+        counterpart = presence
+        counterpartVersion = handshake.appVersion
+        contentPending = handshake.pendingTransfers
+        counterpartNeedsUnlock = false
+        if role == .watch { counterpartInRange = true }
+        reachableBeforeLink = isReachable
+        return [.saveCounterpartState(presence, version: handshake.appVersion)] + announceActivation()
+    }
+
+    /// Whether `action` tells of a change of the counterpart's state or of reachability: while
+    /// activation's announcement is held, such changes are part of the state the app first hears of.
+    static func isStateChangeNotice(_ action: SessionAction) -> Bool {
+        guard case let .tell(notice) = action else { return false }
+        switch notice {
+        case .watchStateDidChange, .reachabilityDidChange: return true
+        default: return false
+        }
     }
 
     private mutating func linkEstablished(receiveCursor cursor: Int64) -> [SessionAction] {

@@ -174,6 +174,9 @@ extension LinkChannel {
 package protocol LinkTransport: AnyObject {
     /// Starts accepting or connecting; called when the session activates.
     func start(_ session: Session) throws
+    /// Whether a link is expected as soon as it starts (the phone: a connection its OS handed over; the
+    /// watch: in range): activation is announced once that first attempt settles.
+    var expectsLinkAtStart: Bool { get }
     /// Closes every connection and stops.
     func stop()
     /// Whether `wakeCounterpart` can reach a counterpart app that is not running (the watch's connector
@@ -185,6 +188,7 @@ package protocol LinkTransport: AnyObject {
 }
 
 extension LinkTransport {
+    package var expectsLinkAtStart: Bool { false }
     package var canWakeCounterpart: Bool { false }
     package func wakeCounterpart() {}
 }

@@ -70,6 +70,13 @@ enum SessionEvent {
     case deviceStateLoaded(LoadedDeviceState)
     case activationFailed(any Error)
     case activationSucceeded
+    /// Activation will complete once the first link attempt settles (a connection the OS handed over, or
+    /// the watch's first connect): the app hears `activationDidComplete` with the counterpart's state
+    /// already true (`SessionCore.announcementAwaitsLink`). Fed before `activationSucceeded`.
+    case activationAwaitsFirstLink
+    /// The first link attempt settled without a link (failed, closed, out of range, the phone's system
+    /// answered, or its time ran out): the held `activationDidComplete` is told now.
+    case firstLinkSettled
     case deactivationRequested
     case deactivationFinished
     case deactivationSettled

@@ -30,6 +30,9 @@ package final class UnixLinkListener: LinkTransport {
     /// Serves a connection the supervisor accepted (its first frame still unread) once started.
     package func adopt(connection fd: FileDescriptor) { adoptedConnections.append(fd) }
 
+    /// A watch's connection the OS accepted is waiting: its handshake brings the watch's state.
+    package var expectsLinkAtStart: Bool { !adoptedConnections.isEmpty }
+
     package func start(_ session: Session) throws {
         listener.onAccept = { [unowned self, unowned session] fd in self.accepted(fd, session) }
         try listener.start()
@@ -154,6 +157,9 @@ package final class UnixLinkConnector: LinkTransport {
 
     /// In range (`runway link up`) and running: a waiting message may try to reach the phone.
     package var canWakeCounterpart: Bool { running && mayConnect }
+
+    /// In range: the first connection, made at start, tells what the phone's side is.
+    package var expectsLinkAtStart: Bool { mayConnect }
 
     /// Connects at once for a waiting message; a connection already in its handshake decides first.
     package func wakeCounterpart() {

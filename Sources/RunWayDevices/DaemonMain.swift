@@ -234,6 +234,9 @@ package enum DaemonMain {
         let bundleID = parsed.value("bundle-id") ?? (AppContainer.problem(bundleID: name) == nil ? name : "app")
         if let problem = AppContainer.problem(bundleID: bundleID) { throw UsageError("--bundle-id: \(problem)") }
         let container = AppContainer(home: home.path, bundleID: bundleID)
+        // Made before the app starts, as phone-os does: an app that finds its Documents folder first thing
+        // (before it touches WCSession) gets its container's, not the user's (XDG_DOCUMENTS_DIR).
+        do { try container.prepare() } catch { throw DaemonRuntime.StartError.other("cannot prepare the app's container \(container.path): \(error)") }
         _ = try DaemonCommandLine.logLevel(parsed)  // checked here: the app's start would say it less well
         var variables = container.environment
         variables[DeviceEnvironment.home] = home.path

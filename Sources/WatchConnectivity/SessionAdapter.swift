@@ -22,11 +22,19 @@ final class SessionAdapter: SessionDelegate {
             case .inactive: .inactive
             case .activated: .activated
             }
+        wcSession.stateMayHaveChanged()
         delegate?.session(wcSession, activationDidCompleteWith: public_, error: error.map(WCError.from))
     }
 
-    func sessionDidBecomeInactive(_ session: Session) { delegate?.sessionDidBecomeInactive(wcSession) }
-    func sessionDidDeactivate(_ session: Session) { delegate?.sessionDidDeactivate(wcSession) }
+    func sessionDidBecomeInactive(_ session: Session) {
+        wcSession.stateMayHaveChanged()
+        delegate?.sessionDidBecomeInactive(wcSession)
+    }
+
+    func sessionDidDeactivate(_ session: Session) {
+        wcSession.stateMayHaveChanged()
+        delegate?.sessionDidDeactivate(wcSession)
+    }
 
     // MARK: - Receiving userInfo
 
@@ -48,7 +56,11 @@ final class SessionAdapter: SessionDelegate {
     }
 
     func sessionWillCommitReceivedTransfers(_ session: Session) throws { try batchDelegate?.sessionWillCommitUserInfoBatch(wcSession) }
-    func sessionDidCommitReceivedTransfers(_ session: Session) { batchDelegate?.sessionDidCommitUserInfoBatch(wcSession) }
+    func sessionDidCommitReceivedTransfers(_ session: Session) {
+        batchDelegate?.sessionDidCommitUserInfoBatch(wcSession)
+        // What was pending has arrived (`hasContentPending`).
+        wcSession.stateMayHaveChanged()
+    }
 
     func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
         batchDelegate?.sessionDidRollBackUserInfoBatch(wcSession, error: error)
@@ -130,6 +142,7 @@ final class SessionAdapter: SessionDelegate {
         // (a batch delegate may answer that it could not keep it: then it is not).
         if let batchDelegate { return Self.outcome(batchDelegate.session(wcSession, didReceiveFile: received)) }
         delegate.session(wcSession, didReceive: received)
+        defer { wcSession.stateMayHaveChanged() }
         return .accepted
     }
 
@@ -138,7 +151,10 @@ final class SessionAdapter: SessionDelegate {
         transfer.progress.completedUnitCount = min(completed, transfer.progress.totalUnitCount)
     }
 
-    func sessionReachabilityDidChange(_ session: Session) { delegate?.sessionReachabilityDidChange(wcSession) }
+    func sessionReachabilityDidChange(_ session: Session) {
+        wcSession.stateMayHaveChanged()
+        delegate?.sessionReachabilityDidChange(wcSession)
+    }
 
     /// What the watch last told its app of the companion app (`sessionCompanionAppInstalledDidChange` is
     /// for a change of that, not of the phone app's foreground).
@@ -146,6 +162,7 @@ final class SessionAdapter: SessionDelegate {
 
     func sessionWatchStateDidChange(_ session: Session) {
         if session.role == .phone { wcSession.removeWatchDirectoryIfGone(session) }
+        wcSession.stateMayHaveChanged()
         guard let delegate else { return }
         if session.role == .watch {
             let installed = session.counterpartAppInstalled

@@ -104,6 +104,7 @@ extension WCSession {
         let transfer = try host.mailbox.sync { () throws -> UserInfoTransfer in
             do { return try host.session.transferCurrentComplicationUserInfo(userInfo) } catch { throw WCError.from(error) }
         }
+        stateMayHaveChangedLater()
         return WCSessionUserInfoTransfer(
             session: self, identifier: transfer.seq, userInfo: nil, complication: transfer.lane == .complication, loader: { userInfo })
     }

@@ -26,6 +26,8 @@ open class WCSession: NSObject, @unchecked Sendable {
     /// counterpart makes bytes durable, and `didFinish` reports the very object the app holds.
     var fileTransfers: [Int64: WeakFileTransfer] = [:]
     let fileTransfersLock = NSLock()
+    /// Whether a link's coming up re-reads the observed state (`hasContentPending`, `isReachable`), once.
+    private var linksObserved = false
 
     override init() {
         super.init()
@@ -89,6 +91,10 @@ open class WCSession: NSObject, @unchecked Sendable {
         }
         host.mailbox.sync {
             host.appDelegate = adapter
+            if !linksObserved {
+                linksObserved = true
+                host.onLinkEstablished.append { [weak self] _ in self?.stateMayHaveChanged() }
+            }
             host.session.onWorkoutEvent = { [unowned self] event in
                 (self.delegate as? any WCSessionWorkoutDelegate)?.session(self, didReceiveWorkoutEvent: event)
             }

@@ -97,7 +97,7 @@ open class WCSessionFileTransfer: NSObject, @unchecked Sendable {
         self.session = session
         transferIdentifier = identifier
         self.file = file
-        progress = Progress(totalUnitCount: max(totalBytes, 1))
+        progress = TransferProgress(totalUnitCount: max(totalBytes, 1))
         if totalBytes == 0, session != nil { progress.completedUnitCount = 0 }
         super.init()
     }

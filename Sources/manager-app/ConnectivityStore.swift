@@ -1,0 +1,1 @@
+../../Tests/WatchConnectivitySwift5Tests/ConnectivityStore.swift

@@ -1,0 +1,98 @@
+import Posix
+
+/// Apple's unified-logging `Logger`, writing to the app's stderr in the device's log format (the
+/// `key=value` lines of `daemon.log`, beside the session's own):
+///
+///     ts=2026-12-05T02:10:00.123Z level=info component=app event=os.log subsystem=com.example.water category=session type=info message="activated"
+///
+/// The level follows the message's type (`default` is `notice`, `fault` is `error`, with `type=` saying
+/// which). Debug messages are written too: on a simulated device you are always "attached".
+public struct Logger: Sendable {
+    public let subsystem: String
+    public let category: String
+    private let output: Posix.Logger
+
+    /// A logger for messages about `category` of `subsystem` (by convention, the app's bundle identifier).
+    public init(subsystem: String, category: String) {
+        self.init(subsystem: subsystem, category: category, descriptor: 2)
+    }
+
+    /// The default logger: no subsystem, no category.
+    public init() { self.init(subsystem: "", category: "") }
+
+    /// A logger that writes with `logObj`'s subsystem and category.
+    public init(_ logObj: OSLog) { self.init(subsystem: logObj.subsystem, category: logObj.category) }
+
+    /// A logger writing to `descriptor` (the tests read its lines from a pipe).
+    init(subsystem: String, category: String, descriptor: Int32) {
+        self.subsystem = subsystem
+        self.category = category
+        output = Posix.Logger(component: "app", minimumLevel: .debug, descriptor: descriptor)
+    }
+
+    public func log(_ message: OSLogMessage) { log(level: .default, message) }
+
+    public func log(level: OSLogType, _ message: OSLogMessage) {
+        var fields: [(key: String, value: String)] = []
+        if !subsystem.isEmpty { fields.append(("subsystem", subsystem)) }
+        if !category.isEmpty { fields.append(("category", category)) }
+        fields.append(("type", level.name))
+        fields.append(("message", message.rendered))
+        output.log(level.posixLevel, "os.log", fields: fields)
+    }
+
+    public func trace(_ message: OSLogMessage) { log(level: .debug, message) }
+    public func debug(_ message: OSLogMessage) { log(level: .debug, message) }
+    public func info(_ message: OSLogMessage) { log(level: .info, message) }
+    public func notice(_ message: OSLogMessage) { log(level: .default, message) }
+    public func warning(_ message: OSLogMessage) { log(level: .error, message) }
+    public func error(_ message: OSLogMessage) { log(level: .error, message) }
+    public func critical(_ message: OSLogMessage) { log(level: .fault, message) }
+    public func fault(_ message: OSLogMessage) { log(level: .fault, message) }
+}
+
+/// A message's level: how important it is.
+public struct OSLogType: RawRepresentable, Equatable, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let `default` = OSLogType(0x00)
+    public static let info = OSLogType(0x01)
+    public static let debug = OSLogType(0x02)
+    public static let error = OSLogType(0x10)
+    public static let fault = OSLogType(0x11)
+
+    var name: String {
+        switch self {
+        case .info: "info"
+        case .debug: "debug"
+        case .error: "error"
+        case .fault: "fault"
+        default: "default"
+        }
+    }
+
+    var posixLevel: Posix.Logger.Level {
+        switch self {
+        case .info: .info
+        case .debug: .debug
+        case .error, .fault: .error
+        default: .notice
+        }
+    }
+}
+
+/// A subsystem and category, for `Logger(_:)`.
+public final class OSLog: Sendable {
+    public let subsystem: String
+    public let category: String
+
+    public init(subsystem: String, category: String) {
+        self.subsystem = subsystem
+        self.category = category
+    }
+
+    public static let `default` = OSLog(subsystem: "", category: "")
+    public static let disabled = OSLog(subsystem: "", category: "disabled")
+}
