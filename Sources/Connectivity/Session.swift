@@ -82,7 +82,7 @@ package final class Session {
     private var transportStarted = false
     /// How long activation's announcement may wait for the first link attempt to settle (0: not at all).
     /// A link that takes longer is told as a change (`sessionWatchStateDidChange`, reachability).
-    public var firstLinkWaitMilliseconds: UInt64 = 1500
+    package var firstLinkWaitMilliseconds: UInt64 = 1500
 
     package weak var delegate: SessionDelegate?
     /// Told once per established link, after the handshake (the daemons log a version mismatch here).
