@@ -3,6 +3,7 @@ import Posix
 import PropertyLists
 import Storage
 import WatchConnectivity
+import RunWayDomain
 
 /// What both RunWay apps (phone and watch) do with the session's generic traffic — userInfo that is not
 /// a flight, messages, application contexts — kept in one place so the two apps behave alike.

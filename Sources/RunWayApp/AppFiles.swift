@@ -5,6 +5,7 @@ import Posix
 import PropertyLists
 import Storage
 import WatchConnectivity
+import RunWayDomain
 
 /// What both RunWay apps do with files, on Apple's API: a received file is moved out of
 /// `Documents/Inbox` (where the system deletes it once the callback returns) into `Documents/Received`,

@@ -3,7 +3,7 @@ import Control
 import DeviceOS
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 import Storage
 
 /// `runway clock show|set|advance|reset`: the devices' clocks (device time), for one home or for both

@@ -62,7 +62,8 @@ struct IdleOSes {
 func memoryRollup(_ pid: Int32) -> (pss: Int, privateDirty: Int)? {
     guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
     func field(_ name: String) -> Int? {
-        rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+        let line = rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+        return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
     }
     guard let pss = field("Pss"), let dirty = field("Private_Dirty") else { return nil }
     return (pss, dirty)
