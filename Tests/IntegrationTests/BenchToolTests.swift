@@ -89,7 +89,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         for row in [
             "| 2 idle pairs (phone-os + watch-os, no app): every OS started at once → ready |", "| 2 idle pairs: PSS per phone-os |",
-            "| 2 idle pairs: PSS per watch-os |", "| 2 idle pairs: private dirty per phone-os |", "| one idle phone-os's private dirty pages, by mapping | [heap]",
+            "| 2 idle pairs: PSS per watch-os |", "| 2 idle pairs: private dirty per phone-os |",
+            "| one idle phone-os's private dirty pages, by mapping | [heap]",
         ] {
             #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)")
         }
