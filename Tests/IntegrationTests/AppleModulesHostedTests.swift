@@ -81,6 +81,13 @@ import Testing
             try pair.waitUntil("the watch's app activated", timeout: 30) { !Self.lines(path).isEmpty }
             let line = Self.lines(path).first ?? ""
             #expect(line.hasPrefix("state=2 reachable=true "), "\(line)")
+            // Its os.Logger message is in the trace, after the call it was written in.
+            let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json"])
+            let trace = events.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+            let activation = trace.firstIndex { $0["call"] == .string("activationDidComplete") }
+            let logged = trace.firstIndex { $0["call"] == .string("os.log") && $0["message"]?.stringValue?.hasPrefix("activated: ") == true }
+            #expect(activation != nil && logged != nil && activation! < logged!, "\(events.stdout)")
+            #expect(logged.map { trace[$0]["subsystem"] == .string("com.example.intake") && trace[$0]["type"] == .string("default") } == true)
         }
     }
 
