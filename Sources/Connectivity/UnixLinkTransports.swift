@@ -30,8 +30,12 @@ public final class UnixLinkListener: LinkTransport {
     /// Serves a connection the supervisor accepted (its first frame still unread) once started.
     public func adopt(connection fd: FileDescriptor) { adoptedConnections.append(fd) }
 
-    /// A watch's connection the OS accepted is waiting: its handshake brings the watch's state.
-    public var expectsLinkAtStart: Bool { !adoptedConnections.isEmpty }
+    /// The OS says the watch is in range and retrying (phone-os, `RUNWAY_WATCH_NEARBY`): it connects soon.
+    public var counterpartExpected = false
+
+    /// A watch's connection the OS accepted is waiting, or the watch is about to connect: its handshake
+    /// brings the watch's state.
+    public var expectsLinkAtStart: Bool { !adoptedConnections.isEmpty || counterpartExpected }
 
     public func start(_ session: Session) throws {
         listener.onAccept = { [unowned self, unowned session] fd in self.accepted(fd, session) }

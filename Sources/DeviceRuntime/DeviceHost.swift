@@ -182,6 +182,7 @@ public final class DeviceHost {
             listener.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
             if let link = activation?.link { listener.adopt(listener: link) }
             for connection in activation?.connections ?? [] { listener.adopt(connection: connection) }
+            listener.counterpartExpected = AppLaunch.watchNearby
             transport = listener
         } else {
             let connector = UnixLinkConnector(loop: loop, logger: logger)
