@@ -27,6 +27,9 @@ package struct DelegateEvent: Sendable {
         case didReceiveMessageData(bytes: Int, replyHandler: Bool, repliedAtOnce: Bool)
         case reachabilityDidChange(reachable: Bool)
         case watchStateDidChange(paired: Bool, watchAppInstalled: Bool)
+        /// Not a delegate call: a message the app logged with `os.Logger`, in the order it was written
+        /// among the calls (its text cut at `DelegateTrace.payloadLimit` bytes).
+        case appLog(type: String, subsystem: String, category: String, message: String)
     }
 
     /// 1, 2, 3… in the order the calls were made, since the daemon started.
@@ -52,6 +55,7 @@ package struct DelegateEvent: Sendable {
         case .didFinishFileTransfer: "didFinishFileTransfer"
         case .reachabilityDidChange: "sessionReachabilityDidChange"
         case .watchStateDidChange: "sessionWatchStateDidChange"
+        case .appLog: "os.log"
         }
     }
 }

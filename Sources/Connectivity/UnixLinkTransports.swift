@@ -30,8 +30,12 @@ package final class UnixLinkListener: LinkTransport {
     /// Serves a connection the supervisor accepted (its first frame still unread) once started.
     package func adopt(connection fd: FileDescriptor) { adoptedConnections.append(fd) }
 
-    /// A watch's connection the OS accepted is waiting: its handshake brings the watch's state.
-    package var expectsLinkAtStart: Bool { !adoptedConnections.isEmpty }
+    /// The OS says the watch is in range and retrying (phone-os, `RUNWAY_WATCH_NEARBY`): it connects soon.
+    package var counterpartExpected = false
+
+    /// A watch's connection the OS accepted is waiting, or the watch is about to connect: its handshake
+    /// brings the watch's state.
+    package var expectsLinkAtStart: Bool { !adoptedConnections.isEmpty || counterpartExpected }
 
     package func start(_ session: Session) throws {
         listener.onAccept = { [unowned self, unowned session] fd in self.accepted(fd, session) }

@@ -71,6 +71,11 @@ extension DelegateEvent {
         case let .watchStateDidChange(paired, installed):
             fields["paired"] = .bool(paired)
             fields["watchAppInstalled"] = .bool(installed)
+        case let .appLog(type, subsystem, category, message):
+            fields["type"] = .string(type)
+            fields["subsystem"] = .string(subsystem)
+            fields["category"] = .string(category)
+            fields["message"] = .string(message)
         }
         return .object(fields)
     }

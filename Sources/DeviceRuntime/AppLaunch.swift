@@ -21,6 +21,12 @@ package enum AppLaunch {
     /// Sent on `NOTIFY_SOCKET` when the app completes its background task (`setTaskCompletedWithSnapshot`).
     package static let taskCompletedNotice = "X_TASK_COMPLETED=1"
 
+    /// Set (`1`) by phone-os when the watch knocked within the last seconds (it is in range, retrying):
+    /// the app's session waits for its connection before it announces activation, so that the state
+    /// it reports then is the watch's (`Session.firstLinkWaitMilliseconds`).
+    public static let watchNearbyVariable = "RUNWAY_WATCH_NEARBY"
+    public static var watchNearby: Bool { DeviceEnvironment.value(watchNearbyVariable) == "1" }
+
     /// `foreground`, `background`, or nil when no OS launched the app.
     package static var mode: String? { DeviceEnvironment.value(modeVariable) }
     package static var reason: String? { DeviceEnvironment.value(reasonVariable) }

@@ -182,6 +182,7 @@ package final class DeviceHost {
             listener.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
             if let link = activation?.link { listener.adopt(listener: link) }
             for connection in activation?.connections ?? [] { listener.adopt(connection: connection) }
+            listener.counterpartExpected = AppLaunch.watchNearby
             transport = listener
         } else {
             let connector = UnixLinkConnector(loop: loop, logger: logger)
@@ -225,6 +226,15 @@ package final class DeviceHost {
         session.delegate = tracer
         events = EventCommands(trace: tracer.trace)
         PhoneActivation.reportFirstDelivery(tracer.trace, role: configuration.role)
+        // The app's os.Logger messages, among the session's calls (`runway … events`), on the loop's thread.
+        nonisolated(unsafe) let trace = tracer.trace
+        let mailbox = self.mailbox
+        AppLogTap.install { message in
+            let text =
+                message.text.utf8.count <= DelegateTrace.payloadLimit
+                ? message.text : String(decoding: message.text.utf8.prefix(DelegateTrace.payloadLimit), as: UTF8.self)
+            mailbox.post { trace.record(.appLog(type: message.type, subsystem: message.subsystem, category: message.category, message: text)) }
+        }
         session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
         ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
     }

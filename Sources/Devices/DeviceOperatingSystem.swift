@@ -122,6 +122,9 @@ package class DeviceOperatingSystem {
     func appMayLaunch() {}
     /// What a launch hands the app (descriptor, its name), or nil when it cannot be launched now.
     func launchDescriptors(connection: FileDescriptor?) -> [(Int32, String)]? { [] }
+    /// Whether the counterpart was heard from so recently that it is in range and will connect to the
+    /// app at once (phone-os: the watch's last `hello`).
+    var counterpartNearby: Bool { false }
     /// The app was launched; the OS stops watching for it.
     func appLaunched() {}
     /// The app is gone; the OS watches for it again.
@@ -339,7 +342,7 @@ package class DeviceOperatingSystem {
         }
         var environment = Spawn.currentEnvironment(removing: [
             "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", PhoneActivation.osPIDVariable, AppLaunch.modeVariable,
-            AppLaunch.reasonVariable, AppLaunch.workoutVariable,
+            AppLaunch.reasonVariable, AppLaunch.workoutVariable, AppLaunch.watchNearbyVariable,
         ])
         // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
         environment += [
@@ -354,6 +357,7 @@ package class DeviceOperatingSystem {
         environment += launchEnvironment.map { "\($0.key)=\($0.value)" }
         // What this launch is for, when it carries something (watch-os: the phone's startWorkout).
         environment += extra.map { "\($0.key)=\($0.value)" }
+        if counterpartNearby { environment.append("\(AppLaunch.watchNearbyVariable)=1") }
         let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
         var spawn = Spawn(
             "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,

@@ -47,6 +47,9 @@ package final class PhoneOS: DeviceOperatingSystem {
     override func appLaunched() { watchListener(false) }
     override func appGone() { watchListener(true) }
 
+    /// The watch knocked within the last 3 s: in range, retrying at most a second apart.
+    override var counterpartNearby: Bool { lastHello.at.map { wallClockSeconds() - $0 < 3 } ?? false }
+
     override func launchDescriptors(connection: FileDescriptor?) -> [(Int32, String)]? {
         guard let listener else { return nil }
         return [(listener.rawValue, "link")] + (connection.map { [($0.rawValue, "connection")] } ?? [])

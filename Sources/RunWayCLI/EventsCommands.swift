@@ -15,8 +15,8 @@ enum EventsCLI {
                 The delegate calls the \(name)'s session made, oldest first: activationDidComplete, didReceiveUserInfo
                 (seq, keys, size, outcome), didCommitReceivedTransfers, didFinishUserInfoTransfer (seq, error),
                 didReceiveApplicationContext, didReceiveMessage, sessionReachabilityDidChange,
-                sessionWatchStateDidChange. Shows the last N (default 100; the daemon keeps the last 1024 since it
-                started). With --follow, then each new call as it happens, until Ctrl-C or the daemon stops.
+                sessionWatchStateDidChange — and the app's os.Logger messages (os.log) where they came among them.
+                Shows the last N (default 100; the daemon keeps the last 1024 since it started). With --follow, then each new call as it happens, until Ctrl-C or the daemon stops.
                 --json prints one JSON object per line (ndjson), flushed per event; payloads in typed JSON.
                 """,
             specs: [
@@ -90,6 +90,8 @@ enum EventsCLI {
         case "didReceiveMessage":
             add("bytes"); add("repliedAtOnce"); add("message")
             if event["message"] == nil { add("keys") }
+        case "os.log":
+            add("type"); add("subsystem"); add("category"); add("message")
         default:
             for key in (event.objectValue ?? [:]).keys.sorted() where !["index", "at", "call"].contains(key) { add(key) }
         }

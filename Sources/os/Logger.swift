@@ -6,7 +6,8 @@ import Posix
 ///     ts=2026-12-05T02:10:00.123Z level=info component=app event=os.log subsystem=com.example.water category=session type=info message="activated"
 ///
 /// The level follows the message's type (`default` is `notice`, `fault` is `error`, with `type=` saying
-/// which). Debug messages are written too: on a simulated device you are always "attached".
+/// which). Debug messages are written too: on a simulated device you are always "attached". On a device,
+/// each message is also in its delegate trace (`runway phone events`, call `os.log`).
 public struct Logger: Sendable {
     public let subsystem: String
     public let category: String
@@ -39,6 +40,7 @@ public struct Logger: Sendable {
         fields.append(("type", level.name))
         fields.append(("message", message.rendered))
         output.log(level.posixLevel, "os.log", fields: fields)
+        AppLogTap.send(AppLogTap.Message(type: level.name, subsystem: subsystem, category: category, text: message.rendered))
     }
 
     public func trace(_ message: OSLogMessage) { log(level: .debug, message) }

@@ -85,6 +85,20 @@ import Testing
         _ = (token, assigned)
     }
 
+    @Test func assignToAPublishedPropertyRepublishesThroughIt() {
+        final class Badge: ObservableObject {
+            @Published var count = 0
+            init(_ counts: PassthroughSubject<Int, Never>) { counts.map { $0 * 10 }.assign(to: &$count) }
+        }
+        let counts = PassthroughSubject<Int, Never>()
+        let badge = Badge(counts)
+        var changes = 0
+        let token = badge.objectWillChange.sink { changes += 1 }
+        counts.send(2)
+        #expect(badge.count == 20 && changes == 1)
+        _ = token
+    }
+
     @Test func receiveOnDeliversOnTheQueueInOrderAndNotAfterCancel() {
         let queue = DispatchQueue(label: "receive-on")
         let key = DispatchSpecificKey<Int>()

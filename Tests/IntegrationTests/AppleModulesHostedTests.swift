@@ -69,6 +69,24 @@ import Testing
         }
     }
 
+    /// The user opens the phone app while the watch, in range, retries its link (phone-os heard it knock):
+    /// the session waits for it, and inside `activationDidComplete` the app reads true, 50, true as well.
+    @Test func anAppOpenedWhileTheWatchIsNearbyReadsItsStateAtActivation() throws {
+        try withPair(tag: "act-open") { pair in
+            try pair.startPhoneOS(["--app", Self.app, "--background-budget-ms", "300"])
+            try pair.startWatch()
+            #expect(try runTool(["watch", "complication", "on", "--home", pair.watchHome]).status == 0)
+            try pair.record(3)
+            try pair.waitUntilDrained()
+            try pair.waitUntil("the app is reclaimed") { try pair.phoneOSCall(["os", "status"])["appState"]?.stringValue == "not running" }
+            let path = documents(pair) + "activations.log"
+            let before = Self.lines(path).count
+            _ = try pair.phoneOSCall(["app", "open"])
+            try pair.waitUntil("the opened app activated", timeout: 30) { Self.lines(path).count > before }
+            #expect(Self.lines(path).last == "state=2 reachable=true paired=true installed=true complication=true remaining=50")
+        }
+    }
+
     /// The watch's side: an app of the developer's as the watch's (`watch-agent --app`), the phone in range
     /// (phone-os, its app not running): inside `activationDidComplete` the phone is reachable already —
     /// the first connect settled first (the phone's system answered for its app).
@@ -81,6 +99,13 @@ import Testing
             try pair.waitUntil("the watch's app activated", timeout: 30) { !Self.lines(path).isEmpty }
             let line = Self.lines(path).first ?? ""
             #expect(line.hasPrefix("state=2 reachable=true "), "\(line)")
+            // Its os.Logger message is in the trace, after the call it was written in.
+            let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json"])
+            let trace = events.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+            let activation = trace.firstIndex { $0["call"] == .string("activationDidComplete") }
+            let logged = trace.firstIndex { $0["call"] == .string("os.log") && $0["message"]?.stringValue?.hasPrefix("activated: ") == true }
+            #expect(activation != nil && logged != nil && activation! < logged!, "\(events.stdout)")
+            #expect(logged.map { trace[$0]["subsystem"] == .string("com.example.intake") && trace[$0]["type"] == .string("default") } == true)
         }
     }
 
