@@ -24,8 +24,8 @@ package enum AppLaunch {
     /// Set (`1`) by phone-os when the watch knocked within the last seconds (it is in range, retrying):
     /// the app's session waits for its connection before it announces activation, so that the state
     /// it reports then is the watch's (`Session.firstLinkWaitMilliseconds`).
-    public static let watchNearbyVariable = "RUNWAY_WATCH_NEARBY"
-    public static var watchNearby: Bool { DeviceEnvironment.value(watchNearbyVariable) == "1" }
+    package static let watchNearbyVariable = "RUNWAY_WATCH_NEARBY"
+    package static var watchNearby: Bool { DeviceEnvironment.value(watchNearbyVariable) == "1" }
 
     /// `foreground`, `background`, or nil when no OS launched the app.
     package static var mode: String? { DeviceEnvironment.value(modeVariable) }
