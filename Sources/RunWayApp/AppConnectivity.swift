@@ -146,7 +146,7 @@ package final class AppConnectivity {
 /// received userInfo is taken in batches in the app's own store (one transaction a batch, committed
 /// before the session acknowledges anything). Only saving flights (phone) and recording runs (watch)
 /// differ between them.
-open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWorkoutDelegate {
+package class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWorkoutDelegate {
     package let app: AppConnectivity
     /// Files: kept when they arrive, sent again when a transfer fails for want of space.
     package var files: AppFiles?
