@@ -79,7 +79,8 @@ let package = Package(
         .target(
             name: "RunWayCLI",
             dependencies: [
-                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews", "PairInvariants",
+                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "DeviceRuntime", "RunWayApp", "Control", "TerminalViews",
+                "PairInvariants",
             ]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp", "Control"]),
         .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText", "Posix"]),

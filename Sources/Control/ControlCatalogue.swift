@@ -169,7 +169,9 @@ public enum ControlCommands {
         errors: [.invalid("seriesTotal below count, or seriesStart past seriesTotal - count"), .failure("the watch app is not installed")],
         "record runs and queue them for the phone")
     public static let link = ControlCommandSpec(
-        "link", [.watch], arguments: [Link.state], reply: LinkReply.self, "cut or restore the link to the phone")
+        "link", [.watch, .watchOS], arguments: [Link.state], reply: LinkReply.self,
+        errors: [.failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)")],
+        "cut or restore the link to the phone (under watch-os, kept while the app sleeps and across its launches)")
     public static let linkSet = ControlCommandSpec(
         "link-set", [.watch, .watchOS],
         arguments: [LinkSet.latency, LinkSet.jitter, LinkSet.loss, LinkSet.bandwidth, LinkSet.range, LinkSet.reset, LinkSet.seed],
@@ -201,7 +203,11 @@ public enum ControlCommands {
         "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os and watch-os)"
     )
     public static let complication = ControlCommandSpec(
-        "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
+        "complication", [.watch, .watchOS], arguments: [Complication.state], reply: ComplicationReply.self,
+        errors: [
+            .failure("watch-os: the watch app is not installed"),
+            .failure("watch-os, once it has launched the watch app: its session holds it (reason appHoldsTheLink; the CLI asks the app)"),
+        ],
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
     public static let inboxSpaceLimit = ControlCommandSpec(
         "inbox-space-limit", both, test: true, arguments: [InboxSpaceLimit.bytes], reply: InboxSpaceLimitReply.self,

@@ -196,6 +196,8 @@ public final class DeviceHost {
                 connected: { [unowned connector] in connector.isConnected }, bytesInAir: { [unowned connector] in connector.bytesInAir })
             linkConditions = keeper
             keeper.takeOver()
+            // Launched by watch-os: a `runway link down` the system kept while the app slept still holds.
+            if Self.launchedByOS, keeper.isTakenDown { connector.isEnabled = false }
             transport = connector
         }
         logger.info("startup.app-version", ["version": configuration.session.appVersion])

@@ -360,9 +360,13 @@ public class DeviceOperatingSystem {
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
         let pid: pid_t
         do {
+            // The container and its user-dirs.dirs exist before the app's first instruction, every launch
+            // (a deleted app's came back empty): Foundation on Linux falls back to the passwd entry's home
+            // for Documents when user-dirs.dirs is missing, whatever HOME says.
+            try container.prepare()
             pid = try spawn.run()
         } catch {
-            logger.error("os.launch-failed", ["error": "\(error)"])
+            logger.error("os.launch-failed", ["error": "\(error)", "container": container.path])
             return
         }
         childPID = pid

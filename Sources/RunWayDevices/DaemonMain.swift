@@ -231,6 +231,9 @@ public enum DaemonMain {
         if let problem = AppContainer.problem(bundleID: bundleID) { throw UsageError("--bundle-id: \(problem)") }
         let container = AppContainer(home: home.path, bundleID: bundleID)
         _ = try DaemonCommandLine.logLevel(parsed)  // checked here: the app's start would say it less well
+        // Before the app's first instruction: what it writes to Documents before it touches its session
+        // lands in its container, not in the passwd entry's home (Foundation's fallback without user-dirs.dirs).
+        try container.prepare()
         var variables = container.environment
         variables[DeviceEnvironment.home] = home.path
         variables[DeviceEnvironment.role] = "watch"
