@@ -31,6 +31,11 @@ let package = Package(
         // Apple's local-notification API, backed by the simulated device's OS.
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "UIKit", targets: ["UIKit"]),
+        // WatchKit's app object, delegates and background tasks, backed by watch-os.
+        .library(name: "WatchKit", targets: ["WatchKit"]),
+        // ClockKit's complication server and WidgetKit's widget center: reloads recorded by watch-os.
+        .library(name: "ClockKit", targets: ["ClockKit"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
     ],
@@ -64,9 +69,14 @@ let package = Package(
         .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime"]),
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
         .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
+        // WatchKit's app lifecycle and background tasks, as watch-os runs them (re-exports Foundation).
+        .target(name: "WatchKit", dependencies: ["DeviceRuntime"]),
+        .target(name: "ClockKit", dependencies: ["DeviceRuntime"]),
+        .target(name: "WidgetKit", dependencies: ["DeviceRuntime"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
-            name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
+            name: "RunWayApp",
+            dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications", "WatchKit"]),
         // The devices' simulated OSes (phone-os, watch-os): launch and reclaim the app.
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
@@ -100,6 +110,9 @@ let package = Package(
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
         .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
+        // A watch app written as for watchOS (WatchKit's delegate and tasks, ClockKit, WidgetKit): the
+        // fixture of the tests of watch-os's background tasks, refreshes and reloads.
+        .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(
@@ -115,12 +128,16 @@ let package = Package(
                 "JSONText", "Posix",
             ]),
         .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
-        // Code written for iOS, compiled unchanged against WatchConnectivity in both language modes (the
-        // Swift 6 target links the Swift 5 target's files).
-        .testTarget(name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, WatchKit, ClockKit
+        // and WidgetKit in both language modes (the Swift 6 target links the Swift 5 target's files).
+        .testTarget(
+            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "WatchKit", "ClockKit", "WidgetKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
-        .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "WatchKit", "ClockKit", "WidgetKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).

@@ -104,6 +104,17 @@ public struct OSStatusReply: ControlReply {
     public var phoneInRange: Bool?
     /// watch-os: background tasks (`WKWatchConnectivityRefreshBackgroundTask`) the app completed.
     public var backgroundTasksCompleted: Int64?
+    /// watch-os: WatchKit's background tasks handed to the app, expired (open when the app ended), open now.
+    public var backgroundTasksHanded: Int64?
+    public var backgroundTasksExpired: Int64?
+    public var backgroundTasksOpen: Int64?
+    /// watch-os: the background refresh the app scheduled (device time), and those that fell due.
+    public var backgroundRefreshAt: String?
+    public var backgroundRefreshesFired: Int64?
+    /// watch-os: complication timeline reloads the app asked for (ClockKit, WidgetKit), by kind.
+    public var reloadsRequested: [String: Int64]?
+    /// watch-os: haptics the app played (`WKInterfaceDevice.play(_:)`), by type.
+    public var haptics: [String: Int64]?
 
     public init(
         home: String, pid: Int64, appState: String, appPid: Int64?, forceQuit: Bool, launches: [String: Int64], launchCount: Int64,

@@ -85,6 +85,22 @@ public final class DeviceHost {
     public var onLinkEstablished: [(Handshake) -> Void] = []
     /// Run once the session is activated and the control socket open, before `ready` is said.
     public var whenReady: [() -> Void] = []
+    /// Whether the app's complication is on the active watch face (the watch's own setting).
+    public var complicationEnabled: Bool { session?.localComplicationEnabled ?? false }
+    /// Whether the app's own `main` runs this process's main queue: the device was started for it from
+    /// the environment (`fromEnvironment`). A composed device (RunWay's apps) runs the app on its own
+    /// thread, and the main thread only waits.
+    public internal(set) var appRunsMainQueue = false
+    /// Whether `whenReady` has run.
+    public private(set) var isReady = false
+    /// Told (on the device's thread) each background refresh the app scheduled that fell due while it
+    /// runs (watch-os's `backgroundRefresh`; one that falls due while it does not launches it).
+    public var onBackgroundRefresh: [() -> Void] = []
+
+    /// Runs `body` on the device's thread once it is ready: now if it already is (call on that thread).
+    public func onceReady(_ body: @escaping () -> Void) {
+        if isReady { body() } else { whenReady.append(body) }
+    }
     let ledger = SessionLedger()
     private var tracer: TracingDelegate!
     var events: EventCommands!
@@ -151,6 +167,7 @@ public final class DeviceHost {
             let client = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
             if let last = client.lastAppState { applicationStateChanged(foreground: last == "foreground") }
             client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
+            client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
             remoteNotifications = client
             logger.info("startup.os-attached", ["socket": socket])
         }
@@ -273,6 +290,7 @@ public final class DeviceHost {
         runtime.onShutdown { [unowned self] in self.session.deactivate() }
         runtime.guardHome(
             database: database, sockets: [{ [unowned self] in try self.control.ensureBound() }, { [unowned self] in try self.session.ensureListening() }])
+        isReady = true
         for body in whenReady { body() }
         if configuration.activationDelayMilliseconds == nil { runtime.announceReady() }
     }

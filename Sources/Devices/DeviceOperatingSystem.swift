@@ -225,6 +225,11 @@ public class DeviceOperatingSystem {
             childPID = 0
             state = .notRunning
             workoutRunning = false
+            if tasksOpen > 0 {
+                backgroundTasksExpired += tasksOpen
+                logger.notice("os.tasks-expired", ["pid": pid, "count": tasksOpen, "reason": "the app ended before it completed them"])
+                tasksOpen = 0
+            }
             var how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
             if let said = appStatusLine { how += " (\(OneLine.quote(said)))" }
             appStatusLine = nil
@@ -301,8 +306,15 @@ public class DeviceOperatingSystem {
                 } else if line == "X_DELIVERED=1" {
                     supervision.delivered()
                     rearmSupervision()
+                } else if line == AppLaunch.taskHandedNotice {
+                    backgroundTasksHanded += 1
+                    tasksOpen += 1
                 } else if line == AppLaunch.taskCompletedNotice {
                     backgroundTasksCompleted += 1
+                    tasksOpen = max(0, tasksOpen - 1)
+                    if tasksOpen == 0 { tasksCompleted() }
+                } else if appNotified(line) {
+                    // The device's own (watch-os: a refresh scheduled, a reload, a haptic).
                 } else if line == "X_WORKOUT=1" || line == "X_WORKOUT=0" {
                     workoutRunning = line == "X_WORKOUT=1"
                     // A workout keeps a background app alive: no budget runs while it does.
@@ -316,8 +328,17 @@ public class DeviceOperatingSystem {
         }
     }
 
-    /// Background tasks the app said it completed (`WKWatchConnectivityRefreshBackgroundTask`).
+    /// Background tasks WatchKit handed the app's delegate, those it completed, and those still open when
+    /// the app's process ended (expired: its budget ran out, or it was killed first).
+    var backgroundTasksHanded = 0
     var backgroundTasksCompleted = 0
+    var backgroundTasksExpired = 0
+    /// Handed to the running app and not completed.
+    var tasksOpen = 0
+    /// A line on the notify socket the device handles itself: true if it did.
+    func appNotified(_ line: Substring) -> Bool { false }
+    /// The running app completed every task it was handed.
+    func tasksCompleted() {}
     /// The app runs a workout session (`X_WORKOUT=1`): kept alive in the background.
     var workoutRunning = false
 
@@ -379,9 +400,13 @@ public class DeviceOperatingSystem {
         // A workout's launch keeps itself alive (X_WORKOUT=1): no delivery to wait for.
         supervision.launched(
             at: loop.nowNanoseconds, background: kind == .background,
-            awaitsDelivery: kind == .background && reasonKey != "user" && reasonKey != AppLaunch.workoutReason)
+            awaitsDelivery: kind == .background && !Self.launchesAwaitingNoDelivery.contains(reasonKey))
         rearmSupervision()
     }
+
+    /// Launches that wait for no delivery before their budget may end them: the user's, a workout's (it
+    /// keeps itself alive), a background refresh's (its task is the work).
+    static let launchesAwaitingNoDelivery: Set<String> = ["user", AppLaunch.workoutReason, AppLaunch.refreshReason]
 
     /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed
     /// version in place of theirs).

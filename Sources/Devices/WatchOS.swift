@@ -55,6 +55,8 @@ public final class WatchOS: DeviceOperatingSystem {
     var linkConditions: LinkConditionsKeeper!
     /// The largest `startWorkout` handed to the app at launch (in its environment, as hex).
     static let maximumWorkoutEventBytes = 4096
+    /// What WatchKit, ClockKit and WidgetKit told watch-os (`WatchOSWatchKit.swift`).
+    var watchKit = WatchKitRecord()
 
     public init(options: Options) throws {
         try super.init(options: options, role: .watch, programName: "watch-os")
@@ -66,6 +68,7 @@ public final class WatchOS: DeviceOperatingSystem {
     // MARK: - The watch's hooks
 
     override func appMayLaunch() {
+        startRefreshes()
         linkConditions.takeOver()
         connectSoon(afterMilliseconds: 0)
     }
@@ -101,6 +104,10 @@ public final class WatchOS: DeviceOperatingSystem {
         return ControlError("the watch app is running and holds the link: ask it (runway link … again)", reason: "appHoldsTheLink")
     }
 
+    override func appNotified(_ line: Substring) -> Bool { watchKitNotified(line) }
+
+    override func tasksCompleted() { suspendAfterTasks() }
+
     override var launchRefusal: String? {
         WatchStoreReading.appInstalled(home: home) ? nil : "the watch app is not installed (runway watch app install)"
     }
@@ -115,6 +122,7 @@ public final class WatchOS: DeviceOperatingSystem {
         reply.appInstalled = WatchStoreReading.appInstalled(home: home)
         reply.phoneInRange = phoneInRange
         reply.backgroundTasksCompleted = Int64(backgroundTasksCompleted)
+        decorateWatchKit(&reply)
     }
 
     override func statusWhileAppIsDown() throws -> StatusReply {
@@ -277,7 +285,7 @@ public final class WatchOS: DeviceOperatingSystem {
 
     /// Launches the app in the background for what is pending, unless the user force-quit it or it is
     /// backing off after failures (then the phone stays connected and the next attempt decides again).
-    private func launchInBackground(reasonKey: String, reason: String, environment: [String: String] = [:]) {
+    func launchInBackground(reasonKey: String, reason: String, environment: [String: String] = [:]) {
         if let notInstalled = launchRefusal {
             // The connection stays: the phone knows from its hello that the app is gone, and holds it.
             declined += 1

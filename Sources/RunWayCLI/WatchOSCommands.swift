@@ -12,7 +12,25 @@ enum WatchOSCommands {
         var rows = PhoneOSCommands.rows(status).filter { $0.label != "installed" && $0.label != "locked" }
         rows.append(("installed", status.appInstalled ? "yes" : "no (runway watch app install)"))
         if let inRange = status.phoneInRange { rows.append(("phone", inRange ? "in range" : "out of range")) }
-        if let completed = status.backgroundTasksCompleted { rows.append(("background tasks completed", "\(completed)")) }
+        if let handed = status.backgroundTasksHanded {
+            rows.append(
+                (
+                    "background tasks",
+                    "\(handed) handed, \(status.backgroundTasksCompleted ?? 0) completed, \(status.backgroundTasksExpired ?? 0) expired, \(status.backgroundTasksOpen ?? 0) open"
+                ))
+        } else if let completed = status.backgroundTasksCompleted {
+            rows.append(("background tasks completed", "\(completed)"))
+        }
+        if let fired = status.backgroundRefreshesFired {
+            rows.append(("background refresh", (status.backgroundRefreshAt.map { "at \($0)" } ?? "none scheduled") + ", \(fired) fell due"))
+        }
+        if let reloads = status.reloadsRequested {
+            let text = reloads.isEmpty ? "none" : reloads.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            rows.append(("complication reloads", text))
+        }
+        if let haptics = status.haptics, !haptics.isEmpty {
+            rows.append(("haptics", haptics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+        }
         return rows.map { "\($0.label): \($0.text)" }.joined(separator: "\n")
     }
 
