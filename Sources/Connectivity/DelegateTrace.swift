@@ -27,6 +27,9 @@ public struct DelegateEvent: Sendable {
         case didReceiveMessageData(bytes: Int, replyHandler: Bool, repliedAtOnce: Bool)
         case reachabilityDidChange(reachable: Bool)
         case watchStateDidChange(paired: Bool, watchAppInstalled: Bool)
+        /// A call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit): `name`
+        /// (`complicationReload`, `backgroundTaskHanded`, `backgroundTaskCompleted`, `haptic`) and its kind.
+        case system(name: String, kind: String)
     }
 
     /// 1, 2, 3… in the order the calls were made, since the daemon started.
@@ -52,6 +55,7 @@ public struct DelegateEvent: Sendable {
         case .didFinishFileTransfer: "didFinishFileTransfer"
         case .reachabilityDidChange: "sessionReachabilityDidChange"
         case .watchStateDidChange: "sessionWatchStateDidChange"
+        case let .system(name, _): name
         }
     }
 }

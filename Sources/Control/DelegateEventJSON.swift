@@ -71,6 +71,8 @@ extension DelegateEvent {
         case let .watchStateDidChange(paired, installed):
             fields["paired"] = .bool(paired)
             fields["watchAppInstalled"] = .bool(installed)
+        case let .system(_, kind):
+            fields["kind"] = .string(kind)
         }
         return .object(fields)
     }

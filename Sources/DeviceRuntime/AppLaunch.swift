@@ -86,19 +86,31 @@ public enum AppLaunch {
     }
 
     /// Tells the OS the app completed its background task (only under an OS).
-    public static func reportTaskCompleted() { tellOS(taskCompletedNotice) }
+    public static func reportTaskCompleted() {
+        DeviceHost.current?.recordSystemCall("backgroundTaskCompleted", kind: "watchKit")
+        tellOS(taskCompletedNotice)
+    }
 
     /// Tells the OS a background task was handed to the app's delegate.
-    public static func reportTaskHanded() { tellOS(taskHandedNotice) }
+    public static func reportTaskHanded(_ kind: String) {
+        DeviceHost.current?.recordSystemCall("backgroundTaskHanded", kind: kind)
+        tellOS(taskHandedNotice)
+    }
 
     /// Tells the OS when the app wants its next background refresh (device time, seconds since 1970).
     public static func reportRefreshScheduled(at seconds: Double) { tellOS(refreshNoticePrefix + String(seconds)) }
 
     /// Tells the OS the app asked for a reload of `kind` (one line, at most 200 bytes of it).
-    public static func reportReload(_ kind: String) { tellOS(reloadNoticePrefix + oneWord(kind)) }
+    public static func reportReload(_ kind: String) {
+        DeviceHost.current?.recordSystemCall("complicationReload", kind: oneWord(kind))
+        tellOS(reloadNoticePrefix + oneWord(kind))
+    }
 
     /// Tells the OS the app played a haptic.
-    public static func reportHaptic(_ type: String) { tellOS(hapticNoticePrefix + oneWord(type)) }
+    public static func reportHaptic(_ type: String) {
+        DeviceHost.current?.recordSystemCall("haptic", kind: oneWord(type))
+        tellOS(hapticNoticePrefix + oneWord(type))
+    }
 
     /// Whether an OS (phone-os, watch-os) launched this process.
     public static var isUnderOS: Bool { getenv(PhoneActivation.osPIDVariable) != nil }

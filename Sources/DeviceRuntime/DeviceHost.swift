@@ -87,6 +87,12 @@ public final class DeviceHost {
     public var whenReady: [() -> Void] = []
     /// Whether the app's complication is on the active watch face (the watch's own setting).
     public var complicationEnabled: Bool { session?.localComplicationEnabled ?? false }
+    /// Records a call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit) in
+    /// the delegate trace (`runway watch events`), from any thread.
+    public func recordSystemCall(_ name: String, kind: String) {
+        mailbox.post { [weak self] in self?.tracer?.trace.record(.system(name: name, kind: kind)) }
+    }
+
     /// Whether the app's own `main` runs this process's main queue: the device was started for it from
     /// the environment (`fromEnvironment`). A composed device (RunWay's apps) runs the app on its own
     /// thread, and the main thread only waits.

@@ -129,7 +129,7 @@ final class WatchKitLifecycle: @unchecked Sendable {
     /// Hands `task` to the delegates (watch-os counts it open until it is completed), or keeps it until
     /// one is set.
     private func hand(_ task: WKRefreshBackgroundTask) {
-        AppLaunch.reportTaskHanded()
+        AppLaunch.reportTaskHanded(task is WKApplicationRefreshBackgroundTask ? "applicationRefresh" : "watchConnectivity")
         let now = lock.withLock { () -> Bool in
             guard launchTold else {
                 pending.append(task)
