@@ -9,7 +9,11 @@ import Posix
 /// up --no-os`) `open` and `close` move the always-running app to the foreground and the background.
 enum WatchOSCommands {
     static func render(_ status: OSStatusReply) -> String {
-        var rows = PhoneOSCommands.rows(status).filter { $0.label != "installed" && $0.label != "locked" }
+        var rows = PhoneOSCommands.rows(status).filter { $0.label != "installed" && $0.label != "locked" }.map { row in
+            // watch-os also ends a background launch once its tasks are complete.
+            guard row.label == "reclaims" else { return row }
+            return (row.label, "\(status.reclaims) (background budget used up, or its background tasks complete), jetsams \(status.jetsams)")
+        }
         rows.append(("installed", status.appInstalled ? "yes" : "no (runway watch app install)"))
         if let inRange = status.phoneInRange { rows.append(("phone", inRange ? "in range" : "out of range")) }
         if let handed = status.backgroundTasksHanded {
