@@ -133,12 +133,12 @@ public enum ControlCommands {
     public static let strings = ControlCommandSpec("strings", [.phone], reply: StringsReply.self, "the app's texts in its effective language")
     public static let settings = ControlCommandSpec("settings", [.phone], reply: SettingsReply.self, "Settings › RunWay")
     public static let notifications = ControlCommandSpec(
-        "notifications", [.phone, .phoneOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
+        "notifications", [.phone, .watch, .phoneOS, .watchOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
     public static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
     public static let remindersReschedule = ControlCommandSpec(
         "reminders-reschedule", [.phone], reply: RemindersReply.self, "reschedule the run reminders, as opening the app does")
     public static let notificationAdd = ControlCommandSpec(
-        "notification-add", [.phone, .phoneOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
+        "notification-add", [.phone, .watch, .phoneOS, .watchOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
         reply: NotificationAddReply.self, errors: [.invalid("the notification would fire now or in the past")],
         "add a notification: for the tests of the centre's rules")
     public static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
@@ -240,11 +240,11 @@ public enum ControlCommands {
         "os-attach-app", [.phoneOS, .watchOS], reply: OSClockEvent.self,
         "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
     public static let osNotificationsReplace = ControlCommandSpec(
-        "os-notifications-replace", [.phoneOS], arguments: [OSNotifications.remove, OSNotifications.add],
+        "os-notifications-replace", [.phoneOS, .watchOS], arguments: [OSNotifications.remove, OSNotifications.add],
         reply: NotificationsReplaceReply.self, errors: [.invalid("a request is malformed, or would fire now or in the past")],
         "the app's notification centre: remove pending requests, then add these, in one transaction")
     public static let osNotificationsRemoveDelivered = ControlCommandSpec(
-        "os-notifications-remove-delivered", [.phoneOS], arguments: [OSNotifications.ids], reply: RemoveDeliveredReply.self,
+        "os-notifications-remove-delivered", [.phoneOS, .watchOS], arguments: [OSNotifications.ids], reply: RemoveDeliveredReply.self,
         "forget delivered notifications (these, or all)")
     public static let deviceLock = ControlCommandSpec(
         "device-lock", [.phoneOS], arguments: [DeviceLock.state], reply: OSStatusReply.self,

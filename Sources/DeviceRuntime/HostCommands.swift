@@ -18,7 +18,7 @@ extension DeviceHost {
         router.sessionIsActivated = { [unowned self] in self.session.activationState == .activated }
         SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).register(on: router)
         events.register(on: router)
-        system?.register(on: router, notifications: configuration.role == .phone)
+        system?.register(on: router, notifications: true)
         router.on("status") { [unowned self] _, connection in connection.reply(try status()) }
         router.on("inbox-space-limit") { [unowned self] request, connection in
             let bytes = request[ControlCommands.InboxSpaceLimit.bytes]

@@ -1,3 +1,5 @@
+import Connectivity
+import Control
 import Foundation
 import Glibc
 import JSONText
@@ -67,6 +69,28 @@ import Testing
             #expect(needsTheApp.status == 1)
             #expect(needsTheApp.stderr.contains("the watch's app is not running"), "\(needsTheApp.stderr)")
             #expect(needsTheApp.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    /// The watch's clock and notification centre are watch-os's: a notification falls due on
+    /// `runway clock advance` and is delivered with the app asleep, and nothing is launched for either.
+    @Test func theClockAndNotificationsAnswerWithTheAppAsleep() throws {
+        try withRunningPair(tag: "wos-notes", watch: nil) { pair in
+            try pair.startWatchOS(["--background-budget-ms", "300"])
+            try waitUntilAppIsDown(pair)
+            let launches = try osStatus(pair)["launchCount"]?.intValue ?? -1
+            let os = try ControlClient(home: DeviceHome(path: pair.watchHome, role: .watch), socketPath: pair.watchHome + "/os.sock")
+            _ = try os.call(
+                ControlRequest(command: "notification-add", arguments: ["id": .string("stand-up"), "inSeconds": .integer(3600), "body": .string("Stand up")]))
+            var notes = try JSONValue(parsing: try runway(["watch", "notifications", "--json"], pair).stdout)
+            #expect(notes["pending"]?.arrayValue?.count == 1)
+            let advanced = try runway(["clock", "advance", "2h"], pair)
+            #expect(advanced.status == 0, "\(advanced.stderr)")
+            notes = try JSONValue(parsing: try runway(["watch", "notifications", "--json"], pair).stdout)
+            #expect(notes["pending"]?.arrayValue?.isEmpty == true)
+            #expect(notes["delivered"]?.arrayValue?.first?["id"]?.stringValue == "stand-up", "\(notes)")
+            #expect(try runway(["clock", "show"], pair).status == 0)
+            #expect(try osStatus(pair)["launchCount"]?.intValue == launches, "neither launched the app")
         }
     }
 }
