@@ -95,6 +95,29 @@ import Testing
         }
     }
 
+    /// The documented older form, `--watch-arg=--app --watch-arg=PATH` (watch-os launches watch-agent,
+    /// which becomes the app): the app's own container is made before it runs, not RunWay's.
+    @Test func anAppRunByWatchAgentUnderWatchOSWritesInItsOwnContainer() throws {
+        try withPair(tag: "ctr-agent") { pair in
+            let emptyHome = pair.root + "/home"
+            try FileManager.default.createDirectory(atPath: emptyHome, withIntermediateDirectories: true)
+            let environment = ["HOME": emptyHome, "RUNWAY_STATE_DIR": pair.root + "/state"]
+            func runway(_ arguments: [String]) throws -> CommandResult { try runTool(arguments, environment: environment) }
+            let passwdDocuments = Self.passwdHome + "/Documents"
+            let documentsBefore = Self.listing(passwdDocuments)
+            #expect(try runway(["pair", "--phone", pair.phoneHome, "--watch", pair.watchHome]).status == 0)
+            defer { _ = try? runway(["down"]) }
+            let up = try runway(["up", "--watch-arg=--app", "--watch-arg=\(YourOwnAppTests.probe)"])
+            #expect(up.status == 0, "\(up.stderr)")
+            #expect(try runway(["watch", "app", "open"]).status == 0)
+            let launches = pair.watchHome + "/apps/probe-app/Documents/launches.log"
+            try pair.waitUntil("the probe noted its launch in its container") { !Self.lines(launches).isEmpty }
+            #expect(try runway(["down"]).status == 0)
+            #expect(Self.listing(emptyHome).isEmpty, "written in $HOME: \(Self.listing(emptyHome).keys.sorted())")
+            #expect(Self.listing(passwdDocuments) == documentsBefore, "written in \(passwdDocuments)")
+        }
+    }
+
     /// `--watch-bundle-id` and `--phone-bundle-id` that cannot name a container, or an app with
     /// `--no-os`: one line, exit 2, nothing started.
     @Test func badBundleIDsAndAppsWithoutTheOSAreExitTwo() throws {
