@@ -36,6 +36,11 @@ let package = Package(
         .library(name: "Combine", targets: ["Combine"]),
         // Apple's unified logging (`Logger`), writing the device's log lines to the app's stderr.
         .library(name: "os", targets: ["os"]),
+        // WatchKit's app object, delegates and background tasks, backed by watch-os.
+        .library(name: "WatchKit", targets: ["WatchKit"]),
+        // ClockKit's complication server and WidgetKit's widget center: reloads recorded by watch-os.
+        .library(name: "ClockKit", targets: ["ClockKit"]),
+        .library(name: "WidgetKit", targets: ["WidgetKit"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
         // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
@@ -84,6 +89,11 @@ let package = Package(
         .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime", "Combine", "KeyValueObserving"]),
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
         .target(name: "UIKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
+        // WatchKit's app lifecycle and background tasks, as watch-os runs them; ClockKit's and WidgetKit's
+        // reloads. Each re-exports Foundation, Combine's subset and key-value observing, as UIKit does.
+        .target(name: "WatchKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
+        .target(name: "ClockKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
+        .target(name: "WidgetKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
         // RunWay's domain, with no Apple-named API and no Foundation: flights, the logbook, alerts,
         // reminders' texts, the app's own control commands — what the CLI reads too (so it links no
         // Foundation: docs/performance.md, "Light at rest").
@@ -91,7 +101,9 @@ let package = Package(
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp",
-            dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "RunWayDomain", "WatchConnectivity", "UserNotifications"]),
+            dependencies: [
+                "Posix", "Storage", "PropertyLists", "JSONText", "Control", "RunWayDomain", "WatchConnectivity", "UserNotifications", "WatchKit",
+            ]),
         // The devices' simulated OSes (phone-os, watch-os): launch and reclaim the app.
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
@@ -132,6 +144,9 @@ let package = Package(
         // An ObservableObject session manager with KVO and os.Logger, as apps write one: hosted on the pair by
         // the integration tests (AppleModulesHostedTests), its store compiled in both language modes too.
         .executableTarget(name: "manager-app", dependencies: ["WatchConnectivity", "os"]),
+        // A watch app written as for watchOS (WatchKit's delegate and tasks, ClockKit, WidgetKit): the
+        // fixture of the tests of watch-os's background tasks, refreshes and reloads.
+        .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(
@@ -148,14 +163,18 @@ let package = Package(
                 "JSONText", "Posix",
             ]),
         .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
-        // Code written for iOS, compiled unchanged against WatchConnectivity in both language modes (the
-        // Swift 6 target links the Swift 5 target's files).
-        .testTarget(name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, UIKit, os, WatchKit,
+        // ClockKit and WidgetKit in both language modes (the Swift 6 target links the Swift 5 target's files).
+        .testTarget(
+            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
-        .testTarget(name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os"], swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).

@@ -21,7 +21,13 @@ let package = Package(
                 .product(name: "UIKit", package: runWayPairIdentity),
             ]),
         .executableTarget(name: "WaterPhone", dependencies: ["WaterLogKit"]),
-        .executableTarget(name: "WaterWatch", dependencies: ["WaterLogKit"]),
+        // The watch app: WatchKit's extension delegate completes the tasks watch-os hands it.
+        .executableTarget(
+            name: "WaterWatch",
+            dependencies: [
+                "WaterLogKit", .product(name: "WatchConnectivity", package: runWayPairIdentity),
+                .product(name: "WatchKit", package: runWayPairIdentity),
+            ]),
         // The other mix: your phone app, RunWay's watch.
         .executableTarget(
             name: "RunLogPhone",

@@ -30,6 +30,9 @@ package struct DelegateEvent: Sendable {
         /// Not a delegate call: a message the app logged with `os.Logger`, in the order it was written
         /// among the calls (its text cut at `DelegateTrace.payloadLimit` bytes).
         case appLog(type: String, subsystem: String, category: String, message: String)
+        /// A call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit): `name`
+        /// (`complicationReload`, `backgroundTaskHanded`, `backgroundTaskCompleted`, `haptic`) and its kind.
+        case system(name: String, kind: String)
     }
 
     /// 1, 2, 3… in the order the calls were made, since the daemon started.
@@ -56,6 +59,7 @@ package struct DelegateEvent: Sendable {
         case .reachabilityDidChange: "sessionReachabilityDidChange"
         case .watchStateDidChange: "sessionWatchStateDidChange"
         case .appLog: "os.log"
+        case let .system(name, _): name
         }
     }
 }

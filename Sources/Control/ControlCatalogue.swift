@@ -133,12 +133,12 @@ package enum ControlCommands {
     package static let strings = ControlCommandSpec("strings", [.phone], reply: StringsReply.self, "the app's texts in its effective language")
     package static let settings = ControlCommandSpec("settings", [.phone], reply: SettingsReply.self, "Settings › RunWay")
     package static let notifications = ControlCommandSpec(
-        "notifications", [.phone, .phoneOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
+        "notifications", [.phone, .watch, .phoneOS, .watchOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
     package static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
     package static let remindersReschedule = ControlCommandSpec(
         "reminders-reschedule", [.phone], reply: RemindersReply.self, "reschedule the run reminders, as opening the app does")
     package static let notificationAdd = ControlCommandSpec(
-        "notification-add", [.phone, .phoneOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
+        "notification-add", [.phone, .watch, .phoneOS, .watchOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
         reply: NotificationAddReply.self, errors: [.invalid("the notification would fire now or in the past")],
         "add a notification: for the tests of the centre's rules")
     package static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
@@ -169,7 +169,9 @@ package enum ControlCommands {
         errors: [.invalid("seriesTotal below count, or seriesStart past seriesTotal - count"), .failure("the watch app is not installed")],
         "record runs and queue them for the phone")
     package static let link = ControlCommandSpec(
-        "link", [.watch], arguments: [Link.state], reply: LinkReply.self, "cut or restore the link to the phone")
+        "link", [.watch, .watchOS], arguments: [Link.state], reply: LinkReply.self,
+        errors: [.failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)")],
+        "cut or restore the link to the phone (under watch-os, kept while the app sleeps and across its launches)")
     package static let linkSet = ControlCommandSpec(
         "link-set", [.watch, .watchOS],
         arguments: [LinkSet.latency, LinkSet.jitter, LinkSet.loss, LinkSet.bandwidth, LinkSet.range, LinkSet.reset, LinkSet.seed],
@@ -201,7 +203,11 @@ package enum ControlCommands {
         "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os and watch-os)"
     )
     package static let complication = ControlCommandSpec(
-        "complication", [.watch], arguments: [Complication.state], reply: ComplicationReply.self,
+        "complication", [.watch, .watchOS], arguments: [Complication.state], reply: ComplicationReply.self,
+        errors: [
+            .failure("watch-os: the watch app is not installed"),
+            .failure("watch-os, once it has launched the watch app: its session holds it (reason appHoldsTheLink; the CLI asks the app)"),
+        ],
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
     package static let inboxSpaceLimit = ControlCommandSpec(
         "inbox-space-limit", both, test: true, arguments: [InboxSpaceLimit.bytes], reply: InboxSpaceLimitReply.self,
@@ -234,11 +240,11 @@ package enum ControlCommands {
         "os-attach-app", [.phoneOS, .watchOS], reply: OSClockEvent.self,
         "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
     package static let osNotificationsReplace = ControlCommandSpec(
-        "os-notifications-replace", [.phoneOS], arguments: [OSNotifications.remove, OSNotifications.add],
+        "os-notifications-replace", [.phoneOS, .watchOS], arguments: [OSNotifications.remove, OSNotifications.add],
         reply: NotificationsReplaceReply.self, errors: [.invalid("a request is malformed, or would fire now or in the past")],
         "the app's notification centre: remove pending requests, then add these, in one transaction")
     package static let osNotificationsRemoveDelivered = ControlCommandSpec(
-        "os-notifications-remove-delivered", [.phoneOS], arguments: [OSNotifications.ids], reply: RemoveDeliveredReply.self,
+        "os-notifications-remove-delivered", [.phoneOS, .watchOS], arguments: [OSNotifications.ids], reply: RemoveDeliveredReply.self,
         "forget delivered notifications (these, or all)")
     package static let deviceLock = ControlCommandSpec(
         "device-lock", [.phoneOS], arguments: [DeviceLock.state], reply: OSStatusReply.self,

@@ -104,6 +104,17 @@ package struct OSStatusReply: ControlReply {
     package var phoneInRange: Bool?
     /// watch-os: background tasks (`WKWatchConnectivityRefreshBackgroundTask`) the app completed.
     package var backgroundTasksCompleted: Int64?
+    /// watch-os: WatchKit's background tasks handed to the app, expired (open when the app ended), open now.
+    package var backgroundTasksHanded: Int64?
+    package var backgroundTasksExpired: Int64?
+    package var backgroundTasksOpen: Int64?
+    /// watch-os: the background refresh the app scheduled (device time), and those that fell due.
+    package var backgroundRefreshAt: String?
+    package var backgroundRefreshesFired: Int64?
+    /// watch-os: complication timeline reloads the app asked for (ClockKit, WidgetKit), by kind.
+    package var reloadsRequested: [String: Int64]?
+    /// watch-os: haptics the app played (`WKInterfaceDevice.play(_:)`), by type.
+    package var haptics: [String: Int64]?
 
     package init(
         home: String, pid: Int64, appState: String, appPid: Int64?, forceQuit: Bool, launches: [String: Int64], launchCount: Int64,

@@ -76,6 +76,8 @@ extension DelegateEvent {
             fields["subsystem"] = .string(subsystem)
             fields["category"] = .string(category)
             fields["message"] = .string(message)
+        case let .system(_, kind):
+            fields["kind"] = .string(kind)
         }
         return .object(fields)
     }

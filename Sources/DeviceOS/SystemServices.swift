@@ -109,8 +109,8 @@ package final class SystemServices {
 
     // MARK: - Control commands
 
-    /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices) and, on a phone, the
-    /// notification centre's (`notifications`, and the test command `notification-add`).
+    /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices) and the notification
+    /// centre's (`notifications`, and the test command `notification-add`), on both devices.
     package func register(on router: ControlRouter, notifications: Bool) {
         var clockCommands = ClockCommands(clock: clock, logger: logger)
         clockCommands.onChange = { [unowned self] in

@@ -20,6 +20,18 @@ package enum AppLaunch {
     package static let workoutVariable = "RUNWAY_LAUNCH_WORKOUT"
     /// Sent on `NOTIFY_SOCKET` when the app completes its background task (`setTaskCompletedWithSnapshot`).
     package static let taskCompletedNotice = "X_TASK_COMPLETED=1"
+    /// Sent when WatchKit hands the app's delegate a background task: open until completed, or expired.
+    package static let taskHandedNotice = "X_TASK_HANDED=1"
+    /// `X_REFRESH_AT=SECONDS`: the app scheduled a background refresh at that device time (WatchKit's
+    /// `scheduleBackgroundRefresh`); the OS keeps it, and launches or wakes the app when it falls due.
+    package static let refreshNoticePrefix = "X_REFRESH_AT="
+    /// `X_RELOAD=KIND`: the app asked for its complication's timeline to be reloaded (ClockKit, WidgetKit).
+    package static let reloadNoticePrefix = "X_RELOAD="
+    /// `X_HAPTIC=TYPE`: the app played a haptic (`WKInterfaceDevice.play(_:)`).
+    package static let hapticNoticePrefix = "X_HAPTIC="
+    /// The reason watch-os gives when a background refresh the app scheduled fell due
+    /// (`WKApplicationRefreshBackgroundTask`).
+    package static let refreshReason = "background-refresh"
 
     /// Set (`1`) by phone-os when the watch knocked within the last seconds (it is in range, retrying):
     /// the app's session waits for its connection before it announces activation, so that the state
@@ -81,7 +93,43 @@ package enum AppLaunch {
 
     /// Tells the OS the app completed its background task (only under an OS).
     package static func reportTaskCompleted() {
-        guard getenv(PhoneActivation.osPIDVariable) != nil else { return }
-        ServiceNotifier.notify("\(taskCompletedNotice)\nMAINPID=\(getpid())")
+        DeviceHost.current?.recordSystemCall("backgroundTaskCompleted", kind: "watchKit")
+        tellOS(taskCompletedNotice)
+    }
+
+    /// Tells the OS a background task was handed to the app's delegate.
+    package static func reportTaskHanded(_ kind: String) {
+        DeviceHost.current?.recordSystemCall("backgroundTaskHanded", kind: kind)
+        tellOS(taskHandedNotice)
+    }
+
+    /// Tells the OS when the app wants its next background refresh (device time, seconds since 1970).
+    package static func reportRefreshScheduled(at seconds: Double) { tellOS(refreshNoticePrefix + String(seconds)) }
+
+    /// Tells the OS the app asked for a reload of `kind` (one line, at most 200 bytes of it).
+    package static func reportReload(_ kind: String) {
+        DeviceHost.current?.recordSystemCall("complicationReload", kind: oneWord(kind))
+        tellOS(reloadNoticePrefix + oneWord(kind))
+    }
+
+    /// Tells the OS the app played a haptic.
+    package static func reportHaptic(_ type: String) {
+        DeviceHost.current?.recordSystemCall("haptic", kind: oneWord(type))
+        tellOS(hapticNoticePrefix + oneWord(type))
+    }
+
+    /// Whether an OS (phone-os, watch-os) launched this process.
+    package static var isUnderOS: Bool { getenv(PhoneActivation.osPIDVariable) != nil }
+
+    private static func tellOS(_ line: String) {
+        guard isUnderOS else { return }
+        ServiceNotifier.notify("\(line)\nMAINPID=\(getpid())")
+    }
+
+    /// `text` as one word of a notify line: no line breaks or '=', at most 200 bytes.
+    static func oneWord(_ text: String) -> String {
+        var word = String(text.map { $0 == "\n" || $0 == "\r" || $0 == "=" ? "_" : $0 })
+        while word.utf8.count > 200 { word.removeLast() }
+        return word.isEmpty ? "_" : word
     }
 }

@@ -85,6 +85,28 @@ package final class DeviceHost {
     package var onLinkEstablished: [(Handshake) -> Void] = []
     /// Run once the session is activated and the control socket open, before `ready` is said.
     package var whenReady: [() -> Void] = []
+    /// Whether the app's complication is on the active watch face (the watch's own setting).
+    package var complicationEnabled: Bool { session?.localComplicationEnabled ?? false }
+    /// Records a call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit) in
+    /// the delegate trace (`runway watch events`), from any thread.
+    package func recordSystemCall(_ name: String, kind: String) {
+        mailbox.post { [weak self] in self?.tracer?.trace.record(.system(name: name, kind: kind)) }
+    }
+
+    /// Whether the app's own `main` runs this process's main queue: the device was started for it from
+    /// the environment (`fromEnvironment`). A composed device (RunWay's apps) runs the app on its own
+    /// thread, and the main thread only waits.
+    package internal(set) var appRunsMainQueue = false
+    /// Whether `whenReady` has run.
+    package private(set) var isReady = false
+    /// Told (on the device's thread) each background refresh the app scheduled that fell due while it
+    /// runs (watch-os's `backgroundRefresh`; one that falls due while it does not launches it).
+    package var onBackgroundRefresh: [() -> Void] = []
+
+    /// Runs `body` on the device's thread once it is ready: now if it already is (call on that thread).
+    package func onceReady(_ body: @escaping () -> Void) {
+        if isReady { body() } else { whenReady.append(body) }
+    }
     let ledger = SessionLedger()
     private var tracer: TracingDelegate!
     var events: EventCommands!
@@ -151,6 +173,7 @@ package final class DeviceHost {
             let client = try OSClient(home: home, socketPath: socket, loop: loop, logger: logger)
             if let last = client.lastAppState { applicationStateChanged(foreground: last == "foreground") }
             client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
+            client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
             remoteNotifications = client
             logger.info("startup.os-attached", ["socket": socket])
         }
@@ -197,6 +220,8 @@ package final class DeviceHost {
                 connected: { [unowned connector] in connector.isConnected }, bytesInAir: { [unowned connector] in connector.bytesInAir })
             linkConditions = keeper
             keeper.takeOver()
+            // Launched by watch-os: a `runway link down` the system kept while the app slept still holds.
+            if Self.launchedByOS, keeper.isTakenDown { connector.isEnabled = false }
             transport = connector
         }
         logger.info("startup.app-version", ["version": configuration.session.appVersion])
@@ -284,6 +309,7 @@ package final class DeviceHost {
         runtime.onShutdown { [unowned self] in self.session.deactivate() }
         runtime.guardHome(
             database: database, sockets: [{ [unowned self] in try self.control.ensureBound() }, { [unowned self] in try self.session.ensureListening() }])
+        isReady = true
         for body in whenReady { body() }
         if configuration.activationDelayMilliseconds == nil { runtime.announceReady() }
     }

@@ -68,6 +68,7 @@ extension DeviceHost {
         // `main`, before the app starts threads of its own.
         let host = try DeviceHost(configuration)
         host.activation = activation
+        host.appRunsMainQueue = true
         let bundleID = DeviceEnvironment.value(DeviceEnvironment.bundleID) ?? Self.executableName
         let container = AppContainer(path: host.configuration.container, home: host.home.path, bundleID: bundleID)
         // The app's thread goes on once the device's thread owns the loop: its first `sync` (setting the

@@ -18,7 +18,7 @@ extension DeviceHost {
         router.sessionIsActivated = { [unowned self] in self.session.activationState == .activated }
         SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).register(on: router)
         events.register(on: router)
-        system?.register(on: router, notifications: configuration.role == .phone)
+        system?.register(on: router, notifications: true)
         router.on("status") { [unowned self] _, connection in connection.reply(try status()) }
         router.on("inbox-space-limit") { [unowned self] request, connection in
             let bytes = request[ControlCommands.InboxSpaceLimit.bytes]
@@ -81,10 +81,15 @@ extension DeviceHost {
 
     // MARK: - The watch: its link and its app's state
 
+    /// Whether an OS (phone-os, watch-os) launched this process (`RUNWAY_OS_PID`).
+    static var launchedByOS: Bool { getenv(PhoneActivation.osPIDVariable) != nil }
+
     /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
     /// while it is down; nothing is lost.
     func link(_ request: ControlRequest) throws -> JSONValue {
         let state = request[ControlCommands.Link.state]
+        // Under watch-os the radio is the system's: kept in the home for its next holder (`WatchOS`).
+        if Self.launchedByOS { try linkConditions?.setTakenDown(state == "down") }
         connector?.isEnabled = state == "up"
         logger.notice("link.\(state)", ["by": "runway link \(state)"])
         return LinkReply(link: state).json

@@ -21,6 +21,8 @@ final class OSClient: NotificationService {
     private var observers: [([UserNotificationCenter.Delivered]) -> Void] = []
     /// Told each app state the OS says (`foreground`, `background`): `watch-os` on `app open|close`.
     var appStateObservers: [(String) -> Void] = []
+    /// Told each background refresh the OS says fell due while the app runs (`backgroundRefresh`).
+    var refreshObservers: [() -> Void] = []
     /// The last app state the OS said (it says it on attaching too, so a change made while the app was
     /// starting is not lost).
     private(set) var lastAppState: String?
@@ -70,6 +72,8 @@ final class OSClient: NotificationService {
                 guard let state = json["state"]?.stringValue else { break }
                 lastAppState = state
                 for observer in appStateObservers { observer(state) }
+            case "backgroundRefresh":
+                for observer in refreshObservers { observer() }
             default: break
             }
         }

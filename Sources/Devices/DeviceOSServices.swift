@@ -39,12 +39,12 @@ extension DeviceOperatingSystem {
         return variables
     }
 
-    /// The OS's commands: the clock, the notification centre (`runway phone notifications`), what the
+    /// The OS's commands: the clock, the notification centre (`runway phone|watch notifications`), what the
     /// running app asks of its OS, and `status` with what the OS knows while the app does not run.
     func registerServices(on router: ControlRouter) {
         guard let system else { return }
         system.onClockChanged.append { [unowned self] reading in self.tellApps(clock: reading) }
-        system.register(on: router, notifications: home.role == .phone)
+        system.register(on: router, notifications: true)
         router.on("os-attach-app") { [unowned self] _, connection in
             try connection.attach()
             connection.reply(Self.clockEvent(system.clock.reading))
@@ -52,8 +52,6 @@ extension DeviceOperatingSystem {
             connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
         }
         router.on("status") { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
-        // The watch's apps keep no notifications here (the phone's notification centre is the phone's).
-        guard home.role == .phone else { return }
         router.on("os-notifications-replace") { [unowned self] request, connection in
             let remove = (request[ControlCommands.OSNotifications.remove]?.arrayValue ?? []).compactMap(\.stringValue)
             let add = try (request[ControlCommands.OSNotifications.add]?.arrayValue ?? []).map(Self.request)

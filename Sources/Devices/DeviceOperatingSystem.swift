@@ -53,7 +53,7 @@ package class DeviceOperatingSystem {
     private let signals: SignalSource
     private var osLock: FileLock?
     var control: ControlServer?
-    private var notifySocket: FileDescriptor?
+    var notifySocket: FileDescriptor?
     var notifyPath: String { PhoneActivation.osNotifyPath(home) }
     package static func controlPath(_ home: String) -> String { home + "/os.sock" }
 
@@ -230,6 +230,11 @@ package class DeviceOperatingSystem {
             childPID = 0
             state = .notRunning
             workoutRunning = false
+            if tasksOpen > 0 {
+                backgroundTasksExpired += tasksOpen
+                logger.notice("os.tasks-expired", ["pid": pid, "count": tasksOpen, "reason": "the app ended before it completed them"])
+                tasksOpen = 0
+            }
             var how = signalled ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
             if let said = appStatusLine { how += " (\(OneLine.quote(said)))" }
             appStatusLine = nil
@@ -265,64 +270,17 @@ package class DeviceOperatingSystem {
 
     // MARK: - Launching
 
-    private func openNotifySocket() throws {
-        let raw = try systemCall("socket") {
-            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        }
-        let fd = FileDescriptor(adopting: raw)
-        let address = try UnixSocketAddress(path: notifyPath)
-        let previous = umask(0o177)
-        defer { umask(previous) }
-        try address.withSockAddr { (sa, length) throws(SystemError) in
-            _ = try systemCall("bind(\(notifyPath))") { bind(fd.rawValue, sa, length) }
-        }
-        notifySocket = fd
-        loop.register(raw, interest: .readable) { [unowned self] _ in self.readNotifications() }
-    }
-
-    private func readNotifications() {
-        guard let notifySocket else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(notifySocket.rawValue, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { return }
-            let text = String(decoding: buffer[0..<n], as: UTF8.self)
-            let lines = text.split(separator: "\n")
-            // From the app running now: a datagram its predecessor sent just before it was reclaimed
-            // must not count for the next launch.
-            let sender = lines.first { $0.hasPrefix("MAINPID=") }.flatMap { pid_t($0.dropFirst("MAINPID=".count)) }
-            if let sender, sender != childPID { continue }
-            for line in lines {
-                if line == "READY=1" {
-                    readyReports += 1
-                    supervision.ready(at: loop.nowNanoseconds)
-                    if workoutRunning, state == .background { supervision.budgetStops(foreground: false) }
-                    rearmSupervision()
-                    answerOpenWaiters(nil)
-                } else if line.hasPrefix("STATUS=") {
-                    // The app's own words on why it stops (`DaemonCommandLine.writeError`): quoted in the
-                    // failure the OS reports.
-                    appStatusLine = String(line.dropFirst("STATUS=".count))
-                } else if line == "X_DELIVERED=1" {
-                    supervision.delivered()
-                    rearmSupervision()
-                } else if line == AppLaunch.taskCompletedNotice {
-                    backgroundTasksCompleted += 1
-                } else if line == "X_WORKOUT=1" || line == "X_WORKOUT=0" {
-                    workoutRunning = line == "X_WORKOUT=1"
-                    // A workout keeps a background app alive: no budget runs while it does.
-                    if state == .background {
-                        if workoutRunning { supervision.budgetStops(foreground: false) } else { supervision.toBackground(at: loop.nowNanoseconds) }
-                        rearmSupervision()
-                    }
-                }
-                logger.info("os.app-notified", ["state": String(line)])
-            }
-        }
-    }
-
-    /// Background tasks the app said it completed (`WKWatchConnectivityRefreshBackgroundTask`).
+    /// Background tasks WatchKit handed the app's delegate, those it completed, and those still open when
+    /// the app's process ended (expired: its budget ran out, or it was killed first).
+    var backgroundTasksHanded = 0
     var backgroundTasksCompleted = 0
+    var backgroundTasksExpired = 0
+    /// Handed to the running app and not completed.
+    var tasksOpen = 0
+    /// A line on the notify socket the device handles itself: true if it did.
+    func appNotified(_ line: Substring) -> Bool { false }
+    /// The running app completed every task it was handed.
+    func tasksCompleted() {}
     /// The app runs a workout session (`X_WORKOUT=1`): kept alive in the background.
     var workoutRunning = false
 
@@ -366,9 +324,13 @@ package class DeviceOperatingSystem {
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
         let pid: pid_t
         do {
+            // The container and its user-dirs.dirs exist before the app's first instruction, every launch
+            // (a deleted app's came back empty): Foundation on Linux falls back to the passwd entry's home
+            // for Documents when user-dirs.dirs is missing, whatever HOME says.
+            try container.prepare()
             pid = try spawn.run()
         } catch {
-            logger.error("os.launch-failed", ["error": "\(error)"])
+            logger.error("os.launch-failed", ["error": "\(error)", "container": container.path])
             return
         }
         childPID = pid
@@ -381,9 +343,13 @@ package class DeviceOperatingSystem {
         // A workout's launch keeps itself alive (X_WORKOUT=1): no delivery to wait for.
         supervision.launched(
             at: loop.nowNanoseconds, background: kind == .background,
-            awaitsDelivery: kind == .background && reasonKey != "user" && reasonKey != AppLaunch.workoutReason)
+            awaitsDelivery: kind == .background && !Self.launchesAwaitingNoDelivery.contains(reasonKey))
         rearmSupervision()
     }
+
+    /// Launches that wait for no delivery before their budget may end them: the user's, a workout's (it
+    /// keeps itself alive), a background refresh's (its task is the work).
+    static let launchesAwaitingNoDelivery: Set<String> = ["user", AppLaunch.workoutReason, AppLaunch.refreshReason]
 
     /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed
     /// version in place of theirs).

@@ -42,8 +42,8 @@ import PropertyLists
 package final class WatchOS: DeviceOperatingSystem {
     /// The system's own connection to the phone while the app is not running.
     private var probe: AiredFrameStream?
-    private var probeTimer: EventLoop.TimerID?
-    private var attempt = 0
+    var probeTimer: EventLoop.TimerID?
+    var attempt = 0
     /// Whether the phone answered the current connection's hello (`welcome`).
     private var probeLinked = false
     /// Whether the last attempt reached the phone (a listener answered): the watch in range.
@@ -52,9 +52,11 @@ package final class WatchOS: DeviceOperatingSystem {
     private var lastWelcome: (transfers: Int64, at: Double?) = (0, nil)
     /// The air watch-os's connection travels through while it holds the link.
     private let air = LinkAir()
-    private var linkConditions: LinkConditionsKeeper!
+    var linkConditions: LinkConditionsKeeper!
     /// The largest `startWorkout` handed to the app at launch (in its environment, as hex).
     static let maximumWorkoutEventBytes = 4096
+    /// What WatchKit, ClockKit and WidgetKit told watch-os (`WatchOSWatchKit.swift`).
+    var watchKit = WatchKitRecord()
 
     package init(options: Options) throws {
         try super.init(options: options, role: .watch, programName: "watch-os")
@@ -66,6 +68,7 @@ package final class WatchOS: DeviceOperatingSystem {
     // MARK: - The watch's hooks
 
     override func appMayLaunch() {
+        startRefreshes()
         linkConditions.takeOver()
         connectSoon(afterMilliseconds: 0)
     }
@@ -91,11 +94,19 @@ package final class WatchOS: DeviceOperatingSystem {
     }
 
     override func registerDeviceCommands(on router: ControlRouter) {
-        linkConditions.register(on: router) { [unowned self] in
-            guard childPID != 0 else { return nil }
-            return ControlError("the watch app is running and holds the link: ask it (runway link … again)", reason: "appHoldsTheLink")
-        }
+        linkConditions.register(on: router) { [unowned self] in appHoldsTheLink }
+        registerSystemCommands(on: router)
     }
+
+    /// While the app runs, its session holds the link and the watch's presence: the CLI asks it instead.
+    var appHoldsTheLink: ControlError? {
+        guard childPID != 0 else { return nil }
+        return ControlError("the watch app is running and holds the link: ask it (runway link … again)", reason: "appHoldsTheLink")
+    }
+
+    override func appNotified(_ line: Substring) -> Bool { watchKitNotified(line) }
+
+    override func tasksCompleted() { suspendAfterTasks() }
 
     override var launchRefusal: String? {
         WatchStoreReading.appInstalled(home: home) ? nil : "the watch app is not installed (runway watch app install)"
@@ -111,6 +122,7 @@ package final class WatchOS: DeviceOperatingSystem {
         reply.appInstalled = WatchStoreReading.appInstalled(home: home)
         reply.phoneInRange = phoneInRange
         reply.backgroundTasksCompleted = Int64(backgroundTasksCompleted)
+        decorateWatchKit(&reply)
     }
 
     override func statusWhileAppIsDown() throws -> StatusReply {
@@ -121,9 +133,11 @@ package final class WatchOS: DeviceOperatingSystem {
             outbox: StatusReply.Outbox(depth: waiting.outstanding, inFlight: 0, lastSentTransfer: 0, lastAcknowledgedTransfer: 0, window: 0),
             other: [:])
         status.watchAppActive = false
+        status.linkEnabled = !linkConditions.isTakenDown
         status.other = [
             "home": .string(home.path), "answeredBy": .string("watch-os"), "appState": .string(state.rawValue),
             "phoneInRange": .bool(phoneInRange), "linkRange": .string(air.conditions.range.rawValue),
+            "complicationEnabled": .bool(WatchStoreReading.read(home: home).hello?.complicationEnabled ?? false),
             "waitingForApp": .object([
                 "phonePendingTransfers": .integer(lastWelcome.transfers),
                 "seenAt": lastWelcome.at.map { .string(Timestamp.iso8601($0)) } ?? .null,
@@ -145,7 +159,7 @@ package final class WatchOS: DeviceOperatingSystem {
     }
 
     private func retryLater() {
-        guard childPID == 0, air.conditions.range != .out else { return }
+        guard childPID == 0, air.conditions.range != .out, !linkConditions.isTakenDown else { return }
         let base = min(UInt64(1000), UInt64(20) << UInt64(min(attempt, 16)))
         attempt += 1
         connectSoon(afterMilliseconds: base / 2 + UInt64.random(in: 0...(base / 2)))
@@ -179,7 +193,7 @@ package final class WatchOS: DeviceOperatingSystem {
         }
     }
 
-    private func setInRange(_ inRange: Bool) {
+    func setInRange(_ inRange: Bool) {
         guard inRange != phoneInRange else { return }
         phoneInRange = inRange
         logger.info("os.phone-range", ["inRange": inRange])
@@ -187,7 +201,7 @@ package final class WatchOS: DeviceOperatingSystem {
 
     private func connect() {
         guard childPID == 0, probe == nil else { return }
-        guard air.conditions.range != .out else { return setInRange(false) }
+        guard air.conditions.range != .out, !linkConditions.isTakenDown else { return setInRange(false) }
         let store = WatchStoreReading.read(home: home)
         guard let hello = store.hello else {
             // Not paired (or no store yet: the app never ran): nothing to connect to.
@@ -272,7 +286,7 @@ package final class WatchOS: DeviceOperatingSystem {
 
     /// Launches the app in the background for what is pending, unless the user force-quit it or it is
     /// backing off after failures (then the phone stays connected and the next attempt decides again).
-    private func launchInBackground(reasonKey: String, reason: String, environment: [String: String] = [:]) {
+    func launchInBackground(reasonKey: String, reason: String, environment: [String: String] = [:]) {
         if let notInstalled = launchRefusal {
             // The connection stays: the phone knows from its hello that the app is gone, and holds it.
             declined += 1

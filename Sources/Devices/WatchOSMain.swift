@@ -25,7 +25,8 @@ package enum WatchOSMain {
         runs a workout). While the app is not running, watch-os holds the watch's link to the phone
         itself (the phone sees the watch app not reachable; a message from the phone does not launch it)
         and answers runway link set|show|schedule: its connection meets the link's conditions, and out of
-        range it does not connect. Prints "ready" once it
+        range it does not connect; runway link down|up and runway watch complication on|off too, kept
+        for the app's next launch (the radio and the watch face are the system's). Prints "ready" once it
         accepts connections; SIGTERM stops the app and exits 0. Drive it with runway watch app
         open|close|force-quit|suspend|resume and runway watch os status|jetsam. The app never outlives
         watch-os (killed with it, even by SIGKILL); an app an earlier watch-os of DIR left running is

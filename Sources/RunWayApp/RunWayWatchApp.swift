@@ -5,6 +5,7 @@ import Posix
 import Storage
 import WatchConnectivity
 import RunWayDomain
+import WatchKit
 
 /// RunWay's watch app, as a tenant of the simulated watch: it records runs and queues them for the phone
 /// through `WCSession.default` (the system's durable queue), runs live runs with GPWS, mirrors the runs

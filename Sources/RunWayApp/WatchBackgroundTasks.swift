@@ -2,6 +2,7 @@ import Foundation
 import Posix
 import WatchConnectivity
 import RunWayDomain
+import WatchKit
 
 // MARK: - The watch app woken in the background for the phone's content
 

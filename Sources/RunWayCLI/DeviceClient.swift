@@ -43,8 +43,9 @@ final class DeviceClient {
         return try appClient(for: command)
     }
 
-    /// The link's conditions (`runway link set|show|schedule`): kept by whoever holds the watch's link.
-    static let linkHolderCommands: Set<String> = ["link-set", "link-show", "link-schedule"]
+    /// The link's conditions (`runway link set|show|schedule`), the link itself (`runway link down|up`) and
+    /// the complication on the watch face: kept by whoever holds the watch's link.
+    static let linkHolderCommands: Set<String> = ["link-set", "link-show", "link-schedule", "link", "complication"]
 
     /// Who holds the watch's link: the app while it runs, watch-os while it does not. An app launched and
     /// not listening yet, or on its way out, is looked at again (for up to 5 s) rather than failed.

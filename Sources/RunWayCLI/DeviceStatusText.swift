@@ -151,7 +151,11 @@ enum DeviceStatusText {
             Row(section: "APP", label: "live values", keys: ["instrumentValuesDiscarded"]) { "\(int($0, "instrumentValuesDiscarded")) discarded" },
             Row(section: "APP", label: "container", keys: ["container"]) { $0["container"]?["path"]?.stringValue },
             Row(section: "APP", label: "state", keys: ["appState", "answeredBy"]) { fields in
-                fields["appState"]?.stringValue.map { "\($0) (phone-os answers while the app does not run: runway phone app open)" }
+                fields["appState"]?.stringValue.map { state in
+                    let os = fields["answeredBy"]?.stringValue ?? "phone-os"
+                    let device = os == "watch-os" ? "watch" : "phone"
+                    return "\(state) (\(os) answers while the app does not run: runway \(device) app open)"
+                }
             },
             Row(section: "APP", label: "waiting for it", keys: ["waitingForApp"]) { fields in
                 fields["waitingForApp"].map { waiting in

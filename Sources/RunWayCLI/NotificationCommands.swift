@@ -5,26 +5,33 @@ import Posix
 
 /// `runway phone notifications` and `runway phone reminders [reschedule]`.
 enum NotificationCommands {
-    static let notifications = CLI.Command(
-        path: ["phone", "notifications"],
-        synopsis: "--home P [--json]",
-        summary: """
-            The phone's notification centre: pending requests (at most 64) by fire date, and the delivered
-            ones (the last 1000) in delivery order, in local time (TZ). Delivery happens when the phone's clock
-            reaches a fire date (runway clock), with deliveredAt = fireAt even if the phone was down then.
-            """,
-        specs: [CLI.homeSpec, CLI.jsonSpec],
-        positionals: 0,
-        run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self)
-            if parsed.has("json") { Output.out(result.json.text); return 0 }
-            var lines = ["pending (\(result.pending.count) of at most \(result.pendingLimit))"]
-            lines += result.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }
-            lines.append("delivered (\(result.delivered.count))")
-            lines += result.delivered.map { "  " + NotificationText.line($0, at: $0.deliveredAt) }
-            Output.out(lines.joined(separator: "\n"))
-            return 0
-        })
+    static let notifications = notifications(.phone)
+
+    /// `runway phone notifications`, `runway watch notifications`: the device's notification centre, kept by
+    /// its OS whether the app runs or not.
+    static func notifications(_ device: DeviceRole) -> CLI.Command {
+        let (name, home) = device == .phone ? ("phone", "P") : ("watch", "W")
+        return CLI.Command(
+            path: [name, "notifications"],
+            synopsis: "--home \(home) [--json]",
+            summary: """
+                The \(name)'s notification centre: pending requests (at most 64) by fire date, and the delivered
+                ones (the last 1000) in delivery order, in local time (TZ). Delivery happens when the \(name)'s clock
+                reaches a fire date (runway clock), with deliveredAt = fireAt even if the \(name) was down then.
+                """,
+            specs: [CLI.homeSpec, CLI.jsonSpec],
+            positionals: 0,
+            run: { parsed in
+                let result = try CLI.client(parsed, device).send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self)
+                if parsed.has("json") { Output.out(result.json.text); return 0 }
+                var lines = ["pending (\(result.pending.count) of at most \(result.pendingLimit))"]
+                lines += result.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }
+                lines.append("delivered (\(result.delivered.count))")
+                lines += result.delivered.map { "  " + NotificationText.line($0, at: $0.deliveredAt) }
+                Output.out(lines.joined(separator: "\n"))
+                return 0
+            })
+    }
 
     static let reminders = CLI.Command(
         path: ["phone", "reminders"],

@@ -1,5 +1,6 @@
 import Connectivity
 import Control
+import DeviceRuntime
 import Glibc
 import JSONText
 import Posix
@@ -15,6 +16,12 @@ enum PhoneOSRegistry {
         "phone-arg", "ARG", "passed to the phone's app at each launch (phone-os --app-arg; repeatable: --phone-arg=--save-path --phone-arg=ui-drain)")
     static let phoneAppSpec = ArgumentSpec.option(
         "phone-app", "PATH", "the phone's app: an executable linking WatchConnectivity (phone-os --app; default RunWay's)")
+    static let watchAppSpec = ArgumentSpec.option(
+        "watch-app", "PATH", "the watch's app: an executable linking WatchConnectivity (watch-os --app; default RunWay's)")
+    static let phoneBundleIDSpec = ArgumentSpec.option(
+        "phone-bundle-id", "ID", "the phone's app's bundle id, naming its container HOME/apps/ID (phone-os --bundle-id; default: the --phone-app's file name)")
+    static let watchBundleIDSpec = ArgumentSpec.option(
+        "watch-bundle-id", "ID", "the watch's app's bundle id, naming its container HOME/apps/ID (watch-os --bundle-id; default: the --watch-app's file name)")
     static let watchArgumentSpec = ArgumentSpec.option(
         "watch-arg", "ARG", "passed to the watch's app at each launch (watch-os --app-arg; repeatable: --watch-arg=--app-version --watch-arg=1.5)")
 
@@ -49,14 +56,23 @@ enum PhoneOSRegistry {
         return status.appState
     }
 
-    /// `runway up`'s phone or watch: already running (its OS or its daemon), or started — the OS unless
-    /// `--no-os` or it is not installed. Returns the JSON result and the line to print.
-    static func up(_ home: DeviceHome, noOS: Bool, app: String? = nil, appArguments: [String] = []) throws -> (JSONValue, String) {
+    /// What `runway up` starts on a device: the binary and its arguments, checked before anything starts
+    /// on either device (a bad `--watch-app` must not leave the phone started).
+    struct Start {
+        var home: DeviceHome
+        var binary: String
+        var arguments: [String]
+    }
+
+    /// `runway up`'s plan for the phone or the watch — the OS unless `--no-os` or it is not installed;
+    /// an app of one's own, its bundle id and its switches for it — or a usage error (exit 2).
+    static func start(_ home: DeviceHome, noOS: Bool, app: String? = nil, bundleID: String? = nil, appArguments: [String] = []) throws -> Start {
         let os = osName(home), device = home.role.rawValue
         let binary = !noOS && isInstalled(home) ? os : daemonName(home)
-        if binary != os, app != nil {
-            throw ControlError.invalid("--\(device)-app needs \(os) (it is what launches an app): drop --no-os")
+        if binary != os, app != nil || bundleID != nil {
+            throw ControlError.invalid("--\(device)-\(app != nil ? "app" : "bundle-id") needs \(os) (it is what launches an app): drop --no-os")
         }
+        if let bundleID, let problem = AppContainer.problem(bundleID: bundleID) { throw ControlError.invalid("--\(device)-bundle-id: \(problem)") }
         let app = try app.map { path in
             let absolute = Filesystem.absolutePath(path)
             guard Filesystem.kind(of: absolute) == .regular, access(absolute, X_OK) == 0 else {
@@ -67,8 +83,16 @@ enum PhoneOSRegistry {
         // The OS hands each argument to the app it launches; a daemon of its own takes them itself.
         let arguments =
             binary == os
-            ? (app.map { ["--app", $0] } ?? []) + appArguments.map { "--app-arg=\($0)" }
+            ? (app.map { ["--app", $0] } ?? []) + (bundleID.map { ["--bundle-id", $0] } ?? []) + appArguments.map { "--app-arg=\($0)" }
             : appArguments
+        return Start(home: home, binary: binary, arguments: arguments)
+    }
+
+    /// `runway up`'s phone or watch: already running (its OS or its daemon), or started as `start` says.
+    /// Returns the JSON result and the line to print.
+    static func up(_ start: Start) throws -> (JSONValue, String) {
+        let (home, binary, arguments) = (start.home, start.binary, start.arguments)
+        let os = osName(home), device = home.role.rawValue
         let pid: Int32
         switch try Launcher.up(binary, home: home, arguments: arguments, running: { holder(home) }) {
         case let .alreadyRunning(running, pid):

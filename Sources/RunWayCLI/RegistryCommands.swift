@@ -76,7 +76,9 @@ enum RegistryCommands {
         })
 
     static let up = CLI.Command(
-        path: ["up"], synopsis: "[NAME] [--no-os] [--phone-app PATH] [--phone-arg ARG]... [--watch-arg ARG]... [--json]",
+        path: ["up"],
+        synopsis:
+            "[NAME] [--no-os] [--phone-app PATH] [--phone-bundle-id ID] [--phone-arg ARG]... [--watch-app PATH] [--watch-bundle-id ID] [--watch-arg ARG]... [--json]",
         summary: """
             Starts the pair's phone and watch in the background (new sessions, logs appended to HOME/daemon.log)
             and waits until each has said ready. Each is its OS when that is installed next to runway — phone-os,
@@ -87,26 +89,31 @@ enum RegistryCommands {
             to run from several shells at once: each home is started by one of them, which waits for that daemon's
             own ready; the others then find it running. --phone-arg and --watch-arg pass switches to the phone's
             app and to the watch's (the legacy paths: --phone-arg=--save-path --phone-arg=ui-drain); --phone-app
-            puts an app of your own on the phone. They apply to what this up starts, not to what already runs.
+            and --watch-app put apps of your own on the phone and the watch, each in the container named by
+            --phone-bundle-id / --watch-bundle-id (default: the executable's file name), made before its first
+            launch. They apply to what this up starts, not to what already runs.
             NAME defaults to --pair, RUNWAY_PAIR or the only registered pair.
             """,
         specs: [
-            CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec, PhoneOSRegistry.phoneAppSpec, PhoneOSRegistry.phoneArgumentSpec,
-            PhoneOSRegistry.watchArgumentSpec,
+            CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec, PhoneOSRegistry.phoneAppSpec, PhoneOSRegistry.phoneBundleIDSpec,
+            PhoneOSRegistry.phoneArgumentSpec, PhoneOSRegistry.watchAppSpec, PhoneOSRegistry.watchBundleIDSpec, PhoneOSRegistry.watchArgumentSpec,
         ], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
-            let (phone, phoneLine) = try PhoneOSRegistry.up(
-                DeviceHome(path: pair.phone, role: .phone), noOS: parsed.has("no-os"), app: parsed.value("phone-app"),
+            let noOS = parsed.has("no-os")
+            let phoneStart = try PhoneOSRegistry.start(
+                DeviceHome(path: pair.phone, role: .phone), noOS: noOS, app: parsed.value("phone-app"), bundleID: parsed.value("phone-bundle-id"),
                 appArguments: parsed.values("phone-arg"))
-            results["phone"] = phone
-            lines.append(phoneLine)
-            let (watch, watchLine) = try PhoneOSRegistry.up(
-                DeviceHome(path: pair.watch, role: .watch), noOS: parsed.has("no-os"), appArguments: parsed.values("watch-arg"))
-            results["watch"] = watch
-            lines.append(watchLine)
+            let watchStart = try PhoneOSRegistry.start(
+                DeviceHome(path: pair.watch, role: .watch), noOS: noOS, app: parsed.value("watch-app"), bundleID: parsed.value("watch-bundle-id"),
+                appArguments: parsed.values("watch-arg"))
+            for (device, start) in [("phone", phoneStart), ("watch", watchStart)] {
+                let (result, line) = try PhoneOSRegistry.up(start)
+                results[device] = result
+                lines.append(line)
+            }
             Output.out(parsed.has("json") ? JSONValue.object(results).text : lines.joined(separator: "\n"))
             return 0
         })

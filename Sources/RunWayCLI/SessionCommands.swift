@@ -227,14 +227,14 @@ enum SessionCLI {
     /// `runway watch complication on|off`
     static let complicationCommands: [CLI.Command] = ["on", "off"].map { state in
         CLI.Command(
-            path: ["watch", "complication", state], synopsis: "--home W",
+            path: ["watch", "complication", state], synopsis: "--home W [--json]",
             summary:
                 "Puts the watch app's complication \(state == "on" ? "on the active watch face" : "off the watch face"). The phone sees it at once in isComplicationEnabled (and sessionWatchStateDidChange); while it is off the phone's remainingComplicationUserInfoTransfers is 0.",
-            specs: [CLI.homeSpec], positionals: 0,
+            specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 let reply = try call(
                     parsed, .watch, ControlCommands.complication.request { $0[ControlCommands.Complication.state] = state }, as: ComplicationReply.self)
-                Output.out("complication: \(reply.complicationEnabled ? "on the watch face" : "off")")
+                Output.out(parsed.has("json") ? reply.json.text : "complication: \(reply.complicationEnabled ? "on the watch face" : "off")")
                 return 0
             })
     }

@@ -9,10 +9,32 @@ import Posix
 /// up --no-os`) `open` and `close` move the always-running app to the foreground and the background.
 enum WatchOSCommands {
     static func render(_ status: OSStatusReply) -> String {
-        var rows = PhoneOSCommands.rows(status).filter { $0.label != "installed" && $0.label != "locked" }
+        var rows = PhoneOSCommands.rows(status).filter { $0.label != "installed" && $0.label != "locked" }.map { row in
+            // watch-os also ends a background launch once its tasks are complete.
+            guard row.label == "reclaims" else { return row }
+            return (row.label, "\(status.reclaims) (background budget used up, or its background tasks complete), jetsams \(status.jetsams)")
+        }
         rows.append(("installed", status.appInstalled ? "yes" : "no (runway watch app install)"))
         if let inRange = status.phoneInRange { rows.append(("phone", inRange ? "in range" : "out of range")) }
-        if let completed = status.backgroundTasksCompleted { rows.append(("background tasks completed", "\(completed)")) }
+        if let handed = status.backgroundTasksHanded {
+            rows.append(
+                (
+                    "background tasks",
+                    "\(handed) handed, \(status.backgroundTasksCompleted ?? 0) completed, \(status.backgroundTasksExpired ?? 0) expired, \(status.backgroundTasksOpen ?? 0) open"
+                ))
+        } else if let completed = status.backgroundTasksCompleted {
+            rows.append(("background tasks completed", "\(completed)"))
+        }
+        if let fired = status.backgroundRefreshesFired {
+            rows.append(("background refresh", (status.backgroundRefreshAt.map { "at \($0)" } ?? "none scheduled") + ", \(fired) fell due"))
+        }
+        if let reloads = status.reloadsRequested {
+            let text = reloads.isEmpty ? "none" : reloads.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            rows.append(("complication reloads", text))
+        }
+        if let haptics = status.haptics, !haptics.isEmpty {
+            rows.append(("haptics", haptics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+        }
         return rows.map { "\($0.label): \($0.text)" }.joined(separator: "\n")
     }
 

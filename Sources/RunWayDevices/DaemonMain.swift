@@ -238,6 +238,9 @@ package enum DaemonMain {
         // (before it touches WCSession) gets its container's, not the user's (XDG_DOCUMENTS_DIR).
         do { try container.prepare() } catch { throw DaemonRuntime.StartError.other("cannot prepare the app's container \(container.path): \(error)") }
         _ = try DaemonCommandLine.logLevel(parsed)  // checked here: the app's start would say it less well
+        // Before the app's first instruction: what it writes to Documents before it touches its session
+        // lands in its container, not in the passwd entry's home (Foundation's fallback without user-dirs.dirs).
+        try container.prepare()
         var variables = container.environment
         variables[DeviceEnvironment.home] = home.path
         variables[DeviceEnvironment.role] = "watch"

@@ -98,8 +98,6 @@ open class WCSession: NSObject, @unchecked Sendable {
             host.session.onWorkoutEvent = { [unowned self] event in
                 (self.delegate as? any WCSessionWorkoutDelegate)?.session(self, didReceiveWorkoutEvent: event)
             }
-            // A launch for WatchConnectivity content: its WatchKit task, once activated.
-            host.whenReady.append { WKApplication.shared().handOverLaunchTask() }
             // A launch for the phone's workout (watch-os, HealthKit's startWatchApp): the event, once the
             // session has linked — the app answers the phone on the link — and before anything the phone
             // sends after its welcome.

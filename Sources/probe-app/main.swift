@@ -7,7 +7,8 @@
 // ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate; --save-in-memory keeps
 // what it receives in memory only (the lossy path a test shows its checker catching); --save-on-screen
 // saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). --send N sends N
-// userInfo transfers (`probe-1`…`probe-N`) once, after its first activation.
+// userInfo transfers (`probe-1`…`probe-N`) once, after its first activation. Every launch first notes
+// itself in Documents/launches.log, before it touches its session, as an app's start-up code does.
 import Foundation
 import Glibc
 import UIKit
@@ -71,6 +72,9 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate {
     func sessionDidBecomeInactive(_ session: WCSession) {}
     func sessionDidDeactivate(_ session: WCSession) { session.activate() }
 }
+
+// Before the session: where Foundation puts Documents must already be the app's container.
+appendDurably("\(getpid()) \(ProcessInfo.processInfo.environment["RUNWAY_LAUNCH_MODE"] ?? "by hand")", to: "launches.log")
 
 let sendIndex = arguments.firstIndex(of: "--send")
 let manager = ProbeSessionManager(

@@ -13,3 +13,11 @@ import WatchConnectivity
         #expect(manager.watchFolder == nil)
     }
 }
+
+/// The watchOS extension delegate of WatchConnectivitySwift5Tests, compiled here in Swift 6 mode.
+@Suite struct WatchKitSwift6ModeTests {
+    @Test @MainActor func theWatchOSDelegateBuildsInSwift6Mode() {
+        let delegate = WaterLogExtensionDelegate()
+        #expect(delegate.pendingConnectivityTasks.isEmpty)
+    }
+}

@@ -1,0 +1,75 @@
+import Connectivity
+import DeviceRuntime
+import Glibc
+import Posix
+
+// MARK: - The OS's notify socket: what the app says besides its exit
+
+extension DeviceOperatingSystem {
+    /// `HOME/os-notify.sock`, the app's `NOTIFY_SOCKET`: `READY=1`, `STATUS=`, its first delivery
+    /// (`X_DELIVERED=1`), a workout running (`X_WORKOUT=`), WatchKit's tasks (`X_TASK_HANDED=1`,
+    /// `X_TASK_COMPLETED=1`) and what the device handles itself (`appNotified`: watch-os's refreshes,
+    /// reloads, haptics). Only the running app's datagrams count.
+    func openNotifySocket() throws {
+        let raw = try systemCall("socket") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        }
+        let fd = FileDescriptor(adopting: raw)
+        let address = try UnixSocketAddress(path: notifyPath)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        try address.withSockAddr { (sa, length) throws(SystemError) in
+            _ = try systemCall("bind(\(notifyPath))") { bind(fd.rawValue, sa, length) }
+        }
+        notifySocket = fd
+        loop.register(raw, interest: .readable) { [unowned self] _ in self.readNotifications() }
+    }
+
+    func readNotifications() {
+        guard let notifySocket else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(notifySocket.rawValue, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { return }
+            let text = String(decoding: buffer[0..<n], as: UTF8.self)
+            let lines = text.split(separator: "\n")
+            // From the app running now: a datagram its predecessor sent just before it was reclaimed
+            // must not count for the next launch.
+            let sender = lines.first { $0.hasPrefix("MAINPID=") }.flatMap { pid_t($0.dropFirst("MAINPID=".count)) }
+            if let sender, sender != childPID { continue }
+            for line in lines {
+                if line == "READY=1" {
+                    readyReports += 1
+                    supervision.ready(at: loop.nowNanoseconds)
+                    if workoutRunning, state == .background { supervision.budgetStops(foreground: false) }
+                    rearmSupervision()
+                    answerOpenWaiters(nil)
+                } else if line.hasPrefix("STATUS=") {
+                    // The app's own words on why it stops (`DaemonCommandLine.writeError`): quoted in the
+                    // failure the OS reports.
+                    appStatusLine = String(line.dropFirst("STATUS=".count))
+                } else if line == "X_DELIVERED=1" {
+                    supervision.delivered()
+                    rearmSupervision()
+                } else if line == AppLaunch.taskHandedNotice {
+                    backgroundTasksHanded += 1
+                    tasksOpen += 1
+                } else if line == AppLaunch.taskCompletedNotice {
+                    backgroundTasksCompleted += 1
+                    tasksOpen = max(0, tasksOpen - 1)
+                    if tasksOpen == 0 { tasksCompleted() }
+                } else if appNotified(line) {
+                    // The device's own (watch-os: a refresh scheduled, a reload, a haptic).
+                } else if line == "X_WORKOUT=1" || line == "X_WORKOUT=0" {
+                    workoutRunning = line == "X_WORKOUT=1"
+                    // A workout keeps a background app alive: no budget runs while it does.
+                    if state == .background {
+                        if workoutRunning { supervision.budgetStops(foreground: false) } else { supervision.toBackground(at: loop.nowNanoseconds) }
+                        rearmSupervision()
+                    }
+                }
+                logger.info("os.app-notified", ["state": String(line)])
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+// wrist-app: a watch app written as one is for watchOS — an extension delegate that keeps its
+// WatchConnectivity task until the content is in, a session manager that saves what the phone sends and
+// reloads the complication, a background refresh it schedules — on WatchKit, WatchConnectivity, ClockKit
+// and WidgetKit only. The fixture of the tests of watch-os's background tasks, refreshes and reloads.
+//
+// Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); each userInfo's
+// `id` in Documents/received.log, before its callback returns; each refresh in Documents/refresh.log.
+// Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
+// becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
+// than WKExtensionDelegate).
+import ClockKit
+import Glibc
+import WatchConnectivity
+import WatchKit
+import WidgetKit
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let neverComplete = arguments.contains("--never-complete")
+let refreshAfter = arguments.firstIndex(of: "--schedule-refresh").flatMap { $0 + 1 < arguments.count ? Double(arguments[$0 + 1]) : nil }
+
+/// Appends a line to a file in Documents and makes it durable.
+func note(_ line: String, in name: String) {
+    let directory = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let fd = open(directory.appendingPathComponent(name).path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard fd >= 0 else { return }
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    fsync(fd)
+    close(fd)
+}
+
+/// Saves what the phone sends and asks for the complication to be reloaded with it.
+final class SessionManager: NSObject, WCSessionDelegate, @unchecked Sendable {
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {}
+
+    func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
+        guard let id = userInfo["id"] as? String else { return }
+        note(id, in: "received.log")
+        // New complication data: the face shows it once its timeline is reloaded.
+        let server = CLKComplicationServer.sharedInstance()
+        for complication in server.activeComplications ?? [] { server.reloadTimeline(for: complication) }
+        WidgetCenter.shared.reloadAllTimelines()
+    }
+
+    func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
+        note("context", in: "received.log")
+    }
+}
+
+final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDelegate {
+    /// WatchConnectivity tasks kept until the session has no content pending.
+    var connectivityTasks: [WKWatchConnectivityRefreshBackgroundTask] = []
+
+    func applicationDidFinishLaunching() {
+        note("didFinishLaunching \(WKInterfaceDevice.current().systemName)", in: "lifecycle.log")
+    }
+
+    func applicationDidBecomeActive() {
+        note("didBecomeActive", in: "lifecycle.log")
+        if let refreshAfter {
+            WKExtension.shared().scheduleBackgroundRefresh(withPreferredDate: Date(timeIntervalSinceNow: refreshAfter), userInfo: nil) { error in
+                note("scheduled \(error == nil ? "ok" : "failed")", in: "lifecycle.log")
+            }
+        }
+    }
+
+    func applicationWillResignActive() { note("willResignActive", in: "lifecycle.log") }
+    func applicationWillEnterForeground() { note("willEnterForeground", in: "lifecycle.log") }
+    func applicationDidEnterBackground() { note("didEnterBackground", in: "lifecycle.log") }
+
+    func handle(_ backgroundTasks: Set<WKRefreshBackgroundTask>) {
+        for task in backgroundTasks {
+            switch task {
+            case let connectivityTask as WKWatchConnectivityRefreshBackgroundTask:
+                note("handle watchConnectivity", in: "lifecycle.log")
+                connectivityTasks.append(connectivityTask)
+                completeWhenContentIsIn()
+            case let refreshTask as WKApplicationRefreshBackgroundTask:
+                note("handle refresh", in: "lifecycle.log")
+                note("refresh", in: "refresh.log")
+                WKInterfaceDevice.current().play(.notification)
+                if !neverComplete { refreshTask.setTaskCompletedWithSnapshot(false) }
+            default:
+                task.setTaskCompletedWithSnapshot(false)
+            }
+        }
+    }
+
+    /// Apple's advice: keep the task until `hasContentPending` is false, then complete it.
+    func completeWhenContentIsIn() {
+        guard !neverComplete else { return }
+        guard WCSession.default.activationState == .activated, !WCSession.default.hasContentPending else {
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.05) { self.completeWhenContentIsIn() }
+            return
+        }
+        for task in connectivityTasks { task.setTaskCompletedWithSnapshot(false) }
+        connectivityTasks.removeAll()
+    }
+}
+
+note("launch \(getpid())", in: "lifecycle.log")
+let delegate = ExtensionDelegate()
+if arguments.contains("--application-delegate") { WKApplication.shared().delegate = delegate } else { WKExtension.shared().delegate = delegate }
+let manager = SessionManager()
+WCSession.default.delegate = manager
+WCSession.default.activate()
+RunLoop.main.run()
