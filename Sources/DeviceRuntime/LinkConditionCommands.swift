@@ -199,13 +199,13 @@ package final class LinkConditionsKeeper {
 
     /// Present while the user has taken the watch out of range with `runway link down` under watch-os:
     /// the radio is the system's, so the state outlives the app's launches and the hand-overs.
-    public var takenDownPath: String { home + "/link-down" }
+    package var takenDownPath: String { home + "/link-down" }
 
     /// Whether `runway link down` holds the link down (under watch-os).
-    public var isTakenDown: Bool { Filesystem.kind(of: takenDownPath) != .missing }
+    package var isTakenDown: Bool { Filesystem.kind(of: takenDownPath) != .missing }
 
     /// Records `runway link down` (or removes it for `up`) durably, before it takes effect.
-    public func setTakenDown(_ down: Bool) throws(ControlError) {
+    package func setTakenDown(_ down: Bool) throws(ControlError) {
         guard down != isTakenDown else { return }
         do {
             if down { try Filesystem.writeAtomically(Array("down\n".utf8), to: takenDownPath) } else { try Filesystem.removeDurably(takenDownPath) }
