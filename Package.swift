@@ -7,7 +7,8 @@
 //   JSONText         - a strict JSON parser and a fast writer (command line, control socket, flights)
 //   Storage          - SQLite: Database, Statement, migrations
 //   Connectivity     - the WatchConnectivity-style session: frames, handshake, outbox, acks (knows no flights)
-//   RunWayApp        - the app domain: flights, logbook, the view model that saves on receipt
+//   RunWayDomain     - the app domain, no Foundation: flights, logbook, alerts (what the CLI reads too)
+//   RunWayApp        - the apps on the Apple-named APIs: the view model that saves on receipt, the delegates
 //   Control          - the control socket's protocol: frames, commands and replies, client, server plumbing
 //   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
 //   Devices          - a simulated phone and watch: app + session + control socket, as daemons
@@ -75,9 +76,14 @@ let package = Package(
         .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime", "Combine", "KeyValueObserving"]),
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
         .target(name: "UIKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
+        // RunWay's domain, with no Apple-named API and no Foundation: flights, the logbook, alerts,
+        // reminders' texts, the app's own control commands — what the CLI reads too (so it links no
+        // Foundation: docs/performance.md, "Light at rest").
+        .target(name: "RunWayDomain", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
-            name: "RunWayApp", dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications"]),
+            name: "RunWayApp",
+            dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "RunWayDomain", "WatchConnectivity", "UserNotifications"]),
         // The devices' simulated OSes (phone-os, watch-os): launch and reclaim the app.
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
@@ -90,7 +96,8 @@ let package = Package(
         .target(
             name: "RunWayCLI",
             dependencies: [
-                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "RunWayApp", "Control", "TerminalViews", "PairInvariants",
+                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "DeviceRuntime", "RunWayDomain", "Control", "TerminalViews",
+                "PairInvariants",
             ]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp", "Control"]),
         .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText", "Posix"]),
@@ -124,7 +131,8 @@ let package = Package(
         .testTarget(
             name: "RunWayAppTests",
             dependencies: [
-                "RunWayApp", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "DeviceOS", "UserNotifications", "WatchConnectivity",
+                "RunWayApp", "RunWayDomain", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "DeviceOS", "UserNotifications",
+                "WatchConnectivity",
                 "JSONText", "Posix",
             ]),
         .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),

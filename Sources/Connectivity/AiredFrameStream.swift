@@ -135,6 +135,18 @@ public final class AiredFrameStream {
 
     // MARK: - Ending
 
+    /// The air cleared: what is in it arrives now, both ways (`AirQueue.land`).
+    public func landTheAir() {
+        let now = loop.nowNanoseconds
+        outboundAir.land(at: now)
+        inboundAir.land(at: now)
+        if let outboundTimer { loop.cancel(outboundTimer) }
+        if let inboundTimer { loop.cancel(inboundTimer) }
+        (outboundTimer, inboundTimer) = (nil, nil)
+        armOutbound()
+        armInbound()
+    }
+
     private func noteHeld() { air.mostBytesInAir = max(air.mostBytesInAir, bytesInAir) }
 
     private func cutByLoss(_ direction: String) {

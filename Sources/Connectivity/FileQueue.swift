@@ -33,7 +33,9 @@ public struct FileQueue: Sendable {
     public func stage(source: String, metadata: UserInfo?, limit: Int64 = FileTransferLimits.maximumFileBytes) throws(WCError) -> FileRecord {
         let input: FileDescriptor
         do {
-            input = FileDescriptor(adopting: try systemCall("open(\(source))") { open(source, O_RDONLY | O_CLOEXEC) })
+            // O_NONBLOCK: opening a FIFO with no writer (or a device) must not hold the thread; a
+            // regular file ignores the flag, and anything else is refused just below.
+            input = FileDescriptor(adopting: try systemCall("open(\(source))") { open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC) })
         } catch {
             throw WCError(.fileAccessDenied, "cannot read \(source): \(String(cString: strerror(error.errno)))")
         }

@@ -107,13 +107,11 @@ public struct FileDescription: Equatable, Sendable {
     }
 
     /// One path component the receiver can use as a file name: no `/`, no NUL, not `.` or `..`, at most
-    /// `maximumNameBytes` bytes; `file` when nothing is left.
+    /// `maximumNameBytes` bytes (a longer one is cut in its stem, its extension kept); `file` when
+    /// nothing is left.
     public static func safeName(_ name: String) -> String {
-        var bytes = Array(name.utf8).map { $0 == 0x2F || $0 == 0 ? 0x5F : $0 }
-        if bytes.count > FileTransferLimits.maximumNameBytes { bytes = Array(bytes.prefix(FileTransferLimits.maximumNameBytes)) }
-        var cleaned = String(decoding: bytes, as: UTF8.self)
-        // A cut inside a multi-byte character leaves a replacement character: drop it.
-        while Array(cleaned.utf8).count > FileTransferLimits.maximumNameBytes { cleaned.removeLast() }
+        let bytes = Array(name.utf8).map { $0 == 0x2F || $0 == 0 ? 0x5F : $0 }
+        let cleaned = FileNames.fitting(String(decoding: bytes, as: UTF8.self), maximumBytes: FileTransferLimits.maximumNameBytes)
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "file" : cleaned
     }
 }

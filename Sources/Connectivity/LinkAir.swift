@@ -100,6 +100,16 @@ struct AirQueue<Item> {
         return (items, false)
     }
 
+    /// The air cleared (`runway link set --reset`): everything in it arrives at `now` at the latest, in
+    /// order, and nothing more is lost — a reset applies to what is already on its way, not only to what
+    /// is sent after it (what a 1 kbit/s link held would otherwise still take minutes).
+    mutating func land(at now: UInt64) {
+        for index in head..<entries.count {
+            entries[index].arrival = min(entries[index].arrival, now)
+            entries[index].lost = false
+        }
+    }
+
     mutating func removeAll() {
         entries = []
         entryBytes = []

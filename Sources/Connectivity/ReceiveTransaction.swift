@@ -18,8 +18,21 @@ struct ReceiveTransaction {
     private(set) var refused: Int64?
     private(set) var quarantined: [(seq: Int64, reason: String)] = []
 
-    init(_ batch: [InboundAction.Transfer], after cursor: Int64, lane: TransferLane = .userInfo, acknowledgesBeforeCommit: Bool = false) {
-        fresh = batch.filter { $0.seq > cursor }
+    /// The sequence rule: the first transfer that is not the one after the cursor (or after the transfer
+    /// before it): a gap, or a number out of order. The transfers before it are taken (`fresh` ends
+    /// there); nothing from it on is, and the link closes once they are committed.
+    let outOfSequence: (expected: Int64, got: Int64)?
+
+    /// `acceptsAnySequence`: the receiver before the sequence rule (a test switch), which takes every
+    /// transfer after the cursor, gaps and all.
+    init(
+        _ batch: [InboundAction.Transfer], after cursor: Int64, lane: TransferLane = .userInfo, acknowledgesBeforeCommit: Bool = false,
+        acceptsAnySequence: Bool = false
+    ) {
+        let after = batch.filter { $0.seq > cursor }
+        let broken = acceptsAnySequence ? nil : after.indices.first { after[$0].seq != cursor + 1 + Int64($0) }
+        fresh = broken.map { Array(after[..<$0]) } ?? after
+        outOfSequence = broken.map { (cursor + 1 + Int64($0), after[$0].seq) }
         self.lane = lane
         startCursor = cursor
         self.cursor = cursor

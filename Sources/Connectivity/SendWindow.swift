@@ -79,11 +79,25 @@ struct SendWindow {
     }
 
     /// A new link: the counterpart has everything up to `acknowledged` (its resume point, or the
-    /// outbox's own watermark if that is further); sending resumes after it.
-    mutating func resume(acknowledged: Int64) {
+    /// outbox's own watermark if that is further); sending resumes after it. `peerCursor` is the
+    /// counterpart's own resume point: its receiver takes only the number after it next.
+    mutating func resume(acknowledged: Int64, peerCursor: Int64? = nil) {
         linkClosed()
         lastAckedSeq = acknowledged
         lastSentSeq = acknowledged
+        peerExpects = (peerCursor ?? acknowledged) + 1
+    }
+
+    /// The sequence number the counterpart's receiver takes next: it accepts only the one after its
+    /// cursor (a frame further ahead is a protocol violation), so every number is sent — a transfer, or
+    /// a skip for one that will never come.
+    private(set) var peerExpects: Int64 = 1
+
+    /// The numbers to send as skips before sending `seq` (those cancelled or failed before they were
+    /// sent, or acknowledged before the counterpart's cursor last moved back), and `seq` taken as sent.
+    mutating func skips(before seq: Int64) -> ClosedRange<Int64>? {
+        defer { peerExpects = max(peerExpects, seq + 1) }
+        return seq > peerExpects ? peerExpects...(seq - 1) : nil
     }
 
     /// Activation: the acknowledgement watermark is read again from the outbox at the next link.

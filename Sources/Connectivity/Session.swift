@@ -29,6 +29,10 @@ public struct SessionConfiguration: Sendable {
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
     /// A crash between the two loses acknowledged transfers. Never on by default.
     public var acknowledgeBeforeCommit = false
+    /// The receiver before the sequence rule (issue 39), for proving that the tests catch it: a transfer
+    /// further ahead than the one after the cursor is taken, so a frame lost from the stream (or a
+    /// forged one far ahead) moves the cursor past transfers never stored. Never on by default.
+    public var acceptsAnySequence = false
     /// Fault injection (`phone-daemon --duplicate-rate R`): each received transfer is delivered to the
     /// app a second time with this probability (0...1), as a duplicating link would; the app's dedup
     /// by flight id must hold.

@@ -132,7 +132,7 @@ extension Session {
             var bytes: [UInt8] = []
             for entry in entries {
                 _ = core.complicationWindow.take(seq: entry.seq, bytes: entry.payload.count)
-                SequencedFrame.append(.complicationUserInfo, number: entry.seq, body: entry.payload, to: &bytes)
+                Self.append(.complicationUserInfo, entry, window: &core.complicationWindow, to: &bytes)
             }
             channel.send(bytes)
             if self.channel == nil { return }

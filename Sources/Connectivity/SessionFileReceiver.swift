@@ -217,10 +217,10 @@ extension Session {
         guard let inbox = configuration.fileInboxDirectory else { throw WCError(.genericError, "the app has no Documents/Inbox") }
         try Filesystem.makeDirectory(inbox, mode: 0o700)
         let staged = Filesystem.identity(of: file.path)
-        let (stem, dot) = Self.split(file.description.name)
         var attempt = 1
         while true {
-            let target = inbox + "/" + (attempt == 1 ? file.description.name : "\(stem) \(attempt)\(dot)")
+            // A number added to a name already 255 bytes long is made room for (`FileNames`).
+            let target = inbox + "/" + (attempt == 1 ? file.description.name : FileNames.fitting(file.description.name, tag: " \(attempt)"))
             if let existing = Filesystem.identity(of: target) {
                 if existing == staged { return target }
                 attempt += 1
@@ -230,12 +230,6 @@ extension Session {
             if errno == EEXIST { attempt += 1; continue }
             throw SystemError("link(\(target))", errno: errno)
         }
-    }
-
-    /// `report.pdf` → (`report`, `.pdf`); a name without an extension keeps it all.
-    static func split(_ name: String) -> (String, String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-        return (String(name[..<dot]), String(name[dot...]))
     }
 
     /// The file cannot be taken (no space, a write failed, the checksum does not match): what arrived of

@@ -45,7 +45,18 @@ extension Session {
         CrashPoint.hit("receive.frame-read")
         let cursor = lane == .complication ? core.complicationCursor : core.receiveCursor
         let ackType: FrameType = lane == .complication ? .complicationAck : .ack
-        var transaction = ReceiveTransaction(batch, after: cursor, lane: lane, acknowledgesBeforeCommit: configuration.acknowledgeBeforeCommit)
+        var transaction = ReceiveTransaction(
+            batch, after: cursor, lane: lane, acknowledgesBeforeCommit: configuration.acknowledgeBeforeCommit,
+            acceptsAnySequence: configuration.acceptsAnySequence)
+        // The sequence rule: only the number after the cursor is taken. A number further ahead (a frame
+        // lost from the stream, a forged or replayed one) would move the cursor past what was never
+        // stored, and the transfers it skipped would be acknowledged as duplicates and lost. What came
+        // before it is taken; then the link closes and the sender resends from the cursor.
+        defer {
+            if let (expected, got) = transaction.outOfSequence, channel === source {
+                protocolViolation(source, "\(lane.rawValue) transfer \(got) arrived where \(expected) was expected (after the cursor \(cursor))")
+            }
+        }
         if transaction.isResendOnly {
             // Only resends of what is already durable: acknowledge again so the sender can let go.
             if mayAcknowledge(source) { source.send(SequencedFrame.frame(ackType, number: cursor)) }
@@ -64,6 +75,12 @@ extension Session {
                     delegate?.sessionWillReceiveTransfers(self)
                     transfers: for (index, item) in fresh.enumerated() {
                         if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
+                        // A skip: a number the sender will never send a transfer for. It moves the
+                        // cursor; the app hears nothing.
+                        if item.body.isEmpty {
+                            _ = transaction.record(item.seq, .accepted)
+                            continue
+                        }
                         let transfer = ReceivedTransfer(seq: item.seq, senderDeviceID: peer.deviceID, lane: lane)
                         let outcome = try deliverCounted(item.body, transfer)
                         switch transaction.record(item.seq, outcome) {

@@ -155,8 +155,8 @@ extension Session {
     /// The counterpart has everything up to `seq`: those transfers are finished (the app hears of them)
     /// and sending resumes after them.
     func resumeSending(after seq: Int64, complicationsAfter complicationSeq: Int64 = 0, filesAfter fileSeq: Int64 = 0) throws {
-        core.window.resume(acknowledged: try resume(outbox, after: seq))
-        core.complicationWindow.resume(acknowledged: try resume(complicationOutbox, after: complicationSeq))
+        core.window.resume(acknowledged: try resume(outbox, after: seq), peerCursor: seq)
+        core.complicationWindow.resume(acknowledged: try resume(complicationOutbox, after: complicationSeq), peerCursor: complicationSeq)
         _ = try resume(fileOutbox, after: fileSeq)
         core.fileWindow.linkClosed()
         sendingFile = nil
@@ -212,7 +212,7 @@ extension Session {
             bytes.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count + 14 })
             for entry in entries {
                 switch core.window.take(seq: entry.seq, bytes: entry.payload.count) {
-                case .send: SequencedFrame.append(.userInfo, number: entry.seq, body: entry.payload, to: &bytes)
+                case .send: Self.append(.userInfo, entry, window: &core.window, to: &bytes)
                 case let .fail(code): failTransfer(entry, code: code)
                 }
             }
@@ -224,6 +224,16 @@ extension Session {
         if core.outboxMayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
             channel.requestDrainNotification()
         }
+    }
+
+    /// One transfer's frame, after a skip (an empty frame of its lane) for each number before it that
+    /// the counterpart will never get a transfer for: its receiver takes only the number after its
+    /// cursor, so none is ever missing from the stream (`docs/protocol.md`, "the sequence rule").
+    static func append(_ type: FrameType, _ entry: OutboxEntry, window: inout SendWindow, to bytes: inout [UInt8]) {
+        if let skipped = window.skips(before: entry.seq) {
+            for seq in skipped { SequencedFrame.append(type, number: seq, body: [], to: &bytes) }
+        }
+        SequencedFrame.append(type, number: entry.seq, body: entry.payload, to: &bytes)
     }
 
     /// `runway link fail-next`: the next `count` transfers the pump takes finish with `code`.

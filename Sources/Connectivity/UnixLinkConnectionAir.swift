@@ -79,6 +79,18 @@ extension UnixLinkConnection {
         }
     }
 
+    /// The air cleared: what is in it arrives now, both ways (`AirQueue.land`).
+    func landTheAir() {
+        let now = loop.nowNanoseconds
+        outboundAir.land(at: now)
+        inboundAir.land(at: now)
+        if let outboundTimer { loop.cancel(outboundTimer) }
+        if let inboundTimer { loop.cancel(inboundTimer) }
+        (outboundTimer, inboundTimer) = (nil, nil)
+        armOutbound()
+        armInbound()
+    }
+
     // MARK: - In
 
     /// Cuts whole frames out of what was read into the air, while it has room; a bad frame closes the

@@ -119,6 +119,7 @@ public final class UnixLinkConnector: LinkTransport {
     public func setConditions(_ conditions: LinkConditions) {
         let before = mayConnect
         air.conditions = conditions
+        if conditions.shape.isClear { connection?.landTheAir() }
         if mayConnect != before { inRangeChanged(reason: "out of range (runway link set --range out)") }
     }
 

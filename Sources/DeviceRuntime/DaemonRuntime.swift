@@ -71,7 +71,8 @@ public final class DaemonRuntime {
     public func claimHome(supervised: Set<String> = []) throws {
         try home.prepare()
         do {
-            lock = try FileLock(directory: home.path, pidFile: home.lockPath)
+            let (path, pidFile) = (home.path, home.lockPath)
+            lock = try FileLock.takeWaitingForTheDead { () throws(FileLock.LockError) in try FileLock(directory: path, pidFile: pidFile) }
         } catch let .heldBy(pid, _) {
             throw StartError.alreadyRunning(home: home.path, pid: pid)
         } catch let .system(error) {

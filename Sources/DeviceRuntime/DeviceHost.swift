@@ -203,6 +203,9 @@ public final class DeviceHost {
         if configuration.session.duplicateDeliveryRate > 0 {
             logger.warning("startup.fault", ["fault": "duplicate-delivery", "rate": configuration.session.duplicateDeliveryRate])
         }
+        if configuration.session.acceptsAnySequence {
+            logger.warning("startup.unsafe", ["fault": "accept-any-sequence", "effect": "a frame lost or forged moves the cursor past flights never stored"])
+        }
         if configuration.session.acknowledgeBeforeCommit {
             logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])
         }

@@ -1,6 +1,5 @@
 import Control
 import Digest
-import Foundation
 import Glibc
 import Connectivity
 import JSONText
@@ -132,7 +131,7 @@ struct SessionCommands {
         nonisolated(unsafe) let session = self.session
         nonisolated(unsafe) let connection = connection
         let mailbox = self.mailbox
-        Thread.detachNewThread {
+        let copy = {
             let staged = Result<FileRecord, WCError>(catching: { () throws(WCError) -> FileRecord in try session.stageFile(path, metadata: metadata) })
             let outcome = staged
             mailbox.post {
@@ -146,6 +145,8 @@ struct SessionCommands {
                 }
             }
         }
+        // A thread of the process's own (no Foundation here: the OS processes link this module).
+        do { try DedicatedThread(copy).detach() } catch { throw ControlError("could not start copying \(path): \(error)") }
     }
 
     /// The part of `status` that comes from the session (the device adds its own).

@@ -101,7 +101,9 @@ public class DeviceOperatingSystem {
 
     private func takeLock(_ path: String) throws -> FileLock {
         let result: Result<FileLock, FileLock.LockError>
-        do { result = .success(try FileLock(path: path)) } catch { result = .failure(error) }
+        do {
+            result = .success(try FileLock.takeWaitingForTheDead { () throws(FileLock.LockError) in try FileLock(path: path) })
+        } catch { result = .failure(error) }
         switch result {
         case let .success(lock): return lock
         case let .failure(.heldBy(pid, _)):

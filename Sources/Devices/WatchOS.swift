@@ -165,6 +165,7 @@ public final class WatchOS: DeviceOperatingSystem {
     private func setConditions(_ conditions: LinkConditions) {
         let wasOut = air.conditions.range == .out
         air.conditions = conditions
+        if conditions.shape.isClear { probe?.landTheAir() }
         let out = conditions.range == .out
         guard out != wasOut, childPID == 0 else { return }
         if out {

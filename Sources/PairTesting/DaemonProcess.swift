@@ -75,6 +75,14 @@ public final class DaemonProcess {
         process.kill(signal)
     }
 
+    /// Sends `signal` and returns at once, without waiting for the process to go — as a supervisor
+    /// that relaunches the moment it has signalled.
+    public func signal(_ signal: Int32) {
+        guard process.isRunning else { return }
+        wasKilled = true
+        process.signal(signal)
+    }
+
     /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds; returns the exit status.
     @discardableResult
     public func stop(grace: Double = 10) -> Int32 {

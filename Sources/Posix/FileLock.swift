@@ -58,6 +58,25 @@ public final class FileLock {
         }
     }
 
+    /// Takes the lock with `take`; when its holder is dead or dying (`ProcessStop.isGoingAway`: a
+    /// process SIGKILLed a moment ago whose leader is a zombie while a thread of it finishes its I/O
+    /// still holds the lock), waits for it to let go — at most `milliseconds` — instead of refusing: a
+    /// supervisor that relaunches at once must not be turned away by the process it is replacing. A
+    /// live holder is `heldBy` at once.
+    public static func takeWaitingForTheDead(milliseconds: Int = 10_000, _ take: () throws(LockError) -> FileLock) throws(LockError) -> FileLock {
+        let deadline = SystemClock.now() + UInt64(milliseconds) * 1_000_000
+        while true {
+            do {
+                return try take()
+            } catch .heldBy(let pid, let path) {
+                guard let pid, ProcessStop.isGoingAway(pid), SystemClock.now() < deadline else { throw .heldBy(pid: pid, path: path) }
+            } catch {
+                throw error
+            }
+            usleep(10_000)
+        }
+    }
+
     /// Takes an exclusive lock on the directory itself (the home), and writes our pid into `pidFile`
     /// for whoever wants to know who holds it. The lock is on the directory's inode, so it does not
     /// depend on any file name in it surviving: remove `pidFile` and the home is still locked.

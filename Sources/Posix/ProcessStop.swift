@@ -60,6 +60,26 @@ public enum ProcessStop {
         return state == "T" || state == "t"
     }
 
+    /// Whether `pid` is gone or on its way out: no such process, a zombie (`Z`, `X`: its leader has
+    /// exited while a thread of it may still be finishing its I/O, holding its locks), or SIGKILLed
+    /// with the signal still pending (`ShdPnd`/`SigPnd` in /proc). Such a process takes no more work;
+    /// what it holds goes when its last thread has.
+    public static func isGoingAway(_ pid: pid_t) -> Bool {
+        guard pid > 0 else { return false }
+        guard let bytes = try? Filesystem.readFile("/proc/\(pid)/status") else { return !signal(pid, 0) }
+        let killBit: UInt64 = 1 << UInt64(SIGKILL - 1)
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            if line.hasPrefix("State:") {
+                let state = line.dropFirst(6).drop { $0 == " " || $0 == "\t" }.first
+                if state == "Z" || state == "X" { return true }
+            } else if line.hasPrefix("ShdPnd:") || line.hasPrefix("SigPnd:") {
+                let hex = line.split { $0 == "\t" || $0 == " " }.last.map(String.init) ?? ""
+                if let pending = UInt64(hex, radix: 16), pending & killBit != 0 { return true }
+            }
+        }
+        return false
+    }
+
     /// Whether `pid` has gone: reaped here if it is our child (its status into `reaped`); otherwise it
     /// is gone once no process has its pid.
     static func gone(_ pid: pid_t, reaped: inout Int32?) -> Bool {

@@ -27,4 +27,9 @@ public final class DedicatedThread: @unchecked Sendable {
     public func join() {
         pthread_join(thread, nil)
     }
+
+    /// Lets the thread go: nobody joins it, and its resources go when `body` returns.
+    public func detach() {
+        pthread_detach(thread)
+    }
 }

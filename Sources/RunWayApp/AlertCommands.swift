@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Posix
+import RunWayDomain
 
 // MARK: - The phone's Alerts view and the remembered groups (#15, #16)
 

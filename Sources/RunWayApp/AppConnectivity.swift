@@ -3,6 +3,7 @@ import Posix
 import PropertyLists
 import Storage
 import WatchConnectivity
+import RunWayDomain
 
 /// What both RunWay apps (phone and watch) do with the session's generic traffic — userInfo that is not
 /// a flight, messages, application contexts — kept in one place so the two apps behave alike.
@@ -250,6 +251,8 @@ open class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWor
     public func session(_ session: WCSession, didReceiveMessageData messageData: Data) { app.take(data: messageData) }
 
     public func session(_ session: WCSession, didReceive file: WCSessionFile) { files?.keep(file) }
+    /// The same, answering whether the file was kept: one that was not is not acknowledged.
+    public func session(_ session: WCSession, didReceiveFile file: WCSessionFile) -> WCReceiveOutcome { files?.keep(file) ?? .notNow }
 
     public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {
         files?.finished(fileTransfer, error: error, session: session)

@@ -3,6 +3,7 @@ import Foundation
 import JSONText
 import Posix
 import Storage
+@_exported import RunWayDomain
 
 /// What a RunWay app is given by whoever runs it on a device (RunWay's executables compose the device
 /// with the app): its thread's loop and log, the control socket it answers its own commands on, the
@@ -56,13 +57,8 @@ extension AppContext {
     }
 }
 
-/// The RunWay apps' own store: `Library/Application Support/RunWay.sqlite` in the app's container (as a
-/// SwiftData store would be on iOS), WAL, FULL.
-public enum RunWayStore {
-    public static let bundleIDs = (phone: "com.runway.RunWay", watch: "com.runway.RunWay.watchkitapp")
-
-    public static func path(container: String) -> String { container + "/Library/Application Support/RunWay.sqlite" }
-
+/// The app's store as the app opens it (where it is, `RunWayStore` in `RunWayDomain`, which the CLI reads).
+extension RunWayStore {
     /// Every table of the app's: flights and what hangs off them, live runs, the UI's group state,
     /// settings, the update check's day.
     public static let migrations =
@@ -91,13 +87,6 @@ public enum RunWayStore {
                 ) STRICT;
                 """),
         ]
-
-    /// The page size of a new store: 16 KiB, not SQLite's 4 KiB. A received flight (~1.8 kB) and its
-    /// rows then fill a quarter as many pages: a quarter of the log's writes and of the checkpoint's,
-    /// fewer page splits. The drain of 50,000 went from 44,000–56,000 to 62,000–66,000 flights/s in six
-    /// alternating rounds; an idle daemon's memory did not change (issue 26, `docs/performance.md`). A
-    /// store created before keeps its 4 KiB (changing it would rewrite the whole file).
-    public static let pageSize = 16_384
 
     /// Opens (creating) the app's store in `container` and migrates it. A store file unlinked under the
     /// app stops the device (`fail`): nothing more is committed to it, nothing acknowledged.

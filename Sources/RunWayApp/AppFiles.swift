@@ -5,6 +5,7 @@ import Posix
 import PropertyLists
 import Storage
 import WatchConnectivity
+import RunWayDomain
 
 /// What both RunWay apps do with files, on Apple's API: a received file is moved out of
 /// `Documents/Inbox` (where the system deletes it once the callback returns) into `Documents/Received`,
@@ -46,10 +47,14 @@ public final class AppFiles {
 
     var keptDirectory: String { container + "/Documents/Received" }
 
-    /// `session(_:didReceive:)`: moved into `Documents/Received` (the name says which transfer it was)
-    /// and recorded, durably, before the callback returns — only then is it acknowledged.
-    public func keep(_ file: WCSessionFile) {
-        let name = "\(file.senderDeviceID.prefix(8))-\(file.transferIdentifier)-\(file.fileURL.lastPathComponent)"
+    /// `session(_:didReceive:)`: moved into `Documents/Received` (the name says which transfer it was:
+    /// `SENDER8-ID-NAME`, its stem cut to fit the file system's 255 bytes, its extension kept) and
+    /// recorded, durably, before the callback returns — only then is it acknowledged. A file that could
+    /// not be kept is not acknowledged: `.failed` (or `.insufficientSpace` for a full disk) leaves it
+    /// with the system, which delivers it again on the next link.
+    @discardableResult
+    public func keep(_ file: WCSessionFile) -> WCReceiveOutcome {
+        let name = FileNames.fitting(file.fileURL.lastPathComponent, prefix: "\(file.senderDeviceID.prefix(8))-\(file.transferIdentifier)-")
         let target = keptDirectory + "/" + name
         do {
             try Filesystem.makeDirectory(keptDirectory, mode: 0o700)
@@ -74,9 +79,11 @@ public final class AppFiles {
             try insert.bind(wallClockSeconds(), at: 8)
             try insert.run()
             logger.info("app.file-kept", ["transfer": file.transferIdentifier, "bytes": file.byteCount, "path": target])
+            return .accepted
         } catch {
-            // Not moved: the system deletes it when this returns, as Apple's does.
-            logger.error("app.file-not-kept", ["transfer": file.transferIdentifier, "error": "\(error)"])
+            logger.error("app.file-not-kept", ["transfer": file.transferIdentifier, "error": "\(error)", "action": "not acknowledged; delivered again"])
+            let full = (error as? SystemError)?.errno == ENOSPC || (error as? StorageError)?.kind == .full
+            return full ? .insufficientSpace : .failed
         }
     }
 

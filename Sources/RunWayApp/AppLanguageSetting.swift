@@ -2,6 +2,7 @@ import Control
 import JSONText
 import Storage
 import UserNotifications
+import RunWayDomain
 
 /// Which language the app speaks, and why (APP_SPEC G.1): the per-app setting if there is one, else
 /// the first of the system's preferred languages that the app supports, else the development region.

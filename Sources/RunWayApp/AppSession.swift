@@ -2,6 +2,7 @@ import JSONText
 import Posix
 import PropertyLists
 import WatchConnectivity
+import RunWayDomain
 
 /// RunWay's view of `WCSession.default`: Apple's API where it is enough, and the simulator's typed
 /// extensions on the hot path (`WCSession+RunWayPair.swift`). Everything the RunWay apps know of their

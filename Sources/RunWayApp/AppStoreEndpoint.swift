@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Posix
+import RunWayDomain
 import Storage
 
 /// The phone's view of the App Store lookup endpoint: what the simulated network answers

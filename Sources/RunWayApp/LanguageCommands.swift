@@ -3,6 +3,7 @@ import Glibc
 import JSONText
 import Posix
 import PropertyLists
+import RunWayDomain
 
 // MARK: - The phone app's language (APP_SPEC G)
 

@@ -2,6 +2,7 @@ import Control
 import Glibc
 import JSONText
 import Posix
+import RunWayDomain
 
 // MARK: - The phone's control commands
 

@@ -3,6 +3,7 @@ import Posix
 import PropertyLists
 import Storage
 import WatchConnectivity
+import RunWayDomain
 
 /// The phone app's session delegate (RunWay's connectivity service): turns received userInfo into
 /// flights and hands them to the view model, which owns saving. It knows nothing of storage itself; the

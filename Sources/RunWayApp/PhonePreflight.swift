@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Posix
+import RunWayDomain
 
 // MARK: - The Pre-flight check and the versions (APP_SPEC C, F.5)
 

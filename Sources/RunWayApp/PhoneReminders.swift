@@ -1,4 +1,5 @@
 import Posix
+import RunWayDomain
 
 /// The phone app's inactivity reminders, on the device clock: rescheduled only when the app runs in the
 /// foreground or saves a run (after the commit, once per loop turn however many flights it saved), never

@@ -3,6 +3,7 @@ import JSONText
 import Posix
 import Storage
 import PropertyLists
+import RunWayDomain
 
 /// A run led by the phone (APP_SPEC E): started on the phone, mirrored on the watch, saved by the phone.
 ///

@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Posix
+import RunWayDomain
 
 /// The phone's update notice (RunWay 1.4, APP_SPEC F): the rule (`AppUpdateService`) wired to the
 /// simulated App Store endpoint, the device clock's local date and the run state; the alert showing,

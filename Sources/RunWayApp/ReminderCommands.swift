@@ -2,6 +2,7 @@ import Control
 import JSONText
 import Posix
 import UserNotifications
+import RunWayDomain
 
 // MARK: - The phone app's reminder commands
 

@@ -1,6 +1,7 @@
 import Control
 import JSONText
 import Posix
+import RunWayDomain
 import Storage
 
 /// `run-start|run-sample|run-status|run-stop|run-replay`: a live run on a device, sample by sample, with

@@ -2,6 +2,7 @@ import Foundation
 import JSONText
 import Posix
 import UserNotifications
+import RunWayDomain
 
 /// RunWay 1.3.2's inactivity reminders (`RunReminderService`): four one-shot notifications 7, 14, 21
 /// and 28 days after the last run, computed in one place on the device clock.

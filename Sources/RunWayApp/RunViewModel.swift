@@ -1,6 +1,7 @@
 import WatchConnectivity
 import Posix
 import Storage
+import RunWayDomain
 
 /// Where the phone app saves a flight that arrives from the watch.
 public enum SavePath: String, Sendable, CaseIterable {

@@ -5,6 +5,7 @@ import Posix
 import Storage
 import UserNotifications
 import WatchConnectivity
+import RunWayDomain
 
 /// RunWay's phone app, as a tenant of the simulated phone: its store in its container, its model, its
 /// session delegate on the public `WatchConnectivity` API, its reminders on `UserNotifications`, and its

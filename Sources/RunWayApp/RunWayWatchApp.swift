@@ -4,6 +4,7 @@ import JSONText
 import Posix
 import Storage
 import WatchConnectivity
+import RunWayDomain
 
 /// RunWay's watch app, as a tenant of the simulated watch: it records runs and queues them for the phone
 /// through `WCSession.default` (the system's durable queue), runs live runs with GPWS, mirrors the runs

@@ -1,6 +1,7 @@
 import Foundation
 import Posix
 import WatchConnectivity
+import RunWayDomain
 
 // MARK: - The watch app woken in the background for the phone's content
 

@@ -2,6 +2,7 @@ import Foundation
 import Posix
 import PropertyLists
 import WatchConnectivity
+import RunWayDomain
 
 /// The watch app's session delegate: takes what the phone sends (userInfo, contexts, messages) and
 /// hears when its own transfers — finished runs — are safely on the phone.

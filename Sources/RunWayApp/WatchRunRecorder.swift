@@ -1,6 +1,7 @@
 import WatchConnectivity
 import Posix
 import PropertyLists
+import RunWayDomain
 
 /// The watch app's side of a finished run (RunWay's `sendRunningData`): finished flights become queued
 /// userInfo transfers, which then belong to the session's durable outbox.

@@ -2,6 +2,7 @@ import Control
 import JSONText
 import Posix
 import PropertyLists
+import RunWayDomain
 
 /// How the watch answers a phone-led start: as it should, or one of the two ways mirroring fails
 /// (`runway watch fault workout-start refuse|ignore`), reproducing RunWay 1.3.2's open hole (#44).

@@ -2,7 +2,7 @@ import Connectivity
 import Control
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 
 /// `runway phone alerts`: the Alerts view (1.3, #15), month → day, with remembered toggles (#16).
 enum AlertCommands {

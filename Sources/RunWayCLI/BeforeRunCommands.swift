@@ -2,7 +2,7 @@ import Connectivity
 import Control
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 import TerminalViews
 
 /// `runway phone preflight`, `runway appstore set|fail|show`, `runway phone update check|status|respond`.

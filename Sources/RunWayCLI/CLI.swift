@@ -3,7 +3,7 @@ import Control
 import Glibc
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 
 /// `runway`: the command-line client of the simulated pair.
 public enum CLI {

@@ -3,7 +3,8 @@ import Control
 import DeviceOS
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
+import Storage
 
 /// `runway clock show|set|advance|reset`: the devices' clocks (device time), for one home or for both
 /// devices at once, phone first.
@@ -141,13 +142,20 @@ enum ClockCommands {
         return targets
     }
 
-    /// Which device serves `path`: only a phone's home has a link socket. The daemon checks the guess (a
-    /// request carries the role it expects, and the other device refuses it, exit 2). No control socket
-    /// at all: no daemon is running there (exit 1).
+    /// Which device `path` is: the role its store records (read only, harmless to a running device),
+    /// else a guess from its sockets (only a phone's home has a link socket) that the daemon checks (a
+    /// request carries the role it expects, and the other device refuses it, exit 2). Nothing listening
+    /// at all — no app's `control.sock`, no OS's `os.sock` — is exit 1. Under phone-os or watch-os with
+    /// the app not running, the OS answers: `--home` reaches it exactly as `--pair` does.
     static func role(of path: String) throws -> DeviceRole {
         let home = DeviceHome(path: path, role: .phone)
-        guard Filesystem.kind(of: home.controlSocketPath) == .socket else {
-            throw ControlError("no daemon is running for \(home.path) (neither phone-daemon nor watch-agent: nothing listens on \(home.controlSocketPath))")
+        let listening = [home.controlSocketPath, home.osControlSocketPath].contains { Filesystem.kind(of: $0) == .socket }
+        guard listening else {
+            throw ControlError(
+                "no daemon is running for \(home.path) (no app and no OS: nothing listens on \(home.controlSocketPath) or \(home.osControlSocketPath))")
+        }
+        if home.hasStore, let store = try? Database(path: home.storePath, readOnly: true), let role = try? SessionStore.recordedRole(store) {
+            return role
         }
         return Filesystem.kind(of: home.linkSocketPath) == .socket ? .phone : .watch
     }

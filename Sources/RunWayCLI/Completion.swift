@@ -2,7 +2,7 @@ import Connectivity
 import Control
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 
 /// What the shells' completion asks `runway __complete WORD…` (the words after `runway`, the last one the
 /// word being completed, maybe empty): command words, options, and values — from the same command list

@@ -4,7 +4,7 @@ import JSONText
 import Posix
 import Storage
 import PropertyLists
-import RunWayApp
+import RunWayDomain
 
 /// `runway dump --home H`: what a store's binary payloads say, for people who open it with `sqlite3`
 /// and find property lists in BLOBs. Reads the store directly (a daemon may be running: SQLite's WAL

@@ -1,5 +1,5 @@
 import JSONText
-import RunWayApp
+import RunWayDomain
 import TerminalViews
 
 /// The Flight Summary's pictures: pace and heart rate over the run as braille line charts (pace drawn

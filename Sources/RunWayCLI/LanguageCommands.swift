@@ -2,7 +2,7 @@ import Posix
 import Connectivity
 import Control
 import JSONText
-import RunWayApp
+import RunWayDomain
 
 /// `runway phone language [set ko|en|ja|system]`, `runway phone settings`, `runway phone strings`: the
 /// app's language (APP_SPEC G). The app has no language screen; `language set` stands in for the

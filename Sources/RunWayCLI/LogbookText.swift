@@ -2,7 +2,7 @@ import Connectivity
 import Control
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 
 /// The Logbook as the home screen shows it: month → week, newest first; the newest month expanded,
 /// older months one line each (count, distance) unless asked for.

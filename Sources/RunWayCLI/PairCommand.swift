@@ -1,4 +1,5 @@
 import Connectivity
+import DeviceRuntime
 import Control
 import JSONText
 import Posix

@@ -4,7 +4,7 @@ import Dispatch
 import Glibc
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 import TerminalViews
 
 /// `runway phone ui` on a terminal: the phone's screen, redrawn in place — a header (the Pre-flight APPLE

@@ -1,7 +1,7 @@
 import Connectivity
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 import TerminalViews
 
 /// Human-readable forms of flights.

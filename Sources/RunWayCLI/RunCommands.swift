@@ -2,7 +2,7 @@ import Connectivity
 import Control
 import JSONText
 import Posix
-import RunWayApp
+import RunWayDomain
 
 /// `runway watch run start|sample|status|stop|replay`: a live run, sample by sample, with GPWS.
 enum RunCLI {

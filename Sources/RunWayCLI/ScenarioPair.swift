@@ -4,7 +4,7 @@ import Glibc
 import PairInvariants
 import Posix
 import PropertyLists
-import RunWayApp
+import RunWayDomain
 import Storage
 
 /// The pair a scenario runs on: two fresh homes in a temporary directory, paired (never registered: no

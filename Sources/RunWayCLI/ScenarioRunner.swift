@@ -3,7 +3,7 @@ import Glibc
 import JSONText
 import PairInvariants
 import Posix
-import RunWayApp
+import RunWayDomain
 
 /// Replays a parsed scenario on a `ScenarioPair`, one step at a time, each reported as it ends.
 ///

@@ -15,6 +15,9 @@ public enum DaemonMain {
             .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
             DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
             .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
+            .flag(
+                "unsafe-accept-any-sequence", "TEST ONLY: take a transfer further ahead than the one after the cursor (loses flights when a frame is lost)",
+                hidden: true),
             .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
             .option("duplicate-rate", "R", "FAULT INJECTION: deliver each received transfer to the app twice with probability R (0 to 1)", hidden: true),
             appVersionSpec,
@@ -139,6 +142,7 @@ public enum DaemonMain {
             }
             device.logLevel = try DaemonCommandLine.logLevel(parsed)
             device.session.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
+            device.session.acceptsAnySequence = parsed.has("unsafe-accept-any-sequence")
             device.session.duplicateDeliveryRate = try parsed.number("duplicate-rate", range: 0...1) ?? 0
             device.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             app.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!

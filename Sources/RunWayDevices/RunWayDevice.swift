@@ -14,10 +14,14 @@ public enum RunWayDevice {
         _ configuration: DeviceHost.Configuration, activation: PhoneActivation?, bundleID: String,
         launch: @escaping (AppContext) throws -> AnyObject
     ) throws -> Int32 {
+        // The OS that launched the app named its container; else it is the app's own bundle's — one
+        // container per app, where the system stages received files too (not `apps/unnamed`).
+        let home = DeviceHome(path: configuration.home, role: configuration.role).path
+        var configuration = configuration
+        configuration.container =
+            configuration.container ?? DeviceEnvironment.value(DeviceEnvironment.container) ?? AppContainer(path: nil, home: home, bundleID: bundleID).path
         let host = try DeviceHost(configuration)
-        // The OS that launched the app named its container; else it is the app's own bundle's.
-        let container = AppContainer(
-            path: host.configuration.container, home: DeviceHome(path: configuration.home, role: configuration.role).path, bundleID: bundleID)
+        let container = AppContainer(path: host.configuration.container, home: home, bundleID: bundleID)
         host.activation = activation
         // RunWay 1.4's rule for "the versions differ" (trailing `.0`s ignored), logged once a link.
         host.onLinkEstablished.append { [logger = host.logger] handshake in

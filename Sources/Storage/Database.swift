@@ -26,11 +26,18 @@ public final class Database {
     /// How many transactions `begin` has opened on this connection: what a cache valid for one
     /// transaction keys on (one rolled back leaves the next with a new number).
     public private(set) var transactionsBegun: UInt64 = 0
-    /// A descriptor of our own on the store file, opened with it: `fstat` tells whether the file is
-    /// still linked into the file system (-1 for an in-memory database).
-    private var fileDescriptor: Int32 = -1
     /// Whether the store is a file (not in memory): another connection to `path` reaches it.
-    var hasFile: Bool { fileDescriptor >= 0 }
+    ///
+    /// No descriptor of our own is ever opened on the store's file: closing *any* descriptor of a file
+    /// drops every POSIX lock the process holds on it, SQLite's included. A second descriptor closed
+    /// while this connection was open (by `close()` of a short-lived `Database` on the same file, as the
+    /// migrator's was on a first start) silently took away this connection's shared lock on the
+    /// database file; the next reader of the store — the `sqlite3` shell, `runway scenario run`'s
+    /// `expect` — then believed itself the last connection, checkpointed and deleted the write-ahead
+    /// log, and every commit after it went into a log unlinked from the file system. SQLite defers
+    /// the close of its own descriptors while a lock is held; a raw `close` cannot. Whether the file is
+    /// still linked is asked of SQLite (`SQLITE_FCNTL_HAS_MOVED`).
+    let hasFile: Bool
     /// Called once when the store file is found unlinked (see `isStillLinked`).
     public var onUnlinked: ((String) -> Void)?
     private var unlinkReported = false
@@ -58,6 +65,7 @@ public final class Database {
         }
         self.handle = db
         self.path = path
+        self.hasFile = sqlite3_db_filename(db, "main").map { $0.pointee != 0 } ?? false
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         _ = runway_sqlite3_enable_defensive(db)
         do throws(StorageError) {
@@ -84,7 +92,6 @@ public final class Database {
             close()
             throw error
         }
-        fileDescriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         Self.openConnections.withLock { $0[UInt(bitPattern: db)] = OpenConnection(thread: pthread_self(), database: self) }
     }
 
@@ -157,8 +164,6 @@ public final class Database {
         if health.isDamaged { _ = runway_sqlite3_no_checkpoint_on_close(handle) }
         _ = Self.openConnections.withLock { $0.removeValue(forKey: UInt(bitPattern: handle)) }
         sqlite3_close_v2(handle)
-        if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
-        fileDescriptor = -1
     }
 
     /// From now on the write-ahead log is copied into the file by a thread of its own (`Checkpointer`:
@@ -172,14 +177,15 @@ public final class Database {
 
     // MARK: - The file
 
-    /// Whether the store file is still linked into the file system (`st_nlink > 0`). A file unlinked,
-    /// or renamed over, while we hold it open still takes every write and commit — into a file nobody
-    /// will open again. One `fstat`: cheap enough for every commit and acknowledgement.
+    /// Whether the store file is still the one at `path`. A file unlinked, or renamed over, while we
+    /// hold it open still takes every write and commit — into a file nobody will open again. SQLite
+    /// answers from its own descriptor's inode and one `stat` of the path (`SQLITE_FCNTL_HAS_MOVED`):
+    /// cheap enough for every commit and acknowledgement, and no descriptor of ours (see `hasFile`).
     public var isStillLinked: Bool {
-        guard fileDescriptor >= 0 else { return true }
-        var info = stat()
-        guard fstat(fileDescriptor, &info) == 0 else { return false }
-        return info.st_nlink > 0
+        guard hasFile, !isClosed else { return true }
+        var moved: Int32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else { return false }
+        return moved == 0
     }
 
     /// Says once, through `onUnlinked`, that the store file was found unlinked.

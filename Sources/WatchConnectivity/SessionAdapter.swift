@@ -138,7 +138,9 @@ final class SessionAdapter: SessionDelegate {
         let received = WCSessionFile(
             fileURL: URL(fileURLWithPath: file.path), metadata: file.description.metadata.map(PropertyListBridge.untyped),
             transferIdentifier: file.seq, senderDeviceID: file.senderDeviceID, byteCount: file.description.size, sha256: file.description.sha256.hexString)
-        // Apple's callback: the file is the app's to move before this returns; then it is acknowledged.
+        // Apple's callback: the file is the app's to move before this returns; then it is acknowledged
+        // (a batch delegate may answer that it could not keep it: then it is not).
+        if let batchDelegate { return Self.outcome(batchDelegate.session(wcSession, didReceiveFile: received)) }
         delegate.session(wcSession, didReceive: received)
         defer { wcSession.stateMayHaveChanged() }
         return .accepted

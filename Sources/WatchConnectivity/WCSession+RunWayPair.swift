@@ -53,6 +53,11 @@ public protocol WCSessionBatchDelegate: WCSessionDelegate {
     func sessionWillCommitUserInfoBatch(_ session: WCSession) throws
     func sessionDidCommitUserInfoBatch(_ session: WCSession)
     func sessionDidRollBackUserInfoBatch(_ session: WCSession, error: any Error)
+    /// A received file (Apple's `session(_:didReceive:)`), answering what became of it: only an
+    /// `.accepted` file is acknowledged; `.failed`, `.insufficientSpace` or `.notNow` leave it with the
+    /// system, which delivers it again on the next link; `.rejected` tells the sender it was refused.
+    /// The default calls `session(_:didReceive:)` and answers `.accepted`, as Apple's session does.
+    func session(_ session: WCSession, didReceiveFile file: WCSessionFile) -> WCReceiveOutcome
 }
 
 extension WCSessionBatchDelegate {
@@ -67,6 +72,10 @@ extension WCSessionBatchDelegate {
     public func sessionWillCommitUserInfoBatch(_ session: WCSession) throws {}
     public func sessionDidCommitUserInfoBatch(_ session: WCSession) {}
     public func sessionDidRollBackUserInfoBatch(_ session: WCSession, error: any Error) {}
+    public func session(_ session: WCSession, didReceiveFile file: WCSessionFile) -> WCReceiveOutcome {
+        self.session(session, didReceive: file)
+        return .accepted
+    }
 }
 
 /// Workout traffic: the simulator's stand-in for HealthKit's `startWatchApp(with:)` and a mirrored

@@ -8,7 +8,8 @@ var count = 50_000, runs = 3, drainRuns = 5, memoryBacklog = 100_000, logbookSiz
 var recordCount = 300_000, loadBacklog = 50_000, loadRuns = 3, pairCount = 20
 var output: String? = "docs/performance.md"
 var coldStartSizes = [50_000, 300_000]
-var onlyColdStart = false, onlyDrain = false, onlyPairs = false, onlyMemory = false, onlyLatency = false
+var onlyColdStart = false, onlyDrain = false, onlyPairs = false, onlyMemory = false, onlyLatency = false, onlyIdleOS = false
+var idleOSPairs = 200
 var latencyDirectory = "/tmp", loadDirectory = "/tmp"
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
@@ -16,8 +17,9 @@ func usage() -> Never {
         """
         usage: scripts/bench [--count N] [--drain-runs R] [--runs R] [--memory-backlog N] [--logbook N]
                              [--latency-samples N] [--load N] [--load-runs R] [--load-dir DIR] [--latency-dir DIR]
-                             [--record N] [--cold-start N,N...] [--pairs N]
-                             [--only-cold-start | --only-drain | --only-latency | --only-memory | --only-pairs]
+                             [--record N] [--cold-start N,N...] [--pairs N] [--idle-os-pairs N]
+                             [--only-cold-start | --only-drain | --only-latency | --only-memory | --only-pairs
+                              | --only-idle-os]
                              [--no-write]
 
         Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a
@@ -30,9 +32,12 @@ func usage() -> Never {
         sizes (default 50000,300000), after a clean stop and after a SIGKILL; peak RSS while draining;
         the watch's peak RSS recording --record N runs (default 300,000) with runway watch record;
         logbook --json time; --pairs N pairs (default 20) started at once, 10 runs each drained at once
-        and checked, PSS per idle daemon. Other figures are medians of --runs R (default 3) with
+        and checked, PSS per idle daemon; --idle-os-pairs N pairs at rest as runway up leaves them
+        (default 200: phone-os and watch-os, no app) started at once, their PSS and private dirty
+        pages, and what one phone-os's private pages are. Other figures are medians of --runs R (default 3) with
         min–max. --only-cold-start, --only-drain, --only-latency (idle and under --load), --only-memory
-        (peak RSS draining --memory-backlog) and --only-pairs measure that alone (and write nothing):
+        (peak RSS draining --memory-backlog), --only-pairs and --only-idle-os measure that alone (and
+        write nothing):
         `--only-pairs --pairs 1000` is the thousand-pair run.
         Writes the table into docs/performance.md, and a line to its history, unless --no-write.
         """)
@@ -74,6 +79,8 @@ while let flag = arguments.popFirst() {
     case "--pairs": pairCount = value()
     case "--only-drain": onlyDrain = true; output = nil
     case "--only-pairs": onlyPairs = true; output = nil
+    case "--only-idle-os": onlyIdleOS = true; output = nil
+    case "--idle-os-pairs": idleOSPairs = value()
     case "--only-memory": onlyMemory = true; output = nil
     case "--only-latency": onlyLatency = true; output = nil
     case "--memory-backlog": memoryBacklog = value()
@@ -99,9 +106,9 @@ while let flag = arguments.popFirst() {
     }
 }
 
-if [onlyColdStart, onlyDrain, onlyLatency, onlyMemory, onlyPairs].filter({ $0 }).count > 1 {
+if [onlyColdStart, onlyDrain, onlyLatency, onlyMemory, onlyPairs, onlyIdleOS].filter({ $0 }).count > 1 {
     FileHandle.standardError.write(
-        "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other\n".data(using: .utf8)!)
+        "bench: --only-cold-start, --only-drain, --only-latency, --only-memory, --only-pairs and --only-idle-os exclude each other\n".data(using: .utf8)!)
     exit(2)
 }
 var scenarios = Scenarios(count: count, runs: runs)
@@ -123,7 +130,7 @@ do {
     var coldRows: [Row] = []
     var firstAckRows: [Row] = []
     var firstKilled: (stored: Int, median: Double)?
-    for stored in coldStartSizes where !onlyDrain && !onlyPairs && !onlyMemory && !onlyLatency {
+    for stored in coldStartSizes where !onlyDrain && !onlyPairs && !onlyMemory && !onlyLatency && !onlyIdleOS {
         progress("cold start: \(stored) stored")
         let cold = try scenarios.coldStart(stored: stored, firstAck: !onlyColdStart)
         coldRows.append(
@@ -169,6 +176,8 @@ do {
         rows = try drainRows(scenarios, runs: drainRuns, size: scenarios.payloadBytes(), headline: &headline)
     } else if onlyPairs {
         rows = try pairRows(scenarios, count: pairCount, headline: &headline)
+    } else if onlyIdleOS {
+        rows = try idleOSRows(count: idleOSPairs, headline: &headline)
     } else if onlyLatency {
         rows = try latencyRows(scenarios, samples: latencySamples, load: loadBacklog, loadRuns: loadRuns, headline: &headline)
     } else if onlyMemory {
@@ -186,6 +195,7 @@ do {
         progress("logbook of \(logbookSize)")
         let logbook = try scenarios.logbook(stored: logbookSize)
         let pairs = try pairRows(scenarios, count: pairCount, headline: &headline)
+        let idle = try idleOSRows(count: idleOSPairs, headline: &headline)
         rows =
             drain + latency + coldRows + firstAckRows + drainMemoryRows(memory, backlog: memoryBacklog) + [
                 ("runway watch record --count \(grouped(Double(recordCount))): rate", "\(grouped(recording.runsPerSecond)) runs/s", "", "", ""),
@@ -197,7 +207,7 @@ do {
                     "logbook --json, \(grouped(Double(logbookSize))) flights", format(logbook.median, 0) + " ms", range(logbook, 0),
                     "≤ 1000 ms", logbook.median <= 1000 ? "met" : "missed"
                 ),
-            ] + pairs
+            ] + pairs + idle
     }
     var table = "| figure | median | min–max | target | |\n|---|---|---|---|---|\n"
     for row in rows { table += "| \(row.0) | \(row.1) | \(row.2) | \(row.3) | \(row.4) |\n" }

@@ -5,16 +5,19 @@ import Testing
 /// `scripts/bench`'s `runway-bench`: its options, and the many-pairs run at its smallest through the real
 /// binaries. Durations are printed, never asserted.
 @Suite(.serialized) struct BenchToolTests {
+    static let exclusive = "bench: --only-cold-start, --only-drain, --only-latency, --only-memory, --only-pairs and --only-idle-os exclude each other"
+
     @Test(arguments: [
         (["--pairs", "0"], "bench: --pairs needs a positive number"),
         (["--drain-runs", "x"], "bench: --drain-runs needs a positive number"),
         (["--load", "-5"], "bench: --load needs a positive number"),
         (["--load-runs", "0"], "bench: --load-runs needs a positive number"),
         (["--pairs"], "bench: --pairs needs a positive number"),
-        (["--only-drain", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
-        (["--only-cold-start", "--only-drain"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
-        (["--only-memory", "--only-pairs"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
-        (["--only-latency", "--only-drain"], "bench: --only-cold-start, --only-drain, --only-latency, --only-memory and --only-pairs exclude each other"),
+        (["--only-drain", "--only-pairs"], BenchToolTests.exclusive),
+        (["--only-cold-start", "--only-drain"], BenchToolTests.exclusive),
+        (["--only-memory", "--only-pairs"], BenchToolTests.exclusive),
+        (["--only-idle-os", "--only-pairs"], BenchToolTests.exclusive),
+        (["--only-latency", "--only-drain"], BenchToolTests.exclusive),
         (["--pair", "3"], "bench: unknown option --pair"),
         (["--load-dir"], "bench: --load-dir needs a directory"),
         (["--load-dir", "/nonexistent/x"], "bench: --load-dir /nonexistent/x: not a directory this user can write to"),
@@ -58,7 +61,7 @@ import Testing
         #expect(result.status == 0)
         for option in [
             "--drain-runs R", "--load N", "--pairs N", "--only-drain", "--only-latency", "--only-memory", "--only-pairs", "--load-dir DIR", "--latency-dir DIR",
-            "--load-runs R",
+            "--load-runs R", "--idle-os-pairs N", "--only-idle-os",
         ] {
             #expect(result.stdout.contains(option), "\(option)")
         }
@@ -77,6 +80,21 @@ import Testing
             #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)")
         }
         #expect(!result.stdout.contains("n/a"), "\(result.stdout)")
+    }
+
+    /// Two pairs at rest under their OSes (no app): started at once, ready, and each OS's memory read —
+    /// the rows are there with figures, and nothing of the pairs is left running.
+    @Test func twoIdlePairsUnderTheirOSesAreMeasured() throws {
+        let result = try runTool(["--only-idle-os", "--idle-os-pairs", "2"], binary: "runway-bench")
+        #expect(result.status == 0, "\(result.stderr)")
+        for row in [
+            "| 2 idle pairs (phone-os + watch-os, no app): every OS started at once → ready |", "| 2 idle pairs: PSS per phone-os |",
+            "| 2 idle pairs: PSS per watch-os |", "| 2 idle pairs: private dirty per phone-os |",
+            "| one idle phone-os's private dirty pages, by mapping | [heap]",
+        ] {
+            #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)")
+        }
+        #expect(!result.stdout.contains("nan"), "\(result.stdout)")
     }
 
     /// The latency rows at their smallest, each pair's homes in a directory of the test's own

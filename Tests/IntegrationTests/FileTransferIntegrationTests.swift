@@ -68,6 +68,11 @@ import Testing
             }
             try refused([pair.root + "/no-such-file"], "7013 fileAccessDenied")
             try refused([pair.root], "7013 fileAccessDenied")
+            // A FIFO with no writer: refused at once, as a directory is — opening it must not hold a
+            // thread of the daemon until a writer comes (issue 39), however often it is tried.
+            let fifo = pair.root + "/pipe"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            for _ in 0..<3 { try refused([fifo], "7013 fileAccessDenied") }
             let sparse = pair.root + "/sparse.bin"
             #expect(FileManager.default.createFile(atPath: sparse, contents: nil))
             let handle = FileHandle(forWritingAtPath: sparse)!
@@ -86,6 +91,36 @@ import Testing
             #expect(none.status == 2)
             #expect(try pair.status("watch")["outstandingFileTransfers"] == .integer(0), "nothing queued")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: pair.watchHome + "/files/out")) ?? []).isEmpty, "nothing staged stays")
+        }
+    }
+
+    /// A name of up to 255 bytes is accepted (`docs/files.md`); RunWay's app keeps it as
+    /// `SENDER8-ID-NAME`, which is longer: the stem is cut to fit, the extension kept, and the file is
+    /// kept and acknowledged — never acknowledged and dropped (issue 39: the rename failed with
+    /// ENAMETOOLONG, the sender heard success and deleted its copy).
+    @Test func aNameOfUpTo255BytesIsKeptShortenedWithItsExtension() throws {
+        try withRunningPair(tag: "fname") { pair in
+            try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+            for (device, length) in [("watch", 244), ("phone", 251)] {
+                let name = String(repeating: "r", count: length) + ".gpx"
+                try pair.transferFile(from: device, try Self.randomFile(pair, name, size: 10_000 + length))
+            }
+            try pair.waitUntil("both arrived") {
+                try pair.status("phone")["inbox"]?["receivedFiles"] == .integer(1) && (try pair.status("watch")["inbox"]?["receivedFiles"] == .integer(1))
+            }
+            let kept = try pair.keptFiles()
+            #expect(kept.count == 2, "\(kept)")
+            for file in kept {
+                let last = URL(fileURLWithPath: file.path).lastPathComponent
+                #expect(last.utf8.count <= 255 && last.hasSuffix("r.gpx"), "\(last)")
+                #expect(FileManager.default.fileExists(atPath: file.path))
+            }
+            let report = try pair.expectDrainedAndClean()
+            #expect(report.files.sent == 2 && report.files.received == 2, "\(report.summary)")
+            for home in [pair.phoneHome, pair.watchHome] {
+                let log = try String(contentsOfFile: home == pair.phoneHome ? pair.phoneLog : pair.watchLog, encoding: .utf8)
+                #expect(!log.contains("app.file-not-kept"), "\(home)")
+            }
         }
     }
 

@@ -74,6 +74,11 @@ import Testing
             #expect(down.status == 1)
             #expect(down.stderr.contains("app is not running") && down.stderr.contains("runway phone app open"), "\(down.stderr)")
             #expect(down.stderr.split(separator: "\n").count == 1)
+            // The clock is the OS's: `--home` reaches it with the app down, as `--pair` does (issue 39).
+            let clock = try json(["clock", "advance", "1d", "--home", pair.phoneHome, "--json"])
+            #expect((clock["offsetSeconds"]?.doubleValue ?? 0) > 86_000, "\(clock.text)")
+            #expect(try json(["clock", "show", "--home", pair.phoneHome, "--json"])["mode"]?.stringValue == "offset")
+            #expect(try osStatus(pair)["appState"]?.stringValue == "not running", "the clock did not need the app")
 
             _ = try pair.phoneOSCall(["app", "open"])
             _ = try pair.phoneOSCall(["app", "suspend"])

@@ -143,6 +143,23 @@ import Testing
         #expect(left.isEmpty)
     }
 
+    /// An `expect` in the middle of a run reads the phone app's store while the app runs: what the app
+    /// saves after it must still be there once the app is killed and opened again (issue 39: the read
+    /// deleted the app's write-ahead log, and the second fifty were acknowledged and lost).
+    @Test func anExpectMidRunLosesNothingSavedAfterIt() throws {
+        let steps = #"""
+            {"steps":[{"record":50},{"drain":"1m"},{"expect":{"outstanding":0,"stored":"all"}},
+            {"record":50},{"drain":"1m"},{"kill":"phone-app"},{"app":"open"},
+            {"expect":{"stored":"all","lost":0,"duplicated":0,"clean":true}}]}
+            """#
+        let (result, left) = try run(["-", "--seed", "1", "--json"], stdin: steps)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let checks = try objects(result.stdout).filter { $0["kind"]?.stringValue == "expect" }
+        #expect(checks.count == 2, "\(result.stdout)")
+        #expect(checks.last?["stored"]?.intValue == 100 && checks.last?["lost"]?.intValue == 0, "\(checks.last?.text ?? result.stdout)")
+        #expect(left.isEmpty)
+    }
+
     @Test func aMalformedFileIsOneLineNamingTheStepAndRunsNothing() throws {
         let cases: [(String, String)] = [
             (#"{"steps":[{"record":5},{"kil":"watch"}]}"#, "step 2: unknown kind 'kil' (did you mean 'kill'?)"),

@@ -54,3 +54,63 @@ import Testing
         #expect(ProcessStop.stop(pid, grace: 1) == ProcessStop.Outcome(rawStatus: nil, killed: false))
     }
 }
+
+/// A home's lock held a moment longer by a process on its way out (issue 39: a daemon relaunched right
+/// after its predecessor's SIGKILL was refused while a thread of the killed one still finished its I/O):
+/// the new holder waits for the dead, never for the living.
+@Suite struct LockFromTheDeadTests {
+    func shell(_ script: String) throws -> pid_t { try Spawn("/bin/sh", arguments: ["sh", "-c", script]).run() }
+
+    /// A zombie: a child that exited and is not reaped yet.
+    func zombie() throws -> pid_t {
+        let pid = try shell("exit 0")
+        var waited = 0
+        while !ProcessStop.isGoingAway(pid), waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        return pid
+    }
+
+    @Test func aZombieIsGoingAwayAndTheLivingAreNot() throws {
+        let dead = try zombie()
+        #expect(ProcessStop.isGoingAway(dead))
+        _ = ProcessStop.reap(dead, block: true)
+        #expect(ProcessStop.isGoingAway(dead), "no such process any more")
+        #expect(!ProcessStop.isGoingAway(getpid()))
+        let alive = try shell("exec sleep 30")
+        #expect(!ProcessStop.isGoingAway(alive))
+        ProcessStop.stop(alive, grace: 5)
+    }
+
+    /// The lock is held (by `flock`, for 0.6 s) while its pid file names a process that is going away:
+    /// the new holder waits and takes it. Named a living process instead, it is refused at once.
+    @Test(arguments: [true, false]) func theLockOfADyingHolderIsWaitedFor(dying: Bool) throws {
+        let directory = makeScratchDirectoryForLock()
+        defer { _ = try? shell("rm -rf '\(directory)'") }
+        let pidFile = directory + "/lock"
+        let holder = try shell("exec flock '\(directory)' sleep 0.6")
+        var waited = 0
+        while case .none = FileLock.holder(of: directory), waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
+        let named = dying ? try zombie() : getpid()
+        let text = Array("\(named)\n".utf8)
+        try Filesystem.writeAtomically(text, to: pidFile)
+        do {
+            let lock = try FileLock.takeWaitingForTheDead { () throws(FileLock.LockError) in try FileLock(directory: directory, pidFile: pidFile) }
+            #expect(dying, "a living holder's lock was taken")
+            lock.unlock()
+        } catch {
+            #expect(!dying, "the dying holder's lock was refused: \(error)")
+        }
+        _ = ProcessStop.reap(holder, block: true)
+        if dying { _ = ProcessStop.reap(named, block: true) }
+    }
+
+    func makeScratchDirectoryForLock() -> String {
+        var template = Array("/tmp/rw-lock-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+}

@@ -1,6 +1,7 @@
 import Posix
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// The Pre-flight rule, the version comparisons and the update rule, pure, on a manual clock and a
 /// hand-driven lookup: no daemon, no sleeping.

@@ -4,6 +4,7 @@ import PropertyLists
 import Storage
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// A `FlightAlert` is declared once (`Codable`, with its `RecordFormat`): its three forms — the
 /// property-list dictionary inside its flight, its `alerts` row and its `--json` — are the ones the

@@ -1,5 +1,6 @@
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 
 @Suite struct FlightAnalysisTests {
     /// Samples every 30 s at `pace` s/km, optionally standing still for `stopSeconds` at `stopAt` metres.

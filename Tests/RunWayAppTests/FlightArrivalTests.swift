@@ -1,6 +1,7 @@
 import Storage
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 import PairTesting
 
 /// A flight's arrival number is never given twice, although the table no longer has AUTOINCREMENT

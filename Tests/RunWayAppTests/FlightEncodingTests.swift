@@ -3,6 +3,7 @@ import Posix
 import Testing
 import PropertyLists
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// The phone's fast path (`Flight(encodedUserInfo:)`) against the general one (decode the dictionary,
 /// then `Flight(userInfo:)`): never looser, and equal wherever it answers.

@@ -3,6 +3,7 @@ import Foundation
 import Posix
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// The fuzzer's flight properties (`FlightProperties`) in every `swift test`: over the committed corpus,
 /// and over thousands of seeded mutations of flights that put extreme bit patterns into their numbers.

@@ -5,6 +5,7 @@ import Posix
 import Testing
 import PropertyLists
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// Every numeric field of a flight, at every extreme: the validator decides once (both decoding paths
 /// agree with it), and nothing that formats a flight traps, whatever the value.

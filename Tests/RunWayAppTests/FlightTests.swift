@@ -2,6 +2,7 @@ import Connectivity
 import Testing
 import PropertyLists
 @testable import RunWayApp
+@testable import RunWayDomain
 
 @Suite struct FlightTests {
     @Test func flightsSurviveTheUserInfoRoundTrip() throws {

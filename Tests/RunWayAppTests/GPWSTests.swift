@@ -4,6 +4,7 @@ import Storage
 import Testing
 import PropertyLists
 @testable import RunWayApp
+@testable import RunWayDomain
 
 @Suite struct GPWSTests {
     static let zone = GPWSTarget(mode: .heartRate, low: 140, high: 160)

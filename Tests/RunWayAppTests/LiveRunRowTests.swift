@@ -2,6 +2,7 @@ import PairTesting
 import Storage
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// The live run's header is declared once (`LiveRunStore.Header`): its row in `live_run` has its coding
 /// keys for columns, written and read by name, and a run stored before keeps its run in progress.

@@ -1,6 +1,7 @@
 import Posix
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// A moment from an ISO 8601 text (UTC).
 private func at(_ iso: String) -> Double { Timestamp.parseISO8601(iso)! }

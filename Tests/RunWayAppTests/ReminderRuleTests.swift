@@ -3,6 +3,7 @@ import Storage
 import Testing
 import DeviceOS
 @testable import RunWayApp
+@testable import RunWayDomain
 @testable import UserNotifications
 import PairTesting
 

@@ -3,6 +3,7 @@ import Posix
 import Storage
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 import PairTesting
 
 final class CountingReminders: InactivityReminderScheduling {

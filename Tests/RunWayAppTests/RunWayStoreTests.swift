@@ -4,6 +4,7 @@ import Posix
 import Storage
 import Testing
 @testable import RunWayApp
+@testable import RunWayDomain
 import PairTesting
 
 @Suite struct RunWayStoreTests {

@@ -3,6 +3,7 @@ import Posix
 import Testing
 import WatchConnectivity
 @testable import RunWayApp
+@testable import RunWayDomain
 
 /// The watch app never reports a recording it holds only in memory: without an activated session a
 /// recording fails (7004) and leaves nothing behind (the seeds' app kept it in `pendingFlightQueue`,

@@ -306,3 +306,51 @@ import Posix
         #expect(reports.first?.contains("unlinked") == true)
     }
 }
+
+/// Another process reading a store while its owner writes it — the `sqlite3` shell, `runway scenario
+/// run`'s `expect` — must lose nothing: the owner keeps SQLite's shared lock on the database file, so a
+/// reader closing never believes itself the last connection (which checkpoints and deletes the
+/// write-ahead log, leaving every later commit in a log unlinked from the file system).
+@Suite struct ReaderLosesNothingTests {
+    /// The `sqlite3` shell's count of `t`, read (and closed) in a process of its own.
+    static func countInAnotherProcess(_ path: String) throws -> Int? {
+        let result = try runUntilExit("/usr/bin/sqlite3", [path, "SELECT count(*) FROM t"])
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// The writer opened as a first start is (its schema applied by the migrator's own connection,
+    /// closed at once), then read by the shell between commits: every commit is still in the file
+    /// system, the log still linked.
+    @Test(arguments: [true, false]) func aReaderAfterAnyCommitLosesNothing(firstStart: Bool) throws {
+        let directory = makeTemporaryDirectory("reader")
+        defer { removeDirectory(directory) }
+        let path = directory + "/s.sqlite"
+        let migrations = [Migration("t.1", "CREATE TABLE t (x INTEGER PRIMARY KEY)")]
+        if !firstStart { try Migrator.migrate(try Database(path: path), migrations) }
+        let database = try Database(path: path)
+        try Migrator.migrate(database, migrations)
+        for value in 1...3 {
+            try database.transaction { try database.execute("INSERT INTO t VALUES (\(value))") }
+            #expect(try Self.countInAnotherProcess(path) == value, "commit \(value) is missing for a reader")
+            #expect(access(path + "-wal", F_OK) == 0, "the reader deleted the owner's write-ahead log")
+            #expect(database.isStillLinked)
+        }
+    }
+
+    /// A short-lived second connection in the owner's own process, closed while the owner goes on (as
+    /// the migrator's, or a checker's): the owner keeps its lock.
+    @Test func aSecondConnectionClosedInTheProcessLeavesTheOwnersLock() throws {
+        let directory = makeTemporaryDirectory("reader")
+        defer { removeDirectory(directory) }
+        let path = directory + "/s.sqlite"
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        for value in 1...3 {
+            let reader = try Database(path: path, readOnly: true)
+            #expect(try reader.scalarInt("SELECT count(*) FROM t") == value - 1)
+            reader.close()
+            try database.transaction { try database.execute("INSERT INTO t VALUES (\(value))") }
+            #expect(try Self.countInAnotherProcess(path) == value, "commit \(value) is missing for a reader")
+        }
+    }
+}
