@@ -10,12 +10,13 @@ import Testing
     static let modules = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         .appendingPathComponent("Modules").path
 
-    func check(apiDirectory: String) throws -> (status: Int32, stderr: String) {
+    func check(apiDirectory: String, changelog: String? = nil) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            Self.root.appendingPathComponent("scripts/api").path, "--check", "--skip-build", "--modules-dir", Self.modules, "--api-dir", apiDirectory,
-        ]
+        process.arguments =
+            [
+                Self.root.appendingPathComponent("scripts/api").path, "--check", "--skip-build", "--modules-dir", Self.modules, "--api-dir", apiDirectory,
+            ] + (changelog.map { ["--changelog", $0] } ?? [])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -47,5 +48,21 @@ import Testing
         let missing = try check(apiDirectory: copy)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no listing \(copy)/UIKit.txt"), "\(missing.stderr)")
+    }
+
+    /// The listing matches but the changelog still carries the fingerprint of an older one: the API changed
+    /// and CHANGELOG.md did not say so — the check fails, naming the line to write.
+    @Test func aListingTheChangelogDoesNotSayFails() throws {
+        let changelog = FileManager.default.temporaryDirectory.appendingPathComponent("runway-changelog-\(getpid()).md").path
+        defer { try? FileManager.default.removeItem(atPath: changelog) }
+        let text = try String(contentsOf: Self.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let stale = text.replacingOccurrences(
+            of: #"<!-- api-fingerprint: [0-9a-f]+ -->"#, with: "<!-- api-fingerprint: 0000000000000000 -->", options: .regularExpression)
+        #expect(stale != text, "CHANGELOG.md carries no api-fingerprint line")
+        try stale.write(toFile: changelog, atomically: true, encoding: .utf8)
+        let result = try check(apiDirectory: Self.root.appendingPathComponent("api").path, changelog: changelog)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("api/ changed since CHANGELOG.md last said so"), "\(result.stderr)")
+        #expect(result.stderr.contains("<!-- api-fingerprint: "), "\(result.stderr)")
     }
 }
