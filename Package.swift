@@ -52,12 +52,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // libcrypto (OpenSSL): SHA-256 for the file transfers' checksum, hardware-accelerated in every build.
-        .systemLibrary(
-            name: "CCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // libcrypto (OpenSSL): SHA-256 for the file transfers' checksum, hardware-accelerated in every build;
+        // its header (libssl-dev) to build, the library opened at the first hash, not linked (shim.h).
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),

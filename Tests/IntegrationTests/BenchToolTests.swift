@@ -90,11 +90,12 @@ import Testing
         for row in [
             "| 2 idle pairs (phone-os + watch-os, no app): every OS started at once → ready |", "| 2 idle pairs: PSS per phone-os |",
             "| 2 idle pairs: PSS per watch-os |", "| 2 idle pairs: private dirty per phone-os |",
-            "| one idle phone-os's private dirty pages, by mapping | [heap]",
+            "| one idle phone-os's private dirty pages, by mapping | ",
         ] {
             #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)")
         }
         #expect(!result.stdout.contains("nan"), "\(result.stdout)")
+        #expect(result.stdout.contains("[heap] "), "the breakdown names the heap: \(result.stdout)")
     }
 
     /// The latency rows at their smallest, each pair's homes in a directory of the test's own

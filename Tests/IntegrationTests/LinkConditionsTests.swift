@@ -50,12 +50,12 @@ import Testing
     @Test func aFrameLostWithoutACutIsSentAgainNotLost() throws {
         try withRunningPair(tag: "lossrule", watch: ["--unsafe-link-loss-skips-frames"]) { pair in
             try pair.setLink(up: false)
-            try pair.record(300)
+            try pair.record(120)
             _ = try link(pair, ["set", "--loss", "0.2", "--seed", "27"])
             try pair.setLink(up: true)
             try pair.waitUntilDrained(timeout: 300)
             _ = try link(pair, ["set", "--reset"])
-            try pair.expectDrainedAndClean(stored: 300)
+            try pair.expectDrainedAndClean(stored: 120)
             let log = try String(contentsOfFile: pair.phoneLog, encoding: .utf8)
             #expect(log.contains("event=link.protocol-violation"), "no gap was ever seen: the test proves nothing")
         }
@@ -67,7 +67,7 @@ import Testing
     @Test func aLinkThatLosesWithoutCuttingLosesFlightsAndTheCheckerSaysSo() throws {
         try withRunningPair(tag: "lossbug", watch: ["--unsafe-link-loss-skips-frames"], phone: ["--unsafe-accept-any-sequence"]) { pair in
             try pair.setLink(up: false)
-            try pair.record(300)
+            try pair.record(120)
             _ = try link(pair, ["set", "--loss", "0.2", "--seed", "27"])
             try pair.setLink(up: true)
             try pair.waitUntilDrained(timeout: 300)
