@@ -36,6 +36,8 @@ let package = Package(
         // ClockKit's complication server and WidgetKit's widget center: reloads recorded by watch-os.
         .library(name: "ClockKit", targets: ["ClockKit"]),
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        // HealthKit's workout session, live builder and Health store, backed by the device's OS.
+        .library(name: "HealthKit", targets: ["HealthKit"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
     ],
@@ -73,10 +75,12 @@ let package = Package(
         .target(name: "WatchKit", dependencies: ["DeviceRuntime"]),
         .target(name: "ClockKit", dependencies: ["DeviceRuntime"]),
         .target(name: "WidgetKit", dependencies: ["DeviceRuntime"]),
+        // HealthKit's workouts and Health store, kept by the device's OS (re-exports Foundation).
+        .target(name: "HealthKit", dependencies: ["Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp",
-            dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications", "WatchKit"]),
+            dependencies: ["Posix", "Storage", "PropertyLists", "JSONText", "Control", "WatchConnectivity", "UserNotifications", "WatchKit", "HealthKit"]),
         // The devices' simulated OSes (phone-os, watch-os): launch and reclaim the app.
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
@@ -127,16 +131,16 @@ let package = Package(
                 "RunWayApp", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "DeviceOS", "UserNotifications", "WatchConnectivity",
                 "JSONText", "Posix",
             ]),
-        .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
+        .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Control", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, WatchKit, ClockKit
         // and WidgetKit in both language modes (the Swift 6 target links the Swift 5 target's files).
         .testTarget(
-            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "WatchKit", "ClockKit", "WidgetKit"],
+            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
-            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "WatchKit", "ClockKit", "WidgetKit"],
+            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),

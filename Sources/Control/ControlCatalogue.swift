@@ -17,6 +17,7 @@ public enum ControlCommands {
         updateCheck, updateStatus, updateRespond, testRunState,
         record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault, inboxSpaceLimit,
         osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
+        health, osHealthSave, osHealthAuthorize,
     ]
 
     // MARK: - The session's generic API (WCSession), on both devices
@@ -252,6 +253,16 @@ public enum ControlCommands {
     public static let deviceReboot = ControlCommandSpec(
         "device-reboot", [.phoneOS], reply: OSStatusReply.self,
         "restart the phone: the app stops, the phone is locked and unreachable to the watch until it is unlocked")
+    // MARK: - The Health store (HealthKit), kept by the device's OS
+
+    public static let health = ControlCommandSpec(
+        "health", os, reply: HealthReply.self, "the device's Health store: every saved workout, oldest saved first")
+    public static let osHealthSave = ControlCommandSpec(
+        "os-health-save", [.phoneOS, .watchOS], arguments: [OSHealth.workout], reply: HealthSaveReply.self,
+        errors: [.invalid("the workout is malformed")], "the app's HKHealthStore: save a workout (once per uuid)")
+    public static let osHealthAuthorize = ControlCommandSpec(
+        "os-health-authorize", [.phoneOS, .watchOS], arguments: [OSHealth.share, OSHealth.read], reply: HealthSaveReply.self,
+        "the app's HKHealthStore: record the types the user allowed it to share and read")
     public static let osJetsam = ControlCommandSpec(
         "os-jetsam", [.phoneOS, .watchOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")],
         "kill the app at once, as memory pressure does")

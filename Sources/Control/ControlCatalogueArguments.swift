@@ -93,6 +93,12 @@ extension ControlCommands {
         public static let add = ControlArgument<JSONValue?>("add", .array, "[{id, fireAt (seconds since 1970), title, body, language}, …]")
         public static let ids = ControlArgument<JSONValue?>("ids", .array, "the ids to forget (default: all)")
     }
+    public enum OSHealth {
+        public static let workout = ControlArgument<JSONValue?>(
+            "workout", .object, "{uuid, activityType, startDate, endDate, duration (seconds), metadata {key: string}}")
+        public static let share = ControlArgument<JSONValue?>("share", .array, "the type identifiers to share")
+        public static let read = ControlArgument<JSONValue?>("read", .array, "the type identifiers to read")
+    }
     public enum NotificationAdd {
         public static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the notification's id")
         public static let inSeconds = ControlArgument<Double>(

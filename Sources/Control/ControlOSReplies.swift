@@ -111,3 +111,44 @@ public struct TestRunStateReply: ControlReply {
     public var running: Bool
     public init(running: Bool) { self.running = running }
 }
+
+/// One workout in a device's Health store (HealthKit's `HKWorkout` as the OS keeps it): `health`'s
+/// listing, and what the app's `HKHealthStore` hands its OS to save (`os-health-save`).
+public struct HealthWorkoutItem: ControlRecord {
+    /// The workout's `uuid`, upper case: the store keeps each once.
+    public var uuid: String
+    /// `HKWorkoutActivityType`'s name: `running`, `walking`, `cycling`, `other`.
+    public var activityType: String
+    /// Seconds since 1970.
+    public var startDate: Double
+    public var endDate: Double
+    public var duration: Double
+    /// String values only (HealthKit's metadata keys, e.g. `HKExternalUUID`).
+    public var metadata: [String: String]
+    /// When the OS stored it, on the device clock (the listing only).
+    public var savedAt: Double?
+
+    public init(
+        uuid: String, activityType: String, startDate: Double, endDate: Double, duration: Double, metadata: [String: String], savedAt: Double? = nil
+    ) {
+        self.uuid = uuid
+        self.activityType = activityType
+        self.startDate = startDate
+        self.endDate = endDate
+        self.duration = duration
+        self.metadata = metadata
+        self.savedAt = savedAt
+    }
+}
+
+/// `health`: the device's Health store, oldest saved first.
+public struct HealthReply: ControlReply {
+    public var workouts: [HealthWorkoutItem]
+    public init(workouts: [HealthWorkoutItem]) { self.workouts = workouts }
+}
+
+/// `os-health-save`: whether the workout was stored now (`false`: a workout with its uuid already was).
+public struct HealthSaveReply: ControlReply {
+    public var inserted: Bool
+    public init(inserted: Bool) { self.inserted = inserted }
+}

@@ -17,6 +17,8 @@ import Storage
 public final class SystemServices {
     public let clock: DeviceClock
     public let center: UserNotificationCenter
+    /// The device's Health store (HealthKit's workouts).
+    public let health: HealthStore
     public let database: Database
     private let loop: EventLoop
     private let logger: Logger
@@ -29,7 +31,7 @@ public final class SystemServices {
     /// The OS's store of a home: `HOME/os.sqlite`, WAL, FULL.
     public static func storePath(home: String) -> String { home + "/os.sqlite" }
 
-    public static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations
+    public static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations + HealthStore.migrations
 
     /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
     /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —
@@ -51,6 +53,7 @@ public final class SystemServices {
         self.logger = logger
         clock = try DeviceClock(database: database)
         center = UserNotificationCenter(database: database, logger: logger)
+        health = HealthStore(database: database)
     }
 
     // MARK: - Delivery
@@ -119,6 +122,9 @@ public final class SystemServices {
             return delivered
         }
         clockCommands.register(on: router)
+        router.on("health") { [unowned self] _, connection in
+            connection.reply(HealthReply(workouts: try health.workouts()))
+        }
         guard notifications else { return }
         router.on("notifications") { [unowned self] _, connection in
             connection.reply(
@@ -167,4 +173,18 @@ extension SystemServices: NotificationService {
     public func pendingRequests() throws -> [UserNotificationCenter.Request] { try center.pending() }
     public func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] { try center.delivered() }
     public func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
+}
+
+extension SystemServices: HealthService {
+    @discardableResult
+    public func saveWorkout(_ workout: HealthWorkoutItem) throws -> Bool {
+        let inserted = try health.save(workout, at: clock.now)
+        logger.notice("health.workout-saved", ["uuid": workout.uuid, "inserted": inserted, "activityType": workout.activityType])
+        return inserted
+    }
+    public func healthWorkouts() throws -> [HealthWorkoutItem] { try health.workouts() }
+    public func authorizeHealth(share: [String], read: [String]) throws {
+        try health.authorize(share: share, read: read, at: clock.now)
+        logger.info("health.authorized", ["share": share.count, "read": read.count])
+    }
 }

@@ -67,6 +67,10 @@ public final class DeviceHost {
     public var notifications: NotificationService? { remoteNotifications ?? system }
     /// Set when the OS runs in another process (`phone-os`).
     public var remoteNotifications: NotificationService?
+    /// The Health store apps reach through `HealthKit`: the OS's in this process, or phone-os's or
+    /// watch-os's over its control socket.
+    public var health: HealthService? { remoteHealth ?? system }
+    var remoteHealth: HealthService?
 
     /// The device's time now (`runway clock`): the OS's clock, wherever the OS runs.
     public var deviceNow: Double { remoteNotifications?.deviceNow ?? system?.clock.now ?? wallClockSeconds() }
@@ -175,6 +179,7 @@ public final class DeviceHost {
             client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
             client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
             remoteNotifications = client
+            remoteHealth = client
             logger.info("startup.os-attached", ["socket": socket])
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }

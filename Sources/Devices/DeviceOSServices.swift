@@ -52,6 +52,22 @@ extension DeviceOperatingSystem {
             connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
         }
         router.on("status") { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
+        // HealthKit's store, on both devices: the running app's `HKHealthStore` saves through these.
+        router.on("os-health-save") { request, connection in
+            guard let json = request[ControlCommands.OSHealth.workout], let workout = try? JSONValueDecoder().decode(HealthWorkoutItem.self, from: json)
+            else { throw ControlError.invalid("os-health-save needs a workout {uuid, activityType, startDate, endDate, duration, metadata}") }
+            do {
+                connection.reply(HealthSaveReply(inserted: try system.saveWorkout(workout)))
+            } catch let error as HealthStore.InvalidWorkout {
+                throw ControlError.invalid(error.description)
+            }
+        }
+        router.on("os-health-authorize") { request, connection in
+            let share = (request[ControlCommands.OSHealth.share]?.arrayValue ?? []).compactMap(\.stringValue)
+            let read = (request[ControlCommands.OSHealth.read]?.arrayValue ?? []).compactMap(\.stringValue)
+            try system.authorizeHealth(share: share, read: read)
+            connection.reply(HealthSaveReply(inserted: true))
+        }
         // The watch's apps keep no notifications here (the phone's notification centre is the phone's).
         guard home.role == .phone else { return }
         router.on("os-notifications-replace") { [unowned self] request, connection in

@@ -144,6 +144,7 @@ public final class WatchOS: DeviceOperatingSystem {
             ]),
         ]
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
+        if let system { status.other["healthWorkouts"] = .integer(try system.health.count()) }
         return status
     }
 
