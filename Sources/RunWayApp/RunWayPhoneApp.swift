@@ -20,6 +20,8 @@ public final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
         public var reminderRule: RunReminderService.Rule = .current
         /// How long a phone-led start waits for the watch's answer before it is `unconfirmed`.
         public var mirroringConfirmTimeoutMilliseconds = 10_000
+        /// Who saves a run to Health: once (the device that recorded it) or legacy (the double save, #28).
+        public var healthRule: HealthSaveRule = .once
         public init() {}
     }
 

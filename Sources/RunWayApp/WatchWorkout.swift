@@ -34,6 +34,13 @@ extension RunWayWatchApp {
         // background; one restored after a restart is running again.
         runs.onRunningChanged = { [unowned self] running in self.session.setWorkoutSessionRunning(running) }
         if runs.run != nil { session.setWorkoutSessionRunning(true) }
+        // Each run is a HealthKit workout session on the watch, which recorded it: its own runs and the
+        // ones the phone leads. Its builder saves the workout when the run ends (E.8, #28).
+        let health = RunHealth(logger: logger)
+        runs.onStarted = { run in health.began(run) }
+        runs.onSamples = { run in health.collect(run) }
+        runs.saveToHealth = { run, end in try health.finish(run, at: end) }
+        if let run = runs.run { health.began(run) }
         service.onWorkoutEvent = { [unowned self] event in self.workoutEvent(event) }
         if options.instrumentStream { scheduleInstrumentValues() }
     }
