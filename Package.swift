@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "ClockKit", dependencies: ["DeviceRuntime"]),
         .target(name: "WidgetKit", dependencies: ["DeviceRuntime"]),
         // HealthKit's workouts and Health store, kept by the device's OS (re-exports Foundation).
-        .target(name: "HealthKit", dependencies: ["Control", "DeviceOS", "DeviceRuntime"]),
+        .target(name: "HealthKit", dependencies: ["Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp",

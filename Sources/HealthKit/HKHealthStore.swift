@@ -1,3 +1,4 @@
+import Connectivity
 import Control
 import DeviceOS
 import DeviceRuntime
@@ -114,6 +115,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             uuid: workout.uuid.uuidString.uppercased(), activityType: workout.workoutActivityType.name,
             startDate: workout.startDate.timeIntervalSince1970, endDate: workout.endDate.timeIntervalSince1970, duration: workout.duration,
             metadata: metadata)
+    }
+
+    /// A workout session started (`true`) or ended on this device. On the watch, while one runs, the app
+    /// runs "with a high priority in the background": the phone sees it reachable, and watch-os keeps it
+    /// alive past its background budget.
+    func workoutSession(running: Bool) {
+        guard fixed == nil, let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), host.configuration.role == .watch else { return }
+        host.mailbox.sync { host.session?.setLocalWorkoutRunning(running) }
+        AppLaunch.reportWorkout(running: running)
     }
 
     // MARK: - Workouts across the pair (not simulated yet)

@@ -28,8 +28,10 @@ extension HKWorkoutSessionDelegate {
 /// A workout in progress (HealthKit's `HKWorkoutSession`): started, paused, resumed, ended, with its
 /// live builder. State changes reach the delegate on the calling thread before the call returns.
 ///
-/// Not simulated here: a running session does not yet keep the watch app running by itself, mirroring
-/// to the companion device and remote data fail with `errorHealthDataUnavailable` (docs/your-app.md).
+/// On the watch, from `startActivity` until `end()` (paused included), the session keeps the app
+/// running in the background: reachable to the phone, and kept alive by watch-os past its budget. Not
+/// simulated here: mirroring to the companion device and remote data fail with
+/// `errorHealthDataUnavailable` (docs/your-app.md).
 open class HKWorkoutSession: NSObject, @unchecked Sendable {
     public let workoutConfiguration: HKWorkoutConfiguration
     open weak var delegate: (any HKWorkoutSessionDelegate)?
@@ -57,6 +59,7 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     open func startActivity(with date: Date?) {
         guard state == .notStarted || state == .prepared else { return }
         startDate = date ?? healthStore.deviceNow
+        healthStore.workoutSession(running: true)
         move(to: .running, at: startDate!)
     }
 
@@ -85,8 +88,12 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         guard state != .ended else { return }
         let now = healthStore.deviceNow
         endDate = now
+        if runningStates.contains(state) { healthStore.workoutSession(running: false) }
         move(to: .ended, at: now)
     }
+
+    /// The states in which the session keeps the app running.
+    private let runningStates: Set<HKWorkoutSessionState> = [.running, .paused, .stopped]
 
     private func move(to next: HKWorkoutSessionState, at date: Date) {
         let previous = state

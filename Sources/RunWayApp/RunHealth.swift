@@ -101,6 +101,16 @@ final class RunHealth {
         logger.notice("health.run-saved", ["runId": run.id, "uuid": saved?.uuid.uuidString ?? "?", "durationSeconds": Int(saved?.duration ?? 0)])
     }
 
+    /// Ends a session still running without saving anything (its run was forgotten unfinished).
+    func discard() {
+        guard let session, let builder else { return }
+        session.end()
+        builder.discardWorkout()
+        self.session = nil
+        self.builder = nil
+        runID = nil
+    }
+
     /// RunWay's double save (`--health legacy`): a run the watch saves is saved again by the phone, as
     /// its own `HKWorkout` naming the same run, in the phone's Health store.
     func saveAgain(_ flight: Flight) {
