@@ -86,7 +86,9 @@ final class RunHealth {
         collect(run)
         guard let session, let builder else { throw HKError(.errorHealthDataUnavailable, message: "no workout session") }
         session.end()
-        builder.endCollection(withEnd: Date(timeIntervalSince1970: max(end, run.startedAt))) { _, _ in }
+        // A replayed run's samples run past the device's now: the workout ends at its last sample then.
+        let last = run.startedAt + Double(run.samples.last?.time ?? 0)
+        builder.endCollection(withEnd: Date(timeIntervalSince1970: max(end, last))) { _, _ in }
         builder.addMetadata([HKMetadataKeyExternalUUID: run.id]) { _, _ in }
         var failure: (any Error)?
         var saved: HKWorkout?

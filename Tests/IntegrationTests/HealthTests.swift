@@ -48,6 +48,8 @@ extension SimulatedPair {
             #expect(try pair.healthWorkouts("watch") == 2)
             #expect(try pair.healthWorkouts("phone") == 0)
             #expect(Set(try pair.healthUUIDs("watch")) == [phoneLed, watchOnly])
+            let listed = try JSONValue(parsing: try runTool(["watch", "health", "--home", pair.watchHome, "--json"]).stdout)["workouts"]?.arrayValue ?? []
+            #expect(listed.allSatisfy { ($0["duration"]?.doubleValue ?? 0) > 0 && $0["activityType"] == .string("running") })
             let log = try String(contentsOfFile: pair.watchLog, encoding: .utf8)
             #expect(log.contains("health.run-saved runId=\(phoneLed)"))
         }
