@@ -154,6 +154,7 @@ final class RunCommands {
             startOrigin: current.startOrigin.rawValue)
         try database.transaction {
             try saveToHealth(current, end)
+            CrashPoint.hit("run.after-health-save")
             try finish(flight, current, &reply)
             try store.clear()
         }
@@ -169,6 +170,7 @@ final class RunCommands {
         let end = now()
         try database.transaction {
             try saveToHealth(current, end)
+            CrashPoint.hit("run.after-health-save")
             try store.clear()
         }
         run = nil

@@ -88,4 +88,33 @@ extension SimulatedPair {
             #expect(try pair.healthUUIDs("watch") == [id])
         }
     }
+
+    /// Killed mid-finish (crash point `run.after-health-save`: the workout is in Health, the run not yet
+    /// forgotten nor its flight queued): the relaunched watch finds the run, and its stop saves it again,
+    /// which the store keeps once.
+    @Test func aWatchKilledAfterTheHealthSaveSavesTheRunOnce() throws {
+        try withRunningPair(tag: "hk4") { pair in
+            pair.killWatch()
+            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": "run.after-health-save"])
+            let started = try pair.watchRun(["start"])
+            let id = try #require(started["runId"]?.stringValue)
+            let path = pair.root + "/hk4-batch.json"
+            try JSONValue.array(ScriptedRun.withAlerts(1).map { .array($0.map(JSONValue.number)) }).text.write(
+                toFile: path, atomically: true, encoding: .utf8)
+            _ = try pair.watchRun(["sample", "--json-file", path])
+            let crashed = try runTool(["watch", "run", "stop", "--home", pair.watchHome, "--json"])
+            #expect(crashed.status != 0)
+            let watch = try #require(pair.watch)
+            try #require(watch.waitForExit(timeout: 30), "run.after-health-save was never reached")
+            #expect(try String(contentsOfFile: watch.logPath, encoding: .utf8).contains("crash point run.after-health-save reached"))
+            try pair.startWatch()
+            #expect(try pair.watchRun(["status"])["runId"] == .string(id), "the run was not forgotten")
+            #expect(try pair.healthUUIDs("watch") == [id], "the workout was saved before the crash")
+            #expect(try pair.watchRun(["stop"])["id"] == .string(id))
+            pair.noteRecorded([id])
+            pair.noteFinishedRun(id)
+            try pair.expectDrainedAndClean(stored: 1)
+            #expect(try pair.healthUUIDs("watch") == [id])
+        }
+    }
 }
