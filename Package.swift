@@ -72,11 +72,11 @@ let package = Package(
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
         .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
         // WatchKit's app lifecycle and background tasks, as watch-os runs them (re-exports Foundation).
-        .target(name: "WatchKit", dependencies: ["DeviceRuntime"]),
+        .target(name: "WatchKit", dependencies: ["DeviceRuntime", "HealthKit", "PropertyLists"]),
         .target(name: "ClockKit", dependencies: ["DeviceRuntime"]),
         .target(name: "WidgetKit", dependencies: ["DeviceRuntime"]),
         // HealthKit's workouts and Health store, kept by the device's OS (re-exports Foundation).
-        .target(name: "HealthKit", dependencies: ["Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
+        .target(name: "HealthKit", dependencies: ["Connectivity", "Control", "DeviceOS", "DeviceRuntime", "PropertyLists"]),
         // RunWay's phone and watch apps: tenants of the devices, on the public APIs only.
         .target(
             name: "RunWayApp",
@@ -113,10 +113,10 @@ let package = Package(
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
-        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit", "HealthKit"]),
         // A watch app written as for watchOS (WatchKit's delegate and tasks, ClockKit, WidgetKit): the
         // fixture of the tests of watch-os's background tasks, refreshes and reloads.
-        .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit"]),
+        .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit", "HealthKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(

@@ -89,6 +89,9 @@ public final class DeviceHost {
     public var onLinkEstablished: [(Handshake) -> Void] = []
     /// Run once the session is activated and the control socket open, before `ready` is said.
     public var whenReady: [() -> Void] = []
+    /// The system's own workout traffic (HealthKit's `startWatchApp`), offered each workout event
+    /// before the app's session delegate: a handler that takes it returns true (WatchKit's delegate).
+    public var systemWorkoutHandlers: [(UserInfo) -> Bool] = []
     /// Whether the app's complication is on the active watch face (the watch's own setting).
     public var complicationEnabled: Bool { session?.localComplicationEnabled ?? false }
     /// Records a call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit) in

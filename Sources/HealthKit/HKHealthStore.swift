@@ -3,6 +3,7 @@ import Control
 import DeviceOS
 import DeviceRuntime
 import Foundation
+import PropertyLists
 
 /// The app's access to its device's Health store (HealthKit's `HKHealthStore`). The store is the
 /// device's OS's (`HOME/os.sqlite`): in the app's process when the device runs standalone, in phone-os
@@ -128,10 +129,46 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
 
     // MARK: - Workouts across the pair (not simulated yet)
 
-    /// The phone starts the watch app for a workout. Not simulated yet: `errorHealthDataUnavailable`
-    /// (RunWay's phone-led start still goes through its WatchConnectivity stand-in, docs/runs.md).
+    /// The phone starts the watch app for a workout: the system sends the configuration to the watch
+    /// (a `workout` frame, not the app's traffic), whose OS launches or wakes the watch app and hands it
+    /// to its WatchKit delegate's `handle(_ workoutConfiguration:)`. Fails with
+    /// `errorHealthDataUnavailable` when no watch is paired, the watch app is not installed, or the
+    /// watch is out of reach (nothing is queued); `errorInvalidArgument` on a watch.
     open func startWatchApp(with workoutConfiguration: HKWorkoutConfiguration, completion: @escaping (Bool, (any Error)?) -> Void) {
-        completion(false, HKError.notSimulated("startWatchApp(with:completion:)"))
+        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), fixed == nil else {
+            completion(false, Self.unavailable())
+            return
+        }
+        guard host.configuration.role == .phone else {
+            completion(false, HKError(.errorInvalidArgument, message: "startWatchApp(with:completion:) is the phone's"))
+            return
+        }
+        let event: [String: PropertyListValue] = [
+            "kind": .string(Self.startWatchAppKind), "activityType": .integer(Int64(workoutConfiguration.activityType.rawValue)),
+            "locationType": .integer(Int64(workoutConfiguration.locationType.rawValue)),
+        ]
+        let failure: String? = host.mailbox.sync {
+            guard let session = host.session, session.isPaired else { return "no watch is paired" }
+            guard session.isWatchAppInstalled else { return "the watch app is not installed" }
+            return session.sendWorkoutEvent(event) ? nil : "the watch is not reachable (the link is down)"
+        }
+        if let failure {
+            completion(false, HKError(.errorHealthDataUnavailable, message: "startWatchApp(with:completion:): \(failure)"))
+        } else {
+            completion(true, nil)
+        }
+    }
+
+    /// The workout event's kind for `startWatchApp(with:completion:)` (for WatchKit, in this package).
+    package static let startWatchAppKind = "startWatchApp"
+
+    /// The configuration a `startWatchApp` event carries, or nil if `event` is not one.
+    package static func workoutConfiguration(startWatchApp event: [String: PropertyListValue]) -> HKWorkoutConfiguration? {
+        guard event["kind"]?.stringValue == startWatchAppKind else { return nil }
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = event["activityType"]?.int64Value.flatMap { HKWorkoutActivityType(rawValue: UInt(max(0, $0))) } ?? .other
+        configuration.locationType = event["locationType"]?.int64Value.flatMap { HKWorkoutSessionLocationType(rawValue: Int($0)) } ?? .unknown
+        return configuration
     }
 
     /// Called with the phone's mirror of a watch's session. Mirroring is not simulated: never called.
