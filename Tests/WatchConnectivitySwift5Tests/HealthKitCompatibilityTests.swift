@@ -1,6 +1,7 @@
 import Foundation
 import HealthKit
 import Testing
+import WatchKit
 
 /// A watchOS workout manager compiles unchanged against HealthKit, and in a process that is not an app
 /// on a simulated device it behaves as HealthKit does on a device without Health: the session and its
@@ -30,5 +31,16 @@ import Testing
         var mirrored: Error?
         manager.session?.startMirroringToCompanionDevice { _, error in mirrored = error }
         #expect((mirrored as? HKError)?.code == .errorHealthDataUnavailable, "mirroring is not simulated yet")
+    }
+
+    /// The delegate's `handle(_ workoutConfiguration:)` starts the session (called here as watch-os's
+    /// WatchKit would, on the main actor).
+    @Test @MainActor func theDelegateStartsTheWorkoutThePhoneStarted() {
+        let delegate = RunWorkoutAppDelegate()
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .cycling
+        delegate.handle(configuration)
+        #expect(delegate.started == [.cycling])
+        #expect(delegate.manager.session?.state == .running)
     }
 }

@@ -95,3 +95,15 @@ final class RunWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkout
         }
     }
 }
+
+/// The app's delegate starts the workout the phone started (`HKHealthStore.startWatchApp(with:)` on the
+/// phone), as a watchOS workout app's does.
+final class RunWorkoutAppDelegate: NSObject, WKApplicationDelegate {
+    let manager = RunWorkoutManager()
+    private(set) var started: [HKWorkoutActivityType] = []
+
+    func handle(_ workoutConfiguration: HKWorkoutConfiguration) {
+        started.append(workoutConfiguration.activityType)
+        try? manager.startWorkout(at: Date())
+    }
+}
