@@ -72,7 +72,7 @@ let package = Package(
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
         .target(name: "UIKit", dependencies: ["DeviceRuntime"]),
         // WatchKit's app lifecycle and background tasks, as watch-os runs them (re-exports Foundation).
-        .target(name: "WatchKit", dependencies: ["DeviceRuntime", "HealthKit", "PropertyLists"]),
+        .target(name: "WatchKit", dependencies: ["DeviceRuntime", "HealthKit"]),
         .target(name: "ClockKit", dependencies: ["DeviceRuntime"]),
         .target(name: "WidgetKit", dependencies: ["DeviceRuntime"]),
         // HealthKit's workouts and Health store, kept by the device's OS (re-exports Foundation).
