@@ -17,7 +17,7 @@ public enum ControlCommands {
         updateCheck, updateStatus, updateRespond, testRunState,
         record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault, inboxSpaceLimit,
         osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
-        health, osHealthSave, osHealthAuthorize,
+        health, osHealthSave, osHealthAuthorize, osHealthSession, osHealthSessionSet,
     ]
 
     // MARK: - The session's generic API (WCSession), on both devices
@@ -263,6 +263,12 @@ public enum ControlCommands {
     public static let osHealthAuthorize = ControlCommandSpec(
         "os-health-authorize", [.phoneOS, .watchOS], arguments: [OSHealth.share, OSHealth.read], reply: HealthSaveReply.self,
         "the app's HKHealthStore: record the types the user allowed it to share and read")
+    public static let osHealthSession = ControlCommandSpec(
+        "os-health-session", [.phoneOS, .watchOS], reply: HealthSessionReply.self,
+        "the app's HKHealthStore: the workout session running on the device, for recoverActiveWorkoutSession")
+    public static let osHealthSessionSet = ControlCommandSpec(
+        "os-health-session-set", [.phoneOS, .watchOS], arguments: [OSHealth.session], reply: HealthSessionReply.self,
+        errors: [.invalid("the session is malformed")], "the app's HKHealthStore: a workout session started (the session) or ended (none)")
     public static let osJetsam = ControlCommandSpec(
         "os-jetsam", [.phoneOS, .watchOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")],
         "kill the app at once, as memory pressure does")

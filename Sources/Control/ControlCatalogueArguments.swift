@@ -98,6 +98,7 @@ extension ControlCommands {
             "workout", .object, "{uuid, activityType, startDate, endDate, duration (seconds), metadata {key: string}}")
         public static let share = ControlArgument<JSONValue?>("share", .array, "the type identifiers to share")
         public static let read = ControlArgument<JSONValue?>("read", .array, "the type identifiers to read")
+        public static let session = ControlArgument<JSONValue?>("session", .object, "{activityType, locationType, startDate}; left out: none runs")
     }
     public enum NotificationAdd {
         public static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the notification's id")

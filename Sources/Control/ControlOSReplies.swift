@@ -152,3 +152,25 @@ public struct HealthSaveReply: ControlReply {
     public var inserted: Bool
     public init(inserted: Bool) { self.inserted = inserted }
 }
+
+/// The workout session running on a device, as its OS keeps it for `recoverActiveWorkoutSession`
+/// (`os-health-session`'s reply, `os-health-session-set`'s argument).
+public struct HealthSessionItem: ControlRecord {
+    /// `HKWorkoutActivityType`'s name.
+    public var activityType: String
+    /// `HKWorkoutSessionLocationType`'s raw value.
+    public var locationType: Int64
+    /// Seconds since 1970.
+    public var startDate: Double
+    public init(activityType: String, locationType: Int64, startDate: Double) {
+        self.activityType = activityType
+        self.locationType = locationType
+        self.startDate = startDate
+    }
+}
+
+/// `os-health-session`: the running session, or none.
+public struct HealthSessionReply: ControlReply {
+    @NullIfNil public var session: HealthSessionItem?
+    public init(session: HealthSessionItem?) { self.session = session }
+}

@@ -28,7 +28,19 @@ public final class HealthStore {
                 granted_at REAL NOT NULL,
                 PRIMARY KEY (type, access)
             ) STRICT;
-            """)
+            """),
+        Migration(
+            "health.2",
+            """
+            -- The workout session running on the device (at most one), so that an app killed during it
+            -- recovers it at its next launch (HKHealthStore.recoverActiveWorkoutSession).
+            CREATE TABLE health_active_session (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                activity_type TEXT NOT NULL,
+                location_type INTEGER NOT NULL,
+                start_date REAL NOT NULL
+            ) STRICT;
+            """),
     ]
 
     /// Why a workout cannot be kept (the app's HealthKit reports `errorInvalidArgument`).
@@ -116,6 +128,35 @@ public final class HealthStore {
         try database.scalarInt("SELECT count(*) FROM health_workouts")
     }
 
+    /// The running workout session, or nil.
+    public func activeSession() throws -> HealthSessionItem? {
+        let query = try database.statement(literal: "SELECT activity_type, location_type, start_date FROM health_active_session WHERE id = 1")
+        defer { query.reset() }
+        guard try query.step() else { return nil }
+        return HealthSessionItem(activityType: query.string(at: 0), locationType: query.int64(at: 1), startDate: query.double(at: 2))
+    }
+
+    /// Records the running session (nil: none runs any more).
+    public func setActiveSession(_ session: HealthSessionItem?) throws {
+        guard let session else {
+            try database.execute("DELETE FROM health_active_session")
+            return
+        }
+        guard Self.activityTypes.contains(session.activityType), DeviceClock.range.contains(session.startDate) else {
+            throw InvalidWorkout(description: "the workout session's activity type or start is out of range")
+        }
+        let upsert = try database.statement(
+            literal: """
+                INSERT INTO health_active_session (id, activity_type, location_type, start_date) VALUES (1, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET activity_type = excluded.activity_type, location_type = excluded.location_type,
+                start_date = excluded.start_date
+                """)
+        try upsert.bind(session.activityType, at: 1)
+        try upsert.bind(session.locationType, at: 2)
+        try upsert.bind(session.startDate, at: 3)
+        try upsert.run()
+    }
+
     /// Records that the user allowed `share` and `read` (the simulated user allows every request).
     public func authorize(share: [String], read: [String], at now: Double) throws {
         try database.transaction {
@@ -145,4 +186,7 @@ public protocol HealthService: AnyObject {
     @discardableResult func saveWorkout(_ workout: HealthWorkoutItem) throws -> Bool
     func healthWorkouts() throws -> [HealthWorkoutItem]
     func authorizeHealth(share: [String], read: [String]) throws
+    /// The workout session running on the device (kept across the app's deaths), or nil.
+    func activeWorkoutSession() throws -> HealthSessionItem?
+    func setActiveWorkoutSession(_ session: HealthSessionItem?) throws
 }

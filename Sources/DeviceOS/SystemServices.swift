@@ -183,6 +183,8 @@ extension SystemServices: HealthService {
         return inserted
     }
     public func healthWorkouts() throws -> [HealthWorkoutItem] { try health.workouts() }
+    public func activeWorkoutSession() throws -> HealthSessionItem? { try health.activeSession() }
+    public func setActiveWorkoutSession(_ session: HealthSessionItem?) throws { try health.setActiveSession(session) }
     public func authorizeHealth(share: [String], read: [String]) throws {
         try health.authorize(share: share, read: read, at: clock.now)
         logger.info("health.authorized", ["share": share.count, "read": read.count])

@@ -19,6 +19,21 @@ extension OSClient: HealthService {
         try send(ControlRequest(ControlCommands.health), as: HealthReply.self).workouts
     }
 
+    func activeWorkoutSession() throws -> HealthSessionItem? {
+        try send(ControlRequest(ControlCommands.osHealthSession), as: HealthSessionReply.self).session
+    }
+
+    func setActiveWorkoutSession(_ session: HealthSessionItem?) throws {
+        let request = ControlCommands.osHealthSessionSet.request { request in
+            if let session { request[ControlCommands.OSHealth.session] = session.json }
+        }
+        do {
+            _ = try send(request, as: HealthSessionReply.self)
+        } catch let error as ControlError where error.exitStatus == 2 {
+            throw HealthStore.InvalidWorkout(description: error.message)
+        }
+    }
+
     func authorizeHealth(share: [String], read: [String]) throws {
         let request = ControlCommands.osHealthAuthorize.request {
             $0[ControlCommands.OSHealth.share] = .array(share.map(JSONValue.string))

@@ -62,6 +62,24 @@ extension DeviceOperatingSystem {
                 throw ControlError.invalid(error.description)
             }
         }
+        router.on("os-health-session") { _, connection in
+            connection.reply(HealthSessionReply(session: try system.activeWorkoutSession()))
+        }
+        router.on("os-health-session-set") { request, connection in
+            var session: HealthSessionItem?
+            if let json = request[ControlCommands.OSHealth.session] {
+                guard let decoded = try? JSONValueDecoder().decode(HealthSessionItem.self, from: json) else {
+                    throw ControlError.invalid("os-health-session-set needs a session {activityType, locationType, startDate}")
+                }
+                session = decoded
+            }
+            do {
+                try system.setActiveWorkoutSession(session)
+            } catch let error as HealthStore.InvalidWorkout {
+                throw ControlError.invalid(error.description)
+            }
+            connection.reply(HealthSessionReply(session: session))
+        }
         router.on("os-health-authorize") { request, connection in
             let share = (request[ControlCommands.OSHealth.share]?.arrayValue ?? []).compactMap(\.stringValue)
             let read = (request[ControlCommands.OSHealth.read]?.arrayValue ?? []).compactMap(\.stringValue)

@@ -121,7 +121,11 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// A workout session started (`true`) or ended on this device. On the watch, while one runs, the app
     /// runs "with a high priority in the background": the phone sees it reachable, and watch-os keeps it
     /// alive past its background budget.
-    func workoutSession(running: Bool) {
+    /// The OS keeps the running session (`recording`; nil once it ended) for `recoverActiveWorkoutSession`.
+    func workoutSession(running: Bool, recording: HealthSessionItem?) {
+        if case .failure(let error) = withService({ try $0.setActiveWorkoutSession(recording) }) {
+            DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
+        }
         guard fixed == nil, let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), host.configuration.role == .watch else { return }
         host.mailbox.sync { host.session?.setLocalWorkoutRunning(running) }
         AppLaunch.reportWorkout(running: running)
@@ -174,8 +178,14 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// Called with the phone's mirror of a watch's session. Mirroring is not simulated: never called.
     open var workoutSessionMirroringStartHandler: ((HKWorkoutSession) -> Void)?
 
-    /// The session a relaunched app had running. Not simulated: always no session, no error.
+    /// The session that was running when the app died (killed, jetsammed), kept by the device's OS:
+    /// running again from its start, its builder collecting since then (the samples collected before
+    /// are not kept: add them again). Nil when none was running.
     open func recoverActiveWorkoutSession(completion: @escaping (HKWorkoutSession?, (any Error)?) -> Void) {
-        completion(nil, nil)
+        switch withService({ try $0.activeWorkoutSession() }) {
+        case .success(let item?): completion(HKWorkoutSession(recovering: item, healthStore: self), nil)
+        case .success(nil): completion(nil, nil)
+        case .failure(let error): completion(nil, error)
+        }
     }
 }

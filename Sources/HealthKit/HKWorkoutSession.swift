@@ -1,3 +1,4 @@
+import Control
 import Foundation
 
 /// A workout session's state (HealthKit's `HKWorkoutSessionState`, Apple's raw values).
@@ -47,6 +48,22 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// The session the device's OS kept running while the app died, as `recoverActiveWorkoutSession`
+    /// hands it back: running from its start, its builder collecting since then.
+    init(recovering item: HealthSessionItem, healthStore: HKHealthStore) {
+        self.healthStore = healthStore
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = HKWorkoutActivityType(name: item.activityType) ?? .other
+        configuration.locationType = HKWorkoutSessionLocationType(rawValue: Int(item.locationType)) ?? .unknown
+        workoutConfiguration = configuration
+        super.init()
+        let start = Date(timeIntervalSince1970: item.startDate)
+        startDate = start
+        state = .running
+        associatedWorkoutBuilder().beginCollection(withStart: start) { _, _ in }
+        healthStore.workoutSession(running: true, recording: nil)
+    }
+
     /// The session's builder: the same one each call.
     open func associatedWorkoutBuilder() -> HKLiveWorkoutBuilder {
         if let builder { return builder }
@@ -59,7 +76,11 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     open func startActivity(with date: Date?) {
         guard state == .notStarted || state == .prepared else { return }
         startDate = date ?? healthStore.deviceNow
-        healthStore.workoutSession(running: true)
+        healthStore.workoutSession(
+            running: true,
+            recording: HealthSessionItem(
+                activityType: workoutConfiguration.activityType.name, locationType: Int64(workoutConfiguration.locationType.rawValue),
+                startDate: startDate!.timeIntervalSince1970))
         move(to: .running, at: startDate!)
     }
 
@@ -88,7 +109,7 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         guard state != .ended else { return }
         let now = healthStore.deviceNow
         endDate = now
-        if runningStates.contains(state) { healthStore.workoutSession(running: false) }
+        if runningStates.contains(state) { healthStore.workoutSession(running: false, recording: nil) }
         move(to: .ended, at: now)
     }
 

@@ -53,6 +53,37 @@ final class RunHealth {
         collect(run)
     }
 
+    /// At launch: the session the device's OS kept running while the app died, recovered
+    /// (`recoverActiveWorkoutSession`) and fed the restored run's samples again; a fresh one if none was
+    /// kept. With no run to restore, a session left running is ended unsaved.
+    func recover(_ run: LiveRun?) {
+        var recovered: HKWorkoutSession?
+        store.recoverActiveWorkoutSession { session, error in
+            recovered = session
+            if let error { self.logger.warning("health.recover-failed", ["error": "\(error)"]) }
+        }
+        guard let run else {
+            if let recovered {
+                recovered.end()
+                logger.notice("health.session-ended", ["reason": "no run to restore"])
+            }
+            return
+        }
+        guard let recovered, let start = recovered.startDate, abs(start.timeIntervalSince1970 - run.startedAt) < 0.001 else {
+            recovered?.end()
+            began(run)
+            return
+        }
+        let builder = recovered.associatedWorkoutBuilder()
+        builder.dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: recovered.workoutConfiguration)
+        session = recovered
+        self.builder = builder
+        runID = run.id
+        samplesAdded = 0
+        collect(run)
+        logger.notice("health.session-recovered", ["runId": run.id, "samples": run.samples.count])
+    }
+
     /// Hands the builder the run's samples it has not had: each one's heart rate, and the distance
     /// covered since the one before.
     func collect(_ run: LiveRun) {

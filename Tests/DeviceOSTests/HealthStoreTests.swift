@@ -45,4 +45,22 @@ import Testing
         #expect(try store.count() == 0)
         database.close()
     }
+
+    /// The running session is kept for recoverActiveWorkoutSession: one at a time, gone once it ended.
+    @Test func theRunningSessionIsKeptUntilItEnds() throws {
+        let directory = makeTemporaryDirectory("hka")
+        let database = try Database(path: directory + "/os.sqlite")
+        try Migrator.migrate(database, SystemServices.migrations)
+        let store = HealthStore(database: database)
+        #expect(try store.activeSession() == nil)
+        try store.setActiveSession(HealthSessionItem(activityType: "running", locationType: 3, startDate: Self.t0))
+        try store.setActiveSession(HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0 + 60))
+        #expect(try store.activeSession() == HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0 + 60))
+        #expect(throws: HealthStore.InvalidWorkout.self) {
+            try store.setActiveSession(HealthSessionItem(activityType: "swimming", locationType: 2, startDate: Self.t0))
+        }
+        try store.setActiveSession(nil)
+        #expect(try store.activeSession() == nil)
+        database.close()
+    }
 }

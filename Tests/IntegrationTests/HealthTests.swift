@@ -80,6 +80,8 @@ extension SimulatedPair {
             let id = try #require(fed["runId"]?.stringValue)
             pair.killWatch()
             try pair.startWatch()
+            // The OS kept the session: recoverActiveWorkoutSession hands it back to the relaunched app.
+            #expect(try String(contentsOfFile: pair.watchLog, encoding: .utf8).contains("health.session-recovered runId=\(id)"))
             let stopped = try pair.watchRun(["stop"])
             #expect(stopped["id"] == .string(id))
             pair.noteRecorded([id])
