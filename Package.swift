@@ -41,6 +41,8 @@ let package = Package(
         // ClockKit's complication server and WidgetKit's widget center: reloads recorded by watch-os.
         .library(name: "ClockKit", targets: ["ClockKit"]),
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        // HealthKit's workout session, live builder and Health store, backed by the device's OS.
+        .library(name: "HealthKit", targets: ["HealthKit"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
         // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
@@ -87,10 +89,12 @@ let package = Package(
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
         .target(name: "UIKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
         // WatchKit's app lifecycle and background tasks, as watch-os runs them; ClockKit's and WidgetKit's
-        // reloads. Each re-exports Foundation, Combine's subset and key-value observing, as UIKit does.
-        .target(name: "WatchKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
+        // reloads; HealthKit's workouts and Health store, kept by the device's OS. Each re-exports Foundation,
+        // Combine's subset and key-value observing, as UIKit does.
+        .target(name: "WatchKit", dependencies: ["DeviceRuntime", "HealthKit", "Combine", "KeyValueObserving"]),
         .target(name: "ClockKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
         .target(name: "WidgetKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
+        .target(name: "HealthKit", dependencies: ["Connectivity", "Control", "DeviceOS", "DeviceRuntime", "PropertyLists", "Combine", "KeyValueObserving"]),
         // RunWay's domain, with no Apple-named API and no Foundation: flights, the logbook, alerts,
         // reminders' texts, the app's own control commands — what the CLI reads too (so it links no
         // Foundation: docs/performance.md, "Light at rest").
@@ -100,6 +104,7 @@ let package = Package(
             name: "RunWayApp",
             dependencies: [
                 "Posix", "Storage", "PropertyLists", "JSONText", "Control", "RunWayDomain", "WatchConnectivity", "UserNotifications", "WatchKit",
+                "HealthKit",
             ]),
         // The devices' simulated OSes (phone-os, watch-os): launch and reclaim the app.
         .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
@@ -137,13 +142,13 @@ let package = Package(
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
-        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit"]),
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit", "HealthKit"]),
         // An ObservableObject session manager with KVO and os.Logger, as apps write one: hosted on the pair by
         // the integration tests (AppleModulesHostedTests), its store compiled in both language modes too.
         .executableTarget(name: "manager-app", dependencies: ["WatchConnectivity", "os"]),
         // A watch app written as for watchOS (WatchKit's delegate and tasks, ClockKit, WidgetKit): the
         // fixture of the tests of watch-os's background tasks, refreshes and reloads.
-        .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit"]),
+        .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit", "HealthKit"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(
@@ -159,18 +164,18 @@ let package = Package(
                 "WatchConnectivity",
                 "JSONText", "Posix",
             ]),
-        .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Posix", "Storage", "PairTesting"]),
+        .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Control", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, UIKit, os, WatchKit,
-        // ClockKit and WidgetKit in both language modes (the Swift 6 target links the Swift 5 target's files).
+        // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files).
         .testTarget(
-            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit"],
+            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
-            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit"],
+            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),

@@ -17,6 +17,7 @@ package enum ControlCommands {
         updateCheck, updateStatus, updateRespond, testRunState,
         record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault, inboxSpaceLimit,
         osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
+        health, osHealthSave, osHealthAuthorize, osHealthSession, osHealthSessionSet,
     ]
 
     // MARK: - The session's generic API (WCSession), on both devices
@@ -252,6 +253,22 @@ package enum ControlCommands {
     package static let deviceReboot = ControlCommandSpec(
         "device-reboot", [.phoneOS], reply: OSStatusReply.self,
         "restart the phone: the app stops, the phone is locked and unreachable to the watch until it is unlocked")
+    // MARK: - The Health store (HealthKit), kept by the device's OS
+
+    package static let health = ControlCommandSpec(
+        "health", os, reply: HealthReply.self, "the device's Health store: every saved workout, oldest saved first")
+    package static let osHealthSave = ControlCommandSpec(
+        "os-health-save", [.phoneOS, .watchOS], arguments: [OSHealth.workout], reply: HealthSaveReply.self,
+        errors: [.invalid("the workout is malformed")], "the app's HKHealthStore: save a workout (once per uuid)")
+    package static let osHealthAuthorize = ControlCommandSpec(
+        "os-health-authorize", [.phoneOS, .watchOS], arguments: [OSHealth.share, OSHealth.read], reply: HealthSaveReply.self,
+        "the app's HKHealthStore: record the types the user allowed it to share and read")
+    package static let osHealthSession = ControlCommandSpec(
+        "os-health-session", [.phoneOS, .watchOS], reply: HealthSessionReply.self,
+        "the app's HKHealthStore: the workout session running on the device, for recoverActiveWorkoutSession")
+    package static let osHealthSessionSet = ControlCommandSpec(
+        "os-health-session-set", [.phoneOS, .watchOS], arguments: [OSHealth.session], reply: HealthSessionReply.self,
+        errors: [.invalid("the session is malformed")], "the app's HKHealthStore: a workout session started (the session) or ended (none)")
     package static let osJetsam = ControlCommandSpec(
         "os-jetsam", [.phoneOS, .watchOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")],
         "kill the app at once, as memory pressure does")

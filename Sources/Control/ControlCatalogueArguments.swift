@@ -93,6 +93,13 @@ extension ControlCommands {
         package static let add = ControlArgument<JSONValue?>("add", .array, "[{id, fireAt (seconds since 1970), title, body, language}, …]")
         package static let ids = ControlArgument<JSONValue?>("ids", .array, "the ids to forget (default: all)")
     }
+    package enum OSHealth {
+        package static let workout = ControlArgument<JSONValue?>(
+            "workout", .object, "{uuid, activityType, startDate, endDate, duration (seconds), metadata {key: string}}")
+        package static let share = ControlArgument<JSONValue?>("share", .array, "the type identifiers to share")
+        package static let read = ControlArgument<JSONValue?>("read", .array, "the type identifiers to read")
+        package static let session = ControlArgument<JSONValue?>("session", .object, "{activityType, locationType, startDate}; left out: none runs")
+    }
     package enum NotificationAdd {
         package static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the notification's id")
         package static let inSeconds = ControlArgument<Double>(

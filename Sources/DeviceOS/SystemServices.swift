@@ -17,6 +17,8 @@ import Storage
 package final class SystemServices {
     package let clock: DeviceClock
     package let center: UserNotificationCenter
+    /// The device's Health store (HealthKit's workouts).
+    package let health: HealthStore
     package let database: Database
     private let loop: EventLoop
     private let logger: Logger
@@ -29,7 +31,7 @@ package final class SystemServices {
     /// The OS's store of a home: `HOME/os.sqlite`, WAL, FULL.
     package static func storePath(home: String) -> String { home + "/os.sqlite" }
 
-    package static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations
+    package static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations + HealthStore.migrations
 
     /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
     /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —
@@ -51,6 +53,7 @@ package final class SystemServices {
         self.logger = logger
         clock = try DeviceClock(database: database)
         center = UserNotificationCenter(database: database, logger: logger)
+        health = HealthStore(database: database)
     }
 
     // MARK: - Delivery
@@ -119,6 +122,9 @@ package final class SystemServices {
             return delivered
         }
         clockCommands.register(on: router)
+        router.on("health") { [unowned self] _, connection in
+            connection.reply(HealthReply(workouts: try health.workouts()))
+        }
         guard notifications else { return }
         router.on("notifications") { [unowned self] _, connection in
             connection.reply(
@@ -167,4 +173,20 @@ extension SystemServices: NotificationService {
     package func pendingRequests() throws -> [UserNotificationCenter.Request] { try center.pending() }
     package func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] { try center.delivered() }
     package func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
+}
+
+extension SystemServices: HealthService {
+    @discardableResult
+    package func saveWorkout(_ workout: HealthWorkoutItem) throws -> Bool {
+        let inserted = try health.save(workout, at: clock.now)
+        logger.notice("health.workout-saved", ["uuid": workout.uuid, "inserted": inserted, "activityType": workout.activityType])
+        return inserted
+    }
+    package func healthWorkouts() throws -> [HealthWorkoutItem] { try health.workouts() }
+    package func activeWorkoutSession() throws -> HealthSessionItem? { try health.activeSession() }
+    package func setActiveWorkoutSession(_ session: HealthSessionItem?) throws { try health.setActiveSession(session) }
+    package func authorizeHealth(share: [String], read: [String]) throws {
+        try health.authorize(share: share, read: read, at: clock.now)
+        logger.info("health.authorized", ["share": share.count, "read": read.count])
+    }
 }

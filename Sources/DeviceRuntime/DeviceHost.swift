@@ -67,6 +67,10 @@ package final class DeviceHost {
     package var notifications: NotificationService? { remoteNotifications ?? system }
     /// Set when the OS runs in another process (`phone-os`).
     package var remoteNotifications: NotificationService?
+    /// The Health store apps reach through `HealthKit`: the OS's in this process, or phone-os's or
+    /// watch-os's over its control socket.
+    package var health: HealthService? { remoteHealth ?? system }
+    var remoteHealth: HealthService?
 
     /// The device's time now (`runway clock`): the OS's clock, wherever the OS runs.
     package var deviceNow: Double { remoteNotifications?.deviceNow ?? system?.clock.now ?? wallClockSeconds() }
@@ -85,6 +89,9 @@ package final class DeviceHost {
     package var onLinkEstablished: [(Handshake) -> Void] = []
     /// Run once the session is activated and the control socket open, before `ready` is said.
     package var whenReady: [() -> Void] = []
+    /// The system's own workout traffic (HealthKit's `startWatchApp`), offered each workout event
+    /// before the app's session delegate: a handler that takes it returns true (WatchKit's delegate).
+    package var systemWorkoutHandlers: [(UserInfo) -> Bool] = []
     /// Whether the app's complication is on the active watch face (the watch's own setting).
     package var complicationEnabled: Bool { session?.localComplicationEnabled ?? false }
     /// Records a call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit) in
@@ -175,6 +182,7 @@ package final class DeviceHost {
             client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
             client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
             remoteNotifications = client
+            remoteHealth = client
             logger.info("startup.os-attached", ["socket": socket])
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }

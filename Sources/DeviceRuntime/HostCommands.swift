@@ -74,6 +74,8 @@ extension DeviceHost {
                 fields["phoneLinkSocket"] = .string(pairing.phoneLinkSocket)
             }
         }
+        // HealthKit's workouts in the device's Health store (the OS's, wherever it runs).
+        if let health { fields["healthWorkouts"] = .integer(Int64(try health.healthWorkouts().count)) }
         status.other = fields
         for contribute in statusContributors { try contribute(&status) }
         return status

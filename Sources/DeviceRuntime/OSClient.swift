@@ -107,7 +107,7 @@ final class OSClient: NotificationService {
 
     /// Sends `request` on the request connection, opened again once if phone-os closed it (it closes a
     /// connection idle for ten minutes).
-    private func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
+    func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
         for attempt in 0..<2 {
             do {
                 let client = try requestClient ?? ControlClient(home: home, socketPath: socketPath)

@@ -52,6 +52,40 @@ extension DeviceOperatingSystem {
             connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
         }
         router.on("status") { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
+        // HealthKit's store, on both devices: the running app's `HKHealthStore` saves through these.
+        router.on("os-health-save") { request, connection in
+            guard let json = request[ControlCommands.OSHealth.workout], let workout = try? JSONValueDecoder().decode(HealthWorkoutItem.self, from: json)
+            else { throw ControlError.invalid("os-health-save needs a workout {uuid, activityType, startDate, endDate, duration, metadata}") }
+            do {
+                connection.reply(HealthSaveReply(inserted: try system.saveWorkout(workout)))
+            } catch let error as HealthStore.InvalidWorkout {
+                throw ControlError.invalid(error.description)
+            }
+        }
+        router.on("os-health-session") { _, connection in
+            connection.reply(HealthSessionReply(session: try system.activeWorkoutSession()))
+        }
+        router.on("os-health-session-set") { request, connection in
+            var session: HealthSessionItem?
+            if let json = request[ControlCommands.OSHealth.session] {
+                guard let decoded = try? JSONValueDecoder().decode(HealthSessionItem.self, from: json) else {
+                    throw ControlError.invalid("os-health-session-set needs a session {activityType, locationType, startDate}")
+                }
+                session = decoded
+            }
+            do {
+                try system.setActiveWorkoutSession(session)
+            } catch let error as HealthStore.InvalidWorkout {
+                throw ControlError.invalid(error.description)
+            }
+            connection.reply(HealthSessionReply(session: session))
+        }
+        router.on("os-health-authorize") { request, connection in
+            let share = (request[ControlCommands.OSHealth.share]?.arrayValue ?? []).compactMap(\.stringValue)
+            let read = (request[ControlCommands.OSHealth.read]?.arrayValue ?? []).compactMap(\.stringValue)
+            try system.authorizeHealth(share: share, read: read)
+            connection.reply(HealthSaveReply(inserted: true))
+        }
         router.on("os-notifications-replace") { [unowned self] request, connection in
             let remove = (request[ControlCommands.OSNotifications.remove]?.arrayValue ?? []).compactMap(\.stringValue)
             let add = try (request[ControlCommands.OSNotifications.add]?.arrayValue ?? []).map(Self.request)

@@ -144,6 +144,7 @@ package final class WatchOS: DeviceOperatingSystem {
             ]),
         ]
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
+        if let system { status.other["healthWorkouts"] = .integer(try system.health.count()) }
         return status
     }
 
@@ -255,9 +256,12 @@ package final class WatchOS: DeviceOperatingSystem {
             case .userInfo, .complicationUserInfo, .applicationContext, .fileBegin:
                 if launch == nil { launch = (AppLaunch.watchConnectivityReason, "the phone sent the watch app content (\(frame.type))") }
             case .workout:
-                // HealthKit's startWatchApp: the phone starts a workout for the watch app. Anything else on
+                // HealthKit's startWatchApp (`startWatchApp`), or RunWay's stand-in for it (`startWorkout`):
+                // the phone starts a workout for the watch app. Anything else on
                 // this channel (a stop, a sync) is for a running app's session, and launches nothing.
-                guard let event = try? PropertyListCodec.decodeDictionary(frame.payload), event["kind"]?.stringValue == "startWorkout" else {
+                guard let event = try? PropertyListCodec.decodeDictionary(frame.payload),
+                    ["startWorkout", "startWatchApp"].contains(event["kind"]?.stringValue ?? "")
+                else {
                     logger.info("os.workout-ignored", ["why": "not a startWorkout: the watch app is not running"])
                     continue
                 }

@@ -41,10 +41,12 @@ package struct InvariantReport: Sendable {
     package var indeterminateFlights = 0
     /// The files sent and kept (`FileReport`): each sent once arrives once, byte-identical.
     package var files = FileReport()
+    /// Each finished run saved to Health once (`HealthReport`), when the history named finished runs.
+    package var health = HealthReport()
 
     package var isClean: Bool {
         lost.isEmpty && duplicated.isEmpty && unexpected.isEmpty && resurrected.isEmpty && orderKept && outstandingTransfers == 0
-            && integrityProblems.isEmpty && files.isClean
+            && integrityProblems.isEmpty && files.isClean && health.isClean
     }
 
     /// `500 recorded, 500 stored, 0 lost, 0 duplicated, order kept`
@@ -80,6 +82,7 @@ package struct InvariantReport: Sendable {
         if outstandingTransfers != 0 { lines.append("outboxes not empty: \(outstandingTransfers) transfers outstanding") }
         lines.append(contentsOf: integrityProblems.map { "integrity: " + $0 })
         lines.append(contentsOf: files.violations)
+        lines.append(contentsOf: health.violations)
         return lines
     }
 }

@@ -26,6 +26,9 @@ package final class SimulatedPair {
     package private(set) var deleted: Set<String> = []
     /// Every file sent through `transferFile` (or noted with `noteSent`): each must arrive once, byte-identical.
     package private(set) var sentFiles: [SentFile] = []
+    /// Runs that finished (stopped on the device that led them): the checker then expects each saved to
+    /// exactly one device's Health store, once (`HealthReport`).
+    package private(set) var finishedRuns: [String] = []
     /// Every flight id whose recording returned success, in recording order.
     package var recorded: [String] {
         history.flatMap { recording -> [String] in
@@ -187,6 +190,11 @@ package final class SimulatedPair {
 
     /// Adds flights recorded some other way than `record` (a live run's `runway watch run stop`), which
     /// returned success with these ids, to the history the checker holds the phone to.
+    /// A run finished: the checker expects it in exactly one device's Health store, once.
+    package func noteFinishedRun(_ id: String) {
+        finishedRuns.append(id.uppercased())
+    }
+
     package func noteRecorded(_ ids: [String]) {
         history.append(.succeeded(ids))
     }
@@ -337,6 +345,9 @@ package final class SimulatedPair {
             history: history, stored: try logbookIDs(), outstandingTransfers: try outstandingTransfers(),
             storePaths: storePaths, deleted: deleted, otherWatches: otherWatches.keys.sorted().map { otherWatches[$0] ?? [] })
         if !sentFiles.isEmpty { report.files = FileReport.check(sent: sentFiles, received: try keptFiles()) }
+        if !finishedRuns.isEmpty {
+            report.health = HealthReport.check(runs: finishedRuns, phoneStore: phoneHome + "/os.sqlite", watchStore: watchHome + "/os.sqlite")
+        }
         return report
     }
 

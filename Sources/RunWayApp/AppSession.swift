@@ -34,7 +34,6 @@ final class AppSession {
     @discardableResult
     func sendWorkoutEvent(_ event: UserInfo) -> Bool { wc.sendWorkoutEvent(event) }
     /// The watch's workout session runs (a run in progress) or ended.
-    func setWorkoutSessionRunning(_ running: Bool) { wc.setWorkoutSessionRunning(running) }
 
     // MARK: - Versions (RunWay 1.4: each side says its version)
 

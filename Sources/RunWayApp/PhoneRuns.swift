@@ -187,6 +187,22 @@ extension RunWayPhoneApp {
             }
             reply.saved = "\(result)"
         }
+        // Health (E.8, #28): a run the watch confirmed mirroring is the watch's to save, since its session
+        // recorded it; the phone saves a run it ran alone (no watch, or the watch refused or never
+        // answered). `--health legacy` saves every run here too.
+        let health = RunHealth(logger: logger)
+        let rule = options.healthRule
+        runs.saveToHealth = { [unowned controller] run, end in
+            guard rule == .legacy || controller.mirroring?.state != .confirmed else { return }
+            try health.finish(run, at: end)
+        }
+        if rule == .legacy {
+            let published = viewModel.onFlightsSaved
+            viewModel.onFlightsSaved = { flights in
+                published?(flights)
+                for stored in flights { health.saveAgain(stored.flight) }
+            }
+        }
         runs.onFinished = { [unowned self, unowned controller] _, run in
             self.viewModel.didCommit()
             controller.finished(run)

@@ -24,6 +24,11 @@ final class RunCommands {
     /// Saves or queues the finished flight, inside the transaction that forgets the run, so it is saved
     /// or queued exactly once whatever the moment of a crash; says in the reply what became of it.
     var finish: (Flight, LiveRun, inout RunStopReply) throws -> Void = { _, _, _ in }
+    /// Saves the run's workout to Health, inside the transaction that forgets the run (a failure rolls
+    /// it back): on a stop, and when the phone ends a run it led. Given the run and its end (device time).
+    var saveToHealth: (LiveRun, Double) throws -> Void = { _, _ in }
+    /// Samples were taken into the run in progress (the watch's workout builder collects them).
+    var onSamples: (LiveRun) -> Void = { _ in }
     /// After that transaction committed.
     var onFinished: (Flight, LiveRun) -> Void = { _, _ in }
     /// Checked before a run starts: nil, or why it cannot (exit 1).
@@ -111,6 +116,7 @@ final class RunCommands {
             }
         }
         run = current
+        onSamples(current)
         return decisions
     }
 
@@ -142,11 +148,14 @@ final class RunCommands {
             logger.notice("run.save-skipped", ["reason": "no run in progress"])
             throw ControlError(nothingToStop)
         }
-        let flight = current.flight(endingAt: now())
+        let end = now()
+        let flight = current.flight(endingAt: end)
         var reply = RunStopReply(
             id: flight.id, distanceKm: flight.distanceKm, durationSeconds: flight.durationSeconds, alerts: Int64(flight.alerts.count),
             startOrigin: current.startOrigin.rawValue)
         try database.transaction {
+            try saveToHealth(current, end)
+            CrashPoint.hit("run.after-health-save")
             try finish(flight, current, &reply)
             try store.clear()
         }
@@ -159,7 +168,12 @@ final class RunCommands {
     /// Ends the run `id` without saving or queueing anything (the phone, which led it, saves it).
     func end(id: String) throws -> Bool {
         guard let current = run, current.id == id else { return false }
-        try database.transaction { try store.clear() }
+        let end = now()
+        try database.transaction {
+            try saveToHealth(current, end)
+            CrashPoint.hit("run.after-health-save")
+            try store.clear()
+        }
         run = nil
         logger.notice("run.ended-by-phone", ["runId": id, "samples": current.samples.count])
         return true

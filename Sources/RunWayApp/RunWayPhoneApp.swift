@@ -21,6 +21,8 @@ package final class RunWayPhoneApp: NSObject, UNUserNotificationCenterDelegate {
         package var reminderRule: RunReminderService.Rule = .current
         /// How long a phone-led start waits for the watch's answer before it is `unconfirmed`.
         package var mirroringConfirmTimeoutMilliseconds = 10_000
+        /// Who saves a run to Health: once (the device that recorded it) or legacy (the double save, #28).
+        package var healthRule: HealthSaveRule = .once
         package init() {}
     }
 

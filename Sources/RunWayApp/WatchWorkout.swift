@@ -31,10 +31,16 @@ extension RunWayWatchApp {
             self.session.isLocalAppInstalled ? nil : "the RunWay watch app is not installed on this watch (runway watch app install)"
         }
         runs.nothingToStop = "no run in progress on the watch; nothing saved"
-        // A run in progress is a workout session: it keeps the app running (and reachable) in the
-        // background; one restored after a restart is running again.
-        runs.onRunningChanged = { [unowned self] running in self.session.setWorkoutSessionRunning(running) }
-        if runs.run != nil { session.setWorkoutSessionRunning(true) }
+        // Each run is a HealthKit workout session on the watch, which recorded it: its own runs and the
+        // ones the phone leads. The running session keeps the app running (and reachable) in the
+        // background; one restored after a restart runs again (HealthKit's recoverActiveWorkoutSession). Its builder saves the workout when the
+        // run ends (E.8, #28); a run forgotten otherwise (a replay the rules refused) ends it unsaved.
+        let health = RunHealth(logger: logger)
+        runs.onStarted = { run in health.began(run) }
+        runs.onSamples = { run in health.collect(run) }
+        runs.saveToHealth = { run, end in try health.finish(run, at: end) }
+        runs.onRunningChanged = { running in if !running { health.discard() } }
+        health.recover(runs.run)
         service.onWorkoutEvent = { [unowned self] event in self.workoutEvent(event) }
         if options.instrumentStream { scheduleInstrumentValues() }
     }

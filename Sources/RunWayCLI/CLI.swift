@@ -33,6 +33,7 @@ package enum CLI {
         + PhoneOSCommands.appCommands + PhoneOSCommands.installCommands + PhoneOSCommands.deviceCommands + PhoneOSCommands.osCommands + [
             NotificationCommands.notifications, NotificationCommands.notifications(.watch), NotificationCommands.reminders, NotificationCommands.reschedule,
         ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)] + ScenarioCommands.all
+        + HealthCommands.all
 
     package static func main(_ arguments: [String]) -> Int32 {
         if arguments == ["--version"] {

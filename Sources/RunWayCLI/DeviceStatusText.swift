@@ -163,6 +163,7 @@ enum DeviceStatusText {
                         + (waiting["seenAt"]?.stringValue.map { " (at \($0))" } ?? "")
                 }
             },
+            Row(section: "OS", label: "Health", keys: ["healthWorkouts"]) { "\(int($0, "healthWorkouts")) workout(s)" },
             Row(section: "OS", label: "process", keys: ["pid", "home"]) { fields in
                 "pid \(int(fields, "pid")), home \(fields["home"]?.stringValue ?? "?")"
             },

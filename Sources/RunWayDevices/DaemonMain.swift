@@ -12,6 +12,7 @@ package enum DaemonMain {
             .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
             .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
             .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
+            .option("health", "RULE", "once (default: a run is saved to Health by the device that recorded it) or legacy (both devices save it, #28)"),
             .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
             DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
             .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
@@ -56,8 +57,8 @@ package enum DaemonMain {
 
     package static func phoneUsage() -> String {
         """
-        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--app-version V] [--log-level LEVEL]
-                            [--log-format logfmt|json]
+        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--health once|legacy] [--app-version V]
+                            [--log-level LEVEL] [--log-format logfmt|json]
 
         The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
         runway CLI on DIR/control.sock; saves every flight the watch transfers the moment it arrives.
@@ -106,6 +107,7 @@ package enum DaemonMain {
     static let completionValues: [String: ArgumentCompletion.Values] = [
         "home": .directories, "app": .files,
         "save-path": .words(SavePath.allCases.map(\.rawValue)), "reminders": .words(RunReminderService.Rule.allCases.map(\.rawValue)),
+        "health": .words(HealthSaveRule.allCases.map(\.rawValue)),
         "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
         "gpws": .words(GPWSBehaviour.allCases.map(\.rawValue)), "failed-transfer": .words(["requeue", "legacy"]),
     ]
@@ -139,6 +141,10 @@ package enum DaemonMain {
                     throw UsageError("--reminders must be current or legacy, not \(OneLine.quote(name))")
                 }
                 app.reminderRule = rule
+            }
+            if let name = parsed.value("health") {
+                guard let rule = HealthSaveRule(rawValue: name) else { throw UsageError("--health must be once or legacy, not \(OneLine.quote(name))") }
+                app.healthRule = rule
             }
             device.logLevel = try DaemonCommandLine.logLevel(parsed)
             device.session.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")

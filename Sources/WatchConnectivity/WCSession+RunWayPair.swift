@@ -198,15 +198,6 @@ extension WCSession {
         }
     }
 
-    /// The watch: a workout session runs in this app, or ended (HealthKit's `HKWorkoutSession`, not
-    /// simulated, stood in for). While one runs the app counts as running "with a high priority in the
-    /// background": the phone sees it reachable even when it is not in the foreground, and its OS
-    /// (`watch-os`) keeps it alive in the background (no budget).
-    public func setWorkoutSessionRunning(_ running: Bool) {
-        onDevice(()) { $0.setLocalWorkoutRunning(running) }
-        AppLaunch.reportWorkout(running: running)
-    }
-
     /// Sends a workout event to the counterpart; false if the link is down (nothing is queued).
     @discardableResult
     public func sendWorkoutEvent(_ event: [String: PropertyListValue]) -> Bool {

@@ -95,7 +95,9 @@ open class WCSession: NSObject, @unchecked Sendable {
                 linksObserved = true
                 host.onLinkEstablished.append { [weak self] _ in self?.stateMayHaveChanged() }
             }
-            host.session.onWorkoutEvent = { [unowned self] event in
+            host.session.onWorkoutEvent = { [unowned self, unowned host] event in
+                // HealthKit's startWatchApp is the system's, for WatchKit's delegate, not the session's.
+                if host.systemWorkoutHandlers.contains(where: { $0(event) }) { return }
                 (self.delegate as? any WCSessionWorkoutDelegate)?.session(self, didReceiveWorkoutEvent: event)
             }
             // A launch for the phone's workout (watch-os, HealthKit's startWatchApp): the event, once the

@@ -1,4 +1,5 @@
 @_exported import Foundation
+import HealthKit
 
 // MARK: - The app object and its delegate (WatchKit's WKApplication, WKExtension)
 //
@@ -29,6 +30,10 @@ public enum WKApplicationState: Int, Sendable {
     func applicationWillEnterForeground()
     func applicationDidEnterBackground()
     func handle(_ backgroundTasks: Set<WKRefreshBackgroundTask>)
+    /// The phone started a workout for this app (`HKHealthStore.startWatchApp(with:completion:)`):
+    /// start its `HKWorkoutSession` here. watch-os launched the app in the background for it if it was
+    /// not running.
+    func handle(_ workoutConfiguration: HKWorkoutConfiguration)
 }
 
 extension WKApplicationDelegate {
@@ -40,6 +45,7 @@ extension WKApplicationDelegate {
     public func handle(_ backgroundTasks: Set<WKRefreshBackgroundTask>) {
         for task in backgroundTasks { task.setTaskCompletedWithSnapshot(false) }
     }
+    public func handle(_ workoutConfiguration: HKWorkoutConfiguration) {}
 }
 
 /// The same calls under the name watch apps used before watchOS 7 (WatchKit's `WKExtensionDelegate`).
@@ -50,6 +56,10 @@ extension WKApplicationDelegate {
     func applicationWillEnterForeground()
     func applicationDidEnterBackground()
     func handle(_ backgroundTasks: Set<WKRefreshBackgroundTask>)
+    /// The phone started a workout for this app (`HKHealthStore.startWatchApp(with:completion:)`):
+    /// start its `HKWorkoutSession` here. watch-os launched the app in the background for it if it was
+    /// not running.
+    func handle(_ workoutConfiguration: HKWorkoutConfiguration)
 }
 
 extension WKExtensionDelegate {
@@ -61,6 +71,7 @@ extension WKExtensionDelegate {
     public func handle(_ backgroundTasks: Set<WKRefreshBackgroundTask>) {
         for task in backgroundTasks { task.setTaskCompletedWithSnapshot(false) }
     }
+    public func handle(_ workoutConfiguration: HKWorkoutConfiguration) {}
 }
 
 /// The watch app's one application object (WatchKit's `WKApplication`, watchOS 7 and later).

@@ -1,5 +1,6 @@
 import DeviceRuntime
 import Foundation
+import HealthKit
 
 /// What watch-os tells the app, turned into WatchKit's calls on its delegates, in watchOS's order: the
 /// launch (`applicationDidFinishLaunching`, then `applicationDidBecomeActive` in the foreground), the
@@ -21,6 +22,8 @@ final class WatchKitLifecycle: @unchecked Sendable {
     private var launchTold = false
     /// Tasks waiting for a delegate to take them.
     private var pending: [WKRefreshBackgroundTask] = []
+    /// Workout configurations waiting for a delegate.
+    private var pendingWorkouts: [HKWorkoutConfiguration] = []
     private var refreshUserInfo: (any NSSecureCoding & NSObjectProtocol)?
 
     private init() {
@@ -32,6 +35,12 @@ final class WatchKitLifecycle: @unchecked Sendable {
             foreground = host.isInForeground
             host.onApplicationStateChange.append { [unowned self] foreground in self.stateChanged(foreground: foreground) }
             host.onBackgroundRefresh.append { [unowned self] in self.refreshFellDue() }
+            // HealthKit's startWatchApp, from the phone: for the delegate's `handle(_ workoutConfiguration:)`.
+            host.systemWorkoutHandlers.append { [unowned self] event in
+                guard let configuration = HKHealthStore.workoutConfiguration(startWatchApp: event) else { return false }
+                self.workoutStarted(configuration)
+                return true
+            }
             host.onceReady { [unowned self] in
                 switch AppLaunch.reason {
                 case AppLaunch.watchConnectivityReason?: self.hand(WKWatchConnectivityRefreshBackgroundTask())
@@ -62,20 +71,25 @@ final class WatchKitLifecycle: @unchecked Sendable {
     private enum Call: Sendable {
         case didFinishLaunching, didBecomeActive, willResignActive, willEnterForeground, didEnterBackground
         case handle(Set<WKRefreshBackgroundTask>)
+        case handleWorkout(HKWorkoutConfiguration)
     }
 
     /// A delegate was set: the launch is told once, then the tasks that waited for it.
     func delegateChanged() {
-        let (tellLaunch, tasks, active) = lock.withLock { () -> (Bool, [WKRefreshBackgroundTask], Bool) in
-            guard !launchTold else { return (false, [], foreground) }
+        let (tellLaunch, tasks, workouts, active) = lock.withLock { () -> (Bool, [WKRefreshBackgroundTask], [HKWorkoutConfiguration], Bool) in
+            guard !launchTold else { return (false, [], [], foreground) }
             launchTold = true
-            defer { pending = [] }
-            return (true, pending, foreground)
+            defer {
+                pending = []
+                pendingWorkouts = []
+            }
+            return (true, pending, pendingWorkouts, foreground)
         }
         guard tellLaunch else { return }
         var calls: [Call] = [.didFinishLaunching]
         if active { calls.append(.didBecomeActive) }
         if !tasks.isEmpty { calls.append(.handle(Set(tasks))) }
+        calls += workouts.map(Call.handleWorkout)
         perform(calls)
     }
 
@@ -112,6 +126,8 @@ final class WatchKitLifecycle: @unchecked Sendable {
         case (.didEnterBackground, .extension(let d)): d.applicationDidEnterBackground()
         case (.handle(let tasks), .application(let d)): d.handle(tasks)
         case (.handle(let tasks), .extension(let d)): d.handle(tasks)
+        case (.handleWorkout(let configuration), .application(let d)): d.handle(configuration)
+        case (.handleWorkout(let configuration), .extension(let d)): d.handle(configuration)
         }
     }
 
@@ -138,6 +154,19 @@ final class WatchKitLifecycle: @unchecked Sendable {
             return true
         }
         if now { perform([.handle([task])]) }
+    }
+
+    /// The phone's workout configuration, for the delegates once the launch was told.
+    private func workoutStarted(_ configuration: HKWorkoutConfiguration) {
+        host?.recordSystemCall("handleWorkoutConfiguration", kind: "watchKit")
+        let now = lock.withLock { () -> Bool in
+            guard launchTold else {
+                pendingWorkouts.append(configuration)
+                return false
+            }
+            return true
+        }
+        if now { perform([.handleWorkout(configuration)]) }
     }
 
     private func refreshFellDue() {

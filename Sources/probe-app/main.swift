@@ -9,8 +9,12 @@
 // saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). --send N sends N
 // userInfo transfers (`probe-1`…`probe-N`) once, after its first activation. Every launch first notes
 // itself in Documents/launches.log, before it touches its session, as an app's start-up code does.
+// --start-watch-app starts the watch app for a running workout (HealthKit's `startWatchApp(with:)`) once
+// activated, again every 0.1 s until the system accepts it (at most 100 times), each answer a line of
+// Documents/workout.log: `ok`, or `failed CODE`.
 import Foundation
 import Glibc
+import HealthKit
 import UIKit
 import WatchConnectivity
 
@@ -31,7 +35,7 @@ func appendDurably(_ line: String, to name: String) {
     close(fd)
 }
 
-final class ProbeSessionManager: NSObject, WCSessionDelegate {
+final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendable {
     let sendCount: Int
     let inMemoryOnly: Bool
     let saveOnScreen: Bool
@@ -54,6 +58,7 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate {
     }
 
     func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        if activationState == .activated, arguments.contains("--start-watch-app") { startWatchApp(attempt: 1) }
         guard activationState == .activated, sendCount > 0 else { return }
         let marker = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("sent.done").path
         guard !FileManager.default.fileExists(atPath: marker) else { return }
@@ -66,6 +71,19 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate {
         lock.withLock {
             if inMemoryOnly || (saveOnScreen && UIApplication.shared.applicationState != .active) { return held.append(id) }
             appendDurably(id, to: "received.log")
+        }
+    }
+
+    let healthStore = HKHealthStore()
+
+    func startWatchApp(attempt: Int) {
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        configuration.locationType = .outdoor
+        healthStore.startWatchApp(with: configuration) { success, error in
+            appendDurably(success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)", to: "workout.log")
+            guard !success, attempt < 100 else { return }
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { self.startWatchApp(attempt: attempt + 1) }
         }
     }
 

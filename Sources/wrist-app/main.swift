@@ -4,12 +4,14 @@
 // and WidgetKit only. The fixture of the tests of watch-os's background tasks, refreshes and reloads.
 //
 // Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); each userInfo's
-// `id` in Documents/received.log, before its callback returns; each refresh in Documents/refresh.log.
+// `id` in Documents/received.log, before its callback returns; each refresh in Documents/refresh.log; each
+// workout the phone starts (`handle(_ workoutConfiguration:)`) as `handle workout ACTIVITY LOCATION`.
 // Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
 // than WKExtensionDelegate).
 import ClockKit
 import Glibc
+import HealthKit
 import WatchConnectivity
 import WatchKit
 import WidgetKit
@@ -85,6 +87,10 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
                 task.setTaskCompletedWithSnapshot(false)
             }
         }
+    }
+
+    func handle(_ workoutConfiguration: HKWorkoutConfiguration) {
+        note("handle workout \(workoutConfiguration.activityType.rawValue) \(workoutConfiguration.locationType.rawValue)", in: "lifecycle.log")
     }
 
     /// Apple's advice: keep the task until `hasContentPending` is false, then complete it.

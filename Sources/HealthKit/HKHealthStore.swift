@@ -1,0 +1,191 @@
+import Connectivity
+import Control
+import DeviceOS
+import DeviceRuntime
+import Foundation
+import PropertyLists
+
+/// The app's access to its device's Health store (HealthKit's `HKHealthStore`). The store is the
+/// device's OS's (`HOME/os.sqlite`): in the app's process when the device runs standalone, in phone-os
+/// or watch-os otherwise (`runway phone health`, `runway watch health`). Completion handlers run on the
+/// calling thread before the call returns (the OS answers at once).
+open class HKHealthStore: NSObject, @unchecked Sendable {
+    /// The OS's Health service and the device's thread.
+    struct Backend {
+        let service: HealthService
+        /// Runs work on the device's thread and waits.
+        let sync: (() throws -> Void) throws -> Void
+    }
+
+    private let fixed: Backend?
+
+    public override init() {
+        fixed = nil
+        super.init()
+    }
+
+    /// A store over `service` on the calling thread: for unit tests of an app without a device.
+    init(service: HealthService) {
+        fixed = Backend(service: service, sync: { try $0() })
+        super.init()
+    }
+
+    var backend: Backend? {
+        if let fixed { return fixed }
+        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let service = host.health else { return nil }
+        return Backend(service: service, sync: { body in try host.mailbox.sync { try body() } })
+    }
+
+    /// Whether this process is an app on a simulated device (HealthKit: whether the device has Health).
+    open class func isHealthDataAvailable() -> Bool {
+        DeviceHost.current != nil || DeviceEnvironment.value(DeviceEnvironment.home) != nil
+    }
+
+    /// The device's time now (the builder's and the session's dates).
+    var deviceNow: Date {
+        guard let backend else { return Date() }
+        return Date(timeIntervalSince1970: backend.service.deviceNow)
+    }
+
+    static func unavailable() -> HKError {
+        HKError(.errorHealthDataUnavailable, message: "this process is not an app on a simulated device: no Health store")
+    }
+
+    /// Runs `body` with the OS's service on the device's thread; a failure becomes an `HKError`.
+    func withService<R>(_ body: (HealthService) throws -> R) -> Result<R, HKError> {
+        guard let backend else { return .failure(Self.unavailable()) }
+        var result: Result<R, HKError> = .failure(Self.unavailable())
+        do {
+            try backend.sync {
+                do {
+                    result = .success(try body(backend.service))
+                } catch let error as HealthStore.InvalidWorkout {
+                    result = .failure(HKError(.errorInvalidArgument, message: error.description))
+                } catch let error as HKError {
+                    result = .failure(error)
+                }
+            }
+        } catch {
+            result = .failure(HKError(.errorDatabaseInaccessible, message: "the device's Health store: \(error)"))
+        }
+        return result
+    }
+
+    // MARK: - Authorization
+
+    /// The simulated user allows every type asked; the OS records what was allowed.
+    open func requestAuthorization(
+        toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?, completion: @escaping (Bool, (any Error)?) -> Void
+    ) {
+        let share = (typesToShare ?? []).map(\.identifier).sorted()
+        let read = (typesToRead ?? []).map(\.identifier).sorted()
+        switch withService({ try $0.authorizeHealth(share: share, read: read) }) {
+        case .success: completion(true, nil)
+        case let .failure(error): completion(false, error)
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Saves `object`: an `HKWorkout` is kept once per uuid (a second save of it succeeds and stores
+    /// nothing). Other samples are not kept here: `errorInvalidArgument`.
+    open func save(_ object: HKObject, withCompletion completion: @escaping (Bool, (any Error)?) -> Void) {
+        guard let workout = object as? HKWorkout else {
+            completion(false, HKError(.errorInvalidArgument, message: "only HKWorkout objects are kept in this Health store"))
+            return
+        }
+        switch withService({ try $0.saveWorkout(Self.item(workout)) }) {
+        case .success: completion(true, nil)
+        case let .failure(error): completion(false, error)
+        }
+    }
+
+    /// The workout as the OS keeps it: string metadata only.
+    static func item(_ workout: HKWorkout) -> HealthWorkoutItem {
+        var metadata: [String: String] = [:]
+        for (key, value) in workout.metadata ?? [:] {
+            switch value {
+            case let text as String: metadata[key] = text
+            case let number as Double: metadata[key] = String(number)
+            case let number as Int: metadata[key] = String(number)
+            case let flag as Bool: metadata[key] = flag ? "true" : "false"
+            default: continue
+            }
+        }
+        return HealthWorkoutItem(
+            uuid: workout.uuid.uuidString.uppercased(), activityType: workout.workoutActivityType.name,
+            startDate: workout.startDate.timeIntervalSince1970, endDate: workout.endDate.timeIntervalSince1970, duration: workout.duration,
+            metadata: metadata)
+    }
+
+    /// A workout session started (`true`) or ended on this device. On the watch, while one runs, the app
+    /// runs "with a high priority in the background": the phone sees it reachable, and watch-os keeps it
+    /// alive past its background budget.
+    /// The OS keeps the running session (`recording`; nil once it ended) for `recoverActiveWorkoutSession`.
+    func workoutSession(running: Bool, recording: HealthSessionItem?) {
+        if case .failure(let error) = withService({ try $0.setActiveWorkoutSession(recording) }) {
+            DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
+        }
+        guard fixed == nil, let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), host.configuration.role == .watch else { return }
+        host.mailbox.sync { host.session?.setLocalWorkoutRunning(running) }
+        AppLaunch.reportWorkout(running: running)
+    }
+
+    // MARK: - Workouts across the pair (not simulated yet)
+
+    /// The phone starts the watch app for a workout: the system sends the configuration to the watch
+    /// (a `workout` frame, not the app's traffic), whose OS launches or wakes the watch app and hands it
+    /// to its WatchKit delegate's `handle(_ workoutConfiguration:)`. Fails with
+    /// `errorHealthDataUnavailable` when no watch is paired, the watch app is not installed, or the
+    /// watch is out of reach (nothing is queued); `errorInvalidArgument` on a watch.
+    open func startWatchApp(with workoutConfiguration: HKWorkoutConfiguration, completion: @escaping (Bool, (any Error)?) -> Void) {
+        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), fixed == nil else {
+            completion(false, Self.unavailable())
+            return
+        }
+        guard host.configuration.role == .phone else {
+            completion(false, HKError(.errorInvalidArgument, message: "startWatchApp(with:completion:) is the phone's"))
+            return
+        }
+        let event: [String: PropertyListValue] = [
+            "kind": .string(Self.startWatchAppKind), "activityType": .integer(Int64(workoutConfiguration.activityType.rawValue)),
+            "locationType": .integer(Int64(workoutConfiguration.locationType.rawValue)),
+        ]
+        let failure: String? = host.mailbox.sync {
+            guard let session = host.session, session.isPaired else { return "no watch is paired" }
+            guard session.isWatchAppInstalled else { return "the watch app is not installed" }
+            return session.sendWorkoutEvent(event) ? nil : "the watch is not reachable (the link is down)"
+        }
+        if let failure {
+            completion(false, HKError(.errorHealthDataUnavailable, message: "startWatchApp(with:completion:): \(failure)"))
+        } else {
+            completion(true, nil)
+        }
+    }
+
+    /// The workout event's kind for `startWatchApp(with:completion:)` (for WatchKit, in this package).
+    package static let startWatchAppKind = "startWatchApp"
+
+    /// The configuration a `startWatchApp` event carries, or nil if `event` is not one.
+    package static func workoutConfiguration(startWatchApp event: [String: PropertyListValue]) -> HKWorkoutConfiguration? {
+        guard event["kind"]?.stringValue == startWatchAppKind else { return nil }
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = event["activityType"]?.int64Value.flatMap { HKWorkoutActivityType(rawValue: UInt(max(0, $0))) } ?? .other
+        configuration.locationType = event["locationType"]?.int64Value.flatMap { HKWorkoutSessionLocationType(rawValue: Int($0)) } ?? .unknown
+        return configuration
+    }
+
+    /// Called with the phone's mirror of a watch's session. Mirroring is not simulated: never called.
+    open var workoutSessionMirroringStartHandler: ((HKWorkoutSession) -> Void)?
+
+    /// The session that was running when the app died (killed, jetsammed), kept by the device's OS:
+    /// running again from its start, its builder collecting since then (the samples collected before
+    /// are not kept: add them again). Nil when none was running.
+    open func recoverActiveWorkoutSession(completion: @escaping (HKWorkoutSession?, (any Error)?) -> Void) {
+        switch withService({ try $0.activeWorkoutSession() }) {
+        case .success(let item?): completion(HKWorkoutSession(recovering: item, healthStore: self), nil)
+        case .success(nil): completion(nil, nil)
+        case .failure(let error): completion(nil, error)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import HealthKit
+import Posix
+
+/// Which device saves a run to Health (APP_SPEC E.8, #28).
+package enum HealthSaveRule: String, CaseIterable, Sendable {
+    /// Once, by the device whose workout session recorded it: the watch for its own runs and the runs
+    /// it mirrors; the phone only for a run it ran alone.
+    case once
+    /// RunWay's double save (`phone-daemon --health legacy`): the phone also saves every run it saves
+    /// to its logbook, the watch's included, so a mirrored or watch-only run is in Health twice.
+    case legacy
+}
+
+/// A run's workout, through HealthKit: an `HKWorkoutSession` with its `HKLiveWorkoutBuilder` while the
+/// run is in progress, fed the run's samples, and `finishWorkout` when it ends, which saves one
+/// `HKWorkout` to the device's Health store. The workout carries the run's id as
+/// `HKMetadataKeyExternalUUID`, which names the workout: a finish repeated after a crash (saved, then
+/// killed before the run was forgotten) is still one workout.
+final class RunHealth {
+    private let store = HKHealthStore()
+    private let logger: Logger
+    private var session: HKWorkoutSession?
+    private var builder: HKLiveWorkoutBuilder?
+    private var runID: String?
+    private var samplesAdded = 0
+
+    init(logger: Logger) {
+        self.logger = logger
+        store.requestAuthorization(toShare: [HKObjectType.workoutType()], read: [HKQuantityType(.heartRate)]) { granted, error in
+            if let error {
+                logger.warning("health.authorization-failed", ["error": "\(error)"])
+            } else if !granted {
+                logger.warning("health.authorization-denied", [:])
+            }
+        }
+    }
+
+    /// The run began, or was found again at launch: its session starts at the run's start.
+    func began(_ run: LiveRun) {
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        configuration.locationType = .outdoor
+        guard let session = try? HKWorkoutSession(healthStore: store, configuration: configuration) else { return }
+        let builder = session.associatedWorkoutBuilder()
+        builder.dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
+        let start = Date(timeIntervalSince1970: run.startedAt)
+        builder.beginCollection(withStart: start) { _, _ in }
+        session.startActivity(with: start)
+        self.session = session
+        self.builder = builder
+        runID = run.id
+        samplesAdded = 0
+        collect(run)
+    }
+
+    /// At launch: the session the device's OS kept running while the app died, recovered
+    /// (`recoverActiveWorkoutSession`) and fed the restored run's samples again; a fresh one if none was
+    /// kept. With no run to restore, a session left running is ended unsaved.
+    func recover(_ run: LiveRun?) {
+        var recovered: HKWorkoutSession?
+        store.recoverActiveWorkoutSession { session, error in
+            recovered = session
+            if let error { self.logger.warning("health.recover-failed", ["error": "\(error)"]) }
+        }
+        guard let run else {
+            if let recovered {
+                recovered.end()
+                logger.notice("health.session-ended", ["reason": "no run to restore"])
+            }
+            return
+        }
+        guard let recovered, let start = recovered.startDate, abs(start.timeIntervalSince1970 - run.startedAt) < 0.001 else {
+            recovered?.end()
+            began(run)
+            return
+        }
+        let builder = recovered.associatedWorkoutBuilder()
+        builder.dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: recovered.workoutConfiguration)
+        session = recovered
+        self.builder = builder
+        runID = run.id
+        samplesAdded = 0
+        collect(run)
+        logger.notice("health.session-recovered", ["runId": run.id, "samples": run.samples.count])
+    }
+
+    /// Hands the builder the run's samples it has not had: each one's heart rate, and the distance
+    /// covered since the one before.
+    func collect(_ run: LiveRun) {
+        guard let builder, runID == run.id, samplesAdded < run.samples.count else { return }
+        let heartRate = HKQuantityType(.heartRate), distance = HKQuantityType(.distanceWalkingRunning)
+        let perMinute = HKUnit.count().unitDivided(by: .minute())
+        var previous = samplesAdded > 0 ? run.samples[samplesAdded - 1] : nil
+        var samples: [HKSample] = []
+        for sample in run.samples[samplesAdded...] {
+            let end = Date(timeIntervalSince1970: run.startedAt + Double(sample.time))
+            let start = previous.map { Date(timeIntervalSince1970: run.startedAt + Double($0.time)) } ?? end
+            if sample.heartRate > 0 {
+                samples.append(
+                    HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: perMinute, doubleValue: Double(sample.heartRate)), start: end, end: end))
+            }
+            let metres = Double(sample.distance - (previous?.distance ?? 0))
+            if metres > 0 {
+                samples.append(HKQuantitySample(type: distance, quantity: HKQuantity(unit: .meter(), doubleValue: metres), start: start, end: end))
+            }
+            previous = sample
+        }
+        samplesAdded = run.samples.count
+        builder.add(samples) { _, _ in }
+    }
+
+    /// The run ended at `end` (device time): the session ends and the builder saves the workout.
+    /// Throws when Health could not keep it, so the caller's transaction (which forgets the run) rolls
+    /// back and the run can be stopped again.
+    func finish(_ run: LiveRun, at end: Double) throws {
+        if runID != run.id || builder == nil { began(run) }
+        collect(run)
+        guard let session, let builder else { throw HKError(.errorHealthDataUnavailable, message: "no workout session") }
+        session.end()
+        // A replayed run's samples run past the device's now: the workout ends at its last sample then.
+        let last = run.startedAt + Double(run.samples.last?.time ?? 0)
+        builder.endCollection(withEnd: Date(timeIntervalSince1970: max(end, last))) { _, _ in }
+        builder.addMetadata([HKMetadataKeyExternalUUID: run.id]) { _, _ in }
+        var failure: (any Error)?
+        var saved: HKWorkout?
+        builder.finishWorkout { workout, error in
+            saved = workout
+            failure = error
+        }
+        self.session = nil
+        self.builder = nil
+        runID = nil
+        if let failure { throw failure }
+        logger.notice("health.run-saved", ["runId": run.id, "uuid": saved?.uuid.uuidString ?? "?", "durationSeconds": Int(saved?.duration ?? 0)])
+    }
+
+    /// Ends a session still running without saving anything (its run was forgotten unfinished).
+    func discard() {
+        guard let session, let builder else { return }
+        session.end()
+        builder.discardWorkout()
+        self.session = nil
+        self.builder = nil
+        runID = nil
+    }
+
+    /// RunWay's double save (`--health legacy`): a run the watch saves is saved again by the phone, as
+    /// its own `HKWorkout` naming the same run, in the phone's Health store.
+    func saveAgain(_ flight: Flight) {
+        let start = Date(timeIntervalSince1970: flight.startedAt)
+        let workout = HKWorkout(
+            activityType: .running, start: start, end: Date(timeIntervalSince1970: max(flight.endedAt, flight.startedAt)),
+            duration: min(flight.durationSeconds, max(0, flight.endedAt - flight.startedAt)), metadata: [HKMetadataKeyExternalUUID: flight.id])
+        store.save(workout) { [logger] _, error in
+            if let error {
+                logger.warning("health.save-failed", ["runId": flight.id, "error": "\(error)"])
+            } else {
+                logger.notice("health.run-saved", ["runId": flight.id, "uuid": workout.uuid.uuidString, "rule": "legacy"])
+            }
+        }
+    }
+}
