@@ -21,7 +21,7 @@ package final class LinkAir {
     /// The most bytes one connection has held in the air at once, both ways: bounded by the session's
     /// high-water mark (out) and `maximumInboundAirBytes` (in), however slow the air.
     package internal(set) var mostBytesInAir = 0
-    /// TEST ONLY (`watch-agent --unsafe-link-loss-skips-frames`): a lost frame just vanishes and the
+    /// TEST ONLY (`watch-agent --unsafe-link-loss-skips-frames`): a lost frame of an established connection vanishes and the
     /// connection carries on — a link that loses without the cut that makes the peers resend. The proof
     /// that the loss test can fail: with it, flights are lost and the checker names them.
     package var lossSkipsFrames = false

@@ -25,6 +25,11 @@ extension UnixLinkConnection {
         return !air.shape.isClear || !outboundAir.isEmpty || !inboundAir.isEmpty
     }
 
+    /// TEST ONLY (`LinkAir.lossSkipsFrames`): a frame lost once the connection is established vanishes
+    /// without a cut. The handshake's frames still cut when lost: a lost hello or welcome would otherwise
+    /// cost the handshake's whole time-out (5 s) for each, which the rule under test does not need.
+    private var skipsLostFrames: Bool { air?.lossSkipsFrames == true && state == .established }
+
     /// What this connection holds in the air now, both ways.
     var bytesInAir: Int { outboundAir.heldBytes + inboundAir.heldBytes }
 
@@ -66,7 +71,7 @@ extension UnixLinkConnection {
 
     private func outboundArrivals() {
         guard state != .closed, !stream.isClosed else { return }
-        let (due, cut) = outboundAir.takeDue(now: loop.nowNanoseconds, skippingLost: air?.lossSkipsFrames == true)
+        let (due, cut) = outboundAir.takeDue(now: loop.nowNanoseconds, skippingLost: skipsLostFrames)
         for bytes in due { stream.write(bytes) }
         if cut {
             cutByLoss("to the phone")
@@ -137,7 +142,7 @@ extension UnixLinkConnection {
 
     private func inboundArrivals() {
         guard state != .closed else { return }
-        let (due, cut) = inboundAir.takeDue(now: loop.nowNanoseconds, skippingLost: air?.lossSkipsFrames == true)
+        let (due, cut) = inboundAir.takeDue(now: loop.nowNanoseconds, skippingLost: skipsLostFrames)
         var frames: [Frame] = []
         for arrival in due {
             switch arrival {
