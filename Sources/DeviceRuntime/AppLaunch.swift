@@ -20,6 +20,11 @@ package enum AppLaunch {
     package static let workoutVariable = "RUNWAY_LAUNCH_WORKOUT"
     /// Sent on `NOTIFY_SOCKET` when the app completes its background task (`setTaskCompletedWithSnapshot`).
     package static let taskCompletedNotice = "X_TASK_COMPLETED=1"
+    /// Sent for each message the app's session hands its delegate (`didReceiveMessage`,
+    /// `didReceiveMessageData`, with or without a reply handler): a message grants a background app its
+    /// budget again, as iOS gives an app the time to handle a message it wakes for (issue 39: reclaimed at
+    /// the end of a budget that messages did not renew, a message then in flight failed with 7007).
+    package static let messageNotice = "X_MESSAGE=1"
     /// Sent when WatchKit hands the app's delegate a background task: open until completed, or expired.
     package static let taskHandedNotice = "X_TASK_HANDED=1"
     /// `X_REFRESH_AT=SECONDS`: the app scheduled a background refresh at that device time (WatchKit's

@@ -98,13 +98,18 @@ package struct PhoneActivation {
     /// background launch is not reclaimed before that, so every launch moves the watch's outbox on
     /// (`PhoneOSSupervision`). Read from the delegate trace, after its followers; only under phone-os.
     /// On the watch (under watch-os) a transfer of its own that the phone acknowledged counts too: a
-    /// launch for the watch's queue moves it on.
+    /// launch for the watch's queue moves it on. Every message handed to the app is said too
+    /// (`AppLaunch.messageNotice`): it renews a background app's budget.
     package static func reportFirstDelivery(_ trace: DelegateTrace, role: DeviceRole = .phone) {
         guard getenv(osPIDVariable) != nil else { return }
         let followers = trace.onEvent
         var reported = false
         trace.onEvent = { event in
             followers?(event)
+            switch event.call {
+            case .didReceiveMessage, .didReceiveMessageData: ServiceNotifier.notify("\(AppLaunch.messageNotice)\nMAINPID=\(getpid())")
+            default: break
+            }
             guard !reported else { return }
             switch event.call {
             case .didCommitReceivedTransfers, .didReceiveMessage: break

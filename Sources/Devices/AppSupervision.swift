@@ -11,6 +11,9 @@
 ///   has taken its first delivery — a committed batch of transfers or a message (`X_DELIVERED=1`) — so
 ///   every such launch moves the watch's outbox on, however short the budget. A launch that delivers
 ///   nothing is reclaimed at the launch time-out after `READY=1` at the latest.
+/// - **Each message renews the budget.** A background app that is handed a message (`X_MESSAGE=1`)
+///   gets its whole budget again from then: an app kept busy by the watch's messages is not reclaimed
+///   between two of them, with one in flight.
 /// - **A failing app is backed off.** An app that exits by itself (a crash, an exit status) or never
 ///   reports ready has failed; the next background launch waits 1 s, doubling with each failure in a row
 ///   up to 60 s. A launch the OS ended itself (reclaimed, jetsammed, force-quit, stopped) after the app
@@ -64,6 +67,15 @@ struct AppSupervision {
     }
 
     mutating func delivered() { launch?.delivered = true }
+
+    /// A message was handed to the app: a background budget that runs starts again now, as iOS gives
+    /// an app woken for a message the time to handle it. (A message is a delivery, too.)
+    mutating func messageReceived(at now: UInt64) {
+        guard var current = launch else { return }
+        current.delivered = true
+        if current.budgetFrom != nil { current.budgetFrom = now }
+        launch = current
+    }
 
     /// The running launch has reported `READY=1`.
     var isReady: Bool { launch?.readyAt != nil }

@@ -7,7 +7,7 @@ import Posix
 
 extension DeviceOperatingSystem {
     /// `HOME/os-notify.sock`, the app's `NOTIFY_SOCKET`: `READY=1`, `STATUS=`, its first delivery
-    /// (`X_DELIVERED=1`), a workout running (`X_WORKOUT=`), WatchKit's tasks (`X_TASK_HANDED=1`,
+    /// (`X_DELIVERED=1`), a workout running (`X_WORKOUT=`), each message received (`X_MESSAGE=1`), WatchKit's tasks (`X_TASK_HANDED=1`,
     /// `X_TASK_COMPLETED=1`) and what the device handles itself (`appNotified`: watch-os's refreshes,
     /// reloads, haptics). Only the running app's datagrams count.
     func openNotifySocket() throws {
@@ -51,6 +51,11 @@ extension DeviceOperatingSystem {
                 } else if line == "X_DELIVERED=1" {
                     supervision.delivered()
                     rearmSupervision()
+                } else if line == AppLaunch.messageNotice {
+                    // A message handed to a background app grants it its budget again.
+                    supervision.messageReceived(at: loop.nowNanoseconds)
+                    rearmSupervision()
+                    continue
                 } else if line == AppLaunch.taskHandedNotice {
                     backgroundTasksHanded += 1
                     tasksOpen += 1

@@ -52,6 +52,32 @@ import Testing
         }
     }
 
+    /// Issue 39: messages kept coming to the background app, and it was reclaimed at the end of its first
+    /// budget anyway, with a message in flight (7007 "the link went down before the reply arrived", 1 in
+    /// 300 of a send-after-reachable loop). Each message now grants the budget again: the app that
+    /// answers a message every 150 ms for four budgets' time is the same launch throughout, every message
+    /// answered; once they stop, the budget ends it as before. On the old rule: relaunched three times.
+    @Test func messagesRenewTheBackgroundBudgetOfTheAppTheyKeepBusy() throws {
+        try withRunningPair(tag: "os-msgbudget", phone: nil) { pair in
+            try pair.startPhoneOS(["--background-budget-ms", "600"])
+            let ping = try file(pair, #"{"ping": 1}"#)
+            let first = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", ping, "--json"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let pid = try #require(try osStatus(pair)["appPid"]?.intValue)
+            let started = Date()
+            var sent = 1
+            while Date().timeIntervalSince(started) < 2.4 {
+                usleep(150_000)
+                let answered = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", ping, "--json"])
+                #expect(answered.status == 0, "message \(sent + 1): \(answered.stderr)")
+                sent += 1
+            }
+            let status = try osStatus(pair)
+            #expect(status["appPid"]?.intValue == pid && int(status, "launchCount") == 1, "one launch kept by its messages: \(status.text)")
+            try pair.waitUntil("the budget ends the app once the messages stop") { try osStatus(pair)["appState"]?.stringValue == "not running" }
+        }
+    }
+
     @Test func aForceQuitPhoneAppIsNotLaunchedForAMessage() throws {
         try withRunningPair(tag: "os-msgfq", phone: nil) { pair in
             try pair.startPhoneOS()

@@ -35,6 +35,23 @@ struct AppSupervisionTests {
         if case .reclaim? = silent.due(at: 20_010 * ms) {} else { Issue.record("a launch that delivers nothing is reclaimed at the time-out") }
     }
 
+    /// Issue 39: a background app kept busy by the watch's messages was reclaimed at the end of a budget
+    /// no message renewed, and the message then in flight failed with 7007.
+    @Test func eachMessageGrantsTheBudgetAgainInTheBackgroundOnly() {
+        var rule = supervision(budget: 300)
+        rule.launched(at: 0, background: true, awaitsDelivery: true)
+        rule.ready(at: 0)
+        rule.messageReceived(at: 250 * ms)
+        #expect(rule.due(at: 300 * ms) == nil, "a message at 250 ms keeps the app past the first 300 ms")
+        #expect(rule.nextDeadline == 550 * ms)
+        #expect(rule.due(at: 550 * ms) == .reclaim("background budget of 300 ms used up, no UI"), "a message counts as the first delivery")
+        var foreground = supervision(budget: 300)
+        foreground.launched(at: 0, background: false, awaitsDelivery: false)
+        foreground.ready(at: 0)
+        foreground.messageReceived(at: 100 * ms)
+        #expect(foreground.nextDeadline == nil, "no budget runs in the foreground, and a message starts none")
+    }
+
     @Test func aLaunchThatNeverGetsReadyIsKilledAndFails() {
         var rule = supervision(timeout: 300)
         rule.launched(at: 0, background: true, awaitsDelivery: true)
