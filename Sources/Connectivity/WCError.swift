@@ -1,29 +1,36 @@
-/// WatchConnectivity's error codes (`WCError.Code`), with Apple's numbers and names.
-package struct WCError: Error, Equatable, CustomStringConvertible, Sendable {
-    package enum Code: Int, Sendable, CaseIterable {
-        case genericError = 7001
-        case sessionNotSupported = 7002
-        case sessionMissingDelegate = 7003
-        case sessionNotActivated = 7004
-        case deviceNotPaired = 7005
-        case watchAppNotInstalled = 7006
-        case notReachable = 7007
-        case invalidParameter = 7008
-        case payloadTooLarge = 7009
-        case payloadUnsupportedTypes = 7010
-        case messageReplyFailed = 7011
-        case messageReplyTimedOut = 7012
-        case fileAccessDenied = 7013
-        case deliveryFailed = 7014
-        case insufficientSpace = 7015
-        case sessionInactive = 7016
-        case transferTimedOut = 7017
-        case companionAppNotInstalled = 7018
-        case watchOnlyApp = 7019
+/// WatchConnectivity's error codes, with Apple's numbers and names — declared once, here: the engine's
+/// `WCError.Code` and the app's (`WatchConnectivity.WCError.Code`) are both this type. The one `public`
+/// declaration of this module, so that the Apple-named module can give it to apps.
+public enum WCErrorCode: Int, Sendable, Hashable, CaseIterable {
+    case genericError = 7001
+    case sessionNotSupported = 7002
+    case sessionMissingDelegate = 7003
+    case sessionNotActivated = 7004
+    case deviceNotPaired = 7005
+    case watchAppNotInstalled = 7006
+    case notReachable = 7007
+    case invalidParameter = 7008
+    case payloadTooLarge = 7009
+    case payloadUnsupportedTypes = 7010
+    case messageReplyFailed = 7011
+    case messageReplyTimedOut = 7012
+    case fileAccessDenied = 7013
+    case deliveryFailed = 7014
+    case insufficientSpace = 7015
+    case sessionInactive = 7016
+    case transferTimedOut = 7017
+    case companionAppNotInstalled = 7018
+    case watchOnlyApp = 7019
+}
 
-        /// The case name, as Apple spells it (`payloadTooLarge`).
-        package var name: String { String(describing: self) }
-    }
+extension WCErrorCode {
+    /// The case name, as Apple spells it (`payloadTooLarge`).
+    package var name: String { String(describing: self) }
+}
+
+/// The engine's error: one of Apple's codes, and what went wrong in words.
+package struct WCError: Error, Equatable, CustomStringConvertible, Sendable {
+    package typealias Code = WCErrorCode
 
     package let code: Code
     package let message: String
