@@ -20,12 +20,20 @@ package final class ControlRouter {
         self.server = server
     }
 
-    /// Registers the handler of `name`, which must be a command of the catalogue this server answers
-    /// (a programming error otherwise). Registering a name again replaces its handler; `previous` hands
-    /// the replaced one to the new one, for a layer that adds to a command (the phone app's language in
-    /// the context it sets).
+    /// Registers the handler of `name`, which must be a command of the catalogue this server answers and
+    /// not registered yet: either mistake stops the daemon at start-up, where it is made (issue 43:
+    /// `context-set` was registered twice and the last silently won). A layer that takes a command over
+    /// says so with `replace`.
     package func on(_ name: String, _ handler: @escaping Handler) {
         precondition(ControlCommands.spec(name)?.servers.contains(server) == true, "\(name) is not a \(server.rawValue) command in ControlCommands")
+        precondition(handlers[name] == nil, "\(name) is registered twice on the \(server.rawValue): use replace(_:_:) to take a command over")
+        handlers[name] = handler
+    }
+
+    /// Takes over `name`, registered before: the phone app's own `context-set`, which adds its language
+    /// to the context the session's sets. A command nothing registered is a programming error.
+    package func replace(_ name: String, _ handler: @escaping Handler) {
+        precondition(handlers[name] != nil, "\(name) is not registered on the \(server.rawValue): nothing to replace")
         handlers[name] = handler
     }
 

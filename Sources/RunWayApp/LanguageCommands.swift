@@ -60,7 +60,8 @@ extension RunWayPhoneApp {
         router.on("settings") { [unowned self] request, connection in
             connection.reply(settings())
         }
-        router.on("context-set") { [unowned self] request, connection in
+        // The session's context-set, registered before, with the app's language added to the context.
+        router.replace("context-set") { [unowned self] request, connection in
             var context = try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
             context[appLanguageContextKey] = .string(language.effective.rawValue)
             let version = try session.updateApplicationContext(context)

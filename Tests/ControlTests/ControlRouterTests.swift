@@ -17,6 +17,22 @@ import Testing
         for server in ControlServerKind.allCases { #expect(!ControlCommands.answered(by: server).isEmpty) }
     }
 
+    /// Issue 43: `context-set` was registered twice and the last registration silently won.
+    @Test func aSecondRegistrationStopsTheDaemonAtStartUpAndReplaceSaysItsIntent() async {
+        await #expect(processExitsWith: .failure) {
+            let router = ControlRouter(server: .phone)
+            router.on("logbook") { _, _ in }
+            router.on("logbook") { _, _ in }
+        }
+        await #expect(processExitsWith: .failure) {
+            ControlRouter(server: .phone).replace("logbook") { _, _ in }
+        }
+        let router = ControlRouter(server: .phone)
+        router.on("logbook") { _, _ in }
+        router.replace("logbook") { _, _ in }
+        #expect(!router.unregistered.contains("logbook"))
+    }
+
     @Test func aCommandOfAnotherProgramIsUnknownHere() {
         let phone = router(.phone)
         #expect(throws: ControlError.self) { try phone.handler(for: "record") }  // the watch's
