@@ -7,32 +7,37 @@ import PropertyLists
 /// the actions that come back, in order. Three older pure pieces do the rest: `LinkHandshake`,
 /// `SendWindow` (the sender) and `LinkInbound` (a read's frames), with `ReceiveTransaction` for the
 /// receive transaction's fold. Every rule here is a unit test (`SessionCoreTests`).
+///
+/// Its events are handled by family, each in a file of its own: activation, pairing and the watch switch
+/// (`SessionCoreActivation.swift`), the link and the apps' states (here), messages
+/// (`SessionCoreMessages.swift`) and the end of a receive transaction (`SessionCoreReceive.swift`). Its
+/// state is set only there; the shell reads it.
 struct SessionCore {
     let role: DeviceRole
     /// The largest userInfo or message, encoded.
     let userInfoByteLimit: Int
 
-    private(set) var activationState: ActivationState = .notActivated
+    var activationState: ActivationState = .notActivated
     /// Activated, with `activationDidComplete` held until the first link attempt settles: Apple's state
     /// properties are valid when the app hears of activation (the system knows the watch before it calls
     /// the app), so the counterpart's state from that link arrives first, and the changes it brings are
     /// not told as changes (`sessionWatchStateDidChange`/`sessionReachabilityDidChange` are for later ones).
-    private(set) var announcementAwaitsLink = false
-    private(set) var activationRequested = false
-    private(set) var deviceID = ""
-    private(set) var pairing: Pairing?
+    var announcementAwaitsLink = false
+    var activationRequested = false
+    var deviceID = ""
+    var pairing: Pairing?
     /// The pairing this activation is for: a different one appearing means the watch was switched.
-    private(set) var activePairingID: String?
+    var activePairingID: String?
 
-    private(set) var isLinked = false
+    var isLinked = false
     /// The counterpart's handshake on the current (or last) link.
-    private(set) var peer: Handshake?
-    private var reachableBeforeLink = false
-    private(set) var local = AppPresence(installed: true, active: true)
+    var peer: Handshake?
+    var reachableBeforeLink = false
+    var local = AppPresence(installed: true, active: true)
     /// This side's app state as its last handshake (or `appState` frame) told the counterpart.
     var announcedLocal: AppPresence?
-    private(set) var counterpart = AppPresence(installed: false, active: false)
-    private(set) var counterpartVersion: String?
+    var counterpart = AppPresence(installed: false, active: false)
+    var counterpartVersion: String?
 
     /// The sender's window (its own pure machine); the shell's pump asks it what may go.
     var window: SendWindow
@@ -42,12 +47,12 @@ struct SessionCore {
     var outboxMayHaveMore = true
     var complicationsMayHaveMore = true
     /// The watch: the iPhone turned the link away, not unlocked since it restarted.
-    private(set) var counterpartNeedsUnlock = false
+    var counterpartNeedsUnlock = false
     /// The watch: the phone's system answered the last attempt (a link, or a `hello` declined with its
     /// app's state), so the phone is in range though no link may be up; false once nobody listens.
-    private(set) var counterpartInRange = false
+    var counterpartInRange = false
     /// The watch: a workout session runs (its app has a high priority in the background).
-    private(set) var localWorkout = false
+    var localWorkout = false
 
     /// This side's app as the counterpart is told it: on the watch, a running workout makes a
     /// backgrounded app active ("running with a high priority in the background").
@@ -57,15 +62,15 @@ struct SessionCore {
         return presence
     }
     /// What the counterpart's handshake said it had pending for this side, less what arrived since.
-    private(set) var contentPending: Int64 = 0
+    var contentPending: Int64 = 0
     /// The file lane's sender: one file at a time, chunks within its window.
     var fileWindow = FileSendWindow()
     /// The highest transfer from the current peer that is durable here.
-    private(set) var receiveCursor: Int64 = 0
+    var receiveCursor: Int64 = 0
     /// The same for the complication lane.
-    private(set) var complicationCursor: Int64 = 0
+    var complicationCursor: Int64 = 0
     /// Receive transactions that failed to commit since start-up.
-    private(set) var failedCommits = 0
+    var failedCommits = 0
 
     var messages = MessageBook()
 
@@ -124,70 +129,9 @@ struct SessionCore {
 
     mutating func handle(_ event: SessionEvent) -> [SessionAction] {
         switch event {
-        case .activationRequested:
-            guard !activationRequested else { return [] }
-            activationRequested = true
-            return [.completeActivationSoon]
-        case let .deviceStateLoaded(state):
-            deviceID = state.deviceID
-            pairing = state.pairing
-            activePairingID = state.pairing?.pairingID
-            local = state.local
-            counterpart = state.counterpart
-            counterpartVersion = state.counterpartVersion
-            window.forgetAcknowledgements()
-            complicationWindow.forgetAcknowledgements()
-            return []
-        case let .activationFailed(error):
-            activationRequested = false
-            return [
-                .log(LogLine(.error, "session.activation-failed", ("error", "\(error)"))),
-                .tell(.activationDidComplete(.notActivated, error)),
-            ]
-        case .activationAwaitsFirstLink:
-            announcementAwaitsLink = true
-            return []
-        case .activationSucceeded:
-            activationState = .activated
-            let line = SessionAction.log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired)))
-            return announcementAwaitsLink ? [line] : [line] + announceActivation()
-        case .firstLinkSettled:
-            guard announcementAwaitsLink else { return [] }
-            announcementAwaitsLink = false
-            return announceActivation()
-        case .deactivationRequested:
-            return [.closeLink(nil, reason: "session deactivated"), .then(.deactivationFinished)]
-        case .deactivationFinished:
-            isLinked = false
-            return [.dropLink, .then(.messagesFailed(WCError(.notReachable, "the session was deactivated"))), .then(.deactivationSettled)]
-        case .deactivationSettled:
-            // The watch may have been reachable with no link (the phone in range): that ends here.
-            let wasReachable = isReachable
-            activationState = .notActivated
-            activationRequested = false
-            counterpartInRange = false
-            return wasReachable ? [.tell(.reachabilityDidChange)] : []
-        case let .pairingReloaded(reloaded, recordedInstalled):
-            let before = pairing?.pairingID
-            pairing = reloaded ?? pairing
-            // A new pairing brings what `runway pair` recorded of the watch app (the pairing seed).
-            if activationState == .activated, pairing?.pairingID != before, let recordedInstalled {
-                counterpart.installed = recordedInstalled
-            }
-            return []
-        case let .watchSwitchBegan(from, to):
-            // Apple: "While in the inactive state, the session delivers any pending data to your delegate
-            // object and prevents you from initiating any new data transfers."
-            activationState = .inactive
-            return [
-                .log(LogLine(.notice, "session.watch-switched", ("from", from), ("to", to))),
-                .then(.messagesFailed(WCError(.sessionInactive, "the paired device was switched"))),
-                .tell(.didBecomeInactive),
-            ]
-        case .switchSettled:
-            activationState = .notActivated
-            activationRequested = false
-            return [.tell(.didDeactivate)]
+        case .activationRequested, .deviceStateLoaded, .activationFailed, .activationAwaitsFirstLink, .activationSucceeded, .firstLinkSettled,
+            .deactivationRequested, .deactivationFinished, .deactivationSettled, .pairingReloaded, .watchSwitchBegan, .switchSettled:
+            return handleActivationEvent(event)
         case let .linkOpening(replacing):
             reachableBeforeLink = isReachable
             return replacing ? [.closeLink(nil, reason: "replaced by a new connection from the same device")] : []
@@ -343,27 +287,6 @@ struct SessionCore {
         return (nil, actions)
     }
 
-    /// The app hears of activation, then of the transfers that finished while it did not run.
-    private func announceActivation() -> [SessionAction] {
-        [.tell(.activationDidComplete(.activated, nil)), .reportFinishedTransfers(replayed: true)]
-    }
-
-    /// The first link is up (its handshake checked, before anything is resent or acknowledged on it): the
-    /// counterpart's state it carries is adopted now, so the app reads it inside `activationDidComplete`,
-    /// told next — then `linkEstablished` finds no change to tell, and the transfers that finished while
-    /// the app did not run are replayed before those this link finishes.
-    private mutating func announceWithFirstLink(_ handshake: Handshake) -> [SessionAction] {
-        announcementAwaitsLink = false
-        let presence = AppPresence(installed: handshake.appInstalled, active: handshake.appActive, complicationEnabled: handshake.complicationEnabled)
-        counterpart = presence
-        counterpartVersion = handshake.appVersion
-        contentPending = handshake.pendingTransfers
-        counterpartNeedsUnlock = false
-        if role == .watch { counterpartInRange = true }
-        reachableBeforeLink = isReachable
-        return [.saveCounterpartState(presence, version: handshake.appVersion)] + announceActivation()
-    }
-
     /// Whether `action` tells of a change of the counterpart's state or of reachability: while
     /// activation's announcement is held, such changes are part of the state the app first hears of.
     static func isStateChangeNotice(_ action: SessionAction) -> Bool {
@@ -420,55 +343,5 @@ struct SessionCore {
             complicationsMayHaveMore = true
         }
         return actions
-    }
-
-    // MARK: - The end of a receive transaction
-
-    private mutating func batchCommitted(_ transaction: ReceiveTransaction, milliseconds: Double) -> [SessionAction] {
-        contentPending = max(0, contentPending - Int64(transaction.fresh.count))
-        if transaction.lane == .complication { complicationCursor = transaction.cursor } else { receiveCursor = transaction.cursor }
-        // The app hears of the commit and the sender is acknowledged first; then one line per committed
-        // batch, with its range: what arrived, without a line per transfer. (A log line is a write to a
-        // file, which can wait milliseconds on the file system's journal while other processes commit:
-        // written first, it held a flight's event and acknowledgement back by up to 8 ms under load.)
-        var actions: [SessionAction] = [.tell(.didCommitReceivedTransfers)]
-        if let upTo = transaction.acknowledgementAfterCommit { actions.append(.acknowledge(upTo: upTo, lane: transaction.lane)) }
-        actions.append(
-            .log(
-                LogLine(
-                    .info, transaction.lane == .complication ? "receive.complication-batch" : "receive.batch", ("firstSeq", transaction.firstSeq),
-                    ("lastSeq", transaction.cursor),
-                    ("transfers", transaction.fresh.count), ("ms", milliseconds))))
-        for (seq, reason) in transaction.quarantined {
-            actions.append(
-                .log(
-                    LogLine(
-                        .error, "transfer.quarantined", ("seq", seq), ("peer", peer?.deviceID ?? "-"), ("reason", reason),
-                        ("action", "kept in quarantine; see runway \(role.rawValue) quarantine"))))
-        }
-        actions.append(.crashPoint("receive.after-ack"))
-        if let refused = transaction.refused {
-            actions += [
-                .log(LogLine(.warning, "receive.deferred", ("seq", refused), ("action", "not acknowledged; the sender resends it"))),
-                .closeLink(WCError(.deliveryFailed, "the \(role.rawValue)'s app could not take transfer \(refused) yet"), reason: "app deferred a transfer"),
-            ]
-        }
-        return actions
-    }
-
-    private mutating func batchRolledBack(_ transaction: ReceiveTransaction, error: any Error, storeFull: Bool) -> [SessionAction] {
-        failedCommits += 1
-        let code: WCError.Code = storeFull ? .insufficientSpace : .deliveryFailed
-        return [
-            .tell(.didRollBackReceivedTransfers(error)),
-            .log(
-                LogLine(
-                    .error, "receive.commit-failed", ("transfers", transaction.fresh.count), ("firstSeq", transaction.firstSeq),
-                    ("code", code.rawValue), ("name", code.name), ("error", "\(error)"),
-                    ("action", "not acknowledged; the sender keeps them and resends after reconnecting"))),
-            .closeLink(
-                WCError(code, "the \(role.rawValue) could not store transfers \(transaction.firstSeq)...: \(error)"),
-                reason: "receive commit failed"),
-        ]
     }
 }

@@ -25,16 +25,23 @@ package final class ControlRouter {
     /// `context-set` was registered twice and the last silently won). A layer that takes a command over
     /// says so with `replace`.
     package func on(_ name: String, _ handler: @escaping Handler) {
-        precondition(ControlCommands.spec(name)?.servers.contains(server) == true, "\(name) is not a \(server.rawValue) command in ControlCommands")
-        precondition(handlers[name] == nil, "\(name) is registered twice on the \(server.rawValue): use replace(_:_:) to take a command over")
+        if let problem = registrationProblem(name, replacing: false) { preconditionFailure(problem) }
         handlers[name] = handler
     }
 
     /// Takes over `name`, registered before: the phone app's own `context-set`, which adds its language
     /// to the context the session's sets. A command nothing registered is a programming error.
     package func replace(_ name: String, _ handler: @escaping Handler) {
-        precondition(handlers[name] != nil, "\(name) is not registered on the \(server.rawValue): nothing to replace")
+        if let problem = registrationProblem(name, replacing: true) { preconditionFailure(problem) }
         handlers[name] = handler
+    }
+
+    /// Why registering (or replacing) `name` now would be a programming error, if it would.
+    package func registrationProblem(_ name: String, replacing: Bool) -> String? {
+        guard ControlCommands.spec(name)?.servers.contains(server) == true else { return "\(name) is not a \(server.rawValue) command in ControlCommands" }
+        if replacing, handlers[name] == nil { return "\(name) is not registered on the \(server.rawValue): nothing to replace" }
+        if !replacing, handlers[name] != nil { return "\(name) is registered twice on the \(server.rawValue): use replace(_:_:) to take a command over" }
+        return nil
     }
 
     /// The handler registered for `name`, to wrap it.

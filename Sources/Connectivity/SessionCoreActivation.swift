@@ -1,0 +1,97 @@
+import Posix
+import PropertyLists
+
+/// Activation, deactivation, the pairing and the watch switch (`SessionCore`'s first family of events).
+extension SessionCore {
+    mutating func handleActivationEvent(_ event: SessionEvent) -> [SessionAction] {
+        switch event {
+        case .activationRequested:
+            guard !activationRequested else { return [] }
+            activationRequested = true
+            return [.completeActivationSoon]
+        case let .deviceStateLoaded(state):
+            deviceID = state.deviceID
+            pairing = state.pairing
+            activePairingID = state.pairing?.pairingID
+            local = state.local
+            counterpart = state.counterpart
+            counterpartVersion = state.counterpartVersion
+            window.forgetAcknowledgements()
+            complicationWindow.forgetAcknowledgements()
+            return []
+        case let .activationFailed(error):
+            activationRequested = false
+            return [
+                .log(LogLine(.error, "session.activation-failed", ("error", "\(error)"))),
+                .tell(.activationDidComplete(.notActivated, error)),
+            ]
+        case .activationAwaitsFirstLink:
+            announcementAwaitsLink = true
+            return []
+        case .activationSucceeded:
+            activationState = .activated
+            let line = SessionAction.log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired)))
+            return announcementAwaitsLink ? [line] : [line] + announceActivation()
+        case .firstLinkSettled:
+            guard announcementAwaitsLink else { return [] }
+            announcementAwaitsLink = false
+            return announceActivation()
+        case .deactivationRequested:
+            return [.closeLink(nil, reason: "session deactivated"), .then(.deactivationFinished)]
+        case .deactivationFinished:
+            isLinked = false
+            return [.dropLink, .then(.messagesFailed(WCError(.notReachable, "the session was deactivated"))), .then(.deactivationSettled)]
+        case .deactivationSettled:
+            // The watch may have been reachable with no link (the phone in range): that ends here.
+            let wasReachable = isReachable
+            activationState = .notActivated
+            activationRequested = false
+            counterpartInRange = false
+            return wasReachable ? [.tell(.reachabilityDidChange)] : []
+        case let .pairingReloaded(reloaded, recordedInstalled):
+            let before = pairing?.pairingID
+            pairing = reloaded ?? pairing
+            // A new pairing brings what `runway pair` recorded of the watch app (the pairing seed).
+            if activationState == .activated, pairing?.pairingID != before, let recordedInstalled {
+                counterpart.installed = recordedInstalled
+            }
+            return []
+        case let .watchSwitchBegan(from, to):
+            // Apple: "While in the inactive state, the session delivers any pending data to your delegate
+            // object and prevents you from initiating any new data transfers."
+            activationState = .inactive
+            return [
+                .log(LogLine(.notice, "session.watch-switched", ("from", from), ("to", to))),
+                .then(.messagesFailed(WCError(.sessionInactive, "the paired device was switched"))),
+                .tell(.didBecomeInactive),
+            ]
+        case .switchSettled:
+            activationState = .notActivated
+            activationRequested = false
+            return [.tell(.didDeactivate)]
+        default:
+            return []
+        }
+    }
+
+    /// The app hears of activation, then of the transfers that finished while it did not run.
+    func announceActivation() -> [SessionAction] {
+        [.tell(.activationDidComplete(.activated, nil)), .reportFinishedTransfers(replayed: true)]
+    }
+
+    /// The first link is up (its handshake checked, before anything is resent or acknowledged on it): the
+    /// counterpart's state it carries is adopted now, so the app reads it inside `activationDidComplete`,
+    /// told next — then `linkEstablished` finds no change to tell, and the transfers that finished while
+    /// the app did not run are replayed before those this link finishes.
+    mutating func announceWithFirstLink(_ handshake: Handshake) -> [SessionAction] {
+        announcementAwaitsLink = false
+        let presence = AppPresence(installed: handshake.appInstalled, active: handshake.appActive, complicationEnabled: handshake.complicationEnabled)
+        counterpart = presence
+        counterpartVersion = handshake.appVersion
+        contentPending = handshake.pendingTransfers
+        counterpartNeedsUnlock = false
+        if role == .watch { counterpartInRange = true }
+        reachableBeforeLink = isReachable
+        return [.saveCounterpartState(presence, version: handshake.appVersion)] + announceActivation()
+    }
+}
