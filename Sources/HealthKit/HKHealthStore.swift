@@ -131,7 +131,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         AppLaunch.reportWorkout(running: running)
     }
 
-    // MARK: - Workouts across the pair (not simulated yet)
+    // MARK: - Workouts across the pair
 
     /// The phone starts the watch app for a workout: the system sends the configuration to the watch
     /// (a `workout` frame, not the app's traffic), whose OS launches or wakes the watch app and hands it
@@ -175,8 +175,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         return configuration
     }
 
-    /// Called with the phone's mirror of a watch's session. Mirroring is not simulated: never called.
-    open var workoutSessionMirroringStartHandler: ((HKWorkoutSession) -> Void)?
+    /// Called, on the device's thread, with the phone's mirror of a session the watch started mirroring
+    /// (`startMirroringToCompanionDevice`). Set it early: a mirror made before it is set is handed to it
+    /// when it is.
+    open var workoutSessionMirroringStartHandler: ((HKWorkoutSession) -> Void)? {
+        didSet {
+            guard workoutSessionMirroringStartHandler != nil, fixed == nil, let mirroring = WorkoutMirroring.shared() else { return }
+            mirroring.onDevice { mirroring.handlerSet(on: self) }
+        }
+    }
 
     /// The session that was running when the app died (killed, jetsammed), kept by the device's OS:
     /// running again from its start, its builder collecting since then (the samples collected before
