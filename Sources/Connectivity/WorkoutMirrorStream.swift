@@ -78,8 +78,10 @@ package enum MirrorFrame {
     package static let item = "mirrorItem"
     /// `session`, `upTo`.
     package static let ack = "mirrorAck"
+    /// The watch has no such primary (its app ended since): `session`.
+    package static let gone = "mirrorGone"
 
-    package static let kinds: Set<String> = [start, item, ack]
+    package static let kinds: Set<String> = [start, item, ack, gone]
 
     package static func acknowledgement(session: String, upTo: Int64) -> UserInfo {
         ["kind": .string(ack), "session": .string(session), "upTo": .integer(upTo)]

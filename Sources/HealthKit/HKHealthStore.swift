@@ -22,6 +22,9 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     public override init() {
         fixed = nil
         super.init()
+        // On a device already running: its mirroring service listens from now on (a watch app answers
+        // a mirror whose primary went with an earlier run of it).
+        if DeviceHost.current != nil { _ = WorkoutMirroring.shared() }
     }
 
     /// A store over `service` on the calling thread: for unit tests of an app without a device.

@@ -216,8 +216,8 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: [data])
     }
 
-    func remoteDisconnected() {
-        delegate?.workoutSession(self, didDisconnectFromRemoteDeviceWithError: nil)
+    func remoteDisconnected(_ error: (any Error)? = nil) {
+        delegate?.workoutSession(self, didDisconnectFromRemoteDeviceWithError: error)
     }
 
     private func deliverHeldData() {

@@ -55,13 +55,20 @@ final class WorkoutMirroring: @unchecked Sendable {
     private weak var handlerStore: HKHealthStore?
     private var waiting: [HKWorkoutSession] = []
     private var retryScheduled = false
-    /// The interval at which unacknowledged traffic is sent again while the link is up.
+    /// The interval at which unacknowledged traffic is sent again while the link is up, and how many
+    /// times per link (a counterpart that never answers — an OS holding the link for an app that is not
+    /// running — is not sent the same frames forever; the next link sends them again).
     private let retryMilliseconds: UInt64 = 1000
+    private let retriesPerLink = 10
+    private var retriesLeft = 10
 
     private init(host: DeviceHost) {
         self.host = host
         host.systemWorkoutHandlers.append { [unowned self] event in self.take(event) }
-        host.onLinkEstablished.append { [unowned self] _ in for entry in self.entries.values { self.resend(entry, announce: true) } }
+        host.onLinkEstablished.append { [unowned self] _ in
+            self.retriesLeft = self.retriesPerLink
+            for entry in self.entries.values { self.resend(entry, announce: true) }
+        }
     }
 
     /// Runs `body` on the device's thread.
@@ -76,7 +83,10 @@ final class WorkoutMirroring: @unchecked Sendable {
         guard session.type == .primary, session.state != .ended else {
             return HKError(.errorInvalidArgument, message: "only a primary session that has not ended can be mirrored")
         }
-        guard host.session?.isPaired == true else { return HKError(.errorHealthDataUnavailable, message: "no phone is paired with this watch") }
+        // Before the session is activated (at launch) pairing is not known yet: the start waits for the link.
+        guard let link = host.session, link.activationState != .activated || link.isPaired else {
+            return HKError(.errorHealthDataUnavailable, message: "no phone is paired with this watch")
+        }
         if let id = session.mirrorID, entries[id]?.stopped == false { return nil }
         let entry = Entry(id: UUID().uuidString.uppercased(), session: session)
         session.mirrorID = entry.id
@@ -168,11 +178,12 @@ final class WorkoutMirroring: @unchecked Sendable {
     }
 
     private func scheduleRetry() {
-        guard !retryScheduled, entries.values.contains(where: needsRetry) else { return }
+        guard !retryScheduled, retriesLeft > 0, entries.values.contains(where: needsRetry) else { return }
         retryScheduled = true
         _ = host.loop.schedule(afterMilliseconds: retryMilliseconds) { [weak self] in
             guard let self else { return }
             self.retryScheduled = false
+            self.retriesLeft -= 1
             if self.host.session?.isLinked == true {
                 for entry in self.entries.values where self.needsRetry(entry) { self.resend(entry, announce: false) }
             }
@@ -189,6 +200,7 @@ final class WorkoutMirroring: @unchecked Sendable {
         switch kind {
         case MirrorFrame.start: receiveStart(id, event)
         case MirrorFrame.ack: receiveAck(id, upTo: event["upTo"]?.int64Value ?? 0)
+        case MirrorFrame.gone: receiveGone(id)
         default: receiveItem(id, event)
         }
         return true
@@ -219,8 +231,13 @@ final class WorkoutMirroring: @unchecked Sendable {
     private func receiveItem(_ id: String, _ event: UserInfo) {
         guard let seq = event["seq"]?.int64Value else { return }
         guard let entry = entries[id] else {
-            // Mirroring ended here: let the sender go. Otherwise wait for the start (sent again).
-            if finished.contains(id) { acknowledge(id, upTo: seq) }
+            // Mirroring ended here: let the sender go. A primary this watch app does not have went with an
+            // earlier run of the app: the mirror is told. On the phone, wait for the start (sent again).
+            if finished.contains(id) {
+                acknowledge(id, upTo: seq)
+            } else if isWatch {
+                transmit(["kind": .string(MirrorFrame.gone), "session": .string(id)])
+            }
             return
         }
         switch entry.receiver.receive(seq) {
@@ -262,6 +279,18 @@ final class WorkoutMirroring: @unchecked Sendable {
         entry.startConfirmed = true
         for seq in entry.sender.acknowledge(upTo: upTo) { entry.completions.removeValue(forKey: seq)?(true, nil) }
         forgetIfDone(entry)
+    }
+
+    /// The watch app that ran the primary is gone (killed): what the mirror had not delivered fails, and
+    /// its delegate hears the disconnection with the error.
+    private func receiveGone(_ id: String) {
+        guard !isWatch, let entry = entries[id] else { return }
+        let error = HKError(.errorHealthDataUnavailable, message: "the remote workout session is gone (its watch app ended)")
+        host.logger.warning("health.mirror-gone", ["session": id, "undelivered": entry.sender.pending.count])
+        entries[id] = nil
+        finished.insert(id)
+        for (_, completion) in entry.completions.sorted(by: { $0.key < $1.key }) { completion(false, error) }
+        entry.session.remoteDisconnected(error)
     }
 
     /// A stopped session is forgotten once all it sent is acknowledged.
