@@ -231,12 +231,13 @@ final class WorkoutMirroring: @unchecked Sendable {
     private func receiveItem(_ id: String, _ event: UserInfo) {
         guard let seq = event["seq"]?.int64Value else { return }
         guard let entry = entries[id] else {
-            // Mirroring ended here: let the sender go. A primary this watch app does not have went with an
-            // earlier run of the app: the mirror is told. On the phone, wait for the start (sent again).
-            if finished.contains(id) {
-                acknowledge(id, upTo: seq)
-            } else if isWatch {
+            // On the watch: a primary that ended (the item crossed its stop) or went with an earlier run of
+            // the app — the mirror is told, and fails what it sent (nothing is dropped unsaid). On the phone,
+            // after the stop: let the sender go; before the start: wait for it (sent again).
+            if isWatch {
                 transmit(["kind": .string(MirrorFrame.gone), "session": .string(id)])
+            } else if finished.contains(id) {
+                acknowledge(id, upTo: seq)
             }
             return
         }
@@ -281,16 +282,16 @@ final class WorkoutMirroring: @unchecked Sendable {
         forgetIfDone(entry)
     }
 
-    /// The watch app that ran the primary is gone (killed): what the mirror had not delivered fails, and
-    /// its delegate hears the disconnection with the error.
+    /// The watch has no such primary — it ended, or went with its app (killed): what the mirror had not
+    /// delivered fails, and its delegate hears the disconnection with the error (unless it heard the stop).
     private func receiveGone(_ id: String) {
         guard !isWatch, let entry = entries[id] else { return }
-        let error = HKError(.errorHealthDataUnavailable, message: "the remote workout session is gone (its watch app ended)")
+        let error = HKError(.errorHealthDataUnavailable, message: "the remote workout session has ended or its watch app is gone")
         host.logger.warning("health.mirror-gone", ["session": id, "undelivered": entry.sender.pending.count])
         entries[id] = nil
         finished.insert(id)
         for (_, completion) in entry.completions.sorted(by: { $0.key < $1.key }) { completion(false, error) }
-        entry.session.remoteDisconnected(error)
+        if !entry.stopped { entry.session.remoteDisconnected(error) }
     }
 
     /// A stopped session is forgotten once all it sent is acknowledged.

@@ -15,7 +15,9 @@
 // (`workoutSessionMirroringStartHandler`): it notes in Documents/mirror.log the mirror (`mirrored TYPE
 // STATE`), each state it follows (`state RAW`), each datum (`data TEXT`) — answering `w-I` with `p-I`
 // (`sendToRemoteWorkoutSession`, `sent p-I ok|failed CODE`) — and after `w-N` ends the workout from the
-// phone (the mirror's `end()`); `disconnected` when mirroring ends.
+// phone (the mirror's `end()`); `disconnected` when mirroring ends. --mirror-tick=MS: besides, while
+// the mirror runs, sends `t-1`, `t-2`… every MS milliseconds (`tick t-I` when sent, `sent t-I ok` once the
+// watch has it).
 import Foundation
 import Glibc
 import HealthKit
@@ -98,14 +100,30 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
 /// The phone's side of the watch's mirrored workout.
 final class MirrorManager: NSObject, HKWorkoutSessionDelegate, @unchecked Sendable {
     let count: Int
+    let tickMilliseconds: Int?
     var session: HKWorkoutSession?
+    var ended = false
 
-    init(count: Int) { self.count = count }
+    init(count: Int, tickMilliseconds: Int?) {
+        self.count = count
+        self.tickMilliseconds = tickMilliseconds
+    }
 
     func take(_ mirrored: HKWorkoutSession) {
         appendDurably("mirrored \(mirrored.type.rawValue) \(mirrored.state.rawValue)", to: "mirror.log")
         session = mirrored
         mirrored.delegate = self
+        if tickMilliseconds != nil { DispatchQueue.main.async { self.tick(1) } }
+    }
+
+    func tick(_ index: Int) {
+        guard let tickMilliseconds, let session, !ended else { return }
+        let text = "t-\(index)"
+        appendDurably("tick \(text)", to: "mirror.log")
+        session.sendToRemoteWorkoutSession(data: Data(text.utf8)) { success, error in
+            appendDurably("sent \(text) " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), to: "mirror.log")
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(tickMilliseconds)) { self.tick(index + 1) }
     }
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {
@@ -123,7 +141,10 @@ final class MirrorManager: NSObject, HKWorkoutSessionDelegate, @unchecked Sendab
             workoutSession.sendToRemoteWorkoutSession(data: Data(answer.utf8)) { success, error in
                 appendDurably("sent \(answer) " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), to: "mirror.log")
             }
-            if text == "w-\(count)" { workoutSession.end() }
+            if text == "w-\(count)" {
+                ended = true
+                workoutSession.end()
+            }
         }
     }
 
@@ -142,7 +163,10 @@ let manager = ProbeSessionManager(
 _ = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
     MainActor.assumeIsolated { manager.screenAppeared() }
 }
-let mirror = arguments.first { $0.hasPrefix("--mirror=") }.flatMap { Int($0.dropFirst("--mirror=".count)) }.map(MirrorManager.init)
+let tick = arguments.first { $0.hasPrefix("--mirror-tick=") }.flatMap { Int($0.dropFirst("--mirror-tick=".count)) }
+let mirror = arguments.first { $0.hasPrefix("--mirror=") }.flatMap { Int($0.dropFirst("--mirror=".count)) }.map {
+    MirrorManager(count: $0, tickMilliseconds: tick)
+}
 if let mirror {
     // Set at launch, before anything can arrive: HealthKit's advice.
     manager.healthStore.workoutSessionMirroringStartHandler = { session in mirror.take(session) }

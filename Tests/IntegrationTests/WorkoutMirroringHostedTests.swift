@@ -25,11 +25,12 @@ import Testing
         lines.filter { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
     }
 
-    func startPair(_ pair: SimulatedPair, count: Int) throws {
+    func startPair(_ pair: SimulatedPair, count: Int, phoneTickMilliseconds: Int? = nil) throws {
         try pair.startWatchOS(["--app", WatchKitTests.wrist, "--app-arg=--mirror=\(count)", "--background-budget-ms", "120000"])
-        try pair.startPhoneOS([
-            "--app", YourOwnAppTests.probe, "--app-arg=--start-watch-app", "--app-arg=--mirror=\(count)", "--background-budget-ms", "120000",
-        ])
+        try pair.startPhoneOS(
+            [
+                "--app", YourOwnAppTests.probe, "--app-arg=--start-watch-app", "--app-arg=--mirror=\(count)", "--background-budget-ms", "120000",
+            ] + (phoneTickMilliseconds.map { ["--app-arg=--mirror-tick=\($0)"] } ?? []))
         _ = try pair.phoneOSCall(["app", "open"])
         try pair.waitUntil("the phone has the watch's mirrored session", timeout: 30) {
             Self.phoneLines(pair).contains { $0.hasPrefix("mirrored ") }
@@ -50,13 +51,28 @@ import Testing
         #expect(watch.contains("mirroring ok"))
         let fromWatch = (1...count).map { "w-\($0)" }
         let fromPhone = (1...count).map { "p-\($0)" }
+        // The phone sends from two threads (answers from its delegate, ticks from its main queue): each
+        // of its streams once and in its order.
+        // A tick sent as the workout ended may cross the watch's stop: it fails with HealthKit's error
+        // then, and must not arrive. Every one sent completes, ok or failed.
+        try pair.waitUntil("every phone send completed", timeout: 10) {
+            let lines = Self.phoneLines(pair)
+            return Self.texts(lines, "sent").count == count + Self.texts(lines, "tick").count
+        }
+        let completions = Self.texts(Self.phoneLines(pair), "sent")
+        let ticks = Self.texts(phone, "tick").filter { completions.contains("\($0) ok") }
+        let failedTicks = Self.texts(phone, "tick").filter { !completions.contains("\($0) ok") }
+        #expect(failedTicks.count <= 2, "only what crossed the stop: \(failedTicks)")
+        #expect(failedTicks.allSatisfy { completions.contains("\($0) failed 1") })
+        #expect(!Self.texts(watch, "data").contains { failedTicks.contains($0) }, "a failed send never arrives")
         let toPhone = DeliveryReport.check(sent: fromWatch, received: Self.texts(phone, "data"), exactlyOnce: true)
-        let toWatch = DeliveryReport.check(sent: fromPhone, received: Self.texts(watch, "data"), exactlyOnce: true)
+        let toWatch = DeliveryReport.check(sent: fromPhone, received: Self.texts(watch, "data").filter { $0.hasPrefix("p-") }, exactlyOnce: true)
+        let ticksToWatch = DeliveryReport.check(sent: ticks, received: Self.texts(watch, "data").filter { $0.hasPrefix("t-") }, exactlyOnce: true)
+        #expect(ticksToWatch.isClean, "phone ticks → watch: \(ticksToWatch)")
         #expect(toPhone.isClean, "watch → phone: \(toPhone)")
         #expect(toWatch.isClean, "phone → watch: \(toWatch)")
         #expect(Set(Self.texts(watch, "sent")) == Set(fromWatch.map { "\($0) ok" }), "every watch send completed ok: \(watch)")
-        try pair.waitUntil("every phone send completed", timeout: 10) { Self.texts(Self.phoneLines(pair), "sent").count == count }
-        #expect(Set(Self.texts(Self.phoneLines(pair), "sent")) == Set(fromPhone.map { "\($0) ok" }))
+        #expect(Set(completions).isSuperset(of: Set((fromPhone + ticks).map { "\($0) ok" })))
         // The invariant checker's Health part: the workout in exactly one device's store, once.
         let uuid = try #require(Self.texts(watch, "saved").first)
         let health = HealthReport.check(runs: [uuid.uppercased()], phoneStore: pair.phoneHome + "/os.sqlite", watchStore: pair.watchHome + "/os.sqlite")
@@ -71,18 +87,23 @@ import Testing
         }
     }
 
-    /// The link cut while the watch sends: what it sends meanwhile does not reach the phone, and its
-    /// completions wait; when the link returns it all arrives — once, in order — and the completions run.
+    /// The link cut while both send (the watch its data, the phone ticks every 50 ms): what they send
+    /// meanwhile does not cross, and the completions wait; when the link returns it all arrives — once, in
+    /// order, each way — and the completions run.
     @Test func aLinkCutDuringMirroringLosesNothingAndKeepsTheOrder() throws {
         try withRunningPair(tag: "hk-mircut", watch: nil, phone: nil) { pair in
             let count = 40
-            try startPair(pair, count: count)
+            try startPair(pair, count: count, phoneTickMilliseconds: 50)
             try pair.waitUntil("the phone has w-3", timeout: 20) { Self.texts(Self.phoneLines(pair), "data").contains("w-3") }
             try pair.setLink(up: false)
             try pair.waitUntil("the link is down") { try pair.status("phone")["linked"] == .bool(false) }
             let atCut = Self.texts(Self.phoneLines(pair), "data").count
+            let watchAtCut = Self.texts(Self.watchLines(pair), "data").count
             usleep(1_500_000)
             #expect(Self.texts(Self.phoneLines(pair), "data").count == atCut, "nothing crosses a link that is down")
+            #expect(Self.texts(Self.watchLines(pair), "data").count == watchAtCut, "nor the other way")
+            let ticks = Self.texts(Self.phoneLines(pair), "tick").count
+            #expect(Self.texts(Self.phoneLines(pair), "sent").count < ticks, "the phone's sends during the cut wait")
             // A completion runs once the phone has the datum: those sent during the cut wait.
             let completed = Self.texts(Self.watchLines(pair), "sent").count
             #expect(completed <= atCut + 2, "\(completed) completions with \(atCut) data on the phone")
