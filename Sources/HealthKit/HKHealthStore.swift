@@ -166,6 +166,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// `startWatchApp(with:completion:)`, as Swift's concurrency imports it.
+    open func startWatchApp(toHandle workoutConfiguration: HKWorkoutConfiguration) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            startWatchApp(with: workoutConfiguration) { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
     /// The workout event's kind for `startWatchApp(with:completion:)` (for WatchKit, in this package).
     package static let startWatchAppKind = "startWatchApp"
 

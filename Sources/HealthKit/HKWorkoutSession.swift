@@ -200,6 +200,35 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         mirroring.onDevice { mirroring.send(data, from: self, completion: completion) }
     }
 
+    /// `startMirroringToCompanionDevice(completion:)`, as Swift's concurrency imports it.
+    open func startMirroringToCompanionDevice() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            startMirroringToCompanionDevice { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    /// `stopMirroringToCompanionDevice(completion:)`, as Swift's concurrency imports it.
+    open func stopMirroringToCompanionDevice() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            stopMirroringToCompanionDevice { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    /// `sendToRemoteWorkoutSession(data:completion:)`, as Swift's concurrency imports it: returns once the
+    /// remote session has the data (`true`), throws HealthKit's error otherwise.
+    @discardableResult
+    open func sendToRemoteWorkoutSession(data: Data) async throws -> Bool {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+            sendToRemoteWorkoutSession(data: data) { success, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: success) }
+            }
+        }
+    }
+
     // MARK: - What the remote session did (on the device's thread)
 
     /// The primary moved (`from` as the primary saw it; the mirror says what it showed before).
