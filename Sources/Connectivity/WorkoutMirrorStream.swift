@@ -16,6 +16,13 @@ package struct MirrorSender: Sendable {
 
     package init() {}
 
+    /// A sender numbering after `acknowledged`: what the counterpart took from an earlier process of
+    /// this side (an app that restarted while its counterpart kept the session).
+    package init(after acknowledged: Int64) {
+        self.acknowledged = acknowledged
+        next = acknowledged + 1
+    }
+
     /// The number of the last item appended (0 before the first).
     package var last: Int64 { next - 1 }
 
@@ -72,7 +79,8 @@ package struct MirrorReceiver: Sendable {
 /// The `workout` frame's dictionaries for mirroring: one declaration of their keys.
 package enum MirrorFrame {
     /// The primary announces (or, after a link cut, announces again) its session: `session`,
-    /// `acknowledged`, `through`, `activityType`, `locationType`, `state`, `startDate`.
+    /// `acknowledged`, `through`, `received` (the last of the mirror's items it took: a mirror made again
+    /// numbers after it), `activityType`, `locationType`, `state`, `startDate`.
     package static let start = "mirrorStart"
     /// One numbered item: `session`, `seq`, `op` (`state`, `data`, `control`, `stop`) and its values.
     package static let item = "mirrorItem"

@@ -162,7 +162,8 @@ final class WorkoutMirroring: @unchecked Sendable {
             let configuration = entry.session.workoutConfiguration
             transmit([
                 "kind": .string(MirrorFrame.start), "session": .string(entry.id), "acknowledged": .integer(entry.sender.acknowledged),
-                "through": .integer(entry.sender.last), "activityType": .integer(Int64(configuration.activityType.rawValue)),
+                "through": .integer(entry.sender.last), "received": .integer(entry.receiver.delivered),
+                "activityType": .integer(Int64(configuration.activityType.rawValue)),
                 "locationType": .integer(Int64(configuration.locationType.rawValue)), "state": .integer(Int64(entry.session.state.rawValue)),
                 "startDate": .date((entry.session.startDate ?? hostNow()).timeIntervalSince1970),
             ])
@@ -222,6 +223,7 @@ final class WorkoutMirroring: @unchecked Sendable {
             startDate: Date(timeIntervalSince1970: event["startDate"]?.doubleValue ?? host.deviceNow))
         let entry = Entry(id: id, session: session)
         entry.receiver = MirrorReceiver(delivered: event["acknowledged"]?.int64Value ?? 0, statesThrough: event["through"]?.int64Value ?? 0)
+        entry.sender = MirrorSender(after: event["received"]?.int64Value ?? 0)
         entries[id] = entry
         host.logger.info("health.mirror-started", ["session": id, "state": "\(state)"])
         acknowledge(id, upTo: entry.receiver.delivered)

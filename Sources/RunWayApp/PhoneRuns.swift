@@ -162,12 +162,20 @@ final class PhoneRunController {
 
     func workoutEvent(_ event: UserInfo) {
         let runID = event["runId"]?.stringValue ?? ""
+        // A phone restarted during its run knows nothing of its mirroring; the watch, mirroring the run
+        // to it again, says it runs it (`workoutStarted` answering the `workoutSync`): the watch records
+        // it, and saves it to Health (E.8).
+        if mirroring == nil, runs.run?.id == runID, event["kind"]?.stringValue == "workoutStarted" {
+            mirroring = Mirroring(runID: runID, requested: true, assumedStarted: false, state: .requested)
+            logger.notice("run.mirroring-found", ["runId": runID])
+        }
         guard var current = mirroring, current.runID == runID, runs.run?.id == runID else {
             logger.info("run.workout-event-ignored", ["kind": event["kind"]?.stringValue ?? "?", "runId": runID])
             return
         }
         switch event["kind"]?.stringValue {
         case "workoutStarted":
+            guard current.state != .confirmed else { return }
             current.state = .confirmed
             current.confirmedAt = event["at"]?.doubleValue
             logger.notice("run.mirroring-confirmed", ["runId": runID])
@@ -191,8 +199,10 @@ final class PhoneRunController {
 
     /// After the phone saved its run: the watch ends its session without transferring anything. The
     /// `stopWorkout` is the mirrored session's data: with the link down it is delivered when it returns.
+    /// A phone restarted during the run has no mirroring state, but the watch mirrored the run to it
+    /// again: the stop goes to that mirror too.
     func finished(_ run: LiveRun) {
-        if mirroring?.requested == true {
+        if mirroring?.requested == true || mirror != nil {
             let sent = sendToWatch(["kind": .string("stopWorkout"), "runId": .string(run.id)])
             logger.info("run.stop-workout", ["runId": run.id, "sent": sent, "linked": session.isReachable])
         }

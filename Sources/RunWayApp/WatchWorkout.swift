@@ -137,7 +137,12 @@ extension RunWayWatchApp {
             // The phone says which run it leads (none: no runId): when the link returned, or when it got a
             // mirror of a run after a restart. A phone-led run it no longer has ended while the link was
             // down or the phone was away: it ends here. The watch's own runs are never the phone's to end.
-            guard let run = runs.run, run.startOrigin == .remote, run.id != runID else { return }
+            guard let run = runs.run, run.startOrigin == .remote else { return }
+            guard run.id != runID else {
+                // The phone leads it still (perhaps restarted, knowing nothing of it): the watch runs it.
+                health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(run.startedAt)])
+                return
+            }
             logger.notice("workout.reconciled", ["runId": run.id, "phoneRun": runID.isEmpty ? "none" : runID, "action": "ended"])
             do {
                 _ = try runs.end(id: run.id)

@@ -17,6 +17,11 @@ import Testing
         #expect(sender.acknowledged == 5, "clamped to what was sent")
         #expect(sender.append(Self.item(6)) == 6)
         #expect(sender.pending.map(\.seq) == [6])
+
+        // A restarted side numbers after what its counterpart already took.
+        var again = MirrorSender(after: 4)
+        #expect(again.append(Self.item(5)) == 5)
+        #expect(again.acknowledge(upTo: 3) == [] && again.acknowledge(upTo: 5) == [5])
     }
 
     @Test func theReceiverTakesEachItemOnceAndInOrder() {
