@@ -107,7 +107,14 @@ final class WorkoutMirroring: @unchecked Sendable {
         return nil
     }
 
+    /// The most one `sendToRemoteWorkoutSession` carries (a choice: Apple documents no limit; the data is
+    /// for a workout's small updates, and a frame must stay well under the link's limit).
+    static let maximumDataBytes = 65_536
+
     func send(_ data: Data, from session: HKWorkoutSession, completion: @escaping (Bool, (any Error)?) -> Void) {
+        guard data.count <= Self.maximumDataBytes else {
+            return completion(false, HKError(.errorDataSizeExceeded, message: "\(data.count) bytes, more than \(Self.maximumDataBytes)"))
+        }
         guard let id = session.mirrorID, let entry = entries[id], !entry.stopped else {
             return completion(false, HKError(.errorInvalidArgument, message: "sendToRemoteWorkoutSession(data:completion:): the session has no remote session"))
         }

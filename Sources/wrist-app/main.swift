@@ -10,7 +10,8 @@
 // mirrors it to the phone and sends it `w-1`…`w-N` (one every 0.1 s) with `sendToRemoteWorkoutSession`;
 // it notes in Documents/mirror.log each completion (`sent w-I ok|failed CODE`), each datum the phone
 // sends (`data TEXT`) and each state (`state RAW`); when the session ends (the phone ends its mirror) it
-// finishes the workout — one save — and notes `saved UUID`.
+// finishes the workout — one save — and notes `saved UUID`. It also tries to send 70,000 bytes at once
+// (`oversize failed 13`: more than a mirrored session carries).
 // Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
 // than WKExtensionDelegate).
@@ -76,6 +77,10 @@ final class MirroredWorkout: NSObject, HKWorkoutSessionDelegate, @unchecked Send
         builder.beginCollection(withStart: Date()) { _, _ in }
         session.startMirroringToCompanionDevice { success, error in
             note(success ? "mirroring ok" : "mirroring failed \((error as? HKError)?.code.rawValue ?? -1)", in: "mirror.log")
+        }
+        // More than a mirrored session carries: refused at once, nothing sent.
+        session.sendToRemoteWorkoutSession(data: Data(count: 70_000)) { success, error in
+            note("oversize " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), in: "mirror.log")
         }
         send(1)
     }

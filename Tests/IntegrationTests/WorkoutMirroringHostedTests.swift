@@ -49,6 +49,7 @@ import Testing
         #expect(Self.texts(phone, "state").last == "3", "\(phone)")
         #expect(Self.texts(watch, "state") == ["2", "3"], "\(watch)")
         #expect(watch.contains("mirroring ok"))
+        #expect(watch.contains("oversize failed 13"), "errorDataSizeExceeded, nothing sent")
         let fromWatch = (1...count).map { "w-\($0)" }
         let fromPhone = (1...count).map { "p-\($0)" }
         // The phone sends from two threads (answers from its delegate, ticks from its main queue): each
