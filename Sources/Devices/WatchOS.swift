@@ -256,13 +256,10 @@ package final class WatchOS: DeviceOperatingSystem {
             case .userInfo, .complicationUserInfo, .applicationContext, .fileBegin:
                 if launch == nil { launch = (AppLaunch.watchConnectivityReason, "the phone sent the watch app content (\(frame.type))") }
             case .workout:
-                // HealthKit's startWatchApp (`startWatchApp`), or RunWay's stand-in for it (`startWorkout`):
-                // the phone starts a workout for the watch app. Anything else on
-                // this channel (a stop, a sync) is for a running app's session, and launches nothing.
-                guard let event = try? PropertyListCodec.decodeDictionary(frame.payload),
-                    ["startWorkout", "startWatchApp"].contains(event["kind"]?.stringValue ?? "")
-                else {
-                    logger.info("os.workout-ignored", ["why": "not a startWorkout: the watch app is not running"])
+                // HealthKit's startWatchApp: the phone starts a workout for the watch app. Anything else on
+                // this channel (a mirrored session's traffic) is for a running app, and launches nothing.
+                guard let event = try? PropertyListCodec.decodeDictionary(frame.payload), event["kind"]?.stringValue == "startWatchApp" else {
+                    logger.info("os.workout-ignored", ["why": "not a startWatchApp: the watch app is not running"])
                     continue
                 }
                 guard frame.payload.count <= Self.maximumWorkoutEventBytes else {
@@ -281,7 +278,7 @@ package final class WatchOS: DeviceOperatingSystem {
         }
         if let workout {
             launchInBackground(
-                reasonKey: AppLaunch.workoutReason, reason: "the phone started a workout (\(workout.event["runId"]?.stringValue ?? "?"))",
+                reasonKey: AppLaunch.workoutReason, reason: "the phone started a workout (startWatchApp)",
                 environment: [AppLaunch.workoutVariable: AppLaunch.hex(workout.payload)])
         } else if let launch {
             launchInBackground(reasonKey: launch.key, reason: launch.reason)

@@ -22,6 +22,9 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     public override init() {
         fixed = nil
         super.init()
+        // On a device already running: its mirroring service listens from now on (a watch app answers
+        // a mirror whose primary went with an earlier run of it).
+        if DeviceHost.current != nil { _ = WorkoutMirroring.shared() }
     }
 
     /// A store over `service` on the calling thread: for unit tests of an app without a device.
@@ -131,7 +134,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         AppLaunch.reportWorkout(running: running)
     }
 
-    // MARK: - Workouts across the pair (not simulated yet)
+    // MARK: - Workouts across the pair
 
     /// The phone starts the watch app for a workout: the system sends the configuration to the watch
     /// (a `workout` frame, not the app's traffic), whose OS launches or wakes the watch app and hands it
@@ -163,6 +166,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// `startWatchApp(with:completion:)`, as Swift's concurrency imports it.
+    open func startWatchApp(toHandle workoutConfiguration: HKWorkoutConfiguration) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            startWatchApp(with: workoutConfiguration) { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
     /// The workout event's kind for `startWatchApp(with:completion:)` (for WatchKit, in this package).
     package static let startWatchAppKind = "startWatchApp"
 
@@ -175,8 +187,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         return configuration
     }
 
-    /// Called with the phone's mirror of a watch's session. Mirroring is not simulated: never called.
-    open var workoutSessionMirroringStartHandler: ((HKWorkoutSession) -> Void)?
+    /// Called, on the device's thread, with the phone's mirror of a session the watch started mirroring
+    /// (`startMirroringToCompanionDevice`). Set it early: a mirror made before it is set is handed to it
+    /// when it is.
+    open var workoutSessionMirroringStartHandler: ((HKWorkoutSession) -> Void)? {
+        didSet {
+            guard workoutSessionMirroringStartHandler != nil, fixed == nil, let mirroring = WorkoutMirroring.shared() else { return }
+            mirroring.onDevice { mirroring.handlerSet(on: self) }
+        }
+    }
 
     /// The session that was running when the app died (killed, jetsammed), kept by the device's OS:
     /// running again from its start, its builder collecting since then (the samples collected before

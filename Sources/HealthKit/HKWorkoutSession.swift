@@ -11,8 +11,16 @@ public enum HKWorkoutSessionState: Int, Sendable {
     case stopped = 6
 }
 
+/// Whether a session runs the workout (the watch's) or mirrors one (the phone's, from
+/// `workoutSessionMirroringStartHandler`): HealthKit's `HKWorkoutSessionType`, Apple's raw values.
+public enum HKWorkoutSessionType: Int, Sendable {
+    case primary = 0
+    case mirrored = 1
+}
+
 /// Told of a session's state changes and failures (HealthKit's `HKWorkoutSessionDelegate`). The two
-/// remote-session calls are optional (mirroring is not simulated: they are never made).
+/// remote-session calls are optional: the data the remote session sent, in order, and the end of
+/// mirroring (`stopMirroringToCompanionDevice`, or the primary ended).
 public protocol HKWorkoutSessionDelegate: AnyObject {
     func workoutSession(
         _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date)
@@ -30,17 +38,33 @@ extension HKWorkoutSessionDelegate {
 /// live builder. State changes reach the delegate on the calling thread before the call returns.
 ///
 /// On the watch, from `startActivity` until `end()` (paused included), the session keeps the app
-/// running in the background: reachable to the phone, and kept alive by watch-os past its budget. Not
-/// simulated here: mirroring to the companion device and remote data fail with
-/// `errorHealthDataUnavailable` (docs/your-app.md).
+/// running in the background: reachable to the phone, and kept alive by watch-os past its budget.
+///
+/// Mirroring (`WorkoutMirroring`): the watch's primary session, once `startMirroringToCompanionDevice`
+/// is called, has a mirror on the phone (`.mirrored`, handed to `workoutSessionMirroringStartHandler`)
+/// whose state follows the primary's; each side sends data to the other (`sendToRemoteWorkoutSession`),
+/// delivered once and in order, across link cuts. A mirror's `pause()`, `resume()`, `stopActivity(with:)`
+/// and `end()` are carried out by the primary, and the mirror follows. Remote calls reach the delegate on
+/// the device's thread.
 open class HKWorkoutSession: NSObject, @unchecked Sendable {
     public let workoutConfiguration: HKWorkoutConfiguration
-    open weak var delegate: (any HKWorkoutSessionDelegate)?
+    /// Data that arrived before a delegate was set is handed to the first one.
+    open weak var delegate: (any HKWorkoutSessionDelegate)? {
+        didSet {
+            guard type == .mirrored, let mirroring = WorkoutMirroring.shared() else { return }
+            mirroring.onDevice { deliverHeldData() }
+        }
+    }
     open private(set) var state: HKWorkoutSessionState = .notStarted
+    /// `.primary`, or `.mirrored` for the phone's mirror of a watch's session.
+    open private(set) var type: HKWorkoutSessionType = .primary
     open private(set) var startDate: Date?
     open private(set) var endDate: Date?
     let healthStore: HKHealthStore
     private var builder: HKLiveWorkoutBuilder?
+    /// The mirrored session's id, shared by the primary and its mirror (nil: not mirrored).
+    var mirrorID: String?
+    private var heldData: [Data] = []
 
     public init(healthStore: HKHealthStore, configuration workoutConfiguration: HKWorkoutConfiguration) throws {
         self.healthStore = healthStore
@@ -64,6 +88,17 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         healthStore.workoutSession(running: true, recording: nil)
     }
 
+    /// The phone's mirror of the watch's session `id`, as its start announced it.
+    init(mirroring id: String, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, state: HKWorkoutSessionState, startDate: Date) {
+        self.healthStore = healthStore
+        workoutConfiguration = configuration
+        super.init()
+        type = .mirrored
+        mirrorID = id
+        self.state = state
+        self.startDate = startDate
+    }
+
     /// The session's builder: the same one each call.
     open func associatedWorkoutBuilder() -> HKLiveWorkoutBuilder {
         if let builder { return builder }
@@ -74,7 +109,7 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
 
     /// Running from `date` (now: nil).
     open func startActivity(with date: Date?) {
-        guard state == .notStarted || state == .prepared else { return }
+        guard type == .primary, state == .notStarted || state == .prepared else { return }
         startDate = date ?? healthStore.deviceNow
         healthStore.workoutSession(
             running: true,
@@ -85,27 +120,31 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     }
 
     open func prepare() {
-        guard state == .notStarted else { return }
+        guard type == .primary, state == .notStarted else { return }
         move(to: .prepared, at: healthStore.deviceNow)
     }
 
     open func pause() {
+        if type == .mirrored { return forward("pause") }
         guard state == .running else { return }
         move(to: .paused, at: healthStore.deviceNow)
     }
 
     open func resume() {
+        if type == .mirrored { return forward("resume") }
         guard state == .paused else { return }
         move(to: .running, at: healthStore.deviceNow)
     }
 
     open func stopActivity(with date: Date?) {
+        if type == .mirrored { return forward("stop") }
         guard state == .running || state == .paused else { return }
         move(to: .stopped, at: date ?? healthStore.deviceNow)
     }
 
     /// Ends the session (from any state but ended).
     open func end() {
+        if type == .mirrored { return forward("end") }
         guard state != .ended else { return }
         let now = healthStore.deviceNow
         endDate = now
@@ -121,19 +160,99 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         state = next
         builder?.sessionChanged(to: next, from: previous, at: date)
         delegate?.workoutSession(self, didChangeTo: next, from: previous, date: date)
+        if mirrorID != nil, let mirroring = WorkoutMirroring.shared() {
+            mirroring.onDevice { mirroring.primaryMoved(self, to: next, from: previous, at: date) }
+        }
     }
 
-    // MARK: - Mirroring (not simulated yet)
+    /// A mirror's control, for the primary to carry out.
+    private func forward(_ command: String) {
+        guard let mirroring = WorkoutMirroring.shared() else { return }
+        mirroring.onDevice { mirroring.control(self, command) }
+    }
 
+    // MARK: - Mirroring
+
+    /// Mirrors this (the watch's, primary) session to the phone: the phone's app gets its mirror through
+    /// `workoutSessionMirroringStartHandler` now, or when the link returns (or its app next links).
+    /// Fails with `errorInvalidArgument` on the phone, for a mirror or an ended session;
+    /// `errorHealthDataUnavailable` without a paired phone or a device.
     open func startMirroringToCompanionDevice(completion: @escaping (Bool, (any Error)?) -> Void) {
-        completion(false, HKError.notSimulated("startMirroringToCompanionDevice(completion:)"))
+        guard let mirroring = WorkoutMirroring.shared() else { return completion(false, HKHealthStore.unavailable()) }
+        let error = mirroring.onDevice { mirroring.startMirroring(self) }
+        completion(error == nil, error)
     }
 
+    /// Ends the mirror: the phone's delegate hears `didDisconnectFromRemoteDeviceWithError(nil)` once
+    /// what was sent before has arrived. Ending the primary does the same.
     open func stopMirroringToCompanionDevice(completion: @escaping (Bool, (any Error)?) -> Void) {
-        completion(false, HKError.notSimulated("stopMirroringToCompanionDevice(completion:)"))
+        guard let mirroring = WorkoutMirroring.shared() else { return completion(false, HKHealthStore.unavailable()) }
+        let error = mirroring.onDevice { mirroring.stopMirroring(self) }
+        completion(error == nil, error)
     }
 
+    /// Sends `data` to the remote session (either way). Delivered once, in order; sent while the link is
+    /// down, it is delivered when it returns. `completion` runs, on the device's thread, once the remote
+    /// side has it. Fails with `errorInvalidArgument` when the session has no remote session (not
+    /// mirrored, or mirroring stopped).
     open func sendToRemoteWorkoutSession(data: Data, completion: @escaping (Bool, (any Error)?) -> Void) {
-        completion(false, HKError.notSimulated("sendToRemoteWorkoutSession(data:completion:)"))
+        guard let mirroring = WorkoutMirroring.shared() else { return completion(false, HKHealthStore.unavailable()) }
+        mirroring.onDevice { mirroring.send(data, from: self, completion: completion) }
+    }
+
+    /// `startMirroringToCompanionDevice(completion:)`, as Swift's concurrency imports it.
+    open func startMirroringToCompanionDevice() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            startMirroringToCompanionDevice { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    /// `stopMirroringToCompanionDevice(completion:)`, as Swift's concurrency imports it.
+    open func stopMirroringToCompanionDevice() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            stopMirroringToCompanionDevice { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    /// `sendToRemoteWorkoutSession(data:completion:)`, as Swift's concurrency imports it: returns once the
+    /// remote session has the data (`true`), throws HealthKit's error otherwise.
+    @discardableResult
+    open func sendToRemoteWorkoutSession(data: Data) async throws -> Bool {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+            sendToRemoteWorkoutSession(data: data) { success, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: success) }
+            }
+        }
+    }
+
+    // MARK: - What the remote session did (on the device's thread)
+
+    /// The primary moved (`from` as the primary saw it; the mirror says what it showed before).
+    func remoteMoved(to next: HKWorkoutSessionState, at date: Date) {
+        guard type == .mirrored, next != state else { return }
+        let before = state
+        state = next
+        if next == .ended { endDate = date }
+        delegate?.workoutSession(self, didChangeTo: next, from: before, date: date)
+    }
+
+    func remoteData(_ data: Data) {
+        guard let delegate else { return heldData.append(data) }
+        delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: [data])
+    }
+
+    func remoteDisconnected(_ error: (any Error)? = nil) {
+        delegate?.workoutSession(self, didDisconnectFromRemoteDeviceWithError: error)
+    }
+
+    private func deliverHeldData() {
+        guard let delegate, !heldData.isEmpty else { return }
+        let held = heldData
+        heldData = []
+        delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: held)
     }
 }

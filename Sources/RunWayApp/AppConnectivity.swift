@@ -146,7 +146,7 @@ package final class AppConnectivity {
 /// received userInfo is taken in batches in the app's own store (one transaction a batch, committed
 /// before the session acknowledges anything). Only saving flights (phone) and recording runs (watch)
 /// differ between them.
-package class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSessionWorkoutDelegate {
+package class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate {
     package let app: AppConnectivity
     /// Files: kept when they arrive, sent again when a transfer fails for want of space.
     package var files: AppFiles?
@@ -154,8 +154,6 @@ package class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSession
     /// Which app this is (it signs its message replies).
     let appRole: String
     var onActivation: ((WCSessionActivationState, (any Error)?) -> Void)?
-    /// Workout traffic from the counterpart (a phone-led run's mirroring).
-    var onWorkoutEvent: ((UserInfo) -> Void)?
     /// The batch transaction is open.
     private var inBatch = false
 
@@ -219,8 +217,6 @@ package class RunWaySessionDelegate: NSObject, WCSessionBatchDelegate, WCSession
     package func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         transfer.isComplication ? app.recordComplication(userInfo, transfer: transfer) : app.recordUserInfo(userInfo, transfer: transfer)
     }
-
-    package func session(_ session: WCSession, didReceiveWorkoutEvent event: UserInfo) { onWorkoutEvent?(event) }
 
     package func sessionReachabilityDidChange(_ session: WCSession) {}
     package func sessionWatchStateDidChange(_ session: WCSession) {}

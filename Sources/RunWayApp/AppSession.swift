@@ -31,10 +31,6 @@ final class AppSession {
         wc.sendMessage(typed: message, replyExpected: replyExpected, completion: completion)
     }
 
-    @discardableResult
-    func sendWorkoutEvent(_ event: UserInfo) -> Bool { wc.sendWorkoutEvent(event) }
-    /// The watch's workout session runs (a run in progress) or ended.
-
     // MARK: - Versions (RunWay 1.4: each side says its version)
 
     var appVersion: String { wc.localAppVersion }

@@ -1,4 +1,5 @@
 import Control
+import HealthKit
 import JSONText
 import Posix
 import Storage
@@ -11,6 +12,11 @@ import RunWayDomain
 /// soon as the request does not fail: `assumedStarted`. It never hears whether the watch started its
 /// session (#44). Here the watch answers (`workoutStarted` / `workoutFailed`), and the phone reports what
 /// it assumed next to what happened: `confirmed`, `failed`, or `unconfirmed` after a time-out.
+///
+/// Through HealthKit, as a real app does it: `HKHealthStore.startWatchApp(with:)` wakes the watch app,
+/// which mirrors a workout session to the phone (`workoutSessionMirroringStartHandler`); RunWay's workout
+/// events (`startWorkout`, `stopWorkout`, `workoutSync` one way, the answers the other) are that mirrored
+/// session's data (`sendToRemoteWorkoutSession`): in order, and delivered when the link returns.
 final class PhoneRunController {
     enum MirroringState: String {
         case notRequested, requested, confirmed, failed, unconfirmed
@@ -41,6 +47,10 @@ final class PhoneRunController {
     var onMirroringChange: (JSONValue) -> Void = { _ in }
     /// Counts `startWatchApp(toHandle:)` calls (shown in status: it is called whatever the watch's state).
     private(set) var startWatchAppCalls = 0
+    let healthStore = HKHealthStore()
+    /// The watch's session as the phone mirrors it: the way RunWay's workout events go.
+    private(set) var mirror: HKWorkoutSession?
+    private let mirrorEvents = MirrorEvents()
 
     init(runs: RunCommands, session: AppSession, loop: EventLoop, logger: Logger, confirmTimeoutMilliseconds: UInt64) {
         self.runs = runs
@@ -57,6 +67,9 @@ final class PhoneRunController {
         runs.onStarted = { [unowned self] run in self.requestMirroring(run) }
         runs.mirroring = { [unowned self] in self.runs.run == nil ? nil : self.mirroring?.reply }
         runs.nothingToStop = "no run in progress on the phone; nothing saved"
+        mirrorEvents.onEvent = { [unowned self] event in self.workoutEvent(event) }
+        mirrorEvents.onDisconnect = { [unowned self] session in if self.mirror === session { self.mirror = nil } }
+        healthStore.workoutSessionMirroringStartHandler = { [unowned self] session in self.mirrorStarted(session) }
     }
 
     var appleWatch: AppleWatchRow {
@@ -83,18 +96,17 @@ final class PhoneRunController {
         state.assumedStarted = true
         state.state = .requested
         mirroring = state
-        var event: UserInfo = [
-            "kind": .string("startWorkout"), "runId": .string(run.id), "mode": .string(run.target.mode == .heartRate ? "heart-rate" : "pace"),
-        ]
-        switch run.target.mode {
-        case .pace: event["targetPace"] = .real(run.target.paceSecondsPerKm)
-        case .heartRate: event["zoneLow"] = .real(run.target.low); event["zoneHigh"] = .real(run.target.high)
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        configuration.locationType = .outdoor
+        var outcome = "ok"
+        healthStore.startWatchApp(with: configuration) { success, error in
+            if !success { outcome = (error as? HKError).map { "\($0.code)" } ?? "failed" }
         }
-        let sent = session.sendWorkoutEvent(event)
         logger.notice(
             "run.start-watch-app",
             [
-                "runId": run.id, "accepted": true, "startWorkoutSent": sent,
+                "runId": run.id, "accepted": true, "startWatchApp": outcome,
                 "watchAppActive": session.isReachable,
             ])
         let runID = run.id
@@ -107,14 +119,63 @@ final class PhoneRunController {
         }
     }
 
+    /// `startWorkout` for the run the phone leads (its target), sent to the watch's mirrored session.
+    private func startEvent(_ run: LiveRun) -> UserInfo {
+        var event: UserInfo = [
+            "kind": .string("startWorkout"), "runId": .string(run.id), "mode": .string(run.target.mode == .heartRate ? "heart-rate" : "pace"),
+        ]
+        switch run.target.mode {
+        case .pace: event["targetPace"] = .real(run.target.paceSecondsPerKm)
+        case .heartRate: event["zoneLow"] = .real(run.target.low); event["zoneHigh"] = .real(run.target.high)
+        }
+        return event
+    }
+
+    /// Sends a workout event to the watch as the mirrored session's data; false with no mirror.
+    @discardableResult
+    private func sendToWatch(_ event: UserInfo) -> Bool {
+        guard let mirror else { return false }
+        mirror.sendToRemoteWorkoutSession(data: Data(PropertyListCodec.encode(event))) { [logger] success, error in
+            if !success {
+                logger.warning("run.workout-event-not-sent", ["kind": event["kind"]?.stringValue ?? "?", "error": "\(error.map { "\($0)" } ?? "?")"])
+            }
+        }
+        return true
+    }
+
+    /// The watch mirrors a session to the phone (`workoutSessionMirroringStartHandler`): the one it
+    /// prepared for the phone's start — the phone names its run (`startWorkout`) — or one it ran already
+    /// (after a restart of either app), to which the phone says which run it leads (`workoutSync`).
+    private func mirrorStarted(_ session: HKWorkoutSession) {
+        mirror = session
+        session.delegate = mirrorEvents
+        if let current = mirroring, current.state == .requested || current.state == .unconfirmed, let run = runs.run, run.id == current.runID {
+            sendToWatch(startEvent(run))
+            logger.info("run.mirror-started", ["runId": run.id, "sent": "startWorkout"])
+        } else {
+            var event: UserInfo = ["kind": .string("workoutSync")]
+            if let run = runs.run { event["runId"] = .string(run.id) }
+            sendToWatch(event)
+            logger.info("run.mirror-started", ["runId": runs.run?.id ?? "none", "sent": "workoutSync"])
+        }
+    }
+
     func workoutEvent(_ event: UserInfo) {
         let runID = event["runId"]?.stringValue ?? ""
+        // A phone restarted during its run knows nothing of its mirroring; the watch, mirroring the run
+        // to it again, says it runs it (`workoutStarted` answering the `workoutSync`): the watch records
+        // it, and saves it to Health (E.8).
+        if mirroring == nil, runs.run?.id == runID, event["kind"]?.stringValue == "workoutStarted" {
+            mirroring = Mirroring(runID: runID, requested: true, assumedStarted: false, state: .requested)
+            logger.notice("run.mirroring-found", ["runId": runID])
+        }
         guard var current = mirroring, current.runID == runID, runs.run?.id == runID else {
             logger.info("run.workout-event-ignored", ["kind": event["kind"]?.stringValue ?? "?", "runId": runID])
             return
         }
         switch event["kind"]?.stringValue {
         case "workoutStarted":
+            guard current.state != .confirmed else { return }
             current.state = .confirmed
             current.confirmedAt = event["at"]?.doubleValue
             logger.notice("run.mirroring-confirmed", ["runId": runID])
@@ -136,13 +197,14 @@ final class PhoneRunController {
         onMirroringChange(.object(fields))
     }
 
-    /// After the phone saved its run: the watch ends its session without transferring anything. With the
-    /// link down, the `stopWorkout` is not sent (workout traffic is never queued); the watch ends the run
-    /// when the link returns, at the `workoutSync` (`reachabilityChanged`).
+    /// After the phone saved its run: the watch ends its session without transferring anything. The
+    /// `stopWorkout` is the mirrored session's data: with the link down it is delivered when it returns.
+    /// A phone restarted during the run has no mirroring state, but the watch mirrored the run to it
+    /// again: the stop goes to that mirror too.
     func finished(_ run: LiveRun) {
-        if mirroring?.requested == true {
-            let sent = session.sendWorkoutEvent(["kind": .string("stopWorkout"), "runId": .string(run.id)])
-            logger.info("run.stop-workout", ["runId": run.id, "sent": sent])
+        if mirroring?.requested == true || mirror != nil {
+            let sent = sendToWatch(["kind": .string("stopWorkout"), "runId": .string(run.id)])
+            logger.info("run.stop-workout", ["runId": run.id, "sent": sent, "linked": session.isReachable])
         }
         // resetWorkout(): the origin becomes nil, isRunning false.
         mirroring = nil
@@ -154,14 +216,15 @@ final class PhoneRunController {
 
     /// Each time the watch becomes reachable (the link is back, or the watch app came to the
     /// foreground), the phone says which run it leads — its run in progress, or none — in a
-    /// `workoutSync`: a watch still running a phone-led run the phone no longer has (its `stopWorkout`
-    /// was lost with the link, or the phone restarted) ends it. One frame per return, not a stream (#52).
+    /// `workoutSync` to the mirrored session, if there is one: a watch still running a phone-led run the
+    /// phone no longer has ends it. One item per return, not a stream (#52). A phone that restarted has
+    /// no mirror: it says so when the watch mirrors its run again (`mirrorStarted`).
     func reachabilityChanged(_ reachable: Bool) {
         defer { wasReachable = reachable }
         guard reachable, !wasReachable else { return }
         var event: UserInfo = ["kind": .string("workoutSync")]
         if let run = runs.run { event["runId"] = .string(run.id) }
-        let sent = session.sendWorkoutEvent(event)
+        let sent = sendToWatch(event)
         logger.info("run.workout-sync", ["runId": runs.run?.id ?? "none", "sent": sent])
     }
 }
@@ -207,11 +270,28 @@ extension RunWayPhoneApp {
             self.viewModel.didCommit()
             controller.finished(run)
         }
-        service.onWorkoutEvent = { [unowned controller] event in controller.workoutEvent(event) }
         service.onReachabilityChange = { [unowned self, unowned controller] in controller.reachabilityChanged(self.session.isReachable) }
         controller.onMirroringChange = { [unowned self] event in
             for client in self.control.attachedClients { client.sendEvent(event) }
         }
         return controller
+    }
+}
+
+/// The mirrored session's delegate on the phone: the watch's workout events, decoded.
+private final class MirrorEvents: HKWorkoutSessionDelegate {
+    var onEvent: (UserInfo) -> Void = { _ in }
+    var onDisconnect: (HKWorkoutSession) -> Void = { _ in }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {}
+    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) {}
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+        for datum in data {
+            guard let event = try? PropertyListCodec.decodeDictionary(Array(datum)), event["kind"]?.stringValue != nil else { continue }
+            onEvent(event)
+        }
+    }
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
+        onDisconnect(workoutSession)
     }
 }

@@ -1,5 +1,6 @@
 import HealthKit
 import Posix
+import PropertyLists
 
 /// Which device saves a run to Health (APP_SPEC E.8, #28).
 package enum HealthSaveRule: String, CaseIterable, Sendable {
@@ -16,6 +17,11 @@ package enum HealthSaveRule: String, CaseIterable, Sendable {
 /// `HKWorkout` to the device's Health store. The workout carries the run's id as
 /// `HKMetadataKeyExternalUUID`, which names the workout: a finish repeated after a crash (saved, then
 /// killed before the run was forgotten) is still one workout.
+///
+/// The runs the phone leads are mirrored to it (HealthKit's mirroring): the phone's `startWatchApp`
+/// makes the watch prepare a session and mirror it (`mirrorForPhone`), the phone names its run in data
+/// sent to that session, and RunWay's workout events go both ways as the mirrored session's data
+/// (`sendToPhone`, `onPhoneEvent`).
 final class RunHealth {
     private let store = HKHealthStore()
     private let logger: Logger
@@ -23,6 +29,16 @@ final class RunHealth {
     private var builder: HKLiveWorkoutBuilder?
     private var runID: String?
     private var samplesAdded = 0
+    /// A session prepared for the run the phone is about to name.
+    private var prepared: (session: HKWorkoutSession, builder: HKLiveWorkoutBuilder)?
+    /// The session mirrored to the phone, whose data carries RunWay's workout events.
+    private(set) var mirrored: HKWorkoutSession?
+    private let events = PhoneEvents()
+    /// A workout event the phone sent (`startWorkout`, `stopWorkout`, `workoutSync`).
+    var onPhoneEvent: (UserInfo) -> Void {
+        get { events.handler }
+        set { events.handler = newValue }
+    }
 
     init(logger: Logger) {
         self.logger = logger
@@ -35,14 +51,25 @@ final class RunHealth {
         }
     }
 
-    /// The run began, or was found again at launch: its session starts at the run's start.
-    func began(_ run: LiveRun) {
+    private static var running: HKWorkoutConfiguration {
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = .running
         configuration.locationType = .outdoor
-        guard let session = try? HKWorkoutSession(healthStore: store, configuration: configuration) else { return }
+        return configuration
+    }
+
+    private func makeSession(_ configuration: HKWorkoutConfiguration) -> (session: HKWorkoutSession, builder: HKLiveWorkoutBuilder)? {
+        guard let session = try? HKWorkoutSession(healthStore: store, configuration: configuration) else { return nil }
         let builder = session.associatedWorkoutBuilder()
         builder.dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
+        return (session, builder)
+    }
+
+    /// The run began, or was found again at launch: its session starts at the run's start — the one
+    /// prepared for the phone's start if there is one. A run the phone leads is mirrored to it.
+    func began(_ run: LiveRun) {
+        guard let (session, builder) = prepared ?? makeSession(Self.running) else { return }
+        prepared = nil
         let start = Date(timeIntervalSince1970: run.startedAt)
         builder.beginCollection(withStart: start) { _, _ in }
         session.startActivity(with: start)
@@ -50,7 +77,57 @@ final class RunHealth {
         self.builder = builder
         runID = run.id
         samplesAdded = 0
+        if run.startOrigin == .remote { mirror(session) }
         collect(run)
+    }
+
+    // MARK: - Mirroring to the phone
+
+    /// The phone started the watch app for a workout (`handle(_ workoutConfiguration:)`): the session it
+    /// will hear from is mirrored to it — the one running (a run in progress), else a new one, prepared
+    /// for the run the phone names next.
+    func mirrorForPhone(_ configuration: HKWorkoutConfiguration) {
+        if let session { return mirror(session) }
+        if prepared == nil {
+            prepared = makeSession(configuration)
+            prepared?.session.prepare()
+        }
+        if let prepared { mirror(prepared.session) }
+    }
+
+    private func mirror(_ session: HKWorkoutSession) {
+        session.delegate = events
+        session.startMirroringToCompanionDevice { [logger] success, error in
+            if !success { logger.warning("health.mirroring-failed", ["error": "\(error.map { "\($0)" } ?? "?")"]) }
+        }
+        mirrored = session
+    }
+
+    /// Sends a workout event to the phone as the mirrored session's data: in order, and delivered when
+    /// the link returns if it is down. False when no session is mirrored.
+    @discardableResult
+    func sendToPhone(_ event: UserInfo) -> Bool {
+        guard let mirrored, mirrored.state != .ended else { return false }
+        mirrored.sendToRemoteWorkoutSession(data: Data(PropertyListCodec.encode(event))) { [logger] success, error in
+            if !success { logger.warning("workout.event-not-sent", ["kind": event["kind"]?.stringValue ?? "?", "error": "\(error.map { "\($0)" } ?? "?")"]) }
+        }
+        return true
+    }
+
+    /// The phone no longer needs the session (it was the watch's own run, answered busy).
+    func stopMirroring() {
+        guard let mirrored, mirrored.state != .ended else { return }
+        mirrored.stopMirroringToCompanionDevice { _, _ in }
+        self.mirrored = nil
+    }
+
+    /// The prepared session is not needed (the start was refused): it ends unsaved.
+    func discardPrepared() {
+        guard let prepared else { return }
+        prepared.session.end()
+        prepared.builder.discardWorkout()
+        if mirrored === prepared.session { mirrored = nil }
+        self.prepared = nil
     }
 
     /// At launch: the session the device's OS kept running while the app died, recovered
@@ -80,6 +157,8 @@ final class RunHealth {
         self.builder = builder
         runID = run.id
         samplesAdded = 0
+        // The phone's mirror of it went with the app: mirrored again, the phone says which run it leads.
+        if run.startOrigin == .remote { mirror(recovered) }
         collect(run)
         logger.notice("health.session-recovered", ["runId": run.id, "samples": run.samples.count])
     }
@@ -117,6 +196,7 @@ final class RunHealth {
         collect(run)
         guard let session, let builder else { throw HKError(.errorHealthDataUnavailable, message: "no workout session") }
         session.end()
+        if mirrored === session { mirrored = nil }
         // A replayed run's samples run past the device's now: the workout ends at its last sample then.
         let last = run.startedAt + Double(run.samples.last?.time ?? 0)
         builder.endCollection(withEnd: Date(timeIntervalSince1970: max(end, last))) { _, _ in }
@@ -138,6 +218,7 @@ final class RunHealth {
     func discard() {
         guard let session, let builder else { return }
         session.end()
+        if mirrored === session { mirrored = nil }
         builder.discardWorkout()
         self.session = nil
         self.builder = nil
@@ -157,6 +238,20 @@ final class RunHealth {
             } else {
                 logger.notice("health.run-saved", ["runId": flight.id, "uuid": workout.uuid.uuidString, "rule": "legacy"])
             }
+        }
+    }
+}
+
+/// The mirrored session's delegate: the phone's workout events, decoded.
+private final class PhoneEvents: HKWorkoutSessionDelegate {
+    var handler: (UserInfo) -> Void = { _ in }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {}
+    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) {}
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+        for datum in data {
+            guard let event = try? PropertyListCodec.decodeDictionary(Array(datum)), event["kind"]?.stringValue != nil else { continue }
+            handler(event)
         }
     }
 }

@@ -35,6 +35,8 @@ package final class RunWayWatchApp {
     var service: WatchConnectivityService!
     /// The live run (`runway watch run ...`) and how the watch answers a phone-led start (`WatchWorkout.swift`).
     var runs: RunCommands!
+    /// The runs' HealthKit workouts, and the session mirrored to the phone (`RunHealth`).
+    var health: RunHealth!
     var workoutStartFault = WorkoutStartFault.none
     private var generator = FlightGenerator()
 

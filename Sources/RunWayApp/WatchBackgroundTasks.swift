@@ -1,4 +1,5 @@
 import Foundation
+import HealthKit
 import Posix
 import WatchConnectivity
 import RunWayDomain
@@ -20,6 +21,9 @@ extension RunWayWatchApp: WKApplicationDelegate {
             completeWhenReceived(task)
         }
     }
+
+    /// The phone's `startWatchApp(with:)`: watch-os launched or woke the app for a workout.
+    package func handle(_ workoutConfiguration: HKWorkoutConfiguration) { startedByPhone(workoutConfiguration) }
 
     private func completeWhenReceived(_ task: WKWatchConnectivityRefreshBackgroundTask) {
         if app.deliveries > 0, !WCSession.default.hasContentPending {

@@ -1,4 +1,5 @@
 import Control
+import HealthKit
 import JSONText
 import Posix
 import PropertyLists
@@ -36,12 +37,13 @@ extension RunWayWatchApp {
         // background; one restored after a restart runs again (HealthKit's recoverActiveWorkoutSession). Its builder saves the workout when the
         // run ends (E.8, #28); a run forgotten otherwise (a replay the rules refused) ends it unsaved.
         let health = RunHealth(logger: logger)
+        self.health = health
         runs.onStarted = { run in health.began(run) }
         runs.onSamples = { run in health.collect(run) }
         runs.saveToHealth = { run, end in try health.finish(run, at: end) }
         runs.onRunningChanged = { running in if !running { health.discard() } }
+        health.onPhoneEvent = { [unowned self] event in self.workoutEvent(event) }
         health.recover(runs.run)
-        service.onWorkoutEvent = { [unowned self] event in self.workoutEvent(event) }
         if options.instrumentStream { scheduleInstrumentValues() }
     }
 
@@ -62,8 +64,19 @@ extension RunWayWatchApp {
         }
     }
 
-    /// `startWorkout {runId, mode, targetPace, zoneLow, zoneHigh}`, `stopWorkout {runId}` or
-    /// `workoutSync {runId?}` from the phone.
+    /// HealthKit's `startWatchApp(with:)` from the phone (WatchKit's `handle(_ workoutConfiguration:)`):
+    /// the watch mirrors a session to the phone — the run in progress, else one prepared for the run the
+    /// phone names next in a `startWorkout` (the mirrored session's data) — unless the fault `ignore`
+    /// makes it answer nothing at all.
+    func startedByPhone(_ configuration: HKWorkoutConfiguration) {
+        logger.notice("workout.start-watch-app", ["fault": workoutStartFault.rawValue, "runInProgress": runs.run?.id ?? "none"])
+        guard workoutStartFault != .ignore else { return }
+        health.mirrorForPhone(configuration)
+    }
+
+    /// The phone's workout events, the mirrored session's data: `startWorkout {runId, mode, targetPace,
+    /// zoneLow, zoneHigh}`, `stopWorkout {runId}` or `workoutSync {runId?}`. The answers
+    /// (`workoutStarted`, `workoutFailed`) go back the same way.
     func workoutEvent(_ event: UserInfo) {
         let runID = event["runId"]?.stringValue ?? ""
         switch event["kind"]?.stringValue {
@@ -72,16 +85,23 @@ extension RunWayWatchApp {
             switch workoutStartFault {
             case .ignore: return
             case .refuse:
-                session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("refused")])
+                health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("refused")])
+                health.discardPrepared()
                 return
             case .none: break
             }
             if let current = runs.run {
+                // The same start again (a second mirror of the same run): the same answer.
+                if current.startOrigin == .remote, current.id == runID {
+                    health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(current.startedAt)])
+                    return
+                }
                 // A phone leads one run at a time: a phone-led run other than the one it now starts is one
                 // whose stop was lost (a watch app in the background hears no `workoutSync`), so it ends.
                 // The watch's own run keeps it busy.
-                guard current.startOrigin == .remote, current.id != runID else {
-                    session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
+                guard current.startOrigin == .remote else {
+                    health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
+                    health.stopMirroring()
                     return
                 }
                 logger.notice("workout.reconciled", ["runId": current.id, "phoneRun": runID, "action": "ended"])
@@ -101,10 +121,11 @@ extension RunWayWatchApp {
                 request[Target.zoneHigh] = event["zoneHigh"]?.doubleValue
                 guard FlightLimits.isFlightID(runID) else { throw ControlError.invalid("the run id is not an upper-case UUID") }
                 try runs.start(try request.validated(on: .watch), origin: .remote, id: runID)
-                session.sendWorkoutEvent(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(context.deviceNow())])
+                health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(context.deviceNow())])
             } catch {
                 logger.warning("workout.start-failed", ["runId": runID, "error": "\(error)"])
-                session.sendWorkoutEvent(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("\(error)")])
+                health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("\(error)")])
+                health.discardPrepared()
             }
         case "stopWorkout":
             do {
@@ -113,10 +134,15 @@ extension RunWayWatchApp {
                 logger.warning("workout.stop-failed", ["runId": runID, "error": "\(error)"])
             }
         case "workoutSync":
-            // The phone is reachable again and says which run it leads (none: no runId). A phone-led run
-            // it no longer has ended while the link was down: the stop was lost, so it ends here. The
-            // watch's own runs are never the phone's to end.
-            guard let run = runs.run, run.startOrigin == .remote, run.id != runID else { return }
+            // The phone says which run it leads (none: no runId): when the link returned, or when it got a
+            // mirror of a run after a restart. A phone-led run it no longer has ended while the link was
+            // down or the phone was away: it ends here. The watch's own runs are never the phone's to end.
+            guard let run = runs.run, run.startOrigin == .remote else { return }
+            guard run.id != runID else {
+                // The phone leads it still (perhaps restarted, knowing nothing of it): the watch runs it.
+                health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(run.startedAt)])
+                return
+            }
             logger.notice("workout.reconciled", ["runId": run.id, "phoneRun": runID.isEmpty ? "none" : runID, "action": "ended"])
             do {
                 _ = try runs.end(id: run.id)

@@ -8,7 +8,7 @@ import PropertyLists
 // Not in Apple's WatchConnectivity, and not needed to use the session: Apple's API alone works (the
 // source-compatibility test compiles an iOS delegate unchanged). They exist for the hot path — typed
 // values instead of `[String: Any]`, a batch of received transfers in one transaction of the app's —
-// and for what the simulator shows beyond Apple's API (the counterpart's app version, workout traffic).
+// and for what the simulator shows beyond Apple's API (the counterpart's app version).
 // Any app may use them; RunWay's does. `docs/protocol.md` lists them.
 
 /// What an app did with a received transfer (the batch delegate's answer).
@@ -76,12 +76,6 @@ extension WCSessionBatchDelegate {
         self.session(session, didReceive: file)
         return .accepted
     }
-}
-
-/// Workout traffic: the simulator's stand-in for HealthKit's `startWatchApp(with:)` and a mirrored
-/// workout session's messages (`docs/runs.md`). Not queued, not retried.
-public protocol WCSessionWorkoutDelegate: WCSessionDelegate {
-    func session(_ session: WCSession, didReceiveWorkoutEvent event: [String: PropertyListValue])
 }
 
 extension WCSession {
@@ -196,12 +190,6 @@ extension WCSession {
             guard !session.localAppActive else { return }
             try session.setLocalAppState(installed: session.localAppInstalled, active: true)
         }
-    }
-
-    /// Sends a workout event to the counterpart; false if the link is down (nothing is queued).
-    @discardableResult
-    public func sendWorkoutEvent(_ event: [String: PropertyListValue]) -> Bool {
-        onDevice(false) { $0.sendWorkoutEvent(event) }
     }
 
     /// The device's id (for records of where a flight came from).

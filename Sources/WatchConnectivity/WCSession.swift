@@ -95,10 +95,11 @@ open class WCSession: NSObject, @unchecked Sendable {
                 linksObserved = true
                 host.onLinkEstablished.append { [weak self] _ in self?.stateMayHaveChanged() }
             }
-            host.session.onWorkoutEvent = { [unowned self, unowned host] event in
-                // HealthKit's startWatchApp is the system's, for WatchKit's delegate, not the session's.
+            host.session.onWorkoutEvent = { [unowned host] event in
+                // Workout traffic is the system's (HealthKit's startWatchApp for WatchKit's delegate, its
+                // mirrored sessions), never the app's session's: what no handler takes is dropped.
                 if host.systemWorkoutHandlers.contains(where: { $0(event) }) { return }
-                (self.delegate as? any WCSessionWorkoutDelegate)?.session(self, didReceiveWorkoutEvent: event)
+                host.logger.info("link.workout-unclaimed", ["kind": event["kind"]?.stringValue ?? "?"])
             }
             // A launch for the phone's workout (watch-os, HealthKit's startWatchApp): the event, once the
             // session has linked — the app answers the phone on the link — and before anything the phone

@@ -11,7 +11,13 @@
 // itself in Documents/launches.log, before it touches its session, as an app's start-up code does.
 // --start-watch-app starts the watch app for a running workout (HealthKit's `startWatchApp(with:)`) once
 // activated, again every 0.1 s until the system accepts it (at most 100 times), each answer a line of
-// Documents/workout.log: `ok`, or `failed CODE`.
+// Documents/workout.log: `ok`, or `failed CODE`. --mirror=N takes the watch's mirrored workout session
+// (`workoutSessionMirroringStartHandler`): it notes in Documents/mirror.log the mirror (`mirrored TYPE
+// STATE`), each state it follows (`state RAW`), each datum (`data TEXT`) — answering `w-I` with `p-I`
+// (`sendToRemoteWorkoutSession`, `sent p-I ok|failed CODE`) — and after `w-N` ends the workout from the
+// phone (the mirror's `end()`); `disconnected` when mirroring ends. --mirror-tick=MS: besides, while
+// the mirror runs, sends `t-1`, `t-2`… every MS milliseconds (`tick t-I` when sent, `sent t-I ok` once the
+// watch has it).
 import Foundation
 import Glibc
 import HealthKit
@@ -91,6 +97,62 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
     func sessionDidDeactivate(_ session: WCSession) { session.activate() }
 }
 
+/// The phone's side of the watch's mirrored workout.
+final class MirrorManager: NSObject, HKWorkoutSessionDelegate, @unchecked Sendable {
+    let count: Int
+    let tickMilliseconds: Int?
+    var session: HKWorkoutSession?
+    var ended = false
+
+    init(count: Int, tickMilliseconds: Int?) {
+        self.count = count
+        self.tickMilliseconds = tickMilliseconds
+    }
+
+    func take(_ mirrored: HKWorkoutSession) {
+        appendDurably("mirrored \(mirrored.type.rawValue) \(mirrored.state.rawValue)", to: "mirror.log")
+        session = mirrored
+        mirrored.delegate = self
+        if tickMilliseconds != nil { DispatchQueue.main.async { self.tick(1) } }
+    }
+
+    func tick(_ index: Int) {
+        guard let tickMilliseconds, let session, !ended else { return }
+        let text = "t-\(index)"
+        appendDurably("tick \(text)", to: "mirror.log")
+        session.sendToRemoteWorkoutSession(data: Data(text.utf8)) { success, error in
+            appendDurably("sent \(text) " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), to: "mirror.log")
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(tickMilliseconds)) { self.tick(index + 1) }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {
+        appendDurably("state \(toState.rawValue)", to: "mirror.log")
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) { appendDurably("failed", to: "mirror.log") }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+        for datum in data {
+            let text = String(decoding: datum, as: UTF8.self)
+            appendDurably("data \(text)", to: "mirror.log")
+            guard text.hasPrefix("w-") else { continue }
+            let answer = "p-" + text.dropFirst(2)
+            workoutSession.sendToRemoteWorkoutSession(data: Data(answer.utf8)) { success, error in
+                appendDurably("sent \(answer) " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), to: "mirror.log")
+            }
+            if text == "w-\(count)" {
+                ended = true
+                workoutSession.end()
+            }
+        }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
+        appendDurably("disconnected", to: "mirror.log")
+    }
+}
+
 // Before the session: where Foundation puts Documents must already be the app's container.
 appendDurably("\(getpid()) \(ProcessInfo.processInfo.environment["RUNWAY_LAUNCH_MODE"] ?? "by hand")", to: "launches.log")
 
@@ -100,6 +162,14 @@ let manager = ProbeSessionManager(
     saveOnScreen: arguments.contains("--save-on-screen"))
 _ = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
     MainActor.assumeIsolated { manager.screenAppeared() }
+}
+let tick = arguments.first { $0.hasPrefix("--mirror-tick=") }.flatMap { Int($0.dropFirst("--mirror-tick=".count)) }
+let mirror = arguments.first { $0.hasPrefix("--mirror=") }.flatMap { Int($0.dropFirst("--mirror=".count)) }.map {
+    MirrorManager(count: $0, tickMilliseconds: tick)
+}
+if let mirror {
+    // Set at launch, before anything can arrive: HealthKit's advice.
+    manager.healthStore.workoutSessionMirroringStartHandler = { session in mirror.take(session) }
 }
 if WCSession.isSupported() {
     WCSession.default.delegate = manager

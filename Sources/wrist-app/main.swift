@@ -6,6 +6,12 @@
 // Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); each userInfo's
 // `id` in Documents/received.log, before its callback returns; each refresh in Documents/refresh.log; each
 // workout the phone starts (`handle(_ workoutConfiguration:)`) as `handle workout ACTIVITY LOCATION`.
+// --mirror=N: for that workout it runs an `HKWorkoutSession` with its builder, as a workout app does,
+// mirrors it to the phone and sends it `w-1`…`w-N` (one every 0.1 s) with `sendToRemoteWorkoutSession`;
+// it notes in Documents/mirror.log each completion (`sent w-I ok|failed CODE`), each datum the phone
+// sends (`data TEXT`) and each state (`state RAW`); when the session ends (the phone ends its mirror) it
+// finishes the workout — one save — and notes `saved UUID`. It also tries to send 70,000 bytes at once
+// (`oversize failed 13`: more than a mirrored session carries).
 // Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
 // than WKExtensionDelegate).
@@ -18,6 +24,7 @@ import WidgetKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let neverComplete = arguments.contains("--never-complete")
+let mirrorCount = arguments.first { $0.hasPrefix("--mirror=") }.flatMap { Int($0.dropFirst("--mirror=".count)) }
 let refreshAfter = arguments.firstIndex(of: "--schedule-refresh").flatMap { $0 + 1 < arguments.count ? Double(arguments[$0 + 1]) : nil }
 
 /// Appends a line to a file in Documents and makes it durable.
@@ -49,6 +56,62 @@ final class SessionManager: NSObject, WCSessionDelegate, @unchecked Sendable {
         note("context", in: "received.log")
     }
 }
+
+/// A workout the phone started, run and mirrored as a watchOS workout app does.
+final class MirroredWorkout: NSObject, HKWorkoutSessionDelegate, @unchecked Sendable {
+    let store = HKHealthStore()
+    let count: Int
+    var session: HKWorkoutSession?
+    var builder: HKLiveWorkoutBuilder?
+
+    init(count: Int) { self.count = count }
+
+    func start(_ configuration: HKWorkoutConfiguration) {
+        guard session == nil, let session = try? HKWorkoutSession(healthStore: store, configuration: configuration) else { return }
+        self.session = session
+        session.delegate = self
+        let builder = session.associatedWorkoutBuilder()
+        builder.dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
+        self.builder = builder
+        session.startActivity(with: Date())
+        builder.beginCollection(withStart: Date()) { _, _ in }
+        session.startMirroringToCompanionDevice { success, error in
+            note(success ? "mirroring ok" : "mirroring failed \((error as? HKError)?.code.rawValue ?? -1)", in: "mirror.log")
+        }
+        // More than a mirrored session carries: refused at once, nothing sent.
+        session.sendToRemoteWorkoutSession(data: Data(count: 70_000)) { success, error in
+            note("oversize " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), in: "mirror.log")
+        }
+        send(1)
+    }
+
+    func send(_ index: Int) {
+        guard index <= count, let session else { return }
+        let text = "w-\(index)"
+        session.sendToRemoteWorkoutSession(data: Data(text.utf8)) { success, error in
+            note("sent \(text) " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), in: "mirror.log")
+        }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { self.send(index + 1) }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {
+        note("state \(toState.rawValue)", in: "mirror.log")
+        guard toState == .ended, let builder else { return }
+        builder.endCollection(withEnd: date) { _, _ in
+            builder.finishWorkout { workout, error in
+                note(workout.map { "saved \($0.uuid.uuidString)" } ?? "save failed \(String(describing: error))", in: "mirror.log")
+            }
+        }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) { note("failed", in: "mirror.log") }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+        for datum in data { note("data " + String(decoding: datum, as: UTF8.self), in: "mirror.log") }
+    }
+}
+
+let workout = mirrorCount.map(MirroredWorkout.init)
 
 final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDelegate {
     /// WatchConnectivity tasks kept until the session has no content pending.
@@ -91,6 +154,7 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
 
     func handle(_ workoutConfiguration: HKWorkoutConfiguration) {
         note("handle workout \(workoutConfiguration.activityType.rawValue) \(workoutConfiguration.locationType.rawValue)", in: "lifecycle.log")
+        workout?.start(workoutConfiguration)
     }
 
     /// Apple's advice: keep the task until `hasContentPending` is false, then complete it.

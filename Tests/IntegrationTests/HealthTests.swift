@@ -119,4 +119,30 @@ extension SimulatedPair {
             #expect(try pair.healthUUIDs("watch") == [id])
         }
     }
+
+    /// The phone SIGKILLed during a phone-led run (E.8 across kills): relaunched, it recovers the run but
+    /// knows nothing of its mirroring; the watch mirrors the run to it again, the phone says it leads it
+    /// (`workoutSync`), the watch says it runs it, and the phone's stop ends it on the watch — saved once,
+    /// by the watch, not by the phone too.
+    @Test func aPhoneKilledDuringAPhoneLedRunStopsItAndItIsSavedOnce() throws {
+        try withRunningPair(tag: "hk5") { pair in
+            try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
+            let id = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
+            try pair.waitUntil("the phone sees the watch's confirmation", timeout: 5) { try pair.mirroringState() == "confirmed" }
+            let path = pair.root + "/hk5-batch.json"
+            try JSONValue.array(ScriptedRun.withAlerts(1).map { .array($0.map(JSONValue.number)) }).text.write(toFile: path, atomically: true, encoding: .utf8)
+            _ = try pair.phoneRun(["sample", "--json-file", path])
+            pair.killPhone()
+            try pair.startPhone()
+            try pair.waitUntil("the relaunched phone learns the watch runs its run", timeout: 15) { try pair.mirroringState() == "confirmed" }
+            #expect(try pair.watchRun(["status"])["runId"] == .string(id))
+            let stopped = try pair.stopPhoneRun()
+            #expect(stopped["saved"] == .string("saved") && stopped["id"] == .string(id))
+            pair.noteFinishedRun(id)
+            try pair.waitUntil("the watch ended the run") { try pair.watchRun(["status"])["state"] == .string("idle") }
+            try pair.expectDrainedAndClean(stored: 1)
+            #expect(try pair.healthUUIDs("watch") == [id])
+            #expect(try pair.healthUUIDs("phone") == [])
+        }
+    }
 }

@@ -3,10 +3,11 @@ import JSONText
 import PairTesting
 import Testing
 
-/// A phone-led run stopped while the link is down (issue 22, item 6). The `stopWorkout` is never queued,
-/// so it was lost with the link and the watch kept the run for good — refusing every later phone-led
-/// start ("busy") and its own. Now the two reconcile when the link returns: the phone's `workoutSync`
-/// names the run it leads (none), and the watch ends the one it no longer leads.
+/// A phone-led run stopped while the link is down (issue 22, item 6). The `stopWorkout` was never
+/// queued, so it was lost with the link and the watch kept the run for good — refusing every later
+/// phone-led start ("busy") and its own. Now it is the mirrored workout session's data (HealthKit's
+/// `sendToRemoteWorkoutSession`), delivered when the link returns; the phone's `workoutSync` on each
+/// return and the next start's rule cover a watch app that lost its session.
 @Suite(.serialized) struct MirroredStopTests {
     /// 0.4 km at 6:00, so the phone saves each run.
     static let samples: [[Double]] = [[60, 200, 360, 150], [120, 400, 360, 150]]
@@ -54,7 +55,8 @@ import Testing
             #expect(try watchRunState(pair) == ("running", again))
             try pair.stopPhoneRun()
             try pair.waitUntil("the watch ends the last run") { try watchRunState(pair).state == "idle" }
-            try waitForLogLine(pair, pair.watchLog, "event=workout.reconciled", "action=ended")
+            // The stops went as the mirrored session's data while the link was down, delivered when it returned.
+            try waitForLogLine(pair, pair.phoneLog, "event=run.stop-workout", "sent=true", "linked=false")
             try pair.expectDrainedAndClean(stored: 6)
         }
     }
@@ -103,6 +105,9 @@ extension MirroredStopTests {
             #expect(try watchRunState(pair) == ("running", second))
             #expect(try osStatus(pair)["launches"]?["workout"]?.intValue == 2)
             try waitForLogLine(pair, pair.watchLog, "event=workout.reconciled", "runId=\(first)", "phoneRun=\(second)", "action=ended")
+            // The stop the phone queued for the first run's mirror is not lost silently: the relaunched watch
+            // app has no such session, and the phone's HealthKit fails it with an error.
+            try waitForLogLine(pair, pair.phoneLog, "event=health.mirror-gone")
 
             // The watch's own run still keeps it busy.
             try pair.stopPhoneRun()

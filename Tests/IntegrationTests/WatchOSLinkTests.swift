@@ -132,7 +132,7 @@ import Testing
             #expect(status["appState"] == .string("background"), "launched in the background: \(status.text)")
             let watchRun = try pair.watchRun(["status"])
             #expect(watchRun["runId"] == .string(run) && watchRun["startOrigin"] == .string("remote"))
-            #expect(logText(pair.watchLog).contains("reason=\"the phone started a workout (\(run))\""))
+            #expect(logText(pair.watchLog).contains("reason=\"the phone started a workout (startWatchApp)\""))
 
             let path = pair.root + "/phone-batch.json"
             try #"[[60, 200, 360, 150], [120, 400, 360, 150]]"#.write(toFile: path, atomically: true, encoding: .utf8)

@@ -30,7 +30,22 @@ import WatchKit
         #expect((finished! as NSError).domain == HKError.errorDomain)
         var mirrored: Error?
         manager.session?.startMirroringToCompanionDevice { _, error in mirrored = error }
-        #expect((mirrored as? HKError)?.code == .errorHealthDataUnavailable, "mirroring is not simulated yet")
+        #expect((mirrored as? HKError)?.code == .errorHealthDataUnavailable, "no device: no companion to mirror to")
+        var sent: Bool?
+        manager.sendToPhone(Data("hello".utf8)) { sent = $0 }
+        #expect(sent == false)
+    }
+
+    /// The async forms fail as the completion forms do with no device.
+    @Test func theAsyncMirroringCallsThrowHealthKitsErrorWithNoDevice() async throws {
+        let manager = RunWorkoutManager()
+        try manager.startWorkout(at: Date(timeIntervalSince1970: 1_800_000_000))
+        await #expect(throws: HKError.self) { try await manager.mirrorToPhone() }
+        await #expect(throws: HKError.self) { try await manager.sendToPhone(Data([1])) }
+        let phone = PhoneWorkoutMirror()
+        await #expect(throws: HKError.self) { try await phone.startWatchWorkout() }
+        try await phone.send(Data([1]))
+        #expect(phone.mirrored == nil && phone.received.isEmpty)
     }
 
     /// The delegate's `handle(_ workoutConfiguration:)` starts the session (called here as watch-os's

@@ -74,6 +74,30 @@ final class RunWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkout
         lastError = error
     }
 
+    // MARK: - Mirroring to the phone (watchOS 10)
+
+    private(set) var fromPhone: [Data] = []
+
+    func mirrorToPhone() async throws {
+        try await session?.startMirroringToCompanionDevice()
+    }
+
+    func sendToPhone(_ data: Data) async throws {
+        _ = try await session?.sendToRemoteWorkoutSession(data: data)
+    }
+
+    func sendToPhone(_ data: Data, completion: @escaping (Bool) -> Void) {
+        session?.sendToRemoteWorkoutSession(data: data) { success, _ in completion(success) }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+        fromPhone += data
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: Error?) {
+        lastError = error
+    }
+
     // MARK: - HKLiveWorkoutBuilderDelegate
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
@@ -105,5 +129,49 @@ final class RunWorkoutAppDelegate: NSObject, WKApplicationDelegate {
     func handle(_ workoutConfiguration: HKWorkoutConfiguration) {
         started.append(workoutConfiguration.activityType)
         try? manager.startWorkout(at: Date())
+    }
+}
+
+/// The phone's side, as an iOS 17 app writes it: the handler set at launch takes the watch's mirrored
+/// session, the app starts the watch app for a workout, and sends and receives the session's data.
+final class PhoneWorkoutMirror: NSObject, HKWorkoutSessionDelegate, @unchecked Sendable {
+    let healthStore = HKHealthStore()
+    private(set) var mirrored: HKWorkoutSession?
+    private(set) var received: [Data] = []
+    private(set) var states: [HKWorkoutSessionState] = []
+
+    override init() {
+        super.init()
+        healthStore.workoutSessionMirroringStartHandler = { [weak self] mirroredSession in
+            guard let self else { return }
+            self.mirrored = mirroredSession
+            mirroredSession.delegate = self
+        }
+    }
+
+    func startWatchWorkout() async throws {
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        configuration.locationType = .outdoor
+        try await healthStore.startWatchApp(toHandle: configuration)
+    }
+
+    func send(_ data: Data) async throws {
+        guard let mirrored, mirrored.type == .mirrored else { return }
+        try await mirrored.sendToRemoteWorkoutSession(data: data)
+    }
+
+    func endFromPhone() { mirrored?.end() }
+
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date
+    ) {
+        states.append(toState)
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: Error) {}
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+        received += data
     }
 }
