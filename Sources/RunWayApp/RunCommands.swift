@@ -21,8 +21,12 @@ final class RunCommands {
     }
     /// A run began or ended (the watch's workout session runs while one is in progress).
     var onRunningChanged: (Bool) -> Void = { _ in }
-    /// Saves or queues the finished flight, inside the transaction that forgets the run, so it is saved
-    /// or queued exactly once whatever the moment of a crash; says in the reply what became of it.
+    /// Saves or queues the finished flight, inside the transaction that forgets the run; says in the
+    /// reply what became of it. On the phone the flight's save and the run's end are one commit. On the
+    /// watch they are two: the flight is queued in the session's store (its own file and commit), then
+    /// the app's transaction forgets the run. A crash between them (`run.after-queue`) leaves the run to
+    /// be stopped again and its flight queued twice, with the same id: at least once, stored once by the
+    /// phone's dedup by flight id (`HealthTests.aWatchKilledAfterTheQueueStoresTheRunOnce`).
     var finish: (Flight, LiveRun, inout RunStopReply) throws -> Void = { _, _, _ in }
     /// Saves the run's workout to Health, inside the transaction that forgets the run (a failure rolls
     /// it back): on a stop, and when the phone ends a run it led. Given the run and its end (device time).
@@ -157,6 +161,8 @@ final class RunCommands {
             try saveToHealth(current, end)
             CrashPoint.hit("run.after-health-save")
             try finish(flight, current, &reply)
+            // The watch's flight is committed to the outbox now; the run is forgotten only below.
+            CrashPoint.hit("run.after-queue")
             try store.clear()
         }
         run = nil

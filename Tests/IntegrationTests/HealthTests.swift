@@ -120,6 +120,37 @@ extension SimulatedPair {
         }
     }
 
+    /// Killed between the run stop's two commits (crash point `run.after-queue`: the flight is in the
+    /// session's outbox, the app's store still has the run): the relaunched watch finds the run, its
+    /// stop queues the flight again, with the same id — and the phone stores it once (issue 43: the
+    /// comment said "exactly once"; the truth is at least once, made once by the phone's dedup).
+    @Test func aWatchKilledAfterTheQueueStoresTheRunOnce() throws {
+        try withRunningPair(tag: "hk6") { pair in
+            pair.killWatch()
+            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": "run.after-queue"])
+            let id = try #require(try pair.watchRun(["start"])["runId"]?.stringValue)
+            let path = pair.root + "/hk6-batch.json"
+            try JSONValue.array(ScriptedRun.withAlerts(1).map { .array($0.map(JSONValue.number)) }).text.write(
+                toFile: path, atomically: true, encoding: .utf8)
+            _ = try pair.watchRun(["sample", "--json-file", path])
+            let crashed = try runTool(["watch", "run", "stop", "--home", pair.watchHome, "--json"])
+            #expect(crashed.status != 0)
+            let watch = try #require(pair.watch)
+            try #require(watch.waitForExit(timeout: 30), "run.after-queue was never reached")
+            #expect(try String(contentsOfFile: watch.logPath, encoding: .utf8).contains("crash point run.after-queue reached"))
+            try pair.startWatch()
+            func acknowledged() throws -> Int? { try pair.status("watch")["outbox"]?["lastAcknowledgedTransfer"]?.intValue }
+            try pair.waitUntil("the flight queued before the crash is delivered") { try acknowledged() == 1 }
+            #expect(try pair.watchRun(["status"])["runId"] == .string(id), "the run was not forgotten")
+            #expect(try pair.watchRun(["stop"])["id"] == .string(id))
+            try pair.waitUntil("the same flight, queued again, is delivered") { try acknowledged() == 2 }
+            pair.noteRecorded([id])
+            pair.noteFinishedRun(id)
+            try pair.expectDrainedAndClean(stored: 1)
+            #expect(try pair.healthUUIDs("watch") == [id])
+        }
+    }
+
     /// The phone SIGKILLed during a phone-led run (E.8 across kills): relaunched, it recovers the run but
     /// knows nothing of its mirroring; the watch mirrors the run to it again, the phone says it leads it
     /// (`workoutSync`), the watch says it runs it, and the phone's stop ends it on the watch — saved once,
