@@ -59,20 +59,7 @@ extension Session {
 
     /// The quarantined transfers, oldest first, at most `limit`.
     package func quarantined(limit: Int) throws -> [QuarantinedTransfer] {
-        let query = try database.statement(
-            """
-            SELECT id, peer_device_id, seq, payload, reason, quarantined_at FROM cx_quarantine ORDER BY id LIMIT ?
-            """)
-        defer { query.reset() }
-        try query.bind(limit, at: 1)
-        var result: [QuarantinedTransfer] = []
-        while try query.step() {
-            result.append(
-                QuarantinedTransfer(
-                    id: query.int64(at: 0), peerDeviceID: query.string(at: 1), seq: query.int64(at: 2),
-                    payload: query.blob(at: 3), reason: query.string(at: 4), quarantinedAt: query.double(at: 5)))
-        }
-        return result
+        try SessionStoreReader(database: database).quarantined(limit: limit)
     }
 
     /// Removes one quarantined transfer (`id`), or all of them (nil); returns how many went.

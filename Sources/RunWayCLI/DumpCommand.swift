@@ -34,16 +34,9 @@ enum DumpCommand {
         func payload(_ bytes: [UInt8]) -> JSONValue {
             (try? PropertyListCodec.decodeDictionary(bytes)).map(\.json) ?? .object(["undecodable": .string(Base64.encode(bytes))])
         }
-        func rows(_ sql: String, _ body: (Statement) -> JSONValue) throws -> [JSONValue] {
-            let query = try database.prepare(sql)
-            try query.bind(limit, at: 1)
-            var result: [JSONValue] = []
-            while try query.step() { result.append(body(query)) }
-            return result
-        }
-        let acked = try database.scalarInt("SELECT acked_seq FROM cx_outbox_state")
-        let outbox = try rows("SELECT seq, payload FROM cx_outbox WHERE seq > \(acked) ORDER BY seq LIMIT ?") {
-            .object(["transferId": .integer($0.int64(at: 0)), "userInfo": payload($0.blob(at: 1))])
+        let session = SessionStoreReader(database: database)
+        let outbox = try session.outstandingEntries(.userInfo, limit: limit).map { entry -> JSONValue in
+            .object(["transferId": .integer(entry.seq), "userInfo": payload(entry.payload)])
         }
         // The userInfo the RunWay app took that were not flights are in the app's own store.
         var received: [JSONValue] = []
@@ -59,14 +52,14 @@ enum DumpCommand {
                     .object(["transferId": .integer(query.int64(at: 0)), "from": .string(query.string(at: 1)), "userInfo": payload(query.blob(at: 2))]))
             }
         }
-        let quarantine = try rows("SELECT id, seq, reason, payload FROM cx_quarantine ORDER BY id LIMIT ?") {
+        let quarantine = try session.quarantined(limit: limit).map { entry -> JSONValue in
             .object([
-                "id": .integer($0.int64(at: 0)), "transferId": .integer($0.int64(at: 1)), "reason": .string($0.string(at: 2)),
-                "userInfo": payload($0.blob(at: 3)),
+                "id": .integer(entry.id), "transferId": .integer(entry.seq), "reason": .string(entry.reason),
+                "userInfo": payload(entry.payload),
             ])
         }
-        let contexts = try rows("SELECT direction, version, payload FROM cx_context ORDER BY direction LIMIT ?") {
-            .object(["direction": .string($0.string(at: 0)), "version": .integer($0.int64(at: 1)), "context": payload($0.blob(at: 2))])
+        let contexts = try session.contexts().map { entry -> JSONValue in
+            .object(["direction": .string(entry.direction.rawValue), "version": .integer(entry.context.version), "context": payload(entry.context.payload)])
         }
         if parsed.has("json") {
             Output.out(

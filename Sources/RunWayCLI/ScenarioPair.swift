@@ -150,14 +150,14 @@ final class ScenarioPair {
 
     // MARK: - What the stores hold
 
-    /// Transfers still queued (userInfo and files) in both devices' WatchConnectivity stores.
+    /// Transfers still queued, in every lane (userInfo, complication, files), in both devices'
+    /// WatchConnectivity stores — counted by the session's own code (`SessionStoreReader`).
     func outstanding() throws -> Int {
         var total = 0
         for home in [phone, watch] where Filesystem.kind(of: home.storePath) == .regular {
             let database = try Database(path: home.storePath)
             defer { database.close() }
-            total += Int(try database.scalarInt("SELECT count(*) FROM cx_outbox WHERE seq > (SELECT acked_seq FROM cx_outbox_state)"))
-            total += Int(try database.scalarInt("SELECT count(*) FROM cx_file_outbox WHERE seq > (SELECT acked_seq FROM cx_file_outbox_state)"))
+            total += try SessionStoreReader(database: database).outstandingTransfers()
         }
         return total
     }

@@ -1,0 +1,54 @@
+import Storage
+
+/// A device's session store read from outside its session — the CLI's `dump`, the scenario runner's
+/// `expect outstanding` — through the tables' own owners (`Outbox` per lane, the quarantine, the
+/// contexts), never raw SQL in another module: what a lane holds is counted one way, by the code that
+/// writes it, for every lane (issue 43: the scenario's own count forgot the complication lane and
+/// counted cancelled transfers). Reads only; opened as any reader is (docs/guarantees.md, the reader rule).
+package struct SessionStoreReader {
+    private let database: Database
+
+    package init(database: Database) {
+        self.database = database
+    }
+
+    /// Transfers `lane` still holds for the counterpart: queued, not acknowledged, not cancelled.
+    package func outstanding(_ lane: TransferLane) throws -> Int {
+        try Outbox(database: database, lane: lane).count()
+    }
+
+    /// Every lane's outstanding transfers.
+    package func outstandingTransfers() throws -> Int {
+        try TransferLane.allCases.reduce(0) { try $0 + outstanding($1) }
+    }
+
+    /// The first `limit` outstanding entries of `lane`, oldest first.
+    package func outstandingEntries(_ lane: TransferLane, limit: Int) throws -> [OutboxEntry] {
+        try Outbox(database: database, lane: lane).first(limit)
+    }
+
+    /// The quarantined transfers, oldest first, at most `limit`.
+    package func quarantined(limit: Int) throws -> [QuarantinedTransfer] {
+        let query = try database.statement(
+            """
+            SELECT id, peer_device_id, seq, payload, reason, quarantined_at FROM cx_quarantine ORDER BY id LIMIT ?
+            """)
+        defer { query.reset() }
+        try query.bind(limit, at: 1)
+        var result: [QuarantinedTransfer] = []
+        while try query.step() {
+            result.append(
+                QuarantinedTransfer(
+                    id: query.int64(at: 0), peerDeviceID: query.string(at: 1), seq: query.int64(at: 2),
+                    payload: query.blob(at: 3), reason: query.string(at: 4), quarantinedAt: query.double(at: 5)))
+        }
+        return result
+    }
+
+    /// The application context sent, and the one received, where there is one.
+    package func contexts() throws -> [(direction: SessionStore.ContextDirection, context: SessionStore.StoredContext)] {
+        try [SessionStore.ContextDirection.received, .sent].compactMap { direction in
+            try SessionStore.context(database, direction).map { (direction, $0) }
+        }
+    }
+}
