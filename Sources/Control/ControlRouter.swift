@@ -20,24 +20,26 @@ package final class ControlRouter {
         self.server = server
     }
 
-    /// Registers the handler of `name`, which must be a command of the catalogue this server answers and
+    /// Registers the handler of `command` — by its declaration in the catalogue, never by a string: a
+    /// misspelt command does not compile. It must be one this server answers and
     /// not registered yet: either mistake stops the daemon at start-up, where it is made (issue 43:
     /// `context-set` was registered twice and the last silently won). A layer that takes a command over
     /// says so with `replace`.
-    package func on(_ name: String, _ handler: @escaping Handler) {
-        if let problem = registrationProblem(name, replacing: false) { preconditionFailure(problem) }
-        handlers[name] = handler
+    package func on(_ command: ControlCommandSpec, _ handler: @escaping Handler) {
+        if let problem = registrationProblem(command, replacing: false) { preconditionFailure(problem) }
+        handlers[command.name] = handler
     }
 
     /// Takes over `name`, registered before: the phone app's own `context-set`, which adds its language
     /// to the context the session's sets. A command nothing registered is a programming error.
-    package func replace(_ name: String, _ handler: @escaping Handler) {
-        if let problem = registrationProblem(name, replacing: true) { preconditionFailure(problem) }
-        handlers[name] = handler
+    package func replace(_ command: ControlCommandSpec, _ handler: @escaping Handler) {
+        if let problem = registrationProblem(command, replacing: true) { preconditionFailure(problem) }
+        handlers[command.name] = handler
     }
 
-    /// Why registering (or replacing) `name` now would be a programming error, if it would.
-    package func registrationProblem(_ name: String, replacing: Bool) -> String? {
+    /// Why registering (or replacing) `command` now would be a programming error, if it would.
+    package func registrationProblem(_ command: ControlCommandSpec, replacing: Bool) -> String? {
+        let name = command.name
         guard ControlCommands.spec(name)?.servers.contains(server) == true else { return "\(name) is not a \(server.rawValue) command in ControlCommands" }
         if replacing, handlers[name] == nil { return "\(name) is not registered on the \(server.rawValue): nothing to replace" }
         if !replacing, handlers[name] != nil { return "\(name) is registered twice on the \(server.rawValue): use replace(_:_:) to take a command over" }

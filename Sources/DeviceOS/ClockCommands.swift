@@ -11,18 +11,18 @@ struct ClockCommands {
     var onChange: () throws -> [NotificationItem]? = { nil }
 
     func register(on router: ControlRouter) {
-        router.on("clock-show") { _, connection in
+        router.on(ControlCommands.clockShow) { _, connection in
             connection.reply(ClockReply(clock.reading))
         }
-        router.on("clock-set") { request, connection in
+        router.on(ControlCommands.clockSet) { request, connection in
             let at = request[ControlCommands.ClockSet.at]
             try change(request, connection) { try clock.set(at, frozen: request[ControlCommands.ClockSet.frozen]) }
         }
-        router.on("clock-advance") { request, connection in
+        router.on(ControlCommands.clockAdvance) { request, connection in
             let seconds = request[ControlCommands.ClockAdvance.seconds]
             try change(request, connection) { try clock.advance(by: seconds) }
         }
-        router.on("clock-reset") { request, connection in
+        router.on(ControlCommands.clockReset) { request, connection in
             try change(request, connection) { try clock.reset() }
         }
     }

@@ -122,17 +122,17 @@ package final class SystemServices {
             return delivered
         }
         clockCommands.register(on: router)
-        router.on("health") { [unowned self] _, connection in
+        router.on(ControlCommands.health) { [unowned self] _, connection in
             connection.reply(HealthReply(workouts: try health.workouts()))
         }
         guard notifications else { return }
-        router.on("notifications") { [unowned self] _, connection in
+        router.on(ControlCommands.notifications) { [unowned self] _, connection in
             connection.reply(
                 NotificationsReply(
                     pendingLimit: Int64(UserNotificationCenter.pendingLimit), pending: try center.pending().map(\.item),
                     delivered: try center.delivered().map(\.item)))
         }
-        router.on("notification-add") { [unowned self] request, connection in
+        router.on(ControlCommands.notificationAdd) { [unowned self] request, connection in
             connection.reply(try addCommand(request))
         }
     }

@@ -22,7 +22,7 @@ final class EventCommands {
     }
 
     func register(on router: ControlRouter) {
-        router.on("events") { [unowned self] request, connection in try events(request, connection) }
+        router.on(ControlCommands.events) { [unowned self] request, connection in try events(request, connection) }
     }
 
     private func events(_ request: ControlRequest, _ connection: ControlConnection) throws {

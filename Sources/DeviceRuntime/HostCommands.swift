@@ -19,14 +19,14 @@ extension DeviceHost {
         SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).register(on: router)
         events.register(on: router)
         system?.register(on: router, notifications: true)
-        router.on("status") { [unowned self] _, connection in connection.reply(try status()) }
-        router.on("inbox-space-limit") { [unowned self] request, connection in
+        router.on(ControlCommands.status) { [unowned self] _, connection in connection.reply(try status()) }
+        router.on(ControlCommands.inboxSpaceLimit) { [unowned self] request, connection in
             let bytes = request[ControlCommands.InboxSpaceLimit.bytes]
             session.fileSpaceLimit = bytes == 0 ? nil : Int64(bytes)
             logger.warning("fault.inbox-space-limit", ["bytes": bytes])
             connection.reply(InboxSpaceLimitReply(bytes: Int64(bytes)))
         }
-        router.on("store-limit") { [unowned self] request, connection in
+        router.on(ControlCommands.storeLimit) { [unowned self] request, connection in
             let pages = request[ControlCommands.StoreLimit.pages]
             try StoreLimit.apply(pages, to: [database] + faultableStores, logger: logger)
             connection.reply(StoreLimitReply(pages: Int64(pages)))
@@ -34,16 +34,16 @@ extension DeviceHost {
         if configuration.role == .phone { registerWatchCommands(on: router) }
         registerReceiveHold(on: router)
         if configuration.role == .watch {
-            router.on("link") { [unowned self] request, connection in connection.reply(try link(request)) }
+            router.on(ControlCommands.link) { [unowned self] request, connection in connection.reply(try link(request)) }
             linkConditions?.register(on: router)
-            router.on("app") { [unowned self] request, connection in connection.reply(try appState(request)) }
-            router.on("complication") { [unowned self] request, connection in
+            router.on(ControlCommands.app) { [unowned self] request, connection in connection.reply(try appState(request)) }
+            router.on(ControlCommands.complication) { [unowned self] request, connection in
                 let enabled = request[ControlCommands.Complication.state] == "on"
                 try session.setComplicationEnabled(enabled)
                 logger.notice("complication.\(enabled ? "on" : "off")", ["by": "runway watch complication"])
                 connection.reply(ComplicationReply(complicationEnabled: enabled))
             }
-            router.on("fail-next") { [unowned self] request, connection in connection.reply(try failNext(request)) }
+            router.on(ControlCommands.failNext) { [unowned self] request, connection in connection.reply(try failNext(request)) }
         }
         return router
     }

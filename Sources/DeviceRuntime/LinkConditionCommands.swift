@@ -45,8 +45,8 @@ package final class LinkConditionsKeeper {
     /// `link-show`, `link-set` and `link-schedule`; `refusal` says why this process may not change the
     /// conditions now (watch-os once it has launched the app: the app holds the link).
     package func register(on router: ControlRouter, refusal: @escaping () -> ControlError? = { nil }) {
-        router.on("link-show") { [unowned self] _, connection in connection.reply(reply()) }
-        router.on("link-set") { [unowned self] request, connection in
+        router.on(ControlCommands.linkShow) { [unowned self] _, connection in connection.reply(reply()) }
+        router.on(ControlCommands.linkSet) { [unowned self] request, connection in
             if let refused = refusal() { throw refused }
             let change = LinkConditionsChange(
                 latencyMilliseconds: request[ControlCommands.LinkSet.latency], jitterMilliseconds: request[ControlCommands.LinkSet.jitter],
@@ -60,7 +60,7 @@ package final class LinkConditionsKeeper {
             apply(conditions, by: "runway link set")
             connection.reply(reply())
         }
-        router.on("link-schedule") { [unowned self] request, connection in
+        router.on(ControlCommands.linkSchedule) { [unowned self] request, connection in
             if let refused = refusal() { throw refused }
             let steps = try LinkSchedule.parse(steps: request[ControlCommands.LinkScheduleArguments.steps])
             if let player = schedule { stop(player, reason: "a new schedule") }

@@ -17,12 +17,12 @@ struct SessionCommands {
 
     /// Registers these commands (the catalogue marks which need an activated session).
     func register(on router: ControlRouter) {
-        router.on("transfer-userinfo") { request, connection in
+        router.on(ControlCommands.transferUserInfo) { request, connection in
             let transfer = try session.transferUserInfo(try Self.payload(request))
             connection.reply(TransferUserInfoReply(transferId: transfer.seq))
         }
         if session.role == .phone {
-            router.on("transfer-complication") { request, connection in
+            router.on(ControlCommands.transferComplication) { request, connection in
                 let transfer = try session.transferCurrentComplicationUserInfo(try Self.payload(request))
                 connection.reply(
                     TransferComplicationReply(
@@ -30,18 +30,18 @@ struct SessionCommands {
                         remainingComplicationUserInfoTransfers: Int64(try session.remainingComplicationUserInfoTransfers())))
             }
         }
-        router.on("transfer-file") { request, connection in try transferFile(request, connection) }
-        router.on("context-set") { request, connection in
+        router.on(ControlCommands.transferFile) { request, connection in try transferFile(request, connection) }
+        router.on(ControlCommands.contextSet) { request, connection in
             let version = try session.updateApplicationContext(try Self.payload(request))
             connection.reply(ContextSetReply(version: version))
         }
-        router.on("context-get") { request, connection in
+        router.on(ControlCommands.contextGet) { request, connection in
             connection.reply(
                 ContextGetReply(
                     applicationContext: session.applicationContext.mapValues(\.json),
                     receivedApplicationContext: session.receivedApplicationContext.mapValues(\.json)))
         }
-        router.on("message") { request, connection in
+        router.on(ControlCommands.message) { request, connection in
             let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
             let replyExpected = request[ControlCommands.Message.replyExpected]
             session.sendMessage(try Self.payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
@@ -52,7 +52,7 @@ struct SessionCommands {
                 }
             }
         }
-        router.on("message-data") { request, connection in
+        router.on(ControlCommands.messageData) { request, connection in
             let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
             let replyExpected = request[ControlCommands.Message.replyExpected]
             // The router checked the base64.
@@ -65,7 +65,7 @@ struct SessionCommands {
                 }
             }
         }
-        router.on("transfers") { request, connection in
+        router.on(ControlCommands.transfers) { request, connection in
             let limit = request[ControlCommands.Transfers.limit]
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
             connection.reply(
@@ -83,7 +83,7 @@ struct SessionCommands {
                             transferId: finished.seq, replayed: finished.replayed, error: finished.error.map { "\($0.code.rawValue) \($0.name)" })
                     }))
         }
-        router.on("cancel") { request, connection in
+        router.on(ControlCommands.cancel) { request, connection in
             let id = request[ControlCommands.Cancel.transferId]
             switch try session.cancelUserInfoTransferTelling(seq: Int64(id)) {
             case .cancelled: connection.reply(CancelReply(cancelled: Int64(id)))
@@ -98,14 +98,14 @@ struct SessionCommands {
                 throw ControlError("no transfer \(id) on this device: it never made one with that id", exitStatus: 2, reason: "unknown")
             }
         }
-        router.on("quarantine") { request, connection in
+        router.on(ControlCommands.quarantine) { request, connection in
             let limit = request[ControlCommands.Quarantine.limit]
             connection.reply(
                 QuarantineReply(
                     quarantined: Int64(try session.quarantinedCount()), receivedMessages: Int64(session.receivedMessageCount),
                     transfers: try session.quarantined(limit: limit).map(\.reply)))
         }
-        router.on("quarantine-remove") { request, connection in
+        router.on(ControlCommands.quarantineRemove) { request, connection in
             let id = request[ControlCommands.QuarantineRemove.id]
             guard id != nil || request[ControlCommands.QuarantineRemove.all] else {
                 throw ControlError.invalid("say which quarantined transfer to remove (an id), or all")

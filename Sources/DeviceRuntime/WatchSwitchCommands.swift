@@ -9,7 +9,7 @@ extension DeviceHost {
     /// `switch-watch`, on the phone's app process (phone-os answers
     /// `switch-watch` itself while the app is not running: `PhoneOS.switchWatch`).
     func registerWatchCommands(on router: ControlRouter) {
-        router.on("switch-watch") { [unowned self] request, connection in
+        router.on(ControlCommands.switchWatch) { [unowned self] request, connection in
             let outcome: WatchSwitchOutcome
             do {
                 outcome = try session.switchWatch(to: request[ControlCommands.SwitchWatch.watch])
@@ -26,7 +26,7 @@ extension DeviceHost {
     /// switch then has something to deliver); the watch holds what the phone answers (the switch's
     /// acknowledgements and its closing error then arrive in one read).
     func registerReceiveHold(on router: ControlRouter) {
-        router.on("receive-hold") { [unowned self] request, connection in
+        router.on(ControlCommands.receiveHold) { [unowned self] request, connection in
             let held = request[ControlCommands.ReceiveHold.state] == "on"
             session.holdReceiving(held)
             logger.warning("fault.receive-hold", ["held": held])

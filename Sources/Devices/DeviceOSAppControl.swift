@@ -12,15 +12,15 @@ extension DeviceOperatingSystem {
         let router = ControlRouter(server: home.role == .phone ? .phoneOS : .watchOS)
         registerServices(on: router)
         registerDeviceCommands(on: router)
-        router.on("os-status") { [unowned self] _, connection in connection.reply(status()) }
-        router.on("os-jetsam") { [unowned self] _, connection in
+        router.on(ControlCommands.osStatus) { [unowned self] _, connection in connection.reply(status()) }
+        router.on(ControlCommands.osJetsam) { [unowned self] _, connection in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
             jetsams += 1
             logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
             endApp(SIGKILL)
             connection.reply(status())
         }
-        router.on("app") { [unowned self] request, connection in
+        router.on(ControlCommands.app) { [unowned self] request, connection in
             let action = request[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction]
             if try handleDeviceAppAction(action, request) { return connection.reply(status()) }
             // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.

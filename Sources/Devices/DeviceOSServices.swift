@@ -45,15 +45,15 @@ extension DeviceOperatingSystem {
         guard let system else { return }
         system.onClockChanged.append { [unowned self] reading in self.tellApps(clock: reading) }
         system.register(on: router, notifications: true)
-        router.on("os-attach-app") { [unowned self] _, connection in
+        router.on(ControlCommands.osAttachApp) { [unowned self] _, connection in
             try connection.attach()
             connection.reply(Self.clockEvent(system.clock.reading))
             // The app's state now: an `app open|close` made while it was starting counts.
             connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
         }
-        router.on("status") { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
+        router.on(ControlCommands.status) { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
         // HealthKit's store, on both devices: the running app's `HKHealthStore` saves through these.
-        router.on("os-health-save") { request, connection in
+        router.on(ControlCommands.osHealthSave) { request, connection in
             guard let json = request[ControlCommands.OSHealth.workout], let workout = try? JSONValueDecoder().decode(HealthWorkoutItem.self, from: json)
             else { throw ControlError.invalid("os-health-save needs a workout {uuid, activityType, startDate, endDate, duration, metadata}") }
             do {
@@ -62,10 +62,10 @@ extension DeviceOperatingSystem {
                 throw ControlError.invalid(error.description)
             }
         }
-        router.on("os-health-session") { _, connection in
+        router.on(ControlCommands.osHealthSession) { _, connection in
             connection.reply(HealthSessionReply(session: try system.activeWorkoutSession()))
         }
-        router.on("os-health-session-set") { request, connection in
+        router.on(ControlCommands.osHealthSessionSet) { request, connection in
             var session: HealthSessionItem?
             if let json = request[ControlCommands.OSHealth.session] {
                 guard let decoded = try? JSONValueDecoder().decode(HealthSessionItem.self, from: json) else {
@@ -80,13 +80,13 @@ extension DeviceOperatingSystem {
             }
             connection.reply(HealthSessionReply(session: session))
         }
-        router.on("os-health-authorize") { request, connection in
+        router.on(ControlCommands.osHealthAuthorize) { request, connection in
             let share = (request[ControlCommands.OSHealth.share]?.arrayValue ?? []).compactMap(\.stringValue)
             let read = (request[ControlCommands.OSHealth.read]?.arrayValue ?? []).compactMap(\.stringValue)
             try system.authorizeHealth(share: share, read: read)
             connection.reply(HealthSaveReply(inserted: true))
         }
-        router.on("os-notifications-replace") { [unowned self] request, connection in
+        router.on(ControlCommands.osNotificationsReplace) { [unowned self] request, connection in
             let remove = (request[ControlCommands.OSNotifications.remove]?.arrayValue ?? []).compactMap(\.stringValue)
             let add = try (request[ControlCommands.OSNotifications.add]?.arrayValue ?? []).map(Self.request)
             do {
@@ -97,7 +97,7 @@ extension DeviceOperatingSystem {
             }
             logger.debug("os.notifications-replaced", ["removed": remove.count, "added": add.count])
         }
-        router.on("os-notifications-remove-delivered") { request, connection in
+        router.on(ControlCommands.osNotificationsRemoveDelivered) { request, connection in
             let ids = request[ControlCommands.OSNotifications.ids]?.arrayValue.map { $0.compactMap(\.stringValue) }
             try system.removeDelivered(ids)
             connection.reply(RemoveDeliveredReply())

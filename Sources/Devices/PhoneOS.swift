@@ -69,15 +69,15 @@ package final class PhoneOS: DeviceOperatingSystem {
     override var appEnvironment: [String: String] { device.appVersion.map { [DeviceEnvironment.appVersion: $0] } ?? [:] }
 
     override func registerDeviceCommands(on router: ControlRouter) {
-        router.on("device-lock") { [unowned self] request, connection in
+        router.on(ControlCommands.deviceLock) { [unowned self] request, connection in
             try lockAction(request[ControlCommands.DeviceLock.state] == "lock")
             connection.reply(status())
         }
-        router.on("device-reboot") { [unowned self] _, connection in
+        router.on(ControlCommands.deviceReboot) { [unowned self] _, connection in
             try rebootAction()
             connection.reply(status())
         }
-        router.on("switch-watch") { [unowned self] request, connection in
+        router.on(ControlCommands.switchWatch) { [unowned self] request, connection in
             connection.reply(try switchWatch(request[ControlCommands.SwitchWatch.watch]))
         }
     }

@@ -11,7 +11,7 @@ extension WatchOS {
     /// app runs its session holds both (`appHoldsTheLink`: the CLI asks the app), and it takes over what
     /// watch-os recorded in the home — `HOME/link-down`, the store's `app.complication` — when it starts.
     func registerSystemCommands(on router: ControlRouter) {
-        router.on("link") { [unowned self] request, connection in
+        router.on(ControlCommands.link) { [unowned self] request, connection in
             if let refused = appHoldsTheLink { throw refused }
             let state = request[ControlCommands.Link.state]
             try linkConditions.setTakenDown(state == "down")
@@ -27,7 +27,7 @@ extension WatchOS {
             }
             connection.reply(LinkReply(link: state))
         }
-        router.on("complication") { [unowned self] request, connection in
+        router.on(ControlCommands.complication) { [unowned self] request, connection in
             if let refused = appHoldsTheLink { throw refused }
             if let notInstalled = launchRefusal { throw ControlError("cannot change the complication: \(notInstalled)") }
             let enabled = request[ControlCommands.Complication.state] == "on"

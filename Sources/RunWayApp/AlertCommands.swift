@@ -9,7 +9,7 @@ extension RunWayPhoneApp {
     /// `alerts`, `groups`, `group-set`, `groups-reset`; false for any other command.
     func registerAlertCommands(on router: ControlRouter) {
         let groups = GroupStateStore(database: database)
-        router.on("alerts") { [unowned self] request, connection in
+        router.on(ControlCommands.alerts) { [unowned self] request, connection in
             // A flat array in arrival order (the flight's, then the alert's). It stays JSON: each item is
             // `FlightAlert`'s `--json` form from its one declaration (`Codable` and its `RecordFormat`: a
             // moment in ISO 8601, `value` to one decimal); a reply type in Control, which knows no app
@@ -25,11 +25,11 @@ extension RunWayPhoneApp {
             writer.bytes.append(0x5D)
             connection.reply(try JSONValue(parsing: writer.bytes))
         }
-        router.on("groups") { request, connection in
+        router.on(ControlCommands.groups) { request, connection in
             let view = try Self.groupView(request)
             connection.reply(GroupsReply(view: view.rawValue, remembered: try groups.remembered(view)))
         }
-        router.on("group-set") { [unowned self] request, connection in
+        router.on(ControlCommands.groupSet) { [unowned self] request, connection in
             let view = try Self.groupView(request)
             let key = request[ControlCommands.GroupSet.key]
             let expanded = request[ControlCommands.GroupSet.expanded]
@@ -37,7 +37,7 @@ extension RunWayPhoneApp {
             logger.info("ui.group-toggled", ["view": view.rawValue, "key": key, "expanded": expanded])
             connection.reply(GroupSetReply(view: view.rawValue, key: key, expanded: expanded))
         }
-        router.on("groups-reset") { request, connection in
+        router.on(ControlCommands.groupsReset) { request, connection in
             let view = try Self.groupView(request)
             let forgotten = try groups.reset(view)
             connection.reply(GroupsResetReply(view: view.rawValue, forgotten: Int64(forgotten)))

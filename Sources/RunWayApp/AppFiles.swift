@@ -141,7 +141,7 @@ package final class AppFiles {
 
     /// Registers `files` on the app's router.
     func register(on router: ControlRouter) {
-        router.on("files") { [unowned self] request, connection in
+        router.on(ControlCommands.files) { [unowned self] request, connection in
             connection.reply(try listing(limit: request[ControlCommands.Files.limit]))
         }
     }

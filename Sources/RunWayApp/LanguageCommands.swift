@@ -47,21 +47,21 @@ extension RunWayPhoneApp {
     /// Registers the language commands, and the phone's `context-set` (the app adds its language to the
     /// context it sets), over the session's (so after `SessionCommands.register`).
     func registerLanguageCommands(on router: ControlRouter) {
-        router.on("language") { [unowned self] request, connection in
+        router.on(ControlCommands.language) { [unowned self] request, connection in
             connection.reply(language.reply)
         }
-        router.on("language-set") { [unowned self] request, connection in
+        router.on(ControlCommands.languageSet) { [unowned self] request, connection in
             connection.reply(try setLanguage(request))
         }
-        router.on("strings") { [unowned self] request, connection in
+        router.on(ControlCommands.strings) { [unowned self] request, connection in
             let effective = language.effective
             connection.reply(StringsReply(language: effective.rawValue, strings: AppTexts.all(effective)))
         }
-        router.on("settings") { [unowned self] request, connection in
+        router.on(ControlCommands.settings) { [unowned self] request, connection in
             connection.reply(settings())
         }
         // The session's context-set, registered before, with the app's language added to the context.
-        router.replace("context-set") { [unowned self] request, connection in
+        router.replace(ControlCommands.contextSet) { [unowned self] request, connection in
             var context = try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
             context[appLanguageContextKey] = .string(language.effective.rawValue)
             let version = try session.updateApplicationContext(context)

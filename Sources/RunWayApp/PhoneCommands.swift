@@ -19,12 +19,12 @@ extension RunWayPhoneApp {
         // `logbook` and `flight` stay JSON (the only replies of the app with no reply type): a flight is
         // declared once, as `Flight.fields`, which the phone's in-place reader needs; a `Codable` twin in
         // Control would declare every field again. `logbook` is also streamed, a page at a time.
-        router.on("logbook") { [unowned self] _, connection in streamLogbook(to: connection) }
-        router.on("flight") { [unowned self] request, connection in connection.reply(try flight(request)) }
-        router.on("delete") { [unowned self] request, connection in connection.reply(try delete(request)) }
-        router.on("attach") { [unowned self] _, connection in try attach(connection) }
-        router.on("preflight") { [unowned self] request, connection in connection.reply(preflight(request)) }
-        router.on("received") { [unowned self] request, connection in
+        router.on(ControlCommands.logbook) { [unowned self] _, connection in streamLogbook(to: connection) }
+        router.on(ControlCommands.flight) { [unowned self] request, connection in connection.reply(try flight(request)) }
+        router.on(ControlCommands.delete) { [unowned self] request, connection in connection.reply(try delete(request)) }
+        router.on(ControlCommands.attach) { [unowned self] _, connection in try attach(connection) }
+        router.on(ControlCommands.preflight) { [unowned self] request, connection in connection.reply(preflight(request)) }
+        router.on(ControlCommands.received) { [unowned self] request, connection in
             let limit = request[ControlCommands.Received.limit]
             connection.reply(ReceivedReply(try app.receivedUserInfo(limit: limit).map(\.userInfo.jsonObject)))
         }

@@ -57,7 +57,7 @@ extension RunWayPhoneApp {
 
     /// `appstore-*`, `update-*` and the hidden `test-run-state`; false if `request` is none of them.
     func registerUpdateCommands(on router: ControlRouter) {
-        router.on("appstore-set") { [unowned self] request, connection in
+        router.on(ControlCommands.appstoreSet) { [unowned self] request, connection in
             typealias StoreAnswer = ControlCommands.AppstoreSet
             let delay = request[ControlCommands.Appstore.delayMs]
             let body: String
@@ -71,23 +71,23 @@ extension RunWayPhoneApp {
             try updates.endpoint.set(body: body, delayMilliseconds: delay)
             connection.reply(updates.endpoint.reply)
         }
-        router.on("appstore-fail") { [unowned self] request, connection in
+        router.on(ControlCommands.appstoreFail) { [unowned self] request, connection in
             try updates.endpoint.set(body: nil, delayMilliseconds: request[ControlCommands.Appstore.delayMs])
             connection.reply(updates.endpoint.reply)
         }
-        router.on("appstore-show") { [unowned self] request, connection in
+        router.on(ControlCommands.appstoreShow) { [unowned self] request, connection in
             connection.reply(updates.endpoint.reply)
         }
-        router.on("update-check") { [unowned self] request, connection in
+        router.on(ControlCommands.updateCheck) { [unowned self] request, connection in
             checkForUpdate { report in connection.reply(report.reply) }
         }
-        router.on("update-status") { [unowned self] request, connection in
+        router.on(ControlCommands.updateStatus) { [unowned self] request, connection in
             connection.reply(
                 UpdateStatusReply(
                     installed: session.appVersion, lastCheckedAt: updates.service.lastCheckedAt.map { Timestamp.iso8601($0) },
                     alert: updates.alert(language.effective), checking: updates.service.isChecking, running: updates.isRunning))
         }
-        router.on("update-respond") { [unowned self] request, connection in
+        router.on(ControlCommands.updateRespond) { [unowned self] request, connection in
             let answer = request[ControlCommands.UpdateRespond.answer]  // update or later: there is no "skip this version"
             guard let alert = updates.alert else { throw ControlError("no update alert is showing; nothing to respond to") }
             updates.alert = nil
@@ -99,7 +99,7 @@ extension RunWayPhoneApp {
                 connection.reply(UpdateRespondReply(response: answer))
             }
         }
-        router.on("test-run-state") { [unowned self] request, connection in
+        router.on(ControlCommands.testRunState) { [unowned self] request, connection in
             updates.isRunning = request[ControlCommands.TestRunState.running]
             logger.notice("test.run-state", ["running": updates.isRunning])
             connection.reply(TestRunStateReply(running: updates.isRunning))

@@ -8,10 +8,10 @@ import RunWayDomain
 
 extension RunWayPhoneApp {
     func registerReminderCommands(on router: ControlRouter) {
-        router.on("reminders") { [unowned self] _, connection in
+        router.on(ControlCommands.reminders) { [unowned self] _, connection in
             connection.reply(try remindersReport())
         }
-        router.on("reminders-reschedule") { [unowned self] _, connection in
+        router.on(ControlCommands.remindersReschedule) { [unowned self] _, connection in
             // Counts as opening the app.
             try reminders.reschedule(reason: "command")
             // Reading the centre sends it what changed first: the report shows the new ladder.

@@ -58,19 +58,19 @@ final class RunCommands {
     }
 
     func register(on router: ControlRouter) {
-        router.on("run-start") { [unowned self] request, connection in
+        router.on(ControlCommands.runStart) { [unowned self] request, connection in
             connection.reply(try start(request, origin: .local, id: nil))
         }
-        router.on("run-sample") { [unowned self] request, connection in
+        router.on(ControlCommands.runSample) { [unowned self] request, connection in
             connection.reply(try sample(request))
         }
-        router.on("run-status") { [unowned self] request, connection in
+        router.on(ControlCommands.runStatus) { [unowned self] request, connection in
             connection.reply(status())
         }
-        router.on("run-stop") { [unowned self] request, connection in
+        router.on(ControlCommands.runStop) { [unowned self] request, connection in
             connection.reply(try stop())
         }
-        router.on("run-replay") { [unowned self] request, connection in
+        router.on(ControlCommands.runReplay) { [unowned self] request, connection in
             connection.reply(try replay(request))
         }
     }

@@ -83,9 +83,9 @@ package final class RunWayWatchApp {
     func registerCommands(on router: ControlRouter) {
         runs.register(on: router)
         files.register(on: router)
-        router.on("workout-fault") { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
-        router.on("record") { [unowned self] request, connection in connection.reply(try record(request)) }
-        router.on("received") { [unowned self] request, connection in
+        router.on(ControlCommands.workoutFault) { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
+        router.on(ControlCommands.record) { [unowned self] request, connection in connection.reply(try record(request)) }
+        router.on(ControlCommands.received) { [unowned self] request, connection in
             let limit = request[ControlCommands.Received.limit]
             connection.reply(ReceivedReply(try app.receivedUserInfo(limit: limit).map(\.userInfo.jsonObject)))
         }

@@ -12,7 +12,7 @@ import Testing
     func router(_ server: ControlServerKind) -> ControlRouter {
         let router = ControlRouter(server: server)
         router.testCommandsEnabled = true
-        for spec in ControlCommands.answered(by: server) { router.on(spec.name) { _, _ in } }
+        for spec in ControlCommands.answered(by: server) { router.on(spec) { _, _ in } }
         return router
     }
 

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ControlRouterTests {
     func router(_ server: ControlServerKind) -> ControlRouter {
         let router = ControlRouter(server: server)
-        for spec in ControlCommands.answered(by: server) { router.on(spec.name) { _, _ in } }
+        for spec in ControlCommands.answered(by: server) { router.on(spec) { _, _ in } }
         return router
     }
 
@@ -20,14 +20,14 @@ import Testing
     /// Issue 43: `context-set` was registered twice and the last registration silently won.
     @Test func aSecondRegistrationIsAProgrammingErrorAndReplaceSaysItsIntent() {
         let router = ControlRouter(server: .phone)
-        #expect(router.registrationProblem("logbook", replacing: true) == "logbook is not registered on the phone: nothing to replace")
-        #expect(router.registrationProblem("record", replacing: false) == "record is not a phone command in ControlCommands")
-        router.on("logbook") { _, _ in }
+        #expect(router.registrationProblem(ControlCommands.logbook, replacing: true) == "logbook is not registered on the phone: nothing to replace")
+        #expect(router.registrationProblem(ControlCommands.record, replacing: false) == "record is not a phone command in ControlCommands")
+        router.on(ControlCommands.logbook) { _, _ in }
         #expect(
-            router.registrationProblem("logbook", replacing: false)
+            router.registrationProblem(ControlCommands.logbook, replacing: false)
                 == "logbook is registered twice on the phone: use replace(_:_:) to take a command over")
-        #expect(router.registrationProblem("logbook", replacing: true) == nil)
-        router.replace("logbook") { _, _ in }
+        #expect(router.registrationProblem(ControlCommands.logbook, replacing: true) == nil)
+        router.replace(ControlCommands.logbook) { _, _ in }
         #expect(!router.unregistered.contains("logbook"))
     }
 
@@ -79,7 +79,7 @@ import Testing
 
     @Test func anUnregisteredCommandIsNamedNotDropped() {
         let phone = ControlRouter(server: .phone)
-        phone.on("status") { _, _ in }
+        phone.on(ControlCommands.status) { _, _ in }
         #expect(phone.unregistered.contains("logbook"))
         #expect(!phone.unregistered.contains("status"))
         #expect(throws: ControlError.self) { try phone.handler(for: "logbook") }

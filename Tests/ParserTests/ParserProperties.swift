@@ -203,7 +203,7 @@ enum ParserProperties {
         uniqueKeysWithValues: ControlServerKind.allCases.map { server in
             let router = ControlRouter(server: server)
             router.testCommandsEnabled = true
-            for spec in ControlCommands.answered(by: server) { router.on(spec.name) { _, _ in } }
+            for spec in ControlCommands.answered(by: server) { router.on(spec) { _, _ in } }
             return (server, router)
         })
 
