@@ -11,7 +11,10 @@
 //   RunWayApp        - the apps on the Apple-named APIs: the view model that saves on receipt, the delegates
 //   Control          - the control socket's protocol: frames, commands and replies, client, server plumbing
 //   TerminalViews    - pure text pictures: sparklines, braille charts, the timeline and its SVG
-//   Devices          - a simulated phone and watch: app + session + control socket, as daemons
+//   OSServices       - the OS's services: the device's clock, notification centre, Health store
+//   AppHost          - what hosts an app in its process: its session, control socket and OS client
+//   OSProcess        - phone-os and watch-os: launch, budget and reclaim the app, answer while it sleeps
+//   RunWayDevices    - RunWay's devices: its apps on the host, as phone-daemon and watch-agent
 //   PairInvariants   - the invariant checker: lost, duplicated, order, integrity (the harness's and the CLI's)
 //   RunWayCLI        - the `runway` command-line client
 //   PairTesting      - the integration harness: real processes, real signals
@@ -72,10 +75,10 @@ let package = Package(
         // The control socket's protocol: frames, commands, replies, the client and the server's plumbing.
         .target(name: "Control", dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity"]),
         // A device's operating-system services: the clock, the notification centre (HOME/os.sqlite).
-        .target(name: "DeviceOS", dependencies: ["Posix", "JSONText", "Storage", "Control"]),
+        .target(name: "OSServices", dependencies: ["Posix", "JSONText", "Storage", "Control"]),
         // A device's process: the WatchConnectivity service, the control socket, the OS when it runs there.
         .target(
-            name: "DeviceRuntime", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceOS"]),
+            name: "AppHost", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Digest", "Connectivity", "Control", "OSServices"]),
         // The public APIs apps are written against, with Apple's names. Each re-exports Foundation, Combine's
         // subset and key-value observing, as Apple's frameworks bring Foundation's names (docs/your-app.md).
         .target(name: "Combine"),
@@ -84,17 +87,17 @@ let package = Package(
         .target(name: "os", dependencies: ["Posix"]),
         .target(
             name: "WatchConnectivity",
-            dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "DeviceRuntime", "Combine", "KeyValueObserving"]),
-        .target(name: "UserNotifications", dependencies: ["DeviceOS", "DeviceRuntime", "Combine", "KeyValueObserving"]),
+            dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "AppHost", "Combine", "KeyValueObserving"]),
+        .target(name: "UserNotifications", dependencies: ["OSServices", "AppHost", "Combine", "KeyValueObserving"]),
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
-        .target(name: "UIKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
+        .target(name: "UIKit", dependencies: ["AppHost", "Combine", "KeyValueObserving"]),
         // WatchKit's app lifecycle and background tasks, as watch-os runs them; ClockKit's and WidgetKit's
         // reloads; HealthKit's workouts and Health store, kept by the device's OS. Each re-exports Foundation,
         // Combine's subset and key-value observing, as UIKit does.
-        .target(name: "WatchKit", dependencies: ["DeviceRuntime", "HealthKit", "Combine", "KeyValueObserving"]),
-        .target(name: "ClockKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
-        .target(name: "WidgetKit", dependencies: ["DeviceRuntime", "Combine", "KeyValueObserving"]),
-        .target(name: "HealthKit", dependencies: ["Connectivity", "Control", "DeviceOS", "DeviceRuntime", "PropertyLists", "Combine", "KeyValueObserving"]),
+        .target(name: "WatchKit", dependencies: ["AppHost", "HealthKit", "Combine", "KeyValueObserving"]),
+        .target(name: "ClockKit", dependencies: ["AppHost", "Combine", "KeyValueObserving"]),
+        .target(name: "WidgetKit", dependencies: ["AppHost", "Combine", "KeyValueObserving"]),
+        .target(name: "HealthKit", dependencies: ["Connectivity", "Control", "OSServices", "AppHost", "PropertyLists", "Combine", "KeyValueObserving"]),
         // RunWay's domain, with no Apple-named API and no Foundation: flights, the logbook, alerts,
         // reminders' texts, the app's own control commands — what the CLI reads too (so it links no
         // Foundation: docs/performance.md, "Light at rest").
@@ -107,9 +110,9 @@ let package = Package(
                 "HealthKit",
             ]),
         // The devices' simulated OSes (phone-os, watch-os): launch and reclaim the app.
-        .target(name: "Devices", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "DeviceOS", "DeviceRuntime"]),
+        .target(name: "OSProcess", dependencies: ["Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "Control", "OSServices", "AppHost"]),
         // RunWay's devices: the device's process composed with a RunWay app (phone-daemon, watch-agent).
-        .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "DeviceRuntime", "RunWayApp"]),
+        .target(name: "RunWayDevices", dependencies: ["Posix", "Control", "Connectivity", "AppHost", "RunWayApp"]),
         // Pure text pictures (sparklines, charts, the timeline and its SVG) for the CLI's views.
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
         // The promise, checked (lost, duplicated, order, outstanding, the stores' integrity): for the
@@ -118,7 +121,7 @@ let package = Package(
         .target(
             name: "RunWayCLI",
             dependencies: [
-                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "DeviceOS", "DeviceRuntime", "RunWayDomain", "Control", "TerminalViews",
+                "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "OSServices", "AppHost", "RunWayDomain", "Control", "TerminalViews",
                 "PairInvariants",
             ]),
         .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp", "Control"]),
@@ -130,8 +133,8 @@ let package = Package(
         .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
         .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
-        .executableTarget(name: "phone-os", dependencies: ["Devices"]),
-        .executableTarget(name: "watch-os", dependencies: ["Devices"]),
+        .executableTarget(name: "phone-os", dependencies: ["OSProcess"]),
+        .executableTarget(name: "watch-os", dependencies: ["OSProcess"]),
         .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
@@ -160,11 +163,11 @@ let package = Package(
         .testTarget(
             name: "RunWayAppTests",
             dependencies: [
-                "RunWayApp", "RunWayDomain", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "DeviceOS", "UserNotifications",
+                "RunWayApp", "RunWayDomain", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "OSServices", "UserNotifications",
                 "WatchConnectivity",
                 "JSONText", "Posix",
             ]),
-        .testTarget(name: "DeviceOSTests", dependencies: ["DeviceOS", "Control", "Posix", "Storage", "PairTesting"]),
+        .testTarget(name: "OSServicesTests", dependencies: ["OSServices", "Control", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, UIKit, os, WatchKit,
         // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files).
         .testTarget(
@@ -185,7 +188,7 @@ let package = Package(
             dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PairTesting", "JSONText", "Control", "Devices", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage"]
+            dependencies: ["PairTesting", "JSONText", "Control", "OSProcess", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage"]
         ),
     ],
     swiftLanguageModes: [.v6]

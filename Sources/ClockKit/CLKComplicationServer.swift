@@ -1,5 +1,5 @@
 @_exported import Foundation
-import DeviceRuntime
+import AppHost
 
 // MARK: - ClockKit: the complication server, as watch-os keeps it
 //

@@ -2,7 +2,7 @@ import Posix
 
 /// What the first bytes of a watch's connection say, read without consuming them: phone-os accepts the
 /// link while the phone app is down and peeks (`MSG_PEEK`) at the watch's `hello` to decide whether to
-/// launch the app for it (`Devices.PhoneOS`). The frame is cut by the link's own decoder, under a tighter
+/// launch the app for it (`OSProcess.PhoneOS`). The frame is cut by the link's own decoder, under a tighter
 /// limit — a `hello` is a few hundred bytes — so the OS reads the frame header the way the session does.
 package enum PeekedHello: Equatable, Sendable {
     /// Not all of the `hello` is there yet: look again when more has arrived.

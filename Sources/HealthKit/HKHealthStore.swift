@@ -1,7 +1,7 @@
 import Connectivity
 import Control
-import DeviceOS
-import DeviceRuntime
+import OSServices
+import AppHost
 import Foundation
 import PropertyLists
 

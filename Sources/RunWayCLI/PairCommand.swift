@@ -1,5 +1,5 @@
 import Connectivity
-import DeviceRuntime
+import AppHost
 import Control
 import JSONText
 import Posix

@@ -1,4 +1,4 @@
-import DeviceOS
+import OSServices
 import JSONText
 import Posix
 

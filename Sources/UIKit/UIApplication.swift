@@ -1,4 +1,4 @@
-import DeviceRuntime
+import AppHost
 import Foundation
 
 /// A sliver of UIKit: the application's state, which is what decides where WatchConnectivity code may

@@ -1,5 +1,5 @@
-import DeviceOS
-import DeviceRuntime
+import OSServices
+import AppHost
 import Foundation
 
 /// The app's notification centre, with Apple's names (`UNUserNotificationCenter`): it schedules local

@@ -1,4 +1,4 @@
-import DeviceRuntime
+import AppHost
 import Foundation
 
 /// The haptics a watch app can play (WatchKit's `WKHapticType`).

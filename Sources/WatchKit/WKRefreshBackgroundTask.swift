@@ -1,5 +1,5 @@
 @_exported import Foundation
-import DeviceRuntime
+import AppHost
 
 // MARK: - WatchKit's background tasks
 //

@@ -1,4 +1,4 @@
-import DeviceRuntime
+import AppHost
 import Foundation
 import HealthKit
 

@@ -1,5 +1,5 @@
 @_exported import Foundation
-import DeviceRuntime
+import AppHost
 
 // MARK: - WidgetKit: reloading the app's widgets' timelines (complications since watchOS 9)
 //

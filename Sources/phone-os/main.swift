@@ -1,4 +1,4 @@
-import Devices
+import OSProcess
 import Glibc
 
 exit(PhoneOSMain.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,4 @@
-import Devices
+import OSProcess
 import Glibc
 
 exit(WatchOSMain.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,7 +1,7 @@
 import Connectivity
 import Testing
 
-@testable import Devices
+@testable import OSProcess
 
 /// phone-os's pure rules for the app's install state and the phone's lock: what a watch's `hello` gets
 /// from a phone whose app is deleted (7018) or that was not unlocked since it restarted (7007, marked),

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Devices
+@testable import OSProcess
 
 /// `AppSupervision`, the rule by which phone-os ends a launch and paces the next: pure, time passed in.
 struct AppSupervisionTests {

@@ -91,11 +91,11 @@ import Testing
         func imports(_ name: String) throws -> Set<String> {
             Self.imports(of: try #require(targets.first { $0.name == name }), among: modules)
         }
-        let deviceInternals: Set<String> = ["Connectivity", "ConnectivityTesting", "DeviceRuntime", "DeviceOS", "Devices", "RunWayDevices"]
+        let deviceInternals: Set<String> = ["Connectivity", "ConnectivityTesting", "AppHost", "OSServices", "OSProcess", "RunWayDevices"]
         let app = try imports("RunWayApp")
         #expect(app.isDisjoint(with: deviceInternals), "RunWayApp imports \(app.intersection(deviceInternals).sorted())")
         #expect(app.isSuperset(of: ["WatchConnectivity", "UserNotifications"]))
-        for device in ["DeviceRuntime", "DeviceOS", "Devices", "Connectivity", "WatchConnectivity", "UserNotifications"] {
+        for device in ["AppHost", "OSServices", "OSProcess", "Connectivity", "WatchConnectivity", "UserNotifications"] {
             #expect(!(try imports(device)).contains("RunWayApp"), "\(device) imports the app")
         }
     }

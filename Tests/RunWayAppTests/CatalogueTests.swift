@@ -1,5 +1,5 @@
 import Control
-import DeviceOS
+import OSServices
 import JSONText
 import PairTesting
 import Posix

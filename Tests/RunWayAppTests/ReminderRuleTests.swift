@@ -1,7 +1,7 @@
 import Posix
 import Storage
 import Testing
-import DeviceOS
+import OSServices
 @testable import RunWayApp
 @testable import RunWayDomain
 @testable import UserNotifications

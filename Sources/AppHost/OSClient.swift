@@ -1,6 +1,6 @@
 import Connectivity
 import Control
-import DeviceOS
+import OSServices
 import Glibc
 import JSONText
 import Posix

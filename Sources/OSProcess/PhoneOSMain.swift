@@ -1,4 +1,4 @@
-import DeviceRuntime
+import AppHost
 import Connectivity
 import Control
 import Glibc

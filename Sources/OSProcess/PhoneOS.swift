@@ -1,5 +1,5 @@
-import DeviceOS
-import DeviceRuntime
+import OSServices
+import AppHost
 import Control
 import Connectivity
 import Glibc

@@ -1,5 +1,5 @@
 import Connectivity
-import DeviceRuntime
+import AppHost
 import Glibc
 import Posix
 

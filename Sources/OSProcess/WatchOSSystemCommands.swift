@@ -1,6 +1,6 @@
 import Connectivity
 import Control
-import DeviceRuntime
+import AppHost
 import Posix
 
 // MARK: - What the watch's system answers while its app sleeps

@@ -1,4 +1,4 @@
-import DeviceOS
+import OSServices
 import Posix
 import Storage
 import Testing

@@ -1,5 +1,5 @@
 import Control
-import DeviceOS
+import OSServices
 import JSONText
 
 /// The app's Health store when its OS runs in another process: `os-health-save`, `os-health-authorize`

@@ -1,5 +1,5 @@
 import Control
-import DeviceOS
+import OSServices
 import PairTesting
 import Storage
 import Testing

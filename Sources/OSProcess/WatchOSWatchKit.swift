@@ -1,5 +1,5 @@
 import Control
-import DeviceRuntime
+import AppHost
 import Glibc
 import JSONText
 import Posix

@@ -1,6 +1,6 @@
 import Connectivity
 import Control
-import DeviceRuntime
+import AppHost
 import Glibc
 import JSONText
 import Posix

@@ -1,6 +1,6 @@
 import Connectivity
 import Control
-import DeviceRuntime
+import AppHost
 import Posix
 
 // MARK: - Installing and deleting the watch app
