@@ -84,7 +84,7 @@ package final class Session {
     /// A link that takes longer is told as a change (`sessionWatchStateDidChange`, reachability).
     package var firstLinkWaitMilliseconds: UInt64 = 1500
 
-    package weak var delegate: SessionDelegate?
+    package weak var delegate: (any SessionHandler)?
     /// Told once per established link, after the handshake (the daemons log a version mismatch here).
     package var onLinkEstablished: ((Handshake) -> Void)?
     /// The apps' rule for what the counterpart's app can take (`SessionConfiguration.userInfoValidator`);

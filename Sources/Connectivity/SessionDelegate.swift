@@ -62,7 +62,7 @@ package struct FinishedTransfer: Sendable, Equatable {
 ///
 /// Delivery is at least once: after a crash the same transfer may arrive again, and an app must treat
 /// a repeat as already handled (RunWay dedups flights by id).
-package protocol SessionDelegate: AnyObject {
+package protocol SessionDelegate: SessionHandler {
     func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?)
 
     /// The session became inactive (the paired device was switched); `sessionDidDeactivate` follows.
@@ -146,6 +146,34 @@ extension SessionDelegate {
     package func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {}
     package func sessionReachabilityDidChange(_ session: Session) {}
     package func sessionWatchStateDidChange(_ session: Session) {}
+}
+
+extension SessionDelegate {
+    /// Each callback to its method (the delegate's form, until its conformers handle callbacks themselves).
+    package func handle(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome? {
+        switch callback {
+        case let .activationDidComplete(state, error): self.session(session, activationDidCompleteWith: state, error: error)
+        case .didBecomeInactive: sessionDidBecomeInactive(session)
+        case .didDeactivate: sessionDidDeactivate(session)
+        case .willReceiveTransfers: sessionWillReceiveTransfers(session)
+        case let .didReceiveEncodedUserInfo(bytes, transfer): return self.session(session, didReceiveEncodedUserInfo: bytes, transfer: transfer)
+        case let .didReceiveUserInfo(userInfo, transfer): return self.session(session, didReceiveUserInfo: userInfo, transfer: transfer)
+        case .willCommitReceivedTransfers: try sessionWillCommitReceivedTransfers(session)
+        case .didCommitReceivedTransfers: sessionDidCommitReceivedTransfers(session)
+        case let .didRollBackReceivedTransfers(error): self.session(session, didRollBackReceivedTransfers: error)
+        case let .didFinish(transfer, error): self.session(session, didFinish: transfer, error: error)
+        case let .didReceiveApplicationContext(context): self.session(session, didReceiveApplicationContext: context)
+        case let .didReceiveMessage(message, reply?): self.session(session, didReceiveMessage: message, reply: reply)
+        case let .didReceiveMessage(message, nil): self.session(session, didReceiveMessage: message)
+        case let .didReceiveMessageData(data, reply?): self.session(session, didReceiveMessageData: data, reply: reply)
+        case let .didReceiveMessageData(data, nil): self.session(session, didReceiveMessageData: data)
+        case let .didReceiveFile(file): return self.session(session, didReceiveFile: file)
+        case let .fileTransferDidProgress(seq, completed, total): self.session(session, fileTransfer: seq, didProgress: completed, of: total)
+        case .reachabilityDidChange: sessionReachabilityDidChange(session)
+        case .watchStateDidChange: sessionWatchStateDidChange(session)
+        }
+        return nil
+    }
 }
 
 /// One established link to the counterpart, as the session sees it: somewhere to write whole frames.

@@ -1,0 +1,78 @@
+import PropertyLists
+
+/// What the session tells its app: one case per callback, handed to one `SessionHandler`.
+///
+/// A callback the app answers carries what the answer needs: a message's reply closure, or the
+/// handler's return value (`ReceiveOutcome` for a received transfer or file). Handlers that must treat
+/// every callback (the adapter to Apple's `WCSessionDelegate`) switch over it without a `default`, so a
+/// new case does not compile until they say what it does; wrappers (the trace, the system's ledger)
+/// record what they want and forward the rest unchanged.
+///
+/// Delivery is at least once: after a crash the same transfer may arrive again, and an app must treat a
+/// repeat as already handled (RunWay dedups flights by id).
+package enum SessionCallback {
+    case activationDidComplete(ActivationState, error: (any Error)?)
+    /// The session became inactive (the paired device was switched); `didDeactivate` follows.
+    case didBecomeInactive
+    /// The session is deactivated; the app should call `activate()` again to talk to the new device.
+    case didDeactivate
+
+    // MARK: Receiving, inside the receive transaction
+
+    /// A batch of received transfers is about to be delivered, inside the session's receive transaction:
+    /// an app that keeps its own store opens its transaction here (group commit: one per batch).
+    case willReceiveTransfers
+    /// The fast path for apps that decode their own payloads: delivered first, inside the receive
+    /// transaction, with the encoded dictionary (`EncodedDictionary` reads it in place). The handler
+    /// returns what it did, or nil to have the session decode it and deliver `didReceiveUserInfo`.
+    case didReceiveEncodedUserInfo(UnsafeRawBufferPointer, ReceivedTransfer)
+    /// A userInfo transfer arrived. Runs inside the store transaction that records it as received:
+    /// whatever the app writes to the same database here commits, or rolls back, together with it. The
+    /// handler returns what it did; nil is `.notNow` (kept, delivered again), never `.accepted`.
+    case didReceiveUserInfo(UserInfo, ReceivedTransfer)
+    /// Every transfer of the batch has been delivered; the session's own commit (its cursor) and then the
+    /// acknowledgement follow. An app that keeps its own store commits here: what it saved must be
+    /// durable before anything is acknowledged. Throwing rolls the whole batch back — nothing is
+    /// acknowledged, the sender resends it.
+    case willCommitReceivedTransfers
+    /// The receive transaction for the transfers just delivered has committed: they are durable and
+    /// about to be acknowledged. For effects that must not happen before that (notifying a UI).
+    case didCommitReceivedTransfers
+    /// The receive transaction failed and was rolled back: nothing from it is stored, nothing acknowledged.
+    case didRollBackReceivedTransfers(any Error)
+
+    // MARK: Finished transfers, contexts, messages, files, state
+
+    /// The counterpart has a transfer for good (`error` nil), or it could not be delivered.
+    /// Replayed at activation for transfers that finished before the app was told.
+    case didFinish(FinishedTransfer, error: WCError?)
+    /// A new application context arrived (it is durable: `receivedApplicationContext` holds it).
+    case didReceiveApplicationContext(UserInfo)
+    /// A message arrived. With `reply`, the sender waits for an answer: call it at most once (not calling
+    /// it lets the sender time out). Without, the sender expects none (`sendMessage(_:replyExpected:
+    /// false)`, Apple's `session(_:didReceiveMessage:)`) and hears it was delivered once this returns.
+    case didReceiveMessage(UserInfo, reply: ((UserInfo) -> Void)?)
+    /// A data message arrived (`sendMessageData`); `reply` as for `didReceiveMessage`.
+    case didReceiveMessageData([UInt8], reply: (([UInt8]) -> Void)?)
+    /// A file arrived (`transferFile` on the other side), checked end to end, at `file.path` in the app's
+    /// `Documents/Inbox`: move it before returning, or it is deleted. The handler returns what it did: it
+    /// is acknowledged once that is `.accepted`; `.notNow`, nil or a throw keeps it and delivers it again.
+    case didReceiveFile(ReceivedFile)
+    /// The counterpart has made `completed` of `total` bytes of file transfer `seq` durable.
+    case fileTransferDidProgress(seq: Int64, completed: Int64, total: Int64)
+    case reachabilityDidChange
+    case watchStateDidChange
+}
+
+/// The one place the session's callbacks go. All of them run on the daemon's event-loop thread, one at
+/// a time.
+///
+/// A wrapper holds the next handler and forwards, as NIO's handlers do: `record(callback); return try
+/// next.handle(callback, from: session)`.
+package protocol SessionHandler: AnyObject {
+    /// Handles one callback and returns the app's answer to a received transfer or file (see each case);
+    /// nil for every other callback. Throwing inside the receive transaction (`willReceiveTransfers`, a
+    /// received transfer, `willCommitReceivedTransfers`) rolls the batch back; a received file that throws
+    /// is kept and delivered again; elsewhere the session logs the error and goes on.
+    func handle(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome?
+}
