@@ -26,8 +26,8 @@ extension Session {
         switch action {
         case .completeActivationSoon:
             loop.deferToEndOfIteration { [weak self] in self?.completeActivation() }
-        case let .tell(notice):
-            tell(notice)
+        case let .tell(callback):
+            emit(callback)
         case let .log(line):
             logger.log(line.level, line.event, fields: line.fields.map { ($0.key, $0.value) })
         case let .send(frames):
@@ -95,24 +95,10 @@ extension Session {
         }
     }
 
-    private func tell(_ notice: DelegateNotice) {
-        switch notice {
-        case let .activationDidComplete(state, error): emit(.activationDidComplete(state, error: error))
-        case .didBecomeInactive: emit(.didBecomeInactive)
-        case .didDeactivate: emit(.didDeactivate)
-        case .reachabilityDidChange: emit(.reachabilityDidChange)
-        case .watchStateDidChange: emit(.watchStateDidChange)
-        case let .didReceiveMessageWithoutReply(message): emit(.didReceiveMessage(message, reply: nil))
-        case let .didReceiveMessageDataWithoutReply(bytes): emit(.didReceiveMessageData(bytes, reply: nil))
-        case .didCommitReceivedTransfers: emit(.didCommitReceivedTransfers)
-        case let .didRollBackReceivedTransfers(error): emit(.didRollBackReceivedTransfers(error))
-        }
-    }
-
     /// Tells the app of a callback that asks nothing back; an error its handler throws is logged.
     func emit(_ callback: SessionCallback) {
         do {
-            _ = try delegate?.handle(callback, from: self)
+            _ = try handler?.handle(callback, from: self)
         } catch {
             logger.warning("handler.threw", ["error": "\(error)"])
         }

@@ -76,3 +76,62 @@ package protocol SessionHandler: AnyObject {
     /// is kept and delivered again; elsewhere the session logs the error and goes on.
     func handle(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome?
 }
+
+/// The session's activation states, as WatchConnectivity names them.
+package enum ActivationState: String, Sendable {
+    case notActivated
+    case inactive
+    case activated
+}
+
+/// What the app did with a received transfer.
+package enum ReceiveOutcome: Sendable, Equatable {
+    /// Taken: stored in the receive transaction, or deliberately ignored. The session records the
+    /// transfer as received and acknowledges it once the transaction commits.
+    case accepted
+    /// The app cannot take it now (its store is not ready). Neither it nor anything after it is
+    /// acknowledged; the sender keeps them and resends after the link is re-established.
+    case notNow
+    /// The app's write failed part-way (a full disk, an I/O error): the whole receive transaction is
+    /// rolled back — nothing half-written survives — and nothing is acknowledged.
+    case failed
+    /// The app's store is full: as `failed`, and the sender hears `insufficientSpace` (7015).
+    case insufficientSpace
+    /// The app will never take it (it is malformed by the app's rules): the session keeps it in
+    /// quarantine, in the receive transaction, and moves on. Never dropped.
+    case rejected(String)
+}
+
+/// A transfer as the receiving app sees it.
+package struct ReceivedTransfer: Sendable {
+    /// The sender's sequence number: increasing, unique per sending device (and lane).
+    package let seq: Int64
+    /// The sending device's id.
+    package let senderDeviceID: String
+    /// `.complication` for a complication userInfo (`transferCurrentComplicationUserInfo`), else `.userInfo`.
+    package var lane: TransferLane = .userInfo
+
+    package init(seq: Int64, senderDeviceID: String, lane: TransferLane = .userInfo) {
+        self.seq = seq
+        self.senderDeviceID = senderDeviceID
+        self.lane = lane
+    }
+}
+
+/// A transfer the counterpart has finished with (`session(_:didFinish:error:)`).
+package struct FinishedTransfer: Sendable, Equatable {
+    /// The transfer's id: its sequence number on this device.
+    package let seq: Int64
+    /// True when this is a replay at activation: the transfer finished while the app was not running
+    /// (or before it had been told).
+    package let replayed: Bool
+    /// The transfer's userInfo, given when it failed (`error` non-nil), so the app can queue it again
+    /// (`WCSessionUserInfoTransfer.userInfo`); nil for a transfer that finished well.
+    package var userInfo: UserInfo? = nil
+    /// The error it finished with, as the app recorded it (`AppConnectivity.recentlyFinished`).
+    package var error: WCError? = nil
+    /// The lane it went in: a complication transfer has its own sequence numbers.
+    package var lane: TransferLane = .userInfo
+    /// A file transfer's record (its name, size, checksum, metadata, the path the app gave).
+    package var file: FileRecord? = nil
+}

@@ -175,7 +175,7 @@ extension Session {
         let received = ReceivedFile(path: target, description: file.description, seq: file.seq, senderDeviceID: file.peer)
         let outcome: ReceiveOutcome
         do {
-            outcome = try delegate?.handle(.didReceiveFile(received), from: self) ?? .notNow
+            outcome = try handler?.handle(.didReceiveFile(received), from: self) ?? .notNow
         } catch {
             logger.warning("file.handler-threw", ["seq": file.seq, "error": "\(error)"])
             outcome = .notNow

@@ -72,7 +72,7 @@ extension Session {
             // transfers are the session's to keep: when there are some, a FULL commit follows.
             try database.with(.normal) {
                 try database.transaction {
-                    _ = try delegate?.handle(.willReceiveTransfers, from: self)
+                    _ = try handler?.handle(.willReceiveTransfers, from: self)
                     transfers: for (index, item) in fresh.enumerated() {
                         if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
                         // A skip: a number the sender will never send a transfer for. It moves the
@@ -95,7 +95,7 @@ extension Session {
                     }
                     CrashPoint.hit("receive.before-commit")
                     // The app's own store commits first: nothing is acknowledged before what it saved is durable.
-                    _ = try delegate?.handle(.willCommitReceivedTransfers, from: self)
+                    _ = try handler?.handle(.willCommitReceivedTransfers, from: self)
                     // The app's store has the batch, the session's cursor does not: delivered again, deduped.
                     CrashPoint.hit("receive.after-app-commit")
                 }
@@ -155,7 +155,7 @@ extension Session {
     /// Hands one transfer to the handler: its fast path first, else the decoded dictionary. Unanswered
     /// is `.notNow` (kept, delivered again), never taken.
     private func deliver(_ body: ArraySlice<UInt8>, _ transfer: ReceivedTransfer) throws(DecodeError) -> ReceiveOutcome {
-        guard let handler = delegate else { return .notNow }
+        guard let handler else { return .notNow }
         var result: Result<ReceiveOutcome, DecodeError> = .success(.notNow)
         body.withUnsafeBytes { raw in
             if let outcome = ask(handler, .didReceiveEncodedUserInfo(raw, transfer), seq: transfer.seq) {

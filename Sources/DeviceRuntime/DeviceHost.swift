@@ -256,7 +256,7 @@ package final class DeviceHost {
         session.deviceClock = { [unowned self] in self.deviceNow }
         // The session's callbacks are traced on their way to the app (`runway … events`).
         tracer = TracingHandler(ledger, trace: DelegateTrace())
-        session.delegate = tracer
+        session.handler = tracer
         events = EventCommands(trace: tracer.trace)
         PhoneActivation.reportFirstDelivery(tracer.trace, role: configuration.role)
         // The app's os.Logger messages, among the session's calls (`runway … events`), on the loop's thread.

@@ -57,7 +57,7 @@ final class FastPathDelegate: SessionHandler {
         let pair = try PairHarness()
         let app = FastPathDelegate()
         let tracer = TracingHandler(app, trace: DelegateTrace())
-        pair.phone.delegate = tracer
+        pair.phone.handler = tracer
         try pair.activateBoth()
         try pair.connect()
         let payloads: [UserInfo] = [

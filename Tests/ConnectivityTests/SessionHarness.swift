@@ -105,8 +105,8 @@ final class PairHarness {
         configure(.watch, &watchConfiguration)
         phone = Session(role: .phone, database: phoneDB, loop: loop, transport: nil, configuration: phoneConfiguration, logger: .silent)
         watch = Session(role: .watch, database: watchDB, loop: loop, transport: watchTransport, configuration: watchConfiguration, logger: .silent)
-        phone.delegate = phoneDelegate
-        watch.delegate = watchDelegate
+        phone.handler = phoneDelegate
+        watch.handler = watchDelegate
     }
 
     deinit { removeDirectory(directory) }
