@@ -3,10 +3,11 @@ import PropertyLists
 /// What the session tells its app: one case per callback, handed to one `SessionHandler`.
 ///
 /// A callback the app answers carries what the answer needs: a message's reply closure, or the
-/// handler's return value (`ReceiveOutcome` for a received transfer or file). Handlers that must treat
-/// every callback (the adapter to Apple's `WCSessionDelegate`) switch over it without a `default`, so a
-/// new case does not compile until they say what it does; wrappers (the trace, the system's ledger)
-/// record what they want and forward the rest unchanged.
+/// handler's return value (`ReceiveOutcome` for a received transfer or file). The handlers that must
+/// treat every callback — the adapter to Apple's `WCSessionDelegate` (`SessionAdapter`) and the trace
+/// (`TracingHandler`) — switch over it without a `default`, so a new case does not compile until they
+/// say what it does; forwarding needs nothing per case (the system's ledger keeps what it counts and
+/// hands on the rest).
 ///
 /// Delivery is at least once: after a crash the same transfer may arrive again, and an app must treat a
 /// repeat as already handled (RunWay dedups flights by id).
