@@ -115,7 +115,7 @@ package final class DeviceHost {
         if isReady { body() } else { whenReady.append(body) }
     }
     let ledger = SessionLedger()
-    private var tracer: TracingDelegate!
+    private var tracer: TracingHandler!
     var events: EventCommands!
     private var activationRequested = false
     private var started = false
@@ -135,8 +135,8 @@ package final class DeviceHost {
         Self.current = self
     }
 
-    /// The app's session delegate, through the `WatchConnectivity` adapter.
-    package var appDelegate: SessionDelegate? {
+    /// The app's session handler: the `WatchConnectivity` adapter to its delegate.
+    package var appDelegate: (any SessionHandler)? {
         get { ledger.app }
         set { ledger.app = newValue }
     }
@@ -254,9 +254,9 @@ package final class DeviceHost {
             role: configuration.role, database: database, loop: loop, transport: transport,
             configuration: sessionConfiguration, logger: logger)
         session.deviceClock = { [unowned self] in self.deviceNow }
-        // The delegate calls are traced on their way to the app (`runway … events`).
-        tracer = TracingDelegate(ledger, trace: DelegateTrace())
-        session.delegate = tracer
+        // The session's callbacks are traced on their way to the app (`runway … events`).
+        tracer = TracingHandler(ledger, trace: DelegateTrace())
+        session.handler = tracer
         events = EventCommands(trace: tracer.trace)
         PhoneActivation.reportFirstDelivery(tracer.trace, role: configuration.role)
         // The app's os.Logger messages, among the session's calls (`runway … events`), on the loop's thread.

@@ -84,7 +84,7 @@ package final class Session {
     /// A link that takes longer is told as a change (`sessionWatchStateDidChange`, reachability).
     package var firstLinkWaitMilliseconds: UInt64 = 1500
 
-    package weak var delegate: SessionDelegate?
+    package weak var handler: (any SessionHandler)?
     /// Told once per established link, after the handshake (the daemons log a version mismatch here).
     package var onLinkEstablished: ((Handshake) -> Void)?
     /// The apps' rule for what the counterpart's app can take (`SessionConfiguration.userInfoValidator`);
@@ -160,7 +160,7 @@ package final class Session {
     /// The delegate must be set first, as on the device: transfers queued while the app was not running
     /// are delivered only to an activated session.
     package func activate() throws(WCError) {
-        guard delegate != nil else {
+        guard handler != nil else {
             throw WCError(.sessionMissingDelegate, "set the session's delegate before activating it")
         }
         handle(.activationRequested)

@@ -26,8 +26,8 @@ extension Session {
         switch action {
         case .completeActivationSoon:
             loop.deferToEndOfIteration { [weak self] in self?.completeActivation() }
-        case let .tell(notice):
-            tell(notice)
+        case let .tell(callback):
+            emit(callback)
         case let .log(line):
             logger.log(line.level, line.event, fields: line.fields.map { ($0.key, $0.value) })
         case let .send(frames):
@@ -90,22 +90,17 @@ extension Session {
             source.send(self.core.replyFrame(id, reply))
         }
         switch message {
-        case let .dictionary(dictionary): delegate?.session(self, didReceiveMessage: dictionary) { answer(.dictionary($0)) }
-        case let .data(bytes): delegate?.session(self, didReceiveMessageData: bytes) { answer(.data($0)) }
+        case let .dictionary(dictionary): emit(.didReceiveMessage(dictionary, reply: { answer(.dictionary($0)) }))
+        case let .data(bytes): emit(.didReceiveMessageData(bytes, reply: { answer(.data($0)) }))
         }
     }
 
-    private func tell(_ notice: DelegateNotice) {
-        switch notice {
-        case let .activationDidComplete(state, error): delegate?.session(self, activationDidCompleteWith: state, error: error)
-        case .didBecomeInactive: delegate?.sessionDidBecomeInactive(self)
-        case .didDeactivate: delegate?.sessionDidDeactivate(self)
-        case .reachabilityDidChange: delegate?.sessionReachabilityDidChange(self)
-        case .watchStateDidChange: delegate?.sessionWatchStateDidChange(self)
-        case let .didReceiveMessageWithoutReply(message): delegate?.session(self, didReceiveMessage: message)
-        case let .didReceiveMessageDataWithoutReply(bytes): delegate?.session(self, didReceiveMessageData: bytes)
-        case .didCommitReceivedTransfers: delegate?.sessionDidCommitReceivedTransfers(self)
-        case let .didRollBackReceivedTransfers(error): delegate?.session(self, didRollBackReceivedTransfers: error)
+    /// Tells the app of a callback that asks nothing back; an error its handler throws is logged.
+    func emit(_ callback: SessionCallback) {
+        do {
+            _ = try handler?.handle(callback, from: self)
+        } catch {
+            logger.warning("handler.threw", ["error": "\(error)"])
         }
     }
 

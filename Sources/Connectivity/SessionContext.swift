@@ -68,7 +68,7 @@ extension Session {
                 logger.error("context.save-failed", ["version": version, "error": "\(error)"])
                 return  // not acknowledged: the counterpart sends it again on the next link
             }
-            if decision.deliver { delegate?.session(self, didReceiveApplicationContext: context) }
+            if decision.deliver { emit(.didReceiveApplicationContext(context)) }
             logger.info("context.received", ["version": version, "delivered": decision.deliver])
         }
         source.send(SequencedFrame.frame(.contextAck, number: version))

@@ -23,7 +23,7 @@ extension SessionCore {
             activationRequested = false
             return [
                 .log(LogLine(.error, "session.activation-failed", ("error", "\(error)"))),
-                .tell(.activationDidComplete(.notActivated, error)),
+                .tell(.activationDidComplete(.notActivated, error: error)),
             ]
         case .activationAwaitsFirstLink:
             announcementAwaitsLink = true
@@ -76,7 +76,7 @@ extension SessionCore {
 
     /// The app hears of activation, then of the transfers that finished while it did not run.
     func announceActivation() -> [SessionAction] {
-        [.tell(.activationDidComplete(.activated, nil)), .reportFinishedTransfers(replayed: true)]
+        [.tell(.activationDidComplete(.activated, error: nil)), .reportFinishedTransfers(replayed: true)]
     }
 
     /// The first link is up (its handshake checked, before anything is resent or acknowledged on it): the

@@ -140,13 +140,13 @@ extension SessionCore {
                 return [.send(Self.messageErrorFrame(id, WCError(.payloadUnsupportedTypes, "the message could not be decoded")))]
             }
             if type == .message { return [.deliverMessage(id: id, .dictionary(message))] }
-            return [.tell(.didReceiveMessageWithoutReply(message)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
+            return [.tell(.didReceiveMessage(message, reply: nil)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
         case .messageData:
             messages.countReceived()
             return [.deliverMessage(id: id, .data(body))]
         case .messageDataNoReply:
             messages.countReceived()
-            return [.tell(.didReceiveMessageDataWithoutReply(body)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
+            return [.tell(.didReceiveMessageData(body, reply: nil)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
         case .messageDelivered:
             return finish(id, .success(.dictionary([:])))
         case .messageDataReply:

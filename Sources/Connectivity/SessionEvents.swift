@@ -47,19 +47,6 @@ package enum MessageBody: Sendable, Equatable {
 /// The app's handler for one message: called exactly once, by the shell.
 typealias MessageCompletion = (Result<MessageBody, WCError>) -> Void
 
-/// A call the core asks its shell to make to the session's delegate.
-enum DelegateNotice {
-    case activationDidComplete(ActivationState, (any Error)?)
-    case didBecomeInactive
-    case didDeactivate
-    case reachabilityDidChange
-    case watchStateDidChange
-    case didReceiveMessageWithoutReply(UserInfo)
-    case didReceiveMessageDataWithoutReply([UInt8])
-    case didCommitReceivedTransfers
-    case didRollBackReceivedTransfers(any Error)
-}
-
 /// What happened to a session: the events its shell feeds `SessionCore.handle`, from the app (activate,
 /// deactivate, send a message, change the app's state), from the link (a connection opened or closed, a
 /// frame read, a connection attempt failed), from the store (what activation loaded, a receive
@@ -131,7 +118,8 @@ enum SessionEvent {
 enum SessionAction {
     /// Finish activation at the end of this loop iteration (the store is read then).
     case completeActivationSoon
-    case tell(DelegateNotice)
+    /// A callback for the app's handler, handed on unchanged by the shell (`Session.emit`).
+    case tell(SessionCallback)
     case log(LogLine)
     /// Queue frames on the current link.
     case send([UInt8])

@@ -173,7 +173,13 @@ extension Session {
         }
         CrashPoint.hit("file.deliver.before-callback")
         let received = ReceivedFile(path: target, description: file.description, seq: file.seq, senderDeviceID: file.peer)
-        let outcome = delegate?.session(self, didReceiveFile: received) ?? .notNow
+        let outcome: ReceiveOutcome
+        do {
+            outcome = try handler?.handle(.didReceiveFile(received), from: self) ?? .notNow
+        } catch {
+            logger.warning("file.handler-threw", ["seq": file.seq, "error": "\(error)"])
+            outcome = .notNow
+        }
         // Left where it was put: the system deletes it (Apple's rule). Moved: it is the app's.
         if let here = Filesystem.identity(of: target), here == Filesystem.identity(of: file.path) { unlink(target) }
         CrashPoint.hit("file.deliver.after-callback")

@@ -215,7 +215,7 @@ extension Session {
                 } else {
                     logger.info("file.sending", ["seq": seq, "bytes": size])
                 }
-                delegate?.session(self, fileTransfer: seq, didProgress: from, of: size)
+                emit(.fileTransferDidProgress(seq: seq, completed: from, total: size))
                 pump()
             }
         case .fileProgress:
@@ -224,7 +224,7 @@ extension Session {
             case .ignore: return
             case let .violation(why): return protocolViolation(source, why)
             case let .moved(to):
-                delegate?.session(self, fileTransfer: seq, didProgress: to, of: sendingFile?.record.size ?? to)
+                emit(.fileTransferDidProgress(seq: seq, completed: to, total: sendingFile?.record.size ?? to))
                 pump()
             }
         case .fileAck:
@@ -274,7 +274,7 @@ extension Session {
         logger.warning("file.failed", ["seq": seq, "code": error.code.rawValue, "name": error.name, "reason": error.message])
         loop.deferToEndOfIteration { [weak self] in
             guard let self else { return }
-            self.delegate?.session(self, didFinish: FinishedTransfer(seq: seq, replayed: false, error: error, lane: .file, file: record), error: error)
+            self.emit(.didFinish(FinishedTransfer(seq: seq, replayed: false, error: error, lane: .file, file: record), error: error))
             self.pump()
         }
     }

@@ -72,7 +72,7 @@ extension Session {
             // transfers are the session's to keep: when there are some, a FULL commit follows.
             try database.with(.normal) {
                 try database.transaction {
-                    delegate?.sessionWillReceiveTransfers(self)
+                    _ = try handler?.handle(.willReceiveTransfers, from: self)
                     transfers: for (index, item) in fresh.enumerated() {
                         if index == fresh.count / 2 { CrashPoint.hit("receive.mid-batch") }
                         // A skip: a number the sender will never send a transfer for. It moves the
@@ -95,7 +95,7 @@ extension Session {
                     }
                     CrashPoint.hit("receive.before-commit")
                     // The app's own store commits first: nothing is acknowledged before what it saved is durable.
-                    try delegate?.sessionWillCommitReceivedTransfers(self)
+                    _ = try handler?.handle(.willCommitReceivedTransfers, from: self)
                     // The app's store has the batch, the session's cursor does not: delivered again, deduped.
                     CrashPoint.hit("receive.after-app-commit")
                 }
@@ -152,23 +152,35 @@ extension Session {
         var description: String { "the app could not store transfer \(seq)" }
     }
 
-    /// Hands one transfer to the delegate: its fast path first, else the decoded dictionary.
+    /// Hands one transfer to the handler: its fast path first, else the decoded dictionary. Unanswered
+    /// is `.notNow` (kept, delivered again), never taken.
     private func deliver(_ body: ArraySlice<UInt8>, _ transfer: ReceivedTransfer) throws(DecodeError) -> ReceiveOutcome {
-        guard let delegate else { return .notNow }
+        guard let handler else { return .notNow }
         var result: Result<ReceiveOutcome, DecodeError> = .success(.notNow)
         body.withUnsafeBytes { raw in
-            if let outcome = delegate.session(self, didReceiveEncodedUserInfo: raw, transfer: transfer) {
+            if let outcome = ask(handler, .didReceiveEncodedUserInfo(raw, transfer), seq: transfer.seq) {
                 result = .success(outcome)
                 return
             }
             do throws(DecodeError) {
                 let userInfo = try PropertyListCodec.decodeDictionary(raw)
-                result = .success(delegate.session(self, didReceiveUserInfo: userInfo, transfer: transfer))
+                result = .success(ask(handler, .didReceiveUserInfo(userInfo, transfer), seq: transfer.seq) ?? .notNow)
             } catch {
                 result = .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// The handler's answer to a received transfer; one that throws could not store it (`.failed`: the
+    /// batch rolls back).
+    private func ask(_ handler: any SessionHandler, _ callback: SessionCallback, seq: Int64) -> ReceiveOutcome? {
+        do {
+            return try handler.handle(callback, from: self)
+        } catch {
+            logger.warning("receive.handler-threw", ["seq": seq, "error": "\(error)"])
+            return .failed
+        }
     }
 
     private func receiveAppState(_ payload: [UInt8]) {

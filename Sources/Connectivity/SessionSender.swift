@@ -256,7 +256,7 @@ extension Session {
         let userInfo = try? PropertyListCodec.decodeDictionary(entry.payload)
         loop.deferToEndOfIteration { [weak self] in
             guard let self else { return }
-            self.delegate?.session(self, didFinish: FinishedTransfer(seq: entry.seq, replayed: false, userInfo: userInfo), error: error)
+            self.emit(.didFinish(FinishedTransfer(seq: entry.seq, replayed: false, userInfo: userInfo), error: error))
         }
     }
 
@@ -292,7 +292,7 @@ extension Session {
                         transfer.file = record
                         files.append(record)
                     }
-                    delegate?.session(self, didFinish: transfer, error: nil)
+                    emit(.didFinish(transfer, error: nil))
                 }
                 try lane.markReported(upTo: last)
                 removeFinishedCopies(files)

@@ -3,10 +3,13 @@ import Digest
 import Foundation
 import PropertyLists
 
-/// The engine's delegate, speaking to the app's `WCSessionDelegate` in Apple's terms: typed values to
+/// The engine's handler, speaking to the app's `WCSessionDelegate` in Apple's terms: typed values to
 /// `[String: Any]`, the engine's errors to `WCError`, and a batch delegate's extras when the app has them.
 /// Runs on the device's delegate queue, like every call it makes.
-final class SessionAdapter: SessionDelegate {
+///
+/// Its switch names every callback, without a `default`: a new one does not compile until it says what
+/// the app hears. A received transfer or file the app has no delegate for is not taken now (`.notNow`).
+final class SessionAdapter: SessionHandler {
     unowned let wcSession: WCSession
 
     init(session: WCSession) { wcSession = session }
@@ -14,7 +17,51 @@ final class SessionAdapter: SessionDelegate {
     private var delegate: (any WCSessionDelegate)? { wcSession.delegate }
     private var batchDelegate: (any WCSessionBatchDelegate)? { wcSession.delegate as? any WCSessionBatchDelegate }
 
-    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
+    func handle(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome? {
+        switch callback {
+        case let .activationDidComplete(state, error): activationDidComplete(session, state, error)
+        case .didBecomeInactive:
+            wcSession.stateMayHaveChanged()
+            delegate?.sessionDidBecomeInactive(wcSession)
+        case .didDeactivate:
+            wcSession.stateMayHaveChanged()
+            delegate?.sessionDidDeactivate(wcSession)
+        case .willReceiveTransfers: batchDelegate?.sessionWillReceiveUserInfoBatch(wcSession)
+        case let .didReceiveEncodedUserInfo(bytes, transfer):
+            return batchDelegate?.session(wcSession, didReceiveEncodedUserInfo: bytes, transfer: Self.received(transfer)).map(Self.outcome)
+        case let .didReceiveUserInfo(userInfo, transfer): return didReceive(userInfo, transfer)
+        case .willCommitReceivedTransfers: try batchDelegate?.sessionWillCommitUserInfoBatch(wcSession)
+        case .didCommitReceivedTransfers:
+            batchDelegate?.sessionDidCommitUserInfoBatch(wcSession)
+            // What was pending has arrived (`hasContentPending`).
+            wcSession.stateMayHaveChanged()
+        case let .didRollBackReceivedTransfers(error): batchDelegate?.sessionDidRollBackUserInfoBatch(wcSession, error: error)
+        case let .didFinish(transfer, error): didFinish(session, transfer, error)
+        case let .didReceiveApplicationContext(context):
+            delegate?.session(wcSession, didReceiveApplicationContext: PropertyListBridge.untyped(context))
+        case let .didReceiveMessage(message, reply?):
+            delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message)) { answer in
+                // A reply that is not a property list cannot travel: the sender's time-out tells it so.
+                guard let typed = try? PropertyListBridge.typed(answer) else { return }
+                reply(typed)
+            }
+        case let .didReceiveMessage(message, nil): delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message))
+        case let .didReceiveMessageData(data, reply?):
+            delegate?.session(wcSession, didReceiveMessageData: Data(data)) { answer in reply([UInt8](answer)) }
+        case let .didReceiveMessageData(data, nil): delegate?.session(wcSession, didReceiveMessageData: Data(data))
+        case let .didReceiveFile(file): return didReceive(file)
+        case let .fileTransferDidProgress(seq, completed, _):
+            guard let transfer = wcSession.fileTransfer(seq) else { break }
+            transfer.progress.completedUnitCount = min(completed, transfer.progress.totalUnitCount)
+        case .reachabilityDidChange:
+            wcSession.stateMayHaveChanged()
+            delegate?.sessionReachabilityDidChange(wcSession)
+        case .watchStateDidChange: watchStateDidChange(session)
+        }
+        return nil
+    }
+
+    private func activationDidComplete(_ session: Session, _ state: ActivationState, _ error: (any Error)?) {
         if session.role == .watch { companionInstalled = session.counterpartAppInstalled }
         let public_: WCSessionActivationState =
             switch state {
@@ -26,26 +73,9 @@ final class SessionAdapter: SessionDelegate {
         delegate?.session(wcSession, activationDidCompleteWith: public_, error: error.map(WCError.from))
     }
 
-    func sessionDidBecomeInactive(_ session: Session) {
-        wcSession.stateMayHaveChanged()
-        delegate?.sessionDidBecomeInactive(wcSession)
-    }
+    // MARK: - Receiving
 
-    func sessionDidDeactivate(_ session: Session) {
-        wcSession.stateMayHaveChanged()
-        delegate?.sessionDidDeactivate(wcSession)
-    }
-
-    // MARK: - Receiving userInfo
-
-    func sessionWillReceiveTransfers(_ session: Session) { batchDelegate?.sessionWillReceiveUserInfoBatch(wcSession) }
-
-    func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
-        guard let batchDelegate else { return nil }
-        return batchDelegate.session(wcSession, didReceiveEncodedUserInfo: bytes, transfer: Self.received(transfer)).map(Self.outcome)
-    }
-
-    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
+    private func didReceive(_ userInfo: UserInfo, _ transfer: ReceivedTransfer) -> ReceiveOutcome {
         if let batchDelegate {
             return Self.outcome(batchDelegate.session(wcSession, didReceiveUserInfo: userInfo, transfer: Self.received(transfer)))
         }
@@ -55,15 +85,17 @@ final class SessionAdapter: SessionDelegate {
         return .accepted
     }
 
-    func sessionWillCommitReceivedTransfers(_ session: Session) throws { try batchDelegate?.sessionWillCommitUserInfoBatch(wcSession) }
-    func sessionDidCommitReceivedTransfers(_ session: Session) {
-        batchDelegate?.sessionDidCommitUserInfoBatch(wcSession)
-        // What was pending has arrived (`hasContentPending`).
-        wcSession.stateMayHaveChanged()
-    }
-
-    func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
-        batchDelegate?.sessionDidRollBackUserInfoBatch(wcSession, error: error)
+    private func didReceive(_ file: ReceivedFile) -> ReceiveOutcome {
+        guard let delegate else { return .notNow }
+        let received = WCSessionFile(
+            fileURL: URL(fileURLWithPath: file.path), metadata: file.description.metadata.map(PropertyListBridge.untyped),
+            transferIdentifier: file.seq, senderDeviceID: file.senderDeviceID, byteCount: file.description.size, sha256: file.description.sha256.hexString)
+        // Apple's callback: the file is the app's to move before this returns; then it is acknowledged
+        // (a batch delegate may answer that it could not keep it: then it is not).
+        if let batchDelegate { return Self.outcome(batchDelegate.session(wcSession, didReceiveFile: received)) }
+        delegate.session(wcSession, didReceive: received)
+        defer { wcSession.stateMayHaveChanged() }
+        return .accepted
     }
 
     private static func received(_ transfer: ReceivedTransfer) -> WCReceivedTransfer {
@@ -80,9 +112,9 @@ final class SessionAdapter: SessionDelegate {
         }
     }
 
-    // MARK: - Finished transfers, contexts, messages, state
+    // MARK: - Finished transfers, state
 
-    func session(_ session: Session, didFinish transfer: FinishedTransfer, error: Connectivity.WCError?) {
+    private func didFinish(_ session: Session, _ transfer: FinishedTransfer, _ error: Connectivity.WCError?) {
         guard let delegate else { return }
         if transfer.lane == .file {
             let file =
@@ -107,60 +139,11 @@ final class SessionAdapter: SessionDelegate {
         delegate.session(wcSession, didFinish: finished, error: error.map(WCError.init))
     }
 
-    func session(_ session: Session, didReceiveApplicationContext context: UserInfo) {
-        delegate?.session(wcSession, didReceiveApplicationContext: PropertyListBridge.untyped(context))
-    }
-
-    func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
-        guard let delegate else { return }
-        delegate.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message)) { answer in
-            // A reply that is not a property list cannot travel: the sender's time-out tells it so.
-            guard let typed = try? PropertyListBridge.typed(answer) else { return }
-            reply(typed)
-        }
-    }
-
-    func session(_ session: Session, didReceiveMessage message: UserInfo) {
-        delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message))
-    }
-
-    func session(_ session: Session, didReceiveMessageData data: [UInt8], reply: @escaping ([UInt8]) -> Void) {
-        guard let delegate else { return }
-        delegate.session(wcSession, didReceiveMessageData: Data(data)) { answer in reply([UInt8](answer)) }
-    }
-
-    func session(_ session: Session, didReceiveMessageData data: [UInt8]) {
-        delegate?.session(wcSession, didReceiveMessageData: Data(data))
-    }
-
-    func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
-        guard let delegate else { return .notNow }
-        let received = WCSessionFile(
-            fileURL: URL(fileURLWithPath: file.path), metadata: file.description.metadata.map(PropertyListBridge.untyped),
-            transferIdentifier: file.seq, senderDeviceID: file.senderDeviceID, byteCount: file.description.size, sha256: file.description.sha256.hexString)
-        // Apple's callback: the file is the app's to move before this returns; then it is acknowledged
-        // (a batch delegate may answer that it could not keep it: then it is not).
-        if let batchDelegate { return Self.outcome(batchDelegate.session(wcSession, didReceiveFile: received)) }
-        delegate.session(wcSession, didReceive: received)
-        defer { wcSession.stateMayHaveChanged() }
-        return .accepted
-    }
-
-    func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
-        guard let transfer = wcSession.fileTransfer(seq) else { return }
-        transfer.progress.completedUnitCount = min(completed, transfer.progress.totalUnitCount)
-    }
-
-    func sessionReachabilityDidChange(_ session: Session) {
-        wcSession.stateMayHaveChanged()
-        delegate?.sessionReachabilityDidChange(wcSession)
-    }
-
     /// What the watch last told its app of the companion app (`sessionCompanionAppInstalledDidChange` is
     /// for a change of that, not of the phone app's foreground).
     private var companionInstalled: Bool?
 
-    func sessionWatchStateDidChange(_ session: Session) {
+    private func watchStateDidChange(_ session: Session) {
         if session.role == .phone { wcSession.removeWatchDirectoryIfGone(session) }
         wcSession.stateMayHaveChanged()
         guard let delegate else { return }

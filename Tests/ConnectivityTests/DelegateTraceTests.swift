@@ -37,24 +37,27 @@ import PropertyLists
 }
 
 /// An app with a fast path: takes every transfer from its encoding (as the phone app takes flights).
-final class FastPathDelegate: SessionDelegate {
+final class FastPathDelegate: SessionHandler {
     var taken = 0
-    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {}
-    func session(_ session: Session, didReceiveEncodedUserInfo bytes: UnsafeRawBufferPointer, transfer: ReceivedTransfer) -> ReceiveOutcome? {
-        taken += 1
-        return .accepted
+    func handle(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome? {
+        switch callback {
+        case .didReceiveEncodedUserInfo:
+            taken += 1
+            return .accepted
+        case .didReceiveUserInfo, .didReceiveFile: return .accepted
+        default: return nil
+        }
     }
-    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome { .accepted }
 }
 
-@Suite struct TracingDelegateTests {
+@Suite struct TracingHandlerTests {
     /// The keys read from the encoding, on the fast path, follow each transfer even when the cached set
     /// changes part-way (a longer, shorter, different or empty set, nested containers stepped over).
     @Test func theFastPathTracesEachTransfersOwnKeys() throws {
         let pair = try PairHarness()
         let app = FastPathDelegate()
-        let tracer = TracingDelegate(app, trace: DelegateTrace())
-        pair.phone.delegate = tracer
+        let tracer = TracingHandler(app, trace: DelegateTrace())
+        pair.phone.handler = tracer
         try pair.activateBoth()
         try pair.connect()
         let payloads: [UserInfo] = [

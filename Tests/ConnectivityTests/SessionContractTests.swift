@@ -129,7 +129,7 @@ import PropertyLists
         try Outbox(database: harness.watchDB).acknowledge(upTo: 4)
         let restarted = Session(role: .watch, database: harness.watchDB, loop: harness.loop, transport: nil, logger: .silent)
         let delegate = RecordingDelegate()
-        restarted.delegate = delegate
+        restarted.handler = delegate
         try restarted.activate()
         try harness.drive()
         #expect(delegate.finished.map(\.seq) == [1, 2, 3, 4])
@@ -137,7 +137,7 @@ import PropertyLists
         // Told once: a second restart replays nothing.
         let again = Session(role: .watch, database: harness.watchDB, loop: harness.loop, transport: nil, logger: .silent)
         let second = RecordingDelegate()
-        again.delegate = second
+        again.handler = second
         try again.activate()
         try harness.drive()
         #expect(second.finished.isEmpty)

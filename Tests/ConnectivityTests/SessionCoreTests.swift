@@ -40,17 +40,18 @@ import PropertyLists
         actions.map { action in
             switch action {
             case .completeActivationSoon: "completeActivationSoon"
-            case let .tell(notice):
-                switch notice {
+            case let .tell(callback):
+                switch callback {
                 case let .activationDidComplete(state, error): "tell activationDidComplete \(state)\(error == nil ? "" : " error")"
                 case .didBecomeInactive: "tell didBecomeInactive"
                 case .didDeactivate: "tell didDeactivate"
                 case .reachabilityDidChange: "tell reachabilityDidChange"
                 case .watchStateDidChange: "tell watchStateDidChange"
-                case .didReceiveMessageWithoutReply: "tell didReceiveMessageWithoutReply"
-                case .didReceiveMessageDataWithoutReply: "tell didReceiveMessageDataWithoutReply"
+                case .didReceiveMessage(_, nil): "tell didReceiveMessageWithoutReply"
+                case .didReceiveMessageData(_, nil): "tell didReceiveMessageDataWithoutReply"
                 case .didCommitReceivedTransfers: "tell didCommitReceivedTransfers"
                 case .didRollBackReceivedTransfers: "tell didRollBackReceivedTransfers"
+                default: "tell \(callback)"
                 }
             case let .log(line): "log \(line.event)"
             case let .send(bytes): "send \(Frame.type(of: bytes).map { "\($0)" } ?? "?")"

@@ -5,8 +5,8 @@ import Storage
 import PairTesting
 import PropertyLists
 
-/// A recording delegate: what arrived, in order, and how to answer.
-final class RecordingDelegate: SessionDelegate {
+/// A recording handler: what arrived, in order, and how to answer.
+final class RecordingDelegate: SessionHandler {
     var activations: [(ActivationState, Error?)] = []
     var received: [(UserInfo, ReceivedTransfer)] = []
     /// Received inside a transaction that has not committed (yet).
@@ -32,43 +32,38 @@ final class RecordingDelegate: SessionDelegate {
     /// Answer `.notNow` for transfers with these seqs.
     var refuse: Set<Int64> = []
 
-    func session(_ session: Session, activationDidCompleteWith state: ActivationState, error: Error?) {
-        activations.append((state, error))
-    }
-
-    func session(_ session: Session, didReceiveUserInfo userInfo: UserInfo, transfer: ReceivedTransfer) -> ReceiveOutcome {
-        if refuse.contains(transfer.seq) { return .notNow }
-        uncommitted.append((userInfo, transfer))
-        return .accepted
-    }
-
-    func sessionDidCommitReceivedTransfers(_ session: Session) {
-        received += uncommitted
-        uncommitted.removeAll()
-        commits += 1
-    }
-
-    func session(_ session: Session, didRollBackReceivedTransfers error: Error) {
-        uncommitted.removeAll()
-        rollbacks += 1
-    }
-
-    func session(_ session: Session, didFinish transfer: FinishedTransfer, error: WCError?) { finished.append(transfer) }
-    func session(_ session: Session, didReceiveApplicationContext context: UserInfo) { contexts.append(context) }
-    func session(_ session: Session, didReceiveMessage message: UserInfo, reply: @escaping (UserInfo) -> Void) {
-        messages.append(message)
-        if let answer = answer?(message) { reply(answer) }
-    }
-    func session(_ session: Session, didReceiveMessage message: UserInfo) { messagesWithoutReply.append(message) }
-    func sessionReachabilityDidChange(_ session: Session) { reachabilityChanges += 1 }
-    func sessionWatchStateDidChange(_ session: Session) { watchStateChanges += 1 }
-    func sessionDidDeactivate(_ session: Session) { deactivations += 1 }
-    func session(_ session: Session, didReceiveFile file: ReceivedFile) -> ReceiveOutcome {
-        files.append((file, (try? Filesystem.readFile(file.path)) ?? []))
-        return fileOutcome
-    }
-    func session(_ session: Session, fileTransfer seq: Int64, didProgress completed: Int64, of total: Int64) {
-        fileProgress.append((seq, completed, total))
+    func handle(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome? {
+        switch callback {
+        case let .activationDidComplete(state, error): activations.append((state, error))
+        case .didBecomeInactive, .willReceiveTransfers, .willCommitReceivedTransfers: break
+        case .didDeactivate: deactivations += 1
+        case .didReceiveEncodedUserInfo: return nil
+        case let .didReceiveUserInfo(userInfo, transfer):
+            if refuse.contains(transfer.seq) { return .notNow }
+            uncommitted.append((userInfo, transfer))
+            return .accepted
+        case .didCommitReceivedTransfers:
+            received += uncommitted
+            uncommitted.removeAll()
+            commits += 1
+        case .didRollBackReceivedTransfers:
+            uncommitted.removeAll()
+            rollbacks += 1
+        case let .didFinish(transfer, _): finished.append(transfer)
+        case let .didReceiveApplicationContext(context): contexts.append(context)
+        case let .didReceiveMessage(message, reply?):
+            messages.append(message)
+            if let answer = answer?(message) { reply(answer) }
+        case let .didReceiveMessage(message, nil): messagesWithoutReply.append(message)
+        case .didReceiveMessageData: break
+        case let .didReceiveFile(file):
+            files.append((file, (try? Filesystem.readFile(file.path)) ?? []))
+            return fileOutcome
+        case let .fileTransferDidProgress(seq, completed, total): fileProgress.append((seq, completed, total))
+        case .reachabilityDidChange: reachabilityChanges += 1
+        case .watchStateDidChange: watchStateChanges += 1
+        }
+        return nil
     }
 
     var receivedNumbers: [Int64] { received.compactMap { $0.0["n"]?.int64Value } }
@@ -110,8 +105,8 @@ final class PairHarness {
         configure(.watch, &watchConfiguration)
         phone = Session(role: .phone, database: phoneDB, loop: loop, transport: nil, configuration: phoneConfiguration, logger: .silent)
         watch = Session(role: .watch, database: watchDB, loop: loop, transport: watchTransport, configuration: watchConfiguration, logger: .silent)
-        phone.delegate = phoneDelegate
-        watch.delegate = watchDelegate
+        phone.handler = phoneDelegate
+        watch.handler = watchDelegate
     }
 
     deinit { removeDirectory(directory) }
