@@ -86,7 +86,6 @@ package final class AiredFrameStream {
 
     /// Whole frames to the counterpart, through the air: each frame in `bytes` travels on its own.
     package func send(_ bytes: [UInt8]) {
-        guard !ended else { return }
         guard let air, usesAir else { return stream.write(bytes) }
         let now = loop.nowNanoseconds
         let shape = air.shape
