@@ -225,15 +225,24 @@ package final class WatchOS: DeviceOperatingSystem {
         let stream = AiredFrameStream(stream: SocketStream(descriptor: fd, loop: loop), loop: loop, air: air)
         probe = stream
         probeLinked = false
-        stream.onFrames = { [unowned self] frames in self.received(frames) }
-        stream.onEnd = { [unowned self] reason in
-            self.probe = nil
-            self.probeLinked = false
-            self.logger.debug("os.link-closed", ["reason": reason])
-            self.retryLater()
+        stream.onFrames = { [unowned self, unowned stream] frames, error in
+            if !frames.isEmpty { self.received(frames) }
+            if let error { self.probeEnded(stream, "malformed frames from the phone: \(error)") }
+        }
+        stream.onClose = { [unowned self, unowned stream] reason, _ in self.probeEnded(stream, "\(reason)") }
+        stream.onLoss = { [unowned self, unowned stream] direction in
+            self.probeEnded(stream, "a frame \(direction) was lost in the air (loss \(self.air.conditions.shape.loss))")
         }
         stream.start()
         stream.send(Frame(.hello, hello.encoded).encoded)
+    }
+
+    /// The connection ended by itself: the phone closed it, it sent a malformed frame, or a frame was
+    /// lost in the air (the cut). Tried again after the backoff.
+    private func probeEnded(_ stream: AiredFrameStream, _ reason: String) {
+        guard probe === stream else { return }
+        closeProbe(reason)
+        retryLater()
     }
 
     /// What the phone sent on watch-os's connection, a batch at a time: the first thing that needs the

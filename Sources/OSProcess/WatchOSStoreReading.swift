@@ -23,16 +23,13 @@ struct WatchStoreReading {
         reading.appInstalled = ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
         guard let pairing = try? SessionStore.pairing(database), let deviceID = try? SessionStore.deviceID(database, role: .watch) else { return reading }
         reading.phoneLinkSocket = pairing.phoneLinkSocket
-        let phone = pairing.phoneDeviceID
         func flag(_ key: String, _ fallback: Bool) -> Bool { ((try? SessionStore.stateValue(database, key)) ?? nil).map { $0 == "1" } ?? fallback }
-        var hello = Handshake(
-            role: .watch, deviceID: deviceID, pairingID: pairing.pairingID,
+        // The watch app is not running: not active, whatever it last said.
+        reading.hello = try? Handshake(
+            store: database, role: .watch, deviceID: deviceID, pairing: pairing,
             appVersion: ((try? SessionStore.stateValue(database, "app.version")) ?? nil) ?? "",
-            resumeSeq: (try? SessionStore.receiveCursor(database, peer: phone)) ?? 0, appInstalled: flag("app.installed", true), appActive: false)
-        hello.complicationEnabled = flag("app.complication", false)
-        hello.complicationResumeSeq = (try? SessionStore.receiveCursor(database, peer: phone, lane: .complication)) ?? 0
-        hello.fileResumeSeq = (try? SessionStore.receiveCursor(database, peer: phone, lane: .file)) ?? 0
-        reading.hello = hello
+            appInstalled: flag("app.installed", true), appActive: false, complicationEnabled: flag("app.complication", false),
+            unreadableCursorIsZero: true)
         reading.outstanding = SessionStoreSnapshot.read(database).outstandingAllLanes
         return reading
     }

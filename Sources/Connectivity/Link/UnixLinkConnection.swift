@@ -12,7 +12,6 @@ final class UnixLinkConnection: LinkChannel {
 
     let stream: SocketStream
     let side: Side
-    let decoder = FrameDecoder()
     private unowned let session: Session
     let logger: Logger
     unowned let loop: EventLoop
@@ -27,17 +26,11 @@ final class UnixLinkConnection: LinkChannel {
     /// Whether this side's `hello` said messages were waiting (`Handshake.pendingMessages`).
     private(set) var helloCarriedMessages = false
 
-    // The air this connection's frames travel through (the watch's side: `UnixLinkConnectionAir.swift`);
-    // nil, or clear air with nothing in it, and frames go straight to the socket.
-    let air: LinkAir?
-    var outboundPipe = LinkPipe()
-    var inboundPipe = LinkPipe()
-    var outboundAir = AirQueue<[UInt8]>()
-    var inboundAir = AirQueue<AirArrival>()
-    var outboundTimer: EventLoop.TimerID?
-    var inboundTimer: EventLoop.TimerID?
-    /// The session asked to hear when the outbound bytes have gone, while some were still in the air.
-    var drainRequested = false
+    /// The air this connection's frames travel through (the watch's side): nil, or clear air with
+    /// nothing in it, and frames go straight to the socket.
+    private let air: LinkAir?
+    /// The frames to and from the socket, through the air.
+    private let aired: AiredFrameStream
 
     init(stream: SocketStream, side: Side, session: Session, loop: EventLoop, logger: Logger, air: LinkAir? = nil) {
         self.stream = stream
@@ -46,14 +39,16 @@ final class UnixLinkConnection: LinkChannel {
         self.loop = loop
         self.logger = logger
         self.air = air
+        aired = AiredFrameStream(stream: stream, loop: loop, air: air)
     }
 
     /// `handshakeTimeoutMilliseconds` bounds the whole handshake, however the bytes trickle in: a
     /// counterpart that says nothing, or one byte a second, is closed when it runs out.
     func start(handshakeTimeoutMilliseconds: UInt64 = 5000) {
-        stream.onRead = { [unowned self] _ in self.readFrames() }
-        stream.onClose = { [unowned self] stream, reason in self.streamDidClose(reason) }
-        stream.start()
+        aired.onFrames = { [unowned self] frames, error in self.deliver(frames, error: error) }
+        aired.onClose = { [unowned self] reason, unfinishedBytes in self.didClose(reason, unfinishedBytes: unfinishedBytes) }
+        aired.onLoss = { [unowned self] direction in self.cutByLoss(direction) }
+        aired.start()
         handshakeTimer = loop.schedule(afterMilliseconds: handshakeTimeoutMilliseconds) { [weak self] in
             guard let self, self.state == .handshaking else { return }
             self.logger.warning("link.handshake-timeout", ["fd": self.stream.descriptor.rawValue])
@@ -69,19 +64,15 @@ final class UnixLinkConnection: LinkChannel {
 
     // MARK: - LinkChannel
 
-    func send(_ frames: [UInt8]) { transmit(frames) }
-    var pendingOutboundBytes: Int { stream.pendingOutboundBytes + outboundAir.heldBytes }
+    func send(_ bytes: [UInt8]) { aired.send(bytes) }
+    var pendingOutboundBytes: Int { aired.pendingOutboundBytes }
 
     func requestDrainNotification() {
-        if !outboundAir.isEmpty {
-            drainRequested = true
-            return
-        }
-        requestStreamDrain()
+        aired.afterOutboundAir { [unowned self] in self.requestStreamDrain() }
     }
 
     /// Tells the session once the socket's own buffer has drained.
-    func requestStreamDrain() {
+    private func requestStreamDrain() {
         stream.onWritable = { [unowned self] stream in
             stream.onWritable = nil
             stream.wantsWritable = false
@@ -112,20 +103,24 @@ final class UnixLinkConnection: LinkChannel {
 
     func holdReceiving(_ held: Bool) { stream.readingHeld = held }
 
-    // MARK: - Reading
+    // MARK: - The air
 
-    private func readFrames() {
-        if usesAir {
-            readIntoAir()
-            return
-        }
-        let (frames, error) = decoder.decodeAll(from: stream.inbound)
-        deliver(frames, error: error)
-        if state != .closed { stream.resumeReadingIfRoom() }
+    /// The air cleared: what is in it arrives now, both ways.
+    func landTheAir() { aired.landTheAir() }
+
+    /// What this connection holds in the air now, both ways.
+    var bytesInAir: Int { aired.bytesInAir }
+
+    private func cutByLoss(_ direction: String) {
+        guard let air else { return }
+        logger.info("link.frame-lost", ["direction": direction, "loss": air.shape.loss, "lost": air.framesLost])
+        close(error: nil, reason: "a frame \(direction) was lost in the air (loss \(air.shape.loss)): the link is cut and the watch reconnects")
     }
 
+    // MARK: - Reading
+
     /// Hands frames that have arrived to the handshake or the session; a bad frame closes the connection.
-    func deliver(_ frames: [Frame], error: FrameError?) {
+    private func deliver(_ frames: [Frame], error: FrameError?) {
         var remaining = frames[...]
         if state == .handshaking, let first = remaining.first {
             remaining = remaining.dropFirst()
@@ -152,7 +147,7 @@ final class UnixLinkConnection: LinkChannel {
     private func apply(_ steps: [LinkHandshake.Step]) {
         for step in steps {
             switch step {
-            case let .send(frame): transmit(frame.encoded)
+            case let .send(frame): aired.send(frame.encoded)
             case let .establish(peer): establish(peer: peer)
             case let .refuse(error): refuse(error)
             case let .counterpartState(installed, active):
@@ -175,13 +170,14 @@ final class UnixLinkConnection: LinkChannel {
 
     private func establish(peer: Handshake) {
         state = .established
+        aired.isEstablished = true
         if let handshakeTimer { loop.cancel(handshakeTimer) }
         session.channelDidOpen(self, peer: peer)
     }
 
-    func didClose(_ closeReason: SocketStream.CloseReason, unfinishedBytes: Int) {
+    private func didClose(_ closeReason: SocketStream.CloseReason, unfinishedBytes: Int) {
         guard state != .closed else { return }
-        discardAir()
+        aired.discardAir()
         let wasEstablished = state == .established
         var reason = closeReason.description
         // Our own closes were logged where they were decided; the counterpart's are logged here.

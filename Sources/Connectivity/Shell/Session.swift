@@ -273,15 +273,10 @@ package final class Session {
         try core.requireActivated()
         try requireStoreForAcknowledgement()
         guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
-        let peerID = pairing.counterpartID(of: role)
-        var handshake = Handshake(
-            role: role, deviceID: deviceID, pairingID: pairing.pairingID, appVersion: configuration.appVersion,
-            resumeSeq: try SessionStore.receiveCursor(database, peer: peerID),
-            appInstalled: localAppInstalled, appActive: core.announcedPresence.active)
-        handshake.complicationEnabled = core.local.complicationEnabled
+        var handshake = try Handshake(
+            store: database, role: role, deviceID: deviceID, pairing: pairing, appVersion: configuration.appVersion,
+            appInstalled: localAppInstalled, appActive: core.announcedPresence.active, complicationEnabled: core.local.complicationEnabled)
         core.announcedLocal = core.announcedPresence
-        handshake.complicationResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .complication)
-        handshake.fileResumeSeq = try SessionStore.receiveCursor(database, peer: peerID, lane: .file)
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)
         return handshake
