@@ -186,6 +186,7 @@ final class WorkoutMirroring: @unchecked Sendable {
     }
 
     private func scheduleRetry() {
+        notePending()
         guard !retryScheduled, retriesLeft > 0, entries.values.contains(where: needsRetry) else { return }
         retryScheduled = true
         _ = host.loop.schedule(afterMilliseconds: retryMilliseconds) { [weak self] in
@@ -289,6 +290,14 @@ final class WorkoutMirroring: @unchecked Sendable {
         entry.startConfirmed = true
         for seq in entry.sender.acknowledge(upTo: upTo) { entry.completions.removeValue(forKey: seq)?(true, nil) }
         forgetIfDone(entry)
+        notePending()
+    }
+
+    /// The watch's session says in its next `hello` whether a mirror waits for the phone: phone-os
+    /// launches the phone app for it, as iOS does for `startMirroringToCompanionDevice`.
+    private func notePending() {
+        guard isWatch else { return }
+        host.session?.workoutMirroringPending = entries.values.contains(where: needsRetry)
     }
 
     /// The watch has no such primary — it ended, or went with its app (killed): what the mirror had not

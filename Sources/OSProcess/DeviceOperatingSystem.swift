@@ -349,7 +349,7 @@ package class DeviceOperatingSystem {
 
     /// Launches that wait for no delivery before their budget may end them: the user's, a workout's (it
     /// keeps itself alive), a background refresh's (its task is the work).
-    static let launchesAwaitingNoDelivery: Set<String> = ["user", AppLaunch.workoutReason, AppLaunch.refreshReason]
+    static let launchesAwaitingNoDelivery: Set<String> = ["user", AppLaunch.workoutReason, AppLaunch.refreshReason, "workout-mirroring"]
 
     /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed
     /// version in place of theirs).

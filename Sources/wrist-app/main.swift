@@ -6,6 +6,7 @@
 // Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); each userInfo's
 // `id` in Documents/received.log, before its callback returns; each refresh in Documents/refresh.log; each
 // workout the phone starts (`handle(_ workoutConfiguration:)`) as `handle workout ACTIVITY LOCATION`.
+// --start-workout: the app starts a running workout itself when it becomes active (a watch-led run).
 // --mirror=N: for that workout it runs an `HKWorkoutSession` with its builder, as a workout app does,
 // mirrors it to the phone and sends it `w-1`…`w-N` (one every 0.1 s) with `sendToRemoteWorkoutSession`;
 // it notes in Documents/mirror.log each completion (`sent w-I ok|failed CODE`), each datum the phone
@@ -123,6 +124,13 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
 
     func applicationDidBecomeActive() {
         note("didBecomeActive", in: "lifecycle.log")
+        // --start-workout: the user starts the workout on the watch (watch-led), mirrored to the phone.
+        if arguments.contains("--start-workout") {
+            let configuration = HKWorkoutConfiguration()
+            configuration.activityType = .running
+            configuration.locationType = .outdoor
+            workout?.start(configuration)
+        }
         if let refreshAfter {
             WKExtension.shared().scheduleBackgroundRefresh(withPreferredDate: Date(timeIntervalSinceNow: refreshAfter), userInfo: nil) { error in
                 note("scheduled \(error == nil ? "ok" : "failed")", in: "lifecycle.log")

@@ -36,6 +36,22 @@ import Testing
         #expect(PhoneOSLaunchRule.decide(hello, forceQuit: false) == .launch(reasonKey: "watch-transfer", reason: "watch connected with 3 transfer(s) pending"))
     }
 
+    /// Apple: "If your iOS app isn't running, the system launches it in the background" when the watch
+    /// starts mirroring a workout session. A `hello` that says so launches the app, and survives its
+    /// encoding; under force-quit it is declined, as transfers are.
+    @Test func aWatchMirroringAWorkoutLaunchesThePhoneApp() throws {
+        var mirroring = hello
+        mirroring.pendingTransfers = 0
+        mirroring.pendingWorkoutMirroring = true
+        let decoded = try Handshake(decoding: mirroring.encoded)
+        #expect(decoded.pendingWorkoutMirroring)
+        #expect(try !Handshake(decoding: hello.encoded).pendingWorkoutMirroring)
+        #expect(
+            PhoneOSLaunchRule.decide(decoded, forceQuit: false)
+                == .launch(reasonKey: "workout-mirroring", reason: "watch connected with a mirrored workout session to start"))
+        if case .launch = PhoneOSLaunchRule.decide(decoded, forceQuit: true) { Issue.record("a force-quit app was launched for a mirror") }
+    }
+
     @Test func versionsComparePartByPart() {
         func v(_ text: String) -> VersionNumber? { VersionNumber(text) }
         #expect(v("1.4")! < v("1.5")!)

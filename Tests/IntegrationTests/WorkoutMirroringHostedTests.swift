@@ -88,6 +88,29 @@ import Testing
         }
     }
 
+    /// Watch-led, with the phone app not running: the watch's `startMirroringToCompanionDevice` launches
+    /// it in the background (Apple: "If your iOS app isn't running, the system launches it in the
+    /// background") — the watch's `hello` says a mirror waits, phone-os launches the app for it — and its
+    /// handler gets the mirror; the rest as above, saved once. Before: declined ("nothing pending").
+    @Test func aWatchLedMirrorLaunchesThePhoneAppInTheBackground() throws {
+        try withRunningPair(tag: "hk-mirlaunch", watch: nil, phone: nil) { pair in
+            let count = 5
+            try pair.startPhoneOS(["--app", YourOwnAppTests.probe, "--app-arg=--mirror=\(count)", "--background-budget-ms", "120000"])
+            try pair.startWatchOS([
+                "--app", WatchKitTests.wrist, "--app-arg=--mirror=\(count)", "--app-arg=--start-workout", "--background-budget-ms", "120000",
+            ])
+            #expect(try pair.phoneOSCall(["os", "status"])["launchCount"]?.intValue == 0)
+            _ = try pair.watchOSCall(["app", "open"])
+            try pair.waitUntil("the phone has the watch's mirrored session", timeout: 30) {
+                Self.phoneLines(pair).contains { $0.hasPrefix("mirrored ") }
+            }
+            let status = try pair.phoneOSCall(["os", "status"])
+            #expect(status["launches"]?["workout-mirroring"]?.intValue == 1, "\(status.text)")
+            #expect(status["launchCount"]?.intValue == 1, "launched by the system, not opened")
+            try expectMirroredAndSavedOnce(pair, count: count)
+        }
+    }
+
     /// The link cut while both send (the watch its data, the phone ticks every 50 ms): what they send
     /// meanwhile does not cross, and the completions wait; when the link returns it all arrives — once, in
     /// order, each way — and the completions run.

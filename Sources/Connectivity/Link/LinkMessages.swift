@@ -18,6 +18,10 @@ package struct Handshake: Equatable, Sendable {
     /// Messages the sender's app sent (`sendMessage`) while the link was down, waiting for it: from the
     /// watch, phone-os launches the phone app for them (Apple: a watch's message wakes the iOS app).
     package var pendingMessages: Int64 = 0
+    /// The watch: its app mirrors a workout session whose start or data the phone has not acknowledged
+    /// (HealthKit's `startMirroringToCompanionDevice`): phone-os launches the phone app for it (Apple: "If
+    /// your iOS app isn't running, the system launches it in the background").
+    package var pendingWorkoutMirroring = false
     /// The watch: its app's complication is on the active watch face (the phone's `isComplicationEnabled`).
     package var complicationEnabled = false
     /// As `resumeSeq`, for the complication lane.
@@ -51,6 +55,7 @@ package struct Handshake: Equatable, Sendable {
         // Only when there is something: a hello with nothing pending is byte for byte the older one.
         if pendingTransfers > 0 { fields["pendingTransfers"] = .integer(pendingTransfers) }
         if pendingMessages > 0 { fields["pendingMessages"] = .integer(pendingMessages) }
+        if pendingWorkoutMirroring { fields["pendingWorkoutMirroring"] = .bool(true) }
         if complicationEnabled { fields["complicationEnabled"] = .bool(true) }
         if complicationResumeSeq > 0 { fields["complicationResumeSeq"] = .integer(complicationResumeSeq) }
         if fileResumeSeq > 0 { fields["fileResumeSeq"] = .integer(fileResumeSeq) }
@@ -71,6 +76,7 @@ package struct Handshake: Equatable, Sendable {
             appActive: fields["appActive"]?.boolValue ?? true)
         pendingTransfers = max(0, fields["pendingTransfers"]?.int64Value ?? 0)
         pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
+        pendingWorkoutMirroring = fields["pendingWorkoutMirroring"]?.boolValue ?? false
         complicationEnabled = fields["complicationEnabled"]?.boolValue ?? false
         complicationResumeSeq = max(0, fields["complicationResumeSeq"]?.int64Value ?? 0)
         fileResumeSeq = max(0, fields["fileResumeSeq"]?.int64Value ?? 0)

@@ -92,6 +92,9 @@ package final class Session {
     package var userInfoValidator: (@Sendable (UserInfo) -> String?)?
     /// Told of each `workout` frame (system-level workout traffic, `SessionWorkout.swift`).
     package var onWorkoutEvent: ((UserInfo) -> Void)?
+    /// The watch: its app mirrors a workout the phone has not acknowledged all of (HealthKit sets it),
+    /// said in the next `hello`, where phone-os reads it to launch the phone app.
+    package var workoutMirroringPending = false
 
     /// Everything the session decides, as a pure state machine.
     var core: SessionCore
@@ -279,6 +282,7 @@ package final class Session {
         core.announcedLocal = core.announcedPresence
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)
+        handshake.pendingWorkoutMirroring = role == .watch && workoutMirroringPending
         return handshake
     }
 
