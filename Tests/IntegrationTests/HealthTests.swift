@@ -91,24 +91,30 @@ extension SimulatedPair {
         }
     }
 
+    /// A watch run, started and sampled, whose stop dies at crash point `point`: the watch is down
+    /// when this returns. The run's id.
+    func crashMidStop(_ pair: SimulatedPair, at point: String) throws -> String {
+        pair.killWatch()
+        try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point])
+        let id = try #require(try pair.watchRun(["start"])["runId"]?.stringValue)
+        let path = pair.root + "/crash-batch.json"
+        try JSONValue.array(ScriptedRun.withAlerts(1).map { .array($0.map(JSONValue.number)) }).text.write(
+            toFile: path, atomically: true, encoding: .utf8)
+        _ = try pair.watchRun(["sample", "--json-file", path])
+        let crashed = try runTool(["watch", "run", "stop", "--home", pair.watchHome, "--json"])
+        #expect(crashed.status != 0)
+        let watch = try #require(pair.watch)
+        try #require(watch.waitForExit(timeout: 30), "\(point) was never reached")
+        #expect(try String(contentsOfFile: watch.logPath, encoding: .utf8).contains("crash point \(point) reached"))
+        return id
+    }
+
     /// Killed mid-finish (crash point `run.after-health-save`: the workout is in Health, the run not yet
     /// forgotten nor its flight queued): the relaunched watch finds the run, and its stop saves it again,
     /// which the store keeps once.
     @Test func aWatchKilledAfterTheHealthSaveSavesTheRunOnce() throws {
         try withRunningPair(tag: "hk4") { pair in
-            pair.killWatch()
-            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": "run.after-health-save"])
-            let started = try pair.watchRun(["start"])
-            let id = try #require(started["runId"]?.stringValue)
-            let path = pair.root + "/hk4-batch.json"
-            try JSONValue.array(ScriptedRun.withAlerts(1).map { .array($0.map(JSONValue.number)) }).text.write(
-                toFile: path, atomically: true, encoding: .utf8)
-            _ = try pair.watchRun(["sample", "--json-file", path])
-            let crashed = try runTool(["watch", "run", "stop", "--home", pair.watchHome, "--json"])
-            #expect(crashed.status != 0)
-            let watch = try #require(pair.watch)
-            try #require(watch.waitForExit(timeout: 30), "run.after-health-save was never reached")
-            #expect(try String(contentsOfFile: watch.logPath, encoding: .utf8).contains("crash point run.after-health-save reached"))
+            let id = try crashMidStop(pair, at: "run.after-health-save")
             try pair.startWatch()
             #expect(try pair.watchRun(["status"])["runId"] == .string(id), "the run was not forgotten")
             #expect(try pair.healthUUIDs("watch") == [id], "the workout was saved before the crash")
@@ -126,18 +132,7 @@ extension SimulatedPair {
     /// comment said "exactly once"; the truth is at least once, made once by the phone's dedup).
     @Test func aWatchKilledAfterTheQueueStoresTheRunOnce() throws {
         try withRunningPair(tag: "hk6") { pair in
-            pair.killWatch()
-            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": "run.after-queue"])
-            let id = try #require(try pair.watchRun(["start"])["runId"]?.stringValue)
-            let path = pair.root + "/hk6-batch.json"
-            try JSONValue.array(ScriptedRun.withAlerts(1).map { .array($0.map(JSONValue.number)) }).text.write(
-                toFile: path, atomically: true, encoding: .utf8)
-            _ = try pair.watchRun(["sample", "--json-file", path])
-            let crashed = try runTool(["watch", "run", "stop", "--home", pair.watchHome, "--json"])
-            #expect(crashed.status != 0)
-            let watch = try #require(pair.watch)
-            try #require(watch.waitForExit(timeout: 30), "run.after-queue was never reached")
-            #expect(try String(contentsOfFile: watch.logPath, encoding: .utf8).contains("crash point run.after-queue reached"))
+            let id = try crashMidStop(pair, at: "run.after-queue")
             try pair.startWatch()
             func acknowledged() throws -> Int? { try pair.status("watch")["outbox"]?["lastAcknowledgedTransfer"]?.intValue }
             try pair.waitUntil("the flight queued before the crash is delivered") { try acknowledged() == 1 }
