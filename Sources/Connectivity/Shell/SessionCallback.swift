@@ -3,10 +3,10 @@ import PropertyLists
 /// What the session tells its app: one case per callback, handed to one `SessionHandler`.
 ///
 /// A callback the app answers carries what the answer needs: a message's reply closure, or the
-/// handler's return value (`ReceiveOutcome` for a received transfer or file). The handlers that must
-/// treat every callback — the adapter to Apple's `WCSessionDelegate` (`SessionAdapter`) and the trace
-/// (`TracingHandler`) — switch over it without a `default`, so a new case does not compile until they
-/// say what it does; forwarding needs nothing per case (the system's ledger keeps what it counts and
+/// handler's return value (`ReceiveOutcome` for a received transfer or file). Two switches name every
+/// case without a `default`, so a new case does not compile until they say what it does: how it is
+/// traced (`traced(in:)`, below, in this file) and how Apple's `WCSessionDelegate` hears it
+/// (`SessionAdapter`). Forwarding needs nothing per case (the system's ledger keeps what it counts and
 /// hands on the rest).
 ///
 /// Delivery is at least once: after a crash the same transfer may arrive again, and an app must treat a
@@ -63,6 +63,56 @@ package enum SessionCallback {
     case fileTransferDidProgress(seq: Int64, completed: Int64, total: Int64)
     case reachabilityDidChange
     case watchStateDidChange
+}
+
+/// How `runway … events` records a callback (`TracingHandler` carries it out).
+package enum CallbackTrace {
+    /// Recorded as it is handed on.
+    case record(DelegateEvent.Call)
+    /// Not shown: file progress, a batch's start and its commit call.
+    case none
+    /// Recorded by the trace itself, around the app's call: after the app's answer (a received transfer
+    /// or file, a message with a reply), or with what the batch delivered (its commit, its roll back).
+    case aroundTheCall
+}
+
+extension SessionCallback {
+    /// How this callback is traced: the one switch besides the adapter's that a new case must join.
+    package func traced(in session: Session) -> CallbackTrace {
+        switch self {
+        case let .activationDidComplete(state, error): .record(.activationDidComplete(state: state, error: error.map { "\($0)" }))
+        case .didBecomeInactive: .record(.didBecomeInactive)
+        case .didDeactivate: .record(.didDeactivate)
+        case .willReceiveTransfers, .willCommitReceivedTransfers, .fileTransferDidProgress: .none
+        case .didReceiveEncodedUserInfo, .didReceiveUserInfo, .didReceiveFile, .didCommitReceivedTransfers, .didRollBackReceivedTransfers: .aroundTheCall
+        case let .didReceiveMessage(message, reply):
+            if reply != nil { .aroundTheCall } else { .record(Self.messageRecord(message, replyHandler: false, repliedAtOnce: false)) }
+        case let .didReceiveMessageData(data, reply):
+            reply != nil ? .aroundTheCall : .record(.didReceiveMessageData(bytes: data.count, replyHandler: false, repliedAtOnce: false))
+        case let .didFinish(transfer, error):
+            transfer.lane == .file
+                ? .record(.didFinishFileTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error))
+                : .record(
+                    .didFinishUserInfoTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error, complication: transfer.lane == .complication))
+        case let .didReceiveApplicationContext(context):
+            .record(Self.contextRecord(context))
+        case .reachabilityDidChange: .record(.reachabilityDidChange(reachable: session.isReachable))
+        case .watchStateDidChange: .record(.watchStateDidChange(paired: session.isPaired, watchAppInstalled: session.isWatchAppInstalled))
+        }
+    }
+
+    /// A message's record: its payload kept when small (`DelegateTrace.payloadLimit`).
+    package static func messageRecord(_ message: UserInfo, replyHandler: Bool, repliedAtOnce: Bool) -> DelegateEvent.Call {
+        let size = PropertyListCodec.encode(message).count
+        return .didReceiveMessage(
+            keys: message.keys.sorted(), bytes: size, payload: size <= DelegateTrace.payloadLimit ? message : nil, replyHandler: replyHandler,
+            repliedAtOnce: repliedAtOnce)
+    }
+
+    private static func contextRecord(_ context: UserInfo) -> DelegateEvent.Call {
+        let size = PropertyListCodec.encode(context).count
+        return .didReceiveApplicationContext(keys: context.keys.sorted(), bytes: size, payload: size <= DelegateTrace.payloadLimit ? context : nil)
+    }
 }
 
 /// The one place the session's callbacks go. All of them run on the daemon's event-loop thread, one at

@@ -5,8 +5,9 @@ import PropertyLists
 /// callback in a `DelegateTrace` (`runway … events`) and forwards it unchanged, so the app sees exactly
 /// what it would see without it.
 ///
-/// Its switch names every callback, without a `default`: a new case does not compile until it says how
-/// it is traced (or that it is not). Forwarding needs nothing per case.
+/// How each callback is traced is said beside the callback, in `SessionCallback.traced(in:)`: a switch
+/// over every case, without a `default`, so a new case does not compile until it says how it is traced
+/// (or that it is not). Forwarding needs nothing per case.
 ///
 /// The session holds its handler weakly: whoever installs this keeps it (and it keeps the next handler).
 package final class TracingHandler: SessionHandler {
@@ -27,12 +28,18 @@ package final class TracingHandler: SessionHandler {
     }
 
     package func handle(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome? {
+        switch callback.traced(in: session) {
+        case let .record(call): trace.record(call)
+        case .none: break
+        case .aroundTheCall: return try traceAroundTheCall(callback, from: session)
+        }
+        return try next.handle(callback, from: session)
+    }
+
+    /// The callbacks whose record needs the app's answer, or what came before in the batch
+    /// (`CallbackTrace.aroundTheCall`); any other is handed on as it is.
+    private func traceAroundTheCall(_ callback: SessionCallback, from session: Session) throws -> ReceiveOutcome? {
         switch callback {
-        case let .activationDidComplete(state, error): trace.record(.activationDidComplete(state: state, error: error.map { "\($0)" }))
-        case .didBecomeInactive: trace.record(.didBecomeInactive)
-        case .didDeactivate: trace.record(.didDeactivate)
-        case .willReceiveTransfers, .willCommitReceivedTransfers, .fileTransferDidProgress: break
-        // What the app answers is part of the record: traced after it.
         case let .didReceiveEncodedUserInfo(bytes, transfer):
             guard let outcome = try next.handle(callback, from: session) else { return nil }
             noteReceived(transfer, keys: keys(ofEncoded: bytes), bytes: bytes.count, outcome: outcome)
@@ -51,29 +58,11 @@ package final class TracingHandler: SessionHandler {
         case let .didRollBackReceivedTransfers(error):
             trace.record(.didRollBackReceivedTransfers(error: "\(error)"))
             resetBatch()
-        case let .didFinish(transfer, error):
-            if transfer.lane == .file {
-                trace.record(.didFinishFileTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error))
-            } else {
-                trace.record(
-                    .didFinishUserInfoTransfer(seq: transfer.seq, replayed: transfer.replayed, error: error, complication: transfer.lane == .complication))
-            }
-        case let .didReceiveApplicationContext(context):
-            let size = PropertyListCodec.encode(context).count
-            trace.record(.didReceiveApplicationContext(keys: context.keys.sorted(), bytes: size, payload: size <= DelegateTrace.payloadLimit ? context : nil))
-        case let .didReceiveMessage(message, reply):
-            let size = PropertyListCodec.encode(message).count
-            let payload = size <= DelegateTrace.payloadLimit ? message : nil
-            guard let reply else {
-                trace.record(.didReceiveMessage(keys: message.keys.sorted(), bytes: size, payload: payload, replyHandler: false, repliedAtOnce: false))
-                break
-            }
+        case let .didReceiveMessage(message, reply?):
             // Recorded after the call, to say whether the app answered at once; nothing else can happen
             // in between (one thread), so the order of events is still the order of calls.
             var replied = false
-            defer {
-                trace.record(.didReceiveMessage(keys: message.keys.sorted(), bytes: size, payload: payload, replyHandler: true, repliedAtOnce: replied))
-            }
+            defer { trace.record(SessionCallback.messageRecord(message, replyHandler: true, repliedAtOnce: replied)) }
             return try next.handle(
                 .didReceiveMessage(
                     message,
@@ -81,11 +70,7 @@ package final class TracingHandler: SessionHandler {
                         replied = true
                         reply(answer)
                     }), from: session)
-        case let .didReceiveMessageData(data, reply):
-            guard let reply else {
-                trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: false, repliedAtOnce: false))
-                break
-            }
+        case let .didReceiveMessageData(data, reply?):
             var replied = false
             defer { trace.record(.didReceiveMessageData(bytes: data.count, replyHandler: true, repliedAtOnce: replied)) }
             return try next.handle(
@@ -95,8 +80,7 @@ package final class TracingHandler: SessionHandler {
                         replied = true
                         reply(answer)
                     }), from: session)
-        case .reachabilityDidChange: trace.record(.reachabilityDidChange(reachable: session.isReachable))
-        case .watchStateDidChange: trace.record(.watchStateDidChange(paired: session.isPaired, watchAppInstalled: session.isWatchAppInstalled))
+        default: break
         }
         return try next.handle(callback, from: session)
     }
