@@ -17,7 +17,10 @@ package enum CLI {
         let run: @Sendable (ParsedArguments) throws -> Int32
     }
 
-    static let commands: [Command] =
+    /// Every command: the hand-written ones, and those derived from their declarations (`DerivedCLI`).
+    static let commands: [Command] = DerivedCLI.placed(among: handWritten)
+
+    static let handWritten: [Command] =
         [
             PairCommand.command
         ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [

@@ -185,7 +185,7 @@ enum Completion {
         case let .transfers(role):
             guard let client = device(before, role),
                 let reply = try? client.send(
-                    ControlCommands.transfers.request { $0[ControlCommands.Transfers.limit] = maximumListed }, as: TransfersReply.self)
+                    ControlCommands.Transfers.request { $0[ControlCommands.Transfers.limit] = maximumListed }, as: TransfersReply.self)
             else { return [] }
             return reply.outstanding.filter { !$0.onTheWire }.map { item in
                 (String(item.transferId), "\(item.bytes) bytes, keys \(item.keys.joined(separator: ","))")
@@ -193,7 +193,7 @@ enum Completion {
         case let .quarantined(role):
             guard let client = device(before, role),
                 let reply = try? client.send(
-                    ControlCommands.quarantine.request { $0[ControlCommands.Quarantine.limit] = maximumListed }, as: QuarantineReply.self)
+                    ControlCommands.Quarantine.request { $0[ControlCommands.Quarantine.limit] = maximumListed }, as: QuarantineReply.self)
             else { return [] }
             return reply.transfers.map { (String($0.id), $0.reason) }
         }
