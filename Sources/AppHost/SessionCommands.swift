@@ -64,8 +64,8 @@ struct SessionCommands {
                 }
             }
         }
-        router.on(ControlCommands.Transfers.self) { request in
-            let limit = request[ControlCommands.Transfers.limit]
+        router.on(ControlCommands.Transfers.self) { args in
+            let limit = args.limit
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
             return TransfersReply(
                 outstandingUserInfoTransfers: Int64(try session.outstandingUserInfoTransferCount()),
@@ -96,10 +96,10 @@ struct SessionCommands {
                 throw ControlError("no transfer \(id) on this device: it never made one with that id", exitStatus: 2, reason: "unknown")
             }
         }
-        router.on(ControlCommands.Quarantine.self) { request in
+        router.on(ControlCommands.Quarantine.self) { args in
             QuarantineReply(
                 quarantined: Int64(try session.quarantinedCount()), receivedMessages: Int64(session.receivedMessageCount),
-                transfers: try session.quarantined(limit: request[ControlCommands.Quarantine.limit]).map(\.reply))
+                transfers: try session.quarantined(limit: args.limit).map(\.reply))
         }
         router.on(ControlCommands.quarantineRemove) { request, connection in
             let id = request[ControlCommands.QuarantineRemove.id]

@@ -9,8 +9,8 @@
 ///         package static let spec = ControlCommandSpec(Self.self, "store-limit", both, test: true, arguments: [pages], "…")
 ///     }
 ///
-/// A handler registers by the type, and the compiler ties its reply to it:
-/// `router.on(ControlCommands.StoreLimit.self) { request in StoreLimitReply(pages: …) }`. A type is in the
+/// A handler registers by the type, and the compiler ties its arguments and its reply to it:
+/// `router.on(ControlCommands.StoreLimit.self) { args in StoreLimitReply(pages: Int64(args.pages)) }`. A type is in the
 /// catalogue through its family's list (`ControlCommands.declared`); one left out stops the daemon that
 /// registers it at start-up (`ControlRouter.registrationProblem`), so it cannot be forgotten quietly.
 package protocol ControlCommand {
@@ -58,13 +58,28 @@ extension ControlCommandSpec {
     }
 }
 
+/// A command's arguments as its handler reads them, checked and defaulted by the router: each by its
+/// key's name, typed by the key — `args.limit` is `Files.limit`'s `Int` — and only the command's own
+/// (another command's key does not compile).
+@dynamicMemberLookup
+package struct ControlArguments<Command: ControlCommand>: Sendable {
+    /// The request, validated.
+    package let request: ControlRequest
+
+    package init(request: ControlRequest) { self.request = request }
+
+    package subscript<Value>(dynamicMember key: KeyPath<Command.Type, ControlArgument<Value>>) -> Value {
+        request[Command.self[keyPath: key]]
+    }
+}
+
 extension ControlRouter {
-    /// Registers the handler of a command declared as a type: it gets the request, checked and defaulted,
-    /// and returns the command's reply — the compiler ties the reply to the command. The same rules as
-    /// `on(_:_:)`: a command this server does not answer, or one registered twice, stops the daemon at
+    /// Registers the handler of a command declared as a type: it gets the command's arguments, checked,
+    /// typed and defaulted, and returns its reply — the compiler ties both to the command. The same rules
+    /// as `on(_:_:)`: a command this server does not answer, or one registered twice, stops the daemon at
     /// start-up. A handler that answers later (on another turn of the loop) registers with
     /// `on(Command.spec) { request, connection in … }`.
-    package func on<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (ControlRequest) throws -> Command.Reply) {
-        on(Command.spec) { request, connection in connection.reply(try handler(request)) }
+    package func on<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (ControlArguments<Command>) throws -> Command.Reply) {
+        on(Command.spec) { request, connection in connection.reply(try handler(ControlArguments(request: request))) }
     }
 }

@@ -24,8 +24,8 @@ extension RunWayPhoneApp {
         router.on(ControlCommands.delete) { [unowned self] request, connection in connection.reply(try delete(request)) }
         router.on(ControlCommands.attach) { [unowned self] _, connection in try attach(connection) }
         router.on(ControlCommands.preflight) { [unowned self] request, connection in connection.reply(preflight(request)) }
-        router.on(ControlCommands.Received.self) { [unowned self] request in
-            ReceivedReply(try app.receivedUserInfo(limit: request[ControlCommands.Received.limit]).map(\.userInfo.jsonObject))
+        router.on(ControlCommands.Received.self) { [unowned self] args in
+            ReceivedReply(try app.receivedUserInfo(limit: args.limit).map(\.userInfo.jsonObject))
         }
     }
 

@@ -85,8 +85,8 @@ package final class RunWayWatchApp {
         files.register(on: router)
         router.on(ControlCommands.workoutFault) { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
         router.on(ControlCommands.record) { [unowned self] request, connection in connection.reply(try record(request)) }
-        router.on(ControlCommands.Received.self) { [unowned self] request in
-            ReceivedReply(try app.receivedUserInfo(limit: request[ControlCommands.Received.limit]).map(\.userInfo.jsonObject))
+        router.on(ControlCommands.Received.self) { [unowned self] args in
+            ReceivedReply(try app.receivedUserInfo(limit: args.limit).map(\.userInfo.jsonObject))
         }
     }
 

@@ -28,7 +28,7 @@ import Testing
     @Test func aSecondRegistrationByTypeIsAStartUpError() {
         let router = ControlRouter(server: .phone)
         #expect(router.registrationProblem(ControlCommands.StoreLimit.spec, replacing: false) == nil)
-        router.on(ControlCommands.StoreLimit.self) { request in StoreLimitReply(pages: Int64(request[ControlCommands.StoreLimit.pages])) }
+        router.on(ControlCommands.StoreLimit.self) { args in StoreLimitReply(pages: Int64(args.pages)) }
         #expect(!router.unregistered.contains("store-limit"))
         #expect(
             router.registrationProblem(ControlCommands.StoreLimit.spec, replacing: false)
@@ -53,6 +53,8 @@ import Testing
         }
         #expect(throws: ControlError.self) { try router.prepare(ControlCommands.Transfers.request { $0[ControlCommands.Transfers.limit] = 0 }) }
         let prepared = try router.prepare(ControlCommands.Transfers.request())
-        #expect(prepared.request[ControlCommands.Transfers.limit] == 100)
+        // What the handler reads: the command's own keys, by name, typed and defaulted.
+        let args = ControlArguments<ControlCommands.Transfers>(request: prepared.request)
+        #expect(args.limit == 100)
     }
 }
