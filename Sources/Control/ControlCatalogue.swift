@@ -13,7 +13,7 @@ package enum ControlCommands {
             transferUserInfo, transferComplication, transferFile, contextSet, message, messageData, cancel,
             quarantineRemove, events,
             status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay,
-            logbook, flight, delete, attach, preflight, language, languageSet, strings, settings, notifications, reminders,
+            logbook, flight, delete, attach, preflight, notifications, reminders,
             remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
             updateCheck, updateStatus, updateRespond, testRunState,
             record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault,
@@ -24,7 +24,7 @@ package enum ControlCommands {
     /// The commands declared as types (`ControlCommand`), family by family: each family's list is in its
     /// own file, beside its types (`Sources/Control/Commands`), so a command joining a family is named
     /// there, not here; only a new family adds a line here.
-    package static let declared: [any ControlCommand.Type] = inspectionCommands + faultCapCommands
+    package static let declared: [any ControlCommand.Type] = inspectionCommands + faultCapCommands + appSettingsCommands
 
     // MARK: - The session's generic API (WCSession), on both devices
 
@@ -121,11 +121,6 @@ package enum ControlCommands {
     package static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
     package static let preflight = ControlCommandSpec(
         "preflight", [.phone], arguments: [Preflight.legacy], reply: PreflightReply.self, "the pre-flight Apple Watch row")
-    package static let language = ControlCommandSpec("language", [.phone], reply: LanguageReply.self, "the app's language setting")
-    package static let languageSet = ControlCommandSpec(
-        "language-set", [.phone], arguments: [LanguageSet.language], reply: LanguageReply.self, "set the app's language")
-    package static let strings = ControlCommandSpec("strings", [.phone], reply: StringsReply.self, "the app's texts in its effective language")
-    package static let settings = ControlCommandSpec("settings", [.phone], reply: SettingsReply.self, "Settings › RunWay")
     package static let notifications = ControlCommandSpec(
         "notifications", [.phone, .watch, .phoneOS, .watchOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
     package static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")

@@ -66,10 +66,6 @@ extension ControlCommands {
     package enum Preflight {
         package static let legacy = ControlArgument<Bool>("legacy", .bool, default: false, "RunWay 1.3.1's row (reachability)")
     }
-    package enum LanguageSet {
-        package static let language = ControlArgument<String>(
-            "language", .choice(["ko", "en", "ja", "system"]), required: true, "the app's language, or system to follow the system's")
-    }
     package enum OSNotifications {
         package static let remove = ControlArgument<JSONValue?>("remove", .array, "ids of pending requests to remove")
         package static let add = ControlArgument<JSONValue?>("add", .array, "[{id, fireAt (seconds since 1970), title, body, language}, …]")
