@@ -15,6 +15,8 @@ package enum CLI {
         let specs: [ArgumentSpec]
         let positionals: Int
         let run: @Sendable (ParsedArguments) throws -> Int32
+        /// The values an option takes, by its name, for completion: a derived command's choices.
+        var choices: [String: [String]] = [:]
     }
 
     /// Every command: the hand-written ones, and those derived from their declarations (`DerivedCLI`).

@@ -141,7 +141,8 @@ enum Completion {
         case "code": .words([("7017", "transferTimedOut"), ("7014", "deliveryFailed"), ("7015", "insufficientSpace")])
         case "home", "phone", "watch": .directories
         case "json-file", "out", "svg": .files
-        default: .words([])
+        // A derived command's choice: its declaration's values (`DerivedCLI`).
+        default: .words((command.choices[spec.name] ?? []).map { ($0, "") })
         }
     }
 

@@ -39,7 +39,8 @@ enum DerivedCLI {
                     let reply = try SessionCLI.call(parsed, device, request, as: Command.Reply.self)
                     Output.out(parsed.has("json") ? reply.json.text : reply.json.prettyText)
                     return 0
-                })
+                },
+                choices: Dictionary(uniqueKeysWithValues: arguments.compactMap { argument in choices(argument.kind).map { (flagName(argument.name), $0) } }))
         }
     }
 
@@ -78,6 +79,16 @@ enum DerivedCLI {
     static func synopsisPart(_ argument: ControlArgumentSpec) -> String {
         let text = isFlag(argument) ? "--\(flagName(argument.name))" : "--\(flagName(argument.name)) \(valueName(argument.kind))"
         return argument.isRequired ? text : "[\(text)]"
+    }
+
+    /// The values a flag completes to: a choice's, a `bool`'s.
+    static func choices(_ kind: ControlArgumentKind) -> [String]? {
+        switch kind {
+        case let .choice(values): values
+        case let .intChoice(values): values.map(String.init)
+        case .bool: ["true", "false"]
+        default: nil
+        }
     }
 
     static func valueName(_ kind: ControlArgumentKind) -> String {

@@ -40,6 +40,7 @@ import Testing
         #expect(Completion.answer(["phone", "sam"], commands: commands).text == "words\nsample-list\tLists the phone's samples from the watch")
         let options = Completion.answer(["phone", "sample-list", "--"], commands: commands).text.split(separator: "\n").map { $0.split(separator: "\t")[0] }
         #expect(options == ["words", "--home", "--limit", "--timeout-ms", "--all", "--state", "--json", "--pair", "--help"])
+        #expect(Completion.answer(["phone", "sample-list", "--state", ""], commands: commands).text == "words\nup\ndown")
     }
 
     @Test func aFlagsTextIsTheArgumentsJSONForTheCatalogueToCheck() throws {
