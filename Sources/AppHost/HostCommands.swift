@@ -20,16 +20,16 @@ extension DeviceHost {
         events.register(on: router)
         system?.register(on: router, notifications: true)
         router.on(ControlCommands.status) { [unowned self] _, connection in connection.reply(try status()) }
-        router.on(ControlCommands.inboxSpaceLimit) { [unowned self] request, connection in
-            let bytes = request[ControlCommands.InboxSpaceLimit.bytes]
+        router.on(ControlCommands.InboxSpaceLimit.self) { [unowned self] args in
+            let bytes = args.bytes
             session.fileSpaceLimit = bytes == 0 ? nil : Int64(bytes)
             logger.warning("fault.inbox-space-limit", ["bytes": bytes])
-            connection.reply(InboxSpaceLimitReply(bytes: Int64(bytes)))
+            return InboxSpaceLimitReply(bytes: Int64(bytes))
         }
-        router.on(ControlCommands.storeLimit) { [unowned self] request, connection in
-            let pages = request[ControlCommands.StoreLimit.pages]
+        router.on(ControlCommands.StoreLimit.self) { [unowned self] args in
+            let pages = args.pages
             try StoreLimit.apply(pages, to: [database] + faultableStores, logger: logger)
-            connection.reply(StoreLimitReply(pages: Int64(pages)))
+            return StoreLimitReply(pages: Int64(pages))
         }
         if configuration.role == .phone { registerWatchCommands(on: router) }
         registerReceiveHold(on: router)

@@ -35,11 +35,10 @@ struct SessionCommands {
             let version = try session.updateApplicationContext(try Self.payload(request))
             connection.reply(ContextSetReply(version: version))
         }
-        router.on(ControlCommands.contextGet) { request, connection in
-            connection.reply(
-                ContextGetReply(
-                    applicationContext: session.applicationContext.mapValues(\.json),
-                    receivedApplicationContext: session.receivedApplicationContext.mapValues(\.json)))
+        router.on(ControlCommands.ContextGet.self) { _ in
+            ContextGetReply(
+                applicationContext: session.applicationContext.mapValues(\.json),
+                receivedApplicationContext: session.receivedApplicationContext.mapValues(\.json))
         }
         router.on(ControlCommands.message) { request, connection in
             let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
@@ -65,23 +64,22 @@ struct SessionCommands {
                 }
             }
         }
-        router.on(ControlCommands.transfers) { request, connection in
-            let limit = request[ControlCommands.Transfers.limit]
+        router.on(ControlCommands.Transfers.self) { args in
+            let limit = args.limit
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
-            connection.reply(
-                TransfersReply(
-                    outstandingUserInfoTransfers: Int64(try session.outstandingUserInfoTransferCount()),
-                    outstanding: outstanding.map { item in
-                        // Keys and size, not the payload: a flight's samples would fill the screen.
-                        TransfersReply.Outstanding(
-                            transferId: item.transfer.seq, isTransferring: item.isTransferring, onTheWire: item.onTheWire,
-                            keys: item.transfer.userInfo.keys.sorted(), bytes: Int64(PropertyListCodec.encode(item.transfer.userInfo).count))
-                    },
-                    finishedSinceStart: Int64(ledger.finishedCount),
-                    recentlyFinished: ledger.recentlyFinished.last.suffix(limit).map { finished in
-                        TransfersReply.Finished(
-                            transferId: finished.seq, replayed: finished.replayed, error: finished.error.map { "\($0.code.rawValue) \($0.name)" })
-                    }))
+            return TransfersReply(
+                outstandingUserInfoTransfers: Int64(try session.outstandingUserInfoTransferCount()),
+                outstanding: outstanding.map { item in
+                    // Keys and size, not the payload: a flight's samples would fill the screen.
+                    TransfersReply.Outstanding(
+                        transferId: item.transfer.seq, isTransferring: item.isTransferring, onTheWire: item.onTheWire,
+                        keys: item.transfer.userInfo.keys.sorted(), bytes: Int64(PropertyListCodec.encode(item.transfer.userInfo).count))
+                },
+                finishedSinceStart: Int64(ledger.finishedCount),
+                recentlyFinished: ledger.recentlyFinished.last.suffix(limit).map { finished in
+                    TransfersReply.Finished(
+                        transferId: finished.seq, replayed: finished.replayed, error: finished.error.map { "\($0.code.rawValue) \($0.name)" })
+                })
         }
         router.on(ControlCommands.cancel) { request, connection in
             let id = request[ControlCommands.Cancel.transferId]
@@ -98,12 +96,10 @@ struct SessionCommands {
                 throw ControlError("no transfer \(id) on this device: it never made one with that id", exitStatus: 2, reason: "unknown")
             }
         }
-        router.on(ControlCommands.quarantine) { request, connection in
-            let limit = request[ControlCommands.Quarantine.limit]
-            connection.reply(
-                QuarantineReply(
-                    quarantined: Int64(try session.quarantinedCount()), receivedMessages: Int64(session.receivedMessageCount),
-                    transfers: try session.quarantined(limit: limit).map(\.reply)))
+        router.on(ControlCommands.Quarantine.self) { args in
+            QuarantineReply(
+                quarantined: Int64(try session.quarantinedCount()), receivedMessages: Int64(session.receivedMessageCount),
+                transfers: try session.quarantined(limit: args.limit).map(\.reply))
         }
         router.on(ControlCommands.quarantineRemove) { request, connection in
             let id = request[ControlCommands.QuarantineRemove.id]

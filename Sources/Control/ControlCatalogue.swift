@@ -4,21 +4,27 @@ import JSONText
 /// The catalogue of the control protocol: every command, its arguments and its failures, in one place.
 /// The daemons' router, the `runway` CLI's requests, `runway man` and `docs/protocol.md` all read it.
 package enum ControlCommands {
-    private static let both: Set<ControlServerKind> = [.phone, .watch]
+    static let both: Set<ControlServerKind> = [.phone, .watch]
     /// What the OS answers: the device's own process when the OS runs there, phone-os when it runs the phone.
-    private static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS, .watchOS]
+    static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS, .watchOS]
 
-    package static let all: [ControlCommandSpec] = [
-        transferUserInfo, transferComplication, transferFile, files, received, contextSet, contextGet, message, messageData, transfers, cancel, quarantine,
-        quarantineRemove, events,
-        status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay, storeLimit,
-        logbook, flight, delete, attach, preflight, language, languageSet, strings, settings, notifications, reminders,
-        remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
-        updateCheck, updateStatus, updateRespond, testRunState,
-        record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault, inboxSpaceLimit,
-        osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
-        health, osHealthSave, osHealthAuthorize, osHealthSession, osHealthSessionSet,
-    ]
+    package static let all: [ControlCommandSpec] =
+        [
+            transferUserInfo, transferComplication, transferFile, contextSet, message, messageData, cancel,
+            quarantineRemove, events,
+            status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay,
+            logbook, flight, delete, attach, preflight, notifications, reminders,
+            remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
+            updateCheck, updateStatus, updateRespond, testRunState,
+            record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault,
+            osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
+            health, osHealthSave, osHealthAuthorize, osHealthSession, osHealthSessionSet,
+        ] + declared.map { $0.spec }
+
+    /// The commands declared as types (`ControlCommand`), family by family: each family's list is in its
+    /// own file, beside its types (`Sources/Control/Commands`), so a command joining a family is named
+    /// there, not here; only a new family adds a line here.
+    package static let declared: [any ControlCommand.Type] = inspectionCommands + faultCapCommands + appSettingsCommands
 
     // MARK: - The session's generic API (WCSession), on both devices
 
@@ -45,16 +51,9 @@ package enum ControlCommands {
             .wc(.deviceNotPaired, "no counterpart is paired"),
             .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
         ], "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
-    package static let files = ControlCommandSpec(
-        "files", both, arguments: [Files.limit], reply: FilesReply.self,
-        "the file transfers: outstanding (with their progress) and received (where the app keeps them)")
-    package static let received = ControlCommandSpec(
-        "received", both, session: true, arguments: [Received.limit], reply: ReceivedReply.self, "the userInfo dictionaries received, oldest first")
     package static let contextSet = ControlCommandSpec(
         "context-set", both, session: true, arguments: [Payload.payload], reply: ContextSetReply.self,
         errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
-    package static let contextGet = ControlCommandSpec(
-        "context-get", both, session: true, reply: ContextGetReply.self, "the application context sent and the one received")
     package static let message = ControlCommandSpec(
         "message", both, session: true, arguments: [Payload.payload, Message.timeoutMs, Message.replyExpected], reply: MessageReply.self,
         errors: payloadErrors + [
@@ -73,16 +72,12 @@ package enum ControlCommands {
             .wc(.messageReplyTimedOut, "no reply came in time"),
             .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
         ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
-    package static let transfers = ControlCommandSpec(
-        "transfers", both, session: true, arguments: [Transfers.limit], reply: TransfersReply.self, "outstanding userInfo transfers: keys and sizes")
     package static let cancel = ControlCommandSpec(
         "cancel", both, session: true, arguments: [Cancel.transferId], reply: CancelReply.self,
         errors: [
             .failure("reason delivered: the counterpart has it"), .failure("reason onTheWire: sent, not yet acknowledged"),
             .invalid("reason unknown: no transfer ever had that id"),
         ], "cancel an outstanding transfer not yet on its way (one already cancelled: alreadyCancelled true)")
-    package static let quarantine = ControlCommandSpec(
-        "quarantine", both, arguments: [Quarantine.limit], reply: QuarantineReply.self, "transfers received that could not be taken")
     package static let quarantineRemove = ControlCommandSpec(
         "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all], reply: QuarantineRemoveReply.self,
         errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
@@ -115,8 +110,6 @@ package enum ControlCommands {
     package static let runReplay = ControlCommandSpec(
         "run-replay", both, arguments: RunStart.target + [RunReplay.seed, RunReplay.distanceKm], reply: RunStopReply.self,
         errors: [.failure("a run is in progress, or the device cannot start one")], "replay a generated run")
-    package static let storeLimit = ControlCommandSpec(
-        "store-limit", both, test: true, arguments: [StoreLimit.pages], reply: StoreLimitReply.self, "cap the store's size in pages (0 lifts it)")
 
     // MARK: - The phone
 
@@ -128,11 +121,6 @@ package enum ControlCommands {
     package static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
     package static let preflight = ControlCommandSpec(
         "preflight", [.phone], arguments: [Preflight.legacy], reply: PreflightReply.self, "the pre-flight Apple Watch row")
-    package static let language = ControlCommandSpec("language", [.phone], reply: LanguageReply.self, "the app's language setting")
-    package static let languageSet = ControlCommandSpec(
-        "language-set", [.phone], arguments: [LanguageSet.language], reply: LanguageReply.self, "set the app's language")
-    package static let strings = ControlCommandSpec("strings", [.phone], reply: StringsReply.self, "the app's texts in its effective language")
-    package static let settings = ControlCommandSpec("settings", [.phone], reply: SettingsReply.self, "Settings › RunWay")
     package static let notifications = ControlCommandSpec(
         "notifications", [.phone, .watch, .phoneOS, .watchOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
     package static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
@@ -210,9 +198,6 @@ package enum ControlCommands {
             .failure("watch-os, once it has launched the watch app: its session holds it (reason appHoldsTheLink; the CLI asks the app)"),
         ],
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
-    package static let inboxSpaceLimit = ControlCommandSpec(
-        "inbox-space-limit", both, test: true, arguments: [InboxSpaceLimit.bytes], reply: InboxSpaceLimitReply.self,
-        "cap the bytes a file arriving may take, as if the disk were full (0 lifts it)")
     package static let failNext = ControlCommandSpec(
         "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], reply: FailNextReply.self,
         "the next N userInfo transfers fail with an error")

@@ -12,9 +12,6 @@ extension ControlCommands {
     package enum Payload {
         package static let payload = ControlArgument<JSONValue>("payload", .object, required: true, "the dictionary, in typed JSON")
     }
-    package enum Received {
-        package static let limit = ControlArgument<Int>("limit", .int(1...1_000_000), default: 100_000, "list at most this many")
-    }
     package enum Message {
         package static let timeoutMs = ControlArgument<Int?>(
             "timeoutMs", .int(1...600_000), "how long to wait for the reply or the delivery, in ms (default 10000)")
@@ -25,23 +22,11 @@ extension ControlCommands {
         package static let path = ControlArgument<String>("path", .string(bytes: 1...4096), required: true, "the file, an absolute path")
         package static let metadata = ControlArgument<JSONValue?>("metadata", .object, "the file's metadata, in typed JSON")
     }
-    package enum Files {
-        package static let limit = ControlArgument<Int>("limit", .int(1...100_000), default: 1000, "list at most this many of each")
-    }
-    package enum InboxSpaceLimit {
-        package static let bytes = ControlArgument<Int>("bytes", .int(0...Int.max), required: true, "the cap in bytes; 0 lifts it")
-    }
     package enum MessageData {
         package static let data = ControlArgument<String>("data", .format(.base64), required: true, "the message's bytes, in base64")
     }
-    package enum Transfers {
-        package static let limit = ControlArgument<Int>("limit", .int(1...100_000), default: 100, "list at most this many")
-    }
     package enum Cancel {
         package static let transferId = ControlArgument<Int>("transferId", .int(1...Int.max), required: true, "the transfer's id")
-    }
-    package enum Quarantine {
-        package static let limit = ControlArgument<Int>("limit", .int(1...100_000), default: 100, "list at most this many")
     }
     package enum QuarantineRemove {
         package static let id = ControlArgument<Int?>("id", .int(1...Int.max), "the quarantined transfer's id")
@@ -75,18 +60,11 @@ extension ControlCommands {
         package static let seed = ControlArgument<Int?>("seed", .int(0...Int.max), "seed the run generator")
         package static let distanceKm = ControlArgument<Double?>("distanceKm", .number(0.2...100), "the run's distance (default random 3-12)")
     }
-    package enum StoreLimit {
-        package static let pages = ControlArgument<Int>("pages", .int(0...Int(Int32.max)), required: true, "the cap in pages; 0 lifts it")
-    }
     package enum Flight {
         package static let id = ControlArgument<String>("id", .format(.flightID), required: true, "the flight's id")
     }
     package enum Preflight {
         package static let legacy = ControlArgument<Bool>("legacy", .bool, default: false, "RunWay 1.3.1's row (reachability)")
-    }
-    package enum LanguageSet {
-        package static let language = ControlArgument<String>(
-            "language", .choice(["ko", "en", "ja", "system"]), required: true, "the app's language, or system to follow the system's")
     }
     package enum OSNotifications {
         package static let remove = ControlArgument<JSONValue?>("remove", .array, "ids of pending requests to remove")

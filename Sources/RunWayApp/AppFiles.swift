@@ -141,8 +141,6 @@ package final class AppFiles {
 
     /// Registers `files` on the app's router.
     func register(on router: ControlRouter) {
-        router.on(ControlCommands.files) { [unowned self] request, connection in
-            connection.reply(try listing(limit: request[ControlCommands.Files.limit]))
-        }
+        router.on(ControlCommands.Files.self) { [unowned self] args in try listing(limit: args.limit) }
     }
 }

@@ -47,19 +47,13 @@ extension RunWayPhoneApp {
     /// Registers the language commands, and the phone's `context-set` (the app adds its language to the
     /// context it sets), over the session's (so after `SessionCommands.register`).
     func registerLanguageCommands(on router: ControlRouter) {
-        router.on(ControlCommands.language) { [unowned self] request, connection in
-            connection.reply(language.reply)
-        }
-        router.on(ControlCommands.languageSet) { [unowned self] request, connection in
-            connection.reply(try setLanguage(request))
-        }
-        router.on(ControlCommands.strings) { [unowned self] request, connection in
+        router.on(ControlCommands.Language.self) { [unowned self] _ in language.reply }
+        router.on(ControlCommands.LanguageSet.self) { [unowned self] args in try setLanguage(args.language) }
+        router.on(ControlCommands.Strings.self) { [unowned self] _ in
             let effective = language.effective
-            connection.reply(StringsReply(language: effective.rawValue, strings: AppTexts.all(effective)))
+            return StringsReply(language: effective.rawValue, strings: AppTexts.all(effective))
         }
-        router.on(ControlCommands.settings) { [unowned self] request, connection in
-            connection.reply(settings())
-        }
+        router.on(ControlCommands.Settings.self) { [unowned self] _ in settings() }
         // The session's context-set, registered before, with the app's language added to the context.
         router.replace(ControlCommands.contextSet) { [unowned self] request, connection in
             var context = try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
@@ -73,8 +67,7 @@ extension RunWayPhoneApp {
     /// as iOS applies it, by relaunching the app: the setting and the pending reminders' new texts in
     /// one transaction (same ids, same fire dates: not a reschedule), then the watch is told through the
     /// application context.
-    func setLanguage(_ request: ControlRequest) throws -> LanguageReply {
-        let name = request[ControlCommands.LanguageSet.language]
+    func setLanguage(_ name: String) throws -> LanguageReply {
         let chosen: AppLanguage?
         if name == "system" {
             chosen = nil

@@ -24,9 +24,8 @@ extension RunWayPhoneApp {
         router.on(ControlCommands.delete) { [unowned self] request, connection in connection.reply(try delete(request)) }
         router.on(ControlCommands.attach) { [unowned self] _, connection in try attach(connection) }
         router.on(ControlCommands.preflight) { [unowned self] request, connection in connection.reply(preflight(request)) }
-        router.on(ControlCommands.received) { [unowned self] request, connection in
-            let limit = request[ControlCommands.Received.limit]
-            connection.reply(ReceivedReply(try app.receivedUserInfo(limit: limit).map(\.userInfo.jsonObject)))
+        router.on(ControlCommands.Received.self) { [unowned self] args in
+            ReceivedReply(try app.receivedUserInfo(limit: args.limit).map(\.userInfo.jsonObject))
         }
     }
 

@@ -85,9 +85,8 @@ package final class RunWayWatchApp {
         files.register(on: router)
         router.on(ControlCommands.workoutFault) { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
         router.on(ControlCommands.record) { [unowned self] request, connection in connection.reply(try record(request)) }
-        router.on(ControlCommands.received) { [unowned self] request, connection in
-            let limit = request[ControlCommands.Received.limit]
-            connection.reply(ReceivedReply(try app.receivedUserInfo(limit: limit).map(\.userInfo.jsonObject)))
+        router.on(ControlCommands.Received.self) { [unowned self] args in
+            ReceivedReply(try app.receivedUserInfo(limit: args.limit).map(\.userInfo.jsonObject))
         }
     }
 

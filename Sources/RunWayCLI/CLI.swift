@@ -15,9 +15,14 @@ package enum CLI {
         let specs: [ArgumentSpec]
         let positionals: Int
         let run: @Sendable (ParsedArguments) throws -> Int32
+        /// The values an option takes, by its name, for completion: a derived command's choices.
+        var choices: [String: [String]] = [:]
     }
 
-    static let commands: [Command] =
+    /// Every command: the hand-written ones, and those derived from their declarations (`DerivedCLI`).
+    static let commands: [Command] = DerivedCLI.placed(among: handWritten)
+
+    static let handWritten: [Command] =
         [
             PairCommand.command
         ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [

@@ -141,7 +141,8 @@ enum Completion {
         case "code": .words([("7017", "transferTimedOut"), ("7014", "deliveryFailed"), ("7015", "insufficientSpace")])
         case "home", "phone", "watch": .directories
         case "json-file", "out", "svg": .files
-        default: .words([])
+        // A derived command's choice: its declaration's values (`DerivedCLI`).
+        default: .words((command.choices[spec.name] ?? []).map { ($0, "") })
         }
     }
 
@@ -185,7 +186,7 @@ enum Completion {
         case let .transfers(role):
             guard let client = device(before, role),
                 let reply = try? client.send(
-                    ControlCommands.transfers.request { $0[ControlCommands.Transfers.limit] = maximumListed }, as: TransfersReply.self)
+                    ControlCommands.Transfers.request { $0[ControlCommands.Transfers.limit] = maximumListed }, as: TransfersReply.self)
             else { return [] }
             return reply.outstanding.filter { !$0.onTheWire }.map { item in
                 (String(item.transferId), "\(item.bytes) bytes, keys \(item.keys.joined(separator: ","))")
@@ -193,7 +194,7 @@ enum Completion {
         case let .quarantined(role):
             guard let client = device(before, role),
                 let reply = try? client.send(
-                    ControlCommands.quarantine.request { $0[ControlCommands.Quarantine.limit] = maximumListed }, as: QuarantineReply.self)
+                    ControlCommands.Quarantine.request { $0[ControlCommands.Quarantine.limit] = maximumListed }, as: QuarantineReply.self)
             else { return [] }
             return reply.transfers.map { (String($0.id), $0.reason) }
         }

@@ -19,7 +19,7 @@ enum QuarantineCLI {
                     """,
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    var request = ControlRequest(ControlCommands.quarantine)
+                    var request = ControlCommands.Quarantine.request()
                     if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Quarantine.limit] = limit }
                     let result = try SessionCLI.call(parsed, device, request, as: QuarantineReply.self)
                     if parsed.has("json") {

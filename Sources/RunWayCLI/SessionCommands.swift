@@ -64,7 +64,7 @@ enum SessionCLI {
                     """,
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.files), as: FilesReply.self)
+                    let result = try call(parsed, device, ControlCommands.Files.request(), as: FilesReply.self)
                     if parsed.has("json") {
                         Output.out(result.json.text)
                         return 0
@@ -85,7 +85,7 @@ enum SessionCLI {
                 summary: "The userInfo dictionaries delivered to the \(name) app that are not flights, in arrival order (flights are in the phone's logbook).",
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.received), as: ReceivedReply.self)
+                    let result = try call(parsed, device, ControlCommands.Received.request(), as: ReceivedReply.self)
                     if parsed.has("json") {
                         Output.out(result.json.text)
                     } else {
@@ -103,15 +103,6 @@ enum SessionCLI {
                     let reply = try call(
                         parsed, device, ControlCommands.contextSet.request { $0[ControlCommands.Payload.payload] = payload }, as: ContextSetReply.self)
                     Output.out(parsed.has("json") ? reply.json.text : "context version \(reply.version)")
-                    return 0
-                }),
-            CLI.Command(
-                path: [name, "context", "get"], synopsis: "--home \(home) [--json]",
-                summary: "The application context this side set (applicationContext) and the last one received from the \(other) (receivedApplicationContext).",
-                specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
-                run: { parsed in
-                    let reply = try call(parsed, device, ControlRequest(ControlCommands.contextGet), as: ContextGetReply.self)
-                    Output.out(parsed.has("json") ? reply.json.text : reply.json.prettyText)
                     return 0
                 }),
             CLI.Command(
@@ -155,7 +146,7 @@ enum SessionCLI {
                     "The outstanding userInfo transfers (oldest first; every one isTransferring, as on Apple's, and whether it is on the wire — those cannot be cancelled; their keys and encoded size — not whole payloads) and the most recently finished ones.",
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    var request = ControlRequest(ControlCommands.transfers)
+                    var request = ControlCommands.Transfers.request()
                     if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Transfers.limit] = limit }
                     let result = try call(parsed, device, request, as: TransfersReply.self)
                     if parsed.has("json") {

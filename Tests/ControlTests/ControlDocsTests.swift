@@ -45,7 +45,7 @@ import Testing
         #expect(ControlCommands.message.errors.map(\.code).contains(.notReachable))
         #expect(ControlCommands.cancel.errors.contains { $0.exitStatus == 1 && $0.code == nil })
         #expect(ControlCommands.runStop.allErrors.first?.exitStatus == 2)  // takes no arguments: any is refused
-        #expect(ControlCommands.received.allErrors.contains { $0.code == .sessionNotActivated })
+        #expect(ControlCommands.Received.spec.allErrors.contains { $0.code == .sessionNotActivated })
         #expect(!ControlCommands.status.allErrors.contains { $0.code == .sessionNotActivated })
     }
 }
