@@ -21,7 +21,7 @@ package final class SystemServices {
     package let health: HealthStore
     package let database: Database
     private let loop: EventLoop
-    private let logger: Logger
+    package let logger: Logger
     private var timer: EventLoop.TimerID?
     /// Told of every delivery (the running app's delegate, phone-os's log): in order of registration.
     package var onDelivered: [([UserNotificationCenter.Delivered]) -> Void] = []
@@ -32,6 +32,10 @@ package final class SystemServices {
     package static func storePath(home: String) -> String { home + "/os.sqlite" }
 
     package static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations + HealthStore.migrations
+
+    /// Every call an app can make of its OS (each service's, declared in its `…Request` namespace): what
+    /// `register(on:)` serves on `os.sock`, and what the app's `OSChannel` carries.
+    package static let requests: [any OSRequest.Type] = HealthRequest.all + NotificationRequest.all
 
     /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
     /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —
@@ -112,9 +116,10 @@ package final class SystemServices {
 
     // MARK: - Control commands
 
-    /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices) and the notification
-    /// centre's (`notifications`, and the test command `notification-add`), on both devices.
-    package func register(on router: ControlRouter, notifications: Bool) {
+    /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices), every call an app
+    /// makes of its OS (`requests`: those this server answers — the OS process's `os-…`, every device's
+    /// `health` and `notifications`), and the test command `notification-add`.
+    package func register(on router: ControlRouter) {
         var clockCommands = ClockCommands(clock: clock, logger: logger)
         clockCommands.onChange = { [unowned self] in
             let delivered = self.deliverDue().map(\.item)
@@ -122,16 +127,7 @@ package final class SystemServices {
             return delivered
         }
         clockCommands.register(on: router)
-        router.on(ControlCommands.health) { [unowned self] _, connection in
-            connection.reply(HealthReply(workouts: try health.workouts()))
-        }
-        guard notifications else { return }
-        router.on(ControlCommands.notifications) { [unowned self] _, connection in
-            connection.reply(
-                NotificationsReply(
-                    pendingLimit: Int64(UserNotificationCenter.pendingLimit), pending: try center.pending().map(\.item),
-                    delivered: try center.delivered().map(\.item)))
-        }
+        for request in Self.requests { router.serve(request, by: self) }
         router.on(ControlCommands.notificationAdd) { [unowned self] request, connection in
             connection.reply(try addCommand(request))
         }
@@ -150,43 +146,5 @@ package final class SystemServices {
             throw ControlError.invalid(error.description)
         }
         return NotificationAddReply(added: id, dropped: dropped)
-    }
-}
-
-/// What an app's notification centre (`UserNotifications`) needs of the OS, wherever the OS runs: in
-/// the app's own process (`SystemServices`) or in `phone-os`, reached over its control socket.
-package protocol NotificationService: AnyObject {
-    /// The device's time now.
-    var deviceNow: Double { get }
-    /// Removes `remove`, then adds `add`, in one transaction; returns the ids dropped by the 64 cap.
-    @discardableResult func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String]
-    func removeDelivered(_ ids: [String]?) throws
-    func pendingRequests() throws -> [UserNotificationCenter.Request]
-    func deliveredNotifications() throws -> [UserNotificationCenter.Delivered]
-    /// Tells `listener` of each delivery while the app runs.
-    func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void)
-}
-
-extension SystemServices: NotificationService {
-    package var deviceNow: Double { clock.now }
-    package func removeDelivered(_ ids: [String]?) throws { try center.removeDelivered(ids) }
-    package func pendingRequests() throws -> [UserNotificationCenter.Request] { try center.pending() }
-    package func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] { try center.delivered() }
-    package func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
-}
-
-extension SystemServices: HealthService {
-    @discardableResult
-    package func saveWorkout(_ workout: HealthWorkoutItem) throws -> Bool {
-        let inserted = try health.save(workout, at: clock.now)
-        logger.notice("health.workout-saved", ["uuid": workout.uuid, "inserted": inserted, "activityType": workout.activityType])
-        return inserted
-    }
-    package func healthWorkouts() throws -> [HealthWorkoutItem] { try health.workouts() }
-    package func activeWorkoutSession() throws -> HealthSessionItem? { try health.activeSession() }
-    package func setActiveWorkoutSession(_ session: HealthSessionItem?) throws { try health.setActiveSession(session) }
-    package func authorizeHealth(share: [String], read: [String]) throws {
-        try health.authorize(share: share, read: read, at: clock.now)
-        logger.info("health.authorized", ["share": share.count, "read": read.count])
     }
 }

@@ -1,0 +1,64 @@
+import Control
+
+/// What an app's `UNUserNotificationCenter` asks of its device's notification centre, wherever the OS
+/// runs: each call declared once (`OSRequest`), carried by the app's `OSChannel`. Deliveries come the
+/// other way, told to the running app (`OSChannel.observeDeliveries`).
+package enum NotificationRequest {
+    package static let all: [any OSRequest.Type] = [Replace.self, RemoveDelivered.self, List.self]
+
+    /// Removes `remove`, then adds `add`, in one transaction; the reply names the ids the 64 cap dropped.
+    package struct Replace: OSRequest {
+        package static var command: ControlCommandSpec { ControlCommands.osNotificationsReplace }
+        package var remove: [String]
+        package var add: [UserNotificationCenter.Request]
+        package init(remove: [String], add: [UserNotificationCenter.Request]) {
+            self.remove = remove
+            self.add = add
+        }
+
+        package func answer(by os: SystemServices) throws -> NotificationsReplaceReply {
+            let dropped = try os.replace(remove: remove, add: add)
+            os.logger.debug("os.notifications-replaced", ["removed": remove.count, "added": add.count])
+            return NotificationsReplaceReply(dropped: dropped)
+        }
+
+        /// From another process: ids of 1 to 200 bytes, finite fire dates, texts of at most 4096 bytes.
+        package func check() throws(OSRequestRefused) {
+            for request in add {
+                guard !request.id.isEmpty, request.id.utf8.count <= 200, request.fireAt.isFinite, request.title.utf8.count <= 4096,
+                    request.body.utf8.count <= 4096
+                else {
+                    throw OSRequestRefused(
+                        "a notification request needs id (1 to 200 bytes), fireAt (seconds), title and body (at most 4096 bytes)")
+                }
+            }
+        }
+    }
+
+    /// Forgets delivered notifications: these, or all (nil).
+    package struct RemoveDelivered: OSRequest {
+        package static var command: ControlCommandSpec { ControlCommands.osNotificationsRemoveDelivered }
+        package var ids: [String]?
+        package init(ids: [String]?) { self.ids = ids }
+
+        package func answer(by os: SystemServices) throws -> RemoveDeliveredReply {
+            try os.center.removeDelivered(ids)
+            return RemoveDeliveredReply()
+        }
+    }
+
+    /// The pending requests, by fire date, and the delivered notifications (`runway phone|watch
+    /// notifications` too).
+    package struct List: OSRequest {
+        package static var command: ControlCommandSpec { ControlCommands.notifications }
+        package init() {}
+
+        package func answer(by os: SystemServices) throws -> NotificationsReply {
+            NotificationsReply(
+                pendingLimit: Int64(UserNotificationCenter.pendingLimit), pending: try os.center.pending().map(\.item),
+                delivered: try os.center.delivered().map(\.item))
+        }
+    }
+}
+
+extension UserNotificationCenter.AddError: OSRefusal {}
