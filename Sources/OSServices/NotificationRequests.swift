@@ -4,7 +4,7 @@ import Control
 /// runs: each call declared once (`OSRequest`), carried by the app's `OSChannel`. Deliveries come the
 /// other way, told to the running app (`OSChannel.observeDeliveries`).
 package enum NotificationRequest {
-    package static let all: [any OSRequest.Type] = [Replace.self, RemoveDelivered.self, List.self]
+    package static let all: [any OSRequest.Type] = [Replace.self, RemoveDelivered.self, List.self, Add.self]
 
     /// Removes `remove`, then adds `add`, in one transaction; the reply names the ids the 64 cap dropped.
     package struct Replace: OSRequest {
@@ -57,6 +57,25 @@ package enum NotificationRequest {
             NotificationsReply(
                 pendingLimit: Int64(UserNotificationCenter.pendingLimit), pending: try os.center.pending().map(\.item),
                 delivered: try os.center.delivered().map(\.item))
+        }
+    }
+
+    /// TEST ONLY (`notification-add`): adds a notification `inSeconds` of device time ahead, so the
+    /// centre's rules (the 64 cap, replacement, future-only) can be exercised through the binaries.
+    package struct Add: OSRequest {
+        package static var command: ControlCommandSpec { ControlCommands.notificationAdd }
+        package var id: String
+        package var inSeconds: Double
+        package var body: String?
+        package init(id: String, inSeconds: Double, body: String?) {
+            self.id = id
+            self.inSeconds = inSeconds
+            self.body = body
+        }
+
+        package func answer(by os: SystemServices) throws -> NotificationAddReply {
+            let request = UserNotificationCenter.Request(id: id, fireAt: os.clock.now + inSeconds, title: "RunWay", body: body ?? id, language: "")
+            return NotificationAddReply(added: id, dropped: try os.add(request))
         }
     }
 }

@@ -33,9 +33,9 @@ package final class SystemServices {
 
     package static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations + HealthStore.migrations
 
-    /// Every call an app can make of its OS (each service's, declared in its `…Request` namespace): what
-    /// `register(on:)` serves on `os.sock`, and what the app's `OSChannel` carries.
-    package static let requests: [any OSRequest.Type] = HealthRequest.all + NotificationRequest.all
+    /// Every request the OS answers, each service's declared in its namespace (`ClockRequest`, …): what
+    /// `register(on:)` serves on the control socket and `os.sock`, and what the app's `OSChannel` carries.
+    package static let requests: [any OSRequest.Type] = ClockRequest.all + NotificationRequest.all + HealthRequest.all
 
     /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
     /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —
@@ -116,35 +116,10 @@ package final class SystemServices {
 
     // MARK: - Control commands
 
-    /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices), every call an app
-    /// makes of its OS (`requests`: those this server answers — the OS process's `os-…`, every device's
-    /// `health` and `notifications`), and the test command `notification-add`.
+    /// The OS's commands, every one an `OSRequest` (`requests`) served by the one adapter: those this
+    /// server answers — the clock's and the notification centre's on every device, the app's `os-…`
+    /// calls in the OS's own process.
     package func register(on router: ControlRouter) {
-        var clockCommands = ClockCommands(clock: clock, logger: logger)
-        clockCommands.onChange = { [unowned self] in
-            let delivered = self.deliverDue().map(\.item)
-            for listener in self.onClockChanged { listener(self.clock.reading) }
-            return delivered
-        }
-        clockCommands.register(on: router)
         for request in Self.requests { router.serve(request, by: self) }
-        router.on(ControlCommands.notificationAdd) { [unowned self] request, connection in
-            connection.reply(try addCommand(request))
-        }
-    }
-
-    /// TEST ONLY: `{"id","inSeconds","body"}` adds a notification `inSeconds` of device time ahead, so
-    /// the centre's rules (the 64 cap, replacement, future-only) can be exercised through the binaries.
-    private func addCommand(_ request: ControlRequest) throws -> NotificationAddReply {
-        let id = request[ControlCommands.NotificationAdd.id]
-        let seconds = request[ControlCommands.NotificationAdd.inSeconds]
-        let body = request[ControlCommands.NotificationAdd.body] ?? id
-        let dropped: [String]
-        do {
-            dropped = try add(UserNotificationCenter.Request(id: id, fireAt: clock.now + seconds, title: "RunWay", body: body, language: ""))
-        } catch let error as UserNotificationCenter.AddError {
-            throw ControlError.invalid(error.description)
-        }
-        return NotificationAddReply(added: id, dropped: dropped)
     }
 }
