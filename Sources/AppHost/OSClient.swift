@@ -18,7 +18,8 @@ final class OSClient: OSChannel {
     private var requestClient: ControlClient?
     private var events: SocketStream?
     private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
-    private var observers: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// The app's observers of the OS's events, by name (`observe`).
+    private var eventObservers: [String: [(JSONValue) -> Void]] = [:]
     /// Told each app state the OS says (`foreground`, `background`): `watch-os` on `app open|close`.
     var appStateObservers: [(String) -> Void] = []
     /// Told each background refresh the OS says fell due while the app runs (`backgroundRefresh`).
@@ -67,14 +68,15 @@ final class OSClient: OSChannel {
             guard let json = try? JSONValue(parsing: frame.payload) else { continue }
             switch json["event"]?.stringValue {
             case "clock": clock(json)
-            case "notificationDelivered": delivered(json)
             case "appState":
                 guard let state = json["state"]?.stringValue else { break }
                 lastAppState = state
                 for observer in appStateObservers { observer(state) }
             case "backgroundRefresh":
                 for observer in refreshObservers { observer() }
-            default: break
+            case let name?:
+                for observer in eventObservers[name] ?? [] { observer(json) }
+            case nil: break
             }
         }
         if let error {
@@ -92,15 +94,6 @@ final class OSClient: OSChannel {
             frozenAt = nil
             offsetSeconds = clock.offsetSeconds
         }
-    }
-
-    private func delivered(_ json: JSONValue) {
-        guard let item = Self.delivered(json) else { return }
-        for observer in observers { observer([item]) }
-    }
-
-    static func delivered(_ json: JSONValue) -> UserNotificationCenter.Delivered? {
-        (try? JSONValueDecoder().decode(NotificationItem.self, from: json)).flatMap(UserNotificationCenter.Delivered.init)
     }
 
     // MARK: - Requests
@@ -135,5 +128,14 @@ final class OSClient: OSChannel {
         }
     }
 
-    func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { observers.append(listener) }
+    /// Each `Event` the OS sends on the attached connection, decoded by its name.
+    func observe<Event: OSEvent>(_ type: Event.Type, _ listener: @escaping (Event) -> Void) {
+        eventObservers[Event.name, default: []].append { [logger] json in
+            do {
+                listener(try JSONValueDecoder().decode(Event.self, from: json))
+            } catch {
+                logger.error("os.event-malformed", ["event": Event.name, "error": "\(error)"])
+            }
+        }
+    }
 }

@@ -17,7 +17,13 @@ extension DeviceOperatingSystem {
         try container.prepare()
         let database = try SystemServices.openStore(home: home.path)
         let services = try SystemServices(database: database, loop: loop, logger: logger)
-        services.onDelivered.append { [unowned self] delivered in self.tellApps(delivered) }
+        services.onPublished.append { [unowned self] event in
+            for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
+        }
+        services.onDelivered.append { [unowned self] delivered in
+            let appRunning = !(control?.attachedClients ?? []).isEmpty
+            for item in delivered { logger.info("os.notification-delivered", ["id": item.id, "appRunning": appRunning]) }
+        }
         system = services
         services.deliverDue()
     }
@@ -63,18 +69,6 @@ extension DeviceOperatingSystem {
     private func tellApps(clock reading: DeviceClock.Reading) {
         let event = Self.clockEvent(reading).json
         for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
-    }
-
-    /// Each delivery, to the running app (its `UNUserNotificationCenterDelegate`), and to the log.
-    private func tellApps(_ delivered: [UserNotificationCenter.Delivered]) {
-        let apps = control?.attachedClients ?? []
-        for item in delivered {
-            logger.info("os.notification-delivered", ["id": item.id, "appRunning": !apps.isEmpty])
-            var fields = item.json.objectValue ?? [:]
-            fields["event"] = .string("notificationDelivered")
-            let event = JSONValue.object(fields)
-            for connection in apps { connection.sendEvent(event) }
-        }
     }
 }
 

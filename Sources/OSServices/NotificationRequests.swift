@@ -2,7 +2,7 @@ import Control
 
 /// What an app's `UNUserNotificationCenter` asks of its device's notification centre, wherever the OS
 /// runs: each call declared once (`OSRequest`), carried by the app's `OSChannel`. Deliveries come the
-/// other way, told to the running app (`OSChannel.observeDeliveries`).
+/// other way, told to the running app (`NotificationItem`, an `OSEvent`).
 package enum NotificationRequest {
     package static let all: [any OSRequest.Type] = [Replace.self, RemoveDelivered.self, List.self, Add.self]
 
@@ -81,3 +81,11 @@ package enum NotificationRequest {
 }
 
 extension UserNotificationCenter.AddError: OSRefusal {}
+
+/// A notification the OS delivered, as it tells the running app (`UNUserNotificationCenterDelegate`'s
+/// `willPresent`): the centre's listing's record.
+package typealias NotificationDelivered = NotificationItem
+
+extension NotificationItem: OSEvent {
+    package static var name: String { "notificationDelivered" }
+}

@@ -49,15 +49,37 @@ package protocol OSChannel: AnyObject {
     var deviceNow: Double { get }
     /// Carries `request` to the OS and returns its reply; an `OSRefusal` if the OS refused it.
     func call<Request: OSRequest>(_ request: Request) throws -> Request.Reply
-    /// Tells `listener` of each notification the OS delivers while the app runs.
-    func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void)
+    /// Tells `listener` each `Event` the OS publishes while the app runs (a delivered notification).
+    func observe<Event: OSEvent>(_ type: Event.Type, _ listener: @escaping (Event) -> Void)
 }
 
-/// In process: the request's answer, called directly.
+/// In process: the request's answer, called directly; an event, handed over as it is.
 extension SystemServices: OSChannel {
     package var deviceNow: Double { clock.now }
     package func call<Request: OSRequest>(_ request: Request) throws -> Request.Reply { try request.answer(by: self) }
-    package func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
+    package func observe<Event: OSEvent>(_ type: Event.Type, _ listener: @escaping (Event) -> Void) {
+        eventObservers[Event.name, default: []].append { event in if let event = event as? Event { listener(event) } }
+    }
+}
+
+// MARK: - What the OS tells the running app unasked, declared once
+
+/// Something a service of the OS tells the running app unasked (a delivered notification), declared
+/// once: a `Codable` record and its name. The OS publishes it (`SystemServices.publish`); in process it
+/// reaches the app's observers as it is, over `os.sock` as the record's fields with `event` set to its
+/// name on the app's attached connection (phone-os and watch-os relay every one: `onPublished`), where
+/// `OSClient` decodes it by that name.
+package protocol OSEvent: ControlRecord {
+    static var name: String { get }
+}
+
+extension OSEvent {
+    /// As the OS sends it on the attached connection: its fields, and `event`, its name.
+    package var eventJSON: JSONValue {
+        guard case .object(var fields) = json else { preconditionFailure("\(Self.self) is not an object") }
+        fields["event"] = .string(Self.name)
+        return .object(fields)
+    }
 }
 
 // MARK: - The OS's side of os.sock: one adapter for every request

@@ -23,8 +23,12 @@ package final class SystemServices {
     private let loop: EventLoop
     package let logger: Logger
     private var timer: EventLoop.TimerID?
-    /// Told of every delivery (the running app's delegate, phone-os's log): in order of registration.
+    /// Told of every delivery (phone-os's log), after the app was told (`publish`).
     package var onDelivered: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// Told every event published, as the app's attached connection carries it (phone-os, watch-os relay it).
+    package var onPublished: [(JSONValue) -> Void] = []
+    /// The app's observers in this process, by event name (`observe`).
+    var eventObservers: [String: [(any OSEvent) -> Void]] = [:]
     /// Told after a clock command changed the clock (phone-os tells the running app).
     package var onClockChanged: [(DeviceClock.Reading) -> Void] = []
 
@@ -72,9 +76,19 @@ package final class SystemServices {
         } catch {
             logger.error("notification.delivery-failed", ["error": "\(error)", "action": "retried on the next turn of the clock"])
         }
+        for item in delivered { publish(item.item) }
         if !delivered.isEmpty { for listener in onDelivered { listener(delivered) } }
         rearm()
         return delivered
+    }
+
+    /// Tells the running app `event`: its observers in this process, and the relays to an app in another.
+    package func publish<Event: OSEvent>(_ event: Event) {
+        for observer in eventObservers[Event.name] ?? [] { observer(event) }
+        if !onPublished.isEmpty {
+            let json = event.eventJSON
+            for relay in onPublished { relay(json) }
+        }
     }
 
     /// One timer for the earliest pending fire date, while the clock runs; none while it is frozen (no

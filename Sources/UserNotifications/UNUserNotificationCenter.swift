@@ -218,11 +218,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         guard !observing, delegate != nil, let backend else { return }
         observing = true
         backend.sync {
-            backend.channel.observeDeliveries { [weak self] delivered in
-                guard let self, let delegate = self.delegate else { return }
-                for item in delivered {
-                    delegate.userNotificationCenter(self, willPresent: Self.notification(item)) { _ in }
-                }
+            backend.channel.observe(NotificationDelivered.self) { [weak self] item in
+                guard let self, let delegate = self.delegate, let delivered = UserNotificationCenter.Delivered(item) else { return }
+                delegate.userNotificationCenter(self, willPresent: Self.notification(delivered)) { _ in }
             }
         }
     }

@@ -90,6 +90,20 @@ import PairTesting
         #expect(try channel.call(NotificationRequest.List()).delivered.map(\.id) == ["f"])
     }
 
+    @Test func anEventReachesTheAppInProcessAndAsTheAttachedConnectionCarriesIt() throws {
+        let system = try Self.system()
+        var observed: [String] = []
+        system.observe(NotificationDelivered.self) { observed.append($0.id) }
+        var relayed: [JSONValue] = []
+        system.onPublished.append { relayed.append($0) }
+        _ = try system.call(NotificationRequest.Add(id: "e", inSeconds: 10, body: nil))
+        _ = try system.call(ClockRequest.Advance(seconds: 11))
+        #expect(observed == ["e"])
+        #expect(relayed.count == 1 && relayed.first?["event"]?.stringValue == NotificationDelivered.name)
+        let decoded = try JSONValueDecoder().decode(NotificationDelivered.self, from: relayed[0])
+        #expect(UserNotificationCenter.Delivered(decoded)?.id == "e")
+    }
+
     /// Whether `body` throws a refusal (the app's API then says "invalid argument").
     static func refused(_ body: () throws -> Void) -> Bool {
         do {
