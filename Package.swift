@@ -167,7 +167,7 @@ let package = Package(
                 "WatchConnectivity",
                 "JSONText", "Posix",
             ]),
-        .testTarget(name: "OSServicesTests", dependencies: ["OSServices", "Control", "Posix", "Storage", "PairTesting"]),
+        .testTarget(name: "OSServicesTests", dependencies: ["OSServices", "Control", "JSONText", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, UIKit, os, WatchKit,
         // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files).
         .testTarget(

@@ -62,18 +62,15 @@ package final class DeviceHost {
     package private(set) var control: ControlServer!
     /// The OS's services, when they run in this process.
     package private(set) var system: SystemServices?
-    /// The notification centre apps reach through `UserNotifications`: the OS's in this process, or
-    /// `phone-os`'s over its control socket.
-    package var notifications: NotificationService? { remoteNotifications ?? system }
-    /// Set when the OS runs in another process (`phone-os`).
-    package var remoteNotifications: NotificationService?
-    /// The Health store apps reach through `HealthKit`: the OS's in this process, or phone-os's or
-    /// watch-os's over its control socket.
-    package var health: HealthService? { remoteHealth ?? system }
-    var remoteHealth: HealthService?
+    /// The app's channel to its OS, which its Apple-named modules (`UserNotifications`, `HealthKit`) call:
+    /// the OS's services in this process, or phone-os's or watch-os's over `os.sock` — picked here, where
+    /// the device is composed (`prepare`).
+    package var osChannel: OSChannel? { remoteOS ?? system }
+    /// Set when the OS runs in another process (`phone-os`, `watch-os`).
+    var remoteOS: OSClient?
 
     /// The device's time now (`runway clock`): the OS's clock, wherever the OS runs.
-    package var deviceNow: Double { remoteNotifications?.deviceNow ?? system?.clock.now ?? wallClockSeconds() }
+    package var deviceNow: Double { osChannel?.deviceNow ?? wallClockSeconds() }
     /// The sockets a supervisor passed (socket activation): phone-os, systemd.
     package var activation: PhoneActivation?
     /// The watch's link (its connector can be taken out of range: `runway link down`).
@@ -181,8 +178,7 @@ package final class DeviceHost {
             if let last = client.lastAppState { applicationStateChanged(foreground: last == "foreground") }
             client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
             client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
-            remoteNotifications = client
-            remoteHealth = client
+            remoteOS = client
             logger.info("startup.os-attached", ["socket": socket])
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }

@@ -12,7 +12,7 @@ extension DeviceHost {
     func followOperatingSystem() throws {
         guard configuration.role == .watch else { return }
         try database.transaction { try SessionStore.setStateValue(database, "app.version", configuration.session.appVersion) }
-        guard let os = remoteNotifications as? OSClient else { return }
+        guard let os = remoteOS else { return }
         let foreground = (os.lastAppState ?? AppLaunch.mode) == "foreground"
         try session.setLocalAppActive(foreground)
         logger.info("startup.launched-by-os", ["mode": AppLaunch.mode ?? "?", "reason": AppLaunch.reason ?? "?"])

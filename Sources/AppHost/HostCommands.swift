@@ -1,5 +1,6 @@
 import Connectivity
 import Control
+import OSServices
 import Glibc
 import JSONText
 import Posix
@@ -18,7 +19,7 @@ extension DeviceHost {
         router.sessionIsActivated = { [unowned self] in self.session.activationState == .activated }
         SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).register(on: router)
         events.register(on: router)
-        system?.register(on: router, notifications: true)
+        system?.register(on: router)
         router.on(ControlCommands.status) { [unowned self] _, connection in connection.reply(try status()) }
         router.on(ControlCommands.InboxSpaceLimit.self) { [unowned self] args in
             let bytes = args.bytes
@@ -75,7 +76,7 @@ extension DeviceHost {
             }
         }
         // HealthKit's workouts in the device's Health store (the OS's, wherever it runs).
-        if let health { fields["healthWorkouts"] = .integer(Int64(try health.healthWorkouts().count)) }
+        if let osChannel { fields["healthWorkouts"] = .integer(Int64(try osChannel.call(HealthRequest.Workouts()).workouts.count)) }
         status.other = fields
         for contribute in statusContributors { try contribute(&status) }
         return status

@@ -5,20 +5,21 @@ import Glibc
 import JSONText
 import Posix
 
-/// The app's side of its OS when the OS runs in another process (`phone-os`, over `HOME/os.sock`): the
-/// notification centre and the device clock, as `NotificationService`.
+/// The app's channel to its OS when the OS runs in another process (`phone-os`, `watch-os`, over
+/// `HOME/os.sock`): every `OSRequest` as its command, the clock and the deliveries as the OS tells them.
 ///
 /// Two connections: one held open and attached (`os-attach-app`) on which phone-os tells the app the
 /// clock and each change to it, and each notification it delivers; and one for requests, answered in
 /// turn. The clock is kept here from what phone-os said, so reading device time costs no round trip.
-final class OSClient: NotificationService {
+final class OSClient: OSChannel {
     private let home: DeviceHome
     private let socketPath: String
     private let logger: Logger
     private var requestClient: ControlClient?
     private var events: SocketStream?
     private let decoder = ControlFrameDecoder(maximumLength: ControlClient.frameLimit)
-    private var observers: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// The app's observers of the OS's events, by name (`observe`).
+    private var eventObservers: [String: [(JSONValue) -> Void]] = [:]
     /// Told each app state the OS says (`foreground`, `background`): `watch-os` on `app open|close`.
     var appStateObservers: [(String) -> Void] = []
     /// Told each background refresh the OS says fell due while the app runs (`backgroundRefresh`).
@@ -67,14 +68,15 @@ final class OSClient: NotificationService {
             guard let json = try? JSONValue(parsing: frame.payload) else { continue }
             switch json["event"]?.stringValue {
             case "clock": clock(json)
-            case "notificationDelivered": delivered(json)
             case "appState":
                 guard let state = json["state"]?.stringValue else { break }
                 lastAppState = state
                 for observer in appStateObservers { observer(state) }
             case "backgroundRefresh":
                 for observer in refreshObservers { observer() }
-            default: break
+            case let name?:
+                for observer in eventObservers[name] ?? [] { observer(json) }
+            case nil: break
             }
         }
         if let error {
@@ -94,15 +96,6 @@ final class OSClient: NotificationService {
         }
     }
 
-    private func delivered(_ json: JSONValue) {
-        guard let item = Self.delivered(json) else { return }
-        for observer in observers { observer([item]) }
-    }
-
-    static func delivered(_ json: JSONValue) -> UserNotificationCenter.Delivered? {
-        (try? JSONValueDecoder().decode(NotificationItem.self, from: json)).flatMap(UserNotificationCenter.Delivered.init)
-    }
-
     // MARK: - Requests
 
     /// Sends `request` on the request connection, opened again once if phone-os closed it (it closes a
@@ -120,39 +113,29 @@ final class OSClient: NotificationService {
         throw ControlError("unreachable")
     }
 
-    // MARK: - NotificationService
+    // MARK: - OSChannel
 
     var deviceNow: Double { frozenAt ?? wallClockSeconds() + offsetSeconds }
 
-    func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String] {
-        let request = ControlCommands.osNotificationsReplace.request {
-            $0[ControlCommands.OSNotifications.remove] = .array(remove.map(JSONValue.string))
-            $0[ControlCommands.OSNotifications.add] = .array(
-                add.map { item in
-                    .object([
-                        "id": .string(item.id), "fireAt": .number(item.fireAt), "title": .string(item.title), "body": .string(item.body),
-                        "language": .string(item.language),
-                    ])
-                })
+    /// `request` as its command on `os.sock` (its properties the arguments), the reply as its type; the
+    /// OS's refusal (exit 2) as an `OSRefusal`, as the OS in process throws it.
+    func call<Request: OSRequest>(_ request: Request) throws -> Request.Reply {
+        guard case .object(let arguments) = try JSONValueEncoder().encode(request) else { preconditionFailure("\(Request.self) is not an object") }
+        do {
+            return try send(ControlRequest(command: Request.command.name, arguments: arguments), as: Request.Reply.self)
+        } catch let error as ControlError where error.exitStatus == 2 {
+            throw OSRequestRefused(error.message)
         }
-        return try send(request, as: NotificationsReplaceReply.self).dropped
     }
 
-    func removeDelivered(_ ids: [String]?) throws {
-        _ = try send(
-            ControlCommands.osNotificationsRemoveDelivered.request { request in
-                if let ids { request[ControlCommands.OSNotifications.ids] = .array(ids.map(JSONValue.string)) }
-            }, as: RemoveDeliveredReply.self)
+    /// Each `Event` the OS sends on the attached connection, decoded by its name.
+    func observe<Event: OSEvent>(_ type: Event.Type, _ listener: @escaping (Event) -> Void) {
+        eventObservers[Event.name, default: []].append { [logger] json in
+            do {
+                listener(try JSONValueDecoder().decode(Event.self, from: json))
+            } catch {
+                logger.error("os.event-malformed", ["event": Event.name, "error": "\(error)"])
+            }
+        }
     }
-
-    func pendingRequests() throws -> [UserNotificationCenter.Request] {
-        try send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self).pending.compactMap(UserNotificationCenter.Request.init)
-    }
-
-    func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] {
-        try send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self).delivered.compactMap(
-            UserNotificationCenter.Delivered.init)
-    }
-
-    func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { observers.append(listener) }
 }

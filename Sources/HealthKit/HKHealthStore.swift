@@ -10,9 +10,9 @@ import PropertyLists
 /// or watch-os otherwise (`runway phone health`, `runway watch health`). Completion handlers run on the
 /// calling thread before the call returns (the OS answers at once).
 open class HKHealthStore: NSObject, @unchecked Sendable {
-    /// The OS's Health service and the device's thread.
+    /// The app's channel to its OS and the device's thread.
     struct Backend {
-        let service: HealthService
+        let channel: OSChannel
         /// Runs work on the device's thread and waits.
         let sync: (() throws -> Void) throws -> Void
     }
@@ -27,16 +27,16 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         if DeviceHost.current != nil { _ = WorkoutMirroring.shared() }
     }
 
-    /// A store over `service` on the calling thread: for unit tests of an app without a device.
-    init(service: HealthService) {
-        fixed = Backend(service: service, sync: { try $0() })
+    /// A store over `channel` on the calling thread: for unit tests of an app without a device.
+    init(channel: OSChannel) {
+        fixed = Backend(channel: channel, sync: { try $0() })
         super.init()
     }
 
     var backend: Backend? {
         if let fixed { return fixed }
-        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let service = host.health else { return nil }
-        return Backend(service: service, sync: { body in try host.mailbox.sync { try body() } })
+        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let channel = host.osChannel else { return nil }
+        return Backend(channel: channel, sync: { body in try host.mailbox.sync { try body() } })
     }
 
     /// Whether this process is an app on a simulated device (HealthKit: whether the device has Health).
@@ -47,22 +47,22 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// The device's time now (the builder's and the session's dates).
     var deviceNow: Date {
         guard let backend else { return Date() }
-        return Date(timeIntervalSince1970: backend.service.deviceNow)
+        return Date(timeIntervalSince1970: backend.channel.deviceNow)
     }
 
     static func unavailable() -> HKError {
         HKError(.errorHealthDataUnavailable, message: "this process is not an app on a simulated device: no Health store")
     }
 
-    /// Runs `body` with the OS's service on the device's thread; a failure becomes an `HKError`.
-    func withService<R>(_ body: (HealthService) throws -> R) -> Result<R, HKError> {
+    /// Calls the OS with `request` on the device's thread; a failure becomes an `HKError`.
+    func call<Request: OSRequest>(_ request: Request) -> Result<Request.Reply, HKError> {
         guard let backend else { return .failure(Self.unavailable()) }
-        var result: Result<R, HKError> = .failure(Self.unavailable())
+        var result: Result<Request.Reply, HKError> = .failure(Self.unavailable())
         do {
             try backend.sync {
                 do {
-                    result = .success(try body(backend.service))
-                } catch let error as HealthStore.InvalidWorkout {
+                    result = .success(try backend.channel.call(request))
+                } catch let error as any OSRefusal {
                     result = .failure(HKError(.errorInvalidArgument, message: error.description))
                 } catch let error as HKError {
                     result = .failure(error)
@@ -82,7 +82,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     ) {
         let share = (typesToShare ?? []).map(\.identifier).sorted()
         let read = (typesToRead ?? []).map(\.identifier).sorted()
-        switch withService({ try $0.authorizeHealth(share: share, read: read) }) {
+        switch call(HealthRequest.Authorize(share: share, read: read)) {
         case .success: completion(true, nil)
         case let .failure(error): completion(false, error)
         }
@@ -97,7 +97,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             completion(false, HKError(.errorInvalidArgument, message: "only HKWorkout objects are kept in this Health store"))
             return
         }
-        switch withService({ try $0.saveWorkout(Self.item(workout)) }) {
+        switch call(HealthRequest.Save(workout: Self.item(workout))) {
         case .success: completion(true, nil)
         case let .failure(error): completion(false, error)
         }
@@ -126,7 +126,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// alive past its background budget.
     /// The OS keeps the running session (`recording`; nil once it ended) for `recoverActiveWorkoutSession`.
     func workoutSession(running: Bool, recording: HealthSessionItem?) {
-        if case .failure(let error) = withService({ try $0.setActiveWorkoutSession(recording) }) {
+        if case .failure(let error) = call(HealthRequest.SetSession(session: recording)) {
             DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
         }
         guard fixed == nil, let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), host.configuration.role == .watch else { return }
@@ -201,7 +201,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// running again from its start, its builder collecting since then (the samples collected before
     /// are not kept: add them again). Nil when none was running.
     open func recoverActiveWorkoutSession(completion: @escaping (HKWorkoutSession?, (any Error)?) -> Void) {
-        switch withService({ try $0.activeWorkoutSession() }) {
+        switch call(HealthRequest.Session()).map(\.session) {
         case .success(let item?): completion(HKWorkoutSession(recovering: item, healthStore: self), nil)
         case .success(nil): completion(nil, nil)
         case .failure(let error): completion(nil, error)

@@ -1,4 +1,5 @@
 import Foundation
+import OSServices
 
 /// Told what a live builder collected (HealthKit's `HKLiveWorkoutBuilderDelegate`).
 public protocol HKLiveWorkoutBuilderDelegate: AnyObject {
@@ -116,7 +117,7 @@ open class HKLiveWorkoutBuilder: NSObject, @unchecked Sendable {
         let workout = HKWorkout(
             activityType: workoutConfiguration.activityType, start: startDate, end: endDate, duration: elapsedTime,
             uuid: HKWorkout.uuid(from: metadata), metadata: metadata)
-        switch healthStore.withService({ try $0.saveWorkout(HKHealthStore.item(workout)) }) {
+        switch healthStore.call(HealthRequest.Save(workout: HKHealthStore.item(workout))) {
         case .success:
             finished = true
             completion(workout, nil)

@@ -17,7 +17,13 @@ extension DeviceOperatingSystem {
         try container.prepare()
         let database = try SystemServices.openStore(home: home.path)
         let services = try SystemServices(database: database, loop: loop, logger: logger)
-        services.onDelivered.append { [unowned self] delivered in self.tellApps(delivered) }
+        services.onPublished.append { [unowned self] event in
+            for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
+        }
+        services.onDelivered.append { [unowned self] delivered in
+            let appRunning = !(control?.attachedClients ?? []).isEmpty
+            for item in delivered { logger.info("os.notification-delivered", ["id": item.id, "appRunning": appRunning]) }
+        }
         system = services
         services.deliverDue()
     }
@@ -40,11 +46,12 @@ extension DeviceOperatingSystem {
     }
 
     /// The OS's commands: the clock, the notification centre (`runway phone|watch notifications`), what the
-    /// running app asks of its OS, and `status` with what the OS knows while the app does not run.
+    /// running app asks of its OS (every `OSRequest`, served by `SystemServices.register`), the app's
+    /// attached connection, and `status` with what the OS knows while the app does not run.
     func registerServices(on router: ControlRouter) {
         guard let system else { return }
         system.onClockChanged.append { [unowned self] reading in self.tellApps(clock: reading) }
-        system.register(on: router, notifications: true)
+        system.register(on: router)
         router.on(ControlCommands.osAttachApp) { [unowned self] _, connection in
             try connection.attach()
             connection.reply(Self.clockEvent(system.clock.reading))
@@ -52,66 +59,6 @@ extension DeviceOperatingSystem {
             connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
         }
         router.on(ControlCommands.status) { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
-        // HealthKit's store, on both devices: the running app's `HKHealthStore` saves through these.
-        router.on(ControlCommands.osHealthSave) { request, connection in
-            guard let json = request[ControlCommands.OSHealth.workout], let workout = try? JSONValueDecoder().decode(HealthWorkoutItem.self, from: json)
-            else { throw ControlError.invalid("os-health-save needs a workout {uuid, activityType, startDate, endDate, duration, metadata}") }
-            do {
-                connection.reply(HealthSaveReply(inserted: try system.saveWorkout(workout)))
-            } catch let error as HealthStore.InvalidWorkout {
-                throw ControlError.invalid(error.description)
-            }
-        }
-        router.on(ControlCommands.osHealthSession) { _, connection in
-            connection.reply(HealthSessionReply(session: try system.activeWorkoutSession()))
-        }
-        router.on(ControlCommands.osHealthSessionSet) { request, connection in
-            var session: HealthSessionItem?
-            if let json = request[ControlCommands.OSHealth.session] {
-                guard let decoded = try? JSONValueDecoder().decode(HealthSessionItem.self, from: json) else {
-                    throw ControlError.invalid("os-health-session-set needs a session {activityType, locationType, startDate}")
-                }
-                session = decoded
-            }
-            do {
-                try system.setActiveWorkoutSession(session)
-            } catch let error as HealthStore.InvalidWorkout {
-                throw ControlError.invalid(error.description)
-            }
-            connection.reply(HealthSessionReply(session: session))
-        }
-        router.on(ControlCommands.osHealthAuthorize) { request, connection in
-            let share = (request[ControlCommands.OSHealth.share]?.arrayValue ?? []).compactMap(\.stringValue)
-            let read = (request[ControlCommands.OSHealth.read]?.arrayValue ?? []).compactMap(\.stringValue)
-            try system.authorizeHealth(share: share, read: read)
-            connection.reply(HealthSaveReply(inserted: true))
-        }
-        router.on(ControlCommands.osNotificationsReplace) { [unowned self] request, connection in
-            let remove = (request[ControlCommands.OSNotifications.remove]?.arrayValue ?? []).compactMap(\.stringValue)
-            let add = try (request[ControlCommands.OSNotifications.add]?.arrayValue ?? []).map(Self.request)
-            do {
-                let dropped = try system.replace(remove: remove, add: add)
-                connection.reply(NotificationsReplaceReply(dropped: dropped))
-            } catch let error as UserNotificationCenter.AddError {
-                throw ControlError.invalid(error.description)
-            }
-            logger.debug("os.notifications-replaced", ["removed": remove.count, "added": add.count])
-        }
-        router.on(ControlCommands.osNotificationsRemoveDelivered) { request, connection in
-            let ids = request[ControlCommands.OSNotifications.ids]?.arrayValue.map { $0.compactMap(\.stringValue) }
-            try system.removeDelivered(ids)
-            connection.reply(RemoveDeliveredReply())
-        }
-    }
-
-    /// A request as the app's client sends it: `{id, fireAt (seconds), title, body, language}`.
-    static func request(_ json: JSONValue) throws -> UserNotificationCenter.Request {
-        guard let id = json["id"]?.stringValue, !id.isEmpty, id.utf8.count <= 200, let fireAt = json["fireAt"]?.doubleValue, fireAt.isFinite,
-            let title = json["title"]?.stringValue, let body = json["body"]?.stringValue, title.utf8.count <= 4096, body.utf8.count <= 4096
-        else {
-            throw ControlError.invalid("a notification request needs id (1 to 200 bytes), fireAt (seconds), title and body (at most 4096 bytes)")
-        }
-        return UserNotificationCenter.Request(id: id, fireAt: fireAt, title: title, body: body, language: json["language"]?.stringValue ?? "")
     }
 
     /// The clock as the app's client keeps it: its mode, and the offset or the instant.
@@ -122,18 +69,6 @@ extension DeviceOperatingSystem {
     private func tellApps(clock reading: DeviceClock.Reading) {
         let event = Self.clockEvent(reading).json
         for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
-    }
-
-    /// Each delivery, to the running app (its `UNUserNotificationCenterDelegate`), and to the log.
-    private func tellApps(_ delivered: [UserNotificationCenter.Delivered]) {
-        let apps = control?.attachedClients ?? []
-        for item in delivered {
-            logger.info("os.notification-delivered", ["id": item.id, "appRunning": !apps.isEmpty])
-            var fields = item.json.objectValue ?? [:]
-            fields["event"] = .string("notificationDelivered")
-            let event = JSONValue.object(fields)
-            for connection in apps { connection.sendEvent(event) }
-        }
     }
 }
 

@@ -108,8 +108,8 @@ extension PhoneOS {
             try Self.forgetApp(home)
             // iOS forgets a deleted app's notifications too: its pending requests and what it delivered.
             if let system {
-                try system.removePending(try system.pendingRequests().map(\.id))
-                try system.removeDelivered(nil)
+                try system.removePending(try system.center.pending().map(\.id))
+                try system.center.removeDelivered(nil)
             }
             device.appInstalled = false
             device.appVersion = nil

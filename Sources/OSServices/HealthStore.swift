@@ -176,17 +176,3 @@ package final class HealthStore {
         }
     }
 }
-
-/// What an app's `HKHealthStore` needs of its OS, wherever the OS runs: in the app's own process
-/// (`SystemServices`) or in `phone-os`/`watch-os`, over its control socket.
-package protocol HealthService: AnyObject {
-    /// The device's time now.
-    var deviceNow: Double { get }
-    /// Saves `workout` once per uuid; says whether it was stored now. Throws `HealthStore.InvalidWorkout`.
-    @discardableResult func saveWorkout(_ workout: HealthWorkoutItem) throws -> Bool
-    func healthWorkouts() throws -> [HealthWorkoutItem]
-    func authorizeHealth(share: [String], read: [String]) throws
-    /// The workout session running on the device (kept across the app's deaths), or nil.
-    func activeWorkoutSession() throws -> HealthSessionItem?
-    func setActiveWorkoutSession(_ session: HealthSessionItem?) throws
-}

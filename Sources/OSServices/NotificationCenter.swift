@@ -303,3 +303,9 @@ extension UserNotificationCenter.Delivered {
         self.init(id: item.id, fireAt: fireAt, deliveredAt: deliveredAt, title: item.title, body: item.body, language: item.language ?? "")
     }
 }
+
+/// A request as the app sends it: `{id, fireAt (seconds), title, body, language}` (when it was added is
+/// the OS's to say).
+extension UserNotificationCenter.Request: Codable {
+    private enum CodingKeys: String, CodingKey { case id, fireAt, title, body, language }
+}

@@ -21,10 +21,14 @@ package final class SystemServices {
     package let health: HealthStore
     package let database: Database
     private let loop: EventLoop
-    private let logger: Logger
+    package let logger: Logger
     private var timer: EventLoop.TimerID?
-    /// Told of every delivery (the running app's delegate, phone-os's log): in order of registration.
+    /// Told of every delivery (phone-os's log), after the app was told (`publish`).
     package var onDelivered: [([UserNotificationCenter.Delivered]) -> Void] = []
+    /// Told every event published, as the app's attached connection carries it (phone-os, watch-os relay it).
+    package var onPublished: [(JSONValue) -> Void] = []
+    /// The app's observers in this process, by event name (`observe`).
+    var eventObservers: [String: [(any OSEvent) -> Void]] = [:]
     /// Told after a clock command changed the clock (phone-os tells the running app).
     package var onClockChanged: [(DeviceClock.Reading) -> Void] = []
 
@@ -32,6 +36,10 @@ package final class SystemServices {
     package static func storePath(home: String) -> String { home + "/os.sqlite" }
 
     package static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations + HealthStore.migrations
+
+    /// Every request the OS answers, each service's declared in its namespace (`ClockRequest`, …): what
+    /// `register(on:)` serves on the control socket and `os.sock`, and what the app's `OSChannel` carries.
+    package static let requests: [any OSRequest.Type] = ClockRequest.all + NotificationRequest.all + HealthRequest.all
 
     /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
     /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —
@@ -68,9 +76,19 @@ package final class SystemServices {
         } catch {
             logger.error("notification.delivery-failed", ["error": "\(error)", "action": "retried on the next turn of the clock"])
         }
+        for item in delivered { publish(item.item) }
         if !delivered.isEmpty { for listener in onDelivered { listener(delivered) } }
         rearm()
         return delivered
+    }
+
+    /// Tells the running app `event`: its observers in this process, and the relays to an app in another.
+    package func publish<Event: OSEvent>(_ event: Event) {
+        for observer in eventObservers[Event.name] ?? [] { observer(event) }
+        if !onPublished.isEmpty {
+            let json = event.eventJSON
+            for relay in onPublished { relay(json) }
+        }
     }
 
     /// One timer for the earliest pending fire date, while the clock runs; none while it is frozen (no
@@ -112,81 +130,10 @@ package final class SystemServices {
 
     // MARK: - Control commands
 
-    /// The OS's commands: the clock's (`clock-show|set|advance|reset`, both devices) and the notification
-    /// centre's (`notifications`, and the test command `notification-add`), on both devices.
-    package func register(on router: ControlRouter, notifications: Bool) {
-        var clockCommands = ClockCommands(clock: clock, logger: logger)
-        clockCommands.onChange = { [unowned self] in
-            let delivered = self.deliverDue().map(\.item)
-            for listener in self.onClockChanged { listener(self.clock.reading) }
-            return delivered
-        }
-        clockCommands.register(on: router)
-        router.on(ControlCommands.health) { [unowned self] _, connection in
-            connection.reply(HealthReply(workouts: try health.workouts()))
-        }
-        guard notifications else { return }
-        router.on(ControlCommands.notifications) { [unowned self] _, connection in
-            connection.reply(
-                NotificationsReply(
-                    pendingLimit: Int64(UserNotificationCenter.pendingLimit), pending: try center.pending().map(\.item),
-                    delivered: try center.delivered().map(\.item)))
-        }
-        router.on(ControlCommands.notificationAdd) { [unowned self] request, connection in
-            connection.reply(try addCommand(request))
-        }
-    }
-
-    /// TEST ONLY: `{"id","inSeconds","body"}` adds a notification `inSeconds` of device time ahead, so
-    /// the centre's rules (the 64 cap, replacement, future-only) can be exercised through the binaries.
-    private func addCommand(_ request: ControlRequest) throws -> NotificationAddReply {
-        let id = request[ControlCommands.NotificationAdd.id]
-        let seconds = request[ControlCommands.NotificationAdd.inSeconds]
-        let body = request[ControlCommands.NotificationAdd.body] ?? id
-        let dropped: [String]
-        do {
-            dropped = try add(UserNotificationCenter.Request(id: id, fireAt: clock.now + seconds, title: "RunWay", body: body, language: ""))
-        } catch let error as UserNotificationCenter.AddError {
-            throw ControlError.invalid(error.description)
-        }
-        return NotificationAddReply(added: id, dropped: dropped)
-    }
-}
-
-/// What an app's notification centre (`UserNotifications`) needs of the OS, wherever the OS runs: in
-/// the app's own process (`SystemServices`) or in `phone-os`, reached over its control socket.
-package protocol NotificationService: AnyObject {
-    /// The device's time now.
-    var deviceNow: Double { get }
-    /// Removes `remove`, then adds `add`, in one transaction; returns the ids dropped by the 64 cap.
-    @discardableResult func replace(remove: [String], add: [UserNotificationCenter.Request]) throws -> [String]
-    func removeDelivered(_ ids: [String]?) throws
-    func pendingRequests() throws -> [UserNotificationCenter.Request]
-    func deliveredNotifications() throws -> [UserNotificationCenter.Delivered]
-    /// Tells `listener` of each delivery while the app runs.
-    func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void)
-}
-
-extension SystemServices: NotificationService {
-    package var deviceNow: Double { clock.now }
-    package func removeDelivered(_ ids: [String]?) throws { try center.removeDelivered(ids) }
-    package func pendingRequests() throws -> [UserNotificationCenter.Request] { try center.pending() }
-    package func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] { try center.delivered() }
-    package func observeDeliveries(_ listener: @escaping ([UserNotificationCenter.Delivered]) -> Void) { onDelivered.append(listener) }
-}
-
-extension SystemServices: HealthService {
-    @discardableResult
-    package func saveWorkout(_ workout: HealthWorkoutItem) throws -> Bool {
-        let inserted = try health.save(workout, at: clock.now)
-        logger.notice("health.workout-saved", ["uuid": workout.uuid, "inserted": inserted, "activityType": workout.activityType])
-        return inserted
-    }
-    package func healthWorkouts() throws -> [HealthWorkoutItem] { try health.workouts() }
-    package func activeWorkoutSession() throws -> HealthSessionItem? { try health.activeSession() }
-    package func setActiveWorkoutSession(_ session: HealthSessionItem?) throws { try health.setActiveSession(session) }
-    package func authorizeHealth(share: [String], read: [String]) throws {
-        try health.authorize(share: share, read: read, at: clock.now)
-        logger.info("health.authorized", ["share": share.count, "read": read.count])
+    /// The OS's commands, every one an `OSRequest` (`requests`) served by the one adapter: those this
+    /// server answers — the clock's and the notification centre's on every device, the app's `os-…`
+    /// calls in the OS's own process.
+    package func register(on router: ControlRouter) {
+        for request in Self.requests { router.serve(request, by: self) }
     }
 }

@@ -38,26 +38,34 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// A centre over `service`, on the calling thread, each change sent at once: for unit tests of an
+    /// A centre over `channel`, on the calling thread, each change sent at once: for unit tests of an
     /// app's scheduling without a device.
-    init(service: NotificationService) {
-        fixed = Backend(service: service, sync: { $0() }, deferToEndOfTurn: { $0() })
+    init(channel: OSChannel) {
+        fixed = Backend(channel: channel, sync: { $0() }, deferToEndOfTurn: { $0() })
         super.init()
     }
 
-    /// The OS's notification service and the device's delegate queue.
+    /// The app's channel to its OS and the device's delegate queue.
     struct Backend {
-        let service: NotificationService
+        let channel: OSChannel
         /// Runs work on the device's thread and waits.
         let sync: (() -> Void) -> Void
         let deferToEndOfTurn: (@escaping () -> Void) -> Void
+
+        func pendingRequests() throws -> [UserNotificationCenter.Request] {
+            try channel.call(NotificationRequest.List()).pending.compactMap(UserNotificationCenter.Request.init)
+        }
+
+        func deliveredNotifications() throws -> [UserNotificationCenter.Delivered] {
+            try channel.call(NotificationRequest.List()).delivered.compactMap(UserNotificationCenter.Delivered.init)
+        }
     }
 
     private var backend: Backend? {
         if let fixed { return fixed }
-        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let service = host.notifications else { return nil }
+        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let channel = host.osChannel else { return nil }
         return Backend(
-            service: service, sync: { body in host.mailbox.sync { body() } },
+            channel: channel, sync: { body in host.mailbox.sync { body() } },
             deferToEndOfTurn: { body in host.loop.deferToEndOfIteration(body) })
     }
 
@@ -82,7 +90,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         guard let backend else { return done(unavailable()) }
         let callback = done
         backend.sync {
-            let now = backend.service.deviceNow
+            let now = backend.channel.deviceNow
             let fireAt: Date
             switch request.trigger {
             case let trigger as UNTimeIntervalNotificationTrigger where !trigger.repeats && trigger.timeInterval > 0:
@@ -135,7 +143,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         guard let backend else { return }
         backend.sync {
             flush(backend)
-            let ids = ((try? backend.service.pendingRequests()) ?? []).map(\.id)
+            let ids = ((try? backend.pendingRequests()) ?? []).map(\.id)
             pending.remove.append(contentsOf: ids)
             scheduleFlush(backend)
         }
@@ -149,7 +157,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var requests: [UNNotificationRequest] = []
         backend.sync {
             flush(backend)
-            requests = ((try? backend.service.pendingRequests()) ?? []).map(Self.request)
+            requests = ((try? backend.pendingRequests()) ?? []).map(Self.request)
         }
         completionHandler(requests)
     }
@@ -164,7 +172,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var delivered: [UNNotification] = []
         backend.sync {
             flush(backend)
-            delivered = ((try? backend.service.deliveredNotifications()) ?? []).map(Self.notification)
+            delivered = ((try? backend.deliveredNotifications()) ?? []).map(Self.notification)
         }
         completionHandler(delivered)
     }
@@ -175,12 +183,12 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     open func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
         guard let backend else { return }
-        backend.sync { try? backend.service.removeDelivered(identifiers) }
+        backend.sync { _ = try? backend.channel.call(NotificationRequest.RemoveDelivered(ids: identifiers)) }
     }
 
     open func removeAllDeliveredNotifications() {
         guard let backend else { return }
-        backend.sync { try? backend.service.removeDelivered(nil) }
+        backend.sync { _ = try? backend.channel.call(NotificationRequest.RemoveDelivered(ids: nil)) }
     }
 
     // MARK: - To the OS
@@ -194,13 +202,12 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Sends what changed in this turn to the OS in one go, then runs the completion handlers.
     private func flush(_ backend: Backend) {
         flushScheduled = false
-        let service = backend.service
         guard !pending.isEmpty else { return }
         let change = pending
         pending = Change()
         var failure: (any Error)?
         do {
-            try service.replace(remove: change.remove, add: change.add.map(\.0))
+            _ = try backend.channel.call(NotificationRequest.Replace(remove: change.remove, add: change.add.map(\.0)))
         } catch {
             failure = error
         }
@@ -211,11 +218,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         guard !observing, delegate != nil, let backend else { return }
         observing = true
         backend.sync {
-            backend.service.observeDeliveries { [weak self] delivered in
-                guard let self, let delegate = self.delegate else { return }
-                for item in delivered {
-                    delegate.userNotificationCenter(self, willPresent: Self.notification(item)) { _ in }
-                }
+            backend.channel.observe(NotificationDelivered.self) { [weak self] item in
+                guard let self, let delegate = self.delegate, let delivered = UserNotificationCenter.Delivered(item) else { return }
+                delegate.userNotificationCenter(self, willPresent: Self.notification(delivered)) { _ in }
             }
         }
     }

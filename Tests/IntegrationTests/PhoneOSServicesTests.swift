@@ -1,3 +1,5 @@
+import Connectivity
+import Control
 import Foundation
 import Glibc
 import JSONText
@@ -157,6 +159,35 @@ import Testing
             let moved = try json(["clock", "advance", "1d", "--json"], environment: registry)
             #expect((moved["phone"]?["offsetSeconds"]?.doubleValue ?? 0) > 86_000)
             #expect((moved["watch"]?["offsetSeconds"]?.doubleValue ?? 0) > 86_000)
+        }
+    }
+
+    /// A notification the OS delivers while the app runs under phone-os reaches the app's delegate: the
+    /// OS publishes it, relays it on the app's attached connection to `os.sock`, the app's channel
+    /// decodes it by its name (`NotificationDelivered`), and `willPresent` tells an attached UI.
+    @Test func aDeliveryWhileTheAppRunsReachesItsDelegate() throws {
+        try withPair(tag: "os-present") { pair in
+            try pair.startPhoneOS()
+            _ = try pair.phoneOSCall(["app", "open"])
+            let home = DeviceHome(path: pair.phoneHome, role: .phone)
+            let ui = try ControlClient(home: home)
+            _ = try ui.call(ControlRequest(command: "attach"))
+            let os = try ControlClient(home: home, socketPath: home.osControlSocketPath)
+            _ = try os.call(
+                ControlRequest(command: "notification-add", arguments: ["id": .string("present"), "inSeconds": .integer(1), "body": .string("Hello")]))
+            // Not told within 15 s: the connection is shut, and the wait ends with nothing.
+            let descriptor = ui.rawDescriptor
+            let timeout = DispatchWorkItem { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 15, execute: timeout)
+            var presented: JSONValue?
+            while presented == nil, let event = try? ui.nextEvent() {
+                if event["event"]?.stringValue == "notificationDelivered" { presented = event }
+            }
+            timeout.cancel()
+            #expect(presented?["id"]?.stringValue == "present", "the app's delegate was not told within 15 s")
+            #expect(presented?["body"]?.stringValue == "Hello")
+            #expect(
+                try String(contentsOfFile: pair.phoneLog, encoding: .utf8).contains("event=os.notification-delivered id=present appRunning=true"))
         }
     }
 }

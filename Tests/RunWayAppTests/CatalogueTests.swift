@@ -126,7 +126,7 @@ import Testing
         let center = system.center
         let t0 = 1_790_838_000.0
         try system.clock.set(t0, frozen: true)
-        let service = RunReminderService(rule: .current, center: UNUserNotificationCenter(service: system), logger: .silent) { t0 - 3600 }
+        let service = RunReminderService(rule: .current, center: UNUserNotificationCenter(channel: system), logger: .silent) { t0 - 3600 }
         try service.reschedule(now: t0, reason: "test")
         try center.add(.init(id: "other", fireAt: t0 + 60, title: "x", body: "not a reminder", language: "ko"), now: t0)
         let before = try center.pending()

@@ -76,7 +76,7 @@ import PairTesting
             try Migrator.migrate(database, SystemServices.migrations)
             system = try SystemServices(database: database, loop: EventLoop(), logger: .silent)
             try system.clock.set(now, frozen: true)
-            un = UNUserNotificationCenter(service: system)
+            un = UNUserNotificationCenter(channel: system)
         }
     }
 
