@@ -52,6 +52,9 @@ import Testing
             #expect(int(before, "backgroundTasksHanded") >= 1, "the start-up context's launch handed a task")
             #expect(int(before, "backgroundTasksCompleted") == int(before, "backgroundTasksHanded"))
             #expect(try runTool(["watch", "complication", "on", "--home", pair.watchHome]).status == 0)
+            // Sent before the phone hears the complication is on, c1 would go as a userInfo (no budget while
+            // it is off), and c2, c3 in the complication lane ahead of it: out of order by Apple's rule.
+            try pair.waitUntil("the phone sees the complication on") { try pair.status("phone")["complicationEnabled"] == .bool(true) }
 
             let sent = ["c1", "c2", "c3"]
             for id in sent { try sendComplication(pair, id: id) }
