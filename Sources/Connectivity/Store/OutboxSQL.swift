@@ -27,13 +27,8 @@ struct OutboxSQL {
     let skipWatermarks: StaticString
     let deleteCancelled: StaticString
 
-    static func of(_ lane: TransferLane) -> OutboxSQL {
-        switch lane {
-        case .userInfo: userInfo
-        case .complication: complication
-        case .file: file
-        }
-    }
+    /// `lane`'s row (`LaneSpec.sql`).
+    static func of(_ lane: TransferLane) -> OutboxSQL { LaneSpec.table[lane].sql }
 
     static let userInfo = OutboxSQL(
         insert: "INSERT INTO cx_outbox (kind, payload, created_at) VALUES (?, ?, ?)",
