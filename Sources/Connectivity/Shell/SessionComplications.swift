@@ -87,14 +87,12 @@ extension Session {
         }
         if lane == .complication {
             logger.info("complication.queued", ["seq": seq, "remainingToday": left])
-            core.lanes.complication.mayHaveMore = true
         } else {
             logger.notice(
                 "complication.as-userinfo",
                 ["seq": seq, "reason": enabled ? "no complication transfers left today" : "the complication is not on the watch face"])
-            core.lanes.userInfo.mayHaveMore = true
         }
-        loop.deferToEndOfIteration { [weak self] in self?.pump() }
+        outboxQueued(lane)
         return UserInfoTransfer(seq: seq, userInfo: userInfo, lane: lane)
     }
 

@@ -75,8 +75,9 @@ extension Session {
         }
     }
 
-    private func outboxQueued() {
-        core.lanes.userInfo.mayHaveMore = true
+    /// Something was committed to `lane`'s outbox: its pump reads it at the end of this iteration.
+    func outboxQueued(_ lane: TransferLane = .userInfo) {
+        core.lanes[lane].mayHaveMore = true
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
     }
 

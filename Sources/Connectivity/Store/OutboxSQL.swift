@@ -102,6 +102,11 @@ struct OutboxSQL {
         skipWatermarks: "UPDATE cx_file_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)",
         deleteCancelled: "DELETE FROM cx_file_cancelled")
 
+    /// The migrations of the lanes added after the first, in `SessionStore.migrations` in this place: a
+    /// new lane's tables are a migration appended here (applied by id, so a store from before it gets
+    /// them too), with its row of statements above.
+    static let laneMigrations = [lanesMigration]
+
     /// The two lanes added after the first (`connectivity.4`), shaped as `cx_outbox` and its state and
     /// cancellations (`connectivity.1`, `.2`), and the cursor each lane keeps on the receiver.
     static let lanesMigration = Migration(
