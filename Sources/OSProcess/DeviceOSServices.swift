@@ -186,9 +186,9 @@ struct SessionStoreSnapshot {
         }
         snapshot.watches = (try? PairedWatches.all(database)) ?? []
         snapshot.parked = (try? PairedWatches.parkedCounts(database)) ?? [:]
-        snapshot.watchAppInstalled = (try? SessionStore.stateValue(database, "peer.installed")) == "1"
-        snapshot.appInstalled = (try? SessionStore.stateValue(database, "app.installed")) != "0"
         let session = SessionStoreReader(database: database)
+        snapshot.watchAppInstalled = session.counterpartAppInstalled()
+        snapshot.appInstalled = session.appInstalled()
         snapshot.outstanding = Int64((try? session.outstanding(.userInfo)) ?? 0)
         snapshot.outstandingAllLanes = TransferLane.allCases.reduce(0) { total, lane in
             total + Int64((try? session.outstanding(lane)) ?? 0)
