@@ -106,7 +106,7 @@ struct SessionStoreSnapshot {
         }
         defer { database.close() }
         var snapshot = read(database)
-        do { snapshot.outstanding = Int64(try Outbox(database: database).count()) } catch {
+        do { snapshot.outstanding = Int64(try SessionStoreReader(database: database).outstanding(.userInfo)) } catch {
             throw ControlError("could not count the queue in \(home.storePath): \(error)")
         }
         return snapshot
@@ -121,11 +121,12 @@ struct SessionStoreSnapshot {
         }
         snapshot.watches = (try? PairedWatches.all(database)) ?? []
         snapshot.parked = (try? PairedWatches.parkedCounts(database)) ?? [:]
-        snapshot.watchAppInstalled = (try? SessionStore.stateValue(database, "peer.installed")) == "1"
-        snapshot.appInstalled = (try? SessionStore.stateValue(database, "app.installed")) != "0"
-        snapshot.outstanding = Int64((try? Outbox(database: database).count()) ?? 0)
+        let session = SessionStoreReader(database: database)
+        snapshot.watchAppInstalled = session.counterpartAppInstalled()
+        snapshot.appInstalled = session.appInstalled()
+        snapshot.outstanding = Int64((try? session.outstanding(.userInfo)) ?? 0)
         snapshot.outstandingAllLanes = TransferLane.allCases.reduce(0) { total, lane in
-            total + Int64((try? Outbox(database: database, lane: lane).count()) ?? 0)
+            total + Int64((try? session.outstanding(lane)) ?? 0)
         }
         return snapshot
     }

@@ -253,6 +253,11 @@ package final class WatchOS: DeviceOperatingSystem {
         var launch: (key: String, reason: String)?
         var workout: (event: UserInfo, payload: [UInt8])?
         for frame in frames {
+            // A transfer of any lane, or a context: content for the app, which it is launched for.
+            if frame.type == .applicationContext || TransferLane.beginning(with: frame.type) != nil {
+                if launch == nil { launch = (AppLaunch.watchConnectivityReason, "the phone sent the watch app content (\(frame.type))") }
+                continue
+            }
             switch frame.type {
             case .welcome:
                 attempt = 0
@@ -262,8 +267,6 @@ package final class WatchOS: DeviceOperatingSystem {
                 if let pending = welcome?.pendingTransfers, pending > 0, launch == nil {
                     launch = (AppLaunch.watchConnectivityReason, "the phone has \(pending) transfer(s) pending for the watch app")
                 }
-            case .userInfo, .complicationUserInfo, .applicationContext, .fileBegin:
-                if launch == nil { launch = (AppLaunch.watchConnectivityReason, "the phone sent the watch app content (\(frame.type))") }
             case .workout:
                 // HealthKit's startWatchApp: the phone starts a workout for the watch app. Anything else on
                 // this channel (a mirrored session's traffic) is for a running app, and launches nothing.

@@ -30,7 +30,7 @@ import Testing
         let up = SessionCoreTests.describe(core.handle(.linkUp(watch)))
         #expect(up == ["saveCounterpartState", "tell activationDidComplete activated", "reportFinishedTransfers replayed"], "\(up)")
         #expect(core.isReachable && core.counterpart.complicationEnabled && core.counterpart.installed, "adopted before the app hears")
-        let established = SessionCoreTests.describe(core.handle(.linkEstablished(receiveCursor: 0)))
+        let established = SessionCoreTests.describe(core.handle(.linkEstablished(receiveCursors: Lanes(repeating: 0))))
         #expect(!established.contains("tell watchStateDidChange"), "\(established)")
         #expect(!established.contains("tell reachabilityDidChange"), "\(established)")
         #expect(!established.contains("tell activationDidComplete activated"), "once")

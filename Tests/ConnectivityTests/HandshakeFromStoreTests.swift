@@ -25,7 +25,7 @@ import Testing
             try SessionStore.setReceiveCursor(database, peer: "OTHER", seq: 99)
         }
         let said = try hello(database)
-        for lane in TransferLane.allCases { #expect(said[resume: lane] == cursors[lane], "\(lane)") }
+        for lane in TransferLane.allCases { #expect(said.resume[lane] == cursors[lane], "\(lane)") }
         #expect((said.role, said.deviceID, said.pairingID, said.appVersion) == (.watch, "W", "P", "1.4"))
         #expect(said.appInstalled && !said.appActive && said.complicationEnabled)
         #expect(try Handshake(decoding: said.encoded) == said)
@@ -36,6 +36,6 @@ import Testing
         let database = try Database(path: makeTemporaryDirectory("handshake") + "/s.sqlite")
         #expect(throws: (any Error).self) { try hello(database) }
         let fallback = try hello(database, unreadableCursorIsZero: true)
-        for lane in TransferLane.allCases { #expect(fallback[resume: lane] == 0) }
+        for lane in TransferLane.allCases { #expect(fallback.resume[lane] == 0) }
     }
 }

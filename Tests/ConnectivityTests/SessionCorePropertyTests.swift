@@ -52,7 +52,7 @@ import PropertyLists
         case 0 where !core.isLinked && core.activationState == .activated:  // a handshake needs an activated session
             var peer = SessionCoreTests.handshake(from: peerRole, installed: bool(), active: bool())
             peer.pendingMessages = 0
-            return [.linkOpening(replacing: false), .linkUp(peer), .linkEstablished(receiveCursor: 0)]
+            return [.linkOpening(replacing: false), .linkUp(peer), .linkEstablished(receiveCursors: Lanes(repeating: 0))]
         case 1: return [.linkClosed(reason: "out of range")]
         case 2: return [.counterpartAppStateReported(installed: bool() ? bool() : nil, active: bool() ? bool() : nil)]
         case 3: return [.localAppStateChanged(AppPresence(installed: bool() || bool(), active: bool()))]

@@ -32,7 +32,7 @@ import PropertyLists
     static func link(_ core: inout SessionCore, peer: Handshake) -> [String] {
         _ = core.handle(.linkOpening(replacing: false))
         _ = core.handle(.linkUp(peer))
-        return describe(core.handle(.linkEstablished(receiveCursor: 0)))
+        return describe(core.handle(.linkEstablished(receiveCursors: Lanes(repeating: 0))))
     }
 
     /// A short name per action, for readable expectations.
@@ -161,7 +161,7 @@ import PropertyLists
         #expect(!core.maySend)
         #expect(throws: WCError.self) { try core.requireCounterpartApp() }
         _ = core.handle(.counterpartAppStateReported(installed: true, active: false))
-        #expect(core.maySend && core.outboxMayHaveMore, "installed: the held transfers may go")
+        #expect(core.maySend && core.lanes.userInfo.mayHaveMore, "installed: the held transfers may go")
     }
 
     @Test func theAppsStateIsSentOnlyWhileLinked() {
@@ -417,7 +417,7 @@ import PropertyLists
                 "tell didCommitReceivedTransfers", "acknowledge 1", "log receive.batch", "crashPoint receive.after-ack", "log receive.deferred",
                 "closeLink 7014 app deferred a transfer",
             ])
-        #expect(core.receiveCursor == 1)
+        #expect(core.lanes.userInfo.receiveCursor == 1)
     }
 
     @Test func aRolledBackBatchIsNotAcknowledgedAndAFullStoreSaysSo() {
@@ -428,7 +428,7 @@ import PropertyLists
         #expect(full == ["tell didRollBackReceivedTransfers", "log receive.commit-failed", "closeLink 7015 receive commit failed"])
         let other = Self.describe(core.handle(.batchRolledBack(transaction, error: Full(), storeFull: false)))
         #expect(other.last == "closeLink 7014 receive commit failed")
-        #expect(core.failedCommits == 2 && core.receiveCursor == 0, "nothing moved")
+        #expect(core.failedCommits == 2 && core.lanes.userInfo.receiveCursor == 0, "nothing moved")
     }
 
     static func transfers(_ seqs: ClosedRange<Int64>) -> [InboundAction.Transfer] {

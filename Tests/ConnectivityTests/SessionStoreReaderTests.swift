@@ -28,4 +28,31 @@ import Testing
         #expect(try reader.quarantined(limit: 10).isEmpty)
         #expect(try reader.contexts().isEmpty)
     }
+
+    /// watch-os speaks for a watch app that is not running with what the reader says: the app's state as
+    /// last recorded, not active, every lane's cursor.
+    @Test func theHandshakeIsTheStoresNotActive() throws {
+        let directory = makeTemporaryDirectory("reader-hello")
+        defer { removeDirectory(directory) }
+        let database = try Database(path: directory + "/s.sqlite")
+        defer { database.close() }
+        try Migrator.migrate(database, SessionStore.migrations)
+        let reader = SessionStoreReader(database: database)
+        #expect(reader.handshake(role: .watch) == nil, "not paired: no hello")
+        #expect(reader.appInstalled() && !reader.counterpartAppInstalled())
+        let pairing = Pairing(pairingID: "P", phoneDeviceID: "F", watchDeviceID: "W", phoneLinkSocket: "/tmp/link.sock", pairedAt: 0)
+        try SessionStore.setPairing(database, pairing)
+        try database.transaction {
+            try SessionStore.setStateValue(database, "app.version", "2.0")
+            try SessionStore.setStateValue(database, "app.complication", "1")
+            try SessionStore.setStateValue(database, "peer.installed", "1")
+            try SessionStore.setReceiveCursor(database, peer: "F", seq: 4, lane: .complication)
+        }
+        _ = try SessionStore.deviceID(database, role: .watch)
+        let said = try #require(reader.handshake(role: .watch))
+        #expect(said.pairing == pairing && said.handshake.pairingID == "P" && said.handshake.appVersion == "2.0")
+        #expect(said.handshake.appInstalled && !said.handshake.appActive && said.handshake.complicationEnabled)
+        #expect(said.handshake.resume == Lanes(userInfo: 0, complication: 4, file: 0))
+        #expect(reader.counterpartAppInstalled())
+    }
 }

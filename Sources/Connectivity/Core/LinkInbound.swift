@@ -48,15 +48,15 @@ enum LinkInbound {
         var actions: [InboundAction] = []
         var batch: [InboundAction.Transfer] = []
         var batchLane = TransferLane.userInfo
-        var highestAck: Int64?
-        var highestComplicationAck: Int64?
+        var highestAcks = Lanes<Int64?>(repeating: nil)
         func flush() {
             if !batch.isEmpty { actions.append(.userInfoBatch(batch, lane: batchLane)); batch.removeAll() }
         }
         // All acknowledgements of one read are applied at once: one outbox delete, not one per frame.
         func acknowledge() {
-            if let highestComplicationAck { actions.append(.acknowledge(upTo: highestComplicationAck, lane: .complication)) }
-            if let highestAck { actions.append(.acknowledge(upTo: highestAck, lane: .userInfo)) }
+            for lane in TransferLane.sequenced {
+                if let upTo = highestAcks[lane] { actions.append(.acknowledge(upTo: upTo, lane: lane)) }
+            }
         }
         func sequenced(_ frame: Frame, _ what: String) -> (Int64, ArraySlice<UInt8>)? {
             guard let split = try? SequencedFrame.split(frame.payload) else {
@@ -66,19 +66,20 @@ enum LinkInbound {
             return split
         }
         for frame in frames {
-            switch frame.type {
-            case .userInfo, .complicationUserInfo:
+            // A sequenced lane's transfer or acknowledgement: its lane is the row with that frame.
+            if let lane = TransferLane.carrying(frame.type) {
                 guard let (seq, body) = sequenced(frame, "sequence number") else { return actions }
-                let lane: TransferLane = frame.type == .userInfo ? .userInfo : .complication
                 if lane != batchLane { flush() }
                 batchLane = lane
                 batch.append(.init(seq: seq, body: body))
-            case .ack:
+                continue
+            }
+            if let lane = TransferLane.acknowledged(by: frame.type) {
                 guard let (seq, _) = sequenced(frame, "sequence number") else { return actions }
-                highestAck = max(highestAck ?? seq, seq)
-            case .complicationAck:
-                guard let (seq, _) = sequenced(frame, "sequence number") else { return actions }
-                highestComplicationAck = max(highestComplicationAck ?? seq, seq)
+                highestAcks[lane] = max(highestAcks[lane] ?? seq, seq)
+                continue
+            }
+            switch frame.type {
             case .error:
                 flush()
                 acknowledge()

@@ -39,13 +39,8 @@ struct SessionCore {
     var counterpart = AppPresence(installed: false, active: false)
     var counterpartVersion: String?
 
-    /// The sender's window (its own pure machine); the shell's pump asks it what may go.
-    var window: SendWindow
-    /// The complication lane's window: sent before the userInfo lane, never more than a few in flight.
-    var complicationWindow = SendWindow(maximumTransfers: 64, maximumBytes: 4 << 20)
-    /// Whether the outbox may hold transfers not yet sent on this link (the pump reads it until empty).
-    var outboxMayHaveMore = true
-    var complicationsMayHaveMore = true
+    /// Each lane's sender's window, whether its outbox may hold more, and its receive cursor.
+    var lanes: Lanes<LaneState>
     /// The watch: the iPhone turned the link away, not unlocked since it restarted.
     var counterpartNeedsUnlock = false
     /// The watch: the phone's system answered the last attempt (a link, or a `hello` declined with its
@@ -65,10 +60,6 @@ struct SessionCore {
     var contentPending: Int64 = 0
     /// The file lane's sender: one file at a time, chunks within its window.
     var fileWindow = FileSendWindow()
-    /// The highest transfer from the current peer that is durable here.
-    var receiveCursor: Int64 = 0
-    /// The same for the complication lane.
-    var complicationCursor: Int64 = 0
     /// Receive transactions that failed to commit since start-up.
     var failedCommits = 0
 
@@ -77,7 +68,15 @@ struct SessionCore {
     init(role: DeviceRole, userInfoByteLimit: Int, window: SendWindow) {
         self.role = role
         self.userInfoByteLimit = userInfoByteLimit
-        self.window = window
+        self.lanes = Lanes { lane in
+            LaneState(window: lane.spec.window.map { SendWindow(maximumTransfers: $0.transfers, maximumBytes: $0.bytes) } ?? window)
+        }
+    }
+
+    /// The userInfo lane's window: the one the app's API and `runway … status` show.
+    var window: SendWindow {
+        _read { yield lanes.userInfo.window }
+        _modify { yield &lanes.userInfo.window }
     }
 
     // MARK: - Derived state
@@ -139,9 +138,8 @@ struct SessionCore {
             isLinked = true
             peer = handshake
             return announcementAwaitsLink ? announceWithFirstLink(handshake) : []
-        case let .linkEstablished(cursor, complicationCursor):
-            self.complicationCursor = complicationCursor
-            return linkEstablished(receiveCursor: cursor)
+        case let .linkEstablished(cursors):
+            return linkEstablished(receiveCursors: cursors)
         case let .linkResumeFailed(why):
             return [
                 .log(LogLine(.error, "link.resume-failed", ("error", why))),
@@ -150,8 +148,7 @@ struct SessionCore {
         case let .linkClosed(reason):
             let wasReachable = isReachable
             isLinked = false
-            window.linkClosed()
-            complicationWindow.linkClosed()
+            for lane in TransferLane.allCases { lanes[lane].window.linkClosed() }
             fileWindow.linkClosed()
             var actions: [SessionAction] = [
                 .dropLink,
@@ -213,8 +210,7 @@ struct SessionCore {
             return actions
         case let .acknowledgementReceived(upTo, lane):
             // Never past what was sent (the window's rule): deleting something not sent would lose it.
-            let released = lane == .complication ? complicationWindow.acknowledge(upTo: upTo) : window.acknowledge(upTo: upTo)
-            guard let released else { return [] }
+            guard let released = lanes[lane].window.acknowledge(upTo: upTo) else { return [] }
             return [
                 .crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released, lane: lane), .reportFinishedTransfers(replayed: false), .pump,
             ]
@@ -297,8 +293,8 @@ struct SessionCore {
         }
     }
 
-    private mutating func linkEstablished(receiveCursor cursor: Int64) -> [SessionAction] {
-        receiveCursor = cursor
+    private mutating func linkEstablished(receiveCursors cursors: Lanes<Int64>) -> [SessionAction] {
+        for lane in TransferLane.allCases { lanes[lane].receiveCursor = cursors[lane] }
         guard let peer else { return [] }
         contentPending = peer.pendingTransfers
         let wasLocked = counterpartNeedsUnlock
@@ -308,7 +304,7 @@ struct SessionCore {
             .log(
                 LogLine(
                     .info, "link.established", ("peer", peer.deviceID), ("peerVersion", peer.appVersion),
-                    ("peerResume", peer.resumeSeq), ("localResume", cursor))),
+                    ("peerResume", peer.resumeSeq), ("localResume", cursors.userInfo))),
             .announceLink(peer),
         ]
         actions += adoptCounterpart(
@@ -339,9 +335,19 @@ struct SessionCore {
         var actions: [SessionAction] = [.saveCounterpartState(presence, version: version)]
         if changed { actions.append(.tell(.watchStateDidChange)) }
         if presence.installed && role == .phone {
-            outboxMayHaveMore = true
-            complicationsMayHaveMore = true
+            for lane in TransferLane.allCases { lanes[lane].mayHaveMore = true }
         }
         return actions
     }
+}
+
+/// What the core keeps for one lane (`SessionCore.lanes`).
+struct LaneState {
+    /// The sender's window (its own pure machine); the shell's pump asks it what may go. The file lane's
+    /// sender is `SessionCore.fileWindow`, one file in chunks; its window here stays empty.
+    var window: SendWindow
+    /// Whether the lane's outbox may hold transfers not yet sent on this link (the pump reads it until empty).
+    var mayHaveMore = true
+    /// The highest transfer of the lane from the current peer that is durable here.
+    var receiveCursor: Int64 = 0
 }

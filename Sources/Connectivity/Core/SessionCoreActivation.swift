@@ -16,8 +16,7 @@ extension SessionCore {
             local = state.local
             counterpart = state.counterpart
             counterpartVersion = state.counterpartVersion
-            window.forgetAcknowledgements()
-            complicationWindow.forgetAcknowledgements()
+            for lane in TransferLane.allCases { lanes[lane].window.forgetAcknowledgements() }
             return []
         case let .activationFailed(error):
             activationRequested = false

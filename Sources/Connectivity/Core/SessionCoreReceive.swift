@@ -6,7 +6,7 @@ extension SessionCore {
 
     mutating func batchCommitted(_ transaction: ReceiveTransaction, milliseconds: Double) -> [SessionAction] {
         contentPending = max(0, contentPending - Int64(transaction.fresh.count))
-        if transaction.lane == .complication { complicationCursor = transaction.cursor } else { receiveCursor = transaction.cursor }
+        lanes[transaction.lane].receiveCursor = transaction.cursor
         // The app hears of the commit and the sender is acknowledged first; then one line per committed
         // batch, with its range: what arrived, without a line per transfer. (A log line is a write to a
         // file, which can wait milliseconds on the file system's journal while other processes commit:
@@ -16,7 +16,7 @@ extension SessionCore {
         actions.append(
             .log(
                 LogLine(
-                    .info, transaction.lane == .complication ? "receive.complication-batch" : "receive.batch", ("firstSeq", transaction.firstSeq),
+                    .info, transaction.lane.spec.batchEvent, ("firstSeq", transaction.firstSeq),
                     ("lastSeq", transaction.cursor),
                     ("transfers", transaction.fresh.count), ("ms", milliseconds))))
         for (seq, reason) in transaction.quarantined {

@@ -79,8 +79,9 @@ enum SessionEvent {
     /// A handshake finished; `replacing` when another link was up (it is closed first).
     case linkOpening(replacing: Bool)
     case linkUp(Handshake)
-    /// The store's side of the new link is done (resume point, finished transfers): it is in use.
-    case linkEstablished(receiveCursor: Int64, complicationCursor: Int64 = 0)
+    /// The store's side of the new link is done (resume point, finished transfers): it is in use; each
+    /// lane's receive cursor, as the store has it.
+    case linkEstablished(receiveCursors: Lanes<Int64>)
     case linkResumeFailed(String)
     case linkClosed(reason: String)
     case counterpartAppStateReported(installed: Bool?, active: Bool?, complicationEnabled: Bool? = nil)

@@ -2,14 +2,17 @@ import PropertyLists
 /// The payloads of the link's frames, and their encodings.
 
 /// What each side says about itself when the link comes up (`hello` from the watch, `welcome` from the
-/// phone). `resumeSeq` is the highest sequence number this side has durably received from the other:
-/// the sender drops everything up to it from its outbox and resumes after it.
+/// phone). `resume` is, per lane, the highest sequence number this side has durably received from the
+/// other: the sender drops everything up to it from that lane's outbox and resumes after it.
 package struct Handshake: Equatable, Sendable {
     package var role: DeviceRole
     package var deviceID: String
     package var pairingID: String
     package var appVersion: String
-    package var resumeSeq: Int64
+    /// Each lane's receive cursor, where the counterpart resumes it. On the wire each is a field of its
+    /// own (`LaneSpec.resumeKey`: `resumeSeq`, `complicationResumeSeq`, `fileResumeSeq`), mapped in
+    /// `encoded` and `init(decoding:)` only.
+    package var resume = Lanes<Int64>(repeating: 0)
     package var appInstalled: Bool
     package var appActive: Bool
     /// What the sender has queued for the other side and not yet seen acknowledged (its outbox): the
@@ -24,10 +27,11 @@ package struct Handshake: Equatable, Sendable {
     package var pendingWorkoutMirroring = false
     /// The watch: its app's complication is on the active watch face (the phone's `isComplicationEnabled`).
     package var complicationEnabled = false
-    /// As `resumeSeq`, for the complication lane.
-    package var complicationResumeSeq: Int64 = 0
-    /// As `resumeSeq`, for the file lane: every file up to it was delivered.
-    package var fileResumeSeq: Int64 = 0
+    /// The userInfo lane's receive cursor (`resume.userInfo`).
+    package var resumeSeq: Int64 {
+        get { resume.userInfo }
+        set { resume.userInfo = newValue }
+    }
 
     package init(
         role: DeviceRole, deviceID: String, pairingID: String, appVersion: String, resumeSeq: Int64,
@@ -37,7 +41,7 @@ package struct Handshake: Equatable, Sendable {
         self.deviceID = deviceID
         self.pairingID = pairingID
         self.appVersion = appVersion
-        self.resumeSeq = resumeSeq
+        self.resume.userInfo = resumeSeq
         self.appInstalled = appInstalled
         self.appActive = appActive
     }
@@ -48,7 +52,6 @@ package struct Handshake: Equatable, Sendable {
             "deviceID": .string(deviceID),
             "pairingID": .string(pairingID),
             "appVersion": .string(appVersion),
-            "resumeSeq": .integer(resumeSeq),
             "appInstalled": .bool(appInstalled),
             "appActive": .bool(appActive),
         ]
@@ -57,8 +60,11 @@ package struct Handshake: Equatable, Sendable {
         if pendingMessages > 0 { fields["pendingMessages"] = .integer(pendingMessages) }
         if pendingWorkoutMirroring { fields["pendingWorkoutMirroring"] = .bool(true) }
         if complicationEnabled { fields["complicationEnabled"] = .bool(true) }
-        if complicationResumeSeq > 0 { fields["complicationResumeSeq"] = .integer(complicationResumeSeq) }
-        if fileResumeSeq > 0 { fields["fileResumeSeq"] = .integer(fileResumeSeq) }
+        // Each lane's cursor under its key: the userInfo lane's always (every handshake has had it), the
+        // others only when there is something, as they were added.
+        for lane in TransferLane.allCases where lane.spec.resumeAlwaysSent || resume[lane] > 0 {
+            fields[lane.spec.resumeKey] = .integer(resume[lane])
+        }
         return PropertyListCodec.encode(fields)
     }
 
@@ -68,7 +74,7 @@ package struct Handshake: Equatable, Sendable {
             let deviceID = fields["deviceID"]?.stringValue,
             let pairingID = fields["pairingID"]?.stringValue,
             let appVersion = fields["appVersion"]?.stringValue,
-            let resumeSeq = fields["resumeSeq"]?.int64Value, resumeSeq >= 0
+            let resumeSeq = fields[TransferLane.userInfo.spec.resumeKey]?.int64Value, resumeSeq >= 0
         else { throw .invalid("handshake is missing a field or has one of the wrong type") }
         self.init(
             role: role, deviceID: deviceID, pairingID: pairingID, appVersion: appVersion, resumeSeq: resumeSeq,
@@ -78,8 +84,9 @@ package struct Handshake: Equatable, Sendable {
         pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
         pendingWorkoutMirroring = fields["pendingWorkoutMirroring"]?.boolValue ?? false
         complicationEnabled = fields["complicationEnabled"]?.boolValue ?? false
-        complicationResumeSeq = max(0, fields["complicationResumeSeq"]?.int64Value ?? 0)
-        fileResumeSeq = max(0, fields["fileResumeSeq"]?.int64Value ?? 0)
+        for lane in TransferLane.allCases where !lane.spec.resumeAlwaysSent {
+            resume[lane] = max(0, fields[lane.spec.resumeKey]?.int64Value ?? 0)
+        }
     }
 }
 

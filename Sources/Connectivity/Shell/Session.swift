@@ -65,11 +65,13 @@ package final class Session {
     let loop: EventLoop
     let logger: Logger
     let transport: LinkTransport?
-    let outbox: Outbox
-    /// The complication lane's queue (phone → watch), sent ahead of `outbox`.
-    let complicationOutbox: Outbox
-    /// The file lane's queue: one row per file, the bytes in `FileQueue`.
-    let fileOutbox: Outbox
+    /// Each lane's queue: the complication lane's (phone → watch) sent ahead of the userInfo lane's; the
+    /// file lane's one row per file, the bytes in `FileQueue`.
+    let outboxes: Lanes<Outbox>
+    /// The userInfo lane's queue (`transferUserInfo`).
+    var outbox: Outbox { outboxes.userInfo }
+    /// The file lane's queue (`transferFile`).
+    var fileOutbox: Outbox { outboxes.file }
     /// The file being sent on the current link, its queued copy open.
     var sendingFile: SendingFile?
     /// The file arriving on the current link.
@@ -121,9 +123,7 @@ package final class Session {
             role: role, userInfoByteLimit: configuration.userInfoByteLimit,
             window: SendWindow(maximumTransfers: configuration.windowTransfers, maximumBytes: configuration.windowBytes))
         self.logger = logger
-        self.outbox = Outbox(database: database)
-        self.complicationOutbox = Outbox(database: database, lane: .complication)
-        self.fileOutbox = Outbox(database: database, lane: .file)
+        self.outboxes = Lanes { Outbox(database: database, lane: $0) }
         self.userInfoValidator = configuration.userInfoValidator
     }
 
@@ -306,17 +306,15 @@ package final class Session {
         handle(.linkOpening(replacing: channel != nil && channel !== newChannel))
         channel = newChannel
         handle(.linkUp(handshake))
-        let cursor: Int64
-        let complicationCursor: Int64
+        let cursors: Lanes<Int64>
         do {
-            cursor = try SessionStore.receiveCursor(database, peer: handshake.deviceID)
-            complicationCursor = try SessionStore.receiveCursor(database, peer: handshake.deviceID, lane: .complication)
-            try resumeSending(after: handshake.resumeSeq, complicationsAfter: handshake.complicationResumeSeq, filesAfter: handshake.fileResumeSeq)
+            cursors = try Lanes { try SessionStore.receiveCursor(database, peer: handshake.deviceID, lane: $0) }
+            try resumeSending(after: handshake.resume)
         } catch {
             handle(.linkResumeFailed("\(error)"))
             return
         }
-        handle(.linkEstablished(receiveCursor: cursor, complicationCursor: complicationCursor))
+        handle(.linkEstablished(receiveCursors: cursors))
     }
 
     /// The link went down (either side closed it, or it failed).

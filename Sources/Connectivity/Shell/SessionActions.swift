@@ -48,7 +48,7 @@ extension Session {
             reportFinished(replayed: replayed)
         case let .releaseOutbox(upTo, lane):
             do {
-                try (lane == .complication ? complicationOutbox : outbox).acknowledge(upTo: upTo)
+                try outboxes[lane].acknowledge(upTo: upTo)
             } catch {
                 // Harmless: the transfers are resent and the receiver acknowledges them again.
                 logger.warning("outbox.ack-not-saved", ["upTo": upTo, "error": "\(error)"])
@@ -73,7 +73,7 @@ extension Session {
         case .wakeCounterpart:
             transport?.wakeCounterpart()
         case let .acknowledge(upTo, lane):
-            if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(lane == .complication ? .complicationAck : .ack, number: upTo)) }
+            if let channel, mayAcknowledge(channel) { channel.send(SequencedFrame.frame(lane.spec.ack, number: upTo)) }
         case let .crashPoint(name):
             CrashPoint.hit(name)
         }

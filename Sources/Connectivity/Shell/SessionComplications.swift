@@ -79,7 +79,7 @@ extension Session {
             guard budget.remaining(today: today, enabled: enabled) > 0 else {
                 return (try outbox.enqueue(.userInfo, [payload])[0], .userInfo, 0)
             }
-            let seq = try complicationOutbox.enqueue(.userInfo, [payload])[0]
+            let seq = try outboxes.complication.enqueue(.userInfo, [payload])[0]
             let spent = budget.spending(today: today)
             try SessionStore.setStateValue(database, "complication.day", String(spent.day))
             try SessionStore.setStateValue(database, "complication.used", String(spent.used))
@@ -87,55 +87,26 @@ extension Session {
         }
         if lane == .complication {
             logger.info("complication.queued", ["seq": seq, "remainingToday": left])
-            core.complicationsMayHaveMore = true
         } else {
             logger.notice(
                 "complication.as-userinfo",
                 ["seq": seq, "reason": enabled ? "no complication transfers left today" : "the complication is not on the watch face"])
-            core.outboxMayHaveMore = true
         }
-        loop.deferToEndOfIteration { [weak self] in self?.pump() }
+        outboxQueued(lane)
         return UserInfoTransfer(seq: seq, userInfo: userInfo, lane: lane)
     }
 
     /// Whether `seq` is the newest complication transfer queued (`isCurrentComplicationInfo`).
     package func isCurrentComplication(seq: Int64) -> Bool {
-        (try? complicationOutbox.lastAssignedSeq()) == seq
+        (try? outboxes.complication.lastAssignedSeq()) == seq
     }
 
     /// The outstanding complication transfers, oldest first.
     package func outstandingComplicationTransfers(limit: Int) throws -> [UserInfoTransfer] {
-        try complicationOutbox.first(limit).map { entry in
+        try outboxes.complication.first(limit).map { entry in
             UserInfoTransfer(seq: entry.seq, userInfo: (try? PropertyListCodec.decodeDictionary(entry.payload)) ?? [:], lane: .complication)
         }
     }
 
-    package func outstandingComplicationTransferCount() throws -> Int { try complicationOutbox.count() }
-
-    /// Sends queued complication transfers while their window and the socket have room: before the
-    /// userInfo lane's pump, so a complication never waits behind a backlog.
-    func pumpComplications(_ channel: LinkChannel) {
-        while core.complicationsMayHaveMore, core.complicationWindow.room > 0,
-            channel.pendingOutboundBytes < configuration.outboundHighWaterBytes
-        {
-            let entries: [OutboxEntry]
-            do {
-                entries = try complicationOutbox.entries(after: core.complicationWindow.lastSentSeq, limit: min(core.complicationWindow.room, 64))
-            } catch {
-                logger.error("outbox.read-failed", ["lane": "complication", "error": "\(error)"])
-                return
-            }
-            if entries.isEmpty {
-                core.complicationsMayHaveMore = false
-                return
-            }
-            var bytes: [UInt8] = []
-            for entry in entries {
-                _ = core.complicationWindow.take(seq: entry.seq, bytes: entry.payload.count)
-                Self.append(.complicationUserInfo, entry, window: &core.complicationWindow, to: &bytes)
-            }
-            channel.send(bytes)
-            if self.channel == nil { return }
-        }
-    }
+    package func outstandingComplicationTransferCount() throws -> Int { try outboxes.complication.count() }
 }

@@ -43,8 +43,8 @@ extension Session {
         // Inactive (a watch switch under way) still receives: Apple delivers the old watch's pending data.
         guard let peer, activationState != .notActivated else { return }
         CrashPoint.hit("receive.frame-read")
-        let cursor = lane == .complication ? core.complicationCursor : core.receiveCursor
-        let ackType: FrameType = lane == .complication ? .complicationAck : .ack
+        let cursor = core.lanes[lane].receiveCursor
+        let ackType = lane.spec.ack
         var transaction = ReceiveTransaction(
             batch, after: cursor, lane: lane, acknowledgesBeforeCommit: configuration.acknowledgeBeforeCommit,
             acceptsAnySequence: configuration.acceptsAnySequence)

@@ -75,15 +75,16 @@ extension Session {
         }
     }
 
-    private func outboxQueued() {
-        core.outboxMayHaveMore = true
+    /// Something was committed to `lane`'s outbox: its pump reads it at the end of this iteration.
+    func outboxQueued(_ lane: TransferLane = .userInfo) {
+        core.lanes[lane].mayHaveMore = true
         loop.deferToEndOfIteration { [weak self] in self?.pump() }
     }
 
     /// The userInfo of transfer `seq` while the outbox still holds it (it does until the app has been
     /// told the transfer finished), nil after.
     package func outboxUserInfo(seq: Int64, lane: TransferLane = .userInfo) throws -> UserInfo? {
-        guard let payload = try (lane == .complication ? complicationOutbox : outbox).payload(seq: seq) else { return nil }
+        guard let payload = try outboxes[lane].payload(seq: seq) else { return nil }
         return try PropertyListCodec.decodeDictionary(payload)
     }
 
@@ -92,7 +93,7 @@ extension Session {
 
     /// Everything this side has queued for the other and not yet seen acknowledged, every lane: what
     /// the handshake says is pending (phone-os launches the app for it).
-    package func outstandingTransferCount() throws -> Int { try outbox.count() + complicationOutbox.count() + fileOutbox.count() }
+    package func outstandingTransferCount() throws -> Int { try TransferLane.allCases.reduce(0) { try $0 + outboxes[$1].count() } }
 
     /// Cancels a queued transfer; false if it was already delivered (or never existed).
     ///
@@ -116,14 +117,14 @@ extension Session {
     /// Whether transfer `seq` is still outstanding, and so `isTransferring` — as Apple documents it,
     /// true for every transfer not yet delivered, queued ones included.
     package func transferState(seq: Int64, lane: TransferLane = .userInfo) throws -> (outstanding: Bool, transferring: Bool) {
-        let outstanding = try (lane == .complication ? complicationOutbox : outbox).contains(seq: seq)
+        let outstanding = try outboxes[lane].contains(seq: seq)
         return (outstanding, outstanding)
     }
 
     /// Cancels complication transfer `seq` if it is queued and not on the wire (`WCSessionUserInfoTransfer.cancel()`).
     package func cancelComplicationTransfer(seq: Int64) throws -> Bool {
-        guard !(channel != nil && core.complicationWindow.isOnTheWire(seq)) else { return false }
-        let cancelled = try complicationOutbox.cancel(seq: seq)
+        guard !(channel != nil && core.lanes.complication.window.isOnTheWire(seq)) else { return false }
+        let cancelled = try outboxes.complication.cancel(seq: seq)
         if cancelled { logger.info("transfer.cancelled", ["seq": seq, "lane": "complication"]) }
         return cancelled
     }
@@ -152,16 +153,16 @@ extension Session {
 
     // MARK: - The pump
 
-    /// The counterpart has everything up to `seq`: those transfers are finished (the app hears of them)
-    /// and sending resumes after them.
-    func resumeSending(after seq: Int64, complicationsAfter complicationSeq: Int64 = 0, filesAfter fileSeq: Int64 = 0) throws {
-        core.window.resume(acknowledged: try resume(outbox, after: seq), peerCursor: seq)
-        core.complicationWindow.resume(acknowledged: try resume(complicationOutbox, after: complicationSeq), peerCursor: complicationSeq)
-        _ = try resume(fileOutbox, after: fileSeq)
+    /// The counterpart has everything of each lane up to its cursor (`cursors`, from its handshake):
+    /// those transfers are finished (the app hears of them) and each lane resumes after them.
+    func resumeSending(after cursors: Lanes<Int64>) throws {
+        for lane in TransferLane.allCases {
+            let acknowledged = try resume(outboxes[lane], after: cursors[lane])
+            if lane.spec.kind == .sequenced { core.lanes[lane].window.resume(acknowledged: acknowledged, peerCursor: cursors[lane]) }
+            core.lanes[lane].mayHaveMore = true
+        }
         core.fileWindow.linkClosed()
         sendingFile = nil
-        core.outboxMayHaveMore = true
-        core.complicationsMayHaveMore = true
         reportFinished()
     }
 
@@ -182,38 +183,40 @@ extension Session {
     func pump() {
         // The phone holds transfers for a watch app that is not installed until it is (`maySend`).
         guard let channel, core.maySend else { return }
-        pumpComplications(channel)
-        if self.channel == nil { return }
-        pumpUserInfo(channel)
-        guard self.channel === channel else { return }
+        // The sequenced lanes in their order (complications first, never behind a backlog), then files.
+        for lane in TransferLane.sequenced {
+            pump(lane, channel)
+            guard self.channel === channel else { return }
+        }
         pumpFiles(channel)
     }
 
-    /// The userInfo lane's part of the pump.
-    private func pumpUserInfo(_ channel: LinkChannel) {
-        while core.outboxMayHaveMore, core.window.room > 0,
+    /// One sequenced lane's part of the pump: its window's room, a page of its outbox at a time.
+    private func pump(_ lane: TransferLane, _ channel: LinkChannel) {
+        let spec = lane.spec
+        while core.lanes[lane].mayHaveMore, core.lanes[lane].window.room > 0,
             channel.pendingOutboundBytes < configuration.outboundHighWaterBytes
         {
-            var room = core.window.room
-            if configuration.maximumTransfersPerSecond != nil {
+            var room = core.lanes[lane].window.room
+            if spec.paced, configuration.maximumTransfersPerSecond != nil {
                 room = min(room, takeRateTokens(upTo: room))
                 if room == 0 { return }
             }
             let entries: [OutboxEntry]
             do {
-                entries = try outbox.entries(after: lastSentSeq, limit: min(room, 256))
+                entries = try outboxes[lane].entries(after: core.lanes[lane].window.lastSentSeq, limit: min(room, spec.page))
             } catch {
-                logger.error("outbox.read-failed", ["error": "\(error)"])
+                logger.error("outbox.read-failed", ["lane": lane.rawValue, "error": "\(error)"])
                 loop.schedule(afterMilliseconds: 500) { [weak self] in self?.pump() }
                 return
             }
-            if entries.isEmpty { core.outboxMayHaveMore = false; break }
+            if entries.isEmpty { core.lanes[lane].mayHaveMore = false; break }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count + 14 })
             for entry in entries {
-                switch core.window.take(seq: entry.seq, bytes: entry.payload.count) {
-                case .send: Self.append(.userInfo, entry, window: &core.window, to: &bytes)
-                case let .fail(code): failTransfer(entry, code: code)
+                switch core.lanes[lane].window.take(seq: entry.seq, bytes: entry.payload.count) {
+                case .send: Self.append(spec.frame, entry, window: &core.lanes[lane].window, to: &bytes)
+                case let .fail(code): failTransfer(entry, lane: lane, code: code)
                 }
             }
             if bytes.isEmpty { continue }
@@ -221,7 +224,7 @@ extension Session {
             channel.send(bytes)
             if self.channel == nil { return }
         }
-        if core.outboxMayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
+        if core.lanes[lane].mayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
             channel.requestDrainNotification()
         }
     }
@@ -244,10 +247,10 @@ extension Session {
 
     /// A transfer that could not be delivered: it leaves the outbox (never reported as finished
     /// well), and the app hears `didFinish` with the error, with its userInfo to queue again.
-    private func failTransfer(_ entry: OutboxEntry, code: WCError.Code) {
+    private func failTransfer(_ entry: OutboxEntry, lane: TransferLane, code: WCError.Code) {
         let error = WCError(code, "the transfer failed (runway link fail-next)")
         do {
-            guard try outbox.cancel(seq: entry.seq) else { return }
+            guard try outboxes[lane].cancel(seq: entry.seq) else { return }
         } catch {
             logger.warning("transfer.fail-not-saved", ["seq": entry.seq, "error": "\(error)"])
             return
@@ -256,7 +259,7 @@ extension Session {
         let userInfo = try? PropertyListCodec.decodeDictionary(entry.payload)
         loop.deferToEndOfIteration { [weak self] in
             guard let self else { return }
-            self.emit(.didFinish(FinishedTransfer(seq: entry.seq, replayed: false, userInfo: userInfo), error: error))
+            self.emit(.didFinish(FinishedTransfer(seq: entry.seq, replayed: false, userInfo: userInfo, lane: lane), error: error))
         }
     }
 
@@ -279,7 +282,7 @@ extension Session {
     /// Tells the app (`didFinish`) about acknowledged transfers it has not heard of, then records that
     /// it has. A crash in between replays them at the next activation.
     func reportFinished(replayed: Bool = false) {
-        for lane in [complicationOutbox, outbox, fileOutbox] {
+        for lane in TransferLane.inOrder.map({ outboxes[$0] }) {
             do {
                 let finished = try lane.unreportedFinished()
                 guard let last = finished.last else { continue }
@@ -313,7 +316,7 @@ extension Session {
     func pruneDeliveredWhenQuiet() {
         if let pruneTimer { loop.cancel(pruneTimer) }
         pruneTimer = nil
-        let lanes = [complicationOutbox, outbox, fileOutbox]
+        let lanes = TransferLane.inOrder.map { outboxes[$0] }
         guard lanes.contains(where: { (try? $0.hasDeliveredToPrune()) == true }) else { return }
         pruneTimer = loop.schedule(afterMilliseconds: Self.pruneQuietMilliseconds) { [weak self] in
             guard let self else { return }

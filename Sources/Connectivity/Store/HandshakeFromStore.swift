@@ -3,7 +3,7 @@ import Storage
 extension Handshake {
     /// What a device says when the link comes up (`hello`, `welcome`), built in this one place from its
     /// session's state: who it is and its pairing from the store, and the receive cursor of every lane
-    /// (`subscript(resume:)`), where the counterpart resumes each. What the store does not hold — the app's
+    /// (`resume`), where the counterpart resumes each. What the store does not hold — the app's
     /// version, whether it is installed and active, its complication — the caller says. Used by the
     /// session (`Session.makeHandshake`, which adds what is pending) and by watch-os, which says the
     /// watch's hello from the same store, read-only, while the watch app is not running.
@@ -22,29 +22,10 @@ extension Handshake {
         let peer = pairing.counterpartID(of: role)
         for lane in TransferLane.allCases {
             do {
-                self[resume: lane] = try SessionStore.receiveCursor(database, peer: peer, lane: lane)
+                resume[lane] = try SessionStore.receiveCursor(database, peer: peer, lane: lane)
             } catch {
                 guard unreadableCursorIsZero else { throw error }
-                self[resume: lane] = 0
-            }
-        }
-    }
-
-    /// The highest sequence number of `lane` this side has durably received: the counterpart drops
-    /// everything up to it and resumes after it.
-    package subscript(resume lane: TransferLane) -> Int64 {
-        get {
-            switch lane {
-            case .userInfo: resumeSeq
-            case .complication: complicationResumeSeq
-            case .file: fileResumeSeq
-            }
-        }
-        set {
-            switch lane {
-            case .userInfo: resumeSeq = newValue
-            case .complication: complicationResumeSeq = newValue
-            case .file: fileResumeSeq = newValue
+                resume[lane] = 0
             }
         }
     }

@@ -15,16 +15,6 @@ package enum OutboxKind: Int64, Sendable {
     case file = 2
 }
 
-/// The queues a session sends in, each with its own sequence numbers, watermarks, cancellations and, on
-/// the receiver, its own cursor: a transfer in one lane never waits behind another lane's, and order holds
-/// within each. `complication` goes first (Apple: "placed at the front of the queue"), files are
-/// streamed in chunks beside the rest.
-package enum TransferLane: String, Sendable, CaseIterable {
-    case userInfo
-    case complication
-    case file
-}
-
 /// What cancelling a transfer came to.
 package enum TransferCancellation: String, Sendable {
     /// It was queued: it is gone, and will never be delivered.

@@ -27,13 +27,8 @@ struct OutboxSQL {
     let skipWatermarks: StaticString
     let deleteCancelled: StaticString
 
-    static func of(_ lane: TransferLane) -> OutboxSQL {
-        switch lane {
-        case .userInfo: userInfo
-        case .complication: complication
-        case .file: file
-        }
-    }
+    /// `lane`'s row (`LaneSpec.sql`).
+    static func of(_ lane: TransferLane) -> OutboxSQL { LaneSpec.table[lane].sql }
 
     static let userInfo = OutboxSQL(
         insert: "INSERT INTO cx_outbox (kind, payload, created_at) VALUES (?, ?, ?)",
@@ -106,6 +101,11 @@ struct OutboxSQL {
         bumpSequence: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'cx_file_outbox'",
         skipWatermarks: "UPDATE cx_file_outbox_state SET acked_seq = max(acked_seq, ?), reported_seq = max(reported_seq, ?)",
         deleteCancelled: "DELETE FROM cx_file_cancelled")
+
+    /// The migrations of the lanes added after the first, in `SessionStore.migrations` in this place: a
+    /// new lane's tables are a migration appended here (applied by id, so a store from before it gets
+    /// them too), with its row of statements above.
+    static let laneMigrations = [lanesMigration]
 
     /// The two lanes added after the first (`connectivity.4`), shaped as `cx_outbox` and its state and
     /// cancellations (`connectivity.1`, `.2`), and the cursor each lane keeps on the receiver.

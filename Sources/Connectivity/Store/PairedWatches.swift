@@ -91,11 +91,10 @@ package enum PairedWatches {
     static let peerStateKeys = ["state.peer.installed", "state.peer.active", "state.peer.complication", "state.peer.version"]
 
     /// Each lane's tables: (lane, outbox, its state, its cancellations).
-    static let laneTables: [(TransferLane, String, String, String)] = [
-        (.userInfo, "cx_outbox", "cx_outbox_state", "cx_cancelled"),
-        (.complication, "cx_complication_outbox", "cx_complication_outbox_state", "cx_complication_cancelled"),
-        (.file, "cx_file_outbox", "cx_file_outbox_state", "cx_file_cancelled"),
-    ]
+    static let laneTables: [(TransferLane, String, String, String)] = TransferLane.allCases.map { lane in
+        let tables = LaneSpec.table[lane].tables
+        return (lane, tables.outbox, tables.state, tables.cancelled)
+    }
 
     // MARK: - Reading
 

@@ -35,7 +35,10 @@ package struct Pairing: Equatable, Sendable {
 /// the receive cursors that make resends harmless. The app's own tables live in the same database, so a
 /// received transfer and what the app saved from it commit together.
 package enum SessionStore {
-    package static let migrations: [Migration] = [
+    /// The schema, in order; the lanes added after the first bring theirs (`OutboxSQL.laneMigrations`).
+    package static let migrations: [Migration] = firstMigrations + OutboxSQL.laneMigrations + [FileInbox.migration, PairedWatches.migration]
+
+    private static let firstMigrations: [Migration] = [
         Migration(
             "connectivity.1",
             """
@@ -92,9 +95,6 @@ package enum SessionStore {
             ) STRICT;
             """),
         quarantineMigration,
-        OutboxSQL.lanesMigration,
-        FileInbox.migration,
-        PairedWatches.migration,
     ]
 
     // MARK: - Identity

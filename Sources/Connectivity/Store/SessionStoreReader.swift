@@ -1,7 +1,7 @@
 import Storage
 
 /// A device's session store read from outside its session — the CLI's `dump`, the scenario runner's
-/// `expect outstanding` — through the tables' own owners (`Outbox` per lane, the quarantine, the
+/// `expect outstanding`, the OS's status and watch-os's hello for an app not running — through the tables' own owners (`Outbox` per lane, the quarantine, the
 /// contexts), never raw SQL in another module: what a lane holds is counted one way, by the code that
 /// writes it, for every lane (issue 43: the scenario's own count forgot the complication lane and
 /// counted cancelled transfers). Reads only; opened as any reader is (docs/guarantees.md, the reader rule).
@@ -25,6 +25,31 @@ package struct SessionStoreReader {
     /// The first `limit` outstanding entries of `lane`, oldest first.
     package func outstandingEntries(_ lane: TransferLane, limit: Int) throws -> [OutboxEntry] {
         try Outbox(database: database, lane: lane).first(limit)
+    }
+
+    /// Whether this device's app is installed, as the session last recorded it (`app.installed`):
+    /// installed unless it was deleted.
+    package func appInstalled() -> Bool {
+        ((try? SessionStore.stateValue(database, "app.installed")) ?? nil) != "0"
+    }
+
+    /// Whether the counterpart's app is installed, as it last said (`peer.installed`).
+    package func counterpartAppInstalled() -> Bool {
+        ((try? SessionStore.stateValue(database, "peer.installed")) ?? nil) == "1"
+    }
+
+    /// What this device's session would say when the link comes up (`Handshake(store:…)`), spoken for
+    /// it while its app is not running: the app's version, installation and complication as last
+    /// recorded, not active; a lane's cursor the store cannot give is 0. Nil while not paired.
+    package func handshake(role: DeviceRole) -> (handshake: Handshake, pairing: Pairing)? {
+        guard let pairing = try? SessionStore.pairing(database), let deviceID = try? SessionStore.deviceID(database, role: role) else { return nil }
+        func flag(_ key: String, _ fallback: Bool) -> Bool { ((try? SessionStore.stateValue(database, key)) ?? nil).map { $0 == "1" } ?? fallback }
+        let hello = try? Handshake(
+            store: database, role: role, deviceID: deviceID, pairing: pairing,
+            appVersion: ((try? SessionStore.stateValue(database, "app.version")) ?? nil) ?? "",
+            appInstalled: flag("app.installed", true), appActive: false, complicationEnabled: flag("app.complication", false),
+            unreadableCursorIsZero: true)
+        return hello.map { ($0, pairing) }
     }
 
     /// The quarantined transfers, oldest first, at most `limit`.
