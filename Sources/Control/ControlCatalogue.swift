@@ -10,9 +10,8 @@ package enum ControlCommands {
 
     package static let all: [ControlCommandSpec] =
         [
-            transferUserInfo, transferComplication, transferFile, contextSet, message, messageData, cancel,
-            quarantineRemove, events,
-            status, clockShow, clockSet, clockAdvance, clockReset, runStart, runSample, runStatus, runStop, runReplay,
+            events,
+            status, clockShow, clockSet, clockAdvance, clockReset,
             logbook, flight, delete, attach, preflight, notifications, reminders,
             remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
             updateCheck, updateStatus, updateRespond, testRunState,
@@ -24,63 +23,10 @@ package enum ControlCommands {
     /// The commands declared as types (`ControlCommand`), family by family: each family's list is in its
     /// own file, beside its types (`Sources/Control/Commands`), so a command joining a family is named
     /// there, not here; only a new family adds a line here.
-    package static let declared: [any ControlCommand.Type] = inspectionCommands + faultCapCommands + appSettingsCommands
+    package static let declared: [any ControlCommand.Type] = sessionAPICommands + liveRunCommands + inspectionCommands + faultCapCommands + appSettingsCommands
 
     // MARK: - The session's generic API (WCSession), on both devices
 
-    static let payloadErrors: [ControlErrorSpec] = [
-        .wc(.payloadUnsupportedTypes, "the payload holds a null, or a value a property list cannot"),
-        .wc(.deviceNotPaired, "no counterpart is paired"),
-        .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
-    ]
-
-    package static let transferUserInfo = ControlCommandSpec(
-        "transfer-userinfo", both, session: true, arguments: [Payload.payload], reply: TransferUserInfoReply.self,
-        errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")], "queue a userInfo transfer")
-    package static let transferComplication = ControlCommandSpec(
-        "transfer-complication", [.phone], session: true, arguments: [Payload.payload], reply: TransferComplicationReply.self,
-        errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")],
-        "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
-    package static let transferFile = ControlCommandSpec(
-        "transfer-file", both, session: true, arguments: [TransferFile.path, TransferFile.metadata], reply: TransferFileReply.self,
-        errors: [
-            .wc(.fileAccessDenied, "the file is missing, unreadable or not a regular file"),
-            .wc(.payloadTooLarge, "the file is over 1 GiB, or its metadata encodes to more than 65,536 bytes"),
-            .wc(.payloadUnsupportedTypes, "the metadata holds a null, or a value a property list cannot"),
-            .wc(.insufficientSpace, "no space to copy it into the queue"),
-            .wc(.deviceNotPaired, "no counterpart is paired"),
-            .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
-        ], "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
-    package static let contextSet = ControlCommandSpec(
-        "context-set", both, session: true, arguments: [Payload.payload], reply: ContextSetReply.self,
-        errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
-    package static let message = ControlCommandSpec(
-        "message", both, session: true, arguments: [Payload.payload, Message.timeoutMs, Message.replyExpected], reply: MessageReply.self,
-        errors: payloadErrors + [
-            .wc(.payloadTooLarge, "the message encodes to more than 65,536 bytes"),
-            .wc(.notReachable, "the counterpart is not reachable"),
-            .wc(.messageReplyTimedOut, "no reply came in time"),
-            .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
-        ], "send a message and wait for its reply, or only for its delivery")
-    package static let messageData = ControlCommandSpec(
-        "message-data", both, session: true, arguments: [MessageData.data, Message.timeoutMs, Message.replyExpected], reply: MessageDataReply.self,
-        errors: [
-            .wc(.deviceNotPaired, "no counterpart is paired"),
-            .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
-            .wc(.payloadTooLarge, "the data is more than 65,536 bytes"),
-            .wc(.notReachable, "the counterpart is not reachable"),
-            .wc(.messageReplyTimedOut, "no reply came in time"),
-            .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
-        ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
-    package static let cancel = ControlCommandSpec(
-        "cancel", both, session: true, arguments: [Cancel.transferId], reply: CancelReply.self,
-        errors: [
-            .failure("reason delivered: the counterpart has it"), .failure("reason onTheWire: sent, not yet acknowledged"),
-            .invalid("reason unknown: no transfer ever had that id"),
-        ], "cancel an outstanding transfer not yet on its way (one already cancelled: alreadyCancelled true)")
-    package static let quarantineRemove = ControlCommandSpec(
-        "quarantine-remove", both, arguments: [QuarantineRemove.id, QuarantineRemove.all], reply: QuarantineRemoveReply.self,
-        errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
     package static let events = ControlCommandSpec(
         "events", both, arguments: [Events.limit, Events.follow], errors: [.invalid("the connection already receives events")],
         "the session's delegate calls: the recent ones and, with follow, each as it happens")
@@ -96,20 +42,6 @@ package enum ControlCommands {
     package static let clockAdvance = ControlCommandSpec(
         "clock-advance", os, arguments: [ClockAdvance.seconds], reply: ClockReply.self, errors: clockErrors, "move the device clock on")
     package static let clockReset = ControlCommandSpec("clock-reset", os, reply: ClockReply.self, "the device clock follows the system clock again")
-    package static let runStart = ControlCommandSpec(
-        "run-start", both, arguments: RunStart.target, reply: RunStatusReply.self,
-        errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
-        "start a live run")
-    package static let runSample = ControlCommandSpec(
-        "run-sample", both, arguments: [RunSample.samples], reply: RunStatusReply.self,
-        errors: [.invalid("a sample is malformed or breaks the run's order: the batch is refused whole"), .failure("no run in progress")],
-        "feed the live run samples")
-    package static let runStatus = ControlCommandSpec("run-status", both, reply: RunStatusReply.self, "the live run")
-    package static let runStop = ControlCommandSpec(
-        "run-stop", both, reply: RunStopReply.self, errors: [.failure("no run in progress")], "stop the live run, saving it as a flight")
-    package static let runReplay = ControlCommandSpec(
-        "run-replay", both, arguments: RunStart.target + [RunReplay.seed, RunReplay.distanceKm], reply: RunStopReply.self,
-        errors: [.failure("a run is in progress, or the device cannot start one")], "replay a generated run")
 
     // MARK: - The phone
 

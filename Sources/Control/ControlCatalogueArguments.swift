@@ -9,29 +9,6 @@ extension ControlCommands {
     /// The largest string a request can carry: the control socket's frame.
     static let textBytes = ControlClient.frameLimit
 
-    package enum Payload {
-        package static let payload = ControlArgument<JSONValue>("payload", .object, required: true, "the dictionary, in typed JSON")
-    }
-    package enum Message {
-        package static let timeoutMs = ControlArgument<Int?>(
-            "timeoutMs", .int(1...600_000), "how long to wait for the reply or the delivery, in ms (default 10000)")
-        package static let replyExpected = ControlArgument<Bool>(
-            "replyExpected", .bool, default: true, "false: send it without a reply handler and wait only for its delivery")
-    }
-    package enum TransferFile {
-        package static let path = ControlArgument<String>("path", .string(bytes: 1...4096), required: true, "the file, an absolute path")
-        package static let metadata = ControlArgument<JSONValue?>("metadata", .object, "the file's metadata, in typed JSON")
-    }
-    package enum MessageData {
-        package static let data = ControlArgument<String>("data", .format(.base64), required: true, "the message's bytes, in base64")
-    }
-    package enum Cancel {
-        package static let transferId = ControlArgument<Int>("transferId", .int(1...Int.max), required: true, "the transfer's id")
-    }
-    package enum QuarantineRemove {
-        package static let id = ControlArgument<Int?>("id", .int(1...Int.max), "the quarantined transfer's id")
-        package static let all = ControlArgument<Bool>("all", .bool, default: false, "remove every quarantined transfer")
-    }
     package enum Events {
         package static let limit = ControlArgument<Int>(
             "limit", .int(0...DelegateTrace.defaultCapacity), default: 100, "how many recent calls to answer with")
@@ -43,22 +20,6 @@ extension ControlCommands {
     }
     package enum ClockAdvance {
         package static let seconds = ControlArgument<Double>("seconds", .number(-1e12...1e12), required: true, "how far, in seconds")
-    }
-    /// `run-start`'s target, which `run-replay` takes too (`GPWSTarget`'s ranges; a test checks they agree).
-    package enum RunStart {
-        package static let mode = ControlArgument<String>(
-            "mode", .choice(["pace", "heart-rate", "heartRate"]), default: "pace", "what the run flies to")
-        package static let targetPace = ControlArgument<Double?>("targetPace", .number(120...1200), "the target pace, seconds per km (default 360)")
-        package static let zoneLow = ControlArgument<Double?>("zoneLow", .number(40...220), "the heart-rate zone's bottom, bpm (with zoneHigh)")
-        package static let zoneHigh = ControlArgument<Double?>("zoneHigh", .number(40...220), "the heart-rate zone's top, bpm (with zoneLow)")
-        static let target: [any ControlArgumentDeclaration] = [mode, targetPace, zoneLow, zoneHigh]
-    }
-    package enum RunSample {
-        package static let samples = ControlArgument<JSONValue>("samples", .array, required: true, "[[t, distanceM, paceSecPerKm, hr], …]")
-    }
-    package enum RunReplay {
-        package static let seed = ControlArgument<Int?>("seed", .int(0...Int.max), "seed the run generator")
-        package static let distanceKm = ControlArgument<Double?>("distanceKm", .number(0.2...100), "the run's distance (default random 3-12)")
     }
     package enum Flight {
         package static let id = ControlArgument<String>("id", .format(.flightID), required: true, "the flight's id")

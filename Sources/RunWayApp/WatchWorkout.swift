@@ -114,7 +114,7 @@ extension RunWayWatchApp {
                 try session.bringToForeground()
                 // The phone's target, checked as a `run-start` request would be.
                 typealias Target = ControlCommands.RunStart
-                var request = ControlRequest(ControlCommands.runStart)
+                var request = ControlCommands.RunStart.request()
                 request[Target.mode] = event["mode"]?.stringValue ?? "pace"
                 request[Target.targetPace] = event["targetPace"]?.doubleValue
                 request[Target.zoneLow] = event["zoneLow"]?.doubleValue

@@ -114,12 +114,13 @@ import Testing
         try withPair(tag: "args-errors") { pair in
             try pair.startWatch()
             let home = DeviceHome(path: pair.watchHome, role: .watch)
-            var cancel = ControlRequest(ControlCommands.cancel)
+            var cancel = ControlCommands.Cancel.request()
             cancel[ControlCommands.Cancel.transferId] = 999
-            var null = ControlRequest(ControlCommands.transferUserInfo)
+            var null = ControlCommands.TransferUserInfo.request()
             null[ControlCommands.Payload.payload] = .object(["a": .null])
             for (request, spec) in [
-                (cancel, ControlCommands.cancel), (null, ControlCommands.transferUserInfo), (ControlRequest(ControlCommands.runStop), ControlCommands.runStop),
+                (cancel, ControlCommands.Cancel.spec), (null, ControlCommands.TransferUserInfo.spec),
+                (ControlCommands.RunStop.request(), ControlCommands.RunStop.spec),
             ] {
                 do throws(ControlError) {
                     _ = try ControlClient(home: home).call(request)
