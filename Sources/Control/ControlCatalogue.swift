@@ -12,18 +12,19 @@ package enum ControlCommands {
         [
             events,
             status, clockShow, clockSet, clockAdvance, clockReset,
-            logbook, flight, delete, attach, preflight, notifications, reminders,
-            remindersReschedule, notificationAdd, alerts, groups, groupSet, groupsReset, appstoreSet, appstoreFail, appstoreShow,
-            updateCheck, updateStatus, updateRespond, testRunState,
-            record, link, linkSet, linkShow, linkSchedule, app, complication, failNext, workoutFault,
-            osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch, receiveHold,
+            logbook, flight, attach, notifications, reminders,
+            remindersReschedule, notificationAdd, alerts,
+            link, app, complication,
+            osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch,
             health, osHealthSave, osHealthAuthorize, osHealthSession, osHealthSessionSet,
         ] + declared.map { $0.spec }
 
     /// The commands declared as types (`ControlCommand`), family by family: each family's list is in its
     /// own file, beside its types (`Sources/Control/Commands`), so a command joining a family is named
     /// there, not here; only a new family adds a line here.
-    package static let declared: [any ControlCommand.Type] = sessionAPICommands + liveRunCommands + inspectionCommands + faultCapCommands + appSettingsCommands
+    package static let declared: [any ControlCommand.Type] =
+        sessionAPICommands + liveRunCommands + inspectionCommands + logbookCommands + viewGroupCommands + appUpdateCommands + watchCommands
+        + linkConditionCommands + faultCapCommands + appSettingsCommands
 
     // MARK: - The session's generic API (WCSession), on both devices
 
@@ -48,11 +49,7 @@ package enum ControlCommands {
     package static let logbook = ControlCommandSpec("logbook", [.phone], "every stored flight, streamed")
     package static let flight = ControlCommandSpec(
         "flight", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "one flight with its analysis")
-    package static let delete = ControlCommandSpec(
-        "delete", [.phone], arguments: [Flight.id], reply: DeleteReply.self, errors: [.failure("no flight has that id")], "delete a flight")
     package static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
-    package static let preflight = ControlCommandSpec(
-        "preflight", [.phone], arguments: [Preflight.legacy], reply: PreflightReply.self, "the pre-flight Apple Watch row")
     package static let notifications = ControlCommandSpec(
         "notifications", [.phone, .watch, .phoneOS, .watchOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
     package static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
@@ -63,54 +60,13 @@ package enum ControlCommands {
         reply: NotificationAddReply.self, errors: [.invalid("the notification would fire now or in the past")],
         "add a notification: for the tests of the centre's rules")
     package static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
-    package static let groups = ControlCommandSpec("groups", [.phone], arguments: [Groups.view], reply: GroupsReply.self, "the remembered groups of a view")
-    package static let groupSet = ControlCommandSpec(
-        "group-set", [.phone], arguments: [Groups.view, GroupSet.key, GroupSet.expanded], reply: GroupSetReply.self, "open or close a month's group")
-    package static let groupsReset = ControlCommandSpec(
-        "groups-reset", [.phone], arguments: [Groups.view], reply: GroupsResetReply.self, "the groups' defaults again")
-    package static let appstoreSet = ControlCommandSpec(
-        "appstore-set", [.phone], arguments: [AppstoreSet.version, AppstoreSet.url, AppstoreSet.body, Appstore.delayMs],
-        reply: AppStoreReply.self, errors: [.invalid("neither version nor body, or a version that is not N(.N){0,3}")], "the simulated App Store's answer")
-    package static let appstoreFail = ControlCommandSpec(
-        "appstore-fail", [.phone], arguments: [Appstore.delayMs], reply: AppStoreReply.self, "make the App Store lookup fail")
-    package static let appstoreShow = ControlCommandSpec("appstore-show", [.phone], reply: AppStoreReply.self, "the simulated App Store")
-    package static let updateCheck = ControlCommandSpec("update-check", [.phone], reply: UpdateCheckReply.self, "look for a newer version now")
-    package static let updateStatus = ControlCommandSpec("update-status", [.phone], reply: UpdateStatusReply.self, "the update notice")
-    package static let updateRespond = ControlCommandSpec(
-        "update-respond", [.phone], arguments: [UpdateRespond.answer], reply: UpdateRespondReply.self, errors: [.failure("no update alert is showing")],
-        "answer the update alert")
-    package static let testRunState = ControlCommandSpec(
-        "test-run-state", [.phone], test: true, arguments: [TestRunState.running], reply: TestRunStateReply.self, "pretend a run is in progress")
 
     // MARK: - The watch
 
-    package static let record = ControlCommandSpec(
-        "record", [.watch], arguments: [Record.count, Record.distanceKm, Record.seed, Record.seriesTotal, Record.seriesStart, Record.endingAt],
-        reply: RecordReply.self,
-        errors: [.invalid("seriesTotal below count, or seriesStart past seriesTotal - count"), .failure("the watch app is not installed")],
-        "record runs and queue them for the phone")
     package static let link = ControlCommandSpec(
         "link", [.watch, .watchOS], arguments: [Link.state], reply: LinkReply.self,
         errors: [.failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)")],
         "cut or restore the link to the phone (under watch-os, kept while the app sleeps and across its launches)")
-    package static let linkSet = ControlCommandSpec(
-        "link-set", [.watch, .watchOS],
-        arguments: [LinkSet.latency, LinkSet.jitter, LinkSet.loss, LinkSet.bandwidth, LinkSet.range, LinkSet.reset, LinkSet.seed],
-        reply: LinkConditionsReply.self,
-        errors: [
-            .failure("the conditions could not be saved in the watch's home (nothing changed)"),
-            .failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)"),
-        ],
-        "set the link's conditions: latency, jitter, loss, bandwidth, range (what is not named stays; a schedule running stops)")
-    package static let linkShow = ControlCommandSpec(
-        "link-show", [.watch, .watchOS], reply: LinkConditionsReply.self, "the link's conditions, what the air has done, the schedule running")
-    package static let linkSchedule = ControlCommandSpec(
-        "link-schedule", [.watch, .watchOS], arguments: [LinkScheduleArguments.steps, LinkScheduleArguments.seed], reply: LinkConditionsReply.self,
-        errors: [
-            .invalid("a step is malformed, out of range or out of order (docs/link-conditions.md)"),
-            .failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)"),
-        ],
-        "play a timeline of link conditions, from now, with seeded draws (replaces a schedule running)")
     package static let app = ControlCommandSpec(
         "app", [.watch, .phoneOS, .watchOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version], .watchOS: [App.watchOSAction]],
         replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self, .watchOS: OSStatusReply.self],
@@ -130,12 +86,6 @@ package enum ControlCommands {
             .failure("watch-os, once it has launched the watch app: its session holds it (reason appHoldsTheLink; the CLI asks the app)"),
         ],
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
-    package static let failNext = ControlCommandSpec(
-        "fail-next", [.watch], test: true, arguments: [FailNext.count, FailNext.code], reply: FailNextReply.self,
-        "the next N userInfo transfers fail with an error")
-    package static let workoutFault = ControlCommandSpec(
-        "workout-fault", [.watch], test: true, arguments: [WorkoutFault.mode], reply: WorkoutFaultReply.self, "make the watch refuse or ignore a workout start")
-
     // MARK: - Several watches
 
     package static let switchWatch = ControlCommandSpec(
@@ -146,10 +96,6 @@ package enum ControlCommands {
             .failure("a switch is already under way (7016 sessionInactive); phone-os: the app is suspended or starting"),
         ],
         "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
-    package static let receiveHold = ControlCommandSpec(
-        "receive-hold", both, test: true, arguments: [ReceiveHold.state], reply: ReceiveHoldReply.self,
-        "stop or resume reading the link, so that what the counterpart sends waits in the socket (a watch switch then delivers it)")
-
     // MARK: - phone-os
 
     package static let osStatus = ControlCommandSpec(

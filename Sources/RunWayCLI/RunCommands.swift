@@ -150,7 +150,7 @@ enum RunCLI {
             guard let mode = parsed.positionals.first, ["refuse", "ignore", "none"].contains(mode) else {
                 throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
             }
-            _ = try call(parsed, .watch, ControlCommands.workoutFault.request { $0[ControlCommands.WorkoutFault.mode] = mode }, as: WorkoutFaultReply.self)
+            _ = try call(parsed, .watch, ControlCommands.WorkoutFault.request { $0[ControlCommands.WorkoutFault.mode] = mode }, as: WorkoutFaultReply.self)
             Output.out("workout-start fault: \(mode)")
             return 0
         })

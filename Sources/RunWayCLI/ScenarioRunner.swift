@@ -89,7 +89,7 @@ final class ScenarioRunner {
             let n = count.pick(&random)
             fields["count"] = .integer(Int64(n))
             let reply = try DeviceClient(home: pair.watch).send(
-                ControlCommands.record.request {
+                ControlCommands.Record.request {
                     $0[ControlCommands.Record.count] = n
                     $0[ControlCommands.Record.seed] = Int(random.next() >> 1)
                     $0[ControlCommands.Record.distanceKm] = distance

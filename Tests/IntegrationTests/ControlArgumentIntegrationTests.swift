@@ -139,7 +139,7 @@ import Testing
         try withPair(tag: "args-client") { pair in
             try pair.startWatch()
             let home = DeviceHome(path: pair.watchHome, role: .watch)
-            let bad = ControlCommands.record.request { $0[ControlCommands.Record.count] = 0 }
+            let bad = ControlCommands.Record.request { $0[ControlCommands.Record.count] = 0 }
             var fromDaemon: ControlError?
             do throws(ControlError) { _ = try ControlClient(home: home).call(bad) } catch { fromDaemon = error }
             #expect(fromDaemon?.message == "count must be a whole number from 1 to 1000000" && fromDaemon?.exitStatus == 2)
