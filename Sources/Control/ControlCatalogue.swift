@@ -8,6 +8,14 @@ package enum ControlCommands {
     /// What the OS answers: the device's own process when the OS runs there, phone-os when it runs the phone.
     static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS, .watchOS]
 
+    /// Every command: the 30 still declared as `ControlCommandSpec` values below (their keys in
+    /// `ControlCatalogueArguments.swift`), then those declared as types. These stay values, each for a
+    /// reason: the OS's (`status`, `clock-*`, `notifications`, `notification-add`, `reminders*`, `os-*`,
+    /// `device-*`, `health`, and `link`, `app`, `complication`, `switch-watch`, which the OS processes
+    /// answer too) wait for the OS services' reshaping; `logbook`, `flight`, `alerts` and `events` reply
+    /// in JSON with no reply type (`ControlCommandSpec.replyTypes` says why), which a type needs; `attach`
+    /// and `events` keep the connection past their reply (events until it closes), which only a
+    /// `(request, connection)` handler has.
     package static let all: [ControlCommandSpec] =
         [
             events,
@@ -26,7 +34,7 @@ package enum ControlCommands {
         sessionAPICommands + liveRunCommands + inspectionCommands + logbookCommands + viewGroupCommands + appUpdateCommands + watchCommands
         + linkConditionCommands + faultCapCommands + appSettingsCommands
 
-    // MARK: - The session's generic API (WCSession), on both devices
+    // MARK: - The session's delegate calls, on both devices
 
     package static let events = ControlCommandSpec(
         "events", both, arguments: [Events.limit, Events.follow], errors: [.invalid("the connection already receives events")],
@@ -86,6 +94,7 @@ package enum ControlCommands {
             .failure("watch-os, once it has launched the watch app: its session holds it (reason appHoldsTheLink; the CLI asks the app)"),
         ],
         "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
+
     // MARK: - Several watches
 
     package static let switchWatch = ControlCommandSpec(
