@@ -1,10 +1,12 @@
 import Connectivity
 import JSONText
 
-// MARK: - Every command's arguments, each declared once
+// MARK: - The arguments of the commands still declared as values, each declared once
 
-/// The arguments of the catalogue's commands, one namespace per command (or group of commands that
-/// share them). The handler reads `request[ControlCommands.Record.count]`; the CLI sets it the same way.
+/// The arguments of the commands `ControlCatalogue.swift` declares as `ControlCommandSpec` values, one
+/// namespace per command (or group of commands that share them): the handler reads
+/// `request[ControlCommands.ClockSet.at]`; the CLI sets it the same way. A command declared as a type
+/// (`Sources/Control/Commands`) has its keys as its own static members instead.
 extension ControlCommands {
     /// The largest string a request can carry: the control socket's frame.
     static let textBytes = ControlClient.frameLimit
