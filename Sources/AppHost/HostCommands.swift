@@ -44,7 +44,7 @@ extension DeviceHost {
                 logger.notice("complication.\(enabled ? "on" : "off")", ["by": "runway watch complication"])
                 connection.reply(ComplicationReply(complicationEnabled: enabled))
             }
-            router.on(ControlCommands.failNext) { [unowned self] request, connection in connection.reply(try failNext(request)) }
+            router.on(ControlCommands.FailNext.self) { [unowned self] args in try failNext(count: args.count, code: args.code) }
         }
         return router
     }
@@ -117,11 +117,10 @@ extension DeviceHost {
 
     /// `runway link fail-next N [--code C]` (fault injection): the next N userInfo transfers finish
     /// with that error instead of being delivered.
-    func failNext(_ request: ControlRequest) throws -> JSONValue {
-        let count = request[ControlCommands.FailNext.count]
-        let raw = request[ControlCommands.FailNext.code]  // 7017, 7014 or 7015: the catalogue allows no other
+    func failNext(count: Int, code raw: Int) throws -> FailNextReply {
+        // raw: 7017, 7014 or 7015: the catalogue allows no other
         guard let code = WCError.Code(rawValue: raw) else { throw ControlError.invalid("\(raw) is not a WCError code") }
         session.failNextTransfers(count, code: code)
-        return FailNextReply(count: Int64(count), code: Int64(code.rawValue), name: code.name).json
+        return FailNextReply(count: Int64(count), code: Int64(code.rawValue), name: code.name)
     }
 }

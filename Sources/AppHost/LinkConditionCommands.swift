@@ -45,32 +45,31 @@ package final class LinkConditionsKeeper {
     /// `link-show`, `link-set` and `link-schedule`; `refusal` says why this process may not change the
     /// conditions now (watch-os once it has launched the app: the app holds the link).
     package func register(on router: ControlRouter, refusal: @escaping () -> ControlError? = { nil }) {
-        router.on(ControlCommands.linkShow) { [unowned self] _, connection in connection.reply(reply()) }
-        router.on(ControlCommands.linkSet) { [unowned self] request, connection in
+        router.on(ControlCommands.LinkShow.self) { [unowned self] _ in reply() }
+        router.on(ControlCommands.LinkSet.self) { [unowned self] args in
             if let refused = refusal() { throw refused }
             let change = LinkConditionsChange(
-                latencyMilliseconds: request[ControlCommands.LinkSet.latency], jitterMilliseconds: request[ControlCommands.LinkSet.jitter],
-                loss: request[ControlCommands.LinkSet.loss], bandwidthKbps: request[ControlCommands.LinkSet.bandwidth],
-                range: request[ControlCommands.LinkSet.range].flatMap(LinkRange.init(rawValue:)), reset: request[ControlCommands.LinkSet.reset])
+                latencyMilliseconds: args.latency, jitterMilliseconds: args.jitter, loss: args.loss, bandwidthKbps: args.bandwidth,
+                range: args.range.flatMap(LinkRange.init(rawValue:)), reset: args.reset)
             let conditions = change.applied(to: air.conditions)
             if let problem = conditions.problem { throw ControlError.invalid(problem) }
             try save(conditions)
             if let player = schedule { stop(player, reason: "runway link set") }
-            if let seed = request[ControlCommands.LinkSet.seed] { air.reseed(UInt64(seed)) }
+            if let seed = args.seed { air.reseed(UInt64(seed)) }
             apply(conditions, by: "runway link set")
-            connection.reply(reply())
+            return reply()
         }
-        router.on(ControlCommands.linkSchedule) { [unowned self] request, connection in
+        router.on(ControlCommands.LinkSchedule.self) { [unowned self] args in
             if let refused = refusal() { throw refused }
-            let steps = try LinkSchedule.parse(steps: request[ControlCommands.LinkScheduleArguments.steps])
+            let steps = try LinkSchedule.parse(steps: args.steps)
             if let player = schedule { stop(player, reason: "a new schedule") }
-            let seed = request[ControlCommands.LinkScheduleArguments.seed].map(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
+            let seed = args.seed.map(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
             air.reseed(seed)
             let player = LinkSchedulePlayer(steps: steps, seed: seed, startedAt: loop.nowNanoseconds)
             schedule = player
             logger.notice("link.schedule-started", ["steps": steps.count, "seed": seed, "lastAtMs": steps.last?.at ?? 0])
             playDueSteps(player)
-            connection.reply(reply())
+            return reply()
         }
     }
 

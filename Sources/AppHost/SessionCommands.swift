@@ -17,50 +17,46 @@ struct SessionCommands {
 
     /// Registers these commands (the catalogue marks which need an activated session).
     func register(on router: ControlRouter) {
-        router.on(ControlCommands.transferUserInfo) { request, connection in
-            let transfer = try session.transferUserInfo(try Self.payload(request))
-            connection.reply(TransferUserInfoReply(transferId: transfer.seq))
+        router.on(ControlCommands.TransferUserInfo.self) { args in
+            TransferUserInfoReply(transferId: try session.transferUserInfo(try Self.userInfo(args.payload)).seq)
         }
         if session.role == .phone {
-            router.on(ControlCommands.transferComplication) { request, connection in
-                let transfer = try session.transferCurrentComplicationUserInfo(try Self.payload(request))
-                connection.reply(
-                    TransferComplicationReply(
-                        transferId: transfer.seq, isCurrentComplicationInfo: transfer.lane == .complication,
-                        remainingComplicationUserInfoTransfers: Int64(try session.remainingComplicationUserInfoTransfers())))
+            router.on(ControlCommands.TransferComplication.self) { args in
+                let transfer = try session.transferCurrentComplicationUserInfo(try Self.userInfo(args.payload))
+                return TransferComplicationReply(
+                    transferId: transfer.seq, isCurrentComplicationInfo: transfer.lane == .complication,
+                    remainingComplicationUserInfoTransfers: Int64(try session.remainingComplicationUserInfoTransfers()))
             }
         }
-        router.on(ControlCommands.transferFile) { request, connection in try transferFile(request, connection) }
-        router.on(ControlCommands.contextSet) { request, connection in
-            let version = try session.updateApplicationContext(try Self.payload(request))
-            connection.reply(ContextSetReply(version: version))
+        router.on(ControlCommands.TransferFile.self) { args, later in try transferFile(args, later) }
+        router.on(ControlCommands.ContextSet.self) { args in
+            ContextSetReply(version: try session.updateApplicationContext(try Self.userInfo(args.payload)))
         }
         router.on(ControlCommands.ContextGet.self) { _ in
             ContextGetReply(
                 applicationContext: session.applicationContext.mapValues(\.json),
                 receivedApplicationContext: session.receivedApplicationContext.mapValues(\.json))
         }
-        router.on(ControlCommands.message) { request, connection in
-            let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
-            let replyExpected = request[ControlCommands.Message.replyExpected]
-            session.sendMessage(try Self.payload(request), replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
+        router.on(ControlCommands.Message.self) { args, later in
+            let replyExpected = args.replyExpected
+            session.sendMessage(try Self.userInfo(args.payload), replyExpected: replyExpected, timeoutMilliseconds: args.timeoutMs.map(UInt64.init)) {
+                result in
                 switch result {
-                case .success where !replyExpected: connection.reply(MessageReply(.delivered))
-                case let .success(reply): connection.reply(MessageReply(.reply(reply.mapValues(\.json))))
-                case let .failure(error): connection.reply(error: ControlError(error))
+                case .success where !replyExpected: later.reply(MessageReply(.delivered))
+                case let .success(reply): later.reply(MessageReply(.reply(reply.mapValues(\.json))))
+                case let .failure(error): later.reply(error: ControlError(error))
                 }
             }
         }
-        router.on(ControlCommands.messageData) { request, connection in
-            let timeout = request[ControlCommands.Message.timeoutMs].map(UInt64.init)
-            let replyExpected = request[ControlCommands.Message.replyExpected]
+        router.on(ControlCommands.MessageData.self) { args, later in
+            let replyExpected = args.replyExpected
             // The router checked the base64.
-            let data = Base64.decode(request[ControlCommands.MessageData.data]) ?? []
-            session.sendMessageData(data, replyExpected: replyExpected, timeoutMilliseconds: timeout) { result in
+            let data = Base64.decode(args.data) ?? []
+            session.sendMessageData(data, replyExpected: replyExpected, timeoutMilliseconds: args.timeoutMs.map(UInt64.init)) { result in
                 switch result {
-                case .success where !replyExpected: connection.reply(MessageDataReply(.delivered))
-                case let .success(reply): connection.reply(MessageDataReply(.reply(reply)))
-                case let .failure(error): connection.reply(error: ControlError(error))
+                case .success where !replyExpected: later.reply(MessageDataReply(.delivered))
+                case let .success(reply): later.reply(MessageDataReply(.reply(reply)))
+                case let .failure(error): later.reply(error: ControlError(error))
                 }
             }
         }
@@ -81,11 +77,11 @@ struct SessionCommands {
                         transferId: finished.seq, replayed: finished.replayed, error: finished.error.map { "\($0.code.rawValue) \($0.name)" })
                 })
         }
-        router.on(ControlCommands.cancel) { request, connection in
-            let id = request[ControlCommands.Cancel.transferId]
+        router.on(ControlCommands.Cancel.self) { args in
+            let id = args.transferId
             switch try session.cancelUserInfoTransferTelling(seq: Int64(id)) {
-            case .cancelled: connection.reply(CancelReply(cancelled: Int64(id)))
-            case .alreadyCancelled: connection.reply(CancelReply(cancelled: Int64(id), alreadyCancelled: true))
+            case .cancelled: return CancelReply(cancelled: Int64(id))
+            case .alreadyCancelled: return CancelReply(cancelled: Int64(id), alreadyCancelled: true)
             case .delivered:
                 throw ControlError("transfer \(id) was already delivered (the counterpart acknowledged it); nothing to cancel", reason: "delivered")
             case .onTheWire:
@@ -101,31 +97,33 @@ struct SessionCommands {
                 quarantined: Int64(try session.quarantinedCount()), receivedMessages: Int64(session.receivedMessageCount),
                 transfers: try session.quarantined(limit: args.limit).map(\.reply))
         }
-        router.on(ControlCommands.quarantineRemove) { request, connection in
-            let id = request[ControlCommands.QuarantineRemove.id]
-            guard id != nil || request[ControlCommands.QuarantineRemove.all] else {
+        router.on(ControlCommands.QuarantineRemove.self) { args in
+            let id = args.id
+            guard id != nil || args.all else {
                 throw ControlError.invalid("say which quarantined transfer to remove (an id), or all")
             }
             let removed = try session.removeQuarantined(id: id.map(Int64.init))
             if let id, removed == 0 { throw ControlError("no quarantined transfer \(id); nothing removed") }
-            connection.reply(QuarantineRemoveReply(removed: Int64(removed)))
+            return QuarantineRemoveReply(removed: Int64(removed))
         }
     }
 
-    /// The request's `payload` (a JSON object in well-formed typed JSON: the router checked) as a
+    /// A request's `payload` (a JSON object in well-formed typed JSON: the router checked) as a
     /// property-list dictionary; a `null` inside is 7010.
-    static func payload(_ request: ControlRequest) throws -> UserInfo {
-        try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
+    static func userInfo(_ payload: JSONValue) throws -> UserInfo {
+        try UserInfo(userInfoJSON: payload)
     }
 
     /// `transfer-file`: checked here, copied into the queue on a thread of its own (a large file does
     /// not hold the loop), queued back on the loop; the reply waits for all of it.
-    private func transferFile(_ request: ControlRequest, _ connection: ControlConnection) throws {
-        let path = request[ControlCommands.TransferFile.path]
-        let metadata = try request[ControlCommands.TransferFile.metadata].map { try UserInfo(userInfoJSON: $0) }
+    private func transferFile(
+        _ args: ControlArguments<ControlCommands.TransferFile>, _ later: ControlReplyLater<ControlCommands.TransferFile>
+    ) throws {
+        let path = args.path
+        let metadata = try args.metadata.map { try UserInfo(userInfoJSON: $0) }
         try session.checkFileTransfer(metadata: metadata)
         nonisolated(unsafe) let session = self.session
-        nonisolated(unsafe) let connection = connection
+        nonisolated(unsafe) let later = later
         let mailbox = self.mailbox
         let copy = {
             let staged = Result<FileRecord, WCError>(catching: { () throws(WCError) -> FileRecord in try session.stageFile(path, metadata: metadata) })
@@ -133,11 +131,11 @@ struct SessionCommands {
             mailbox.post {
                 do {
                     let info = try session.transferFile(staged: try outcome.get())
-                    connection.reply(TransferFileReply(transferId: info.seq, bytes: info.record.size, sha256: info.record.sha256.hexString))
+                    later.reply(TransferFileReply(transferId: info.seq, bytes: info.record.size, sha256: info.record.sha256.hexString))
                 } catch let error as WCError {
-                    connection.reply(error: ControlError(error))
+                    later.reply(error: ControlError(error))
                 } catch {
-                    connection.reply(error: ControlError("\(error)"))
+                    later.reply(error: ControlError("\(error)"))
                 }
             }
         }

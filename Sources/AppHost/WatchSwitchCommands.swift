@@ -26,11 +26,11 @@ extension DeviceHost {
     /// switch then has something to deliver); the watch holds what the phone answers (the switch's
     /// acknowledgements and its closing error then arrive in one read).
     func registerReceiveHold(on router: ControlRouter) {
-        router.on(ControlCommands.receiveHold) { [unowned self] request, connection in
-            let held = request[ControlCommands.ReceiveHold.state] == "on"
+        router.on(ControlCommands.ReceiveHold.self) { [unowned self] args in
+            let held = args.state == "on"
             session.holdReceiving(held)
             logger.warning("fault.receive-hold", ["held": held])
-            connection.reply(ReceiveHoldReply(held: held))
+            return ReceiveHoldReply(held: held)
         }
     }
 

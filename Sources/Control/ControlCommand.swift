@@ -78,8 +78,35 @@ extension ControlRouter {
     /// typed and defaulted, and returns its reply — the compiler ties both to the command. The same rules
     /// as `on(_:_:)`: a command this server does not answer, or one registered twice, stops the daemon at
     /// start-up. A handler that answers later (on another turn of the loop) registers with
-    /// `on(Command.spec) { request, connection in … }`.
+    /// `on(_:later:)`.
     package func on<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (ControlArguments<Command>) throws -> Command.Reply) {
         on(Command.spec) { request, connection in connection.reply(try handler(ControlArguments(request: request))) }
     }
+
+    /// Registers the handler of a command that answers later, on another turn of the loop (`message`
+    /// waits for the counterpart's reply, `transfer-file` for its copy): it gets the command's arguments
+    /// and the means to answer — with the command's reply or an error, nothing else. What it throws
+    /// before it returns is the answer at once.
+    package func on<Command: ControlCommand>(
+        _ command: Command.Type, later handler: @escaping (ControlArguments<Command>, ControlReplyLater<Command>) throws -> Void
+    ) {
+        on(Command.spec) { request, connection in try handler(ControlArguments(request: request), ControlReplyLater(connection)) }
+    }
+
+    /// Takes over a command declared as a type, registered before (as `replace(_:_:)`): the phone app's
+    /// own `context-set`.
+    package func replace<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (ControlArguments<Command>) throws -> Command.Reply) {
+        replace(Command.spec) { request, connection in connection.reply(try handler(ControlArguments(request: request))) }
+    }
+}
+
+/// The answer to a command that a handler gives later (`ControlRouter.on(_:later:)`): the command's own
+/// reply, or an error — another reply does not compile.
+package struct ControlReplyLater<Command: ControlCommand> {
+    private let connection: ControlConnection
+
+    init(_ connection: ControlConnection) { self.connection = connection }
+
+    package func reply(_ result: Command.Reply) { connection.reply(result) }
+    package func reply(error: ControlError) { connection.reply(error: error) }
 }

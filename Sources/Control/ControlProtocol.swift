@@ -86,7 +86,7 @@ package struct ControlError: Error, CustomStringConvertible, Sendable {
 /// A request: the command and its arguments. A daemon's handler gets it validated against the
 /// catalogue (`ControlCommandSpec.validate`) and reads it through the typed keys, which cannot fail:
 /// `request[ControlCommands.Record.count]` is the count, checked and defaulted. A client builds it the
-/// same way: `var request = ControlRequest(ControlCommands.record); request[ControlCommands.Record.count] = 3`.
+/// same way: `var request = ControlCommands.Record.request(); request[ControlCommands.Record.count] = 3`.
 package struct ControlRequest: Sendable {
     package let command: String
     package var arguments: [String: JSONValue]

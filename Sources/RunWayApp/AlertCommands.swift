@@ -25,28 +25,26 @@ extension RunWayPhoneApp {
             writer.bytes.append(0x5D)
             connection.reply(try JSONValue(parsing: writer.bytes))
         }
-        router.on(ControlCommands.groups) { request, connection in
-            let view = try Self.groupView(request)
-            connection.reply(GroupsReply(view: view.rawValue, remembered: try groups.remembered(view)))
+        router.on(ControlCommands.Groups.self) { args in
+            let view = try Self.groupView(args.view)
+            return GroupsReply(view: view.rawValue, remembered: try groups.remembered(view))
         }
-        router.on(ControlCommands.groupSet) { [unowned self] request, connection in
-            let view = try Self.groupView(request)
-            let key = request[ControlCommands.GroupSet.key]
-            let expanded = request[ControlCommands.GroupSet.expanded]
+        router.on(ControlCommands.GroupSet.self) { [unowned self] args in
+            let view = try Self.groupView(args.view)
+            let key = args.key
+            let expanded = args.expanded
             try groups.remember(view, key: key, expanded: expanded)
             logger.info("ui.group-toggled", ["view": view.rawValue, "key": key, "expanded": expanded])
-            connection.reply(GroupSetReply(view: view.rawValue, key: key, expanded: expanded))
+            return GroupSetReply(view: view.rawValue, key: key, expanded: expanded)
         }
-        router.on(ControlCommands.groupsReset) { request, connection in
-            let view = try Self.groupView(request)
-            let forgotten = try groups.reset(view)
-            connection.reply(GroupsResetReply(view: view.rawValue, forgotten: Int64(forgotten)))
+        router.on(ControlCommands.GroupsReset.self) { args in
+            let view = try Self.groupView(args.view)
+            return GroupsResetReply(view: view.rawValue, forgotten: Int64(try groups.reset(view)))
         }
     }
 
     /// The catalogue allows only the views there are (a test checks the two lists agree).
-    static func groupView(_ request: ControlRequest) throws -> GroupExpansion.View {
-        let name = request[ControlCommands.Groups.view]
+    static func groupView(_ name: String) throws -> GroupExpansion.View {
         guard let view = GroupExpansion.View(rawValue: name) else { throw ControlError("the phone has no view \(OneLine.quote(name))") }
         return view
     }

@@ -55,11 +55,10 @@ extension RunWayPhoneApp {
         }
         router.on(ControlCommands.Settings.self) { [unowned self] _ in settings() }
         // The session's context-set, registered before, with the app's language added to the context.
-        router.replace(ControlCommands.contextSet) { [unowned self] request, connection in
-            var context = try UserInfo(userInfoJSON: request[ControlCommands.Payload.payload])
+        router.replace(ControlCommands.ContextSet.self) { [unowned self] args in
+            var context = try UserInfo(userInfoJSON: args.payload)
             context[appLanguageContextKey] = .string(language.effective.rawValue)
-            let version = try session.updateApplicationContext(context)
-            connection.reply(ContextSetReply(version: version))
+            return ContextSetReply(version: try session.updateApplicationContext(context))
         }
     }
 

@@ -21,9 +21,9 @@ extension RunWayPhoneApp {
         // Control would declare every field again. `logbook` is also streamed, a page at a time.
         router.on(ControlCommands.logbook) { [unowned self] _, connection in streamLogbook(to: connection) }
         router.on(ControlCommands.flight) { [unowned self] request, connection in connection.reply(try flight(request)) }
-        router.on(ControlCommands.delete) { [unowned self] request, connection in connection.reply(try delete(request)) }
+        router.on(ControlCommands.Delete.self) { [unowned self] args in try delete(args.id) }
         router.on(ControlCommands.attach) { [unowned self] _, connection in try attach(connection) }
-        router.on(ControlCommands.preflight) { [unowned self] request, connection in connection.reply(preflight(request)) }
+        router.on(ControlCommands.Preflight.self) { [unowned self] args in preflight(legacy: args.legacy) }
         router.on(ControlCommands.Received.self) { [unowned self] args in
             ReceivedReply(try app.receivedUserInfo(limit: args.limit).map(\.userInfo.jsonObject))
         }
@@ -80,25 +80,21 @@ extension RunWayPhoneApp {
     }
 
     func flight(_ request: ControlRequest) throws -> JSONValue {
-        let id = try validFlightID(request)
+        let id = request[ControlCommands.Flight.id].uppercased()
         guard let stored = try store.flight(id: id) else { throw ControlError("no flight \(id) in the logbook") }
         var writer = JSONWriter()
         stored.writeJSON(to: &writer, includeSamples: true)
         return try JSONValue(parsing: writer.bytes)
     }
 
-    func delete(_ request: ControlRequest) throws -> DeleteReply {
-        let id = try validFlightID(request)
+    func delete(_ id: String) throws -> DeleteReply {
+        let id = id.uppercased()
         guard try store.delete(id: id) else { throw ControlError("no flight \(id) in the logbook; nothing deleted") }
         logger.info("app.flight-deleted", ["id": id])
         do { try reminders.reschedule(reason: "deleted") } catch {
             logger.error("reminders.reschedule-failed", ["reason": "deleted", "error": "\(error)"])
         }
         return DeleteReply(deleted: id)
-    }
-
-    private func validFlightID(_ request: ControlRequest) throws(ControlError) -> String {
-        request[ControlCommands.Flight.id].uppercased()
     }
 
     /// A UI client attaches, like the home screen appearing: the fallback queue is drained now (in

@@ -19,8 +19,8 @@ extension RunWayPhoneApp {
 
     /// `preflight`: the APPLE WATCH row and HEART RATE MODE by `rule`, what they were decided from, and
     /// the versions.
-    func preflight(_ request: ControlRequest) -> PreflightReply {
-        let rule: PreflightCheck.Rule = request[ControlCommands.Preflight.legacy] ? .legacy : .current
+    func preflight(legacy: Bool) -> PreflightReply {
+        let rule: PreflightCheck.Rule = legacy ? .legacy : .current
         let snapshot = watchSnapshot
         let result = PreflightCheck.evaluate(snapshot, rule: rule)
         return PreflightReply(

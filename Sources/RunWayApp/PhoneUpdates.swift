@@ -57,52 +57,47 @@ extension RunWayPhoneApp {
 
     /// `appstore-*`, `update-*` and the hidden `test-run-state`; false if `request` is none of them.
     func registerUpdateCommands(on router: ControlRouter) {
-        router.on(ControlCommands.appstoreSet) { [unowned self] request, connection in
-            typealias StoreAnswer = ControlCommands.AppstoreSet
-            let delay = request[ControlCommands.Appstore.delayMs]
+        router.on(ControlCommands.AppstoreSet.self) { [unowned self] args in
             let body: String
-            if let raw = request[StoreAnswer.body] {
+            if let raw = args.body {
                 body = raw
             } else {
-                guard let version = request[StoreAnswer.version] else { throw ControlError.invalid("appstore-set needs a version or a body") }
+                guard let version = args.version else { throw ControlError.invalid("appstore-set needs a version or a body") }
                 if let problem = AppVersion.problem(version) { throw ControlError.invalid(problem) }
-                body = AppStoreEndpoint.answer(version: version, url: request[StoreAnswer.url] ?? AppStoreEndpoint.defaultStoreURL)
+                body = AppStoreEndpoint.answer(version: version, url: args.url ?? AppStoreEndpoint.defaultStoreURL)
             }
-            try updates.endpoint.set(body: body, delayMilliseconds: delay)
-            connection.reply(updates.endpoint.reply)
+            try updates.endpoint.set(body: body, delayMilliseconds: args.delayMs)
+            return updates.endpoint.reply
         }
-        router.on(ControlCommands.appstoreFail) { [unowned self] request, connection in
-            try updates.endpoint.set(body: nil, delayMilliseconds: request[ControlCommands.Appstore.delayMs])
-            connection.reply(updates.endpoint.reply)
+        router.on(ControlCommands.AppstoreFail.self) { [unowned self] args in
+            try updates.endpoint.set(body: nil, delayMilliseconds: args.delayMs)
+            return updates.endpoint.reply
         }
-        router.on(ControlCommands.appstoreShow) { [unowned self] request, connection in
-            connection.reply(updates.endpoint.reply)
+        router.on(ControlCommands.AppstoreShow.self) { [unowned self] _ in updates.endpoint.reply }
+        router.on(ControlCommands.UpdateCheck.self) { [unowned self] _, later in
+            checkForUpdate { report in later.reply(report.reply) }
         }
-        router.on(ControlCommands.updateCheck) { [unowned self] request, connection in
-            checkForUpdate { report in connection.reply(report.reply) }
+        router.on(ControlCommands.UpdateStatus.self) { [unowned self] _ in
+            UpdateStatusReply(
+                installed: session.appVersion, lastCheckedAt: updates.service.lastCheckedAt.map { Timestamp.iso8601($0) },
+                alert: updates.alert(language.effective), checking: updates.service.isChecking, running: updates.isRunning)
         }
-        router.on(ControlCommands.updateStatus) { [unowned self] request, connection in
-            connection.reply(
-                UpdateStatusReply(
-                    installed: session.appVersion, lastCheckedAt: updates.service.lastCheckedAt.map { Timestamp.iso8601($0) },
-                    alert: updates.alert(language.effective), checking: updates.service.isChecking, running: updates.isRunning))
-        }
-        router.on(ControlCommands.updateRespond) { [unowned self] request, connection in
-            let answer = request[ControlCommands.UpdateRespond.answer]  // update or later: there is no "skip this version"
+        router.on(ControlCommands.UpdateRespond.self) { [unowned self] args in
+            let answer = args.answer  // update or later: there is no "skip this version"
             guard let alert = updates.alert else { throw ControlError("no update alert is showing; nothing to respond to") }
             updates.alert = nil
             if answer == "update" {
                 logger.info("update.open-store", ["url": alert.storeURL])
-                connection.reply(UpdateRespondReply(response: answer, opened: alert.storeURL))
+                return UpdateRespondReply(response: answer, opened: alert.storeURL)
             } else {
                 logger.info("update.later", ["version": alert.version])
-                connection.reply(UpdateRespondReply(response: answer))
+                return UpdateRespondReply(response: answer)
             }
         }
-        router.on(ControlCommands.testRunState) { [unowned self] request, connection in
-            updates.isRunning = request[ControlCommands.TestRunState.running]
+        router.on(ControlCommands.TestRunState.self) { [unowned self] args in
+            updates.isRunning = args.running
             logger.notice("test.run-state", ["running": updates.isRunning])
-            connection.reply(TestRunStateReply(running: updates.isRunning))
+            return TestRunStateReply(running: updates.isRunning)
         }
     }
 }

@@ -58,21 +58,12 @@ final class RunCommands {
     }
 
     func register(on router: ControlRouter) {
-        router.on(ControlCommands.runStart) { [unowned self] request, connection in
-            connection.reply(try start(request, origin: .local, id: nil))
-        }
-        router.on(ControlCommands.runSample) { [unowned self] request, connection in
-            connection.reply(try sample(request))
-        }
-        router.on(ControlCommands.runStatus) { [unowned self] request, connection in
-            connection.reply(status())
-        }
-        router.on(ControlCommands.runStop) { [unowned self] request, connection in
-            connection.reply(try stop())
-        }
-        router.on(ControlCommands.runReplay) { [unowned self] request, connection in
-            connection.reply(try replay(request))
-        }
+        // A request's target is read by `target(_:)`, for run-start, run-replay and the watch's workout start.
+        router.on(ControlCommands.RunStart.self) { [unowned self] args in try start(args.request, origin: .local, id: nil) }
+        router.on(ControlCommands.RunSample.self) { [unowned self] args in try sample(args.samples) }
+        router.on(ControlCommands.RunStatus.self) { [unowned self] _ in status() }
+        router.on(ControlCommands.RunStop.self) { [unowned self] _ in try stop() }
+        router.on(ControlCommands.RunReplay.self) { [unowned self] args in try replay(args) }
     }
 
     // MARK: - Commands
@@ -100,9 +91,9 @@ final class RunCommands {
     }
 
     /// Feeds samples: all taken and committed, or none (exit 2, the run unchanged).
-    func sample(_ request: ControlRequest) throws -> RunStatusReply {
+    func sample(_ samples: JSONValue) throws -> RunStatusReply {
         guard run != nil else { throw ControlError("no run in progress (runway watch run start)") }
-        let batch = try Self.samples(request)
+        let batch = try Self.samples(samples)
         let trace = try take(batch)
         var reply = status()
         reply.trace = zip(trace, batch).map(Self.decision)
@@ -186,10 +177,11 @@ final class RunCommands {
     }
 
     /// A generated run (stops included) fed as one batch, then stopped: the start, the trace and the stop.
-    func replay(_ request: ControlRequest) throws -> RunStopReply {
+    func replay(_ args: ControlArguments<ControlCommands.RunReplay>) throws -> RunStopReply {
+        let request = args.request
         _ = try Self.target(request)
-        if let seed = request[ControlCommands.RunReplay.seed] { generator = FlightGenerator(seed: UInt64(seed)) }
-        let distance = request[ControlCommands.RunReplay.distanceKm]
+        if let seed = args.seed { generator = FlightGenerator(seed: UInt64(seed)) }
+        let distance = args.distanceKm
         var samples: [FlightSample] = []
         for sample in generator.flight(distanceKm: distance, endingAt: now()).samples where sample.time > (samples.last?.time ?? 0) {
             samples.append(sample)
@@ -229,9 +221,9 @@ final class RunCommands {
     }
 
     /// `samples`: `[[t, distanceM, paceSecPerKm, hr], …]` (`LiveRun.batch`).
-    static func samples(_ request: ControlRequest) throws -> [FlightSample] {
+    static func samples(_ samples: JSONValue) throws -> [FlightSample] {
         do {
-            return try LiveRun.batch(request[ControlCommands.RunSample.samples].arrayValue ?? [])
+            return try LiveRun.batch(samples.arrayValue ?? [])
         } catch {
             throw ControlError.invalid(error.description)
         }

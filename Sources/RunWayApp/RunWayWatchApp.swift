@@ -83,8 +83,8 @@ package final class RunWayWatchApp {
     func registerCommands(on router: ControlRouter) {
         runs.register(on: router)
         files.register(on: router)
-        router.on(ControlCommands.workoutFault) { [unowned self] request, connection in try workoutFaultCommand(request, connection) }
-        router.on(ControlCommands.record) { [unowned self] request, connection in connection.reply(try record(request)) }
+        router.on(ControlCommands.WorkoutFault.self) { [unowned self] args in try workoutFaultCommand(args.mode) }
+        router.on(ControlCommands.Record.self) { [unowned self] args in try record(args) }
         router.on(ControlCommands.Received.self) { [unowned self] args in
             ReceivedReply(try app.receivedUserInfo(limit: args.limit).map(\.userInfo.jsonObject))
         }
@@ -104,14 +104,13 @@ package final class RunWayWatchApp {
     }
 
     /// `count` finished runs, queued for the phone in one durable write.
-    func record(_ request: ControlRequest) throws -> RecordReply {
+    func record(_ args: ControlArguments<ControlCommands.Record>) throws -> RecordReply {
         guard session.isLocalAppInstalled else {
             throw ControlError("the RunWay watch app is not installed on this watch, so it cannot record runs (runway watch app install)")
         }
-        typealias Record = ControlCommands.Record
-        let count = request[Record.count]
-        let distance = request[Record.distanceKm]
-        if let seed = request[Record.seed] {
+        let count = args.count
+        let distance = args.distanceKm
+        if let seed = args.seed {
             generator = FlightGenerator(seed: UInt64(seed))
         }
         // One durable write for the whole series (one fsync), generated a slice at a time so that a
@@ -119,11 +118,11 @@ package final class RunWayWatchApp {
         // time, `runway clock`). Part of a longer series the CLI records in chunks: where this chunk
         // sits, and the series' end. The series' bounds depend on count: checked here, in the
         // catalogue's words.
-        let total = request[Record.seriesTotal] ?? count
+        let total = args.seriesTotal ?? count
         guard total >= count else { throw ControlError.invalid("seriesTotal must be a whole number from \(count) to 1000000") }
-        let start = request[Record.seriesStart] ?? 0
+        let start = args.seriesStart ?? 0
         guard start <= total - count else { throw ControlError.invalid("seriesStart must be a whole number from 0 to \(total - count)") }
-        let now = request[Record.endingAt] ?? context.deviceNow()
+        let now = args.endingAt ?? context.deviceNow()
         let recording = try recorder.record(
             count: count, distanceKm: distance, now: now, seriesStart: start, seriesTotal: total,
             using: &generator)

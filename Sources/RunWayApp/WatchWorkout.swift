@@ -114,7 +114,7 @@ extension RunWayWatchApp {
                 try session.bringToForeground()
                 // The phone's target, checked as a `run-start` request would be.
                 typealias Target = ControlCommands.RunStart
-                var request = ControlRequest(ControlCommands.runStart)
+                var request = ControlCommands.RunStart.request()
                 request[Target.mode] = event["mode"]?.stringValue ?? "pace"
                 request[Target.targetPace] = event["targetPace"]?.doubleValue
                 request[Target.zoneLow] = event["zoneLow"]?.doubleValue
@@ -155,13 +155,13 @@ extension RunWayWatchApp {
     }
 
     /// `workout-fault {mode: none|refuse|ignore}` (hidden: `runway watch fault workout-start`).
-    func workoutFaultCommand(_ request: ControlRequest, _ connection: ControlConnection) throws {
+    func workoutFaultCommand(_ name: String) throws -> WorkoutFaultReply {
         // The catalogue allows only the three.
-        guard let mode = WorkoutStartFault(rawValue: request[ControlCommands.WorkoutFault.mode]) else {
+        guard let mode = WorkoutStartFault(rawValue: name) else {
             throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
         }
         workoutStartFault = mode
         logger.warning("fault.workout-start", ["mode": mode.rawValue])
-        connection.reply(WorkoutFaultReply(workoutStart: mode.rawValue))
+        return WorkoutFaultReply(workoutStart: mode.rawValue)
     }
 }

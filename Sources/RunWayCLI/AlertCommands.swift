@@ -85,13 +85,13 @@ enum GroupToggles {
     static func apply(_ parsed: ParsedArguments, client: DeviceClient, view: GroupExpansion.View, toggle: String?, newest: String?) throws -> [String: Bool] {
         let name = view.rawValue
         if parsed.has("reset-groups") {
-            _ = try client.send(ControlCommands.groupsReset.request { $0[ControlCommands.Groups.view] = name }, as: GroupsResetReply.self)
+            _ = try client.send(ControlCommands.GroupsReset.request { $0[ControlCommands.Groups.view] = name }, as: GroupsResetReply.self)
         }
-        var remembered = try client.send(ControlCommands.groups.request { $0[ControlCommands.Groups.view] = name }, as: GroupsReply.self).remembered
+        var remembered = try client.send(ControlCommands.Groups.request { $0[ControlCommands.Groups.view] = name }, as: GroupsReply.self).remembered
         if let toggle {
             let now = GroupExpansion.isExpanded(toggle, isNewest: toggle == newest, remembered: remembered)
             _ = try client.send(
-                ControlCommands.groupSet.request {
+                ControlCommands.GroupSet.request {
                     $0[ControlCommands.Groups.view] = name
                     $0[ControlCommands.GroupSet.key] = toggle
                     $0[ControlCommands.GroupSet.expanded] = !now

@@ -28,7 +28,7 @@ enum BeforeRunCommands {
         positionals: 0,
         run: { parsed in
             let result = try call(
-                parsed, ControlCommands.preflight.request { $0[ControlCommands.Preflight.legacy] = parsed.has("legacy") }, as: PreflightReply.self)
+                parsed, ControlCommands.Preflight.request { $0[ControlCommands.Preflight.legacy] = parsed.has("legacy") }, as: PreflightReply.self)
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             var lines = [
                 "PRE-FLIGHT CHECK",
@@ -62,7 +62,7 @@ enum BeforeRunCommands {
         positionals: 0,
         run: { parsed in
             typealias StoreAnswer = ControlCommands.AppstoreSet
-            var request = ControlRequest(ControlCommands.appstoreSet)
+            var request = ControlCommands.AppstoreSet.request()
             switch (parsed.value("version"), parsed.value("json-file")) {
             case let (version?, nil):
                 if let problem = AppVersion.problem(version) { throw ControlError.invalid("--version: \(problem)") }
@@ -94,7 +94,7 @@ enum BeforeRunCommands {
             guard parsed.positionals == ["network"] else {
                 throw ControlError.invalid("say how the lookup fails: network (not \(OneLine.quote(parsed.positionals.first ?? "")))")
             }
-            var request = ControlRequest(ControlCommands.appstoreFail)
+            var request = ControlCommands.AppstoreFail.request()
             if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
             let result = try call(parsed, request, as: AppStoreReply.self)
             Output.out(parsed.has("json") ? result.json.text : "the App Store lookup now fails (network)")
@@ -108,7 +108,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlRequest(ControlCommands.appstoreShow), as: AppStoreReply.self)
+            let result = try call(parsed, ControlCommands.AppstoreShow.request(), as: AppStoreReply.self)
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(
                 """
@@ -133,7 +133,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlRequest(ControlCommands.updateCheck), as: UpdateCheckReply.self)
+            let result = try call(parsed, ControlCommands.UpdateCheck.request(), as: UpdateCheckReply.self)
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             var line = result.outcome
             line += " (installed \(result.installed)"
@@ -150,7 +150,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlRequest(ControlCommands.updateStatus), as: UpdateStatusReply.self)
+            let result = try call(parsed, ControlCommands.UpdateStatus.request(), as: UpdateStatusReply.self)
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(
                 """
@@ -177,7 +177,7 @@ enum BeforeRunCommands {
                 throw ControlError.invalid("respond with update or later, not \(OneLine.quote(answer))")
             }
             let result = try call(
-                parsed, ControlCommands.updateRespond.request { $0[ControlCommands.UpdateRespond.answer] = answer }, as: UpdateRespondReply.self)
+                parsed, ControlCommands.UpdateRespond.request { $0[ControlCommands.UpdateRespond.answer] = answer }, as: UpdateRespondReply.self)
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(result.opened ?? "later")
             return 0

@@ -26,7 +26,7 @@ enum LinkConditionCommands {
         ],
         positionals: 0,
         run: { parsed in
-            var request = ControlRequest(ControlCommands.linkSet)
+            var request = ControlCommands.LinkSet.request()
             var named = false
             if let value = try whole(parsed, "latency", LinkConditions.latencyRange) { request[ControlCommands.LinkSet.latency] = value; named = true }
             if let value = try whole(parsed, "jitter", LinkConditions.jitterRange) { request[ControlCommands.LinkSet.jitter] = value; named = true }
@@ -63,7 +63,7 @@ enum LinkConditionCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            try reply(parsed, CLI.client(parsed, .watch).send(ControlRequest(ControlCommands.linkShow), as: LinkConditionsReply.self))
+            try reply(parsed, CLI.client(parsed, .watch).send(ControlCommands.LinkShow.request(), as: LinkConditionsReply.self))
         })
 
     static let schedule = CLI.Command(
@@ -82,9 +82,9 @@ enum LinkConditionCommands {
             do { bytes = try Filesystem.readFile(path) } catch { throw ControlError.invalid("link schedule: cannot read \(OneLine.quote(path)): \(error)") }
             let schedule = try LinkSchedule.parse(file: bytes)
             let seed = try whole(parsed, "seed", 0...Int.max) ?? schedule.seed.map { Int($0) }
-            let request = ControlCommands.linkSchedule.request {
-                $0[ControlCommands.LinkScheduleArguments.steps] = schedule.stepsJSON
-                if let seed { $0[ControlCommands.LinkScheduleArguments.seed] = seed }
+            let request = ControlCommands.LinkSchedule.request {
+                $0[ControlCommands.LinkSchedule.steps] = schedule.stepsJSON
+                if let seed { $0[ControlCommands.LinkSchedule.seed] = seed }
             }
             return try reply(parsed, CLI.client(parsed, .watch).send(request, as: LinkConditionsReply.self))
         })

@@ -120,7 +120,7 @@ enum PhoneCommands {
                     return 1
                 }
             }
-            _ = try client.send(ControlCommands.delete.request { $0[ControlCommands.Flight.id] = id }, as: DeleteReply.self)
+            _ = try client.send(ControlCommands.Delete.request { $0[ControlCommands.Flight.id] = id }, as: DeleteReply.self)
             Output.out("deleted \(id.uppercased())")
             return 0
         })
@@ -154,7 +154,7 @@ enum PhoneCommands {
             let flights = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.logbook)).arrayValue ?? []
             var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
             let remembered = try CLI.client(parsed, .phone).send(
-                ControlCommands.groups.request { $0[ControlCommands.Groups.view] = "logbook" }, as: GroupsReply.self
+                ControlCommands.Groups.request { $0[ControlCommands.Groups.view] = "logbook" }, as: GroupsReply.self
             ).remembered
             let logbook = LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered)
             let drained = Int(attached.drained)
@@ -164,7 +164,7 @@ enum PhoneCommands {
                     client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
                     calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
                     status: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self),
-                    preflight: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.preflight), as: PreflightReply.self)
+                    preflight: try CLI.client(parsed, .phone).send(ControlCommands.Preflight.request(), as: PreflightReply.self)
                 ).run()
             }
             Output.out(logbook)

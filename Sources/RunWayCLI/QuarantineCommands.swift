@@ -39,7 +39,7 @@ enum QuarantineCLI {
                     "Removes one quarantined transfer (its quarantine id, from `runway \(name) quarantine`), or all of them. Exit 1 if there is no such id.",
                 specs: [CLI.homeSpec, .flag("all", "remove every quarantined transfer"), CLI.jsonSpec], positionals: 1,
                 run: { parsed in
-                    var request = ControlRequest(ControlCommands.quarantineRemove)
+                    var request = ControlCommands.QuarantineRemove.request()
                     if parsed.has("all") {
                         guard parsed.positionals.isEmpty else { throw UsageError("give an ID or --all, not both") }
                         request[ControlCommands.QuarantineRemove.all] = true

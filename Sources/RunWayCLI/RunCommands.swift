@@ -30,7 +30,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, modeSpec, paceSpec, zoneSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, try target(parsed, ControlRequest(ControlCommands.runStart)), as: RunStatusReply.self)
+                    let result = try call(parsed, device, try target(parsed, ControlCommands.RunStart.request()), as: RunStatusReply.self)
                     var text = "started \(result.runId ?? "") (\(result.mode ?? "") \(result.target ?? ""))"
                     if let mirroring = result.mirroring {
                         text += "; mirroring \(mirroring.state) (assumed started: \(mirroring.assumedStarted ? "yes" : "no"))"
@@ -58,7 +58,7 @@ enum RunCLI {
                 run: { parsed in
                     let samples = try samples(parsed)
                     let result = try call(
-                        parsed, device, ControlCommands.runSample.request { $0[ControlCommands.RunSample.samples] = samples }, as: RunStatusReply.self)
+                        parsed, device, ControlCommands.RunSample.request { $0[ControlCommands.RunSample.samples] = samples }, as: RunStatusReply.self)
                     if parsed.has("json") {
                         Output.out(result.json.text)
                     } else {
@@ -75,7 +75,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStatus), as: RunStatusReply.self).json
+                    let result = try call(parsed, device, ControlCommands.RunStatus.request(), as: RunStatusReply.self).json
                     Output.out(parsed.has("json") ? result.text : StatusText.render(result))
                     return 0
                 }),
@@ -97,7 +97,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlRequest(ControlCommands.runStop), as: RunStopReply.self)
+                    let result = try call(parsed, device, ControlCommands.RunStop.request(), as: RunStopReply.self)
                     if parsed.has("json") {
                         Output.out(result.json.text)
                     } else if device == .phone, result.saved == "saved" {
@@ -125,7 +125,7 @@ enum RunCLI {
                 ],
                 positionals: 0,
                 run: { parsed in
-                    var request = try target(parsed, ControlRequest(ControlCommands.runReplay))
+                    var request = try target(parsed, ControlCommands.RunReplay.request())
                     request[ControlCommands.RunReplay.seed] = try parsed.integer("seed", range: 0...Int.max)
                     request[ControlCommands.RunReplay.distanceKm] = try parsed.number("distance", range: 0.2...100)
                     let result = try call(parsed, device, request, as: RunStopReply.self)
@@ -150,7 +150,7 @@ enum RunCLI {
             guard let mode = parsed.positionals.first, ["refuse", "ignore", "none"].contains(mode) else {
                 throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
             }
-            _ = try call(parsed, .watch, ControlCommands.workoutFault.request { $0[ControlCommands.WorkoutFault.mode] = mode }, as: WorkoutFaultReply.self)
+            _ = try call(parsed, .watch, ControlCommands.WorkoutFault.request { $0[ControlCommands.WorkoutFault.mode] = mode }, as: WorkoutFaultReply.self)
             Output.out("workout-start fault: \(mode)")
             return 0
         })

@@ -89,7 +89,7 @@ final class ScenarioRunner {
             let n = count.pick(&random)
             fields["count"] = .integer(Int64(n))
             let reply = try DeviceClient(home: pair.watch).send(
-                ControlCommands.record.request {
+                ControlCommands.Record.request {
                     $0[ControlCommands.Record.count] = n
                     $0[ControlCommands.Record.seed] = Int(random.next() >> 1)
                     $0[ControlCommands.Record.distanceKm] = distance
@@ -103,7 +103,7 @@ final class ScenarioRunner {
             for index in 1...n {
                 let id = "\(from.rawValue)-\(number)-\(index)"
                 _ = try client.send(
-                    ControlCommands.transferUserInfo.request { $0[ControlCommands.Payload.payload] = .object(["scenarioTransfer": .string(id)]) })
+                    ControlCommands.TransferUserInfo.request { $0[ControlCommands.TransferUserInfo.payload] = .object(["scenarioTransfer": .string(id)]) })
                 sent[from, default: []].append(id)
                 if index % 100 == 0 { try checkSignals() }
             }

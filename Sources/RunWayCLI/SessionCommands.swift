@@ -23,7 +23,7 @@ enum SessionCLI {
                 run: { parsed in
                     let payload = try readJSONObject(parsed)
                     let reply = try call(
-                        parsed, device, ControlCommands.transferUserInfo.request { $0[ControlCommands.Payload.payload] = payload },
+                        parsed, device, ControlCommands.TransferUserInfo.request { $0[ControlCommands.TransferUserInfo.payload] = payload },
                         as: TransferUserInfoReply.self)
                     Output.out(parsed.has("json") ? reply.json.text : String(reply.transferId))
                     return 0
@@ -42,7 +42,7 @@ enum SessionCLI {
                 specs: [CLI.homeSpec, .option("metadata", "JSON", "a JSON object sent with the file (typed JSON)"), CLI.jsonSpec], positionals: 1,
                 run: { parsed in
                     guard let path = parsed.positionals.first, !path.isEmpty else { throw UsageError("a file PATH is required") }
-                    var request = ControlRequest(ControlCommands.transferFile)
+                    var request = ControlCommands.TransferFile.request()
                     request[ControlCommands.TransferFile.path] = Filesystem.absolutePath(path)
                     if let text = parsed.value("metadata") {
                         let json: JSONValue
@@ -101,7 +101,7 @@ enum SessionCLI {
                 run: { parsed in
                     let payload = try readJSONObject(parsed)
                     let reply = try call(
-                        parsed, device, ControlCommands.contextSet.request { $0[ControlCommands.Payload.payload] = payload }, as: ContextSetReply.self)
+                        parsed, device, ControlCommands.ContextSet.request { $0[ControlCommands.ContextSet.payload] = payload }, as: ContextSetReply.self)
                     Output.out(parsed.has("json") ? reply.json.text : "context version \(reply.version)")
                     return 0
                 }),
@@ -129,7 +129,7 @@ enum SessionCLI {
                 run: { parsed in
                     if parsed.value("data-file") != nil { return try sendData(parsed, device) }
                     if parsed.value("out") != nil { throw UsageError("--out is for a data message's reply: give --data-file F") }
-                    var request = ControlRequest(ControlCommands.message)
+                    var request = ControlCommands.Message.request()
                     request[ControlCommands.Payload.payload] = try readJSONObject(parsed)
                     request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
                     if parsed.has("no-reply") { request[ControlCommands.Message.replyExpected] = false }
@@ -177,7 +177,7 @@ enum SessionCLI {
                         throw UsageError("a transfer ID (a positive number) is required")
                     }
                     let reply = try call(
-                        parsed, device, ControlCommands.cancel.request { $0[ControlCommands.Cancel.transferId] = id }, as: CancelReply.self)
+                        parsed, device, ControlCommands.Cancel.request { $0[ControlCommands.Cancel.transferId] = id }, as: CancelReply.self)
                     if reply.alreadyCancelled {
                         Output.out("transfer \(id) was already cancelled")
                         return 0
@@ -201,7 +201,7 @@ enum SessionCLI {
         run: { parsed in
             let payload = try readJSONObject(parsed)
             let reply = try call(
-                parsed, .phone, ControlCommands.transferComplication.request { $0[ControlCommands.Payload.payload] = payload },
+                parsed, .phone, ControlCommands.TransferComplication.request { $0[ControlCommands.TransferComplication.payload] = payload },
                 as: TransferComplicationReply.self)
             if parsed.has("json") {
                 Output.out(reply.json.text)
@@ -274,7 +274,7 @@ enum SessionCLI {
         if parsed.value("json-file") != nil { throw UsageError("give either --json-file (a message) or --data-file (a data message), not both") }
         let path = try parsed.required("data-file")
         let data = try readDataFile(path, limit: messageDataLimit)
-        var request = ControlRequest(ControlCommands.messageData)
+        var request = ControlCommands.MessageData.request()
         request[ControlCommands.MessageData.data] = Base64.encode(data)
         request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
         if parsed.has("no-reply") { request[ControlCommands.Message.replyExpected] = false }

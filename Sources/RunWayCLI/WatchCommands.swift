@@ -38,7 +38,7 @@ enum WatchCommands {
             while recorded < count {
                 let chunk = min(recordChunk, count - recorded)
                 typealias Record = ControlCommands.Record
-                var request = ControlRequest(ControlCommands.record)
+                var request = ControlCommands.Record.request()
                 request[Record.count] = chunk
                 request[Record.distanceKm] = distance
                 if recorded == 0 { request[Record.seed] = seed }
@@ -185,7 +185,7 @@ extension LinkCommands {
                 throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not \(OneLine.quote(codeText))")
             }
             let reply = try CLI.client(parsed, .watch).send(
-                ControlCommands.failNext.request {
+                ControlCommands.FailNext.request {
                     $0[ControlCommands.FailNext.count] = count
                     $0[ControlCommands.FailNext.code] = code
                 }, as: FailNextReply.self)

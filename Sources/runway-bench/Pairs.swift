@@ -49,7 +49,7 @@ struct ManyPairs {
         for (pair, watch) in zip(pairs, watches) {
             try setLink(watch, up: false)
             let reply = try watch.send(
-                ControlCommands.record.request { $0[ControlCommands.Record.count] = runsPerPair }, as: RecordReply.self)
+                ControlCommands.Record.request { $0[ControlCommands.Record.count] = runsPerPair }, as: RecordReply.self)
             pair.noteRecorded(reply.ids)
         }
         progress("pairs: every link up, draining")

@@ -28,7 +28,7 @@ struct Scenarios {
         var left = count
         while left > 0 {
             let slice = min(left, 20_000)
-            pair.noteRecorded(try watch.send(ControlCommands.record.request { $0[ControlCommands.Record.count] = slice }, as: RecordReply.self).ids)
+            pair.noteRecorded(try watch.send(ControlCommands.Record.request { $0[ControlCommands.Record.count] = slice }, as: RecordReply.self).ids)
             left -= slice
         }
     }
@@ -164,7 +164,7 @@ struct Scenarios {
         }
 
         func measure() throws -> Double {
-            let ids = try watch.send(ControlRequest(ControlCommands.record), as: RecordReply.self).ids
+            let ids = try watch.send(ControlCommands.Record.request(), as: RecordReply.self).ids
             let returned = now()
             pair.noteRecorded(ids)
             guard let id = ids.first else { throw HarnessError("record returned no id") }

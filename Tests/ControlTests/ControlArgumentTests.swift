@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func theClientBuildsRequestsThroughTheSameKeys() throws {
-        var request = ControlRequest(ControlCommands.record)
+        var request = ControlCommands.Record.request()
         request[Record.count] = 3
         request[Record.seed] = nil
         request[Record.distanceKm] = 5.5

@@ -39,12 +39,12 @@ import Testing
 
     /// Each spec declares its failures; a sample of them, as the handlers give them.
     @Test func theCommandsDeclareTheirFailures() {
-        #expect(ControlCommands.transferUserInfo.errors.map(\.code).contains(.payloadTooLarge))
-        #expect(ControlCommands.transferUserInfo.errors.map(\.code).contains(.payloadUnsupportedTypes))
-        #expect(ControlCommands.message.errors.map(\.code).contains(.messageReplyTimedOut))
-        #expect(ControlCommands.message.errors.map(\.code).contains(.notReachable))
-        #expect(ControlCommands.cancel.errors.contains { $0.exitStatus == 1 && $0.code == nil })
-        #expect(ControlCommands.runStop.allErrors.first?.exitStatus == 2)  // takes no arguments: any is refused
+        #expect(ControlCommands.TransferUserInfo.spec.errors.map(\.code).contains(.payloadTooLarge))
+        #expect(ControlCommands.TransferUserInfo.spec.errors.map(\.code).contains(.payloadUnsupportedTypes))
+        #expect(ControlCommands.Message.spec.errors.map(\.code).contains(.messageReplyTimedOut))
+        #expect(ControlCommands.Message.spec.errors.map(\.code).contains(.notReachable))
+        #expect(ControlCommands.Cancel.spec.errors.contains { $0.exitStatus == 1 && $0.code == nil })
+        #expect(ControlCommands.RunStop.spec.allErrors.first?.exitStatus == 2)  // takes no arguments: any is refused
         #expect(ControlCommands.Received.spec.allErrors.contains { $0.code == .sessionNotActivated })
         #expect(!ControlCommands.status.allErrors.contains { $0.code == .sessionNotActivated })
     }

@@ -21,7 +21,7 @@ import Testing
     @Test func aSecondRegistrationIsAProgrammingErrorAndReplaceSaysItsIntent() {
         let router = ControlRouter(server: .phone)
         #expect(router.registrationProblem(ControlCommands.logbook, replacing: true) == "logbook is not registered on the phone: nothing to replace")
-        #expect(router.registrationProblem(ControlCommands.record, replacing: false) == "record is not a phone command in ControlCommands")
+        #expect(router.registrationProblem(ControlCommands.Record.spec, replacing: false) == "record is not a phone command in ControlCommands")
         router.on(ControlCommands.logbook) { _, _ in }
         #expect(
             router.registrationProblem(ControlCommands.logbook, replacing: false)

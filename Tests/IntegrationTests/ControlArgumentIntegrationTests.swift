@@ -114,12 +114,13 @@ import Testing
         try withPair(tag: "args-errors") { pair in
             try pair.startWatch()
             let home = DeviceHome(path: pair.watchHome, role: .watch)
-            var cancel = ControlRequest(ControlCommands.cancel)
+            var cancel = ControlCommands.Cancel.request()
             cancel[ControlCommands.Cancel.transferId] = 999
-            var null = ControlRequest(ControlCommands.transferUserInfo)
+            var null = ControlCommands.TransferUserInfo.request()
             null[ControlCommands.Payload.payload] = .object(["a": .null])
             for (request, spec) in [
-                (cancel, ControlCommands.cancel), (null, ControlCommands.transferUserInfo), (ControlRequest(ControlCommands.runStop), ControlCommands.runStop),
+                (cancel, ControlCommands.Cancel.spec), (null, ControlCommands.TransferUserInfo.spec),
+                (ControlCommands.RunStop.request(), ControlCommands.RunStop.spec),
             ] {
                 do throws(ControlError) {
                     _ = try ControlClient(home: home).call(request)
@@ -138,7 +139,7 @@ import Testing
         try withPair(tag: "args-client") { pair in
             try pair.startWatch()
             let home = DeviceHome(path: pair.watchHome, role: .watch)
-            let bad = ControlCommands.record.request { $0[ControlCommands.Record.count] = 0 }
+            let bad = ControlCommands.Record.request { $0[ControlCommands.Record.count] = 0 }
             var fromDaemon: ControlError?
             do throws(ControlError) { _ = try ControlClient(home: home).call(bad) } catch { fromDaemon = error }
             #expect(fromDaemon?.message == "count must be a whole number from 1 to 1000000" && fromDaemon?.exitStatus == 2)
