@@ -66,3 +66,68 @@ package enum HealthRequest {
         package init(session: HealthSessionItem?) { self.session = session }
     }
 }
+
+// MARK: - Its replies and records
+
+/// One workout in a device's Health store (HealthKit's `HKWorkout` as the OS keeps it): `health`'s
+/// listing, and what the app's `HKHealthStore` hands its OS to save (`os-health-save`).
+package struct HealthWorkoutItem: ControlRecord {
+    /// The workout's `uuid`, upper case: the store keeps each once.
+    package var uuid: String
+    /// `HKWorkoutActivityType`'s name: `running`, `walking`, `cycling`, `other`.
+    package var activityType: String
+    /// Seconds since 1970.
+    package var startDate: Double
+    package var endDate: Double
+    package var duration: Double
+    /// String values only (HealthKit's metadata keys, e.g. `HKExternalUUID`).
+    package var metadata: [String: String]
+    /// When the OS stored it, on the device clock (the listing only).
+    package var savedAt: Double?
+
+    package init(
+        uuid: String, activityType: String, startDate: Double, endDate: Double, duration: Double, metadata: [String: String], savedAt: Double? = nil
+    ) {
+        self.uuid = uuid
+        self.activityType = activityType
+        self.startDate = startDate
+        self.endDate = endDate
+        self.duration = duration
+        self.metadata = metadata
+        self.savedAt = savedAt
+    }
+}
+
+/// `health`: the device's Health store, oldest saved first.
+package struct HealthReply: ControlReply {
+    package var workouts: [HealthWorkoutItem]
+    package init(workouts: [HealthWorkoutItem]) { self.workouts = workouts }
+}
+
+/// `os-health-save`: whether the workout was stored now (`false`: a workout with its uuid already was).
+package struct HealthSaveReply: ControlReply {
+    package var inserted: Bool
+    package init(inserted: Bool) { self.inserted = inserted }
+}
+
+/// The workout session running on a device, as its OS keeps it for `recoverActiveWorkoutSession`
+/// (`os-health-session`'s reply, `os-health-session-set`'s argument).
+package struct HealthSessionItem: ControlRecord {
+    /// `HKWorkoutActivityType`'s name.
+    package var activityType: String
+    /// `HKWorkoutSessionLocationType`'s raw value.
+    package var locationType: Int64
+    /// Seconds since 1970.
+    package var startDate: Double
+    package init(activityType: String, locationType: Int64, startDate: Double) {
+        self.activityType = activityType
+        self.locationType = locationType
+        self.startDate = startDate
+    }
+}
+
+/// `os-health-session`: the running session, or none.
+package struct HealthSessionReply: ControlReply {
+    @NullIfNil public var session: HealthSessionItem?
+    package init(session: HealthSessionItem?) { self.session = session }
+}
