@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "WatchConnectivity",
             dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "AppHost", "Combine", "KeyValueObserving"]),
-        .target(name: "UserNotifications", dependencies: ["OSServices", "AppHost", "Combine", "KeyValueObserving"]),
+        .target(name: "UserNotifications", dependencies: ["Control", "OSServices", "AppHost", "Combine", "KeyValueObserving"]),
         // A sliver of UIKit: UIApplication's state (background launch or on screen) and its notifications.
         .target(name: "UIKit", dependencies: ["AppHost", "Combine", "KeyValueObserving"]),
         // WatchKit's app lifecycle and background tasks, as watch-os runs them; ClockKit's and WidgetKit's

@@ -122,7 +122,7 @@ final class OSClient: OSChannel {
     func call<Request: OSRequest>(_ request: Request) throws -> Request.Reply {
         guard case .object(let arguments) = try JSONValueEncoder().encode(request) else { preconditionFailure("\(Request.self) is not an object") }
         do {
-            return try send(ControlRequest(command: Request.command.name, arguments: arguments), as: Request.Reply.self)
+            return try send(ControlRequest(command: Request.spec.name, arguments: arguments), as: Request.Reply.self)
         } catch let error as ControlError where error.exitStatus == 2 {
             throw OSRequestRefused(error.message)
         }

@@ -19,12 +19,11 @@ package enum ControlCommands {
     package static let all: [ControlCommandSpec] =
         [
             events,
-            status, clockShow, clockSet, clockAdvance, clockReset,
-            logbook, flight, attach, notifications, reminders,
-            remindersReschedule, notificationAdd, alerts,
+            status,
+            logbook, flight, attach, reminders,
+            remindersReschedule, alerts,
             link, app, complication,
-            osStatus, osJetsam, osAttachApp, osNotificationsReplace, osNotificationsRemoveDelivered, deviceLock, deviceReboot, switchWatch,
-            health, osHealthSave, osHealthAuthorize, osHealthSession, osHealthSessionSet,
+            osStatus, osJetsam, osAttachApp, deviceLock, deviceReboot, switchWatch,
         ] + declared.map { $0.spec }
 
     /// The commands declared as types (`ControlCommand`), family by family: each family's list is in its
@@ -32,7 +31,11 @@ package enum ControlCommands {
     /// there, not here; only a new family adds a line here.
     package static let declared: [any ControlCommand.Type] =
         sessionAPICommands + liveRunCommands + inspectionCommands + logbookCommands + viewGroupCommands + appUpdateCommands + watchCommands
-        + linkConditionCommands + faultCapCommands + appSettingsCommands
+        + linkConditionCommands + faultCapCommands + appSettingsCommands + osServiceCommands
+
+    /// The OS services' calls, service by service (`Sources/Control/Commands/OS*Requests.swift`): each an
+    /// `OSRequest` too, which the OS answers (`SystemServices.requests`); a new service adds its list here.
+    package static let osServiceCommands: [any ControlCommand.Type] = ClockRequest.commands + NotificationRequest.commands + HealthRequest.commands
 
     // MARK: - The session's delegate calls, on both devices
 
@@ -44,13 +47,6 @@ package enum ControlCommands {
 
     package static let status = ControlCommandSpec(
         "status", os, reply: StatusReply.self, "the device's state: session, link, store, versions (phone-os: what the OS knows while the app is not running)")
-    package static let clockShow = ControlCommandSpec("clock-show", os, reply: ClockReply.self, "the device clock")
-    static let clockErrors: [ControlErrorSpec] = [.invalid("the clock would leave 2001-01-01 to 2100-01-01")]
-    package static let clockSet = ControlCommandSpec(
-        "clock-set", os, arguments: [ClockSet.at, ClockSet.frozen], reply: ClockReply.self, errors: clockErrors, "set the device clock")
-    package static let clockAdvance = ControlCommandSpec(
-        "clock-advance", os, arguments: [ClockAdvance.seconds], reply: ClockReply.self, errors: clockErrors, "move the device clock on")
-    package static let clockReset = ControlCommandSpec("clock-reset", os, reply: ClockReply.self, "the device clock follows the system clock again")
 
     // MARK: - The phone
 
@@ -58,15 +54,9 @@ package enum ControlCommands {
     package static let flight = ControlCommandSpec(
         "flight", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "one flight with its analysis")
     package static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
-    package static let notifications = ControlCommandSpec(
-        "notifications", [.phone, .watch, .phoneOS, .watchOS], reply: NotificationsReply.self, "the notification centre: pending and delivered")
     package static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
     package static let remindersReschedule = ControlCommandSpec(
         "reminders-reschedule", [.phone], reply: RemindersReply.self, "reschedule the run reminders, as opening the app does")
-    package static let notificationAdd = ControlCommandSpec(
-        "notification-add", [.phone, .watch, .phoneOS, .watchOS], arguments: [NotificationAdd.id, NotificationAdd.inSeconds, NotificationAdd.body],
-        reply: NotificationAddReply.self, errors: [.invalid("the notification would fire now or in the past")],
-        "add a notification: for the tests of the centre's rules")
     package static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
 
     // MARK: - The watch
@@ -112,35 +102,12 @@ package enum ControlCommands {
     package static let osAttachApp = ControlCommandSpec(
         "os-attach-app", [.phoneOS, .watchOS], reply: OSClockEvent.self,
         "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
-    package static let osNotificationsReplace = ControlCommandSpec(
-        "os-notifications-replace", [.phoneOS, .watchOS], arguments: [OSNotifications.remove, OSNotifications.add],
-        reply: NotificationsReplaceReply.self, errors: [.invalid("a request is malformed, or would fire now or in the past")],
-        "the app's notification centre: remove pending requests, then add these, in one transaction")
-    package static let osNotificationsRemoveDelivered = ControlCommandSpec(
-        "os-notifications-remove-delivered", [.phoneOS, .watchOS], arguments: [OSNotifications.ids], reply: RemoveDeliveredReply.self,
-        "forget delivered notifications (these, or all)")
     package static let deviceLock = ControlCommandSpec(
         "device-lock", [.phoneOS], arguments: [DeviceLock.state], reply: OSStatusReply.self,
         "lock or unlock the phone; the first unlock after a restart makes it reachable again")
     package static let deviceReboot = ControlCommandSpec(
         "device-reboot", [.phoneOS], reply: OSStatusReply.self,
         "restart the phone: the app stops, the phone is locked and unreachable to the watch until it is unlocked")
-    // MARK: - The Health store (HealthKit), kept by the device's OS
-
-    package static let health = ControlCommandSpec(
-        "health", os, reply: HealthReply.self, "the device's Health store: every saved workout, oldest saved first")
-    package static let osHealthSave = ControlCommandSpec(
-        "os-health-save", [.phoneOS, .watchOS], arguments: [OSHealth.workout], reply: HealthSaveReply.self,
-        errors: [.invalid("the workout is malformed")], "the app's HKHealthStore: save a workout (once per uuid)")
-    package static let osHealthAuthorize = ControlCommandSpec(
-        "os-health-authorize", [.phoneOS, .watchOS], arguments: [OSHealth.share, OSHealth.read], reply: HealthSaveReply.self,
-        "the app's HKHealthStore: record the types the user allowed it to share and read")
-    package static let osHealthSession = ControlCommandSpec(
-        "os-health-session", [.phoneOS, .watchOS], reply: HealthSessionReply.self,
-        "the app's HKHealthStore: the workout session running on the device, for recoverActiveWorkoutSession")
-    package static let osHealthSessionSet = ControlCommandSpec(
-        "os-health-session-set", [.phoneOS, .watchOS], arguments: [OSHealth.session], reply: HealthSessionReply.self,
-        errors: [.invalid("the session is malformed")], "the app's HKHealthStore: a workout session started (the session) or ended (none)")
     package static let osJetsam = ControlCommandSpec(
         "os-jetsam", [.phoneOS, .watchOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")],
         "kill the app at once, as memory pressure does")

@@ -16,31 +16,6 @@ extension ControlCommands {
             "limit", .int(0...DelegateTrace.defaultCapacity), default: 100, "how many recent calls to answer with")
         package static let follow = ControlArgument<Bool>("follow", .bool, default: false, "then send each new call as an event frame")
     }
-    package enum ClockSet {
-        package static let at = ControlArgument<Double>("at", .number(-1e12...1e12), required: true, "the time, in seconds since 1970")
-        package static let frozen = ControlArgument<Bool>("frozen", .bool, default: false, "stop the clock there")
-    }
-    package enum ClockAdvance {
-        package static let seconds = ControlArgument<Double>("seconds", .number(-1e12...1e12), required: true, "how far, in seconds")
-    }
-    package enum OSNotifications {
-        package static let remove = ControlArgument<JSONValue?>("remove", .array, "ids of pending requests to remove")
-        package static let add = ControlArgument<JSONValue?>("add", .array, "[{id, fireAt (seconds since 1970), title, body, language}, …]")
-        package static let ids = ControlArgument<JSONValue?>("ids", .array, "the ids to forget (default: all)")
-    }
-    package enum OSHealth {
-        package static let workout = ControlArgument<JSONValue?>(
-            "workout", .object, "{uuid, activityType, startDate, endDate, duration (seconds), metadata {key: string}}")
-        package static let share = ControlArgument<JSONValue?>("share", .array, "the type identifiers to share")
-        package static let read = ControlArgument<JSONValue?>("read", .array, "the type identifiers to read")
-        package static let session = ControlArgument<JSONValue?>("session", .object, "{activityType, locationType, startDate}; left out: none runs")
-    }
-    package enum NotificationAdd {
-        package static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the notification's id")
-        package static let inSeconds = ControlArgument<Double>(
-            "inSeconds", .number(-1e10...1e10), required: true, "it fires this many seconds of device time from now")
-        package static let body = ControlArgument<String?>("body", .string(bytes: 0...textBytes), "its text (default: the id)")
-    }
     package enum Link {
         package static let state = ControlArgument<String>("state", .choice(["up", "down"]), required: true, "the link's state")
     }

@@ -2,51 +2,31 @@ import Control
 import JSONText
 import Posix
 
-/// The device clock's requests (`clock-show|set|advance|reset`), the same on both devices and in both
-/// kinds of OS: each declared once (`OSRequest`). After a change whatever became due (the phone's
-/// notifications) is delivered before the reply, and goes into it (`delivered`); the running app is told
-/// the new clock (`SystemServices.onClockChanged`).
-package enum ClockRequest {
-    package static let all: [any OSRequest.Type] = [Show.self, SetTime.self, Advance.self, Reset.self]
+// MARK: - The device clock's answers
 
-    /// The device clock now.
-    package struct Show: OSRequest {
-        package static var command: ControlCommandSpec { ControlCommands.clockShow }
-        package init() {}
-        package func answer(by os: SystemServices) throws -> ClockReply { ClockReply(os.clock.reading) }
+/// What the OS does with each of the clock's calls (`ClockRequest`, declared with its command in
+/// `Control/Commands/OSClockRequests.swift`), the same on both devices and in both kinds of OS. After a
+/// change whatever became due (the phone's notifications) is delivered before the reply, and goes into it
+/// (`delivered`); the running app is told the new clock (`SystemServices.onClockChanged`).
+extension ClockRequest.Show: OSRequest {
+    package func answer(by os: SystemServices) throws -> ClockReply { ClockReply(os.clock.reading) }
+}
+
+extension ClockRequest.SetTime: OSRequest {
+    package func answer(by os: SystemServices) throws -> ClockReply {
+        try os.changeClock(by: Self.spec) { try $0.set(at, frozen: frozen) }
     }
+}
 
-    /// Sets the time to `at`; `frozen` keeps it there, otherwise it runs on from there.
-    package struct SetTime: OSRequest {
-        package static var command: ControlCommandSpec { ControlCommands.clockSet }
-        package var at: Double
-        package var frozen: Bool
-        package init(at: Double, frozen: Bool) {
-            self.at = at
-            self.frozen = frozen
-        }
-        package func answer(by os: SystemServices) throws -> ClockReply {
-            try os.changeClock(by: Self.command) { try $0.set(at, frozen: frozen) }
-        }
+extension ClockRequest.Advance: OSRequest {
+    package func answer(by os: SystemServices) throws -> ClockReply {
+        try os.changeClock(by: Self.spec) { try $0.advance(by: seconds) }
     }
+}
 
-    /// Moves the time on by `seconds`; a frozen clock stays frozen.
-    package struct Advance: OSRequest {
-        package static var command: ControlCommandSpec { ControlCommands.clockAdvance }
-        package var seconds: Double
-        package init(seconds: Double) { self.seconds = seconds }
-        package func answer(by os: SystemServices) throws -> ClockReply {
-            try os.changeClock(by: Self.command) { try $0.advance(by: seconds) }
-        }
-    }
-
-    /// Back to the system's time, running.
-    package struct Reset: OSRequest {
-        package static var command: ControlCommandSpec { ControlCommands.clockReset }
-        package init() {}
-        package func answer(by os: SystemServices) throws -> ClockReply {
-            try os.changeClock(by: Self.command) { try $0.reset() }
-        }
+extension ClockRequest.Reset: OSRequest {
+    package func answer(by os: SystemServices) throws -> ClockReply {
+        try os.changeClock(by: Self.spec) { try $0.reset() }
     }
 }
 

@@ -45,23 +45,9 @@ package final class UserNotificationCenter {
             """)
     ]
 
-    /// A pending request, as `UNNotificationRequest` with a date trigger holds it.
-    package struct Request: Equatable, Sendable {
-        package var id: String
-        package var fireAt: Double
-        package var title: String
-        package var body: String
-        package var language: String
-        package var addedAt: Double = 0
-
-        package init(id: String, fireAt: Double, title: String, body: String, language: String) {
-            self.id = id
-            self.fireAt = fireAt
-            self.title = title
-            self.body = body
-            self.language = language
-        }
-    }
+    /// A pending request, as `UNNotificationRequest` with a date trigger holds it: declared with the call
+    /// that carries it (`os-notifications-replace`'s `add`).
+    package typealias Request = NotificationRequest.Pending
 
     package struct Delivered: Equatable, Sendable {
         package init(id: String, fireAt: Double, deliveredAt: Double, title: String, body: String, language: String) {
@@ -302,10 +288,4 @@ extension UserNotificationCenter.Delivered {
         guard let fireAt = item.fireAtSeconds, let deliveredAt = item.deliveredAtSeconds else { return nil }
         self.init(id: item.id, fireAt: fireAt, deliveredAt: deliveredAt, title: item.title, body: item.body, language: item.language ?? "")
     }
-}
-
-/// A request as the app sends it: `{id, fireAt (seconds), title, body, language}` (when it was added is
-/// the OS's to say).
-extension UserNotificationCenter.Request: Codable {
-    private enum CodingKeys: String, CodingKey { case id, fireAt, title, body, language }
 }

@@ -4,18 +4,17 @@ import JSONText
 // MARK: - A call an app makes of its OS, declared once
 
 /// One call an app's Apple-named module (`HealthKit`, `UserNotifications`) makes of its device's OS,
-/// declared once: its arguments (the stored properties, `Codable`), its reply, the command that carries
-/// it on `os.sock` (`command`: its name and arguments in the catalogue), and what the OS does with it
-/// (`answer(by:)`). Nothing else is written per call: `OSChannel.call` carries it in process or over
-/// `os.sock`, and `ControlRouter.serve` answers it in the OS — the same `answer(by:)` either way.
+/// declared once, as its control command (`ControlCommand`, in `Control/Commands/OS*Requests.swift`): a
+/// `Codable` type whose stored properties are its arguments, their typed keys beside them, its reply and
+/// its `spec` — the command that carries it on `os.sock`, in the catalogue. What the OS does with it
+/// (`answer(by:)`) is this conformance, beside the service (`HealthRequests.swift`). Nothing else is
+/// written per call: `OSChannel.call` carries it in process or over `os.sock`, and `ControlRouter.serve`
+/// answers it in the OS — the same `answer(by:)` either way.
 ///
 /// The calls of one service are declared together, as nested types of the service's namespace
-/// (`HealthRequest`, `NotificationRequest`), which lists them (`all`) for the OS to serve.
-package protocol OSRequest: Codable, Sendable {
-    associatedtype Reply: ControlReply
-    /// The control command that carries it on `os.sock`: its stored properties are the command's
-    /// arguments, checked against the catalogue before `answer(by:)` runs.
-    static var command: ControlCommandSpec { get }
+/// (`HealthRequest`, `NotificationRequest`), which lists them (`commands`); the catalogue reads every
+/// service's list (`ControlCommands.osServiceCommands`), and so does the OS (`SystemServices.requests`).
+package protocol OSRequest: ControlCommand, Codable, Sendable {
     /// What the OS does: the one implementation, in process and behind `os.sock`. A refusal the app
     /// should see as its API's "invalid argument" is thrown as an `OSRefusal`.
     func answer(by os: SystemServices) throws -> Reply
@@ -89,13 +88,13 @@ extension ControlRouter {
     /// by `answer(by:)`, the reply sent. A refusal is one line, exit 2. Skipped on a server the command is
     /// not for (`os-health-save` is the OS process's; `health` is every device's).
     package func serve<Request: OSRequest>(_ type: Request.Type, by os: SystemServices) {
-        guard Request.command.servers.contains(server) else { return }
-        on(Request.command) { arguments, connection in
+        guard Request.spec.servers.contains(server) else { return }
+        on(Request.spec) { arguments, connection in
             let request: Request
             do {
                 request = try JSONValueDecoder().decode(Request.self, from: .object(arguments.arguments))
             } catch {
-                throw ControlError.invalid("\(Request.command.name): \(error)")
+                throw ControlError.invalid("\(Request.spec.name): \(error)")
             }
             do {
                 try request.check()

@@ -37,9 +37,16 @@ package final class SystemServices {
 
     package static let migrations = DeviceClock.migrations + UserNotificationCenter.migrations + HealthStore.migrations
 
-    /// Every request the OS answers, each service's declared in its namespace (`ClockRequest`, …): what
+    /// Every request the OS answers: the catalogue's OS services' commands (`ControlCommands.osServiceCommands`,
+    /// each service's declared in its namespace: `ClockRequest`, …), each answered here (`OSRequest`) — what
     /// `register(on:)` serves on the control socket and `os.sock`, and what the app's `OSChannel` carries.
-    package static let requests: [any OSRequest.Type] = ClockRequest.all + NotificationRequest.all + HealthRequest.all
+    /// One the OS does not answer stops every process that serves them at start-up.
+    package static let requests: [any OSRequest.Type] = ControlCommands.osServiceCommands.map { command in
+        guard let request = command as? any OSRequest.Type else {
+            preconditionFailure("\(command.spec.name) is an OS service's command the OS does not answer (OSRequest)")
+        }
+        return request
+    }
 
     /// Opens (creating) the OS's store of `home`, checked in full — it holds at most the 64 pending and
     /// the last 1,000 delivered notifications and a clock, so the check costs the same at every start —

@@ -20,7 +20,7 @@ enum ClockCommands {
         "show", synopsis: "[--home H | --phone P [--watch W] | --pair NAME] [--json]",
         summary: "Shows each device's time (local, TZ), and whether its clock runs (offset) or is frozen.",
         positionals: 0
-    ) { _ in ControlRequest(ControlCommands.clockShow) }
+    ) { _ in ClockRequest.Show.request() }
 
     static let set = command(
         "set", synopsis: "TIME [--home H | --phone P [--watch W] | --pair NAME] [--frozen] [--json]",
@@ -40,9 +40,9 @@ enum ClockCommands {
         guard DeviceClock.range.contains(at) else {
             throw ControlError.invalid("clock set: \(OneLine.quote(text)) is outside 2001-01-01 to 2100-01-01")
         }
-        return ControlCommands.clockSet.request {
-            $0[ControlCommands.ClockSet.at] = at
-            $0[ControlCommands.ClockSet.frozen] = parsed.has("frozen")
+        return ClockRequest.SetTime.request {
+            $0[ClockRequest.SetTime.at] = at
+            $0[ClockRequest.SetTime.frozen] = parsed.has("frozen")
         }
     }
 
@@ -61,14 +61,14 @@ enum ClockCommands {
         guard seconds > 0, seconds <= DeviceClock.maximumAdvance else {
             throw ControlError.invalid("clock advance: \(OneLine.quote(text)) must be more than 0 and at most 3650d")
         }
-        return ControlCommands.clockAdvance.request { $0[ControlCommands.ClockAdvance.seconds] = seconds }
+        return ClockRequest.Advance.request { $0[ClockRequest.Advance.seconds] = seconds }
     }
 
     static let reset = command(
         "reset", synopsis: "[--home H | --phone P [--watch W] | --pair NAME] [--json]",
         summary: "Puts the device clock back on the system's time, running (offset 0).",
         positionals: 0
-    ) { _ in ControlRequest(ControlCommands.clockReset) }
+    ) { _ in ClockRequest.Reset.request() }
 
     static var all: [CLI.Command] { [show, set, advance, reset] }
 

@@ -22,7 +22,7 @@ enum NotificationCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec],
             positionals: 0,
             run: { parsed in
-                let result = try CLI.client(parsed, device).send(ControlRequest(ControlCommands.notifications), as: NotificationsReply.self)
+                let result = try CLI.client(parsed, device).send(NotificationRequest.List.request(), as: NotificationsReply.self)
                 if parsed.has("json") { Output.out(result.json.text); return 0 }
                 var lines = ["pending (\(result.pending.count) of at most \(result.pendingLimit))"]
                 lines += result.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }

@@ -135,7 +135,7 @@ final class ScenarioRunner {
             return (true, up ? "the link is back in range" : "the link is out of range")
         case let .clockAdvance(seconds, text):
             for home in [pair.phone, pair.watch] {
-                _ = try DeviceClient(home: home).send(ControlCommands.clockAdvance.request { $0[ControlCommands.ClockAdvance.seconds] = seconds })
+                _ = try DeviceClient(home: home).send(ClockRequest.Advance.request { $0[ClockRequest.Advance.seconds] = seconds })
             }
             return (true, "both clocks moved forward by \(text)")
         case let .app(action):

@@ -1,3 +1,4 @@
+import Control
 import OSServices
 import AppHost
 import Foundation

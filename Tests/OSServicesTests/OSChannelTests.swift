@@ -40,14 +40,30 @@ import PairTesting
         let sampled = Set(Self.samples.map { ObjectIdentifier(type(of: $0)) })
         for type in SystemServices.requests { #expect(sampled.contains(ObjectIdentifier(type)), "no sample of \(type)") }
         for sample in Self.samples {
-            let command = type(of: sample).command
+            let command = type(of: sample).spec
+            // The stored properties and the typed keys declared beside them name the same arguments.
+            let properties = Set(Mirror(reflecting: sample).children.compactMap(\.label))
             guard case .object(let arguments) = try JSONValueEncoder().encode(sample) else {
                 Issue.record("\(type(of: sample)) does not encode to an object")
                 continue
             }
             for server in command.servers {
+                #expect(Set(command.arguments(on: server).map(\.name)) == properties, "\(command.name) on \(server)")
                 #expect(throws: Never.self, "\(command.name) on \(server)") { _ = try command.validate(arguments, on: server) }
             }
+        }
+    }
+
+    @Test func everyOSServiceCommandIsAnsweredByTheOSAndInTheCatalogue() {
+        // The catalogue's OS services' commands are the OS's requests, one for one.
+        #expect(SystemServices.requests.map { ObjectIdentifier($0) } == ControlCommands.osServiceCommands.map { ObjectIdentifier($0) })
+        for type in SystemServices.requests {
+            #expect(ControlCommands.spec(type.spec.name)?.servers == type.spec.servers, "\(type.spec.name) is not in the catalogue")
+        }
+        // The app's calls of the OS process: none is left without its request.
+        let served = Set(SystemServices.requests.map { $0.spec.name })
+        for command in ControlCommands.all where command.name.hasPrefix("os-health") || command.name.hasPrefix("os-notifications") {
+            #expect(served.contains(command.name), "\(command.name) has no OSRequest")
         }
     }
 
@@ -57,14 +73,9 @@ import PairTesting
             let router = ControlRouter(server: server)
             system.register(on: router)
             for type in SystemServices.requests {
-                let command = type.command
+                let command = type.spec
                 #expect((router.handler(command.name) != nil) == command.servers.contains(server), "\(command.name) on \(server)")
             }
-        }
-        // The app's calls of the OS process: none is left without its request.
-        let served = Set(SystemServices.requests.map { $0.command.name })
-        for command in ControlCommands.all where command.name.hasPrefix("os-health") || command.name.hasPrefix("os-notifications") {
-            #expect(served.contains(command.name), "\(command.name) has no OSRequest")
         }
     }
 

@@ -1,0 +1,133 @@
+import JSONText
+
+// MARK: - The Health store (HealthKit), kept by the OS: each call one type (`ControlCommand`), answered as an `OSRequest`
+
+/// What an app's `HKHealthStore` asks of its device's Health store, wherever the OS runs: each call one
+/// type, whose stored properties are its arguments (`Codable`: what `OSChannel` carries) and whose typed
+/// keys are declared beside them. The OS answers each (`OSServices/HealthRequests.swift`).
+package enum HealthRequest {
+    /// This family, in the catalogue's order (`ControlCommands.osServiceCommands`).
+    package static let commands: [any ControlCommand.Type] = [Workouts.self, Save.self, Authorize.self, Session.self, SetSession.self]
+
+    /// `health`: every kept workout, oldest saved first (`runway phone|watch health` too).
+    package struct Workouts: ControlCommand, Codable, Sendable {
+        package typealias Reply = HealthReply
+        package static let spec = ControlCommandSpec(
+            Self.self, "health", ControlCommands.os, "the device's Health store: every saved workout, oldest saved first")
+        package init() {}
+    }
+
+    /// `os-health-save`: a workout saved once per uuid; the reply says whether it was stored now.
+    package struct Save: ControlCommand, Codable, Sendable {
+        package typealias Reply = HealthSaveReply
+        package static let workout = ControlArgument<JSONValue?>(
+            "workout", .object, "{uuid, activityType, startDate, endDate, duration (seconds), metadata {key: string}}")
+        package static let spec = ControlCommandSpec(
+            Self.self, "os-health-save", [.phoneOS, .watchOS], arguments: [workout], errors: [.invalid("the workout is malformed")],
+            "the app's HKHealthStore: save a workout (once per uuid)")
+        package var workout: HealthWorkoutItem
+        package init(workout: HealthWorkoutItem) { self.workout = workout }
+    }
+
+    /// `os-health-authorize`: the types the user allowed the app to share and read.
+    package struct Authorize: ControlCommand, Codable, Sendable {
+        package typealias Reply = HealthSaveReply
+        package static let share = ControlArgument<JSONValue?>("share", .array, "the type identifiers to share")
+        package static let read = ControlArgument<JSONValue?>("read", .array, "the type identifiers to read")
+        package static let spec = ControlCommandSpec(
+            Self.self, "os-health-authorize", [.phoneOS, .watchOS], arguments: [share, read],
+            "the app's HKHealthStore: record the types the user allowed it to share and read")
+        package var share: [String]
+        package var read: [String]
+        package init(share: [String], read: [String]) {
+            self.share = share
+            self.read = read
+        }
+    }
+
+    /// `os-health-session`: the workout session running on the device (kept across the app's deaths), or none.
+    package struct Session: ControlCommand, Codable, Sendable {
+        package typealias Reply = HealthSessionReply
+        package static let spec = ControlCommandSpec(
+            Self.self, "os-health-session", [.phoneOS, .watchOS],
+            "the app's HKHealthStore: the workout session running on the device, for recoverActiveWorkoutSession")
+        package init() {}
+    }
+
+    /// `os-health-session-set`: a workout session started (`session`) or ended (nil).
+    package struct SetSession: ControlCommand, Codable, Sendable {
+        package typealias Reply = HealthSessionReply
+        package static let session = ControlArgument<JSONValue?>(
+            "session", .object, "{activityType, locationType, startDate}; left out: none runs")
+        package static let spec = ControlCommandSpec(
+            Self.self, "os-health-session-set", [.phoneOS, .watchOS], arguments: [session], errors: [.invalid("the session is malformed")],
+            "the app's HKHealthStore: a workout session started (the session) or ended (none)")
+        package var session: HealthSessionItem?
+        package init(session: HealthSessionItem?) { self.session = session }
+    }
+}
+
+// MARK: - Its replies and records
+
+/// One workout in a device's Health store (HealthKit's `HKWorkout` as the OS keeps it): `health`'s
+/// listing, and what the app's `HKHealthStore` hands its OS to save (`os-health-save`).
+package struct HealthWorkoutItem: ControlRecord {
+    /// The workout's `uuid`, upper case: the store keeps each once.
+    package var uuid: String
+    /// `HKWorkoutActivityType`'s name: `running`, `walking`, `cycling`, `other`.
+    package var activityType: String
+    /// Seconds since 1970.
+    package var startDate: Double
+    package var endDate: Double
+    package var duration: Double
+    /// String values only (HealthKit's metadata keys, e.g. `HKExternalUUID`).
+    package var metadata: [String: String]
+    /// When the OS stored it, on the device clock (the listing only).
+    package var savedAt: Double?
+
+    package init(
+        uuid: String, activityType: String, startDate: Double, endDate: Double, duration: Double, metadata: [String: String], savedAt: Double? = nil
+    ) {
+        self.uuid = uuid
+        self.activityType = activityType
+        self.startDate = startDate
+        self.endDate = endDate
+        self.duration = duration
+        self.metadata = metadata
+        self.savedAt = savedAt
+    }
+}
+
+/// `health`: the device's Health store, oldest saved first.
+package struct HealthReply: ControlReply {
+    package var workouts: [HealthWorkoutItem]
+    package init(workouts: [HealthWorkoutItem]) { self.workouts = workouts }
+}
+
+/// `os-health-save`: whether the workout was stored now (`false`: a workout with its uuid already was).
+package struct HealthSaveReply: ControlReply {
+    package var inserted: Bool
+    package init(inserted: Bool) { self.inserted = inserted }
+}
+
+/// The workout session running on a device, as its OS keeps it for `recoverActiveWorkoutSession`
+/// (`os-health-session`'s reply, `os-health-session-set`'s argument).
+package struct HealthSessionItem: ControlRecord {
+    /// `HKWorkoutActivityType`'s name.
+    package var activityType: String
+    /// `HKWorkoutSessionLocationType`'s raw value.
+    package var locationType: Int64
+    /// Seconds since 1970.
+    package var startDate: Double
+    package init(activityType: String, locationType: Int64, startDate: Double) {
+        self.activityType = activityType
+        self.locationType = locationType
+        self.startDate = startDate
+    }
+}
+
+/// `os-health-session`: the running session, or none.
+package struct HealthSessionReply: ControlReply {
+    @NullIfNil public var session: HealthSessionItem?
+    package init(session: HealthSessionItem?) { self.session = session }
+}
