@@ -86,7 +86,7 @@ import PackagePlugin
         swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         swift.arguments = ["swift", "build", "--package-path", package.path, "--scratch-path", scratch.path]
         let log = scratch.path + ".log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let output = FileHandle(forWritingAtPath: log)
         swift.standardOutput = output
         swift.standardError = output

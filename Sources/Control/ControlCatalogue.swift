@@ -8,14 +8,14 @@ package enum ControlCommands {
     /// What the OS answers: the device's own process when the OS runs there, phone-os when it runs the phone.
     static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS, .watchOS]
 
-    /// Every command: the 30 still declared as `ControlCommandSpec` values below (their keys in
-    /// `ControlCatalogueArguments.swift`), then those declared as types. These stay values, each for a
-    /// reason: the OS's (`status`, `clock-*`, `notifications`, `notification-add`, `reminders*`, `os-*`,
-    /// `device-*`, `health`, and `link`, `app`, `complication`, `switch-watch`, which the OS processes
-    /// answer too) wait for the OS services' reshaping; `logbook`, `flight`, `alerts` and `events` reply
-    /// in JSON with no reply type (`ControlCommandSpec.replyTypes` says why), which a type needs; `attach`
-    /// and `events` keep the connection past their reply (events until it closes), which only a
-    /// `(request, connection)` handler has.
+    /// Every command: the 17 still declared as `ControlCommandSpec` values below (their keys in
+    /// `ControlCatalogueArguments.swift`), then those declared as types. These stay values: the OS's own
+    /// (`status`, `reminders*`, `os-status`, `os-jetsam`, `os-attach-app`, `device-*`, and `link`, `app`,
+    /// `complication`, `switch-watch`, which the OS processes answer too) are not converted yet;
+    /// `logbook`, `flight`, `alerts` and `events` reply in JSON with no reply type
+    /// (`ControlCommandSpec.replyTypes` says why), which a type needs; `attach` and `events` keep the
+    /// connection past their reply (events until it closes), which only a `(request, connection)` handler
+    /// has.
     package static let all: [ControlCommandSpec] =
         [
             events,

@@ -13,7 +13,7 @@
 /// `router.on(ControlCommands.StoreLimit.self) { args in StoreLimitReply(pages: Int64(args.pages)) }`. A type is in the
 /// catalogue through its family's list (`ControlCommands.declared`); one left out stops the daemon that
 /// registers it at start-up (`ControlRouter.registrationProblem`), so it cannot be forgotten quietly.
-package protocol ControlCommand {
+package protocol ControlCommand: SendableMetatype {
     /// What a handler answers, and what the CLI decodes.
     associatedtype Reply: ControlReply
     /// The command's declaration: build it with `ControlCommandSpec(Self.self, …)`, which names `Reply`.
