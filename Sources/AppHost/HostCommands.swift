@@ -20,7 +20,7 @@ extension DeviceHost {
         SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).register(on: router)
         events.register(on: router)
         system?.register(on: router)
-        router.on(ControlCommands.status) { [unowned self] _, connection in connection.reply(try status()) }
+        router.on(ControlCommands.Status.self) { [unowned self] _ in try status() }
         router.on(ControlCommands.InboxSpaceLimit.self) { [unowned self] args in
             let bytes = args.bytes
             session.fileSpaceLimit = bytes == 0 ? nil : Int64(bytes)
@@ -35,14 +35,14 @@ extension DeviceHost {
         if configuration.role == .phone { registerWatchCommands(on: router) }
         registerReceiveHold(on: router)
         if configuration.role == .watch {
-            router.on(ControlCommands.link) { [unowned self] request, connection in connection.reply(try link(request)) }
+            router.on(ControlCommands.Link.self) { [unowned self] args in try link(args.state) }
             linkConditions?.register(on: router)
             router.on(ControlCommands.app) { [unowned self] request, connection in connection.reply(try appState(request)) }
-            router.on(ControlCommands.complication) { [unowned self] request, connection in
-                let enabled = request[ControlCommands.Complication.state] == "on"
+            router.on(ControlCommands.Complication.self) { [unowned self] args in
+                let enabled = args.state == "on"
                 try session.setComplicationEnabled(enabled)
                 logger.notice("complication.\(enabled ? "on" : "off")", ["by": "runway watch complication"])
-                connection.reply(ComplicationReply(complicationEnabled: enabled))
+                return ComplicationReply(complicationEnabled: enabled)
             }
             router.on(ControlCommands.FailNext.self) { [unowned self] args in try failNext(count: args.count, code: args.code) }
         }
@@ -89,13 +89,12 @@ extension DeviceHost {
 
     /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
     /// while it is down; nothing is lost.
-    func link(_ request: ControlRequest) throws -> JSONValue {
-        let state = request[ControlCommands.Link.state]
+    func link(_ state: String) throws -> LinkReply {
         // Under watch-os the radio is the system's: kept in the home for its next holder (`WatchOS`).
         if Self.launchedByOS { try linkConditions?.setTakenDown(state == "down") }
         connector?.isEnabled = state == "up"
         logger.notice("link.\(state)", ["by": "runway link \(state)"])
-        return LinkReply(link: state).json
+        return LinkReply(link: state)
     }
 
     /// The watch app is installed, removed, brought to the foreground or sent to the background (the

@@ -9,16 +9,16 @@ extension DeviceHost {
     /// `switch-watch`, on the phone's app process (phone-os answers
     /// `switch-watch` itself while the app is not running: `PhoneOS.switchWatch`).
     func registerWatchCommands(on router: ControlRouter) {
-        router.on(ControlCommands.switchWatch) { [unowned self] request, connection in
+        router.on(ControlCommands.SwitchWatch.self) { [unowned self] args in
             let outcome: WatchSwitchOutcome
             do {
-                outcome = try session.switchWatch(to: request[ControlCommands.SwitchWatch.watch])
+                outcome = try session.switchWatch(to: args.watch)
             } catch let error as WCError where error.code == .deviceNotPaired {
                 throw ControlError.invalid("\(error.code.rawValue) \(error.name): \(error.message)")
             } catch let error as WCError {
                 throw ControlError(error)
             }
-            connection.reply(Self.switchReply(outcome, by: "the app's session (it activates again to talk to the new watch)"))
+            return Self.switchReply(outcome, by: "the app's session (it activates again to talk to the new watch)")
         }
     }
 

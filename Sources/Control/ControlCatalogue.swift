@@ -8,22 +8,21 @@ package enum ControlCommands {
     /// What the OS answers: the device's own process when the OS runs there, phone-os when it runs the phone.
     static let os: Set<ControlServerKind> = [.phone, .watch, .phoneOS, .watchOS]
 
-    /// Every command: the 17 still declared as `ControlCommandSpec` values below (their keys in
-    /// `ControlCatalogueArguments.swift`), then those declared as types. These stay values: the OS's own
-    /// (`status`, `reminders*`, `os-status`, `os-jetsam`, `os-attach-app`, `device-*`, and `link`, `app`,
-    /// `complication`, `switch-watch`, which the OS processes answer too) are not converted yet;
-    /// `logbook`, `flight`, `alerts` and `events` reply in JSON with no reply type
-    /// (`ControlCommandSpec.replyTypes` says why), which a type needs; `attach` and `events` keep the
-    /// connection past their reply (events until it closes), which only a `(request, connection)` handler
-    /// has.
+    /// Every command: the 7 still declared as `ControlCommandSpec` values below (their keys in
+    /// `ControlCatalogueArguments.swift`), then those declared as types. These stay values, each for its
+    /// reason: `logbook`, `flight`, `alerts` and `events` reply in JSON with no reply type
+    /// (`ControlCommandSpec.replyTypes` says why), which a type needs; `attach`, `os-attach-app` and
+    /// `events` keep the connection past their reply (`attach` and `events` until it closes,
+    /// `os-attach-app` for the clock's changes and the notifications delivered), which only a
+    /// `(request, connection)` handler has; `app` takes other arguments and answers another reply on each
+    /// server (the watch's actions and `WatchAppReply`, the OS's and `OSStatusReply`), where a type has one
+    /// `Reply`, and under the OS its `open` answers once the app is ready, from the OS's list of
+    /// connections waiting (`DeviceOperatingSystem.openWaiters`), not from a handler.
     package static let all: [ControlCommandSpec] =
         [
             events,
-            status,
-            logbook, flight, attach, reminders,
-            remindersReschedule, alerts,
-            link, app, complication,
-            osStatus, osJetsam, osAttachApp, deviceLock, deviceReboot, switchWatch,
+            logbook, flight, attach, alerts,
+            app, osAttachApp,
         ] + declared.map { $0.spec }
 
     /// The commands declared as types (`ControlCommand`), family by family: each family's list is in its
@@ -31,7 +30,7 @@ package enum ControlCommands {
     /// there, not here; only a new family adds a line here.
     package static let declared: [any ControlCommand.Type] =
         sessionAPICommands + liveRunCommands + inspectionCommands + logbookCommands + viewGroupCommands + appUpdateCommands + watchCommands
-        + linkConditionCommands + faultCapCommands + appSettingsCommands + osServiceCommands
+        + linkConditionCommands + faultCapCommands + appSettingsCommands + deviceCommands + osCommands + osServiceCommands
 
     /// The OS services' calls, service by service (`Sources/Control/Commands/OS*Requests.swift`): each an
     /// `OSRequest` too, which the OS answers (`SystemServices.requests`); a new service adds its list here.
@@ -43,28 +42,16 @@ package enum ControlCommands {
         "events", both, arguments: [Events.limit, Events.follow], errors: [.invalid("the connection already receives events")],
         "the session's delegate calls: the recent ones and, with follow, each as it happens")
 
-    // MARK: - Every device
-
-    package static let status = ControlCommandSpec(
-        "status", os, reply: StatusReply.self, "the device's state: session, link, store, versions (phone-os: what the OS knows while the app is not running)")
-
     // MARK: - The phone
 
     package static let logbook = ControlCommandSpec("logbook", [.phone], "every stored flight, streamed")
     package static let flight = ControlCommandSpec(
         "flight", [.phone], arguments: [Flight.id], errors: [.failure("no flight has that id")], "one flight with its analysis")
     package static let attach = ControlCommandSpec("attach", [.phone], reply: AttachReply.self, "become the app's UI: events until the connection closes")
-    package static let reminders = ControlCommandSpec("reminders", [.phone], reply: RemindersReply.self, "the run reminders")
-    package static let remindersReschedule = ControlCommandSpec(
-        "reminders-reschedule", [.phone], reply: RemindersReply.self, "reschedule the run reminders, as opening the app does")
     package static let alerts = ControlCommandSpec("alerts", [.phone], "the alerts of every flight")
 
-    // MARK: - The watch
+    // MARK: - The app's state, on the watch and under the OS
 
-    package static let link = ControlCommandSpec(
-        "link", [.watch, .watchOS], arguments: [Link.state], reply: LinkReply.self,
-        errors: [.failure("watch-os, once it has launched the watch app: the app holds the link (reason appHoldsTheLink; the CLI asks the app)")],
-        "cut or restore the link to the phone (under watch-os, kept while the app sleeps and across its launches)")
     package static let app = ControlCommandSpec(
         "app", [.watch, .phoneOS, .watchOS], on: [.watch: [App.watchAction], .phoneOS: [App.osAction, App.version], .watchOS: [App.watchOSAction]],
         replies: [.watch: WatchAppReply.self, .phoneOS: OSStatusReply.self, .watchOS: OSStatusReply.self],
@@ -77,38 +64,10 @@ package enum ControlCommands {
         ],
         "the app's state: install, uninstall, foreground, background (watch); open, close, force-quit, suspend, resume, install, uninstall (phone-os and watch-os)"
     )
-    package static let complication = ControlCommandSpec(
-        "complication", [.watch, .watchOS], arguments: [Complication.state], reply: ComplicationReply.self,
-        errors: [
-            .failure("watch-os: the watch app is not installed"),
-            .failure("watch-os, once it has launched the watch app: its session holds it (reason appHoldsTheLink; the CLI asks the app)"),
-        ],
-        "put the app's complication on the active watch face, or take it off (the phone's isComplicationEnabled)")
 
-    // MARK: - Several watches
+    // MARK: - The running app's connection to its OS (phone-os, watch-os)
 
-    package static let switchWatch = ControlCommandSpec(
-        "switch-watch", [.phone, .phoneOS], arguments: [SwitchWatch.watch],
-        reply: SwitchWatchReply.self,
-        errors: [
-            .invalid("no watch by that device id or home is paired with this phone (7005 deviceNotPaired)"),
-            .failure("a switch is already under way (7016 sessionInactive); phone-os: the app is suspended or starting"),
-        ],
-        "make a paired watch the active one: the session goes inactive, delivers what the old watch sent, then deactivates; the app activates again")
-    // MARK: - phone-os
-
-    package static let osStatus = ControlCommandSpec(
-        "os-status", [.phoneOS, .watchOS], reply: OSStatusReply.self, "the app's state, launches by reason, reclaims, the budget")
     package static let osAttachApp = ControlCommandSpec(
         "os-attach-app", [.phoneOS, .watchOS], reply: OSClockEvent.self,
         "the running app's connection to its OS: the clock now, then its changes and each delivered notification")
-    package static let deviceLock = ControlCommandSpec(
-        "device-lock", [.phoneOS], arguments: [DeviceLock.state], reply: OSStatusReply.self,
-        "lock or unlock the phone; the first unlock after a restart makes it reachable again")
-    package static let deviceReboot = ControlCommandSpec(
-        "device-reboot", [.phoneOS], reply: OSStatusReply.self,
-        "restart the phone: the app stops, the phone is locked and unreachable to the watch until it is unlocked")
-    package static let osJetsam = ControlCommandSpec(
-        "os-jetsam", [.phoneOS, .watchOS], reply: OSStatusReply.self, errors: [.failure("the app is not running")],
-        "kill the app at once, as memory pressure does")
 }

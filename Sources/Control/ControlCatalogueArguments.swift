@@ -16,9 +16,6 @@ extension ControlCommands {
             "limit", .int(0...DelegateTrace.defaultCapacity), default: 100, "how many recent calls to answer with")
         package static let follow = ControlArgument<Bool>("follow", .bool, default: false, "then send each new call as an event frame")
     }
-    package enum Link {
-        package static let state = ControlArgument<String>("state", .choice(["up", "down"]), required: true, "the link's state")
-    }
     package enum App {
         package static let watchAction = ControlArgument<String>(
             "action", .choice(["install", "uninstall", "foreground", "background"]), required: true, "what happens to the watch app")
@@ -30,15 +27,5 @@ extension ControlCommands {
             "what happens to the watch app (watch-os)")
         package static let version = ControlArgument<String?>(
             "version", .string(bytes: 1...39), "install: the version, N(.N){0,3} (default: the one installed, or the app's own)")
-    }
-    package enum SwitchWatch {
-        package static let watch = ControlArgument<String>(
-            "watch", .string(bytes: 1...4096), required: true, "the watch to make active: its device id, or its home as runway pair was given it")
-    }
-    package enum DeviceLock {
-        package static let state = ControlArgument<String>("state", .choice(["lock", "unlock"]), required: true, "lock or unlock the phone")
-    }
-    package enum Complication {
-        package static let state = ControlArgument<String>("state", .choice(["on", "off"]), required: true, "on the watch face, or off it")
     }
 }

@@ -133,7 +133,7 @@ extension ControlCommands {
 
 extension ControlCommandSpec {
     /// A request of this command, its arguments set through the catalogue's typed keys:
-    /// `ControlCommands.link.request { $0[ControlCommands.Link.state] = "down" }`.
+    /// `ControlCommands.app.request { $0[ControlCommands.App.watchAction] = "install" }`.
     package func request(_ set: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
         var request = ControlRequest(self)
         set(&request)

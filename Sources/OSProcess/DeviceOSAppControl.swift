@@ -12,13 +12,13 @@ extension DeviceOperatingSystem {
         let router = ControlRouter(server: home.role == .phone ? .phoneOS : .watchOS)
         registerServices(on: router)
         registerDeviceCommands(on: router)
-        router.on(ControlCommands.osStatus) { [unowned self] _, connection in connection.reply(status()) }
-        router.on(ControlCommands.osJetsam) { [unowned self] _, connection in
+        router.on(ControlCommands.OSStatus.self) { [unowned self] _ in status() }
+        router.on(ControlCommands.OSJetsam.self) { [unowned self] _ in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
             jetsams += 1
             logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
             endApp(SIGKILL)
-            connection.reply(status())
+            return status()
         }
         router.on(ControlCommands.app) { [unowned self] request, connection in
             let action = request[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction]

@@ -58,7 +58,7 @@ extension DeviceOperatingSystem {
             // The app's state now: an `app open|close` made while it was starting counts.
             connection.sendEvent(.object(["event": .string("appState"), "state": .string(state.rawValue)]))
         }
-        router.on(ControlCommands.status) { [unowned self] _, connection in connection.reply(try statusWhileAppIsDown()) }
+        router.on(ControlCommands.Status.self) { [unowned self] _ in try statusWhileAppIsDown() }
     }
 
     /// The clock as the app's client keeps it: its mode, and the offset or the instant.

@@ -69,17 +69,15 @@ package final class PhoneOS: DeviceOperatingSystem {
     override var appEnvironment: [String: String] { device.appVersion.map { [DeviceEnvironment.appVersion: $0] } ?? [:] }
 
     override func registerDeviceCommands(on router: ControlRouter) {
-        router.on(ControlCommands.deviceLock) { [unowned self] request, connection in
-            try lockAction(request[ControlCommands.DeviceLock.state] == "lock")
-            connection.reply(status())
+        router.on(ControlCommands.DeviceLock.self) { [unowned self] args in
+            try lockAction(args.state == "lock")
+            return status()
         }
-        router.on(ControlCommands.deviceReboot) { [unowned self] _, connection in
+        router.on(ControlCommands.DeviceReboot.self) { [unowned self] _ in
             try rebootAction()
-            connection.reply(status())
+            return status()
         }
-        router.on(ControlCommands.switchWatch) { [unowned self] request, connection in
-            connection.reply(try switchWatch(request[ControlCommands.SwitchWatch.watch]))
-        }
+        router.on(ControlCommands.SwitchWatch.self) { [unowned self] args in try switchWatch(args.watch) }
     }
 
     override func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool {

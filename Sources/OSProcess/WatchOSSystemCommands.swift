@@ -11,9 +11,9 @@ extension WatchOS {
     /// app runs its session holds both (`appHoldsTheLink`: the CLI asks the app), and it takes over what
     /// watch-os recorded in the home — `HOME/link-down`, the store's `app.complication` — when it starts.
     func registerSystemCommands(on router: ControlRouter) {
-        router.on(ControlCommands.link) { [unowned self] request, connection in
+        router.on(ControlCommands.Link.self) { [unowned self] args in
             if let refused = appHoldsTheLink { throw refused }
-            let state = request[ControlCommands.Link.state]
+            let state = args.state
             try linkConditions.setTakenDown(state == "down")
             logger.notice("link.\(state)", ["by": "runway link \(state)", "holder": "watch-os"])
             if state == "down" {
@@ -25,12 +25,12 @@ extension WatchOS {
                 attempt = 0
                 connectSoon(afterMilliseconds: 0)
             }
-            connection.reply(LinkReply(link: state))
+            return LinkReply(link: state)
         }
-        router.on(ControlCommands.complication) { [unowned self] request, connection in
+        router.on(ControlCommands.Complication.self) { [unowned self] args in
             if let refused = appHoldsTheLink { throw refused }
             if let notInstalled = launchRefusal { throw ControlError("cannot change the complication: \(notInstalled)") }
-            let enabled = request[ControlCommands.Complication.state] == "on"
+            let enabled = args.state == "on"
             let database = try home.openStore(checkHealth: false)
             defer { database.close() }
             try database.transaction { try SessionStore.setStateValue(database, "app.complication", enabled ? "1" : "0") }
@@ -38,7 +38,7 @@ extension WatchOS {
             // The phone hears it in the next hello (isComplicationEnabled, sessionWatchStateDidChange).
             closeProbe("the complication changed: a new hello says so")
             connectSoon(afterMilliseconds: 0)
-            connection.reply(ComplicationReply(complicationEnabled: enabled))
+            return ComplicationReply(complicationEnabled: enabled)
         }
     }
 }

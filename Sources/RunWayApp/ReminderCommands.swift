@@ -8,14 +8,12 @@ import RunWayDomain
 
 extension RunWayPhoneApp {
     func registerReminderCommands(on router: ControlRouter) {
-        router.on(ControlCommands.reminders) { [unowned self] _, connection in
-            connection.reply(try remindersReport())
-        }
-        router.on(ControlCommands.remindersReschedule) { [unowned self] _, connection in
+        router.on(ControlCommands.Reminders.self) { [unowned self] _ in try remindersReport() }
+        router.on(ControlCommands.RemindersReschedule.self) { [unowned self] _ in
             // Counts as opening the app.
             try reminders.reschedule(reason: "command")
             // Reading the centre sends it what changed first: the report shows the new ladder.
-            connection.reply(try remindersReport())
+            return try remindersReport()
         }
     }
 

@@ -202,7 +202,7 @@ enum Completion {
 
     /// The phone's flights, if it runs and holds few enough for a listing to be cheap (else none).
     static func logbook(_ before: [String]) -> [JSONValue] {
-        guard let client = device(before, .phone), let status = try? client.send(ControlRequest(ControlCommands.status)),
+        guard let client = device(before, .phone), let status = try? client.send(ControlCommands.Status.request()),
             let count = status["flights"]?.intValue, count <= maximumListed
         else { return [] }
         return (try? client.send(ControlRequest(ControlCommands.logbook)).arrayValue) ?? []

@@ -100,7 +100,7 @@ final class DeviceClient {
     }
 
     private func appState(_ os: ControlClient) -> String? {
-        (try? os.send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self))?.appState
+        (try? os.send(ControlCommands.OSStatus.request(), as: OSStatusReply.self))?.appState
     }
 
     // MARK: - ControlClient's calls, routed

@@ -45,7 +45,7 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            render(try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.reminders), as: RemindersReply.self), json: parsed.has("json"))
+            render(try CLI.client(parsed, .phone).send(ControlCommands.Reminders.request(), as: RemindersReply.self), json: parsed.has("json"))
         })
 
     static let reschedule = CLI.Command(
@@ -59,7 +59,7 @@ enum NotificationCommands {
         positionals: 0,
         run: { parsed in
             render(
-                try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.remindersReschedule), as: RemindersReply.self), json: parsed.has("json"))
+                try CLI.client(parsed, .phone).send(ControlCommands.RemindersReschedule.request(), as: RemindersReply.self), json: parsed.has("json"))
         })
 
     static func render(_ result: RemindersReply, json: Bool) -> Int32 {

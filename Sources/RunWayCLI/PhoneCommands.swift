@@ -20,13 +20,13 @@ enum PhoneCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self).json
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.Status.request(), as: StatusReply.self).json
             if parsed.has("json") {
                 Output.out(result.text)
                 return 0
             }
             // Under phone-os, the OS section says what the phone's iOS does with the app.
-            let os = try? PhoneOSCommands.client(parsed).send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
+            let os = try? PhoneOSCommands.client(parsed).send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
             Output.out(DeviceStatusText.render(result, os: os))
             return 0
         })
@@ -163,7 +163,7 @@ enum PhoneCommands {
                 return try PhoneScreen(
                     client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
                     calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
-                    status: try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.status), as: StatusReply.self),
+                    status: try CLI.client(parsed, .phone).send(ControlCommands.Status.request(), as: StatusReply.self),
                     preflight: try CLI.client(parsed, .phone).send(ControlCommands.Preflight.request(), as: PreflightReply.self)
                 ).run()
             }

@@ -122,7 +122,7 @@ enum PhoneOSCommands {
             run: { parsed in
                 let request =
                     verb == "reboot"
-                    ? ControlRequest(ControlCommands.deviceReboot) : ControlCommands.deviceLock.request { $0[ControlCommands.DeviceLock.state] = verb }
+                    ? ControlCommands.DeviceReboot.request() : ControlCommands.DeviceLock.request { $0[ControlCommands.DeviceLock.state] = verb }
                 let result = try client(parsed).send(request, as: OSStatusReply.self)
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
@@ -136,7 +136,7 @@ enum PhoneOSCommands {
                 "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget, failed launches and the backoff after them.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
+                let result = try client(parsed).send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
@@ -145,7 +145,7 @@ enum PhoneOSCommands {
             summary: "Memory pressure: phone-os kills the app at once (SIGKILL), as iOS's jetsam does. Fails (1) if the app is not running.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlRequest(ControlCommands.osJetsam), as: OSStatusReply.self)
+                let result = try client(parsed).send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),

@@ -130,7 +130,7 @@ final class ScenarioPair {
     /// phone-os's control socket: the app's lifecycle (`app`, `os-jetsam`, `os-status`).
     func osClient() throws -> ControlClient { try ControlClient(home: phone, socketPath: phone.osControlSocketPath) }
 
-    func osStatus() -> OSStatusReply? { try? osClient().send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self) }
+    func osStatus() -> OSStatusReply? { try? osClient().send(ControlCommands.OSStatus.request(), as: OSStatusReply.self) }
 
     /// Removes the homes (after the daemons are stopped).
     func removeHomes() { Self.removeTree(root) }

@@ -131,7 +131,7 @@ final class ScenarioRunner {
             fields["pid"] = .integer(Int64(pid))
             return (true, "started \(target == .watch ? pair.watchBinary : "phone-os") (pid \(pid))")
         case let .link(up):
-            _ = try DeviceClient(home: pair.watch).send(ControlCommands.link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
+            _ = try DeviceClient(home: pair.watch).send(ControlCommands.Link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
             return (true, up ? "the link is back in range" : "the link is out of range")
         case let .clockAdvance(seconds, text):
             for home in [pair.phone, pair.watch] {
@@ -143,7 +143,7 @@ final class ScenarioRunner {
             return (true, "phone app \(action): now \(status.appState)")
         case .jetsam:
             guard pair.osStatus()?.appState ?? "not running" != "not running" else { return (true, "the phone app is not running: nothing to jetsam") }
-            _ = try pair.osClient().send(ControlRequest(ControlCommands.osJetsam), as: OSStatusReply.self)
+            _ = try pair.osClient().send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
             return (true, "phone-os killed the app (jetsam)")
         case let .sleep(ms):
             let n = ms.pick(&random)

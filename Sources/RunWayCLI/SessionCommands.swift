@@ -224,7 +224,7 @@ enum SessionCLI {
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 let reply = try call(
-                    parsed, .watch, ControlCommands.complication.request { $0[ControlCommands.Complication.state] = state }, as: ComplicationReply.self)
+                    parsed, .watch, ControlCommands.Complication.request { $0[ControlCommands.Complication.state] = state }, as: ComplicationReply.self)
                 Output.out(parsed.has("json") ? reply.json.text : "complication: \(reply.complicationEnabled ? "on the watch face" : "off")")
                 return 0
             })

@@ -122,7 +122,7 @@ enum WatchCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .watch).send(ControlRequest(ControlCommands.status), as: StatusReply.self).json
+            let result = try CLI.client(parsed, .watch).send(ControlCommands.Status.request(), as: StatusReply.self).json
             if parsed.has("json") {
                 Output.out(result.text)
             } else {
@@ -144,7 +144,7 @@ enum LinkCommands {
             specs: [CLI.homeSpec],
             positionals: 0,
             run: { parsed in
-                _ = try CLI.client(parsed, .watch).send(ControlCommands.link.request { $0[ControlCommands.Link.state] = state }, as: LinkReply.self)
+                _ = try CLI.client(parsed, .watch).send(ControlCommands.Link.request { $0[ControlCommands.Link.state] = state }, as: LinkReply.self)
                 Output.out("link \(state)")
                 return 0
             })

@@ -83,7 +83,7 @@ enum WatchOSCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 guard let os = try CLI.client(parsed, .watch).deviceOS else { throw ControlError("watch-os does not run this watch (runway up runs it)") }
-                let result = try os.send(ControlRequest(ControlCommands.osStatus), as: OSStatusReply.self)
+                let result = try os.send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
@@ -93,7 +93,7 @@ enum WatchOSCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 guard let os = try CLI.client(parsed, .watch).deviceOS else { throw ControlError("watch-os does not run this watch (runway up runs it)") }
-                let result = try os.send(ControlRequest(ControlCommands.osJetsam), as: OSStatusReply.self)
+                let result = try os.send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),

@@ -96,7 +96,7 @@ struct ManyPairs {
     }
 
     func setLink(_ watch: ControlClient, up: Bool) throws {
-        _ = try watch.send(ControlCommands.link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
+        _ = try watch.send(ControlCommands.Link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
     }
 }
 

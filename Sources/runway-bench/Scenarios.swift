@@ -42,7 +42,7 @@ struct Scenarios {
     }
 
     func outstanding(_ watch: ControlClient) throws -> Int {
-        Int(try watch.send(ControlRequest(ControlCommands.status), as: StatusReply.self).outstandingUserInfoTransfers)
+        Int(try watch.send(ControlCommands.Status.request(), as: StatusReply.self).outstandingUserInfoTransfers)
     }
 
     /// The mean encoded size of a generated flight's userInfo: the baseline moves records of this size.
@@ -247,10 +247,10 @@ struct Scenarios {
                 try pair.startPhone()
                 continue
             }
-            let acked = try watch.send(ControlRequest(ControlCommands.status), as: StatusReply.self).outbox.lastAcknowledgedTransfer
+            let acked = try watch.send(ControlCommands.Status.request(), as: StatusReply.self).outbox.lastAcknowledgedTransfer
             let start = now()
             try pair.startPhone()
-            while try watch.send(ControlRequest(ControlCommands.status), as: StatusReply.self).outbox.lastAcknowledgedTransfer <= acked {
+            while try watch.send(ControlCommands.Status.request(), as: StatusReply.self).outbox.lastAcknowledgedTransfer <= acked {
                 usleep(200)
             }
             result.firstAck.add((now() - start) * 1000)

@@ -46,6 +46,6 @@ import Testing
         #expect(ControlCommands.Cancel.spec.errors.contains { $0.exitStatus == 1 && $0.code == nil })
         #expect(ControlCommands.RunStop.spec.allErrors.first?.exitStatus == 2)  // takes no arguments: any is refused
         #expect(ControlCommands.Received.spec.allErrors.contains { $0.code == .sessionNotActivated })
-        #expect(!ControlCommands.status.allErrors.contains { $0.code == .sessionNotActivated })
+        #expect(!ControlCommands.Status.spec.allErrors.contains { $0.code == .sessionNotActivated })
     }
 }

@@ -79,7 +79,7 @@ import Testing
 
     @Test func anUnregisteredCommandIsNamedNotDropped() {
         let phone = ControlRouter(server: .phone)
-        phone.on(ControlCommands.status) { _, _ in }
+        phone.on(ControlCommands.Status.self) { _ in throw ControlError("unused") }
         #expect(phone.unregistered.contains("logbook"))
         #expect(!phone.unregistered.contains("status"))
         #expect(throws: ControlError.self) { try phone.handler(for: "logbook") }

@@ -86,7 +86,7 @@ import Testing
             let misses = try Self.misses(server, home: home)
             #expect(misses.isEmpty, "\(misses)")
             // Nothing of it ran: the watch recorded nothing, the phone stored nothing.
-            let status = try ControlClient(home: home).call(ControlRequest(ControlCommands.status))
+            let status = try ControlClient(home: home).call(ControlCommands.Status.request())
             #expect(status["outstandingUserInfoTransfers"] == .integer(0))
         }
     }
