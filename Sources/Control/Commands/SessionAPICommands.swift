@@ -9,10 +9,18 @@ extension ControlCommands {
         QuarantineRemove.self,
     ]
 
-    static let payloadErrors: [ControlErrorSpec] = [
-        .wc(.payloadUnsupportedTypes, "the payload holds a null, or a value a property list cannot"),
+    /// What every call that needs a counterpart can fail with.
+    static let counterpartErrors: [ControlErrorSpec] = [
         .wc(.deviceNotPaired, "no counterpart is paired"),
         .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
+    ]
+    static let payloadErrors: [ControlErrorSpec] =
+        [.wc(.payloadUnsupportedTypes, "the payload holds a null, or a value a property list cannot")] + counterpartErrors
+    /// What a message (`message`, `message-data`) can fail with while its sender waits.
+    static let waitErrors: [ControlErrorSpec] = [
+        .wc(.notReachable, "the counterpart is not reachable"),
+        .wc(.messageReplyTimedOut, "no reply came in time"),
+        .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
     ]
 
     /// The dictionary `transfer-userinfo`, `transfer-complication`, `context-set` and `message` take.
@@ -51,9 +59,7 @@ extension ControlCommands {
                 .wc(.payloadTooLarge, "the file is over 1 GiB, or its metadata encodes to more than 65,536 bytes"),
                 .wc(.payloadUnsupportedTypes, "the metadata holds a null, or a value a property list cannot"),
                 .wc(.insufficientSpace, "no space to copy it into the queue"),
-                .wc(.deviceNotPaired, "no counterpart is paired"),
-                .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
-            ], "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
+            ] + counterpartErrors, "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
     }
 
     /// `context-set`: `updateApplicationContext` (the phone app takes it over to add its language).
@@ -75,12 +81,8 @@ extension ControlCommands {
             "replyExpected", .bool, default: true, "false: send it without a reply handler and wait only for its delivery")
         package static let spec = ControlCommandSpec(
             Self.self, "message", both, session: true, arguments: [payload, timeoutMs, replyExpected],
-            errors: payloadErrors + [
-                .wc(.payloadTooLarge, "the message encodes to more than 65,536 bytes"),
-                .wc(.notReachable, "the counterpart is not reachable"),
-                .wc(.messageReplyTimedOut, "no reply came in time"),
-                .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
-            ], "send a message and wait for its reply, or only for its delivery")
+            errors: payloadErrors + [.wc(.payloadTooLarge, "the message encodes to more than 65,536 bytes")] + waitErrors,
+            "send a message and wait for its reply, or only for its delivery")
     }
 
     /// `message-data`: `sendMessageData`. Its handler answers later, as `message`'s does.
@@ -91,14 +93,8 @@ extension ControlCommands {
         package static let replyExpected = Message.replyExpected
         package static let spec = ControlCommandSpec(
             Self.self, "message-data", both, session: true, arguments: [data, timeoutMs, replyExpected],
-            errors: [
-                .wc(.deviceNotPaired, "no counterpart is paired"),
-                .wc(.watchAppNotInstalled, "the watch app is not installed (on the phone)"),
-                .wc(.payloadTooLarge, "the data is more than 65,536 bytes"),
-                .wc(.notReachable, "the counterpart is not reachable"),
-                .wc(.messageReplyTimedOut, "no reply came in time"),
-                .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
-            ], "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
+            errors: counterpartErrors + [.wc(.payloadTooLarge, "the data is more than 65,536 bytes")] + waitErrors,
+            "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
     }
 
     /// `cancel`: cancel an outstanding userInfo transfer.
