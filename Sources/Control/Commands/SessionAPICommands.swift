@@ -16,6 +16,8 @@ extension ControlCommands {
     ]
     static let payloadErrors: [ControlErrorSpec] =
         [.wc(.payloadUnsupportedTypes, "the payload holds a null, or a value a property list cannot")] + counterpartErrors
+    /// What queuing a userInfo dictionary (`transfer-userinfo`, `transfer-complication`) can fail with.
+    static let userInfoErrors = payloadErrors + [ControlErrorSpec.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")]
     /// What a message (`message`, `message-data`) can fail with while its sender waits.
     static let waitErrors: [ControlErrorSpec] = [
         .wc(.notReachable, "the counterpart is not reachable"),
@@ -34,7 +36,7 @@ extension ControlCommands {
         package static let payload = Payload.payload
         package static let spec = ControlCommandSpec(
             Self.self, "transfer-userinfo", both, session: true, arguments: [payload],
-            errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")], "queue a userInfo transfer")
+            errors: userInfoErrors, "queue a userInfo transfer")
     }
 
     /// `transfer-complication`: `transferCurrentComplicationUserInfo`, the phone's.
@@ -43,7 +45,7 @@ extension ControlCommands {
         package static let payload = Payload.payload
         package static let spec = ControlCommandSpec(
             Self.self, "transfer-complication", [.phone], session: true, arguments: [payload],
-            errors: payloadErrors + [.wc(.payloadTooLarge, "the payload encodes to more than 65,536 bytes")],
+            errors: userInfoErrors,
             "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
     }
 
