@@ -28,6 +28,8 @@ open class WCSession: NSObject, @unchecked Sendable {
     let fileTransfersLock = NSLock()
     /// Whether a link's coming up re-reads the observed state (`hasContentPending`, `isReachable`), once.
     private var linksObserved = false
+    /// Which of the delegate's defaults the last call reached (`DelegateImplements.swift`).
+    let delegateReach = DelegateReach()
 
     override init() {
         super.init()

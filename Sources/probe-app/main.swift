@@ -17,7 +17,10 @@
 // (`sendToRemoteWorkoutSession`, `sent p-I ok|failed CODE`) — and after `w-N` ends the workout from the
 // phone (the mirror's `end()`); `disconnected` when mirroring ends. --mirror-tick=MS: besides, while
 // the mirror runs, sends `t-1`, `t-2`… every MS milliseconds (`tick t-I` when sent, `sent t-I ok` once the
-// watch has it).
+// watch has it). --bare-delegate sets a delegate that implements only what Apple requires of every
+// delegate, `session(_:activationDidCompleteWith:error:)`: no message, userInfo, context or file method,
+// and neither `sessionDidBecomeInactive` nor `sessionDidDeactivate` — the delegate of the field's most
+// common WatchConnectivity bug.
 import Foundation
 import Glibc
 import HealthKit
@@ -171,8 +174,16 @@ if let mirror {
     // Set at launch, before anything can arrive: HealthKit's advice.
     manager.healthStore.workoutSessionMirroringStartHandler = { session in mirror.take(session) }
 }
+/// Only the one method every `WCSessionDelegate` must implement: it notes each activation.
+final class BareDelegate: NSObject, WCSessionDelegate {
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        appendDurably("activated \(activationState.rawValue)", to: "activations.log")
+    }
+}
+let bare = BareDelegate()
+
 if WCSession.isSupported() {
-    WCSession.default.delegate = manager
+    WCSession.default.delegate = arguments.contains("--bare-delegate") ? bare : manager
     if !arguments.contains("--never-activate") { WCSession.default.activate() }
 }
 RunLoop.main.run()

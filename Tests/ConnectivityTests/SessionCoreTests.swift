@@ -69,7 +69,7 @@ import PropertyLists
             case let .messageRefused(error, _): "messageRefused \(error.code.rawValue)"
             case let .completeMessage(id, .success): "completeMessage \(id) success"
             case let .completeMessage(id, .failure(error)): "completeMessage \(id) \(error.code.rawValue)"
-            case let .deliverMessage(id, _): "deliverMessage \(id)"
+            case let .deliverMessage(id, _, replyExpected): replyExpected ? "deliverMessage \(id)" : "deliverMessage \(id) no reply"
             case .wakeCounterpart: "wakeCounterpart"
             case let .acknowledge(upTo, _): "acknowledge \(upTo)"
             case let .crashPoint(name): "crashPoint \(name)"
@@ -363,8 +363,8 @@ import PropertyLists
         let body = PropertyListCodec.encode(["q": .integer(1)])
         #expect(Self.describe(core.handle(.messageFrameReceived(.message, id: 10, body: body))) == ["deliverMessage 10"])
         #expect(
-            Self.describe(core.handle(.messageFrameReceived(.messageNoReply, id: 11, body: body)))
-                == ["tell didReceiveMessageWithoutReply", "send messageDelivered"])
+            Self.describe(core.handle(.messageFrameReceived(.messageNoReply, id: 11, body: body))) == ["deliverMessage 11 no reply"],
+            "the shell confirms it (messageDelivered) once the app heard it, or answers 7014 if its delegate lacks the method")
         #expect(core.messages.receivedCount == 3)
         let big = core.replyFrame(10, .dictionary(["blob": .data(Array(repeating: 0, count: 2048))]))
         #expect(Frame.type(of: big) == .messageError, "a reply over the limit becomes an error for the sender")
@@ -394,11 +394,9 @@ import PropertyLists
                     .messageSendRequested(
                         .data(Array(repeating: 0, count: 65_537)), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false,
                         completion: { _ in }))) == ["messageRefused 7009"])
-        // Received: with a reply handler to the app; without one, told and confirmed.
+        // Received: with a reply handler to the app; without one, delivered and then confirmed by the shell.
         #expect(Self.describe(core.handle(.messageFrameReceived(.messageData, id: 5, body: [7]))) == ["deliverMessage 5"])
-        #expect(
-            Self.describe(core.handle(.messageFrameReceived(.messageDataNoReply, id: 6, body: [7])))
-                == ["tell didReceiveMessageDataWithoutReply", "send messageDelivered"])
+        #expect(Self.describe(core.handle(.messageFrameReceived(.messageDataNoReply, id: 6, body: [7]))) == ["deliverMessage 6 no reply"])
         #expect(Frame.type(of: core.replyFrame(5, .data([1]))) == .messageDataReply)
         #expect(Frame.type(of: core.replyFrame(5, .data(Array(repeating: 0, count: 65_537)))) == .messageError, "a reply over the limit is an error")
     }
