@@ -23,6 +23,7 @@ package final class DaemonRuntime {
     private var database: Database?
     private var guardian: HomeGuard?
     private var idleMemory: WhenIdle?
+    private var idleNotice: WhenIdle?
     /// Why the store's full check is owed (an unclean stop), while it is: run after `ready`, off the
     /// critical path (`startOwedCheck`). Nil once the store is vouched for — sealed, checked before
     /// start-up, or by the background check — and only then may a clean stop seal it.
@@ -200,7 +201,20 @@ package final class DaemonRuntime {
         logger.info("daemon.ready", ["home": home.path, "pid": getpid()])
         FreeMemory.releaseUnused()
         startIdleMemory()
+        startIdleNotice()
         startOwedCheck()
+    }
+
+    /// Under an OS that suspends a background app once its work is done (`RUNWAY_IDLE_SUSPEND_MS`):
+    /// `X_IDLE=1` once per spell of that long with nothing heard — no frame, no client, no file event.
+    /// The OS decides (only a ready background app, with its first delivery made, no task open and no
+    /// workout, is suspended: `DeviceOSSuspension.swift`).
+    private func startIdleNotice() {
+        guard idleNotice == nil, let interval = AppLaunch.idleMilliseconds else { return }
+        let idle = WhenIdle(loop: loop, intervalMilliseconds: interval) { AppLaunch.reportIdle() }
+        idleNotice = idle
+        idle.start()
+        onShutdown { idle.stop() }
     }
 
     /// From now on, once the daemon has heard nothing for two seconds, it gives its memory back: the

@@ -24,6 +24,8 @@ final class OSClient: OSChannel {
     var appStateObservers: [(String) -> Void] = []
     /// Told each background refresh the OS says fell due while the app runs (`backgroundRefresh`).
     var refreshObservers: [() -> Void] = []
+    /// Told what the OS woke the suspended app for (`woken`: `transfer`, `message`, `workout`, `link`).
+    var wokenObservers: [(String) -> Void] = []
     /// The last app state the OS said (it says it on attaching too, so a change made while the app was
     /// starting is not lost).
     private(set) var lastAppState: String?
@@ -74,6 +76,9 @@ final class OSClient: OSChannel {
                 for observer in appStateObservers { observer(state) }
             case "backgroundRefresh":
                 for observer in refreshObservers { observer() }
+            case "woken":
+                let reason = json["for"]?.stringValue ?? "link"
+                for observer in wokenObservers { observer(reason) }
             case let name?:
                 for observer in eventObservers[name] ?? [] { observer(json) }
             case nil: break

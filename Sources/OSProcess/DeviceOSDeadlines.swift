@@ -30,8 +30,9 @@ extension DeviceOperatingSystem {
             killedNeverReady = true
             endApp(SIGKILL)
         case let .reclaim(reason)?:
-            // A budget runs only in the background (`AppSupervision.budgetStops`).
-            guard state == .background else { return }
+            // A budget runs only in the background (`AppSupervision.budgetStops`), and on while the OS
+            // itself suspended the app: suspended or not, it is reclaimed at the budget's end.
+            guard state == .background || (state == .suspended && suspendedBySystem) else { return }
             reclaims += 1
             logger.notice("os.reclaimed", ["pid": childPID, "reason": reason])
             endApp(SIGKILL)

@@ -1,5 +1,5 @@
-import Connectivity
 import AppHost
+import Connectivity
 import Glibc
 import Posix
 
@@ -29,14 +29,30 @@ extension DeviceOperatingSystem {
         guard let notifySocket else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { recv(notifySocket.rawValue, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { return }
+            let (n, descriptor) = NotifyDatagram.receive(notifySocket.rawValue, into: &buffer)
+            guard n > 0 else {
+                descriptor?.close()
+                return
+            }
             let text = String(decoding: buffer[0..<n], as: UTF8.self)
             let lines = text.split(separator: "\n")
             // From the app running now: a datagram its predecessor sent just before it was reclaimed
             // must not count for the next launch.
             let sender = lines.first { $0.hasPrefix("MAINPID=") }.flatMap { pid_t($0.dropFirst("MAINPID=".count)) }
-            if let sender, sender != childPID { continue }
+            if let sender, sender != childPID {
+                descriptor?.close()
+                continue
+            }
+            // sd_notify's store: the app's link, kept while the app runs (watched while it is suspended).
+            if let descriptor {
+                if lines.contains("FDSTORE=1") && lines.contains("FDNAME=link") && sender != nil {
+                    storeLink(descriptor)
+                    logger.debug("os.link-stored", ["pid": childPID])
+                } else {
+                    descriptor.close()
+                }
+                continue
+            }
             for line in lines {
                 if line == "READY=1" {
                     readyReports += 1
@@ -55,6 +71,10 @@ extension DeviceOperatingSystem {
                     // A message handed to a background app grants it its budget again.
                     supervision.messageReceived(at: loop.nowNanoseconds)
                     rearmSupervision()
+                    continue
+                } else if line == AppLaunch.idleNotice {
+                    // Its device has been quiet: suspended if its background work is done.
+                    appIdle()
                     continue
                 } else if line == AppLaunch.taskHandedNotice {
                     backgroundTasksHanded += 1

@@ -25,6 +25,13 @@ package class DeviceOperatingSystem {
         /// How long a launch may take to report `READY=1` (and a background launch, after it, to make its
         /// first delivery) before the OS gives up on it (`AppSupervision`).
         package var launchTimeoutMilliseconds: UInt64 = 20_000
+        /// How long a background app whose work is done (its first delivery made, no task open, no
+        /// workout) must be quiet before the OS suspends it (0: never): Apple's apps are suspended
+        /// "shortly after" their background work (`DeviceOSSuspension.swift`).
+        package var suspendAfterIdleMilliseconds: UInt64 = 5000
+        /// Whether a suspended app is woken for what arrives on its link (`--no-wake`: the simulator
+        /// before issue 50, where it was not).
+        package var wakesSuspendedApp = true
         package var daemonPath: String
         package var appArguments: [String] = []
         package var logLevel: Logger.Level = .info
@@ -62,6 +69,16 @@ package class DeviceOperatingSystem {
     /// What the running app last said on the notify socket (`STATUS=`), if anything.
     var appStatusLine: String?
     var stateBeforeSuspend: AppState = .background
+    /// The OS suspended the app itself (its background work done): its budget keeps running, and at its
+    /// end the app is reclaimed, suspended or not. A user's `app suspend` stops the budget instead.
+    var suspendedBySystem = false
+    /// A copy of the app's established link (sd_notify's store, `FDSTORE=1`), watched while it is suspended.
+    var storedLink: FileDescriptor?
+    /// Whether the OS watches for what wakes the suspended app now, and the timer of its next look.
+    var watchingForWake = false
+    var wakeRecheck: EventLoop.TimerID?
+    var systemSuspensions = 0
+    var wakes: [String: Int] = [:]
     var forceQuit = false
     /// When a launch ends and how the next is paced (`AppSupervision`), and the one timer for its
     /// next deadline.
@@ -133,6 +150,8 @@ package class DeviceOperatingSystem {
     func closeLink() {}
     /// Why the app cannot be opened or launched now, if it cannot.
     var launchRefusal: String? { nil }
+    /// What else wakes the suspended app besides its link (phone-os: the watch connecting again).
+    var wakeSources: [(descriptor: Int32, reason: String, key: String)] { [] }
     /// The device's own commands on the OS's router.
     func registerDeviceCommands(on router: ControlRouter) {}
     /// An `app` action the device handles itself (the phone's install, uninstall): true if it did.
@@ -230,6 +249,9 @@ package class DeviceOperatingSystem {
             childPID = 0
             state = .notRunning
             workoutRunning = false
+            suspendedBySystem = false
+            stopWatchingForWake()
+            dropStoredLink()
             if tasksOpen > 0 {
                 backgroundTasksExpired += tasksOpen
                 logger.notice("os.tasks-expired", ["pid": pid, "count": tasksOpen, "reason": "the app ended before it completed them"])
@@ -300,7 +322,7 @@ package class DeviceOperatingSystem {
         }
         var environment = Spawn.currentEnvironment(removing: [
             "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", PhoneActivation.osPIDVariable, AppLaunch.modeVariable,
-            AppLaunch.reasonVariable, AppLaunch.workoutVariable, AppLaunch.watchNearbyVariable,
+            AppLaunch.reasonVariable, AppLaunch.workoutVariable, AppLaunch.watchNearbyVariable, AppLaunch.idleVariable,
         ])
         // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
         environment += [
@@ -316,6 +338,7 @@ package class DeviceOperatingSystem {
         // What this launch is for, when it carries something (watch-os: the phone's startWorkout).
         environment += extra.map { "\($0.key)=\($0.value)" }
         if counterpartNearby { environment.append("\(AppLaunch.watchNearbyVariable)=1") }
+        if options.suspendAfterIdleMilliseconds > 0 { environment.append("\(AppLaunch.idleVariable)=\(options.suspendAfterIdleMilliseconds)") }
         let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
         var spawn = Spawn(
             "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,

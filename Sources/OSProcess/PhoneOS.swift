@@ -65,6 +65,10 @@ package final class PhoneOS: DeviceOperatingSystem {
     }
 
     override var launchRefusal: String? { deviceLaunchRefusal }
+    /// The watch connecting while the app is suspended: the session that answers it is in the app.
+    override var wakeSources: [(descriptor: Int32, reason: String, key: String)] {
+        listener.map { [($0.rawValue, "the watch connected to the phone", "link")] } ?? []
+    }
     override var launchArguments: [String] { phoneLaunchArguments }
     override var appEnvironment: [String: String] { device.appVersion.map { [DeviceEnvironment.appVersion: $0] } ?? [:] }
 

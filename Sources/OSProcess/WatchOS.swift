@@ -99,8 +99,11 @@ package final class WatchOS: DeviceOperatingSystem {
     }
 
     /// While the app runs, its session holds the link and the watch's presence: the CLI asks it instead.
+    /// An app the OS suspended itself is woken for the system's setting (its session takes it), as a
+    /// watch face change reaches a watchOS app.
     var appHoldsTheLink: ControlError? {
         guard childPID != 0 else { return nil }
+        if state == .suspended && suspendedBySystem { wake("the system's link or watch face changed", key: "link") }
         return ControlError("the watch app is running and holds the link: ask it (runway link … again)", reason: "appHoldsTheLink")
     }
 

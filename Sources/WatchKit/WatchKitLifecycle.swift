@@ -35,6 +35,11 @@ final class WatchKitLifecycle: @unchecked Sendable {
             foreground = host.isInForeground
             host.onApplicationStateChange.append { [unowned self] foreground in self.stateChanged(foreground: foreground) }
             host.onBackgroundRefresh.append { [unowned self] in self.refreshFellDue() }
+            // Suspended, then woken for what the phone sent: watchOS hands the app a task for it, as at a
+            // launch for it (issue 50).
+            host.onWoken.append { [unowned self] reason in
+                if reason == "transfer" { self.hand(WKWatchConnectivityRefreshBackgroundTask()) }
+            }
             // HealthKit's startWatchApp, from the phone: for the delegate's `handle(_ workoutConfiguration:)`.
             host.systemWorkoutHandlers.append { [unowned self] event in
                 guard let configuration = HKHealthStore.workoutConfiguration(startWatchApp: event) else { return false }

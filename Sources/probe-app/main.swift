@@ -6,7 +6,8 @@
 // each, fsync'd), so a kill after the acknowledgement loses nothing. Its switches make it misbehave the
 // ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate; --save-in-memory keeps
 // what it receives in memory only (the lossy path a test shows its checker catching); --save-on-screen
-// saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). --send N sends N
+// saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). A message
+// is noted in Documents/messages.log and answered at once (`repliedBy: probe`, its pid). --send N sends N
 // userInfo transfers (`probe-1`…`probe-N`) once, after its first activation. Every launch first notes
 // itself in Documents/launches.log, before it touches its session, as an app's start-up code does.
 // --start-watch-app starts the watch app for a running workout (HealthKit's `startWatchApp(with:)`) once
@@ -94,6 +95,16 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
             guard !success, attempt < 100 else { return }
             DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { self.startWatchApp(attempt: attempt + 1) }
         }
+    }
+
+    /// A message: noted in Documents/messages.log (`reply KEYS` or `noreply KEYS`), and answered at once.
+    func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+        appendDurably("reply " + message.keys.sorted().joined(separator: ","), to: "messages.log")
+        replyHandler(["repliedBy": "probe", "pid": Int(getpid())])
+    }
+
+    func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
+        appendDurably("noreply " + message.keys.sorted().joined(separator: ","), to: "messages.log")
     }
 
     func sessionDidBecomeInactive(_ session: WCSession) {}

@@ -102,6 +102,9 @@ package final class Session {
     var core: SessionCore
     /// The link, while one is established.
     var channel: LinkChannel?
+    /// The descriptor of the link's established connection, if it runs over a socket (the OS keeps a copy
+    /// of it while the app is suspended: `AppLaunch.storeLink`).
+    package var linkDescriptor: Int32? { (channel as? UnixLinkConnection)?.stream.descriptor.rawValue }
     var ratePumpScheduled = false
     /// The quiet-link pruning of delivered outbox rows, pushed back by every acknowledgement (`pruneDeliveredWhenQuiet`).
     var pruneTimer: EventLoop.TimerID?
