@@ -172,17 +172,18 @@ let package = Package(
             ]),
         .testTarget(name: "OSServicesTests", dependencies: ["OSServices", "Control", "JSONText", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, UIKit, os, WatchKit,
-        // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files).
+        // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files),
+        // with the upcoming MemberImportVisibility: a member is visible only from a module the file imports.
         .testTarget(
             name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
             name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
-            swiftSettings: [.swiftLanguageMode(.v6)]),
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).
