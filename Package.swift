@@ -2,7 +2,7 @@
 // RunWay Pair: a two-process simulator of the RunWay iPhone + Apple Watch pair.
 //
 // Layers, bottom to top (each depends only on those before it):
-//   CSQLite, CCrypto, CLinux - the only C: system headers, nothing else
+//   CSQLite, CCrypto, CLinux - the only C: system headers, nothing else (COSLog: the empty Clang module `os`)
 //   Posix            - errno funnel, owned descriptors, Unix sockets, poll loop, flock, signals, logging
 //   JSONText         - a strict JSON parser and a fast writer (command line, control socket, flights)
 //   Storage          - SQLite: Database, Statement, migrations
@@ -61,6 +61,9 @@ let package = Package(
         // its header (libssl-dev) to build, the library opened at the first hash, not linked (shim.h).
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // The Clang module `os` with its `log` submodule, declaring nothing: `import os.log` resolves to it
+        // and brings its Swift overlay, the target `os` (docs/your-app.md, "os").
+        .systemLibrary(name: "COSLog"),
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
         .target(name: "Storage", dependencies: ["CSQLite"]),
@@ -84,7 +87,7 @@ let package = Package(
         .target(name: "Combine"),
         // `observe(_:options:changeHandler:)` and NSKeyValueObservation, which corelibs Foundation lacks.
         .target(name: "KeyValueObserving"),
-        .target(name: "os", dependencies: ["Posix"]),
+        .target(name: "os", dependencies: ["Posix", "COSLog"]),
         .target(
             name: "WatchConnectivity",
             dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "AppHost", "Combine", "KeyValueObserving"]),
@@ -169,17 +172,18 @@ let package = Package(
             ]),
         .testTarget(name: "OSServicesTests", dependencies: ["OSServices", "Control", "JSONText", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, UIKit, os, WatchKit,
-        // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files).
+        // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files),
+        // with the upcoming MemberImportVisibility: a member is visible only from a module the file imports.
         .testTarget(
             name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]),
         // Combine's subset, key-value observing and os.Logger, each alone.
-        .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os"]),
+        .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
             name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
-            swiftSettings: [.swiftLanguageMode(.v6)]),
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).

@@ -21,7 +21,7 @@ extension PropertyListValue {
     public var stringValue: String? { if case let .string(v) = self { v } else { nil } }
     public var dataValue: [UInt8]? { if case let .data(v) = self { v } else { nil } }
     public var boolValue: Bool? { if case let .bool(v) = self { v } else { nil } }
-    public var dictionaryValue: UserInfo? { if case let .dictionary(v) = self { v } else { nil } }
+    public var dictionaryValue: [String: PropertyListValue]? { if case let .dictionary(v) = self { v } else { nil } }
 
     /// Integers and reals both read as a Double.
     public var doubleValue: Double? {

@@ -19,6 +19,9 @@ package final class RunWayWatchApp {
         /// RunWay 1.4's dead instrument stream, on purpose (`--instrument-stream`): a message every 3 s
         /// while a run is in progress and the phone is reachable.
         package var instrumentStream = false
+        /// `--received-transfers once|legacy`: a transfer delivered again after a crash counted once, or
+        /// (legacy, the app before issue 51) each time it is delivered.
+        package var countsEachTransferOnce = true
         package init() {}
     }
 
@@ -54,6 +57,7 @@ package final class RunWayWatchApp {
         app = AppConnectivity(database: database, logger: logger) { [loop = context.loop] delay, body in
             loop.schedule(afterMilliseconds: delay, body)
         }
+        app.countsEachTransferOnce = options.countsEachTransferOnce
         service = WatchConnectivityService(app: app, logger: logger)
         files = AppFiles(database: database, container: context.container, logger: logger) { [loop = context.loop] delay, body in
             loop.schedule(afterMilliseconds: delay, body)
@@ -62,12 +66,17 @@ package final class RunWayWatchApp {
         service.requeueFailedTransfers = options.requeueFailedTransfers
         WCSession.default.setUserInfoValidator(Flight.problem(inUserInfo:))
         WCSession.default.delegate = service
-        // watch-os may have launched the app for the phone's content: its WatchKit task comes here.
-        WKApplication.shared().delegate = self
         recorder = WatchRunRecorder(logger: logger)
         runs = try RunCommands(database: database, now: context.deviceNow, behaviour: options.gpws, logger: logger)
         installRuns()
         registerCommands(on: context.router)
+        // watch-os may have launched the app for the phone's content (its WatchKit task comes here), or
+        // relaunched it for the workout session it died in (`handleActiveWorkoutRecovery`, which takes the
+        // session back). Set once the runs are restored, before the session activates.
+        WKApplication.shared().delegate = self
+        // Any other launch: the session the OS kept, if any (a reclaim or jetsam ended the app mid-run),
+        // else a fresh one for a run restored from the store.
+        health.recover(runs.run)
         context.contributeStatus { [unowned self] status in try self.addStatus(to: &status) }
         service.onActivation = { [unowned self] state, _ in
             guard state == .activated, !WCSession.default.isPaired else { return }
