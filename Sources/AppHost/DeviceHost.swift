@@ -182,6 +182,7 @@ package final class DeviceHost {
             client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
             client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
             client.wokenObservers.append { [unowned self] reason in for observer in self.onWoken { observer(reason) } }
+            client.suspendRequestObservers.append { [unowned self] in self.runtime.reportIdleWhenQuiet() }
             remoteOS = client
             logger.info("startup.os-attached", ["socket": socket])
         }
@@ -268,6 +269,7 @@ package final class DeviceHost {
                 ? message.text : String(decoding: message.text.utf8.prefix(DelegateTrace.payloadLimit), as: UTF8.self)
             mailbox.post { trace.record(.appLog(type: message.type, subsystem: message.subsystem, category: message.category, message: text)) }
         }
+        runtime.linkIsQuiet = { [unowned session] in session.linkIsQuiet }
         session.onLinkEstablished = { [unowned self] handshake in
             // The OS keeps a copy of the link to wake the app for what arrives while it is suspended.
             if let descriptor = session.linkDescriptor { AppLaunch.storeLink(descriptor) }

@@ -26,6 +26,8 @@ final class OSClient: OSChannel {
     var refreshObservers: [() -> Void] = []
     /// Told what the OS woke the suspended app for (`woken`: `transfer`, `message`, `workout`, `link`).
     var wokenObservers: [(String) -> Void] = []
+    /// Told when the OS asks to suspend the app as soon as its link is quiet (`suspendWhenQuiet`).
+    var suspendRequestObservers: [() -> Void] = []
     /// The last app state the OS said (it says it on attaching too, so a change made while the app was
     /// starting is not lost).
     private(set) var lastAppState: String?
@@ -76,6 +78,8 @@ final class OSClient: OSChannel {
                 for observer in appStateObservers { observer(state) }
             case "backgroundRefresh":
                 for observer in refreshObservers { observer() }
+            case "suspendWhenQuiet":
+                for observer in suspendRequestObservers { observer() }
             case "woken":
                 let reason = json["for"]?.stringValue ?? "link"
                 for observer in wokenObservers { observer(reason) }

@@ -23,7 +23,20 @@ extension DeviceOperatingSystem {
     /// `X_IDLE=1`: suspends the app if its background work is done.
     func appIdle() {
         guard mayBeSuspendedBySystem, supervision.firstDeliveryMade, tasksOpen == 0 else { return }
+        if suspendAsked {
+            suspendAsked = false
+            return suspendBySystem("its background tasks are complete")
+        }
         suspendBySystem("its background work is done (quiet for \(options.suspendAfterIdleMilliseconds) ms)")
+    }
+
+    /// Asks the app to say `X_IDLE=1` as soon as its link is quiet (a watch app whose tasks are complete:
+    /// watchOS suspends it then), so that what it sent is not frozen in its process with it.
+    func suspendWhenQuiet() {
+        guard mayBeSuspendedBySystem else { return }
+        suspendAsked = true
+        let event = JSONValue.object(["event": .string("suspendWhenQuiet")])
+        for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
     }
 
     /// A ready background app running no workout, which the OS may suspend (not with

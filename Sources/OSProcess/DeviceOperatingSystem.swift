@@ -78,6 +78,8 @@ package class DeviceOperatingSystem {
     var watchingForWake = false
     var wakeRecheck: EventLoop.TimerID?
     var systemSuspensions = 0
+    /// The OS asked the app to say when its link is quiet, to suspend it (its tasks complete).
+    var suspendAsked = false
     var wakes: [String: Int] = [:]
     var forceQuit = false
     /// When a launch ends and how the next is paced (`AppSupervision`), and the one timer for its
@@ -253,6 +255,7 @@ package class DeviceOperatingSystem {
             state = .notRunning
             workoutRunning = false
             suspendedBySystem = false
+            suspendAsked = false
             stopWatchingForWake()
             dropStoredLink()
             if tasksOpen > 0 {
@@ -379,6 +382,8 @@ package class DeviceOperatingSystem {
     /// keeps itself alive), a background refresh's (its task is the work).
     static let launchesAwaitingNoDelivery: Set<String> = [
         "user", AppLaunch.workoutReason, AppLaunch.workoutRecoveryReason, AppLaunch.refreshReason, "workout-mirroring",
+        // The watch sends its context: nothing comes back to the app for it (the phone acknowledges it to the service).
+        "context-for-phone",
     ]
 
     /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed

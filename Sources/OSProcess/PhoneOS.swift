@@ -118,6 +118,7 @@ package final class PhoneOS: DeviceOperatingSystem {
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
         status.other.merge(DeviceHost.watchRows(waiting.watches, active: waiting.activeWatch, parked: waiting.parked)) { $1 }
         if let system { status.other["healthWorkouts"] = .integer(try system.health.count()) }
+        status.other["applicationContextPending"] = .bool(waiting.contextPending)
         return status
     }
 

@@ -183,6 +183,7 @@ package final class WatchOS: DeviceOperatingSystem {
         ]
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
         if let system { status.other["healthWorkouts"] = .integer(try system.health.count()) }
+        status.other["applicationContextPending"] = .bool(waiting.contextPending)
         return status
     }
 
@@ -259,6 +260,11 @@ package final class WatchOS: DeviceOperatingSystem {
         if store.outstanding > 0, store.appInstalled {
             fd.close()
             return launchInBackground(reasonKey: "watch-transfer", reason: "the watch has \(store.outstanding) transfer(s) queued for the phone, in range")
+        }
+        // Its application context too: content like any other (issue 50).
+        if store.contextPending, store.appInstalled {
+            fd.close()
+            return launchInBackground(reasonKey: "context-for-phone", reason: "the watch has an application context pending for the phone, in range")
         }
         let stream = AiredFrameStream(stream: SocketStream(descriptor: fd, loop: loop), loop: loop, air: air)
         probe = stream

@@ -47,7 +47,7 @@ extension WatchOS {
     /// before). Woken for the phone's next content, it is handed a task for it.
     func suspendAfterTasks() {
         guard childPID > 0, state == .background, !workoutRunning, !endingApp else { return }
-        if mayBeSuspendedBySystem { return suspendBySystem("its background tasks are complete") }
+        if mayBeSuspendedBySystem { return suspendWhenQuiet() }
         reclaims += 1
         logger.notice("os.reclaimed", ["pid": childPID, "reason": "its background tasks are complete"])
         endApp(SIGKILL)

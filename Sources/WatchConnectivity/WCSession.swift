@@ -118,9 +118,10 @@ open class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
+    /// `.notActivated` until the delegate has heard `session(_:activationDidCompleteWith:error:)`.
     open var activationState: WCSessionActivationState {
         onDevice(.notActivated) { session in
-            switch session.activationState {
+            switch session.announcedActivationState {
             case .notActivated: .notActivated
             case .inactive: .inactive
             case .activated: .activated

@@ -7,7 +7,13 @@
 // ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate; --save-in-memory keeps
 // what it receives in memory only (the lossy path a test shows its checker catching); --save-on-screen
 // saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). A message
-// is noted in Documents/messages.log and answered at once (`repliedBy: probe`, its pid). --send N sends N
+// is noted in Documents/messages.log and answered at once (`repliedBy: probe`, its pid); each context in
+// Documents/contexts.log (`key=value,…`); each
+// sessionWatchStateDidChange in Documents/watchstate.log (the state it tells of), each
+// sessionReachabilityDidChange in Documents/reachability.log. --poll-activation-state reads
+// activationState every millisecond from another thread until the delegate hears activation, and notes in
+// Documents/activationstate.log how often it read .activated before that (`polled reads=N early=E`) and
+// what the delegate heard and read (`heard RAW read RAW`). --send N sends N
 // userInfo transfers (`probe-1`…`probe-N`) once, after its first activation. Every launch first notes
 // itself in Documents/launches.log, before it touches its session, as an app's start-up code does.
 // --start-watch-app starts the watch app for a running workout (HealthKit's `startWatchApp(with:)`) once
@@ -67,7 +73,14 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
         }
     }
 
+    /// Whether the delegate has heard activation complete (`--poll-activation-state` reads it).
+    var activationHeard = false
+
     func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        lock.withLock { activationHeard = true }
+        if arguments.contains("--poll-activation-state") {
+            appendDurably("heard \(activationState.rawValue) read \(session.activationState.rawValue)", to: "activationstate.log")
+        }
         if activationState == .activated, arguments.contains("--start-watch-app") { startWatchApp(attempt: 1) }
         guard activationState == .activated, sendCount > 0 else { return }
         let marker = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("sent.done").path
@@ -106,6 +119,21 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
     func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
         appendDurably("noreply " + message.keys.sorted().joined(separator: ","), to: "messages.log")
     }
+
+    /// Each application context received: its keys and values, sorted, in Documents/contexts.log.
+    func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
+        appendDurably(applicationContext.keys.sorted().map { "\($0)=\(applicationContext[$0] ?? "")" }.joined(separator: ","), to: "contexts.log")
+    }
+
+    /// Each watch-state call, with the state it tells of: Documents/watchstate.log.
+    func sessionWatchStateDidChange(_ session: WCSession) {
+        appendDurably(
+            "paired=\(session.isPaired) installed=\(session.isWatchAppInstalled) complication=\(session.isComplicationEnabled)",
+            to: "watchstate.log")
+    }
+
+    /// Each reachability call: Documents/reachability.log.
+    func sessionReachabilityDidChange(_ session: WCSession) { appendDurably("reachable=\(session.isReachable)", to: "reachability.log") }
 
     func sessionDidBecomeInactive(_ session: WCSession) {}
     func sessionDidDeactivate(_ session: WCSession) { session.activate() }
@@ -196,5 +224,21 @@ let bare = BareDelegate()
 if WCSession.isSupported() {
     WCSession.default.delegate = arguments.contains("--bare-delegate") ? bare : manager
     if !arguments.contains("--never-activate") { WCSession.default.activate() }
+    if arguments.contains("--poll-activation-state") {
+        // Reads activationState every millisecond from another thread until the delegate has heard activation:
+        // `early` if it ever read .activated before that (the delegate is told on the device's thread).
+        Thread.detachNewThread {
+            var reads = 0
+            var early = 0
+            while !manager.lock.withLock({ manager.activationHeard }) {
+                let state = WCSession.default.activationState
+                let heard = manager.lock.withLock { manager.activationHeard }
+                if state == .activated && !heard { early += 1 }
+                reads += 1
+                usleep(1000)
+            }
+            appendDurably("polled reads=\(reads) early=\(early)", to: "activationstate.log")
+        }
+    }
 }
 RunLoop.main.run()

@@ -3,7 +3,9 @@
 // reloads the complication, a background refresh it schedules — on WatchKit, WatchConnectivity, ClockKit
 // and WidgetKit only. The fixture of the tests of watch-os's background tasks, refreshes and reloads.
 //
-// Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); each userInfo's
+// Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); in
+// Documents/content.log, per launch, `activated pending=BOOL` (hasContentPending at activation), `context`
+// when a context arrives and `completed watchConnectivity` when it completes its tasks; each userInfo's
 // `id` in Documents/received.log, before its callback returns; each refresh in Documents/refresh.log; each
 // workout the phone starts (`handle(_ workoutConfiguration:)`) as `handle workout ACTIVITY LOCATION`.
 // --start-workout: the app starts a running workout itself when it becomes active (a watch-led run).
@@ -45,7 +47,10 @@ func note(_ line: String, in name: String) {
 
 /// Saves what the phone sends and asks for the complication to be reloaded with it.
 final class SessionManager: NSObject, WCSessionDelegate, @unchecked Sendable {
-    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {}
+    /// Notes what the session says it has to deliver when it is activated (`activated pending=BOOL`).
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        note("activated pending=\(session.hasContentPending)", in: "content.log")
+    }
 
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard let id = userInfo["id"] as? String else { return }
@@ -58,6 +63,7 @@ final class SessionManager: NSObject, WCSessionDelegate, @unchecked Sendable {
 
     func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
         note("context", in: "received.log")
+        note("context", in: "content.log")
     }
 }
 
@@ -197,11 +203,13 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
             return
         }
         for task in connectivityTasks { task.setTaskCompletedWithSnapshot(false) }
+        if !connectivityTasks.isEmpty { note("completed watchConnectivity", in: "content.log") }
         connectivityTasks.removeAll()
     }
 }
 
 note("launch \(getpid())", in: "lifecycle.log")
+note("launch \(getpid())", in: "content.log")
 let delegate = ExtensionDelegate()
 if arguments.contains("--application-delegate") { WKApplication.shared().delegate = delegate } else { WKExtension.shared().delegate = delegate }
 let manager = SessionManager()

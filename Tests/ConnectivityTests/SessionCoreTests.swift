@@ -138,7 +138,8 @@ import PropertyLists
         let foreground = Self.describe(core.handle(.counterpartAppStateReported(installed: nil, active: true)))
         #expect(core.isReachable)
         #expect(
-            foreground == ["log peer.app-state", "saveCounterpartState", "tell watchStateDidChange", "tell reachabilityDidChange", "pump"])
+            foreground == ["log peer.app-state", "saveCounterpartState", "tell reachabilityDidChange", "pump"],
+            "the watch app's foreground is reachability's, not the watch state's (isPaired, isWatchAppInstalled, isComplicationEnabled, watchDirectoryURL)")
         let again = Self.describe(core.handle(.counterpartAppStateReported(installed: true, active: true)))
         #expect(again == ["log peer.app-state", "saveCounterpartState", "pump"], "no change: nobody is told")
     }
@@ -205,6 +206,28 @@ import PropertyLists
         #expect(locked.contains("tell reachabilityDidChange") && core.counterpartNeedsUnlock)
         let linked = Self.link(&core, peer: Self.handshake(from: .phone))
         #expect(linked.contains("tell reachabilityDidChange") && !core.counterpartNeedsUnlock, "a link is the unlock")
+        // Issue 50: so is the phone's system answering again (its app not running): reachable at once.
+        _ = core.handle(.linkClosed(reason: "the phone restarted"))
+        _ = core.handle(.refusedByCounterpart(WCError(.notReachable, "locked", lockedAfterReboot: true)))
+        #expect(!core.isReachable && core.counterpartNeedsUnlock)
+        let answered = Self.describe(core.handle(.counterpartStateOutsideLink(installed: true, active: false)))
+        #expect(!core.counterpartNeedsUnlock && core.isReachable, "the iPhone in range after its first unlock")
+        #expect(answered.contains("log peer.unlocked") && answered.contains("tell reachabilityDidChange"), "\(answered)")
+    }
+
+    /// Issue 50: an application context the counterpart's handshake said waits is content pending until
+    /// it arrives (the shell clears it when the context frame is read: `SessionContext.swift`).
+    @Test func aContextTheHandshakeSaysWaitsIsContentPending() {
+        var core = Self.activated(.watch)
+        var welcome = Self.handshake(from: .phone)
+        welcome.pendingContext = true
+        _ = Self.link(&core, peer: welcome)
+        #expect(core.contextPending && core.contentPending == 0)
+        var plain = Self.activated(.watch)
+        _ = Self.link(&plain, peer: Self.handshake(from: .phone))
+        #expect(!plain.contextPending)
+        #expect(Handshake(decodingOrNil: welcome.encoded)?.pendingContext == true, "it crosses the wire")
+        #expect(Handshake(decodingOrNil: Self.handshake(from: .phone).encoded)?.pendingContext == false)
     }
 
     @Test func contentIsPendingUntilWhatTheCounterpartSaidItHadArrives() {
@@ -438,5 +461,13 @@ extension Frame {
     /// The type of the first frame in `bytes` (tests).
     static func type(of bytes: [UInt8]) -> FrameType? {
         bytes.withUnsafeBytes { raw in (try? FrameDecoder().decode(raw))??.frame.type }
+    }
+}
+
+extension Handshake {
+    /// The handshake `bytes` encode, or nil.
+    init?(decodingOrNil bytes: [UInt8]) {
+        guard let decoded = try? Handshake(decoding: bytes) else { return nil }
+        self = decoded
     }
 }

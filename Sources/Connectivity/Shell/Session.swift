@@ -105,6 +105,11 @@ package final class Session {
     /// The descriptor of the link's established connection, if it runs over a socket (the OS keeps a copy
     /// of it while the app is suspended: `AppLaunch.storeLink`).
     package var linkDescriptor: Int32? { (channel as? UnixLinkConnection)?.stream.descriptor.rawValue }
+    /// Nothing on its way out on the link: no frame in the air, nothing the kernel has not taken.
+    package var linkIsQuiet: Bool {
+        guard let channel else { return true }
+        return channel.pendingOutboundBytes == 0 && ((channel as? UnixLinkConnection)?.bytesInAir ?? 0) == 0
+    }
     var ratePumpScheduled = false
     /// The quiet-link pruning of delivered outbox rows, pushed back by every acknowledgement (`pruneDeliveredWhenQuiet`).
     var pruneTimer: EventLoop.TimerID?
@@ -133,6 +138,12 @@ package final class Session {
     // MARK: - The core's state, as the API shows it
 
     package var activationState: ActivationState { core.activationState }
+    /// The state the app may read (`WCSession.activationState`): `.notActivated` until its delegate hears
+    /// `activationDidComplete` — while the announcement waits for the first link, the session is activated
+    /// inside but the app has not been told (Apple's `activationState`: "Use the
+    /// `session(_:activationDidCompleteWith:error:)` method … to monitor changes"; issue 50: it read
+    /// `.activated` up to the link's settling, ~300 ms, before its delegate heard it).
+    package var announcedActivationState: ActivationState { core.announcementAwaitsLink ? .notActivated : core.activationState }
     /// This device's id, read from the store at activation.
     package var deviceID: String { core.deviceID }
     package var pairing: Pairing? { core.pairing }
@@ -286,6 +297,7 @@ package final class Session {
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)
         handshake.pendingWorkoutMirroring = role == .watch && workoutMirroringPending
+        handshake.pendingContext = sentApplicationContextPending
         return handshake
     }
 
@@ -357,7 +369,7 @@ package final class Session {
 
     /// Whether the counterpart still has content for this side: what its last handshake said it had
     /// pending, less what arrived since, or a file half-received (`hasContentPending`).
-    package var hasContentPending: Bool { core.contentPending > 0 || incoming != nil }
+    package var hasContentPending: Bool { core.contentPending > 0 || core.contextPending || incoming != nil }
 
     /// Frames from the established link, in arrival order.
     package func channel(_ source: LinkChannel, didReceive frames: [Frame]) {
