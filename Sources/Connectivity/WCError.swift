@@ -1,7 +1,7 @@
-/// WatchConnectivity's error codes, with Apple's numbers and names — declared once, here: the engine's
-/// `WCError.Code` and the app's (`WatchConnectivity.WCError.Code`) are both this type. The one `public`
-/// declaration of this module, so that the Apple-named module can give it to apps.
-public enum WCErrorCode: Int, Sendable, Hashable, CaseIterable {
+/// WatchConnectivity's error codes, with Apple's numbers and names: the engine's `WCError.Code`. The app's
+/// (`WatchConnectivity.WCError.Code`, public) has the same cases and numbers, and is made from it by its
+/// number (`RunWayAppTests` checks they agree): this module declares nothing public.
+package enum WCErrorCode: Int, Sendable, Hashable, CaseIterable {
     case genericError = 7001
     case sessionNotSupported = 7002
     case sessionMissingDelegate = 7003

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// The entries of an encoded property-list dictionary, read in place: no `Dictionary`, no `String` per
 /// key. For apps that decode their own typed payloads on the hot path (the phone turns every received

@@ -334,7 +334,7 @@ private final class WeakDelegate {
 extension WCError {
     /// The engine's error with its code and words.
     init(_ error: Connectivity.WCError) {
-        self.init(error.code, description: error.message.isEmpty ? "\(error.code.name)" : error.message)
+        self.init(Code(rawValue: error.code.rawValue) ?? .genericError, description: error.message.isEmpty ? "\(error.code.name)" : error.message)
     }
 
     /// Any error as the public one: the engine's keep their code, anything else is `genericError`.

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// A log message written as a string literal with interpolations, each with its own privacy and format:
 /// `"sent \(count) to \(name, privacy: .public) in \(seconds, format: .fixed(precision: 2))s"`.
