@@ -46,10 +46,6 @@ let package = Package(
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         // HealthKit's workout session, live builder and Health store, backed by the device's OS.
         .library(name: "HealthKit", targets: ["HealthKit"]),
-        // What those modules' public APIs name and re-export: property-list values (WatchConnectivity's typed
-        // API), key-value observing (every Apple-named module re-exports it). Products, since apps see them.
-        .library(name: "PropertyLists", targets: ["PropertyLists"]),
-        .library(name: "KeyValueObserving", targets: ["KeyValueObserving"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
         // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
@@ -176,17 +172,18 @@ let package = Package(
             ]),
         .testTarget(name: "OSServicesTests", dependencies: ["OSServices", "Control", "JSONText", "Posix", "Storage", "PairTesting"]),
         // Code written for iOS and watchOS, compiled unchanged against WatchConnectivity, UIKit, os, WatchKit,
-        // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files).
+        // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files),
+        // with the upcoming MemberImportVisibility: a member is visible only from a module the file imports.
         .testTarget(
             name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
             name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
-            swiftSettings: [.swiftLanguageMode(.v6)]),
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
         // Every parser of outside text, total (the properties `scripts/fuzz --target NAME` fuzzes).

@@ -1,6 +1,8 @@
 /// WatchConnectivity's error codes, with Apple's numbers and names: the engine's `WCError.Code`. The app's
-/// (`WatchConnectivity.WCError.Code`, public) has the same cases and numbers, and is made from it by its
-/// number (`RunWayAppTests` checks they agree): this module declares nothing public.
+/// is `WatchConnectivity.WCError.Code`, declared in the product with the same cases and numbers (an app
+/// names its cases, and under `MemberImportVisibility` a member is visible only from a module the file
+/// imports; this one is no product). WatchConnectivity maps one to the other by number (its tests check
+/// that every code maps).
 package enum WCErrorCode: Int, Sendable, Hashable, CaseIterable {
     case genericError = 7001
     case sessionNotSupported = 7002

@@ -8,7 +8,9 @@ public let WCErrorDomain = "WCErrorDomain"
 /// WatchConnectivity's error, as Apple's framework gives it to Swift: a `code` from `WCError.Code`, the
 /// domain `WCErrorDomain`, and a description in `localizedDescription`.
 public struct WCError: Error, Hashable, CustomNSError, CustomStringConvertible, @unchecked Sendable {
-    /// Apple's codes, with Apple's numbers (the engine's `Connectivity.WCErrorCode`, case for case).
+    /// Apple's codes, with Apple's numbers. Declared here, in the module apps import, so that
+    /// `switch error.code { case .notReachable: … }` compiles under `MemberImportVisibility`; the engine's
+    /// own codes (`Connectivity.WCErrorCode`) are the same numbers, mapped at the boundary.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
         case genericError = 7001
         case sessionNotSupported = 7002

@@ -95,6 +95,12 @@ final class ScenarioPair {
             else { return nil }
             ProcessStop.signal(pid, SIGKILL)  // phone-os's child: phone-os reaps it, and takes it for a crash
             return "the phone app (pid \(pid), \(status.appState))"
+        case .watchApp:
+            guard scenario.watchApp != nil, let os = watchPID, let status = osStatus(.watch), let pid = status.appPid.flatMap({ Int32(exactly: $0) }),
+                Self.parent(of: pid) == os
+            else { return nil }
+            ProcessStop.signal(pid, SIGKILL)  // watch-os's child, as the phone app is phone-os's
+            return "the watch app (pid \(pid), \(status.appState))"
         }
     }
 
@@ -124,10 +130,16 @@ final class ScenarioPair {
     /// The parent pid, so that a pid is signalled only while it is still phone-os's app.
     static func parent(of pid: Int32) -> Int32? { Processes.parent(of: pid) }
 
-    /// phone-os's control socket: the app's lifecycle (`app`, `os-jetsam`, `os-status`).
-    func osClient() throws -> ControlClient { try ControlClient(home: phone, socketPath: phone.osControlSocketPath) }
+    /// The device's OS's control socket — phone-os's, or watch-os's for a `watchApp` of your own: the
+    /// app's lifecycle (`app`, `os-jetsam`, `os-status`).
+    func osClient(_ device: ScenarioStep.Device = .phone) throws -> ControlClient {
+        let home = device == .phone ? phone : watch
+        return try ControlClient(home: home, socketPath: home.osControlSocketPath)
+    }
 
-    func osStatus() -> OSStatusReply? { try? osClient().send(ControlCommands.OSStatus.request(), as: OSStatusReply.self) }
+    func osStatus(_ device: ScenarioStep.Device = .phone) -> OSStatusReply? {
+        try? osClient(device).send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
+    }
 
     /// Removes the homes (after the daemons are stopped).
     func removeHomes() { Self.removeTree(root) }
@@ -155,6 +167,19 @@ final class ScenarioPair {
             let database = try Database(path: home.storePath)
             defer { database.close() }
             total += try SessionStoreReader(database: database).outstandingTransfers()
+        }
+        return total
+    }
+
+    /// Transfers both devices' sessions have queued since the pair was made, in every lane (the last
+    /// sequence number each lane assigned, `SessionStoreReader.queuedTransfers`): what the expectations
+    /// are held over.
+    func transfersQueued() throws -> Int {
+        var total = 0
+        for home in [phone, watch] where Filesystem.kind(of: home.storePath) == .regular {
+            let database = try Database(path: home.storePath)
+            defer { database.close() }
+            total += try SessionStoreReader(database: database).queuedTransfers()
         }
         return total
     }
