@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// The receiving end of systemd's `sd_notify` protocol (`ServiceNotifier` is the sending end): a datagram
@@ -13,26 +14,52 @@ package final class NotifySocket {
         self.path = path
         let address = try UnixSocketAddress(path: path)
         if Filesystem.kind(of: path) == .socket { unlink(path) }
+        descriptor = try Self.bind(address)
+    }
+
+    /// A datagram socket bound at `address` (close-on-exec, non-blocking), made under `umask 0177`.
+    package static func bind(_ address: UnixSocketAddress) throws(SystemError) -> FileDescriptor {
         let raw = try systemCall("socket") {
             socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
-        descriptor = FileDescriptor(adopting: raw)
+        let descriptor = FileDescriptor(adopting: raw)
         let previous = umask(0o177)
         defer { umask(previous) }
         try address.withSockAddr { (sa, length) throws(SystemError) in
-            _ = try systemCall("bind(\(path))") { bind(raw, sa, length) }
+            _ = try systemCall("bind(\(address.path))") { Glibc.bind(raw, sa, length) }
         }
+        return descriptor
+    }
+
+    /// The next datagram waiting on `descriptor`, nil when none is.
+    package static func next(from descriptor: FileDescriptor) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let result = try? descriptor.receive(into: &buffer)
+        guard case let .bytes(n)? = result else { return nil }
+        return Array(buffer[0..<n])
+    }
+
+    /// The next datagram waiting on `descriptor` and the descriptor it carries, if any (`SCM_RIGHTS`:
+    /// sd_notify's `FDSTORE=1`; close-on-exec, the caller's to close); nil when none is waiting.
+    package static func nextWithDescriptor(from descriptor: FileDescriptor) -> ([UInt8], FileDescriptor?)? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var passed: Int32 = -1
+        let n = buffer.withUnsafeMutableBytes { runway_receive_with_descriptor(descriptor.rawValue, $0.baseAddress, $0.count, &passed) }
+        let attached = passed >= 0 ? FileDescriptor(adopting: passed) : nil
+        guard n > 0 else {
+            attached?.close()
+            return nil
+        }
+        return (Array(buffer[0..<n]), attached)
     }
 
     /// The datagrams waiting now, each as its lines (`READY=1`, `MAINPID=812`, `STATUS=…`).
     package func receive() -> [[String]] {
         var messages: [[String]] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { return messages }
-            messages.append(String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init))
+        while let datagram = Self.next(from: descriptor) {
+            messages.append(String(decoding: datagram, as: UTF8.self).split(separator: "\n").map(String.init))
         }
+        return messages
     }
 
     /// Waits up to `milliseconds` for a datagram; true when one is there.

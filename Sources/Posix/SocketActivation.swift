@@ -132,13 +132,3 @@ package enum ServiceNotifier {
     }
 }
 
-/// The supervisor's end of `sd_notify`: one datagram, and the descriptor it carries (`FDSTORE=1`), if any.
-package enum NotifyDatagram {
-    /// Receives one datagram into `buffer`: its length (0 or less when nothing was read: `errno` says why)
-    /// and the descriptor attached to it, close-on-exec and owned by the caller.
-    package static func receive(_ socket: Int32, into buffer: inout [UInt8]) -> (count: Int, descriptor: FileDescriptor?) {
-        var passed: Int32 = -1
-        let n = buffer.withUnsafeMutableBytes { runway_receive_with_descriptor(socket, $0.baseAddress, $0.count, &passed) }
-        return (n, passed >= 0 ? FileDescriptor(adopting: passed) : nil)
-    }
-}
