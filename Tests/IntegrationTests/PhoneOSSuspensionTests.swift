@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// Issue 50, row 2: suspension as iOS does it, through the binaries — phone-os hosting an app of one's own
