@@ -108,6 +108,9 @@ package final class DeviceHost {
     /// Told (on the device's thread) what the OS woke the suspended app for: `transfer` (watchOS then
     /// hands the app a `WKWatchConnectivityRefreshBackgroundTask`), `message`, `workout`, `link`.
     package var onWoken: [(String) -> Void] = []
+    /// Told (on the device's thread) when the OS is about to end the launch, its budget used up, with
+    /// WatchKit tasks open: their expiration handlers are due (watch-os's `tasksExpiring`).
+    package var onTasksExpiring: [() -> Void] = []
 
     /// Runs `body` on the device's thread once it is ready: now if it already is (call on that thread).
     package func onceReady(_ body: @escaping () -> Void) {
@@ -182,6 +185,7 @@ package final class DeviceHost {
             client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
             client.wokenObservers.append { [unowned self] reason in for observer in self.onWoken { observer(reason) } }
             client.suspendRequestObservers.append { [unowned self] in self.runtime.reportIdleWhenQuiet() }
+            client.expiringObservers.append { [unowned self] in for observer in self.onTasksExpiring { observer() } }
             remoteOS = client
             logger.info("startup.os-attached", ["socket": socket])
         }

@@ -27,6 +27,8 @@ final class OSClient: OSChannel {
     var wokenObservers: [(String) -> Void] = []
     /// Told when the OS asks to suspend the app as soon as its link is quiet (`suspendWhenQuiet`).
     var suspendRequestObservers: [() -> Void] = []
+    /// Told when the OS is about to end the launch with background tasks open (`tasksExpiring`).
+    var expiringObservers: [() -> Void] = []
     /// The last app state the OS said (it says it on attaching too, so a change made while the app was
     /// starting is not lost).
     private(set) var lastAppState: String?
@@ -77,6 +79,8 @@ final class OSClient: OSChannel {
                 for observer in appStateObservers { observer(state) }
             case "backgroundRefresh":
                 for observer in refreshObservers { observer() }
+            case "tasksExpiring":
+                for observer in expiringObservers { observer() }
             case "suspendWhenQuiet":
                 for observer in suspendRequestObservers { observer() }
             case "woken":

@@ -1,6 +1,5 @@
 import AppHost
 import Connectivity
-import Glibc
 import Posix
 
 // MARK: - The OS's notify socket: what the app says besides its exit

@@ -1,6 +1,5 @@
 import AppHost
 import Connectivity
-import Glibc
 import JSONText
 import Posix
 
@@ -103,11 +102,13 @@ extension DeviceOperatingSystem {
 
     /// Something is readable on the suspended app's link: wake it if it is for the app.
     private func lookAtLink(_ raw: Int32) {
-        guard watchingForWake, storedLink?.rawValue == raw else { return }
+        guard watchingForWake, let link = storedLink, link.rawValue == raw else { return }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = buffer.withUnsafeMutableBytes { recv(raw, $0.baseAddress, $0.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) }
-        if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        if n <= 0 {
+        let n: Int
+        switch try? link.receive(into: &buffer, peek: true) {
+        case .wouldBlock?: return
+        case let .bytes(count)?: n = count
+        case .endOfFile?, nil:
             // The counterpart closed the link: nothing for the app until it reconnects (then it wakes it).
             loop.unregister(raw)
             return
@@ -136,6 +137,7 @@ extension DeviceOperatingSystem {
         state = stateBeforeSuspend
         wakes[key, default: 0] += 1
         logger.info("os.woken", ["pid": childPID, "reason": reason, "state": state.rawValue, "suspendedBy": bySystem ? "system" : "user"])
+        expiryWarned = false
         if state == .background {
             // Woken for something: the whole budget again, as for a message (`X_MESSAGE=1`).
             supervision.toBackground(at: loop.nowNanoseconds)

@@ -79,6 +79,8 @@ package class DeviceOperatingSystem {
     var systemSuspensions = 0
     /// The OS asked the app to say when its link is quiet, to suspend it (its tasks complete).
     var suspendAsked = false
+    /// The app was told its open tasks are expiring (their handlers run before the reclaim).
+    var expiryWarned = false
     var wakes: [String: Int] = [:]
     var forceQuit = false
     /// When a launch ends and how the next is paced (`AppSupervision`), and the one timer for its
@@ -255,6 +257,7 @@ package class DeviceOperatingSystem {
             workoutRunning = false
             suspendedBySystem = false
             suspendAsked = false
+            expiryWarned = false
             stopWatchingForWake()
             dropStoredLink()
             if tasksOpen > 0 {

@@ -18,6 +18,11 @@
 // once started. Relaunched by watch-os after it died during the workout, it notes
 // `handleActiveWorkoutRecovery` and takes the session back (`recovered STATE` in mirror.log, or
 // `recovered none`).
+// --two-workouts: on becoming active it starts a workout session, then a second one, as a second app
+// would: Documents/workouts.log notes each session's states (`A state RAW`), failures (`A failed CODE`) and
+// events (`B event RAW`); it pauses and resumes the second, then ends it. --complete-on-expiry: each
+// WatchConnectivity task it keeps gets an expirationHandler that notes `expiring` in Documents/expiry.log
+// and completes the task.
 // Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
 // than WKExtensionDelegate).
@@ -137,6 +142,46 @@ final class MirroredWorkout: NSObject, HKWorkoutSessionDelegate, @unchecked Send
 
 let workout = mirrorCount.map(MirroredWorkout.init)
 
+/// Two workout sessions, the second started while the first runs (`--two-workouts`).
+final class TwoWorkouts: NSObject, HKWorkoutSessionDelegate, @unchecked Sendable {
+    let store = HKHealthStore()
+    var first: HKWorkoutSession?
+    var second: HKWorkoutSession?
+
+    func run() {
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        configuration.locationType = .outdoor
+        guard let a = try? HKWorkoutSession(healthStore: store, configuration: configuration),
+            let b = try? HKWorkoutSession(healthStore: store, configuration: configuration)
+        else { return note("sessions failed", in: "workouts.log") }
+        first = a
+        second = b
+        a.delegate = self
+        b.delegate = self
+        a.startActivity(with: nil)
+        b.startActivity(with: nil)
+        b.pause()
+        b.resume()
+        b.end()
+    }
+
+    func name(_ session: HKWorkoutSession) -> String { session === first ? "A" : "B" }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {
+        note("\(name(workoutSession)) state \(toState.rawValue)", in: "workouts.log")
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) {
+        note("\(name(workoutSession)) failed \((error as? HKError)?.code.rawValue ?? -1)", in: "workouts.log")
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {
+        note("\(name(workoutSession)) event \(event.type.rawValue)", in: "workouts.log")
+    }
+}
+var twoWorkouts: TwoWorkouts?
+
 final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDelegate {
     /// WatchConnectivity tasks kept until the session has no content pending.
     var connectivityTasks: [WKWatchConnectivityRefreshBackgroundTask] = []
@@ -147,6 +192,10 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
 
     func applicationDidBecomeActive() {
         note("didBecomeActive", in: "lifecycle.log")
+        if arguments.contains("--two-workouts"), twoWorkouts == nil {
+            twoWorkouts = TwoWorkouts()
+            twoWorkouts?.run()
+        }
         // --start-workout: the user starts the workout on the watch (watch-led), mirrored to the phone.
         if arguments.contains("--start-workout") {
             let configuration = HKWorkoutConfiguration()
@@ -170,6 +219,12 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
             switch task {
             case let connectivityTask as WKWatchConnectivityRefreshBackgroundTask:
                 note("handle watchConnectivity", in: "lifecycle.log")
+                if arguments.contains("--complete-on-expiry") {
+                    connectivityTask.expirationHandler = {
+                        note("expiring", in: "expiry.log")
+                        connectivityTask.setTaskCompletedWithSnapshot(false)
+                    }
+                }
                 connectivityTasks.append(connectivityTask)
                 completeWhenContentIsIn()
             case let refreshTask as WKApplicationRefreshBackgroundTask:
