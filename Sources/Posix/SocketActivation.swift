@@ -131,4 +131,3 @@ package enum ServiceNotifier {
         }
     }
 }
-
