@@ -25,6 +25,7 @@ extension DeviceOperatingSystem {
             for item in delivered { logger.info("os.notification-delivered", ["id": item.id, "appRunning": appRunning]) }
         }
         system = services
+        services.publishClock(home: home.path)
         services.deliverDue()
     }
 
