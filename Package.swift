@@ -2,7 +2,7 @@
 // RunWay Pair: a two-process simulator of the RunWay iPhone + Apple Watch pair.
 //
 // Layers, bottom to top (each depends only on those before it):
-//   CSQLite, CCrypto, CLinux - the only C: system headers, nothing else
+//   CSQLite, CCrypto, CLinux - the only C: system headers, nothing else (COSLog: the empty Clang module `os`)
 //   Posix            - errno funnel, owned descriptors, Unix sockets, poll loop, flock, signals, logging
 //   JSONText         - a strict JSON parser and a fast writer (command line, control socket, flights)
 //   Storage          - SQLite: Database, Statement, migrations
@@ -64,6 +64,9 @@ let package = Package(
         // its header (libssl-dev) to build, the library opened at the first hash, not linked (shim.h).
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLinux"),
+        // The Clang module `os` with its `log` submodule, declaring nothing: `import os.log` resolves to it
+        // and brings its Swift overlay, the target `os` (docs/your-app.md, "os").
+        .systemLibrary(name: "COSLog"),
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
         // The device-time preload: the C library's real-time clock moved by the device clock's offset, in
@@ -90,7 +93,7 @@ let package = Package(
         .target(name: "Combine"),
         // `observe(_:options:changeHandler:)` and NSKeyValueObservation, which corelibs Foundation lacks.
         .target(name: "KeyValueObserving"),
-        .target(name: "os", dependencies: ["Posix"]),
+        .target(name: "os", dependencies: ["Posix", "COSLog"]),
         .target(
             name: "WatchConnectivity",
             dependencies: ["Posix", "PropertyLists", "Digest", "Connectivity", "Control", "AppHost", "Combine", "KeyValueObserving"]),
@@ -185,7 +188,7 @@ let package = Package(
             dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit", "PropertyLists"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         // Combine's subset, key-value observing and os.Logger, each alone.
-        .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os"]),
+        .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(

@@ -21,8 +21,9 @@ package enum Binaries {
     package static func path(_ name: String) -> String { directory + "/" + name }
 }
 
-/// A fresh directory with a short path (socket paths must fit in 107 bytes), in `base`.
-package func makeScratchDirectory(_ tag: String, in base: String = "/tmp") -> String {
+/// A fresh directory with a short path (socket paths must fit in 107 bytes), in `base` (`$TMPDIR` when
+/// short enough, else /tmp: `TestDirectories.base`).
+package func makeScratchDirectory(_ tag: String, in base: String = TestDirectories.base) -> String {
     // mkdtemp replaces the trailing six X's with a unique suffix.
     var template = Array((base + "/rw-\(tag)-" + String(repeating: "X", count: 6)).utf8CString)
     guard let pointer = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }

@@ -38,9 +38,9 @@ package final class SimulatedPair {
     }
     package private(set) var phoneStarts = 0
 
-    /// A newly paired phone and watch in a fresh directory in `base` (`/tmp`; a short path: the
-    /// daemons' socket paths must fit in 107 bytes).
-    package init(tag: String = "pair", in base: String = "/tmp") throws {
+    /// A newly paired phone and watch in a fresh directory in `base` (`$TMPDIR` if short enough, else
+    /// `/tmp`: a short path, the daemons' socket paths must fit in 107 bytes).
+    package init(tag: String = "pair", in base: String = TestDirectories.base) throws {
         root = makeScratchDirectory(tag, in: base)
         let result = try runTool(["pair", "--phone", root + "/phone", "--watch", root + "/watch"])
         guard result.status == 0 else { throw HarnessError("runway pair failed: \(result.stderr)") }
@@ -105,15 +105,14 @@ package final class SimulatedPair {
         watch?.stop()
     }
 
-    /// Kills both daemons and removes the homes (kept when `RUNWAY_KEEP_TEST_DIRS` is set, to debug).
+    /// Kills both daemons and removes the homes (kept with `RUNWAY_KEEP_TEST_DIRS=1`, to debug, and their
+    /// path said on stderr).
     package func cleanUp() {
         phoneOS?.stop()  // SIGTERM: it stops the app it launched
         watchOS?.stop()
         phone?.kill()
         watch?.kill()
-        if ProcessInfo.processInfo.environment["RUNWAY_KEEP_TEST_DIRS"] == nil {
-            try? FileManager.default.removeItem(atPath: root)
-        }
+        TestDirectories.finish(root, "the pair's homes: phone/, watch/ and their logs")
     }
 
     // MARK: - Through the CLI

@@ -16,6 +16,10 @@ package final class AppConnectivity {
     package private(set) var contextsReceived = 0
     /// userInfo, complications and contexts received since launch: a background task for them may end.
     package private(set) var deliveries = 0
+    /// Whether a transfer delivered again is taken as the one already stored (issue 51). `false` is the
+    /// watch app before it (`watch-agent --received-transfers legacy`): each delivery counted, so a batch
+    /// delivered again after a SIGKILL between the app's commit and the session's is counted twice.
+    package var countsEachTransferOnce = true
 
     /// `schedule(ms, body)` runs `body` later on the app's thread (delayed message replies).
     package init(database: Database, logger: Logger, schedule: @escaping (UInt64, @escaping () -> Void) -> Void) {
@@ -24,12 +28,52 @@ package final class AppConnectivity {
         self.schedule = schedule
     }
 
+    // MARK: - Each transfer once
+
+    /// The lane a transfer came on (each numbers its own: `WCReceivedTransfer.transferIdentifier`).
+    private static func lane(_ transfer: WCReceivedTransfer) -> String { transfer.isComplication ? "complication" : "userInfo" }
+
+    /// Whether the app stored `transfer` already: delivery is at least once, and a batch whose app
+    /// commit was durable but whose session cursor was not (a SIGKILL between them) comes again. A lane
+    /// delivers in order and its numbers only grow (the session's cursor is their high-water mark), so
+    /// the highest number stored per sender and lane says which ones the app has.
+    func alreadyStored(_ transfer: WCReceivedTransfer) throws(StorageError) -> Bool {
+        guard countsEachTransferOnce else { return false }
+        let query = try database.statement("SELECT through FROM received_marks WHERE source_device = ? AND lane = ?")
+        defer { query.reset() }
+        try query.bind(transfer.senderDeviceID, at: 1)
+        try query.bind(Self.lane(transfer), at: 2)
+        guard try query.step() else { return false }
+        return transfer.transferIdentifier <= query.int64(at: 0)
+    }
+
+    /// Notes `transfer` stored, in the batch's transaction.
+    func markStored(_ transfer: WCReceivedTransfer) throws(StorageError) {
+        let upsert = try database.statement(
+            """
+            INSERT INTO received_marks (source_device, lane, through) VALUES (?, ?, ?)
+            ON CONFLICT (source_device, lane) DO UPDATE SET through = max(through, excluded.through)
+            """)
+        try upsert.bind(transfer.senderDeviceID, at: 1)
+        try upsert.bind(Self.lane(transfer), at: 2)
+        try upsert.bind(transfer.transferIdentifier, at: 3)
+        try upsert.run()
+    }
+
+    /// Logs a transfer taken again and not counted.
+    private func redelivered(_ transfer: WCReceivedTransfer) -> WCReceiveOutcome {
+        logger.info("app.transfer-redelivered", ["seq": transfer.transferIdentifier, "lane": Self.lane(transfer), "action": "kept once"])
+        return .accepted
+    }
+
     // MARK: - userInfo that is not a flight
 
-    /// Records a delivered userInfo in arrival order (inside the app's batch transaction).
+    /// Records a delivered userInfo in arrival order (inside the app's batch transaction), once.
     package func recordUserInfo(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         deliveries += 1
         do {
+            if try alreadyStored(transfer) { return redelivered(transfer) }
+            try markStored(transfer)
             let insert = try database.statement(
                 """
                 INSERT INTO received_userinfo (source_device, transfer_seq, payload, received_at) VALUES (?, ?, ?, ?)
@@ -46,10 +90,13 @@ package final class AppConnectivity {
         }
     }
 
-    /// Complication data (the watch): it becomes what the complication shows, in the batch's transaction.
+    /// Complication data (the watch): it becomes what the complication shows, in the batch's transaction,
+    /// and counts as one update however many times it is delivered.
     package func recordComplication(_ userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         deliveries += 1
         do {
+            if try alreadyStored(transfer) { return redelivered(transfer) }
+            try markStored(transfer)
             let upsert = try database.statement(
                 """
                 INSERT INTO complication_data (singleton, payload, transfer_seq, updates, received_at) VALUES (1, ?, ?, 1, ?)

@@ -86,6 +86,19 @@ extension RunWayStore {
                     received_at REAL NOT NULL
                 ) STRICT;
                 """),
+            // Issue 51: a transfer delivered again (the app's commit done, the session's cursor not) is
+            // the one the app has. Per sender and lane, the highest transfer the app stored, moved in the
+            // batch's own transaction (`AppConnectivity.alreadyStored`).
+            Migration(
+                "app.received-marks.1",
+                """
+                CREATE TABLE received_marks (
+                    source_device TEXT NOT NULL,
+                    lane TEXT NOT NULL,
+                    through INTEGER NOT NULL,
+                    PRIMARY KEY (source_device, lane)
+                ) STRICT, WITHOUT ROWID;
+                """),
         ]
 
     /// Opens (creating) the app's store in `container` and migrates it. A store file unlinked under the

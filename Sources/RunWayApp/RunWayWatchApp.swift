@@ -19,6 +19,9 @@ package final class RunWayWatchApp {
         /// RunWay 1.4's dead instrument stream, on purpose (`--instrument-stream`): a message every 3 s
         /// while a run is in progress and the phone is reachable.
         package var instrumentStream = false
+        /// `--received-transfers once|legacy`: a transfer delivered again after a crash counted once, or
+        /// (legacy, the app before issue 51) each time it is delivered.
+        package var countsEachTransferOnce = true
         package init() {}
     }
 
@@ -54,6 +57,7 @@ package final class RunWayWatchApp {
         app = AppConnectivity(database: database, logger: logger) { [loop = context.loop] delay, body in
             loop.schedule(afterMilliseconds: delay, body)
         }
+        app.countsEachTransferOnce = options.countsEachTransferOnce
         service = WatchConnectivityService(app: app, logger: logger)
         files = AppFiles(database: database, container: context.container, logger: logger) { [loop = context.loop] delay, body in
             loop.schedule(afterMilliseconds: delay, body)

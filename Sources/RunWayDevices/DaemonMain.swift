@@ -40,6 +40,10 @@ package enum DaemonMain {
             .option(
                 "failed-transfer", "RULE",
                 "requeue (default: a run whose transfer failed is queued again) or legacy (the seeds' app: no handler, the run is lost)"),
+            .option(
+                "received-transfers", "RULE",
+                "once (default: a userInfo or complication delivered again after a crash is counted once) or legacy (counted each time)",
+                hidden: true),
             .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
             .flag("unsafe-link-loss-skips-frames", "TEST ONLY: a frame the link conditions lose vanishes, no cut, no resend (loses flights)", hidden: true),
             .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
@@ -53,7 +57,7 @@ package enum DaemonMain {
         ] + ConnectionLimits.specs
 
     /// RunWay's own watch switches, which an app of the developer's own does not take.
-    static let runWayWatchOnly = ["link-rate", "gpws", "failed-transfer", "instrument-stream", "max-store-pages"]
+    static let runWayWatchOnly = ["link-rate", "gpws", "failed-transfer", "received-transfers", "instrument-stream", "max-store-pages"]
 
     package static func phoneUsage() -> String {
         """
@@ -110,6 +114,7 @@ package enum DaemonMain {
         "health": .words(HealthSaveRule.allCases.map(\.rawValue)),
         "log-level": .words(["debug", "info", "notice", "warning", "error"]), "log-format": .words(Logger.Format.allCases.map(\.rawValue)),
         "gpws": .words(GPWSBehaviour.allCases.map(\.rawValue)), "failed-transfer": .words(["requeue", "legacy"]),
+        "received-transfers": .words(["once", "legacy"]),
     ]
 
     /// `PROGRAM __complete WORD…`, for the shells' completion (`runway completion`); nil if not asked.
@@ -201,6 +206,10 @@ package enum DaemonMain {
             if let rule = parsed.value("failed-transfer") {
                 guard rule == "requeue" || rule == "legacy" else { throw UsageError("--failed-transfer must be requeue or legacy, not \(OneLine.quote(rule))") }
                 app.requeueFailedTransfers = rule == "requeue"
+            }
+            if let rule = parsed.value("received-transfers") {
+                guard rule == "once" || rule == "legacy" else { throw UsageError("--received-transfers must be once or legacy, not \(OneLine.quote(rule))") }
+                app.countsEachTransferOnce = rule == "once"
             }
             device.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             device.limits = try ConnectionLimits(parsed)

@@ -16,6 +16,7 @@ final class IntakeSessionStore: NSObject, ObservableObject, WCSessionDelegate, @
     @Published private(set) var stateAtActivation = ""
 
     private let logger = Logger(subsystem: "com.example.intake", category: "session")
+    private var receivedThisLaunch = 0
     private let journal: URL
     private let activations: URL
     private var observations: [NSKeyValueObservation] = []
@@ -62,6 +63,7 @@ final class IntakeSessionStore: NSObject, ObservableObject, WCSessionDelegate, @
                 + " remaining=\(session.remainingComplicationUserInfoTransfers)"
         #endif
         logger.notice("activated: \(state, privacy: .public)")
+        ReceiptLog.activated(reachable: session.isReachable)
         append(state, to: activations)
         let reachable = session.isReachable
         DispatchQueue.main.async {
@@ -77,6 +79,8 @@ final class IntakeSessionStore: NSObject, ObservableObject, WCSessionDelegate, @
         }
         // Saved before returning: the session acknowledges the transfer once this returns.
         append(id, to: journal)
+        receivedThisLaunch += 1
+        ReceiptLog.received(id, total: receivedThisLaunch)
         DispatchQueue.main.async { self.entries.append(id) }
     }
 
@@ -100,7 +104,8 @@ final class IntakeSessionStore: NSObject, ObservableObject, WCSessionDelegate, @
             try handle.write(contentsOf: Data((line + "\n").utf8))
             try handle.synchronize()
         } catch {
-            logger.fault("could not save to \(url.lastPathComponent, privacy: .public): \(error.localizedDescription, privacy: .public)")
+            logger.fault("could not save to \(url.lastPathComponent, privacy: .public): \(error, privacy: .public)")
+            ReceiptLog.failed(error)
         }
     }
 }

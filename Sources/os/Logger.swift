@@ -1,3 +1,4 @@
+import Foundation
 import Posix
 
 /// Apple's unified-logging `Logger`, writing to the app's stderr in the device's log format (the
@@ -12,6 +13,7 @@ public struct Logger: Sendable {
     public let subsystem: String
     public let category: String
     private let output: Posix.Logger
+    private let isDisabled: Bool
 
     /// A logger for messages about `category` of `subsystem` (by convention, the app's bundle identifier).
     public init(subsystem: String, category: String) {
@@ -22,25 +24,35 @@ public struct Logger: Sendable {
     public init() { self.init(subsystem: "", category: "") }
 
     /// A logger that writes with `logObj`'s subsystem and category.
-    public init(_ logObj: OSLog) { self.init(subsystem: logObj.subsystem, category: logObj.category) }
+    /// (`OSLog.disabled`'s logger writes nothing.)
+    public init(_ logObj: OSLog) { self.init(log: logObj, descriptor: 2) }
 
     /// A logger writing to `descriptor` (the tests read its lines from a pipe).
     init(subsystem: String, category: String, descriptor: Int32) {
-        self.subsystem = subsystem
-        self.category = category
+        self.init(log: OSLog(subsystem: subsystem, category: category), descriptor: descriptor)
+    }
+
+    init(log: OSLog, descriptor: Int32) {
+        subsystem = log.subsystem
+        category = log.category
+        isDisabled = log.isDisabled
         output = Posix.Logger(component: "app", minimumLevel: .debug, descriptor: descriptor)
     }
 
     public func log(_ message: OSLogMessage) { log(level: .default, message) }
 
-    public func log(level: OSLogType, _ message: OSLogMessage) {
+    public func log(level: OSLogType, _ message: OSLogMessage) { write(level: level, message.rendered) }
+
+    /// One line in the device's format and one message in its trace (`os_log`'s too).
+    func write(level: OSLogType, _ text: String) {
+        guard !isDisabled else { return }
         var fields: [(key: String, value: String)] = []
         if !subsystem.isEmpty { fields.append(("subsystem", subsystem)) }
         if !category.isEmpty { fields.append(("category", category)) }
         fields.append(("type", level.name))
-        fields.append(("message", message.rendered))
+        fields.append(("message", text))
         output.log(level.posixLevel, "os.log", fields: fields)
-        AppLogTap.send(AppLogTap.Message(type: level.name, subsystem: subsystem, category: category, text: message.rendered))
+        AppLogTap.send(AppLogTap.Message(type: level.name, subsystem: subsystem, category: category, text: text))
     }
 
     public func trace(_ message: OSLogMessage) { log(level: .debug, message) }
@@ -51,50 +63,4 @@ public struct Logger: Sendable {
     public func error(_ message: OSLogMessage) { log(level: .error, message) }
     public func critical(_ message: OSLogMessage) { log(level: .fault, message) }
     public func fault(_ message: OSLogMessage) { log(level: .fault, message) }
-}
-
-/// A message's level: how important it is.
-public struct OSLogType: RawRepresentable, Equatable, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
-
-    public static let `default` = OSLogType(0x00)
-    public static let info = OSLogType(0x01)
-    public static let debug = OSLogType(0x02)
-    public static let error = OSLogType(0x10)
-    public static let fault = OSLogType(0x11)
-
-    var name: String {
-        switch self {
-        case .info: "info"
-        case .debug: "debug"
-        case .error: "error"
-        case .fault: "fault"
-        default: "default"
-        }
-    }
-
-    var posixLevel: Posix.Logger.Level {
-        switch self {
-        case .info: .info
-        case .debug: .debug
-        case .error, .fault: .error
-        default: .notice
-        }
-    }
-}
-
-/// A subsystem and category, for `Logger(_:)`.
-public final class OSLog: Sendable {
-    public let subsystem: String
-    public let category: String
-
-    public init(subsystem: String, category: String) {
-        self.subsystem = subsystem
-        self.category = category
-    }
-
-    public static let `default` = OSLog(subsystem: "", category: "")
-    public static let disabled = OSLog(subsystem: "", category: "disabled")
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// A log message written as a string literal with interpolations, each with its own privacy and format:
@@ -73,6 +74,22 @@ public struct OSLogInterpolation: StringInterpolationProtocol, Sendable {
     public mutating func appendInterpolation(_ value: @autoclosure @escaping () -> Any.Type, align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto)
     {
         append(String(describing: value()), align: align, privacy: privacy)
+    }
+
+    /// Any error: `logger.error("save failed: \(error)")`, written as `String(describing:)` writes it (an
+    /// `NSError`'s domain, code and user info; a Swift error's case).
+    public mutating func appendInterpolation(_ error: @autoclosure @escaping () -> any Error, privacy: OSLogPrivacy = .auto, attributes: String = "") {
+        append(String(describing: error()), align: .none, privacy: privacy)
+    }
+
+    /// An object, by its `description`.
+    public mutating func appendInterpolation(_ argumentObject: @autoclosure @escaping () -> NSObject, privacy: OSLogPrivacy = .auto) {
+        append(argumentObject().description, align: .none, privacy: privacy)
+    }
+
+    /// An object, by its `description`, with attributes (which change nothing in the text).
+    public mutating func appendInterpolation(_ argumentObject: @autoclosure @escaping () -> NSObject, privacy: OSLogPrivacy = .auto, attributes: String) {
+        append(argumentObject().description, align: .none, privacy: privacy)
     }
 }
 

@@ -63,6 +63,9 @@ import Testing
                 (try? String(contentsOfFile: pair.phoneHome + "/daemon.log", encoding: .utf8)) ?? (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8))
                 ?? ""
             #expect(log.contains("event=os.log subsystem=com.example.intake category=session type=default message=\"activated: state=2"), "no os.Logger line")
+            // os_log's (ReceiptLog: `import os.log`, an OSLog and format strings) beside them, in the same format.
+            #expect(log.contains("event=os.log subsystem=com.example.intake category=receipts type=info message=\"received "), "no os_log line")
+            #expect(log.contains("event=os.log subsystem=com.example.intake category=receipts type=debug message=\"activated, reachable: "), "no os_log line")
             // KVO in the hosted app: the watch's pending transfers seen, then received (its handler logs them).
             #expect(log.contains("message=\"content pending: false -> true\""), "hasContentPending never observed true")
             #expect(log.contains("message=\"content pending: true -> false\""), "hasContentPending never observed false again")

@@ -12,7 +12,7 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("scripts/setup").path
 
     /// A directory of stand-ins: swift, pkg-config (SQLite's and libcrypto's files present), id (root: no
-    /// sudo), bash, apt-get (records its arguments). No sqlite3, jq, git, systemd-socket-activate, zsh, fish.
+    /// sudo), bash, apt-get (records its arguments). No sqlite3, jq, git, systemd-socket-activate, zsh, fish, groff, man, xmllint.
     func standIns() throws -> (bin: String, record: String) {
         let bin = makeScratchDirectory("setup")
         let record = bin + "/apt-get.calls"
@@ -46,8 +46,8 @@ import Testing
     @Test func withNoTerminalAndNoCIItSaysWhatIsMissingAndInstallsNothing() throws {
         let (result, calls) = try run()
         #expect(result.status == 1)
-        #expect(result.stderr.contains("missing system packages (for test): jq git systemd zsh fish"))
-        #expect(result.stderr.contains("apt-get install jq git systemd zsh fish"))
+        #expect(result.stderr.contains("missing system packages (for test): jq git systemd zsh fish groff-base man-db libxml2-utils"))
+        #expect(result.stderr.contains("apt-get install jq git systemd zsh fish groff-base man-db libxml2-utils"))
         #expect(result.stderr.contains("--yes"))
         // No question asked of nobody: it says why it stops instead.
         #expect(!result.stderr.contains("[y/N]"))
@@ -60,24 +60,24 @@ import Testing
             let (result, calls) = try run(arguments, ci: ci)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stderr.contains("[y/N]"))
-            #expect(calls.split(separator: "\n") == ["update -qq", "install -y -qq jq git systemd zsh fish"], "\(calls)")
+            #expect(calls.split(separator: "\n") == ["update -qq", "install -y -qq jq git systemd zsh fish groff-base man-db libxml2-utils"], "\(calls)")
         }
     }
 
     @Test func onATerminalItAsksFirst() throws {
         let (declined, none) = try run(terminalInput: "n\n")
         #expect(declined.status == 1)
-        #expect(declined.stderr.contains("install them now (apt-get install jq git systemd zsh fish)? [y/N]"))
+        #expect(declined.stderr.contains("install them now (apt-get install jq git systemd zsh fish groff-base man-db libxml2-utils)? [y/N]"))
         #expect(none.isEmpty)
         let (accepted, calls) = try run(terminalInput: "y\n")
         #expect(accepted.status == 0, "\(accepted.stderr)")
-        #expect(calls.contains("install -y -qq jq git systemd zsh fish"))
+        #expect(calls.contains("install -y -qq jq git systemd zsh fish groff-base man-db libxml2-utils"))
     }
 
     @Test func nothingMissingIsSilent() throws {
         let (bin, record) = try standIns()
         defer { try? FileManager.default.removeItem(atPath: bin) }
-        for name in ["sqlite3", "jq", "git", "systemd-socket-activate", "zsh", "fish"] {
+        for name in ["sqlite3", "jq", "git", "systemd-socket-activate", "zsh", "fish", "groff", "man", "xmllint"] {
             try "#!/bin/bash\nexit 0\n".write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
             chmod(bin + "/" + name, 0o755)
         }

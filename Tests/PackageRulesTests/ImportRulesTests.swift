@@ -49,6 +49,22 @@ import Testing
         }
     }
 
+    /// The Clang modules the system-library targets declare under another name than their own (COSLog
+    /// declares `os`, whose Swift overlay is the target `os`), by module name.
+    static let clangModules: [String: String] = {
+        var found: [String: String] = [:]
+        let sources = root.appendingPathComponent("Sources")
+        for target in (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [] {
+            let map = sources.appendingPathComponent(target).appendingPathComponent("module.modulemap").path
+            guard let text = try? String(contentsOfFile: map, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") where line.hasPrefix("module ") {
+                let name = String(line.split(separator: " ")[1])
+                if name != target { found[name] = target }
+            }
+        }
+        return found
+    }()
+
     /// The package modules `target`'s files import.
     static func imports(of target: Target, among modules: Set<String>) -> Set<String> {
         let directory = root.appendingPathComponent(target.isTest ? "Tests" : "Sources").appendingPathComponent(target.name)
@@ -64,7 +80,13 @@ import Testing
                 let module: Substring? =
                     words.first == "import"
                     ? words.dropFirst().first : attributed && words.dropFirst().first == "import" ? words.dropFirst(2).first : nil
-                if let module, modules.contains(String(module)) { found.insert(String(module)) }
+                guard let module = module.map(String.init) else { continue }
+                // An overlay importing its own name imports the Clang module under it (`os`: COSLog's).
+                if module == target.name, let library = clangModules[module] {
+                    found.insert(library)
+                } else if modules.contains(module) {
+                    found.insert(module)
+                }
             }
         }
         return found

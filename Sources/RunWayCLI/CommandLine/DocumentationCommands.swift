@@ -45,11 +45,7 @@ enum DocumentationCommands {
     // MARK: - man
 
     static func manPage() -> String {
-        func escape(_ text: String) -> String {
-            text.replacingOccurrences("\\", "\\e").replacingOccurrences("-", "\\-")
-                .split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0.hasPrefix(".") || $0.hasPrefix("'") ? "\\&" + $0 : String($0) }.joined(separator: "\n")
-        }
+        let escape = Roff.text
         var lines = [
             ".TH RUNWAY 1 \"\" \"RunWay Pair \(RunWayPair.version)\" \"User Commands\"",
             ".SH NAME", "runway \\- the command-line client of RunWay Pair, a simulated iPhone + Apple Watch running app",
@@ -74,7 +70,7 @@ enum DocumentationCommands {
         for command in CLI.commands {
             lines.append(".TP")
             lines.append(".B " + escape("runway \(command.path.joined(separator: " "))"))
-            lines.append(Examples.examples(for: command).map(escape).joined(separator: "\n.br\n"))
+            lines += Roff.verbatim(Examples.examples(for: command))
         }
         // The daemons' control protocol, from the catalogue (as docs/protocol.md is).
         lines.append(".SH CONTROL PROTOCOL")
@@ -89,11 +85,11 @@ enum DocumentationCommands {
             for (label, arguments) in spec.argumentGroups {
                 for argument in arguments {
                     lines.append(".br")
-                    lines.append(escape("  " + (label.map { "on \($0): " } ?? "") + argument.line.replacingOccurrences("`", "")))
+                    lines.append(escape("  " + (label.map { "on \($0): " } ?? "") + argument.line))
                 }
             }
             lines.append(".br")
-            lines.append(escape("  reply: " + spec.replyText.replacingOccurrences("`", "")))
+            lines.append(escape("  reply: " + spec.replyText))
             lines.append(".br")
             lines.append(escape("  fails: " + spec.allErrors.map(\.line).joined(separator: "; ")))
         }

@@ -1,0 +1,1 @@
+../../Sources/manager-app/ReceiptLog.swift
