@@ -89,6 +89,14 @@ package final class DeviceHost {
     /// The system's own workout traffic (HealthKit's `startWatchApp`), offered each workout event
     /// before the app's session delegate: a handler that takes it returns true (WatchKit's delegate).
     package var systemWorkoutHandlers: [(UserInfo) -> Bool] = []
+    /// Whether a counterpart is paired with this device: the session's, once activated; before, as the
+    /// store keeps it (HealthKit asks before an app that never activates its session has launched).
+    package var isPaired: Bool {
+        guard let session else { return false }
+        if session.activationState == .activated { return session.isPaired }
+        return (try? SessionStore.pairing(database)) != nil
+    }
+
     /// Whether the app's complication is on the active watch face (the watch's own setting): the
     /// session's, once activated; before, as the store keeps it — an app that never activates its
     /// `WCSession` (a ClockKit-only watch app) reads the face as it is (issue 49).

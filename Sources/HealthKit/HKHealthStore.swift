@@ -160,7 +160,9 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             // The system's traffic, session or not: an app that never activated one gets it activated by
             // its system (the pairing read, the link up) — at once if it has launched.
             host.systemNeedsTheLink()
-            guard let session = host.session, session.isPaired else { return "no watch is paired" }
+            guard let session = host.session, host.isPaired else { return "no watch is paired" }
+            // Launching: the system's link is still coming up (the pairing is known, the watch not yet).
+            guard session.activationState == .activated else { return "the watch is not reachable yet (the device's link is starting)" }
             guard session.isWatchAppInstalled else { return "the watch app is not installed" }
             return session.sendWorkoutEvent(event) ? nil : "the watch is not reachable (the link is down)"
         }

@@ -125,7 +125,8 @@ import PropertyLists
         #expect(throws: WCError.self) { try core.requireActivated() }
         #expect(throws: Never.self) { try core.requireServiceActivated() }
         // A message from the watch: answered at once, not delivered.
-        #expect(Self.describe(core.handle(.messageFrameReceived(.message, id: 7, body: PropertyListCodec.encode(["k": .string("v")])))) == ["send messageError"])
+        #expect(
+            Self.describe(core.handle(.messageFrameReceived(.message, id: 7, body: PropertyListCodec.encode(["k": .string("v")])))) == ["send messageError"])
         // The app activates: it joins.
         #expect(
             Self.describe(core.handle(.activationRequested))

@@ -139,7 +139,8 @@ struct SessionCore {
 
     mutating func handle(_ event: SessionEvent) -> [SessionAction] {
         switch event {
-        case .activationRequested, .systemActivationRequested, .deviceStateLoaded, .activationFailed, .activationAwaitsFirstLink, .activationSucceeded, .firstLinkSettled,
+        case .activationRequested, .systemActivationRequested, .deviceStateLoaded, .activationFailed, .activationAwaitsFirstLink, .activationSucceeded,
+            .firstLinkSettled,
             .deactivationRequested, .deactivationFinished, .deactivationSettled, .pairingReloaded, .watchSwitchBegan, .switchSettled:
             return handleActivationEvent(event)
         case let .linkOpening(replacing):
