@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 import PropertyLists
 
@@ -15,6 +14,9 @@ package enum AppLaunch {
     /// The reason watch-os gives when the phone starts a workout for the watch app (HealthKit's
     /// `startWatchApp(with:)`); the phone's `startWorkout` event rides along in `workoutVariable`.
     package static let workoutReason = "workout"
+    /// The reason watch-os gives when it relaunches an app whose workout session was running when it
+    /// died (watchOS's workout recovery: WatchKit then calls the delegate's `handleActiveWorkoutRecovery()`).
+    package static let workoutRecoveryReason = "workout-recovery"
     /// The `startWorkout` that launched the app, as hex of its binary property list: the session hands it
     /// to the app's workout delegate once it links, as if it had arrived then.
     package static let workoutVariable = "RUNWAY_LAUNCH_WORKOUT"

@@ -136,6 +136,14 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         AppLaunch.reportWorkout(running: running)
     }
 
+    /// The running session's state changed (paused, resumed, stopped): the OS keeps it for
+    /// `recoverActiveWorkoutSession`.
+    func keepSession(_ item: HealthSessionItem) {
+        if case .failure(let error) = call(HealthRequest.SetSession(session: item)) {
+            DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
+        }
+    }
+
     // MARK: - Workouts across the pair
 
     /// The phone starts the watch app for a workout: the system sends the configuration to the watch
@@ -204,9 +212,11 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The session that was running when the app died (killed, jetsammed), kept by the device's OS:
-    /// running again from its start, its builder collecting since then (the samples collected before
-    /// are not kept: add them again). Nil when none was running.
+    /// The session that was running when the app died (killed, jetsammed), kept by the device's OS: in
+    /// the state it was in (running, paused, stopped) from its start, its builder collecting since then
+    /// (the samples collected before are not kept: add them again). Nil when none was running. Call it
+    /// from WatchKit's `handleActiveWorkoutRecovery()`: watch-os relaunches an app that died during its
+    /// session for it.
     open func recoverActiveWorkoutSession(completion: @escaping (HKWorkoutSession?, (any Error)?) -> Void) {
         switch call(HealthRequest.Session()).map(\.session) {
         case .success(let item?): completion(HKWorkoutSession(recovering: item, healthStore: self), nil)

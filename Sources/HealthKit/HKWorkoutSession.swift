@@ -73,7 +73,8 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     }
 
     /// The session the device's OS kept running while the app died, as `recoverActiveWorkoutSession`
-    /// hands it back: running from its start, its builder collecting since then.
+    /// hands it back: in the state it was in (running, paused or stopped) from its start, its builder
+    /// collecting since then. The OS keeps it still: the app dying again recovers it again.
     init(recovering item: HealthSessionItem, healthStore: HKHealthStore) {
         self.healthStore = healthStore
         let configuration = HKWorkoutConfiguration()
@@ -83,9 +84,17 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         super.init()
         let start = Date(timeIntervalSince1970: item.startDate)
         startDate = start
-        state = .running
+        state = item.state.flatMap { HKWorkoutSessionState(rawValue: Int($0)) }.flatMap { runningStates.contains($0) ? $0 : nil } ?? .running
         associatedWorkoutBuilder().beginCollection(withStart: start) { _, _ in }
-        healthStore.workoutSession(running: true, recording: nil)
+        healthStore.workoutSession(running: true, recording: item)
+    }
+
+    /// The session as its OS keeps it while it runs, in `state`.
+    private func recorded(in state: HKWorkoutSessionState) -> HealthSessionItem? {
+        guard let startDate else { return nil }
+        return HealthSessionItem(
+            activityType: workoutConfiguration.activityType.name, locationType: Int64(workoutConfiguration.locationType.rawValue),
+            startDate: startDate.timeIntervalSince1970, state: Int64(state.rawValue))
     }
 
     /// The phone's mirror of the watch's session `id`, as its start announced it.
@@ -111,11 +120,7 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     open func startActivity(with date: Date?) {
         guard type == .primary, state == .notStarted || state == .prepared else { return }
         startDate = date ?? healthStore.deviceNow
-        healthStore.workoutSession(
-            running: true,
-            recording: HealthSessionItem(
-                activityType: workoutConfiguration.activityType.name, locationType: Int64(workoutConfiguration.locationType.rawValue),
-                startDate: startDate!.timeIntervalSince1970))
+        healthStore.workoutSession(running: true, recording: recorded(in: .running))
         move(to: .running, at: startDate!)
     }
 
@@ -158,6 +163,10 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     private func move(to next: HKWorkoutSessionState, at date: Date) {
         let previous = state
         state = next
+        // Paused, resumed, stopped: the OS keeps the state it recovers the session in.
+        if type == .primary, runningStates.contains(previous), runningStates.contains(next), previous != next, let item = recorded(in: next) {
+            healthStore.keepSession(item)
+        }
         builder?.sessionChanged(to: next, from: previous, at: date)
         delegate?.workoutSession(self, didChangeTo: next, from: previous, date: date)
         if mirrorID != nil, let mirroring = WorkoutMirroring.shared() {

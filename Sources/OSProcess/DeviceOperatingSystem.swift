@@ -2,7 +2,6 @@ import Connectivity
 import Control
 import OSServices
 import AppHost
-import Glibc
 import JSONText
 import Posix
 
@@ -70,6 +69,9 @@ package class DeviceOperatingSystem {
     /// Set when the OS itself kills or stops the app (a reclaim, jetsam, force-quit, the watchdog,
     /// shutdown): its exit is then no failure of the app's.
     var endingApp = false
+    /// Whether the app's last exit was its own (crashed, or killed by a signal the OS did not send): what
+    /// watchOS relaunches a workout app for (`WatchOS.recoverWorkoutIfNeeded`).
+    var lastExitWasTheApps = false
     var killedNeverReady = false
     var failures = 0
     var launches: [String: Int] = [:]
@@ -247,6 +249,8 @@ package class DeviceOperatingSystem {
                         "nextBackgroundLaunchInMs": supervision.backoffRemaining(at: loop.nowNanoseconds) / 1_000_000,
                     ])
             }
+            // The app died by itself (a crash, a SIGKILL nobody in the OS sent), not ended by the OS.
+            lastExitWasTheApps = !endingApp
             endingApp = false
             killedNeverReady = false
             rearmSupervision()
@@ -295,7 +299,7 @@ package class DeviceOperatingSystem {
         // Copies at high numbers first, so that placing them at 3 and 4 cannot overwrite one another.
         let copies = descriptors.map { descriptor in (try? systemCall("fcntl(F_DUPFD_CLOEXEC)") { fcntl(descriptor.0, F_DUPFD_CLOEXEC, 100) }) ?? -1 }
         defer {
-            for copy in copies where copy >= 0 { Glibc.close(copy) }
+            for copy in copies where copy >= 0 { FileDescriptor(adopting: copy).close() }
             connection?.close()
         }
         var environment = Spawn.currentEnvironment(removing: [
@@ -375,7 +379,9 @@ package class DeviceOperatingSystem {
 
     /// Launches that wait for no delivery before their budget may end them: the user's, a workout's (it
     /// keeps itself alive), a background refresh's (its task is the work).
-    static let launchesAwaitingNoDelivery: Set<String> = ["user", AppLaunch.workoutReason, AppLaunch.refreshReason, "workout-mirroring"]
+    static let launchesAwaitingNoDelivery: Set<String> = [
+        "user", AppLaunch.workoutReason, AppLaunch.workoutRecoveryReason, AppLaunch.refreshReason, "workout-mirroring",
+    ]
 
     /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed
     /// version in place of theirs).

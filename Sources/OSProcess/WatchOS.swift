@@ -1,7 +1,6 @@
 import Connectivity
 import Control
 import AppHost
-import Glibc
 import JSONText
 import Posix
 import PropertyLists
@@ -57,6 +56,8 @@ package final class WatchOS: DeviceOperatingSystem {
     static let maximumWorkoutEventBytes = 4096
     /// What WatchKit, ClockKit and WidgetKit told watch-os (`WatchOSWatchKit.swift`).
     var watchKit = WatchKitRecord()
+    /// A workout recovery waiting for the backoff after failures to end.
+    var recoveryTimer: EventLoop.TimerID?
 
     package init(options: Options) throws {
         try super.init(options: options, role: .watch, programName: "watch-os")
@@ -85,6 +86,39 @@ package final class WatchOS: DeviceOperatingSystem {
         // The app held the link: its conditions, and the schedule it was playing, are ours again.
         linkConditions.takeOver()
         connectSoon(afterMilliseconds: 0)
+        if lastExitWasTheApps { recoverWorkoutIfNeeded() }
+    }
+
+    /// watchOS's workout recovery: an app whose workout session was running when it died (crashed, or
+    /// killed by anyone but the system) is relaunched in the background, and WatchKit calls its delegate's
+    /// `handleActiveWorkoutRecovery()`, where the app takes the session back
+    /// (`HKHealthStore.recoverActiveWorkoutSession`). The session is the one the OS keeps in `os.sqlite`
+    /// (`health_active_session`). A launch held back by the backoff after failures comes when it ends;
+    /// a deleted or force-quit app is not relaunched. An app the system ended itself (a reclaim, jetsam)
+    /// finds its session at its next launch instead.
+    func recoverWorkoutIfNeeded() {
+        if let recoveryTimer { loop.cancel(recoveryTimer) }
+        recoveryTimer = nil
+        guard childPID == 0, launchRefusal == nil, !forceQuit else { return }
+        let session: HealthSessionItem?
+        do { session = try system?.health.activeSession() } catch {
+            logger.warning("os.workout-recovery-failed", ["error": "\(error)"])
+            return
+        }
+        guard let session else { return }
+        let backoff = supervision.backoffRemaining(at: loop.nowNanoseconds)
+        if backoff > 0 {
+            logger.info("os.workout-recovery-waits", ["forMs": (backoff + 999_999) / 1_000_000, "reason": backingOff ?? "backoff"])
+            recoveryTimer = loop.schedule(afterMilliseconds: (backoff + 999_999) / 1_000_000) { [weak self] in
+                self?.recoveryTimer = nil
+                self?.recoverWorkoutIfNeeded()
+            }
+            return
+        }
+        logger.notice("os.workout-recovery", ["activityType": session.activityType, "startDate": Timestamp.iso8601(session.startDate)])
+        launch(
+            .background, reason: "its workout session was running when it died (workout recovery)",
+            reasonKey: AppLaunch.workoutRecoveryReason, connection: nil)
     }
 
     override func closeLink() {

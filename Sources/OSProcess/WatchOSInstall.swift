@@ -24,6 +24,8 @@ extension WatchOS {
             stopAppNow(reason: "the watch app is being deleted")
             closeProbe("the watch app is being deleted")
             try Self.forgetApp(home, settingState: [("app.installed", "0"), ("app.active", "0"), ("app.complication", "0")])
+            // The deleted app's workout session ends with it: nothing recovers it.
+            try system?.health.setActiveSession(nil)
             logger.notice("os.app-uninstalled", ["deleted": "the watch app's container, its queued transfers, contexts and files"])
         } else {
             guard !installed else {

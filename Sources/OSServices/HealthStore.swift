@@ -41,7 +41,17 @@ package final class HealthStore {
                 start_date REAL NOT NULL
             ) STRICT;
             """),
+        Migration(
+            "health.3",
+            """
+            -- Issue 51: the running session's state (HKWorkoutSessionState's raw value: running 2, paused 4,
+            -- stopped 6), which recoverActiveWorkoutSession hands back.
+            ALTER TABLE health_active_session ADD COLUMN state INTEGER NOT NULL DEFAULT 2;
+            """),
     ]
+
+    /// The states a running session may be kept in (running, paused, stopped).
+    package static let keptSessionStates: Set<Int64> = [2, 4, 6]
 
     /// Why a workout cannot be kept (the app's HealthKit reports `errorInvalidArgument`).
     package struct InvalidWorkout: Error, CustomStringConvertible {
@@ -130,10 +140,12 @@ package final class HealthStore {
 
     /// The running workout session, or nil.
     package func activeSession() throws -> HealthSessionItem? {
-        let query = try database.statement(literal: "SELECT activity_type, location_type, start_date FROM health_active_session WHERE id = 1")
+        let query = try database.statement(
+            literal: "SELECT activity_type, location_type, start_date, state FROM health_active_session WHERE id = 1")
         defer { query.reset() }
         guard try query.step() else { return nil }
-        return HealthSessionItem(activityType: query.string(at: 0), locationType: query.int64(at: 1), startDate: query.double(at: 2))
+        return HealthSessionItem(
+            activityType: query.string(at: 0), locationType: query.int64(at: 1), startDate: query.double(at: 2), state: query.int64(at: 3))
     }
 
     /// Records the running session (nil: none runs any more).
@@ -142,18 +154,21 @@ package final class HealthStore {
             try database.execute("DELETE FROM health_active_session")
             return
         }
-        guard Self.activityTypes.contains(session.activityType), DeviceClock.range.contains(session.startDate) else {
-            throw InvalidWorkout(description: "the workout session's activity type or start is out of range")
+        guard Self.activityTypes.contains(session.activityType), DeviceClock.range.contains(session.startDate),
+            Self.keptSessionStates.contains(session.state ?? 2)
+        else {
+            throw InvalidWorkout(description: "the workout session's activity type, start or state is out of range")
         }
         let upsert = try database.statement(
             literal: """
-                INSERT INTO health_active_session (id, activity_type, location_type, start_date) VALUES (1, ?, ?, ?)
+                INSERT INTO health_active_session (id, activity_type, location_type, start_date, state) VALUES (1, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET activity_type = excluded.activity_type, location_type = excluded.location_type,
-                start_date = excluded.start_date
+                start_date = excluded.start_date, state = excluded.state
                 """)
         try upsert.bind(session.activityType, at: 1)
         try upsert.bind(session.locationType, at: 2)
         try upsert.bind(session.startDate, at: 3)
+        try upsert.bind(session.state ?? 2, at: 4)
         try upsert.run()
     }
 

@@ -29,6 +29,7 @@ final class RunHealth {
     private var builder: HKLiveWorkoutBuilder?
     private var runID: String?
     private var samplesAdded = 0
+    private var recoveryDone = false
     /// A session prepared for the run the phone is about to name.
     private var prepared: (session: HKWorkoutSession, builder: HKLiveWorkoutBuilder)?
     /// The session mirrored to the phone, whose data carries RunWay's workout events.
@@ -134,6 +135,10 @@ final class RunHealth {
     /// (`recoverActiveWorkoutSession`) and fed the restored run's samples again; a fresh one if none was
     /// kept. With no run to restore, a session left running is ended unsaved.
     func recover(_ run: LiveRun?) {
+        // Once a launch: at `handleActiveWorkoutRecovery` when watch-os relaunched the app for it, else
+        // at the launch's end.
+        guard !recoveryDone else { return }
+        recoveryDone = true
         var recovered: HKWorkoutSession?
         store.recoverActiveWorkoutSession { session, error in
             recovered = session

@@ -66,12 +66,17 @@ package final class RunWayWatchApp {
         service.requeueFailedTransfers = options.requeueFailedTransfers
         WCSession.default.setUserInfoValidator(Flight.problem(inUserInfo:))
         WCSession.default.delegate = service
-        // watch-os may have launched the app for the phone's content: its WatchKit task comes here.
-        WKApplication.shared().delegate = self
         recorder = WatchRunRecorder(logger: logger)
         runs = try RunCommands(database: database, now: context.deviceNow, behaviour: options.gpws, logger: logger)
         installRuns()
         registerCommands(on: context.router)
+        // watch-os may have launched the app for the phone's content (its WatchKit task comes here), or
+        // relaunched it for the workout session it died in (`handleActiveWorkoutRecovery`, which takes the
+        // session back). Set once the runs are restored, before the session activates.
+        WKApplication.shared().delegate = self
+        // Any other launch: the session the OS kept, if any (a reclaim or jetsam ended the app mid-run),
+        // else a fresh one for a run restored from the store.
+        health.recover(runs.run)
         context.contributeStatus { [unowned self] status in try self.addStatus(to: &status) }
         service.onActivation = { [unowned self] state, _ in
             guard state == .activated, !WCSession.default.isPaired else { return }

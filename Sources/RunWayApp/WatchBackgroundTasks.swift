@@ -25,6 +25,13 @@ extension RunWayWatchApp: WKApplicationDelegate {
     /// The phone's `startWatchApp(with:)`: watch-os launched or woke the app for a workout.
     package func handle(_ workoutConfiguration: HKWorkoutConfiguration) { startedByPhone(workoutConfiguration) }
 
+    /// watch-os relaunched the app after it died during its workout session (watchOS's workout recovery):
+    /// the session back from HealthKit (`recoverActiveWorkoutSession`), fed the run restored from the store.
+    package func handleActiveWorkoutRecovery() {
+        logger.notice("workout.recovery", ["runId": runs.run?.id ?? "none"])
+        health.recover(runs.run)
+    }
+
     private func completeWhenReceived(_ task: WKWatchConnectivityRefreshBackgroundTask) {
         if app.deliveries > 0, !WCSession.default.hasContentPending {
             logger.info("app.background-task-completed", ["kind": "watchConnectivity", "received": app.deliveries])

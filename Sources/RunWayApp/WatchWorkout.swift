@@ -34,7 +34,7 @@ extension RunWayWatchApp {
         runs.nothingToStop = "no run in progress on the watch; nothing saved"
         // Each run is a HealthKit workout session on the watch, which recorded it: its own runs and the
         // ones the phone leads. The running session keeps the app running (and reachable) in the
-        // background; one restored after a restart runs again (HealthKit's recoverActiveWorkoutSession). Its builder saves the workout when the
+        // background; one restored after a restart runs again (HealthKit's recoverActiveWorkoutSession, at `handleActiveWorkoutRecovery` or at launch: `RunWayWatchApp.launch`). Its builder saves the workout when the
         // run ends (E.8, #28); a run forgotten otherwise (a replay the rules refused) ends it unsaved.
         let health = RunHealth(logger: logger)
         self.health = health
@@ -43,7 +43,6 @@ extension RunWayWatchApp {
         runs.saveToHealth = { run, end in try health.finish(run, at: end) }
         runs.onRunningChanged = { running in if !running { health.discard() } }
         health.onPhoneEvent = { [unowned self] event in self.workoutEvent(event) }
-        health.recover(runs.run)
         if options.instrumentStream { scheduleInstrumentValues() }
     }
 

@@ -8,6 +8,8 @@ import HealthKit
 //   `applicationDidFinishLaunching`, `applicationDidBecomeActive`;
 // - launched in the background (for the phone's content, a refresh that fell due):
 //   `applicationDidFinishLaunching`, then `handle(_ backgroundTasks:)` with its task;
+// - relaunched after it died during a workout session: `applicationDidFinishLaunching`, then
+//   `handleActiveWorkoutRecovery()`;
 // - closed (`runway watch app close`): `applicationWillResignActive`, `applicationDidEnterBackground`;
 // - opened from the background: `applicationWillEnterForeground`, `applicationDidBecomeActive`.
 // The calls come on the main queue (the app's `main` runs it: `RunLoop.main.run()` or `dispatchMain()`),
@@ -34,6 +36,9 @@ public enum WKApplicationState: Int, Sendable {
     /// start its `HKWorkoutSession` here. watch-os launched the app in the background for it if it was
     /// not running.
     func handle(_ workoutConfiguration: HKWorkoutConfiguration)
+    /// The app was relaunched after it died during an active workout session (watch-os relaunches it
+    /// in the background): take the session back with `HKHealthStore.recoverActiveWorkoutSession`.
+    func handleActiveWorkoutRecovery()
 }
 
 extension WKApplicationDelegate {
@@ -46,6 +51,7 @@ extension WKApplicationDelegate {
         for task in backgroundTasks { task.setTaskCompletedWithSnapshot(false) }
     }
     public func handle(_ workoutConfiguration: HKWorkoutConfiguration) {}
+    public func handleActiveWorkoutRecovery() {}
 }
 
 /// The same calls under the name watch apps used before watchOS 7 (WatchKit's `WKExtensionDelegate`).
@@ -60,6 +66,9 @@ extension WKApplicationDelegate {
     /// start its `HKWorkoutSession` here. watch-os launched the app in the background for it if it was
     /// not running.
     func handle(_ workoutConfiguration: HKWorkoutConfiguration)
+    /// The app was relaunched after it died during an active workout session (watch-os relaunches it
+    /// in the background): take the session back with `HKHealthStore.recoverActiveWorkoutSession`.
+    func handleActiveWorkoutRecovery()
 }
 
 extension WKExtensionDelegate {
@@ -72,6 +81,7 @@ extension WKExtensionDelegate {
         for task in backgroundTasks { task.setTaskCompletedWithSnapshot(false) }
     }
     public func handle(_ workoutConfiguration: HKWorkoutConfiguration) {}
+    public func handleActiveWorkoutRecovery() {}
 }
 
 /// The watch app's one application object (WatchKit's `WKApplication`, watchOS 7 and later).

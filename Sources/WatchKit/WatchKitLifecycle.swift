@@ -3,7 +3,8 @@ import Foundation
 import HealthKit
 
 /// What watch-os tells the app, turned into WatchKit's calls on its delegates, in watchOS's order: the
-/// launch (`applicationDidFinishLaunching`, then `applicationDidBecomeActive` in the foreground), the
+/// launch (`applicationDidFinishLaunching`, then `applicationDidBecomeActive` in the foreground, or
+/// `handleActiveWorkoutRecovery()` when watch-os relaunched it for a workout session it died in), the
 /// background tasks (`handle(_:)`: the launch's own once the device is ready, a refresh that falls due
 /// while the app runs), and each `app open|close` (`applicationWillEnterForeground` +
 /// `applicationDidBecomeActive`, `applicationWillResignActive` + `applicationDidEnterBackground`).
@@ -72,6 +73,7 @@ final class WatchKitLifecycle: @unchecked Sendable {
         case didFinishLaunching, didBecomeActive, willResignActive, willEnterForeground, didEnterBackground
         case handle(Set<WKRefreshBackgroundTask>)
         case handleWorkout(HKWorkoutConfiguration)
+        case handleWorkoutRecovery
     }
 
     /// A delegate was set: the launch is told once, then the tasks that waited for it.
@@ -88,6 +90,11 @@ final class WatchKitLifecycle: @unchecked Sendable {
         guard tellLaunch else { return }
         var calls: [Call] = [.didFinishLaunching]
         if active { calls.append(.didBecomeActive) }
+        // watch-os relaunched the app for the workout session that was running when it died.
+        if AppLaunch.reason == AppLaunch.workoutRecoveryReason {
+            host?.recordSystemCall("handleActiveWorkoutRecovery", kind: "watchKit")
+            calls.append(.handleWorkoutRecovery)
+        }
         if !tasks.isEmpty { calls.append(.handle(Set(tasks))) }
         calls += workouts.map(Call.handleWorkout)
         perform(calls)
@@ -128,6 +135,8 @@ final class WatchKitLifecycle: @unchecked Sendable {
         case (.handle(let tasks), .extension(let d)): d.handle(tasks)
         case (.handleWorkout(let configuration), .application(let d)): d.handle(configuration)
         case (.handleWorkout(let configuration), .extension(let d)): d.handle(configuration)
+        case (.handleWorkoutRecovery, .application(let d)): d.handleActiveWorkoutRecovery()
+        case (.handleWorkoutRecovery, .extension(let d)): d.handleActiveWorkoutRecovery()
         }
     }
 

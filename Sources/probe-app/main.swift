@@ -23,7 +23,6 @@
 // Apple's casts, as a run tracker reads it (`guard let distance = userInfo["distance"] as? Double …`): a
 // line `kept ID DISTANCE LAPS INDOOR PACE` in Documents/numbers.log, or `dropped ID` when a cast fails.
 import Foundation
-import Glibc
 import HealthKit
 import UIKit
 import WatchConnectivity
@@ -38,7 +37,7 @@ func appendDurably(_ line: String, to name: String) {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    guard fd >= 0 else { fatalError("cannot open \(path): \(errno)") }
+    guard fd >= 0 else { fatalError("cannot open \(path)") }
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fsync(fd)

@@ -12,12 +12,14 @@
 // it notes in Documents/mirror.log each completion (`sent w-I ok|failed CODE`), each datum the phone
 // sends (`data TEXT`) and each state (`state RAW`); when the session ends (the phone ends its mirror) it
 // finishes the workout — one save — and notes `saved UUID`. It also tries to send 70,000 bytes at once
-// (`oversize failed 13`: more than a mirrored session carries).
+// (`oversize failed 13`: more than a mirrored session carries). --pause-workout: the workout is paused
+// once started. Relaunched by watch-os after it died during the workout, it notes
+// `handleActiveWorkoutRecovery` and takes the session back (`recovered STATE` in mirror.log, or
+// `recovered none`).
 // Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
 // than WKExtensionDelegate).
 import ClockKit
-import Glibc
 import HealthKit
 import WatchConnectivity
 import WatchKit
@@ -76,6 +78,7 @@ final class MirroredWorkout: NSObject, HKWorkoutSessionDelegate, @unchecked Send
         self.builder = builder
         session.startActivity(with: Date())
         builder.beginCollection(withStart: Date()) { _, _ in }
+        if arguments.contains("--pause-workout") { session.pause() }
         session.startMirroringToCompanionDevice { success, error in
             note(success ? "mirroring ok" : "mirroring failed \((error as? HKError)?.code.rawValue ?? -1)", in: "mirror.log")
         }
@@ -84,6 +87,20 @@ final class MirroredWorkout: NSObject, HKWorkoutSessionDelegate, @unchecked Send
             note("oversize " + (success ? "ok" : "failed \((error as? HKError)?.code.rawValue ?? -1)"), in: "mirror.log")
         }
         send(1)
+    }
+
+    /// watchOS's workout recovery: the session the app died in, back from HealthKit, in its state.
+    func recover() {
+        store.recoverActiveWorkoutSession { session, error in
+            guard let session else {
+                note("recovered none\(error.map { " \($0)" } ?? "")", in: "mirror.log")
+                return
+            }
+            self.session = session
+            session.delegate = self
+            self.builder = session.associatedWorkoutBuilder()
+            note("recovered \(session.state.rawValue)", in: "mirror.log")
+        }
     }
 
     func send(_ index: Int) {
@@ -163,6 +180,12 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
     func handle(_ workoutConfiguration: HKWorkoutConfiguration) {
         note("handle workout \(workoutConfiguration.activityType.rawValue) \(workoutConfiguration.locationType.rawValue)", in: "lifecycle.log")
         workout?.start(workoutConfiguration)
+    }
+
+    /// Relaunched by watch-os after the app died during its workout session.
+    func handleActiveWorkoutRecovery() {
+        note("handleActiveWorkoutRecovery", in: "lifecycle.log")
+        workout?.recover()
     }
 
     /// Apple's advice: keep the task until `hasContentPending` is false, then complete it.

@@ -55,9 +55,18 @@ import Testing
         #expect(try store.activeSession() == nil)
         try store.setActiveSession(HealthSessionItem(activityType: "running", locationType: 3, startDate: Self.t0))
         try store.setActiveSession(HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0 + 60))
-        #expect(try store.activeSession() == HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0 + 60))
+        // Kept running (2) unless said otherwise; paused (4) is kept as such (issue 51: recovered in its state).
+        #expect(try store.activeSession() == HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0 + 60, state: 2))
+        try store.setActiveSession(HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0 + 60, state: 4))
+        #expect(try store.activeSession()?.state == 4)
         #expect(throws: HealthStore.InvalidWorkout.self) {
             try store.setActiveSession(HealthSessionItem(activityType: "swimming", locationType: 2, startDate: Self.t0))
+        }
+        // Not started (1) or ended (3) is no running session.
+        for state: Int64 in [1, 3] {
+            #expect(throws: HealthStore.InvalidWorkout.self) {
+                try store.setActiveSession(HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0, state: state))
+            }
         }
         try store.setActiveSession(nil)
         #expect(try store.activeSession() == nil)

@@ -119,15 +119,18 @@ package struct HealthSessionItem: ControlRecord {
     package var locationType: Int64
     /// Seconds since 1970.
     package var startDate: Double
-    package init(activityType: String, locationType: Int64, startDate: Double) {
+    /// `HKWorkoutSessionState`'s raw value: running (2), paused (4) or stopped (6); none is running.
+    package var state: Int64?
+    package init(activityType: String, locationType: Int64, startDate: Double, state: Int64? = nil) {
         self.activityType = activityType
         self.locationType = locationType
         self.startDate = startDate
+        self.state = state
     }
 }
 
 /// `os-health-session`: the running session, or none.
 package struct HealthSessionReply: ControlReply {
-    @NullIfNil public var session: HealthSessionItem?
+    @NullIfNil package var session: HealthSessionItem?
     package init(session: HealthSessionItem?) { self.session = session }
 }
