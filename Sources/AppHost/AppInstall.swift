@@ -1,4 +1,3 @@
-import Glibc
 import OSServices
 import Posix
 
@@ -67,47 +66,28 @@ package struct AppBundle: Sendable {
         return bundle
     }
 
-    /// The executable in the bundle is `source` itself (same file), else a new hard link to it — or a
-    /// copy, when linking is not possible (another file system) — put in place with a rename.
+    /// The executable in the bundle is `source` itself (the same file), else a new hard link to it — or a
+    /// copy, when linking is not possible (another file system), kept while the build is unchanged (the
+    /// build's size and time, noted beside it) — put in place with a rename.
     private func placeExecutable(_ source: String) throws {
-        var wanted = stat()
-        _ = try systemCall("stat(\(source))") { stat(source, &wanted) }
-        var present = stat()
-        if stat(executable, &present) == 0 {
-            if present.st_dev == wanted.st_dev && present.st_ino == wanted.st_ino { return }
-            // A copy made before: kept while the build is unchanged.
-            if present.st_size == wanted.st_size && present.st_mtim.tv_sec == wanted.st_mtim.tv_sec
-                && present.st_mtim.tv_nsec == wanted.st_mtim.tv_nsec && present.st_nlink == 1
-            {
-                return
-            }
-        }
+        guard let wanted = Filesystem.status(of: source) else { throw SystemError("stat(\(source))", errno: ENOENT) }
+        if Filesystem.identity(of: executable) == Filesystem.identity(of: source) { return }
+        let stamp = "\(wanted.st_size) \(Filesystem.Times(wanted).modified)"
+        let stampPath = path + "/.copied-from"
+        if Filesystem.kind(of: executable) == .regular, (try? Filesystem.readFile(stampPath)) == Array(stamp.utf8) { return }
         let temporary = executable + ".installing.\(getpid())"
-        unlink(temporary)
-        if link(source, temporary) != 0 {
-            try Self.copy(source, to: temporary, mode: 0o755, times: wanted)
+        try Filesystem.remove(temporary)
+        let linked = (try? Filesystem.link(source, as: temporary)) == true
+        if !linked {
+            try Filesystem.writeAtomically(try Filesystem.readFile(source), to: temporary, mode: 0o755)
         }
         do {
-            _ = try systemCall("rename(\(executable))") { rename(temporary, executable) }
+            try Filesystem.rename(temporary, to: executable)
         } catch {
-            unlink(temporary)
+            try? Filesystem.remove(temporary)
             throw error
         }
-    }
-
-    private static func copy(_ source: String, to target: String, mode: mode_t, times: stat) throws {
-        let input = FileDescriptor(adopting: try systemCall("open(\(source))") { open(source, O_RDONLY | O_CLOEXEC) })
-        let output = FileDescriptor(adopting: try systemCall("open(\(target))") { open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) })
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = try systemCall("read(\(source))") { chunk.withUnsafeMutableBytes { Glibc.read(input.rawValue, $0.baseAddress, $0.count) } }
-            if n == 0 { break }
-            try output.writeAll(Array(chunk[0..<n]))
-        }
-        var stamps = [times.st_atim, times.st_mtim]
-        _ = try systemCall("futimens(\(target))") { futimens(output.rawValue, &stamps) }
-        input.close()
-        output.close()
+        if linked { try Filesystem.remove(stampPath) } else { try Filesystem.writeAtomically(Array(stamp.utf8), to: stampPath) }
     }
 
     /// `path` with its symbolic links resolved (a hard link to a symbolic link would start the link's
@@ -171,11 +151,7 @@ package enum DeviceTimePreload {
 
     /// Next to this executable, if it is there.
     package static let path: String? = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, 4095)
-        guard n > 0 else { return nil }
-        let me = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let candidate = String(me[..<(me.lastIndex(of: "/") ?? me.startIndex)]) + "/" + fileName
-        return Filesystem.kind(of: candidate) == .regular ? candidate : nil
+        let candidate = Processes.sibling(fileName)
+        return candidate.hasPrefix("/") && Filesystem.kind(of: candidate) == .regular ? candidate : nil
     }()
 }

@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 import Synchronization
 
@@ -18,26 +17,18 @@ package final class DeviceClockPage {
     /// "RWDT", layout 1.
     package static let magic: Int64 = 0x5257_4454_0000_0001
 
-    package let path: String
+    package var path: String { file.path }
+    private let file: MappedFile
     private let words: UnsafeMutablePointer<Atomic<Int64>>
 
     package static func path(home: String) -> String { home + "/" + fileName }
 
     /// Maps the page of `home` (created, mode 0600, if missing).
     package init(home: String) throws {
-        let file = Self.path(home: home)
-        path = file
-        let fd = try systemCall("open(\(file))") { open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
-        defer { close(fd) }
-        _ = try systemCall("ftruncate(\(file))") { ftruncate(fd, 16) }
-        guard let base = mmap(nil, 16, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), base != MAP_FAILED else {
-            throw SystemError("mmap(\(file))", errno: errno)
-        }
-        words = base.bindMemory(to: Atomic<Int64>.self, capacity: 2)
+        file = try MappedFile(path: Self.path(home: home), byteCount: 16)
+        words = file.base.bindMemory(to: Atomic<Int64>.self, capacity: 2)
         words[0].store(Self.magic, ordering: .releasing)
     }
-
-    deinit { munmap(UnsafeMutableRawPointer(words), 16) }
 
     /// The word for a clock reading.
     package static func encode(mode: DeviceClock.Mode, offsetSeconds: Double, frozenAt: Double) -> Int64 {

@@ -13,7 +13,6 @@
 // RAW`, `data NAME` for each metric from the watch (noted before the delegate call returns), and with `--end-after N` (default 10) the
 // phone's End (`end`) when metric m-N comes; `disconnected` when mirroring ends.
 import Foundation
-import Glibc
 import HealthKit
 import UIKit
 import os

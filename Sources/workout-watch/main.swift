@@ -13,7 +13,6 @@
 // N`, default 10), `saved UUID` once the ended workout is finished.
 import ClockKit
 import Foundation
-import Glibc
 import HealthKit
 import WatchKit
 import os

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// Issue 49, item 7: numbers keep their kind and read as on iOS, through the real binaries. A payload's
