@@ -156,7 +156,7 @@ enum OSLogFormat {
 
         /// `argument` written for this conversion.
         func write(_ argument: any CVarArg, width: Int?, precision: Int?) -> String {
-            let width = width.map { min(OSLogFormat.widest, $0) }
+            let width = width.map { max(-OSLogFormat.widest, min(OSLogFormat.widest, $0)) }
             let precision = precision.map { max(0, min(OSLogFormat.widest, $0)) }
             let leftAligned = flags.contains("-") || (width ?? 0) < 0
             let columns = width.map { abs($0) }
