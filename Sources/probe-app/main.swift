@@ -21,7 +21,6 @@
 // (`willPresent ID STATE`) and each the user opened (`didReceive ID ACTION STATE`, STATE the app's
 // `applicationState` then) in Documents/notifications.log.
 import Foundation
-import Glibc
 import HealthKit
 import UIKit
 import UserNotifications
@@ -37,7 +36,7 @@ func appendDurably(_ line: String, to name: String) {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    guard fd >= 0 else { fatalError("cannot open \(path): \(errno)") }
+    guard fd >= 0 else { fatalError("cannot open \(path)") }
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fsync(fd)
