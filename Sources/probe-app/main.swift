@@ -18,13 +18,17 @@
 // (`sendToRemoteWorkoutSession`, `sent p-I ok|failed CODE`) — and after `w-N` ends the workout from the
 // phone (the mirror's `end()`); `disconnected` when mirroring ends. --mirror-tick=MS: besides, while
 // the mirror runs, sends `t-1`, `t-2`… every MS milliseconds (`tick t-I` when sent, `sent t-I ok` once the
-// watch has it). --numbers: what it sends carries a run's numbers as `NSNumber`s (`distance` 1000 × I, an
-// integer, `laps` I, `indoor` for even I, `pace` 5.25), and what it receives with a `distance` is read with
-// Apple's casts, as a run tracker reads it (`guard let distance = userInfo["distance"] as? Double …`): a
-// line `kept ID DISTANCE LAPS INDOOR PACE` in Documents/numbers.log, or `dropped ID` when a cast fails.
+// watch has it). Its notification centre's delegate notes each notification presented in the foreground
+// (`willPresent ID STATE`) and each the user opened (`didReceive ID ACTION STATE`, STATE the app's
+// `applicationState` then) in Documents/notifications.log. --numbers: what it sends carries a run's numbers
+// as `NSNumber`s (`distance` 1000 × I, an integer, `laps` I, `indoor` for even I, `pace` 5.25), and what it
+// receives with a `distance` is read with Apple's casts, as a run tracker reads it (`guard let distance =
+// userInfo["distance"] as? Double …`): a line `kept ID DISTANCE LAPS INDOOR PACE` in Documents/numbers.log,
+// or `dropped ID` when a cast fails.
 import Foundation
 import HealthKit
 import UIKit
+import UserNotifications
 import WatchConnectivity
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -88,8 +92,10 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard let id = userInfo["id"] as? String else { return }
         if userInfo["distance"] != nil { readRun(id, userInfo) }
+        // UIApplication is the main actor's (as in the SDK): asked there, from the delegate's queue.
+        let offScreen = saveOnScreen && DispatchQueue.main.sync { MainActor.assumeIsolated { UIApplication.shared.applicationState != .active } }
         lock.withLock {
-            if inMemoryOnly || (saveOnScreen && UIApplication.shared.applicationState != .active) { return held.append(id) }
+            if inMemoryOnly || offScreen { return held.append(id) }
             appendDurably(id, to: "received.log")
         }
     }
@@ -120,6 +126,28 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
 
     func sessionDidBecomeInactive(_ session: WCSession) {}
     func sessionDidDeactivate(_ session: WCSession) { session.activate() }
+}
+
+/// What the user sees and opens: written as apps write a notification delegate, one method in each form.
+final class NotificationLogger: NSObject, UNUserNotificationCenterDelegate {
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {
+        let id = notification.request.identifier
+        DispatchQueue.main.async {
+            let state = MainActor.assumeIsolated { UIApplication.shared.applicationState }
+            appendDurably("willPresent \(id) \(state == .active ? "active" : "background")", to: "notifications.log")
+            completionHandler([.banner, .sound, .list])
+        }
+    }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        let state = await MainActor.run { UIApplication.shared.applicationState }
+        let action = response.actionIdentifier == UNNotificationDefaultActionIdentifier ? "default" : response.actionIdentifier
+        appendDurably(
+            "didReceive \(response.notification.request.identifier) \(action) \(state == .active ? "active" : "background")", to: "notifications.log")
+    }
 }
 
 /// The phone's side of the watch's mirrored workout.
@@ -197,6 +225,9 @@ if let mirror {
     manager.healthStore.workoutSessionMirroringStartHandler = { session in mirror.take(session) }
 }
 let activateAfter = arguments.first { $0.hasPrefix("--activate-after-ms=") }.flatMap { Int($0.dropFirst("--activate-after-ms=".count)) }
+// Before the app finishes launching, as Apple asks: an open that launched it is handed here.
+let notificationLogger = NotificationLogger()
+UNUserNotificationCenter.current().delegate = notificationLogger
 if WCSession.isSupported() {
     WCSession.default.delegate = manager
     if let activateAfter {
