@@ -118,7 +118,7 @@ open class HKLiveWorkoutBuilder: NSObject, @unchecked Sendable {
         let workout = HKWorkout(
             activityType: workoutConfiguration.activityType, start: startDate, end: endDate, duration: elapsedTime,
             uuid: HKWorkout.uuid(from: metadata), metadata: metadata)
-        switch healthStore.call(HealthRequest.Save(workout: HKHealthStore.item(workout))) {
+        switch healthStore.call(HealthRequest.Save { $0.workout = HKHealthStore.item(workout) }) {
         case .success:
             finished = true
             completion(workout, nil)

@@ -22,7 +22,7 @@ enum NotificationCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec],
             positionals: 0,
             run: { parsed in
-                let result = try CLI.client(parsed, device).send(NotificationRequest.List.request(), as: NotificationsReply.self)
+                let result = try CLI.client(parsed, device).send(NotificationRequest.List())
                 if parsed.has("json") { Output.out(result.json.text); return 0 }
                 var lines = ["pending (\(result.pending.count) of at most \(result.pendingLimit))"]
                 lines += result.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }
@@ -45,7 +45,7 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            render(try CLI.client(parsed, .phone).send(ControlCommands.Reminders.request(), as: RemindersReply.self), json: parsed.has("json"))
+            render(try CLI.client(parsed, .phone).send(ControlCommands.Reminders()), json: parsed.has("json"))
         })
 
     static let reschedule = CLI.Command(
@@ -59,7 +59,7 @@ enum NotificationCommands {
         positionals: 0,
         run: { parsed in
             render(
-                try CLI.client(parsed, .phone).send(ControlCommands.RemindersReschedule.request(), as: RemindersReply.self), json: parsed.has("json"))
+                try CLI.client(parsed, .phone).send(ControlCommands.RemindersReschedule()), json: parsed.has("json"))
         })
 
     static func render(_ result: RemindersReply, json: Bool) -> Int32 {
