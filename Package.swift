@@ -148,7 +148,7 @@ let package = Package(
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
-        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit", "HealthKit"]),
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit", "HealthKit", "UserNotifications"]),
         // An ObservableObject session manager with KVO and os.Logger, as apps write one: hosted on the pair by
         // the integration tests (AppleModulesHostedTests), its store compiled in both language modes too.
         .executableTarget(name: "manager-app", dependencies: ["WatchConnectivity", "os"]),
@@ -175,14 +175,16 @@ let package = Package(
         // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files),
         // with the upcoming MemberImportVisibility: a member is visible only from a module the file imports.
         .testTarget(
-            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
+            name: "WatchConnectivitySwift5Tests",
+            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
             swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
-            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
+            name: "WatchConnectivitySwift6Tests",
+            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
             swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),

@@ -257,6 +257,9 @@ package class DeviceOperatingSystem {
             killedNeverReady = false
             rearmSupervision()
             appGone()
+            // The user's responses this launch did not take go with it (iOS hands them to the launch they
+            // were for), unless the user's open relaunches it now.
+            if !openAfterExit { system?.heldResponses.removeAll() }
             if openAfterExit {
                 openAfterExit = false
                 launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)

@@ -29,7 +29,7 @@ import PairTesting
         ClockRequest.Show(), ClockRequest.SetTime { ($0.at, $0.frozen) = (t0, true) }, ClockRequest.Advance { $0.seconds = 60 }, ClockRequest.Reset(),
         replace(remove: ["a"], add: [UserNotificationCenter.Request(id: "b", fireAt: t0 + 60, title: "t", body: "b", language: "ko")]),
         NotificationRequest.RemoveDelivered(), NotificationRequest.RemoveDelivered { $0.ids = ["a"] }, NotificationRequest.List(),
-        NotificationRequest.Add { ($0.id, $0.inSeconds) = ("c", 5) },
+        NotificationRequest.Add { ($0.id, $0.inSeconds) = ("c", 5) }, NotificationRequest.Open { $0.id = "d" }, NotificationRequest.TakeResponses(),
         HealthRequest.Save { $0.workout = workout }, HealthRequest.Workouts(), HealthRequest.Authorize { $0.share = ["x"] },
         HealthRequest.Session(), HealthRequest.SetSession(),
         HealthRequest.SetSession { $0.session = HealthSessionItem(activityType: "running", locationType: 2, startDate: t0) },
