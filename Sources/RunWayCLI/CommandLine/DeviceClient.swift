@@ -111,7 +111,7 @@ final class DeviceClient {
 
     /// Whether the app is suspended by its OS (its work done), not by the user.
     private func suspendedBySystem(_ os: ControlClient) -> Bool {
-        (try? os.send(ControlCommands.OSStatus.request(), as: OSStatusReply.self))?.suspendedBySystem == true
+        (try? os.send(ControlCommands.OSStatus()))?.suspendedBySystem == true
     }
 
     // MARK: - ControlClient's calls, routed
