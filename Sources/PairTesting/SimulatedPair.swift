@@ -2,7 +2,7 @@ import Control
 import Foundation
 import Glibc
 import JSONText
-import RunWayApp
+import RunWayDomain
 import Storage
 
 /// A paired phone and watch in fresh homes, driven through the real binaries and the real CLI: the
