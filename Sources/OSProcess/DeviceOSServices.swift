@@ -2,7 +2,6 @@ import Connectivity
 import Control
 import OSServices
 import AppHost
-import Glibc
 import JSONText
 import Posix
 import Storage

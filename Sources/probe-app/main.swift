@@ -19,7 +19,6 @@
 // the mirror runs, sends `t-1`, `t-2`… every MS milliseconds (`tick t-I` when sent, `sent t-I ok` once the
 // watch has it).
 import Foundation
-import Glibc
 import HealthKit
 import UIKit
 import WatchConnectivity
@@ -34,7 +33,7 @@ func appendDurably(_ line: String, to name: String) {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    guard fd >= 0 else { fatalError("cannot open \(path): \(errno)") }
+    guard fd >= 0 else { fatalError("cannot open \(path)") }
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fsync(fd)

@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Glibc
 import JSONText
 import Posix
 import RunWayDomain
@@ -298,7 +297,7 @@ enum Output {
         var offset = 0
         while offset < bytes.count {
             // A closed pipe (`runway … | head`) ends the output, silently.
-            guard let n = try? systemCall("write", { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }) else { return }
+            guard let n = try? systemCall("write", { writeToDescriptor(fd, bytes.baseAddress! + offset, bytes.count - offset) }) else { return }
             offset += n
         }
     }
@@ -307,3 +306,6 @@ enum Output {
         bytes.withUnsafeBytes { writeBytes(fd, $0) }
     }
 }
+
+/// The C library's `write` (inside `Output` its own `write` is nearer).
+private func writeToDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
