@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// `swift package runway ARGUMENTS…`: the `runway` command line for a package that depends on RunWay Pair.
 ///
-/// It builds the simulator's binaries (phone-os, phone-daemon, watch-os, watch-agent, runway) from the
+/// It builds the simulator's binaries (phone-os, phone-daemon, watch-os, watch-agent, runway, and the
+/// device-time preload the OSes set for your apps, libRunWayDeviceTime.so) from the
 /// RunWay Pair your package depends on, as your own build builds its products — in your `.build/debug`,
 /// reusing the modules your build compiled (where `DevicePair` builds them too) — each said in one line the
 /// first time, nothing at all once they are newer than RunWay Pair's sources; builds the executables of
@@ -19,8 +20,12 @@ import PackagePlugin
 /// anywhere and daemons that outlive the command (docs/platforms.md).
 @main struct RunWayCommand: CommandPlugin {
     static let appOptions = ["--phone-app", "--watch-app"]
-    /// The simulator's products, in the order they are built (the largest last).
-    static let simulator = ["phone-os", "watch-os", "watch-agent", "phone-daemon", "runway"]
+    /// The simulator's products and the files they build, in the order they are built (the largest last):
+    /// the five binaries and the device-time preload the OSes set for your apps (`libRunWayDeviceTime.so`).
+    static let simulator = [
+        ("phone-os", "phone-os"), ("watch-os", "watch-os"), ("watch-agent", "watch-agent"), ("phone-daemon", "phone-daemon"),
+        ("RunWayDeviceTime", "libRunWayDeviceTime.so"), ("runway", "runway"),
+    ]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let simulatorPackage = try Self.simulatorPackage(context.package)
@@ -74,14 +79,15 @@ import PackagePlugin
         return try build(value)
     }
 
-    /// Your executable product `name`, built (debug); its path.
-    func build(_ name: String) throws -> String {
+    /// The product `name`, built (debug); the path of its `file` (an executable's is its name).
+    func build(_ name: String, file: String? = nil) throws -> String {
         let result = try packageManager.build(.product(name), parameters: .init(configuration: .debug, logging: .concise))
         guard result.succeeded else {
             throw RunWayPluginError("building \(name) failed:\n\(result.logText)")
         }
-        guard let built = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == name }) else {
-            throw RunWayPluginError("building \(name) produced no executable named \(name)")
+        let file = file ?? name
+        guard let built = result.builtArtifacts.first(where: { $0.url.lastPathComponent == file }) else {
+            throw RunWayPluginError("building \(name) produced no \(file)")
         }
         return built.url.path
     }
@@ -91,15 +97,15 @@ import PackagePlugin
     func binaries(_ context: PluginContext, _ simulatorPackage: Package, quiet: Bool) throws -> URL {
         let newest = Self.newestModification(under: simulatorPackage.directoryURL)
         if let bin = Self.debugDirectory(context.pluginWorkDirectoryURL),
-            Self.simulator.allSatisfy({ Self.modification(bin.appendingPathComponent($0)).map { $0 >= newest } ?? false })
+            Self.simulator.allSatisfy({ Self.modification(bin.appendingPathComponent($0.1)).map { $0 >= newest } ?? false })
         {
             return bin
         }
         var bin: URL?
         let started = Date()
-        for (index, product) in Self.simulator.enumerated() {
+        for (index, (product, file)) in Self.simulator.enumerated() {
             let begun = Date()
-            let path = URL(fileURLWithPath: try build(product))
+            let path = URL(fileURLWithPath: try build(product, file: file))
             bin = path.deletingLastPathComponent()
             if !quiet {
                 Self.say("runway plugin: [\(index + 1)/\(Self.simulator.count)] \(product) built (\(Self.seconds(Date().timeIntervalSince(begun))) s)")

@@ -8,8 +8,9 @@ import Posix
 /// time into a tree of their own.
 ///
 /// Only what the pair runs is built: phone-os always (it hosts the phone's app), phone-daemon only for
-/// RunWay's own phone app, watch-agent (the watch, or the launcher of your watch app), runway (pairing,
-/// app open/close, the clock); watch-os only for a scenario that names a `watchApp`. One `swift build
+/// RunWay's own phone app, watch-agent (the watch, or the launcher of your watch app), the device-time
+/// preload beside them (`libRunWayDeviceTime.so`, which they set for your apps), runway (pairing, app
+/// open/close, the clock); watch-os only for a scenario that names a `watchApp`. One `swift build
 /// --product P` each, from your package (SwiftPM builds a dependency's executable product there), with
 /// `--ignore-lock`: the `swift test` running the tests holds the build directory's lock for as long as
 /// it runs, and builds nothing while the tests do. Each product's build is one line on stderr, with the
@@ -35,13 +36,16 @@ enum SimulatorBinaries {
     static let watchOS = Artefact("watch-os")
     static let watchAgent = Artefact("watch-agent")
     static let runway = Artefact("runway")
+    /// The device-time preload the OSes (and watch-agent for an app of yours) set for the apps they launch,
+    /// looked for next to them: your apps' `Date()` is the device clock's (docs/device-time.md).
+    static let deviceTime = Artefact("RunWayDeviceTime", file: "libRunWayDeviceTime.so")
     /// Everything a pair can run, in the order they are built.
-    static let all = [phoneOS, watchAgent, runway, phoneDaemon, watchOS]
+    static let all = [phoneOS, watchAgent, deviceTime, runway, phoneDaemon, watchOS]
 
-    /// What a `DevicePair` with these apps runs: phone-os, the watch's watch-agent, runway, and RunWay's
-    /// phone app (phone-daemon) when the phone's app is not yours.
+    /// What a `DevicePair` with these apps runs: phone-os, the watch's watch-agent, the device-time preload
+    /// beside them, runway, and RunWay's phone app (phone-daemon) when the phone's app is not yours.
     static func needed(phoneApp: String?, watchApp: String?) -> [Artefact] {
-        [phoneOS, watchAgent, runway] + (phoneApp == nil ? [phoneDaemon] : [])
+        [phoneOS, watchAgent, deviceTime, runway] + (phoneApp == nil ? [phoneDaemon] : [])
     }
 
     /// Where the build happens: your package, its build directory, the configuration, and the directory
@@ -155,7 +159,7 @@ enum SimulatorBinaries {
             var arguments = ["build", "--package-path", build.package, "--scratch-path", build.scratch, "-c", build.configuration]
             arguments += ["--product", artefact.product] + (sharing ? ["--ignore-lock"] : [])
             try swift(arguments, log: log)
-            guard FileManager.default.isExecutableFile(atPath: build.products + "/" + artefact.file) else {
+            guard FileManager.default.fileExists(atPath: build.products + "/" + artefact.file) else {
                 throw HarnessError("DevicePair: swift build --product \(artefact.product) built no \(artefact.file) in \(build.products): see \(log)")
             }
             say("DevicePair: [\(index + 1)/\(toBuild.count)] \(artefact.product) built (\(seconds(Date().timeIntervalSince(begun))) s)")

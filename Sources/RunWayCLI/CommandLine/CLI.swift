@@ -35,7 +35,8 @@ package enum CLI {
         ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + [SessionCLI.transferComplication]
         + QuarantineCLI.commands(.phone)
         + PhoneOSCommands.appCommands + PhoneOSCommands.installCommands + PhoneOSCommands.deviceCommands + PhoneOSCommands.osCommands + [
-            NotificationCommands.notifications, NotificationCommands.notifications(.watch), NotificationCommands.reminders, NotificationCommands.reschedule,
+            NotificationCommands.notifications, NotificationCommands.notifications(.watch), NotificationCommands.open(.phone),
+            NotificationCommands.open(.watch), NotificationCommands.reminders, NotificationCommands.reschedule,
         ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)] + ScenarioCommands.all
         + HealthCommands.all
 
