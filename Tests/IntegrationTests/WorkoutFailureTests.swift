@@ -15,6 +15,18 @@ extension SimulatedPair {
         try waitUntil("watch-os reaps the killed app") { try watchOSStatus()["appPid"]?.intValue != pid }
     }
 
+    /// Under watch-os: the phone app's start-up context launches the watch app once (the link handed from
+    /// watch-os to the app and back); waits until that launch is over and the phone is linked again, so
+    /// that what follows does not race the hand-over.
+    func waitUntilWatchOSSettles() throws {
+        try waitUntil("the phone's queue for the watch is empty", timeout: 30) { try status("phone")["outstandingUserInfoTransfers"]?.intValue == 0 }
+        try waitUntil("watch-os launched the app for the phone's context and it is down again", timeout: 60) {
+            let os = try watchOSStatus()
+            return (os["launchCount"]?.intValue ?? 0) >= 1 && os["appState"]?.stringValue == "not running"
+        }
+        try waitUntil("the phone is linked to the watch", timeout: 30) { try status("phone")["linked"] == .bool(true) }
+    }
+
     /// A phone-led run, started and confirmed, with one batch of samples (0.4 km): its id.
     func confirmedPhoneLedRun() throws -> String {
         try waitUntil("the phone is linked to the watch", timeout: 30) { try status("phone")["linked"] == .bool(true) }
@@ -58,10 +70,12 @@ extension SimulatedPair {
                 return status["launchCount"]?.intValue == launches + 1 && status["appState"]?.stringValue == "background"
             }
             #expect(try pair.watchOSStatus()["launches"]?["workout-recovery"]?.intValue == 1)
-            let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.split(separator: "\n").map {
-                try JSONValue(parsing: String($0))
+            try pair.waitUntil("the relaunched app's delegate was told (handleActiveWorkoutRecovery)", timeout: 10) {
+                let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.split(separator: "\n").map {
+                    try JSONValue(parsing: String($0))
+                }
+                return events.contains { $0["call"] == .string("handleActiveWorkoutRecovery") }
             }
-            #expect(events.contains { $0["call"] == .string("handleActiveWorkoutRecovery") }, "the relaunched app's delegate was told")
             try waitForLogLine(pair, pair.watchLog, "event=health.session-recovered", "runId=\(id)")
             let status = try pair.watchRun(["status"])
             #expect(status["state"] == .string("running") && status["runId"] == .string(id) && status["samples"] == .integer(2))
