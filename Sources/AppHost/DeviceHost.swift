@@ -1,11 +1,11 @@
 import Connectivity
 import Control
 import OSServices
-import Glibc
 import JSONText
 import Posix
 import PropertyLists
 import Storage
+import Synchronization
 
 /// One device's process: the system half that runs with the app — the WatchConnectivity service (the
 /// session, its store `HOME/store.sqlite`, the link), the control socket, and, when the OS and the app
@@ -142,12 +142,18 @@ package final class DeviceHost {
     /// so (`RUNWAY_LAUNCH_MODE`), then each change its OS tells (`app open|close`). An app with no OS of its own (a
     /// device started by hand, the watch) is always in the foreground.
     package private(set) var isInForeground = AppLaunch.mode.map { $0 == "foreground" } ?? true
+    /// `isInForeground`, read from any thread without waiting for the device's: UIKit's main-actor
+    /// `applicationState` reads it on the main thread, which must never wait for the device's thread (a
+    /// delegate callback there may be waiting for the main thread, `DispatchQueue.main.sync`).
+    package var isInForegroundNow: Bool { foregroundMirror.load(ordering: .acquiring) }
+    private let foregroundMirror = Atomic<Bool>(AppLaunch.mode.map { $0 == "foreground" } ?? true)
     /// Told (on the device's thread) when `isInForeground` changes.
     package var onApplicationStateChange: [(Bool) -> Void] = []
 
     func applicationStateChanged(foreground: Bool) {
         guard foreground != isInForeground else { return }
         isInForeground = foreground
+        foregroundMirror.store(foreground, ordering: .releasing)
         logger.info("app.state", ["state": foreground ? "foreground" : "background"])
         for observer in onApplicationStateChange { observer(foreground) }
     }

@@ -1,6 +1,5 @@
 import Connectivity
 import Dispatch
-import Glibc
 import Posix
 
 // MARK: - Any app's device, from the environment its OS launched it with
@@ -96,9 +95,7 @@ extension DeviceHost {
 
     /// The executable's file name: the app's bundle id when its OS named none.
     static var executableName: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, 4095)
-        let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "app"
+        let path = Processes.executablePath() ?? "app"
         let name = String(path.split(separator: "/").last ?? "app")
         return AppContainer.problem(bundleID: name) == nil ? name : "app"
     }

@@ -1,7 +1,9 @@
-/// WatchConnectivity's error codes, with Apple's numbers and names — declared once, here: the engine's
-/// `WCError.Code` and the app's (`WatchConnectivity.WCError.Code`) are both this type. The one `public`
-/// declaration of this module, so that the Apple-named module can give it to apps.
-public enum WCErrorCode: Int, Sendable, Hashable, CaseIterable {
+/// WatchConnectivity's error codes, with Apple's numbers and names: the engine's `WCError.Code`. The app's
+/// is `WatchConnectivity.WCError.Code`, declared in the product with the same cases and numbers (an app
+/// names its cases, and under `MemberImportVisibility` a member is visible only from a module the file
+/// imports; this one is no product). WatchConnectivity maps one to the other by number (its tests check
+/// that every code maps).
+package enum WCErrorCode: Int, Sendable, Hashable, CaseIterable {
     case genericError = 7001
     case sessionNotSupported = 7002
     case sessionMissingDelegate = 7003

@@ -1,6 +1,5 @@
 import Connectivity
 import AppHost
-import Glibc
 import Posix
 
 // MARK: - Deleting an app: what both OSes do
@@ -43,8 +42,8 @@ extension DeviceOperatingSystem {
         if Filesystem.kind(of: path) == .directory {
             for name in FileQueue.entries(of: path) { try removeTree(path + "/" + name) }
             _ = try systemCall("rmdir(\(path))") { rmdir(path) }
-        } else if unlink(path) != 0, errno != ENOENT {
-            throw SystemError("unlink(\(path))", errno: errno)
+        } else {
+            try Filesystem.remove(path)
         }
     }
 }

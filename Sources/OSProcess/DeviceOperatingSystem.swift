@@ -2,7 +2,6 @@ import Connectivity
 import Control
 import OSServices
 import AppHost
-import Glibc
 import JSONText
 import Posix
 
@@ -256,6 +255,9 @@ package class DeviceOperatingSystem {
             killedNeverReady = false
             rearmSupervision()
             appGone()
+            // The user's responses this launch did not take go with it (iOS hands them to the launch they
+            // were for), unless the user's open relaunches it now.
+            if !openAfterExit { system?.heldResponses.removeAll() }
             if openAfterExit {
                 openAfterExit = false
                 launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
@@ -300,7 +302,7 @@ package class DeviceOperatingSystem {
         // Copies at high numbers first, so that placing them at 3 and 4 cannot overwrite one another.
         let copies = descriptors.map { descriptor in (try? systemCall("fcntl(F_DUPFD_CLOEXEC)") { fcntl(descriptor.0, F_DUPFD_CLOEXEC, 100) }) ?? -1 }
         defer {
-            for copy in copies where copy >= 0 { Glibc.close(copy) }
+            for copy in copies where copy >= 0 { FileDescriptor(adopting: copy).close() }
             connection?.close()
         }
         var environment = Spawn.currentEnvironment(removing: [

@@ -1,7 +1,6 @@
 import Connectivity
 import AppHost
 import Control
-import Glibc
 import Posix
 import RunWayApp
 

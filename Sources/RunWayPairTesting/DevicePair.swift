@@ -1,7 +1,5 @@
 import Foundation
-import Glibc
 import JSONText
-@_exported import struct PairTesting.DeliveryReport
 import PairTesting
 import Posix
 

@@ -4,3 +4,7 @@
 @_exported import Combine
 @_exported import Foundation
 @_exported import KeyValueObserving
+// RunWay Pair's typed payloads (`transferUserInfo(typed:)`, `WCSessionBatchDelegate`): the value type the
+// engine carries, handed to apps by name so that `.string("…")` and `.stringValue` resolve in a file that
+// imports only WatchConnectivity (under `MemberImportVisibility` too).
+@_exported import enum PropertyLists.PropertyListValue

@@ -8,8 +8,30 @@ public let WCErrorDomain = "WCErrorDomain"
 /// WatchConnectivity's error, as Apple's framework gives it to Swift: a `code` from `WCError.Code`, the
 /// domain `WCErrorDomain`, and a description in `localizedDescription`.
 public struct WCError: Error, Hashable, CustomNSError, CustomStringConvertible, @unchecked Sendable {
-    /// Apple's codes, with Apple's numbers (declared once, with the engine's: `Connectivity.WCErrorCode`).
-    public typealias Code = WCErrorCode
+    /// Apple's codes, with Apple's numbers. Declared here, in the module apps import, so that
+    /// `switch error.code { case .notReachable: … }` compiles under `MemberImportVisibility`; the engine's
+    /// own codes (`Connectivity.WCErrorCode`) are the same numbers, mapped at the boundary.
+    public enum Code: Int, Sendable, Hashable, CaseIterable {
+        case genericError = 7001
+        case sessionNotSupported = 7002
+        case sessionMissingDelegate = 7003
+        case sessionNotActivated = 7004
+        case deviceNotPaired = 7005
+        case watchAppNotInstalled = 7006
+        case notReachable = 7007
+        case invalidParameter = 7008
+        case payloadTooLarge = 7009
+        case payloadUnsupportedTypes = 7010
+        case messageReplyFailed = 7011
+        case messageReplyTimedOut = 7012
+        case fileAccessDenied = 7013
+        case deliveryFailed = 7014
+        case insufficientSpace = 7015
+        case sessionInactive = 7016
+        case transferTimedOut = 7017
+        case companionAppNotInstalled = 7018
+        case watchOnlyApp = 7019
+    }
 
     public let code: Code
     /// `NSLocalizedDescriptionKey` carries what went wrong, in words.

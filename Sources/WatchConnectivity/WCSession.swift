@@ -325,6 +325,12 @@ open class WCSession: NSObject, @unchecked Sendable {
     open var outstandingFileTransfers: [WCSessionFileTransfer] { queuedFiles }
 }
 
+extension WCError.Code {
+    /// The engine's code as the app's: the same number (every engine code has its case here:
+    /// WCErrorCodeTests).
+    init(_ code: Connectivity.WCErrorCode) { self = Self(rawValue: code.rawValue) ?? .genericError }
+}
+
 /// The delegate, held weakly.
 private final class WeakDelegate {
     weak var value: (any WCSessionDelegate)?
@@ -334,7 +340,7 @@ private final class WeakDelegate {
 extension WCError {
     /// The engine's error with its code and words.
     init(_ error: Connectivity.WCError) {
-        self.init(error.code, description: error.message.isEmpty ? "\(error.code.name)" : error.message)
+        self.init(Code(error.code), description: error.message.isEmpty ? "\(error.code.name)" : error.message)
     }
 
     /// Any error as the public one: the engine's keep their code, anything else is `genericError`.

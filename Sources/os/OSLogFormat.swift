@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// `os_log`'s format strings, written as the device's log shows them to the developer running the app:
 /// C's conversions (`%d`, `%5.2f`, `%lx`, `%@`, `%s`, `%%`, `*` widths) with os_log's annotations in braces
@@ -156,7 +155,7 @@ enum OSLogFormat {
 
         /// `argument` written for this conversion.
         func write(_ argument: any CVarArg, width: Int?, precision: Int?) -> String {
-            let width = width.map { min(OSLogFormat.widest, $0) }
+            let width = width.map { max(-OSLogFormat.widest, min(OSLogFormat.widest, $0)) }  // abs(Int.min) traps
             let precision = precision.map { max(0, min(OSLogFormat.widest, $0)) }
             let leftAligned = flags.contains("-") || (width ?? 0) < 0
             let columns = width.map { abs($0) }

@@ -17,11 +17,13 @@
 // (`sendToRemoteWorkoutSession`, `sent p-I ok|failed CODE`) — and after `w-N` ends the workout from the
 // phone (the mirror's `end()`); `disconnected` when mirroring ends. --mirror-tick=MS: besides, while
 // the mirror runs, sends `t-1`, `t-2`… every MS milliseconds (`tick t-I` when sent, `sent t-I ok` once the
-// watch has it).
+// watch has it). Its notification centre's delegate notes each notification presented in the foreground
+// (`willPresent ID STATE`) and each the user opened (`didReceive ID ACTION STATE`, STATE the app's
+// `applicationState` then) in Documents/notifications.log.
 import Foundation
-import Glibc
 import HealthKit
 import UIKit
+import UserNotifications
 import WatchConnectivity
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -34,7 +36,7 @@ func appendDurably(_ line: String, to name: String) {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    guard fd >= 0 else { fatalError("cannot open \(path): \(errno)") }
+    guard fd >= 0 else { fatalError("cannot open \(path)") }
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fsync(fd)
@@ -74,8 +76,10 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
 
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard let id = userInfo["id"] as? String else { return }
+        // UIApplication is the main actor's (as in the SDK): asked there, from the delegate's queue.
+        let offScreen = saveOnScreen && DispatchQueue.main.sync { MainActor.assumeIsolated { UIApplication.shared.applicationState != .active } }
         lock.withLock {
-            if inMemoryOnly || (saveOnScreen && UIApplication.shared.applicationState != .active) { return held.append(id) }
+            if inMemoryOnly || offScreen { return held.append(id) }
             appendDurably(id, to: "received.log")
         }
     }
@@ -95,6 +99,28 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
 
     func sessionDidBecomeInactive(_ session: WCSession) {}
     func sessionDidDeactivate(_ session: WCSession) { session.activate() }
+}
+
+/// What the user sees and opens: written as apps write a notification delegate, one method in each form.
+final class NotificationLogger: NSObject, UNUserNotificationCenterDelegate {
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {
+        let id = notification.request.identifier
+        DispatchQueue.main.async {
+            let state = MainActor.assumeIsolated { UIApplication.shared.applicationState }
+            appendDurably("willPresent \(id) \(state == .active ? "active" : "background")", to: "notifications.log")
+            completionHandler([.banner, .sound, .list])
+        }
+    }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        let state = await MainActor.run { UIApplication.shared.applicationState }
+        let action = response.actionIdentifier == UNNotificationDefaultActionIdentifier ? "default" : response.actionIdentifier
+        appendDurably(
+            "didReceive \(response.notification.request.identifier) \(action) \(state == .active ? "active" : "background")", to: "notifications.log")
+    }
 }
 
 /// The phone's side of the watch's mirrored workout.
@@ -171,6 +197,9 @@ if let mirror {
     // Set at launch, before anything can arrive: HealthKit's advice.
     manager.healthStore.workoutSessionMirroringStartHandler = { session in mirror.take(session) }
 }
+// Before the app finishes launching, as Apple asks: an open that launched it is handed here.
+let notificationLogger = NotificationLogger()
+UNUserNotificationCenter.current().delegate = notificationLogger
 if WCSession.isSupported() {
     WCSession.default.delegate = manager
     if !arguments.contains("--never-activate") { WCSession.default.activate() }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// Session managers written as apps write them — an ObservableObject with @Published state, KVO of the

@@ -25,8 +25,20 @@ import Testing
         return directory
     }
 
-    /// The test cases of a JUnit file: name → failure text (nil for a pass).
+    static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Schemas/junit.xsd").path
+
+    /// `xmllint --schema Tests/Schemas/junit.xsd` on a JUnit file: the rules Jenkins' xunit holds a report to
+    /// (its junit-10.xsd, restated). Before, every file failed it (a `file` attribute on each test case).
+    func validate(_ junit: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint"), "xmllint is missing: scripts/setup --for test installs libxml2-utils")
+        let result = try runTool(["--noout", "--schema", Self.schema, junit], binary: "/usr/bin/xmllint")
+        #expect(result.status == 0, "\(junit) is not valid JUnit:\n\(result.stderr)")
+    }
+
+    /// The test cases of a JUnit file, validated first: name → failure text (nil for a pass).
     func cases(_ junit: String) throws -> [String: String?] {
+        try validate(junit)
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junit))
         var found: [String: String?] = [:]
         for node in try document.nodes(forXPath: "//testcase") {
@@ -47,8 +59,8 @@ import Testing
         #expect(result.stdout.hasSuffix("scenarios: 2, 1 passed, 1 failed\n"), "\(result.stdout)")
         let found = try cases(junit)
         #expect(found.count == 2, "\(found)")
-        #expect(found["\(directory)/quick-1.json (seed 3)"] == .some(nil), "\(found)")
-        let failure = try #require(found["\(directory)/loss.json (seed 3)"] ?? nil, "\(found)")
+        #expect(found["\(directory)/quick-1.json"] == .some(nil), "\(found)")
+        let failure = try #require(found["\(directory)/loss.json"] ?? nil, "\(found)")
         #expect(failure.hasPrefix("FAIL: 1 of 1 expectations did not hold"), "\(failure)")
         let lost = failure.split(separator: "\n").first { $0.hasPrefix("lost (") }
         #expect(lost != nil && (lost?.split(separator: " ").count ?? 0) > 3, "the lost ids are named: \(failure)")
@@ -64,12 +76,48 @@ import Testing
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             let count = index == 1 ? 2 : 1
             #expect(result.stdout.hasSuffix("scenarios: \(count) (shard \(index)/2), \(count) passed, 0 failed\n"), "\(result.stdout)")
-            ran += try cases(junit).keys.map { String($0.split(separator: "/").last?.split(separator: " ").first ?? "") }
+            ran += try cases(junit).keys.map { String($0.split(separator: "/").last ?? "") }
+            let suite = try XMLDocument(contentsOf: URL(fileURLWithPath: junit)).nodes(forXPath: "//testsuite").first as? XMLElement
+            #expect(suite?.attribute(forName: "name")?.stringValue == "runway scenario run (shard \(index)/2)")
         }
         #expect(ran.sorted() == ["quick-1.json", "quick-2.json", "quick-3.json"], "\(ran)")
         // More slices than files: an empty slice runs nothing and passes.
         let empty = try runTool(["scenario", "run", directory + "/quick-1.json", "--shard", "2/2"])
         #expect(empty.status == 0 && empty.stdout == "scenarios: 0 (shard 2/2), 0 passed, 0 failed\n", "\(empty.stdout)\(empty.stderr)")
+    }
+
+    /// A run that could not reach its verdict (a step that could not be carried out: recording on a watch
+    /// that was killed) is a JUnit `<error>`, not a `<failure>`, and the suite counts it; each test case
+    /// carries the steps as printed in `<system-out>`; two runs with drawn seeds name their test cases
+    /// alike and say their seeds in the suite's properties (before: `FILE (seed S)`, a new name each run).
+    @Test func aStepThatCouldNotRunIsAnErrorAndTheNamesHoldAcrossRuns() throws {
+        let directory = makeScratchDirectory("suite-err")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #"{"steps":[{"record":3},{"kill":"watch"},{"record":2},{"expect":{"lost":0}}]}"#
+            .write(toFile: directory + "/stuck.json", atomically: true, encoding: .utf8)
+        try #"{"steps":[{"record":2},{"drain":"1m"},{"expect":{"lost":0}}]}"#.write(toFile: directory + "/quick.json", atomically: true, encoding: .utf8)
+        var runs: [(names: [String], seeds: [String])] = []
+        for run in 1...2 {
+            let junit = directory + "/run-\(run).xml"
+            let result = try runTool(["scenario", "run", directory, "--junit", junit])
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            try validate(junit)
+            let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junit))
+            let suite = try #require(try document.nodes(forXPath: "//testsuite").first as? XMLElement)
+            #expect(suite.attribute(forName: "errors")?.stringValue == "1" && suite.attribute(forName: "failures")?.stringValue == "0", "\(suite)")
+            let stuck = try #require(try document.nodes(forXPath: "//testcase[@name='\(directory)/stuck.json']").first as? XMLElement)
+            let error = try #require(stuck.elements(forName: "error").first, "\(stuck)")
+            #expect(error.attribute(forName: "message")?.stringValue?.hasPrefix("FAIL: step 3 (record) could not be carried out") == true, "\(error)")
+            #expect(stuck.elements(forName: "failure").isEmpty)
+            let log = stuck.elements(forName: "system-out").first?.stringValue ?? ""
+            #expect(log.contains("1/4 record 3: recorded 3 runs on the watch") && log.contains("2/4 kill watch: SIGKILL to watch-agent"), "\(log)")
+            #expect(log.split(separator: "\n").last?.hasPrefix("verdict: FAIL: step 3 (record)") == true, "\(log)")
+            let names = try document.nodes(forXPath: "//testcase").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+            let seeds = try document.nodes(forXPath: "//property").compactMap { ($0 as? XMLElement)?.attribute(forName: "name")?.stringValue }
+            runs.append((names, seeds.filter { $0.hasPrefix("seed") }))
+        }
+        #expect(runs[0].names == runs[1].names && runs[0].names == ["\(directory)/quick.json", "\(directory)/stuck.json"], "\(runs)")
+        #expect(!runs[0].seeds.isEmpty, "the seeds are in the properties: \(runs)")
     }
 
     @Test func aMalformedOrOutOfRangeShardIsOneLineAndRunsNothing() throws {

@@ -143,6 +143,65 @@ import Testing
         #expect(left.isEmpty)
     }
 
+    /// Issue 52: each device's app is opened, closed and killed by a step of its own — the watch's too (a
+    /// `watchApp` of your own, under watch-os: here RunWay's watch-agent given as one). Before, no step
+    /// reached the watch's app: `app` was the phone's, `kill` had no target for the watch's app.
+    @Test func aStepOpensClosesAndKillsTheWatchsAppToo() throws {
+        let directory = makeScratchDirectory("scn-wapp")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/watch-app.json"
+        let steps = #"""
+            [{"app":"open"},{"app":{"device":"watch","action":"open"}},{"wait":{"device":"watch","app":"foreground","timeout":"1m"}},
+            {"send":{"from":"phone","count":5}},{"kill":"watch-app"},{"wait":{"device":"watch","app":"not running","timeout":"1m"}},
+            {"app":{"device":"watch","action":"open"}},{"send":{"from":"phone","count":5}},{"drain":"1m"},
+            {"app":{"device":"watch","action":"close"}},{"wait":{"device":"watch","app":"background","timeout":"1m"}},
+            {"jetsam":"watch"},{"wait":{"device":"watch","app":"not running","timeout":"1m"}},
+            {"kill":"phone-app"},{"expect":{"outstanding":0}}]
+            """#
+        try #"{"watchApp":"\#(Binaries.directory)/watch-agent","steps":\#(steps)}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let (result, left) = try run([file, "--seed", "1"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func line(_ number: Int) -> String { lines.first { $0.contains(" \(number)/15 ") } ?? "" }
+        #expect(line(2).contains("watch app open: now foreground"), "\(result.stdout)")
+        #expect(line(5).contains("kill watch-app: SIGKILL to the watch app (pid "), "\(result.stdout)")
+        #expect(line(7).contains("watch app open: now foreground"), "\(result.stdout)")
+        #expect(line(10).contains("watch app close: now background"), "\(result.stdout)")
+        #expect(line(12).contains("jetsam the watch app: watch-os killed the app (jetsam)"), "\(result.stdout)")
+        #expect(line(14).contains("kill phone-app: SIGKILL to the phone app (pid "), "\(result.stdout)")
+        #expect(lines.last?.hasPrefix("verdict: PASS") == true, "\(result.stdout)")
+        #expect(left.isEmpty)
+        // RunWay's watch app is watch-agent, always running: it is opened and closed, never killed apart.
+        let (runway, _) = try run(
+            ["-", "--seed", "1"], stdin: #"{"steps":[{"app":{"device":"watch","action":"close"}},{"record":2},{"drain":"1m"},{"expect":{"lost":0}}]}"#)
+        #expect(runway.status == 0 && runway.stdout.contains("1/4 watch app close: not active (RunWay's, always running)"), "\(runway.stdout)\(runway.stderr)")
+        let (refused, _) = try run(["-"], stdin: #"{"steps":[{"kill":"watch-app"}]}"#)
+        #expect(refused.status == 2 && refused.stderr.contains("RunWay's watch app is watch-agent itself: kill \"watch\""), "\(refused.stderr)")
+    }
+
+    /// Issue 52: an expectation held over nothing fails — nothing recorded, nothing sent, no transfer
+    /// queued by an app — unless the file says nothing is what it means (`"transfers": 0`). Before, a
+    /// scenario whose own watch app no step opened passed with "0 recorded, 0 stored, 0 lost".
+    @Test func anExpectationOverNothingFailsUnlessTheFileSaysSo() throws {
+        let vacuous = [
+            #"{"steps":[{"expect":{"lost":0,"duplicated":0,"clean":true}}]}"#,
+            #"{"watchApp":"\#(Binaries.directory)/watch-agent","steps":[{"sleep":200},{"expect":{"outstanding":0}}]}"#,
+        ]
+        for text in vacuous {
+            let (result, left) = try run(["-", "--seed", "1"], stdin: text)
+            #expect(result.status == 1, "\(text): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("FAILED: held over nothing: no transfer was queued on either device"), "\(result.stdout)")
+            #expect(result.stdout.split(separator: "\n").last?.hasPrefix("verdict: FAIL: 1 of 1 expectations did not hold") == true, "\(result.stdout)")
+            #expect(left.isEmpty)
+        }
+        let meant = #"{"steps":[{"expect":{"transfers":0,"lost":0,"outstanding":0}}]}"#
+        let (held, _) = try run(["-", "--seed", "1"], stdin: meant)
+        #expect(held.status == 0 && held.stdout.contains("held: 0 recorded, 0 stored"), "\(held.stdout)\(held.stderr)")
+        // And a count of transfers can be expected like any figure.
+        let (counted, _) = try run(["-", "--seed", "1"], stdin: #"{"steps":[{"record":4},{"drain":"1m"},{"expect":{"transfers":4,"lost":0}}]}"#)
+        #expect(counted.status == 0, "\(counted.stdout)\(counted.stderr)")
+    }
+
     /// An `expect` in the middle of a run reads the phone app's store while the app runs: what the app
     /// saves after it must still be there once the app is killed and opened again (issue 39: the read
     /// deleted the app's write-ahead log, and the second fifty were acknowledged and lost).

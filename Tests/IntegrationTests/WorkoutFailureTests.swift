@@ -70,11 +70,11 @@ extension SimulatedPair {
                 return status["launchCount"]?.intValue == launches + 1 && status["appState"]?.stringValue == "background"
             }
             #expect(try pair.watchOSStatus()["launches"]?["workout-recovery"]?.intValue == 1)
-            try pair.waitUntil("the relaunched app's delegate was told (handleActiveWorkoutRecovery)", timeout: 10) {
-                let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.split(separator: "\n").map {
-                    try JSONValue(parsing: String($0))
+            // The app's delegate is told once it has launched, after watch-os counts the launch: waited for.
+            try pair.waitUntil("the relaunched app's delegate is told") {
+                try runTool(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.split(separator: "\n").contains {
+                    try JSONValue(parsing: String($0))["call"] == .string("handleActiveWorkoutRecovery")
                 }
-                return events.contains { $0["call"] == .string("handleActiveWorkoutRecovery") }
             }
             try waitForLogLine(pair, pair.watchLog, "event=health.session-recovered", "runId=\(id)")
             let status = try pair.watchRun(["status"])

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// An app that is not RunWay's on the simulated devices (`probe-app`: the public WatchConnectivity

@@ -168,18 +168,25 @@ import Testing
             switch Int.random(in: 0...11, using: &random) {
             case 0: return .record(count: number(Scenario.Limits.record), distanceKm: Bool.random(using: &random) ? 5.5 : nil)
             case 1: return .send(from: Bool.random(using: &random) ? .phone : .watch, count: number(Scenario.Limits.send))
-            case 2: return .kill(ScenarioStep.Target.allCases.randomElement(using: &random)!, afterMs: Bool.random(using: &random) ? number(0...600_000) : nil)
+            case 2:
+                // watch-app only with a watchApp of one's own: these scenarios have none.
+                let target = [ScenarioStep.Target.phoneApp, .phoneOS, .watch].randomElement(using: &random)!
+                return .kill(target, afterMs: Bool.random(using: &random) ? number(0...600_000) : nil)
             case 3: return .relaunch(Bool.random(using: &random) ? .phoneOS : .watch)
             case 4: return .link(up: Bool.random(using: &random))
             case 5: return .clockAdvance(seconds: 129_600, text: "1d12h")
-            case 6: return .app(ScenarioStep.appActions.randomElement(using: &random)!)
-            case 7: return .jetsam
+            case 6:
+                let watch = Bool.random(using: &random)
+                return .app(watch ? .watch : .phone, (watch ? ScenarioStep.watchAgentAppActions : ScenarioStep.appActions).randomElement(using: &random)!)
+            case 7: return .jetsam(.phone)
             case 8: return .sleep(number(Scenario.Limits.milliseconds))
-            case 9: return .waitApp(state: ScenarioStep.appStates.randomElement(using: &random)!, timeout: Double(Int.random(in: 1...3600, using: &random)))
+            case 9:
+                return .waitApp(.phone, state: ScenarioStep.appStates.randomElement(using: &random)!, timeout: Double(Int.random(in: 1...3600, using: &random)))
             case 10: return .drain(timeout: Double(Int.random(in: 1...3600, using: &random)))
             default:
                 var expectation = ScenarioExpectation(stored: bound(), received: bound(), clean: Bool.random(using: &random) ? true : nil)
                 if let lost = bound(), lost != .all { expectation.lost = lost }
+                if let transfers = bound(), transfers != .all { expectation.transfers = transfers }
                 if expectation == ScenarioExpectation() { expectation.outstanding = .range(0...0) }
                 return .expect(expectation)
             }

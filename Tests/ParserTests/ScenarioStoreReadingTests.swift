@@ -8,7 +8,7 @@ import Testing
 /// failing the `expect` step (seen in ScenarioTests under load: "no such table: flights").
 @Suite struct ScenarioStoreReadingTests {
     @Test func aStoreWithoutItsTablesYetHoldsNothing() throws {
-        let pair = try ScenarioPair(Scenario(steps: [.jetsam]))
+        let pair = try ScenarioPair(Scenario(steps: [.jetsam(.phone)]))
         defer { pair.removeHomes() }
         try FileManager.default.createDirectory(atPath: (pair.phoneAppStore as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let empty = try Database(path: pair.phoneAppStore)

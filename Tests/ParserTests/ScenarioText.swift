@@ -51,16 +51,16 @@ enum ScenarioText {
         case let .relaunch(target): body = .object(["target": .string(target.rawValue)])
         case let .link(up): body = .object(["state": .string(up ? "up" : "down")])
         case let .clockAdvance(_, text): body = .object(["by": .string(text)])
-        case let .app(action): body = .object(["action": .string(action)])
-        case .jetsam: body = .object([:])
+        case let .app(device, action): body = .object(["action": .string(action), "device": .string(device.rawValue)])
+        case let .jetsam(device): body = .object(["device": .string(device.rawValue)])
         case let .sleep(ms): body = .object(["ms": json(ms)])
-        case let .waitApp(state, timeout): body = .object(["app": .string(state), "timeout": duration(timeout)])
+        case let .waitApp(device, state, timeout): body = .object(["app": .string(state), "device": .string(device.rawValue), "timeout": duration(timeout)])
         case let .drain(timeout): body = .object(["timeout": duration(timeout)])
         case let .expect(expectation):
             var fields: [String: JSONValue] = [:]
             for (name, bound) in [
                 ("stored", expectation.stored), ("received", expectation.received), ("lost", expectation.lost),
-                ("duplicated", expectation.duplicated), ("outstanding", expectation.outstanding),
+                ("duplicated", expectation.duplicated), ("outstanding", expectation.outstanding), ("transfers", expectation.transfers),
             ] {
                 if let bound { fields[name] = json(bound) }
             }
@@ -82,12 +82,14 @@ enum ScenarioText {
         case let .relaunch(target): ok = target != .phoneApp
         case .link, .jetsam: ok = true
         case let .clockAdvance(seconds, _): ok = seconds > 0 && seconds <= 3650 * 86_400
-        case let .app(action): ok = ScenarioStep.appActions.contains(action)
+        case let .app(_, action): ok = ScenarioStep.appActions.contains(action)
         case let .sleep(ms): ok = within(ms, Scenario.Limits.milliseconds)
-        case let .waitApp(state, timeout): ok = ScenarioStep.appStates.contains(state) && Scenario.Limits.timeoutSeconds.contains(timeout)
+        case let .waitApp(_, state, timeout): ok = ScenarioStep.appStates.contains(state) && Scenario.Limits.timeoutSeconds.contains(timeout)
         case let .drain(timeout): ok = Scenario.Limits.timeoutSeconds.contains(timeout)
         case let .expect(expectation):
-            let bounds = [expectation.stored, expectation.received, expectation.lost, expectation.duplicated, expectation.outstanding]
+            let bounds = [
+                expectation.stored, expectation.received, expectation.lost, expectation.duplicated, expectation.outstanding, expectation.transfers,
+            ]
             ok = bounds.contains { $0 != nil } || expectation.clean != nil
         }
         if !ok { throw ParserProperties.Violation("an accepted step is out of its ranges: \(step)") }

@@ -53,6 +53,10 @@ import WatchConnectivity
         #expect((error as NSError).domain == WCErrorDomain)
         #expect(WCError.notReachable == .notReachable)
         #expect(WCSessionActivationState.activated.rawValue == 2)
+        var policy = MessageRetryPolicy()
+        #expect(policy.action(for: WCError(.notReachable)) == .queueAsUserInfo)
+        #expect(policy.action(for: WCError(.messageReplyTimedOut)) == .retryLater(seconds: 4))
+        #expect(policy.action(for: WCError(.payloadTooLarge)) == .splitPayload)
         let phone = PhoneOnlySessionDelegate()
         WCSession.default.delegate = phone
         #expect(WCSession.default.delegate === phone)

@@ -22,6 +22,12 @@ package struct SessionStoreReader {
         try TransferLane.allCases.reduce(0) { try $0 + outstanding($1) }
     }
 
+    /// Transfers this device's app has queued in every lane since the store was made (acknowledged,
+    /// cancelled or outstanding): the last sequence number each lane assigned.
+    package func queuedTransfers() throws -> Int {
+        try TransferLane.allCases.reduce(0) { try $0 + Int(Outbox(database: database, lane: $1).lastAssignedSeq()) }
+    }
+
     /// The first `limit` outstanding entries of `lane`, oldest first.
     package func outstandingEntries(_ lane: TransferLane, limit: Int) throws -> [OutboxEntry] {
         try Outbox(database: database, lane: lane).first(limit)

@@ -1,5 +1,4 @@
 import Control
-import Glibc
 import JSONText
 import Posix
 
@@ -12,19 +11,23 @@ enum ScenarioCommands {
             Replays a scenario file (docs/scenarios.md; - reads stdin) on a fresh pair in temporary homes:
             phone-os and watch-agent (watch-os for a watchApp of your own), found next to runway and started as
             runway up starts them (with the file's phoneApp, watchApp and their arguments), then each step in turn — record or send N, kill the phone
-            app, phone-os or the watch (SIGKILL), relaunch, link down/up, clock advance, app open/close/force-quit,
-            jetsam, sleep, wait, drain, expect — each printed as it ends with the time since the start. Then a
-            verdict: exit 0 if every expectation held, 1 if one did not or a step could not be carried out. The
-            figures come from the invariant checker the tests use (lost, duplicated, out of order, outstanding,
-            the stores' integrity). A malformed file is one line naming the step, exit 2, and nothing is run.
+            app, phone-os, the watch or the watch's app (SIGKILL), relaunch, link down/up, clock advance, app
+            open/close/force-quit on either device, jetsam, sleep, wait, drain, expect — each printed as it ends
+            with the time since the start. Then a verdict: exit 0 if every expectation held, 1 if one did not or a
+            step could not be carried out. The figures come from the invariant checker the tests use (lost,
+            duplicated, out of order, outstanding, the stores' integrity); an expectation held over nothing (no
+            transfer queued on either device) fails unless it says "transfers": 0. A malformed file is one line
+            naming the step, exit 2, and nothing is run.
             --seed picks every range in the file ([5, 50]) the same way again; without it a seed is drawn and
             printed. The daemons are stopped at the end, and on SIGINT or SIGTERM (exit 1); the homes are removed
             unless --keep. Never runs on a registered pair: it kills what it started, and only that.
             Several files (a directory: its *.json, by name) run one after another, each on a fresh pair, every
             one read and checked before the first runs; a summary line ends the run, exit 1 if any failed.
             --shard I/N runs the I-th of N slices (file k, from 0, in slice k mod N + 1): a CI matrix, each job
-            a slice. --junit FILE writes JUnit XML: one test case per file and seed, a failure's text the verdict
-            and the lost and duplicated ids.
+            a slice. --junit FILE writes JUnit XML: a suite named for its shard, one test case per file (named by
+            the file; the seeds in the suite's properties), the steps in its system-out, an expectation that did
+            not hold a failure and a run that could not reach its verdict an error, with the verdict and the lost
+            and duplicated ids.
             """,
         specs: [
             .option("seed", "S", "the seed for every random choice (0 to 2^53; default: drawn, and printed)"),
@@ -76,7 +79,7 @@ enum ScenarioCommands {
         }
         if let junit {
             do throws(SystemError) {
-                try Filesystem.writeAtomically(Array(ScenarioSuite.junit(cases).utf8), to: junit, mode: 0o644)
+                try Filesystem.writeAtomically(Array(ScenarioSuite.junit(cases, shard: shard).utf8), to: junit, mode: 0o644)
             } catch {
                 throw ControlError("--junit \(junit): \(String(cString: strerror(error.errno)))")
             }
@@ -110,18 +113,20 @@ enum ScenarioCommands {
             if keep { Output.err("runway scenario: homes kept in \(pair.root)") } else { pair.removeHomes() }
         }
         let runner = ScenarioRunner(scenario, pair: pair, seed: seed, signals: signals)
-        func verdict(_ verdict: String, _ line: String, failed: Int, expectations: Int, failedStep: Int?) -> ScenarioSuite.Case {
+        // The steps' lines as printed without --json: the JUnit test case's <system-out>.
+        var log: [String] = []
+        func verdict(_ verdict: String, _ line: String, failed: Int, expectations: Int, failedStep: Int?, error: Bool = false) -> ScenarioSuite.Case {
             printVerdict(json: json, runner: runner, verdict: verdict, line: line, failed: failed, expectations: expectations, failedStep: failedStep)
             return ScenarioSuite.Case(
                 file: file, seed: seed, verdict: verdict, message: line, lost: runner.lastReport?.lost ?? [],
-                duplicated: runner.lastReport?.duplicated ?? [], seconds: runner.elapsed)
+                duplicated: runner.lastReport?.duplicated ?? [], seconds: runner.elapsed, error: error, log: log + ["verdict: " + line])
         }
         do {
             let phoneOS = try pair.startPhoneOS()
             let watch = try pair.startWatch()
             Output.err("runway scenario: started phone-os (pid \(phoneOS)) and \(pair.watchBinary) (pid \(watch)), logs in HOME/daemon.log")
         } catch {
-            return (verdict("fail", "FAIL: could not start the pair: \(error)", failed: 0, expectations: 0, failedStep: nil), false)
+            return (verdict("fail", "FAIL: could not start the pair: \(error)", failed: 0, expectations: 0, failedStep: nil, error: true), false)
         }
         var expectations = 0, failed = 0
         let stopped: Int?
@@ -131,19 +136,19 @@ enum ScenarioCommands {
                     expectations += 1
                     if !result.ok { failed += 1 }
                 }
-                printStep(result, scenario.steps[result.number - 1], total: scenario.steps.count, json: json)
+                log.append(printStep(result, scenario.steps[result.number - 1], total: scenario.steps.count, json: json))
             }
         } catch {
             let name = error.signal == SIGINT ? "SIGINT" : error.signal == SIGTERM ? "SIGTERM" : "signal \(error.signal)"
             let line = "INTERRUPTED by \(name): the daemons are stopped"
-            return (verdict("interrupted", line, failed: failed, expectations: expectations, failedStep: nil), true)
+            return (verdict("interrupted", line, failed: failed, expectations: expectations, failedStep: nil, error: true), true)
         }
         let summary = runner.lastReport.map { "; " + $0.summary } ?? ""
         let tail = " (\(scenario.steps.count) steps in \(String(format1: runner.elapsed)) s, seed \(seed))"
         if let stopped {
             let kind = scenario.steps[stopped - 1].kind
             let line = "FAIL: step \(stopped) (\(kind)) could not be carried out" + tail
-            return (verdict("fail", line, failed: failed, expectations: expectations, failedStep: stopped), false)
+            return (verdict("fail", line, failed: failed, expectations: expectations, failedStep: stopped, error: true), false)
         }
         if failed > 0 {
             let line = "FAIL: \(failed) of \(expectations) expectations did not hold\(summary)" + tail
@@ -155,7 +160,12 @@ enum ScenarioCommands {
 
     // MARK: - Output
 
-    static func printStep(_ result: ScenarioRunner.StepResult, _ step: ScenarioStep, total: Int, json: Bool) {
+    /// Prints the step's line (its JSON object with --json); returns the line as text either way.
+    @discardableResult
+    static func printStep(_ result: ScenarioRunner.StepResult, _ step: ScenarioStep, total: Int, json: Bool) -> String {
+        let time = String(format1: result.elapsed)
+        let padded = String(repeating: " ", count: max(0, 6 - time.count)) + time
+        let line = "[\(padded)s] \(result.number)/\(total) \(step.text): \(result.detail)"
         if json {
             var fields = result.fields
             fields["step"] = .integer(Int64(result.number))
@@ -166,10 +176,9 @@ enum ScenarioCommands {
             fields["durationSeconds"] = .number(milliseconds(result.duration))
             Output.out(JSONValue.object(fields).text)
         } else {
-            let time = String(format1: result.elapsed)
-            let padded = String(repeating: " ", count: max(0, 6 - time.count)) + time
-            Output.out("[\(padded)s] \(result.number)/\(total) \(step.text): \(result.detail)")
+            Output.out(line)
         }
+        return line
     }
 
     static func printVerdict(
@@ -202,11 +211,11 @@ enum ScenarioCommands {
     static func read(_ file: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         do throws(SystemError) {
-            let fd = file == "-" ? 0 : try systemCall("open(\(file))") { open(file, O_RDONLY | O_CLOEXEC) }
-            defer { if fd != 0 { close(fd) } }
+            let fd = file == "-" ? FileDescriptor(adopting: 0) : try FileDescriptor.open(file, O_RDONLY)
+            defer { if file == "-" { _ = fd.release() } }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while bytes.count <= Scenario.Limits.fileBytes {
-                let n = try systemCall("read(\(file))") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+                let n = try fd.readBlocking(into: &chunk, "read(\(file))")
                 if n == 0 { return bytes }
                 bytes += chunk[0..<n]
             }
@@ -238,10 +247,10 @@ extension ScenarioStep {
         case let .relaunch(target): "relaunch \(target.rawValue)"
         case let .link(up): up ? "link up" : "link down"
         case let .clockAdvance(_, text): "clock-advance \(text)"
-        case let .app(action): "app \(action)"
-        case .jetsam: "jetsam"
+        case let .app(device, action): device == .phone ? "app \(action)" : "watch app \(action)"
+        case let .jetsam(device): device == .phone ? "jetsam" : "jetsam the watch app"
         case let .sleep(ms): "sleep \(ms.text) ms"
-        case let .waitApp(state, _): "wait app \(state)"
+        case let .waitApp(device, state, _): device == .phone ? "wait app \(state)" : "wait watch app \(state)"
         case .drain: "drain"
         case let .expect(expectation): "expect \(expectation.text)"
         }

@@ -91,15 +91,22 @@ struct ScenarioExpectation: Equatable, Sendable {
     var duplicated: ScenarioBound?
     /// Transfers still queued on either side.
     var outstanding: ScenarioBound?
+    /// Transfers both devices' sessions have queued since the pair was made (recorded runs, sent userInfo,
+    /// and what your apps sent): what every other figure is held over. An expectation over none fails
+    /// unless it says so with `transfers` (`{"transfers": 0}`): nothing recorded, nothing lost is no pass.
+    var transfers: ScenarioBound?
     /// The checker's whole verdict: nothing lost, duplicated, unexplained or out of order, nothing
     /// outstanding, every store intact.
     var clean: Bool?
 
-    static let fields = ["stored", "received", "lost", "duplicated", "outstanding", "clean"]
+    static let fields = ["stored", "received", "lost", "duplicated", "outstanding", "transfers", "clean"]
 
     var text: String {
         var parts: [String] = []
-        for (name, bound) in [("stored", stored), ("received", received), ("lost", lost), ("duplicated", duplicated), ("outstanding", outstanding)] {
+        let figures = [
+            ("stored", stored), ("received", received), ("lost", lost), ("duplicated", duplicated), ("outstanding", outstanding), ("transfers", transfers),
+        ]
+        for (name, bound) in figures {
             if let bound { parts.append("\(name) \(bound.text())") }
         }
         if let clean { parts.append(clean ? "clean" : "not clean") }
@@ -110,11 +117,13 @@ struct ScenarioExpectation: Equatable, Sendable {
 /// One step of a scenario.
 enum ScenarioStep: Equatable, Sendable {
     enum Device: String, Sendable, CaseIterable { case phone, watch }
-    /// What `kill` and `relaunch` name: the app phone-os launched, phone-os itself (and so its app), the watch.
+    /// What `kill` and `relaunch` name: the app phone-os launched, phone-os itself (and so its app), the
+    /// watch (watch-agent, or watch-os and its app), the app watch-os launched (a `watchApp` of your own).
     enum Target: String, Sendable, CaseIterable {
         case phoneApp = "phone-app"
         case phoneOS = "phone-os"
         case watch
+        case watchApp = "watch-app"
     }
 
     case record(count: ScenarioNumber, distanceKm: Double?)
@@ -123,10 +132,11 @@ enum ScenarioStep: Equatable, Sendable {
     case relaunch(Target)
     case link(up: Bool)
     case clockAdvance(seconds: Double, text: String)
-    case app(String)
-    case jetsam
+    /// The user, to the device's app: `open`, `close`, … (`appActions`).
+    case app(Device, String)
+    case jetsam(Device)
     case sleep(ScenarioNumber)
-    case waitApp(state: String, timeout: Double)
+    case waitApp(Device, state: String, timeout: Double)
     case drain(timeout: Double)
     case expect(ScenarioExpectation)
 
@@ -150,6 +160,8 @@ enum ScenarioStep: Equatable, Sendable {
 
     static let kinds = ["record", "send", "kill", "relaunch", "link", "clock-advance", "app", "jetsam", "sleep", "wait", "drain", "expect"]
     static let appActions = ["open", "close", "force-quit", "suspend", "resume"]
+    /// What RunWay's watch app, watch-agent itself, can be asked: it always runs, so no OS acts on it.
+    static let watchAgentAppActions = ["open", "close"]
     static let appStates = ["not running", "background", "foreground", "suspended"]
 }
 

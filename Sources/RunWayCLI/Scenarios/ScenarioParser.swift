@@ -84,6 +84,10 @@ extension Scenario {
         case "kill":
             let fields = try fieldsOr(body, ["target", "after"], bare: "target")
             let target = try choice(fields["target"], ScenarioStep.Target.allCases.map(\.rawValue), "target")
+            if target == ScenarioStep.Target.watchApp.rawValue, scenario.watchApp == nil {
+                throw ScenarioError(
+                    "\"watch-app\" is the app watch-os launched, for a watchApp of your own; RunWay's watch app is watch-agent itself: kill \"watch\"")
+            }
             let after = try fields["after"].map { value throws(ScenarioError) in try count(value, Limits.milliseconds, "after (milliseconds)") }
             return .kill(ScenarioStep.Target(rawValue: target) ?? .watch, afterMs: after)
         case "relaunch":
@@ -99,16 +103,24 @@ extension Scenario {
             }
             return .clockAdvance(seconds: seconds, text: text)
         case "app":
-            return .app(try choice(try fieldsOr(body, ["action"], bare: "action")["action"], ScenarioStep.appActions, "action"))
+            let fields = try fieldsOr(body, ["action", "device"], bare: "action")
+            let device = try device(fields["device"])
+            let actions = device == .watch && scenario.watchApp == nil ? ScenarioStep.watchAgentAppActions : ScenarioStep.appActions
+            let action = try choice(fields["action"], ScenarioStep.appActions, "action")
+            guard actions.contains(action) else {
+                throw ScenarioError(
+                    "RunWay's watch app (watch-agent, always running) can only be opened or closed: \(action) needs a watchApp, which watch-os runs")
+            }
+            return .app(device, action)
         case "jetsam":
-            if let body, body.objectValue?.isEmpty != true { throw ScenarioError("takes nothing: write \"jetsam\" or {\"jetsam\": {}}") }
-            return .jetsam
+            let fields = try fieldsOr(body, ["device"], bare: "device")
+            return .jetsam(try osDevice(fields["device"], scenario, "jetsam"))
         case "sleep":
             return .sleep(try count(try fieldsOr(body, ["ms"], bare: "ms")["ms"], Limits.milliseconds, "ms"))
         case "wait":
-            let fields = try fieldsOr(body, ["app", "timeout"], bare: "app")
-            let state = try choice(fields["app"], ScenarioStep.appStates, "app (the phone app's state)")
-            return .waitApp(state: state, timeout: try timeout(fields["timeout"]))
+            let fields = try fieldsOr(body, ["app", "device", "timeout"], bare: "app")
+            let state = try choice(fields["app"], ScenarioStep.appStates, "app (the app's state)")
+            return .waitApp(try osDevice(fields["device"], scenario, "wait"), state: state, timeout: try timeout(fields["timeout"]))
         case "drain":
             let fields = try fieldsOr(body, ["timeout"], bare: "timeout")
             return .drain(timeout: try timeout(fields["timeout"]))
@@ -134,6 +146,7 @@ extension Scenario {
         expectation.lost = try bound("lost", all: false)
         expectation.duplicated = try bound("duplicated", all: false)
         expectation.outstanding = try bound("outstanding", all: false)
+        expectation.transfers = try bound("transfers", all: false)
         if let value = fields["clean"] {
             guard let flag = value.boolValue else { throw ScenarioError("clean must be true or false") }
             expectation.clean = flag
@@ -155,6 +168,21 @@ extension Scenario {
     }
 
     // MARK: - Values
+
+    /// `"phone"` (the default) or `"watch"`.
+    private static func device(_ value: JSONValue?) throws(ScenarioError) -> ScenarioStep.Device {
+        ScenarioStep.Device(rawValue: try choice(value ?? .string("phone"), ScenarioStep.Device.allCases.map(\.rawValue), "device")) ?? .phone
+    }
+
+    /// A device whose OS is asked (its app's state, a jetsam): the phone's phone-os always; the watch's
+    /// watch-os only for a watchApp of your own (RunWay's watch app is watch-agent, with no OS over it).
+    private static func osDevice(_ value: JSONValue?, _ scenario: Scenario, _ kind: String) throws(ScenarioError) -> ScenarioStep.Device {
+        let device = try device(value)
+        if device == .watch, scenario.watchApp == nil {
+            throw ScenarioError("\(kind) on the watch asks watch-os, which runs a watchApp of your own; RunWay's watch app is watch-agent, always running")
+        }
+        return device
+    }
 
     /// The step's fields, where the step may also be written with its count alone (`{"record": 20}`).
     private static func fieldsOrCount(_ body: JSONValue?, _ keys: [String]) throws(ScenarioError) -> [String: JSONValue] {

@@ -1,5 +1,4 @@
 import Control
-import Glibc
 import JSONText
 import PairInvariants
 import Posix
@@ -138,21 +137,35 @@ final class ScenarioRunner {
                 _ = try DeviceClient(home: home).send(ClockRequest.Advance.request { $0[ClockRequest.Advance.seconds] = seconds })
             }
             return (true, "both clocks moved forward by \(text)")
-        case let .app(action):
+        case let .app(.phone, action):
             let status = try pair.osClient().send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action }, as: OSStatusReply.self)
             return (true, "phone app \(action): now \(status.appState)")
-        case .jetsam:
-            guard pair.osStatus()?.appState ?? "not running" != "not running" else { return (true, "the phone app is not running: nothing to jetsam") }
-            _ = try pair.osClient().send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
-            return (true, "phone-os killed the app (jetsam)")
+        case let .app(.watch, action):
+            guard scenario.watchApp != nil else {
+                // RunWay's watch app is watch-agent, always running: open and close move it to the foreground and back.
+                let state = action == "open" ? "foreground" : "background"
+                let reply = try DeviceClient(home: pair.watch).send(
+                    ControlCommands.app.request { $0[ControlCommands.App.watchAction] = state }, as: WatchAppReply.self)
+                return (true, "\(reply.watchAppActive ? "active" : "not active") (RunWay's, always running)")
+            }
+            let status = try pair.osClient(.watch).send(
+                ControlCommands.app.request { $0[ControlCommands.App.watchOSAction] = action }, as: OSStatusReply.self)
+            return (true, "now \(status.appState)")
+        case let .jetsam(device):
+            let os = device == .phone ? "phone-os" : "watch-os"
+            guard pair.osStatus(device)?.appState ?? "not running" != "not running" else {
+                return (true, "the \(device.rawValue) app is not running: nothing to jetsam")
+            }
+            _ = try pair.osClient(device).send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
+            return (true, "\(os) killed the app (jetsam)")
         case let .sleep(ms):
             let n = ms.pick(&random)
             fields["ms"] = .integer(Int64(n))
             try pause(milliseconds: n)
             return (true, "slept \(n) ms")
-        case let .waitApp(state, timeout):
-            try poll("the phone app is \(state)", timeout: timeout) { pair.osStatus()?.appState == state }
-            return (true, "the phone app is \(state)")
+        case let .waitApp(device, state, timeout):
+            try poll("the \(device.rawValue) app is \(state)", timeout: timeout) { pair.osStatus(device)?.appState == state }
+            return (true, "the \(device.rawValue) app is \(state)")
         case let .drain(timeout):
             try poll("both outboxes are empty", timeout: timeout) { (try? pair.outstanding()) == 0 }
             return (true, "drained: nothing outstanding on either side")
@@ -166,6 +179,7 @@ final class ScenarioRunner {
     /// The checker's figures now, against what the expectation asks.
     private func expect(_ expectation: ScenarioExpectation, _ fields: inout [String: JSONValue]) throws -> (Bool, String) {
         let outstanding = try pair.outstanding()
+        let transfers = try pair.transfersQueued()
         let flights = InvariantChecker.check(
             history: history, stored: try pair.storedFlightIDs(), outstandingTransfers: outstanding, storePaths: pair.storePaths)
         var reports = [flights]
@@ -185,6 +199,7 @@ final class ScenarioRunner {
             ("lost", reports.reduce(0) { $0 + $1.lost.count }, expectation.lost, 0),
             ("duplicated", reports.reduce(0) { $0 + $1.duplicated.count }, expectation.duplicated, 0),
             ("outstanding", outstanding, expectation.outstanding, 0),
+            ("transfers", transfers, expectation.transfers, 0),
         ]
         var misses: [String] = []
         for (name, value, bound, all) in figures {
@@ -206,7 +221,13 @@ final class ScenarioRunner {
         if let wanted = expectation.clean, wanted != clean {
             misses.append(clean ? "clean, expected not" : "not clean: " + (violations.first.map { OneLine.escape($0, limit: 200) } ?? "?"))
         }
-        let summary = flights.summary + (sentCount > 0 ? "; \(receivedCount) of \(sentCount) userInfo received" : "")
+        // Held over nothing, every figure holds: nothing recorded is nothing lost. That passes only when the
+        // file says nothing is what it means (`"transfers": 0`, or a range from 0).
+        if transfers == 0, expectation.transfers == nil {
+            misses.append(
+                "held over nothing: no transfer was queued on either device before this step (did the apps run?); a step that means none says \"transfers\": 0")
+        }
+        let summary = flights.summary + (sentCount > 0 ? "; \(receivedCount) of \(sentCount) userInfo received" : "") + "; \(transfers) transfers queued"
         guard misses.isEmpty else { return (false, "FAILED: " + misses.joined(separator: "; ") + " (\(summary))") }
         return (true, "held: \(summary)")
     }

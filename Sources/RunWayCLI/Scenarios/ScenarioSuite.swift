@@ -1,5 +1,4 @@
 import Control
-import Glibc
 import Posix
 
 /// `runway scenario run` over several files, in a CI's terms: the files (a directory stands for its
@@ -17,6 +16,11 @@ enum ScenarioSuite {
         var lost: [String] = []
         var duplicated: [String] = []
         var seconds: Double = 0
+        /// The run did not reach its verdict: a step could not be carried out, the pair could not start, a
+        /// signal stopped it — a JUnit `<error>`, where an expectation that did not hold is a `<failure>`.
+        var error = false
+        /// Each step's line and the verdict's, as printed: the test case's `<system-out>`.
+        var log: [String] = []
     }
 
     // MARK: - Which files
@@ -59,13 +63,10 @@ enum ScenarioSuite {
     }
 
     static func jsonFiles(in directory: String) throws(ControlError) -> [String] {
-        guard let stream = opendir(directory) else {
-            throw ControlError.invalid("\(directory): \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(stream) }
+        let all: [String]
+        do { all = try Filesystem.names(in: directory) } catch { throw ControlError.invalid("\(directory): \(String(cString: strerror(error.errno)))") }
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in all {
             if name.hasSuffix(".json"), !name.hasPrefix("."), Filesystem.kind(of: directory + "/" + name) == .regular { names.append(name) }
         }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
@@ -74,25 +75,43 @@ enum ScenarioSuite {
 
     // MARK: - JUnit XML
 
-    /// One `<testsuite>` of the cases: a `<testcase>` per file and seed, named `FILE (seed S)`, with a
-    /// `<failure>` whose text is the verdict and the lost and duplicated ids.
-    static func junit(_ cases: [Case], name: String = "runway scenario run") -> String {
-        let failures = cases.filter { $0.verdict != "pass" }.count
+    /// The cases as JUnit XML, in the form CI tools read (Jenkins' xunit validates it against its
+    /// `junit-10.xsd`; `Tests/IntegrationTests/Schemas/junit.xsd` restates those rules, and the tests
+    /// validate every file with `xmllint --schema`): one `<testsuite>`, named for the shard it runs (one
+    /// name per shard, so that a CI keeps the slices apart); a `<testcase>` per file, named by the file alone,
+    /// so that its history carries across runs; the seeds and the shard in the suite's `<properties>`; an
+    /// expectation that did not hold a `<failure>`, a run that could not reach its verdict an `<error>`,
+    /// with the verdict and the ids lost and duplicated; the steps as printed in `<system-out>`.
+    static func junit(_ cases: [Case], shard: (index: Int, count: Int)? = nil) -> String {
+        let name = "runway scenario run" + (shard.map { " (shard \($0.index)/\($0.count))" } ?? "")
+        let errors = cases.filter(\.error).count
+        let failures = cases.filter { !$0.error && $0.verdict != "pass" }.count
         let total = cases.reduce(0) { $0 + $1.seconds }
+        var properties: [(String, String)] = [("runway", RunWayPair.version)]
+        if let shard { properties.append(("shard", "\(shard.index)/\(shard.count)")) }
+        if let first = cases.first, cases.allSatisfy({ $0.seed == first.seed }) {
+            properties.append(("seed", String(first.seed)))
+        } else {
+            properties += cases.map { ("seed \($0.file)", String($0.seed)) }
+        }
+        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\""
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(seconds(total))\">\n"
-        xml += "  <testsuite name=\"\(escape(name))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(total))\">\n"
+        xml += "<testsuites name=\"\(escape(name))\" \(counts) time=\"\(seconds(total))\">\n"
+        xml += "  <testsuite name=\"\(escape(name))\" \(counts) skipped=\"0\" time=\"\(seconds(total))\">\n"
+        xml += "    <properties>\n"
+        for (key, value) in properties { xml += "      <property name=\"\(escape(key))\" value=\"\(escape(value))\"/>\n" }
+        xml += "    </properties>\n"
         for item in cases {
-            let name = "\(item.file) (seed \(item.seed))"
-            xml += "    <testcase classname=\"scenario\" name=\"\(escape(name))\" file=\"\(escape(item.file))\" time=\"\(seconds(item.seconds))\""
-            guard item.verdict != "pass" else {
-                xml += "/>\n"
-                continue
+            xml += "    <testcase classname=\"scenario\" name=\"\(escape(item.file))\" time=\"\(seconds(item.seconds))\">\n"
+            if item.verdict != "pass" {
+                var text = item.message
+                if !item.lost.isEmpty { text += "\nlost (\(item.lost.count)): " + item.lost.joined(separator: " ") }
+                if !item.duplicated.isEmpty { text += "\nduplicated (\(item.duplicated.count)): " + item.duplicated.joined(separator: " ") }
+                let element = item.error ? "error" : "failure"
+                xml += "      <\(element) message=\"\(escape(item.message))\" type=\"\(escape(item.verdict))\">\(escape(text))</\(element)>\n"
             }
-            var text = item.message
-            if !item.lost.isEmpty { text += "\nlost (\(item.lost.count)): " + item.lost.joined(separator: " ") }
-            if !item.duplicated.isEmpty { text += "\nduplicated (\(item.duplicated.count)): " + item.duplicated.joined(separator: " ") }
-            xml += ">\n      <failure message=\"\(escape(item.message))\" type=\"\(escape(item.verdict))\">\(escape(text))</failure>\n    </testcase>\n"
+            xml += "      <system-out>\(escape(item.log.joined(separator: "\n")))</system-out>\n"
+            xml += "    </testcase>\n"
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
