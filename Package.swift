@@ -46,6 +46,9 @@ let package = Package(
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         // HealthKit's workout session, live builder and Health store, backed by the device's OS.
         .library(name: "HealthKit", targets: ["HealthKit"]),
+        // The device clock in an app's process: phone-os and watch-os set it as LD_PRELOAD for the apps they
+        // launch, so the app's own Date() is the device's (`runway clock`); found next to their binaries.
+        .library(name: "RunWayDeviceTime", type: .dynamic, targets: ["RunWayDeviceTime"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
         // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
@@ -66,6 +69,9 @@ let package = Package(
         .systemLibrary(name: "COSLog"),
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
+        // The device-time preload: the C library's real-time clock moved by the device clock's offset, in
+        // the apps the OSes launch (docs/device-time.md). Standalone: Glibc and Synchronization only.
+        .target(name: "RunWayDeviceTime"),
         .target(name: "Storage", dependencies: ["CSQLite", "Posix"]),
         // Property-list values and their deterministic binary codec: what WatchConnectivity carries.
         .target(name: "PropertyLists", dependencies: ["Posix"]),
@@ -155,6 +161,10 @@ let package = Package(
         // A watch app written as for watchOS (WatchKit's delegate and tasks, ClockKit, WidgetKit): the
         // fixture of the tests of watch-os's background tasks, refreshes and reloads.
         .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit", "HealthKit"]),
+        // Apple's mirroring sample's two apps in their shape, with no WCSession at all (issue 49): the
+        // phone's starts the watch's workout and takes its mirrored session; the watch's runs the workout.
+        .executableTarget(name: "workout-phone", dependencies: ["HealthKit", "UIKit", "os"]),
+        .executableTarget(name: "workout-watch", dependencies: ["HealthKit", "WatchKit", "ClockKit", "os"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(
@@ -176,7 +186,7 @@ let package = Package(
         // with the upcoming MemberImportVisibility: a member is visible only from a module the file imports.
         .testTarget(
             name: "WatchConnectivitySwift5Tests",
-            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
+            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit", "PropertyLists"],
             swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),

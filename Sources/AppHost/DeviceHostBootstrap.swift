@@ -90,6 +90,11 @@ extension DeviceHost {
             exit(status)
         }
         claimed.wait()
+        // Launched when the app's main queue first runs (its `RunLoop.main.run()`, `dispatchMain()`, an
+        // async `main`): what an iOS app's return from `didFinishLaunching` to its run loop is. Ready
+        // then, with or without a session (`launchCompleted`).
+        nonisolated(unsafe) let launching = host
+        DispatchQueue.main.async { launching.mailbox.post { launching.launchCompleted() } }
         return host
     }
 

@@ -30,9 +30,9 @@ extension DeviceOperatingSystem {
         try removeContainers(home)
     }
 
-    /// `HOME/apps` and `HOME/files`, if there.
+    /// `HOME/apps`, `HOME/files` and `HOME/bundles`, if there.
     static func removeContainers(_ home: DeviceHome) throws {
-        for directory in [home.path + "/apps", home.path + "/files"] where Filesystem.kind(of: directory) == .directory {
+        for directory in [home.path + "/apps", home.path + "/files", home.path + "/bundles"] where Filesystem.kind(of: directory) == .directory {
             try removeTree(directory)
         }
     }

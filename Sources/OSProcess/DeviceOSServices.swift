@@ -35,6 +35,7 @@ extension DeviceOperatingSystem {
             }
         }
         system = services
+        services.publishClock(home: home.path)
         services.deliverDue()
     }
 

@@ -78,6 +78,17 @@ package final class SystemServices {
         health = HealthStore(database: database)
     }
 
+    /// Publishes the device clock where the apps' processes read it (`HOME/device-clock`, read by the
+    /// device-time preload in each app the OS launches): now and at every change. A page that cannot be
+    /// made is logged; the apps' `Date()` is then the host's.
+    package func publishClock(home: String) {
+        do {
+            clock.page = try DeviceClockPage(home: home)
+        } catch {
+            logger.warning("clock.page-failed", ["error": "\(error)", "effect": "the apps' Date() is the host's, not the device's"])
+        }
+    }
+
     // MARK: - Delivery
 
     /// Delivers what is due at the device's now, in fire order, then plans the next look. Returns what

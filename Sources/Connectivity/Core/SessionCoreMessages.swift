@@ -133,6 +133,12 @@ extension SessionCore {
     }
 
     private mutating func frameReceived(_ type: FrameType, id: Int64, body: [UInt8]) -> [SessionAction] {
+        if appHeld, [.message, .messageNoReply, .messageData, .messageDataNoReply].contains(type) {
+            // The app has not activated its session: nobody takes the message (Apple: the counterpart's
+            // session must be active for a message to be delivered).
+            messages.countReceived()
+            return [.send(Self.messageErrorFrame(id, WCError(.notReachable, "the counterpart's app has not activated its session")))]
+        }
         switch type {
         case .message, .messageNoReply:
             messages.countReceived()
