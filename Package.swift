@@ -177,7 +177,7 @@ let package = Package(
             name: "RunWayAppTests",
             dependencies: [
                 "RunWayApp", "RunWayDomain", "PropertyLists", "Connectivity", "Control", "Storage", "PairTesting", "OSServices", "UserNotifications",
-                "WatchConnectivity",
+                "WatchConnectivity", "HealthKit",
                 "JSONText", "Posix",
             ]),
         .testTarget(name: "OSServicesTests", dependencies: ["OSServices", "Control", "JSONText", "Posix", "Storage", "PairTesting"]),

@@ -91,6 +91,11 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         }
     }
 
+    /// `requestAuthorization(toShare:read:completion:)`, as Swift's concurrency imports it.
+    open func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        try await HKWorkoutBuilder.awaiting { done in requestAuthorization(toShare: typesToShare, read: typesToRead, completion: done) }
+    }
+
     // MARK: - Saving
 
     /// Saves `object`: an `HKWorkout` is kept once per uuid (a second save of it succeeds and stores
@@ -104,6 +109,25 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         case .success: completion(true, nil)
         case let .failure(error): completion(false, error)
         }
+    }
+
+    /// Saves each of `objects` in turn: the first failure ends it.
+    open func save(_ objects: [HKObject], withCompletion completion: @escaping (Bool, (any Error)?) -> Void) {
+        for object in objects {
+            var failure: (any Error)?
+            save(object) { _, error in failure = error }
+            if let failure { return completion(false, failure) }
+        }
+        completion(true, nil)
+    }
+
+    /// `save(_:withCompletion:)`, as Swift's concurrency imports it.
+    open func save(_ object: HKObject) async throws {
+        try await HKWorkoutBuilder.awaiting { done in save(object, withCompletion: done) }
+    }
+
+    open func save(_ objects: [HKObject]) async throws {
+        try await HKWorkoutBuilder.awaiting { done in save(objects, withCompletion: done) }
     }
 
     /// The workout as the OS keeps it: string metadata only.
@@ -235,6 +259,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         case .success(let item?): completion(HKWorkoutSession(recovering: item, healthStore: self), nil)
         case .success(nil): completion(nil, nil)
         case .failure(let error): completion(nil, error)
+        }
+    }
+
+    /// `recoverActiveWorkoutSession(completion:)`, as Swift's concurrency imports it.
+    open func recoverActiveWorkoutSession() async throws -> HKWorkoutSession? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HKWorkoutSession?, any Error>) in
+            recoverActiveWorkoutSession { session, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: session) }
+            }
         }
     }
 }

@@ -69,12 +69,29 @@ package enum HealthRequest {
 
 // MARK: - Its replies and records
 
+extension HealthWorkoutItem {
+    /// Every `HKWorkoutActivityType` case's name, as the OS keeps a workout's type (HealthKit's enum maps
+    /// each case to its name here: HealthKitSurfaceTests checks the two lists are one).
+    package static let activityTypes: [String] = [
+        "americanFootball", "archery", "australianFootball", "badminton", "baseball", "basketball", "bowling", "boxing", "climbing", "cricket",
+        "crossTraining", "curling", "cycling", "dance", "danceInspiredTraining", "elliptical", "equestrianSports", "fencing", "fishing",
+        "functionalStrengthTraining", "golf", "gymnastics", "handball", "hiking", "hockey", "hunting", "lacrosse", "martialArts", "mindAndBody",
+        "mixedMetabolicCardioTraining", "paddleSports", "play", "preparationAndRecovery", "racquetball", "rowing", "rugby", "running", "sailing",
+        "skatingSports", "snowSports", "soccer", "softball", "squash", "stairClimbing", "surfingSports", "swimming", "tableTennis", "tennis",
+        "trackAndField", "traditionalStrengthTraining", "volleyball", "walking", "waterFitness", "waterPolo", "waterSports", "wrestling", "yoga",
+        "barre", "coreTraining", "crossCountrySkiing", "downhillSkiing", "flexibility", "highIntensityIntervalTraining", "jumpRope", "kickboxing",
+        "pilates", "snowboarding", "stairs", "stepTraining", "wheelchairWalkPace", "wheelchairRunPace", "taiChi", "mixedCardio", "handCycling",
+        "discSports", "fitnessGaming", "cardioDance", "socialDance", "pickleball", "cooldown", "swimBikeRun", "transition", "underwaterDiving",
+        "other",
+    ]
+}
+
 /// One workout in a device's Health store (HealthKit's `HKWorkout` as the OS keeps it): `health`'s
 /// listing, and what the app's `HKHealthStore` hands its OS to save (`os-health-save`).
 package struct HealthWorkoutItem: ControlRecord {
     /// The workout's `uuid`, upper case: the store keeps each once.
     package var uuid: String
-    /// `HKWorkoutActivityType`'s name: `running`, `walking`, `cycling`, `other`.
+    /// `HKWorkoutActivityType`'s case name (`running`, `functionalStrengthTraining`: `activityTypes`).
     package var activityType: String
     /// Seconds since 1970.
     package var startDate: Double
