@@ -85,7 +85,12 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     ) {
         let share = (typesToShare ?? []).map(\.identifier).sorted()
         let read = (typesToRead ?? []).map(\.identifier).sorted()
-        switch call(HealthRequest.Authorize(share: share, read: read)) {
+        switch call(
+            HealthRequest.Authorize {
+                $0.share = share
+                $0.read = read
+            })
+        {
         case .success: completion(true, nil)
         case let .failure(error): completion(false, error)
         }
@@ -105,7 +110,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             completion(false, HKError(.errorInvalidArgument, message: "only HKWorkout objects are kept in this Health store"))
             return
         }
-        switch call(HealthRequest.Save(workout: Self.item(workout))) {
+        switch call(HealthRequest.Save { $0.workout = Self.item(workout) }) {
         case .success: completion(true, nil)
         case let .failure(error): completion(false, error)
         }
@@ -153,7 +158,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// alive past its background budget.
     /// The OS keeps the running session (`recording`; nil once it ended) for `recoverActiveWorkoutSession`.
     func workoutSession(running: Bool, recording: HealthSessionItem?) {
-        if case .failure(let error) = call(HealthRequest.SetSession(session: recording)) {
+        if case .failure(let error) = call(HealthRequest.SetSession { $0.session = recording }) {
             DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
         }
         guard fixed == nil, let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), host.configuration.role == .watch else { return }
@@ -164,7 +169,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// The running session's state changed (paused, resumed, stopped): the OS keeps it for
     /// `recoverActiveWorkoutSession`.
     func keepSession(_ item: HealthSessionItem) {
-        if case .failure(let error) = call(HealthRequest.SetSession(session: item)) {
+        if case .failure(let error) = call(HealthRequest.SetSession { $0.session = item }) {
             DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
         }
     }

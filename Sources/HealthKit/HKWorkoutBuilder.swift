@@ -130,7 +130,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             totalDistance: distance.isEmpty
                 ? nil : HKQuantity(unit: .meter(), doubleValue: distance.reduce(0) { $0 + $1.doubleValue(for: .meter()) }),
             totalEnergyBurned: statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity(), events: workoutEvents)
-        switch healthStore.call(HealthRequest.Save(workout: HKHealthStore.item(workout))) {
+        switch healthStore.call(HealthRequest.Save { $0.workout = HKHealthStore.item(workout) }) {
         case .success:
             finished = true
             completion(workout, nil)
