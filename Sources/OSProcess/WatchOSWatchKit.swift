@@ -1,5 +1,6 @@
-import Control
 import AppHost
+import Connectivity
+import Control
 import JSONText
 import Posix
 
@@ -11,6 +12,13 @@ struct WatchKitRecord {
     var refreshTimer: EventLoop.TimerID?
     var refreshesScheduled = 0
     var refreshesFired = 0
+    /// The system's timing (`RUNWAY_SYSTEM`): realistic, a refresh fires a drawn while after its date and
+    /// within the budget of four an hour.
+    let systemTiming = SystemTiming.current.timing
+    /// When the refreshes fired (device time, seconds; this watch-os run's): the budget's hour.
+    var refreshFiredTimes: [Double] = []
+    /// The refresh whose deferral was told (its date), so it is told once.
+    var refreshDeferralTold: Double?
     /// Reloads asked for, by kind (`clockkit.reloadTimeline`, `widgetkit.all`, `widgetkit.kind.KIND`, …).
     var reloads: [String: Int] = [:]
     var haptics: [String: Int] = [:]
@@ -90,7 +98,8 @@ extension WatchOS {
     private func armRefresh() {
         if let timer = watchKit.refreshTimer { loop.cancel(timer) }
         watchKit.refreshTimer = nil
-        guard let at = watchKit.refreshAt, let clock = system?.clock else { return }
+        guard let asked = watchKit.refreshAt, let clock = system?.clock else { return }
+        let at = refreshFireTime(asked)
         let now = clock.now
         if now >= at { return refreshFellDue() }
         guard clock.mode != .frozen else { return }
@@ -102,14 +111,40 @@ extension WatchOS {
         }
     }
 
+    /// When the refresh asked for `asked` fires: then, with the immediate system; with the realistic one
+    /// "shortly after" (a drawn delay) and never a fifth in an hour (`RefreshBudget`) — said once in the
+    /// log, with why (`os.refresh-deferred`).
+    private func refreshFireTime(_ asked: Double) -> Double {
+        let timing = watchKit.systemTiming
+        guard timing.realistic else { return asked }
+        let delay = Double(timing.refreshDelaySeconds(index: watchKit.refreshesScheduled))
+        let at = RefreshBudget.earliest(asked + delay, after: watchKit.refreshFiredTimes)
+        if watchKit.refreshDeferralTold != asked {
+            watchKit.refreshDeferralTold = asked
+            let overBudget = at > asked + delay
+            logger.notice(
+                "os.refresh-deferred",
+                [
+                    "asked": Timestamp.iso8601(asked), "fires": Timestamp.iso8601(at), "delaySeconds": Int64(at - asked),
+                    "reason": overBudget
+                        ? "the app's budget: \(SystemTiming.refreshesPerHour) refreshes an hour are used (\(timing.reason))"
+                        : "shortly after its date (\(timing.reason))",
+                ])
+        }
+        return at
+    }
+
     /// The refresh's time has come: the running app is woken with its task, else it is launched in the
     /// background for it (as any background launch: not when deleted, force-quit or backing off).
     private func refreshFellDue() {
         guard let at = watchKit.refreshAt else { return }
         watchKit.refreshAt = nil
         watchKit.refreshesFired += 1
+        if let now = system?.clock.now { watchKit.refreshFiredTimes.append(now) }
+        watchKit.refreshDeferralTold = nil
         try? Filesystem.removeDurably(refreshPath)
-        logger.notice("os.refresh-due", ["at": Timestamp.iso8601(at), "appRunning": childPID > 0])
+        logger.notice(
+            "os.refresh-due", ["at": Timestamp.iso8601(at), "firedAt": Timestamp.iso8601(system?.clock.now ?? at), "appRunning": childPID > 0])
         if childPID > 0 {
             let event = JSONValue.object(["event": .string("backgroundRefresh")])
             for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }

@@ -54,22 +54,30 @@ package final class SimulatedPair {
     /// development region (ko) whatever the locale of the machine running the tests.
     package static let neutralLanguageEnvironment = ["LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": ""]
 
+    /// Added to every daemon this pair starts (and so to every app its OSes launch): the system's timing
+    /// (`RUNWAY_SYSTEM`, `DevicePair`'s `system:`) and the like.
+    package var environment: [String: String] = [:]
+
+    private func daemonEnvironment(_ extra: [String: String]) -> [String: String] {
+        Self.neutralLanguageEnvironment.merging(environment) { $1 }.merging(extra) { $1 }
+    }
+
     package func startWatch(environment: [String: String] = [:]) throws {
         watch = try DaemonProcess(
             "watch-agent", ["--home", watchHome] + watchArguments, logPath: watchLog,
-            environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
+            environment: daemonEnvironment(environment))
     }
 
     package func startPhone(environment: [String: String] = [:], extraArguments: [String] = []) throws {
         phoneStarts += 1
         phone = try DaemonProcess(
             "phone-daemon", ["--home", phoneHome] + phoneArguments + extraArguments,
-            logPath: phoneLog, environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
+            logPath: phoneLog, environment: daemonEnvironment(environment))
     }
 
     /// Starts `phone-os` on the phone's home: it launches the app itself (logs go to the phone's log).
     package func startPhoneOS(_ arguments: [String] = []) throws {
-        phoneOS = try DaemonProcess("phone-os", ["--home", phoneHome] + arguments, logPath: phoneLog)
+        phoneOS = try DaemonProcess("phone-os", ["--home", phoneHome] + arguments, logPath: phoneLog, environment: environment)
     }
 
     package func killPhoneOS(_ signal: Int32 = SIGKILL) { phoneOS?.kill(signal) }
@@ -86,7 +94,7 @@ package final class SimulatedPair {
     package func startWatchOS(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
         watchOS = try DaemonProcess(
             "watch-os", ["--home", watchHome] + arguments, logPath: watchLog,
-            environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
+            environment: daemonEnvironment(environment))
     }
 
     /// `runway watch ARGUMENTS --json` (`os status`, `app open`, …), its JSON; throws unless it exits 0.

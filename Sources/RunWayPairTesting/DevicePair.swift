@@ -29,18 +29,36 @@ public final class DevicePair {
     public var watchHome: String { pair.watchHome }
     private let phoneOSArguments: [String]
 
+    /// The system's own timing (docs/system-timing.md): `immediate` — transfers go at once, a refresh
+    /// fires on its date — or `realistic`, a seeded model of Apple's deferrals (background transfers held
+    /// 1–10 s, 4–40 s with `lowPower`; a refresh "shortly after" its date and at most four an hour). The
+    /// same seed gives the same schedule; the devices' logs say what was deferred and why.
+    public enum System: Equatable, Sendable {
+        case immediate
+        case realistic(seed: UInt64, lowPower: Bool = false)
+
+        /// The form `runway up --system` and a scenario's `"system"` take.
+        public var description: String {
+            switch self {
+            case .immediate: "immediate"
+            case let .realistic(seed, lowPower): "realistic:\(seed)" + (lowPower ? ":low-power" : "")
+            }
+        }
+    }
+
     /// Starts a pair in fresh homes: phone-os hosting `phoneApp` (nil: RunWay's phone app) with its
     /// `phoneArguments`, and the watch running `watchApp` (nil: RunWay's watch app) with its
-    /// `watchArguments`. Returns once both are ready; nothing of the phone's app runs until the watch
-    /// has something for it or `openPhoneApp` is called.
+    /// `watchArguments`, under `system`'s timing. Returns once both are ready; nothing of the phone's app
+    /// runs until the watch has something for it or `openPhoneApp` is called.
     public init(
         tag: String = "pair", phoneApp: String? = nil, phoneArguments: [String] = [], watchApp: String? = nil, watchArguments: [String] = [],
-        backgroundBudgetMilliseconds: Int = 30_000
+        backgroundBudgetMilliseconds: Int = 30_000, system: System = .immediate
     ) throws {
         try Self.locateBinaries(SimulatorBinaries.needed(phoneApp: phoneApp, watchApp: watchApp))
         self.phoneApp = phoneApp
         self.watchApp = watchApp
         pair = try SimulatedPair(tag: tag)
+        pair.environment["RUNWAY_SYSTEM"] = system.description
         phoneOSArguments =
             (phoneApp.map { ["--app", $0] } ?? []) + phoneArguments.map { "--app-arg=\($0)" }
             + ["--background-budget-ms", String(backgroundBudgetMilliseconds)]

@@ -25,7 +25,8 @@
 // and completes the task.
 // Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
-// than WKExtensionDelegate).
+// than WKExtensionDelegate), --reschedule (with --schedule-refresh S: each refresh handled schedules the
+// next S seconds later, as apps that keep a complication fresh do).
 import ClockKit
 import HealthKit
 import WatchConnectivity
@@ -231,6 +232,9 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
                 note("handle refresh", in: "lifecycle.log")
                 note("refresh", in: "refresh.log")
                 WKInterfaceDevice.current().play(.notification)
+                if arguments.contains("--reschedule"), let refreshAfter {
+                    WKExtension.shared().scheduleBackgroundRefresh(withPreferredDate: Date(timeIntervalSinceNow: refreshAfter), userInfo: nil) { _ in }
+                }
                 if !neverComplete { refreshTask.setTaskCompletedWithSnapshot(false) }
             default:
                 task.setTaskCompletedWithSnapshot(false)

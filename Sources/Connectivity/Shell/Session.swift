@@ -114,6 +114,11 @@ package final class Session {
     /// when it joins, the link starts again so that the counterpart resends them.
     var heldFrames = 0
     var ratePumpScheduled = false
+    /// The system's timing (`SystemTiming`, from `RUNWAY_SYSTEM`): realistic, it defers background transfers.
+    package let systemTiming: SystemTiming = SystemTiming.current.timing
+    /// When each deferred transfer may go (monotonic ns, by sequence number), and the pump's timer for it.
+    var systemDeferrals: [Int64: UInt64] = [:]
+    var systemDeferralTimerAt: UInt64?
     /// The quiet-link pruning of delivered outbox rows, pushed back by every acknowledgement (`pruneDeliveredWhenQuiet`).
     var pruneTimer: EventLoop.TimerID?
     /// The app's completion for each message not yet answered, with its time-out (by message id).
@@ -136,6 +141,9 @@ package final class Session {
         self.logger = logger
         self.outboxes = Lanes { Outbox(database: database, lane: $0) }
         self.userInfoValidator = configuration.userInfoValidator
+        let (timing, problem) = SystemTiming.current
+        if let problem { logger.warning("system.timing-unreadable", ["problem": problem, "using": "immediate"]) }
+        if timing.realistic { logger.notice("system.timing", ["system": timing.text, "transferDeferralMs": "\(timing.transferDeferralRange)"]) }
     }
 
     // MARK: - The core's state, as the API shows it

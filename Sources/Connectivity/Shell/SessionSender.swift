@@ -211,9 +211,12 @@ extension Session {
                 return
             }
             if entries.isEmpty { core.lanes[lane].mayHaveMore = false; break }
+            // The realistic system holds a background transfer a while; the pump comes back when it may go.
+            let due = systemDue(lane, entries)
+            if due.isEmpty { return }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(entries.reduce(0) { $0 + $1.payload.count + 14 })
-            for entry in entries {
+            for entry in due {
                 switch core.lanes[lane].window.take(seq: entry.seq, bytes: entry.payload.count) {
                 case .send: Self.append(spec.frame, entry, window: &core.lanes[lane].window, to: &bytes)
                 case let .fail(code): failTransfer(entry, lane: lane, code: code)
@@ -226,6 +229,52 @@ extension Session {
         }
         if core.lanes[lane].mayHaveMore, self.channel != nil, channel.pendingOutboundBytes >= configuration.outboundHighWaterBytes {
             channel.requestDrainNotification()
+        }
+    }
+
+    /// The first of `entries` the system lets go now (`SystemTiming`): under the realistic system each
+    /// userInfo transfer waits its drawn delay from when the pump first saw it, and no transfer goes before
+    /// the one ahead of it; each deferral is told once in the log (`system.deferred`: lane, seq, delayMs,
+    /// why). Immediate, or another lane: all of them.
+    private func systemDue(_ lane: TransferLane, _ entries: [OutboxEntry]) -> ArraySlice<OutboxEntry> {
+        guard systemTiming.realistic, lane == .userInfo else { return entries[...] }
+        let now = loop.nowNanoseconds
+        var previous: UInt64 = 0
+        for (index, entry) in entries.enumerated() {
+            let at: UInt64
+            if let known = systemDeferrals[entry.seq] {
+                at = max(known, previous)
+            } else {
+                let delay = systemTiming.transferDeferralMilliseconds(lane: lane.rawValue, seq: entry.seq)
+                at = max(previous, now + delay * 1_000_000)
+                systemDeferrals[entry.seq] = at
+                logger.info(
+                    "system.deferred",
+                    [
+                        "lane": lane.rawValue, "seq": entry.seq, "delayMs": delay,
+                        "reason": "a background transfer: the system may defer it (\(systemTiming.reason))",
+                    ])
+            }
+            previous = at
+            if at > now {
+                pumpAgain(at: at)
+                for sent in entries[..<index] { systemDeferrals[sent.seq] = nil }
+                return entries[..<index]
+            }
+        }
+        for sent in entries { systemDeferrals[sent.seq] = nil }
+        return entries[...]
+    }
+
+    /// One timer for the earliest deferred transfer's time.
+    private func pumpAgain(at: UInt64) {
+        if let scheduled = systemDeferralTimerAt, scheduled <= at { return }
+        systemDeferralTimerAt = at
+        let now = loop.nowNanoseconds
+        loop.schedule(afterMilliseconds: at > now ? (at - now + 999_999) / 1_000_000 : 0) { [weak self] in
+            guard let self else { return }
+            if self.systemDeferralTimerAt == at { self.systemDeferralTimerAt = nil }
+            self.pump()
         }
     }
 

@@ -11,6 +11,31 @@ import Posix
 enum PhoneOSRegistry {
     static let osSpec = ArgumentSpec.flag(
         "no-os", "start phone-daemon and watch-agent themselves rather than phone-os and watch-os (the apps always running, as before the OSes)")
+    static let systemSpec = ArgumentSpec.option(
+        "system", "MODE",
+        "the system's own timing for what this up starts: immediate (the default: transfers go at once, a refresh fires on its date) or realistic[:SEED][:low-power] (seeded deferrals of background transfers, refreshes shortly after their date and four an hour; docs/system-timing.md)"
+    )
+    /// `--system MODE` read (nil: not given, the daemons inherit whatever `RUNWAY_SYSTEM` says), and put in
+    /// this process's environment so that every daemon this command starts — and every app its OSes
+    /// launch — inherits it. `realistic` without a seed draws one, said in the output.
+    static func system(_ value: String?) throws -> SystemTiming? {
+        guard let value else { return nil }
+        var text = value
+        if text == "realistic" || text == "realistic:low-power" {
+            var seed: UInt64 = 0
+            while seed == 0 { seed = UInt64.random(in: 1...999_999) }
+            text = text == "realistic" ? "realistic:\(seed)" : "realistic:\(seed):low-power"
+        }
+        let timing: SystemTiming
+        do {
+            timing = try SystemTiming(parsing: text)
+        } catch {
+            throw UsageError("--system: \(error.description)")
+        }
+        setenv(SystemTiming.variable, timing.text, 1)
+        return timing
+    }
+
     static let phoneArgumentSpec = ArgumentSpec.option(
         "phone-arg", "ARG", "passed to the phone's app at each launch (phone-os --app-arg; repeatable: --phone-arg=--save-path --phone-arg=ui-drain)")
     static let phoneAppSpec = ArgumentSpec.option(

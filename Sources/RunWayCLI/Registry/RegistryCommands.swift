@@ -77,7 +77,7 @@ enum RegistryCommands {
     static let up = CLI.Command(
         path: ["up"],
         synopsis:
-            "[NAME] [--no-os] [--phone-app PATH] [--phone-bundle-id ID] [--phone-arg ARG]... [--watch-app PATH] [--watch-bundle-id ID] [--watch-arg ARG]... [--json]",
+            "[NAME] [--no-os] [--system MODE] [--phone-app PATH] [--phone-bundle-id ID] [--phone-arg ARG]... [--watch-app PATH] [--watch-bundle-id ID] [--watch-arg ARG]... [--json]",
         summary: """
             Starts the pair's phone and watch in the background (new sessions, logs appended to HOME/daemon.log)
             and waits until each has said ready. Each is its OS when that is installed next to runway — phone-os,
@@ -90,15 +90,20 @@ enum RegistryCommands {
             app and to the watch's (the legacy paths: --phone-arg=--save-path --phone-arg=ui-drain); --phone-app
             and --watch-app put apps of your own on the phone and the watch, each in the container named by
             --phone-bundle-id / --watch-bundle-id (default: the executable's file name), made before its first
-            launch. They apply to what this up starts, not to what already runs.
+            launch. They apply to what this up starts, not to what already runs. --system realistic[:SEED] runs the
+            pair under the realistic system's timing (a seed is drawn and said when none is given; the same seed
+            gives the same schedule; the devices' logs say what was deferred and why: system.deferred,
+            os.refresh-deferred).
             NAME defaults to --pair, RUNWAY_PAIR or the only registered pair.
             """,
         specs: [
             CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec, PhoneOSRegistry.phoneAppSpec, PhoneOSRegistry.phoneBundleIDSpec,
             PhoneOSRegistry.phoneArgumentSpec, PhoneOSRegistry.watchAppSpec, PhoneOSRegistry.watchBundleIDSpec, PhoneOSRegistry.watchArgumentSpec,
+            PhoneOSRegistry.systemSpec,
         ], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
+            let system = try PhoneOSRegistry.system(parsed.value("system"))
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
             let noOS = parsed.has("no-os")
@@ -112,6 +117,10 @@ enum RegistryCommands {
                 let (result, line) = try PhoneOSRegistry.up(start)
                 results[device] = result
                 lines.append(line)
+            }
+            if let system {
+                results["system"] = .string(system.text)
+                lines.append("system: \(system.text) (for what this up started)")
             }
             Output.out(parsed.has("json") ? JSONValue.object(results).text : lines.joined(separator: "\n"))
             return 0

@@ -1,3 +1,4 @@
+import Connectivity
 import Posix
 
 /// A scenario file (`runway scenario run FILE`, `docs/scenarios.md`): a fresh pair's set-up and the
@@ -23,6 +24,8 @@ struct Scenario: Equatable, Sendable {
     /// Your watch app (watch-agent `--app`), and watch-agent's other arguments.
     var watchApp: String?
     var watchArgs: [String] = []
+    /// The system's timing for the scenario's pair (`SystemTiming`: immediate, or realistic with its seed).
+    var system: SystemTiming = .immediate
     var steps: [ScenarioStep] = []
 
     /// What a file may hold: sizes and ranges, so that no file can ask for more than a pair can do.

@@ -25,6 +25,8 @@ final class ScenarioPair {
         phone = DeviceHome(path: root + "/phone", role: .phone)
         watch = DeviceHome(path: root + "/watch", role: .watch)
         _ = try PairCommand.pairHomes(phone, watch, new: true, replace: true)
+        // Every daemon the scenario starts, and every app their OSes launch, inherits the system's timing.
+        setenv(SystemTiming.variable, scenario.system.text, 1)
     }
 
     /// A new directory under `$TMPDIR` (if its sockets' paths stay short enough) or /tmp.

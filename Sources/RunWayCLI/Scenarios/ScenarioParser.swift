@@ -1,3 +1,4 @@
+import Connectivity
 import OSServices
 import JSONText
 import Posix
@@ -10,7 +11,7 @@ import Posix
 extension Scenario {
     static let headerKeys = [
         "name", "description", "phoneApp", "phoneArgs", "phoneBundleId", "phoneStore", "backgroundBudgetMs", "launchTimeoutMs", "watchApp",
-        "watchArgs", "steps",
+        "watchArgs", "system", "steps",
     ]
 
     static func parse(_ bytes: [UInt8]) throws(ScenarioError) -> Scenario {
@@ -37,6 +38,14 @@ extension Scenario {
         }
         scenario.launchTimeoutMs = try header["launchTimeoutMs"].map { value throws(ScenarioError) in
             try integer(value, 1...86_400_000, "\"launchTimeoutMs\"")
+        }
+        if let value = header["system"] {
+            guard let text = value.stringValue else { throw ScenarioError("\"system\" must be a string: immediate or realistic:SEED[:low-power]") }
+            do {
+                scenario.system = try SystemTiming(parsing: text)
+            } catch {
+                throw ScenarioError("\"system\": \(error.description)")
+            }
         }
         guard let steps = header["steps"]?.arrayValue else { throw ScenarioError("\"steps\" must be an array of steps (docs/scenarios.md)") }
         guard !steps.isEmpty else { throw ScenarioError("\"steps\" is empty: a scenario needs at least one step") }
