@@ -46,6 +46,9 @@ let package = Package(
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         // HealthKit's workout session, live builder and Health store, backed by the device's OS.
         .library(name: "HealthKit", targets: ["HealthKit"]),
+        // The device clock in an app's process: phone-os and watch-os set it as LD_PRELOAD for the apps they
+        // launch, so the app's own Date() is the device's (`runway clock`); found next to their binaries.
+        .library(name: "RunWayDeviceTime", type: .dynamic, targets: ["RunWayDeviceTime"]),
         // For your own swift test: a simulated pair with your apps on it, and the check over your ids.
         .library(name: "RunWayPairTesting", targets: ["RunWayPairTesting"]),
         // `swift package --disable-sandbox runway …`: runway with your package's executables found by product name.
@@ -66,9 +69,12 @@ let package = Package(
         .systemLibrary(name: "COSLog"),
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "JSONText"),
-        .target(name: "Storage", dependencies: ["CSQLite"]),
+        // The device-time preload: the C library's real-time clock moved by the device clock's offset, in
+        // the apps the OSes launch (docs/device-time.md). Standalone: Glibc and Synchronization only.
+        .target(name: "RunWayDeviceTime"),
+        .target(name: "Storage", dependencies: ["CSQLite", "Posix"]),
         // Property-list values and their deterministic binary codec: what WatchConnectivity carries.
-        .target(name: "PropertyLists"),
+        .target(name: "PropertyLists", dependencies: ["Posix"]),
         // SHA-256 for the file transfers' end-to-end checksum, from libcrypto: a 200 MB file is hashed on both
         // sides, as fast in a debug build as in a release one (docs/performance.md), with no unsafe flags.
         .target(name: "Digest", dependencies: ["CCrypto"]),
@@ -120,7 +126,7 @@ let package = Package(
         .target(name: "TerminalViews", dependencies: ["JSONText"]),
         // The promise, checked (lost, duplicated, order, outstanding, the stores' integrity): for the
         // harness and for `runway scenario run`, which must not carry the harness.
-        .target(name: "PairInvariants", dependencies: ["Storage", "Digest"]),
+        .target(name: "PairInvariants", dependencies: ["Posix", "Storage", "Digest"]),
         .target(
             name: "RunWayCLI",
             dependencies: [
@@ -133,28 +139,32 @@ let package = Package(
             name: "RunWayCommand",
             capability: .command(intent: .custom(verb: "runway", description: "Build the simulator and run runway with your executables by product name"))
         ),
-        .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices"]),
-        .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices"]),
+        .executableTarget(name: "phone-daemon", dependencies: ["RunWayDevices", "Posix"]),
+        .executableTarget(name: "watch-agent", dependencies: ["RunWayDevices", "Posix"]),
         // The phone's simulated iOS: owns link.sock, launches phone-daemon by socket activation.
-        .executableTarget(name: "phone-os", dependencies: ["OSProcess"]),
-        .executableTarget(name: "watch-os", dependencies: ["OSProcess"]),
-        .executableTarget(name: "runway", dependencies: ["RunWayCLI"]),
+        .executableTarget(name: "phone-os", dependencies: ["OSProcess", "Posix"]),
+        .executableTarget(name: "watch-os", dependencies: ["OSProcess", "Posix"]),
+        .executableTarget(name: "runway", dependencies: ["RunWayCLI", "Posix"]),
         .executableTarget(name: "runway-demo", dependencies: ["PairTesting", "JSONText"]),
         .executableTarget(name: "bench-baseline", dependencies: ["CSQLite"]),
         .executableTarget(
-            name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "PropertyLists", "Connectivity", "JSONText", "Storage"]),
+            name: "runway-bench", dependencies: ["PairTesting", "Control", "RunWayApp", "PropertyLists", "Connectivity", "JSONText", "Storage", "Posix"]),
         // A raw socket client for the hardening tests: a peer of another uid, which they cannot be themselves.
-        .executableTarget(name: "runway-probe", dependencies: ["PairTesting"]),
+        .executableTarget(name: "runway-probe", dependencies: ["PairTesting", "Posix"]),
         .executableTarget(name: "runway-chaos", dependencies: ["PairTesting"]),
         // The smallest app a developer could bring, on the public WatchConnectivity only: the fixture of the
         // tests that host an app that is not RunWay's (phone-os --app, watch-agent --app).
-        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit", "HealthKit"]),
+        .executableTarget(name: "probe-app", dependencies: ["WatchConnectivity", "UIKit", "HealthKit", "UserNotifications"]),
         // An ObservableObject session manager with KVO and os.Logger, as apps write one: hosted on the pair by
         // the integration tests (AppleModulesHostedTests), its store compiled in both language modes too.
         .executableTarget(name: "manager-app", dependencies: ["WatchConnectivity", "os"]),
         // A watch app written as for watchOS (WatchKit's delegate and tasks, ClockKit, WidgetKit): the
         // fixture of the tests of watch-os's background tasks, refreshes and reloads.
         .executableTarget(name: "wrist-app", dependencies: ["WatchKit", "WatchConnectivity", "ClockKit", "WidgetKit", "HealthKit"]),
+        // Apple's mirroring sample's two apps in their shape, with no WCSession at all (issue 49): the
+        // phone's starts the watch's workout and takes its mirrored session; the watch's runs the workout.
+        .executableTarget(name: "workout-phone", dependencies: ["HealthKit", "UIKit", "os"]),
+        .executableTarget(name: "workout-watch", dependencies: ["HealthKit", "WatchKit", "ClockKit", "os"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(
@@ -175,14 +185,16 @@ let package = Package(
         // ClockKit, WidgetKit and HealthKit in both language modes (the Swift 6 target links the Swift 5 target's files),
         // with the upcoming MemberImportVisibility: a member is visible only from a module the file imports.
         .testTarget(
-            name: "WatchConnectivitySwift5Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
+            name: "WatchConnectivitySwift5Tests",
+            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit", "PropertyLists"],
             swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),
         // The package's layering, read from Package.swift and the sources' imports.
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
-            name: "WatchConnectivitySwift6Tests", dependencies: ["WatchConnectivity", "UIKit", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
+            name: "WatchConnectivitySwift6Tests",
+            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
             swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),
@@ -192,7 +204,9 @@ let package = Package(
             dependencies: ["Posix", "JSONText", "PropertyLists", "Connectivity", "RunWayApp", "Control", "TerminalViews", "RunWayCLI", "Storage"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PairTesting", "JSONText", "Control", "OSProcess", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage"]
+            dependencies: [
+                "PairTesting", "JSONText", "Control", "OSProcess", "PropertyLists", "Connectivity", "Posix", "RunWayApp", "Storage", "RunWayPairTesting",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

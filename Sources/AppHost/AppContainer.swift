@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// An app's container on a simulated device, as iOS gives each app one: `HOME/apps/BUNDLE-ID/` with

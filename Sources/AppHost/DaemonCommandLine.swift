@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Glibc
 import Posix
 
 /// What every device program's command line shares (`phone-daemon`, `watch-agent`, `phone-os`, an app

@@ -1,6 +1,5 @@
 import Control
 import Connectivity
-import Glibc
 import Posix
 import Storage
 

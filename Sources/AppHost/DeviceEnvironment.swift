@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// The environment an OS starts an app's process with (`phone-os`): where its device's home is, the
 /// OS's socket, the app's container and bundle id, and for an app of the developer's own the device's

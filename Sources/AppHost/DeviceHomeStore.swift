@@ -1,5 +1,4 @@
 import Connectivity
-import Glibc
 import Posix
 import Storage
 

@@ -1,11 +1,11 @@
 import Connectivity
 import Control
 import OSServices
-import Glibc
 import JSONText
 import Posix
 import PropertyLists
 import Storage
+import Synchronization
 
 /// One device's process: the system half that runs with the app — the WatchConnectivity service (the
 /// session, its store `HOME/store.sqlite`, the link), the control socket, and, when the OS and the app
@@ -89,8 +89,22 @@ package final class DeviceHost {
     /// The system's own workout traffic (HealthKit's `startWatchApp`), offered each workout event
     /// before the app's session delegate: a handler that takes it returns true (WatchKit's delegate).
     package var systemWorkoutHandlers: [(UserInfo) -> Bool] = []
-    /// Whether the app's complication is on the active watch face (the watch's own setting).
-    package var complicationEnabled: Bool { session?.localComplicationEnabled ?? false }
+    /// Whether a counterpart is paired with this device: the session's, once activated; before, as the
+    /// store keeps it (HealthKit asks before an app that never activates its session has launched).
+    package var isPaired: Bool {
+        guard let session else { return false }
+        if session.activationState == .activated { return session.isPaired }
+        return (try? SessionStore.pairing(database)) != nil
+    }
+
+    /// Whether the app's complication is on the active watch face (the watch's own setting): the
+    /// session's, once activated; before, as the store keeps it — an app that never activates its
+    /// `WCSession` (a ClockKit-only watch app) reads the face as it is (issue 49).
+    package var complicationEnabled: Bool {
+        guard let session else { return false }
+        if session.activationState == .activated { return session.localComplicationEnabled }
+        return (try? SessionStore.stateValue(database, "app.complication")) == "1"
+    }
     /// Records a call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit) in
     /// the delegate trace (`runway watch events`), from any thread.
     package func recordSystemCall(_ name: String, kind: String) {
@@ -114,7 +128,15 @@ package final class DeviceHost {
     let ledger = SessionLedger()
     private var tracer: TracingHandler!
     var events: EventCommands!
+    /// The app called `WCSession.activate()`.
     private var activationRequested = false
+    /// The app's main queue has run: it has launched (`launchCompleted`).
+    private var launched = false
+    /// The system's own traffic needs the link (HealthKit in the app, a launch for a workout): an app
+    /// that does not activate its session gets the session activated by its system at launch.
+    private var systemNeedsLink = false
+    /// The session was activated by the system, not (yet) by the app (`Session.activateForSystem`).
+    private var systemActivated = false
     private var started = false
     private var controlOpen = false
     private var startupError: Error?
@@ -142,12 +164,18 @@ package final class DeviceHost {
     /// so (`RUNWAY_LAUNCH_MODE`), then each change its OS tells (`app open|close`). An app with no OS of its own (a
     /// device started by hand, the watch) is always in the foreground.
     package private(set) var isInForeground = AppLaunch.mode.map { $0 == "foreground" } ?? true
+    /// `isInForeground`, read from any thread without waiting for the device's: UIKit's main-actor
+    /// `applicationState` reads it on the main thread, which must never wait for the device's thread (a
+    /// delegate callback there may be waiting for the main thread, `DispatchQueue.main.sync`).
+    package var isInForegroundNow: Bool { foregroundMirror.load(ordering: .acquiring) }
+    private let foregroundMirror = Atomic<Bool>(AppLaunch.mode.map { $0 == "foreground" } ?? true)
     /// Told (on the device's thread) when `isInForeground` changes.
     package var onApplicationStateChange: [(Bool) -> Void] = []
 
     func applicationStateChanged(foreground: Bool) {
         guard foreground != isInForeground else { return }
         isInForeground = foreground
+        foregroundMirror.store(foreground, ordering: .releasing)
         logger.info("app.state", ["state": foreground ? "foreground" : "background"])
         for observer in onApplicationStateChange { observer(foreground) }
     }
@@ -199,6 +227,7 @@ package final class DeviceHost {
         runtime.onShutdown { osDatabase.close() }
         let system = try SystemServices(database: osDatabase, loop: loop, logger: logger)
         self.system = system
+        system.publishClock(home: home.path)
         system.deliverDue()
     }
 
@@ -270,11 +299,69 @@ package final class DeviceHost {
             mailbox.post { trace.record(.appLog(type: message.type, subsystem: message.subsystem, category: message.category, message: text)) }
         }
         session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
+        // Workout traffic is the system's (HealthKit's startWatchApp for WatchKit's delegate, its mirrored
+        // sessions), never the app's session's: what no handler takes is dropped. The system's whether or
+        // not the app activates its session.
+        session.onWorkoutEvent = { [unowned self] event in
+            if self.systemWorkoutHandlers.contains(where: { $0(event) }) { return }
+            self.logger.info("link.workout-unclaimed", ["kind": event["kind"]?.stringValue ?? "?"])
+        }
+        // A launch for the phone's workout (watch-os, HealthKit's startWatchApp): the event, once the
+        // session has linked — the app answers the phone on the link — and before anything the phone
+        // sends after its welcome. It needs the link, session or not.
+        if let event = AppLaunch.workoutEvent {
+            systemNeedsLink = true
+            var delivered = false
+            onLinkEstablished.append { [unowned self] _ in
+                guard !delivered else { return }
+                delivered = true
+                self.session.onWorkoutEvent?(event)
+            }
+        }
         ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
+    }
+
+    // MARK: - Launched: ready with or without a session
+
+    /// The app has launched — its main queue ran, as an iOS app's `didFinishLaunching` has returned when
+    /// its main run loop turns (`fromEnvironment` posts it) — on the loop's thread. An app that asked for
+    /// its session before is ready when the session activates, as before; any other app is ready now
+    /// (issue 49: an app needs no session to launch), its session activated by the system first if the
+    /// system's own traffic needs the link (HealthKit: `systemNeedsTheLink`).
+    func launchCompleted() {
+        guard !launched else { return }
+        launched = true
+        logger.info("startup.launched", ["session": activationRequested ? "activating" : "none"])
+        guard !activationRequested else { return }
+        if systemNeedsLink { activateForSystem() }
+        becomeReady()
+    }
+
+    /// The system's own traffic needs the link (HealthKit's `startWatchApp`, a mirrored workout, a launch
+    /// for a workout): in an app that has launched without activating its session, the system activates
+    /// it now; before the launch completes, at launch. Nothing when the app activates its session itself.
+    /// On the loop's thread.
+    package func systemNeedsTheLink() {
+        systemNeedsLink = true
+        if launched && !activationRequested { activateForSystem() }
+    }
+
+    private func activateForSystem() {
+        guard !systemActivated, let session, session.activationState == .notActivated else { return }
+        systemActivated = true
+        logger.info("startup.session-activating", ["by": "system", "reason": "the system's traffic needs the link; the app has not activated its session"])
+        session.activateForSystem()
     }
 
     /// The app asked to activate (`WCSession.activate()`), on the loop's thread.
     package func requestActivation() {
+        if systemActivated && !activationRequested {
+            // The system runs the session: the app joins it (it hears activation, and what waited).
+            activationRequested = true
+            logger.info("startup.delegate-set")
+            try? session.activate()
+            return
+        }
         guard !activationRequested else {
             // After a watch switch the app activates again: the session's own business.
             try? session.activate()
@@ -306,9 +393,17 @@ package final class DeviceHost {
     }
 
     private func activationCompleted(_ state: ActivationState, _ error: Error?) {
-        // A later activation (after the paired device was switched) changes nothing here.
+        // A later activation (after the paired device was switched, or of an app that launched first)
+        // changes nothing here.
         guard !started else { return }
         guard state == .activated else { return fail(startup: error ?? WCError(.genericError, "activation failed")) }
+        becomeReady()
+    }
+
+    /// The control socket opens, the home is guarded, `whenReady` runs and `READY=1` goes to the OS: once
+    /// the app's session activated, or the app launched without one (`launchCompleted`).
+    private func becomeReady() {
+        guard !started else { return }
         do {
             try openControl()
         } catch {

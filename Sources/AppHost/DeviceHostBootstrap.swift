@@ -1,6 +1,5 @@
 import Connectivity
 import Dispatch
-import Glibc
 import Posix
 
 // MARK: - Any app's device, from the environment its OS launched it with
@@ -91,14 +90,17 @@ extension DeviceHost {
             exit(status)
         }
         claimed.wait()
+        // Launched when the app's main queue first runs (its `RunLoop.main.run()`, `dispatchMain()`, an
+        // async `main`): what an iOS app's return from `didFinishLaunching` to its run loop is. Ready
+        // then, with or without a session (`launchCompleted`).
+        nonisolated(unsafe) let launching = host
+        DispatchQueue.main.async { launching.mailbox.post { launching.launchCompleted() } }
         return host
     }
 
     /// The executable's file name: the app's bundle id when its OS named none.
     static var executableName: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, 4095)
-        let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "app"
+        let path = Processes.executablePath() ?? "app"
         let name = String(path.split(separator: "/").last ?? "app")
         return AppContainer.problem(bundleID: name) == nil ? name : "app"
     }

@@ -1,5 +1,4 @@
 import Connectivity
-import Glibc
 import Posix
 
 // MARK: - The watch app's state, as its OS (watch-os) says it

@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Glibc
 import Posix
 import Storage
 

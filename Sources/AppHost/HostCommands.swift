@@ -1,7 +1,6 @@
 import Connectivity
 import Control
 import OSServices
-import Glibc
 import JSONText
 import Posix
 
@@ -35,7 +34,7 @@ extension DeviceHost {
         if configuration.role == .phone { registerWatchCommands(on: router) }
         registerReceiveHold(on: router)
         if configuration.role == .watch {
-            router.on(ControlCommands.Link.self) { [unowned self] args in try link(args.state) }
+            router.on(ControlCommands.Link.self) { [unowned self] args in try setLink(args.state) }
             linkConditions?.register(on: router)
             router.on(ControlCommands.app) { [unowned self] request, connection in connection.reply(try appState(request)) }
             router.on(ControlCommands.Complication.self) { [unowned self] args in
@@ -89,7 +88,7 @@ extension DeviceHost {
 
     /// Takes the simulated Bluetooth link down (out of range) or back up. Transfers keep queueing
     /// while it is down; nothing is lost.
-    func link(_ state: String) throws -> LinkReply {
+    func setLink(_ state: String) throws -> LinkReply {
         // Under watch-os the radio is the system's: kept in the home for its next holder (`WatchOS`).
         if Self.launchedByOS { try linkConditions?.setTakenDown(state == "down") }
         connector?.isEnabled = state == "up"

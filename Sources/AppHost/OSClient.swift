@@ -1,7 +1,6 @@
 import Connectivity
 import Control
 import OSServices
-import Glibc
 import JSONText
 import Posix
 

@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Glibc
 import Posix
 
 /// The sockets a supervisor handed the phone by the systemd protocol (`SocketActivation`): `link`

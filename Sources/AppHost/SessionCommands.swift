@@ -1,6 +1,5 @@
 import Control
 import Digest
-import Glibc
 import Connectivity
 import JSONText
 import Posix

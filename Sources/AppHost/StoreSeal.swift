@@ -1,5 +1,4 @@
 import Connectivity
-import Glibc
 import Posix
 
 /// What a cleanly stopped daemon leaves next to its store so that the next start may skip the full
@@ -27,8 +26,9 @@ package struct StoreSeal: Equatable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        modified = Self.nanoseconds(info.st_mtim)
-        changed = Self.nanoseconds(info.st_ctim)
+        let times = Filesystem.Times(info)
+        modified = times.modified
+        changed = times.changed
     }
 
     init?(text: String) {
@@ -49,8 +49,6 @@ package struct StoreSeal: Equatable {
     }
 
     var text: String { "runway-store-seal 1 device=\(device) inode=\(inode) size=\(size) modified=\(modified) changed=\(changed)\n" }
-
-    static func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
 
     // MARK: - At start-up
 
@@ -79,7 +77,8 @@ package struct StoreSeal: Equatable {
         guard let recorded else { return .suspect("the clean-shutdown record is unreadable") }
         guard let current = StoreSeal(storeAt: home.storePath) else { return .suspect("the store file is missing") }
         guard current == recorded else { return .suspect("the store file changed after the daemon stopped") }
-        guard recorded.changed < nanoseconds(sealStatus.st_mtim), recorded.modified < nanoseconds(sealStatus.st_mtim) else {
+        let sealWritten = Filesystem.Times(sealStatus).modified
+        guard recorded.changed < sealWritten, recorded.modified < sealWritten else {
             return .suspect("the clean-shutdown record is not newer than the store's last change")
         }
         if let wal = Filesystem.status(of: home.storePath + "-wal"), wal.st_size > 0 {
@@ -100,7 +99,7 @@ package struct StoreSeal: Equatable {
         for _ in 0..<50 {
             try Filesystem.writeAtomically(Array(seal.text.utf8), to: home.sealPath)
             if let written = Filesystem.status(of: home.sealPath),
-                nanoseconds(written.st_mtim) > max(seal.changed, seal.modified)
+                Filesystem.Times(written).modified > max(seal.changed, seal.modified)
             {
                 return StoreSeal(storeAt: home.storePath) == seal
             }

@@ -12,6 +12,9 @@
 /// glibc 2.34's close-every-descriptor-from action, declared only under _GNU_SOURCE.
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
+/// A pipe whose ends are close-on-exec from the start, declared only under _GNU_SOURCE.
+extern int pipe2(int pipefd[2], int flags);
+
 /// `prctl` is variadic, which Swift cannot call: the one option used here.
 static inline int runway_set_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);

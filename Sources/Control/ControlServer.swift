@@ -1,5 +1,4 @@
 import Connectivity
-import Glibc
 import JSONText
 import Posix
 

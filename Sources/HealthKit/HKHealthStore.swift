@@ -22,9 +22,11 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     public override init() {
         fixed = nil
         super.init()
-        // On a device already running: its mirroring service listens from now on (a watch app answers
-        // a mirror whose primary went with an earlier run of it).
-        if DeviceHost.current != nil { _ = WorkoutMirroring.shared() }
+        // On a device: its mirroring service listens from now on (a watch app answers a mirror whose
+        // primary went with an earlier run of it), and the system's link comes up for HealthKit's traffic
+        // whether or not the app activates a `WCSession` (issue 49: Apple's mirroring sample uses only
+        // HealthKit). Nothing without a device (a unit test, a process started by hand).
+        if DeviceHost.current != nil || DeviceEnvironment.value(DeviceEnvironment.home) != nil { _ = WorkoutMirroring.shared() }
     }
 
     /// A store over `channel` on the calling thread: for unit tests of an app without a device.
@@ -163,7 +165,12 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             "locationType": .integer(Int64(workoutConfiguration.locationType.rawValue)),
         ]
         let failure: String? = host.mailbox.sync {
-            guard let session = host.session, session.isPaired else { return "no watch is paired" }
+            // The system's traffic, session or not: an app that never activated one gets it activated by
+            // its system (the pairing read, the link up) — at once if it has launched.
+            host.systemNeedsTheLink()
+            guard let session = host.session, host.isPaired else { return "no watch is paired" }
+            // Launching: the system's link is still coming up (the pairing is known, the watch not yet).
+            guard session.activationState == .activated else { return "the watch is not reachable yet (the device's link is starting)" }
             guard session.isWatchAppInstalled else { return "the watch app is not installed" }
             return session.sendWorkoutEvent(event) ? nil : "the watch is not reachable (the link is down)"
         }

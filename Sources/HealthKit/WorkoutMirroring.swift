@@ -24,6 +24,8 @@ final class WorkoutMirroring: @unchecked Sendable {
             if let existing = lock.withLock({ made }) { return existing }
             let mirroring = WorkoutMirroring(host: host)
             lock.withLock { made = mirroring }
+            // Mirrored sessions ride the system's link, whether or not the app activates a `WCSession`.
+            host.systemNeedsTheLink()
             return mirroring
         }
     }

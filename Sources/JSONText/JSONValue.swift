@@ -72,7 +72,7 @@ package struct JSONWriter {
         case .null: raw("null")
         case let .bool(flag): raw(flag ? "true" : "false")
         case let .integer(number): raw(String(number))
-        case let .number(number): writeNumber(number)
+        case let .number(number): writeReal(number)
         case let .string(text): writeString(text)
         case let .array(items):
             if items.isEmpty { raw("[]"); return }
@@ -120,6 +120,15 @@ package struct JSONWriter {
         } else {
             raw(String(number))
         }
+    }
+
+    /// A real as a real: `5000.0`, `0.5`, `1e+20` — always with a point or an exponent, so that the parser
+    /// reads it back as a real and `JSONValue(parsing: value.text) == value` (a payload's `5000.0` stays a
+    /// real through every JSON hop: the control socket, `--json`, a scenario file, issue 49). Swift's
+    /// shortest form that reads back as the same `Double`; NaN and infinities (not JSON) become `null`.
+    package mutating func writeReal(_ number: Double) {
+        guard number.isFinite else { raw("null"); return }
+        raw(String(number))
     }
 
     /// A number rounded to `decimals` places, written without exponent (`12.35`).

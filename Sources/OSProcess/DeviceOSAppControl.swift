@@ -1,7 +1,6 @@
 import AppHost
 import Connectivity
 import Control
-import Glibc
 import JSONText
 import Posix
 

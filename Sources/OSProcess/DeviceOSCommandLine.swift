@@ -1,6 +1,5 @@
 import AppHost
 import Connectivity
-import Glibc
 import Posix
 
 /// What the OSes' command lines (`phone-os`, `watch-os`) share: the budget, the launch time-out, the app
@@ -40,9 +39,7 @@ enum DeviceOSCommandLine {
         var daemon = parsed.value("app") ?? ""
         let isDefaultApp = daemon.isEmpty
         if daemon.isEmpty {
-            var buffer = [CChar](repeating: 0, count: 4096)
-            let n = readlink("/proc/self/exe", &buffer, 4095)
-            let me = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+            let me = Processes.executablePath() ?? CommandLine.arguments[0]
             daemon = String(me[..<(me.lastIndex(of: "/") ?? me.startIndex)]) + "/" + defaultApp
         }
         var options = DeviceOperatingSystem.Options(home: home, daemonPath: daemon)

@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 // MARK: - The launch's deadlines (`AppSupervision` carried out)

@@ -1,6 +1,5 @@
 import Connectivity
 import AppHost
-import Glibc
 import Posix
 
 // MARK: - Deleting an app: what both OSes do
@@ -31,9 +30,9 @@ extension DeviceOperatingSystem {
         try removeContainers(home)
     }
 
-    /// `HOME/apps` and `HOME/files`, if there.
+    /// `HOME/apps`, `HOME/files` and `HOME/bundles`, if there.
     static func removeContainers(_ home: DeviceHome) throws {
-        for directory in [home.path + "/apps", home.path + "/files"] where Filesystem.kind(of: directory) == .directory {
+        for directory in [home.path + "/apps", home.path + "/files", home.path + "/bundles"] where Filesystem.kind(of: directory) == .directory {
             try removeTree(directory)
         }
     }
@@ -43,8 +42,8 @@ extension DeviceOperatingSystem {
         if Filesystem.kind(of: path) == .directory {
             for name in FileQueue.entries(of: path) { try removeTree(path + "/" + name) }
             _ = try systemCall("rmdir(\(path))") { rmdir(path) }
-        } else if unlink(path) != 0, errno != ENOENT {
-            throw SystemError("unlink(\(path))", errno: errno)
+        } else {
+            try Filesystem.remove(path)
         }
     }
 }

@@ -1,6 +1,5 @@
 import Connectivity
 import AppHost
-import Glibc
 import Posix
 
 // MARK: - The OS's notify socket: what the app says besides its exit
@@ -11,27 +10,15 @@ extension DeviceOperatingSystem {
     /// `X_TASK_COMPLETED=1`) and what the device handles itself (`appNotified`: watch-os's refreshes,
     /// reloads, haptics). Only the running app's datagrams count.
     func openNotifySocket() throws {
-        let raw = try systemCall("socket") {
-            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        }
-        let fd = FileDescriptor(adopting: raw)
-        let address = try UnixSocketAddress(path: notifyPath)
-        let previous = umask(0o177)
-        defer { umask(previous) }
-        try address.withSockAddr { (sa, length) throws(SystemError) in
-            _ = try systemCall("bind(\(notifyPath))") { bind(fd.rawValue, sa, length) }
-        }
+        let fd = try NotifySocket.bind(try UnixSocketAddress(path: notifyPath))
         notifySocket = fd
-        loop.register(raw, interest: .readable) { [unowned self] _ in self.readNotifications() }
+        loop.register(fd.rawValue, interest: .readable) { [unowned self] _ in self.readNotifications() }
     }
 
     func readNotifications() {
         guard let notifySocket else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(notifySocket.rawValue, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { return }
-            let text = String(decoding: buffer[0..<n], as: UTF8.self)
+        while let datagram = NotifySocket.next(from: notifySocket) {
+            let text = String(decoding: datagram, as: UTF8.self)
             let lines = text.split(separator: "\n")
             // From the app running now: a datagram its predecessor sent just before it was reclaimed
             // must not count for the next launch.

@@ -1,5 +1,4 @@
 import AppHost
-import Glibc
 import Posix
 
 // MARK: - An app left behind by an earlier OS of this home
@@ -29,7 +28,7 @@ extension DeviceOperatingSystem {
 
     /// The environment `pid` started with (`/proc/PID/environ`), empty when it cannot be read (no such
     /// process, or one exiting).
-    func environment(of pid: pid_t) -> [UInt8] { (try? Filesystem.readFile("/proc/\(pid)/environ")) ?? [] }
+    func environment(of pid: pid_t) -> [UInt8] { Processes.startingEnvironment(of: pid) }
 
     /// Whether `pid` is an app that an OS of this home launched: its environment names this home's
     /// `os-notify.sock` as its `NOTIFY_SOCKET`, which only that OS sets (a daemon started by hand,

@@ -2,7 +2,6 @@ import Connectivity
 import Control
 import OSServices
 import AppHost
-import Glibc
 import JSONText
 import Posix
 import Storage
@@ -24,7 +23,19 @@ extension DeviceOperatingSystem {
             let appRunning = !(control?.attachedClients ?? []).isEmpty
             for item in delivered { logger.info("os.notification-delivered", ["id": item.id, "appRunning": appRunning]) }
         }
+        // The user opened a notification: the app comes to the foreground (launched if need be), where its
+        // centre takes the response; if it cannot be opened, the response goes (no launch will take it).
+        services.onNotificationOpened.append { [unowned self] response in
+            guard state != .foreground else { return }
+            do {
+                try appAction("open")
+            } catch {
+                services.heldResponses.removeAll()
+                logger.warning("os.notification-open-failed", ["id": response.notification.id, "reason": "\(error)"])
+            }
+        }
         system = services
+        services.publishClock(home: home.path)
         services.deliverDue()
     }
 

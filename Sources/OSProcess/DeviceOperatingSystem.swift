@@ -2,7 +2,6 @@ import Connectivity
 import Control
 import OSServices
 import AppHost
-import Glibc
 import JSONText
 import Posix
 
@@ -256,6 +255,9 @@ package class DeviceOperatingSystem {
             killedNeverReady = false
             rearmSupervision()
             appGone()
+            // The user's responses this launch did not take go with it (iOS hands them to the launch they
+            // were for), unless the user's open relaunches it now.
+            if !openAfterExit { system?.heldResponses.removeAll() }
             if openAfterExit {
                 openAfterExit = false
                 launch(.foreground, reason: "user opened the app", reasonKey: "user", connection: nil)
@@ -300,7 +302,7 @@ package class DeviceOperatingSystem {
         // Copies at high numbers first, so that placing them at 3 and 4 cannot overwrite one another.
         let copies = descriptors.map { descriptor in (try? systemCall("fcntl(F_DUPFD_CLOEXEC)") { fcntl(descriptor.0, F_DUPFD_CLOEXEC, 100) }) ?? -1 }
         defer {
-            for copy in copies where copy >= 0 { Glibc.close(copy) }
+            for copy in copies where copy >= 0 { FileDescriptor(adopting: copy).close() }
             connection?.close()
         }
         var environment = Spawn.currentEnvironment(removing: [
@@ -321,9 +323,20 @@ package class DeviceOperatingSystem {
         // What this launch is for, when it carries something (watch-os: the phone's startWorkout).
         environment += extra.map { "\($0.key)=\($0.value)" }
         if counterpartNearby { environment.append("\(AppLaunch.watchNearbyVariable)=1") }
+        // An app of the developer's own reads its device through Foundation: its bundle (`Bundle.main`)
+        // and its clock (`Date()`), installed before each launch (`AppInstall`). RunWay's own apps read
+        // the device clock themselves and no bundle.
+        var executable = options.daemonPath
+        if !options.isRunWay {
+            executable = installedExecutable()
+            let inherited = environment.last { $0.hasPrefix("LD_PRELOAD=") }.map { String($0.dropFirst("LD_PRELOAD=".count)) }
+            let device = AppInstall.environment(home: home.path, inherited: inherited)
+            environment = environment.filter { entry in !device.keys.contains { entry.hasPrefix($0 + "=") } }
+            environment += device.map { "\($0.key)=\($0.value)" }
+        }
         let script = descriptors.isEmpty ? "exec \"$0\" \"$@\"" : "LISTEN_PID=$$; export LISTEN_PID; exec \"$0\" \"$@\""
         var spawn = Spawn(
-            "/bin/sh", arguments: ["/bin/sh", "-c", script, options.daemonPath] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,
+            "/bin/sh", arguments: ["/bin/sh", "-c", script, executable] + (options.isRunWay ? ["--home", home.path] : []) + launchArguments,
             environment: FreeMemory.daemonEnvironment(environment))
         spawn.actions = [.duplicate(2, to: 1)]  // its "ready" goes to the log, not our stdout
         for (index, copy) in copies.enumerated() { spawn.actions.append(.duplicate(copy, to: 3 + Int32(index))) }
@@ -350,6 +363,21 @@ package class DeviceOperatingSystem {
             at: loop.nowNanoseconds, background: kind == .background,
             awaitsDelivery: kind == .background && !Self.launchesAwaitingNoDelivery.contains(reasonKey))
         rearmSupervision()
+    }
+
+    /// The app's executable in its bundle (`AppBundle`: `Bundle.main` is then the app's), installed now;
+    /// the built one if that fails (logged: `Bundle.main` is then the build's directory).
+    func installedExecutable() -> String {
+        do {
+            let version = launchEnvironment[DeviceEnvironment.appVersion] ?? "1.0"
+            return try AppBundle.install(
+                home: home.path, bundleID: options.bundleID, executable: options.daemonPath, version: version,
+                role: home.role == .watch ? "watch" : "phone"
+            ).executable
+        } catch {
+            logger.warning("os.bundle-not-installed", ["error": "\(error)", "effect": "Bundle.main is the build's directory, not the app's bundle"])
+            return options.daemonPath
+        }
     }
 
     /// Launches that wait for no delivery before their budget may end them: the user's, a workout's (it

@@ -2,7 +2,6 @@ import OSServices
 import AppHost
 import Control
 import Connectivity
-import Glibc
 import JSONText
 import Posix
 
@@ -151,9 +150,9 @@ package final class PhoneOS: DeviceOperatingSystem {
     private func peek(_ raw: Int32) {
         guard let entry = peeking[raw] else { return }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = buffer.withUnsafeMutableBytes { recv(raw, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
-        if n <= 0 {
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        let received = try? entry.fd.receive(into: &buffer, peek: true)
+        if received == .wouldBlock { return }
+        guard case let .bytes(n)? = received else {
             dropPeek(raw, "the watch closed the connection")
             return
         }

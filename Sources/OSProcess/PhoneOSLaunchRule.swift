@@ -1,6 +1,5 @@
 import AppHost
 import Connectivity
-import Glibc
 import Posix
 import PropertyLists
 
@@ -76,17 +75,17 @@ enum PhoneOSLaunchRule: Equatable {
     /// caller closes.
     static func tellInstalled(_ fd: FileDescriptor, helloLength: Int) {
         var sink = [UInt8](repeating: 0, count: helloLength)
-        _ = sink.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        _ = try? fd.receive(into: &sink)
         let frame = Frame(.appState, PropertyListCodec.encode(["appInstalled": .bool(true), "appActive": .bool(false)])).encoded
-        _ = frame.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        fd.sendNow(frame)
     }
 
     /// Turns a peeked connection away with `error`: the `hello` is read (so the close is orderly), then an
     /// `error` frame is written before the descriptor is closed by the caller.
     static func refuse(_ fd: FileDescriptor, helloLength: Int, _ error: WCError) {
         var sink = [UInt8](repeating: 0, count: helloLength)
-        _ = sink.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        _ = try? fd.receive(into: &sink)
         let frame = Frame(.error, ErrorFrame.encode(error)).encoded
-        _ = frame.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        fd.sendNow(frame)
     }
 }

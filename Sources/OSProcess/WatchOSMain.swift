@@ -1,7 +1,6 @@
 import AppHost
 import Connectivity
 import Control
-import Glibc
 import Posix
 
 /// `watch-os`'s command line: `phone-os`'s, for the watch (`DeviceOSCommandLine`).

@@ -1,6 +1,5 @@
 import Control
 import AppHost
-import Glibc
 import JSONText
 import Posix
 

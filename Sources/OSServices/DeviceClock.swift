@@ -59,6 +59,10 @@ package final class DeviceClock {
     package private(set) var frozenAt: Double = 0
     private let database: Database?
     private let systemTime: () -> Double
+    /// Where the apps' processes read this clock (`HOME/device-clock`): rewritten at every change.
+    package var page: DeviceClockPage? {
+        didSet { publish() }
+    }
 
     /// A clock persisted in `database` (`device_settings`, key `clock`); `systemTime` is injected so a
     /// test can hold real time still.
@@ -124,5 +128,11 @@ package final class DeviceClock {
         mode = newMode
         offsetSeconds = newOffset
         frozenAt = newFrozenAt
+        publish()
+    }
+
+    /// The clock as it is now, to the apps' processes (their `Date()`: the device-time preload).
+    private func publish() {
+        page?.publish(mode: mode, offsetSeconds: offsetSeconds, frozenAt: frozenAt)
     }
 }

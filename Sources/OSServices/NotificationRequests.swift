@@ -45,6 +45,36 @@ extension NotificationRequest.Add: OSRequest {
     }
 }
 
+extension NotificationRequest.Open: OSRequest {
+    /// The delivered notification leaves the list (opening it clears it, as on iOS), its response is held
+    /// for the app and the app told one waits; the OS's listeners bring the app to the foreground.
+    package func answer(by os: SystemServices) throws -> NotificationOpenReply {
+        guard let delivered = try os.center.delivered().last(where: { $0.id == id }) else {
+            throw ControlError("no delivered notification has the id \(id) (runway … notifications lists them)")
+        }
+        try os.center.removeDelivered([id])
+        let response = NotificationResponseItem(notification: delivered.item, actionIdentifier: NotificationResponseItem.defaultAction)
+        os.heldResponses.append(response)
+        if os.heldResponses.count > SystemServices.heldResponsesLimit { os.heldResponses.removeFirst() }
+        os.logger.info("os.notification-opened", ["id": id])
+        for listener in os.onNotificationOpened { listener(response) }
+        os.publish(NotificationResponseWaiting(id: id))
+        return NotificationOpenReply(opened: id, actionIdentifier: response.actionIdentifier)
+    }
+}
+
+extension NotificationRequest.TakeResponses: OSRequest {
+    package func answer(by os: SystemServices) throws -> NotificationResponsesReply {
+        let responses = os.heldResponses
+        os.heldResponses = []
+        return NotificationResponsesReply(responses: responses)
+    }
+}
+
+extension NotificationResponseWaiting: OSEvent {
+    package static var name: String { "notificationResponseWaiting" }
+}
+
 extension UserNotificationCenter.AddError: OSRefusal {}
 
 /// A notification the OS delivered, as it tells the running app (`UNUserNotificationCenterDelegate`'s

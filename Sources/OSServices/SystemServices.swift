@@ -31,6 +31,13 @@ package final class SystemServices {
     var eventObservers: [String: [(any OSEvent) -> Void]] = [:]
     /// Told after a clock command changed the clock (phone-os tells the running app).
     package var onClockChanged: [(DeviceClock.Reading) -> Void] = []
+    /// Told when the user opened a delivered notification (phone-os and watch-os bring the app to the
+    /// foreground, launching it if need be).
+    package var onNotificationOpened: [(NotificationResponseItem) -> Void] = []
+    /// The user's responses the app has not taken yet (`os-notification-responses`), oldest first; at most
+    /// `heldResponsesLimit`, the oldest dropped past it.
+    package var heldResponses: [NotificationResponseItem] = []
+    package static let heldResponsesLimit = 64
 
     /// The OS's store of a home: `HOME/os.sqlite`, WAL, FULL.
     package static func storePath(home: String) -> String { home + "/os.sqlite" }
@@ -69,6 +76,17 @@ package final class SystemServices {
         clock = try DeviceClock(database: database)
         center = UserNotificationCenter(database: database, logger: logger)
         health = HealthStore(database: database)
+    }
+
+    /// Publishes the device clock where the apps' processes read it (`HOME/device-clock`, read by the
+    /// device-time preload in each app the OS launches): now and at every change. A page that cannot be
+    /// made is logged; the apps' `Date()` is then the host's.
+    package func publishClock(home: String) {
+        do {
+            clock.page = try DeviceClockPage(home: home)
+        } catch {
+            logger.warning("clock.page-failed", ["error": "\(error)", "effect": "the apps' Date() is the host's, not the device's"])
+        }
     }
 
     // MARK: - Delivery

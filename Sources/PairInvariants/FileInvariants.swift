@@ -1,5 +1,5 @@
 import Digest
-import Glibc
+import Posix
 
 /// A file a test sent (`runway … transfer-file`), as the harness saw it before it went: which device
 /// sent it, its name, size and SHA-256 (computed here, from the file itself).
@@ -92,16 +92,16 @@ package struct FileReport: Sendable, Equatable {
 
     /// SHA-256 of the file at `path`, read a MiB at a time (memory stays flat whatever its size).
     package static func hash(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw InvariantError("cannot open \(path): errno \(errno)") }
-        defer { close(fd) }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(path, O_RDONLY) } catch { throw InvariantError("cannot open \(path): errno \(error.errno)") }
         var hasher = SHA256()
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InvariantError("cannot read \(path): errno \(errno)")
+            let n: Int
+            do {
+                n = try fd.readBlocking(into: &chunk)
+            } catch {
+                throw InvariantError("cannot read \(path): \(error)")
             }
             if n == 0 { break }
             chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }

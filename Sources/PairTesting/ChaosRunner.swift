@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// What a chaos run does (the flags of `scripts/chaos`).
 package struct ChaosOptions: Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Posix
 
 /// The harness's one launcher: a built binary (or a system tool) started with `Spawn` — signal mask
@@ -57,9 +56,9 @@ package final class ChildProcess: @unchecked Sendable {
             case .file(let path, let append):
                 spawn.actions.append(.open(target, path: path, flags: O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), mode: 0o600))
             case .pipe:
-                // Close-on-exec at once (pipe2 is not exported to Swift): other tests spawn meanwhile.
-                guard target == 1, pipe(&pipeEnds) == 0 else { throw HarnessError("\(binary): no pipe for fd \(target): errno \(errno)") }
-                for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                // Close-on-exec at once: other tests spawn meanwhile.
+                guard target == 1, let ends = try? FileDescriptor.pipe() else { throw HarnessError("\(binary): no pipe for fd \(target)") }
+                pipeEnds = [ends.read.release(), ends.write.release()]
                 spawn.actions.append(.duplicate(pipeEnds[1], to: 1))
             }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import JSONText
 
 /// RunWay 1.3's lost-flight scenario, through the real binaries: runs are recorded on the watch while

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import Posix
 
 /// Where the built binaries are: `RUNWAY_BIN_DIR`, else next to the running executable (the test
@@ -24,10 +23,11 @@ package enum Binaries {
 /// A fresh directory with a short path (socket paths must fit in 107 bytes), in `base` (`$TMPDIR` when
 /// short enough, else /tmp: `TestDirectories.base`).
 package func makeScratchDirectory(_ tag: String, in base: String = TestDirectories.base) -> String {
-    // mkdtemp replaces the trailing six X's with a unique suffix.
-    var template = Array((base + "/rw-\(tag)-" + String(repeating: "X", count: 6)).utf8CString)
-    guard let pointer = mkdtemp(&template) else { fatalError("mkdtemp failed: \(errno)") }
-    return String(cString: pointer)
+    do {
+        return try Filesystem.makeTemporaryDirectory(in: base, prefix: "rw-\(tag)-")
+    } catch {
+        fatalError("mkdtemp failed: \(error)")
+    }
 }
 
 package struct HarnessError: Error, CustomStringConvertible {
@@ -140,7 +140,7 @@ package final class RunningTool {
         if let terminalInput {
             let terminal = try PseudoTerminal()
             terminal.type(terminalInput)
-            input = .descriptor(terminal.terminal.fileDescriptor)
+            input = .descriptor(terminal.terminal.rawValue)
             self.terminal = terminal
         } else if let stdin {
             let inPath = scratch + "/in"

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// Runs a daemon that is expected to exit by itself (refusing to start), with its output in files;
 /// kills it and fails after `timeout` seconds if it does not, so a daemon that starts after all cannot

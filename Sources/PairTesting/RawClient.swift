@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Posix
 
 /// A raw Unix-socket client that says whatever it is told: the hostile peer of the hardening tests
 /// (garbage, lying length prefixes, one byte a second, silence, floods of connections).
@@ -8,7 +8,7 @@ import Glibc
 /// never answers makes a test fail on a deadline instead of hanging it.
 package final class RawClient {
     package let path: String
-    private var descriptor: Int32
+    private let descriptor: FileDescriptor
     /// Everything received so far.
     package private(set) var received: [UInt8] = []
     /// Whether the daemon has closed its end (end of file or a reset).
@@ -17,25 +17,12 @@ package final class RawClient {
     /// Connects to the Unix socket at `path`.
     package init(path: String) throws {
         self.path = path
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw HarnessError("socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let utf8 = Array(path.utf8)
-        guard utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { throw HarnessError("socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: utf8)
-            raw[utf8.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(descriptor)
-            throw HarnessError("connect(\(path)): \(String(cString: strerror(code)))")
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { throw HarnessError("socket path too long: \(path)") }
+        do {
+            descriptor = try UnixSocket.connect(to: address, nonBlocking: false)
+        } catch {
+            throw HarnessError("connect(\(path)): \(String(cString: strerror(error.errno)))")
         }
     }
 
@@ -51,17 +38,8 @@ package final class RawClient {
     /// Sends `bytes`; false if the daemon has already closed the connection (`EPIPE`, `ECONNRESET`).
     @discardableResult
     package func send(_ bytes: [UInt8]) -> Bool {
-        guard descriptor >= 0 else { return false }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
+        guard descriptor.isOpen else { return false }
+        return (try? descriptor.writeAll(bytes)) != nil
     }
 
     /// Sends `bytes` one at a time, `interval` seconds apart, while reading whatever comes back; stops
@@ -79,7 +57,7 @@ package final class RawClient {
 
     /// Says it has nothing more to send (a truncated frame then end of file), keeping the read side open.
     package func shutdownWrite() {
-        if descriptor >= 0 { shutdown(descriptor, Int32(SHUT_WR)) }
+        if descriptor.isOpen { shutdown(descriptor.rawValue, Int32(SHUT_WR)) }
     }
 
     /// Reads what arrives within `seconds` (stopping early at end of file) into `received`; looks at
@@ -87,17 +65,15 @@ package final class RawClient {
     package func receive(waitingUpTo seconds: Double) {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
-            guard descriptor >= 0, !peerClosed else { return }
+            guard descriptor.isOpen, !peerClosed else { return }
             let remaining = max(0, deadline.timeIntervalSinceNow)
-            var pfd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(min(remaining * 1000, 1000).rounded(.up)))
-            if ready > 0 {
+            if (try? descriptor.waitUntil(.readable, timeoutMilliseconds: Int32(min(remaining * 1000, 1000).rounded(.up)))) == true {
                 var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-                let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    received.append(contentsOf: buffer[0..<n])
-                } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
-                    peerClosed = true
+                let result = try? descriptor.read(into: &buffer)
+                switch result {
+                case let .bytes(n)?: received.append(contentsOf: buffer[0..<n])
+                case .wouldBlock?: break
+                case .endOfFile?, nil: peerClosed = true
                 }
             }
         } while deadline.timeIntervalSinceNow > 0
@@ -124,8 +100,7 @@ package final class RawClient {
     }
 
     package func close() {
-        if descriptor >= 0 { Glibc.close(descriptor) }
-        descriptor = -1
+        descriptor.close()
     }
 }
 

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// Just enough of a VT100/xterm to read back what a full-screen view shows: printable text, CR, LF
 /// (scrolling at the bottom), CSI H (cursor position), J and K (erase), m (ignored), the alternate screen

@@ -1,6 +1,5 @@
 import Control
 import Foundation
-import Glibc
 import JSONText
 import RunWayApp
 import Storage
@@ -312,7 +311,7 @@ package final class SimulatedPair {
     package func storedCountOffline() throws -> Int {
         let database = try Database(path: phoneAppStore)
         defer { database.close() }
-        return Int(try database.scalarInt("SELECT count(*) FROM flights"))
+        return try RunWayStoreReader(database: database).flightCount()
     }
 
     /// The phone's logbook ids, in arrival order, through `runway phone logbook --json`.

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Posix
 
 /// A built binary run on a pseudo-terminal of a given size — stdin, stdout and stderr all the terminal —
 /// as a person runs `runway top` or `runway phone ui`. Everything it writes is read on a thread of its own
@@ -27,8 +27,7 @@ package final class TerminalTool: @unchecked Sendable {
         self.columns = columns
         self.rows = rows
         terminal = try PseudoTerminal()
-        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
-        guard ioctl(terminal.master, UInt(TIOCSWINSZ), &size) == 0 else { throw HarnessError("TIOCSWINSZ failed: errno \(errno)") }
+        try terminal.setWindowSize(rows: rows, columns: columns)
         process.executableURL = URL(fileURLWithPath: binary.hasPrefix("/") ? binary : Binaries.path(binary))
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -36,22 +35,19 @@ package final class TerminalTool: @unchecked Sendable {
         env["LANG"] = "C.UTF-8"
         env["LC_ALL"] = ""
         process.environment = env.merging(environment) { $1 }
-        process.standardInput = terminal.terminal
-        process.standardOutput = terminal.terminal
-        process.standardError = terminal.terminal
+        let handle = FileHandle(fileDescriptor: terminal.terminal.rawValue, closeOnDealloc: false)
+        process.standardInput = handle
+        process.standardOutput = handle
+        process.standardError = handle
         try process.run()
-        let master = terminal.master, shared = self.shared
+        let terminal = self.terminal, shared = self.shared
         Thread {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, 50) > 0 else {
+            while let bytes = terminal.output(waitingUpTo: 50) {
+                if bytes.isEmpty {
                     if shared.lock.withLock({ shared.stopWhenIdle }) { break }
                     continue
                 }
-                let n = read(master, &buffer, buffer.count)
-                if n <= 0 { if errno == EINTR || errno == EAGAIN { continue }; break }
-                shared.lock.withLock { shared.output.append(contentsOf: buffer[0..<n]) }
+                shared.lock.withLock { shared.output.append(contentsOf: bytes) }
             }
             shared.done.signal()
         }.start()

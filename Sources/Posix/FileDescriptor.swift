@@ -1,4 +1,5 @@
 import Glibc
+import CLinux
 
 /// An owned file descriptor: opened close-on-exec, closed exactly once.
 ///
@@ -92,5 +93,101 @@ package final class FileDescriptor {
 
     package func setCloseOnExec() throws(SystemError) {
         _ = try systemCall("fcntl(F_SETFD)") { fcntl(rawValue, F_SETFD, FD_CLOEXEC) }
+    }
+}
+
+// MARK: - Reads at an offset, blocking reads, datagrams, pipes
+
+extension FileDescriptor {
+    /// Reads up to `count` bytes at `offset` (`pread`): the bytes read, 0 at the end of the file.
+    package func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(SystemError) -> Int {
+        let raw = rawValue
+        return try systemCall("pread") { pread(raw, buffer, count, off_t(offset)) }
+    }
+
+    /// Fills `count` bytes at `offset`, or throws: a file shorter than that is `EIO`, named `operation`.
+    package func readFully(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64, _ operation: String) throws(SystemError) {
+        var done = 0
+        while done < count {
+            let n = try read(into: buffer + done, count: count - done, at: offset + Int64(done))
+            guard n > 0 else { throw SystemError(operation, errno: EIO) }
+            done += n
+        }
+    }
+
+    /// Reads up to `count` bytes from a blocking descriptor (a file, a pipe): 0 at the end.
+    package func readBlocking(into buffer: UnsafeMutableRawPointer, count: Int, _ operation: @autoclosure () -> String = "read") throws(SystemError) -> Int {
+        let raw = rawValue
+        return try systemCall(operation()) { Glibc.read(raw, buffer, count) }
+    }
+
+    /// `readBlocking` into an array's bytes (all of them).
+    package func readBlocking(into buffer: inout [UInt8], _ operation: @autoclosure () -> String = "read") throws(SystemError) -> Int {
+        var result: Result<Int, SystemError> = .success(0)
+        buffer.withUnsafeMutableBytes { raw in
+            do throws(SystemError) { result = .success(try readBlocking(into: raw.baseAddress!, count: raw.count, operation())) } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// `read` (non-blocking) into an array's bytes (all of them).
+    package func read(into buffer: inout [UInt8]) throws(SystemError) -> IOResult {
+        var result: Result<IOResult, SystemError> = .success(.wouldBlock)
+        buffer.withUnsafeMutableBytes { raw in
+            do throws(SystemError) { result = .success(try read(into: raw.baseAddress!, count: raw.count)) } catch { result = .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// `receive` into an array's bytes (all of them).
+    package func receive(into buffer: inout [UInt8], peek: Bool = false) throws(SystemError) -> IOResult {
+        var result: Result<IOResult, SystemError> = .success(.wouldBlock)
+        buffer.withUnsafeMutableBytes { raw in
+            do throws(SystemError) { result = .success(try receive(into: raw.baseAddress!, count: raw.count, peek: peek)) } catch { result = .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Receives what waits on a socket, without blocking: `peek` leaves it there (`MSG_PEEK`).
+    package func receive(into buffer: UnsafeMutableRawPointer, count: Int, peek: Bool = false) throws(SystemError) -> IOResult {
+        let raw = rawValue
+        let flags = Int32(MSG_DONTWAIT) | (peek ? Int32(MSG_PEEK) : 0)
+        guard let n = try nonBlockingCall("recv", { recv(raw, buffer, count, flags) }) else { return .wouldBlock }
+        return n == 0 ? .endOfFile : .bytes(n)
+    }
+
+    /// Sends without blocking and without SIGPIPE, as much as the socket takes now (best effort: what it
+    /// does not take is dropped, as a datagram would be).
+    @discardableResult
+    package func sendNow(_ bytes: [UInt8]) -> Int {
+        let raw = rawValue
+        return bytes.withUnsafeBytes { Glibc.send(raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
+    /// Writes what the descriptor takes now (a pipe's one byte of news), best effort.
+    @discardableResult
+    package func writeNow(_ bytes: [UInt8]) -> Int {
+        let raw = rawValue
+        return bytes.withUnsafeBytes { Glibc.write(raw, $0.baseAddress, $0.count) }
+    }
+
+    /// A pipe, both ends close-on-exec at once (no other thread's spawn inherits them).
+    package static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var ends: [Int32] = [-1, -1]
+        _ = try systemCall("pipe2") { pipe2(&ends, O_CLOEXEC) }
+        return (FileDescriptor(adopting: ends[0]), FileDescriptor(adopting: ends[1]))
+    }
+
+    /// Opens `path` (close-on-exec); `mode` when it creates the file.
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> FileDescriptor {
+        FileDescriptor(adopting: try systemCall("open(\(path))") { Glibc.open(path, flags | O_CLOEXEC, mode) })
+    }
+
+    /// Gives up ownership: the raw descriptor, no longer closed by this object (handed to a `FileHandle`).
+    package func release() -> Int32 {
+        defer { rawValue = -1 }
+        return rawValue
     }
 }

@@ -89,7 +89,7 @@ package enum Filesystem {
         try fd.writeAll(bytes)
         _ = try systemCall("fsync(\(temporary))") { fsync(fd.rawValue) }
         fd.close()
-        _ = try systemCall("rename(\(path))") { rename(temporary, path) }
+        _ = try systemCall("rename(\(path))") { Glibc.rename(temporary, path) }
         try syncDirectory(containing: path)
     }
 
@@ -132,5 +132,61 @@ package enum Filesystem {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
+    }
+}
+
+// MARK: - Renames, links, removals, temporary directories, times
+
+extension Filesystem {
+    /// Renames `path` to `target` (atomic on one file system; replaces what was there).
+    package static func rename(_ path: String, to target: String) throws(SystemError) {
+        _ = try systemCall("rename(\(path))") { Glibc.rename(path, target) }
+    }
+
+    /// Makes `target` a hard link to `path`: false if `target` exists already.
+    package static func link(_ path: String, as target: String) throws(SystemError) -> Bool {
+        do {
+            _ = try systemCall("link(\(target))") { Glibc.link(path, target) }
+            return true
+        } catch  where error.errno == EEXIST {
+            return false
+        }
+    }
+
+    /// Removes `path`; a missing file is fine (not made durable: `removeDurably` is).
+    package static func remove(_ path: String) throws(SystemError) {
+        do {
+            _ = try systemCall("unlink(\(path))") { unlink(path) }
+        } catch  where error.errno == ENOENT {}
+    }
+
+    /// A new directory with a unique name under `parent` (`mkdtemp`), mode 0700: its path.
+    package static func makeTemporaryDirectory(in parent: String, prefix: String) throws(SystemError) -> String {
+        var template = Array((parent + "/" + prefix + "XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemError("mkdtemp(\(parent))", errno: Glibc.errno) }
+        return String(cString: made)
+    }
+
+    /// The names in `directory` (not `.` and `..`), in the directory's order.
+    package static func names(in directory: String) throws(SystemError) -> [String] {
+        guard let handle = opendir(directory) else { throw SystemError("opendir(\(directory))", errno: Glibc.errno) }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// When a file's contents (`modified`) and its inode (`changed`) last changed, in nanoseconds since 1970.
+    package struct Times: Equatable, Sendable {
+        package let modified: Int64
+        package let changed: Int64
+
+        package init(_ info: stat) {
+            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        }
     }
 }

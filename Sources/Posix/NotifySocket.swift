@@ -13,26 +13,38 @@ package final class NotifySocket {
         self.path = path
         let address = try UnixSocketAddress(path: path)
         if Filesystem.kind(of: path) == .socket { unlink(path) }
+        descriptor = try Self.bind(address)
+    }
+
+    /// A datagram socket bound at `address` (close-on-exec, non-blocking), made under `umask 0177`.
+    package static func bind(_ address: UnixSocketAddress) throws(SystemError) -> FileDescriptor {
         let raw = try systemCall("socket") {
             socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
-        descriptor = FileDescriptor(adopting: raw)
+        let descriptor = FileDescriptor(adopting: raw)
         let previous = umask(0o177)
         defer { umask(previous) }
         try address.withSockAddr { (sa, length) throws(SystemError) in
-            _ = try systemCall("bind(\(path))") { bind(raw, sa, length) }
+            _ = try systemCall("bind(\(address.path))") { Glibc.bind(raw, sa, length) }
         }
+        return descriptor
+    }
+
+    /// The next datagram waiting on `descriptor`, nil when none is.
+    package static func next(from descriptor: FileDescriptor) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let result = try? descriptor.receive(into: &buffer)
+        guard case let .bytes(n)? = result else { return nil }
+        return Array(buffer[0..<n])
     }
 
     /// The datagrams waiting now, each as its lines (`READY=1`, `MAINPID=812`, `STATUS=…`).
     package func receive() -> [[String]] {
         var messages: [[String]] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { return messages }
-            messages.append(String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init))
+        while let datagram = Self.next(from: descriptor) {
+            messages.append(String(decoding: datagram, as: UTF8.self).split(separator: "\n").map(String.init))
         }
+        return messages
     }
 
     /// Waits up to `milliseconds` for a datagram; true when one is there.

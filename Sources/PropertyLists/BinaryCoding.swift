@@ -2,37 +2,37 @@
 /// property-list codec. A reader never trusts a declared length: it checks it against what is there.
 
 /// Appends binary values to a byte array.
-public struct ByteWriter {
-    public var bytes: [UInt8]
+package struct ByteWriter {
+    package var bytes: [UInt8]
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
-    @inline(__always) public mutating func write(_ value: UInt8) { bytes.append(value) }
+    @inline(__always) package mutating func write(_ value: UInt8) { bytes.append(value) }
 
-    @inline(__always) public mutating func write(_ value: UInt32) {
+    @inline(__always) package mutating func write(_ value: UInt32) {
         bytes.append(UInt8(truncatingIfNeeded: value >> 24))
         bytes.append(UInt8(truncatingIfNeeded: value >> 16))
         bytes.append(UInt8(truncatingIfNeeded: value >> 8))
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
-    @inline(__always) public mutating func write(_ value: UInt64) {
+    @inline(__always) package mutating func write(_ value: UInt64) {
         write(UInt32(truncatingIfNeeded: value >> 32))
         write(UInt32(truncatingIfNeeded: value))
     }
 
-    @inline(__always) public mutating func write(_ value: Int64) { write(UInt64(bitPattern: value)) }
-    @inline(__always) public mutating func write(_ value: Double) { write(value.bitPattern) }
+    @inline(__always) package mutating func write(_ value: Int64) { write(UInt64(bitPattern: value)) }
+    @inline(__always) package mutating func write(_ value: Double) { write(value.bitPattern) }
 
-    public mutating func write<C: Collection>(contentsOf data: C) where C.Element == UInt8 {
+    package mutating func write<C: Collection>(contentsOf data: C) where C.Element == UInt8 {
         bytes.append(contentsOf: data)
     }
 
     /// A string as a 32-bit length and UTF-8 bytes.
-    public mutating func writeString(_ string: String) {
+    package mutating func writeString(_ string: String) {
         var copy = string
         copy.withUTF8 { utf8 in
             write(UInt32(utf8.count))
@@ -42,12 +42,12 @@ public struct ByteWriter {
 }
 
 /// Why bytes could not be decoded. Descriptions never include the bytes themselves.
-public enum DecodeError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum DecodeError: Error, Equatable, CustomStringConvertible, Sendable {
     case truncated(needed: Int, available: Int)
     case invalid(String)
     case tooDeep(limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .truncated(needed, available): "truncated: needed \(needed) bytes, \(available) left"
         case let .invalid(why): why
@@ -57,20 +57,20 @@ public enum DecodeError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// Reads binary values from a borrowed buffer, checking every length before using it.
-public struct ByteReader {
-    public let buffer: UnsafeRawBufferPointer
-    public private(set) var offset = 0
+package struct ByteReader {
+    package let buffer: UnsafeRawBufferPointer
+    package private(set) var offset = 0
 
-    public init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+    package init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 
-    public var remaining: Int { buffer.count - offset }
-    public var isAtEnd: Bool { offset == buffer.count }
+    package var remaining: Int { buffer.count - offset }
+    package var isAtEnd: Bool { offset == buffer.count }
 
     @inline(__always) mutating func require(_ count: Int) throws(DecodeError) {
         guard count >= 0, count <= remaining else { throw .truncated(needed: count, available: remaining) }
     }
 
-    public mutating func readUInt8() throws(DecodeError) -> UInt8 {
+    package mutating func readUInt8() throws(DecodeError) -> UInt8 {
         try require(1)
         defer { offset += 1 }
         return buffer[offset]
@@ -78,31 +78,31 @@ public struct ByteReader {
 
     /// Big-endian, as the encoder writes it: one load, not four bounds-checked bytes (every key's and
     /// value's length on the receive path).
-    public mutating func readUInt32() throws(DecodeError) -> UInt32 {
+    package mutating func readUInt32() throws(DecodeError) -> UInt32 {
         try require(4)
         let value = UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         offset += 4
         return value
     }
 
-    public mutating func readUInt64() throws(DecodeError) -> UInt64 {
+    package mutating func readUInt64() throws(DecodeError) -> UInt64 {
         let high = try readUInt32()
         let low = try readUInt32()
         return UInt64(high) << 32 | UInt64(low)
     }
 
-    public mutating func readInt64() throws(DecodeError) -> Int64 { Int64(bitPattern: try readUInt64()) }
-    public mutating func readDouble() throws(DecodeError) -> Double { Double(bitPattern: try readUInt64()) }
+    package mutating func readInt64() throws(DecodeError) -> Int64 { Int64(bitPattern: try readUInt64()) }
+    package mutating func readDouble() throws(DecodeError) -> Double { Double(bitPattern: try readUInt64()) }
 
     /// `count` bytes, borrowed from the buffer.
-    public mutating func readBytes(_ count: Int) throws(DecodeError) -> UnsafeRawBufferPointer {
+    package mutating func readBytes(_ count: Int) throws(DecodeError) -> UnsafeRawBufferPointer {
         try require(count)
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
     }
 
     /// A 32-bit length and that many bytes of valid UTF-8.
-    public mutating func readString() throws(DecodeError) -> String {
+    package mutating func readString() throws(DecodeError) -> String {
         let count = Int(try readUInt32())
         return try Self.string(try readBytes(count))
     }
@@ -110,14 +110,14 @@ public struct ByteReader {
     /// Bytes as a string, rejecting invalid UTF-8. ASCII — nearly every key and most values — skips
     /// the general validator, which is several times slower.
     /// Whether `raw` is valid UTF-8, without making a string of it (ASCII is checked byte by byte).
-    public static func isValidUTF8(_ raw: UnsafeRawBufferPointer) -> Bool {
+    package static func isValidUTF8(_ raw: UnsafeRawBufferPointer) -> Bool {
         for byte in raw where byte >= 0x80 {
             return String(validating: raw, as: UTF8.self) != nil
         }
         return true
     }
 
-    public static func string(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> String {
+    package static func string(_ raw: UnsafeRawBufferPointer) throws(DecodeError) -> String {
         if raw.allSatisfy({ $0 < 0x80 }) { return String(decoding: raw, as: UTF8.self) }
         guard let string = String(validating: raw, as: UTF8.self) else {
             throw .invalid("string is not valid UTF-8")

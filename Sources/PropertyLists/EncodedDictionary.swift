@@ -1,11 +1,11 @@
-import Glibc
+import Posix
 
 /// The entries of an encoded property-list dictionary, read in place: no `Dictionary`, no `String` per
 /// key. For apps that decode their own typed payloads on the hot path (the phone turns every received
 /// flight into a row this way); everything else uses `PropertyListCodec.decodeDictionary`.
-public enum EncodedDictionary {
+package enum EncodedDictionary {
     /// One value, borrowed from the encoded bytes (valid only inside the callback).
-    public enum Value {
+    package enum Value {
         case string(UnsafeRawBufferPointer)
         case integer(Int64)
         case real(Double)
@@ -16,7 +16,7 @@ public enum EncodedDictionary {
         /// rest, so a `Value` stays trivial to copy on the hot path; `decodedContainer` decodes it.
         case container(UnsafeRawBufferPointer)
 
-        public var number: Double? {
+        package var number: Double? {
             switch self {
             case let .real(value), let .date(value): value
             case let .integer(value): Double(value)
@@ -30,7 +30,7 @@ public enum EncodedDictionary {
     /// strictly increasing order (as the encoder writes them), so there can be no duplicate — whatever
     /// this accepts, `PropertyListCodec.decodeDictionary` accepts too, with the same entries. Anything
     /// else (a hand-made encoding) is refused here, and the caller takes the general path.
-    public static func forEachEntry(
+    package static func forEachEntry(
         _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Value) -> Void
     ) throws(DecodeError) {
         var reader = ByteReader(bytes)
@@ -76,7 +76,7 @@ public enum EncodedDictionary {
 extension EncodedDictionary.Value {
     /// The array or dictionary of a `.container`, decoded as `PropertyListCodec` decodes it (nil for any
     /// other value). Only a field that holds a container pays for this (a flight's alerts).
-    public var decodedContainer: PropertyListValue? {
+    package var decodedContainer: PropertyListValue? {
         guard case let .container(raw) = self else { return nil }
         var reader = ByteReader(raw)
         return try? PropertyListCodec.decode(from: &reader, depth: 1)
@@ -95,7 +95,7 @@ extension EncodedDictionary {
 extension UnsafeRawBufferPointer {
     /// Whether these bytes spell `text` (ASCII keys).
     @inline(__always)
-    public func equals(_ text: StaticString) -> Bool {
+    package func equals(_ text: StaticString) -> Bool {
         guard count == text.utf8CodeUnitCount else { return false }
         return count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0
     }

@@ -15,7 +15,7 @@ public enum PropertyListValue: Equatable, Sendable {
 }
 
 /// The dictionary passed to `transferUserInfo`, `sendMessage` and `updateApplicationContext`.
-public typealias UserInfo = [String: PropertyListValue]
+package typealias UserInfo = [String: PropertyListValue]
 
 extension PropertyListValue {
     public var stringValue: String? { if case let .string(v) = self { v } else { nil } }
@@ -47,20 +47,20 @@ extension PropertyListValue {
 /// A compact, deterministic binary form of property lists: a tag byte, then the value. Dictionary keys
 /// are written sorted, so equal dictionaries encode to equal bytes (how an identical application context
 /// is recognised). The decoder bounds nesting depth and checks every count against the bytes left.
-public enum PropertyListCodec {
-    public static let maximumDepth = 32
+package enum PropertyListCodec {
+    package static let maximumDepth = 32
 
-    public enum Tag: UInt8, Sendable {
+    package enum Tag: UInt8, Sendable {
         case dictionary = 1, array, string, integer, real, falseValue, trueValue, date, data
     }
 
-    public static func encode(_ dictionary: UserInfo) -> [UInt8] {
+    package static func encode(_ dictionary: UserInfo) -> [UInt8] {
         var writer = ByteWriter(capacity: 512)
         encode(.dictionary(dictionary), into: &writer)
         return writer.bytes
     }
 
-    public static func encode(_ value: PropertyListValue, into writer: inout ByteWriter) {
+    package static func encode(_ value: PropertyListValue, into writer: inout ByteWriter) {
         switch value {
         case let .dictionary(entries):
             writer.write(Tag.dictionary.rawValue)
@@ -96,7 +96,7 @@ public enum PropertyListCodec {
 
     /// How deeply `value` nests, counted as the decoder counts: the top-level dictionary is at depth 0,
     /// its values at 1, and the decoder refuses anything at `maximumDepth` or deeper.
-    public static func nestingDepth(_ value: PropertyListValue, at depth: Int = 0) -> Int {
+    package static func nestingDepth(_ value: PropertyListValue, at depth: Int = 0) -> Int {
         // Stop counting past the limit: the answer is "too deep" whatever lies below.
         guard depth < maximumDepth else { return depth }
         switch value {
@@ -108,13 +108,13 @@ public enum PropertyListCodec {
 
     /// Why the receiving decoder would refuse `dictionary` once encoded, or nil if it would take it.
     /// The sender checks this so that whatever it accepts, the receiver can decode.
-    public static func undecodableReason(_ dictionary: UserInfo) -> String? {
+    package static func undecodableReason(_ dictionary: UserInfo) -> String? {
         let depth = nestingDepth(.dictionary(dictionary))
         return depth >= maximumDepth ? "it nests deeper than \(maximumDepth - 1) levels, more than the receiver decodes" : nil
     }
 
     /// Decodes a dictionary that fills `bytes` exactly.
-    public static func decodeDictionary(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> UserInfo {
+    package static func decodeDictionary(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> UserInfo {
         var reader = ByteReader(bytes)
         guard case let .dictionary(dictionary) = try decode(from: &reader, depth: 0) else {
             throw .invalid("payload is not a dictionary")
@@ -123,7 +123,7 @@ public enum PropertyListCodec {
         return dictionary
     }
 
-    public static func decodeDictionary(_ bytes: [UInt8]) throws(DecodeError) -> UserInfo {
+    package static func decodeDictionary(_ bytes: [UInt8]) throws(DecodeError) -> UserInfo {
         var result: Result<UserInfo, DecodeError> = .failure(.invalid("unreachable"))
         bytes.withUnsafeBytes { raw in
             do throws(DecodeError) { result = .success(try decodeDictionary(raw)) } catch { result = .failure(error) }

@@ -125,19 +125,10 @@ package final class AppConnectivity {
 
     /// The userInfo dictionaries delivered to this app, in arrival order, with where they came from.
     package func receivedUserInfo(limit: Int = 100_000) throws -> [(userInfo: UserInfo, seq: Int64, receivedAt: Double)] {
-        let query = try database.statement(
-            "SELECT payload, transfer_seq, received_at FROM received_userinfo ORDER BY arrival LIMIT ?")
-        defer { query.reset() }
-        try query.bind(limit, at: 1)
-        var result: [(UserInfo, Int64, Double)] = []
-        while try query.step() {
-            let userInfo = (try? PropertyListCodec.decodeDictionary(query.blob(at: 0))) ?? [:]
-            result.append((userInfo, query.int64(at: 1), query.double(at: 2)))
-        }
-        return result
+        try RunWayStoreReader(database: database).receivedUserInfo(limit: limit).map { ($0.userInfo ?? [:], $0.transferSeq, $0.receivedAt) }
     }
 
-    package func receivedUserInfoCount() throws -> Int64 { try database.scalarInt("SELECT count(*) FROM received_userinfo") }
+    package func receivedUserInfoCount() throws -> Int64 { try RunWayStoreReader(database: database).receivedUserInfoCount() }
 
     // MARK: - Messages
 

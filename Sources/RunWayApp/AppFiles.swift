@@ -58,7 +58,7 @@ package final class AppFiles {
         let target = keptDirectory + "/" + name
         do {
             try Filesystem.makeDirectory(keptDirectory, mode: 0o700)
-            guard rename(file.fileURL.path, target) == 0 else { throw SystemError("rename(\(file.fileURL.path))", errno: errno) }
+            try Filesystem.rename(file.fileURL.path, to: target)
             try Filesystem.syncDirectory(containing: target)
             let insert = try database.statement(
                 """

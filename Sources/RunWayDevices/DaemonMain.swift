@@ -1,7 +1,6 @@
 import Connectivity
 import AppHost
 import Control
-import Glibc
 import Posix
 import RunWayApp
 
@@ -275,10 +274,22 @@ package enum DaemonMain {
         variables[DeviceEnvironment.logLevel] = parsed.value("log-level")
         variables[DeviceEnvironment.logFormat] = parsed.value("log-format")
         variables[DeviceEnvironment.testCommands] = parsed.has("enable-test-commands") ? "1" : nil
+        // Its bundle and its clock, as watch-os gives them (`AppInstall`): `Bundle.main` is the app's, and
+        // its `Date()` the device clock's, kept in this home and published before the app's first reading.
+        var started = executable
+        do {
+            started = try AppBundle.install(
+                home: home.path, bundleID: bundleID, executable: executable, version: variables[DeviceEnvironment.appVersion] ?? "1.0", role: "watch"
+            ).executable
+        } catch {
+            DaemonCommandLine.writeError("watch-agent: the app's bundle could not be installed (\(error)): Bundle.main is the build's directory\n")
+        }
+        AppInstall.publishStoredClock(home: home.path)
+        variables.merge(AppInstall.environment(home: home.path, inherited: getenv("LD_PRELOAD").map { String(cString: $0) })) { $1 }
         let environment =
             Spawn.currentEnvironment(removing: Set(variables.keys).union([DeviceEnvironment.osSocket]))
             + variables.map { "\($0.key)=\($0.value)" }
-        let error = Spawn.replaceProcess(executable, arguments: [executable] + parsed.values("app-arg"), environment: environment)
+        let error = Spawn.replaceProcess(started, arguments: [started] + parsed.values("app-arg"), environment: environment)
         throw DaemonRuntime.StartError.other("cannot run the app \(executable): \(error)")
     }
 

@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// A day of the week, numbered as `localtime` does (Sunday 0 … Saturday 6).

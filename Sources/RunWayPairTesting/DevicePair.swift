@@ -1,7 +1,5 @@
 import Foundation
-import Glibc
 import JSONText
-@_exported import struct PairTesting.DeliveryReport
 import PairTesting
 import Posix
 
@@ -208,8 +206,9 @@ public final class DevicePair {
         return built
     }.mapError { $0 as? HarnessError ?? HarnessError("\($0)") }
 
-    /// The executables a pair runs.
-    static let binaries = ["phone-os", "phone-daemon", "watch-os", "watch-agent", "runway"]
+    /// The executables a pair runs, and the device-time preload the OSes set for your apps (the dynamic
+    /// library product `RunWayDeviceTime`, found next to them: your apps' `Date()` is the device clock's).
+    static let binaries = ["phone-os", "phone-daemon", "watch-os", "watch-agent", "runway", "libRunWayDeviceTime.so"]
 
     /// `.build/runway-pair` in the package whose tests run (the nearest `.build` above the test runner),
     /// else one in the temporary directory.

@@ -1,5 +1,5 @@
 import CSQLite
-import Glibc
+import Posix
 import Synchronization
 
 /// `PRAGMA quick_check` on a thread of its own, with a read-only connection of its own, while the owner
@@ -20,8 +20,9 @@ package final class BackgroundCheck: @unchecked Sendable {
     }
 
     /// Readable once the check is over.
-    package let descriptor: Int32
-    private let writeEnd: Int32
+    package var descriptor: Int32 { readEnd.rawValue }
+    private let readEnd: FileDescriptor
+    private let writeEnd: FileDescriptor
     private let path: String
     private let health: StoreHealth
     private let result = Mutex<Outcome?>(nil)
@@ -37,16 +38,13 @@ package final class BackgroundCheck: @unchecked Sendable {
     package init(path: String, health: StoreHealth) throws(StorageError) {
         self.path = path
         self.health = health
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw StorageError(resultCode: SQLITE_ERROR, message: "cannot make a pipe (\(errno))", operation: "background check")
+        do {
+            (readEnd, writeEnd) = try FileDescriptor.pipe()
+            try readEnd.setNonBlocking()
+            try writeEnd.setNonBlocking()
+        } catch {
+            throw StorageError(resultCode: SQLITE_ERROR, message: "cannot make a pipe (\(error))", operation: "background check")
         }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
         let retained = Unmanaged.passRetained(self).toOpaque()
         let code = pthread_create(
             &thread, nil,
@@ -56,8 +54,8 @@ package final class BackgroundCheck: @unchecked Sendable {
             }, retained)
         guard code == 0 else {
             Unmanaged<BackgroundCheck>.fromOpaque(retained).release()
-            Glibc.close(ends[0])
-            Glibc.close(ends[1])
+            readEnd.close()
+            writeEnd.close()
             throw StorageError(resultCode: SQLITE_ERROR, message: "cannot start the check's thread (\(code))", operation: "background check")
         }
         started = true
@@ -75,16 +73,15 @@ package final class BackgroundCheck: @unchecked Sendable {
             if let connection = OpaquePointer(bitPattern: address) { sqlite3_interrupt(connection) }
         }
         pthread_join(thread, nil)
-        Glibc.close(descriptor)
-        Glibc.close(writeEnd)
+        readEnd.close()
+        writeEnd.close()
     }
 
     private func run() {
         let outcome = check()
         if case let .damaged(problems) = outcome { health.markDamaged("quick_check: \(problems)") }
         result.withLock { $0 = outcome }
-        var byte: UInt8 = 1
-        _ = Glibc.write(writeEnd, &byte, 1)
+        writeEnd.writeNow([1])
     }
 
     private func check() -> Outcome {

@@ -1,5 +1,5 @@
 import CSQLite
-import Glibc
+import Posix
 import Synchronization
 
 /// Moves committed pages from the write-ahead log into the database file on a thread of its own, with

@@ -1,5 +1,5 @@
 import CSQLite
-import Glibc
+import Posix
 import Synchronization
 
 /// One SQLite connection, owned by one thread (the daemon's event loop) and closed exactly once.

@@ -10,6 +10,8 @@ open class UNNotificationContent: NSObject, @unchecked Sendable {
     open internal(set) var userInfo: [AnyHashable: Any] = [:]
     open internal(set) var threadIdentifier: String = ""
     open internal(set) var categoryIdentifier: String = ""
+    /// The sound to play (the device keeps no sound: it lives as long as the request object).
+    open internal(set) var sound: UNNotificationSound?
 
     public override init() { super.init() }
 }
@@ -43,6 +45,10 @@ open class UNMutableNotificationContent: UNNotificationContent, @unchecked Senda
     open override var categoryIdentifier: String {
         get { super.categoryIdentifier }
         set { super.categoryIdentifier = newValue }
+    }
+    open override var sound: UNNotificationSound? {
+        get { super.sound }
+        set { super.sound = newValue }
     }
 }
 
@@ -187,17 +193,57 @@ public struct UNError: Error, CustomStringConvertible, Sendable {
     public var description: String { "UNError \(code.rawValue): \(message)" }
 }
 
-/// The app's side of deliveries (Apple's `UNUserNotificationCenterDelegate`).
+/// The app's side of deliveries and of the user's responses (Apple's `UNUserNotificationCenterDelegate`).
+/// Each method has a default, as Apple's are optional: the completion-handler form calls the `async` one,
+/// whose default does nothing (presents nothing), so an app implements whichever form it writes.
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
-    /// A notification was delivered while the app runs.
+    /// A notification was delivered while the app was in the foreground (never when it runs in the
+    /// background: the user sees it on the device instead). Call the handler with how to present it.
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void)
+
+    /// `willPresent`, awaited.
+    func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async -> UNNotificationPresentationOptions
+
+    /// The user opened one of the app's notifications (`runway phone notifications open ID`): the app was
+    /// brought to the foreground (launched if it was not running) and hears the response, whose
+    /// `actionIdentifier` is `UNNotificationDefaultActionIdentifier`. Call the handler when done.
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse, withCompletionHandler completionHandler: @escaping @Sendable () -> Void
+    )
+
+    /// `didReceive`, awaited.
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async
+
+    /// The user asked for the app's notification settings (never, here: there is no Settings app).
+    func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?)
 }
 
 extension UNUserNotificationCenterDelegate {
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
-    ) { completionHandler([]) }
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {
+        nonisolated(unsafe) let delegate = self
+        Task { completionHandler(await delegate.userNotificationCenter(center, willPresent: notification)) }
+    }
+
+    public func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async
+        -> UNNotificationPresentationOptions
+    { [] }
+
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse, withCompletionHandler completionHandler: @escaping @Sendable () -> Void
+    ) {
+        nonisolated(unsafe) let delegate = self
+        Task {
+            await delegate.userNotificationCenter(center, didReceive: response)
+            completionHandler()
+        }
+    }
+
+    public func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {}
+
+    public func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?) {}
 }

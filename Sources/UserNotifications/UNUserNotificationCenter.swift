@@ -42,7 +42,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// A centre over `channel`, on the calling thread, each change sent at once: for unit tests of an
     /// app's scheduling without a device.
     init(channel: OSChannel) {
-        fixed = Backend(channel: channel, sync: { $0() }, deferToEndOfTurn: { $0() })
+        fixed = Backend(channel: channel, sync: { $0() }, deferToEndOfTurn: { $0() }, isInForeground: { true })
         super.init()
     }
 
@@ -52,6 +52,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         /// Runs work on the device's thread and waits.
         let sync: (() -> Void) -> Void
         let deferToEndOfTurn: (@escaping () -> Void) -> Void
+        /// Whether the app is in the foreground now (on the device's thread): `willPresent` is for it only.
+        let isInForeground: () -> Bool
 
         func pendingRequests() throws -> [UserNotificationCenter.Request] {
             try channel.call(NotificationRequest.List()).pending.compactMap(UserNotificationCenter.Request.init)
@@ -64,10 +66,12 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     private var backend: Backend? {
         if let fixed { return fixed }
-        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let channel = host.osChannel else { return nil }
+        // Read on the device's thread: it sets the channel as it starts, after the app's first line may
+        // have run (a delegate set first thing in `main`), and a `sync` waits for it to be up.
+        guard let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), let channel = host.mailbox.sync({ host.osChannel }) else { return nil }
         return Backend(
             channel: channel, sync: { body in host.mailbox.sync { body() } },
-            deferToEndOfTurn: { body in host.loop.deferToEndOfIteration(body) })
+            deferToEndOfTurn: { body in host.loop.deferToEndOfIteration(body) }, isInForeground: { host.isInForeground })
     }
 
     private func unavailable() -> UNError {
@@ -79,6 +83,22 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// The simulated user allows notifications.
     open func requestAuthorization(options: UNAuthorizationOptions = [], completionHandler: @escaping (Bool, (any Error)?) -> Void) {
         completionHandler(backend != nil, backend == nil ? unavailable() : nil)
+    }
+
+    /// `requestAuthorization(options:completionHandler:)`, awaited: true, or the error of a process that
+    /// is no app on a simulated device.
+    open func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
+        guard backend != nil else { throw unavailable() }
+        return true
+    }
+
+    /// The app's settings: authorized on a simulated device (`notDetermined` in a process that is none).
+    open func getNotificationSettings(completionHandler: @escaping (UNNotificationSettings) -> Void) {
+        completionHandler(UNNotificationSettings(authorizationStatus: backend != nil ? .authorized : .notDetermined))
+    }
+
+    open func notificationSettings() async -> UNNotificationSettings {
+        UNNotificationSettings(authorizationStatus: backend != nil ? .authorized : .notDetermined)
     }
 
     // MARK: - Scheduling
@@ -219,10 +239,26 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         guard !observing, delegate != nil, let backend else { return }
         observing = true
         backend.sync {
+            // Apple: willPresent is for a notification that arrives while the app is in the foreground.
             backend.channel.observe(NotificationDelivered.self) { [weak self] item in
-                guard let self, let delegate = self.delegate, let delivered = UserNotificationCenter.Delivered(item) else { return }
+                guard let self, backend.isInForeground(), let delegate = self.delegate, let delivered = UserNotificationCenter.Delivered(item) else {
+                    return
+                }
                 delegate.userNotificationCenter(self, willPresent: Self.notification(delivered)) { _ in }
             }
+            backend.channel.observe(NotificationResponseWaiting.self) { [weak self] _ in self?.takeResponses(backend) }
+            // What the user opened before the delegate was set (the open that launched the app).
+            takeResponses(backend)
+        }
+    }
+
+    /// Hands the delegate each response the OS holds for the app (on the device's thread).
+    private func takeResponses(_ backend: Backend) {
+        guard let delegate, let held = try? backend.channel.call(NotificationRequest.TakeResponses()) else { return }
+        for item in held.responses {
+            guard let delivered = UserNotificationCenter.Delivered(item.notification) else { continue }
+            let response = UNNotificationResponse(notification: Self.notification(delivered), actionIdentifier: item.actionIdentifier)
+            delegate.userNotificationCenter(self, didReceive: response) {}
         }
     }
 

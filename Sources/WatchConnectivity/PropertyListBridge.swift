@@ -50,9 +50,13 @@ enum PropertyListBridge {
         }
     }
 
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c" && (number == NSNumber(value: true) || number == NSNumber(value: false))
-    }
+    /// A Boolean `NSNumber` (`NSNumber(value: true)`, a Swift `Bool` bridged, what a received `.bool`
+    /// becomes): Foundation's Boolean class, as `kCFBooleanTrue`/`kCFBooleanFalse` are on Apple's
+    /// platforms — not any char-typed number that happens to be 0 or 1 (`NSNumber(value: Int8(1))` is an
+    /// integer there, and here).
+    static func isBoolean(_ number: NSNumber) -> Bool { type(of: number) == booleanClass }
+
+    private static let booleanClass: NSNumber.Type = type(of: NSNumber(value: true))
 
     private static func typed(_ number: NSNumber, at path: String) throws(WCError) -> PropertyListValue {
         switch String(cString: number.objCType) {
@@ -73,12 +77,18 @@ enum PropertyListBridge {
         return result
     }
 
+    /// What the app reads, as iOS hands it a received property list: numbers and Booleans are
+    /// `NSNumber`s (Boolean ones Foundation's Boolean class), so `value as? Double`, `as? Int`, `as? Bool`
+    /// and `as? NSNumber` succeed exactly when they do there — an integral real is `as? Int` too, an
+    /// integer `as? Double`, a 0 or 1 `as? Bool` — and the kind an app sent (`objCType`: `d`, `q`, `c`)
+    /// survives being sent back (`typed`). Before issue 49 an integer came as a Swift `Int`, for which
+    /// `as? Double` is nil: an app tested here dropped a run whose distance was `5000`.
     static func untyped(_ value: PropertyListValue) -> Any {
         switch value {
         case let .string(string): string
-        case let .integer(int): Int(exactly: int) ?? int
-        case let .real(double): double
-        case let .bool(bool): bool
+        case let .integer(int): NSNumber(value: int)
+        case let .real(double): NSNumber(value: double)
+        case let .bool(bool): NSNumber(value: bool)
         case let .date(seconds): Date(timeIntervalSince1970: seconds)
         case let .data(bytes): Data(bytes)
         case let .array(items): items.map(untyped)

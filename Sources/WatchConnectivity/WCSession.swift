@@ -95,30 +95,15 @@ open class WCSession: NSObject, @unchecked Sendable {
                 linksObserved = true
                 host.onLinkEstablished.append { [weak self] _ in self?.stateMayHaveChanged() }
             }
-            host.session.onWorkoutEvent = { [unowned host] event in
-                // Workout traffic is the system's (HealthKit's startWatchApp for WatchKit's delegate, its
-                // mirrored sessions), never the app's session's: what no handler takes is dropped.
-                if host.systemWorkoutHandlers.contains(where: { $0(event) }) { return }
-                host.logger.info("link.workout-unclaimed", ["kind": event["kind"]?.stringValue ?? "?"])
-            }
-            // A launch for the phone's workout (watch-os, HealthKit's startWatchApp): the event, once the
-            // session has linked — the app answers the phone on the link — and before anything the phone
-            // sends after its welcome.
-            if let event = AppLaunch.workoutEvent {
-                var delivered = false
-                host.onLinkEstablished.append { [unowned host] _ in
-                    guard !delivered else { return }
-                    delivered = true
-                    host.session.onWorkoutEvent?(event)
-                }
-            }
             host.requestActivation()
         }
     }
 
     open var activationState: WCSessionActivationState {
-        onDevice(.notActivated) { session in
-            switch session.activationState {
+        onDevice(.notActivated) { session -> WCSessionActivationState in
+            // Activated by the system for its own traffic: not the app's until it activates.
+            if session.appHeld { return .notActivated }
+            return switch session.activationState {
             case .notActivated: .notActivated
             case .inactive: .inactive
             case .activated: .activated

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// `os_log`'s format strings, written as the device's log shows them to the developer running the app:
 /// C's conversions (`%d`, `%5.2f`, `%lx`, `%@`, `%s`, `%%`, `*` widths) with os_log's annotations in braces

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// A log message written as a string literal with interpolations, each with its own privacy and format:
 /// `"sent \(count) to \(name, privacy: .public) in \(seconds, format: .fixed(precision: 2))s"`.

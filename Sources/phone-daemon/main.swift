@@ -1,4 +1,4 @@
 import RunWayDevices
-import Glibc
+import Posix
 
 exit(DaemonMain.phone(Array(CommandLine.arguments.dropFirst())))

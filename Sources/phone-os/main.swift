@@ -1,4 +1,4 @@
 import OSProcess
-import Glibc
+import Posix
 
 exit(PhoneOSMain.main(Array(CommandLine.arguments.dropFirst())))

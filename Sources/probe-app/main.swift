@@ -4,7 +4,8 @@
 //
 // It saves each received userInfo's `id` before its callback returns (Documents/received.log, one line
 // each, fsync'd), so a kill after the acknowledgement loses nothing. Its switches make it misbehave the
-// ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate; --save-in-memory keeps
+// ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate (a launched app all the
+// same: issue 49), --activate-after-ms=MS (activates its session that long after launch); --save-in-memory keeps
 // what it receives in memory only (the lossy path a test shows its checker catching); --save-on-screen
 // saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). --send N sends N
 // userInfo transfers (`probe-1`…`probe-N`) once, after its first activation. Every launch first notes
@@ -17,11 +18,17 @@
 // (`sendToRemoteWorkoutSession`, `sent p-I ok|failed CODE`) — and after `w-N` ends the workout from the
 // phone (the mirror's `end()`); `disconnected` when mirroring ends. --mirror-tick=MS: besides, while
 // the mirror runs, sends `t-1`, `t-2`… every MS milliseconds (`tick t-I` when sent, `sent t-I ok` once the
-// watch has it).
+// watch has it). Its notification centre's delegate notes each notification presented in the foreground
+// (`willPresent ID STATE`) and each the user opened (`didReceive ID ACTION STATE`, STATE the app's
+// `applicationState` then) in Documents/notifications.log. --numbers: what it sends carries a run's numbers
+// as `NSNumber`s (`distance` 1000 × I, an integer, `laps` I, `indoor` for even I, `pace` 5.25), and what it
+// receives with a `distance` is read with Apple's casts, as a run tracker reads it (`guard let distance =
+// userInfo["distance"] as? Double …`): a line `kept ID DISTANCE LAPS INDOOR PACE` in Documents/numbers.log,
+// or `dropped ID` when a cast fails.
 import Foundation
-import Glibc
 import HealthKit
 import UIKit
+import UserNotifications
 import WatchConnectivity
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -34,7 +41,7 @@ func appendDurably(_ line: String, to name: String) {
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    guard fd >= 0 else { fatalError("cannot open \(path): \(errno)") }
+    guard fd >= 0 else { fatalError("cannot open \(path)") }
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fsync(fd)
@@ -68,16 +75,40 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
         guard activationState == .activated, sendCount > 0 else { return }
         let marker = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("sent.done").path
         guard !FileManager.default.fileExists(atPath: marker) else { return }
-        for index in 1...sendCount { session.transferUserInfo(["id": "probe-\(index)", "kind": "probe"]) }
+        for index in 1...sendCount {
+            var userInfo: [String: Any] = ["id": "probe-\(index)", "kind": "probe"]
+            if arguments.contains("--numbers") {
+                // Meters counted as an integer, read on the other side with `as? Double`, as on iOS.
+                userInfo["distance"] = NSNumber(value: index * 1000)
+                userInfo["laps"] = NSNumber(value: index)
+                userInfo["indoor"] = NSNumber(value: index % 2 == 0)
+                userInfo["pace"] = 5.25
+            }
+            session.transferUserInfo(userInfo)
+        }
         appendDurably("\(sendCount)", to: "sent.done")
     }
 
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard let id = userInfo["id"] as? String else { return }
+        if userInfo["distance"] != nil { readRun(id, userInfo) }
+        // UIApplication is the main actor's (as in the SDK): asked there, from the delegate's queue.
+        let offScreen = saveOnScreen && DispatchQueue.main.sync { MainActor.assumeIsolated { UIApplication.shared.applicationState != .active } }
         lock.withLock {
-            if inMemoryOnly || (saveOnScreen && UIApplication.shared.applicationState != .active) { return held.append(id) }
+            if inMemoryOnly || offScreen { return held.append(id) }
             appendDurably(id, to: "received.log")
         }
+    }
+
+    /// A run's numbers, read as a run tracker reads them: what a cast cannot read, the run is dropped.
+    func readRun(_ id: String, _ userInfo: [String: Any]) {
+        guard let distance = userInfo["distance"] as? Double, let laps = userInfo["laps"] as? Int, let indoor = userInfo["indoor"] as? Bool,
+            let pace = userInfo["pace"] as? Double
+        else {
+            appendDurably("dropped \(id)", to: "numbers.log")
+            return
+        }
+        appendDurably("kept \(id) \(distance) \(laps) \(indoor) \(pace)", to: "numbers.log")
     }
 
     let healthStore = HKHealthStore()
@@ -95,6 +126,28 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
 
     func sessionDidBecomeInactive(_ session: WCSession) {}
     func sessionDidDeactivate(_ session: WCSession) { session.activate() }
+}
+
+/// What the user sees and opens: written as apps write a notification delegate, one method in each form.
+final class NotificationLogger: NSObject, UNUserNotificationCenterDelegate {
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {
+        let id = notification.request.identifier
+        DispatchQueue.main.async {
+            let state = MainActor.assumeIsolated { UIApplication.shared.applicationState }
+            appendDurably("willPresent \(id) \(state == .active ? "active" : "background")", to: "notifications.log")
+            completionHandler([.banner, .sound, .list])
+        }
+    }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        let state = await MainActor.run { UIApplication.shared.applicationState }
+        let action = response.actionIdentifier == UNNotificationDefaultActionIdentifier ? "default" : response.actionIdentifier
+        appendDurably(
+            "didReceive \(response.notification.request.identifier) \(action) \(state == .active ? "active" : "background")", to: "notifications.log")
+    }
 }
 
 /// The phone's side of the watch's mirrored workout.
@@ -171,8 +224,17 @@ if let mirror {
     // Set at launch, before anything can arrive: HealthKit's advice.
     manager.healthStore.workoutSessionMirroringStartHandler = { session in mirror.take(session) }
 }
+let activateAfter = arguments.first { $0.hasPrefix("--activate-after-ms=") }.flatMap { Int($0.dropFirst("--activate-after-ms=".count)) }
+// Before the app finishes launching, as Apple asks: an open that launched it is handed here.
+let notificationLogger = NotificationLogger()
+UNUserNotificationCenter.current().delegate = notificationLogger
 if WCSession.isSupported() {
     WCSession.default.delegate = manager
-    if !arguments.contains("--never-activate") { WCSession.default.activate() }
+    if let activateAfter {
+        // Later, as an app that activates its session from a screen it shows after launch.
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(activateAfter)) { WCSession.default.activate() }
+    } else if !arguments.contains("--never-activate") {
+        WCSession.default.activate()
+    }
 }
 RunLoop.main.run()

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Posix
 import PairTesting
 
 /// Pairs at rest as `runway up` leaves them (`--idle-os-pairs N`): phone-os and watch-os for each pair,
@@ -58,36 +58,11 @@ struct IdleOSes {
     }
 }
 
-/// `Pss` and `Private_Dirty` of `/proc/PID/smaps_rollup`, in kB.
-func memoryRollup(_ pid: Int32) -> (pss: Int, privateDirty: Int)? {
-    guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
-    func field(_ name: String) -> Int? {
-        let line = rollup.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-        return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
-    }
-    guard let pss = field("Pss"), let dirty = field("Private_Dirty") else { return nil }
-    return (pss, dirty)
-}
+/// `Pss` and `Private_Dirty` of a process, in kB.
+func memoryRollup(_ pid: Int32) -> (pss: Int, privateDirty: Int)? { Processes.memory(of: pid).map { ($0.proportional, $0.privateDirty) } }
 
-/// A process's private dirty kB summed by what each mapping is: `[heap]`, `[stack]`, anonymous mappings
-/// (thread stacks, allocator arenas), and each file by its name (a library's written pages: its
-/// relocations and data). Largest first.
-func privateDirtyByMapping(_ pid: Int32) -> [(String, Int)] {
-    // Read to the end: /proc files report a size of 0, and a read by their size stops short.
-    guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps") else { return [] }
-    let smaps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-    var totals: [String: Int] = [:]
-    var current = "anonymous"
-    for line in smaps.split(separator: "\n") {
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-        if let first = fields.first, first.contains("-"), first.first?.isHexDigit == true {
-            current = fields.count >= 6 ? String(fields[5...].joined(separator: " ").split(separator: "/").last ?? "") : "anonymous"
-        } else if fields.first == "Private_Dirty:", fields.count >= 2, let kb = Int(fields[1]), kb > 0 {
-            totals[current, default: 0] += kb
-        }
-    }
-    return totals.sorted { $0.value > $1.value }
-}
+/// A process's private dirty kB summed by what each mapping is (`Processes.privateDirtyByMapping`).
+func privateDirtyByMapping(_ pid: Int32) -> [(String, Int)] { Processes.privateDirtyByMapping(of: pid) }
 
 /// `--idle-os-pairs N`: N pairs at rest under their OSes.
 func idleOSRows(count: Int, headline: inout [String]) throws -> [Row] {

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Posix
 
 /// Seconds on the monotonic clock.
 func now() -> Double {
@@ -33,13 +33,7 @@ struct Sample {
 }
 
 /// The peak resident set size of a process (`VmHWM`), in kB.
-func peakRSSKilobytes(_ pid: Int32) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    }
-    return nil
-}
+func peakRSSKilobytes(_ pid: Int32) -> Int? { Processes.peakResidentKilobytes(of: pid) }
 
 func format(_ value: Double, _ decimals: Int = 0) -> String {
     guard value.isFinite else { return "n/a" }

@@ -1,6 +1,6 @@
 import Control
 import Foundation
-import Glibc
+import Posix
 import PairTesting
 
 /// Many pairs on one host (`--pairs N`): what a CI farm running a simulator per job can plan on.
@@ -100,15 +100,9 @@ struct ManyPairs {
     }
 }
 
-/// A process's proportional set size (`Pss` in `/proc/PID/smaps_rollup`): its private pages plus its
-/// share of the pages it shares (the binary's text, libraries), in kB — what N of them add up to.
-func proportionalSetSizeKilobytes(_ pid: Int32) -> Int? {
-    guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
-    for line in rollup.split(separator: "\n") where line.hasPrefix("Pss:") {
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    }
-    return nil
-}
+/// A process's proportional set size: its private pages plus its share of the pages it shares (the
+/// binary's text, libraries), in kB — what N of them add up to.
+func proportionalSetSizeKilobytes(_ pid: Int32) -> Int? { Processes.memory(of: pid)?.proportional }
 
 /// Each daemon watches its home with an inotify instance, and a watch its phone's home while the phone
 /// is away; past the user's limit (`fs.inotify.max_user_instances`, 128 by default, shared with every
@@ -116,9 +110,7 @@ func proportionalSetSizeKilobytes(_ pid: Int32) -> Int? {
 /// phone by its reconnect backoff. The run still holds; this says so, with the knob (a system setting,
 /// not the bench's to change).
 func noteInotifyLimit(wanted: Int) {
-    guard let text = try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_instances", encoding: .utf8),
-        let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit < wanted
-    else { return }
+    guard let limit = Processes.directoryWatcherLimit(), limit < wanted else { return }
     progress(
         "note: fs.inotify.max_user_instances is \(limit), \(wanted) wanted: most daemons will audit their homes once a second and watches reconnect by backoff (sysctl fs.inotify.max_user_instances=\(wanted) to avoid it)"
     )
@@ -127,9 +119,10 @@ func noteInotifyLimit(wanted: Int) {
 /// Raises the soft limit on open descriptors towards `wanted` (at most the hard limit): each daemon
 /// started holds its stdout pipe here, each watch a control connection.
 func raiseDescriptorLimit(to wanted: Int) {
-    var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
-    limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
-    if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 { progress("note: could not raise the open-file limit: errno \(errno)") }
-    if limit.rlim_cur < rlim_t(wanted) { progress("note: the open-file limit is \(limit.rlim_cur); \(wanted) wanted") }
+    do {
+        let limit = try Processes.raiseOpenFileLimit(to: wanted)
+        if limit < wanted { progress("note: the open-file limit is \(limit); \(wanted) wanted") }
+    } catch {
+        progress("note: could not raise the open-file limit: errno \(error.errno)")
+    }
 }

@@ -1,7 +1,6 @@
 import Connectivity
 import Control
 import Foundation
-import Glibc
 import JSONText
 import PairTesting
 import RunWayApp

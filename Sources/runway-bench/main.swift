@@ -1,7 +1,6 @@
 // scripts/bench: how fast the pair moves and stores flights, against a baseline run in the same
 // invocation, on this machine. Prints a table and writes it into docs/performance.md.
 import Foundation
-import Glibc
 import PairTesting
 
 var count = 50_000, runs = 3, drainRuns = 5, memoryBacklog = 100_000, logbookSize = 100_000, latencySamples = 200

@@ -1,6 +1,5 @@
 // scripts/chaos: random SIGKILLs of both daemons and link cuts, then the invariant checker.
 import Foundation
-import Glibc
 import PairTesting
 
 let usage = """

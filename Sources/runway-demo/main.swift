@@ -1,6 +1,5 @@
 // The README's demo: the 1.3 bug's scenario, run against the real binaries, narrated.
 import Foundation
-import Glibc
 import PairTesting
 
 func say(_ text: String) { print(text); fflush(nil) }

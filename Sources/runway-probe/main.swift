@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import PairTesting
 
 // runway-probe: connects to a Unix socket, optionally as another user, sends the given bytes and prints
@@ -34,8 +34,12 @@ guard let waitMs = Int(options["wait-ms"] ?? "3000"), waitMs >= 0 else { usage("
 // Become the other user before connecting: the kernel records the peer's credentials at connect().
 if let text = options["uid"] {
     guard let uid = UInt32(text) else { usage("--uid must be a user id") }
-    guard setgroups(0, nil) == 0, setgid(uid) == 0, setuid(uid) == 0 else {
-        fail("cannot become uid \(uid): \(String(cString: strerror(errno)))", status: 1)
+    do {
+        _ = try systemCall("setgroups") { setgroups(0, nil) }
+        _ = try systemCall("setgid") { setgid(uid) }
+        _ = try systemCall("setuid") { setuid(uid) }
+    } catch {
+        fail("cannot become uid \(uid): \(String(cString: strerror(error.errno)))", status: 1)
     }
 }
 

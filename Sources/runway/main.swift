@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import RunWayCLI
 
 exit(CLI.main(Array(CommandLine.arguments.dropFirst())))

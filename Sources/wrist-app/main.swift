@@ -20,7 +20,6 @@
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
 // than WKExtensionDelegate).
 import ClockKit
-import Glibc
 import HealthKit
 import WatchConnectivity
 import WatchKit

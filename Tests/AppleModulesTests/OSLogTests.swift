@@ -79,6 +79,8 @@ import os.log
             ("%q", [1], "%q"),
             ("%.*f", [1, 2.25], "2.2"),
             ("%99999999d|", [1], String(repeating: " ", count: 1023) + "1|"),
+            // A width from an argument as negative as it gets (found by anyFormatRendersWithoutCrashing).
+            ("%*d|", [Int64.min, 7], "7" + String(repeating: " ", count: 1023) + "|"),
         ]
         for (format, arguments, expected) in cases {
             #expect(OSLogFormat.render(format, arguments) == expected, "\(format)")

@@ -72,6 +72,7 @@ import PropertyLists
             case let .completeMessage(id, .failure(error)): "completeMessage \(id) \(error.code.rawValue)"
             case let .deliverMessage(id, _): "deliverMessage \(id)"
             case .wakeCounterpart: "wakeCounterpart"
+            case .restartLinkIfHeld: "restartLinkIfHeld"
             case let .acknowledge(upTo, _): "acknowledge \(upTo)"
             case let .crashPoint(name): "crashPoint \(name)"
             }
@@ -103,6 +104,46 @@ import PropertyLists
         #expect(Self.describe(core.handle(.activationRequested)) == ["completeActivationSoon"], "after a failure, activate() tries again")
         #expect(core.handle(.activationSucceeded).count == 3)
         #expect(core.activationState == .activated)
+    }
+
+    /// Issue 49: an app needs no session to launch, and HealthKit's traffic rides the link all the same.
+    /// The system activates the session for it; the app, which did not, hears nothing and cannot send
+    /// until it activates — then it hears activation as Apple's app does (`activationDidComplete`, then
+    /// what finished meanwhile), and the link starts again for what it was not given.
+    @Test func aSystemActivationHoldsTheAppUntilItActivatesThenItJoins() {
+        var core = SessionCore(role: .phone, userInfoByteLimit: 1024, window: SendWindow(maximumTransfers: 8, maximumBytes: 1024))
+        #expect(Self.describe(core.handle(.systemActivationRequested)) == ["completeActivationSoon"])
+        #expect(core.handle(.systemActivationRequested).isEmpty, "once")
+        _ = core.handle(
+            .deviceStateLoaded(
+                LoadedDeviceState(
+                    deviceID: "phone-1", pairing: Self.pairing, local: .init(installed: true, active: true),
+                    counterpart: .init(installed: true, active: true), counterpartVersion: "1.4")))
+        _ = core.handle(.activationAwaitsFirstLink)
+        #expect(!core.announcementAwaitsLink, "nothing to announce, nothing to wait for")
+        #expect(Self.describe(core.handle(.activationSucceeded)) == ["log session.activated"], "the app is told nothing")
+        #expect(core.activationState == .activated && core.appHeld)
+        #expect(throws: WCError.self) { try core.requireActivated() }
+        #expect(throws: Never.self) { try core.requireServiceActivated() }
+        // A message from the watch: answered at once, not delivered.
+        #expect(
+            Self.describe(core.handle(.messageFrameReceived(.message, id: 7, body: PropertyListCodec.encode(["k": .string("v")])))) == ["send messageError"])
+        // The app activates: it joins.
+        #expect(
+            Self.describe(core.handle(.activationRequested))
+                == ["log session.app-joined", "restartLinkIfHeld", "tell activationDidComplete activated", "reportFinishedTransfers replayed"])
+        #expect(!core.appHeld)
+        #expect(throws: Never.self) { try core.requireActivated() }
+        #expect(core.handle(.activationRequested).isEmpty, "a second activate() changes nothing")
+    }
+
+    /// The app activating while the system's activation is still completing hears it as its own.
+    @Test func anAppActivatingDuringTheSystemsActivationHearsItAsItsOwn() {
+        var core = SessionCore(role: .watch, userInfoByteLimit: 1024, window: SendWindow(maximumTransfers: 8, maximumBytes: 1024))
+        _ = core.handle(.systemActivationRequested)
+        #expect(core.handle(.activationRequested).isEmpty, "activation is under way")
+        #expect(!core.appHeld)
+        #expect(Self.describe(core.handle(.activationSucceeded)).contains("tell activationDidComplete activated"))
     }
 
     @Test func deactivationClosesTheLinkThenFailsTheMessagesThenSettles() {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// Session managers written as apps write them — an ObservableObject with @Published state, KVO of the
@@ -113,7 +114,11 @@ import Testing
     }
 
     /// IntakeSessionStore saves each entry in its callback: the invariant checker finds nothing lost,
-    /// duplicated or out of order; what its @Published list showed is what arrived, once, in order.
+    /// duplicated or out of order; what its @Published list showed is what it saved, in the order saved.
+    /// (Through SIGKILLs the session delivers at least once: an entry saved and published just before a
+    /// kill, its batch not yet committed, comes again and is saved and shown again — this store does not
+    /// dedup. The check asked for each id once, which held only while no kill fell inside a batch: it
+    /// failed under load, one run in a few.)
     @Test func anObservableObjectStorePublishesWhatArrivedOnceInOrderThroughKills() throws {
         try withPair(tag: "obs-store") { pair in
             let documents = try runThroughKills(pair)
@@ -122,7 +127,19 @@ import Testing
             #expect(report.isClean, "\(report)")
             print("IntakeSessionStore through kills: \(report); published \(Self.lines(documents + "published.log").count)")
             #expect(report.sent == 120)
-            try Self.checkPublished(Self.lines(documents + "published.log"), against: saved, expectAll: false)
+            let published = Self.lines(documents + "published.log")
+            #expect(!published.isEmpty)
+            #expect(!published.contains { $0.hasSuffix(" objectWillChange-missing") }, "a change published without objectWillChange first")
+            // Each publication is one saving, in the order saved (the last saved before a kill may not have
+            // reached the main queue): a subsequence of the journal.
+            var next = saved.startIndex
+            for id in published.compactMap({ $0.split(separator: " ").last.map(String.init) }) {
+                guard let found = saved[next...].firstIndex(of: id) else {
+                    Issue.record("published \(id) where the journal has no such saving next (published: \(published.count), saved: \(saved.count))")
+                    break
+                }
+                next = found + 1
+            }
         }
     }
 

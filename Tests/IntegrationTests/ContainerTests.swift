@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// Issue 41: an app writes only inside its container, from its first instruction. Both OSes started by

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// Issue 51, item 5: RunWay's watch app counts each transfer once across redeliveries, as the phone's

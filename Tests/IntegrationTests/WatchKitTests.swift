@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// Issue 41: a watch app written as for watchOS (`wrist-app`: WatchKit's extension delegate and tasks,

@@ -58,10 +58,12 @@ extension SimulatedPair {
                 return status["launchCount"]?.intValue == launches + 1 && status["appState"]?.stringValue == "background"
             }
             #expect(try pair.watchOSStatus()["launches"]?["workout-recovery"]?.intValue == 1)
-            let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.split(separator: "\n").map {
-                try JSONValue(parsing: String($0))
+            // The app's delegate is told once it has launched, after watch-os counts the launch: waited for.
+            try pair.waitUntil("the relaunched app's delegate is told") {
+                try runTool(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.split(separator: "\n").contains {
+                    try JSONValue(parsing: String($0))["call"] == .string("handleActiveWorkoutRecovery")
+                }
             }
-            #expect(events.contains { $0["call"] == .string("handleActiveWorkoutRecovery") }, "the relaunched app's delegate was told")
             try waitForLogLine(pair, pair.watchLog, "event=health.session-recovered", "runId=\(id)")
             let status = try pair.watchRun(["status"])
             #expect(status["state"] == .string("running") && status["runId"] == .string(id) && status["samples"] == .integer(2))

@@ -1,6 +1,7 @@
 import Foundation
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// HealthKit's mirrored workout sessions through the real binaries, with workout apps of our own: the

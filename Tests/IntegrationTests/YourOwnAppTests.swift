@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONText
 import PairTesting
+import RunWayPairTesting
 import Testing
 
 /// An app that is not RunWay's on the simulated devices (`probe-app`: the public WatchConnectivity
@@ -78,8 +79,10 @@ import Testing
     }
 
     /// Each way an app can fail to start: phone-os reports it in `os status` and the log, and backs off —
-    /// a handful of launches in seconds, never a loop; the watch's transfers stay queued, none lost.
-    @Test(arguments: ["--crash-at-launch", "--exit-at-once", "--never-activate"])
+    /// a handful of launches in seconds, never a loop; the watch's transfers stay queued, none lost. (An
+    /// app that never activates its session is not one of them since issue 49: it launches, and takes
+    /// nothing — `SessionFreeAppTests.anAppThatNeverActivatesIsReadyAndTakesNothing`.)
+    @Test(arguments: ["--crash-at-launch", "--exit-at-once"])
     func anAppThatCannotStartIsReportedAndBackedOff(_ misbehaviour: String) throws {
         try withPair(tag: "own-bad") { pair in
             try pair.startPhoneOS(["--app", Self.probe, "--app-arg=\(misbehaviour)", "--launch-timeout-ms", "500"])

@@ -30,7 +30,7 @@ import PairTesting
         NotificationRequest.Replace(
             remove: ["a"], add: [UserNotificationCenter.Request(id: "b", fireAt: t0 + 60, title: "t", body: "b", language: "ko")]),
         NotificationRequest.RemoveDelivered(ids: nil), NotificationRequest.RemoveDelivered(ids: ["a"]), NotificationRequest.List(),
-        NotificationRequest.Add(id: "c", inSeconds: 5, body: nil),
+        NotificationRequest.Add(id: "c", inSeconds: 5, body: nil), NotificationRequest.Open(id: "d"), NotificationRequest.TakeResponses(),
         HealthRequest.Save(workout: workout), HealthRequest.Workouts(), HealthRequest.Authorize(share: ["x"], read: []),
         HealthRequest.Session(), HealthRequest.SetSession(session: nil),
         HealthRequest.SetSession(session: HealthSessionItem(activityType: "running", locationType: 2, startDate: t0)),

@@ -60,7 +60,8 @@ import Testing
         var names: [Name] = []
         var scopes: [Scope?] = []
         var previous = ""
-        for line in lines {
+        // (What follows "In the Swift 6 language mode" is a diff of the listing, not declarations.)
+        for line in lines.prefix(while: { !$0.hasPrefix("// In the Swift 6 language mode") }) {
             defer { previous = line }
             if line == "}" {
                 _ = scopes.popLast()
@@ -258,6 +259,43 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus != 0)
         #expect(text.contains("enum case 'open' is not available due to missing import of defining module 'Engine'"), "\(text)")
+    }
+
+    /// `UIApplication` and its members are `@MainActor`, as in the SDK: a nonisolated read of
+    /// `UIApplication.shared.applicationState` (a session delegate's callback asking whether it is on screen)
+    /// does not compile in Swift 6 mode — for the isolation reason — as it does not in Xcode; the same read
+    /// on the main actor does. (In Swift 5 mode it compiles, as in Xcode without strict concurrency.)
+    @Test func aNonisolatedApplicationStateReadDoesNotCompileInSwift6() throws {
+        let directory = try Self.scratch("isolation")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nonisolated = directory.appendingPathComponent("Nonisolated.swift")
+        // (The import is spliced in: ImportRulesTests reads this file's lines for its imports.)
+        let importUIKit = ["import", "UIKit"].joined(separator: " ")
+        try """
+        \(importUIKit)
+
+        final class ScreenCheck {
+            func isOnScreen() -> Bool { UIApplication.shared.applicationState == .active }
+        }
+        """.write(to: nonisolated, atomically: true, encoding: .utf8)
+        let refused = try Self.typecheck([nonisolated.path], mode: 6)
+        #expect(refused.status != 0)
+        #expect(
+            refused.output.contains("main actor-isolated class property 'shared' can not be referenced from a nonisolated context"), "\(refused.output)")
+        #expect(refused.output.contains("main actor-isolated property 'applicationState' can not be referenced from a nonisolated context"))
+        let swift5 = try Self.typecheck([nonisolated.path], mode: 5)
+        #expect(swift5.status == 0, "Swift 5 mode compiles it, as Xcode does (Objective-C's isolation is not enforced there): \(swift5.output)")
+        let isolated = directory.appendingPathComponent("Isolated.swift")
+        try """
+        \(importUIKit)
+
+        @MainActor final class ScreenCheck {
+            func isOnScreen() -> Bool { UIApplication.shared.applicationState == .active }
+        }
+        func observed() -> [Notification.Name] { [UIApplication.didBecomeActiveNotification, UIApplication.didEnterBackgroundNotification] }
+        """.write(to: isolated, atomically: true, encoding: .utf8)
+        let accepted = try Self.typecheck([isolated.path], mode: 6)
+        #expect(accepted.status == 0, "on the main actor it compiles, and the notification names are nonisolated: \(accepted.output)")
     }
 
     /// Every type a product's listing mentions (`Module.Type`) is a product's, the toolchain's, or declared

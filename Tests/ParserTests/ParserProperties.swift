@@ -228,6 +228,12 @@ enum ParserProperties {
         try require(TypedJSON.problem(in: written) == nil, "the JSON written for a property list is not valid typed JSON: \(written.text)")
         guard let again = try? PropertyListValue(json: written) else { throw Violation("\(written.text) does not read back") }
         try require(again.json == written, "\(written.text) reads back as \(again.json.text)")
+        // And through text, as the control socket, `--json` and a scenario file carry it: each number keeps
+        // its kind — a real stays a real (`5000.0`), an integer an integer (issue 49).
+        guard let reread = try? JSONValue(parsing: written.text) else { throw Violation("\(written.text) does not parse") }
+        try require(reread == written, "\(written.text) parses back as another value (a number changed its kind)")
+        guard let carried = try? PropertyListValue(json: reread) else { throw Violation("\(written.text) does not convert back") }
+        try require(carried == again, "\(written.text) arrives as another property list")
     }
 
     /// One router per server, every command of the catalogue registered (the handlers do nothing).

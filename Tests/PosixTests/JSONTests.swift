@@ -28,6 +28,26 @@ import Testing
         #expect(try JSONValue(parsing: value.prettyText) == value)
     }
 
+    /// Issue 49: a real is written as a real, so that it is read back as one — a payload's `5000.0` stays
+    /// real through every JSON hop (the writer wrote `5000`, read back as the integer 5000, and an app's
+    /// `userInfo["distance"] as? Double` was nil). Integers stay integers.
+    @Test func aRealStaysARealThroughText() throws {
+        let value: JSONValue = .object([
+            "distance": .number(5000.0), "zero": .number(0), "negative": .number(-12.0), "huge": .number(1e20), "tiny": .number(5e-324),
+            "half": .number(0.5), "laps": .integer(12), "minus": .integer(-3), "indoor": .bool(false),
+        ])
+        #expect(JSONValue.number(5000.0).text == "5000.0")
+        #expect(JSONValue.integer(5000).text == "5000")
+        #expect(try JSONValue(parsing: value.text) == value, "\(value.text)")
+        #expect(try JSONValue(parsing: value.prettyText) == value)
+        #expect(JSONValue.number(.infinity).text == "null", "not JSON")
+        for _ in 0..<2000 {
+            let number = Double(bitPattern: UInt64.random(in: 0...UInt64.max))
+            guard number.isFinite else { continue }
+            #expect(try JSONValue(parsing: JSONValue.number(number).text) == .number(number), "\(number)")
+        }
+    }
+
     @Test func fixedDecimalNumbers() {
         func render(_ number: Double, _ places: Int) -> String {
             var writer = JSONWriter()

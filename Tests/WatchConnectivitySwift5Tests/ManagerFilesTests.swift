@@ -37,7 +37,7 @@ extension SourceCompatibilityTests {
         _ = (will, entries)
     }
 
-    @Test func theUIKitSenderWritesAndHandsTheFileToTheSession() {
+    @Test @MainActor func theUIKitSenderWritesAndHandsTheFileToTheSession() {
         let sender = PhotoShareSender()
         sender.share(thumbnail: Data([0xFF, 0xD8, 0xFF]), named: "thumb-\(getpid())")
         #expect(eventually { sender.sentFiles.count == 1 })

@@ -42,7 +42,7 @@ final class PhotoShareSender: NSObject, WCSessionDelegate, @unchecked Sendable {
         }
     }
 
-    var isInForeground: Bool { UIApplication.shared.applicationState == .active }
+    @MainActor var isInForeground: Bool { UIApplication.shared.applicationState == .active }
 
     func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: Error?) {
         if let error = error { record(failure: error.localizedDescription) }

@@ -24,6 +24,11 @@ struct SessionCore {
     /// not told as changes (`sessionWatchStateDidChange`/`sessionReachabilityDidChange` are for later ones).
     var announcementAwaitsLink = false
     var activationRequested = false
+    /// Activated by the system, the app's own session not (`systemActivationRequested`): the link and the
+    /// system's traffic run; the app is told nothing, its API is `sessionNotActivated`, and its traffic
+    /// from the counterpart is not taken (the shell leaves those frames unread and unacknowledged; a
+    /// message is answered `notReachable`). Cleared when the app activates.
+    var appHeld = false
     var deviceID = ""
     var pairing: Pairing?
     /// The pairing this activation is for: a different one appearing means the watch was switched.
@@ -111,6 +116,12 @@ struct SessionCore {
     }
 
     func requireActivated() throws(WCError) {
+        guard !appHeld else { throw WCError(.sessionNotActivated, "activate the session before sending (WCSession.default.activate())") }
+        try requireServiceActivated()
+    }
+
+    /// The device's service is activated (by the app or by its system): what the link's handshake needs.
+    func requireServiceActivated() throws(WCError) {
         switch activationState {
         case .activated: return
         case .inactive: throw WCError(.sessionInactive, "the session is inactive (the paired device was switched)")
@@ -137,7 +148,8 @@ struct SessionCore {
 
     mutating func handle(_ event: SessionEvent) -> [SessionAction] {
         switch event {
-        case .activationRequested, .deviceStateLoaded, .activationFailed, .activationAwaitsFirstLink, .activationSucceeded, .firstLinkSettled,
+        case .activationRequested, .systemActivationRequested, .deviceStateLoaded, .activationFailed, .activationAwaitsFirstLink, .activationSucceeded,
+            .firstLinkSettled,
             .deactivationRequested, .deactivationFinished, .deactivationSettled, .pairingReloaded, .watchSwitchBegan, .switchSettled:
             return handleActivationEvent(event)
         case let .linkOpening(replacing):

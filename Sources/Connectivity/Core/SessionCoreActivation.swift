@@ -6,8 +6,13 @@ extension SessionCore {
     mutating func handleActivationEvent(_ event: SessionEvent) -> [SessionAction] {
         switch event {
         case .activationRequested:
+            guard !activationRequested else { return appJoins() }
+            activationRequested = true
+            return [.completeActivationSoon]
+        case .systemActivationRequested:
             guard !activationRequested else { return [] }
             activationRequested = true
+            appHeld = true
             return [.completeActivationSoon]
         case let .deviceStateLoaded(state):
             deviceID = state.deviceID
@@ -20,15 +25,21 @@ extension SessionCore {
             return []
         case let .activationFailed(error):
             activationRequested = false
+            if appHeld {
+                appHeld = false
+                return [.log(LogLine(.error, "session.system-activation-failed", ("error", "\(error)")))]
+            }
             return [
                 .log(LogLine(.error, "session.activation-failed", ("error", "\(error)"))),
                 .tell(.activationDidComplete(.notActivated, error: error)),
             ]
         case .activationAwaitsFirstLink:
-            announcementAwaitsLink = true
+            // Nothing is announced while the app is held: there is nothing to wait for.
+            if !appHeld { announcementAwaitsLink = true }
             return []
         case .activationSucceeded:
             activationState = .activated
+            if appHeld { return [.log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired), ("by", "system")))] }
             let line = SessionAction.log(LogLine(.info, "session.activated", ("device", deviceID), ("paired", isPaired)))
             return announcementAwaitsLink ? [line] : [line] + announceActivation()
         case .firstLinkSettled:
@@ -45,6 +56,7 @@ extension SessionCore {
             let wasReachable = isReachable
             activationState = .notActivated
             activationRequested = false
+            appHeld = false
             counterpartInRange = false
             return wasReachable ? [.tell(.reachabilityDidChange)] : []
         case let .pairingReloaded(reloaded, recordedInstalled):
@@ -71,6 +83,17 @@ extension SessionCore {
         default:
             return []
         }
+    }
+
+    /// The app activates a session its system activated (`systemActivationRequested`): from now on it is
+    /// the app's. Activation still completing announces itself to the app as usual; completed, the app
+    /// hears it now, and the link starts again so that the counterpart resends what was not taken while
+    /// the app was held (the shell closes it only if it left something unread).
+    mutating func appJoins() -> [SessionAction] {
+        guard appHeld else { return [] }
+        appHeld = false
+        guard activationState == .activated else { return [] }
+        return [.log(LogLine(.info, "session.app-joined", ("device", deviceID))), .restartLinkIfHeld] + announceActivation()
     }
 
     /// The app hears of activation, then of the transfers that finished while it did not run.

@@ -139,6 +139,12 @@ extension SessionCore {
         if answers.contains(type), id < 1 || id >= messages.nextID, !trustsCounterpart {
             return [.protocolViolation("\(type) for message \(id), but only messages up to \(messages.nextID - 1) were sent")]
         }
+        if appHeld, [.message, .messageNoReply, .messageData, .messageDataNoReply].contains(type) {
+            // The app has not activated its session: nobody takes the message (Apple: the counterpart's
+            // session must be active for a message to be delivered).
+            messages.countReceived()
+            return [.send(Self.messageErrorFrame(id, WCError(.notReachable, "the counterpart's app has not activated its session")))]
+        }
         switch type {
         case .message, .messageNoReply:
             messages.countReceived()

@@ -53,7 +53,14 @@ typealias MessageCompletion = (Result<MessageBody, WCError>) -> Void
 /// transaction's end) and from the loop (a time-out).
 enum SessionEvent {
     // Activation.
+    /// The app activated its session (`WCSession.activate()`). After a system activation it joins the
+    /// session the system runs: it hears `activationDidComplete` and what finished meanwhile.
     case activationRequested
+    /// The device's system activates the session for its own traffic (HealthKit's workouts, the watch
+    /// face's settings) in an app that has not activated its `WCSession` (issue 49: an app needs no session
+    /// to launch). The link comes up; the app's traffic is not taken and the app is told nothing until it
+    /// activates (`SessionCore.appHeld`).
+    case systemActivationRequested
     case deviceStateLoaded(LoadedDeviceState)
     case activationFailed(any Error)
     case activationSucceeded
@@ -136,6 +143,9 @@ enum SessionAction {
     case saveCounterpartState(AppPresence, version: String?)
     case sendApplicationContextIfNeeded
     case pump
+    /// The app joined a session its system ran (`SessionCore.appJoins`): if the shell left app traffic
+    /// unread on the link meanwhile, it closes the link, and the counterpart resends it on the next.
+    case restartLinkIfHeld
     /// Tell the app of transfers acknowledged and not yet reported (`didFinish`); `replayed` at activation.
     case reportFinishedTransfers(replayed: Bool)
     /// Delete what the counterpart acknowledged from the outbox.

@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// The phone's side of the link: listens on `link.sock` in its home and accepts the paired watch.

@@ -109,6 +109,9 @@ package final class Session: LinkHandshakeParty {
     var core: SessionCore
     /// The link, while one is established.
     var channel: LinkChannel?
+    /// Frames of the app's traffic left unread on the current link while the app was held (`appHeld`):
+    /// when it joins, the link starts again so that the counterpart resends them.
+    var heldFrames = 0
     var ratePumpScheduled = false
     /// The quiet-link pruning of delivered outbox rows, pushed back by every acknowledgement (`pruneDeliveredWhenQuiet`).
     var pruneTimer: EventLoop.TimerID?
@@ -199,6 +202,16 @@ package final class Session: LinkHandshakeParty {
         handle(.activationSucceeded)
     }
 
+    /// The device's system activates the session for its own traffic, the app not having activated it
+    /// (`SessionEvent.systemActivationRequested`): the link comes up with no delegate to tell. Nothing if
+    /// the session is activated or activating already. The app's own `activate()` later joins it.
+    package func activateForSystem() {
+        handle(.systemActivationRequested)
+    }
+
+    /// Activated by the system with the app not (yet) in it: the app's traffic waits, the app hears nothing.
+    package var appHeld: Bool { core.appHeld }
+
     /// Shuts the session down for good: closes the link and stops the transport.
     package func deactivate() {
         transport?.stop()
@@ -281,7 +294,7 @@ package final class Session: LinkHandshakeParty {
 
     /// What this side says in the handshake.
     package func makeHandshake() throws -> Handshake {
-        try core.requireActivated()
+        try core.requireServiceActivated()
         try requireStoreForAcknowledgement()
         guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
         var handshake = try Handshake(

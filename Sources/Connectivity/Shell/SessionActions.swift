@@ -46,6 +46,10 @@ extension Session {
             sendApplicationContextIfNeeded()
         case .pump:
             pump()
+        case .restartLinkIfHeld:
+            guard heldFrames > 0 else { return }
+            heldFrames = 0
+            channel?.close(error: nil, reason: "the app activated its session: the counterpart resends what waited for it")
         case let .reportFinishedTransfers(replayed):
             reportFinished(replayed: replayed)
         case let .releaseOutbox(upTo, lane):
@@ -99,6 +103,8 @@ extension Session {
 
     /// Tells the app of a callback that asks nothing back; an error its handler throws is logged.
     func emit(_ callback: SessionCallback) {
+        // An app that has not activated its session hears nothing of it (`appHeld`).
+        guard !core.appHeld else { return }
         do {
             _ = try handler?.handle(callback, from: self)
         } catch {

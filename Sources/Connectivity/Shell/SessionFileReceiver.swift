@@ -1,5 +1,4 @@
 import Digest
-import Glibc
 import Posix
 import PropertyLists
 import Storage
@@ -238,9 +237,8 @@ extension Session {
                 attempt += 1
                 continue
             }
-            if link(file.path, target) == 0 { return target }
-            if errno == EEXIST { attempt += 1; continue }
-            throw SystemError("link(\(target))", errno: errno)
+            if try Filesystem.link(file.path, as: target) { return target }
+            attempt += 1
         }
     }
 
@@ -298,17 +296,16 @@ extension Session {
     static func rehash(_ path: String, upTo count: Int64) throws -> SHA256 {
         var hasher = SHA256()
         guard count > 0 else { return hasher }
-        let file = FileDescriptor(adopting: try systemCall("open(\(path))") { open(path, O_RDONLY | O_CLOEXEC) })
+        let file = try FileDescriptor.open(path, O_RDONLY)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var done: Int64 = 0
         while done < count {
             let want = Int(min(Int64(chunk.count), count - done))
-            let n = try chunk.withUnsafeMutableBytes { buffer in
-                try systemCall("pread(\(path))") { pread(file.rawValue, buffer.baseAddress, want, off_t(done)) }
+            try chunk.withUnsafeMutableBytes { buffer in
+                try file.readFully(into: buffer.baseAddress!, count: want, at: done, "pread(\(path)): shorter than its durable bytes")
             }
-            guard n > 0 else { throw SystemError("pread(\(path)): shorter than its durable bytes", errno: EIO) }
-            chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-            done += Int64(n)
+            chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<want])) }
+            done += Int64(want)
         }
         return hasher
     }

@@ -1,5 +1,4 @@
 import Digest
-import Glibc
 import Posix
 import PropertyLists
 import Storage
@@ -189,15 +188,10 @@ extension Session {
         let frame = [UInt8](unsafeUninitializedCapacity: header.count + length) { buffer, count in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
             header.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            var read = 0
-            while read < length {
-                let n = pread(file.rawValue, base + header.count + read, length - read, off_t(offset) + off_t(read))
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 {
-                    failure = SystemError("pread: the queued copy is shorter than its record", errno: n == 0 ? EIO : errno)
-                    break
-                }
-                read += n
+            do throws(SystemError) {
+                try file.readFully(into: base + header.count, count: length, at: offset, "pread: the queued copy is shorter than its record")
+            } catch {
+                failure = error
             }
             count = failure == nil ? header.count + length : 0
         }

@@ -10,6 +10,16 @@ extension Session {
     func receive(_ frames: [Frame], from source: LinkChannel) {
         for action in LinkInbound.actions(for: frames) {
             guard channel === source else { return }
+            if core.appHeld {
+                // The app has not activated its session: its traffic is neither taken nor acknowledged.
+                // The counterpart keeps it; the link starts again when the app activates (`appJoins`).
+                switch action {
+                case .userInfoBatch, .applicationContext, .file(.fileBegin, _, _), .file(.fileChunk, _, _), .file(.fileCancel, _, _):
+                    heldFrames += 1
+                    continue
+                default: break
+                }
+            }
             switch action {
             case let .userInfoBatch(transfers, lane): receiveBatch(transfers, lane: lane, from: source)
             case let .acknowledge(upTo, lane): handle(.acknowledgementReceived(upTo: upTo, lane: lane))

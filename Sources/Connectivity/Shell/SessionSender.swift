@@ -282,6 +282,8 @@ extension Session {
     /// Tells the app (`didFinish`) about acknowledged transfers it has not heard of, then records that
     /// it has. A crash in between replays them at the next activation.
     func reportFinished(replayed: Bool = false) {
+        // Not while the app is held: it hears them all, replayed, when it activates.
+        guard !core.appHeld else { return }
         for lane in TransferLane.inOrder.map({ outboxes[$0] }) {
             do {
                 let finished = try lane.unreportedFinished()

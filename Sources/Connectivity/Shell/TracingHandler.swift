@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import PropertyLists
 
 /// Stands between the session and the next handler (the system's ledger, then the app): records each

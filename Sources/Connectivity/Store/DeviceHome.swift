@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// A simulated device's home directory (mode 0700): its store, its sockets and its lock file.

@@ -1,5 +1,4 @@
 import Digest
-import Glibc
 import Posix
 import PropertyLists
 
@@ -56,7 +55,7 @@ package struct FileQueue: Sendable {
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let n = try chunk.withUnsafeMutableBytes { buffer in
-                    try systemCall("read(\(source))") { Glibc.read(input.rawValue, buffer.baseAddress, buffer.count) }
+                    try input.readBlocking(into: buffer.baseAddress!, count: buffer.count, "read(\(source))")
                 }
                 if n == 0 { break }
                 try chunk.withUnsafeBytes { buffer in
@@ -69,7 +68,7 @@ package struct FileQueue: Sendable {
             }
             _ = try systemCall("fsync(\(partial))") { fsync(output.rawValue) }
             output.close()
-            _ = try systemCall("rename(\(partial))") { rename(partial, storedPath(stored)) }
+            try Filesystem.rename(partial, to: storedPath(stored))
             try Filesystem.syncDirectory(containing: storedPath(stored))
         } catch let error as WCError {
             unlink(partial)
@@ -107,16 +106,5 @@ package struct FileQueue: Sendable {
     }
 
     /// The names in `directory` (none if it cannot be read).
-    package static func entries(of directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    package static func entries(of directory: String) -> [String] { (try? Filesystem.names(in: directory)) ?? [] }
 }

@@ -1,5 +1,4 @@
 import Digest
-import Glibc
 import Posix
 import PropertyLists
 

@@ -131,6 +131,6 @@ package struct HealthSessionItem: ControlRecord {
 
 /// `os-health-session`: the running session, or none.
 package struct HealthSessionReply: ControlReply {
-    @NullIfNil public var session: HealthSessionItem?
+    @NullIfNil package var session: HealthSessionItem?
     package init(session: HealthSessionItem?) { self.session = session }
 }

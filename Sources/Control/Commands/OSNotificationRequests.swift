@@ -9,7 +9,9 @@ import JSONText
 /// (`NotificationItem`, an `OSEvent`).
 package enum NotificationRequest {
     /// This family, in the catalogue's order (`ControlCommands.osServiceCommands`).
-    package static let commands: [any ControlCommand.Type] = [List.self, Add.self, Replace.self, RemoveDelivered.self]
+    package static let commands: [any ControlCommand.Type] = [
+        List.self, Add.self, Replace.self, RemoveDelivered.self, Open.self, TakeResponses.self,
+    ]
 
     /// `notifications`: the pending requests, by fire date, and the delivered notifications (`runway
     /// phone|watch notifications` too).
@@ -68,6 +70,30 @@ package enum NotificationRequest {
         package init(ids: [String]?) { self.ids = ids }
     }
 
+    /// `notification-open`: the simulated user opens (taps) a delivered notification (`runway phone|watch
+    /// notifications open ID`). It leaves the delivered list, the OS brings the app to the foreground
+    /// (launching it if it is not running), and the app's `UNUserNotificationCenterDelegate` hears
+    /// `didReceive` with a response whose action is `UNNotificationDefaultActionIdentifier`.
+    package struct Open: ControlCommand, Codable, Sendable {
+        package typealias Reply = NotificationOpenReply
+        package static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the delivered notification's id")
+        package static let spec = ControlCommandSpec(
+            Self.self, "notification-open", ControlCommands.os, arguments: [id],
+            errors: [.failure("no delivered notification has this id (runway … notifications lists them)")],
+            "the user opens a delivered notification: the app comes to the foreground and its delegate hears didReceive")
+        package var id: String
+        package init(id: String) { self.id = id }
+    }
+
+    /// `os-notification-responses`: the running app takes the user's responses the OS holds for it (each
+    /// is handed once; those of an app that ended before taking them are dropped, as on iOS).
+    package struct TakeResponses: ControlCommand, Codable, Sendable {
+        package typealias Reply = NotificationResponsesReply
+        package static let spec = ControlCommandSpec(
+            Self.self, "os-notification-responses", [.phoneOS, .watchOS], "the app takes the user's responses to its notifications (each once)")
+        package init() {}
+    }
+
     /// A pending request, as `UNNotificationRequest` with a date trigger holds it (the OS's centre calls it
     /// `UserNotificationCenter.Request`); as the app sends it, `{id, fireAt (seconds), title, body,
     /// language}` — when it was added is the OS's to say.
@@ -89,4 +115,45 @@ package enum NotificationRequest {
 
         private enum CodingKeys: String, CodingKey { case id, fireAt, title, body, language }
     }
+}
+
+// MARK: - The user's responses
+
+/// `notification-open`'s reply: the notification opened, and the app's state the OS left it in.
+package struct NotificationOpenReply: ControlReply {
+    package var opened: String
+    package var actionIdentifier: String
+    package init(opened: String, actionIdentifier: String) {
+        self.opened = opened
+        self.actionIdentifier = actionIdentifier
+    }
+}
+
+/// The user's response to a delivered notification, as the OS holds it for the app: the notification as
+/// the centre's listing gives it, and the action (`com.apple.UNNotificationDefaultActionIdentifier`).
+package struct NotificationResponseItem: ControlRecord {
+    package var notification: NotificationItem
+    package var actionIdentifier: String
+    package init(notification: NotificationItem, actionIdentifier: String) {
+        self.notification = notification
+        self.actionIdentifier = actionIdentifier
+    }
+}
+
+/// `os-notification-responses`: the responses held for the app, in the order the user gave them.
+package struct NotificationResponsesReply: ControlReply {
+    package var responses: [NotificationResponseItem]
+    package init(responses: [NotificationResponseItem]) { self.responses = responses }
+}
+
+/// The OS tells the running app that a response waits for it (it then takes them: `TakeResponses`).
+package struct NotificationResponseWaiting: ControlRecord {
+    package var id: String
+    package init(id: String) { self.id = id }
+}
+
+extension NotificationResponseItem {
+    /// Apple's action identifiers (`UNNotificationDefaultActionIdentifier`, `…Dismiss…`).
+    package static let defaultAction = "com.apple.UNNotificationDefaultActionIdentifier"
+    package static let dismissAction = "com.apple.UNNotificationDismissActionIdentifier"
 }

@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Glibc
 import JSONText
 import Posix
 import RunWayDomain
@@ -36,7 +35,8 @@ package enum CLI {
         ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + [SessionCLI.transferComplication]
         + QuarantineCLI.commands(.phone)
         + PhoneOSCommands.appCommands + PhoneOSCommands.installCommands + PhoneOSCommands.deviceCommands + PhoneOSCommands.osCommands + [
-            NotificationCommands.notifications, NotificationCommands.notifications(.watch), NotificationCommands.reminders, NotificationCommands.reschedule,
+            NotificationCommands.notifications, NotificationCommands.notifications(.watch), NotificationCommands.open(.phone),
+            NotificationCommands.open(.watch), NotificationCommands.reminders, NotificationCommands.reschedule,
         ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)] + ScenarioCommands.all
         + HealthCommands.all
 
@@ -298,7 +298,7 @@ enum Output {
         var offset = 0
         while offset < bytes.count {
             // A closed pipe (`runway … | head`) ends the output, silently.
-            guard let n = try? systemCall("write", { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }) else { return }
+            guard let n = try? systemCall("write", { writeToDescriptor(fd, bytes.baseAddress! + offset, bytes.count - offset) }) else { return }
             offset += n
         }
     }
@@ -307,3 +307,6 @@ enum Output {
         bytes.withUnsafeBytes { writeBytes(fd, $0) }
     }
 }
+
+/// The C library's `write` (inside `Output` its own `write` is nearer).
+private func writeToDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

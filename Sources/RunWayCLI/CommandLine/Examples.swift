@@ -91,6 +91,7 @@ enum Examples {
         "phone os status": ["runway phone os status --json"],
         "phone os jetsam": ["runway phone os jetsam"],
         "phone notifications": ["runway phone notifications", "runway phone notifications --json"],
+        "phone notifications open": ["runway phone notifications open reminder-7d"],
         "phone reminders": ["runway phone reminders"],
         "phone reminders reschedule": ["runway phone reminders reschedule"],
         "phone language": ["runway phone language --json"],

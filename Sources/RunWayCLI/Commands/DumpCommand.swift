@@ -45,11 +45,8 @@ enum DumpCommand {
             guard Filesystem.kind(of: appStore) == .regular else { continue }
             let app = try Database(path: appStore)
             defer { app.close() }
-            let query = try app.prepare("SELECT transfer_seq, source_device, payload FROM received_userinfo ORDER BY arrival LIMIT ?")
-            try query.bind(limit, at: 1)
-            while try query.step() {
-                received.append(
-                    .object(["transferId": .integer(query.int64(at: 0)), "from": .string(query.string(at: 1)), "userInfo": payload(query.blob(at: 2))]))
+            for entry in try RunWayStoreReader(database: app).receivedUserInfo(limit: limit) {
+                received.append(.object(["transferId": .integer(entry.transferSeq), "from": .string(entry.sourceDevice), "userInfo": payload(entry.payload)]))
             }
         }
         let quarantine = try session.quarantined(limit: limit).map { entry -> JSONValue in

@@ -33,6 +33,32 @@ enum NotificationCommands {
             })
     }
 
+    /// `runway phone notifications open ID`, `runway watch notifications open ID`: the user opens a delivered
+    /// notification.
+    static func open(_ device: DeviceRole) -> CLI.Command {
+        let (name, home) = device == .phone ? ("phone", "P") : ("watch", "W")
+        return CLI.Command(
+            path: [name, "notifications", "open"],
+            synopsis: "ID --home \(home) [--json]",
+            summary: """
+                The user opens (taps) the delivered notification ID: it leaves the delivered list, the \(name)'s app
+                comes to the foreground (launched if it is not running), and its UNUserNotificationCenterDelegate
+                hears userNotificationCenter(_:didReceive:withCompletionHandler:) with the default action
+                (UNNotificationDefaultActionIdentifier). Exit 1 if no delivered notification has that id.
+                """,
+            specs: [CLI.homeSpec, CLI.jsonSpec],
+            positionals: 1,
+            run: { parsed in
+                guard let id = parsed.positionals.first else {
+                    throw UsageError("the ID of a delivered notification is required (runway \(name) notifications lists them)")
+                }
+                let result = try CLI.client(parsed, device).send(
+                    NotificationRequest.Open.request { $0[NotificationRequest.Open.id] = id }, as: NotificationOpenReply.self)
+                Output.out(parsed.has("json") ? result.json.text : "opened \(result.opened): the app hears \(result.actionIdentifier)")
+                return 0
+            })
+    }
+
     static let reminders = CLI.Command(
         path: ["phone", "reminders"],
         synopsis: "--home P [--json]",

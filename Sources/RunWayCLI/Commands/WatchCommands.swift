@@ -1,7 +1,6 @@
 import Posix
 import Connectivity
 import Control
-import Glibc
 import JSONText
 import TerminalViews
 

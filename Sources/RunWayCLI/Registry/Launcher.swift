@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Glibc
 import Posix
 
 /// Starts a daemon detached from the terminal (`setsid`), and stops one: `runway up` and `down`.
@@ -114,11 +113,5 @@ enum Launcher {
     }
 
     /// A binary installed next to this `runway`.
-    static func siblingPath(_ binary: String) -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return binary }
-        let own = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return own.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/" + binary
-    }
+    static func siblingPath(_ binary: String) -> String { Processes.sibling(binary) }
 }

@@ -1,7 +1,6 @@
 import Connectivity
 import Control
 import AppHost
-import Glibc
 import JSONText
 import Posix
 

@@ -1,5 +1,4 @@
 import Control
-import Glibc
 import JSONText
 import Posix
 
@@ -212,11 +211,11 @@ enum ScenarioCommands {
     static func read(_ file: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         do throws(SystemError) {
-            let fd = file == "-" ? 0 : try systemCall("open(\(file))") { open(file, O_RDONLY | O_CLOEXEC) }
-            defer { if fd != 0 { close(fd) } }
+            let fd = file == "-" ? FileDescriptor(adopting: 0) : try FileDescriptor.open(file, O_RDONLY)
+            defer { if file == "-" { _ = fd.release() } }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while bytes.count <= Scenario.Limits.fileBytes {
-                let n = try systemCall("read(\(file))") { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+                let n = try fd.readBlocking(into: &chunk, "read(\(file))")
                 if n == 0 { return bytes }
                 bytes += chunk[0..<n]
             }

@@ -1,6 +1,5 @@
 import Connectivity
 import Control
-import Glibc
 import PairInvariants
 import Posix
 import PropertyLists
@@ -32,9 +31,11 @@ final class ScenarioPair {
     private static func makeRoot() throws -> String {
         var base = "/tmp"
         if let tmp = getenv("TMPDIR").map({ String(cString: $0) }), tmp.hasPrefix("/"), tmp.utf8.count <= 48 { base = tmp }
-        var template = Array((base + "/runway-scenario-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw ControlError("cannot make a directory for the scenario's homes in \(base): errno \(errno)") }
-        return String(cString: made)
+        do {
+            return try Filesystem.makeTemporaryDirectory(in: base, prefix: "runway-scenario-")
+        } catch {
+            throw ControlError("cannot make a directory for the scenario's homes in \(base): errno \(error.errno)")
+        }
     }
 
     // MARK: - Daemons
@@ -126,12 +127,8 @@ final class ScenarioPair {
         }
     }
 
-    /// The parent pid in /proc/PID/stat, so that a pid is signalled only while it is still phone-os's app.
-    static func parent(of pid: Int32) -> Int32? {
-        guard let bytes = try? Filesystem.readFile("/proc/\(pid)/stat"), let close = bytes.lastIndex(of: 0x29) else { return nil }
-        let fields = String(decoding: bytes[(close + 1)...], as: UTF8.self).split(separator: " ")
-        return fields.count > 1 ? Int32(fields[1]) : nil
-    }
+    /// The parent pid, so that a pid is signalled only while it is still phone-os's app.
+    static func parent(of pid: Int32) -> Int32? { Processes.parent(of: pid) }
 
     /// The device's OS's control socket — phone-os's, or watch-os's for a `watchApp` of your own: the
     /// app's lifecycle (`app`, `os-jetsam`, `os-status`).
@@ -213,8 +210,13 @@ final class ScenarioPair {
         let database = try Database(path: path, readOnly: scenario.phoneStore != nil)
         defer { database.close() }
         // An app killed while it first opened its store leaves one without its tables yet: nothing stored.
-        guard try Self.hasTable(database, scenario.phoneStore == nil ? "flights" : nil) else { return [] }
-        let query = try database.prepare(scenario.phoneStore?.ids ?? "SELECT id FROM flights ORDER BY arrival")
+        guard let ownQuery = scenario.phoneStore?.ids else {
+            let reader = RunWayStoreReader(database: database)
+            return try reader.hasTables() ? try reader.flightIDs() : []
+        }
+        guard try Self.hasAnyTable(database) else { return [] }
+        // Your app's store: the query the scenario gives.
+        let query = try database.prepare(ownQuery)
         var ids: [String] = []
         while try query.step() { ids.append(query.string(at: 0)) }
         return ids
@@ -235,20 +237,12 @@ final class ScenarioPair {
         guard Filesystem.kind(of: path) == .regular else { return [] }
         let database = try Database(path: path)
         defer { database.close() }
-        guard try Self.hasTable(database, "received_userinfo") else { return [] }
-        let query = try database.prepare("SELECT payload FROM received_userinfo ORDER BY arrival")
-        var ids: [String] = []
-        while try query.step() {
-            if let id = (try? PropertyListCodec.decodeDictionary(query.blob(at: 0)))?["scenarioTransfer"]?.stringValue { ids.append(id) }
-        }
-        return ids
+        return try RunWayStoreReader(database: database).receivedUserInfo(limit: Int.max).compactMap { $0.userInfo?["scenarioTransfer"]?.stringValue }
     }
 
-    /// Whether the store has the table `name` (any table, for nil) yet.
-    private static func hasTable(_ database: Database, _ name: String?) throws -> Bool {
-        let query = try database.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND (?1 IS NULL OR name = ?1)")
-        if let name { try query.bind(name, at: 1) }
-        return try query.step() && query.int64(at: 0) > 0
+    /// Whether the store has any table yet (your app's, killed while it first opened it, may have none).
+    private static func hasAnyTable(_ database: Database) throws -> Bool {
+        try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'") > 0
     }
 
     /// Every SQLite store of both devices, for the checker's integrity check.

@@ -1,5 +1,4 @@
 import Control
-import Glibc
 import JSONText
 import PairInvariants
 import Posix

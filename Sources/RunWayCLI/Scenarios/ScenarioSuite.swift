@@ -1,5 +1,4 @@
 import Control
-import Glibc
 import Posix
 
 /// `runway scenario run` over several files, in a CI's terms: the files (a directory stands for its
@@ -64,13 +63,10 @@ enum ScenarioSuite {
     }
 
     static func jsonFiles(in directory: String) throws(ControlError) -> [String] {
-        guard let stream = opendir(directory) else {
-            throw ControlError.invalid("\(directory): \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(stream) }
+        let all: [String]
+        do { all = try Filesystem.names(in: directory) } catch { throw ControlError.invalid("\(directory): \(String(cString: strerror(error.errno)))") }
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in all {
             if name.hasSuffix(".json"), !name.hasPrefix("."), Filesystem.kind(of: directory + "/" + name) == .regular { names.append(name) }
         }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"

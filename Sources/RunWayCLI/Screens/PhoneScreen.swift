@@ -1,7 +1,6 @@
 import Connectivity
 import Control
 import Dispatch
-import Glibc
 import JSONText
 import Posix
 import RunWayDomain

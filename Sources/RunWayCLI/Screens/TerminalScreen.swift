@@ -1,5 +1,4 @@
 import Posix
-import Glibc
 import TerminalViews
 
 /// What the terminal on stdout can show: whether there is one, its size, whether it takes UTF-8.
@@ -47,7 +46,7 @@ final class FullScreen {
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { _ in
-                if let bytes = restoreBytes { _ = Glibc.write(1, bytes, restoreCount) }
+                if let bytes = restoreBytes { _ = write(1, bytes, restoreCount) }
                 _exit(0)
             }
             sigemptyset(&action.sa_mask)
@@ -66,7 +65,7 @@ final class FullScreen {
     }
 
     func leave() {
-        for signal in [SIGINT, SIGTERM, SIGHUP] { Glibc.signal(signal, SIG_DFL) }
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
         Output.write(1, Self.restore)
     }
 }

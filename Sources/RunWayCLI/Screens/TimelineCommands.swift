@@ -1,5 +1,4 @@
 import Control
-import Glibc
 import JSONText
 import Posix
 import TerminalViews
@@ -32,9 +31,10 @@ enum TimelineCommands {
             let out = try parsed.required("out")
             let pair = try PairPoll.pair(parsed)
             try PairPoll.checkHomes(pair)
-            let raw = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard raw >= 0 else { throw ControlError.invalid("cannot write \(out): \(String(cString: strerror(errno)))") }
-            let file = FileDescriptor(adopting: raw)
+            let file: FileDescriptor
+            do throws(SystemError) { file = try FileDescriptor.open(out, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644) } catch {
+                throw ControlError.invalid("cannot write \(out): \(String(cString: strerror(error.errno)))")
+            }
             defer { file.close() }
             // Signals as events between two samples: the file always ends with a whole line.
             let signals = try SignalSource([SIGINT, SIGTERM, SIGHUP])

@@ -24,9 +24,11 @@ final class RunReceiver: NSObject, WCSessionDelegate, @unchecked Sendable {
 
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard userInfo["type"] as? String == "flight", let id = userInfo["id"] as? String else { return }
+        // UIApplication belongs to the main actor (as in the SDK): asked there, from the session's queue.
+        let offScreen = savesOnlyOnScreen && DispatchQueue.main.sync { MainActor.assumeIsolated { UIApplication.shared.applicationState != .active } }
         lock.lock()
         defer { lock.unlock() }
-        if savesOnlyOnScreen && UIApplication.shared.applicationState != .active {
+        if offScreen {
             pending.append(id)  // "the Logbook will save them when it appears"
             return
         }

@@ -40,9 +40,11 @@ public final class PhoneSessionManager: NSObject, WCSessionDelegate, @unchecked 
 
     public func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard let entry = WaterEntry(userInfo: userInfo) else { return }
+        // UIApplication belongs to the main actor (as in the SDK): asked there, from the session's queue.
+        let offScreen = savesOnlyOnScreen && DispatchQueue.main.sync { MainActor.assumeIsolated { UIApplication.shared.applicationState != .active } }
         lock.lock()
         defer { lock.unlock() }
-        if savesOnlyOnScreen && UIApplication.shared.applicationState != .active {
+        if offScreen {
             pending.append(entry)  // "the list will save them when it appears"
             return
         }
