@@ -28,7 +28,7 @@ package final class RawClient {
 
     /// Takes over `descriptor`, a connection accepted elsewhere (`RawListener.accept`): the fake peer's
     /// end of a connection the device under test made.
-    package init(adopting descriptor: Int32, path: String) {
+    package init(adopting descriptor: FileDescriptor, path: String) {
         self.path = path
         self.descriptor = descriptor
     }

@@ -1,54 +1,37 @@
 import Foundation
-import Glibc
+import Posix
 
 /// A raw Unix-socket listener: the fake phone of the link tests, bound where the phone's `link.sock`
 /// is while the phone is down, so that the real watch connects to it. Blocking, with deadlines.
 package final class RawListener {
     package let path: String
-    private var descriptor: Int32
+    private let descriptor: FileDescriptor
 
     /// Binds and listens at `path`, removing a stale socket left there (never anything else).
     package init(path: String) throws {
         self.path = path
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFSOCK else { throw HarnessError("\(path) exists and is not a socket") }
-            unlink(path)
-        }
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw HarnessError("socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let utf8 = Array(path.utf8)
-        guard utf8.count < MemoryLayout.size(ofValue: address.sun_path) else { throw HarnessError("socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: utf8)
-            raw[utf8.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            let code = errno
-            Glibc.close(descriptor)
-            throw HarnessError("bind/listen(\(path)): \(String(cString: strerror(code)))")
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { throw HarnessError("socket path too long: \(path)") }
+        do {
+            try UnixSocket.removeStaleSocket(at: address)
+            descriptor = try UnixSocket.listen(at: address, backlog: 16)
+        } catch {
+            throw HarnessError("listen(\(path)): \(error)")
         }
     }
 
     deinit { close() }
 
-    /// The next connection, if one comes within `seconds`.
+    /// The next connection (blocking from now on), if one comes within `seconds`.
     package func accept(waitingUpTo seconds: Double) -> RawClient? {
         let deadline = Date().addingTimeInterval(seconds)
-        while descriptor >= 0 {
-            var pfd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let remaining = max(0, deadline.timeIntervalSinceNow)
-            if poll(&pfd, 1, Int32(min(remaining * 1000, 1000).rounded(.up))) > 0 {
-                let fd = Glibc.accept(descriptor, nil, nil)
-                if fd >= 0 {
-                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                    return RawClient(adopting: fd, path: path)
-                }
+        while descriptor.isOpen {
+            let remaining = Int32(max(0, min(deadline.timeIntervalSinceNow, 1)) * 1000)
+            if (try? descriptor.waitUntil(.readable, timeoutMilliseconds: remaining)) == true,
+                let accepted = try? UnixSocket.accept(from: descriptor)
+            {
+                try? accepted.setNonBlocking(false)
+                return RawClient(adopting: accepted, path: path)
             }
             if deadline.timeIntervalSinceNow <= 0 { return nil }
         }
@@ -57,9 +40,8 @@ package final class RawListener {
 
     /// Stops listening and removes the socket.
     package func close() {
-        guard descriptor >= 0 else { return }
-        Glibc.close(descriptor)
-        descriptor = -1
-        unlink(path)
+        guard descriptor.isOpen else { return }
+        descriptor.close()
+        try? Filesystem.removeDurably(path)
     }
 }

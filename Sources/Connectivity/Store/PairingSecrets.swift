@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// The secret two paired homes share: 32 random bytes that `runway pair` writes into both, and that each
@@ -108,20 +107,26 @@ package struct PairingSecrets: Sendable {
     /// The secret of `pairingID`, read afresh (`runway pair` may have written a new one since).
     package func read(pairingID: String) throws(ReadError) -> PairingSecret {
         guard let path = path(for: pairingID) else { throw .badPairingID(pairingID) }
-        let raw = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard raw >= 0 else {
-            let code = errno
-            if code == ENOENT { throw .missing(path: path) }
-            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW)
+        } catch {
+            if error.errno == ENOENT { throw .missing(path: path) }
+            throw .unreadable(path: path, reason: error.description)
         }
-        let file = FileDescriptor(adopting: raw)
         // At most one byte more than a secret's text: a longer file is damaged, never read whole.
         var buffer = [UInt8](repeating: 0, count: Self.fileLimit + 1)
         var count = 0
         while count < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress! + count, $0.count - count) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+            let start = count
+            let read = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in try file.readBlocking(into: raw.baseAddress! + start, count: raw.count - start, "read(\(path))") }
+            }
+            let n: Int
+            switch read {
+            case let .success(bytes): n = bytes
+            case let .failure(error): throw .unreadable(path: path, reason: error.description)
+            }
             if n == 0 { break }
             count += n
         }
