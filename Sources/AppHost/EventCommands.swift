@@ -22,15 +22,15 @@ final class EventCommands {
     }
 
     func register(on router: ControlRouter) {
-        router.on(ControlCommands.events) { [unowned self] request, connection in try events(request, connection) }
+        router.on(ControlCommands.Events.self) { [unowned self] (args, connection: ControlConnection) in try events(args, connection) }
     }
 
-    private func events(_ request: ControlRequest, _ connection: ControlConnection) throws {
+    private func events(_ args: ControlCommands.Events, _ connection: ControlConnection) throws {
         guard !connection.isAttached, !connection.isFollowing else {
             throw ControlError.invalid("this connection already receives events")
         }
-        let limit = request[ControlCommands.Events.limit]
-        let follow = request[ControlCommands.Events.follow]
+        let limit = args.limit
+        let follow = args.follow
         // Within the followers' budget, or refused before the reply (one line, exit 1).
         if follow { try connection.follow() }
         connection.reply(.array(trace.recent(limit).map(\.json)))

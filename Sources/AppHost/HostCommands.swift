@@ -36,7 +36,7 @@ extension DeviceHost {
         if configuration.role == .watch {
             router.on(ControlCommands.Link.self) { [unowned self] args in try setLink(args.state) }
             linkConditions?.register(on: router)
-            router.on(ControlCommands.app) { [unowned self] request, connection in connection.reply(try appState(request)) }
+            router.on(ControlCommands.WatchApp.self) { [unowned self] args in try appState(args.action) }
             router.on(ControlCommands.Complication.self) { [unowned self] args in
                 let enabled = args.state == "on"
                 try session.setComplicationEnabled(enabled)
@@ -98,9 +98,9 @@ extension DeviceHost {
 
     /// The watch app is installed, removed, brought to the foreground or sent to the background (the
     /// watch's system says so); the phone hears of it at once (isWatchAppInstalled, isReachable).
-    func appState(_ request: ControlRequest) throws -> JSONValue {
+    func appState(_ action: String) throws -> WatchAppReply {
         var installed = session.localAppInstalled, active = session.localAppActive
-        switch request[ControlCommands.App.watchAction] {
+        switch action {
         case "install": installed = true
         case "uninstall": installed = false; active = false
         case "foreground":
@@ -110,7 +110,7 @@ extension DeviceHost {
         default: throw ControlError.invalid("the app action must be install, uninstall, foreground or background")
         }
         try session.setLocalAppState(installed: installed, active: active)
-        return WatchAppReply(watchAppInstalled: installed, watchAppActive: active).json
+        return WatchAppReply(watchAppInstalled: installed, watchAppActive: active)
     }
 
     /// `runway link fail-next N [--code C]` (fault injection): the next N userInfo transfers finish

@@ -49,7 +49,7 @@ package final class LinkConditionsKeeper {
         router.on(ControlCommands.LinkSet.self) { [unowned self] args in
             if let refused = refusal() { throw refused }
             let change = LinkConditionsChange(
-                latencyMilliseconds: args.latency, jitterMilliseconds: args.jitter, loss: args.loss, bandwidthKbps: args.bandwidth,
+                latencyMilliseconds: args.latencyMs, jitterMilliseconds: args.jitterMs, loss: args.loss, bandwidthKbps: args.bandwidthKbps,
                 range: args.range.flatMap(LinkRange.init(rawValue:)), reset: args.reset)
             let conditions = change.applied(to: air.conditions)
             if let problem = conditions.problem { throw ControlError.invalid(problem) }

@@ -43,7 +43,7 @@ final class OSClient: OSChannel {
         let descriptor = try UnixSocket.connect(to: try UnixSocketAddress(path: socketPath), nonBlocking: true)
         let stream = SocketStream(descriptor: descriptor, loop: loop)
         var writer = JSONWriter()
-        writer.write(ControlRequest(ControlCommands.osAttachApp).json)
+        writer.write(ControlCommands.OSAttachApp().request.json)
         stream.onRead = { [unowned self] stream in self.read(stream) }
         stream.onClose = { [unowned self] _, reason in
             self.logger.warning("os.connection-closed", ["reason": "\(reason)", "effect": "the clock stays as last told"])
@@ -97,14 +97,14 @@ final class OSClient: OSChannel {
 
     // MARK: - Requests
 
-    /// Sends `request` on the request connection, opened again once if phone-os closed it (it closes a
+    /// Sends `command` on the request connection, opened again once if phone-os closed it (it closes a
     /// connection idle for ten minutes).
-    func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
+    func send<Command: ControlCommand>(_ command: Command) throws -> Command.Reply {
         for attempt in 0..<2 {
             do {
                 let client = try requestClient ?? ControlClient(home: home, socketPath: socketPath)
                 requestClient = client
-                return try client.send(request, as: type)
+                return try client.send(command)
             } catch let error as ControlError where attempt == 0 && error.wcError == nil && error.exitStatus == 1 {
                 requestClient = nil
             }
@@ -119,9 +119,8 @@ final class OSClient: OSChannel {
     /// `request` as its command on `os.sock` (its properties the arguments), the reply as its type; the
     /// OS's refusal (exit 2) as an `OSRefusal`, as the OS in process throws it.
     func call<Request: OSRequest>(_ request: Request) throws -> Request.Reply {
-        guard case .object(let arguments) = try JSONValueEncoder().encode(request) else { preconditionFailure("\(Request.self) is not an object") }
         do {
-            return try send(ControlRequest(command: Request.spec.name, arguments: arguments), as: Request.Reply.self)
+            return try send(request)
         } catch let error as ControlError where error.exitStatus == 2 {
             throw OSRequestRefused(error.message)
         }

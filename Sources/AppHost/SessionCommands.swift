@@ -116,7 +116,7 @@ struct SessionCommands {
     /// `transfer-file`: checked here, copied into the queue on a thread of its own (a large file does
     /// not hold the loop), queued back on the loop; the reply waits for all of it.
     private func transferFile(
-        _ args: ControlArguments<ControlCommands.TransferFile>, _ later: ControlReplyLater<ControlCommands.TransferFile>
+        _ args: ControlCommands.TransferFile, _ later: ControlReplyLater<ControlCommands.TransferFile>
     ) throws {
         let path = args.path
         let metadata = try args.metadata.map { try UserInfo(userInfoJSON: $0) }

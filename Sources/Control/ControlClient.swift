@@ -92,12 +92,15 @@ package final class ControlClient {
         return try call(request)
     }
 
-    /// `send`, the reply decoded as the command's reply type (one line, exit 1, if it is not of its shape).
-    package func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws(ControlError) -> Reply {
-        try Reply(json: try send(request), replyTo: request.command)
+    /// Sends a command — checked first, as `send(_:)` checks a request — and returns its reply, of its
+    /// type (one line, exit 1, if the daemon's is not of its shape): `client.send(ControlCommands.Files())`
+    /// is a `FilesReply`.
+    package func send<Command: ControlCommand>(_ command: Command) throws(ControlError) -> Command.Reply {
+        let request = command.request
+        return try Command.Reply(json: try send(request), replyTo: request.command)
     }
 
-    /// `send`, the result passed to `sink` piece by piece as it arrives.
+    /// `send`, the result passed to `sink` piece by piece as it arrives (a streamed `logbook`).
     package func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws(ControlError) {
         _ = try request.validated(on: server)
         try call(request, sink: sink)

@@ -1,40 +1,76 @@
-/// A control command declared as one Swift type (issue 43): its name, who answers it, its arguments (the
-/// typed keys, static members of the type itself), its reply type, its failures and its summary in one
-/// `spec`, and, if its `runway` flags are its arguments one for one, its CLI form (`cli`) — from which the
-/// CLI derives the command's flags, synopsis, help, completion and man entry, with no CLI code of its own.
+import JSONText
+
+/// A control command declared as one Swift type (issues 43, 53): a `Codable` value whose stored
+/// properties are its arguments (`@Argument`: kind, summary, default, where it is stored; the key is the
+/// property's name), with its name, who answers it, its reply type, its failures and its summary in one
+/// `spec`, and, if `runway` offers it, its CLI form (`cli`) — from which the CLI derives the command's
+/// words, flags, synopsis, help, completion and man entry.
 ///
-///     package enum StoreLimit: ControlCommand {
-///         package typealias Reply = StoreLimitReply
-///         package static let pages = ControlArgument<Int>("pages", .int(0...Int(Int32.max)), required: true, "…")
-///         package static let spec = ControlCommandSpec(Self.self, "store-limit", both, test: true, arguments: [pages], "…")
+///     package struct Transfers: ControlCommand {
+///         package typealias Reply = TransfersReply
+///         @Argument(.int(1...100_000), "list at most this many") package var limit = 100
+///         package static let spec = ControlCommandSpec(Self.self, "transfers", both, session: true, "outstanding userInfo transfers")
+///         package init() {}
 ///     }
 ///
-/// A handler registers by the type, and the compiler ties its arguments and its reply to it:
-/// `router.on(ControlCommands.StoreLimit.self) { args in StoreLimitReply(pages: Int64(args.pages)) }`. A type is in the
+/// A client sends a value — `client.send(ControlCommands.Transfers { $0.limit = 5 })` returns a
+/// `TransfersReply` — and a handler gets one, checked and defaulted by the router:
+/// `router.on(ControlCommands.Transfers.self) { args in TransfersReply(… args.limit …) }`. A type is in the
 /// catalogue through its family's list (`ControlCommands.declared`); one left out stops the daemon that
 /// registers it at start-up (`ControlRouter.registrationProblem`), so it cannot be forgotten quietly.
-package protocol ControlCommand: SendableMetatype {
-    /// What a handler answers, and what the CLI decodes.
+/// (`package init() {}` is the one line Swift needs written: it gives a package type no package
+/// initializer of its own.)
+package protocol ControlCommand<Reply>: Codable, Sendable, SendableMetatype {
+    /// What a handler answers, and what the client decodes.
     associatedtype Reply: ControlReply
-    /// The command's declaration: build it with `ControlCommandSpec(Self.self, …)`, which names `Reply`.
+    /// The command's declaration: build it with `ControlCommandSpec(Self.self, …)`, which names `Reply`
+    /// and reads the arguments from the stored properties.
     static var spec: ControlCommandSpec { get }
-    /// How `runway` offers it, derived whole from `spec`; nil (the default) when it has no CLI of its own
-    /// or a hand-written one (richer flags: files, units, positionals; text output of its own).
+    /// How `runway` offers it, derived from `spec` and the arguments; nil when it has no CLI of its own.
     static var cli: ControlCommandCLI? { get }
+    /// The command with no argument set (each reads as its default).
+    init()
 }
 
 extension ControlCommand {
     package static var cli: ControlCommandCLI? { nil }
 
-    /// A request of this command, its arguments set through its typed keys.
-    package static func request(_ set: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest { spec.request(set) }
+    /// The command with its arguments set: `ControlCommands.Record { $0.count = 3 }`.
+    package init(_ set: (inout Self) -> Void) {
+        self.init()
+        set(&self)
+    }
+
+    /// The arguments its stored properties declare, in their order, each with how `runway` offers it.
+    package static func declaredArguments() -> [(spec: ControlArgumentSpec, cli: ControlArgumentCLI)] {
+        Mirror(reflecting: Self()).children.compactMap { child in
+            guard let label = child.label, label.hasPrefix("_"), let argument = child.value as? any ArgumentDeclaring else { return nil }
+            return argument.spec(named: String(label.dropFirst()))
+        }
+    }
+
+    /// The request this value is: its command's name and the arguments set (those not set are left out,
+    /// and the daemon fills in their defaults).
+    package var request: ControlRequest {
+        let encoded: JSONValue
+        do { encoded = try JSONValueEncoder().encode(self) } catch { preconditionFailure("\(Self.self) cannot be encoded: \(error)") }
+        return ControlRequest(command: Self.spec.name, arguments: encoded.objectValue ?? [:])
+    }
+
+    /// The command a request carries — one the router checked (its defaults filled in): what a handler gets.
+    package init(request: ControlRequest) throws(ControlError) {
+        do throws(JSONDecodingFailure) {
+            self = try JSONValueDecoder().decode(Self.self, from: .object(request.arguments))
+        } catch {
+            throw ControlError.invalid("\(Self.spec.name): \(error)")
+        }
+    }
 }
 
-/// The CLI form of a command whose flags are its arguments, one for one:
-/// `runway phone|watch WORDS [--home DIR] [--ARGUMENT VALUE]… [--json]` on each device that answers it.
-/// Each argument is a flag named after it (`timeoutMs`: `--timeout-ms`; a `bool` that defaults to false: a
-/// flag without a value), checked by the catalogue before anything is sent; the reply is printed as JSON
-/// (`--json`: on one line).
+/// The CLI form of a command: `runway phone|watch WORDS …` on each device that answers it (`runway WORDS`
+/// for one not a device's), its flags and positionals from its arguments (`ControlArgumentCLI`), its help
+/// paragraph, its topic in `runway --help`; its reply printed by the CLI's `render` for the command, or
+/// as JSON.
 package struct ControlCommandCLI: Sendable {
     /// The words after `runway phone|watch`: `["context", "get"]`; nil for the command's name.
     package let words: [String]?
@@ -47,56 +83,69 @@ package struct ControlCommandCLI: Sendable {
     }
 }
 
-extension ControlCommandSpec {
-    /// The declaration of a command declared as a type: its reply is `Command.Reply`, named only when asked
-    /// (as every reply type is: `replyTypes`).
-    package init<Command: ControlCommand>(
-        _ command: Command.Type, _ name: String, _ servers: Set<ControlServerKind>, session: Bool = false, test: Bool = false,
-        arguments: [any ControlArgumentDeclaration] = [], errors: [ControlErrorSpec] = [], _ summary: String
-    ) {
-        self.init(name, servers, session: session, test: test, arguments: arguments, reply: Command.Reply.self, errors: errors, summary)
+/// How `runway` offers one argument of a command with a derived CLI: a flag named after the argument
+/// (`timeoutMs`: `--timeout-ms N`; a `bool` that defaults to false: `--all`), unless it says otherwise.
+package struct ControlArgumentCLI: Sendable {
+    /// The flag's name; nil: the argument's, in kebab case.
+    package var flag: String?
+    /// The value's name in the synopsis (`N`, `KM`, `F`); nil: from the kind.
+    package var valueName: String?
+    /// Given as the `n`th word after the command's words (0 the first), not as a flag.
+    package var position: Int?
+    /// Not offered at all (set by the CLI itself, or by the command's words).
+    package var hidden = false
+
+    package static func option(_ flag: String? = nil, _ valueName: String? = nil) -> ControlArgumentCLI {
+        ControlArgumentCLI(flag: flag, valueName: valueName)
     }
+    package static func positional(_ valueName: String, at position: Int = 0) -> ControlArgumentCLI {
+        ControlArgumentCLI(valueName: valueName, position: position)
+    }
+    package static let hidden = ControlArgumentCLI(hidden: true)
 }
 
-/// A command's arguments as its handler reads them, checked and defaulted by the router: each by its
-/// key's name, typed by the key — `args.limit` is `Files.limit`'s `Int` — and only the command's own
-/// (another command's key does not compile).
-@dynamicMemberLookup
-package struct ControlArguments<Command: ControlCommand>: Sendable {
-    /// The request, validated.
-    package let request: ControlRequest
-
-    package init(request: ControlRequest) { self.request = request }
-
-    package subscript<Value>(dynamicMember key: KeyPath<Command.Type, ControlArgument<Value>>) -> Value {
-        request[Command.self[keyPath: key]]
+extension ControlCommandSpec {
+    /// The declaration of a command declared as a type: its arguments are `Command`'s stored
+    /// `@Argument`s, its reply `Command.Reply` (named only when asked, as every reply type is: `replyTypes`).
+    package init<Command: ControlCommand>(
+        _ command: Command.Type, _ name: String, _ servers: Set<ControlServerKind>, session: Bool = false, test: Bool = false,
+        errors: [ControlErrorSpec] = [], _ summary: String
+    ) {
+        self.init(
+            name, servers, session: session, test: test, arguments: Command.declaredArguments().map(\.spec), reply: Command.Reply.self, errors: errors,
+            summary)
     }
 }
 
 extension ControlRouter {
-    /// Registers the handler of a command declared as a type: it gets the command's arguments, checked,
-    /// typed and defaulted, and returns its reply — the compiler ties both to the command. The same rules
-    /// as `on(_:_:)`: a command this server does not answer, or one registered twice, stops the daemon at
-    /// start-up. A handler that answers later (on another turn of the loop) registers with
+    /// Registers the handler of a command declared as a type: it gets the command — its arguments
+    /// checked, typed and defaulted — and returns its reply; the compiler ties both to the command. The
+    /// same rules as `on(_:_:)`: a command this server does not answer, or one registered twice, stops the
+    /// daemon at start-up. A handler that answers later (on another turn of the loop) registers with
     /// `on(_:later:)`.
-    package func on<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (ControlArguments<Command>) throws -> Command.Reply) {
-        on(Command.spec) { request, connection in connection.reply(try handler(ControlArguments(request: request))) }
+    package func on<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (Command) throws -> Command.Reply) {
+        on(Command.spec) { request, connection in connection.reply(try handler(try Command(request: request))) }
     }
 
     /// Registers the handler of a command that answers later, on another turn of the loop (`message`
-    /// waits for the counterpart's reply, `transfer-file` for its copy): it gets the command's arguments
-    /// and the means to answer — with the command's reply or an error, nothing else. What it throws
-    /// before it returns is the answer at once.
-    package func on<Command: ControlCommand>(
-        _ command: Command.Type, later handler: @escaping (ControlArguments<Command>, ControlReplyLater<Command>) throws -> Void
-    ) {
-        on(Command.spec) { request, connection in try handler(ControlArguments(request: request), ControlReplyLater(connection)) }
+    /// waits for the counterpart's reply, `transfer-file` for its copy): it gets the command and the means
+    /// to answer — with the command's reply or an error, nothing else. What it throws before it returns is
+    /// the answer at once.
+    package func on<Command: ControlCommand>(_ command: Command.Type, later handler: @escaping (Command, ControlReplyLater<Command>) throws -> Void) {
+        on(Command.spec) { request, connection in try handler(try Command(request: request), ControlReplyLater(connection)) }
+    }
+
+    /// Registers the handler of a command that keeps its connection past the reply (`attach`, `events`
+    /// with `follow`, `os-attach-app`) or streams it (`logbook`): it gets the command and the connection,
+    /// and answers on it.
+    package func on<Command: ControlCommand>(_ command: Command.Type, connection handler: @escaping (Command, ControlConnection) throws -> Void) {
+        on(Command.spec) { request, connection in try handler(try Command(request: request), connection) }
     }
 
     /// Takes over a command declared as a type, registered before (as `replace(_:_:)`): the phone app's
     /// own `context-set`.
-    package func replace<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (ControlArguments<Command>) throws -> Command.Reply) {
-        replace(Command.spec) { request, connection in connection.reply(try handler(ControlArguments(request: request))) }
+    package func replace<Command: ControlCommand>(_ command: Command.Type, _ handler: @escaping (Command) throws -> Command.Reply) {
+        replace(Command.spec) { request, connection in connection.reply(try handler(try Command(request: request))) }
     }
 }
 

@@ -51,47 +51,40 @@ package struct ControlCommandSpec: Sendable {
     /// Fault injection for tests: refused unless the daemon was started with `--enable-test-commands`.
     package let isTestCommand: Bool
     package let summary: String
-    /// The arguments it takes (the same on every server, unless `serverArguments` says otherwise).
+    /// The arguments it takes.
     package let arguments: [ControlArgumentSpec]
-    /// A server whose arguments differ (`app`: the watch's actions are not phone-os's).
-    let serverArguments: [ControlServerKind: [ControlArgumentSpec]]
     /// The failures it declares, besides bad arguments and 7004.
     package let errors: [ControlErrorSpec]
-    /// The Swift type of its reply on each server (`RecordReply`); none for the four that stay JSON, each
-    /// for a reason said at its handler: `logbook` (streamed a page at a time) and `flight` (written from
-    /// `Flight.fields`, the flight's one declaration), `alerts` (`FlightAlert`'s `--json` form, from its
-    /// one declaration) and `events` (the delegate calls, one shape per call, then followed as events).
-    /// Named only when asked (the reference): `String(describing:)` of 43 types cost every daemon's
-    /// start-up 18 M instructions.
-    /// The types are not even touched until then: naming a metatype at start-up touched each reply
-    /// type's metadata cache, one 8-byte variable on each of ~20 pages of an idle daemon's memory.
-    package var replyTypes: [ControlServerKind: String] { replyMetatypes().mapValues { String(describing: $0) } }
-    private let replyMetatypes: @Sendable () -> [ControlServerKind: any ControlReply.Type]
+    /// The Swift type of its reply on each server (`RecordReply`); none for the four whose reply is JSON
+    /// (`JSONReply`), each for a reason said at its type: `logbook` (streamed a page at a time) and
+    /// `flight` (written from `Flight.fields`, the flight's one declaration), `alerts` (`FlightAlert`'s
+    /// `--json` form, from its one declaration) and `events` (the delegate calls, one shape per call,
+    /// then followed as events). Named only when asked (the reference): `String(describing:)` of 43 types
+    /// cost every daemon's start-up 18 M instructions. The types are not even touched until then: naming
+    /// a metatype at start-up touched each reply type's metadata cache, one 8-byte variable on each of ~20
+    /// pages of an idle daemon's memory.
+    package var replyTypes: [ControlServerKind: String] {
+        guard let reply = replyMetatype(), ObjectIdentifier(reply) != ObjectIdentifier(JSONReply.self) else { return [:] }
+        return Dictionary(uniqueKeysWithValues: servers.map { ($0, String(describing: reply)) })
+    }
+    private let replyMetatype: @Sendable () -> (any ControlReply.Type)?
 
     init(
-        _ name: String, _ servers: Set<ControlServerKind>, session: Bool = false, test: Bool = false,
-        arguments: [any ControlArgumentDeclaration] = [], on serverArguments: [ControlServerKind: [any ControlArgumentDeclaration]] = [:],
-        reply: @autoclosure @escaping @Sendable () -> (any ControlReply.Type)? = nil,
-        replies: @autoclosure @escaping @Sendable () -> [ControlServerKind: any ControlReply.Type] = [:], errors: [ControlErrorSpec] = [],
-        _ summary: String
+        _ name: String, _ servers: Set<ControlServerKind>, session: Bool = false, test: Bool = false, arguments: [ControlArgumentSpec] = [],
+        reply: @autoclosure @escaping @Sendable () -> (any ControlReply.Type)? = nil, errors: [ControlErrorSpec] = [], _ summary: String
     ) {
         self.name = name
         self.servers = servers
         self.needsActivatedSession = session
         self.isTestCommand = test
         self.summary = summary
-        self.arguments = arguments.map(\.spec)
-        self.serverArguments = serverArguments.mapValues { $0.map(\.spec) }
+        self.arguments = arguments
         self.errors = errors
-        self.replyMetatypes = {
-            var metatypes = replies()
-            if let reply = reply() { for server in servers { metatypes[server] = reply } }
-            return metatypes
-        }
+        self.replyMetatype = reply
     }
 
-    /// The arguments `server` takes for this command.
-    package func arguments(on server: ControlServerKind) -> [ControlArgumentSpec] { serverArguments[server] ?? arguments }
+    /// The argument called `name`, if it takes one.
+    package func argument(_ name: String) -> ControlArgumentSpec? { arguments.first { $0.name == name } }
 
     /// Keys every request may carry: the command's name, and the device the client thinks it talks to.
     package static let envelopeKeys: Set<String> = ["command", "role"]
@@ -100,8 +93,8 @@ package struct ControlCommandSpec: Sendable {
     /// a missing required one, a value of the wrong type or out of range — each one line, exit 2, the
     /// first in a fixed order (unknown keys, then the declarations in order). Returns them with the
     /// defaults filled in and whole reals made integers; the envelope keys pass through.
-    package func validate(_ arguments: [String: JSONValue], on server: ControlServerKind) throws(ControlError) -> [String: JSONValue] {
-        let declared = self.arguments(on: server)
+    package func validate(_ arguments: [String: JSONValue]) throws(ControlError) -> [String: JSONValue] {
+        let declared = self.arguments
         let names = Set(declared.map(\.name))
         for key in arguments.keys.sorted() where !names.contains(key) && !Self.envelopeKeys.contains(key) {
             let takes = declared.isEmpty ? "it takes no arguments" : "it takes \(ControlArgumentKind.list(declared.map(\.name)))"
@@ -123,20 +116,18 @@ package struct ControlCommandSpec: Sendable {
 }
 
 extension ControlCommands {
-    private static let byName: [String: ControlCommandSpec] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    /// The commands by name: one, or one per kind of server (`app`).
+    private static let byName: [String: [ControlCommandSpec]] = Dictionary(grouping: all, by: \.name)
 
-    package static func spec(_ name: String) -> ControlCommandSpec? { byName[name] }
+    /// The command `server` answers by that name (nil: none): `app` is three commands, the watch's,
+    /// phone-os's and watch-os's.
+    package static func spec(_ name: String, on server: ControlServerKind) -> ControlCommandSpec? {
+        byName[name]?.first { $0.servers.contains(server) }
+    }
+
+    /// Whether any server answers a command by that name.
+    package static func isKnown(_ name: String) -> Bool { byName[name] != nil }
 
     /// The commands `server` answers.
     package static func answered(by server: ControlServerKind) -> [ControlCommandSpec] { all.filter { $0.servers.contains(server) } }
-}
-
-extension ControlCommandSpec {
-    /// A request of this command, its arguments set through the catalogue's typed keys:
-    /// `ControlCommands.app.request { $0[ControlCommands.App.watchAction] = "install" }`.
-    package func request(_ set: (inout ControlRequest) -> Void = { _ in }) -> ControlRequest {
-        var request = ControlRequest(self)
-        set(&request)
-        return request
-    }
 }

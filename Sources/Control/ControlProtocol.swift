@@ -83,10 +83,9 @@ package struct ControlError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// A request: the command and its arguments. A daemon's handler gets it validated against the
-/// catalogue (`ControlCommandSpec.validate`) and reads it through the typed keys, which cannot fail:
-/// `request[ControlCommands.Record.count]` is the count, checked and defaulted. A client builds it the
-/// same way: `var request = ControlCommands.Record.request(); request[ControlCommands.Record.count] = 3`.
+/// A request: the command and its arguments, as the socket carries them. A client makes one from a
+/// command's value (`ControlCommands.Record { $0.count = 3 }.request`); a daemon's handler gets the value
+/// back, validated against the catalogue (`ControlCommandSpec.validate`) and decoded.
 package struct ControlRequest: Sendable {
     package let command: String
     package var arguments: [String: JSONValue]
@@ -94,11 +93,6 @@ package struct ControlRequest: Sendable {
     package init(command: String, arguments: [String: JSONValue] = [:]) {
         self.command = command
         self.arguments = arguments
-    }
-
-    /// A request of a catalogue command, its arguments to be set through the typed keys.
-    package init(_ spec: ControlCommandSpec) {
-        self.init(command: spec.name)
     }
 
     package init(json: JSONValue) throws(ControlError) {
@@ -115,23 +109,14 @@ package struct ControlRequest: Sendable {
         return .object(fields)
     }
 
-    /// The argument, typed. In a handler the request was validated, so a required or defaulted argument
-    /// is always there (a default is read even from a request that was not); a required one missing from
-    /// a request that never went through the router is a programming error.
-    package subscript<Value>(argument: ControlArgument<Value>) -> Value {
-        get {
-            if let value = Value.read(arguments[argument.name]) { return value }
-            if let value = Value.read(argument.spec.defaultValue) { return value }
-            preconditionFailure("\(command): the required \(argument.name) was read from a request the router did not check")
-        }
-        set { arguments[argument.name] = newValue.json }
-    }
-
     /// This request checked against the catalogue, as `server` checks it: defaults filled in (what the
     /// router hands a handler, and what a client checks before sending).
     package func validated(on server: ControlServerKind) throws(ControlError) -> ControlRequest {
-        guard let spec = ControlCommands.spec(command) else { throw .invalid("there is no control command \(OneLine.quote(command))") }
-        return ControlRequest(command: command, arguments: try spec.validate(arguments, on: server))
+        guard let spec = ControlCommands.spec(command, on: server) else {
+            if ControlCommands.isKnown(command) { throw .invalid("the \(server.programName) does not answer \(OneLine.quote(command))") }
+            throw .invalid("there is no control command \(OneLine.quote(command))")
+        }
+        return ControlRequest(command: command, arguments: try spec.validate(arguments))
     }
 }
 

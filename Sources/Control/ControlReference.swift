@@ -33,19 +33,13 @@ extension ControlCommandSpec {
     package var allErrors: [ControlErrorSpec] {
         var all: [ControlErrorSpec] = []
         if isTestCommand { all.append(.invalid("the daemon was not started with --enable-test-commands")) }
-        if !arguments.isEmpty || !serverArguments.isEmpty {
+        if !arguments.isEmpty {
             all.append(.invalid("an argument is missing, of the wrong type, out of range, or not one it takes"))
         } else {
             all.append(.invalid("it is given any argument"))
         }
         if needsActivatedSession { all.append(.wc(.sessionNotActivated, "the session is not activated yet")) }
         return all + errors
-    }
-
-    /// What each server takes, one list, or one per server where they differ (`app`).
-    package var argumentGroups: [(label: String?, arguments: [ControlArgumentSpec])] {
-        guard !serverArguments.isEmpty else { return [(nil, arguments)] }
-        return ControlServerKind.allCases.filter(servers.contains).map { ($0.programName, self.arguments(on: $0)) }
     }
 
     /// `RecordReply`, or `WatchAppReply (watch-agent), OSStatusReply (phone-os)`; `JSON` if untyped.
@@ -67,12 +61,8 @@ extension ControlCommands {
             if spec.needsActivatedSession { flags.append("session") }
             if spec.isTestCommand { flags.append("test only") }
             lines.append("- **`\(spec.name)`** (\(spec.programs)\(flags.isEmpty ? "" : "; " + flags.joined(separator: ", "))) — \(spec.summary).")
-            for (label, arguments) in spec.argumentGroups {
-                if arguments.isEmpty { continue }
-                if let label { lines.append("  - on \(label):") }
-                for argument in arguments { lines.append((label == nil ? "  - " : "    - ") + argument.line) }
-            }
-            if spec.arguments(on: spec.servers.first!).isEmpty && spec.serverArguments.isEmpty { lines.append("  - no arguments.") }
+            for argument in spec.arguments { lines.append("  - " + argument.line) }
+            if spec.arguments.isEmpty { lines.append("  - no arguments.") }
             lines.append("  - reply: \(spec.replyText).")
             lines.append("  - fails: " + spec.allErrors.map(\.line).joined(separator: "; ") + ".")
         }

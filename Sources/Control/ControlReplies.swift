@@ -1,13 +1,16 @@
 import JSONText
 
 /// A command's reply as a Swift type, declared once as a `Codable` struct: its properties are the reply's
-/// keys. The daemon encodes it (`connection.reply(reply)`), the client decodes it
-/// (`client.send(request, as: RecordReply.self)`), both through `JSONValueEncoder`/`JSONValueDecoder`.
-/// A field that differs from what `Codable` does says so where it is declared (`@NullIfNil`,
-/// `@FalseIfMissing`, `@OtherFields`: `JSONFieldWrappers.swift`). Four commands answer plain JSON, each
-/// for a reason (`ControlCommandSpec.replyTypes`: `logbook`, `flight`, `alerts`, `events`); a partly
-/// free-form reply types what clients read and carries the rest (`StatusReply.other`).
-package protocol ControlReply: ControlRecord {}
+/// keys. The daemon encodes it (`connection.reply(reply)`), the client decodes it (`client.send(command)`
+/// returns the command's `Reply`), both through `JSONValueEncoder`/`JSONValueDecoder`. A field that
+/// differs from what `Codable` does says so where it is declared (`@NullIfNil`, `@FalseIfMissing`,
+/// `@OtherFields`: `JSONFieldWrappers.swift`). Four commands answer plain JSON (`JSONReply`), each for a
+/// reason (`ControlCommandSpec.replyTypes`: `logbook`, `flight`, `alerts`, `events`); a partly free-form
+/// reply types what clients read and carries the rest (`StatusReply.other`).
+package protocol ControlReply: ControlRecord {
+    /// Decodes the daemon's reply to `command`; a reply of another shape is one line, exit 1.
+    init(json: JSONValue, replyTo command: String) throws(ControlError)
+}
 
 /// A value the control socket carries, declared once as a `Codable` struct: a reply, or an event the
 /// daemon sends on a connection that follows (`UpdateAlert`; `NotificationItem`, a delivery).
@@ -45,6 +48,19 @@ extension ControlReply {
 /// A reply that is a JSON array, not an object (`received`: the items themselves, as the daemons always
 /// answered it): its type encodes and decodes a single value.
 package protocol ControlListReply: ControlReply {}
+
+/// The reply of a command that answers plain JSON, as it came (`logbook`, `flight`, `alerts`, `events`:
+/// `ControlCommandSpec.replyTypes` says why each has no type of its own).
+package struct JSONReply: ControlReply {
+    package var value: JSONValue
+
+    package init(_ value: JSONValue) { self.value = value }
+
+    package init(json: JSONValue, replyTo command: String) { value = json }
+
+    package init(from decoder: any Decoder) throws { value = try JSONValue(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
 
 // MARK: - The session's API
 

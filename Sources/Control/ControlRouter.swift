@@ -40,7 +40,7 @@ package final class ControlRouter {
     /// Why registering (or replacing) `command` now would be a programming error, if it would.
     package func registrationProblem(_ command: ControlCommandSpec, replacing: Bool) -> String? {
         let name = command.name
-        guard ControlCommands.spec(name)?.servers.contains(server) == true else { return "\(name) is not a \(server.rawValue) command in ControlCommands" }
+        guard ControlCommands.spec(name, on: server) != nil else { return "\(name) is not a \(server.rawValue) command in ControlCommands" }
         if replacing, handlers[name] == nil { return "\(name) is not registered on the \(server.rawValue): nothing to replace" }
         if !replacing, handlers[name] != nil { return "\(name) is registered twice on the \(server.rawValue): use replace(_:_:) to take a command over" }
         return nil
@@ -64,7 +64,7 @@ package final class ControlRouter {
     /// order, before anything of it runs.
     package func prepare(_ request: ControlRequest) throws(ControlError) -> (handler: Handler, request: ControlRequest) {
         let spec = try self.spec(request.command)
-        let validated = ControlRequest(command: request.command, arguments: try spec.validate(request.arguments, on: server))
+        let validated = ControlRequest(command: request.command, arguments: try spec.validate(request.arguments))
         return (try handler(spec), validated)
     }
 
@@ -76,7 +76,7 @@ package final class ControlRouter {
     /// The command's declaration, if this server answers it and may now: unknown here, or a test command
     /// without `--enable-test-commands`, is refused.
     private func spec(_ name: String) throws(ControlError) -> ControlCommandSpec {
-        guard let spec = ControlCommands.spec(name), spec.servers.contains(server) else {
+        guard let spec = ControlCommands.spec(name, on: server) else {
             let who = server == .phoneOS || server == .watchOS ? server.rawValue : "the \(server.rawValue)"
             let known = ControlCommands.all.filter { $0.servers.contains(server) }.map(\.name)
             throw ControlError.invalid(

@@ -84,10 +84,20 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     ) {
         let share = (typesToShare ?? []).map(\.identifier).sorted()
         let read = (typesToRead ?? []).map(\.identifier).sorted()
-        switch call(HealthRequest.Authorize(share: share, read: read)) {
+        switch call(
+            HealthRequest.Authorize {
+                $0.share = share
+                $0.read = read
+            })
+        {
         case .success: completion(true, nil)
         case let .failure(error): completion(false, error)
         }
+    }
+
+    /// `requestAuthorization(toShare:read:completion:)`, as Swift's concurrency imports it.
+    open func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        try await HKWorkoutBuilder.awaiting { done in requestAuthorization(toShare: typesToShare, read: typesToRead, completion: done) }
     }
 
     // MARK: - Saving
@@ -99,10 +109,29 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             completion(false, HKError(.errorInvalidArgument, message: "only HKWorkout objects are kept in this Health store"))
             return
         }
-        switch call(HealthRequest.Save(workout: Self.item(workout))) {
+        switch call(HealthRequest.Save { $0.workout = Self.item(workout) }) {
         case .success: completion(true, nil)
         case let .failure(error): completion(false, error)
         }
+    }
+
+    /// Saves each of `objects` in turn: the first failure ends it.
+    open func save(_ objects: [HKObject], withCompletion completion: @escaping (Bool, (any Error)?) -> Void) {
+        for object in objects {
+            var failure: (any Error)?
+            save(object) { _, error in failure = error }
+            if let failure { return completion(false, failure) }
+        }
+        completion(true, nil)
+    }
+
+    /// `save(_:withCompletion:)`, as Swift's concurrency imports it.
+    open func save(_ object: HKObject) async throws {
+        try await HKWorkoutBuilder.awaiting { done in save(object, withCompletion: done) }
+    }
+
+    open func save(_ objects: [HKObject]) async throws {
+        try await HKWorkoutBuilder.awaiting { done in save(objects, withCompletion: done) }
     }
 
     /// The workout as the OS keeps it: string metadata only.
@@ -128,7 +157,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// alive past its background budget.
     /// The OS keeps the running session (`recording`; nil once it ended) for `recoverActiveWorkoutSession`.
     func workoutSession(running: Bool, recording: HealthSessionItem?) {
-        if case .failure(let error) = call(HealthRequest.SetSession(session: recording)) {
+        if case .failure(let error) = call(HealthRequest.SetSession { $0.session = recording }) {
             DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
         }
         guard fixed == nil, let host = DeviceHost.current ?? DeviceHost.fromEnvironment(), host.configuration.role == .watch else { return }
@@ -139,7 +168,7 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     /// The running session's state changed (paused, resumed, stopped): the OS keeps it for
     /// `recoverActiveWorkoutSession`.
     func keepSession(_ item: HealthSessionItem) {
-        if case .failure(let error) = call(HealthRequest.SetSession(session: item)) {
+        if case .failure(let error) = call(HealthRequest.SetSession { $0.session = item }) {
             DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
         }
     }
@@ -222,6 +251,15 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         case .success(let item?): completion(HKWorkoutSession(recovering: item, healthStore: self), nil)
         case .success(nil): completion(nil, nil)
         case .failure(let error): completion(nil, error)
+        }
+    }
+
+    /// `recoverActiveWorkoutSession(completion:)`, as Swift's concurrency imports it.
+    open func recoverActiveWorkoutSession() async throws -> HKWorkoutSession? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HKWorkoutSession?, any Error>) in
+            recoverActiveWorkoutSession { session, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: session) }
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A type of health data (HealthKit's `HKObjectType`), named by its identifier: equal when the
-/// identifiers are.
-open class HKObjectType: NSObject, @unchecked Sendable {
+/// identifiers are. Archivable and copyable, as Apple's.
+open class HKObjectType: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     public let identifier: String
 
     init(identifier: String) {
@@ -14,8 +14,24 @@ open class HKObjectType: NSObject, @unchecked Sendable {
     open override var hash: Int { identifier.hashValue }
     open override var description: String { identifier }
 
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    open func encode(with coder: NSCoder) { coder.encode(identifier, forKey: "HKObjectTypeIdentifier") }
+
+    public required init?(coder: NSCoder) {
+        guard let identifier = coder.decodeObject(of: NSString.self, forKey: "HKObjectTypeIdentifier") as String? else { return nil }
+        self.identifier = identifier
+        super.init()
+    }
+
     /// The workout type (`HKWorkoutTypeIdentifier`).
     open class func workoutType() -> HKWorkoutType { HKWorkoutType(identifier: "HKWorkoutTypeIdentifier") }
+
+    /// The activity-summary type (the rings: `HKActivitySummaryTypeIdentifier`), which a workout app asks
+    /// to read. No summaries are kept here.
+    open class func activitySummaryType() -> HKActivitySummaryType { HKActivitySummaryType(identifier: "HKActivitySummaryTypeIdentifier") }
 
     /// The quantity type of `identifier`.
     open class func quantityType(forIdentifier identifier: HKQuantityTypeIdentifier) -> HKQuantityType? { HKQuantityType(identifier) }
@@ -27,106 +43,120 @@ open class HKSampleType: HKObjectType, @unchecked Sendable {}
 /// The workout type.
 open class HKWorkoutType: HKSampleType, @unchecked Sendable {}
 
-/// A quantity type: heart rate, distance. `aggregationStyle` says whether its samples add up
-/// (cumulative: a distance) or are readings (discrete: a heart rate).
+/// The activity-summary type (HealthKit's `HKActivitySummaryType`).
+open class HKActivitySummaryType: HKObjectType, @unchecked Sendable {}
+
+/// A quantity type: heart rate, distance, energy. `aggregationStyle` says whether its samples add up
+/// (cumulative: a distance) or are readings (discrete: a heart rate), as HealthKit's documentation of
+/// each identifier says.
 open class HKQuantityType: HKSampleType, @unchecked Sendable {
-    public enum AggregationStyle: Int, Sendable { case cumulative = 0, discreteArithmetic = 1 }
+    /// Apple's raw values.
+    public enum AggregationStyle: Int, Sendable {
+        case cumulative = 0
+        case discreteArithmetic = 1
+        case discreteTemporallyWeighted = 2
+        case discreteEquivalentContinuousLevel = 3
+    }
 
     public init(_ identifier: HKQuantityTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
     }
 
-    open var aggregationStyle: AggregationStyle {
-        identifier == HKQuantityTypeIdentifier.heartRate.rawValue ? .discreteArithmetic : .cumulative
-    }
+    public required init?(coder: NSCoder) { super.init(coder: coder) }
 
-    /// Whether `unit` measures what this type measures.
+    open var aggregationStyle: AggregationStyle { HKQuantityTypeIdentifier.known[identifier]?.style ?? .discreteArithmetic }
+
+    /// Whether `unit` measures what this type measures (an identifier not listed here: any unit).
     open func `is`(compatibleWith unit: HKUnit) -> Bool {
-        switch identifier {
-        case HKQuantityTypeIdentifier.heartRate.rawValue: unit.dimension == .frequency
-        case HKQuantityTypeIdentifier.distanceWalkingRunning.rawValue, HKQuantityTypeIdentifier.distanceCycling.rawValue: unit.dimension == .length
-        case HKQuantityTypeIdentifier.activeEnergyBurned.rawValue: unit.dimension == .energy
-        default: false
-        }
+        guard let canonical = HKQuantityTypeIdentifier.known[identifier]?.unit else { return true }
+        return HKUnit(from: canonical).dimension == unit.dimension
     }
 }
 
-/// The quantity types a workout app names.
+/// The quantity types running and fitness apps name (HealthKit's `HKQuantityTypeIdentifier`).
 public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
-    public static let heartRate = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierHeartRate")
-    public static let distanceWalkingRunning = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierDistanceWalkingRunning")
-    public static let distanceCycling = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierDistanceCycling")
-    public static let activeEnergyBurned = HKQuantityTypeIdentifier("HKQuantityTypeIdentifierActiveEnergyBurned")
-}
+    private static func named(_ name: String) -> HKQuantityTypeIdentifier { HKQuantityTypeIdentifier("HKQuantityTypeIdentifier" + name) }
 
-/// A unit (HealthKit's `HKUnit`): the few a running app uses — count, count/min, meters, kilometres,
-/// seconds, minutes, kilocalories.
-open class HKUnit: NSObject, @unchecked Sendable {
-    enum Dimension { case count, frequency, length, time, energy }
+    // Activity
+    public static let stepCount = named("StepCount")
+    public static let distanceWalkingRunning = named("DistanceWalkingRunning")
+    public static let distanceCycling = named("DistanceCycling")
+    public static let distanceSwimming = named("DistanceSwimming")
+    public static let distanceWheelchair = named("DistanceWheelchair")
+    public static let distanceDownhillSnowSports = named("DistanceDownhillSnowSports")
+    public static let distanceCrossCountrySkiing = named("DistanceCrossCountrySkiing")
+    public static let distancePaddleSports = named("DistancePaddleSports")
+    public static let distanceRowing = named("DistanceRowing")
+    public static let distanceSkatingSports = named("DistanceSkatingSports")
+    public static let pushCount = named("PushCount")
+    public static let swimmingStrokeCount = named("SwimmingStrokeCount")
+    public static let flightsClimbed = named("FlightsClimbed")
+    public static let activeEnergyBurned = named("ActiveEnergyBurned")
+    public static let basalEnergyBurned = named("BasalEnergyBurned")
+    public static let appleExerciseTime = named("AppleExerciseTime")
+    public static let appleMoveTime = named("AppleMoveTime")
+    public static let appleStandTime = named("AppleStandTime")
+    public static let physicalEffort = named("PhysicalEffort")
+    public static let vo2Max = named("VO2Max")
+    // Running and cycling
+    public static let runningSpeed = named("RunningSpeed")
+    public static let runningPower = named("RunningPower")
+    public static let runningStrideLength = named("RunningStrideLength")
+    public static let runningVerticalOscillation = named("RunningVerticalOscillation")
+    public static let runningGroundContactTime = named("RunningGroundContactTime")
+    public static let cyclingSpeed = named("CyclingSpeed")
+    public static let cyclingPower = named("CyclingPower")
+    public static let cyclingCadence = named("CyclingCadence")
+    public static let cyclingFunctionalThresholdPower = named("CyclingFunctionalThresholdPower")
+    public static let rowingSpeed = named("RowingSpeed")
+    public static let paddleSportsSpeed = named("PaddleSportsSpeed")
+    public static let walkingSpeed = named("WalkingSpeed")
+    public static let walkingStepLength = named("WalkingStepLength")
+    // Heart and lungs
+    public static let heartRate = named("HeartRate")
+    public static let restingHeartRate = named("RestingHeartRate")
+    public static let walkingHeartRateAverage = named("WalkingHeartRateAverage")
+    public static let heartRateVariabilitySDNN = named("HeartRateVariabilitySDNN")
+    public static let heartRateRecoveryOneMinute = named("HeartRateRecoveryOneMinute")
+    public static let oxygenSaturation = named("OxygenSaturation")
+    public static let respiratoryRate = named("RespiratoryRate")
+    // Body
+    public static let bodyMass = named("BodyMass")
+    public static let height = named("Height")
+    public static let leanBodyMass = named("LeanBodyMass")
+    public static let bodyFatPercentage = named("BodyFatPercentage")
+    public static let bodyMassIndex = named("BodyMassIndex")
+    public static let dietaryWater = named("DietaryWater")
+    public static let dietaryEnergyConsumed = named("DietaryEnergyConsumed")
 
-    public let unitString: String
-    let dimension: Dimension
-    /// The factor to the dimension's base (count, count/s, m, s, kcal).
-    let factor: Double
-
-    init(_ unitString: String, _ dimension: Dimension, _ factor: Double) {
-        self.unitString = unitString
-        self.dimension = dimension
-        self.factor = factor
-        super.init()
-    }
-
-    /// `count`, `count/min`, `count/s`, `m`, `km`, `s`, `min`, `kcal`.
-    public convenience init(from string: String) {
-        switch string {
-        case "count/min": self.init("count/min", .frequency, 1 / 60)
-        case "count/s": self.init("count/s", .frequency, 1)
-        case "m": self.init("m", .length, 1)
-        case "km": self.init("km", .length, 1000)
-        case "s": self.init("s", .time, 1)
-        case "min": self.init("min", .time, 60)
-        case "kcal": self.init("kcal", .energy, 1)
-        default: self.init("count", .count, 1)
-        }
-    }
-
-    open class func count() -> HKUnit { HKUnit(from: "count") }
-    open class func meter() -> HKUnit { HKUnit(from: "m") }
-    open class func second() -> HKUnit { HKUnit(from: "s") }
-    open class func minute() -> HKUnit { HKUnit(from: "min") }
-    open class func kilocalorie() -> HKUnit { HKUnit(from: "kcal") }
-
-    /// `count` divided by a time: a frequency (`count/min`).
-    open func unitDivided(by unit: HKUnit) -> HKUnit {
-        guard dimension == .count, unit.dimension == .time else { return self }
-        return HKUnit("\(unitString)/\(unit.unitString)", .frequency, factor / unit.factor)
-    }
-
-    open override func isEqual(_ object: Any?) -> Bool { (object as? HKUnit)?.unitString == unitString }
-    open override var hash: Int { unitString.hashValue }
-    open override var description: String { unitString }
-}
-
-/// An amount in a unit (HealthKit's `HKQuantity`).
-open class HKQuantity: NSObject, @unchecked Sendable {
-    let unit: HKUnit
-    let value: Double
-
-    public init(unit: HKUnit, doubleValue value: Double) {
-        self.unit = unit
-        self.value = value
-        super.init()
-    }
-
-    open func `is`(compatibleWith unit: HKUnit) -> Bool { unit.dimension == self.unit.dimension }
-
-    /// The amount in `unit` (of the same dimension).
-    open func doubleValue(for unit: HKUnit) -> Double { value * self.unit.factor / unit.factor }
-
-    var baseValue: Double { value * unit.factor }
-    open override var description: String { "\(value) \(unit.unitString)" }
+    /// Each listed type's canonical unit and aggregation style.
+    static let known: [String: (unit: String, style: HKQuantityType.AggregationStyle)] = {
+        let cumulative: [(HKQuantityTypeIdentifier, String)] = [
+            (.stepCount, "count"), (.distanceWalkingRunning, "m"), (.distanceCycling, "m"), (.distanceSwimming, "m"), (.distanceWheelchair, "m"),
+            (.distanceDownhillSnowSports, "m"), (.distanceCrossCountrySkiing, "m"), (.distancePaddleSports, "m"), (.distanceRowing, "m"),
+            (.distanceSkatingSports, "m"), (.pushCount, "count"), (.swimmingStrokeCount, "count"), (.flightsClimbed, "count"),
+            (.activeEnergyBurned, "kcal"), (.basalEnergyBurned, "kcal"), (.appleExerciseTime, "min"), (.appleMoveTime, "min"),
+            (.appleStandTime, "min"), (.dietaryWater, "mL"), (.dietaryEnergyConsumed, "kcal"),
+        ]
+        let discrete: [(HKQuantityTypeIdentifier, String)] = [
+            (.vo2Max, "mL/(kg*min)"), (.runningSpeed, "m/s"), (.runningPower, "W"), (.runningStrideLength, "m"),
+            (.runningVerticalOscillation, "cm"), (.runningGroundContactTime, "ms"), (.cyclingSpeed, "m/s"), (.cyclingPower, "W"),
+            (.cyclingCadence, "count/min"), (.cyclingFunctionalThresholdPower, "W"), (.rowingSpeed, "m/s"), (.paddleSportsSpeed, "m/s"),
+            (.walkingSpeed, "m/s"), (.walkingStepLength, "m"), (.restingHeartRate, "count/min"), (.walkingHeartRateAverage, "count/min"),
+            (.heartRateVariabilitySDNN, "ms"), (.heartRateRecoveryOneMinute, "count/min"), (.oxygenSaturation, "%"),
+            (.respiratoryRate, "count/min"), (.bodyMass, "kg"), (.height, "m"), (.leanBodyMass, "kg"), (.bodyFatPercentage, "%"),
+            (.bodyMassIndex, "count"),
+        ]
+        var known: [String: (unit: String, style: HKQuantityType.AggregationStyle)] = [:]
+        for (identifier, unit) in cumulative { known[identifier.rawValue] = (unit, .cumulative) }
+        for (identifier, unit) in discrete { known[identifier.rawValue] = (unit, .discreteArithmetic) }
+        // Apple: heart rate and physical effort are averaged over time, not per sample.
+        known[HKQuantityTypeIdentifier.heartRate.rawValue] = ("count/min", .discreteTemporallyWeighted)
+        known[HKQuantityTypeIdentifier.physicalEffort.rawValue] = ("kcal/(kg*hr)", .discreteTemporallyWeighted)
+        return known
+    }()
 }

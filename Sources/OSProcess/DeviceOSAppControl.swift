@@ -12,33 +12,59 @@ extension DeviceOperatingSystem {
         registerServices(on: router)
         registerDeviceCommands(on: router)
         router.on(ControlCommands.OSStatus.self) { [unowned self] _ in status() }
-        router.on(ControlCommands.OSJetsam.self) { [unowned self] _ in
+        router.on(ControlCommands.OSJetsam.self) { [unowned self] (_, connection: ControlConnection) in
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
             jetsams += 1
             logger.notice("os.jetsam", ["pid": childPID, "reason": "memory pressure"])
             endApp(SIGKILL)
-            return status()
+            answerOnceGone(connection)
         }
-        router.on(ControlCommands.app) { [unowned self] request, connection in
-            let action = request[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction]
-            if try handleDeviceAppAction(action, request) { return connection.reply(status()) }
-            // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.
-            // Or launched and not ready yet (a background launch on its way): open answers once it is.
-            let launching = action == "open" && (state == .notRunning || endingApp || (childPID > 0 && !supervision.isReady))
-            try appAction(action)
-            if launching && childPID > 0 {
-                // A foreground launch answers once the app is ready (READY=1), so that the next command finds it.
-                openWaiters.append(connection)
-                loop.schedule(afterMilliseconds: 30_000) { [weak self, weak connection] in
-                    guard let self, let connection, let index = self.openWaiters.firstIndex(where: { $0 === connection }) else { return }
-                    self.openWaiters.remove(at: index)
-                    connection.reply(error: ControlError("the app did not report ready within 30 s (see the log)"))
-                }
-            } else {
-                connection.reply(status())
+        if home.role == .phone {
+            router.on(ControlCommands.PhoneOSApp.self) { [unowned self] (args, connection: ControlConnection) in
+                try appCommand(args.action, version: args.version, connection)
+            }
+        } else {
+            router.on(ControlCommands.WatchOSApp.self) { [unowned self] (args, connection: ControlConnection) in
+                try appCommand(args.action, version: nil, connection)
             }
         }
         return router
+    }
+
+    /// `app ACTION`: done, then answered with the app's state after it — at once, once the app is gone
+    /// (`force-quit`, `kill`: reaped), or once it is ready (`open`, which launched it).
+    func appCommand(_ action: String, version: String?, _ connection: ControlConnection) throws {
+        if try handleDeviceAppAction(action, version: version) { return connection.reply(status()) }
+        // Not running, or on its way out (a reclaim's SIGKILL sent, not yet reaped): a launch follows.
+        // Or launched and not ready yet (a background launch on its way): open answers once it is.
+        let launching = action == "open" && (state == .notRunning || endingApp || (childPID > 0 && !supervision.isReady))
+        let killing = (action == "force-quit" || action == "kill") && childPID > 0
+        try appAction(action)
+        if killing {
+            answerOnceGone(connection)
+        } else if launching && childPID > 0 {
+            // A foreground launch answers once the app is ready (READY=1), so that the next command finds it.
+            openWaiters.append(connection)
+            loop.schedule(afterMilliseconds: 30_000) { [weak self, weak connection] in
+                guard let self, let connection, let index = self.openWaiters.firstIndex(where: { $0 === connection }) else { return }
+                self.openWaiters.remove(at: index)
+                connection.reply(error: ControlError("the app did not report ready within 30 s (see the log)"))
+            }
+        } else {
+            connection.reply(status())
+        }
+    }
+
+    /// Answers `connection` with the app's state once the app it just signalled is reaped (its state is
+    /// then `not running`, not the one before the kill), or after 10 s with the state as it stands.
+    func answerOnceGone(_ connection: ControlConnection) {
+        guard childPID > 0 else { return connection.reply(status()) }
+        exitWaiters.append(connection)
+        loop.schedule(afterMilliseconds: 10_000) { [weak self, weak connection] in
+            guard let self, let connection, let index = self.exitWaiters.firstIndex(where: { $0 === connection }) else { return }
+            self.exitWaiters.remove(at: index)
+            connection.reply(self.status())
+        }
     }
 
     func appAction(_ action: String) throws {
@@ -71,6 +97,12 @@ extension DeviceOperatingSystem {
             supervision.toBackground(at: loop.nowNanoseconds)
             if workoutRunning { supervision.budgetStops(foreground: false) }
             appStateChanged()
+        case "kill":
+            // A crash: SIGKILL from outside the OS's own reasons (the app's failure, as any crash is).
+            guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }
+            logger.notice("os.app-killed", ["pid": childPID, "by": "runway app kill"])
+            if state == .suspended { ProcessStop.signal(childPID, SIGCONT) }
+            ProcessStop.signal(childPID, SIGKILL)
         case "force-quit":
             forceQuit = true
             if childPID > 0 {
@@ -97,7 +129,7 @@ extension DeviceOperatingSystem {
             }
             appStateChanged()
         default:
-            throw ControlError.invalid("the app action must be open, close, force-quit, suspend or resume")
+            throw ControlError.invalid("the app action must be open, close, force-quit, kill, suspend or resume")
         }
         rearmSupervision()
     }

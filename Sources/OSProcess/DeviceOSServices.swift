@@ -63,7 +63,7 @@ extension DeviceOperatingSystem {
         guard let system else { return }
         system.onClockChanged.append { [unowned self] reading in self.tellApps(clock: reading) }
         system.register(on: router)
-        router.on(ControlCommands.osAttachApp) { [unowned self] _, connection in
+        router.on(ControlCommands.OSAttachApp.self) { [unowned self] (_, connection: ControlConnection) in
             try connection.attach()
             connection.reply(Self.clockEvent(system.clock.reading))
             // The app's state now: an `app open|close` made while it was starting counts.

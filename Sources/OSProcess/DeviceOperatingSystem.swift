@@ -84,6 +84,8 @@ package class DeviceOperatingSystem {
     var openAfterExit = false
     /// `app open` calls waiting for the app they launched to report READY=1.
     var openWaiters: [ControlConnection] = []
+    /// `app force-quit|kill` and `os-jetsam` calls waiting for the app they killed to be reaped.
+    var exitWaiters: [ControlConnection] = []
     /// The OS's services (`DeviceOSServices.swift`): the clock, and on the phone the notification centre.
     var system: SystemServices?
     /// The app's container: what it is launched in.
@@ -138,7 +140,7 @@ package class DeviceOperatingSystem {
     /// The device's own commands on the OS's router.
     func registerDeviceCommands(on router: ControlRouter) {}
     /// An `app` action the device handles itself (the phone's install, uninstall): true if it did.
-    func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool { false }
+    func handleDeviceAppAction(_ action: String, version: String?) throws -> Bool { false }
     /// The device's rows in `os-status`.
     func decorate(_ reply: inout OSStatusReply) {}
     /// `status` while the OS answers it (the app not running).
@@ -264,6 +266,9 @@ package class DeviceOperatingSystem {
                 if childPID > 0 { continue }
             }
             answerOpenWaiters("the app exited before it was ready (see the log)")
+            let gone = exitWaiters
+            exitWaiters = []
+            for connection in gone { connection.reply(self.status()) }
         }
     }
 

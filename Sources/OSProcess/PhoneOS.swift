@@ -79,12 +79,12 @@ package final class PhoneOS: DeviceOperatingSystem {
         router.on(ControlCommands.SwitchWatch.self) { [unowned self] args in try switchWatch(args.watch) }
     }
 
-    override func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool {
+    override func handleDeviceAppAction(_ action: String, version: String?) throws -> Bool {
         if action == "install" || action == "uninstall" {
-            try installAction(action, version: request[ControlCommands.App.version])
+            try installAction(action, version: version)
             return true
         }
-        guard request[ControlCommands.App.version] == nil else { throw ControlError.invalid("--version goes with install only") }
+        guard version == nil else { throw ControlError.invalid("--version goes with install only") }
         return false
     }
 

@@ -149,7 +149,7 @@ package final class WatchOS: DeviceOperatingSystem {
         WatchStoreReading.appInstalled(home: home) ? nil : "the watch app is not installed (runway watch app install)"
     }
 
-    override func handleDeviceAppAction(_ action: String, _ request: ControlRequest) throws -> Bool {
+    override func handleDeviceAppAction(_ action: String, version: String?) throws -> Bool {
         guard action == "install" || action == "uninstall" else { return false }
         try installAction(action)
         return true

@@ -59,7 +59,7 @@ package final class HealthStore {
         package init(description: String) { self.description = description }
     }
 
-    package static let activityTypes: Set<String> = ["running", "walking", "cycling", "other"]
+    package static let activityTypes = Set(HealthWorkoutItem.activityTypes)
 
     private let database: Database
 

@@ -9,7 +9,7 @@ extension RunWayPhoneApp {
     /// `alerts`, `groups`, `group-set`, `groups-reset`; false for any other command.
     func registerAlertCommands(on router: ControlRouter) {
         let groups = GroupStateStore(database: database)
-        router.on(ControlCommands.alerts) { [unowned self] request, connection in
+        router.on(ControlCommands.Alerts.self) { [unowned self] _ in
             // A flat array in arrival order (the flight's, then the alert's). It stays JSON: each item is
             // `FlightAlert`'s `--json` form from its one declaration (`Codable` and its `RecordFormat`: a
             // moment in ISO 8601, `value` to one decimal); a reply type in Control, which knows no app
@@ -23,7 +23,7 @@ extension RunWayPhoneApp {
                 alert.writeJSON(to: &writer, flightID: flightID)
             }
             writer.bytes.append(0x5D)
-            connection.reply(try JSONValue(parsing: writer.bytes))
+            return JSONReply(try JSONValue(parsing: writer.bytes))
         }
         router.on(ControlCommands.Groups.self) { args in
             let view = try Self.groupView(args.view)

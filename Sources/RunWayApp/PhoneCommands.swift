@@ -18,10 +18,10 @@ extension RunWayPhoneApp {
         // `logbook` and `flight` stay JSON (the only replies of the app with no reply type): a flight is
         // declared once, as `Flight.fields`, which the phone's in-place reader needs; a `Codable` twin in
         // Control would declare every field again. `logbook` is also streamed, a page at a time.
-        router.on(ControlCommands.logbook) { [unowned self] _, connection in streamLogbook(to: connection) }
-        router.on(ControlCommands.flight) { [unowned self] request, connection in connection.reply(try flight(request)) }
+        router.on(ControlCommands.Logbook.self) { [unowned self] (_, connection: ControlConnection) in streamLogbook(to: connection) }
+        router.on(ControlCommands.Flight.self) { [unowned self] args in JSONReply(try flight(args.id)) }
         router.on(ControlCommands.Delete.self) { [unowned self] args in try delete(args.id) }
-        router.on(ControlCommands.attach) { [unowned self] _, connection in try attach(connection) }
+        router.on(ControlCommands.Attach.self) { [unowned self] (_, connection: ControlConnection) in try attach(connection) }
         router.on(ControlCommands.Preflight.self) { [unowned self] args in preflight(legacy: args.legacy) }
         router.on(ControlCommands.Received.self) { [unowned self] args in
             ReceivedReply(try app.receivedUserInfo(limit: args.limit).map(\.userInfo.jsonObject))
@@ -78,8 +78,8 @@ extension RunWayPhoneApp {
         }
     }
 
-    func flight(_ request: ControlRequest) throws -> JSONValue {
-        let id = request[ControlCommands.Flight.id].uppercased()
+    func flight(_ id: String) throws -> JSONValue {
+        let id = id.uppercased()
         guard let stored = try store.flight(id: id) else { throw ControlError("no flight \(id) in the logbook") }
         var writer = JSONWriter()
         stored.writeJSON(to: &writer, includeSamples: true)

@@ -59,7 +59,7 @@ final class RunCommands {
 
     func register(on router: ControlRouter) {
         // A request's target is read by `target(_:)`, for run-start, run-replay and the watch's workout start.
-        router.on(ControlCommands.RunStart.self) { [unowned self] args in try start(args.request, origin: .local, id: nil) }
+        router.on(ControlCommands.RunStart.self) { [unowned self] args in try start(args, origin: .local, id: nil) }
         router.on(ControlCommands.RunSample.self) { [unowned self] args in try sample(args.samples) }
         router.on(ControlCommands.RunStatus.self) { [unowned self] _ in status() }
         router.on(ControlCommands.RunStop.self) { [unowned self] _ in try stop() }
@@ -70,7 +70,7 @@ final class RunCommands {
 
     /// Starts a run: exit 1 if one is in progress (or `canStart` says no), exit 2 on a bad target.
     @discardableResult
-    func start(_ request: ControlRequest, origin: StartOrigin, id: String?) throws -> RunStatusReply {
+    func start(_ request: ControlCommands.RunStart, origin: StartOrigin, id: String?) throws -> RunStatusReply {
         let target = try Self.target(request)
         if let run { throw ControlError("a run is already in progress (\(run.id))") }
         if let why = canStart(target) { throw ControlError(why) }
@@ -177,8 +177,8 @@ final class RunCommands {
     }
 
     /// A generated run (stops included) fed as one batch, then stopped: the start, the trace and the stop.
-    func replay(_ args: ControlArguments<ControlCommands.RunReplay>) throws -> RunStopReply {
-        let request = args.request
+    func replay(_ args: ControlCommands.RunReplay) throws -> RunStopReply {
+        let request = args.start
         _ = try Self.target(request)
         if let seed = args.seed { generator = FlightGenerator(seed: UInt64(seed)) }
         let distance = args.distanceKm
@@ -205,11 +205,10 @@ final class RunCommands {
 
     /// `mode`, `targetPace` (s/km), `zoneLow`/`zoneHigh` (bpm), each checked by the router against the
     /// catalogue (`GPWSTarget`'s ranges); the zone's two ends together are checked here (exit 2).
-    static func target(_ request: ControlRequest) throws -> GPWSTarget {
-        typealias Target = ControlCommands.RunStart
-        var target = GPWSTarget(mode: request[Target.mode] == "pace" ? .pace : .heartRate)
-        if let pace = request[Target.targetPace] { target.paceSecondsPerKm = pace }
-        let low = request[Target.zoneLow], high = request[Target.zoneHigh]
+    static func target(_ request: ControlCommands.RunStart) throws -> GPWSTarget {
+        var target = GPWSTarget(mode: request.mode == "pace" ? .pace : .heartRate)
+        if let pace = request.targetPace { target.paceSecondsPerKm = pace }
+        let low = request.zoneLow, high = request.zoneHigh
         if let low, let high {
             guard low < high else { throw ControlError.invalid("the heart-rate zone needs LOW < HIGH") }
             target.low = low

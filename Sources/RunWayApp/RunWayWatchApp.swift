@@ -113,7 +113,7 @@ package final class RunWayWatchApp {
     }
 
     /// `count` finished runs, queued for the phone in one durable write.
-    func record(_ args: ControlArguments<ControlCommands.Record>) throws -> RecordReply {
+    func record(_ args: ControlCommands.Record) throws -> RecordReply {
         guard session.isLocalAppInstalled else {
             throw ControlError("the RunWay watch app is not installed on this watch, so it cannot record runs (runway watch app install)")
         }

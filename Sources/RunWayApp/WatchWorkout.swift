@@ -112,14 +112,14 @@ extension RunWayWatchApp {
                 // The system brings the watch app to the foreground, then the app starts its session.
                 try session.bringToForeground()
                 // The phone's target, checked as a `run-start` request would be.
-                typealias Target = ControlCommands.RunStart
-                var request = ControlCommands.RunStart.request()
-                request[Target.mode] = event["mode"]?.stringValue ?? "pace"
-                request[Target.targetPace] = event["targetPace"]?.doubleValue
-                request[Target.zoneLow] = event["zoneLow"]?.doubleValue
-                request[Target.zoneHigh] = event["zoneHigh"]?.doubleValue
+                let target = ControlCommands.RunStart {
+                    $0.mode = event["mode"]?.stringValue ?? "pace"
+                    $0.targetPace = event["targetPace"]?.doubleValue
+                    $0.zoneLow = event["zoneLow"]?.doubleValue
+                    $0.zoneHigh = event["zoneHigh"]?.doubleValue
+                }
                 guard FlightLimits.isFlightID(runID) else { throw ControlError.invalid("the run id is not an upper-case UUID") }
-                try runs.start(try request.validated(on: .watch), origin: .remote, id: runID)
+                try runs.start(try ControlCommands.RunStart(request: try target.request.validated(on: .watch)), origin: .remote, id: runID)
                 health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(context.deviceNow())])
             } catch {
                 logger.warning("workout.start-failed", ["runId": runID, "error": "\(error)"])

@@ -204,12 +204,12 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     open func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
         guard let backend else { return }
-        backend.sync { _ = try? backend.channel.call(NotificationRequest.RemoveDelivered(ids: identifiers)) }
+        backend.sync { _ = try? backend.channel.call(NotificationRequest.RemoveDelivered { $0.ids = identifiers }) }
     }
 
     open func removeAllDeliveredNotifications() {
         guard let backend else { return }
-        backend.sync { _ = try? backend.channel.call(NotificationRequest.RemoveDelivered(ids: nil)) }
+        backend.sync { _ = try? backend.channel.call(NotificationRequest.RemoveDelivered()) }
     }
 
     // MARK: - To the OS
@@ -228,7 +228,11 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         pending = Change()
         var failure: (any Error)?
         do {
-            _ = try backend.channel.call(NotificationRequest.Replace(remove: change.remove, add: change.add.map(\.0)))
+            _ = try backend.channel.call(
+                NotificationRequest.Replace {
+                    $0.remove = change.remove
+                    $0.add = change.add.map(\.0)
+                })
         } catch {
             failure = error
         }

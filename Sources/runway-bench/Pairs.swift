@@ -49,7 +49,7 @@ struct ManyPairs {
         for (pair, watch) in zip(pairs, watches) {
             try setLink(watch, up: false)
             let reply = try watch.send(
-                ControlCommands.Record.request { $0[ControlCommands.Record.count] = runsPerPair }, as: RecordReply.self)
+                ControlCommands.Record { $0.count = runsPerPair })
             pair.noteRecorded(reply.ids)
         }
         progress("pairs: every link up, draining")
@@ -96,7 +96,7 @@ struct ManyPairs {
     }
 
     func setLink(_ watch: ControlClient, up: Bool) throws {
-        _ = try watch.send(ControlCommands.Link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
+        _ = try watch.send(ControlCommands.Link { $0.state = up ? "up" : "down" })
     }
 }
 

@@ -27,7 +27,7 @@ struct Scenarios {
         var left = count
         while left > 0 {
             let slice = min(left, 20_000)
-            pair.noteRecorded(try watch.send(ControlCommands.Record.request { $0[ControlCommands.Record.count] = slice }, as: RecordReply.self).ids)
+            pair.noteRecorded(try watch.send(ControlCommands.Record { $0.count = slice }).ids)
             left -= slice
         }
     }
@@ -41,7 +41,7 @@ struct Scenarios {
     }
 
     func outstanding(_ watch: ControlClient) throws -> Int {
-        Int(try watch.send(ControlCommands.Status.request(), as: StatusReply.self).outstandingUserInfoTransfers)
+        Int(try watch.send(ControlCommands.Status()).outstandingUserInfoTransfers)
     }
 
     /// The mean encoded size of a generated flight's userInfo: the baseline moves records of this size.
@@ -158,12 +158,12 @@ struct Scenarios {
             try pair.startPhone()
             watch = try scenarios.client(pair.watchHome, .watch)
             ui = try scenarios.client(pair.phoneHome, .phone)
-            _ = try ui.send(ControlRequest(ControlCommands.attach), as: AttachReply.self)
+            _ = try ui.send(ControlCommands.Attach())
             for _ in 0..<10 { _ = try measure() }
         }
 
         func measure() throws -> Double {
-            let ids = try watch.send(ControlCommands.Record.request(), as: RecordReply.self).ids
+            let ids = try watch.send(ControlCommands.Record()).ids
             let returned = now()
             pair.noteRecorded(ids)
             guard let id = ids.first else { throw HarnessError("record returned no id") }
@@ -246,10 +246,10 @@ struct Scenarios {
                 try pair.startPhone()
                 continue
             }
-            let acked = try watch.send(ControlCommands.Status.request(), as: StatusReply.self).outbox.lastAcknowledgedTransfer
+            let acked = try watch.send(ControlCommands.Status()).outbox.lastAcknowledgedTransfer
             let start = now()
             try pair.startPhone()
-            while try watch.send(ControlCommands.Status.request(), as: StatusReply.self).outbox.lastAcknowledgedTransfer <= acked {
+            while try watch.send(ControlCommands.Status()).outbox.lastAcknowledgedTransfer <= acked {
                 usleep(200)
             }
             result.firstAck.add((now() - start) * 1000)

@@ -28,17 +28,18 @@ import Testing
 
     @Test func theCatalogueDeclaresEachArgumentOnceWithASummary() {
         for spec in ControlCommands.all {
-            for server in spec.servers {
-                let names = spec.arguments(on: server).map(\.name)
-                #expect(Set(names).count == names.count, "\(spec.name)")
-                #expect(!names.contains("command") && !names.contains("role"), "\(spec.name)")
-                #expect(spec.arguments(on: server).allSatisfy { !$0.summary.isEmpty }, "\(spec.name)")
-            }
+            let names = spec.arguments.map(\.name)
+            #expect(Set(names).count == names.count, "\(spec.name)")
+            #expect(!names.contains("command") && !names.contains("role"), "\(spec.name)")
+            #expect(spec.arguments.allSatisfy { !$0.summary.isEmpty }, "\(spec.name)")
         }
-        // The one command whose arguments differ by server.
-        #expect(ControlCommands.app.arguments(on: .watch).first?.kind == .choice(["install", "uninstall", "foreground", "background"]))
+        // The command whose arguments differ by server is a command per server.
+        #expect(ControlCommands.spec("app", on: .watch)?.arguments.first?.kind == .choice(["install", "uninstall", "foreground", "background"]))
         #expect(
-            ControlCommands.app.arguments(on: .phoneOS).first?.kind == .choice(["open", "close", "force-quit", "suspend", "resume", "install", "uninstall"]))
+            ControlCommands.spec("app", on: .phoneOS)?.arguments.first?.kind
+                == .choice(["open", "close", "force-quit", "kill", "suspend", "resume", "install", "uninstall"]))
+        #expect(ControlCommands.spec("app", on: .phoneOS)?.argument("version") != nil)
+        #expect(ControlCommands.spec("app", on: .watchOS)?.argument("version") == nil)
     }
 
     struct Bad: Sendable, CustomTestStringConvertible {
@@ -83,7 +84,7 @@ import Testing
 
     @Test(arguments: bad)
     func aBadArgumentIsOneLineExitTwo(_ bad: Bad) {
-        let server: ControlServerKind = ControlCommands.spec(bad.command)!.servers.contains(.watch) ? .watch : .phone
+        let server: ControlServerKind = ControlCommands.spec(bad.command, on: .watch) != nil ? .watch : .phone
         let error = refusal(server, bad.command, bad.arguments)
         #expect(error?.message == bad.message)
         #expect(error?.exitStatus == 2)
@@ -100,19 +101,21 @@ import Testing
     }
 
     @Test func aValidRequestGetsItsDefaultsAndTypedValues() throws {
-        let (_, bare) = try router(.watch).prepare(ControlRequest(command: "record"))
-        #expect(bare[Record.count] == 1)
-        #expect(bare[Record.seed] == nil)
-        #expect(bare[Record.distanceKm] == nil)
+        let bare = try ControlCommands.Record(request: try router(.watch).prepare(ControlRequest(command: "record")).request)
+        #expect(bare.count == 1)
+        #expect(bare.seed == nil)
+        #expect(bare.distanceKm == nil)
         // A whole real is a whole number; the envelope's keys pass.
-        let (_, chunk) = try router(.watch).prepare(
+        let (_, checked) = try router(.watch).prepare(
             ControlRequest(command: "record", arguments: ["count": .number(3), "seed": .integer(7), "role": .string("watch")]))
-        #expect(chunk.arguments["count"] == .integer(3))
-        #expect(chunk[Record.count] == 3 && chunk[Record.seed] == 7)
-        #expect(chunk.arguments["role"] == .string("watch"))
-        let (_, message) = try router(.phone).prepare(ControlRequest(command: "message", arguments: ["payload": .object([:])]))
-        #expect(message[ControlCommands.Message.replyExpected] == true)
-        #expect(message[ControlCommands.Message.timeoutMs] == nil)
+        #expect(checked.arguments["count"] == .integer(3))
+        let chunk = try ControlCommands.Record(request: checked)
+        #expect(chunk.count == 3 && chunk.seed == 7)
+        #expect(checked.arguments["role"] == .string("watch"))
+        let message = try ControlCommands.Message(
+            request: try router(.phone).prepare(ControlRequest(command: "message", arguments: ["payload": .object([:])])).request)
+        #expect(message.replyExpected == true)
+        #expect(message.timeoutMs == nil)
     }
 
     @Test func argumentsAreCheckedBeforeActivationAndAfterTheCommand() {
@@ -136,14 +139,14 @@ import Testing
         #expect(refusal(.phone, "record", ["count": .integer(0)])?.message == "the phone does not know the command 'record'")
     }
 
-    @Test func theClientBuildsRequestsThroughTheSameKeys() throws {
-        var request = ControlCommands.Record.request()
-        request[Record.count] = 3
-        request[Record.seed] = nil
-        request[Record.distanceKm] = 5.5
-        #expect(request.json == .object(["command": .string("record"), "count": .integer(3), "distanceKm": .number(5.5)]))
-        #expect(try request.validated(on: .watch)[Record.count] == 3)
-        request[Record.count] = 0
-        #expect(throws: ControlError.self) { try request.validated(on: .watch) }
+    @Test func theClientBuildsRequestsFromTheCommandsValue() throws {
+        var record = ControlCommands.Record()
+        record.count = 3
+        record.seed = nil
+        record.distanceKm = 5.5
+        #expect(record.request.json == .object(["command": .string("record"), "count": .integer(3), "distanceKm": .number(5.5)]))
+        #expect(try ControlCommands.Record(request: try record.request.validated(on: .watch)).count == 3)
+        record.count = 0
+        #expect(throws: ControlError.self) { try record.request.validated(on: .watch) }
     }
 }

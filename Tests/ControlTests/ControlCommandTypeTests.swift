@@ -6,21 +6,26 @@ import Testing
 /// handler registers by the type and returns its reply, and the router's start-up checks hold for it.
 @Suite struct ControlCommandTypeTests {
     /// Declared here, in no family's list: not in the catalogue.
-    enum Stray: ControlCommand {
+    struct Stray: ControlCommand {
         typealias Reply = StoreLimitReply
         static let spec = ControlCommandSpec(Self.self, "stray", [.phone], "a command the catalogue does not list")
     }
 
     @Test func everyDeclaredTypeIsInTheCatalogueWithItsReply() {
         for command in ControlCommands.declared {
-            let spec = ControlCommands.spec(command.spec.name)
-            #expect(spec != nil, "\(command.spec.name)")
             for server in command.spec.servers {
-                #expect(spec?.replyTypes[server] == String(describing: replyType(of: command)), "\(command.spec.name) on \(server)")
+                let spec = ControlCommands.spec(command.spec.name, on: server)
+                #expect(spec != nil, "\(command.spec.name) on \(server)")
+                let reply = String(describing: replyType(of: command))
+                #expect(spec?.replyTypes[server] == (reply == "JSONReply" ? nil : reply), "\(command.spec.name) on \(server)")
             }
         }
-        #expect(ControlCommands.spec("store-limit")?.replyTypes[.watch] == "StoreLimitReply")
-        #expect(ControlCommands.spec("context-get")?.needsActivatedSession == true)
+        #expect(ControlCommands.spec("store-limit", on: .watch)?.replyTypes[.watch] == "StoreLimitReply")
+        #expect(ControlCommands.spec("context-get", on: .phone)?.needsActivatedSession == true)
+        // `app` is three commands, one per kind of server, each with its own reply.
+        #expect(ControlCommands.spec("app", on: .watch)?.replyTypes[.watch] == "WatchAppReply")
+        #expect(ControlCommands.spec("app", on: .phoneOS)?.replyTypes[.phoneOS] == "OSStatusReply")
+        #expect(ControlCommands.spec("app", on: .phone) == nil)
     }
 
     func replyType<Command: ControlCommand>(of command: Command.Type) -> any ControlReply.Type { Command.Reply.self }
@@ -39,22 +44,37 @@ import Testing
     /// stops at start-up: it cannot be forgotten quietly.
     @Test func aTypeTheCatalogueDoesNotListCannotBeRegistered() {
         let router = ControlRouter(server: .phone)
-        #expect(ControlCommands.spec("stray") == nil)
+        #expect(!ControlCommands.isKnown("stray"))
         #expect(router.registrationProblem(Stray.spec, replacing: false) == "stray is not a phone command in ControlCommands")
     }
 
-    @Test func theTypesKeysBuildAndCheckItsRequests() throws {
-        let request = ControlCommands.Transfers.request { $0[ControlCommands.Transfers.limit] = 5 }
+    /// A command's value is its request: the arguments set are sent, those not set left for the daemon's
+    /// defaults; the router checks it and hands the handler the value back, typed and defaulted.
+    @Test func aCommandsValueIsItsRequestAndTheHandlersArguments() throws {
+        let request = ControlCommands.Transfers { $0.limit = 5 }.request
         #expect(request.command == "transfers")
-        #expect(request.arguments["limit"] == .integer(5))
+        #expect(request.arguments == ["limit": .integer(5)])
+        #expect(ControlCommands.Transfers().request.arguments.isEmpty)
         let router = ControlRouter(server: .watch)
         router.on(ControlCommands.Transfers.self) { _ in
             TransfersReply(outstandingUserInfoTransfers: 0, outstanding: [], finishedSinceStart: 0, recentlyFinished: [])
         }
-        #expect(throws: ControlError.self) { try router.prepare(ControlCommands.Transfers.request { $0[ControlCommands.Transfers.limit] = 0 }) }
-        let prepared = try router.prepare(ControlCommands.Transfers.request())
-        // What the handler reads: the command's own keys, by name, typed and defaulted.
-        let args = ControlArguments<ControlCommands.Transfers>(request: prepared.request)
-        #expect(args.limit == 100)
+        #expect(throws: ControlError.self) { try router.prepare(ControlCommands.Transfers { $0.limit = 0 }.request) }
+        let prepared = try router.prepare(ControlCommands.Transfers().request)
+        // What the handler reads: the command itself, decoded from the checked request.
+        #expect(try ControlCommands.Transfers(request: prepared.request).limit == 100)
+        // An argument that may be absent reads as nil; one set reads as set.
+        let quarantine = try ControlCommands.QuarantineRemove(request: try ControlCommands.QuarantineRemove { $0.all = true }.request.validated(on: .phone))
+        #expect(quarantine.id == nil && quarantine.all)
+    }
+
+    /// The arguments are the stored `@Argument`s, in their order, named by their properties.
+    @Test func theArgumentsAreTheStoredProperties() {
+        #expect(ControlCommands.Message.spec.arguments.map(\.name) == ["payload", "timeoutMs", "replyExpected"])
+        let message = ControlCommands.Message.spec.arguments
+        #expect(message.map(\.isRequired) == [true, false, false])
+        #expect(message.map(\.defaultValue) == [nil, nil, .bool(true)])
+        #expect(message[1].kind == .int(1...600_000))
+        #expect(ControlCommands.Status.spec.arguments.isEmpty)
     }
 }

@@ -33,7 +33,8 @@ import Testing
         #expect(reference.contains("7009 payloadTooLarge when the payload encodes to more than 65,536 bytes"))
         #expect(reference.contains("7004 sessionNotActivated when the session is not activated yet"))
         #expect(reference.contains("`state`: up or down; required. The link's state."))
-        #expect(reference.contains("reply: `WatchAppReply` (watch-agent), `OSStatusReply` (phone-os), `OSStatusReply` (watch-os)."))
+        #expect(reference.contains("- **`app`** (watch-agent) — the watch app's state: install, uninstall, foreground, background."))
+        #expect(reference.contains("- **`app`** (phone-os) — the phone app's state"))
         for spec in ControlCommands.all { #expect(reference.contains("- **`\(spec.name)`**"), "\(spec.name)") }
     }
 

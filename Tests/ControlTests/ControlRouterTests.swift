@@ -12,7 +12,12 @@ import Testing
 
     @Test func theCatalogueNamesEachCommandOnce() {
         let names = ControlCommands.all.map(\.name)
-        #expect(Set(names).count == names.count)
+        // A name is one command on each server (`app` is three: the watch's, phone-os's, watch-os's).
+        for server in ControlServerKind.allCases {
+            let answered = ControlCommands.answered(by: server).map(\.name)
+            #expect(Set(answered).count == answered.count, "\(server)")
+        }
+        #expect(names.filter { $0 == "app" }.count == 3)
         #expect(names.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLowercase || $0 == "-" } })
         for server in ControlServerKind.allCases { #expect(!ControlCommands.answered(by: server).isEmpty) }
     }
@@ -20,14 +25,14 @@ import Testing
     /// Issue 43: `context-set` was registered twice and the last registration silently won.
     @Test func aSecondRegistrationIsAProgrammingErrorAndReplaceSaysItsIntent() {
         let router = ControlRouter(server: .phone)
-        #expect(router.registrationProblem(ControlCommands.logbook, replacing: true) == "logbook is not registered on the phone: nothing to replace")
+        #expect(router.registrationProblem(ControlCommands.Logbook.spec, replacing: true) == "logbook is not registered on the phone: nothing to replace")
         #expect(router.registrationProblem(ControlCommands.Record.spec, replacing: false) == "record is not a phone command in ControlCommands")
-        router.on(ControlCommands.logbook) { _, _ in }
+        router.on(ControlCommands.Logbook.spec) { _, _ in }
         #expect(
-            router.registrationProblem(ControlCommands.logbook, replacing: false)
+            router.registrationProblem(ControlCommands.Logbook.spec, replacing: false)
                 == "logbook is registered twice on the phone: use replace(_:_:) to take a command over")
-        #expect(router.registrationProblem(ControlCommands.logbook, replacing: true) == nil)
-        router.replace(ControlCommands.logbook) { _, _ in }
+        #expect(router.registrationProblem(ControlCommands.Logbook.spec, replacing: true) == nil)
+        router.replace(ControlCommands.Logbook.spec) { _, _ in }
         #expect(!router.unregistered.contains("logbook"))
     }
 

@@ -63,7 +63,7 @@ import Testing
             }
         }
         for spec in ControlCommands.answered(by: server) {
-            let declared = spec.arguments(on: server)
+            let declared = spec.arguments
             var base: [String: JSONValue] = [:]
             for argument in declared where argument.isRequired { base[argument.name] = valid(argument.kind) }
             for argument in declared {
@@ -86,7 +86,7 @@ import Testing
             let misses = try Self.misses(server, home: home)
             #expect(misses.isEmpty, "\(misses)")
             // Nothing of it ran: the watch recorded nothing, the phone stored nothing.
-            let status = try ControlClient(home: home).call(ControlCommands.Status.request())
+            let status = try ControlClient(home: home).call(ControlCommands.Status().request)
             #expect(status["outstandingUserInfoTransfers"] == .integer(0))
         }
     }
@@ -114,13 +114,13 @@ import Testing
         try withPair(tag: "args-errors") { pair in
             try pair.startWatch()
             let home = DeviceHome(path: pair.watchHome, role: .watch)
-            var cancel = ControlCommands.Cancel.request()
-            cancel[ControlCommands.Cancel.transferId] = 999
-            var null = ControlCommands.TransferUserInfo.request()
-            null[ControlCommands.Payload.payload] = .object(["a": .null])
+            var cancel = ControlCommands.Cancel()
+            cancel.transferId = 999
+            var null = ControlCommands.TransferUserInfo()
+            null.payload = .object(["a": .null])
             for (request, spec) in [
-                (cancel, ControlCommands.Cancel.spec), (null, ControlCommands.TransferUserInfo.spec),
-                (ControlCommands.RunStop.request(), ControlCommands.RunStop.spec),
+                (cancel.request, ControlCommands.Cancel.spec), (null.request, ControlCommands.TransferUserInfo.spec),
+                (ControlCommands.RunStop().request, ControlCommands.RunStop.spec),
             ] {
                 do throws(ControlError) {
                     _ = try ControlClient(home: home).call(request)
@@ -139,7 +139,7 @@ import Testing
         try withPair(tag: "args-client") { pair in
             try pair.startWatch()
             let home = DeviceHome(path: pair.watchHome, role: .watch)
-            let bad = ControlCommands.Record.request { $0[ControlCommands.Record.count] = 0 }
+            let bad = ControlCommands.Record { $0.count = 0 }.request
             var fromDaemon: ControlError?
             do throws(ControlError) { _ = try ControlClient(home: home).call(bad) } catch { fromDaemon = error }
             #expect(fromDaemon?.message == "count must be a whole number from 1 to 1000000" && fromDaemon?.exitStatus == 2)

@@ -17,7 +17,7 @@ import Testing
     /// asked on its control socket directly: polled every few milliseconds, since the file moves fast.
     func durable(_ pair: SimulatedPair) -> Int {
         guard let client = try? ControlClient(home: DeviceHome(path: pair.phoneHome, role: .phone), timeoutMilliseconds: 5000),
-            let status = try? client.call(ControlCommands.Status.request())
+            let status = try? client.call(ControlCommands.Status().request)
         else { return 0 }
         return status["fileReceiving"]?["durableBytes"]?.intValue ?? 0
     }

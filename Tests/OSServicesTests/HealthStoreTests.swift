@@ -37,7 +37,7 @@ import Testing
         var bad = Self.workout("0190f3a2-1111-7000-8000-000000000001")
         #expect(throws: HealthStore.InvalidWorkout.self) { try store.save(bad, at: Self.t0) }
         bad = Self.workout("0190F3A2-1111-7000-8000-000000000001")
-        bad.activityType = "swimming"
+        bad.activityType = "quidditch"  // no HKWorkoutActivityType (swimming is one)
         #expect(throws: HealthStore.InvalidWorkout.self) { try store.save(bad, at: Self.t0) }
         bad = Self.workout("0190F3A2-1111-7000-8000-000000000001")
         bad.duration = 5000
@@ -60,7 +60,7 @@ import Testing
         try store.setActiveSession(HealthSessionItem(activityType: "cycling", locationType: 2, startDate: Self.t0 + 60, state: 4))
         #expect(try store.activeSession()?.state == 4)
         #expect(throws: HealthStore.InvalidWorkout.self) {
-            try store.setActiveSession(HealthSessionItem(activityType: "swimming", locationType: 2, startDate: Self.t0))
+            try store.setActiveSession(HealthSessionItem(activityType: "quidditch", locationType: 2, startDate: Self.t0))
         }
         // Not started (1) or ended (3) is no running session.
         for state: Int64 in [1, 3] {

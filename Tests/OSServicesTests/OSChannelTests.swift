@@ -26,31 +26,31 @@ import PairTesting
 
     /// One of each, as the app's modules make them.
     static let samples: [any OSRequest] = [
-        ClockRequest.Show(), ClockRequest.SetTime(at: t0, frozen: true), ClockRequest.Advance(seconds: 60), ClockRequest.Reset(),
-        NotificationRequest.Replace(
-            remove: ["a"], add: [UserNotificationCenter.Request(id: "b", fireAt: t0 + 60, title: "t", body: "b", language: "ko")]),
-        NotificationRequest.RemoveDelivered(ids: nil), NotificationRequest.RemoveDelivered(ids: ["a"]), NotificationRequest.List(),
-        NotificationRequest.Add(id: "c", inSeconds: 5, body: nil), NotificationRequest.Open(id: "d"), NotificationRequest.TakeResponses(),
-        HealthRequest.Save(workout: workout), HealthRequest.Workouts(), HealthRequest.Authorize(share: ["x"], read: []),
-        HealthRequest.Session(), HealthRequest.SetSession(session: nil),
-        HealthRequest.SetSession(session: HealthSessionItem(activityType: "running", locationType: 2, startDate: t0)),
+        ClockRequest.Show(), ClockRequest.SetTime { ($0.at, $0.frozen) = (t0, true) }, ClockRequest.Advance { $0.seconds = 60 }, ClockRequest.Reset(),
+        replace(remove: ["a"], add: [UserNotificationCenter.Request(id: "b", fireAt: t0 + 60, title: "t", body: "b", language: "ko")]),
+        NotificationRequest.RemoveDelivered(), NotificationRequest.RemoveDelivered { $0.ids = ["a"] }, NotificationRequest.List(),
+        NotificationRequest.Add { ($0.id, $0.inSeconds) = ("c", 5) }, NotificationRequest.Open { $0.id = "d" }, NotificationRequest.TakeResponses(),
+        HealthRequest.Save { $0.workout = workout }, HealthRequest.Workouts(), HealthRequest.Authorize { $0.share = ["x"] },
+        HealthRequest.Session(), HealthRequest.SetSession(),
+        HealthRequest.SetSession { $0.session = HealthSessionItem(activityType: "running", locationType: 2, startDate: t0) },
     ]
 
-    @Test func everyRequestIsASampleAndItsPropertiesAreItsCommandsArguments() throws {
+    static func replace(remove: [String], add: [UserNotificationCenter.Request]) -> NotificationRequest.Replace {
+        NotificationRequest.Replace { ($0.remove, $0.add) = (remove, add) }
+    }
+
+    /// Each request, as the app's module sends it over `os.sock`, is a request its command accepts, and
+    /// the OS reads back the same values (what `OSClient` carries is what `SystemServices` answers).
+    @Test func everyRequestIsASampleAndCrossesTheSocketWhole() throws {
         let sampled = Set(Self.samples.map { ObjectIdentifier(type(of: $0)) })
         for type in SystemServices.requests { #expect(sampled.contains(ObjectIdentifier(type)), "no sample of \(type)") }
         for sample in Self.samples {
-            let command = type(of: sample).spec
-            // The stored properties and the typed keys declared beside them name the same arguments.
-            let properties = Set(Mirror(reflecting: sample).children.compactMap(\.label))
-            guard case .object(let arguments) = try JSONValueEncoder().encode(sample) else {
-                Issue.record("\(type(of: sample)) does not encode to an object")
-                continue
-            }
-            for server in command.servers {
-                #expect(Set(command.arguments(on: server).map(\.name)) == properties, "\(command.name) on \(server)")
-                #expect(throws: Never.self, "\(command.name) on \(server)") { _ = try command.validate(arguments, on: server) }
-            }
+            let request = sample.request
+            let validated = try request.validated(on: .phoneOS)
+            func reread<Request: OSRequest>(_ sample: Request) throws -> JSONValue { try JSONValueEncoder().encode(try Request(request: validated)) }
+            var sent = validated.arguments
+            sent["command"] = nil
+            #expect(try reread(sample) == .object(sent), "\(request.command)")
         }
     }
 
@@ -58,7 +58,7 @@ import PairTesting
         // The catalogue's OS services' commands are the OS's requests, one for one.
         #expect(SystemServices.requests.map { ObjectIdentifier($0) } == ControlCommands.osServiceCommands.map { ObjectIdentifier($0) })
         for type in SystemServices.requests {
-            #expect(ControlCommands.spec(type.spec.name)?.servers == type.spec.servers, "\(type.spec.name) is not in the catalogue")
+            #expect(type.spec.servers.allSatisfy { ControlCommands.spec(type.spec.name, on: $0) != nil }, "\(type.spec.name) is not in the catalogue")
         }
         // The app's calls of the OS process: none is left without its request.
         let served = Set(SystemServices.requests.map { $0.spec.name })
@@ -83,20 +83,20 @@ import PairTesting
         let system = try Self.system()
         let channel: any OSChannel = system
         #expect(channel.deviceNow == Self.t0)
-        #expect(try channel.call(HealthRequest.Save(workout: Self.workout)).inserted)
-        #expect(try !channel.call(HealthRequest.Save(workout: Self.workout)).inserted)
+        #expect(try channel.call(HealthRequest.Save { $0.workout = Self.workout }).inserted)
+        #expect(try !channel.call(HealthRequest.Save { $0.workout = Self.workout }).inserted)
         #expect(try channel.call(HealthRequest.Workouts()).workouts.map(\.uuid) == [Self.workout.uuid])
         var bad = Self.workout
         bad.uuid = "lower-case"
-        #expect(Self.refused { _ = try channel.call(HealthRequest.Save(workout: bad)) })
+        #expect(Self.refused { _ = try channel.call(HealthRequest.Save { $0.workout = bad }) })
         let past = UserNotificationCenter.Request(id: "p", fireAt: Self.t0 - 1, title: "t", body: "b", language: "")
-        #expect(Self.refused { _ = try channel.call(NotificationRequest.Replace(remove: [], add: [past])) })
-        #expect(Self.refused { _ = try channel.call(ClockRequest.Advance(seconds: -5)) })
+        #expect(Self.refused { _ = try channel.call(Self.replace(remove: [], add: [past])) })
+        #expect(Self.refused { _ = try channel.call(ClockRequest.Advance { $0.seconds = -5 }) })
 
         let future = UserNotificationCenter.Request(id: "f", fireAt: Self.t0 + 30, title: "t", body: "b", language: "ko")
-        _ = try channel.call(NotificationRequest.Replace(remove: [], add: [future]))
+        _ = try channel.call(Self.replace(remove: [], add: [future]))
         #expect(try channel.call(NotificationRequest.List()).pending.map(\.id) == ["f"])
-        let advanced = try channel.call(ClockRequest.Advance(seconds: 60))
+        let advanced = try channel.call(ClockRequest.Advance { $0.seconds = 60 })
         #expect(advanced.delivered?.map(\.id) == ["f"])
         #expect(try channel.call(NotificationRequest.List()).delivered.map(\.id) == ["f"])
     }
@@ -107,8 +107,8 @@ import PairTesting
         system.observe(NotificationDelivered.self) { observed.append($0.id) }
         var relayed: [JSONValue] = []
         system.onPublished.append { relayed.append($0) }
-        _ = try system.call(NotificationRequest.Add(id: "e", inSeconds: 10, body: nil))
-        _ = try system.call(ClockRequest.Advance(seconds: 11))
+        _ = try system.call(NotificationRequest.Add { ($0.id, $0.inSeconds) = ("e", 10) })
+        _ = try system.call(ClockRequest.Advance { $0.seconds = 11 })
         #expect(observed == ["e"])
         #expect(relayed.count == 1 && relayed.first?["event"]?.stringValue == NotificationDelivered.name)
         let decoded = try JSONValueDecoder().decode(NotificationDelivered.self, from: relayed[0])
@@ -128,9 +128,9 @@ import PairTesting
     @Test func aRequestFromAnotherProcessIsCheckedBeyondItsTypes() throws {
         let long = String(repeating: "x", count: 4097)
         let request = UserNotificationCenter.Request(id: "a", fireAt: Self.t0 + 60, title: long, body: "b", language: "")
-        #expect(throws: OSRequestRefused.self) { try NotificationRequest.Replace(remove: [], add: [request]).check() }
+        #expect(throws: OSRequestRefused.self) { try Self.replace(remove: [], add: [request]).check() }
         let decoded = try JSONValueDecoder().decode(
-            NotificationRequest.Replace.self, from: try JSONValueEncoder().encode(NotificationRequest.Replace(remove: ["r"], add: [request])))
+            NotificationRequest.Replace.self, from: try JSONValueEncoder().encode(Self.replace(remove: ["r"], add: [request])))
         #expect(decoded.add == [request] && decoded.remove == ["r"])
     }
 }

@@ -8,14 +8,15 @@ import Testing
 /// A `runway` command derived from its declaration (`ControlCommand.cli`, issue 43): its flags, synopsis,
 /// help and completion come from the type, with no CLI code of its own.
 @Suite struct DerivedCommandTests {
-    enum Sample: ControlCommand {
+    struct Sample: ControlCommand {
         typealias Reply = StoreLimitReply
-        static let limit = ControlArgument<Int>("limit", .int(1...100), default: 10, "list at most this many")
-        static let timeoutMs = ControlArgument<Int?>("timeoutMs", .int(1...600_000), "how long to wait, in ms")
-        static let all = ControlArgument<Bool>("all", .bool, default: false, "every one")
-        static let state = ControlArgument<String>("state", .choice(["up", "down"]), required: true, "the link's state")
-        static let spec = ControlCommandSpec(Self.self, "sample-list", [.phone, .watch], arguments: [limit, timeoutMs, all, state], "samples")
+        @Argument(.int(1...100), "list at most this many") var limit = 10
+        @Argument(.int(1...600_000), "how long to wait, in ms") var timeoutMs: Int?
+        @Argument(.bool, "every one") var all = false
+        @Argument(.choice(["up", "down"]), "the link's state") var state: String
+        static let spec = ControlCommandSpec(Self.self, "sample-list", [.phone, .watch], "samples")
         static let cli: ControlCommandCLI? = ControlCommandCLI { device, other in "Lists the \(device)'s samples from the \(other)." }
+        static func argument(_ name: String) -> ControlArgumentSpec { spec.argument(name)! }
     }
 
     @Test func theFlagsSynopsisAndHelpComeFromTheType() throws {
@@ -44,10 +45,10 @@ import Testing
     }
 
     @Test func aFlagsTextIsTheArgumentsJSONForTheCatalogueToCheck() throws {
-        #expect(try DerivedCLI.value("5", for: Sample.limit.spec) == .integer(5))
-        #expect(try DerivedCLI.value("five", for: Sample.limit.spec) == .string("five"))
-        #expect(throws: ControlError.self) { try Sample.spec.validate(["limit": .string("five"), "state": .string("up")], on: .phone) }
-        #expect(try DerivedCLI.value("down", for: Sample.state.spec) == .string("down"))
+        #expect(try DerivedCLI.value("5", for: Sample.argument("limit")) == .integer(5))
+        #expect(try DerivedCLI.value("five", for: Sample.argument("limit")) == .string("five"))
+        #expect(throws: ControlError.self) { try Sample.spec.validate(["limit": .string("five"), "state": .string("up")]) }
+        #expect(try DerivedCLI.value("down", for: Sample.argument("state")) == .string("down"))
         #expect(DerivedCLI.flagName("timeoutMs") == "timeout-ms")
     }
 

@@ -257,11 +257,11 @@ enum ParserProperties {
                 continue
             }
             tally.count(true)
-            guard let spec = ControlCommands.all.first(where: { $0.name == prepared.command }) else {
+            guard let spec = ControlCommands.spec(prepared.command, on: server) else {
                 throw Violation("the router took \(prepared.command), which the catalogue does not have")
             }
             // What the handlers read from a checked request, they can read.
-            for argument in spec.arguments(on: server) {
+            for argument in spec.arguments {
                 let value = prepared.arguments[argument.name]
                 try require(value != nil || !argument.isRequired, "\(spec.name): the required \(argument.name) is missing after the check")
                 guard let value else { continue }
@@ -273,7 +273,7 @@ enum ParserProperties {
                     do throws(WCError) { _ = try [String: PropertyListValue](userInfoJSON: value) } catch {
                         try require(error.code == .payloadUnsupportedTypes, "\(spec.name).\(argument.name): the router took what the handler refuses: \(error)")
                     }
-                case .array where argument.name == ControlCommands.RunSample.samples.name:
+                case .array where argument.name == "samples":
                     _ = try? LiveRun.batch(value.arrayValue ?? [])
                 default: break
                 }

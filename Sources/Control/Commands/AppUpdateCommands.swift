@@ -6,61 +6,62 @@ extension ControlCommands {
         AppstoreSet.self, AppstoreFail.self, AppstoreShow.self, UpdateCheck.self, UpdateStatus.self, UpdateRespond.self, TestRunState.self,
     ]
 
-    /// The simulated App Store's delay, which `appstore-set` and `appstore-fail` take.
-    package enum Appstore {
-        package static let delayMs = ControlArgument<Int>("delayMs", .int(0...600_000), default: 0, "the answer comes this many ms after the lookup")
-    }
-
     /// `appstore-set`: what the simulated App Store answers the app's lookup.
-    package enum AppstoreSet: ControlCommand {
+    package struct AppstoreSet: ControlCommand {
         package typealias Reply = AppStoreReply
-        package static let version = ControlArgument<String?>("version", .string(bytes: 1...textBytes), "the store's version, N(.N){0,3}")
-        package static let url = ControlArgument<String?>("url", .string(bytes: 0...textBytes), "the trackViewUrl, verbatim (with version)")
-        package static let body = ControlArgument<String?>("body", .string(bytes: 0...textBytes), "the answer's raw text, instead of version")
-        package static let delayMs = Appstore.delayMs
+        @Argument(.string(bytes: 1...textBytes), "the store's version, N(.N){0,3}") package var version: String?
+        @Argument(.string(bytes: 0...textBytes), "the trackViewUrl, verbatim (with version)") package var url: String?
+        @Argument(.string(bytes: 0...textBytes), "the answer's raw text, instead of version") package var body: String?
+        @Argument(.int(0...600_000), "the answer comes this many ms after the lookup") package var delayMs = 0
         package static let spec = ControlCommandSpec(
-            Self.self, "appstore-set", [.phone], arguments: [version, url, body, delayMs],
-            errors: [.invalid("neither version nor body, or a version that is not N(.N){0,3}")], "the simulated App Store's answer")
+            Self.self, "appstore-set", [.phone], errors: [.invalid("neither version nor body, or a version that is not N(.N){0,3}")],
+            "the simulated App Store's answer")
+        package init() {}
     }
 
     /// `appstore-fail`: the lookup fails.
-    package enum AppstoreFail: ControlCommand {
+    package struct AppstoreFail: ControlCommand {
         package typealias Reply = AppStoreReply
-        package static let delayMs = Appstore.delayMs
-        package static let spec = ControlCommandSpec(Self.self, "appstore-fail", [.phone], arguments: [delayMs], "make the App Store lookup fail")
+        @Argument(.int(0...600_000), "the answer comes this many ms after the lookup") package var delayMs = 0
+        package static let spec = ControlCommandSpec(Self.self, "appstore-fail", [.phone], "make the App Store lookup fail")
+        package init() {}
     }
 
     /// `appstore-show`: the simulated App Store's answer as it stands.
-    package enum AppstoreShow: ControlCommand {
+    package struct AppstoreShow: ControlCommand {
         package typealias Reply = AppStoreReply
         package static let spec = ControlCommandSpec(Self.self, "appstore-show", [.phone], "the simulated App Store")
+        package init() {}
     }
 
     /// `update-check`: look now. Its handler answers later, when the lookup is done.
-    package enum UpdateCheck: ControlCommand {
+    package struct UpdateCheck: ControlCommand {
         package typealias Reply = UpdateCheckReply
         package static let spec = ControlCommandSpec(Self.self, "update-check", [.phone], "look for a newer version now")
+        package init() {}
     }
 
     /// `update-status`: the update notice.
-    package enum UpdateStatus: ControlCommand {
+    package struct UpdateStatus: ControlCommand {
         package typealias Reply = UpdateStatusReply
         package static let spec = ControlCommandSpec(Self.self, "update-status", [.phone], "the update notice")
+        package init() {}
     }
 
     /// `update-respond`: a button of the update alert.
-    package enum UpdateRespond: ControlCommand {
+    package struct UpdateRespond: ControlCommand {
         package typealias Reply = UpdateRespondReply
-        package static let answer = ControlArgument<String>("answer", .choice(["update", "later"]), required: true, "the button")
+        @Argument(.choice(["update", "later"]), "the button") package var answer: String
         package static let spec = ControlCommandSpec(
-            Self.self, "update-respond", [.phone], arguments: [answer], errors: [.failure("no update alert is showing")], "answer the update alert")
+            Self.self, "update-respond", [.phone], errors: [.failure("no update alert is showing")], "answer the update alert")
+        package init() {}
     }
 
     /// `test-run-state`: fault injection, as if a run were in progress (the alert waits for its end).
-    package enum TestRunState: ControlCommand {
+    package struct TestRunState: ControlCommand {
         package typealias Reply = TestRunStateReply
-        package static let running = ControlArgument<Bool>("running", .bool, default: false, "whether a run is in progress")
-        package static let spec = ControlCommandSpec(
-            Self.self, "test-run-state", [.phone], test: true, arguments: [running], "pretend a run is in progress")
+        @Argument(.bool, "whether a run is in progress") package var running = false
+        package static let spec = ControlCommandSpec(Self.self, "test-run-state", [.phone], test: true, "pretend a run is in progress")
+        package init() {}
     }
 }

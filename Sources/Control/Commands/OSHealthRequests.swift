@@ -3,14 +3,13 @@ import JSONText
 // MARK: - The Health store (HealthKit), kept by the OS: each call one type (`ControlCommand`), answered as an `OSRequest`
 
 /// What an app's `HKHealthStore` asks of its device's Health store, wherever the OS runs: each call one
-/// type, whose stored properties are its arguments (`Codable`: what `OSChannel` carries) and whose typed
-/// keys are declared beside them. The OS answers each (`OSServices/HealthRequests.swift`).
+/// type, whose stored properties are its arguments (`Codable`: what `OSChannel` carries). The OS answers each (`OSServices/HealthRequests.swift`).
 package enum HealthRequest {
     /// This family, in the catalogue's order (`ControlCommands.osServiceCommands`).
     package static let commands: [any ControlCommand.Type] = [Workouts.self, Save.self, Authorize.self, Session.self, SetSession.self]
 
     /// `health`: every kept workout, oldest saved first (`runway phone|watch health` too).
-    package struct Workouts: ControlCommand, Codable, Sendable {
+    package struct Workouts: ControlCommand {
         package typealias Reply = HealthReply
         package static let spec = ControlCommandSpec(
             Self.self, "health", ControlCommands.os, "the device's Health store: every saved workout, oldest saved first")
@@ -18,35 +17,27 @@ package enum HealthRequest {
     }
 
     /// `os-health-save`: a workout saved once per uuid; the reply says whether it was stored now.
-    package struct Save: ControlCommand, Codable, Sendable {
+    package struct Save: ControlCommand {
         package typealias Reply = HealthSaveReply
-        package static let workout = ControlArgument<JSONValue?>(
-            "workout", .object, "{uuid, activityType, startDate, endDate, duration (seconds), metadata {key: string}}")
+        @Argument(.object, "{uuid, activityType, startDate, endDate, duration (seconds), metadata {key: string}}") package var workout: HealthWorkoutItem
         package static let spec = ControlCommandSpec(
-            Self.self, "os-health-save", [.phoneOS, .watchOS], arguments: [workout], errors: [.invalid("the workout is malformed")],
+            Self.self, "os-health-save", [.phoneOS, .watchOS], errors: [.invalid("the workout is malformed")],
             "the app's HKHealthStore: save a workout (once per uuid)")
-        package var workout: HealthWorkoutItem
-        package init(workout: HealthWorkoutItem) { self.workout = workout }
+        package init() {}
     }
 
     /// `os-health-authorize`: the types the user allowed the app to share and read.
-    package struct Authorize: ControlCommand, Codable, Sendable {
+    package struct Authorize: ControlCommand {
         package typealias Reply = HealthSaveReply
-        package static let share = ControlArgument<JSONValue?>("share", .array, "the type identifiers to share")
-        package static let read = ControlArgument<JSONValue?>("read", .array, "the type identifiers to read")
+        @Argument(.array, "the type identifiers to share") package var share: [String] = []
+        @Argument(.array, "the type identifiers to read") package var read: [String] = []
         package static let spec = ControlCommandSpec(
-            Self.self, "os-health-authorize", [.phoneOS, .watchOS], arguments: [share, read],
-            "the app's HKHealthStore: record the types the user allowed it to share and read")
-        package var share: [String]
-        package var read: [String]
-        package init(share: [String], read: [String]) {
-            self.share = share
-            self.read = read
-        }
+            Self.self, "os-health-authorize", [.phoneOS, .watchOS], "the app's HKHealthStore: record the types the user allowed it to share and read")
+        package init() {}
     }
 
     /// `os-health-session`: the workout session running on the device (kept across the app's deaths), or none.
-    package struct Session: ControlCommand, Codable, Sendable {
+    package struct Session: ControlCommand {
         package typealias Reply = HealthSessionReply
         package static let spec = ControlCommandSpec(
             Self.self, "os-health-session", [.phoneOS, .watchOS],
@@ -55,26 +46,41 @@ package enum HealthRequest {
     }
 
     /// `os-health-session-set`: a workout session started (`session`) or ended (nil).
-    package struct SetSession: ControlCommand, Codable, Sendable {
+    package struct SetSession: ControlCommand {
         package typealias Reply = HealthSessionReply
-        package static let session = ControlArgument<JSONValue?>(
-            "session", .object, "{activityType, locationType, startDate}; left out: none runs")
+        @Argument(.object, "{activityType, locationType, startDate}; left out: none runs") package var session: HealthSessionItem?
         package static let spec = ControlCommandSpec(
-            Self.self, "os-health-session-set", [.phoneOS, .watchOS], arguments: [session], errors: [.invalid("the session is malformed")],
+            Self.self, "os-health-session-set", [.phoneOS, .watchOS], errors: [.invalid("the session is malformed")],
             "the app's HKHealthStore: a workout session started (the session) or ended (none)")
-        package var session: HealthSessionItem?
-        package init(session: HealthSessionItem?) { self.session = session }
+        package init() {}
     }
 }
 
 // MARK: - Its replies and records
+
+extension HealthWorkoutItem {
+    /// Every `HKWorkoutActivityType` case's name, as the OS keeps a workout's type (HealthKit's enum maps
+    /// each case to its name here: HealthKitSurfaceTests checks the two lists are one).
+    package static let activityTypes: [String] = [
+        "americanFootball", "archery", "australianFootball", "badminton", "baseball", "basketball", "bowling", "boxing", "climbing", "cricket",
+        "crossTraining", "curling", "cycling", "dance", "danceInspiredTraining", "elliptical", "equestrianSports", "fencing", "fishing",
+        "functionalStrengthTraining", "golf", "gymnastics", "handball", "hiking", "hockey", "hunting", "lacrosse", "martialArts", "mindAndBody",
+        "mixedMetabolicCardioTraining", "paddleSports", "play", "preparationAndRecovery", "racquetball", "rowing", "rugby", "running", "sailing",
+        "skatingSports", "snowSports", "soccer", "softball", "squash", "stairClimbing", "surfingSports", "swimming", "tableTennis", "tennis",
+        "trackAndField", "traditionalStrengthTraining", "volleyball", "walking", "waterFitness", "waterPolo", "waterSports", "wrestling", "yoga",
+        "barre", "coreTraining", "crossCountrySkiing", "downhillSkiing", "flexibility", "highIntensityIntervalTraining", "jumpRope", "kickboxing",
+        "pilates", "snowboarding", "stairs", "stepTraining", "wheelchairWalkPace", "wheelchairRunPace", "taiChi", "mixedCardio", "handCycling",
+        "discSports", "fitnessGaming", "cardioDance", "socialDance", "pickleball", "cooldown", "swimBikeRun", "transition", "underwaterDiving",
+        "other",
+    ]
+}
 
 /// One workout in a device's Health store (HealthKit's `HKWorkout` as the OS keeps it): `health`'s
 /// listing, and what the app's `HKHealthStore` hands its OS to save (`os-health-save`).
 package struct HealthWorkoutItem: ControlRecord {
     /// The workout's `uuid`, upper case: the store keeps each once.
     package var uuid: String
-    /// `HKWorkoutActivityType`'s name: `running`, `walking`, `cycling`, `other`.
+    /// `HKWorkoutActivityType`'s case name (`running`, `functionalStrengthTraining`: `activityTypes`).
     package var activityType: String
     /// Seconds since 1970.
     package var startDate: Double

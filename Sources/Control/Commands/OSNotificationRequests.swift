@@ -4,7 +4,7 @@ import JSONText
 
 /// What an app's `UNUserNotificationCenter` (and a test) asks of its device's notification centre,
 /// wherever the OS runs: each call one type, whose stored properties are its arguments (`Codable`: what
-/// `OSChannel` carries) and whose typed keys are declared beside them. The OS answers each
+/// `OSChannel` carries). The OS answers each
 /// (`OSServices/NotificationRequests.swift`). Deliveries come the other way, told to the running app
 /// (`NotificationItem`, an `OSEvent`).
 package enum NotificationRequest {
@@ -15,7 +15,7 @@ package enum NotificationRequest {
 
     /// `notifications`: the pending requests, by fire date, and the delivered notifications (`runway
     /// phone|watch notifications` too).
-    package struct List: ControlCommand, Codable, Sendable {
+    package struct List: ControlCommand {
         package typealias Reply = NotificationsReply
         package static let spec = ControlCommandSpec(Self.self, "notifications", ControlCommands.os, "the notification centre: pending and delivered")
         package init() {}
@@ -23,71 +23,54 @@ package enum NotificationRequest {
 
     /// TEST ONLY (`notification-add`): a notification `inSeconds` of device time ahead, so the centre's
     /// rules (the 64 cap, replacement, future-only) can be exercised through the binaries.
-    package struct Add: ControlCommand, Codable, Sendable {
+    package struct Add: ControlCommand {
         package typealias Reply = NotificationAddReply
-        package static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the notification's id")
-        package static let inSeconds = ControlArgument<Double>(
-            "inSeconds", .number(-1e10...1e10), required: true, "it fires this many seconds of device time from now")
-        package static let body = ControlArgument<String?>("body", .string(bytes: 0...ControlCommands.textBytes), "its text (default: the id)")
+        @Argument(.string(bytes: 1...200), "the notification's id") package var id: String
+        @Argument(.number(-1e10...1e10), "it fires this many seconds of device time from now") package var inSeconds: Double
+        @Argument(.string(bytes: 0...ControlCommands.textBytes), "its text (default: the id)") package var body: String?
         package static let spec = ControlCommandSpec(
-            Self.self, "notification-add", ControlCommands.os, arguments: [id, inSeconds, body],
-            errors: [.invalid("the notification would fire now or in the past")], "add a notification: for the tests of the centre's rules")
-        package var id: String
-        package var inSeconds: Double
-        package var body: String?
-        package init(id: String, inSeconds: Double, body: String?) {
-            self.id = id
-            self.inSeconds = inSeconds
-            self.body = body
-        }
+            Self.self, "notification-add", ControlCommands.os, errors: [.invalid("the notification would fire now or in the past")],
+            "add a notification: for the tests of the centre's rules")
+        package init() {}
     }
 
     /// `os-notifications-replace`: removes `remove`, then adds `add`, in one transaction; the reply names
     /// the ids the 64 cap dropped.
-    package struct Replace: ControlCommand, Codable, Sendable {
+    package struct Replace: ControlCommand {
         package typealias Reply = NotificationsReplaceReply
-        package static let remove = ControlArgument<JSONValue?>("remove", .array, "ids of pending requests to remove")
-        package static let add = ControlArgument<JSONValue?>("add", .array, "[{id, fireAt (seconds since 1970), title, body, language}, …]")
+        @Argument(.array, "ids of pending requests to remove") package var remove: [String] = []
+        @Argument(.array, "[{id, fireAt (seconds since 1970), title, body, language}, …]") package var add: [Pending] = []
         package static let spec = ControlCommandSpec(
-            Self.self, "os-notifications-replace", [.phoneOS, .watchOS], arguments: [remove, add],
-            errors: [.invalid("a request is malformed, or would fire now or in the past")],
+            Self.self, "os-notifications-replace", [.phoneOS, .watchOS], errors: [.invalid("a request is malformed, or would fire now or in the past")],
             "the app's notification centre: remove pending requests, then add these, in one transaction")
-        package var remove: [String]
-        package var add: [Pending]
-        package init(remove: [String], add: [Pending]) {
-            self.remove = remove
-            self.add = add
-        }
+        package init() {}
     }
 
     /// `os-notifications-remove-delivered`: forgets delivered notifications: these, or all (nil).
-    package struct RemoveDelivered: ControlCommand, Codable, Sendable {
+    package struct RemoveDelivered: ControlCommand {
         package typealias Reply = RemoveDeliveredReply
-        package static let ids = ControlArgument<JSONValue?>("ids", .array, "the ids to forget (default: all)")
+        @Argument(.array, "the ids to forget (default: all)") package var ids: [String]?
         package static let spec = ControlCommandSpec(
-            Self.self, "os-notifications-remove-delivered", [.phoneOS, .watchOS], arguments: [ids], "forget delivered notifications (these, or all)")
-        package var ids: [String]?
-        package init(ids: [String]?) { self.ids = ids }
+            Self.self, "os-notifications-remove-delivered", [.phoneOS, .watchOS], "forget delivered notifications (these, or all)")
+        package init() {}
     }
 
     /// `notification-open`: the simulated user opens (taps) a delivered notification (`runway phone|watch
     /// notifications open ID`). It leaves the delivered list, the OS brings the app to the foreground
     /// (launching it if it is not running), and the app's `UNUserNotificationCenterDelegate` hears
     /// `didReceive` with a response whose action is `UNNotificationDefaultActionIdentifier`.
-    package struct Open: ControlCommand, Codable, Sendable {
+    package struct Open: ControlCommand {
         package typealias Reply = NotificationOpenReply
-        package static let id = ControlArgument<String>("id", .string(bytes: 1...200), required: true, "the delivered notification's id")
+        @Argument(.string(bytes: 1...200), "the delivered notification's id") package var id: String
         package static let spec = ControlCommandSpec(
-            Self.self, "notification-open", ControlCommands.os, arguments: [id],
-            errors: [.failure("no delivered notification has this id (runway … notifications lists them)")],
+            Self.self, "notification-open", ControlCommands.os, errors: [.failure("no delivered notification has this id (runway … notifications lists them)")],
             "the user opens a delivered notification: the app comes to the foreground and its delegate hears didReceive")
-        package var id: String
-        package init(id: String) { self.id = id }
+        package init() {}
     }
 
     /// `os-notification-responses`: the running app takes the user's responses the OS holds for it (each
     /// is handed once; those of an app that ended before taking them are dropped, as on iOS).
-    package struct TakeResponses: ControlCommand, Codable, Sendable {
+    package struct TakeResponses: ControlCommand {
         package typealias Reply = NotificationResponsesReply
         package static let spec = ControlCommandSpec(
             Self.self, "os-notification-responses", [.phoneOS, .watchOS], "the app takes the user's responses to its notifications (each once)")

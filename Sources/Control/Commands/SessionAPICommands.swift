@@ -25,99 +25,98 @@ extension ControlCommands {
         .wc(.deliveryFailed, "without a reply handler: the delivery was not confirmed in time"),
     ]
 
-    /// The dictionary `transfer-userinfo`, `transfer-complication`, `context-set` and `message` take.
-    package enum Payload {
-        package static let payload = ControlArgument<JSONValue>("payload", .object, required: true, "the dictionary, in typed JSON")
-    }
-
     /// `transfer-userinfo`: `transferUserInfo`.
-    package enum TransferUserInfo: ControlCommand {
+    package struct TransferUserInfo: ControlCommand {
         package typealias Reply = TransferUserInfoReply
-        package static let payload = Payload.payload
+        @Argument(.object, "the dictionary, in typed JSON") package var payload: JSONValue
         package static let spec = ControlCommandSpec(
-            Self.self, "transfer-userinfo", both, session: true, arguments: [payload],
-            errors: userInfoErrors, "queue a userInfo transfer")
+            Self.self, "transfer-userinfo", both, session: true, errors: userInfoErrors, "queue a userInfo transfer")
+        package init() {}
     }
 
     /// `transfer-complication`: `transferCurrentComplicationUserInfo`, the phone's.
-    package enum TransferComplication: ControlCommand {
+    package struct TransferComplication: ControlCommand {
         package typealias Reply = TransferComplicationReply
-        package static let payload = Payload.payload
+        @Argument(.object, "the dictionary, in typed JSON") package var payload: JSONValue
         package static let spec = ControlCommandSpec(
-            Self.self, "transfer-complication", [.phone], session: true, arguments: [payload],
-            errors: userInfoErrors,
+            Self.self, "transfer-complication", [.phone], session: true, errors: userInfoErrors,
             "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
+        package init() {}
     }
 
     /// `transfer-file`: `transferFile`. Its handler answers later, once the file is copied into the queue.
-    package enum TransferFile: ControlCommand {
+    package struct TransferFile: ControlCommand {
         package typealias Reply = TransferFileReply
-        package static let path = ControlArgument<String>("path", .string(bytes: 1...4096), required: true, "the file, an absolute path")
-        package static let metadata = ControlArgument<JSONValue?>("metadata", .object, "the file's metadata, in typed JSON")
+        @Argument(.string(bytes: 1...4096), "the file, an absolute path") package var path: String
+        @Argument(.object, "the file's metadata, in typed JSON") package var metadata: JSONValue?
         package static let spec = ControlCommandSpec(
-            Self.self, "transfer-file", both, session: true, arguments: [path, metadata],
+            Self.self, "transfer-file", both, session: true,
             errors: [
                 .wc(.fileAccessDenied, "the file is missing, unreadable or not a regular file"),
                 .wc(.payloadTooLarge, "the file is over 1 GiB, or its metadata encodes to more than 65,536 bytes"),
                 .wc(.payloadUnsupportedTypes, "the metadata holds a null, or a value a property list cannot"),
                 .wc(.insufficientSpace, "no space to copy it into the queue"),
             ] + counterpartErrors, "queue a file for the counterpart (transferFile): copied into the queue, sent in chunks, resumed after anything")
+        package init() {}
     }
 
     /// `context-set`: `updateApplicationContext` (the phone app takes it over to add its language).
-    package enum ContextSet: ControlCommand {
+    package struct ContextSet: ControlCommand {
         package typealias Reply = ContextSetReply
-        package static let payload = Payload.payload
+        @Argument(.object, "the dictionary, in typed JSON") package var payload: JSONValue
         package static let spec = ControlCommandSpec(
-            Self.self, "context-set", both, session: true, arguments: [payload],
+            Self.self, "context-set", both, session: true,
             errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
+        package init() {}
     }
 
     /// `message`: `sendMessage`. Its handler answers later, when the reply or the delivery comes.
-    package enum Message: ControlCommand {
+    package struct Message: ControlCommand {
         package typealias Reply = MessageReply
-        package static let payload = Payload.payload
-        package static let timeoutMs = ControlArgument<Int?>(
-            "timeoutMs", .int(1...600_000), "how long to wait for the reply or the delivery, in ms (default 10000)")
-        package static let replyExpected = ControlArgument<Bool>(
-            "replyExpected", .bool, default: true, "false: send it without a reply handler and wait only for its delivery")
+        @Argument(.object, "the dictionary, in typed JSON") package var payload: JSONValue
+        @Argument(.int(1...600_000), "how long to wait for the reply or the delivery, in ms (default 10000)") package var timeoutMs: Int?
+        @Argument(.bool, "false: send it without a reply handler and wait only for its delivery") package var replyExpected = true
         package static let spec = ControlCommandSpec(
-            Self.self, "message", both, session: true, arguments: [payload, timeoutMs, replyExpected],
+            Self.self, "message", both, session: true,
             errors: payloadErrors + [.wc(.payloadTooLarge, "the message encodes to more than 65,536 bytes")] + waitErrors,
             "send a message and wait for its reply, or only for its delivery")
+        package init() {}
     }
 
     /// `message-data`: `sendMessageData`. Its handler answers later, as `message`'s does.
-    package enum MessageData: ControlCommand {
+    package struct MessageData: ControlCommand {
         package typealias Reply = MessageDataReply
-        package static let data = ControlArgument<String>("data", .format(.base64), required: true, "the message's bytes, in base64")
-        package static let timeoutMs = Message.timeoutMs
-        package static let replyExpected = Message.replyExpected
+        @Argument(.format(.base64), "the message's bytes, in base64") package var data: String
+        @Argument(.int(1...600_000), "how long to wait for the reply or the delivery, in ms (default 10000)") package var timeoutMs: Int?
+        @Argument(.bool, "false: send it without a reply handler and wait only for its delivery") package var replyExpected = true
         package static let spec = ControlCommandSpec(
-            Self.self, "message-data", both, session: true, arguments: [data, timeoutMs, replyExpected],
+            Self.self, "message-data", both, session: true,
             errors: counterpartErrors + [.wc(.payloadTooLarge, "the data is more than 65,536 bytes")] + waitErrors,
             "send a data message (sendMessageData) and wait for its reply's bytes, or only for its delivery")
+        package init() {}
     }
 
     /// `cancel`: cancel an outstanding userInfo transfer.
-    package enum Cancel: ControlCommand {
+    package struct Cancel: ControlCommand {
         package typealias Reply = CancelReply
-        package static let transferId = ControlArgument<Int>("transferId", .int(1...Int.max), required: true, "the transfer's id")
+        @Argument(.int(1...Int.max), "the transfer's id") package var transferId: Int
         package static let spec = ControlCommandSpec(
-            Self.self, "cancel", both, session: true, arguments: [transferId],
+            Self.self, "cancel", both, session: true,
             errors: [
                 .failure("reason delivered: the counterpart has it"), .failure("reason onTheWire: sent, not yet acknowledged"),
                 .invalid("reason unknown: no transfer ever had that id"),
             ], "cancel an outstanding transfer not yet on its way (one already cancelled: alreadyCancelled true)")
+        package init() {}
     }
 
     /// `quarantine-remove`: forget a transfer the app could not take, or all of them.
-    package enum QuarantineRemove: ControlCommand {
+    package struct QuarantineRemove: ControlCommand {
         package typealias Reply = QuarantineRemoveReply
-        package static let id = ControlArgument<Int?>("id", .int(1...Int.max), "the quarantined transfer's id")
-        package static let all = ControlArgument<Bool>("all", .bool, default: false, "remove every quarantined transfer")
+        @Argument(.int(1...Int.max), "the quarantined transfer's id") package var id: Int?
+        @Argument(.bool, "remove every quarantined transfer") package var all = false
         package static let spec = ControlCommandSpec(
-            Self.self, "quarantine-remove", both, arguments: [id, all],
+            Self.self, "quarantine-remove", both,
             errors: [.invalid("neither id nor all"), .failure("no quarantined transfer has that id")], "remove a quarantined transfer, or all of them")
+        package init() {}
     }
 }

@@ -186,7 +186,7 @@ enum Completion {
         case let .transfers(role):
             guard let client = device(before, role),
                 let reply = try? client.send(
-                    ControlCommands.Transfers.request { $0[ControlCommands.Transfers.limit] = maximumListed }, as: TransfersReply.self)
+                    ControlCommands.Transfers { $0.limit = maximumListed })
             else { return [] }
             return reply.outstanding.filter { !$0.onTheWire }.map { item in
                 (String(item.transferId), "\(item.bytes) bytes, keys \(item.keys.joined(separator: ","))")
@@ -194,7 +194,7 @@ enum Completion {
         case let .quarantined(role):
             guard let client = device(before, role),
                 let reply = try? client.send(
-                    ControlCommands.Quarantine.request { $0[ControlCommands.Quarantine.limit] = maximumListed }, as: QuarantineReply.self)
+                    ControlCommands.Quarantine { $0.limit = maximumListed })
             else { return [] }
             return reply.transfers.map { (String($0.id), $0.reason) }
         }
@@ -202,10 +202,10 @@ enum Completion {
 
     /// The phone's flights, if it runs and holds few enough for a listing to be cheap (else none).
     static func logbook(_ before: [String]) -> [JSONValue] {
-        guard let client = device(before, .phone), let status = try? client.send(ControlCommands.Status.request()),
-            let count = status["flights"]?.intValue, count <= maximumListed
+        guard let client = device(before, .phone), let status = try? client.send(ControlCommands.Status()),
+            let count = status.json["flights"]?.intValue, count <= maximumListed
         else { return [] }
-        return (try? client.send(ControlRequest(ControlCommands.logbook)).arrayValue) ?? []
+        return (try? client.send(ControlCommands.Logbook()).value.arrayValue) ?? []
     }
 
     /// A completion lists at most this many, newest first: more would not be read, and fetching them not cheap.

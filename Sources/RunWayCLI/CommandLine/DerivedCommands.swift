@@ -19,7 +19,7 @@ enum DerivedCLI {
         return DeviceRole.allCases.compactMap { device in
             let server: ControlServerKind = device == .phone ? .phone : .watch
             guard spec.servers.contains(server) || spec.servers.contains(device == .phone ? .phoneOS : .watchOS) else { return nil }
-            let arguments = spec.arguments(on: server)
+            let arguments = spec.arguments
             let home = device == .phone ? "P" : "W"
             let synopsis = (["--home \(home)"] + arguments.map(synopsisPart) + ["[--json]"]).joined(separator: " ")
             return CLI.Command(
@@ -27,7 +27,7 @@ enum DerivedCLI {
                 summary: cli.help(device.rawValue, device == .phone ? "watch" : "phone"),
                 specs: [CLI.homeSpec] + arguments.map(flag) + [CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    var request = Command.request()
+                    var request = ControlRequest(command: spec.name)
                     for argument in arguments {
                         if isFlag(argument) {
                             if parsed.has(flagName(argument.name)) { request.arguments[argument.name] = .bool(true) }
@@ -36,7 +36,7 @@ enum DerivedCLI {
                         }
                     }
                     // Checked against the catalogue before it is sent: the daemon's own line, exit 2.
-                    let reply = try SessionCLI.call(parsed, device, request, as: Command.Reply.self)
+                    let reply = try SessionCLI.call(parsed, device, try Command(request: request.validated(on: server)))
                     Output.out(parsed.has("json") ? reply.json.text : reply.json.prettyText)
                     return 0
                 },

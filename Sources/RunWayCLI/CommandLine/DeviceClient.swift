@@ -27,8 +27,8 @@ final class DeviceClient {
 
     /// The client for `command`: the OS for what it answers while it runs the device, else the app.
     func client(for command: String) throws -> ControlClient {
-        guard let os = deviceOS, let spec = ControlCommands.spec(command) else { return try appClient(for: command) }
-        if spec.servers.contains(osKind) {
+        guard let os = deviceOS else { return try appClient(for: command) }
+        if ControlCommands.spec(command, on: osKind) != nil {
             if Self.linkHolderCommands.contains(command) { return try linkHolder(for: command, os: os) }
             // `status`: the app's while it runs (the OS's rows are added by the CLI), else the OS's own.
             // `switch-watch`: the app's session makes it while the app runs (its delegate hears it), phone-os when not.
@@ -79,10 +79,10 @@ final class DeviceClient {
                     )
                 }
                 // A UI attaching, a run started: the user opening the app.
-                _ = try os.send(openRequest, as: OSStatusReply.self)
+                _ = try os.send(openRequest)
             case "background"? where home.role == .watch && opensTheApp.contains(command):
                 // Starting a run on the wrist brings the app to the foreground.
-                _ = try os.send(openRequest, as: OSStatusReply.self)
+                _ = try os.send(openRequest)
             case "suspended"?:
                 throw ControlError("the \(device)'s app is suspended (SIGSTOP): runway \(device) app resume, or runway \(device) app open")
             default: break
@@ -95,11 +95,11 @@ final class DeviceClient {
 
     /// `app open` in the OS's terms.
     var openRequest: ControlRequest {
-        ControlCommands.app.request { $0[home.role == .phone ? ControlCommands.App.osAction : ControlCommands.App.watchOSAction] = "open" }
+        home.role == .phone ? ControlCommands.PhoneOSApp { $0.action = "open" }.request : ControlCommands.WatchOSApp { $0.action = "open" }.request
     }
 
     private func appState(_ os: ControlClient) -> String? {
-        (try? os.send(ControlCommands.OSStatus.request(), as: OSStatusReply.self))?.appState
+        (try? os.send(ControlCommands.OSStatus()))?.appState
     }
 
     // MARK: - ControlClient's calls, routed
@@ -133,8 +133,10 @@ final class DeviceClient {
     /// asked again (not `link-schedule`: asked again, it would start over).
     static let askedAgainWhenTheAppGoes: Set<String> = ["status", "link-show", "link-set"]
 
-    func send<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
-        try Reply(json: try send(request), replyTo: request.command)
+    /// Sends a command to whoever answers it; its reply, of its type.
+    func send<Command: ControlCommand>(_ command: Command) throws -> Command.Reply {
+        let request = command.request
+        return try Command.Reply(json: try send(request), replyTo: request.command)
     }
 
     func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws {
@@ -144,9 +146,9 @@ final class DeviceClient {
 
     /// `request` to the app's own socket whoever else answers the command (the watch app's install state,
     /// which watch-os leaves to it).
-    func sendToApp<Reply: ControlReply>(_ request: ControlRequest, as type: Reply.Type) throws -> Reply {
-        _ = try request.validated(on: home.role == .phone ? .phone : .watch)
-        return try Reply(json: try appClient(for: request.command).send(request), replyTo: request.command)
+    func sendToApp<Command: ControlCommand>(_ command: Command) throws -> Command.Reply {
+        let request = try command.request.validated(on: home.role == .phone ? .phone : .watch)
+        return try Command.Reply(json: try appClient(for: request.command).send(request), replyTo: request.command)
     }
 
     /// The next event on the app's connection (after `attach` or `events --follow`).

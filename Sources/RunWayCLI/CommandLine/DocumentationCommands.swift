@@ -82,11 +82,9 @@ enum DocumentationCommands {
             lines.append(".TP")
             lines.append(".B " + escape("\(spec.name) (\(spec.programs))"))
             lines.append(escape(spec.summary + "."))
-            for (label, arguments) in spec.argumentGroups {
-                for argument in arguments {
-                    lines.append(".br")
-                    lines.append(escape("  " + (label.map { "on \($0): " } ?? "") + argument.line))
-                }
+            for argument in spec.arguments {
+                lines.append(".br")
+                lines.append(escape("  " + argument.line))
             }
             lines.append(".br")
             lines.append(escape("  reply: " + spec.replyText))

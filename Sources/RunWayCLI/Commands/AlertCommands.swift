@@ -23,7 +23,7 @@ enum AlertCommands {
             let toggle = try GroupToggles.toggleKey(parsed)
             let calendar = LogbookCalendar.current()
             let client = try CLI.client(parsed, .phone)
-            let alerts = try client.send(ControlRequest(ControlCommands.alerts)).arrayValue ?? []
+            let alerts = try client.send(ControlCommands.Alerts()).value.arrayValue ?? []
             let months = AlertGrouping.group(alerts, calendar: calendar, at: at)
             let remembered = try GroupToggles.apply(parsed, client: client, view: .alerts, toggle: toggle, newest: months.first?.key)
             if parsed.has("json") {
@@ -85,17 +85,17 @@ enum GroupToggles {
     static func apply(_ parsed: ParsedArguments, client: DeviceClient, view: GroupExpansion.View, toggle: String?, newest: String?) throws -> [String: Bool] {
         let name = view.rawValue
         if parsed.has("reset-groups") {
-            _ = try client.send(ControlCommands.GroupsReset.request { $0[ControlCommands.Groups.view] = name }, as: GroupsResetReply.self)
+            _ = try client.send(ControlCommands.GroupsReset { $0.view = name })
         }
-        var remembered = try client.send(ControlCommands.Groups.request { $0[ControlCommands.Groups.view] = name }, as: GroupsReply.self).remembered
+        var remembered = try client.send(ControlCommands.Groups { $0.view = name }).remembered
         if let toggle {
             let now = GroupExpansion.isExpanded(toggle, isNewest: toggle == newest, remembered: remembered)
             _ = try client.send(
-                ControlCommands.GroupSet.request {
-                    $0[ControlCommands.Groups.view] = name
-                    $0[ControlCommands.GroupSet.key] = toggle
-                    $0[ControlCommands.GroupSet.expanded] = !now
-                }, as: GroupSetReply.self)
+                ControlCommands.GroupSet {
+                    $0.view = name
+                    $0.key = toggle
+                    $0.expanded = !now
+                })
             remembered[toggle] = !now
         }
         return remembered

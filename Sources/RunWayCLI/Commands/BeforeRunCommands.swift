@@ -9,9 +9,9 @@ import TerminalViews
 enum BeforeRunCommands {
     static var all: [CLI.Command] { [preflight, appstoreSet, appstoreFail, appstoreShow, updateCheck, updateStatus, updateRespond] }
 
-    /// Sends `request` to the phone, checked against the catalogue first.
-    static func call<Reply: ControlReply>(_ parsed: ParsedArguments, _ request: ControlRequest, as type: Reply.Type) throws -> Reply {
-        try CLI.client(parsed, .phone).send(request, as: type)
+    /// Sends `command` to the phone, checked against the catalogue first; its reply.
+    static func call<Command: ControlCommand>(_ parsed: ParsedArguments, _ command: Command) throws -> Command.Reply {
+        try CLI.client(parsed, .phone).send(command)
     }
 
     static let preflight = CLI.Command(
@@ -28,7 +28,7 @@ enum BeforeRunCommands {
         positionals: 0,
         run: { parsed in
             let result = try call(
-                parsed, ControlCommands.Preflight.request { $0[ControlCommands.Preflight.legacy] = parsed.has("legacy") }, as: PreflightReply.self)
+                parsed, ControlCommands.Preflight { $0.legacy = parsed.has("legacy") })
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             var lines = [
                 "PRE-FLIGHT CHECK",
@@ -62,24 +62,24 @@ enum BeforeRunCommands {
         positionals: 0,
         run: { parsed in
             typealias StoreAnswer = ControlCommands.AppstoreSet
-            var request = ControlCommands.AppstoreSet.request()
+            var request = ControlCommands.AppstoreSet()
             switch (parsed.value("version"), parsed.value("json-file")) {
             case let (version?, nil):
                 if let problem = AppVersion.problem(version) { throw ControlError.invalid("--version: \(problem)") }
-                request[StoreAnswer.version] = version
-                request[StoreAnswer.url] = parsed.value("url")
+                request.version = version
+                request.url = parsed.value("url")
             case let (nil, path?):
                 guard parsed.value("url") == nil else { throw ControlError.invalid("--url goes with --version, not with --json-file") }
                 let bytes: [UInt8]
                 do { bytes = path == "-" ? try SessionCLI.readStandardInput() : try Filesystem.readFile(path) } catch {
                     throw ControlError.invalid("cannot read \(path): \(error)")
                 }
-                request[StoreAnswer.body] = String(decoding: bytes, as: UTF8.self)
+                request.body = String(decoding: bytes, as: UTF8.self)
             default:
                 throw ControlError.invalid("give either --version V or --json-file F")
             }
-            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
-            let result = try call(parsed, request, as: AppStoreReply.self)
+            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request.delayMs = delay }
+            let result = try call(parsed, request)
             Output.out(parsed.has("json") ? result.json.text : "the App Store lookup now answers \(result.answer ?? "")")
             return 0
         })
@@ -94,9 +94,9 @@ enum BeforeRunCommands {
             guard parsed.positionals == ["network"] else {
                 throw ControlError.invalid("say how the lookup fails: network (not \(OneLine.quote(parsed.positionals.first ?? "")))")
             }
-            var request = ControlCommands.AppstoreFail.request()
-            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request[ControlCommands.Appstore.delayMs] = delay }
-            let result = try call(parsed, request, as: AppStoreReply.self)
+            var request = ControlCommands.AppstoreFail()
+            if let delay = try parsed.integer("delay-ms", range: 0...600_000) { request.delayMs = delay }
+            let result = try call(parsed, request)
             Output.out(parsed.has("json") ? result.json.text : "the App Store lookup now fails (network)")
             return 0
         })
@@ -108,7 +108,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlCommands.AppstoreShow.request(), as: AppStoreReply.self)
+            let result = try call(parsed, ControlCommands.AppstoreShow())
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(
                 """
@@ -133,7 +133,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlCommands.UpdateCheck.request(), as: UpdateCheckReply.self)
+            let result = try call(parsed, ControlCommands.UpdateCheck())
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             var line = result.outcome
             line += " (installed \(result.installed)"
@@ -150,7 +150,7 @@ enum BeforeRunCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try call(parsed, ControlCommands.UpdateStatus.request(), as: UpdateStatusReply.self)
+            let result = try call(parsed, ControlCommands.UpdateStatus())
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(
                 """
@@ -177,7 +177,7 @@ enum BeforeRunCommands {
                 throw ControlError.invalid("respond with update or later, not \(OneLine.quote(answer))")
             }
             let result = try call(
-                parsed, ControlCommands.UpdateRespond.request { $0[ControlCommands.UpdateRespond.answer] = answer }, as: UpdateRespondReply.self)
+                parsed, ControlCommands.UpdateRespond { $0.answer = answer })
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             Output.out(result.opened ?? "later")
             return 0

@@ -20,7 +20,7 @@ enum ClockCommands {
         "show", synopsis: "[--home H | --phone P [--watch W] | --pair NAME] [--json]",
         summary: "Shows each device's time (local, TZ), and whether its clock runs (offset) or is frozen.",
         positionals: 0
-    ) { _ in ClockRequest.Show.request() }
+    ) { _ in ClockRequest.Show() }
 
     static let set = command(
         "set", synopsis: "TIME [--home H | --phone P [--watch W] | --pair NAME] [--frozen] [--json]",
@@ -40,9 +40,9 @@ enum ClockCommands {
         guard DeviceClock.range.contains(at) else {
             throw ControlError.invalid("clock set: \(OneLine.quote(text)) is outside 2001-01-01 to 2100-01-01")
         }
-        return ClockRequest.SetTime.request {
-            $0[ClockRequest.SetTime.at] = at
-            $0[ClockRequest.SetTime.frozen] = parsed.has("frozen")
+        return ClockRequest.SetTime {
+            $0.at = at
+            $0.frozen = parsed.has("frozen")
         }
     }
 
@@ -61,14 +61,14 @@ enum ClockCommands {
         guard seconds > 0, seconds <= DeviceClock.maximumAdvance else {
             throw ControlError.invalid("clock advance: \(OneLine.quote(text)) must be more than 0 and at most 3650d")
         }
-        return ClockRequest.Advance.request { $0[ClockRequest.Advance.seconds] = seconds }
+        return ClockRequest.Advance { $0.seconds = seconds }
     }
 
     static let reset = command(
         "reset", synopsis: "[--home H | --phone P [--watch W] | --pair NAME] [--json]",
         summary: "Puts the device clock back on the system's time, running (offset 0).",
         positionals: 0
-    ) { _ in ClockRequest.Reset.request() }
+    ) { _ in ClockRequest.Reset() }
 
     static var all: [CLI.Command] { [show, set, advance, reset] }
 
@@ -76,7 +76,7 @@ enum ClockCommands {
 
     static func command(
         _ verb: String, synopsis: String, summary: String, extra: [ArgumentSpec] = [], positionals: Int,
-        request: @escaping @Sendable (ParsedArguments) throws -> ControlRequest
+        request: @escaping @Sendable (ParsedArguments) throws -> any ControlCommand<ClockReply>
     ) -> CLI.Command {
         CLI.Command(
             path: ["clock", verb], synopsis: synopsis, summary: summary,
@@ -87,9 +87,9 @@ enum ClockCommands {
             let call = try request(parsed)
             let targets = try self.targets(parsed)
             let clients = targets.map { target in (target.label, DeviceClient(home: target.home)) }
-            for (_, client) in clients { _ = try client.client(for: call.command) }
+            for (_, client) in clients { _ = try client.client(for: type(of: call).spec.name) }
             var results: [(String, ClockReply)] = []
-            for (label, client) in clients { results.append((label, try client.send(call, as: ClockReply.self))) }
+            for (label, client) in clients { results.append((label, try client.send(call))) }
             if parsed.has("json") {
                 let readings = results.map { ($0.0, $0.1.reading.json) }
                 Output.out(readings.count == 1 ? readings[0].1.text : JSONValue.object(Dictionary(uniqueKeysWithValues: readings)).text)

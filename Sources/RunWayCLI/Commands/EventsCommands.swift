@@ -32,13 +32,13 @@ enum EventsCLI {
         if follow { restoreDefaultSignals([SIGINT, SIGTERM]) }
         let client = try CLI.client(parsed, device)
         let recent = try client.send(
-            ControlCommands.events.request {
-                $0[ControlCommands.Events.limit] = limit
-                $0[ControlCommands.Events.follow] = follow
+            ControlCommands.Events {
+                $0.limit = limit
+                $0.follow = follow
             })
-        for event in recent.arrayValue ?? [] { print(event, json: json) }
+        for event in recent.value.arrayValue ?? [] { print(event, json: json) }
         guard follow else {
-            if !json, recent.arrayValue?.isEmpty ?? true { Output.out("no delegate calls yet") }
+            if !json, recent.value.arrayValue?.isEmpty ?? true { Output.out("no delegate calls yet") }
             return 0
         }
         while let event = try client.nextEvent() { print(event, json: json) }

@@ -19,7 +19,7 @@ enum HealthCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec],
             positionals: 0,
             run: { parsed in
-                let result = try CLI.client(parsed, role).send(HealthRequest.Workouts.request(), as: HealthReply.self)
+                let result = try CLI.client(parsed, role).send(HealthRequest.Workouts())
                 if parsed.has("json") { Output.out(result.json.text); return 0 }
                 var lines = ["workouts (\(result.workouts.count))"]
                 for workout in result.workouts {

@@ -20,7 +20,7 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlCommands.Language.request(), as: LanguageReply.self)
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.Language())
             Output.out(parsed.has("json") ? result.json.text : render(result))
             return 0
         })
@@ -44,7 +44,7 @@ enum LanguageCommands {
                     "\(OneLine.quote(name)) is not a language RunWay offers; supported: \(AppLanguage.codes.joined(separator: ", ")), or system")
             }
             let result = try CLI.client(parsed, .phone).send(
-                ControlCommands.LanguageSet.request { $0[ControlCommands.LanguageSet.language] = name }, as: LanguageReply.self)
+                ControlCommands.LanguageSet { $0.language = name })
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             let rewritten = result.rewrittenReminders?.count ?? 0
             Output.out(
@@ -65,7 +65,7 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlCommands.Settings.request(), as: SettingsReply.self)
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.Settings())
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             let rows = result.rows.map { row in "  \(row.title)  \(row.value)  → \(row.opens)" }
             Output.out((["settings (\(result.language))"] + rows).joined(separator: "\n"))
@@ -79,7 +79,7 @@ enum LanguageCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlCommands.Strings.request(), as: StringsReply.self)
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.Strings())
             if parsed.has("json") { Output.out(result.json.text); return 0 }
             let lines = result.strings.keys.sorted().map { "  \($0)  \(result.strings[$0] ?? "")" }
             Output.out((["strings (\(result.language))"] + lines).joined(separator: "\n"))
@@ -99,7 +99,7 @@ enum LanguageCommands {
 
     /// One text of the app in its effective language, asked of the phone, which owns the language.
     static func text(_ key: TextKey, client: DeviceClient) throws -> String {
-        let result = try client.send(ControlCommands.Strings.request(), as: StringsReply.self)
+        let result = try client.send(ControlCommands.Strings())
         return result.strings[key.rawValue] ?? AppTexts.text(key, .developmentRegion)
     }
 }

@@ -26,34 +26,34 @@ enum LinkConditionCommands {
         ],
         positionals: 0,
         run: { parsed in
-            var request = ControlCommands.LinkSet.request()
+            var request = ControlCommands.LinkSet()
             var named = false
-            if let value = try whole(parsed, "latency", LinkConditions.latencyRange) { request[ControlCommands.LinkSet.latency] = value; named = true }
-            if let value = try whole(parsed, "jitter", LinkConditions.jitterRange) { request[ControlCommands.LinkSet.jitter] = value; named = true }
+            if let value = try whole(parsed, "latency", LinkConditions.latencyRange) { request.latencyMs = value; named = true }
+            if let value = try whole(parsed, "jitter", LinkConditions.jitterRange) { request.jitterMs = value; named = true }
             if let value = try whole(parsed, "bandwidth", LinkConditions.bandwidthRange) {
-                request[ControlCommands.LinkSet.bandwidth] = value
+                request.bandwidthKbps = value
                 named = true
             }
             if let text = parsed.value("loss") {
                 guard let loss = Double(text), loss.isFinite, LinkConditions.lossRange.contains(loss) else {
                     throw ControlError.invalid("link set: --loss must be a number from 0 to 1, not \(OneLine.quote(text))")
                 }
-                request[ControlCommands.LinkSet.loss] = loss
+                request.loss = loss
                 named = true
             }
             if let text = parsed.value("range") {
                 guard LinkRange(rawValue: text) != nil else {
                     throw ControlError.invalid("link set: --range must be near, wifi or out, not \(OneLine.quote(text))")
                 }
-                request[ControlCommands.LinkSet.range] = text
+                request.range = text
                 named = true
             }
-            if parsed.has("reset") { request[ControlCommands.LinkSet.reset] = true; named = true }
-            if let seed = try whole(parsed, "seed", 0...Int.max) { request[ControlCommands.LinkSet.seed] = seed; named = true }
+            if parsed.has("reset") { request.reset = true; named = true }
+            if let seed = try whole(parsed, "seed", 0...Int.max) { request.seed = seed; named = true }
             guard named else {
                 throw ControlError.invalid("link set needs at least one of --latency, --jitter, --loss, --bandwidth, --range, --reset, --seed")
             }
-            return try reply(parsed, CLI.client(parsed, .watch).send(request, as: LinkConditionsReply.self))
+            return try reply(parsed, CLI.client(parsed, .watch).send(request))
         })
 
     static let show = CLI.Command(
@@ -63,7 +63,7 @@ enum LinkConditionCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            try reply(parsed, CLI.client(parsed, .watch).send(ControlCommands.LinkShow.request(), as: LinkConditionsReply.self))
+            try reply(parsed, CLI.client(parsed, .watch).send(ControlCommands.LinkShow()))
         })
 
     static let schedule = CLI.Command(
@@ -82,11 +82,11 @@ enum LinkConditionCommands {
             do { bytes = try Filesystem.readFile(path) } catch { throw ControlError.invalid("link schedule: cannot read \(OneLine.quote(path)): \(error)") }
             let schedule = try LinkSchedule.parse(file: bytes)
             let seed = try whole(parsed, "seed", 0...Int.max) ?? schedule.seed.map { Int($0) }
-            let request = ControlCommands.LinkSchedule.request {
-                $0[ControlCommands.LinkSchedule.steps] = schedule.stepsJSON
-                if let seed { $0[ControlCommands.LinkSchedule.seed] = seed }
+            let request = ControlCommands.LinkSchedule {
+                $0.steps = schedule.stepsJSON
+                if let seed { $0.seed = seed }
             }
-            return try reply(parsed, CLI.client(parsed, .watch).send(request, as: LinkConditionsReply.self))
+            return try reply(parsed, CLI.client(parsed, .watch).send(request))
         })
 
     /// Runs the same commands under `runway watch link …`.

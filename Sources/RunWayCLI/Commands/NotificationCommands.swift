@@ -22,7 +22,7 @@ enum NotificationCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec],
             positionals: 0,
             run: { parsed in
-                let result = try CLI.client(parsed, device).send(NotificationRequest.List.request(), as: NotificationsReply.self)
+                let result = try CLI.client(parsed, device).send(NotificationRequest.List())
                 if parsed.has("json") { Output.out(result.json.text); return 0 }
                 var lines = ["pending (\(result.pending.count) of at most \(result.pendingLimit))"]
                 lines += result.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }
@@ -53,7 +53,7 @@ enum NotificationCommands {
                     throw UsageError("the ID of a delivered notification is required (runway \(name) notifications lists them)")
                 }
                 let result = try CLI.client(parsed, device).send(
-                    NotificationRequest.Open.request { $0[NotificationRequest.Open.id] = id }, as: NotificationOpenReply.self)
+                    NotificationRequest.Open { $0.id = id })
                 Output.out(parsed.has("json") ? result.json.text : "opened \(result.opened): the app hears \(result.actionIdentifier)")
                 return 0
             })
@@ -71,7 +71,7 @@ enum NotificationCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            render(try CLI.client(parsed, .phone).send(ControlCommands.Reminders.request(), as: RemindersReply.self), json: parsed.has("json"))
+            render(try CLI.client(parsed, .phone).send(ControlCommands.Reminders()), json: parsed.has("json"))
         })
 
     static let reschedule = CLI.Command(
@@ -85,7 +85,7 @@ enum NotificationCommands {
         positionals: 0,
         run: { parsed in
             render(
-                try CLI.client(parsed, .phone).send(ControlCommands.RemindersReschedule.request(), as: RemindersReply.self), json: parsed.has("json"))
+                try CLI.client(parsed, .phone).send(ControlCommands.RemindersReschedule()), json: parsed.has("json"))
         })
 
     static func render(_ result: RemindersReply, json: Bool) -> Int32 {

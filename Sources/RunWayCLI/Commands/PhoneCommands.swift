@@ -19,13 +19,13 @@ enum PhoneCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .phone).send(ControlCommands.Status.request(), as: StatusReply.self).json
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.Status()).json
             if parsed.has("json") {
                 Output.out(result.text)
                 return 0
             }
             // Under phone-os, the OS section says what the phone's iOS does with the app.
-            let os = try? PhoneOSCommands.client(parsed).send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
+            let os = try? PhoneOSCommands.client(parsed).send(ControlCommands.OSStatus())
             Output.out(DeviceStatusText.render(result, os: os))
             return 0
         })
@@ -52,11 +52,11 @@ enum PhoneCommands {
             if parsed.has("json") && toggle == nil {
                 _ = try GroupToggles.apply(parsed, client: client, view: .logbook, toggle: nil, newest: nil)
                 // Straight through: the daemon streams the JSON text, we copy it to stdout.
-                try client.send(ControlRequest(ControlCommands.logbook)) { Output.writeBytes(1, $0) }
+                try client.send(ControlCommands.Logbook().request) { Output.writeBytes(1, $0) }
                 Output.writeBytes(1, [0x0A])
                 return 0
             }
-            let flights = try client.send(ControlRequest(ControlCommands.logbook)).arrayValue ?? []
+            let flights = try client.send(ControlCommands.Logbook()).value.arrayValue ?? []
             let remembered = try GroupToggles.apply(
                 parsed, client: client, view: .logbook, toggle: toggle,
                 newest: LogbookText.monthKeys(flights, calendar: calendar).first)
@@ -79,7 +79,7 @@ enum PhoneCommands {
         positionals: 1,
         run: { parsed in
             guard let id = parsed.positionals.first else { throw UsageError("a flight ID is required") }
-            let result = try CLI.client(parsed, .phone).send(ControlCommands.flight.request { $0[ControlCommands.Flight.id] = id })
+            let result = try CLI.client(parsed, .phone).send(ControlCommands.Flight { $0.id = id }).value
             let charts =
                 parsed.has("no-charts")
                 ? []
@@ -110,7 +110,7 @@ enum PhoneCommands {
                 guard isatty(0) == 1 else {
                     throw UsageError("refusing to delete without confirmation: stdin is not a terminal (add --yes)")
                 }
-                let summary = try client.send(ControlCommands.flight.request { $0[ControlCommands.Flight.id] = id })
+                let summary = try client.send(ControlCommands.Flight { $0.id = id }).value
                 // The question is the app's, in the app's language (#27); the flight line and [y/N] are the CLI's.
                 let question = try LanguageCommands.text(.deleteConfirm, client: client)
                 Output.write(1, "\(question)\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
@@ -119,7 +119,7 @@ enum PhoneCommands {
                     return 1
                 }
             }
-            _ = try client.send(ControlCommands.Delete.request { $0[ControlCommands.Flight.id] = id }, as: DeleteReply.self)
+            _ = try client.send(ControlCommands.Delete { $0.id = id })
             Output.out("deleted \(id.uppercased())")
             return 0
         })
@@ -149,11 +149,11 @@ enum PhoneCommands {
             // Attach first, then list: a flight saved in between is in the listing and also comes as an
             // event, and its arrival number tells which it is. Nothing falls between the two.
             let client = try CLI.client(parsed, .phone)
-            let attached = try client.send(ControlRequest(ControlCommands.attach), as: AttachReply.self)
-            let flights = try CLI.client(parsed, .phone).send(ControlRequest(ControlCommands.logbook)).arrayValue ?? []
+            let attached = try client.send(ControlCommands.Attach())
+            let flights = try CLI.client(parsed, .phone).send(ControlCommands.Logbook()).value.arrayValue ?? []
             var shownUpTo = flights.compactMap { $0["arrival"]?.intValue }.max() ?? 0
             let remembered = try CLI.client(parsed, .phone).send(
-                ControlCommands.Groups.request { $0[ControlCommands.Groups.view] = "logbook" }, as: GroupsReply.self
+                ControlCommands.Groups { $0.view = "logbook" }
             ).remembered
             let logbook = LogbookText.render(flights, calendar: calendar, expansion: expansion, remembered: remembered)
             let drained = Int(attached.drained)
@@ -162,8 +162,8 @@ enum PhoneCommands {
                 return try PhoneScreen(
                     client: client, home: try CLI.homePath(parsed, .phone), logbook: logbook, drained: drained,
                     calendar: calendar, shownUpTo: shownUpTo, stored: flights.count,
-                    status: try CLI.client(parsed, .phone).send(ControlCommands.Status.request(), as: StatusReply.self),
-                    preflight: try CLI.client(parsed, .phone).send(ControlCommands.Preflight.request(), as: PreflightReply.self)
+                    status: try CLI.client(parsed, .phone).send(ControlCommands.Status()),
+                    preflight: try CLI.client(parsed, .phone).send(ControlCommands.Preflight())
                 ).run()
             }
             Output.out(logbook)

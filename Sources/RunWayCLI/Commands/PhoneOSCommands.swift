@@ -66,7 +66,7 @@ enum PhoneOSCommands {
             path: ["phone", "app", action], synopsis: "--home P [--json]", summary: summary,
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action }, as: OSStatusReply.self)
+                let result = try client(parsed).send(ControlCommands.PhoneOSApp { $0.action = action })
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             })
@@ -84,9 +84,9 @@ enum PhoneOSCommands {
             specs: [CLI.homeSpec, .option("version", "V", "the version installed, N(.N){0,3} (default: the installed one)"), CLI.jsonSpec],
             positionals: 0,
             run: { parsed in
-                var request = ControlCommands.app.request { $0[ControlCommands.App.osAction] = "install" }
-                if let version = parsed.value("version") { request[ControlCommands.App.version] = version }
-                let result = try client(parsed).send(request, as: OSStatusReply.self)
+                var request = ControlCommands.PhoneOSApp { $0.action = "install" }
+                if let version = parsed.value("version") { request.version = version }
+                let result = try client(parsed).send(request)
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
@@ -101,7 +101,7 @@ enum PhoneOSCommands {
                 """,
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = "uninstall" }, as: OSStatusReply.self)
+                let result = try client(parsed).send(ControlCommands.PhoneOSApp { $0.action = "uninstall" })
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
@@ -120,10 +120,9 @@ enum PhoneOSCommands {
             path: ["phone", verb], synopsis: "--home P [--json]", summary: summary + " Needs phone-os (runway up runs it).",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let request =
+                let result =
                     verb == "reboot"
-                    ? ControlCommands.DeviceReboot.request() : ControlCommands.DeviceLock.request { $0[ControlCommands.DeviceLock.state] = verb }
-                let result = try client(parsed).send(request, as: OSStatusReply.self)
+                    ? try client(parsed).send(ControlCommands.DeviceReboot()) : try client(parsed).send(ControlCommands.DeviceLock { $0.state = verb })
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             })
@@ -136,7 +135,7 @@ enum PhoneOSCommands {
                 "The phone's simulated iOS (phone-os): the app's state (not running, background, foreground, suspended), launches by reason, reclaims, jetsams, the remaining background budget, failed launches and the backoff after them.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
+                let result = try client(parsed).send(ControlCommands.OSStatus())
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
@@ -145,7 +144,7 @@ enum PhoneOSCommands {
             summary: "Memory pressure: phone-os kills the app at once (SIGKILL), as iOS's jetsam does. Fails (1) if the app is not running.",
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
-                let result = try client(parsed).send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
+                let result = try client(parsed).send(ControlCommands.OSJetsam())
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),

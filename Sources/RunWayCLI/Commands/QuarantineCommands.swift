@@ -19,9 +19,9 @@ enum QuarantineCLI {
                     """,
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    var request = ControlCommands.Quarantine.request()
-                    if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Quarantine.limit] = limit }
-                    let result = try SessionCLI.call(parsed, device, request, as: QuarantineReply.self)
+                    var request = ControlCommands.Quarantine()
+                    if let limit = try parsed.integer("limit", range: 1...100_000) { request.limit = limit }
+                    let result = try SessionCLI.call(parsed, device, request)
                     if parsed.has("json") {
                         Output.out(result.json.text)
                         return 0
@@ -39,17 +39,17 @@ enum QuarantineCLI {
                     "Removes one quarantined transfer (its quarantine id, from `runway \(name) quarantine`), or all of them. Exit 1 if there is no such id.",
                 specs: [CLI.homeSpec, .flag("all", "remove every quarantined transfer"), CLI.jsonSpec], positionals: 1,
                 run: { parsed in
-                    var request = ControlCommands.QuarantineRemove.request()
+                    var request = ControlCommands.QuarantineRemove()
                     if parsed.has("all") {
                         guard parsed.positionals.isEmpty else { throw UsageError("give an ID or --all, not both") }
-                        request[ControlCommands.QuarantineRemove.all] = true
+                        request.all = true
                     } else {
                         guard let text = parsed.positionals.first, let id = Int(text), id > 0 else {
                             throw UsageError("a quarantine ID (a positive number) or --all is required")
                         }
-                        request[ControlCommands.QuarantineRemove.id] = id
+                        request.id = id
                     }
-                    let reply = try SessionCLI.call(parsed, device, request, as: QuarantineRemoveReply.self)
+                    let reply = try SessionCLI.call(parsed, device, request)
                     Output.out(parsed.has("json") ? reply.json.text : "removed \(reply.removed)")
                     return 0
                 }),

@@ -30,7 +30,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, modeSpec, paceSpec, zoneSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, try target(parsed, ControlCommands.RunStart.request()), as: RunStatusReply.self)
+                    let result = try call(parsed, device, try target(parsed, ControlCommands.RunStart()))
                     var text = "started \(result.runId ?? "") (\(result.mode ?? "") \(result.target ?? ""))"
                     if let mirroring = result.mirroring {
                         text += "; mirroring \(mirroring.state) (assumed started: \(mirroring.assumedStarted ? "yes" : "no"))"
@@ -58,7 +58,7 @@ enum RunCLI {
                 run: { parsed in
                     let samples = try samples(parsed)
                     let result = try call(
-                        parsed, device, ControlCommands.RunSample.request { $0[ControlCommands.RunSample.samples] = samples }, as: RunStatusReply.self)
+                        parsed, device, ControlCommands.RunSample { $0.samples = samples })
                     if parsed.has("json") {
                         Output.out(result.json.text)
                     } else {
@@ -75,7 +75,7 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlCommands.RunStatus.request(), as: RunStatusReply.self).json
+                    let result = try call(parsed, device, ControlCommands.RunStatus()).json
                     Output.out(parsed.has("json") ? result.text : StatusText.render(result))
                     return 0
                 }),
@@ -97,13 +97,13 @@ enum RunCLI {
                 specs: [CLI.homeSpec, CLI.jsonSpec],
                 positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlCommands.RunStop.request(), as: RunStopReply.self)
+                    let result = try call(parsed, device, ControlCommands.RunStop())
                     if parsed.has("json") {
                         Output.out(result.json.text)
                     } else if device == .phone, result.saved == "saved" {
                         let id = result.id
                         // The post-run summary (#26): the same figures as the Logbook's, with no delete.
-                        let flight = try call(parsed, .phone, ControlCommands.flight.request { $0[ControlCommands.Flight.id] = id })
+                        let flight = try call(parsed, .phone, ControlCommands.Flight { $0.id = id }).value
                         Output.out(FlightSummaryText.render(flight, calendar: .current()))
                     } else {
                         Output.out(result.id)
@@ -125,10 +125,10 @@ enum RunCLI {
                 ],
                 positionals: 0,
                 run: { parsed in
-                    var request = try target(parsed, ControlCommands.RunReplay.request())
-                    request[ControlCommands.RunReplay.seed] = try parsed.integer("seed", range: 0...Int.max)
-                    request[ControlCommands.RunReplay.distanceKm] = try parsed.number("distance", range: 0.2...100)
-                    let result = try call(parsed, device, request, as: RunStopReply.self)
+                    var request = try target(parsed, ControlCommands.RunReplay())
+                    request.seed = try parsed.integer("seed", range: 0...Int.max)
+                    request.distanceKm = try parsed.number("distance", range: 0.2...100)
+                    let result = try call(parsed, device, request)
                     Output.out(parsed.has("json") ? result.json.text : "\(result.id) alerts=\(result.alerts)")
                     return 0
                 }),
@@ -150,7 +150,7 @@ enum RunCLI {
             guard let mode = parsed.positionals.first, ["refuse", "ignore", "none"].contains(mode) else {
                 throw ControlError.invalid("the workout-start fault must be refuse, ignore or none")
             }
-            _ = try call(parsed, .watch, ControlCommands.WorkoutFault.request { $0[ControlCommands.WorkoutFault.mode] = mode }, as: WorkoutFaultReply.self)
+            _ = try call(parsed, .watch, ControlCommands.WorkoutFault { $0.mode = mode })
             Output.out("workout-start fault: \(mode)")
             return 0
         })
@@ -164,32 +164,31 @@ enum RunCLI {
         try CLI.client(parsed, device).send(request)
     }
 
-    /// `call`, the reply decoded as the command's reply type.
-    static func call<Reply: ControlReply>(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest, as type: Reply.Type) throws -> Reply {
-        try CLI.client(parsed, device).send(request, as: type)
+    /// Sends `command` to the device's daemon, checked first; its reply.
+    static func call<Command: ControlCommand>(_ parsed: ParsedArguments, _ device: DeviceRole, _ command: Command) throws -> Command.Reply {
+        try CLI.client(parsed, device).send(command)
     }
 
     /// `request` (`run-start` or `run-replay`) with `--mode`, `--target-pace`, `--target-hr` as its
     /// target's arguments; a bad one is one line, exit 2.
-    static func target(_ parsed: ParsedArguments, _ request: ControlRequest) throws -> ControlRequest {
-        typealias Target = ControlCommands.RunStart
+    static func target<Command: ControlCommands.RunTarget>(_ parsed: ParsedArguments, _ request: Command) throws -> Command {
         var request = request
         if let mode = parsed.value("mode") {
             guard mode == "pace" || mode == "heart-rate" else { throw ControlError.invalid("--mode must be pace or heart-rate, not \(OneLine.quote(mode))") }
-            request[Target.mode] = mode
+            request.mode = mode
         }
         if let text = parsed.value("target-pace") {
             guard let pace = GPWSTarget.parsePace(text) else {
                 throw ControlError.invalid("--target-pace must be M:SS from 2:00 to 20:00, not \(OneLine.quote(text))")
             }
-            request[Target.targetPace] = pace
+            request.targetPace = pace
         }
         if let text = parsed.value("target-hr") {
             guard let zone = GPWSTarget.parseZone(text) else {
                 throw ControlError.invalid("--target-hr must be LOW-HIGH with 40 <= LOW < HIGH <= 220, not \(OneLine.quote(text))")
             }
-            request[Target.zoneLow] = zone.low
-            request[Target.zoneHigh] = zone.high
+            request.zoneLow = zone.low
+            request.zoneHigh = zone.high
         }
         return request
     }

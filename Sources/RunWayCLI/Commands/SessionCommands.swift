@@ -22,8 +22,7 @@ enum SessionCLI {
                 run: { parsed in
                     let payload = try readJSONObject(parsed)
                     let reply = try call(
-                        parsed, device, ControlCommands.TransferUserInfo.request { $0[ControlCommands.TransferUserInfo.payload] = payload },
-                        as: TransferUserInfoReply.self)
+                        parsed, device, ControlCommands.TransferUserInfo { $0.payload = payload })
                     Output.out(parsed.has("json") ? reply.json.text : String(reply.transferId))
                     return 0
                 }),
@@ -41,16 +40,16 @@ enum SessionCLI {
                 specs: [CLI.homeSpec, .option("metadata", "JSON", "a JSON object sent with the file (typed JSON)"), CLI.jsonSpec], positionals: 1,
                 run: { parsed in
                     guard let path = parsed.positionals.first, !path.isEmpty else { throw UsageError("a file PATH is required") }
-                    var request = ControlCommands.TransferFile.request()
-                    request[ControlCommands.TransferFile.path] = Filesystem.absolutePath(path)
+                    var request = ControlCommands.TransferFile()
+                    request.path = Filesystem.absolutePath(path)
                     if let text = parsed.value("metadata") {
                         let json: JSONValue
                         do { json = try JSONValue(parsing: Array(text.utf8)) } catch { throw UsageError("--metadata is not valid JSON: \(error)") }
                         guard case .object = json else { throw UsageError("--metadata must be a JSON object, not \(kind(of: json))") }
                         if let problem = TypedJSON.problem(in: json) { throw ControlError.invalid("--metadata: \(problem)") }
-                        request[ControlCommands.TransferFile.metadata] = json
+                        request.metadata = json
                     }
-                    let reply = try call(parsed, device, request, as: TransferFileReply.self)
+                    let reply = try call(parsed, device, request)
                     Output.out(parsed.has("json") ? reply.json.text : "file transfer \(reply.transferId): \(reply.bytes) bytes, sha256 \(reply.sha256)")
                     return 0
                 }),
@@ -63,7 +62,7 @@ enum SessionCLI {
                     """,
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlCommands.Files.request(), as: FilesReply.self)
+                    let result = try call(parsed, device, ControlCommands.Files())
                     if parsed.has("json") {
                         Output.out(result.json.text)
                         return 0
@@ -84,7 +83,7 @@ enum SessionCLI {
                 summary: "The userInfo dictionaries delivered to the \(name) app that are not flights, in arrival order (flights are in the phone's logbook).",
                 specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    let result = try call(parsed, device, ControlCommands.Received.request(), as: ReceivedReply.self)
+                    let result = try call(parsed, device, ControlCommands.Received())
                     if parsed.has("json") {
                         Output.out(result.json.text)
                     } else {
@@ -100,7 +99,7 @@ enum SessionCLI {
                 run: { parsed in
                     let payload = try readJSONObject(parsed)
                     let reply = try call(
-                        parsed, device, ControlCommands.ContextSet.request { $0[ControlCommands.ContextSet.payload] = payload }, as: ContextSetReply.self)
+                        parsed, device, ControlCommands.ContextSet { $0.payload = payload })
                     Output.out(parsed.has("json") ? reply.json.text : "context version \(reply.version)")
                     return 0
                 }),
@@ -128,11 +127,11 @@ enum SessionCLI {
                 run: { parsed in
                     if parsed.value("data-file") != nil { return try sendData(parsed, device) }
                     if parsed.value("out") != nil { throw UsageError("--out is for a data message's reply: give --data-file F") }
-                    var request = ControlCommands.Message.request()
-                    request[ControlCommands.Payload.payload] = try readJSONObject(parsed)
-                    request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
-                    if parsed.has("no-reply") { request[ControlCommands.Message.replyExpected] = false }
-                    let reply = try call(parsed, device, request, as: MessageReply.self)
+                    var request = ControlCommands.Message()
+                    request.payload = try readJSONObject(parsed)
+                    request.timeoutMs = try parsed.integer("timeout", range: 1...600_000)
+                    if parsed.has("no-reply") { request.replyExpected = false }
+                    let reply = try call(parsed, device, request)
                     switch reply.outcome {
                     case .delivered: Output.out(parsed.has("json") ? reply.json.text : "delivered")
                     case let .reply(answer): Output.out(parsed.has("json") ? JSONValue.object(answer).text : JSONValue.object(answer).prettyText)
@@ -145,9 +144,9 @@ enum SessionCLI {
                     "The outstanding userInfo transfers (oldest first; every one isTransferring, as on Apple's, and whether it is on the wire — those cannot be cancelled; their keys and encoded size — not whole payloads) and the most recently finished ones.",
                 specs: [CLI.homeSpec, .option("limit", "N", "list at most N (default 100)"), CLI.jsonSpec], positionals: 0,
                 run: { parsed in
-                    var request = ControlCommands.Transfers.request()
-                    if let limit = try parsed.integer("limit", range: 1...100_000) { request[ControlCommands.Transfers.limit] = limit }
-                    let result = try call(parsed, device, request, as: TransfersReply.self)
+                    var request = ControlCommands.Transfers()
+                    if let limit = try parsed.integer("limit", range: 1...100_000) { request.limit = limit }
+                    let result = try call(parsed, device, request)
                     if parsed.has("json") {
                         Output.out(result.json.text)
                     } else {
@@ -176,7 +175,7 @@ enum SessionCLI {
                         throw UsageError("a transfer ID (a positive number) is required")
                     }
                     let reply = try call(
-                        parsed, device, ControlCommands.Cancel.request { $0[ControlCommands.Cancel.transferId] = id }, as: CancelReply.self)
+                        parsed, device, ControlCommands.Cancel { $0.transferId = id })
                     if reply.alreadyCancelled {
                         Output.out("transfer \(id) was already cancelled")
                         return 0
@@ -200,8 +199,7 @@ enum SessionCLI {
         run: { parsed in
             let payload = try readJSONObject(parsed)
             let reply = try call(
-                parsed, .phone, ControlCommands.TransferComplication.request { $0[ControlCommands.TransferComplication.payload] = payload },
-                as: TransferComplicationReply.self)
+                parsed, .phone, ControlCommands.TransferComplication { $0.payload = payload })
             if parsed.has("json") {
                 Output.out(reply.json.text)
             } else if reply.isCurrentComplicationInfo {
@@ -223,7 +221,7 @@ enum SessionCLI {
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 let reply = try call(
-                    parsed, .watch, ControlCommands.Complication.request { $0[ControlCommands.Complication.state] = state }, as: ComplicationReply.self)
+                    parsed, .watch, ControlCommands.Complication { $0.state = state })
                 Output.out(parsed.has("json") ? reply.json.text : "complication: \(reply.complicationEnabled ? "on the watch face" : "off")")
                 return 0
             })
@@ -243,7 +241,7 @@ enum SessionCLI {
                     Output.out("watch app: \(status.appInstalled ? status.appState : "not installed") (watch-os)")
                     return 0
                 }
-                let reply = try client.sendToApp(ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action }, as: WatchAppReply.self)
+                let reply = try client.sendToApp(ControlCommands.WatchApp { $0.action = action })
                 Output.out("watch app: installed=\(reply.watchAppInstalled) active=\(reply.watchAppActive)")
                 return 0
             })
@@ -273,11 +271,11 @@ enum SessionCLI {
         if parsed.value("json-file") != nil { throw UsageError("give either --json-file (a message) or --data-file (a data message), not both") }
         let path = try parsed.required("data-file")
         let data = try readDataFile(path, limit: messageDataLimit)
-        var request = ControlCommands.MessageData.request()
-        request[ControlCommands.MessageData.data] = Base64.encode(data)
-        request[ControlCommands.Message.timeoutMs] = try parsed.integer("timeout", range: 1...600_000)
-        if parsed.has("no-reply") { request[ControlCommands.Message.replyExpected] = false }
-        let reply = try call(parsed, device, request, as: MessageDataReply.self)
+        var request = ControlCommands.MessageData()
+        request.data = Base64.encode(data)
+        request.timeoutMs = try parsed.integer("timeout", range: 1...600_000)
+        if parsed.has("no-reply") { request.replyExpected = false }
+        let reply = try call(parsed, device, request)
         switch reply.outcome {
         case .delivered:
             Output.out(parsed.has("json") ? reply.json.text : "delivered")
@@ -320,9 +318,9 @@ enum SessionCLI {
         try CLI.client(parsed, device).send(request)
     }
 
-    /// `call`, the reply decoded as its command's type.
-    static func call<Reply: ControlReply>(_ parsed: ParsedArguments, _ device: DeviceRole, _ request: ControlRequest, as type: Reply.Type) throws -> Reply {
-        try CLI.client(parsed, device).send(request, as: type)
+    /// Sends `command` to the device's daemon, checked against the catalogue first; its reply, of its type.
+    static func call<Command: ControlCommand>(_ parsed: ParsedArguments, _ device: DeviceRole, _ command: Command) throws -> Command.Reply {
+        try CLI.client(parsed, device).send(command)
     }
 
     /// The JSON object in `--json-file`: unreadable, invalid or not an object are usage errors (exit 2).

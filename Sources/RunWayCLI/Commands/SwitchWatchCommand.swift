@@ -32,7 +32,7 @@ enum SwitchWatchCommand {
         var arguments = parsed
         arguments.values["home"] = phonePath
         let reply = try CLI.client(arguments, .phone).send(
-            ControlCommands.SwitchWatch.request { $0[ControlCommands.SwitchWatch.watch] = watch }, as: SwitchWatchReply.self)
+            ControlCommands.SwitchWatch { $0.watch = watch })
         Output.out(parsed.has("json") ? reply.json.text : reply.message)
         return 0
     }

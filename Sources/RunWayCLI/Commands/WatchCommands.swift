@@ -36,19 +36,18 @@ enum WatchCommands {
             if json { Output.writeBytes(1, Array("[".utf8)) }
             while recorded < count {
                 let chunk = min(recordChunk, count - recorded)
-                typealias Record = ControlCommands.Record
-                var request = ControlCommands.Record.request()
-                request[Record.count] = chunk
-                request[Record.distanceKm] = distance
-                if recorded == 0 { request[Record.seed] = seed }
+                var request = ControlCommands.Record()
+                request.count = chunk
+                request.distanceKm = distance
+                if recorded == 0 { request.seed = seed }
                 if count > chunk {
-                    request[Record.seriesTotal] = count
-                    request[Record.seriesStart] = recorded
-                    request[Record.endingAt] = endingAt
+                    request.seriesTotal = count
+                    request.seriesStart = recorded
+                    request.endingAt = endingAt
                 }
                 let result: RecordReply
                 do {
-                    result = try client.send(request, as: RecordReply.self)
+                    result = try client.send(request)
                 } catch let error as ControlError where recorded > 0 {
                     progress?.finish()
                     if json { Output.writeBytes(1, Array("]\n".utf8)) }
@@ -121,7 +120,7 @@ enum WatchCommands {
         specs: [CLI.homeSpec, CLI.jsonSpec],
         positionals: 0,
         run: { parsed in
-            let result = try CLI.client(parsed, .watch).send(ControlCommands.Status.request(), as: StatusReply.self).json
+            let result = try CLI.client(parsed, .watch).send(ControlCommands.Status()).json
             if parsed.has("json") {
                 Output.out(result.text)
             } else {
@@ -143,7 +142,7 @@ enum LinkCommands {
             specs: [CLI.homeSpec],
             positionals: 0,
             run: { parsed in
-                _ = try CLI.client(parsed, .watch).send(ControlCommands.Link.request { $0[ControlCommands.Link.state] = state }, as: LinkReply.self)
+                _ = try CLI.client(parsed, .watch).send(ControlCommands.Link { $0.state = state })
                 Output.out("link \(state)")
                 return 0
             })
@@ -184,10 +183,10 @@ extension LinkCommands {
                 throw ControlError.invalid("link fail-next: --code must be 7017, 7014 or 7015, not \(OneLine.quote(codeText))")
             }
             let reply = try CLI.client(parsed, .watch).send(
-                ControlCommands.FailNext.request {
-                    $0[ControlCommands.FailNext.count] = count
-                    $0[ControlCommands.FailNext.code] = code
-                }, as: FailNextReply.self)
+                ControlCommands.FailNext {
+                    $0.count = count
+                    $0.code = code
+                })
             Output.out("the next \(count) transfer(s) fail with \(code) \(reply.name)")
             return 0
         })

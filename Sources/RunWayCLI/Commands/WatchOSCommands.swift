@@ -43,7 +43,7 @@ enum WatchOSCommands {
         guard let os = client.deviceOS else {
             throw ControlError("runway watch app \(action) needs watch-os (runway up runs it; runway watch app foreground|background without it)")
         }
-        return try os.send(ControlCommands.app.request { $0[ControlCommands.App.watchOSAction] = action }, as: OSStatusReply.self)
+        return try os.send(ControlCommands.WatchOSApp { $0.action = action })
     }
 
     static let appCommands: [CLI.Command] = [
@@ -64,8 +64,7 @@ enum WatchOSCommands {
                 if client.deviceOS == nil, action == "open" || action == "close" {
                     // A watch-agent alone: the app always runs; open and close move it.
                     let reply = try client.sendToApp(
-                        ControlCommands.app.request { $0[ControlCommands.App.watchAction] = action == "open" ? "foreground" : "background" },
-                        as: WatchAppReply.self)
+                        ControlCommands.WatchApp { $0.action = action == "open" ? "foreground" : "background" })
                     Output.out(parsed.has("json") ? reply.json.text : "watch app: installed=\(reply.watchAppInstalled) active=\(reply.watchAppActive)")
                     return 0
                 }
@@ -83,7 +82,7 @@ enum WatchOSCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 guard let os = try CLI.client(parsed, .watch).deviceOS else { throw ControlError("watch-os does not run this watch (runway up runs it)") }
-                let result = try os.send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
+                let result = try os.send(ControlCommands.OSStatus())
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),
@@ -93,7 +92,7 @@ enum WatchOSCommands {
             specs: [CLI.homeSpec, CLI.jsonSpec], positionals: 0,
             run: { parsed in
                 guard let os = try CLI.client(parsed, .watch).deviceOS else { throw ControlError("watch-os does not run this watch (runway up runs it)") }
-                let result = try os.send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
+                let result = try os.send(ControlCommands.OSJetsam())
                 Output.out(parsed.has("json") ? result.json.text : render(result))
                 return 0
             }),

@@ -50,7 +50,7 @@ enum PhoneOSRegistry {
     /// The app's state as the OS reports it (not running, background, foreground, suspended).
     static func appState(_ home: DeviceHome) -> String? {
         guard let client = try? ControlClient(home: home, socketPath: socketPath(home)),
-            let status = try? client.send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
+            let status = try? client.send(ControlCommands.OSStatus())
         else { return nil }
         return status.appState
     }

@@ -138,7 +138,7 @@ final class ScenarioPair {
     }
 
     func osStatus(_ device: ScenarioStep.Device = .phone) -> OSStatusReply? {
-        try? osClient(device).send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
+        try? osClient(device).send(ControlCommands.OSStatus())
     }
 
     /// Removes the homes (after the daemons are stopped).

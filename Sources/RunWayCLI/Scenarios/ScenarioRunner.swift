@@ -88,11 +88,11 @@ final class ScenarioRunner {
             let n = count.pick(&random)
             fields["count"] = .integer(Int64(n))
             let reply = try DeviceClient(home: pair.watch).send(
-                ControlCommands.Record.request {
-                    $0[ControlCommands.Record.count] = n
-                    $0[ControlCommands.Record.seed] = Int(random.next() >> 1)
-                    $0[ControlCommands.Record.distanceKm] = distance
-                }, as: RecordReply.self)
+                ControlCommands.Record {
+                    $0.count = n
+                    $0.seed = Int(random.next() >> 1)
+                    $0.distanceKm = distance
+                })
             history.append(.succeeded(reply.ids))
             return (true, "recorded \(reply.ids.count) runs on the watch")
         case let .send(from, count):
@@ -102,7 +102,7 @@ final class ScenarioRunner {
             for index in 1...n {
                 let id = "\(from.rawValue)-\(number)-\(index)"
                 _ = try client.send(
-                    ControlCommands.TransferUserInfo.request { $0[ControlCommands.TransferUserInfo.payload] = .object(["scenarioTransfer": .string(id)]) })
+                    ControlCommands.TransferUserInfo { $0.payload = .object(["scenarioTransfer": .string(id)]) })
                 sent[from, default: []].append(id)
                 if index % 100 == 0 { try checkSignals() }
             }
@@ -130,33 +130,33 @@ final class ScenarioRunner {
             fields["pid"] = .integer(Int64(pid))
             return (true, "started \(target == .watch ? pair.watchBinary : "phone-os") (pid \(pid))")
         case let .link(up):
-            _ = try DeviceClient(home: pair.watch).send(ControlCommands.Link.request { $0[ControlCommands.Link.state] = up ? "up" : "down" })
+            _ = try DeviceClient(home: pair.watch).send(ControlCommands.Link { $0.state = up ? "up" : "down" })
             return (true, up ? "the link is back in range" : "the link is out of range")
         case let .clockAdvance(seconds, text):
             for home in [pair.phone, pair.watch] {
-                _ = try DeviceClient(home: home).send(ClockRequest.Advance.request { $0[ClockRequest.Advance.seconds] = seconds })
+                _ = try DeviceClient(home: home).send(ClockRequest.Advance { $0.seconds = seconds })
             }
             return (true, "both clocks moved forward by \(text)")
         case let .app(.phone, action):
-            let status = try pair.osClient().send(ControlCommands.app.request { $0[ControlCommands.App.osAction] = action }, as: OSStatusReply.self)
+            let status = try pair.osClient().send(ControlCommands.PhoneOSApp { $0.action = action })
             return (true, "phone app \(action): now \(status.appState)")
         case let .app(.watch, action):
             guard scenario.watchApp != nil else {
                 // RunWay's watch app is watch-agent, always running: open and close move it to the foreground and back.
                 let state = action == "open" ? "foreground" : "background"
                 let reply = try DeviceClient(home: pair.watch).send(
-                    ControlCommands.app.request { $0[ControlCommands.App.watchAction] = state }, as: WatchAppReply.self)
+                    ControlCommands.WatchApp { $0.action = state })
                 return (true, "\(reply.watchAppActive ? "active" : "not active") (RunWay's, always running)")
             }
             let status = try pair.osClient(.watch).send(
-                ControlCommands.app.request { $0[ControlCommands.App.watchOSAction] = action }, as: OSStatusReply.self)
+                ControlCommands.WatchOSApp { $0.action = action })
             return (true, "now \(status.appState)")
         case let .jetsam(device):
             let os = device == .phone ? "phone-os" : "watch-os"
             guard pair.osStatus(device)?.appState ?? "not running" != "not running" else {
                 return (true, "the \(device.rawValue) app is not running: nothing to jetsam")
             }
-            _ = try pair.osClient(device).send(ControlCommands.OSJetsam.request(), as: OSStatusReply.self)
+            _ = try pair.osClient(device).send(ControlCommands.OSJetsam())
             return (true, "\(os) killed the app (jetsam)")
         case let .sleep(ms):
             let n = ms.pick(&random)

@@ -52,7 +52,7 @@ struct PairPoll {
         let phoneHome = DeviceHome(path: pair.phone, role: .phone), watchHome = DeviceHome(path: pair.watch, role: .watch)
         var poll = PairPoll(watch: device(watchHome), phone: device(phoneHome), phoneOS: osStatus(phoneHome), watchOS: osStatus(watchHome))
         if poll.watchOS != nil, !poll.watch.up {
-            poll.watchHeldByOS = try? osClient(watchHome)?.send(ControlCommands.Status.request(), as: StatusReply.self)
+            poll.watchHeldByOS = try? osClient(watchHome)?.send(ControlCommands.Status())
         }
         return poll
     }
@@ -64,14 +64,14 @@ struct PairPoll {
     }
 
     private static func osStatus(_ home: DeviceHome) -> OSStatusReply? {
-        try? osClient(home)?.send(ControlCommands.OSStatus.request(), as: OSStatusReply.self)
+        try? osClient(home)?.send(ControlCommands.OSStatus())
     }
 
     private static func device(_ home: DeviceHome) -> Device {
         guard Filesystem.kind(of: home.controlSocketPath) == .socket else { return Device(status: nil, problem: "not running") }
         do {
             let client = try ControlClient(home: home, timeoutMilliseconds: timeoutMilliseconds)
-            return Device(status: try client.send(ControlCommands.Status.request(), as: StatusReply.self), problem: nil)
+            return Device(status: try client.send(ControlCommands.Status()), problem: nil)
         } catch {
             return Device(status: nil, problem: error.message.contains("did not") ? "not answering" : "not running")
         }

@@ -1,0 +1,1 @@
+../WatchConnectivitySwift5Tests/AsyncWorkoutManager.swift
