@@ -8,6 +8,8 @@ struct WatchStoreReading {
     var pairing: Pairing?
     var phoneLinkSocket = ""
     var outstanding: Int64 = 0
+    /// The watch app's application context not yet acknowledged by the phone (content for it, issue 50).
+    var contextPending = false
     /// The service's record of the watch app (`app.installed`): installed unless it was deleted.
     var appInstalled = true
 
@@ -29,6 +31,8 @@ struct WatchStoreReading {
         reading.pairing = pairing
         reading.hello = hello
         reading.outstanding = SessionStoreSnapshot.read(database).outstandingAllLanes
+        reading.contextPending = session.sentContextPending()
+        reading.hello?.pendingContext = reading.contextPending
         return reading
     }
 }

@@ -38,6 +38,10 @@ package struct Handshake: Equatable, Sendable {
     /// The version of the application context this side holds from the other (0: none). A sender told
     /// of a version it never set moves its own past it (`ApplicationContextRules.healed`).
     package var contextHeld: Int64 = 0
+    /// The sender has an application context the other side has not acknowledged: content like any other
+    /// (issue 50) — the receiver's `hasContentPending` is true until it arrives, and phone-os launches the
+    /// phone app for one from the watch.
+    package var pendingContext = false
     /// The userInfo lane's receive cursor (`resume.userInfo`).
     package var resumeSeq: Int64 {
         get { resume.userInfo }
@@ -74,6 +78,7 @@ package struct Handshake: Equatable, Sendable {
         if !nonce.isEmpty { fields["nonce"] = .data(nonce) }
         if contextVersion > 0 { fields["contextVersion"] = .integer(contextVersion) }
         if contextHeld > 0 { fields["contextHeld"] = .integer(contextHeld) }
+        if pendingContext { fields["pendingContext"] = .bool(true) }
         // Each lane's cursor under its key: the userInfo lane's always (every handshake has had it), the
         // others only when there is something, as they were added.
         for lane in TransferLane.allCases where lane.spec.resumeAlwaysSent || resume[lane] > 0 {
@@ -106,6 +111,7 @@ package struct Handshake: Equatable, Sendable {
         }
         contextVersion = max(0, fields["contextVersion"]?.int64Value ?? 0)
         contextHeld = max(0, fields["contextHeld"]?.int64Value ?? 0)
+        pendingContext = fields["pendingContext"]?.boolValue ?? false
         for lane in TransferLane.allCases where !lane.spec.resumeAlwaysSent {
             resume[lane] = max(0, fields[lane.spec.resumeKey]?.int64Value ?? 0)
         }
