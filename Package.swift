@@ -133,7 +133,7 @@ let package = Package(
                 "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "OSServices", "AppHost", "RunWayDomain", "Control", "TerminalViews",
                 "PairInvariants",
             ]),
-        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp", "Control"]),
+        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayDomain", "Control"]),
         .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText", "Posix"]),
         .plugin(
             name: "RunWayCommand",

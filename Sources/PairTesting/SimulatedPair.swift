@@ -1,7 +1,7 @@
 import Control
 import Foundation
 import JSONText
-import RunWayApp
+import RunWayDomain
 import Storage
 
 /// A paired phone and watch in fresh homes, driven through the real binaries and the real CLI: the
