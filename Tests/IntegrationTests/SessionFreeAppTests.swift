@@ -180,6 +180,45 @@ import Testing
         }
     }
 
+    // MARK: - ClockKit alone
+
+    /// A watch app that uses ClockKit alone — `workout-watch` opened by the user with no workout to run:
+    /// no `WCSession`, no HealthKit call — is ready at launch (no failed launch), and ClockKit's
+    /// `activeComplications` shows the complication the face has: one while it is on the face, none once
+    /// it is taken off, read again after a SIGKILL and a new launch. (Apple's `activeComplications`: "the
+    /// complications that are currently active on the watch face".)
+    @Test func aWatchAppWithOnlyAComplicationIsReadyAndSeesTheFace() throws {
+        try withPair(tag: "clk-only") { pair in
+            try pair.startWatchOS(["--app", Self.watchApp, "--background-budget-ms", "500", "--launch-timeout-ms", "5000"])
+            let on = try runTool(["watch", "complication", "on", "--home", pair.watchHome])
+            #expect(on.status == 0, "\(on.stderr)")
+            _ = try pair.watchOSCall(["app", "open"])
+            // Noted at launch and at each activation (on the main queue, once the app is ready: waited for).
+            try pair.waitUntil("the app read the face") { !Self.texts(Self.watchLines(pair), "complications").isEmpty }
+            let first = Self.texts(Self.watchLines(pair), "complications")
+            #expect(!first.isEmpty && first.allSatisfy { $0 == "1" }, "\(Self.watchLines(pair))")
+            #expect(Self.texts(Self.watchLines(pair), "started").isEmpty, "no workout: ClockKit alone")
+            let off = try runTool(["watch", "complication", "off", "--home", pair.watchHome])
+            #expect(off.status == 0, "\(off.stderr)")
+            let pid = try #require(try pair.watchOSCall(["os", "status"])["appPid"]?.intValue)
+            kill(pid_t(pid), SIGKILL)
+            try pair.waitUntil("the watch's OS saw it die") { try pair.watchOSCall(["os", "status"])["appState"]?.stringValue == "not running" }
+            _ = try pair.watchOSCall(["app", "open"])
+            /// What the second launch noted.
+            func secondLaunch() -> [String] {
+                let lines = Self.watchLines(pair)
+                guard let start = lines.indices.filter({ lines[$0].hasPrefix("launched ") }).dropFirst().first else { return [] }
+                return Self.texts(Array(lines[start...]), "complications")
+            }
+            try pair.waitUntil("the new launch read the face") { !secondLaunch().isEmpty }
+            let second = secondLaunch()
+            #expect(!second.isEmpty && second.allSatisfy { $0 == "0" }, "taken off the face: \(Self.watchLines(pair))")
+            let status = try pair.watchOSCall(["os", "status"])
+            #expect(status["readyReports"]?.intValue == 2, "\(status.text)")
+            #expect(status["lastFailure"]?.stringValue?.contains("ready") != true, "never a launch that did not become ready: \(status.text)")
+        }
+    }
+
     // MARK: - Apple's mirroring sample's shape: HealthKit only
 
     func startSample(_ pair: SimulatedPair, metrics: Int) throws {

@@ -298,6 +298,20 @@ import Testing
         #expect(accepted.status == 0, "on the main actor it compiles, and the notification names are nonisolated: \(accepted.output)")
     }
 
+    /// Apple's mirroring sample's two apps as written here (`Sources/mirroring-phone`, `mirroring-watch`: the
+    /// sample's `WorkoutManager` in its idioms, HealthKit's async forms, `os.Logger`, Combine) compile as they
+    /// are in both language modes with `MemberImportVisibility` on, each app's files importing only Apple's
+    /// names (`MirroringSampleTests` runs them hosted).
+    @Test(arguments: [5, 6]) func theMirroringSamplesAppsCompileInBothModes(mode: Int) throws {
+        for app in ["mirroring-phone", "mirroring-watch"] {
+            let directory = Self.root.appendingPathComponent("Sources/\(app)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
+            #expect(files.contains("main.swift") && files.contains("WorkoutManager.swift"), "\(files)")
+            let result = try Self.typecheck(files.map { directory.appendingPathComponent($0).path }, mode: mode)
+            #expect(result.status == 0, "\(app) in Swift \(mode) mode:\n\(result.output)")
+        }
+    }
+
     /// An operator of Apple's Combine that is not in the subset is declared unavailable: the compiler's
     /// error says so and names the page that lists what is, rather than "has no member".
     @Test func aMissingCombineOperatorSaysWhereToRead() throws {
