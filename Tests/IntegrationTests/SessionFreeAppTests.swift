@@ -137,7 +137,8 @@ import Testing
     // MARK: - The device's clock in the app
 
     /// The app's `Date()` is the device clock: at launch, after `runway clock advance 2m` while it runs
-    /// (read when it goes to the background), and frozen (`clock set … --frozen`).
+    /// (read when it goes to the background), frozen (`clock set … --frozen`), and in the process launched
+    /// after a SIGKILL.
     @Test func theAppsDateFollowsTheDeviceClockWhileItRuns() throws {
         try withPair(tag: "appdate") { pair in
             try pair.startPhoneOS(["--app", Self.phoneApp, "--background-budget-ms", "600000"])
@@ -158,6 +159,13 @@ import Testing
             _ = try pair.phoneOSCall(["app", "open"])
             try pair.waitUntil("the app noted its time on screen again") { Self.dates(Self.phoneLines(pair)).filter { $0.1 == "active" }.count == 2 }
             #expect(Self.dates(Self.phoneLines(pair)).last { $0.1 == "active" }?.0 == 1_893_456_000)
+            // SIGKILLed and launched again: the new process's Date() is the device's from its first line.
+            let pid = try #require(try phoneStatus(pair)["appPid"]?.intValue)
+            kill(pid_t(pid), SIGKILL)
+            try pair.waitUntil("the OS saw it die") { try phoneStatus(pair)["appState"]?.stringValue == "not running" }
+            _ = try pair.phoneOSCall(["app", "open"])
+            try pair.waitUntil("the new launch noted its time") { Self.dates(Self.phoneLines(pair)).filter { $0.1 == "launch" }.count == 2 }
+            #expect(Self.dates(Self.phoneLines(pair)).last { $0.1 == "launch" }?.0 == 1_893_456_000, "\(Self.phoneLines(pair))")
         }
     }
 
