@@ -90,6 +90,10 @@ package class DeviceOperatingSystem {
     var system: SystemServices?
     /// The app's container: what it is launched in.
     var container: AppContainer { AppContainer(home: home.path, bundleID: options.bundleID) }
+    /// `status`'s `app` while the OS answers it: which app it runs (its bundle id, its executable).
+    var appIdentity: JSONValue {
+        .object(["bundleId": .string(options.bundleID), "executable": .string(options.daemonPath.split(separator: "/").last.map(String.init) ?? "")])
+    }
 
     init(options: Options, role: DeviceRole, programName: String) throws {
         self.options = options

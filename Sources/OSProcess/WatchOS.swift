@@ -169,7 +169,7 @@ package final class WatchOS: DeviceOperatingSystem {
         status.watchAppActive = false
         status.linkEnabled = !linkConditions.isTakenDown
         status.other = [
-            "home": .string(home.path), "answeredBy": .string("watch-os"), "appState": .string(state.rawValue),
+            "home": .string(home.path), "answeredBy": .string("watch-os"), "appState": .string(state.rawValue), "app": appIdentity,
             "phoneInRange": .bool(phoneInRange), "linkRange": .string(air.conditions.range.rawValue),
             "complicationEnabled": .bool(WatchStoreReading.read(home: home).hello?.complicationEnabled ?? false),
             "waitingForApp": .object([

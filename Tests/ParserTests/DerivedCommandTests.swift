@@ -15,7 +15,7 @@ import Testing
         @Argument(.bool, "every one") var all = false
         @Argument(.choice(["up", "down"]), "the link's state") var state: String
         static let spec = ControlCommandSpec(Self.self, "sample-list", [.phone, .watch], "samples")
-        static let cli: ControlCommandCLI? = ControlCommandCLI { device, other in "Lists the \(device)'s samples from the \(other)." }
+        static let cli: ControlCommandCLI? = ControlCommandCLI(.session, ["sample-list"]) { device, other in "Lists the \(device)'s samples from the \(other)." }
         static func argument(_ name: String) -> ControlArgumentSpec { spec.argument(name)! }
     }
 
@@ -45,10 +45,14 @@ import Testing
     }
 
     @Test func aFlagsTextIsTheArgumentsJSONForTheCatalogueToCheck() throws {
-        #expect(try DerivedCLI.value("5", for: Sample.argument("limit")) == .integer(5))
-        #expect(try DerivedCLI.value("five", for: Sample.argument("limit")) == .string("five"))
+        let arguments = Sample.declaredArguments()
+        let limit = try #require(arguments.first { $0.spec.name == "limit" })
+        let state = try #require(arguments.first { $0.spec.name == "state" })
+        #expect(try ValueSyntax.read("5", limit, label: "--limit", words: "sample-list") == .integer(5))
+        #expect(throws: UsageError.self) { try ValueSyntax.read("five", limit, label: "--limit", words: "sample-list") }
         #expect(throws: ControlError.self) { try Sample.spec.validate(["limit": .string("five"), "state": .string("up")]) }
-        #expect(try DerivedCLI.value("down", for: Sample.argument("state")) == .string("down"))
+        #expect(try ValueSyntax.read("down", state, label: "--state", words: "sample-list") == .string("down"))
+        #expect(throws: UsageError.self) { try ValueSyntax.read("sideways", state, label: "--state", words: "sample-list") }
         #expect(DerivedCLI.flagName("timeoutMs") == "timeout-ms")
     }
 

@@ -14,31 +14,20 @@ package enum CLI {
         let specs: [ArgumentSpec]
         let positionals: Int
         let run: @Sendable (ParsedArguments) throws -> Int32
-        /// The values an option takes, by its name, for completion: a derived command's choices.
+        /// The values an option takes, by its name, for completion: a derived command's choices (a
+        /// positional's by `#N`).
         var choices: [String: [String]] = [:]
+        /// Where `runway --help` lists it.
+        var topic: CLITopic = .runway
     }
 
     /// Every command: the hand-written ones, and those derived from their declarations (`DerivedCLI`).
     static let commands: [Command] = DerivedCLI.placed(among: handWritten)
 
+    /// The commands that are not the catalogue's: the registry and the launcher, the views, the scenarios,
+    /// this tool's own help, completion and man page — and `message`'s data form is its own command's.
     static let handWritten: [Command] =
-        [
-            PairCommand.command
-        ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
-            WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
-        ] + LinkCommands.aliases() + LinkConditionCommands.commands + LinkConditionCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault]
-        + SessionCLI.appCommands + WatchOSCommands.appCommands + WatchOSCommands.osCommands + SessionCLI.complicationCommands
-        + SessionCLI.commands(.watch)
-        + QuarantineCLI.commands(.watch) + [
-            PhoneCommands.status, SwitchWatchCommand.command, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
-            AlertCommands.alerts,
-        ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + [SessionCLI.transferComplication]
-        + QuarantineCLI.commands(.phone)
-        + PhoneOSCommands.appCommands + PhoneOSCommands.installCommands + PhoneOSCommands.deviceCommands + PhoneOSCommands.osCommands + [
-            NotificationCommands.notifications, NotificationCommands.notifications(.watch), NotificationCommands.open(.phone),
-            NotificationCommands.open(.watch), NotificationCommands.reminders, NotificationCommands.reschedule,
-        ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)] + ScenarioCommands.all
-        + HealthCommands.all
+        [PairCommand.command] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + ScenarioCommands.all
 
     package static func main(_ arguments: [String]) -> Int32 {
         if arguments == ["--version"] {

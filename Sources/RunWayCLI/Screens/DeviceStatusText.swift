@@ -111,6 +111,12 @@ enum DeviceStatusText {
             Row(section: "INBOX", label: "failed commits", keys: ["failedReceiveCommits"]) { fields in
                 "\(int(fields, "failedReceiveCommits"))" + (int(fields, "failedReceiveCommits") > 0 ? " (rolled back, resent by the \(other))" : "")
             },
+            Row(section: "APP", label: "app", keys: ["app"]) { fields in
+                guard let app = fields["app"] else { return nil }
+                let pid = app["pid"]?.intValue.map { ", pid \($0)" } ?? ""
+                let executable = app["executable"]?.stringValue.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
+                return (app["bundleId"]?.stringValue ?? "?") + pid + executable
+            },
             Row(section: "APP", label: "version", keys: ["appVersion", "counterpartAppVersion", counterpartVersion, "versionMismatch"]) { fields in
                 let theirs = fields["counterpartAppVersion"]?.stringValue ?? fields[counterpartVersion]?.stringValue ?? "?"
                 return "\(fields["appVersion"]?.stringValue ?? "?"); the \(other) app's \(theirs)"
@@ -172,6 +178,6 @@ enum DeviceStatusText {
 
     /// The phone's iOS, when phone-os runs the phone.
     static func osRows(_ os: OSStatusReply) -> [(section: String, label: String, text: String)] {
-        PhoneOSCommands.rows(os).map { ("OS", "phone-os " + $0.label, $0.text) }
+        OSStatusText.rows(os).map { ("OS", "phone-os " + $0.label, $0.text) }
     }
 }
