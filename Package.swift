@@ -133,7 +133,7 @@ let package = Package(
                 "Posix", "JSONText", "Storage", "PropertyLists", "Connectivity", "OSServices", "AppHost", "RunWayDomain", "Control", "TerminalViews",
                 "PairInvariants",
             ]),
-        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayApp", "Control"]),
+        .target(name: "PairTesting", dependencies: ["Posix", "Storage", "JSONText", "PairInvariants", "RunWayDomain", "Control"]),
         .target(name: "RunWayPairTesting", dependencies: ["PairTesting", "JSONText", "Posix"]),
         .plugin(
             name: "RunWayCommand",
@@ -186,7 +186,9 @@ let package = Package(
         // with the upcoming MemberImportVisibility: a member is visible only from a module the file imports.
         .testTarget(
             name: "WatchConnectivitySwift5Tests",
-            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit", "PropertyLists"],
+            dependencies: [
+                "WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit", "PropertyLists", "Combine",
+            ],
             swiftSettings: [.swiftLanguageMode(.v5), .enableUpcomingFeature("MemberImportVisibility")]),
         // Combine's subset, key-value observing and os.Logger, each alone.
         .testTarget(name: "AppleModulesTests", dependencies: ["Combine", "KeyValueObserving", "os", "Posix"]),
@@ -194,7 +196,7 @@ let package = Package(
         .testTarget(name: "PackageRulesTests"),
         .testTarget(
             name: "WatchConnectivitySwift6Tests",
-            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit"],
+            dependencies: ["WatchConnectivity", "UIKit", "UserNotifications", "os", "WatchKit", "ClockKit", "WidgetKit", "HealthKit", "Combine"],
             swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "PairTestingTests", dependencies: ["PairTesting", "Storage"]),
         .testTarget(name: "TerminalViewsTests", dependencies: ["TerminalViews", "JSONText", "Posix"]),

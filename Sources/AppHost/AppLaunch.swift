@@ -36,6 +36,31 @@ package enum AppLaunch {
     package static let reloadNoticePrefix = "X_RELOAD="
     /// `X_HAPTIC=TYPE`: the app played a haptic (`WKInterfaceDevice.play(_:)`).
     package static let hapticNoticePrefix = "X_HAPTIC="
+    /// `X_IDLE=1`: the app's device has heard nothing for the idle interval the OS asked for
+    /// (`idleVariable`): its background work is done, and the OS may suspend it (issue 50: as iOS suspends
+    /// a background app shortly after its work, and watchOS once its tasks are complete).
+    package static let idleNotice = "X_IDLE=1"
+    /// How long the device must be quiet before `X_IDLE=1`, in ms (unset or 0: never said): the OS's
+    /// `--suspend-after-idle-ms`.
+    package static let idleVariable = "RUNWAY_IDLE_SUSPEND_MS"
+    package static var idleMilliseconds: UInt64? {
+        guard isUnderOS, let text = DeviceEnvironment.value(idleVariable), let value = UInt64(text), value > 0 else { return nil }
+        return min(value, 3_600_000)
+    }
+    /// The link's connection, stored with the OS (sd_notify's store: `FDSTORE=1`, `FDNAME=link`, the
+    /// descriptor attached) each time one is established: while the app is suspended the OS watches it and
+    /// wakes the app for what the counterpart sends (a message, a transfer, a workout).
+    package static let linkStoreNotice = "FDSTORE=1\nFDNAME=link"
+
+    /// Tells the OS the device has been idle (only under an OS).
+    package static func reportIdle() { tellOS(idleNotice) }
+
+    /// Hands the OS a copy of the link's connection (only under an OS).
+    package static func storeLink(_ descriptor: Int32) {
+        guard isUnderOS else { return }
+        ServiceNotifier.notify("\(linkStoreNotice)\nMAINPID=\(getpid())", passing: descriptor)
+    }
+
     /// The reason watch-os gives when a background refresh the app scheduled fell due
     /// (`WKApplicationRefreshBackgroundTask`).
     package static let refreshReason = "background-refresh"

@@ -22,6 +22,11 @@ package final class DaemonRuntime {
     private var database: Database?
     private var guardian: HomeGuard?
     private var idleMemory: WhenIdle?
+    private var idleNotice: WhenIdle?
+    /// Whether the device's link has nothing on its way out (no frame in the air, nothing unsent): the
+    /// app is suspended only then, so that what it sent before is not frozen with it (the link runs in the
+    /// app's process here; on a device it is the system's). The device sets it once it has a session.
+    package var linkIsQuiet: () -> Bool = { true }
     /// Why the store's full check is owed (an unclean stop), while it is: run after `ready`, off the
     /// critical path (`startOwedCheck`). Nil once the store is vouched for — sealed, checked before
     /// start-up, or by the background check — and only then may a clean stop seal it.
@@ -199,7 +204,20 @@ package final class DaemonRuntime {
         logger.info("daemon.ready", ["home": home.path, "pid": getpid()])
         FreeMemory.releaseUnused()
         startIdleMemory()
+        startIdleNotice()
         startOwedCheck()
+    }
+
+    /// Under an OS that suspends a background app once its work is done (`RUNWAY_IDLE_SUSPEND_MS`):
+    /// `X_IDLE=1` once per spell of that long with nothing heard — no frame, no client, no file event.
+    /// The OS decides (only a ready background app, with its first delivery made, no task open and no
+    /// workout, is suspended: `DeviceOSSuspension.swift`).
+    private func startIdleNotice() {
+        guard idleNotice == nil, let interval = AppLaunch.idleMilliseconds else { return }
+        let idle = WhenIdle(loop: loop, intervalMilliseconds: interval, when: { [unowned self] in self.linkIsQuiet() }) { AppLaunch.reportIdle() }
+        idleNotice = idle
+        idle.start()
+        onShutdown { idle.stop() }
     }
 
     /// From now on, once the daemon has heard nothing for two seconds, it gives its memory back: the
@@ -218,6 +236,15 @@ package final class DaemonRuntime {
         idleMemory = idle
         idle.start()
         onShutdown { idle.stop() }
+    }
+
+    /// The OS asks to suspend the app now (a watch app's tasks are complete): `X_IDLE=1` as soon as the
+    /// link is quiet — polled every 20 ms, for at most two seconds.
+    package func reportIdleWhenQuiet(attempt: Int = 0) {
+        guard AppLaunch.idleMilliseconds != nil else { return }
+        if linkIsQuiet() { return AppLaunch.reportIdle() }
+        guard attempt < 100 else { return }
+        loop.schedule(afterMilliseconds: 20) { [weak self] in self?.reportIdleWhenQuiet(attempt: attempt + 1) }
     }
 
     /// Watches the home's files for the daemon's lifetime (`HomeGuard`): the store, and the sockets

@@ -120,6 +120,12 @@ package final class DeviceHost {
     /// Told (on the device's thread) each background refresh the app scheduled that fell due while it
     /// runs (watch-os's `backgroundRefresh`; one that falls due while it does not launches it).
     package var onBackgroundRefresh: [() -> Void] = []
+    /// Told (on the device's thread) what the OS woke the suspended app for: `transfer` (watchOS then
+    /// hands the app a `WKWatchConnectivityRefreshBackgroundTask`), `message`, `workout`, `link`.
+    package var onWoken: [(String) -> Void] = []
+    /// Told (on the device's thread) when the OS is about to end the launch, its budget used up, with
+    /// WatchKit tasks open: their expiration handlers are due (watch-os's `tasksExpiring`).
+    package var onTasksExpiring: [() -> Void] = []
 
     /// Runs `body` on the device's thread once it is ready: now if it already is (call on that thread).
     package func onceReady(_ body: @escaping () -> Void) {
@@ -206,6 +212,9 @@ package final class DeviceHost {
             if let last = client.lastAppState { applicationStateChanged(foreground: last == "foreground") }
             client.appStateObservers.append { [unowned self] state in self.applicationStateChanged(foreground: state == "foreground") }
             client.refreshObservers.append { [unowned self] in for observer in self.onBackgroundRefresh { observer() } }
+            client.wokenObservers.append { [unowned self] reason in for observer in self.onWoken { observer(reason) } }
+            client.suspendRequestObservers.append { [unowned self] in self.runtime.reportIdleWhenQuiet() }
+            client.expiringObservers.append { [unowned self] in for observer in self.onTasksExpiring { observer() } }
             remoteOS = client
             logger.info("startup.os-attached", ["socket": socket])
         }
@@ -293,7 +302,12 @@ package final class DeviceHost {
                 ? message.text : String(decoding: message.text.utf8.prefix(DelegateTrace.payloadLimit), as: UTF8.self)
             mailbox.post { trace.record(.appLog(type: message.type, subsystem: message.subsystem, category: message.category, message: text)) }
         }
-        session.onLinkEstablished = { [unowned self] handshake in for listener in self.onLinkEstablished { listener(handshake) } }
+        runtime.linkIsQuiet = { [unowned session] in session.linkIsQuiet }
+        session.onLinkEstablished = { [unowned self] handshake in
+            // The OS keeps a copy of the link to wake the app for what arrives while it is suspended.
+            if let descriptor = session.linkDescriptor { AppLaunch.storeLink(descriptor) }
+            for listener in self.onLinkEstablished { listener(handshake) }
+        }
         // Workout traffic is the system's (HealthKit's startWatchApp for WatchKit's delegate, its mirrored
         // sessions), never the app's session's: what no handler takes is dropped. The system's whether or
         // not the app activates its session.

@@ -23,6 +23,12 @@ final class OSClient: OSChannel {
     var appStateObservers: [(String) -> Void] = []
     /// Told each background refresh the OS says fell due while the app runs (`backgroundRefresh`).
     var refreshObservers: [() -> Void] = []
+    /// Told what the OS woke the suspended app for (`woken`: `transfer`, `message`, `workout`, `link`).
+    var wokenObservers: [(String) -> Void] = []
+    /// Told when the OS asks to suspend the app as soon as its link is quiet (`suspendWhenQuiet`).
+    var suspendRequestObservers: [() -> Void] = []
+    /// Told when the OS is about to end the launch with background tasks open (`tasksExpiring`).
+    var expiringObservers: [() -> Void] = []
     /// The last app state the OS said (it says it on attaching too, so a change made while the app was
     /// starting is not lost).
     private(set) var lastAppState: String?
@@ -73,6 +79,13 @@ final class OSClient: OSChannel {
                 for observer in appStateObservers { observer(state) }
             case "backgroundRefresh":
                 for observer in refreshObservers { observer() }
+            case "tasksExpiring":
+                for observer in expiringObservers { observer() }
+            case "suspendWhenQuiet":
+                for observer in suspendRequestObservers { observer() }
+            case "woken":
+                let reason = json["for"]?.stringValue ?? "link"
+                for observer in wokenObservers { observer(reason) }
             case let name?:
                 for observer in eventObservers[name] ?? [] { observer(json) }
             case nil: break

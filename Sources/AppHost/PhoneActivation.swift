@@ -111,8 +111,9 @@ package struct PhoneActivation {
             }
             guard !reported else { return }
             switch event.call {
-            case .didCommitReceivedTransfers, .didReceiveMessage: break
-            case .didReceiveApplicationContext, .didReceiveFile, .didFinishUserInfoTransfer(_, false, _, _), .didFinishFileTransfer(_, false, _):
+            // A context is a first delivery on either device (issue 50: phone-os launches for one).
+            case .didCommitReceivedTransfers, .didReceiveMessage, .didReceiveApplicationContext: break
+            case .didReceiveFile, .didFinishUserInfoTransfer(_, false, _, _), .didFinishFileTransfer(_, false, _):
                 guard role == .watch else { return }
             default: return
             }

@@ -154,6 +154,10 @@ struct SessionCommands {
             "receivedMessageData": .integer(Int64(ledger.messageDataReceived)),
         ]
         fields["outstandingFileTransfers"] = .integer(Int64(try session.outstandingFileTransferCount()))
+        // Content like any other (issue 50): the context sent and not yet acknowledged, and what the
+        // counterpart said it has for this side (`hasContentPending`).
+        fields["applicationContextPending"] = .bool(session.sentApplicationContextPending)
+        fields["hasContentPending"] = .bool(session.hasContentPending)
         if let sending = session.fileBeingSent {
             fields["fileSending"] = .object(["transferId": .integer(sending.seq), "bytes": .integer(sending.size), "durableBytes": .integer(sending.durable)])
         }

@@ -119,39 +119,3 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber {
     public func receive(_ input: Input) -> Subscribers.Demand { valueBody(input) }
     public func receive(completion: Subscribers.Completion<Failure>) { completionBody(completion) }
 }
-
-// MARK: - Schedulers
-
-/// Where `receive(on:)` delivers: a dispatch queue, or the main run loop. (Apple's protocol also schedules
-/// after a delay; that part is not here.)
-public protocol Scheduler {
-    associatedtype SchedulerOptions
-    /// Runs `action` on this scheduler, soon.
-    func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void)
-}
-
-extension DispatchQueue: Scheduler {
-    /// Dispatch's options (quality of service, flags) are accepted and not applied.
-    public struct SchedulerOptions: Sendable {
-        public init() {}
-    }
-
-    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        nonisolated(unsafe) let work = action
-        async { work() }
-    }
-}
-
-extension RunLoop: Scheduler {
-    public struct SchedulerOptions: Sendable {
-        public init() {}
-    }
-
-    /// The main run loop's work goes through the main dispatch queue, which `RunLoop.main.run()` and
-    /// `dispatchMain()` both serve on Linux; another run loop performs it in its default mode.
-    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        nonisolated(unsafe) let work = action
-        if self === RunLoop.main { return DispatchQueue.main.async { work() } }
-        perform { work() }
-    }
-}

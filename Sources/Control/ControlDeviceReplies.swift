@@ -115,6 +115,12 @@ package struct OSStatusReply: ControlReply {
     package var reloadsRequested: [String: Int64]?
     /// watch-os: haptics the app played (`WKInterfaceDevice.play(_:)`), by type.
     package var haptics: [String: Int64]?
+    /// Times the OS suspended the background app itself, its work done (issue 50), and the wakes of a
+    /// suspended app by what woke it (`message`, `transfer`, `workout`, `link`).
+    @ZeroIfMissing package var systemSuspensions: Int64 = 0
+    package var wakes: [String: Int64]?
+    /// While the app is suspended: whether the OS suspended it (its work done), not the user.
+    package var suspendedBySystem: Bool?
 
     package init(
         home: String, pid: Int64, appState: String, appPid: Int64?, forceQuit: Bool, launches: [String: Int64], launchCount: Int64,

@@ -43,6 +43,7 @@ public struct HKError: Error, CustomNSError, CustomStringConvertible, Sendable {
     public static let errorDatabaseInaccessible = Code.errorDatabaseInaccessible
     public static let errorNoData = Code.errorNoData
     public static let errorWorkoutActivityNotAllowed = Code.errorWorkoutActivityNotAllowed
+    public static let errorAnotherWorkoutSessionStarted = Code.errorAnotherWorkoutSessionStarted
 
     /// A feature HealthKit has and this simulator does not (yet): `errorHealthDataUnavailable`.
     static func notSimulated(_ what: String) -> HKError {

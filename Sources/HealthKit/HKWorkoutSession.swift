@@ -27,11 +27,14 @@ public protocol HKWorkoutSessionDelegate: AnyObject {
     func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error)
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data])
     func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?)
+    /// "Tells the delegate that the session has generated a new event": a pause, a resume (optional).
+    func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent)
 }
 
 extension HKWorkoutSessionDelegate {
     public func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {}
     public func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {}
+    public func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {}
 }
 
 /// A workout in progress (HealthKit's `HKWorkoutSession`): started, paused, resumed, ended, with its
@@ -116,9 +119,12 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         return made
     }
 
-    /// Running from `date` (now: nil).
+    /// Running from `date` (now: nil). A device runs one workout session at a time: another session of the
+    /// app still running (prepared, running, paused or stopped) hears `didFailWithError` with
+    /// `errorAnotherWorkoutSessionStarted` and ends first.
     open func startActivity(with date: Date?) {
         guard type == .primary, state == .notStarted || state == .prepared else { return }
+        Self.takeTheDevice(for: self)
         startDate = date ?? healthStore.deviceNow
         healthStore.workoutSession(running: true, recording: recorded(in: .running))
         move(to: .running, at: startDate!)
@@ -126,19 +132,47 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
 
     open func prepare() {
         guard type == .primary, state == .notStarted else { return }
+        Self.takeTheDevice(for: self)
         move(to: .prepared, at: healthStore.deviceNow)
     }
 
     open func pause() {
         if type == .mirrored { return forward("pause") }
         guard state == .running else { return }
-        move(to: .paused, at: healthStore.deviceNow)
+        let now = healthStore.deviceNow
+        move(to: .paused, at: now)
+        generate(.pause, at: now)
     }
 
     open func resume() {
         if type == .mirrored { return forward("resume") }
         guard state == .paused else { return }
-        move(to: .running, at: healthStore.deviceNow)
+        let now = healthStore.deviceNow
+        move(to: .running, at: now)
+        generate(.resume, at: now)
+    }
+
+    /// Tells the delegate of a workout event (HealthKit's `workoutSession(_:didGenerate:)`), after the
+    /// state change it comes with.
+    private func generate(_ type: HKWorkoutEventType, at date: Date) {
+        delegate?.workoutSession(self, didGenerate: HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil))
+    }
+
+    // MARK: - One workout session at a time
+
+    /// The primary session that holds the device now (prepared, running, paused or stopped), held weakly.
+    private static let holder = SessionHolder()
+
+    /// `session` starts (or prepares): the one that held the device hears the error and ends. HealthKit's
+    /// `errorAnotherWorkoutSessionStarted`: "This error occurs whenever a second workout session is started.
+    /// Apple Watch only runs one workout session at a time. … the original session receives this error
+    /// message and then ends."
+    private static func takeTheDevice(for session: HKWorkoutSession) {
+        guard let previous = holder.replace(with: session), previous !== session, previous.state != .ended, previous.state != .notStarted
+        else { return }
+        previous.delegate?.workoutSession(
+            previous, didFailWithError: HKError(.errorAnotherWorkoutSessionStarted, message: "another workout session started on this device"))
+        previous.end()
     }
 
     open func stopActivity(with date: Date?) {
@@ -263,5 +297,19 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         let held = heldData
         heldData = []
         delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: held)
+    }
+}
+
+/// The session holding the device, weakly, behind a lock (sessions may be started from any thread).
+private final class SessionHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var session: HKWorkoutSession?
+
+    /// Makes `next` the holder; returns the one before.
+    func replace(with next: HKWorkoutSession) -> HKWorkoutSession? {
+        lock.withLock {
+            defer { session = next }
+            return session
+        }
     }
 }

@@ -80,6 +80,9 @@ struct AppSupervision {
     /// The running launch has reported `READY=1`.
     var isReady: Bool { launch?.readyAt != nil }
 
+    /// The running launch has made the delivery it was launched for, or awaits none.
+    var firstDeliveryMade: Bool { launch.map { !$0.awaitsDelivery || $0.delivered } ?? false }
+
     /// The app went to the background (closed, or resumed there): its budget starts now. Before it is
     /// ready, the budget waits for `READY=1`.
     mutating func toBackground(at now: UInt64) {

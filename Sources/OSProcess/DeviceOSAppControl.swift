@@ -84,6 +84,8 @@ extension DeviceOperatingSystem {
                 state = .foreground
                 logger.info("os.app-foreground", ["pid": childPID])
             case .suspended:
+                stopWatchingForWake()
+                suspendedBySystem = false
                 ProcessStop.signal(childPID, SIGCONT)
                 supervision.budgetStops(foreground: true)
                 state = .foreground
@@ -117,9 +119,13 @@ extension DeviceOperatingSystem {
             supervision.budgetStops(foreground: false)
             ProcessStop.signal(childPID, SIGSTOP)
             state = .suspended
-            logger.info("os.suspended", ["pid": childPID])
+            logger.info("os.suspended", ["pid": childPID, "by": "user"])
+            // As iOS wakes a suspended app for what arrives for it (`--no-wake`: not).
+            watchForWake()
         case "resume":
             guard state == .suspended else { throw ControlError("the app is not suspended (it is \(state.rawValue))") }
+            stopWatchingForWake()
+            suspendedBySystem = false
             ProcessStop.signal(childPID, SIGCONT)
             state = stateBeforeSuspend
             logger.info("os.resumed", ["pid": childPID, "state": state.rawValue])
@@ -146,6 +152,9 @@ extension DeviceOperatingSystem {
             launchTimeoutMs: Int64(options.launchTimeoutMilliseconds), failedLaunches: Int64(failures),
             failuresInARow: Int64(supervision.failuresInARow), lastFailure: supervision.lastFailure,
             backoffRemainingMs: backoff > 0 ? Int64((backoff + 999_999) / 1_000_000) : nil)
+        reply.systemSuspensions = Int64(systemSuspensions)
+        reply.wakes = wakes.isEmpty ? nil : wakes.mapValues { Int64($0) }
+        reply.suspendedBySystem = state == .suspended ? suspendedBySystem : nil
         decorate(&reply)
         return reply
     }

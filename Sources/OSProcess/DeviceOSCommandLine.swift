@@ -17,6 +17,17 @@ enum DeviceOSCommandLine {
                 "launch-timeout-ms", "MS",
                 "how long a launch may take to report READY=1, and a background launch then to make its first delivery, before it is killed or reclaimed (default 20000)"
             ),
+        ] + suspensionSpecs
+    }
+
+    /// Suspension as Apple's systems do it (issue 50), on both OSes.
+    static var suspensionSpecs: [ArgumentSpec] {
+        [
+            .option(
+                "suspend-after-idle-ms", "MS",
+                "suspend (SIGSTOP) a background app whose work is done: once it has delivered and heard nothing for this long (0: never; default 5000); it is woken for a message, a transfer or a workout, and reclaimed at the end of its budget"
+            ),
+            .flag("no-wake", "a suspended app is not woken for what arrives (the simulator before issue 50: a message to it times out, 7012)"),
         ]
     }
 
@@ -56,6 +67,13 @@ enum DeviceOSCommandLine {
             }
             options.launchTimeoutMilliseconds = UInt64(value)
         }
+        if let text = parsed.value("suspend-after-idle-ms") {
+            guard let value = Int(text), (0...86_400_000).contains(value) else {
+                throw UsageError("--suspend-after-idle-ms must be a whole number of milliseconds from 0 to 86400000, not \(OneLine.quote(text))")
+            }
+            options.suspendAfterIdleMilliseconds = UInt64(value)
+        }
+        options.wakesSuspendedApp = !parsed.has("no-wake")
         options.appArguments = appArguments
         options.isRunWay = isDefaultApp
         // RunWay's app takes the device's settings on its command line; any other app's

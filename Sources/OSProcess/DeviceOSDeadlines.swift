@@ -1,3 +1,4 @@
+import JSONText
 import Posix
 
 // MARK: - The launch's deadlines (`AppSupervision` carried out)
@@ -29,12 +30,35 @@ extension DeviceOperatingSystem {
             killedNeverReady = true
             endApp(SIGKILL)
         case let .reclaim(reason)?:
-            // A budget runs only in the background (`AppSupervision.budgetStops`).
-            guard state == .background else { return }
-            reclaims += 1
-            logger.notice("os.reclaimed", ["pid": childPID, "reason": reason])
-            endApp(SIGKILL)
+            // A budget runs only in the background (`AppSupervision.budgetStops`), and on while the OS
+            // itself suspended the app: suspended or not, it is reclaimed at the budget's end.
+            guard state == .background || (state == .suspended && suspendedBySystem) else { return }
+            // WatchKit tasks still open: their expiration handlers run first ("A block that the system
+            // calls when the available runtime for a background task is about to expire"), for a grace.
+            if state == .background, tasksOpen > 0, !expiryWarned {
+                expiryWarned = true
+                logger.notice("os.tasks-expiring", ["pid": childPID, "open": tasksOpen, "graceMs": Self.expirationGraceMilliseconds])
+                let event = JSONValue.object(["event": .string("tasksExpiring")])
+                for connection in control?.attachedClients ?? [] { connection.sendEvent(event) }
+                let pid = childPID
+                loop.schedule(afterMilliseconds: Self.expirationGraceMilliseconds) { [weak self] in
+                    guard let self, self.childPID == pid, !self.endingApp else { return }
+                    self.reclaim(reason)
+                }
+                return
+            }
+            reclaim(reason)
         }
+    }
+
+    /// How long an app has to run its tasks' expiration handlers before it is ended.
+    static let expirationGraceMilliseconds: UInt64 = 1000
+
+    private func reclaim(_ reason: String) {
+        guard childPID > 0, !endingApp else { return }
+        reclaims += 1
+        logger.notice("os.reclaimed", ["pid": childPID, "reason": reason])
+        endApp(SIGKILL)
     }
 
     /// Kills (or stops) the app on the OS's own account: its exit is then no failure of the app's.

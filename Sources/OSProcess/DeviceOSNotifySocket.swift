@@ -1,5 +1,5 @@
-import Connectivity
 import AppHost
+import Connectivity
 import Posix
 
 // MARK: - The OS's notify socket: what the app says besides its exit
@@ -17,13 +17,26 @@ extension DeviceOperatingSystem {
 
     func readNotifications() {
         guard let notifySocket else { return }
-        while let datagram = NotifySocket.next(from: notifySocket) {
+        while let (datagram, descriptor) = NotifySocket.nextWithDescriptor(from: notifySocket) {
             let text = String(decoding: datagram, as: UTF8.self)
             let lines = text.split(separator: "\n")
             // From the app running now: a datagram its predecessor sent just before it was reclaimed
             // must not count for the next launch.
             let sender = lines.first { $0.hasPrefix("MAINPID=") }.flatMap { pid_t($0.dropFirst("MAINPID=".count)) }
-            if let sender, sender != childPID { continue }
+            if let sender, sender != childPID {
+                descriptor?.close()
+                continue
+            }
+            // sd_notify's store: the app's link, kept while the app runs (watched while it is suspended).
+            if let descriptor {
+                if lines.contains("FDSTORE=1") && lines.contains("FDNAME=link") && sender != nil {
+                    storeLink(descriptor)
+                    logger.debug("os.link-stored", ["pid": childPID])
+                } else {
+                    descriptor.close()
+                }
+                continue
+            }
             for line in lines {
                 if line == "READY=1" {
                     readyReports += 1
@@ -42,6 +55,10 @@ extension DeviceOperatingSystem {
                     // A message handed to a background app grants it its budget again.
                     supervision.messageReceived(at: loop.nowNanoseconds)
                     rearmSupervision()
+                    continue
+                } else if line == AppLaunch.idleNotice {
+                    // Its device has been quiet: suspended if its background work is done.
+                    appIdle()
                     continue
                 } else if line == AppLaunch.taskHandedNotice {
                     backgroundTasksHanded += 1

@@ -99,6 +99,8 @@ struct SessionStoreSnapshot {
     var watches: [PairedWatch] = []
     /// Transfers queued for each inactive watch.
     var parked: [String: Int] = [:]
+    /// The application context this device sent, not yet acknowledged by the counterpart.
+    var contextPending = false
 
     static func read(home: DeviceHome) -> SessionStoreSnapshot {
         guard home.hasStore, let database = try? Database(path: home.storePath, readOnly: true) else { return SessionStoreSnapshot() }
@@ -139,6 +141,7 @@ struct SessionStoreSnapshot {
         snapshot.outstandingAllLanes = TransferLane.allCases.reduce(0) { total, lane in
             total + Int64((try? session.outstanding(lane)) ?? 0)
         }
+        snapshot.contextPending = session.sentContextPending()
         return snapshot
     }
 }

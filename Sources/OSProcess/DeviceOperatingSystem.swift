@@ -24,6 +24,13 @@ package class DeviceOperatingSystem {
         /// How long a launch may take to report `READY=1` (and a background launch, after it, to make its
         /// first delivery) before the OS gives up on it (`AppSupervision`).
         package var launchTimeoutMilliseconds: UInt64 = 20_000
+        /// How long a background app whose work is done (its first delivery made, no task open, no
+        /// workout) must be quiet before the OS suspends it (0: never): Apple's apps are suspended
+        /// "shortly after" their background work (`DeviceOSSuspension.swift`).
+        package var suspendAfterIdleMilliseconds: UInt64 = 5000
+        /// Whether a suspended app is woken for what arrives on its link (`--no-wake`: the simulator
+        /// before issue 50, where it was not).
+        package var wakesSuspendedApp = true
         package var daemonPath: String
         package var appArguments: [String] = []
         package var logLevel: Logger.Level = .info
@@ -61,6 +68,20 @@ package class DeviceOperatingSystem {
     /// What the running app last said on the notify socket (`STATUS=`), if anything.
     var appStatusLine: String?
     var stateBeforeSuspend: AppState = .background
+    /// The OS suspended the app itself (its background work done): its budget keeps running, and at its
+    /// end the app is reclaimed, suspended or not. A user's `app suspend` stops the budget instead.
+    var suspendedBySystem = false
+    /// A copy of the app's established link (sd_notify's store, `FDSTORE=1`), watched while it is suspended.
+    var storedLink: FileDescriptor?
+    /// Whether the OS watches for what wakes the suspended app now, and the timer of its next look.
+    var watchingForWake = false
+    var wakeRecheck: EventLoop.TimerID?
+    var systemSuspensions = 0
+    /// The OS asked the app to say when its link is quiet, to suspend it (its tasks complete).
+    var suspendAsked = false
+    /// The app was told its open tasks are expiring (their handlers run before the reclaim).
+    var expiryWarned = false
+    var wakes: [String: Int] = [:]
     var forceQuit = false
     /// When a launch ends and how the next is paced (`AppSupervision`), and the one timer for its
     /// next deadline.
@@ -141,6 +162,8 @@ package class DeviceOperatingSystem {
     func closeLink() {}
     /// Why the app cannot be opened or launched now, if it cannot.
     var launchRefusal: String? { nil }
+    /// What else wakes the suspended app besides its link (phone-os: the watch connecting again).
+    var wakeSources: [(descriptor: Int32, reason: String, key: String)] { [] }
     /// The device's own commands on the OS's router.
     func registerDeviceCommands(on router: ControlRouter) {}
     /// An `app` action the device handles itself (the phone's install, uninstall): true if it did.
@@ -238,6 +261,11 @@ package class DeviceOperatingSystem {
             childPID = 0
             state = .notRunning
             workoutRunning = false
+            suspendedBySystem = false
+            suspendAsked = false
+            expiryWarned = false
+            stopWatchingForWake()
+            dropStoredLink()
             if tasksOpen > 0 {
                 backgroundTasksExpired += tasksOpen
                 logger.notice("os.tasks-expired", ["pid": pid, "count": tasksOpen, "reason": "the app ended before it completed them"])
@@ -316,7 +344,7 @@ package class DeviceOperatingSystem {
         }
         var environment = Spawn.currentEnvironment(removing: [
             "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", PhoneActivation.osPIDVariable, AppLaunch.modeVariable,
-            AppLaunch.reasonVariable, AppLaunch.workoutVariable, AppLaunch.watchNearbyVariable,
+            AppLaunch.reasonVariable, AppLaunch.workoutVariable, AppLaunch.watchNearbyVariable, AppLaunch.idleVariable,
         ])
         // RUNWAY_OS_PID: the app ties its life to ours (`PhoneActivation.tetherToOS`).
         environment += [
@@ -332,6 +360,7 @@ package class DeviceOperatingSystem {
         // What this launch is for, when it carries something (watch-os: the phone's startWorkout).
         environment += extra.map { "\($0.key)=\($0.value)" }
         if counterpartNearby { environment.append("\(AppLaunch.watchNearbyVariable)=1") }
+        if options.suspendAfterIdleMilliseconds > 0 { environment.append("\(AppLaunch.idleVariable)=\(options.suspendAfterIdleMilliseconds)") }
         // An app of the developer's own reads its device through Foundation: its bundle (`Bundle.main`)
         // and its clock (`Date()`), installed before each launch (`AppInstall`). RunWay's own apps read
         // the device clock themselves and no bundle.
@@ -393,6 +422,8 @@ package class DeviceOperatingSystem {
     /// keeps itself alive), a background refresh's (its task is the work).
     static let launchesAwaitingNoDelivery: Set<String> = [
         "user", AppLaunch.workoutReason, AppLaunch.workoutRecoveryReason, AppLaunch.refreshReason, "workout-mirroring",
+        // The watch sends its context: nothing comes back to the app for it (the phone acknowledges it to the service).
+        "context-for-phone",
     ]
 
     /// What each launch passes the app after `--home`: the `--app-arg`s (the phone puts the installed

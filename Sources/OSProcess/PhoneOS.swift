@@ -64,6 +64,10 @@ package final class PhoneOS: DeviceOperatingSystem {
     }
 
     override var launchRefusal: String? { deviceLaunchRefusal }
+    /// The watch connecting while the app is suspended: the session that answers it is in the app.
+    override var wakeSources: [(descriptor: Int32, reason: String, key: String)] {
+        listener.map { [($0.rawValue, "the watch connected to the phone", "link")] } ?? []
+    }
     override var launchArguments: [String] { phoneLaunchArguments }
     override var appEnvironment: [String: String] { device.appVersion.map { [DeviceEnvironment.appVersion: $0] } ?? [:] }
 
@@ -113,6 +117,7 @@ package final class PhoneOS: DeviceOperatingSystem {
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
         status.other.merge(DeviceHost.watchRows(waiting.watches, active: waiting.activeWatch, parked: waiting.parked)) { $1 }
         if let system { status.other["healthWorkouts"] = .integer(try system.health.count()) }
+        status.other["applicationContextPending"] = .bool(waiting.contextPending)
         return status
     }
 

@@ -5,8 +5,8 @@ import PropertyLists
 
 /// What phone-os does with a watch's `hello` while the app is not running: the whole rule, pure.
 ///
-/// Something pending — a message (`pendingMessages`), transfers (`pendingTransfers`) or a workout the
-/// watch mirrors (`pendingWorkoutMirroring`) — launches the app
+/// Something pending — a message (`pendingMessages`), transfers (`pendingTransfers`), an application
+/// context (`pendingContext`) or a workout the watch mirrors (`pendingWorkoutMirroring`) — launches the app
 /// in the background, unless the user force-quit it. A message under force-quit is turned away with
 /// `notReachable` (7007), so the watch's `sendMessage` fails at once rather than at its time-out; transfers
 /// under force-quit, or nothing pending, are declined silently (the watch retries with its backoff). While
@@ -42,8 +42,8 @@ enum PhoneOSLaunchRule: Equatable {
                 reason: "the phone has not been unlocked since it restarted",
                 error: WCError(.notReachable, "the iPhone has not been unlocked since it restarted", lockedAfterReboot: true))
         }
-        let mirroring = hello.pendingWorkoutMirroring
-        if messages == 0 && transfers == 0 && !mirroring {
+        let mirroring = hello.pendingWorkoutMirroring, context = hello.pendingContext
+        if messages == 0 && transfers == 0 && !mirroring && !context {
             return .decline(reason: "the watch has nothing pending", error: nil)
         }
         if let backingOff, !forceQuit {
@@ -64,8 +64,12 @@ enum PhoneOSLaunchRule: Equatable {
                 reason: "watch connected with \(messages) message(s) to send"
                     + (transfers > 0 ? " and \(transfers) transfer(s) pending" : ""))
         }
-        if transfers == 0 {
+        if transfers == 0 && mirroring {
             return .launch(reasonKey: "workout-mirroring", reason: "watch connected with a mirrored workout session to start")
+        }
+        // A pending application context is content like any other (issue 50).
+        if transfers == 0 {
+            return .launch(reasonKey: "watch-context", reason: "watch connected with an application context pending")
         }
         return .launch(reasonKey: "watch-transfer", reason: "watch connected with \(transfers) transfer(s) pending")
     }

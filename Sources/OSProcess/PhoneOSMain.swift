@@ -5,35 +5,39 @@ import Posix
 
 /// `phone-os`'s command line.
 package enum PhoneOSMain {
-    static let specs: [ArgumentSpec] = [
-        .option("home", "DIR", "the phone's home directory (as for phone-daemon)"),
-        .option(
-            "background-budget-ms", "MS",
-            "how long a background launch may run, counted from the app's READY=1, before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"
-        ),
-        .option(
-            "launch-timeout-ms", "MS",
-            "how long a launch may take to report READY=1, and a background launch then to make its first delivery, before it is killed or reclaimed (default 20000)"
-        ),
-        .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
-        .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os, RunWay's phone app)"),
-        .option("bundle-id", "ID", "the app's bundle id, naming its container HOME/apps/ID (default: com.runway.RunWay, else the --app's file name)"),
-        .option("app-arg", "ARG", "passed to the app at each launch (repeatable: --app-arg=--reminders --app-arg=legacy)"),
-        .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
-        DaemonCommandLine.logFormatSpec,
-        DaemonCommandLine.testCommandsSpec,
-    ]
+    static let specs: [ArgumentSpec] =
+        [
+            .option("home", "DIR", "the phone's home directory (as for phone-daemon)"),
+            .option(
+                "background-budget-ms", "MS",
+                "how long a background launch may run, counted from the app's READY=1, before it is reclaimed (SIGKILL) unless the app is in the foreground (default 30000)"
+            ),
+            .option(
+                "launch-timeout-ms", "MS",
+                "how long a launch may take to report READY=1, and a background launch then to make its first delivery, before it is killed or reclaimed (default 20000)"
+            ),
+            .option("save-path", "PATH", "passed to the app: immediate (default) or ui-drain (RunWay 1.3's bug)"),
+            .option("app", "PATH", "the app's executable (default: phone-daemon next to phone-os, RunWay's phone app)"),
+            .option("bundle-id", "ID", "the app's bundle id, naming its container HOME/apps/ID (default: com.runway.RunWay, else the --app's file name)"),
+            .option("app-arg", "ARG", "passed to the app at each launch (repeatable: --app-arg=--reminders --app-arg=legacy)"),
+            .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
+            DaemonCommandLine.logFormatSpec,
+            DaemonCommandLine.testCommandsSpec,
+        ] + DeviceOSCommandLine.suspensionSpecs
 
     package static func usage() -> String {
         """
         usage: phone-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--save-path immediate|ui-drain] [--app PATH]
                         [--bundle-id ID] [--app-arg ARG]... [--log-level LEVEL] [--log-format logfmt|json]
+                        [--suspend-after-idle-ms MS] [--no-wake]
 
         The phone's simulated iOS. It owns DIR/link.sock, where the paired watch connects, and its own
         control socket DIR/os.sock, and launches the RunWay app (phone-daemon) through the systemd
         socket-activation protocol: in the background when the watch connects with transfers or a message
         pending (no UI; reclaimed with SIGKILL once the budget, counted from the app's READY=1, is used up and
-        the app has taken its first delivery), in the foreground on runway phone app open. An app that crashes
+        the app has taken its first delivery), in the foreground on runway phone app open. A background app
+        whose work is done is suspended (SIGSTOP) once it has been quiet for --suspend-after-idle-ms, and
+        woken (SIGCONT) for what the watch sends it — a message, a transfer, a workout. An app that crashes
         or never reports ready is launched again only after a backoff (1 s, doubling to 60 s).
         A watch with nothing pending launches nothing. Prints "ready" once it accepts connections; SIGTERM
         stops the app and exits 0. Drive it with runway phone app open|close|force-quit|suspend|resume and

@@ -133,8 +133,11 @@ package final class WatchOS: DeviceOperatingSystem {
     }
 
     /// While the app runs, its session holds the link and the watch's presence: the CLI asks it instead.
+    /// An app the OS suspended itself is woken for the system's setting (its session takes it), as a
+    /// watch face change reaches a watchOS app.
     var appHoldsTheLink: ControlError? {
         guard childPID != 0 else { return nil }
+        if state == .suspended && suspendedBySystem { wake("the system's link or watch face changed", key: "link") }
         return ControlError("the watch app is running and holds the link: ask it (runway link … again)", reason: "appHoldsTheLink")
     }
 
@@ -179,6 +182,7 @@ package final class WatchOS: DeviceOperatingSystem {
         ]
         if let pairing = waiting.pairingID { status.other["pairingId"] = .string(pairing) }
         if let system { status.other["healthWorkouts"] = .integer(try system.health.count()) }
+        status.other["applicationContextPending"] = .bool(waiting.contextPending)
         return status
     }
 
@@ -255,6 +259,11 @@ package final class WatchOS: DeviceOperatingSystem {
         if store.outstanding > 0, store.appInstalled {
             fd.close()
             return launchInBackground(reasonKey: "watch-transfer", reason: "the watch has \(store.outstanding) transfer(s) queued for the phone, in range")
+        }
+        // Its application context too: content like any other (issue 50).
+        if store.contextPending, store.appInstalled {
+            fd.close()
+            return launchInBackground(reasonKey: "context-for-phone", reason: "the watch has an application context pending for the phone, in range")
         }
         let stream = AiredFrameStream(stream: SocketStream(descriptor: fd, loop: loop), loop: loop, air: air)
         probe = stream

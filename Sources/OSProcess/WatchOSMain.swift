@@ -13,6 +13,7 @@ package enum WatchOSMain {
         """
         usage: watch-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--app PATH] [--bundle-id ID]
                         [--app-arg ARG]... [--log-level LEVEL] [--log-format logfmt|json]
+                        [--suspend-after-idle-ms MS] [--no-wake]
 
         The watch's simulated watchOS. It keeps the watch's clock and its own control socket DIR/os.sock,
         and launches the RunWay watch app (watch-agent): in the foreground on runway watch app open (and

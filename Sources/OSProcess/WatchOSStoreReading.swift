@@ -7,6 +7,8 @@ struct WatchStoreReading {
     var hello: Handshake?
     var phoneLinkSocket = ""
     var outstanding: Int64 = 0
+    /// The watch app's application context not yet acknowledged by the phone (content for it, issue 50).
+    var contextPending = false
     /// The service's record of the watch app (`app.installed`): installed unless it was deleted.
     var appInstalled = true
 
@@ -27,6 +29,8 @@ struct WatchStoreReading {
         reading.phoneLinkSocket = pairing.phoneLinkSocket
         reading.hello = hello
         reading.outstanding = SessionStoreSnapshot.read(database).outstandingAllLanes
+        reading.contextPending = session.sentContextPending()
+        reading.hello?.pendingContext = reading.contextPending
         return reading
     }
 }

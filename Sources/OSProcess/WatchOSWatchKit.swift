@@ -41,10 +41,12 @@ extension WatchOS {
         return true
     }
 
-    /// The app completed every task it was handed: in the background, watchOS suspends it now (here:
-    /// reclaims it), its work done — unless a workout keeps it running.
+    /// The app completed every task it was handed: in the background, watchOS suspends it now, its work
+    /// done — unless a workout keeps it running (issue 50; `--suspend-after-idle-ms 0`: reclaimed, as
+    /// before). Woken for the phone's next content, it is handed a task for it.
     func suspendAfterTasks() {
         guard childPID > 0, state == .background, !workoutRunning, !endingApp else { return }
+        if mayBeSuspendedBySystem { return suspendWhenQuiet() }
         reclaims += 1
         logger.notice("os.reclaimed", ["pid": childPID, "reason": "its background tasks are complete"])
         endApp(SIGKILL)

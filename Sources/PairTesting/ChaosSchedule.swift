@@ -1,5 +1,5 @@
 import Posix
-import RunWayApp
+import RunWayDomain
 /// One step of a chaos run. Recordings run in the background (one at a time): the steps after a
 /// `record` may kill the watch while it is answering.
 package enum ChaosAction: Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// The receiving end of systemd's `sd_notify` protocol (`ServiceNotifier` is the sending end): a datagram
@@ -36,6 +37,20 @@ package final class NotifySocket {
         let result = try? descriptor.receive(into: &buffer)
         guard case let .bytes(n)? = result else { return nil }
         return Array(buffer[0..<n])
+    }
+
+    /// The next datagram waiting on `descriptor` and the descriptor it carries, if any (`SCM_RIGHTS`:
+    /// sd_notify's `FDSTORE=1`; close-on-exec, the caller's to close); nil when none is waiting.
+    package static func nextWithDescriptor(from descriptor: FileDescriptor) -> ([UInt8], FileDescriptor?)? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var passed: Int32 = -1
+        let n = buffer.withUnsafeMutableBytes { runway_receive_with_descriptor(descriptor.rawValue, $0.baseAddress, $0.count, &passed) }
+        let attached = passed >= 0 ? FileDescriptor(adopting: passed) : nil
+        guard n > 0 else {
+            attached?.close()
+            return nil
+        }
+        return (Array(buffer[0..<n]), attached)
     }
 
     /// The datagrams waiting now, each as its lines (`READY=1`, `MAINPID=812`, `STATUS=…`).

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// The systemd socket-activation protocol, read directly (no libsystemd): a supervisor binds the
@@ -92,7 +93,13 @@ package enum SocketActivation {
 /// The `sd_notify` protocol, written directly: one datagram of `KEY=VALUE` lines to the Unix socket
 /// named by `NOTIFY_SOCKET` (a path, or `@name` for the abstract namespace). Silent when it is not set.
 package enum ServiceNotifier {
-    package static func notify(_ state: String) {
+    package static func notify(_ state: String) { send(state, descriptor: nil) }
+
+    /// `state` with a descriptor attached (`SCM_RIGHTS`), as sd_notify's store does (`FDSTORE=1`,
+    /// `FDNAME=…`): the receiver holds its own copy of it.
+    package static func notify(_ state: String, passing descriptor: Int32) { send(state, descriptor: descriptor) }
+
+    private static func send(_ state: String, descriptor: Int32?) {
         guard let raw = getenv("NOTIFY_SOCKET") else { return }
         var path = String(cString: raw)
         guard !path.isEmpty else { return }
@@ -113,7 +120,13 @@ package enum ServiceNotifier {
         let message = Array(state.utf8)
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, length) }
+                message.withUnsafeBytes { buffer in
+                    if let descriptor {
+                        runway_send_with_descriptor(fd, buffer.baseAddress, buffer.count, sa, length, descriptor)
+                    } else {
+                        sendto(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), sa, length)
+                    }
+                }
             }
         }
     }

@@ -207,6 +207,9 @@ package final class SocketStream {
         guard !isClosed else { return }
         isClosed = true
         loop.unregister(descriptor.rawValue)
+        // The peer sees the end now even if another process holds a copy of this socket (the device's
+        // OS keeps one of the app's link to watch it while the app is suspended: sd_notify's FDSTORE).
+        _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
         descriptor.close()
         let handler = onClose
         onRead = nil

@@ -9,14 +9,17 @@ package final class WhenIdle {
     package let intervalMilliseconds: UInt64
     private let loop: EventLoop
     private let body: () -> Void
+    /// Whether the body may run now; when not, it is tried again at the next tick of the same spell.
+    private let ready: () -> Bool
     private var wakeupsSeen: UInt64
     private var ranThisSpell = false
     private var timer: EventLoop.TimerID?
 
-    package init(loop: EventLoop, intervalMilliseconds: UInt64, _ body: @escaping () -> Void) {
+    package init(loop: EventLoop, intervalMilliseconds: UInt64, when ready: @escaping () -> Bool = { true }, _ body: @escaping () -> Void) {
         self.loop = loop
         self.intervalMilliseconds = max(1, intervalMilliseconds)
         self.body = body
+        self.ready = ready
         wakeupsSeen = loop.descriptorWakeups
     }
 
@@ -43,7 +46,7 @@ package final class WhenIdle {
         if wakeups != wakeupsSeen {
             wakeupsSeen = wakeups
             ranThisSpell = false
-        } else if !ranThisSpell {
+        } else if !ranThisSpell, ready() {
             ranThisSpell = true
             body()
         }

@@ -37,7 +37,7 @@ public final class DevicePair {
         tag: String = "pair", phoneApp: String? = nil, phoneArguments: [String] = [], watchApp: String? = nil, watchArguments: [String] = [],
         backgroundBudgetMilliseconds: Int = 30_000
     ) throws {
-        try Self.locateBinaries()
+        try Self.locateBinaries(SimulatorBinaries.needed(phoneApp: phoneApp, watchApp: watchApp))
         self.phoneApp = phoneApp
         self.watchApp = watchApp
         pair = try SimulatedPair(tag: tag)
@@ -160,64 +160,14 @@ public final class DevicePair {
     /// status (0 every expectation held, 1 not, 2 a malformed file) and what it printed (stdout, then
     /// stderr).
     public static func runScenario(_ file: String, seed: UInt64? = nil) throws -> (status: Int32, output: String) {
-        try locateBinaries()
+        try locateBinaries(SimulatorBinaries.all)
         let result = try runTool(["scenario", "run", file] + (seed.map { ["--seed", String($0)] } ?? []))
         return (result.status, result.stdout + result.stderr)
     }
 
-    /// Finds phone-os, watch-agent and runway: `RUNWAY_BIN_DIR`, next to the tests (this package's own
-    /// suite), else builds them (`located`).
-    static func locateBinaries() throws {
-        if ProcessInfo.processInfo.environment["RUNWAY_BIN_DIR"] != nil { return }
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
-        if FileManager.default.isExecutableFile(atPath: runner + "/phone-os") { return }
-        setenv("RUNWAY_BIN_DIR", try located.get(), 1)
-    }
-
-    /// The simulator's binaries built from the RunWay Pair your package depends on, once per test run (a
-    /// null build after the first), into a scratch path of their own under your package's `.build`
-    /// (`.build/runway-pair`): never in the dependency's directory, which for a versioned dependency is
-    /// SwiftPM's checkout. Said in one line on stderr. Tests that run at once share the one build.
-    static let located: Result<String, HarnessError> = Result {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-        let scratch = scratchPath()
-        FileHandle.standardError.write(
-            Data("DevicePair: building the simulator's binaries from \(root) into \(scratch) (once per test run; RUNWAY_BIN_DIR=DIR uses DIR's)\n".utf8))
-        let swift = Process()
-        swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        swift.arguments = ["swift", "build", "--package-path", root, "--scratch-path", scratch]
-        let log = scratch + ".log"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        let output = FileHandle(forWritingAtPath: log)
-        swift.standardOutput = output
-        swift.standardError = output
-        do {
-            try swift.run()
-        } catch {
-            throw HarnessError("cannot run swift build: \(error)")
-        }
-        swift.waitUntilExit()
-        try? output?.close()
-        guard swift.terminationStatus == 0 else { throw HarnessError("swift build --package-path \(root) --scratch-path \(scratch) failed: see \(log)") }
-        let built = scratch + "/debug"
-        guard binaries.allSatisfy({ FileManager.default.isExecutableFile(atPath: built + "/" + $0) }) else {
-            throw HarnessError("swift build --scratch-path \(scratch) did not build \(binaries.joined(separator: ", ")) in \(built)")
-        }
-        return built
-    }.mapError { $0 as? HarnessError ?? HarnessError("\($0)") }
-
-    /// The executables a pair runs, and the device-time preload the OSes set for your apps (the dynamic
-    /// library product `RunWayDeviceTime`, found next to them: your apps' `Date()` is the device clock's).
-    static let binaries = ["phone-os", "phone-daemon", "watch-os", "watch-agent", "runway", "libRunWayDeviceTime.so"]
-
-    /// `.build/runway-pair` in the package whose tests run (the nearest `.build` above the test runner),
-    /// else one in the temporary directory.
-    static func scratchPath() -> String {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while directory.path != "/" {
-            if directory.lastPathComponent == ".build" { return directory.appendingPathComponent("runway-pair").path }
-            directory = directory.deletingLastPathComponent()
-        }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("runway-pair-\(getuid())").path
+    /// Finds the binaries a pair runs, building those missing (`SimulatorBinaries`), and hands their
+    /// directory to the harness (`RUNWAY_BIN_DIR`, which `RUNWAY_BIN_DIR=DIR swift test` sets itself).
+    static func locateBinaries(_ artefacts: [SimulatorBinaries.Artefact]) throws {
+        setenv("RUNWAY_BIN_DIR", try SimulatorBinaries.directory(for: artefacts), 1)
     }
 }

@@ -29,7 +29,7 @@ final class SessionAdapter: SessionHandler {
         case .willReceiveTransfers: batchDelegate?.sessionWillReceiveUserInfoBatch(wcSession)
         case let .didReceiveEncodedUserInfo(bytes, transfer):
             return batchDelegate?.session(wcSession, didReceiveEncodedUserInfo: bytes, transfer: Self.received(transfer)).map(Self.outcome)
-        case let .didReceiveUserInfo(userInfo, transfer): return didReceive(userInfo, transfer)
+        case let .didReceiveUserInfo(userInfo, transfer): return didReceive(userInfo, transfer, session)
         case .willCommitReceivedTransfers: try batchDelegate?.sessionWillCommitUserInfoBatch(wcSession)
         case .didCommitReceivedTransfers:
             batchDelegate?.sessionDidCommitUserInfoBatch(wcSession)
@@ -38,18 +38,24 @@ final class SessionAdapter: SessionHandler {
         case let .didRollBackReceivedTransfers(error): batchDelegate?.sessionDidRollBackUserInfoBatch(wcSession, error: error)
         case let .didFinish(transfer, error): didFinish(session, transfer, error)
         case let .didReceiveApplicationContext(context):
-            delegate?.session(wcSession, didReceiveApplicationContext: PropertyListBridge.untyped(context))
+            guard let delegate else { break }
+            let missing = wcSession.callingDelegate { delegate.session(wcSession, didReceiveApplicationContext: PropertyListBridge.untyped(context)) }
+            if let missing { session.delegateDoesNotImplement(missing.rawValue, "kept as receivedApplicationContext only") }
         case let .didReceiveMessage(message, reply?):
-            delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message)) { answer in
-                // A reply that is not a property list cannot travel: the sender's time-out tells it so.
-                guard let typed = try? PropertyListBridge.typed(answer) else { return }
-                reply(typed)
+            return deliverMessage(session) { delegate in
+                delegate.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message)) { answer in
+                    // A reply that is not a property list cannot travel: the sender's time-out tells it so.
+                    guard let typed = try? PropertyListBridge.typed(answer) else { return }
+                    reply(typed)
+                }
             }
-        case let .didReceiveMessage(message, nil): delegate?.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message))
+        case let .didReceiveMessage(message, nil):
+            return deliverMessage(session) { $0.session(wcSession, didReceiveMessage: PropertyListBridge.untyped(message)) }
         case let .didReceiveMessageData(data, reply?):
-            delegate?.session(wcSession, didReceiveMessageData: Data(data)) { answer in reply([UInt8](answer)) }
-        case let .didReceiveMessageData(data, nil): delegate?.session(wcSession, didReceiveMessageData: Data(data))
-        case let .didReceiveFile(file): return didReceive(file)
+            return deliverMessage(session) { $0.session(wcSession, didReceiveMessageData: Data(data)) { answer in reply([UInt8](answer)) } }
+        case let .didReceiveMessageData(data, nil):
+            return deliverMessage(session) { $0.session(wcSession, didReceiveMessageData: Data(data)) }
+        case let .didReceiveFile(file): return didReceive(file, session)
         case let .fileTransferDidProgress(seq, completed, _):
             guard let transfer = wcSession.fileTransfer(seq) else { break }
             transfer.progress.completedUnitCount = min(completed, transfer.progress.totalUnitCount)
@@ -75,17 +81,32 @@ final class SessionAdapter: SessionHandler {
 
     // MARK: - Receiving
 
-    private func didReceive(_ userInfo: UserInfo, _ transfer: ReceivedTransfer) -> ReceiveOutcome {
+    /// A message, to the delegate's method for it (`call`): `.rejected` when the delegate lacks that
+    /// method, or there is none — the session then fails the send with `deliveryFailed` (7014) and logs it.
+    private func deliverMessage(_ session: Session, _ call: (any WCSessionDelegate) -> Void) -> ReceiveOutcome? {
+        guard let delegate else {
+            session.delegateDoesNotImplement("WCSession.delegate", "no delegate: the sender hears 7014 deliveryFailed")
+            return .rejected("the \(session.role.rawValue) app's session has no delegate")
+        }
+        guard let missing = wcSession.callingDelegate({ call(delegate) }) else { return nil }
+        session.delegateDoesNotImplement(missing.rawValue, "the sender hears 7014 deliveryFailed")
+        return .rejected("the \(session.role.rawValue) app's delegate does not implement \(missing.rawValue)")
+    }
+
+    private func didReceive(_ userInfo: UserInfo, _ transfer: ReceivedTransfer, _ session: Session) -> ReceiveOutcome {
         if let batchDelegate {
             return Self.outcome(batchDelegate.session(wcSession, didReceiveUserInfo: userInfo, transfer: Self.received(transfer)))
         }
         guard let delegate else { return .notNow }
-        // Apple's callback: the transfer is acknowledged once it returns.
-        delegate.session(wcSession, didReceiveUserInfo: PropertyListBridge.untyped(userInfo))
-        return .accepted
+        // Apple's callback: the transfer is acknowledged once it returns. A delegate without it: kept in
+        // the quarantine with the reason, never acknowledged and dropped in silence.
+        let missing = wcSession.callingDelegate { delegate.session(wcSession, didReceiveUserInfo: PropertyListBridge.untyped(userInfo)) }
+        guard let missing else { return .accepted }
+        session.delegateDoesNotImplement(missing.rawValue, "the transfer is kept in the quarantine")
+        return .rejected("the \(session.role.rawValue) app's delegate does not implement \(missing.rawValue)")
     }
 
-    private func didReceive(_ file: ReceivedFile) -> ReceiveOutcome {
+    private func didReceive(_ file: ReceivedFile, _ session: Session) -> ReceiveOutcome {
         guard let delegate else { return .notNow }
         let received = WCSessionFile(
             fileURL: URL(fileURLWithPath: file.path), metadata: file.description.metadata.map(PropertyListBridge.untyped),
@@ -93,7 +114,9 @@ final class SessionAdapter: SessionHandler {
         // Apple's callback: the file is the app's to move before this returns; then it is acknowledged
         // (a batch delegate may answer that it could not keep it: then it is not).
         if let batchDelegate { return Self.outcome(batchDelegate.session(wcSession, didReceiveFile: received)) }
-        delegate.session(wcSession, didReceive: received)
+        if let missing = wcSession.callingDelegate({ delegate.session(wcSession, didReceive: received) }) {
+            session.delegateDoesNotImplement(missing.rawValue, "the file is deleted, as when the callback returns without moving it")
+        }
         defer { wcSession.stateMayHaveChanged() }
         return .accepted
     }

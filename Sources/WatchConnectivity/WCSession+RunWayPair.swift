@@ -196,5 +196,5 @@ extension WCSession {
     public var deviceIdentifier: String { onDevice("") { $0.deviceID } }
 
     /// The name of the activation state, as the simulator's tools print it (`activated`).
-    public var activationStateName: String { onDevice("notActivated") { $0.activationState.rawValue } }
+    public var activationStateName: String { onDevice("notActivated") { $0.announcedActivationState.rawValue } }
 }

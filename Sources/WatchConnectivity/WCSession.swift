@@ -28,6 +28,8 @@ open class WCSession: NSObject, @unchecked Sendable {
     let fileTransfersLock = NSLock()
     /// Whether a link's coming up re-reads the observed state (`hasContentPending`, `isReachable`), once.
     private var linksObserved = false
+    /// Which of the delegate's defaults the last call reached (`DelegateImplements.swift`).
+    let delegateReach = DelegateReach()
 
     override init() {
         super.init()
@@ -99,11 +101,12 @@ open class WCSession: NSObject, @unchecked Sendable {
         }
     }
 
+    /// `.notActivated` until the delegate has heard `session(_:activationDidCompleteWith:error:)`.
     open var activationState: WCSessionActivationState {
         onDevice(.notActivated) { session -> WCSessionActivationState in
             // Activated by the system for its own traffic: not the app's until it activates.
             if session.appHeld { return .notActivated }
-            return switch session.activationState {
+            return switch session.announcedActivationState {
             case .notActivated: .notActivated
             case .inactive: .inactive
             case .activated: .activated

@@ -47,18 +47,41 @@ public protocol WCSessionDelegate: NSObjectProtocol {
 }
 
 extension WCSessionDelegate {
-    public func sessionDidBecomeInactive(_ session: WCSession) {}
-    public func sessionDidDeactivate(_ session: WCSession) {}
+    // The defaults of the methods Apple declares `@objc optional`: where Apple's session asks whether the
+    // delegate responds to the selector, these tell the session they were reached — the delegate does not
+    // implement the method — so that it answers as Apple's does (a message: `deliveryFailed` 7014 to its
+    // sender; `docs/protocol.md`, "Differences from Apple").
+    public func sessionDidBecomeInactive(_ session: WCSession) { session.delegateLacks(.sessionDidBecomeInactive) }
+    public func sessionDidDeactivate(_ session: WCSession) { session.delegateLacks(.sessionDidDeactivate) }
     public func sessionWatchStateDidChange(_ session: WCSession) {}
     public func sessionCompanionAppInstalledDidChange(_ session: WCSession) {}
     public func sessionReachabilityDidChange(_ session: WCSession) {}
-    public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {}
-    public func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {}
-    public func session(_ session: WCSession, didReceiveMessageData messageData: Data) {}
-    public func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {}
-    public func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {}
+    public func session(_ session: WCSession, didReceiveMessage message: [String: Any]) { session.delegateLacks(.didReceiveMessage) }
+    public func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+        session.delegateLacks(.didReceiveMessageWithReply)
+    }
+    public func session(_ session: WCSession, didReceiveMessageData messageData: Data) { session.delegateLacks(.didReceiveMessageData) }
+    public func session(_ session: WCSession, didReceiveMessageData messageData: Data, replyHandler: @escaping (Data) -> Void) {
+        session.delegateLacks(.didReceiveMessageDataWithReply)
+    }
+    public func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
+        session.delegateLacks(.didReceiveApplicationContext)
+    }
     public func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {}
-    public func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {}
+    public func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) { session.delegateLacks(.didReceiveUserInfo) }
     public func session(_ session: WCSession, didFinish fileTransfer: WCSessionFileTransfer, error: (any Error)?) {}
-    public func session(_ session: WCSession, didReceive file: WCSessionFile) {}
+    public func session(_ session: WCSession, didReceive file: WCSessionFile) { session.delegateLacks(.didReceiveFile) }
+}
+
+/// The delegate's methods whose absence the session acts on, by the name Apple's documentation gives them.
+enum DelegateMethod: String {
+    case sessionDidBecomeInactive = "sessionDidBecomeInactive(_:)"
+    case sessionDidDeactivate = "sessionDidDeactivate(_:)"
+    case didReceiveMessage = "session(_:didReceiveMessage:)"
+    case didReceiveMessageWithReply = "session(_:didReceiveMessage:replyHandler:)"
+    case didReceiveMessageData = "session(_:didReceiveMessageData:)"
+    case didReceiveMessageDataWithReply = "session(_:didReceiveMessageData:replyHandler:)"
+    case didReceiveApplicationContext = "session(_:didReceiveApplicationContext:)"
+    case didReceiveUserInfo = "session(_:didReceiveUserInfo:)"
+    case didReceiveFile = "session(_:didReceive:)"
 }

@@ -38,6 +38,27 @@ open class WKRefreshBackgroundTask: NSObject, @unchecked Sendable {
 
     /// Whether the app completed it.
     var isCompleted: Bool { lock.withLock { completed } }
+
+    private var handler: (() -> Void)?
+
+    /// "A block that the system calls when the available runtime for a background task is about to
+    /// expire": watch-os calls it (on the main queue) before it ends a launch whose budget is used up with
+    /// this task open — the app can complete the task there, and then it is not counted expired — and
+    /// clears it afterwards.
+    public var expirationHandler: (() -> Void)? {
+        get { lock.withLock { handler } }
+        set { lock.withLock { handler = newValue } }
+    }
+
+    /// Runs the expiration handler once, if the task is still open and has one.
+    func expire() {
+        let run = lock.withLock { () -> (() -> Void)? in
+            guard !completed else { return nil }
+            defer { handler = nil }
+            return handler
+        }
+        run?()
+    }
 }
 
 /// The task for a refresh the app scheduled, fallen due.

@@ -36,6 +36,13 @@ final class WatchKitLifecycle: @unchecked Sendable {
             foreground = host.isInForeground
             host.onApplicationStateChange.append { [unowned self] foreground in self.stateChanged(foreground: foreground) }
             host.onBackgroundRefresh.append { [unowned self] in self.refreshFellDue() }
+            // Suspended, then woken for what the phone sent: watchOS hands the app a task for it, as at a
+            // launch for it (issue 50).
+            host.onWoken.append { [unowned self] reason in
+                if reason == "transfer" { self.hand(WKWatchConnectivityRefreshBackgroundTask()) }
+            }
+            // The budget is about to end with tasks open: their expiration handlers run first (issue 50).
+            host.onTasksExpiring.append { [unowned self] in self.tasksExpiring() }
             // HealthKit's startWatchApp, from the phone: for the delegate's `handle(_ workoutConfiguration:)`.
             host.systemWorkoutHandlers.append { [unowned self] event in
                 guard let configuration = HKHealthStore.workoutConfiguration(startWatchApp: event) else { return false }
@@ -151,10 +158,31 @@ final class WatchKitLifecycle: @unchecked Sendable {
         perform(now ? [.willEnterForeground, .didBecomeActive] : [.willResignActive, .didEnterBackground])
     }
 
+    /// The tasks handed and not completed when last looked at (their expiration handlers may be due).
+    private var handed: [WKRefreshBackgroundTask] = []
+
+    /// watch-os is about to end the launch, its budget used up, with tasks open: each open task's
+    /// `expirationHandler` runs (on the main queue, as the delegate's calls), and the app may complete it.
+    private func tasksExpiring() {
+        let open = lock.withLock { () -> [WKRefreshBackgroundTask] in
+            handed.removeAll { $0.isCompleted }
+            return handed
+        }
+        guard !open.isEmpty else { return }
+        host?.recordSystemCall("backgroundTasksExpiring", kind: "watchKit")
+        let run: @Sendable () -> Void = { for task in open { task.expire() } }
+        guard !appRunsMainQueue, let host else { return DispatchQueue.main.async(execute: run) }
+        if host.mailbox.isOnLoopThread { run() } else { host.mailbox.post(run) }
+    }
+
     /// Hands `task` to the delegates (watch-os counts it open until it is completed), or keeps it until
     /// one is set.
     private func hand(_ task: WKRefreshBackgroundTask) {
         AppLaunch.reportTaskHanded(task is WKApplicationRefreshBackgroundTask ? "applicationRefresh" : "watchConnectivity")
+        lock.withLock {
+            handed.removeAll { $0.isCompleted }
+            handed.append(task)
+        }
         let now = lock.withLock { () -> Bool in
             guard launchTold else {
                 pending.append(task)

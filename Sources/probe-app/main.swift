@@ -7,7 +7,14 @@
 // ways an OS must survive: --crash-at-launch, --exit-at-once, --never-activate (a launched app all the
 // same: issue 49), --activate-after-ms=MS (activates its session that long after launch); --save-in-memory keeps
 // what it receives in memory only (the lossy path a test shows its checker catching); --save-on-screen
-// saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). --send N sends N
+// saves only while on screen, holding the rest until the app becomes active (RunWay 1.3's bug). A message
+// is noted in Documents/messages.log and answered at once (`repliedBy: probe`, its pid); each context in
+// Documents/contexts.log (`key=value,…`); each
+// sessionWatchStateDidChange in Documents/watchstate.log (the state it tells of), each
+// sessionReachabilityDidChange in Documents/reachability.log. --poll-activation-state reads
+// activationState every millisecond from another thread until the delegate hears activation, and notes in
+// Documents/activationstate.log how often it read .activated before that (`polled reads=N early=E`) and
+// what the delegate heard and read (`heard RAW read RAW`). --send N sends N
 // userInfo transfers (`probe-1`…`probe-N`) once, after its first activation. Every launch first notes
 // itself in Documents/launches.log, before it touches its session, as an app's start-up code does.
 // --start-watch-app starts the watch app for a running workout (HealthKit's `startWatchApp(with:)`) once
@@ -25,6 +32,10 @@
 // receives with a `distance` is read with Apple's casts, as a run tracker reads it (`guard let distance =
 // userInfo["distance"] as? Double …`): a line `kept ID DISTANCE LAPS INDOOR PACE` in Documents/numbers.log,
 // or `dropped ID` when a cast fails.
+// --bare-delegate sets a delegate that implements only what Apple requires of every
+// delegate, `session(_:activationDidCompleteWith:error:)`: no message, userInfo, context or file method,
+// and neither `sessionDidBecomeInactive` nor `sessionDidDeactivate` — the delegate of the field's most
+// common WatchConnectivity bug.
 import Foundation
 import HealthKit
 import UIKit
@@ -70,7 +81,14 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
         }
     }
 
+    /// Whether the delegate has heard activation complete (`--poll-activation-state` reads it).
+    var activationHeard = false
+
     func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        lock.withLock { activationHeard = true }
+        if arguments.contains("--poll-activation-state") {
+            appendDurably("heard \(activationState.rawValue) read \(session.activationState.rawValue)", to: "activationstate.log")
+        }
         if activationState == .activated, arguments.contains("--start-watch-app") { startWatchApp(attempt: 1) }
         guard activationState == .activated, sendCount > 0 else { return }
         let marker = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("sent.done").path
@@ -123,6 +141,31 @@ final class ProbeSessionManager: NSObject, WCSessionDelegate, @unchecked Sendabl
             DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) { self.startWatchApp(attempt: attempt + 1) }
         }
     }
+
+    /// A message: noted in Documents/messages.log (`reply KEYS` or `noreply KEYS`), and answered at once.
+    func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+        appendDurably("reply " + message.keys.sorted().joined(separator: ","), to: "messages.log")
+        replyHandler(["repliedBy": "probe", "pid": Int(getpid())])
+    }
+
+    func session(_ session: WCSession, didReceiveMessage message: [String: Any]) {
+        appendDurably("noreply " + message.keys.sorted().joined(separator: ","), to: "messages.log")
+    }
+
+    /// Each application context received: its keys and values, sorted, in Documents/contexts.log.
+    func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
+        appendDurably(applicationContext.keys.sorted().map { "\($0)=\(applicationContext[$0] ?? "")" }.joined(separator: ","), to: "contexts.log")
+    }
+
+    /// Each watch-state call, with the state it tells of: Documents/watchstate.log.
+    func sessionWatchStateDidChange(_ session: WCSession) {
+        appendDurably(
+            "paired=\(session.isPaired) installed=\(session.isWatchAppInstalled) complication=\(session.isComplicationEnabled)",
+            to: "watchstate.log")
+    }
+
+    /// Each reachability call: Documents/reachability.log.
+    func sessionReachabilityDidChange(_ session: WCSession) { appendDurably("reachable=\(session.isReachable)", to: "reachability.log") }
 
     func sessionDidBecomeInactive(_ session: WCSession) {}
     func sessionDidDeactivate(_ session: WCSession) { session.activate() }
@@ -224,17 +267,41 @@ if let mirror {
     // Set at launch, before anything can arrive: HealthKit's advice.
     manager.healthStore.workoutSessionMirroringStartHandler = { session in mirror.take(session) }
 }
+/// Only the one method every `WCSessionDelegate` must implement: it notes each activation.
+final class BareDelegate: NSObject, WCSessionDelegate {
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        appendDurably("activated \(activationState.rawValue)", to: "activations.log")
+    }
+}
+let bare = BareDelegate()
+
 let activateAfter = arguments.first { $0.hasPrefix("--activate-after-ms=") }.flatMap { Int($0.dropFirst("--activate-after-ms=".count)) }
 // Before the app finishes launching, as Apple asks: an open that launched it is handed here.
 let notificationLogger = NotificationLogger()
 UNUserNotificationCenter.current().delegate = notificationLogger
 if WCSession.isSupported() {
-    WCSession.default.delegate = manager
+    WCSession.default.delegate = arguments.contains("--bare-delegate") ? bare : manager
     if let activateAfter {
         // Later, as an app that activates its session from a screen it shows after launch.
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(activateAfter)) { WCSession.default.activate() }
     } else if !arguments.contains("--never-activate") {
         WCSession.default.activate()
+    }
+    if arguments.contains("--poll-activation-state") {
+        // Reads activationState every millisecond from another thread until the delegate has heard activation:
+        // `early` if it ever read .activated before that (the delegate is told on the device's thread).
+        Thread.detachNewThread {
+            var reads = 0
+            var early = 0
+            while !manager.lock.withLock({ manager.activationHeard }) {
+                let state = WCSession.default.activationState
+                let heard = manager.lock.withLock { manager.activationHeard }
+                if state == .activated && !heard { early += 1 }
+                reads += 1
+                usleep(1000)
+            }
+            appendDurably("polled reads=\(reads) early=\(early)", to: "activationstate.log")
+        }
     }
 }
 RunLoop.main.run()

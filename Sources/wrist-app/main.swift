@@ -3,7 +3,9 @@
 // reloads the complication, a background refresh it schedules — on WatchKit, WatchConnectivity, ClockKit
 // and WidgetKit only. The fixture of the tests of watch-os's background tasks, refreshes and reloads.
 //
-// Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); each userInfo's
+// Each WatchKit call it hears is noted in Documents/lifecycle.log (a `launch` line first); in
+// Documents/content.log, per launch, `activated pending=BOOL` (hasContentPending at activation), `context`
+// when a context arrives and `completed watchConnectivity` when it completes its tasks; each userInfo's
 // `id` in Documents/received.log, before its callback returns; each refresh in Documents/refresh.log; each
 // workout the phone starts (`handle(_ workoutConfiguration:)`) as `handle workout ACTIVITY LOCATION`.
 // --start-workout: the app starts a running workout itself when it becomes active (a watch-led run).
@@ -16,6 +18,11 @@
 // once started. Relaunched by watch-os after it died during the workout, it notes
 // `handleActiveWorkoutRecovery` and takes the session back (`recovered STATE` in mirror.log, or
 // `recovered none`).
+// --two-workouts: on becoming active it starts a workout session, then a second one, as a second app
+// would: Documents/workouts.log notes each session's states (`A state RAW`), failures (`A failed CODE`) and
+// events (`B event RAW`); it pauses and resumes the second, then ends it. --complete-on-expiry: each
+// WatchConnectivity task it keeps gets an expirationHandler that notes `expiring` in Documents/expiry.log
+// and completes the task.
 // Switches: --never-complete (keeps every task open: the OS must expire them), --schedule-refresh S (on
 // becoming active, a refresh S seconds from now), --application-delegate (WKApplicationDelegate rather
 // than WKExtensionDelegate).
@@ -44,7 +51,10 @@ func note(_ line: String, in name: String) {
 
 /// Saves what the phone sends and asks for the complication to be reloaded with it.
 final class SessionManager: NSObject, WCSessionDelegate, @unchecked Sendable {
-    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {}
+    /// Notes what the session says it has to deliver when it is activated (`activated pending=BOOL`).
+    func session(_ session: WCSession, activationDidCompleteWith activationState: WCSessionActivationState, error: (any Error)?) {
+        note("activated pending=\(session.hasContentPending)", in: "content.log")
+    }
 
     func session(_ session: WCSession, didReceiveUserInfo userInfo: [String: Any]) {
         guard let id = userInfo["id"] as? String else { return }
@@ -57,6 +67,7 @@ final class SessionManager: NSObject, WCSessionDelegate, @unchecked Sendable {
 
     func session(_ session: WCSession, didReceiveApplicationContext applicationContext: [String: Any]) {
         note("context", in: "received.log")
+        note("context", in: "content.log")
     }
 }
 
@@ -131,6 +142,46 @@ final class MirroredWorkout: NSObject, HKWorkoutSessionDelegate, @unchecked Send
 
 let workout = mirrorCount.map(MirroredWorkout.init)
 
+/// Two workout sessions, the second started while the first runs (`--two-workouts`).
+final class TwoWorkouts: NSObject, HKWorkoutSessionDelegate, @unchecked Sendable {
+    let store = HKHealthStore()
+    var first: HKWorkoutSession?
+    var second: HKWorkoutSession?
+
+    func run() {
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        configuration.locationType = .outdoor
+        guard let a = try? HKWorkoutSession(healthStore: store, configuration: configuration),
+            let b = try? HKWorkoutSession(healthStore: store, configuration: configuration)
+        else { return note("sessions failed", in: "workouts.log") }
+        first = a
+        second = b
+        a.delegate = self
+        b.delegate = self
+        a.startActivity(with: nil)
+        b.startActivity(with: nil)
+        b.pause()
+        b.resume()
+        b.end()
+    }
+
+    func name(_ session: HKWorkoutSession) -> String { session === first ? "A" : "B" }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {
+        note("\(name(workoutSession)) state \(toState.rawValue)", in: "workouts.log")
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) {
+        note("\(name(workoutSession)) failed \((error as? HKError)?.code.rawValue ?? -1)", in: "workouts.log")
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {
+        note("\(name(workoutSession)) event \(event.type.rawValue)", in: "workouts.log")
+    }
+}
+var twoWorkouts: TwoWorkouts?
+
 final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDelegate {
     /// WatchConnectivity tasks kept until the session has no content pending.
     var connectivityTasks: [WKWatchConnectivityRefreshBackgroundTask] = []
@@ -141,6 +192,10 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
 
     func applicationDidBecomeActive() {
         note("didBecomeActive", in: "lifecycle.log")
+        if arguments.contains("--two-workouts"), twoWorkouts == nil {
+            twoWorkouts = TwoWorkouts()
+            twoWorkouts?.run()
+        }
         // --start-workout: the user starts the workout on the watch (watch-led), mirrored to the phone.
         if arguments.contains("--start-workout") {
             let configuration = HKWorkoutConfiguration()
@@ -164,6 +219,12 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
             switch task {
             case let connectivityTask as WKWatchConnectivityRefreshBackgroundTask:
                 note("handle watchConnectivity", in: "lifecycle.log")
+                if arguments.contains("--complete-on-expiry") {
+                    connectivityTask.expirationHandler = {
+                        note("expiring", in: "expiry.log")
+                        connectivityTask.setTaskCompletedWithSnapshot(false)
+                    }
+                }
                 connectivityTasks.append(connectivityTask)
                 completeWhenContentIsIn()
             case let refreshTask as WKApplicationRefreshBackgroundTask:
@@ -196,11 +257,13 @@ final class ExtensionDelegate: NSObject, WKExtensionDelegate, WKApplicationDeleg
             return
         }
         for task in connectivityTasks { task.setTaskCompletedWithSnapshot(false) }
+        if !connectivityTasks.isEmpty { note("completed watchConnectivity", in: "content.log") }
         connectivityTasks.removeAll()
     }
 }
 
 note("launch \(getpid())", in: "lifecycle.log")
+note("launch \(getpid())", in: "content.log")
 let delegate = ExtensionDelegate()
 if arguments.contains("--application-delegate") { WKApplication.shared().delegate = delegate } else { WKExtension.shared().delegate = delegate }
 let manager = SessionManager()

@@ -69,7 +69,7 @@ import PropertyLists
             case let .messageRefused(error, _): "messageRefused \(error.code.rawValue)"
             case let .completeMessage(id, .success): "completeMessage \(id) success"
             case let .completeMessage(id, .failure(error)): "completeMessage \(id) \(error.code.rawValue)"
-            case let .deliverMessage(id, _): "deliverMessage \(id)"
+            case let .deliverMessage(id, _, replyExpected): replyExpected ? "deliverMessage \(id)" : "deliverMessage \(id) no reply"
             case .wakeCounterpart: "wakeCounterpart"
             case .restartLinkIfHeld: "restartLinkIfHeld"
             case let .acknowledge(upTo, _): "acknowledge \(upTo)"
@@ -179,7 +179,8 @@ import PropertyLists
         let foreground = Self.describe(core.handle(.counterpartAppStateReported(installed: nil, active: true)))
         #expect(core.isReachable)
         #expect(
-            foreground == ["log peer.app-state", "saveCounterpartState", "tell watchStateDidChange", "tell reachabilityDidChange", "pump"])
+            foreground == ["log peer.app-state", "saveCounterpartState", "tell reachabilityDidChange", "pump"],
+            "the watch app's foreground is reachability's, not the watch state's (isPaired, isWatchAppInstalled, isComplicationEnabled, watchDirectoryURL)")
         let again = Self.describe(core.handle(.counterpartAppStateReported(installed: true, active: true)))
         #expect(again == ["log peer.app-state", "saveCounterpartState", "pump"], "no change: nobody is told")
     }
@@ -246,6 +247,28 @@ import PropertyLists
         #expect(locked.contains("tell reachabilityDidChange") && core.counterpartNeedsUnlock)
         let linked = Self.link(&core, peer: Self.handshake(from: .phone))
         #expect(linked.contains("tell reachabilityDidChange") && !core.counterpartNeedsUnlock, "a link is the unlock")
+        // Issue 50: so is the phone's system answering again (its app not running): reachable at once.
+        _ = core.handle(.linkClosed(reason: "the phone restarted"))
+        _ = core.handle(.refusedByCounterpart(WCError(.notReachable, "locked", lockedAfterReboot: true)))
+        #expect(!core.isReachable && core.counterpartNeedsUnlock)
+        let answered = Self.describe(core.handle(.counterpartStateOutsideLink(installed: true, active: false)))
+        #expect(!core.counterpartNeedsUnlock && core.isReachable, "the iPhone in range after its first unlock")
+        #expect(answered.contains("log peer.unlocked") && answered.contains("tell reachabilityDidChange"), "\(answered)")
+    }
+
+    /// Issue 50: an application context the counterpart's handshake said waits is content pending until
+    /// it arrives (the shell clears it when the context frame is read: `SessionContext.swift`).
+    @Test func aContextTheHandshakeSaysWaitsIsContentPending() {
+        var core = Self.activated(.watch)
+        var welcome = Self.handshake(from: .phone)
+        welcome.pendingContext = true
+        _ = Self.link(&core, peer: welcome)
+        #expect(core.contextPending && core.contentPending == 0)
+        var plain = Self.activated(.watch)
+        _ = Self.link(&plain, peer: Self.handshake(from: .phone))
+        #expect(!plain.contextPending)
+        #expect(Handshake(decodingOrNil: welcome.encoded)?.pendingContext == true, "it crosses the wire")
+        #expect(Handshake(decodingOrNil: Self.handshake(from: .phone).encoded)?.pendingContext == false)
     }
 
     @Test func contentIsPendingUntilWhatTheCounterpartSaidItHadArrives() {
@@ -404,8 +427,8 @@ import PropertyLists
         let body = PropertyListCodec.encode(["q": .integer(1)])
         #expect(Self.describe(core.handle(.messageFrameReceived(.message, id: 10, body: body))) == ["deliverMessage 10"])
         #expect(
-            Self.describe(core.handle(.messageFrameReceived(.messageNoReply, id: 11, body: body)))
-                == ["tell didReceiveMessageWithoutReply", "send messageDelivered"])
+            Self.describe(core.handle(.messageFrameReceived(.messageNoReply, id: 11, body: body))) == ["deliverMessage 11 no reply"],
+            "the shell confirms it (messageDelivered) once the app heard it, or answers 7014 if its delegate lacks the method")
         #expect(core.messages.receivedCount == 3)
         let big = core.replyFrame(10, .dictionary(["blob": .data(Array(repeating: 0, count: 2048))]))
         #expect(Frame.type(of: big) == .messageError, "a reply over the limit becomes an error for the sender")
@@ -435,11 +458,9 @@ import PropertyLists
                     .messageSendRequested(
                         .data(Array(repeating: 0, count: 65_537)), replyExpected: true, timeoutMilliseconds: 50, transportCanWake: false,
                         completion: { _ in }))) == ["messageRefused 7009"])
-        // Received: with a reply handler to the app; without one, told and confirmed.
+        // Received: with a reply handler to the app; without one, delivered and then confirmed by the shell.
         #expect(Self.describe(core.handle(.messageFrameReceived(.messageData, id: 5, body: [7]))) == ["deliverMessage 5"])
-        #expect(
-            Self.describe(core.handle(.messageFrameReceived(.messageDataNoReply, id: 6, body: [7])))
-                == ["tell didReceiveMessageDataWithoutReply", "send messageDelivered"])
+        #expect(Self.describe(core.handle(.messageFrameReceived(.messageDataNoReply, id: 6, body: [7]))) == ["deliverMessage 6 no reply"])
         #expect(Frame.type(of: core.replyFrame(5, .data([1]))) == .messageDataReply)
         #expect(Frame.type(of: core.replyFrame(5, .data(Array(repeating: 0, count: 65_537)))) == .messageError, "a reply over the limit is an error")
     }
@@ -481,5 +502,13 @@ extension Frame {
     /// The type of the first frame in `bytes` (tests).
     static func type(of bytes: [UInt8]) -> FrameType? {
         bytes.withUnsafeBytes { raw in (try? FrameDecoder().decode(raw))??.frame.type }
+    }
+}
+
+extension Handshake {
+    /// The handshake `bytes` encode, or nil.
+    init?(decodingOrNil bytes: [UInt8]) {
+        guard let decoded = try? Handshake(decoding: bytes) else { return nil }
+        self = decoded
     }
 }

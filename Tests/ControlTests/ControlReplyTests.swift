@@ -69,6 +69,7 @@ import Testing
                     "backgroundBudgetMs": .integer(30_000), "remainingBudgetMs": .integer(120), "launchTimeoutMs": .integer(5000),
                     "failedLaunches": .integer(0), "failuresInARow": .integer(0), "lastFailure": .null, "backoffRemainingMs": .null,
                     "appInstalled": .bool(true), "appVersion": .null, "locked": .bool(false), "lockedAfterReboot": .bool(false),
+                    "systemSuspensions": .integer(0),
                 ]))
         status.phoneInRange = true
         #expect(status.json["phoneInRange"] == .bool(true) && status.json["backgroundTasksCompleted"] == nil)

@@ -125,20 +125,26 @@ import Testing
         }
     }
 
-    /// Suspension: SIGSTOP/SIGCONT keeps the app's state; the start-up lines appear once; the drain resumes.
+    /// Suspension: SIGSTOP/SIGCONT keeps the app's state; the start-up lines appear once. A suspended app
+    /// is woken for the watch's transfers, as iOS wakes one (issue 50: it used to take nothing until
+    /// `resume`), and the drain goes on in the same process; `resume` brings it back as it was.
     @Test func suspendAndResumeKeepStateAndStartOnce() throws {
         try withPair(tag: "os-susp") { pair in
             try pair.startPhoneOS()
             try pair.startWatch()
             _ = try pair.phoneOSCall(["app", "open"])
             try pair.waitUntil("the app answers") { (try? pair.status("phone")) != nil }
+            try pair.waitUntil("the watch is linked") { try pair.status("watch")["linked"] == .bool(true) }
             let pid = try osStatus(pair)["appPid"]?.intValue
             _ = try pair.phoneOSCall(["app", "suspend"])
             #expect(try osStatus(pair)["appState"]?.stringValue == "suspended")
             try pair.record(100)
-            #expect(try pair.outstandingTransfers() == 100, "a suspended app takes nothing")
-            _ = try pair.phoneOSCall(["app", "resume"])
             try pair.waitUntilDrained()
+            #expect(try osStatus(pair)["wakes"]?["transfer"]?.intValue == 1, "woken for the transfers")
+            #expect(try osStatus(pair)["appState"]?.stringValue == "foreground", "back where it was when suspended")
+            _ = try pair.phoneOSCall(["app", "suspend"])
+            _ = try pair.phoneOSCall(["app", "resume"])
+            #expect(try osStatus(pair)["appState"]?.stringValue == "foreground")
             #expect(try osStatus(pair)["appPid"]?.intValue == pid, "the same process")
             let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
             #expect(log.components(separatedBy: "event=startup.store-opened").count - 1 == 1)

@@ -7,8 +7,8 @@ import Testing
 
 /// Issue 41: a watch app written as for watchOS (`wrist-app`: WatchKit's extension delegate and tasks,
 /// WatchConnectivity, ClockKit, WidgetKit) under watch-os, through the real binaries: launched in the
-/// background for the phone's complication data, it reloads its complication and completes its task, and
-/// watch-os then ends the launch; an app that never completes its task is reclaimed at the budget and its
+/// background for the phone's complication data (or woken from its suspension for it, with a new task), it
+/// reloads its complication and completes its task, and watch-os then suspends it (issue 50); an app that never completes its task is reclaimed at the budget and its
 /// task counted expired; a refresh it scheduled fires on `runway clock advance` with the app not running;
 /// the lifecycle calls arrive in watchOS's order on open and close.
 @Suite(.serialized) struct WatchKitTests {
@@ -31,10 +31,19 @@ import Testing
         return Array(all[(start + 1)...])
     }
 
-    /// The RunWay phone's start-up context launches the watch app once; waits until that launch is over.
+    /// The RunWay phone's start-up context launches the watch app once; waits until that launch is over:
+    /// the app suspended by watch-os, its tasks complete (watchOS: "The system suspends apps that"
+    /// completed their background tasks; issue 50), or reclaimed at its budget.
     func waitUntilAppIsDown(_ pair: SimulatedPair) throws {
         try pair.waitUntil("the phone's queue for the watch is empty") { try pair.status("phone")["outstandingUserInfoTransfers"]?.intValue == 0 }
-        try pair.waitUntil("the watch app is not running") { try appState(pair) == "not running" }
+        try pair.waitUntil("the watch app's launch is over") { try launchIsOver(pair) }
+    }
+
+    /// Not running, or suspended by watch-os (its work done).
+    func launchIsOver(_ pair: SimulatedPair) throws -> Bool {
+        let status = try osStatus(pair)
+        return status["appState"]?.stringValue == "not running"
+            || (status["appState"]?.stringValue == "suspended" && status["suspendedBySystem"] == .bool(true))
     }
 
     func sendComplication(_ pair: SimulatedPair, id: String) throws {
@@ -49,25 +58,30 @@ import Testing
             // A budget far longer than the test: what ends each launch is the app completing its task.
             try pair.startWatchOS(["--app", Self.wrist, "--background-budget-ms", "120000"])
             try waitUntilAppIsDown(pair)
-            let before = try osStatus(pair)
-            #expect(int(before, "backgroundTasksHanded") >= 1, "the start-up context's launch handed a task")
-            #expect(int(before, "backgroundTasksCompleted") == int(before, "backgroundTasksHanded"))
+            let launched = try osStatus(pair)
+            #expect(int(launched, "backgroundTasksHanded") >= 1, "the start-up context's launch handed a task")
+            #expect(int(launched, "backgroundTasksCompleted") == int(launched, "backgroundTasksHanded"))
             #expect(try runTool(["watch", "complication", "on", "--home", pair.watchHome]).status == 0)
             // Sent before the phone hears the complication is on, c1 would go as a userInfo (no budget while
             // it is off), and c2, c3 in the complication lane ahead of it: out of order by Apple's rule.
             try pair.waitUntil("the phone sees the complication on") { try pair.status("phone")["complicationEnabled"] == .bool(true) }
+            // The watch face's change may have woken a suspended app: its work done, it is suspended again.
+            try pair.waitUntil("the watch app's launch is over again") { try launchIsOver(pair) }
+            let before = try osStatus(pair)
 
             let sent = ["c1", "c2", "c3"]
             for id in sent { try sendComplication(pair, id: id) }
             try pair.waitUntil("the phone's complications are delivered") {
                 try pair.status("phone")["outstandingComplicationTransfers"]?.intValue ?? 0 == 0 && Set(Self.lines(pair, "received.log")).isSuperset(of: sent)
             }
-            try pair.waitUntil("the app completed its task and watch-os ended the launch") {
-                let status = try osStatus(pair)
-                return status["appState"]?.stringValue == "not running" && int(status, "backgroundTasksOpen") == 0
+            try pair.waitUntil("the app completed its task and watch-os suspended it") {
+                try launchIsOver(pair) && int(try osStatus(pair), "backgroundTasksOpen") == 0
             }
             let after = try osStatus(pair)
-            #expect(int(after["launches"], "phone-content") > int(before["launches"], "phone-content"), "launched in the background for it")
+            // watchOS "can wake suspended apps in the background" (WKApplicationState.background): the
+            // suspended app is woken for the content, not launched again, and handed a task for it.
+            #expect(int(after["wakes"], "transfer") > int(before["wakes"], "transfer"), "woken from its suspension for it: \(after.text)")
+            #expect(int(after["launches"], "phone-content") == int(before["launches"], "phone-content"))
             #expect(int(after["launches"], "user") == 0, "nobody opened it")
             #expect(int(after, "backgroundTasksHanded") > int(before, "backgroundTasksHanded"))
             #expect(int(after, "backgroundTasksCompleted") == int(after, "backgroundTasksHanded"))
@@ -78,7 +92,7 @@ import Testing
             #expect(report.isClean, "\(report)")
             #expect(Self.lines(pair, "lifecycle.log").contains("handle watchConnectivity"))
             let log = (try? String(contentsOfFile: pair.watchLog, encoding: .utf8)) ?? ""
-            #expect(log.contains("reason=\"its background tasks are complete\""))
+            #expect(log.contains("event=os.suspended") && log.contains("reason=\"its background tasks are complete\""))
             #expect(log.contains("event=os.complication-reload kind=clockkit.reloadTimeline"))
         }
     }

@@ -151,6 +151,34 @@ import Testing
         #expect(found.isEmpty, "outside Posix, \(found.count) direct system calls:\n\(found.joined(separator: "\n"))")
     }
 
+    /// The Platforms page's port table (docs/platforms.md, "What a macOS port would replace") names every
+    /// file of `Posix` that makes a call only Linux has, and each file it names is there: a Linux-only call
+    /// added to `Posix` without a row (or a file renamed under one) fails here, so the page stays what a
+    /// port has to replace (issue 52, item 5).
+    @Test func thePlatformsPageNamesEveryPosixFileWithACallOnlyLinuxHas() throws {
+        let page = try String(contentsOf: ImportRulesTests.root.appendingPathComponent("docs/platforms.md"), encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "## What a macOS port would replace").dropFirst().first, "no port section")
+        let table = section.split(separator: "\n").filter { $0.hasPrefix("|") }.joined(separator: "\n")
+        #expect(table.split(separator: "\n").count > 10, "the port table is gone: \(table)")
+        var calling: [String: Set<String>] = [:]
+        for line in try Self.lines() where line.module == "Posix" && !line.file.hasSuffix("/Platform.swift") {
+            // And `dlsym(nil, …)`: glibc's RTLD_DEFAULT is nil, Darwin's is -2.
+            for name in Self.linuxOnly + ["dlsym(nil"] where name != "Glibc." && (name.hasPrefix("\"") ? line.text : line.code).contains(name) {
+                calling[URL(fileURLWithPath: line.file).deletingPathExtension().lastPathComponent, default: []].insert(name)
+            }
+        }
+        #expect(calling.count >= 10, "found the Linux-only calls in Posix: \(calling)")
+        let unnamed = calling.filter { !table.contains("`\($0.key).swift`") && !table.contains("`\($0.key).") }
+        #expect(unnamed.isEmpty, "Posix files with calls only Linux has that docs/platforms.md's port table does not name: \(unnamed)")
+        let named = Self.matches(#"`[A-Za-z]+\.swift`"#, table).map { String($0.dropFirst().dropLast()) }
+        #expect(!named.isEmpty)
+        for file in Set(named) {
+            #expect(
+                FileManager.default.fileExists(atPath: Self.sources.appendingPathComponent("Posix/" + file).path),
+                "the port table names \(file), which Posix does not have")
+        }
+    }
+
     // MARK: - A store's tables are read by their owner
 
     /// The invariant checker reads every store with queries of its own, on purpose: it must not trust the

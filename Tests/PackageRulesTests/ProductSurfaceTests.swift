@@ -298,6 +298,31 @@ import Testing
         #expect(accepted.status == 0, "on the main actor it compiles, and the notification names are nonisolated: \(accepted.output)")
     }
 
+    /// An operator of Apple's Combine that is not in the subset is declared unavailable: the compiler's
+    /// error says so and names the page that lists what is, rather than "has no member".
+    @Test func aMissingCombineOperatorSaysWhereToRead() throws {
+        let directory = try Self.scratch("combine")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Missing.swift")
+        let importCombine = ["import", "Combine"].joined(separator: " ")
+        try """
+        \(importCombine)
+
+        func pipeline(_ a: PassthroughSubject<Int, Never>, _ b: PassthroughSubject<Int, Never>) {
+            _ = a.zip(b)
+            _ = a.flatMap { _ in b }
+        }
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let result = try Self.typecheck([file.path], mode: 6)
+        #expect(result.status != 0)
+        for name in ["zip", "flatMap"] {
+            #expect(
+                result.output.contains(
+                    "is unavailable: \(name) is not in RunWay Pair's Combine subset: docs/your-app.md, 'What each Apple module offers here', lists what is"),
+                "\(result.output)")
+        }
+    }
+
     /// Every type a product's listing mentions (`Module.Type`) is a product's, the toolchain's, or declared
     /// in the same listing (re-exported by name, as WatchConnectivity re-exports `PropertyListValue`).
     @Test func aProductsDeclarationsMentionOnlyTypesItsUsersCanName() throws {

@@ -63,6 +63,11 @@ struct SessionCore {
     }
     /// What the counterpart's handshake said it had pending for this side, less what arrived since.
     var contentPending: Int64 = 0
+    /// The counterpart's handshake said it has an application context this side has not acknowledged:
+    /// pending content until it arrives (`hasContentPending`, Apple: "true if the session has received
+    /// data in the background but has not yet delivered that data", `updateApplicationContext(_:)` first
+    /// among them).
+    var contextPending = false
     /// The file lane's sender: one file at a time, chunks within its window.
     var fileWindow = FileSendWindow()
     /// Receive transactions that failed to commit since start-up.
@@ -176,13 +181,22 @@ struct SessionCore {
                 counterpartInRange = true
                 actions.append(.log(LogLine(.info, "link.phone-in-range", ("via", "the phone's system, its app not running"))))
             }
+            // The phone's system answers again, without `lockedAfterReboot`: it has been unlocked since it
+            // restarted (`iOSDeviceNeedsUnlockAfterRebootForReachability` false again), and the phone is in
+            // range with its app not running — reachable, as watchOS says (issue 50: it stayed unreachable
+            // until the phone's app ran and a link came up).
+            let wasLocked = counterpartNeedsUnlock
+            if role == .watch, counterpartNeedsUnlock {
+                counterpartNeedsUnlock = false
+                actions.append(.log(LogLine(.info, "peer.unlocked", ("via", "the phone's system answered"))))
+            }
             let presence = AppPresence(
                 installed: installed ?? counterpart.installed, active: active ?? counterpart.active, complicationEnabled: counterpart.complicationEnabled)
             if presence.installed != counterpart.installed {
                 actions += [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("via", "the phone's system")))]
                 actions += adoptCounterpart(presence, version: nil)
             }
-            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+            if wasReachable != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
             return actions
         case .counterpartOutOfRange:
             guard role == .watch, counterpartInRange else { return [] }
@@ -309,6 +323,7 @@ struct SessionCore {
         for lane in TransferLane.allCases { lanes[lane].receiveCursor = cursors[lane] }
         guard let peer else { return [] }
         contentPending = peer.pendingTransfers
+        contextPending = peer.pendingContext
         let wasLocked = counterpartNeedsUnlock
         counterpartNeedsUnlock = false
         if role == .watch { counterpartInRange = true }
@@ -338,10 +353,16 @@ struct SessionCore {
         return Frame(.appState, PropertyListCodec.encode(fields)).encoded
     }
 
-    /// The counterpart reported its app's state: remember it, save it, and tell the delegate if it
-    /// changed (reachability, which depends on the link too, is the caller's to compare).
+    /// The counterpart reported its app's state: remember it, save it, and tell the delegate if what its
+    /// state callback is for changed — the app installed or not (the phone's `isWatchAppInstalled`, the
+    /// watch's `isCompanionAppInstalled`), the complication on the watch face (the phone's
+    /// `isComplicationEnabled`). Apple's `sessionWatchStateDidChange(_:)`: "Called when any of the Watch
+    /// state properties change" — `isPaired`, `isWatchAppInstalled`, `isComplicationEnabled`,
+    /// `watchDirectoryURL` — not the watch app's foreground nor its version (issue 50: it was told both).
+    /// Reachability, which depends on the link too, is the caller's to compare.
     private mutating func adoptCounterpart(_ presence: AppPresence, version: String?) -> [SessionAction] {
-        let changed = presence != counterpart || (version != nil && version != counterpartVersion)
+        let changed =
+            presence.installed != counterpart.installed || (role == .phone && presence.complicationEnabled != counterpart.complicationEnabled)
         counterpart = presence
         if let version { counterpartVersion = version }
         var actions: [SessionAction] = [.saveCounterpartState(presence, version: version)]

@@ -111,6 +111,7 @@ extension SessionCore {
         counterpart = presence
         counterpartVersion = handshake.appVersion
         contentPending = handshake.pendingTransfers
+        contextPending = handshake.pendingContext
         counterpartNeedsUnlock = false
         if role == .watch { counterpartInRange = true }
         reachableBeforeLink = isReachable

@@ -145,14 +145,10 @@ extension SessionCore {
             guard let message = try? PropertyListCodec.decodeDictionary(body) else {
                 return [.send(Self.messageErrorFrame(id, WCError(.payloadUnsupportedTypes, "the message could not be decoded")))]
             }
-            if type == .message { return [.deliverMessage(id: id, .dictionary(message))] }
-            return [.tell(.didReceiveMessage(message, reply: nil)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
-        case .messageData:
+            return [.deliverMessage(id: id, .dictionary(message), replyExpected: type == .message)]
+        case .messageData, .messageDataNoReply:
             messages.countReceived()
-            return [.deliverMessage(id: id, .data(body))]
-        case .messageDataNoReply:
-            messages.countReceived()
-            return [.tell(.didReceiveMessageData(body, reply: nil)), .send(SequencedFrame.frame(.messageDelivered, number: id))]
+            return [.deliverMessage(id: id, .data(body), replyExpected: type == .messageData)]
         case .messageDelivered:
             return finish(id, .success(.dictionary([:])))
         case .messageDataReply:

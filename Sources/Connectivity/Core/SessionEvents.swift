@@ -157,8 +157,10 @@ enum SessionAction {
     /// Fail the app's handler at the end of this loop iteration (never inside its own call).
     case messageRefused(WCError, completion: MessageCompletion)
     case completeMessage(id: Int64, Result<MessageBody, WCError>)
-    /// Hand a message (a dictionary or data) to the app, with a handler for its reply on the link it came by.
-    case deliverMessage(id: Int64, MessageBody)
+    /// Hand a message (a dictionary or data) to the app: with a handler for its reply on the link it came
+    /// by (`replyExpected`), or without one and then `messageDelivered` — or, either way, `deliveryFailed`
+    /// (7014) when the app's delegate does not implement the method for it.
+    case deliverMessage(id: Int64, MessageBody, replyExpected: Bool)
     case wakeCounterpart
     // Receiving.
     /// Acknowledge everything up to here, if the store may still acknowledge.

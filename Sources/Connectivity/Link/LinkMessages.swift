@@ -27,6 +27,10 @@ package struct Handshake: Equatable, Sendable {
     package var pendingWorkoutMirroring = false
     /// The watch: its app's complication is on the active watch face (the phone's `isComplicationEnabled`).
     package var complicationEnabled = false
+    /// The sender has an application context the other side has not acknowledged: content like any other
+    /// (issue 50) — the receiver's `hasContentPending` is true until it arrives, and phone-os launches the
+    /// phone app for one from the watch.
+    package var pendingContext = false
     /// The userInfo lane's receive cursor (`resume.userInfo`).
     package var resumeSeq: Int64 {
         get { resume.userInfo }
@@ -60,6 +64,7 @@ package struct Handshake: Equatable, Sendable {
         if pendingMessages > 0 { fields["pendingMessages"] = .integer(pendingMessages) }
         if pendingWorkoutMirroring { fields["pendingWorkoutMirroring"] = .bool(true) }
         if complicationEnabled { fields["complicationEnabled"] = .bool(true) }
+        if pendingContext { fields["pendingContext"] = .bool(true) }
         // Each lane's cursor under its key: the userInfo lane's always (every handshake has had it), the
         // others only when there is something, as they were added.
         for lane in TransferLane.allCases where lane.spec.resumeAlwaysSent || resume[lane] > 0 {
@@ -84,6 +89,7 @@ package struct Handshake: Equatable, Sendable {
         pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
         pendingWorkoutMirroring = fields["pendingWorkoutMirroring"]?.boolValue ?? false
         complicationEnabled = fields["complicationEnabled"]?.boolValue ?? false
+        pendingContext = fields["pendingContext"]?.boolValue ?? false
         for lane in TransferLane.allCases where !lane.spec.resumeAlwaysSent {
             resume[lane] = max(0, fields[lane.spec.resumeKey]?.int64Value ?? 0)
         }

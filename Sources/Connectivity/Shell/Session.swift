@@ -102,6 +102,14 @@ package final class Session {
     var core: SessionCore
     /// The link, while one is established.
     var channel: LinkChannel?
+    /// The descriptor of the link's established connection, if it runs over a socket (the OS keeps a copy
+    /// of it while the app is suspended: `AppLaunch.storeLink`).
+    package var linkDescriptor: Int32? { (channel as? UnixLinkConnection)?.stream.descriptor.rawValue }
+    /// Nothing on its way out on the link: no frame in the air, nothing the kernel has not taken.
+    package var linkIsQuiet: Bool {
+        guard let channel else { return true }
+        return channel.pendingOutboundBytes == 0 && ((channel as? UnixLinkConnection)?.bytesInAir ?? 0) == 0
+    }
     /// Frames of the app's traffic left unread on the current link while the app was held (`appHeld`):
     /// when it joins, the link starts again so that the counterpart resends them.
     var heldFrames = 0
@@ -133,6 +141,12 @@ package final class Session {
     // MARK: - The core's state, as the API shows it
 
     package var activationState: ActivationState { core.activationState }
+    /// The state the app may read (`WCSession.activationState`): `.notActivated` until its delegate hears
+    /// `activationDidComplete` — while the announcement waits for the first link, the session is activated
+    /// inside but the app has not been told (Apple's `activationState`: "Use the
+    /// `session(_:activationDidCompleteWith:error:)` method … to monitor changes"; issue 50: it read
+    /// `.activated` up to the link's settling, ~300 ms, before its delegate heard it).
+    package var announcedActivationState: ActivationState { core.announcementAwaitsLink ? .notActivated : core.activationState }
     /// This device's id, read from the store at activation.
     package var deviceID: String { core.deviceID }
     package var pairing: Pairing? { core.pairing }
@@ -296,6 +310,7 @@ package final class Session {
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)
         handshake.pendingWorkoutMirroring = role == .watch && workoutMirroringPending
+        handshake.pendingContext = sentApplicationContextPending
         return handshake
     }
 
@@ -367,7 +382,7 @@ package final class Session {
 
     /// Whether the counterpart still has content for this side: what its last handshake said it had
     /// pending, less what arrived since, or a file half-received (`hasContentPending`).
-    package var hasContentPending: Bool { core.contentPending > 0 || incoming != nil }
+    package var hasContentPending: Bool { core.contentPending > 0 || core.contextPending || incoming != nil }
 
     /// Frames from the established link, in arrival order.
     package func channel(_ source: LinkChannel, didReceive frames: [Frame]) {

@@ -68,8 +68,8 @@ extension Session {
             messageCompletions[id] = PendingMessage(timer: timer, completion: completion)
         case let .messageRefused(error, completion):
             loop.deferToEndOfIteration { completion(.failure(error)) }
-        case let .deliverMessage(id, message):
-            deliver(message, id: id)
+        case let .deliverMessage(id, message, replyExpected):
+            deliver(message, id: id, replyExpected: replyExpected)
         case let .completeMessage(id, result):
             guard let pending = messageCompletions.removeValue(forKey: id) else { return }
             loop.cancel(pending.timer)
@@ -83,9 +83,12 @@ extension Session {
         }
     }
 
-    /// A message with a reply handler, to the app: the reply goes back on the link it came by, once,
-    /// and only while that link is the session's. A data message's reply is data.
-    private func deliver(_ message: MessageBody, id: Int64) {
+    /// A message to the app. With a reply handler: the reply goes back on the link it came by, once,
+    /// and only while that link is the session's; a data message's reply is data. Without one: the
+    /// sender hears it was delivered once the app's callback returned. Either way, an app whose delegate
+    /// lacks the method for it (the handler answers `.rejected`) fails the send at once with
+    /// `deliveryFailed` (7014), and the session says so in its log, as Apple's does.
+    private func deliver(_ message: MessageBody, id: Int64, replyExpected: Bool) {
         guard let source = channel else { return }
         var replied = false
         let answer: (MessageBody) -> Void = { [weak self, weak source] reply in
@@ -93,10 +96,32 @@ extension Session {
             replied = true
             source.send(self.core.replyFrame(id, reply))
         }
-        switch message {
-        case let .dictionary(dictionary): emit(.didReceiveMessage(dictionary, reply: { answer(.dictionary($0)) }))
-        case let .data(bytes): emit(.didReceiveMessageData(bytes, reply: { answer(.data($0)) }))
+        let callback: SessionCallback
+        switch (message, replyExpected) {
+        case let (.dictionary(dictionary), true): callback = .didReceiveMessage(dictionary, reply: { answer(.dictionary($0)) })
+        case let (.dictionary(dictionary), false): callback = .didReceiveMessage(dictionary, reply: nil)
+        case let (.data(bytes), true): callback = .didReceiveMessageData(bytes, reply: { answer(.data($0)) })
+        case let (.data(bytes), false): callback = .didReceiveMessageData(bytes, reply: nil)
         }
+        let outcome: ReceiveOutcome?
+        do {
+            outcome = try handler?.handle(callback, from: self)
+        } catch {
+            logger.warning("handler.threw", ["error": "\(error)"])
+            outcome = nil
+        }
+        guard channel === source else { return }
+        if case let .rejected(reason)? = outcome {
+            replied = true
+            source.send(SessionCore.messageErrorFrame(id, WCError(.deliveryFailed, reason)))
+            return
+        }
+        if !replyExpected { source.send(SequencedFrame.frame(.messageDelivered, number: id)) }
+    }
+
+    /// The app's delegate lacks `method` for what arrived: one line, as Apple's session logs it.
+    package func delegateDoesNotImplement(_ method: String, _ consequence: String) {
+        logger.warning("delegate.not-implemented", ["method": method, "consequence": consequence])
     }
 
     /// Tells the app of a callback that asks nothing back; an error its handler throws is logged.

@@ -25,6 +25,11 @@ extension Session {
         return updated.version
     }
 
+    /// Whether the context this side set has not been acknowledged by the counterpart yet (content pending).
+    package var sentApplicationContextPending: Bool {
+        ((try? SessionStore.context(database, .sent)) ?? nil).map(ApplicationContextRules.needsSending) ?? false
+    }
+
     /// The context this side last set (`applicationContext`).
     package var applicationContext: UserInfo { storedContext(.sent) }
 
@@ -58,6 +63,8 @@ extension Session {
         }
         let stored = try? SessionStore.context(database, .received)
         let decision = ApplicationContextRules.received(version: version, payload: bytes, from: peer.deviceID, stored: stored)
+        // The context the counterpart's handshake said was pending is here (kept, or the one already kept).
+        core.contextPending = false
         if decision.store {
             do {
                 try database.transaction {

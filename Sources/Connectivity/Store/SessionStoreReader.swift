@@ -76,6 +76,11 @@ package struct SessionStoreReader {
         return result
     }
 
+    /// Whether the context this device sent has not been acknowledged by the counterpart: content pending.
+    package func sentContextPending() -> Bool {
+        ((try? SessionStore.context(database, .sent)) ?? nil).map(ApplicationContextRules.needsSending) ?? false
+    }
+
     /// The application context sent, and the one received, where there is one.
     package func contexts() throws -> [(direction: SessionStore.ContextDirection, context: SessionStore.StoredContext)] {
         try [SessionStore.ContextDirection.received, .sent].compactMap { direction in

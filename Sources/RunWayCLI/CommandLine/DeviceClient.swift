@@ -67,7 +67,10 @@ final class DeviceClient {
         for _ in 0..<50 {
             switch appState(os) {
             case nil, "not running"?: return os
-            case "suspended"?: return try appClient(for: command)  // one line: resume it
+            // Suspended by the OS, its work done: the OS wakes it for the system's setting (and says the
+            // app holds the link: asked again). Suspended by the user: one line, resume it.
+            case "suspended"? where suspendedBySystem(os): return os
+            case "suspended"?: return try appClient(for: command)
             default:
                 if let client = try? ControlClient(home: home) {
                     app = client
@@ -98,8 +101,12 @@ final class DeviceClient {
             case "background"? where home.role == .watch && opensTheApp.contains(command):
                 // Starting a run on the wrist brings the app to the foreground.
                 _ = try os.send(openRequest)
+            case "suspended"? where opensTheApp.contains(command):
+                // The user opening the app brings it back from its suspension.
+                _ = try os.send(openRequest)
             case "suspended"?:
-                throw ControlError("the \(device)'s app is suspended (SIGSTOP): runway \(device) app resume, or runway \(device) app open")
+                let by = suspendedBySystem(os) ? " by its OS, its background work done" : ""
+                throw ControlError("the \(device)'s app is suspended\(by) (SIGSTOP): runway \(device) app resume, or runway \(device) app open")
             default: break
             }
         }
@@ -115,6 +122,11 @@ final class DeviceClient {
 
     private func appState(_ os: ControlClient) -> String? {
         (try? os.send(ControlCommands.OSStatus()))?.appState
+    }
+
+    /// Whether the app is suspended by its OS (its work done), not by the user.
+    private func suspendedBySystem(_ os: ControlClient) -> Bool {
+        (try? os.send(ControlCommands.OSStatus()))?.suspendedBySystem == true
     }
 
     // MARK: - ControlClient's calls, routed

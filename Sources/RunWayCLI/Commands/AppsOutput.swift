@@ -69,7 +69,13 @@ extension ControlCommands.WatchApp: CLIPerformed {
 /// declined launch is where the count is shown (the other device knocked, nothing was launched).
 enum OSStatusText {
     static func rows(_ status: OSStatusReply) -> [(label: String, text: String)] {
-        var rows = [("app", status.appState + (status.appPid.map { " (pid \($0))" } ?? ""))]
+        var rows = [
+            (
+                "app",
+                status.appState + (status.appPid.map { " (pid \($0))" } ?? "")
+                    + (status.suspendedBySystem == true ? ", by phone-os: its background work is done" : "")
+            )
+        ]
         let byReason = status.launches.keys.sorted().map { "\($0) \(status.launches[$0] ?? 0)" }.joined(separator: ", ")
         rows.append(("launches", "\(status.launchCount)" + (byReason.isEmpty ? "" : " (\(byReason))")))
         rows.append(
@@ -81,6 +87,8 @@ enum OSStatusText {
                         : "")
             ))
         rows.append(("reclaims", "\(status.reclaims) (background budget used up), jetsams \(status.jetsams)"))
+        let wakes = (status.wakes ?? [:]).keys.sorted().map { "\($0) \(status.wakes?[$0] ?? 0)" }.joined(separator: ", ")
+        rows.append(("suspensions", "\(status.systemSuspensions) (its work done), woken \(wakes.isEmpty ? "never" : wakes)"))
         if status.forceQuit { rows.append(("force-quit", "no background launch until the app is opened")) }
         rows.append(("installed", status.appInstalled ? "yes" + (status.appVersion.map { ", version \($0)" } ?? "") : "no (runway phone app install)"))
         rows.append(

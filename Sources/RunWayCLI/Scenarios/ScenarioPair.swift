@@ -160,13 +160,15 @@ final class ScenarioPair {
     // MARK: - What the stores hold
 
     /// Transfers still queued, in every lane (userInfo, complication, files), in both devices'
-    /// WatchConnectivity stores — counted by the session's own code (`SessionStoreReader`).
+    /// WatchConnectivity stores — counted by the session's own code (`SessionStoreReader`) — and each
+    /// application context not yet acknowledged (content like any other, issue 50), one each.
     func outstanding() throws -> Int {
         var total = 0
         for home in [phone, watch] where Filesystem.kind(of: home.storePath) == .regular {
             let database = try Database(path: home.storePath)
             defer { database.close() }
-            total += try SessionStoreReader(database: database).outstandingTransfers()
+            let reader = SessionStoreReader(database: database)
+            total += try reader.outstandingTransfers() + (reader.sentContextPending() ? 1 : 0)
         }
         return total
     }

@@ -168,7 +168,7 @@ final class ScenarioRunner {
             return (true, "the \(device.rawValue) app is \(state)")
         case let .drain(timeout):
             try poll("both outboxes are empty", timeout: timeout) { (try? pair.outstanding()) == 0 }
-            return (true, "drained: nothing outstanding on either side")
+            return (true, "drained: nothing outstanding on either side (transfers and application contexts)")
         case let .expect(expectation):
             return try expect(expectation, &fields)
         }

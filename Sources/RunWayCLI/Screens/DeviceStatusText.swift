@@ -90,6 +90,10 @@ enum DeviceStatusText {
                 guard let file = fields["fileReceiving"] else { return fields["inboxSpaceLimit"].map { "none (space capped at \($0.intValue ?? 0) bytes)" } }
                 return "\(file["transferId"]?.intValue ?? 0): \(file["durableBytes"]?.intValue ?? 0) of \(file["bytes"]?.intValue ?? 0) bytes durable"
             },
+            Row(section: "OUTBOX", label: "context", keys: ["applicationContextPending"]) { fields in
+                fields["applicationContextPending"]?.boolValue == true
+                    ? "the application context set here is not yet delivered to the \(other)" : "delivered (or none set)"
+            },
             Row(section: "OUTBOX", label: "on the wire", keys: ["outbox"]) { fields in
                 "\(int(fields, "outbox", "inFlight")) of a window of \(int(fields, "outbox", "window")); last sent \(int(fields, "outbox", "lastSentTransfer")), acknowledged up to \(int(fields, "outbox", "lastAcknowledgedTransfer")); \(int(fields, "outbox", "depth")) queued"
             },

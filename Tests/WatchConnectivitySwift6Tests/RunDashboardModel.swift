@@ -1,0 +1,1 @@
+../WatchConnectivitySwift5Tests/RunDashboardModel.swift
