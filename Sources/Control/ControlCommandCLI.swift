@@ -46,7 +46,8 @@ package struct ControlCommandCLI: Sendable {
         }
         package var words: [String]
         package var place: Place
-        /// The arguments the words set (`link down`: state down).
+        /// The arguments the words set (`link down`: state down); `.null`: one the form does not offer
+        /// (`app open` has no `--version`), left unset.
         package var sets: [String: JSONValue]
         /// The help's paragraph, for the device (`phone`) and its counterpart (`watch`).
         package var help: @Sendable (_ device: String, _ other: String) -> String
@@ -94,7 +95,7 @@ package struct ControlCommandCLI: Sendable {
 
 /// The topics of `runway --help`, in its order: what a user of any app looks for first, RunWay's own app last.
 package enum CLITopic: String, Sendable, CaseIterable {
-    case pairs, devices, apps, session, os, link, clock, scenarios, runway
+    case pairs, devices, apps, session, os, link, clock, scenarios, tool, runway
 
     /// The heading in `runway --help`.
     package var title: String {
@@ -107,6 +108,7 @@ package enum CLITopic: String, Sendable, CaseIterable {
         case .link: "the link between the devices"
         case .clock: "the clock"
         case .scenarios: "scenarios and views"
+        case .tool: "this tool"
         case .runway: "RunWay's own app"
         }
     }

@@ -32,7 +32,8 @@ extension ControlCommands {
         @Argument(.choice(["near", "wifi", "out"]), "near (Bluetooth), wifi (the relay), out", cli: .option(help: "near, wifi or out"))
         package var range: String?
         @Argument(.bool, "start from clear air (what is not named is cleared)", cli: .option(help: "start from clear air")) package var reset = false
-        @Argument(.int(0...Int.max), "seed the draws of jitter and loss", cli: .option(nil, "S", help: "seed the draws of jitter and loss")) package var seed: Int?
+        @Argument(.int(0...Int.max), "seed the draws of jitter and loss", cli: .option(nil, "S", help: "seed the draws of jitter and loss")) package var seed:
+            Int?
         package static let spec = ControlCommandSpec(
             Self.self, "link-set", [.watch, .watchOS],
             errors: [.failure("the conditions could not be saved in the watch's home (nothing changed)"), appHoldsTheLink],

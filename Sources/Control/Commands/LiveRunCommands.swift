@@ -22,7 +22,8 @@ extension ControlCommands {
             .number(40...220), "the heart-rate zone's bottom, bpm (with zoneHigh)",
             cli: .option("target-hr", "LOW-HIGH", syntax: .zoneLow, help: "the heart-rate zone (40 <= LOW < HIGH <= 220; default 140-160)"))
         package var zoneLow: Double?
-        @Argument(.number(40...220), "the heart-rate zone's top, bpm (with zoneLow)", cli: .option("target-hr", syntax: .zoneHigh)) package var zoneHigh: Double?
+        @Argument(.number(40...220), "the heart-rate zone's top, bpm (with zoneLow)", cli: .option("target-hr", syntax: .zoneHigh)) package var zoneHigh:
+            Double?
         package static let spec = ControlCommandSpec(
             Self.self, "run-start", both,
             errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
@@ -97,7 +98,8 @@ extension ControlCommands {
     /// `run-stop`: stop the live run, saving it as a flight.
     package struct RunStop: ControlCommand {
         package typealias Reply = RunStopReply
-        package static let spec = ControlCommandSpec(Self.self, "run-stop", both, errors: [.failure("no run in progress")], "stop the live run, saving it as a flight")
+        package static let spec = ControlCommandSpec(
+            Self.self, "run-stop", both, errors: [.failure("no run in progress")], "stop the live run, saving it as a flight")
         package static let cli: ControlCommandCLI? = ControlCommandCLI(.runway, ["run", "stop"]) { device, _ in
             device == "phone"
                 ? """
@@ -130,10 +132,12 @@ extension ControlCommands {
             .number(40...220), "the heart-rate zone's bottom, bpm (with zoneHigh)",
             cli: .option("target-hr", "LOW-HIGH", syntax: .zoneLow, help: "the heart-rate zone (40 <= LOW < HIGH <= 220; default 140-160)"))
         package var zoneLow: Double?
-        @Argument(.number(40...220), "the heart-rate zone's top, bpm (with zoneLow)", cli: .option("target-hr", syntax: .zoneHigh)) package var zoneHigh: Double?
+        @Argument(.number(40...220), "the heart-rate zone's top, bpm (with zoneLow)", cli: .option("target-hr", syntax: .zoneHigh)) package var zoneHigh:
+            Double?
         @Argument(.int(0...Int.max), "seed the run generator", cli: .option(nil, "S", help: "seed the run generator")) package var seed: Int?
         @Argument(
-            .number(0.2...100), "the run's distance (default random 3-12)", cli: .option("distance", "KM", help: "the run's distance (0.2 to 100; default random 3-12)"))
+            .number(0.2...100), "the run's distance (default random 3-12)",
+            cli: .option("distance", "KM", help: "the run's distance (0.2 to 100; default random 3-12)"))
         package var distanceKm: Double?
         package static let spec = ControlCommandSpec(
             Self.self, "run-replay", both, errors: [.failure("a run is in progress, or the device cannot start one")], "replay a generated run")

@@ -24,10 +24,22 @@ extension ControlCommands {
         package static let cli: ControlCommandCLI? = ControlCommandCLI(
             .apps,
             [
-                ("install", "Installs the watch app: under watch-os, after an uninstall it starts empty (over an installed app nothing changes); the phone sees isWatchAppInstalled true and sends what it held. Without watch-os the watch-agent is marked installed again."),
-                ("uninstall", "Deletes the watch app. Under watch-os (runway up runs it) as watchOS does: the app is stopped, its container and what the system held for it (its queued transfers, contexts, files) are deleted; the phone sees isWatchAppInstalled false (sessionWatchStateDidChange), its new transfers fail with 7006 and its queued ones wait. Without watch-os the always-running watch-agent is only marked uninstalled: its data stays."),
-                ("foreground", "Moves the watch app to the foreground. The phone sees it at once in isReachable (reachable needs the app in the foreground). Under watch-os the same as runway watch app open."),
-                ("background", "Moves the watch app to the background. The phone sees it at once in isReachable (reachable needs the app in the foreground). Under watch-os the same as runway watch app close."),
+                (
+                    "install",
+                    "Installs the watch app: under watch-os, after an uninstall it starts empty (over an installed app nothing changes); the phone sees isWatchAppInstalled true and sends what it held. Without watch-os the watch-agent is marked installed again."
+                ),
+                (
+                    "uninstall",
+                    "Deletes the watch app. Under watch-os (runway up runs it) as watchOS does: the app is stopped, its container and what the system held for it (its queued transfers, contexts, files) are deleted; the phone sees isWatchAppInstalled false (sessionWatchStateDidChange), its new transfers fail with 7006 and its queued ones wait. Without watch-os the always-running watch-agent is only marked uninstalled: its data stays."
+                ),
+                (
+                    "foreground",
+                    "Moves the watch app to the foreground. The phone sees it at once in isReachable (reachable needs the app in the foreground). Under watch-os the same as runway watch app open."
+                ),
+                (
+                    "background",
+                    "Moves the watch app to the background. The phone sees it at once in isReachable (reachable needs the app in the foreground). Under watch-os the same as runway watch app close."
+                ),
             ].map { action, help in .device(["app", action], on: .watch, sets: ["action": .string(action)]) { _, _ in help } }, repliesInJSON: false)
         package init() {}
     }
@@ -52,25 +64,45 @@ extension ControlCommands {
         package static let cli: ControlCommandCLI? = ControlCommandCLI(
             .apps,
             [
-                ("open", "Opens the app on a phone run by phone-os: launches it in the foreground (a UI may attach; returns once the app reported ready) or brings it there; ends a force-quit."),
+                (
+                    "open",
+                    "Opens the app on a phone run by phone-os: launches it in the foreground (a UI may attach; returns once the app reported ready) or brings it there; ends a force-quit."
+                ),
                 ("close", "Returns the app to the background: its background budget starts; when it is used up the app is reclaimed."),
-                ("force-quit", "Kills the app, as swiping it away does: no background launch until the user opens it again (transfers wait on the watch). Prints the state once it is gone."),
-                ("kill", "Kills the app as a crash does (SIGKILL, not the OS's doing): counted as the app's failure; phone-os launches it again when the watch has something for it. Prints the state once it is gone."),
+                (
+                    "force-quit",
+                    "Kills the app, as swiping it away does: no background launch until the user opens it again (transfers wait on the watch). Prints the state once it is gone."
+                ),
+                (
+                    "kill",
+                    "Kills the app as a crash does (SIGKILL, not the OS's doing): counted as the app's failure; phone-os launches it again when the watch has something for it. Prints the state once it is gone."
+                ),
                 ("suspend", "Suspends the running app (SIGSTOP): its state is kept, nothing runs."),
                 ("resume", "Resumes a suspended app (SIGCONT): it goes on where it was, with no start-up again."),
-                ("install", """
-                Installs the app on a phone run by phone-os. Over the installed app (an update, --version V of at
-                least the installed one) its data stays; a downgrade is refused, as iOS refuses one (exit 1).
-                After an uninstall it starts from nothing. The watch learns it at its next attempt to connect.
-                """),
-                ("uninstall", """
-                Deletes the app from a phone run by phone-os: the app is stopped, its container (its store, its
-                settings, its kept files) and what the system held for it (queued transfers, application
-                contexts, files on their way) are deleted; the pairing stays. The watch's
-                isCompanionAppInstalled turns false (sessionCompanionAppInstalledDidChange) and its calls get
-                7018 companionAppNotInstalled until the app is installed again.
-                """),
-            ].map { action, help in .device(["app", action], on: .phone, sets: ["action": .string(action)]) { _, _ in help } })
+                (
+                    "install",
+                    """
+                    Installs the app on a phone run by phone-os. Over the installed app (an update, --version V of at
+                    least the installed one) its data stays; a downgrade is refused, as iOS refuses one (exit 1).
+                    After an uninstall it starts from nothing. The watch learns it at its next attempt to connect.
+                    """
+                ),
+                (
+                    "uninstall",
+                    """
+                    Deletes the app from a phone run by phone-os: the app is stopped, its container (its store, its
+                    settings, its kept files) and what the system held for it (queued transfers, application
+                    contexts, files on their way) are deleted; the pairing stays. The watch's
+                    isCompanionAppInstalled turns false (sessionCompanionAppInstalledDidChange) and its calls get
+                    7018 companionAppNotInstalled until the app is installed again.
+                    """
+                ),
+            ].map { action, help in
+                // The version is install's only.
+                .device(["app", action], on: .phone, sets: ["action": .string(action)].merging(action == "install" ? [:] : ["version": .null]) { $1 }) { _, _ in
+                    help
+                }
+            })
         package init() {}
     }
 
@@ -90,13 +122,24 @@ extension ControlCommands {
         package static let cli: ControlCommandCLI? = ControlCommandCLI(
             .apps,
             [
-                ("open", "Opens the app on the watch: watch-os launches it in the foreground (returns once the app reported ready) or brings it there; ends a force-quit. The phone sees the watch reachable while it is there."),
+                (
+                    "open",
+                    "Opens the app on the watch: watch-os launches it in the foreground (returns once the app reported ready) or brings it there; ends a force-quit. The phone sees the watch reachable while it is there."
+                ),
                 ("close", "Returns the watch app to the background: its background budget starts; when it is used up the app is reclaimed."),
-                ("force-quit", "Kills the watch app: no background launch until the user opens it again (the phone's transfers wait). Prints the state once it is gone."),
-                ("kill", "Kills the watch app as a crash does (SIGKILL, not the OS's doing): counted as the app's failure; watch-os launches it again when the phone has something for it. Prints the state once it is gone."),
+                (
+                    "force-quit",
+                    "Kills the watch app: no background launch until the user opens it again (the phone's transfers wait). Prints the state once it is gone."
+                ),
+                (
+                    "kill",
+                    "Kills the watch app as a crash does (SIGKILL, not the OS's doing): counted as the app's failure; watch-os launches it again when the phone has something for it. Prints the state once it is gone."
+                ),
                 ("suspend", "Suspends the running watch app (SIGSTOP): its state is kept, nothing runs."),
                 ("resume", "Resumes a suspended watch app (SIGCONT)."),
-            ].map { action, help in .device(["app", action], on: .watch, sets: ["action": .string(action)]) { _, _ in help + " Needs watch-os (runway up runs it)." } })
+            ].map { action, help in
+                .device(["app", action], on: .watch, sets: ["action": .string(action)]) { _, _ in help + " Needs watch-os (runway up runs it)." }
+            })
         package init() {}
     }
 

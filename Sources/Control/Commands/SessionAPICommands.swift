@@ -28,7 +28,9 @@ extension ControlCommands {
     /// `transfer-userinfo`: `transferUserInfo`.
     package struct TransferUserInfo: ControlCommand {
         package typealias Reply = TransferUserInfoReply
-        @Argument(.object, "the dictionary, in typed JSON", cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
+        @Argument(
+            .object, "the dictionary, in typed JSON",
+            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
         package static let spec = ControlCommandSpec(
             Self.self, "transfer-userinfo", both, session: true, errors: userInfoErrors, "queue a userInfo transfer")
         package static let cli: ControlCommandCLI? = ControlCommandCLI(.session, ["transfer-userinfo"]) { _, other in
@@ -44,7 +46,9 @@ extension ControlCommands {
     /// `transfer-complication`: `transferCurrentComplicationUserInfo`, the phone's.
     package struct TransferComplication: ControlCommand {
         package typealias Reply = TransferComplicationReply
-        @Argument(.object, "the dictionary, in typed JSON", cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
+        @Argument(
+            .object, "the dictionary, in typed JSON",
+            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
         package static let spec = ControlCommandSpec(
             Self.self, "transfer-complication", [.phone], session: true, errors: userInfoErrors,
             "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
@@ -63,7 +67,8 @@ extension ControlCommands {
     package struct TransferFile: ControlCommand {
         package typealias Reply = TransferFileReply
         @Argument(.string(bytes: 1...4096), "the file, an absolute path", cli: .positional("PATH", syntax: .path)) package var path: String
-        @Argument(.object, "the file's metadata, in typed JSON", cli: .option(help: "a JSON object sent with the file (typed JSON)")) package var metadata: JSONValue?
+        @Argument(.object, "the file's metadata, in typed JSON", cli: .option(help: "a JSON object sent with the file (typed JSON)")) package var metadata:
+            JSONValue?
         package static let spec = ControlCommandSpec(
             Self.self, "transfer-file", both, session: true,
             errors: [
@@ -89,7 +94,9 @@ extension ControlCommands {
     /// `context-set`: `updateApplicationContext` (the phone app takes it over to add its language).
     package struct ContextSet: ControlCommand {
         package typealias Reply = ContextSetReply
-        @Argument(.object, "the dictionary, in typed JSON", cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
+        @Argument(
+            .object, "the dictionary, in typed JSON",
+            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
         package static let spec = ControlCommandSpec(
             Self.self, "context-set", both, session: true,
             errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
@@ -102,7 +109,9 @@ extension ControlCommands {
     /// `message`: `sendMessage`. Its handler answers later, when the reply or the delivery comes.
     package struct Message: ControlCommand {
         package typealias Reply = MessageReply
-        @Argument(.object, "the dictionary, in typed JSON", cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)"))
+        @Argument(
+            .object, "the dictionary, in typed JSON",
+            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)"))
         package var payload: JSONValue
         @Argument(
             .int(1...600_000), "how long to wait for the reply or the delivery, in ms (default 10000)",

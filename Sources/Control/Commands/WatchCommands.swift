@@ -13,7 +13,8 @@ extension ControlCommands {
             .number(0...1000), "each run's distance (default random 3-12)",
             cli: .option("distance", "KM", help: "each run's distance in km (default: random, 3 to 12)"))
         package var distanceKm: Double?
-        @Argument(.int(0...Int.max), "seed the run generator", cli: .option(nil, "S", help: "seed the run generator, for repeatable runs")) package var seed: Int?
+        @Argument(.int(0...Int.max), "seed the run generator", cli: .option(nil, "S", help: "seed the run generator, for repeatable runs")) package var seed:
+            Int?
         @Argument(.int(1...1_000_000), "the whole series' length, when this is a chunk of it (at least count)", cli: .hidden) package var seriesTotal: Int?
         @Argument(.int(0...999_999), "where this chunk starts in the series (at most seriesTotal - count)", cli: .hidden) package var seriesStart: Int?
         @Argument(.number(978_307_200...4_102_444_800), "the newest run ends here, seconds since 1970 (default: the device clock)", cli: .hidden)

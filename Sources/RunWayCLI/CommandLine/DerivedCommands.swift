@@ -33,7 +33,9 @@ enum DerivedCLI {
             switch form.place {
             case let .device(on):
                 return devices(Command.spec, on).map { device in
-                    derive(Command.self, cli, form, arguments, path: [device.rawValue] + form.words, device: device, summary: form.help(device.rawValue, device.other))
+                    derive(
+                        Command.self, cli, form, arguments, path: [device.rawValue] + form.words, device: device,
+                        summary: form.help(device.rawValue, device.other))
                 }
             case let .top(device, alias):
                 let main = derive(Command.self, cli, form, arguments, path: form.words, device: device, summary: form.help(device.rawValue, device.other))
@@ -65,7 +67,7 @@ enum DerivedCLI {
         let synopsis =
             cli.synopsis.map { $0.replacingOccurrences("HOME", home) }
             ?? (positionals.map { $0.spec.isRequired ? valueName($0) : "[\(valueName($0))]" } + [home] + flags.map(synopsisPart)
-                + cli.options.map(optionalPart) + (cli.repliesInJSON ? ["[--json]"] : [])).joined(separator: " ")
+            + cli.options.map(optionalPart) + (cli.repliesInJSON ? ["[--json]"] : [])).joined(separator: " ")
         var choices: [String: [String]] = [:]
         for argument in flags { choices[flagName(argument)] = self.choices(argument) }
         for (index, argument) in positionals.enumerated() { choices["#\(index)"] = self.choices(argument) }
@@ -86,7 +88,7 @@ enum DerivedCLI {
     static func made<Command: ControlCommand>(
         _ type: Command.Type, _ form: ControlCommandCLI.Form, _ arguments: [(spec: ControlArgumentSpec, cli: ControlArgumentCLI)], _ context: Context
     ) throws -> Command {
-        var values = form.sets
+        var values = form.sets.filter { $0.value != .null }
         let parsed = context.parsed
         for argument in arguments where !argument.cli.hidden && form.sets[argument.spec.name] == nil {
             let name = argument.spec.name
@@ -133,7 +135,9 @@ enum DerivedCLI {
         try Output.render(reply as! Output.Reply, of: command as! Output, context)
     }
 
-    private static func perform<Performed: CLIPerformed, Command: ControlCommand>(_ type: Performed.Type, _ command: Command, _ context: Context) throws -> Int32 {
+    private static func perform<Performed: CLIPerformed, Command: ControlCommand>(_ type: Performed.Type, _ command: Command, _ context: Context) throws
+        -> Int32
+    {
         try Performed.perform(command as! Performed, context)
     }
 
@@ -155,82 +159,6 @@ enum DerivedCLI {
     /// `clock advance`, `cancel`: the command's words, the device left out.
     static func words(_ path: [String]) -> String {
         (DeviceRole(rawValue: path.first ?? "") != nil ? path.dropFirst() : path[...]).joined(separator: " ")
-    }
-
-    // MARK: - An argument as a flag or a positional
-
-    typealias Argument = (spec: ControlArgumentSpec, cli: ControlArgumentCLI)
-
-    /// `timeoutMs`: `timeout-ms`.
-    static func flagName(_ name: String) -> String {
-        name.reduce(into: "") { result, character in result += character.isUppercase ? "-" + character.lowercased() : String(character) }
-    }
-
-    static func flagName(_ argument: Argument) -> String { argument.cli.flag ?? flagName(argument.spec.name) }
-
-    /// The flags, one each: two arguments read from one flag (`--target-hr`) are offered once.
-    static func uniqueFlags(_ arguments: [Argument]) -> [Argument] {
-        var seen = Set<String>()
-        return arguments.filter { $0.cli.position == nil && seen.insert(flagName($0)).inserted }
-    }
-
-    /// A flag without a value: a `bool` that defaults to false, given for true; or one that sets false.
-    static func isFlag(_ argument: Argument) -> Bool {
-        argument.cli.syntax == .setsFalse || (argument.spec.kind == .bool && argument.spec.defaultValue == .bool(false))
-    }
-
-    static func flag(_ argument: Argument) -> ArgumentSpec {
-        if isFlag(argument) { return .flag(flagName(argument), argument.cli.help ?? argument.spec.summary) }
-        let defaultText = argument.spec.defaultValue.map { " (default \($0.stringValue ?? $0.text))" } ?? ""
-        return .option(flagName(argument), valueName(argument), argument.cli.help ?? "\(argument.spec.summary): \(kindText(argument))\(defaultText)")
-    }
-
-    /// `--pages N` when required, `[--limit N]` when not.
-    static func synopsisPart(_ argument: Argument) -> String {
-        let text = isFlag(argument) ? "--\(flagName(argument))" : "--\(flagName(argument)) \(valueName(argument))"
-        return argument.spec.isRequired ? text : "[\(text)]"
-    }
-
-    static func optionalPart(_ spec: ArgumentSpec) -> String { "[--\(spec.name)\(spec.valueName.map { " " + $0 } ?? "")]" }
-
-    /// The values a flag completes to: those the CLI offers, a choice's, a `bool`'s.
-    static func choices(_ argument: Argument) -> [String]? {
-        if let values = argument.cli.values { return values }
-        switch argument.spec.kind {
-        case let .choice(values): return values
-        case let .intChoice(values): return values.map(String.init)
-        case .bool: return ["true", "false"]
-        default: return nil
-        }
-    }
-
-    static func valueName(_ argument: Argument) -> String {
-        if let name = argument.cli.valueName { return name }
-        if let values = argument.cli.values { return values.joined(separator: "|") }
-        switch argument.spec.kind {
-        case .int, .intChoice, .number: return "N"
-        case .string: return "TEXT"
-        case let .choice(values): return values.joined(separator: "|")
-        case .format(.flightID): return "ID"
-        case .format(.month): return "MONTH"
-        case .format(.base64): return "BASE64"
-        case .bool: return "true|false"
-        case .object, .array: return "JSON"
-        }
-    }
-
-    /// What the value must be, as the CLI offers it.
-    static func kindText(_ argument: Argument) -> String {
-        if let values = argument.cli.values { return ControlArgumentKind.choice(values).text }
-        switch argument.cli.syntax {
-        case .plain, .setsFalse: return argument.spec.kind.text
-        case .jsonObjectFile: return "a file holding one JSON object (- for stdin)"
-        case .path: return "a file's path"
-        case .pace: return "M:SS from 2:00 to 20:00"
-        case .zoneLow, .zoneHigh: return "LOW-HIGH with 40 <= LOW < HIGH <= 220"
-        case .duration: return "a duration, [Nd][Nh][Nm][Ns] (7d, 1d12h, 90s)"
-        case .instant: return "a time, ISO 8601 with a UTC offset or Z"
-        }
     }
 }
 

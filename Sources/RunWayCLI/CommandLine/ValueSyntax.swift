@@ -21,6 +21,7 @@ enum ValueSyntax {
         }
         switch argument.cli.syntax {
         case .plain, .setsFalse:
+            if kind == .object { return try jsonObject(text, label: label) }
             if let values = argument.cli.values, !values.contains(text) { throw refused() }
             guard let value = plain(text, kind), kind.accept(value) != nil else { throw refused() }
             return value
@@ -59,6 +60,16 @@ enum ValueSyntax {
         case .object, .array: try? JSONValue(parsing: Array(text.utf8))
         case .string, .choice, .format: .string(text)
         }
+    }
+
+    /// A flag's text that must be one JSON object (`--metadata`): not JSON, or not an object, is a usage
+    /// error (exit 2); a malformed `{"$date": …}` invalid.
+    static func jsonObject(_ text: String, label: String) throws -> JSONValue {
+        let json: JSONValue
+        do { json = try JSONValue(parsing: Array(text.utf8)) } catch { throw UsageError("\(label) is not valid JSON: \(error)") }
+        guard case .object = json else { throw UsageError("\(label) must be a JSON object, not \(SessionCLI.kind(of: json))") }
+        if let problem = TypedJSON.problem(in: json) { throw ControlError.invalid("\(label): \(problem)") }
+        return json
     }
 
     /// The JSON object in the file at `path` (`-`: stdin): unreadable, invalid or not an object are usage

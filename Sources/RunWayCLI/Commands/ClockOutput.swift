@@ -25,7 +25,8 @@ enum PairScope {
         let offered = arguments.filter { !$0.cli.hidden }
         let positionals = offered.filter { $0.cli.position != nil }
         let flags = DerivedCLI.uniqueFlags(offered)
-        let synopsis = (positionals.map(DerivedCLI.valueName) + ["[--home H | --phone P [--watch W] | --pair NAME]"] + flags.map(DerivedCLI.synopsisPart)
+        let synopsis =
+            (positionals.map(DerivedCLI.valueName) + ["[--home H | --phone P [--watch W] | --pair NAME]"] + flags.map(DerivedCLI.synopsisPart)
             + ["[--json]"]).joined(separator: " ")
         return CLI.Command(
             path: form.words, synopsis: synopsis, summary: form.help("device", "other"), specs: targetSpecs + flags.map(DerivedCLI.flag) + [CLI.jsonSpec],
