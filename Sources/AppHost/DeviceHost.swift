@@ -220,6 +220,7 @@ package final class DeviceHost {
         }
         if let pages = configuration.maximumStorePages { try StoreLimit.apply(pages, to: [database], logger: logger) }
         try makeSession()
+        answerHealthLookups()
         try followOperatingSystem()
         router = makeRouter()
         control = ControlServer(

@@ -48,13 +48,22 @@ package struct RunMirroring: Codable, Sendable, Equatable {
     /// ISO 8601.
     package var confirmedAt: String?
     package var failureReason: String?
+    /// Who saves the run to Health (issue 51): `watch` once it confirmed it runs it, else `phone`.
+    package var healthSaver: String?
+    /// Why the phone took the save back from the watch, if it did (once).
+    package var takenBack: String?
 
-    package init(requested: Bool, assumedStarted: Bool, state: String, confirmedAt: String? = nil, failureReason: String? = nil) {
+    package init(
+        requested: Bool, assumedStarted: Bool, state: String, confirmedAt: String? = nil, failureReason: String? = nil, healthSaver: String? = nil,
+        takenBack: String? = nil
+    ) {
         self.requested = requested
         self.assumedStarted = assumedStarted
         self.state = state
         self.confirmedAt = confirmedAt
         self.failureReason = failureReason
+        self.healthSaver = healthSaver
+        self.takenBack = takenBack
     }
 }
 

@@ -17,7 +17,8 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         let sync: (() throws -> Void) throws -> Void
     }
 
-    private let fixed: Backend?
+    /// The channel a unit test gave this store (nil: the device's).
+    let fixed: Backend?
 
     public override init() {
         fixed = nil
@@ -172,6 +173,18 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
             DeviceHost.current?.logger.warning("health.session-not-kept", ["error": "\(error)"])
         }
     }
+
+    // MARK: - Queries
+
+    /// Runs `query` (an `HKSampleQuery`; others are not simulated and find nothing): its handler is
+    /// called once, on the device's thread, after this returns.
+    open func execute(_ query: HKQuery) {
+        guard let query = query as? HKSampleQuery else { return }
+        run(query)
+    }
+
+    /// Stops `query`: its handler is not called after this.
+    open func stop(_ query: HKQuery) { (query as? HKSampleQuery)?.stop() }
 
     // MARK: - Workouts across the pair
 

@@ -311,6 +311,11 @@ package final class WatchOS: DeviceOperatingSystem {
                     launch = (AppLaunch.watchConnectivityReason, "the phone has \(pending) transfer(s) pending for the watch app")
                 }
             case .workout:
+                // The phone reads the watch's Health store (issue 51): the system answers, app or no app.
+                if let event = try? PropertyListCodec.decodeDictionary(frame.payload), event["kind"]?.stringValue == HealthLookupAnswer.lookupKind {
+                    answerHealthLookup(event)
+                    continue
+                }
                 // HealthKit's startWatchApp: the phone starts a workout for the watch app. Anything else on
                 // this channel (a mirrored session's traffic) is for a running app, and launches nothing.
                 guard let event = try? PropertyListCodec.decodeDictionary(frame.payload), event["kind"]?.stringValue == "startWatchApp" else {
@@ -337,6 +342,19 @@ package final class WatchOS: DeviceOperatingSystem {
                 environment: [AppLaunch.workoutVariable: AppLaunch.hex(workout.payload)])
         } else if let launch {
             launchInBackground(reasonKey: launch.key, reason: launch.reason)
+        }
+    }
+
+    /// The phone's Health look-up, answered from the OS's own store while watch-os holds the link (the
+    /// app not running, or deleted: its saved workouts stay).
+    private func answerHealthLookup(_ event: UserInfo) {
+        guard let question = HealthLookupAnswer.question(event), let system, let probe else { return }
+        do {
+            let answer = HealthLookupAnswer.answer(question, workouts: try system.health.workouts())
+            probe.send(Frame(.workout, PropertyListCodec.encode(answer)).encoded)
+            logger.info("os.health-lookup-answered", ["id": question.id, "values": question.values?.count ?? -1])
+        } catch {
+            logger.warning("os.health-lookup-failed", ["id": question.id, "error": "\(error)"])
         }
     }
 

@@ -15,6 +15,8 @@ package struct HealthReport: Sendable {
     /// Workouts standing for no finished run.
     package var unexplained: [String] = []
     package var problems: [String] = []
+    /// Each finished run's saves, counted in each device's store (issue 51: exactly one in all).
+    package var saves: [String: HealthSaves] = [:]
 
     package var isClean: Bool { missing.isEmpty && duplicated.isEmpty && unexplained.isEmpty && problems.isEmpty }
 
@@ -24,7 +26,7 @@ package struct HealthReport: Sendable {
         if !duplicated.isEmpty {
             lines.append(
                 "health: runs saved more than once (\(duplicated.count); phone \(phoneWorkouts) + watch \(watchWorkouts) workouts): "
-                    + duplicated.joined(separator: " "))
+                    + duplicated.map { "\($0) (\(saves[$0]?.text ?? "?"))" }.joined(separator: " "))
         }
         if !unexplained.isEmpty { lines.append("health: workouts of no finished run (\(unexplained.count)): " + unexplained.joined(separator: " ")) }
         lines.append(contentsOf: problems.map { "health: " + $0 })
@@ -36,7 +38,7 @@ package struct HealthReport: Sendable {
     package static func check(runs: [String], phoneStore: String, watchStore: String) -> HealthReport {
         var report = HealthReport()
         report.checked = true
-        var owners: [String: Int] = [:]
+        var saves: [String: HealthSaves] = [:]
         for (path, isPhone) in [(phoneStore, true), (watchStore, false)] {
             let rows: [String]
             do { rows = try workouts(path) } catch {
@@ -44,12 +46,15 @@ package struct HealthReport: Sendable {
                 continue
             }
             if isPhone { report.phoneWorkouts = rows.count } else { report.watchWorkouts = rows.count }
-            for run in rows { owners[run, default: 0] += 1 }
+            for run in rows {
+                if isPhone { saves[run, default: HealthSaves()].phone += 1 } else { saves[run, default: HealthSaves()].watch += 1 }
+            }
         }
         let finished = Set(runs)
-        report.missing = runs.filter { owners[$0] == nil }
-        report.duplicated = runs.filter { (owners[$0] ?? 0) > 1 }
-        report.unexplained = owners.keys.filter { !finished.contains($0) }.sorted()
+        report.missing = runs.filter { saves[$0] == nil }
+        report.duplicated = runs.filter { (saves[$0]?.total ?? 0) > 1 }
+        report.unexplained = saves.keys.filter { !finished.contains($0) }.sorted()
+        report.saves = saves
         return report
     }
 
@@ -63,4 +68,17 @@ package struct HealthReport: Sendable {
         while try query.step() { runs.append(query.string(at: 0)) }
         return runs
     }
+}
+
+/// One run's Health saves: the workouts standing for it in the phone's store and in the watch's.
+package struct HealthSaves: Sendable, Equatable {
+    package var phone = 0
+    package var watch = 0
+    package init(phone: Int = 0, watch: Int = 0) {
+        self.phone = phone
+        self.watch = watch
+    }
+    package var total: Int { phone + watch }
+    /// `phone 1 + watch 1`
+    package var text: String { "phone \(phone) + watch \(watch)" }
 }

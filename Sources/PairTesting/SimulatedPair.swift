@@ -72,6 +72,8 @@ package final class SimulatedPair {
         phoneOS = try DaemonProcess("phone-os", ["--home", phoneHome] + arguments, logPath: phoneLog)
     }
 
+    package func killPhoneOS(_ signal: Int32 = SIGKILL) { phoneOS?.kill(signal) }
+
     /// `runway phone os status --json` (or `app ACTION` when given).
     package func phoneOSCall(_ arguments: [String]) throws -> JSONValue {
         let result = try runTool(["phone"] + arguments + ["--home", phoneHome, "--json"])
@@ -80,9 +82,11 @@ package final class SimulatedPair {
     }
 
     /// Starts `watch-os` on the watch's home: it launches the watch app itself (logs go to the watch's log).
-    package func startWatchOS(_ arguments: [String] = []) throws {
+    /// `environment` reaches every app it launches too (a crash point with `RUNWAY_CRASH_ONCE`).
+    package func startWatchOS(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
         watchOS = try DaemonProcess(
-            "watch-os", ["--home", watchHome] + arguments, logPath: watchLog, environment: Self.neutralLanguageEnvironment)
+            "watch-os", ["--home", watchHome] + arguments, logPath: watchLog,
+            environment: Self.neutralLanguageEnvironment.merging(environment) { $1 })
     }
 
     /// `runway watch ARGUMENTS --json` (`os status`, `app open`, …), its JSON; throws unless it exits 0.

@@ -99,7 +99,7 @@ extension RunWayStore {
                     PRIMARY KEY (source_device, lane)
                 ) STRICT, WITHOUT ROWID;
                 """),
-        ]
+        ] + RunHealthLedger.migrations
 
     /// Opens (creating) the app's store in `container` and migrates it. A store file unlinked under the
     /// app stops the device (`fail`): nothing more is committed to it, nothing acknowledged.

@@ -42,6 +42,9 @@ extension RunWayPhoneApp {
                 "receivedFiles": .integer(try files.receivedCount()),
             ]),
             "instrumentValuesDiscarded": .integer(Int64(service.instrumentValuesDiscarded)),
+            // Issue 51: phone-led runs whose Health save is not settled yet (the watch's save not heard of,
+            // a save taken back and not made, a look-up of the watch's Health store under way).
+            "healthDecisionsPending": .integer(phoneRuns.pendingCount),
             "remindersRescheduled": .integer(Int64(reminderHook.rescheduleCount)),
             "reminderRule": .string(options.reminderRule.rawValue),
             "container": context.containerJSON,

@@ -13,6 +13,10 @@ package final class PhoneConnectivityService: RunWaySessionDelegate {
     package var onStateChange: (() -> Void)?
     /// Reachability alone (the phone-led run's `workoutSync` when the watch is back).
     package var onReachabilityChange: (() -> Void)?
+    /// The watch's state alone (a watch app removed: the phone takes back the Health saves it left to it).
+    package var onWatchStateChange: (() -> Void)?
+    /// What the watch did with a phone-led run it ended (issue 51), taken in the batch's transaction.
+    var onRunHealthReport: ((RunHealthReport) -> Void)?
 
     package init(viewModel: RunViewModel, app: AppConnectivity, logger: Logger) {
         self.viewModel = viewModel
@@ -30,6 +34,10 @@ package final class PhoneConnectivityService: RunWaySessionDelegate {
 
     package override func session(_ session: WCSession, didReceiveUserInfo userInfo: UserInfo, transfer: WCReceivedTransfer) -> WCReceiveOutcome {
         let origin = FlightStore.Origin(deviceID: transfer.senderDeviceID, transferSeq: transfer.transferIdentifier)
+        if let report = RunHealthReport(userInfo: userInfo), let onRunHealthReport {
+            onRunHealthReport(report)
+            return .accepted
+        }
         do {
             let flight = try Flight(userInfo: userInfo)
             return viewModel.receiveFromWatch(flight, origin: origin)
@@ -64,5 +72,8 @@ package final class PhoneConnectivityService: RunWaySessionDelegate {
         onReachabilityChange?()
         onStateChange?()
     }
-    package override func sessionWatchStateDidChange(_ session: WCSession) { onStateChange?() }
+    package override func sessionWatchStateDidChange(_ session: WCSession) {
+        onWatchStateChange?()
+        onStateChange?()
+    }
 }

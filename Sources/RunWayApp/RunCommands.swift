@@ -31,6 +31,8 @@ final class RunCommands {
     /// Saves the run's workout to Health, inside the transaction that forgets the run (a failure rolls
     /// it back): on a stop, and when the phone ends a run it led. Given the run and its end (device time).
     var saveToHealth: (LiveRun, Double) throws -> Void = { _, _ in }
+    /// Ends the run's workout without saving it (inside the transaction that forgets the run).
+    var discardFromHealth: (LiveRun) -> Void = { _ in }
     /// Samples were taken into the run in progress (the watch's workout builder collects them).
     var onSamples: (LiveRun) -> Void = { _ in }
     /// After that transaction committed.
@@ -162,17 +164,20 @@ final class RunCommands {
         return reply
     }
 
-    /// Ends the run `id` without saving or queueing anything (the phone, which led it, saves it).
-    func end(id: String) throws -> Bool {
+    /// Ends the run `id` without queueing anything (the phone, which led it, saves it to its logbook):
+    /// its workout saved to Health when `save`, else discarded (`discardFromHealth`); `within` runs in the
+    /// same transaction (the watch keeps its answer to the phone there).
+    func end(id: String, save: Bool = true, within: (LiveRun, Double) throws -> Void = { _, _ in }) throws -> Bool {
         guard let current = run, current.id == id else { return false }
         let end = now()
         try database.transaction {
-            try saveToHealth(current, end)
+            if save { try saveToHealth(current, end) } else { discardFromHealth(current) }
             CrashPoint.hit("run.after-health-save")
+            try within(current, end)
             try store.clear()
         }
         run = nil
-        logger.notice("run.ended-by-phone", ["runId": id, "samples": current.samples.count])
+        logger.notice("run.ended-by-phone", ["runId": id, "samples": current.samples.count, "saved": save])
         return true
     }
 

@@ -10,6 +10,10 @@ package enum HealthSaveRule: String, CaseIterable, Sendable {
     /// RunWay's double save (`phone-daemon --health legacy`): the phone also saves every run it saves
     /// to its logbook, the watch's included, so a mirrored or watch-only run is in Health twice.
     case legacy
+    /// The phone before issue 51 (`phone-daemon --health volatile`): who saves a phone-led run kept in
+    /// memory only and never taken back — a run saved nowhere when the watch app is removed after the
+    /// watch confirmed it, twice when the phone restarts after the watch app died (#28 come back).
+    case volatile
 }
 
 /// A run's workout, through HealthKit: an `HKWorkoutSession` with its `HKLiveWorkoutBuilder` while the
@@ -193,15 +197,13 @@ final class RunHealth {
         builder.add(samples) { _, _ in }
     }
 
-    /// The run ended at `end` (device time): the session ends and the builder saves the workout.
+    /// The run ended at `end` (device time): the builder saves the workout, then the session ends.
     /// Throws when Health could not keep it, so the caller's transaction (which forgets the run) rolls
     /// back and the run can be stopped again.
     func finish(_ run: LiveRun, at end: Double) throws {
         if runID != run.id || builder == nil { began(run) }
         collect(run)
         guard let session, let builder else { throw HKError(.errorHealthDataUnavailable, message: "no workout session") }
-        session.end()
-        if mirrored === session { mirrored = nil }
         // A replayed run's samples run past the device's now: the workout ends at its last sample then.
         let last = run.startedAt + Double(run.samples.last?.time ?? 0)
         builder.endCollection(withEnd: Date(timeIntervalSince1970: max(end, last))) { _, _ in }
@@ -212,14 +214,22 @@ final class RunHealth {
             saved = workout
             failure = error
         }
+        if let failure {
+            // The session runs on: the run is not forgotten (the caller's transaction rolls back).
+            throw failure
+        }
+        logger.notice("health.run-saved", ["runId": run.id, "uuid": saved?.uuid.uuidString ?? "?", "durationSeconds": Int(saved?.duration ?? 0)])
+        // Saved, nothing told yet (issue 51's matrix: the phone has not heard).
+        CrashPoint.hit("health.after-save")
+        session.end()
+        if mirrored === session { mirrored = nil }
         self.session = nil
         self.builder = nil
         runID = nil
-        if let failure { throw failure }
-        logger.notice("health.run-saved", ["runId": run.id, "uuid": saved?.uuid.uuidString ?? "?", "durationSeconds": Int(saved?.duration ?? 0)])
     }
 
-    /// Ends a session still running without saving anything (its run was forgotten unfinished).
+    /// Ends a session still running without saving anything (its run was forgotten unfinished, or the
+    /// phone that leads it saves it).
     func discard() {
         guard let session, let builder else { return }
         session.end()
@@ -228,6 +238,19 @@ final class RunHealth {
         self.session = nil
         self.builder = nil
         runID = nil
+    }
+
+    /// The phone took a run's save back after its stop (issue 51): its workout, saved on the phone, named by
+    /// the run's id as the watch's would have been (one workout per run, whoever saves it).
+    func save(runID: String, startedAt: Double, endedAt: Double, durationSeconds: Double) throws {
+        let end = max(endedAt, startedAt)
+        let workout = HKWorkout(
+            activityType: .running, start: Date(timeIntervalSince1970: startedAt), end: Date(timeIntervalSince1970: end),
+            duration: min(max(0, durationSeconds), end - startedAt), metadata: [HKMetadataKeyExternalUUID: runID])
+        var failure: (any Error)?
+        store.save(workout) { _, error in failure = error }
+        if let failure { throw failure }
+        logger.notice("health.run-saved", ["runId": runID, "uuid": workout.uuid.uuidString, "rule": "taken-back"])
     }
 
     /// RunWay's double save (`--health legacy`): a run the watch saves is saved again by the phone, as

@@ -40,6 +40,8 @@ package final class RunWayWatchApp {
     var runs: RunCommands!
     /// The runs' HealthKit workouts, and the session mirrored to the phone (`RunHealth`).
     var health: RunHealth!
+    /// The phone-led runs the watch ended, and whether it saved each (issue 51).
+    var ledger: RunHealthLedger!
     var workoutStartFault = WorkoutStartFault.none
     private var generator = FlightGenerator()
 
@@ -54,6 +56,7 @@ package final class RunWayWatchApp {
         database = try RunWayStore.open(container: context.container, logger: logger, fail: context.fail)
         context.registerStore(database)
         logger.info("startup.store-opened", ["path": RunWayStore.path(container: context.container)])
+        ledger = RunHealthLedger(database: database)
         app = AppConnectivity(database: database, logger: logger) { [loop = context.loop] delay, body in
             loop.schedule(afterMilliseconds: delay, body)
         }

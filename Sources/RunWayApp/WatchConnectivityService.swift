@@ -12,8 +12,21 @@ package final class WatchConnectivityService: RunWaySessionDelegate {
     /// app (`watch-agent --failed-transfer legacy`): no handler, the run is gone.
     package var requeueFailedTransfers = true
 
+    /// The phone's question about the runs it led (issue 51): answered by the watch app's runs.
+    var onRunHealthQuery: (([String: Bool]) -> UserInfo)?
+
     package init(app: AppConnectivity, logger: Logger) {
         super.init(app: app, role: "watch", logger: logger)
+    }
+
+    package override func session(_ session: WCSession, didReceiveMessage message: [String: Any], replyHandler: @escaping ([String: Any]) -> Void) {
+        if message["type"] as? String == RunHealthQuery.messageType, let onRunHealthQuery,
+            let verdicts = RunHealthQuery.verdicts((try? WCSession.typed(message)) ?? [:])
+        {
+            replyHandler(WCSession.untyped(onRunHealthQuery(verdicts)))
+            return
+        }
+        super.session(session, didReceiveMessage: message, replyHandler: replyHandler)
     }
 
     package override func session(_ session: WCSession, didFinish userInfoTransfer: WCSessionUserInfoTransfer, error: (any Error)?) {

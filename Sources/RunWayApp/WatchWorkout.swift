@@ -23,6 +23,10 @@ extension RunWayWatchApp {
         // led is the phone's to save (E.5), so the watch ends it and transfers nothing.
         runs.finish = { [unowned self] flight, run, reply in
             guard run.startOrigin == .local else {
+                // The user stopped the phone's run on the watch: saved here (its session recorded it), the
+                // phone told, the answer kept (issue 51).
+                try self.report(RunHealthReport(runId: run.id, saved: true))
+                try self.ledger.keep(WatchRunOutcome(runId: run.id, saved: true, endedAt: self.context.deviceNow()))
                 reply.transferred = false
                 return
             }
@@ -41,8 +45,10 @@ extension RunWayWatchApp {
         runs.onStarted = { run in health.began(run) }
         runs.onSamples = { run in health.collect(run) }
         runs.saveToHealth = { run, end in try health.finish(run, at: end) }
+        runs.discardFromHealth = { _ in health.discard() }
         runs.onRunningChanged = { running in if !running { health.discard() } }
         health.onPhoneEvent = { [unowned self] event in self.workoutEvent(event) }
+        service.onRunHealthQuery = { [unowned self] verdicts in self.answerRunHealthQuery(verdicts) }
         if options.instrumentStream { scheduleInstrumentValues() }
     }
 
@@ -74,10 +80,19 @@ extension RunWayWatchApp {
     }
 
     /// The phone's workout events, the mirrored session's data: `startWorkout {runId, mode, targetPace,
-    /// zoneLow, zoneHigh}`, `stopWorkout {runId}` or `workoutSync {runId?}`. The answers
-    /// (`workoutStarted`, `workoutFailed`) go back the same way.
+    /// zoneLow, zoneHigh, verdicts?}`, `stopWorkout {runId, save?}` or `workoutSync {runId?, verdicts?}`. The
+    /// answers (`workoutStarted`, `workoutFailed`, `workoutRunning`) go back the same way; what the watch
+    /// did with a run it ended goes as a userInfo (`RunHealthReport`: durable, whatever dies).
+    ///
+    /// Who saves a phone-led run is the phone's to say (issue 51): its stop says whether the watch saves
+    /// it (`save`), and its start and sync carry what it decided for the runs it stopped (`verdicts`,
+    /// run id → save). The watch never ends a phone-led run on its own guess: a run the phone does not
+    /// lead and has no verdict for is reported (`workoutRunning`), and the phone answers with a stop. A
+    /// phone from before issue 51 (`phone-daemon --health volatile`) sends neither: the watch then ends such
+    /// a run and saves it, as it used to.
     func workoutEvent(_ event: UserInfo) {
         let runID = event["runId"]?.stringValue ?? ""
+        let verdicts = Self.verdicts(event)
         switch event["kind"]?.stringValue {
         case "startWorkout":
             logger.notice("workout.start-requested", ["runId": runID, "fault": workoutStartFault.rawValue])
@@ -96,17 +111,15 @@ extension RunWayWatchApp {
                     return
                 }
                 // A phone leads one run at a time: a phone-led run other than the one it now starts is one
-                // whose stop was lost (a watch app in the background hears no `workoutSync`), so it ends.
+                // whose stop was lost (a watch app in the background hears no `workoutSync`), so it ends —
+                // saved as the phone's verdict says (none: the phone has settled it without the watch).
                 // The watch's own run keeps it busy.
                 guard current.startOrigin == .remote else {
                     health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
                     health.stopMirroring()
                     return
                 }
-                logger.notice("workout.reconciled", ["runId": current.id, "phoneRun": runID, "action": "ended"])
-                do { _ = try runs.end(id: current.id) } catch {
-                    logger.warning("workout.stop-failed", ["runId": current.id, "error": "\(error)"])
-                }
+                endPhoneRun(current, save: verdicts.map { $0[current.id] ?? false } ?? true, phoneRun: runID)
             }
             do {
                 // The system brings the watch app to the foreground, then the app starts its session.
@@ -127,30 +140,103 @@ extension RunWayWatchApp {
                 health.discardPrepared()
             }
         case "stopWorkout":
-            do {
-                _ = try runs.end(id: runID)
-            } catch {
-                logger.warning("workout.stop-failed", ["runId": runID, "error": "\(error)"])
+            let save = event["save"]?.boolValue ?? true
+            if let run = runs.run, run.id == runID, run.startOrigin == .remote {
+                endPhoneRun(run, save: save, phoneRun: nil)
+            } else {
+                answerFromLedger(runID)
             }
         case "workoutSync":
             // The phone says which run it leads (none: no runId): when the link returned, or when it got a
-            // mirror of a run after a restart. A phone-led run it no longer has ended while the link was
-            // down or the phone was away: it ends here. The watch's own runs are never the phone's to end.
+            // mirror of a run after a restart. The watch's own runs are never the phone's to end.
             guard let run = runs.run, run.startOrigin == .remote else { return }
             guard run.id != runID else {
-                // The phone leads it still (perhaps restarted, knowing nothing of it): the watch runs it.
+                // The phone leads it still (perhaps restarted): the watch runs it.
                 health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(run.startedAt)])
                 return
             }
-            logger.notice("workout.reconciled", ["runId": run.id, "phoneRun": runID.isEmpty ? "none" : runID, "action": "ended"])
-            do {
-                _ = try runs.end(id: run.id)
-            } catch {
-                logger.warning("workout.stop-failed", ["runId": run.id, "error": "\(error)"])
+            guard let verdicts else {
+                // A phone from before issue 51: the run it no longer leads ends here, saved.
+                endPhoneRun(run, save: true, phoneRun: runID)
+                return
+            }
+            if let save = verdicts[run.id] {
+                endPhoneRun(run, save: save, phoneRun: runID)
+            } else {
+                // No verdict for it: the phone says what to do once it hears of it.
+                health.sendToPhone(["kind": .string("workoutRunning"), "runId": .string(run.id)])
+                logger.notice("workout.reported", ["runId": run.id, "phoneRun": runID.isEmpty ? "none" : runID])
             }
         case let other:
             logger.info("workout.ignored", ["kind": other ?? "?"])
         }
+    }
+
+    /// The verdicts a phone's start or sync carries (nil: a phone from before issue 51 sent none).
+    static func verdicts(_ event: UserInfo) -> [String: Bool]? {
+        guard let table = event["verdicts"]?.dictionaryValue else { return nil }
+        return table.compactMapValues(\.boolValue)
+    }
+
+    /// Ends the phone-led run `run` as the phone said: saved to Health (the watch's session recorded it) or
+    /// not; the phone told (a queued userInfo) and the outcome kept, in the transaction that forgets the
+    /// run. A watch app the system reports deleted saves nothing (`runway watch app uninstall` with no
+    /// watch-os: its store is still there).
+    func endPhoneRun(_ run: LiveRun, save asked: Bool, phoneRun: String?) {
+        let save = asked && session.isLocalAppInstalled
+        if let phoneRun { logger.notice("workout.reconciled", ["runId": run.id, "phoneRun": phoneRun.isEmpty ? "none" : phoneRun, "action": "ended"]) }
+        do {
+            _ = try runs.end(id: run.id, save: save) { [unowned self] run, end in
+                // Not told (the session cannot queue): the phone's stop comes again, answered from the outcome kept.
+                do { try self.report(RunHealthReport(runId: run.id, saved: save)) } catch {
+                    self.logger.warning("workout.report-failed", ["runId": run.id, "error": "\(error)"])
+                }
+                try self.ledger.keep(WatchRunOutcome(runId: run.id, saved: save, endedAt: end))
+            }
+        } catch {
+            logger.warning("workout.stop-failed", ["runId": run.id, "error": "\(error)"])
+        }
+    }
+
+    /// A stop for a run the watch no longer runs: what it did with it, kept; or that it knows nothing of it
+    /// (an app installed again since: the phone asks the watch's Health store then).
+    func answerFromLedger(_ runID: String) {
+        let outcome: WatchRunOutcome?
+        do { outcome = try ledger.outcome(runID) } catch {
+            logger.warning("workout.outcome-unreadable", ["runId": runID, "error": "\(error)"])
+            return
+        }
+        do {
+            try report(RunHealthReport(runId: runID, saved: outcome?.saved ?? false, known: outcome != nil))
+        } catch {
+            logger.warning("workout.report-failed", ["runId": runID, "error": "\(error)"])
+        }
+    }
+
+    /// The phone asks what became of the runs it stopped, with its verdict on each: one the watch still
+    /// runs ends as told; each is answered from the outcome kept, `unknown` if there is none.
+    func answerRunHealthQuery(_ verdicts: [String: Bool]) -> UserInfo {
+        var answers: [String: RunHealthQuery.Answer] = [:]
+        for (runID, save) in verdicts.sorted(by: { $0.key < $1.key }) {
+            if let run = runs.run, run.id == runID, run.startOrigin == .remote { endPhoneRun(run, save: save, phoneRun: nil) }
+            if runs.run?.id == runID {
+                answers[runID] = .running
+            } else if let outcome = try? ledger.outcome(runID) {
+                answers[runID] = outcome.saved ? .saved : .unsaved
+            } else {
+                answers[runID] = .unknown
+            }
+        }
+        logger.notice("workout.asked-by-phone", ["runs": verdicts.count, "unknown": answers.values.filter { $0 == .unknown }.count])
+        return RunHealthQuery.reply(answers)
+    }
+
+    /// Queues `report` for the phone (the session's durable queue: delivered whatever dies, but a removal).
+    func report(_ report: RunHealthReport) throws {
+        let transfer = try recorder.session.transferUserInfo(typed: [report.userInfo])
+        logger.notice(
+            "workout.reported-to-phone",
+            ["runId": report.runId, "saved": report.saved, "known": report.known, "seq": transfer.first?.transferIdentifier ?? 0])
     }
 
     /// `workout-fault {mode: none|refuse|ignore}` (hidden: `runway watch fault workout-start`).

@@ -11,7 +11,10 @@ package enum DaemonMain {
             .option("home", "DIR", "the phone's home directory (created if missing, mode 0700)"),
             .option("save-path", "PATH", "immediate (default: save each flight on receipt) or ui-drain (RunWay 1.3's bug)"),
             .option("reminders", "RULE", "current (default: the 7/14/21/28-day ladder) or legacy (RunWay 1.3.1's single reminder)"),
-            .option("health", "RULE", "once (default: a run is saved to Health by the device that recorded it) or legacy (both devices save it, #28)"),
+            .option(
+                "health", "RULE",
+                "once (default: a run is saved to Health exactly once, by the device that recorded it unless the phone took it back), legacy (both devices save it, #28) or volatile (who saves kept in memory only, never taken back: issue 51's loss and double save)"
+            ),
             .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
             DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
             .flag("unsafe-ack-before-commit", "TEST ONLY: acknowledge transfers before committing them (loses flights on a crash)", hidden: true),
@@ -60,7 +63,7 @@ package enum DaemonMain {
 
     package static func phoneUsage() -> String {
         """
-        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--health once|legacy] [--app-version V]
+        usage: phone-daemon --home DIR [--save-path immediate|ui-drain] [--reminders current|legacy] [--health once|legacy|volatile] [--app-version V]
                             [--log-level LEVEL] [--log-format logfmt|json]
 
         The simulated iPhone running RunWay. Listens for its paired watch on DIR/link.sock and for the
@@ -147,7 +150,9 @@ package enum DaemonMain {
                 app.reminderRule = rule
             }
             if let name = parsed.value("health") {
-                guard let rule = HealthSaveRule(rawValue: name) else { throw UsageError("--health must be once or legacy, not \(OneLine.quote(name))") }
+                guard let rule = HealthSaveRule(rawValue: name) else {
+                    throw UsageError("--health must be once, legacy or volatile, not \(OneLine.quote(name))")
+                }
                 app.healthRule = rule
             }
             device.logLevel = try DaemonCommandLine.logLevel(parsed)

@@ -69,8 +69,8 @@ extension MirroredStopTests {
     /// returns brings the phone's `workoutSync` — unless the watch app is not running then. Here it dies
     /// (jetsam) out of range, after the phone's stop was lost; back in range watch-os holds the link, the
     /// phone does not reach the watch app, and no `workoutSync` comes. The phone's next start launches the
-    /// watch app for the workout (startWatchApp), which restores the run whose stop was lost: the start
-    /// ends it rather than answer "busy".
+    /// watch app for the workout (startWatchApp), which restores the run whose stop was lost: it ends (as
+    /// the phone's verdict says: saved by the watch) rather than the start answer "busy".
     @Test func theNextPhoneLedStartEndsARunWhoseStopWasLost() throws {
         try withRunningPair(tag: "mirnext", watch: nil) { pair in
             try pair.startWatchOS(["--background-budget-ms", "300"])
@@ -104,7 +104,9 @@ extension MirroredStopTests {
             try pair.waitUntil("the watch mirrors the new run", timeout: 15) { try pair.mirroringState() == "confirmed" }
             #expect(try watchRunState(pair) == ("running", second))
             #expect(try osStatus(pair)["launches"]?["workout"]?.intValue == 2)
-            try waitForLogLine(pair, pair.watchLog, "event=workout.reconciled", "runId=\(first)", "phoneRun=\(second)", "action=ended")
+            // The first run ends — as the phone's verdict on it says (issue 51: the watch saves it), carried by
+            // the phone's question to the reachable watch app or by the start itself, whichever comes first.
+            try waitForLogLine(pair, pair.watchLog, "event=run.ended-by-phone", "runId=\(first)", "saved=true")
             // The stop the phone queued for the first run's mirror is not lost silently: the relaunched watch
             // app has no such session, and the phone's HealthKit fails it with an error.
             try waitForLogLine(pair, pair.phoneLog, "event=health.mirror-gone")
@@ -115,11 +117,14 @@ extension MirroredStopTests {
                 try osStatus(pair)["appState"]?.stringValue == "not running"
             }
             try pair.watchRun(["start"])
-            _ = try pair.phoneRun(["start"])
+            let third = try #require(try pair.phoneRun(["start"])["runId"]?.stringValue)
             try pair.waitUntil("the phone hears the watch is busy", timeout: 15) { try pair.mirroringState() == "failed" }
             try pair.stopPhoneRun()
+            // Each phone-led run in one Health store (issue 51): the two the watch ran on the watch, the one it
+            // refused (busy) on the phone.
+            for id in [first, second, third] { pair.noteFinishedRun(id) }
             try pair.feed(Self.samples)
-            try pair.stopWatchRun()
+            pair.noteFinishedRun(try #require(try pair.stopWatchRun()["id"]?.stringValue))
             try pair.expectDrainedAndClean(stored: 1)
         }
     }

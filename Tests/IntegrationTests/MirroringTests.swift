@@ -27,7 +27,8 @@ extension SimulatedPair {
 /// The phone-led start, mirroring confirmation and the start origin through the real binaries (APP_SPEC E).
 @Suite(.serialized) struct MirroringTests {
     /// E.7 1 and 6: the watch app in the background is woken; the watch starts with startOrigin remote and
-    /// the phone sees it confirmed. The phone saves the run once, with its alerts; the watch transfers nothing.
+    /// the phone sees it confirmed. The phone saves the run once, with its alerts; the watch transfers no
+    /// flight, only the report of its Health save (issue 51).
     @Test func aPhoneLedStartIsConfirmedAndThePhoneSavesIt() throws {
         try withRunningPair(tag: "mir1") { pair in
             try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
@@ -55,7 +56,12 @@ extension SimulatedPair {
             let stopped = try pair.stopPhoneRun()
             #expect(stopped["saved"] == .string("saved"))
             try pair.waitUntil("the watch ended its mirrored workout") { try pair.watchRun(["status"])["state"] == .string("idle") }
-            #expect(try pair.status("watch")["outbox"]?["lastSentTransfer"] == transfersBefore)
+            // The watch transfers no flight (the phone owns the logbook's save); it reports its Health save
+            // (issue 51): one userInfo, which the phone takes as the run's record, not as a payload of its own.
+            try pair.waitUntil("the watch's report reached the phone") { try pair.status("phone")["healthDecisionsPending"] == .integer(0) }
+            #expect(try pair.status("watch")["outbox"]?["lastSentTransfer"]?.intValue == (transfersBefore?.intValue ?? 0) + 1)
+            #expect(try pair.status("phone")["inbox"]?["receivedUserInfo"] == .integer(0))
+            #expect(try pair.phoneRun(["status"])["state"] == .string("idle"))
             #expect(try pair.outstandingTransfers() == 0)
             #expect(try pair.logbookIDs() == [id])
             #expect(try pair.alertsJSON().count == 2)

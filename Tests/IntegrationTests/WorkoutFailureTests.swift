@@ -15,6 +15,18 @@ extension SimulatedPair {
         try waitUntil("watch-os reaps the killed app") { try watchOSStatus()["appPid"]?.intValue != pid }
     }
 
+    /// Under watch-os: the phone app's start-up context launches the watch app once (the link handed from
+    /// watch-os to the app and back); waits until that launch is over and the phone is linked again, so
+    /// that what follows does not race the hand-over.
+    func waitUntilWatchOSSettles() throws {
+        try waitUntil("the phone's queue for the watch is empty", timeout: 30) { try status("phone")["outstandingUserInfoTransfers"]?.intValue == 0 }
+        try waitUntil("watch-os launched the app for the phone's context and it is down again", timeout: 60) {
+            let os = try watchOSStatus()
+            return (os["launchCount"]?.intValue ?? 0) >= 1 && os["appState"]?.stringValue == "not running"
+        }
+        try waitUntil("the phone is linked to the watch", timeout: 30) { try status("phone")["linked"] == .bool(true) }
+    }
+
     /// A phone-led run, started and confirmed, with one batch of samples (0.4 km): its id.
     func confirmedPhoneLedRun() throws -> String {
         try waitUntil("the phone is linked to the watch", timeout: 30) { try status("phone")["linked"] == .bool(true) }

@@ -182,3 +182,43 @@ import Testing
         #expect(unknown.unexpected == ["b1"], "another watch's flight the checker was not told of")
     }
 }
+
+/// The Health check (issue 51): each finished run counted across both devices' `health_workouts`, read
+/// with the checker's own SQL — in exactly one store, once; a run in none or in two is named with where
+/// it was saved.
+@Suite struct HealthReportTests {
+    static func store(_ path: String, _ rows: [(uuid: String, external: String?)]) throws {
+        let database = try Database(path: path)
+        defer { database.close() }
+        try database.execute("CREATE TABLE health_workouts (uuid TEXT PRIMARY KEY NOT NULL, metadata TEXT NOT NULL) STRICT")
+        for row in rows {
+            let metadata = row.external.map { #"{"HKExternalUUID":"\#($0)"}"# } ?? "{}"
+            try database.execute("INSERT INTO health_workouts (uuid, metadata) VALUES ('\(row.uuid)', '\(metadata)')")
+        }
+    }
+
+    @Test func eachRunIsCountedOnBothDevices() throws {
+        let directory = NSTemporaryDirectory() + "hr-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (a, b, c, d) = (
+            "0000000A-0000-7000-8000-000000000000", "0000000B-0000-7000-8000-000000000000", "0000000C-0000-7000-8000-000000000000",
+            "0000000D-0000-7000-8000-000000000000"
+        )
+        // a on the watch only; b on both (the double save); c nowhere (lost); d on the phone, named by its
+        // metadata under another uuid; e on the watch, a run that did not finish.
+        try Self.store(directory + "/phone.sqlite", [(b, nil), ("0000000F-0000-7000-8000-000000000000", d)])
+        try Self.store(directory + "/watch.sqlite", [(a, a), (b, b), ("0000000E-0000-7000-8000-000000000000", nil)])
+        let report = HealthReport.check(runs: [a, b, c, d], phoneStore: directory + "/phone.sqlite", watchStore: directory + "/watch.sqlite")
+        #expect(!report.isClean)
+        #expect(report.saves[a] == HealthSaves(phone: 0, watch: 1))
+        #expect(report.saves[b] == HealthSaves(phone: 1, watch: 1))
+        #expect(report.saves[c] == nil && report.saves[d] == HealthSaves(phone: 1, watch: 0))
+        #expect(report.missing == [c] && report.duplicated == [b])
+        #expect(report.unexplained == ["0000000E-0000-7000-8000-000000000000"])
+        #expect(report.violations.contains { $0.contains("\(b) (phone 1 + watch 1)") }, "\(report.violations)")
+        // A store not there holds none.
+        let empty = HealthReport.check(runs: [a], phoneStore: directory + "/none.sqlite", watchStore: directory + "/watch.sqlite")
+        #expect(empty.isClean == false && empty.duplicated.isEmpty && empty.missing.isEmpty && empty.unexplained.count == 2)
+    }
+}
