@@ -16,6 +16,8 @@ enum ValueSyntax {
         // naming the command, as `link fail-next N` and `language set` always said it.
         func refused(_ what: String? = nil) -> any Error {
             if let refusal = argument.cli.refusal { return ControlError.invalid(refusal(text)) }
+            // A positional of a format (a flight's ID): the catalogue's own line, as the daemon said it.
+            if case .format = kind, argument.cli.position != nil { return ControlError.invalid(argument.spec.problem(with: .string(text))) }
             let line = "\(label) must be \(what ?? DerivedCLI.kindText(argument)), not \(OneLine.quote(text))"
             return argument.cli.position == nil && !oneLine ? UsageError(line) : ControlError.invalid("\(words): \(line)")
         }
