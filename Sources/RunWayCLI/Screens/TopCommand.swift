@@ -149,22 +149,24 @@ struct TopView {
         return "\(Int(value.rounded()))/s"
     }
 
-    private func watchBlock(_ poll: PairPoll) -> [String] {
-        // Under watch-os an app that is not running is the normal state: it holds the link meanwhile.
-        let appIdle = poll.watchOS != nil && !poll.watch.up
-        var lines = [
-            "WATCH  \(pair.watch)",
-            appIdle
-                ? row(Self.process(poll.watch, "watch-agent"), "not running (watch-os launches it)")
-                : upLine(Self.process(poll.watch, "watch-agent"), poll.watch),
-        ]
-        if let os = poll.watchOS {
+    /// A device's first lines: its home, its app's process (up, down, or not running under its OS, which
+    /// is the normal state there), and its OS's line.
+    private func header(_ title: String, _ home: String, _ device: PairPoll.Device, os: OSStatusReply?, _ process: String, idle: String) -> [String] {
+        let name = Self.process(device, process)
+        var lines = ["\(title)  \(home)", os != nil && !device.up ? row(name, idle) : upLine(name, device)]
+        if let os {
             lines.append(
                 row(
-                    "watch-os",
+                    title == "PHONE" ? "phone-os" : "watch-os",
                     "app \(os.appState)" + (os.appPid.map { " (pid \($0))" } ?? "")
                         + ", \(plural(Int(os.launchCount), "launch", "launches")), \(os.reclaims) reclaimed"))
         }
+        return lines
+    }
+
+    private func watchBlock(_ poll: PairPoll) -> [String] {
+        // Under watch-os an app that is not running is the normal state: it holds the link meanwhile.
+        var lines = header("WATCH", pair.watch, poll.watch, os: poll.watchOS, "watch-agent", idle: "not running (watch-os launches it)")
         guard let s = poll.watch.status else {
             if let held = poll.watchHeldByOS {
                 let range = held.other["linkRange"]?.stringValue ?? "?"
@@ -185,20 +187,7 @@ struct TopView {
 
     private func phoneBlock(_ poll: PairPoll) -> [String] {
         // Under phone-os an app that is not running is the normal state, not a failure: it is launched when needed.
-        let appIdle = poll.phoneOS != nil && !poll.phone.up
-        var lines = [
-            "PHONE  \(pair.phone)",
-            appIdle
-                ? row(Self.process(poll.phone, "phone-daemon"), "not running (phone-os launches it when needed)")
-                : upLine(Self.process(poll.phone, "phone-daemon"), poll.phone),
-        ]
-        if let os = poll.phoneOS {
-            lines.append(
-                row(
-                    "phone-os",
-                    "app \(os.appState)" + (os.appPid.map { " (pid \($0))" } ?? "")
-                        + ", \(plural(Int(os.launchCount), "launch", "launches")), \(os.reclaims) reclaimed"))
-        }
+        var lines = header("PHONE", pair.phone, poll.phone, os: poll.phoneOS, "phone-daemon", idle: "not running (phone-os launches it when needed)")
         guard let s = poll.phone.status else { return lines }
         lines.append(row("activation", s.activationState))
         lines.append(row("link", s.linked ? "connected" : "not connected"))
