@@ -53,7 +53,7 @@ extension WatchOS {
         armRefresh()
     }
 
-    private func scheduleRefresh(at seconds: Double) {
+    func scheduleRefresh(at seconds: Double) {
         watchKit.refreshAt = seconds
         watchKit.refreshesScheduled += 1
         do {
