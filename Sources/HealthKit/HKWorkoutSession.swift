@@ -285,9 +285,15 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         delegate?.workoutSession(self, didChangeTo: next, from: before, date: date)
     }
 
+    /// On the device's thread. What was held goes first, with this: a delegate set from another thread
+    /// (an app's main actor) is seen here before the hand-over of what was held, posted to this thread,
+    /// has run — and data that arrived later must not overtake it ("in the order that the local system
+    /// received them").
     func remoteData(_ data: Data) {
         guard let delegate else { return heldData.append(data) }
-        delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: [data])
+        let batch = heldData + [data]
+        heldData = []
+        delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: batch)
     }
 
     func remoteDisconnected(_ error: (any Error)? = nil) {

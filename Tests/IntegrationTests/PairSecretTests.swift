@@ -74,6 +74,39 @@ import Testing
         }
     }
 
+    /// A fake phone without the secret, bound at the phone's socket while the phone is down, welcomes
+    /// the real watch with resume points past all it has queued — taken, they would make the watch let
+    /// go of its outbox as delivered. The watch checks the phone's proof before it takes anything of the
+    /// welcome: refused with one line, nothing let go, and the real phone gets every flight. On
+    /// dbfabb38 (no proof) the watch took the welcome and dropped the three flights: the checker lost them.
+    @Test func aPhoneWithoutTheSecretIsRefusedAndTheWatchLetsGoOfNothing() throws {
+        try withRunningPair(tag: "sec-phone", phoneFirst: true) { pair in
+            try pair.record(2)
+            try pair.waitUntilDrained()
+            pair.killPhone(SIGTERM)
+            _ = pair.phone!.waitForExit(timeout: 30)
+            try pair.record(3)
+            let listener = try RawListener(path: pair.phoneHome + "/link.sock")
+            let client = try #require(listener.accept(waitingUpTo: 30), "the watch never connected to the fake phone")
+            let impostor = FakePeer(client)
+            let hello = try #require(try impostor.waitForFrame { $0.type == .hello }, "the watch said no hello")
+            var welcome = try FakePeer.handshake(of: pair.phoneHome, role: .phone)
+            welcome.resumeSeq += 1_000  // "I have everything you queued, and more"
+            welcome.nonce = LinkProof.freshNonce()
+            let guess = PairingSecret.generate()
+            impostor.send(
+                Frame(.welcome, welcome.encoded).encoded
+                    + Frame(.proof, LinkProof.proof(by: .phone, secret: guess, hello: hello.payload, welcome: welcome.encoded)).encoded)
+            #expect(try impostor.waitUntilClosed(), "the watch kept the impostor")
+            impostor.client.close()
+            listener.close()
+            try pair.startPhone()
+            try pair.expectDrainedAndClean(stored: 5)
+            // Logged when the watch refused, long before the drain.
+            #expect(Self.refusals(pair.watchLog, "the phone's proof does not match").count == 1, "one line")
+        }
+    }
+
     /// The real watch's whole handshake — its hello and its answer, captured by a fake phone holding
     /// the secret — replayed to the real phone: the phone's welcome has a new nonce, the old answer is
     /// not its answer, and the replay is refused.
