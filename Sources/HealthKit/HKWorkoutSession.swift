@@ -166,8 +166,10 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// `session` starts (or prepares): the one that held the device hears the error and ends. HealthKit's
     /// `errorAnotherWorkoutSessionStarted`: "This error occurs whenever a second workout session is started.
     /// Apple Watch only runs one workout session at a time. … the original session receives this error
-    /// message and then ends."
+    /// message and then ends." The rule is the device's: a process on no simulated device (a unit test's,
+    /// where Health is unavailable and tests run side by side) has no device to hold, so its sessions run alone.
     private static func takeTheDevice(for session: HKWorkoutSession) {
+        guard HKHealthStore.isHealthDataAvailable() else { return }
         guard let previous = holder.replace(with: session), previous !== session, previous.state != .ended, previous.state != .notStarted
         else { return }
         previous.delegate?.workoutSession(
