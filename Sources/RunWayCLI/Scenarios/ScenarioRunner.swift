@@ -118,17 +118,7 @@ final class ScenarioRunner {
             guard let what = pair.kill(target) else { return (true, "\(target.rawValue) not running\(waited): nothing killed") }
             return (true, "SIGKILL\(waited) to \(what)")
         case let .relaunch(target):
-            let pid: Int32
-            switch target {
-            case .watch:
-                guard pair.watchPID == nil else { throw StepFailure(message: "\(pair.watchBinary) is running (pid \(pair.watchPID!)): kill it first") }
-                pid = try pair.startWatch()
-            default:
-                guard pair.phoneOSPID == nil else { throw StepFailure(message: "phone-os is running (pid \(pair.phoneOSPID!)): kill it first") }
-                pid = try pair.startPhoneOS()
-            }
-            fields["pid"] = .integer(Int64(pid))
-            return (true, "started \(target == .watch ? pair.watchBinary : "phone-os") (pid \(pid))")
+            return try relaunch(target, &fields)
         case let .link(up):
             _ = try DeviceClient(home: pair.watch).send(ControlCommands.Link { $0.state = up ? "up" : "down" })
             return (true, up ? "the link is back in range" : "the link is out of range")
@@ -137,20 +127,8 @@ final class ScenarioRunner {
                 _ = try DeviceClient(home: home).send(ClockRequest.Advance { $0.seconds = seconds })
             }
             return (true, "both clocks moved forward by \(text)")
-        case let .app(.phone, action):
-            let status = try pair.osClient().send(ControlCommands.PhoneOSApp { $0.action = action })
-            return (true, "phone app \(action): now \(status.appState)")
-        case let .app(.watch, action):
-            guard scenario.watchApp != nil else {
-                // RunWay's watch app is watch-agent, always running: open and close move it to the foreground and back.
-                let state = action == "open" ? "foreground" : "background"
-                let reply = try DeviceClient(home: pair.watch).send(
-                    ControlCommands.WatchApp { $0.action = state })
-                return (true, "\(reply.watchAppActive ? "active" : "not active") (RunWay's, always running)")
-            }
-            let status = try pair.osClient(.watch).send(
-                ControlCommands.WatchOSApp { $0.action = action })
-            return (true, "now \(status.appState)")
+        case let .app(device, action):
+            return try app(device, action)
         case let .jetsam(device):
             let os = device == .phone ? "phone-os" : "watch-os"
             guard pair.osStatus(device)?.appState ?? "not running" != "not running" else {
@@ -172,5 +150,38 @@ final class ScenarioRunner {
         case let .expect(expectation):
             return try expect(expectation, &fields)
         }
+    }
+
+    /// Starts the target again (phone-os, or the watch's binary): it must not be running.
+    private func relaunch(_ target: ScenarioStep.Target, _ fields: inout [String: JSONValue]) throws -> (Bool, String) {
+        let pid: Int32
+        switch target {
+        case .watch:
+            guard pair.watchPID == nil else { throw StepFailure(message: "\(pair.watchBinary) is running (pid \(pair.watchPID!)): kill it first") }
+            pid = try pair.startWatch()
+        default:
+            guard pair.phoneOSPID == nil else { throw StepFailure(message: "phone-os is running (pid \(pair.phoneOSPID!)): kill it first") }
+            pid = try pair.startPhoneOS()
+        }
+        fields["pid"] = .integer(Int64(pid))
+        return (true, "started \(target == .watch ? pair.watchBinary : "phone-os") (pid \(pid))")
+    }
+
+    /// The user acting on a device's app (open, close, …), through its OS (RunWay's watch app: watch-agent).
+    private func app(_ device: ScenarioStep.Device, _ action: String) throws -> (Bool, String) {
+        if device == .phone {
+            let status = try pair.osClient().send(ControlCommands.PhoneOSApp { $0.action = action })
+            return (true, "phone app \(action): now \(status.appState)")
+        }
+        guard scenario.watchApp != nil else {
+            // RunWay's watch app is watch-agent, always running: open and close move it to the foreground and back.
+            let state = action == "open" ? "foreground" : "background"
+            let reply = try DeviceClient(home: pair.watch).send(
+                ControlCommands.WatchApp { $0.action = state })
+            return (true, "\(reply.watchAppActive ? "active" : "not active") (RunWay's, always running)")
+        }
+        let status = try pair.osClient(.watch).send(
+            ControlCommands.WatchOSApp { $0.action = action })
+        return (true, "now \(status.appState)")
     }
 }
