@@ -167,7 +167,11 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// `errorAnotherWorkoutSessionStarted`: "This error occurs whenever a second workout session is started.
     /// Apple Watch only runs one workout session at a time. … the original session receives this error
     /// message and then ends."
+    ///
+    /// Only on a device: a process that is not an app on a simulated device (a unit test's, whose parallel
+    /// tests each run a session) has no watch whose one session they would share.
     private static func takeTheDevice(for session: HKWorkoutSession) {
+        guard HKHealthStore.isHealthDataAvailable() else { return }
         guard let previous = holder.replace(with: session), previous !== session, previous.state != .ended, previous.state != .notStarted
         else { return }
         previous.delegate?.workoutSession(
