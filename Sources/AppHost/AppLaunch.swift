@@ -40,6 +40,15 @@ package enum AppLaunch {
     /// (`idleVariable`): its background work is done, and the OS may suspend it (issue 50: as iOS suspends
     /// a background app shortly after its work, and watchOS once its tasks are complete).
     package static let idleNotice = "X_IDLE=1"
+    /// `X_WATCH_SWITCH_OPT_OUT=1`: a watch switch happened while the phone app ran, and its session's
+    /// delegate implements neither `sessionDidBecomeInactive(_:)` nor `sessionDidDeactivate(_:)` — the
+    /// methods Apple says an iOS app "must implement … to support quick switching": it opted out of
+    /// switching, and phone-os terminates it in the background (issue 50, row 6).
+    package static let watchSwitchOptOutNotice = "X_WATCH_SWITCH_OPT_OUT=1"
+    /// The reason phone-os gives when it terminates such an app.
+    package static let watchSwitchOptOutReason = "watch switched: the app implements neither sessionDidBecomeInactive nor sessionDidDeactivate"
+    /// Tells phone-os the app opted out of watch switching (only under an OS).
+    package static func reportWatchSwitchOptOut() { tellOS(watchSwitchOptOutNotice) }
     /// How long the device must be quiet before `X_IDLE=1`, in ms (unset or 0: never said): the OS's
     /// `--suspend-after-idle-ms`.
     package static let idleVariable = "RUNWAY_IDLE_SUSPEND_MS"

@@ -99,6 +99,7 @@ extension DeviceOperatingSystem {
             supervision.toBackground(at: loop.nowNanoseconds)
             if workoutRunning { supervision.budgetStops(foreground: false) }
             appStateChanged()
+            terminateIfOptedOutOfSwitching()
         case "kill":
             // A crash: SIGKILL from outside the OS's own reasons (the app's failure, as any crash is).
             guard childPID > 0 else { throw ControlError("the app is not running: nothing to kill") }

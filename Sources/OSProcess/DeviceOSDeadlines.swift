@@ -1,3 +1,4 @@
+import AppHost
 import JSONText
 import Posix
 
@@ -54,7 +55,7 @@ extension DeviceOperatingSystem {
     /// How long an app has to run its tasks' expiration handlers before it is ended.
     static let expirationGraceMilliseconds: UInt64 = 1000
 
-    private func reclaim(_ reason: String) {
+    func reclaim(_ reason: String) {
         guard childPID > 0, !endingApp else { return }
         reclaims += 1
         logger.notice("os.reclaimed", ["pid": childPID, "reason": reason])
@@ -67,5 +68,11 @@ extension DeviceOperatingSystem {
         endingApp = true
         if state == .suspended && signal != SIGKILL { ProcessStop.signal(childPID, SIGCONT) }
         ProcessStop.signal(childPID, signal)
+    }
+
+    /// The app opted out of watch switching (issue 50, row 6): terminated once it is in the background.
+    func terminateIfOptedOutOfSwitching() {
+        guard switchOptedOut, state == .background || (state == .suspended && suspendedBySystem) else { return }
+        reclaim(AppLaunch.watchSwitchOptOutReason)
     }
 }

@@ -56,6 +56,13 @@ extension DeviceOperatingSystem {
                     supervision.messageReceived(at: loop.nowNanoseconds)
                     rearmSupervision()
                     continue
+                } else if line == AppLaunch.watchSwitchOptOutNotice {
+                    // A switch happened and the app implements neither switching method: it opted out,
+                    // and iOS terminates it in the background.
+                    switchOptedOut = true
+                    logger.notice("os.watch-switch-opt-out", ["pid": childPID, "state": state.rawValue])
+                    terminateIfOptedOutOfSwitching()
+                    continue
                 } else if line == AppLaunch.idleNotice {
                     // Its device has been quiet: suspended if its background work is done.
                     appIdle()

@@ -81,6 +81,10 @@ package class DeviceOperatingSystem {
     var suspendAsked = false
     /// The app was told its open tasks are expiring (their handlers run before the reclaim).
     var expiryWarned = false
+    /// The app implements neither `sessionDidBecomeInactive` nor `sessionDidDeactivate` and a watch switch
+    /// happened while it ran (`X_WATCH_SWITCH_OPT_OUT=1`): it opted out of switching, and is terminated
+    /// in the background (at once, or when it leaves the foreground).
+    var switchOptedOut = false
     var wakes: [String: Int] = [:]
     var forceQuit = false
     /// When a launch ends and how the next is paced (`AppSupervision`), and the one timer for its
@@ -260,6 +264,7 @@ package class DeviceOperatingSystem {
             suspendedBySystem = false
             suspendAsked = false
             expiryWarned = false
+            switchOptedOut = false
             stopWatchingForWake()
             dropStoredLink()
             if tasksOpen > 0 {

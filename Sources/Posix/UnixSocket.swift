@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A Unix-domain socket path, checked against `sun_path` before any system call sees it.

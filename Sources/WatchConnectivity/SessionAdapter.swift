@@ -1,3 +1,4 @@
+import AppHost
 import Connectivity
 import Digest
 import Foundation
@@ -22,10 +23,14 @@ final class SessionAdapter: SessionHandler {
         case let .activationDidComplete(state, error): activationDidComplete(session, state, error)
         case .didBecomeInactive:
             wcSession.stateMayHaveChanged()
-            delegate?.sessionDidBecomeInactive(wcSession)
+            guard let delegate else { break }
+            lacksInactive = wcSession.callingDelegate { delegate.sessionDidBecomeInactive(wcSession) } != nil
         case .didDeactivate:
             wcSession.stateMayHaveChanged()
-            delegate?.sessionDidDeactivate(wcSession)
+            guard let delegate else { break }
+            let lacksDeactivate = wcSession.callingDelegate { delegate.sessionDidDeactivate(wcSession) } != nil
+            if lacksInactive && lacksDeactivate { optedOutOfSwitching(session) }
+            lacksInactive = false
         case .willReceiveTransfers: batchDelegate?.sessionWillReceiveUserInfoBatch(wcSession)
         case let .didReceiveEncodedUserInfo(bytes, transfer):
             return batchDelegate?.session(wcSession, didReceiveEncodedUserInfo: bytes, transfer: Self.received(transfer)).map(Self.outcome)
@@ -65,6 +70,19 @@ final class SessionAdapter: SessionHandler {
         case .watchStateDidChange: watchStateDidChange(session)
         }
         return nil
+    }
+
+    /// Whether the delegate lacked `sessionDidBecomeInactive` in the switch under way.
+    private var lacksInactive = false
+
+    /// A switch ended, and the delegate implements neither of the methods Apple says an iPhone app "must
+    /// implement … to support quick switching between Apple Watch devices": the app opted out of
+    /// switching, and its system terminates it in the background (phone-os, told so).
+    private func optedOutOfSwitching(_ session: Session) {
+        for method in [DelegateMethod.sessionDidBecomeInactive, .sessionDidDeactivate] {
+            session.delegateDoesNotImplement(method.rawValue, "the app opted out of watch switching: phone-os terminates it in the background")
+        }
+        AppLaunch.reportWatchSwitchOptOut()
     }
 
     private func activationDidComplete(_ session: Session, _ state: ActivationState, _ error: (any Error)?) {
