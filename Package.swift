@@ -165,6 +165,10 @@ let package = Package(
         // phone's starts the watch's workout and takes its mirrored session; the watch's runs the workout.
         .executableTarget(name: "workout-phone", dependencies: ["HealthKit", "UIKit", "os"]),
         .executableTarget(name: "workout-watch", dependencies: ["HealthKit", "WatchKit", "ClockKit", "os"]),
+        // Apple's mirroring sample's two apps in its idioms, with only the SwiftUI views left out (issue 49's
+        // "run unchanged"): HealthKit's async forms, HKLiveWorkoutBuilder, os.Logger and Combine, no WCSession.
+        .executableTarget(name: "mirroring-phone", dependencies: ["HealthKit", "UIKit", "Combine", "os"]),
+        .executableTarget(name: "mirroring-watch", dependencies: ["HealthKit", "WatchKit", "Combine", "os"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "JSONText", "PairTesting"]),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "PairTesting", "Posix"]),
         .testTarget(

@@ -274,6 +274,10 @@ package final class DeviceHost {
         if configuration.session.acceptsAnySequence {
             logger.warning("startup.unsafe", ["fault": "accept-any-sequence", "effect": "a frame lost or forged moves the cursor past flights never stored"])
         }
+        if configuration.session.trustsCounterpart {
+            logger.warning(
+                "startup.unsafe", ["fault": "trust-counterpart", "effect": "a forged acknowledgement or context is taken: files and contexts can be lost"])
+        }
         if configuration.session.acknowledgeBeforeCommit {
             logger.warning("startup.unsafe", ["fault": "acknowledge-before-commit", "effect": "a crash can lose acknowledged flights"])
         }
@@ -284,6 +288,7 @@ package final class DeviceHost {
         }
         var sessionConfiguration = configuration.session
         sessionConfiguration.fileDirectory = home.path + "/files"
+        sessionConfiguration.pairingSecrets = PairingSecrets(home: home.path)
         sessionConfiguration.fileInboxDirectory = (configuration.container ?? home.path + "/apps/unnamed") + "/Documents/Inbox"
         session = Session(
             role: configuration.role, database: database, loop: loop, transport: transport,

@@ -46,26 +46,41 @@ package final class MemoryLink {
     package private(set) var closeReason: String?
 
     /// Connects two activated sessions by the link's real handshake (`LinkHandshake`), its frames
-    /// encoded and decoded as on a socket: the watch's `hello`, the phone's verdict and `welcome`, the
-    /// watch's verdict. Throws if either session cannot say who it is (not activated, not paired); returns
-    /// nil, with the refusal in `closeReason`, if either side refuses the other.
+    /// encoded and decoded as on a socket: the watch's `hello`, the phone's verdict, `welcome` and proof,
+    /// the watch's verdict and answer, the phone's check of it. Throws if either session cannot say who
+    /// it is (not activated, not paired); returns nil, with the refusal in `closeReason`, if either side
+    /// refuses the other.
     package static func connect(_ watch: Session, _ phone: Session, loop: EventLoop) throws -> MemoryLink? {
         _ = try watch.makeHandshake()
         _ = try phone.makeHandshake()
         let link = MemoryLink(watch, phone, loop: loop)
-        let initiator = LinkHandshake(side: .initiator), acceptor = LinkHandshake(side: .acceptor)
-        guard case let .send(hello)? = initiator.opening(makeHandshake: watch.makeHandshake).first else {
-            link.closeReason = "the watch could not say hello"
+        var initiator = LinkHandshake(side: .initiator), acceptor = LinkHandshake(side: .acceptor)
+        let opening = outcome(of: initiator.opening(watch))
+        if let refusal = opening.refusal {
+            link.closeReason = refusal
             return nil
         }
-        let phoneSide = outcome(of: acceptor.receive(try overTheWire(hello), validate: phone.validate, makeHandshake: phone.makeHandshake))
-        guard let welcome = phoneSide.sent, let phonePeer = phoneSide.peer else {
-            link.closeReason = phoneSide.refusal
-            return nil
+        // The frames go back and forth — hello; welcome and the phone's proof; the watch's answer —
+        // until neither side has more to say.
+        var frames = opening.sent, toPhone = true
+        var watchPeer: Handshake?, phonePeer: Handshake?
+        while !frames.isEmpty {
+            var answers: [Frame] = []
+            for frame in frames {
+                let steps = toPhone ? acceptor.receive(try overTheWire(frame), phone) : initiator.receive(try overTheWire(frame), watch)
+                let result = outcome(of: steps)
+                if let refusal = result.refusal {
+                    link.closeReason = refusal
+                    return nil
+                }
+                answers += result.sent
+                if toPhone { phonePeer = phonePeer ?? result.peer } else { watchPeer = watchPeer ?? result.peer }
+            }
+            frames = answers
+            toPhone.toggle()
         }
-        let watchSide = outcome(of: initiator.receive(try overTheWire(welcome), validate: watch.validate, makeHandshake: watch.makeHandshake))
-        guard let watchPeer = watchSide.peer else {
-            link.closeReason = watchSide.refusal
+        guard let watchPeer, let phonePeer else {
+            link.closeReason = "the handshake did not finish"
             return nil
         }
         watch.channelDidOpen(link.a, peer: watchPeer)
@@ -73,15 +88,15 @@ package final class MemoryLink {
         return link
     }
 
-    /// What one side's steps came to: the frame it answered with, the peer it established, or why not.
-    private static func outcome(of steps: [LinkHandshake.Step]) -> (sent: Frame?, peer: Handshake?, refusal: String?) {
-        var sent: Frame?, peer: Handshake?
+    /// What one side's steps came to: the frames it answered with, the peer it established, or why not.
+    private static func outcome(of steps: [LinkHandshake.Step]) -> (sent: [Frame], peer: Handshake?, refusal: String?) {
+        var sent: [Frame] = [], peer: Handshake?
         for step in steps {
             switch step {
-            case let .send(frame): sent = frame
+            case let .send(frame): sent.append(frame)
             case let .establish(established): peer = established
-            case let .refuse(error), let .refusedByPeer(error): return (nil, nil, "\(error)")
-            case let .abandon(reason): return (nil, nil, reason)
+            case let .refuse(error), let .refusedByPeer(error): return (sent, nil, "\(error)")
+            case let .abandon(reason): return (sent, nil, reason)
             case .counterpartState: continue
             }
         }

@@ -35,6 +35,11 @@ open class HKObjectType: NSObject, NSSecureCoding, NSCopying, @unchecked Sendabl
 
     /// The quantity type of `identifier`.
     open class func quantityType(forIdentifier identifier: HKQuantityTypeIdentifier) -> HKQuantityType? { HKQuantityType(identifier) }
+
+    /// The characteristic type of `identifier`.
+    open class func characteristicType(forIdentifier identifier: HKCharacteristicTypeIdentifier) -> HKCharacteristicType? {
+        HKCharacteristicType(identifier)
+    }
 }
 
 /// A type of sample (HealthKit's `HKSampleType`).
@@ -45,6 +50,30 @@ open class HKWorkoutType: HKSampleType, @unchecked Sendable {}
 
 /// The activity-summary type (HealthKit's `HKActivitySummaryType`).
 open class HKActivitySummaryType: HKObjectType, @unchecked Sendable {}
+
+/// A characteristic type (HealthKit's `HKCharacteristicType`): what does not change from sample to sample —
+/// date of birth, biological sex, the activity move mode — which a workout app asks to read (Apple's
+/// mirroring sample reads the move mode). No characteristics are kept here: the type is named and
+/// authorized, as any other.
+open class HKCharacteristicType: HKObjectType, @unchecked Sendable {
+    public init(_ identifier: HKCharacteristicTypeIdentifier) { super.init(identifier: identifier.rawValue) }
+
+    public required init?(coder: NSCoder) { super.init(coder: coder) }
+}
+
+/// The characteristics HealthKit names (HealthKit's `HKCharacteristicTypeIdentifier`), with Apple's raw values.
+public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let biologicalSex = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierBiologicalSex")
+    public static let bloodType = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierBloodType")
+    public static let dateOfBirth = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierDateOfBirth")
+    public static let fitzpatrickSkinType = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierFitzpatrickSkinType")
+    public static let wheelchairUse = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierWheelchairUse")
+    public static let activityMoveMode = HKCharacteristicTypeIdentifier("HKCharacteristicTypeIdentifierActivityMoveMode")
+}
 
 /// A quantity type: heart rate, distance, energy. `aggregationStyle` says whether its samples add up
 /// (cumulative: a distance) or are readings (discrete: a heart rate), as HealthKit's documentation of

@@ -43,8 +43,11 @@ package final class WatchOS: DeviceOperatingSystem {
     private var probe: AiredFrameStream?
     var probeTimer: EventLoop.TimerID?
     var attempt = 0
-    /// Whether the phone answered the current connection's hello (`welcome`).
+    /// Whether the phone answered the current connection's hello (`welcome`) and proved the pairing.
     private var probeLinked = false
+    /// The current connection's handshake, and what watch-os brings to it.
+    private var probeHandshake = LinkHandshake(side: .initiator)
+    private var probeParty: WatchOSLinkParty?
     /// Whether the last attempt reached the phone (a listener answered): the watch in range.
     private(set) var phoneInRange = false
     /// What the phone last said it had pending for the watch, and when.
@@ -242,7 +245,7 @@ package final class WatchOS: DeviceOperatingSystem {
         guard childPID == 0, probe == nil else { return }
         guard air.conditions.range != .out, !linkConditions.isTakenDown else { return setInRange(false) }
         let store = WatchStoreReading.read(home: home)
-        guard let hello = store.hello else {
+        guard let hello = store.hello, let pairing = store.pairing else {
             // Not paired (or no store yet: the app never ran): nothing to connect to.
             setInRange(false)
             return retryLater()
@@ -277,7 +280,19 @@ package final class WatchOS: DeviceOperatingSystem {
             self.probeEnded(stream, "a frame \(direction) was lost in the air (loss \(self.air.conditions.shape.loss))")
         }
         stream.start()
-        stream.send(Frame(.hello, hello.encoded).encoded)
+        let party = WatchOSLinkParty(hello: hello, pairing: pairing, home: home)
+        probeParty = party
+        probeHandshake = LinkHandshake(side: .initiator)
+        for step in probeHandshake.opening(party) {
+            switch step {
+            case let .send(frame): stream.send(frame.encoded)
+            default:
+                // No secret (a home paired by an earlier RunWay): nothing to prove, no connection.
+                logger.repeating(.error, "os.link-cannot-say-hello", ["reason": "\(step)"])
+                closeProbe("cannot say hello")
+                return retryLater()
+            }
+        }
     }
 
     /// The connection ended by itself: the phone closed it, it sent a malformed frame, or a frame was
@@ -295,21 +310,43 @@ package final class WatchOS: DeviceOperatingSystem {
     private func received(_ frames: [Frame]) {
         var launch: (key: String, reason: String)?
         var workout: (event: UserInfo, payload: [UInt8])?
-        for frame in frames {
+        var rest = frames[...]
+        // The handshake first: nothing the phone says counts before it has proved the pairing.
+        while !probeLinked, let frame = rest.first, let stream = probe, let party = probeParty {
+            // Refused either way: the connection is ending, nothing more of it counts.
+            if probeHandshake.phase == .done { return }
+            rest = rest.dropFirst()
+            for step in probeHandshake.receive(frame, party) {
+                switch step {
+                case let .send(answer): stream.send(answer.encoded)
+                case let .establish(welcome):
+                    attempt = 0
+                    probeLinked = true
+                    lastWelcome = (welcome.pendingTransfers, wallClockSeconds())
+                    if welcome.pendingTransfers > 0 {
+                        launch = (AppLaunch.watchConnectivityReason, "the phone has \(welcome.pendingTransfers) transfer(s) pending for the watch app")
+                    }
+                case let .refuse(error):
+                    logger.repeating(.error, "os.link-refused", ["code": error.code.rawValue, "reason": error.message])
+                    stream.send(Frame(.error, ErrorFrame.encode(error)).encoded)
+                    closeProbe("refused the phone: \(error.message)")
+                    return retryLater()
+                case let .refusedByPeer(error):
+                    // The phone closes next: the connection ends and is tried again after the backoff.
+                    logger.info("os.link-refused", ["reason": error.message])
+                case .counterpartState, .abandon:
+                    // phone-os's word on its app while it declines: nothing for the watch's system.
+                    continue
+                }
+            }
+        }
+        for frame in rest {
             // A transfer of any lane, or a context: content for the app, which it is launched for.
             if frame.type == .applicationContext || TransferLane.beginning(with: frame.type) != nil {
                 if launch == nil { launch = (AppLaunch.watchConnectivityReason, "the phone sent the watch app content (\(frame.type))") }
                 continue
             }
             switch frame.type {
-            case .welcome:
-                attempt = 0
-                probeLinked = true
-                let welcome = try? Handshake(decoding: frame.payload)
-                lastWelcome = (welcome?.pendingTransfers ?? 0, wallClockSeconds())
-                if let pending = welcome?.pendingTransfers, pending > 0, launch == nil {
-                    launch = (AppLaunch.watchConnectivityReason, "the phone has \(pending) transfer(s) pending for the watch app")
-                }
             case .workout:
                 // The phone reads the watch's Health store (issue 51): the system answers, app or no app.
                 if let event = try? PropertyListCodec.decodeDictionary(frame.payload), event["kind"]?.stringValue == HealthLookupAnswer.lookupKind {

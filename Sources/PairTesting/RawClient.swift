@@ -26,6 +26,13 @@ package final class RawClient {
         }
     }
 
+    /// Takes over `descriptor`, a connection accepted elsewhere (`RawListener.accept`): the fake peer's
+    /// end of a connection the device under test made.
+    package init(adopting descriptor: FileDescriptor, path: String) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
     deinit { close() }
 
     /// Sends `bytes`; false if the daemon has already closed the connection (`EPIPE`, `ECONNRESET`).

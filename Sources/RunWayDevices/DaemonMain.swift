@@ -21,6 +21,10 @@ package enum DaemonMain {
             .flag(
                 "unsafe-accept-any-sequence", "TEST ONLY: take a transfer further ahead than the one after the cursor (loses flights when a frame is lost)",
                 hidden: true),
+            .flag(
+                "unsafe-trust-counterpart",
+                "TEST ONLY: the lanes' rules before issue 51: take acknowledgements past what was sent and contexts of any version (a forged frame loses)",
+                hidden: true),
             .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
             .option("duplicate-rate", "R", "FAULT INJECTION: deliver each received transfer to the app twice with probability R (0 to 1)", hidden: true),
             appVersionSpec,
@@ -48,6 +52,10 @@ package enum DaemonMain {
                 hidden: true),
             .flag("instrument-stream", "RunWay 1.4's dead stream: send the run's values every 3 s (the phone drops them)", hidden: true),
             .flag("unsafe-link-loss-skips-frames", "TEST ONLY: a frame the link conditions lose vanishes, no cut, no resend (loses flights)", hidden: true),
+            .flag(
+                "unsafe-trust-counterpart",
+                "TEST ONLY: the lanes' rules before issue 51: take acknowledgements past what was sent and contexts of any version (a forged frame loses)",
+                hidden: true),
             .option("log-level", "LEVEL", "debug, info (default), notice, warning or error"),
             DaemonCommandLine.logFormatSpec, DaemonCommandLine.logRepeatSpec,
             .option("max-store-pages", "N", "FAULT INJECTION: cap the store at N pages, as if the disk were full", hidden: true),
@@ -158,6 +166,7 @@ package enum DaemonMain {
             device.logLevel = try DaemonCommandLine.logLevel(parsed)
             device.session.acknowledgeBeforeCommit = parsed.has("unsafe-ack-before-commit")
             device.session.acceptsAnySequence = parsed.has("unsafe-accept-any-sequence")
+            device.session.trustsCounterpart = parsed.has("unsafe-trust-counterpart")
             device.session.duplicateDeliveryRate = try parsed.number("duplicate-rate", range: 0...1) ?? 0
             device.maximumStorePages = try parsed.integer("max-store-pages", range: 1...Int(Int32.max))
             app.mirroringConfirmTimeoutMilliseconds = try parsed.integer("mirroring-confirm-timeout-ms", default: 10_000, range: 1...600_000)!
@@ -203,6 +212,7 @@ package enum DaemonMain {
             device.session.maximumTransfersPerSecond = try parsed.integer("link-rate", range: 1...10_000_000)
             app.instrumentStream = parsed.has("instrument-stream")
             device.unsafeLinkLossSkipsFrames = parsed.has("unsafe-link-loss-skips-frames")
+            device.session.trustsCounterpart = parsed.has("unsafe-trust-counterpart")
             if let name = parsed.value("gpws") {
                 guard let rule = GPWSBehaviour(rawValue: name) else { throw UsageError("--gpws must be fixed or legacy, not \(OneLine.quote(name))") }
                 app.gpws = rule

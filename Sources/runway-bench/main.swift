@@ -8,7 +8,7 @@ var recordCount = 300_000, loadBacklog = 50_000, loadRuns = 3, pairCount = 20
 var output: String? = "docs/performance.md"
 var coldStartSizes = [50_000, 300_000]
 var onlyColdStart = false, onlyDrain = false, onlyPairs = false, onlyMemory = false, onlyLatency = false, onlyIdleOS = false
-var idleOSPairs = 200
+var idleOSPairs = 200, handshakeCount = 0
 var latencyDirectory = "/tmp", loadDirectory = "/tmp"
 var arguments = CommandLine.arguments.dropFirst()
 func usage() -> Never {
@@ -18,7 +18,7 @@ func usage() -> Never {
                              [--latency-samples N] [--load N] [--load-runs R] [--load-dir DIR] [--latency-dir DIR]
                              [--record N] [--cold-start N,N...] [--pairs N] [--idle-os-pairs N]
                              [--only-cold-start | --only-drain | --only-latency | --only-memory | --only-pairs
-                              | --only-idle-os]
+                              | --only-idle-os | --only-handshakes N]
                              [--no-write]
 
         Measures, on release builds: the drain of a backlog of N flights (default 50,000) against a
@@ -37,7 +37,8 @@ func usage() -> Never {
         min–max. --only-cold-start, --only-drain, --only-latency (idle and under --load), --only-memory
         (peak RSS draining --memory-backlog), --only-pairs and --only-idle-os measure that alone (and
         write nothing):
-        `--only-pairs --pairs 1000` is the thousand-pair run.
+        `--only-pairs --pairs 1000` is the thousand-pair run. --only-handshakes N times N handshakes in a
+        row against one phone-daemon (a reconnect storm; docs/performance.md, "The handshake's proof").
         Writes the table into docs/performance.md, and a line to its history, unless --no-write.
         """)
     exit(0)
@@ -88,6 +89,7 @@ while let flag = arguments.popFirst() {
     case "--record": recordCount = value()
     case "--no-write": output = nil
     case "--only-cold-start": onlyColdStart = true; output = nil
+    case "--only-handshakes": handshakeCount = value(); output = nil
     case "--cold-start":
         guard let text = arguments.popFirst(), case let sizes = text.split(separator: ",").compactMap({ Int($0) }),
             !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 })
@@ -105,6 +107,22 @@ while let flag = arguments.popFirst() {
     }
 }
 
+if handshakeCount > 0 {
+    do {
+        let storm = try HandshakeStorm(count: handshakeCount).run()
+        func line(_ what: String, _ sample: Sample) {
+            print("\(what): median \(format(sample.median, 3)) ms, p90 \(format(sample.percentile(90), 3)) ms, p99 \(format(sample.percentile(99), 3)) ms")
+        }
+        print("\(handshakeCount) handshakes in a row, \(storm.proved ? "with the pairing's proof" : "a phone from before the secret: no proof")")
+        line(storm.proved ? "connect → welcome and the phone's proof" : "connect → welcome", storm.toWelcome)
+        if storm.proved { line("the watch's half (secret read, proof checked, answer made)", storm.watchSide) }
+        line("connect → the first reply on the link", storm.toReply)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write("bench: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
 if [onlyColdStart, onlyDrain, onlyLatency, onlyMemory, onlyPairs, onlyIdleOS].filter({ $0 }).count > 1 {
     FileHandle.standardError.write(
         "bench: --only-cold-start, --only-drain, --only-latency, --only-memory, --only-pairs and --only-idle-os exclude each other\n".data(using: .utf8)!)

@@ -27,9 +27,11 @@ enum DecoderProperties {
     /// Runs `bytes` through the frame decoder (whole, and split in two), then every payload decoder over
     /// the input itself and over each frame's payload.
     static func check(_ bytes: UnsafeRawBufferPointer, tally: inout Tally) throws(Violation) {
-        for frame in try checkFrames(bytes, decoder: FrameDecoder(), tally: &tally) {
+        let frames = try checkFrames(bytes, decoder: FrameDecoder(), tally: &tally)
+        for frame in frames {
             try checkPayload(frame.payload, tally: &tally)
         }
+        try checkHandshake(frames, tally: &tally)
         let whole = Array(bytes)
         try checkPayload(whole, tally: &tally)
         try checkPeekedHello(bytes, tally: &tally)
@@ -121,6 +123,37 @@ enum DecoderProperties {
         }
     }
 
+    // MARK: - The handshake
+
+    /// A side of the link that takes any pairing and holds a secret the input cannot know.
+    final class Party: LinkHandshakeParty {
+        let handshake: Handshake
+        init(_ role: DeviceRole) {
+            handshake = Handshake(role: role, deviceID: "D", pairingID: "P", appVersion: "1.4", resumeSeq: 0)
+        }
+        func makeHandshake() throws -> Handshake { handshake }
+        func validate(_ handshake: Handshake) -> WCError? { nil }
+        func pairingSecret() throws(WCError) -> PairingSecret { PairingSecret(bytes: Array(repeating: 0xC3, count: PairingSecret.length))! }
+    }
+
+    /// The input's frames, fed to a fresh acceptor and a fresh initiator (fixed nonces: the run is
+    /// repeatable): whatever they are, no link comes up — only the pair's secret can prove it — and the
+    /// handshake ends at its first refusal (nothing after it is the handshake's).
+    static func checkHandshake(_ frames: [Frame], tally: inout Tally) throws(Violation) {
+        for side in [LinkHandshake.Side.acceptor, .initiator] {
+            var handshake = LinkHandshake(side: side, nonce: Array(repeating: side == .acceptor ? 1 : 2, count: LinkProof.nonceLength))
+            let party = Party(side == .acceptor ? .phone : .watch)
+            _ = handshake.opening(party)
+            for frame in frames {
+                guard handshake.phase != .done else { break }
+                for step in handshake.receive(frame, party) {
+                    if case .establish = step { throw Violation(description: "a link came up on bytes that cannot hold the pair's proof") }
+                }
+            }
+            tally.refused += 1
+        }
+    }
+
     // MARK: - Payloads
 
     /// Every payload decoder of the link over `payload`; whatever one accepts must survive its encoder.
@@ -186,6 +219,16 @@ enum DecoderProperties {
         if let error = try? ErrorFrame.decode(payload) {
             guard (try? ErrorFrame.decode(ErrorFrame.encode(error))) == error else {
                 throw Violation(description: "an accepted error frame does not survive its encoder")
+            }
+            tally.accepted += 1
+        } else {
+            tally.refused += 1
+        }
+
+        // A pairing secret's file (`HOME/pairing-secrets`): 64 hex digits, at most one newline, or refused.
+        if let secret = try? PairingSecret(parsing: payload) {
+            guard secret.bytes.count == PairingSecret.length, (try? PairingSecret(parsing: secret.fileText)) == secret else {
+                throw Violation(description: "an accepted pairing secret does not survive its writer")
             }
             tally.accepted += 1
         } else {

@@ -64,6 +64,21 @@ enum DecoderSeeds {
             ("frame-fileprogress", SequencedFrame.frame(.fileProgress, number: 1, body: [0, 0, 0, 0, 0, 0, 0, 64])),
             ("payload-file", fileDescription.encoded),
         ]
+        // The handshake with its nonces and a proof (not a valid one: the property is that none is forged).
+        var challenged = handshake
+        challenged.nonce = Array(repeating: 0x5A, count: LinkProof.nonceLength)
+        challenged.contextVersion = 4
+        challenged.contextHeld = 2
+        seeds.append(("frame-hello-nonce", Frame(.hello, challenged.encoded).encoded))
+        seeds.append(("stream-welcome-proof", Frame(.welcome, challenged.encoded).encoded + Frame(.proof, Array(repeating: 0x11, count: 32)).encoded))
+        seeds.append(
+            (
+                "stream-hello-proof-userinfo",
+                Frame(.hello, challenged.encoded).encoded + Frame(.proof, Array(repeating: 0x22, count: 32)).encoded
+                    + SequencedFrame.frame(.userInfo, number: 1, body: userInfo)
+            ))
+        seeds.append(("frame-filecancel", SequencedFrame.frame(.fileCancel, number: 2)))
+        seeds.append(("frame-fileack", SequencedFrame.frame(.fileAck, number: 1)))
         // A session's opening: hello, three transfers and an acknowledgement in one read.
         var stream = Frame(.hello, handshake.encoded).encoded
         for seq in 1...3 { stream += SequencedFrame.frame(.userInfo, number: Int64(seq), body: userInfo) }

@@ -18,11 +18,14 @@ import Testing
     @Test func anAcknowledgementReleasesWhatItCoversAndNeverMoreThanWasSent() {
         var window = SendWindow(maximumTransfers: 4, maximumBytes: 1 << 20)
         for seq in 1...4 { _ = window.take(seq: Int64(seq), bytes: 100) }
-        #expect(window.acknowledge(upTo: 2) == 2)
+        #expect(window.acknowledge(upTo: 2) == .moved(2))
         #expect(window.transfersInFlight == 2 && window.inFlightBytes == 200 && window.room == 2)
-        #expect(window.acknowledge(upTo: 2) == nil, "nothing new")
-        #expect(window.acknowledge(upTo: 1) == nil, "an old acknowledgement")
-        #expect(window.acknowledge(upTo: 99) == 4, "capped at the last sent: 5...99 were never sent")
+        #expect(window.acknowledge(upTo: 2) == .nothingNew, "nothing new")
+        #expect(window.acknowledge(upTo: 1) == .nothingNew, "an old acknowledgement")
+        // Issue 51: 5...99 were never sent — an acknowledgement of them is a forged frame, and the link closes.
+        #expect(window.acknowledge(upTo: 99) == .violation("acknowledgement up to 99, but only up to 4 was sent on this link"))
+        #expect(window.lastAckedSeq == 2, "nothing released by it")
+        #expect(window.acknowledge(upTo: 99, trusting: true) == .moved(4), "the rule before: capped at the last sent")
         #expect(window.lastAckedSeq == 4 && window.transfersInFlight == 0 && window.inFlightBytes == 0)
         #expect(!window.isOnTheWire(4) && !window.isOnTheWire(5))
     }

@@ -56,6 +56,7 @@ import PropertyLists
             case let .log(line): "log \(line.event)"
             case let .send(bytes): "send \(Frame.type(of: bytes).map { "\($0)" } ?? "?")"
             case let .closeLink(error, reason): "closeLink " + (error.map { "\($0.code.rawValue) " } ?? "") + reason
+            case let .protocolViolation(why): "protocolViolation \(why)"
             case .dropLink: "dropLink"
             case .announceLink: "announceLink"
             case .saveCounterpartState: "saveCounterpartState"
@@ -290,11 +291,20 @@ import PropertyLists
         var core = Self.activated(.watch)
         _ = Self.link(&core, peer: Self.handshake(from: .phone))
         for seq in Int64(1)...3 { _ = core.window.take(seq: seq, bytes: 10) }
+        // Issue 51: an acknowledgement of what was never sent is a forged frame: the link closes, nothing is released.
         #expect(
             Self.describe(core.handle(.acknowledgementReceived(upTo: 99)))
-                == ["crashPoint send.after-ack-received", "releaseOutbox 3", "reportFinishedTransfers", "pump"],
-            "capped at the last sent")
+                == ["protocolViolation ack acknowledgement up to 99, but only up to 3 was sent on this link"])
+        #expect(
+            Self.describe(core.handle(.acknowledgementReceived(upTo: 3)))
+                == ["crashPoint send.after-ack-received", "releaseOutbox 3", "reportFinishedTransfers", "pump"])
         #expect(core.handle(.acknowledgementReceived(upTo: 2)).isEmpty, "an old acknowledgement releases nothing")
+        // The rule before (`--unsafe-trust-counterpart`) capped it at the last sent.
+        var trusting = Self.activated(.watch)
+        trusting.trustsCounterpart = true
+        _ = Self.link(&trusting, peer: Self.handshake(from: .phone))
+        for seq in Int64(1)...3 { _ = trusting.window.take(seq: seq, bytes: 10) }
+        #expect(Self.describe(trusting.handle(.acknowledgementReceived(upTo: 99))).contains("releaseOutbox 3"))
     }
 
     // MARK: - The pairing

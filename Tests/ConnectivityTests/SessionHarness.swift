@@ -98,9 +98,15 @@ final class PairHarness {
                 phoneLinkSocket: directory + "/link.sock", pairedAt: 0)
             try SessionStore.setPairing(phoneDB, pairing)
             try SessionStore.setPairing(watchDB, pairing)
+            // As `runway pair` does: the same new secret in both homes.
+            let secret = PairingSecret.generate()
+            try PairingSecrets(home: directory + "/phone").write(secret, pairingID: pairing.pairingID)
+            try PairingSecrets(home: directory + "/watch").write(secret, pairingID: pairing.pairingID)
         }
         var phoneConfiguration = configuration
         var watchConfiguration = configuration
+        phoneConfiguration.pairingSecrets = PairingSecrets(home: directory + "/phone")
+        watchConfiguration.pairingSecrets = PairingSecrets(home: directory + "/watch")
         configure(.phone, &phoneConfiguration)
         configure(.watch, &watchConfiguration)
         phone = Session(role: .phone, database: phoneDB, loop: loop, transport: nil, configuration: phoneConfiguration, logger: .silent)

@@ -137,7 +137,8 @@ import Testing
     // MARK: - The device's clock in the app
 
     /// The app's `Date()` is the device clock: at launch, after `runway clock advance 2m` while it runs
-    /// (read when it goes to the background), and frozen (`clock set … --frozen`).
+    /// (read when it goes to the background), frozen (`clock set … --frozen`), and in the process launched
+    /// after a SIGKILL.
     @Test func theAppsDateFollowsTheDeviceClockWhileItRuns() throws {
         try withPair(tag: "appdate") { pair in
             try pair.startPhoneOS(["--app", Self.phoneApp, "--background-budget-ms", "600000"])
@@ -158,6 +159,13 @@ import Testing
             _ = try pair.phoneOSCall(["app", "open"])
             try pair.waitUntil("the app noted its time on screen again") { Self.dates(Self.phoneLines(pair)).filter { $0.1 == "active" }.count == 2 }
             #expect(Self.dates(Self.phoneLines(pair)).last { $0.1 == "active" }?.0 == 1_893_456_000)
+            // SIGKILLed and launched again: the new process's Date() is the device's from its first line.
+            let pid = try #require(try phoneStatus(pair)["appPid"]?.intValue)
+            kill(pid_t(pid), SIGKILL)
+            try pair.waitUntil("the OS saw it die") { try phoneStatus(pair)["appState"]?.stringValue == "not running" }
+            _ = try pair.phoneOSCall(["app", "open"])
+            try pair.waitUntil("the new launch noted its time") { Self.dates(Self.phoneLines(pair)).filter { $0.1 == "launch" }.count == 2 }
+            #expect(Self.dates(Self.phoneLines(pair)).last { $0.1 == "launch" }?.0 == 1_893_456_000, "\(Self.phoneLines(pair))")
         }
     }
 
@@ -177,6 +185,45 @@ import Testing
             #expect(ahead > 30 && ahead <= 61, "a minute ahead of the device's now, not \(ahead) s")
             usleep(500_000)
             #expect(try pair.watchOSCall(["os", "status"])["backgroundRefreshesFired"]?.intValue == 0, "not fallen due at once")
+        }
+    }
+
+    // MARK: - ClockKit alone
+
+    /// A watch app that uses ClockKit alone — `workout-watch` opened by the user with no workout to run:
+    /// no `WCSession`, no HealthKit call — is ready at launch (no failed launch), and ClockKit's
+    /// `activeComplications` shows the complication the face has: one while it is on the face, none once
+    /// it is taken off, read again after a SIGKILL and a new launch. (Apple's `activeComplications`: "the
+    /// complications that are currently active on the watch face".)
+    @Test func aWatchAppWithOnlyAComplicationIsReadyAndSeesTheFace() throws {
+        try withPair(tag: "clk-only") { pair in
+            try pair.startWatchOS(["--app", Self.watchApp, "--background-budget-ms", "500", "--launch-timeout-ms", "5000"])
+            let on = try runTool(["watch", "complication", "on", "--home", pair.watchHome])
+            #expect(on.status == 0, "\(on.stderr)")
+            _ = try pair.watchOSCall(["app", "open"])
+            // Noted at launch and at each activation (on the main queue, once the app is ready: waited for).
+            try pair.waitUntil("the app read the face") { !Self.texts(Self.watchLines(pair), "complications").isEmpty }
+            let first = Self.texts(Self.watchLines(pair), "complications")
+            #expect(!first.isEmpty && first.allSatisfy { $0 == "1" }, "\(Self.watchLines(pair))")
+            #expect(Self.texts(Self.watchLines(pair), "started").isEmpty, "no workout: ClockKit alone")
+            let off = try runTool(["watch", "complication", "off", "--home", pair.watchHome])
+            #expect(off.status == 0, "\(off.stderr)")
+            let pid = try #require(try pair.watchOSCall(["os", "status"])["appPid"]?.intValue)
+            kill(pid_t(pid), SIGKILL)
+            try pair.waitUntil("the watch's OS saw it die") { try pair.watchOSCall(["os", "status"])["appState"]?.stringValue == "not running" }
+            _ = try pair.watchOSCall(["app", "open"])
+            /// What the second launch noted.
+            func secondLaunch() -> [String] {
+                let lines = Self.watchLines(pair)
+                guard let start = lines.indices.filter({ lines[$0].hasPrefix("launched ") }).dropFirst().first else { return [] }
+                return Self.texts(Array(lines[start...]), "complications")
+            }
+            try pair.waitUntil("the new launch read the face") { !secondLaunch().isEmpty }
+            let second = secondLaunch()
+            #expect(!second.isEmpty && second.allSatisfy { $0 == "0" }, "taken off the face: \(Self.watchLines(pair))")
+            let status = try pair.watchOSCall(["os", "status"])
+            #expect(status["readyReports"]?.intValue == 2, "\(status.text)")
+            #expect(status["lastFailure"]?.stringValue?.contains("ready") != true, "never a launch that did not become ready: \(status.text)")
         }
     }
 

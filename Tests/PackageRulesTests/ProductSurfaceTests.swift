@@ -8,7 +8,8 @@ import Testing
 /// names each of its types (`extension WCError.Code {}`), each case of its enums (`let _: WCError.Code =
 /// .notReachable`) and each static property (`_ = WCError.notReachable`), and the compiler typechecks it
 /// against the built modules, as a user's package would. A type added later is in the listing, so in
-/// the file: none slips by.
+/// the file: none slips by — also one a product nests in the toolchain's types (`DispatchQueue.
+/// SchedulerTimeType.Stride`, `Timer.TimerPublisher`), named with Foundation imported beside the product.
 ///
 /// And the listing itself: every type a product's declarations mention is declared in a product, in
 /// the toolchain, or re-exported by name by that product (scripts/api lists it beside its own).
@@ -31,6 +32,9 @@ import Testing
         var kind: Kind
         /// `WCError.Code.notReachable`: the enclosing types, then the name.
         var path: [String]
+        /// Nested in the toolchain's type (`DispatchQueue.SchedulerTimeType`): the file imports Foundation
+        /// too, as a user's does to name `DispatchQueue` (Apple's Combine does not re-export it either).
+        var inToolchainType = false
     }
 
     /// A scope the listing opens with `{`: a type (its name, whether it is generic or a protocol) or an
@@ -40,9 +44,17 @@ import Testing
         var isGeneric: Bool
         var isProtocol: Bool
         var isEnum: Bool
+        var inToolchainType = false
     }
 
     static let typeKeywords = ["struct", "class", "enum", "protocol", "actor"]
+
+    /// The standard library's generic types and protocols a listing may extend: naming a member through
+    /// them needs a type argument.
+    static let foreignGenerics: Set<String> = [
+        "Array", "ArraySlice", "Dictionary", "Set", "Optional", "Result", "Sequence", "Collection", "RandomAccessCollection", "AsyncSequence",
+        "Equatable", "Hashable", "Comparable", "Encodable", "Decodable", "Error", "RawRepresentable",
+    ]
 
     /// The names `listing` declares, for a file that imports `module`. Declarations marked unavailable
     /// are left out (naming one is an error by design), and so are the members of generic types and
@@ -78,11 +90,16 @@ import Testing
                 let declared = words[index + 1]
                 let name = identifier(declared)
                 let path = (enclosing?.path ?? []) + [name]
-                if !unavailable && !name.hasPrefix("_") && (atTop || enclosing != nil) { names.append(Name(kind: .type, path: path)) }
+                let inToolchainType = enclosing?.inToolchainType ?? false
+                if !unavailable && !name.hasPrefix("_") && (atTop || enclosing != nil) {
+                    names.append(Name(kind: .type, path: path, inToolchainType: inToolchainType))
+                }
                 if opens {
                     scopes.append(
                         atTop || enclosing != nil
-                            ? Scope(path: path, isGeneric: declared.contains("<"), isProtocol: words[index] == "protocol", isEnum: words[index] == "enum")
+                            ? Scope(
+                                path: path, isGeneric: declared.contains("<"), isProtocol: words[index] == "protocol", isEnum: words[index] == "enum",
+                                inToolchainType: inToolchainType)
                             : nil)
                 }
                 continue
@@ -90,10 +107,15 @@ import Testing
             if let index = words.firstIndex(of: "extension"), index + 1 < words.count {
                 var path = words[index + 1].split(separator: ".").map(String.init)
                 if path.count > 1 && path[0] == module { path.removeFirst() }
-                // An extension of another module's type (NSObject, Array) names nothing of this module's.
                 if let outer = path.first, let generic = topLevel[outer] {
                     scopes.append(Scope(path: path, isGeneric: generic, isProtocol: false, isEnum: false))
+                } else if path.count == 1, let outer = path.first, !outer.hasPrefix("_"), !foreignGenerics.contains(outer) {
+                    // An extension of the toolchain's type (`DispatchQueue`, `Timer`): what it nests is this
+                    // module's (`DispatchQueue.SchedulerTimeType`, `Timer.TimerPublisher`), named through it.
+                    scopes.append(Scope(path: path, isGeneric: false, isProtocol: false, isEnum: false, inToolchainType: true))
                 } else {
+                    // Another product's type (`Combine.Publisher`), a generic or a protocol of the standard
+                    // library's (`Array`, `Sequence`): nothing of this module's is named through it.
                     scopes.append(nil)
                 }
                 continue
@@ -104,20 +126,24 @@ import Testing
                 continue
             }
             if let index = words.firstIndex(of: "typealias"), index + 1 < words.count, !unavailable, atTop || (enclosing != nil && !inGeneric) {
-                names.append(Name(kind: .alias, path: (enclosing?.path ?? []) + [identifier(words[index + 1])]))
+                names.append(
+                    Name(kind: .alias, path: (enclosing?.path ?? []) + [identifier(words[index + 1])], inToolchainType: enclosing?.inToolchainType ?? false))
                 continue
             }
             guard let enclosing, !inGeneric, !unavailable else { continue }
             if let index = words.firstIndex(of: "case"), index + 1 < words.count, enclosing.isEnum || words[..<index].allSatisfy({ $0 == "indirect" }) {
                 let declared = words[index + 1]
-                names.append(Name(kind: .enumCase(payload: declared.contains("(")), path: enclosing.path + [identifier(declared)]))
+                names.append(
+                    Name(
+                        kind: .enumCase(payload: declared.contains("(")), path: enclosing.path + [identifier(declared)],
+                        inToolchainType: enclosing.inToolchainType))
                 continue
             }
             if let index = words.firstIndex(where: { $0 == "let" || $0 == "var" }), words[..<index].contains("static"),
                 words[..<index].contains("public") || words[..<index].contains("open"), index + 1 < words.count
             {
                 let name = String(words[index + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" })
-                names.append(Name(kind: .staticProperty, path: enclosing.path + [name]))
+                names.append(Name(kind: .staticProperty, path: enclosing.path + [name], inToolchainType: enclosing.inToolchainType))
             }
         }
         return names
@@ -149,7 +175,8 @@ import Testing
             }
         }
         let identifier = module.filter { $0.isLetter || $0.isNumber }
-        return "import \(module)\n\n\(extensions)\n@MainActor func nameEverything\(identifier)() {\n\(body)}\n"
+        let foundation = names.contains { $0.inToolchainType } && module != "Foundation" ? "import Foundation\n" : ""
+        return "import \(module)\n\(foundation)\n\(extensions)\n@MainActor func nameEverything\(identifier)() {\n\(body)}\n"
     }
 
     // MARK: - The compiler
@@ -207,6 +234,11 @@ import Testing
         let watchConnectivity = try String(contentsOfFile: directory.appendingPathComponent("NamesWatchConnectivity.swift").path, encoding: .utf8)
         #expect(watchConnectivity.contains("let _: WCError.Code = .notReachable"))
         #expect(watchConnectivity.contains("extension WCSession {}"))
+        // And what a product nests in the toolchain's types.
+        let combine = try String(contentsOfFile: directory.appendingPathComponent("NamesCombine.swift").path, encoding: .utf8)
+        for nested in ["DispatchQueue.SchedulerTimeType.Stride", "RunLoop.SchedulerOptions", "Timer.TimerPublisher", "NotificationCenter.Publisher"] {
+            #expect(combine.contains("extension \(nested) {}"), "\(nested)")
+        }
         #expect((counts["HealthKit"] ?? 0) > 50 && (counts["UserNotifications"] ?? 0) > 20, "\(counts)")
         let result = try Self.typecheck(files, mode: mode)
         #expect(result.status == 0, "a product's own name does not resolve with only its import (\(directory.path)):\n\(result.output)")
@@ -296,6 +328,20 @@ import Testing
         """.write(to: isolated, atomically: true, encoding: .utf8)
         let accepted = try Self.typecheck([isolated.path], mode: 6)
         #expect(accepted.status == 0, "on the main actor it compiles, and the notification names are nonisolated: \(accepted.output)")
+    }
+
+    /// Apple's mirroring sample's two apps as written here (`Sources/mirroring-phone`, `mirroring-watch`: the
+    /// sample's `WorkoutManager` in its idioms, HealthKit's async forms, `os.Logger`, Combine) compile as they
+    /// are in both language modes with `MemberImportVisibility` on, each app's files importing only Apple's
+    /// names (`MirroringSampleTests` runs them hosted).
+    @Test(arguments: [5, 6]) func theMirroringSamplesAppsCompileInBothModes(mode: Int) throws {
+        for app in ["mirroring-phone", "mirroring-watch"] {
+            let directory = Self.root.appendingPathComponent("Sources/\(app)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
+            #expect(files.contains("main.swift") && files.contains("WorkoutManager.swift"), "\(files)")
+            let result = try Self.typecheck(files.map { directory.appendingPathComponent($0).path }, mode: mode)
+            #expect(result.status == 0, "\(app) in Swift \(mode) mode:\n\(result.output)")
+        }
     }
 
     /// An operator of Apple's Combine that is not in the subset is declared unavailable: the compiler's

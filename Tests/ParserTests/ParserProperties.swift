@@ -38,6 +38,9 @@ enum ParserTarget: String, CaseIterable, Sendable {
     case linkSchedule = "link-schedule"
     /// A scenario file (`Scenario.parse`, `runway scenario run`).
     case scenario
+    /// A home's pairing secret file (`PairingSecret(parsing:)`, `HOME/pairing-secrets/ID`) and the pairing
+    /// ids that may name one (`PairingSecrets.path(for:)`).
+    case pairingSecret = "pairing-secret"
 }
 
 /// What each parser must do with any input at all: return a value or its own error — never trap, never
@@ -75,6 +78,35 @@ enum ParserProperties {
         case .arguments: try checkArguments(bytes, tally: &tally)
         case .scenario: try checkScenario(bytes, tally: &tally)
         case .linkSchedule: try checkLinkSchedule(bytes, tally: &tally)
+        case .pairingSecret: try checkPairingSecret(text, bytes, tally: &tally)
+        }
+    }
+
+    // MARK: - Pairing secrets
+
+    /// Exactly 64 hex digits and at most one newline are a secret, which writes back to the same bytes
+    /// (lowercase); anything else is refused in one line. A pairing id names a file only if it is one
+    /// harmless path component.
+    static func checkPairingSecret(_ text: String, _ bytes: [UInt8], tally: inout Tally) throws(Violation) {
+        switch Result(catching: { () throws(PairingSecret.ParseError) in try PairingSecret(parsing: bytes) }) {
+        case let .success(secret):
+            tally.count(true)
+            try require(secret.bytes.count == PairingSecret.length, "a secret of \(secret.bytes.count) bytes")
+            try require(bytes.count == 64 || (bytes.count == 65 && bytes.last == 0x0A), "accepted \(bytes.count) bytes as a secret")
+            try require(
+                secret.fileText == Array(String(decoding: bytes.prefix(64), as: UTF8.self).lowercased().utf8) + [0x0A], "a secret's text does not round-trip")
+            try require((try? PairingSecret(parsing: secret.fileText)) == secret, "a secret's own text is refused")
+        case let .failure(error):
+            tally.count(false)
+            try requireOneLine(error.description, "PairingSecret(parsing:)")
+        }
+        let path = PairingSecrets(home: "/h").path(for: text)
+        tally.count(path != nil)
+        if let path {
+            let name = path.dropFirst("/h/pairing-secrets/".count)
+            try require(
+                name == text && !name.isEmpty && !name.contains("/") && name != "." && name != ".." && name.utf8.count <= 64,
+                "\(text.debugDescription) names \(path)")
         }
     }
 

@@ -78,6 +78,7 @@ import Testing
             ]
         case .registry: return numbers + ["{", "}", "[", "]", ":", ",", "\"pairs\"", "\"name\"", "\"phone\"", "\"watch\"", "\"default\"", "\"/p\""]
         case .arguments: return numbers + ["\u{0}", "--count", "--distance", "--home", "--seed", "--json", "=", "-", "--", "7d", "6:00"]
+        case .pairingSecret: return numbers + ["a", "f", "F", "g", "\n", "/", ".", "-", "_", "0123456789abcdef", "\u{0}"]
         case .scenario:
             return numbers + [
                 "{", "}", "[", "]", ":", ",", "\"", "\"steps\"", "\"record\"", "\"count\"", "\"kill\"", "\"target\"", "\"phone-app\"", "\"after\"",

@@ -77,6 +77,12 @@ enum ParserSeeds {
                 "--count\u{0}3\u{0}--json", "--distance=5.5\u{0}--home\u{0}/tmp/h", "-4\u{0}--seed\u{0}-9223372036854775808", "--count\u{0}1e3",
                 "--count=99999999999999999999", "--distance\u{0}nan", "--\u{0}--json\u{0}7d", "--nope", "6:00\u{0}140-160", "--json=1",
             ]
+        case .pairingSecret:
+            return [
+                String(repeating: "0123456789abcdef", count: 4) + "\n", String(repeating: "ABCDEF0123456789", count: 4),
+                String(repeating: "a", count: 63) + "\n", String(repeating: "a", count: 65), String(repeating: "g", count: 64) + "\n",
+                String(repeating: "a", count: 64) + "\n\n", "", "7C2F6F87-4812-48A8-8058-EE23E932C9D7", "../etc", ".hidden", "pair.1",
+            ]
         case .linkSchedule:
             return [
                 #"{"seed":7,"steps":[{"at":0,"latencyMs":50,"jitterMs":20,"loss":0.2},{"at":2000,"range":"wifi"},{"at":4000,"range":"out"},{"at":6000,"range":"near","reset":true}]}"#,

@@ -26,6 +26,15 @@ struct FileSendWindow: Equatable {
 
     private(set) var phase = Phase.idle
     private(set) var current: Current?
+    /// The highest file announced on this link (0: none yet): an answer naming one after it names a file
+    /// this side never sent here — a violation; one naming an earlier one is stale, and changes nothing.
+    private(set) var lastAnnounced: Int64 = 0
+    /// The file the counterpart's receiver takes next, as far as this link has told it (its file cursor +
+    /// 1 from its handshake, moved on by every file announced here): before a file further on, each
+    /// number between goes as a skip (`fileCancel`), so its receiver can hold to the sequence rule. A
+    /// number skipped twice (cancelled live, then skipped) is at or below its cursor the second time:
+    /// nothing.
+    private(set) var peerExpects: Int64 = 1
     let windowBytes: Int
     let chunkBytes: Int
 
@@ -40,7 +49,25 @@ struct FileSendWindow: Equatable {
         guard phase == .idle else { return false }
         current = Current(seq: seq, size: size)
         phase = .announced
+        lastAnnounced = max(lastAnnounced, seq)
         return true
+    }
+
+    /// The numbers to give up as skips before announcing `seq` (files cancelled or failed before this
+    /// link, or delivered before the receiver's cursor moved back), `seq` then taken as the next.
+    mutating func skips(before seq: Int64) -> ClosedRange<Int64>? {
+        defer { peerExpects = max(peerExpects, seq + 1) }
+        return seq > peerExpects ? peerExpects...(seq - 1) : nil
+    }
+
+    /// What an answer about file `seq` (`fileResume`, `fileProgress`, `fileAck`, `fileError`) is, before
+    /// its rule: about the file on the link, stale (a file of this link already over), or about a file
+    /// never announced on it.
+    enum Subject: Equatable { case current, stale, neverAnnounced }
+
+    func subject(_ seq: Int64) -> Subject {
+        if let current, current.seq == seq { return .current }
+        return seq <= lastAnnounced && seq > 0 ? .stale : .neverAnnounced
     }
 
     /// The receiver has the first `offset` bytes durably: sending starts there. Nil if it is not about
@@ -52,7 +79,12 @@ struct FileSendWindow: Equatable {
     }
 
     mutating func resumed(seq: Int64, at offset: Int64) -> Resume {
-        guard var file = current, file.seq == seq, phase == .announced else { return .ignore }
+        switch subject(seq) {
+        case .stale: return .ignore
+        case .neverAnnounced: return .violation("fileResume for file \(seq), which was never announced on this link")
+        case .current: break
+        }
+        guard var file = current, phase == .announced else { return .violation("a second fileResume for file \(seq)") }
         guard offset >= 0, offset <= file.size else { return .violation("resume point \(offset) outside file \(seq)'s 0...\(file.size) bytes") }
         file.next = offset
         file.durable = offset
@@ -83,12 +115,38 @@ struct FileSendWindow: Equatable {
     }
 
     mutating func progressed(seq: Int64, to offset: Int64) -> Progress {
-        guard var file = current, file.seq == seq, phase == .streaming else { return .ignore }
+        switch subject(seq) {
+        case .stale: return .ignore
+        case .neverAnnounced: return .violation("fileProgress for file \(seq), which was never announced on this link")
+        case .current: break
+        }
+        guard var file = current, phase == .streaming else { return .violation("fileProgress for file \(seq) before its fileResume") }
         guard offset <= file.next else { return .violation("file \(seq) reported durable to \(offset), but only \(file.next) bytes were sent") }
         guard offset > file.durable else { return .ignore }
         file.durable = offset
         current = file
         return .moved(to: offset)
+    }
+
+    /// A `fileAck` up to `seq` (the receiver delivered every file up to it to its app), against what this
+    /// side knows: at or below what the outbox has as acknowledged (`acknowledged`) is nothing new; the
+    /// file on the link is finished only once the receiver has reported all of its bytes durable — an
+    /// acknowledgement of a file not complete there, or never announced here, is a violation (issue 51:
+    /// one forged `fileAck` dropped a file never delivered). A stale one (a file of this link already
+    /// over: refused, cancelled) changes nothing. `trusting`: the rule before (a test switch).
+    func acknowledgement(upTo seq: Int64, acknowledged: Int64, trusting: Bool = false) -> Acknowledged<Int64> {
+        if seq <= acknowledged { return .nothingNew }
+        if trusting { return .moved(min(seq, current?.seq ?? acknowledged)) }
+        switch subject(seq) {
+        case .stale: return .nothingNew
+        case .neverAnnounced: return .violation("fileAck for file \(seq), which was never announced on this link")
+        case .current:
+            guard let file = current, phase == .streaming, file.durable == file.size else {
+                let durable = current.map { phase == .streaming ? "\($0.durable) of its \($0.size) bytes durable" : "not even resumed" } ?? "-"
+                return .violation("fileAck for file \(seq), which the receiver has not reported complete (\(durable))")
+            }
+            return .moved(seq)
+        }
     }
 
     /// Every chunk has been sent (a cancel is too late once it is).
@@ -109,5 +167,13 @@ struct FileSendWindow: Equatable {
     mutating func linkClosed() {
         current = nil
         phase = .idle
+        lastAnnounced = 0
+    }
+
+    /// A new link: the counterpart's receiver has every file up to `peerCursor` (its handshake's
+    /// `fileResumeSeq`) and takes the one after it next.
+    mutating func resume(peerCursor: Int64) {
+        linkClosed()
+        peerExpects = max(1, peerCursor + 1)
     }
 }

@@ -59,17 +59,22 @@ struct SendWindow {
         return .send
     }
 
-    /// An acknowledgement up to `seq` arrived: the new watermark if it moves (never past what was
-    /// sent: deleting something not sent would lose it), nil if it says nothing new.
-    mutating func acknowledge(upTo seq: Int64) -> Int64? {
+    /// An acknowledgement up to `seq` arrived: the new watermark if it moves, nothing if it says nothing
+    /// new (an old one), and a violation if it names a transfer not sent on this link — deleting one not
+    /// sent would lose it (issue 51: an acknowledgement names only what was sent). `trusting`: the rule
+    /// before that (a test switch, `--unsafe-trust-counterpart`), which took it up to the last sent.
+    mutating func acknowledge(upTo seq: Int64, trusting: Bool = false) -> Acknowledged<Int64> {
+        if seq > lastSentSeq, !trusting {
+            return .violation("acknowledgement up to \(seq), but only up to \(lastSentSeq) was sent on this link")
+        }
         let upTo = min(seq, lastSentSeq)
-        guard upTo > lastAckedSeq else { return nil }
+        guard upTo > lastAckedSeq else { return .nothingNew }
         lastAckedSeq = upTo
         while let first = inFlight.first, first.seq <= upTo {
             inFlightBytes -= first.bytes
             inFlight.removeFirst()
         }
-        return upTo
+        return .moved(upTo)
     }
 
     /// The link went down: nothing is in flight any more (what was is sent again on the next link).
@@ -120,4 +125,15 @@ struct SendWindow {
         rateTokens -= Double(granted)
         return granted
     }
+}
+
+/// What an acknowledgement does, checked against what was sent (issue 51's rule for every lane: an
+/// acknowledgement names only what was sent and, for files, completed).
+enum Acknowledged<Value: Equatable>: Equatable {
+    /// At or below what was acknowledged already (a resend's answer): nothing to do.
+    case nothingNew
+    /// The acknowledgement moves to this.
+    case moved(Value)
+    /// It names what was never sent (or not completed): the link closes with this reason.
+    case violation(String)
 }

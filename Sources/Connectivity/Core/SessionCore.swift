@@ -72,6 +72,15 @@ struct SessionCore {
     var fileWindow = FileSendWindow()
     /// Receive transactions that failed to commit since start-up.
     var failedCommits = 0
+    /// The rules before issue 51, for the tests that show what they lost (`--unsafe-trust-counterpart`):
+    /// an acknowledgement past what was sent is taken up to it, a context of any version is taken, a
+    /// file is acknowledged whatever the receiver reported, and a file may be announced past the next.
+    var trustsCounterpart = false
+    /// The application context's versions on the current link: the one this side announced in its
+    /// handshake, and the highest it sent and received on it (`ApplicationContextRules.limit`).
+    var contextAnnounced: Int64 = 0
+    var contextSentOnLink: Int64 = 0
+    var contextReceivedOnLink: Int64 = 0
 
     var messages = MessageBook()
 
@@ -154,6 +163,8 @@ struct SessionCore {
         case let .linkUp(handshake):
             isLinked = true
             peer = handshake
+            contextSentOnLink = 0
+            contextReceivedOnLink = 0
             return announcementAwaitsLink ? announceWithFirstLink(handshake) : []
         case let .linkEstablished(cursors):
             return linkEstablished(receiveCursors: cursors)
@@ -236,7 +247,12 @@ struct SessionCore {
             return actions
         case let .acknowledgementReceived(upTo, lane):
             // Never past what was sent (the window's rule): deleting something not sent would lose it.
-            guard let released = lanes[lane].window.acknowledge(upTo: upTo) else { return [] }
+            let released: Int64
+            switch lanes[lane].window.acknowledge(upTo: upTo, trusting: trustsCounterpart) {
+            case .nothingNew: return []
+            case let .violation(why): return [.protocolViolation("\(lane.spec.ack) \(why)")]
+            case let .moved(upTo): released = upTo
+            }
             return [
                 .crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released, lane: lane), .reportFinishedTransfers(replayed: false), .pump,
             ]

@@ -133,6 +133,12 @@ extension SessionCore {
     }
 
     private mutating func frameReceived(_ type: FrameType, id: Int64, body: [UInt8]) -> [SessionAction] {
+        // An answer names a message this side sent (issue 51's rule): one never sent is forged. A late
+        // answer to one sent (after its time-out) is honest, and ignored below.
+        let answers: Set<FrameType> = [.messageDelivered, .messageDataReply, .messageReply, .messageError]
+        if answers.contains(type), id < 1 || id >= messages.nextID, !trustsCounterpart {
+            return [.protocolViolation("\(type) for message \(id), but only messages up to \(messages.nextID - 1) were sent")]
+        }
         if appHeld, [.message, .messageNoReply, .messageData, .messageDataNoReply].contains(type) {
             // The app has not activated its session: nobody takes the message (Apple: the counterpart's
             // session must be active for a message to be delivered).

@@ -133,6 +133,9 @@ enum SessionAction {
     case send([UInt8])
     /// Close the current link (sending `error` first, if any). The shell hears `linkClosed` if it was up.
     case closeLink(WCError?, reason: String)
+    /// The counterpart broke a lane's rule: log `link.protocol-violation` with this reason, send a
+    /// `genericError` 7001 and close the current link.
+    case protocolViolation(String)
     /// Forget the current link (it is closed, or closing).
     case dropLink
     /// Tell whoever watches for new links (`onLinkEstablished`).

@@ -14,6 +14,9 @@ package enum FrameType: UInt8, WireFrameKind, CaseIterable {
     case welcome = 0x02
     /// Either way: a WatchConnectivity error code and a message (property list); may precede a close.
     case error = 0x03
+    /// Either way, once, to end the handshake: the sender's proof that it holds the pair's secret, 32
+    /// bytes (`LinkProof`): the phone's follows its `welcome`, the watch's answers it.
+    case proof = 0x04
 
     // Link: transfers and their acknowledgements
     /// A queued userInfo transfer: sequence number (UInt64) + property-list dictionary.

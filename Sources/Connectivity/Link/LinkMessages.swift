@@ -27,6 +27,17 @@ package struct Handshake: Equatable, Sendable {
     package var pendingWorkoutMirroring = false
     /// The watch: its app's complication is on the active watch face (the phone's `isComplicationEnabled`).
     package var complicationEnabled = false
+    /// This side's fresh challenge for the connection (`LinkProof.nonceLength` random bytes): the proofs
+    /// of both sides cover it (`LinkProof`). Empty only in a handshake of a RunWay before the pairing
+    /// secret, which is refused.
+    package var nonce: [UInt8] = []
+    /// The version of the application context this side has set for the other (0: none): the receiver
+    /// takes a context only up to the version after the highest it knows the sender had
+    /// (`ApplicationContextRules.limit`).
+    package var contextVersion: Int64 = 0
+    /// The version of the application context this side holds from the other (0: none). A sender told
+    /// of a version it never set moves its own past it (`ApplicationContextRules.healed`).
+    package var contextHeld: Int64 = 0
     /// The sender has an application context the other side has not acknowledged: content like any other
     /// (issue 50) — the receiver's `hasContentPending` is true until it arrives, and phone-os launches the
     /// phone app for one from the watch.
@@ -64,6 +75,9 @@ package struct Handshake: Equatable, Sendable {
         if pendingMessages > 0 { fields["pendingMessages"] = .integer(pendingMessages) }
         if pendingWorkoutMirroring { fields["pendingWorkoutMirroring"] = .bool(true) }
         if complicationEnabled { fields["complicationEnabled"] = .bool(true) }
+        if !nonce.isEmpty { fields["nonce"] = .data(nonce) }
+        if contextVersion > 0 { fields["contextVersion"] = .integer(contextVersion) }
+        if contextHeld > 0 { fields["contextHeld"] = .integer(contextHeld) }
         if pendingContext { fields["pendingContext"] = .bool(true) }
         // Each lane's cursor under its key: the userInfo lane's always (every handshake has had it), the
         // others only when there is something, as they were added.
@@ -89,6 +103,14 @@ package struct Handshake: Equatable, Sendable {
         pendingMessages = max(0, fields["pendingMessages"]?.int64Value ?? 0)
         pendingWorkoutMirroring = fields["pendingWorkoutMirroring"]?.boolValue ?? false
         complicationEnabled = fields["complicationEnabled"]?.boolValue ?? false
+        if let nonce = fields["nonce"] {
+            guard let bytes = nonce.dataValue, bytes.count == LinkProof.nonceLength else {
+                throw .invalid("handshake nonce is not \(LinkProof.nonceLength) bytes of data")
+            }
+            self.nonce = bytes
+        }
+        contextVersion = max(0, fields["contextVersion"]?.int64Value ?? 0)
+        contextHeld = max(0, fields["contextHeld"]?.int64Value ?? 0)
         pendingContext = fields["pendingContext"]?.boolValue ?? false
         for lane in TransferLane.allCases where !lane.spec.resumeAlwaysSent {
             resume[lane] = max(0, fields[lane.spec.resumeKey]?.int64Value ?? 0)

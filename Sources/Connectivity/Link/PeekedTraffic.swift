@@ -46,7 +46,7 @@ package enum PeekedTraffic: Equatable, Sendable {
         case .applicationContext: ("the counterpart sent an application context", "transfer")
         case .fileBegin, .fileResume, .fileChunk, .fileCancel: ("the counterpart sent a file", "transfer")
         case .workout: ("the counterpart sent a workout event", "workout")
-        case .hello, .welcome, .error: ("the link's handshake or an error", "link")
+        case .hello, .welcome, .proof, .error: ("the link's handshake or an error", "link")
         case .ack, .contextAck, .complicationAck, .fileAck, .fileProgress, .fileError, .appState: nil
         }
     }

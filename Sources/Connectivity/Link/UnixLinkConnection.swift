@@ -16,6 +16,8 @@ final class UnixLinkConnection: LinkChannel {
     let logger: Logger
     unowned let loop: EventLoop
     private(set) var state = State.handshaking
+    /// The handshake's exchange (`hello`, `welcome`, the two proofs) until the link is up.
+    private var handshake: LinkHandshake
     /// The order the listener accepted connections in (the oldest pending handshake is evicted first).
     var serial: UInt64 = 0
     private var handshakeTimer: EventLoop.TimerID?
@@ -40,6 +42,7 @@ final class UnixLinkConnection: LinkChannel {
         self.logger = logger
         self.air = air
         aired = AiredFrameStream(stream: stream, loop: loop, air: air)
+        handshake = LinkHandshake(side: side)
     }
 
     /// `handshakeTimeoutMilliseconds` bounds the whole handshake, however the bytes trickle in: a
@@ -51,15 +54,16 @@ final class UnixLinkConnection: LinkChannel {
         aired.start()
         handshakeTimer = loop.schedule(afterMilliseconds: handshakeTimeoutMilliseconds) { [weak self] in
             guard let self, self.state == .handshaking else { return }
-            self.logger.warning("link.handshake-timeout", ["fd": self.stream.descriptor.rawValue])
-            self.close(error: WCError(.transferTimedOut, "no handshake within \(handshakeTimeoutMilliseconds) ms"), reason: "handshake timed out")
+            self.logger.warning("link.handshake-timeout", ["fd": self.stream.descriptor.rawValue, "awaiting": self.handshake.awaiting])
+            self.close(
+                error: WCError(.transferTimedOut, "no handshake within \(handshakeTimeoutMilliseconds) ms (awaiting \(self.handshake.awaiting))"),
+                reason: "handshake timed out")
         }
-        apply(
-            LinkHandshake(side: side).opening(makeHandshake: { [unowned self] in
-                let hello = try self.session.makeHandshake()
-                self.helloCarriedMessages = hello.pendingMessages > 0
-                return hello
-            }))
+        let steps = handshake.opening(session)
+        for case let .send(hello) in steps {
+            helloCarriedMessages = ((try? Handshake(decoding: hello.payload))?.pendingMessages ?? 0) > 0
+        }
+        apply(steps)
     }
 
     // MARK: - LinkChannel
@@ -122,9 +126,9 @@ final class UnixLinkConnection: LinkChannel {
     /// Hands frames that have arrived to the handshake or the session; a bad frame closes the connection.
     private func deliver(_ frames: [Frame], error: FrameError?) {
         var remaining = frames[...]
-        if state == .handshaking, let first = remaining.first {
+        while state == .handshaking, let first = remaining.first {
             remaining = remaining.dropFirst()
-            handleHandshake(first)
+            apply(handshake.receive(first, session))
         }
         if state == .established, !remaining.isEmpty {
             // Remember why the counterpart is about to hang up: the connector's backoff depends on it.
@@ -137,10 +141,6 @@ final class UnixLinkConnection: LinkChannel {
             logger.error("link.bad-frame", ["error": "\(error)"])
             close(error: WCError(.genericError, "bad frame: \(error)"), reason: "bad frame: \(error)")
         }
-    }
-
-    private func handleHandshake(_ frame: Frame) {
-        apply(LinkHandshake(side: side).receive(frame, validate: session.validate, makeHandshake: session.makeHandshake))
     }
 
     /// Carries out what the handshake decided.
@@ -158,7 +158,10 @@ final class UnixLinkConnection: LinkChannel {
                 // An unpaired watch is refused every second or so: the same line, rate-limited.
                 logger.repeating(.error, "link.refused-by-peer", ["code": error.code.rawValue, "name": error.name, "message": error.message])
                 close(error: nil, reason: "refused by the counterpart: \(error)")
-            case let .abandon(reason): close(error: nil, reason: reason)
+            case let .abandon(reason):
+                // A watch that cannot say hello (no pairing secret, not activated): one line, rate-limited.
+                logger.repeating(.error, "link.cannot-say-hello", ["reason": reason])
+                close(error: nil, reason: reason)
             }
         }
     }

@@ -24,6 +24,9 @@ package struct SessionConfiguration: Sendable {
     package var fileDirectory: String?
     /// The app's `Documents/Inbox`, where a received file is handed to the app.
     package var fileInboxDirectory: String?
+    /// The home's pairing secrets (`HOME/pairing-secrets`), which each handshake proves it holds; nil:
+    /// none, and the link cannot come up (`LinkHandshake`).
+    package var pairingSecrets: PairingSecrets?
     /// Simulates a slow link: at most this many transfers sent per second (nil: as fast as possible).
     package var maximumTransfersPerSecond: Int?
     /// A deliberate bug, for proving that the tests catch it: acknowledge a batch *before* committing it.
@@ -33,6 +36,10 @@ package struct SessionConfiguration: Sendable {
     /// further ahead than the one after the cursor is taken, so a frame lost from the stream (or a
     /// forged one far ahead) moves the cursor past transfers never stored. Never on by default.
     package var acceptsAnySequence = false
+    /// The lanes' rules before issue 51, for proving that the tests catch them (`--unsafe-trust-counterpart`):
+    /// acknowledgements past what was sent, and contexts of any version, are taken as they come, so one
+    /// forged frame drops a file never delivered or hides every later context. Never on by default.
+    package var trustsCounterpart = false
     /// Fault injection (`phone-daemon --duplicate-rate R`): each received transfer is delivered to the
     /// app a second time with this probability (0...1), as a duplicating link would; the app's dedup
     /// by flight id must hold.
@@ -58,7 +65,7 @@ package struct SessionConfiguration: Sendable {
 /// *decides* — activation, the pairing check, the link's life, reachability, the apps' states, messages,
 /// the end of a receive transaction — is `SessionCore`, a state machine it feeds events and whose
 /// actions it carries out (`apply`).
-package final class Session {
+package final class Session: LinkHandshakeParty {
     package let role: DeviceRole
     package let database: Database
     package let configuration: SessionConfiguration
@@ -133,6 +140,7 @@ package final class Session {
         self.core = SessionCore(
             role: role, userInfoByteLimit: configuration.userInfoByteLimit,
             window: SendWindow(maximumTransfers: configuration.windowTransfers, maximumBytes: configuration.windowBytes))
+        core.trustsCounterpart = configuration.trustsCounterpart
         self.logger = logger
         self.outboxes = Lanes { Outbox(database: database, lane: $0) }
         self.userInfoValidator = configuration.userInfoValidator
@@ -307,11 +315,27 @@ package final class Session {
             store: database, role: role, deviceID: deviceID, pairing: pairing, appVersion: configuration.appVersion,
             appInstalled: localAppInstalled, appActive: core.announcedPresence.active, complicationEnabled: core.local.complicationEnabled)
         core.announcedLocal = core.announcedPresence
+        core.contextAnnounced = handshake.contextVersion
         handshake.pendingTransfers = Int64(try outstandingTransferCount())
         handshake.pendingMessages = Int64(core.messages.awaitingLink.count)
         handshake.pendingWorkoutMirroring = role == .watch && workoutMirroringPending
         handshake.pendingContext = sentApplicationContextPending
         return handshake
+    }
+
+    /// The pair's secret, read afresh from the home (`runway pair` may have written a new one): what this
+    /// side proves itself with in the handshake. A home without one (paired by an earlier RunWay, or
+    /// unpaired) is told how to pair again.
+    package func pairingSecret() throws(WCError) -> PairingSecret {
+        guard let pairing else { throw WCError(.deviceNotPaired, "this \(role.rawValue) is not paired") }
+        guard let secrets = configuration.pairingSecrets else {
+            throw WCError(.deviceNotPaired, "this \(role.rawValue) keeps no pairing secrets, so it cannot prove the pairing")
+        }
+        do {
+            return try secrets.read(pairingID: pairing.pairingID)
+        } catch {
+            throw WCError(.deviceNotPaired, "\(error): pair the homes again (runway pair --phone P --watch W)")
+        }
     }
 
     /// Checks the counterpart's handshake against the pairing, read again first: nil if it may talk to us.
@@ -338,6 +362,7 @@ package final class Session {
         do {
             cursors = try Lanes { try SessionStore.receiveCursor(database, peer: handshake.deviceID, lane: $0) }
             try resumeSending(after: handshake.resume)
+            healContextVersion(handshake)
         } catch {
             handle(.linkResumeFailed("\(error)"))
             return

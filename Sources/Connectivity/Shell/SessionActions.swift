@@ -34,6 +34,8 @@ extension Session {
             channel?.send(frames)
         case let .closeLink(error, reason):
             channel?.close(error: error, reason: reason)
+        case let .protocolViolation(why):
+            if let channel { protocolViolation(channel, why) }
         case .dropLink:
             channel = nil
         case let .announceLink(handshake):

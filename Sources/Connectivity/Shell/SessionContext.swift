@@ -43,12 +43,37 @@ extension Session {
         return context
     }
 
-    /// Sends the current context if the counterpart has not acknowledged this version.
+    /// Sends the current context if the counterpart has not acknowledged this version — never past
+    /// what the receiver can take on this link (`ApplicationContextRules.sendLimit`).
     func sendApplicationContextIfNeeded() {
         guard let channel, core.maySend, let sent = try? SessionStore.context(database, .sent),
             ApplicationContextRules.needsSending(sent)
         else { return }
+        let limit = ApplicationContextRules.sendLimit(
+            announced: core.contextAnnounced, peerHolds: peer?.contextHeld ?? 0, sentOnLink: core.contextSentOnLink)
+        if sent.version > limit, !core.trustsCounterpart {
+            // Set more than once while the handshake was under way: said in the next one.
+            logger.info("context.after-handshake", ["version": sent.version, "limit": limit, "action": "the link is made again"])
+            channel.close(error: nil, reason: "the application context changed during the handshake")
+            return
+        }
+        core.contextSentOnLink = max(core.contextSentOnLink, sent.version)
         channel.send(SequencedFrame.frame(.applicationContext, number: sent.version, body: sent.payload))
+    }
+
+    /// At a new link: a counterpart holding a context version from this side that this side never set
+    /// gets the current value again under the version after it (`ApplicationContextRules.healed`).
+    func healContextVersion(_ handshake: Handshake) {
+        guard !core.trustsCounterpart, let sent = try? SessionStore.context(database, .sent), sent.peerDeviceID == handshake.deviceID,
+            let healed = ApplicationContextRules.healed(sent, peerHolds: handshake.contextHeld)
+        else { return }
+        do {
+            try database.transaction { try SessionStore.setContext(database, .sent, healed) }
+            logger.warning(
+                "context.version-behind-peer", ["peerHolds": handshake.contextHeld, "ours": sent.version, "now": healed.version])
+        } catch {
+            logger.warning("context.version-not-saved", ["error": "\(error)"])
+        }
     }
 
     func receiveApplicationContext(_ payload: [UInt8], from source: LinkChannel) {
@@ -62,6 +87,13 @@ extension Session {
             return
         }
         let stored = try? SessionStore.context(database, .received)
+        let limit = ApplicationContextRules.limit(
+            announced: peer.contextVersion, held: stored, from: peer.deviceID, receivedOnLink: core.contextReceivedOnLink)
+        if let why = ApplicationContextRules.violation(version: version, limit: limit), !core.trustsCounterpart {
+            protocolViolation(source, why + " (the \(role.counterpart.rawValue) said it had version \(peer.contextVersion))")
+            return
+        }
+        core.contextReceivedOnLink = max(core.contextReceivedOnLink, version)
         let decision = ApplicationContextRules.received(version: version, payload: bytes, from: peer.deviceID, stored: stored)
         // The context the counterpart's handshake said was pending is here (kept, or the one already kept).
         core.contextPending = false
@@ -81,8 +113,13 @@ extension Session {
         source.send(SequencedFrame.frame(.contextAck, number: version))
     }
 
-    func handleContextAcknowledgement(_ version: Int64) {
-        guard let sent = ApplicationContextRules.acknowledged(try? SessionStore.context(database, .sent), version: version) else { return }
+    func handleContextAcknowledgement(_ version: Int64, from source: LinkChannel) {
+        let sent: SessionStore.StoredContext
+        switch ApplicationContextRules.acknowledged(try? SessionStore.context(database, .sent), version: version, trusting: core.trustsCounterpart) {
+        case .nothingNew: return
+        case let .violation(why): return protocolViolation(source, why)
+        case let .moved(acknowledged): sent = acknowledged
+        }
         do {
             try database.transaction { try SessionStore.setContext(database, .sent, sent) }
         } catch {

@@ -62,6 +62,12 @@ extension Session {
                 source.send(SequencedFrame.frame(.fileAck, number: cursor))
                 return
             }
+            // The file lane's sequence rule: only the file after the cursor (the sender skips the numbers
+            // it gave up). A file further ahead — forged, or replayed — would move the cursor past files
+            // never delivered, and they would be acknowledged as duplicates when they came.
+            if seq != cursor + 1, !core.trustsCounterpart {
+                return protocolViolation(source, "file \(seq) announced where \(cursor + 1) was expected (after the cursor \(cursor))")
+            }
             if let incoming, incoming.seq != seq { self.incoming = nil }
             for old in try fileInbox.removeBefore(peer: peer, seq: seq) { unlink(fileQueue.incomingPath(peer: peer, seq: old)) }
             let path = fileQueue.incomingPath(peer: peer, seq: seq)
@@ -253,13 +259,27 @@ extension Session {
     /// no longer content pending. Without this a file half-received before the sender gave it up was
     /// kept, and `hasContentPending` stayed true, until the sender's next file.
     private func abandonIncoming(seq: Int64, from peer: String, _ fileQueue: FileQueue) {
-        guard seq > ((try? SessionStore.receiveCursor(database, peer: peer, lane: .file)) ?? Int64.max) else { return }
+        guard let cursor = try? SessionStore.receiveCursor(database, peer: peer, lane: .file), seq > cursor else { return }
+        var held = false
         if let incoming, incoming.seq == seq {
             discardIncoming(incoming, reason: "given up by the sender")
+            held = true
         } else if (try? fileInbox.row(peer: peer, seq: seq)) != nil {
             try? fileInbox.remove(peer: peer, seq: seq)
             unlink(fileQueue.incomingPath(peer: peer, seq: seq))
             logger.info("file.discarded", ["seq": seq, "reason": "given up by the sender"])
+            held = true
+        }
+        // The one after the cursor, given up: a skip — the cursor moves past it, as a file delivered
+        // would (the sequence rule: the next file is the one after it).
+        if seq == cursor + 1 {
+            do {
+                try database.transaction { try SessionStore.setReceiveCursor(database, peer: peer, seq: seq, lane: .file) }
+            } catch {
+                logger.warning("file.skip-not-saved", ["seq": seq, "error": "\(error)"])
+            }
+            // A skip of a file never begun here was not content pending (cancelled before the link).
+            if !held { return }
         }
         handle(.contentArrived(count: 1))
     }

@@ -163,6 +163,13 @@ extension Session {
             return false
         }
         sendingFile = SendingFile(seq: entry.seq, record: record, descriptor: FileDescriptor(adopting: raw))
+        // The numbers the receiver will never get a file for go first, each as a skip (`fileCancel`):
+        // it takes only the file after its cursor (the file lane's sequence rule).
+        if let skipped = core.fileWindow.skips(before: entry.seq) {
+            var skips: [UInt8] = []
+            for seq in skipped { SequencedFrame.append(.fileCancel, number: seq, body: [], to: &skips) }
+            channel.send(skips)
+        }
         _ = core.fileWindow.announce(seq: entry.seq, size: record.size)
         channel.send(SequencedFrame.frame(.fileBegin, number: entry.seq, body: record.wire.encoded))
         return true
@@ -222,9 +229,15 @@ extension Session {
                 pump()
             }
         case .fileAck:
-            // Never past the file on the link (or, with none, past what was acknowledged already).
-            let limit = core.fileWindow.current?.seq ?? (try? fileOutbox.watermarks().acked) ?? 0
-            let upTo = min(seq, limit)
+            // Only a file the receiver reported complete, and never past the file on the link: a forged
+            // acknowledgement would drop a file never delivered (`FileSendWindow.acknowledgement`).
+            let acknowledged = (try? fileOutbox.watermarks().acked) ?? 0
+            let upTo: Int64
+            switch core.fileWindow.acknowledgement(upTo: seq, acknowledged: acknowledged, trusting: core.trustsCounterpart) {
+            case .nothingNew: return
+            case let .violation(why): return protocolViolation(source, why)
+            case let .moved(to): upTo = to
+            }
             guard upTo > 0 else { return }
             do {
                 try fileOutbox.acknowledge(upTo: upTo)
@@ -241,8 +254,12 @@ extension Session {
             pump()
         case .fileError:
             let error = (try? ErrorFrame.decode(Array(body))) ?? WCError(.deliveryFailed, "undecodable file error")
-            guard core.fileWindow.current?.seq == seq else { return }
-            fail(file: seq, error)
+            switch core.fileWindow.subject(seq) {
+            case .current: fail(file: seq, error)
+            case .stale: return
+            case .neverAnnounced:
+                if !core.trustsCounterpart { protocolViolation(source, "fileError for file \(seq), which was never announced on this link") }
+            }
         default:
             return
         }

@@ -28,7 +28,7 @@ extension Session {
                 source.close(error: nil, reason: "counterpart reported \(error)")
             case let .appState(payload): receiveAppState(payload)
             case let .applicationContext(payload): receiveApplicationContext(payload, from: source)
-            case let .contextAck(version): handleContextAcknowledgement(version)
+            case let .contextAck(version): handleContextAcknowledgement(version, from: source)
             case let .workout(payload): receiveWorkoutFrame(payload, from: source)
             case let .message(type, id, body): receiveMessageFrame(type, id: id, body: body)
             case let .file(type, seq, body):

@@ -161,7 +161,7 @@ extension Session {
             if lane.spec.kind == .sequenced { core.lanes[lane].window.resume(acknowledged: acknowledged, peerCursor: cursors[lane]) }
             core.lanes[lane].mayHaveMore = true
         }
-        core.fileWindow.linkClosed()
+        core.fileWindow.resume(peerCursor: cursors[.file])
         sendingFile = nil
         reportFinished()
     }

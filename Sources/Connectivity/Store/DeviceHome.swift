@@ -7,6 +7,7 @@ import Posix
 ///                           a missing or empty one is an accident, never a fresh start
 ///     HOME/clean-shutdown   the store's seal, left by a daemon that stopped cleanly (`StoreSeal`)
 ///     HOME/lock             holds the running daemon's pid (the lock itself is on the directory)
+///     HOME/pairing-secrets/ the pair's secret per pairing, 0600 (`PairingSecrets`): each link proves it
 ///     HOME/control.sock     the daemon's control socket (the `runway` CLI, UI clients)
 ///     HOME/link.sock        the phone's link socket (the watch connects here)
 ///     HOME/os.sock          phone-os's control socket, when phone-os runs the phone

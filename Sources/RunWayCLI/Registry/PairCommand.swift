@@ -3,6 +3,7 @@ import AppHost
 import Control
 import JSONText
 import Posix
+import Storage
 
 /// `runway pair`: creates both homes if needed and records the pairing in both stores.
 enum PairCommand {
@@ -17,6 +18,9 @@ enum PairCommand {
             (runway phone switch-watch changes it); --replace makes the new watch the phone's only one, and
             the others (with what was queued for them) are forgotten and refused with deviceNotPaired (7005).
             A watch has one phone: pairing it with another replaces its old pairing.
+            Each pair writes a new secret into both homes (HOME/pairing-secrets, mode 0600): every connection
+            of the link proves it, so only these two homes speak to each other (a home paired by an earlier
+            RunWay has none and is refused until it is paired again); runway unpair removes it.
             The daemons may be running: they read the pairing on their next connection.
             The pair is remembered under NAME (default: "default", or the next free "pairN"), so that --home
             can be left out of other commands (runway list). Pairing the same two homes again keeps the entry.
@@ -130,6 +134,21 @@ enum PairCommand {
         // sends fail with 7006. A kept pairing is seeded again: the watch home's state now.
         let installed = try SessionStore.stateValue(watchStore, "app.installed") ?? "1"
         try PairedWatches.recordWatchAppInstalled(phoneStore, watchDeviceID, installed == "1")
+        try shareNewSecret(pairing, phone, watch, phoneStore)
         return (pairing, kept, active, previouslyActive)
+    }
+
+    /// A new secret for the pairing, in both homes (`HOME/pairing-secrets/PAIRING-ID`, 0600): every pair
+    /// makes a new one, a kept pairing included (a home paired by an earlier RunWay gets its first). The
+    /// secrets of pairings these homes left behind go: the watch's other ones (it has one phone), and the
+    /// phone's for watches no longer paired with it. A connection already up keeps going; the next
+    /// handshake proves the new secret.
+    private static func shareNewSecret(_ pairing: Pairing, _ phone: DeviceHome, _ watch: DeviceHome, _ phoneStore: Database) throws {
+        let secret = PairingSecret.generate()
+        let phoneSecrets = PairingSecrets(home: phone.path), watchSecrets = PairingSecrets(home: watch.path)
+        try watchSecrets.write(secret, pairingID: pairing.pairingID)
+        try phoneSecrets.write(secret, pairingID: pairing.pairingID)
+        try watchSecrets.removeAll(except: [pairing.pairingID])
+        try phoneSecrets.removeAll(except: Set(try PairedWatches.all(phoneStore).map(\.pairingID)))
     }
 }

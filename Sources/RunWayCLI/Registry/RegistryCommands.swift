@@ -2,6 +2,7 @@ import Connectivity
 import Control
 import JSONText
 import Posix
+import Storage
 
 /// `runway list`, `runway unpair NAME`, `runway up [NAME]`, `runway down [NAME]`: the registered pairs
 /// (`PairRegistry`), and both daemons started in the background or stopped with one command.
@@ -51,7 +52,9 @@ enum RegistryCommands {
     static let unpair = CLI.Command(
         path: ["unpair"], synopsis: "NAME [--json]",
         summary: """
-            Forgets a registered pair. The homes, their stores and the pairing recorded in them are left as they are.
+            Forgets a registered pair, and removes the pair's secret from both homes: the two can no longer connect
+            until they are paired again (runway pair, which makes a new secret). The homes, their stores and
+            the pairing recorded in them are left as they are.
             A pair whose daemons run is refused (exit 1, naming them): runway down NAME first, so that none is
             left running with no name to stop it by.
             """,
@@ -68,11 +71,26 @@ enum RegistryCommands {
                     throw ControlError(
                         "pair \(name) is running (\(running.joined(separator: ", "))): stop it first with runway down \(name), then unpair it")
                 }
+                try forgetSecret(phone: registry.pairs[index].phone, watch: registry.pairs[index].watch)
                 return registry.pairs.remove(at: index)
             }
             Output.out(parsed.has("json") ? JSONValue.object(["unpaired": .string(pair.name)]).text : "forgot pair \(pair.name)")
             return 0
         })
+
+    /// The pair's secret leaves both homes (`PairingSecrets`): the watch's every one (it has one phone),
+    /// the phone's for this watch's pairing only (it may have other watches). Homes gone are skipped.
+    static func forgetSecret(phone: String, watch: String) throws {
+        let watchHome = DeviceHome(path: watch, role: .watch)
+        guard watchHome.hasStore else { return }
+        let store = try Database(path: watchHome.storePath, readOnly: true)
+        let pairing = try SessionStore.pairing(store)
+        store.close()
+        try PairingSecrets(home: watchHome.path).removeAll()
+        if let pairing, let path = PairingSecrets(home: DeviceHome(path: phone, role: .phone).path).path(for: pairing.pairingID) {
+            try Filesystem.removeDurably(path)
+        }
+    }
 
     static let up = CLI.Command(
         path: ["up"],
