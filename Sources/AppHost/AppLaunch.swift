@@ -1,3 +1,4 @@
+import Control
 import Posix
 import PropertyLists
 
@@ -20,36 +21,11 @@ package enum AppLaunch {
     /// The `startWorkout` that launched the app, as hex of its binary property list: the session hands it
     /// to the app's workout delegate once it links, as if it had arrived then.
     package static let workoutVariable = "RUNWAY_LAUNCH_WORKOUT"
-    /// Sent on `NOTIFY_SOCKET` when the app completes its background task (`setTaskCompletedWithSnapshot`).
-    package static let taskCompletedNotice = "X_TASK_COMPLETED=1"
-    /// Sent for each message the app's session hands its delegate (`didReceiveMessage`,
-    /// `didReceiveMessageData`, with or without a reply handler): a message grants a background app its
-    /// budget again, as iOS gives an app the time to handle a message it wakes for (issue 39: reclaimed at
-    /// the end of a budget that messages did not renew, a message then in flight failed with 7007).
-    package static let messageNotice = "X_MESSAGE=1"
-    /// Sent when WatchKit hands the app's delegate a background task: open until completed, or expired.
-    package static let taskHandedNotice = "X_TASK_HANDED=1"
-    /// `X_REFRESH_AT=SECONDS`: the app scheduled a background refresh at that device time (WatchKit's
-    /// `scheduleBackgroundRefresh`); the OS keeps it, and launches or wakes the app when it falls due.
-    package static let refreshNoticePrefix = "X_REFRESH_AT="
-    /// `X_RELOAD=KIND`: the app asked for its complication's timeline to be reloaded (ClockKit, WidgetKit).
-    package static let reloadNoticePrefix = "X_RELOAD="
-    /// `X_HAPTIC=TYPE`: the app played a haptic (`WKInterfaceDevice.play(_:)`).
-    package static let hapticNoticePrefix = "X_HAPTIC="
-    /// `X_IDLE=1`: the app's device has heard nothing for the idle interval the OS asked for
-    /// (`idleVariable`): its background work is done, and the OS may suspend it (issue 50: as iOS suspends
-    /// a background app shortly after its work, and watchOS once its tasks are complete).
-    package static let idleNotice = "X_IDLE=1"
-    /// `X_WATCH_SWITCH_OPT_OUT=1`: a watch switch happened while the phone app ran, and its session's
-    /// delegate implements neither `sessionDidBecomeInactive(_:)` nor `sessionDidDeactivate(_:)` — the
-    /// methods Apple says an iOS app "must implement … to support quick switching": it opted out of
-    /// switching, and phone-os terminates it in the background (issue 50, row 6).
-    package static let watchSwitchOptOutNotice = "X_WATCH_SWITCH_OPT_OUT=1"
     /// The reason phone-os gives when it terminates such an app.
     package static let watchSwitchOptOutReason = "watch switched: the app implements neither sessionDidBecomeInactive nor sessionDidDeactivate"
-    /// Tells phone-os the app opted out of watch switching (only under an OS).
-    package static func reportWatchSwitchOptOut() { tellOS(watchSwitchOptOutNotice) }
-    /// How long the device must be quiet before `X_IDLE=1`, in ms (unset or 0: never said): the OS's
+    /// Tells phone-os the app opted out of watch switching (`AppNotice.watchSwitchOptOut`; only under an OS).
+    package static func reportWatchSwitchOptOut() { tellOS(.watchSwitchOptOut) }
+    /// How long the device must be quiet before `AppNotice.idle`, in ms (unset or 0: never said): the OS's
     /// `--suspend-after-idle-ms`.
     package static let idleVariable = "RUNWAY_IDLE_SUSPEND_MS"
     package static var idleMilliseconds: UInt64? {
@@ -62,7 +38,7 @@ package enum AppLaunch {
     package static let linkStoreNotice = "FDSTORE=1\nFDNAME=link"
 
     /// Tells the OS the device has been idle (only under an OS).
-    package static func reportIdle() { tellOS(idleNotice) }
+    package static func reportIdle() { tellOS(.idle) }
 
     /// Hands the OS a copy of the link's connection (only under an OS).
     package static func storeLink(_ descriptor: Int32) {
@@ -125,52 +101,46 @@ package enum AppLaunch {
         return out
     }
 
-    /// A workout session runs in the app (`X_WORKOUT=1`) or ended (`X_WORKOUT=0`): the OS keeps an app
+    /// A workout session runs in the app or ended (`AppNotice.workout`): the OS keeps an app
     /// running a workout alive in the background (no budget runs).
     package static func reportWorkout(running: Bool) {
         guard getenv(PhoneActivation.osPIDVariable) != nil else { return }
-        ServiceNotifier.notify("X_WORKOUT=\(running ? 1 : 0)\nMAINPID=\(getpid())")
+        ServiceNotifier.notify("\(AppNotice.workout(running: running).line)\nMAINPID=\(getpid())")
     }
 
     /// Tells the OS the app completed its background task (only under an OS).
     package static func reportTaskCompleted() {
         DeviceHost.current?.recordSystemCall("backgroundTaskCompleted", kind: "watchKit")
-        tellOS(taskCompletedNotice)
+        tellOS(.taskCompleted)
     }
 
     /// Tells the OS a background task was handed to the app's delegate.
     package static func reportTaskHanded(_ kind: String) {
         DeviceHost.current?.recordSystemCall("backgroundTaskHanded", kind: kind)
-        tellOS(taskHandedNotice)
+        tellOS(.taskHanded)
     }
 
     /// Tells the OS when the app wants its next background refresh (device time, seconds since 1970).
-    package static func reportRefreshScheduled(at seconds: Double) { tellOS(refreshNoticePrefix + String(seconds)) }
+    package static func reportRefreshScheduled(at seconds: Double) { tellOS(.refreshScheduled(at: seconds)) }
 
     /// Tells the OS the app asked for a reload of `kind` (one line, at most 200 bytes of it).
     package static func reportReload(_ kind: String) {
-        DeviceHost.current?.recordSystemCall("complicationReload", kind: oneWord(kind))
-        tellOS(reloadNoticePrefix + oneWord(kind))
+        DeviceHost.current?.recordSystemCall("complicationReload", kind: AppNotice.word(kind))
+        tellOS(.complicationReload(kind: kind))
     }
 
     /// Tells the OS the app played a haptic.
     package static func reportHaptic(_ type: String) {
-        DeviceHost.current?.recordSystemCall("haptic", kind: oneWord(type))
-        tellOS(hapticNoticePrefix + oneWord(type))
+        DeviceHost.current?.recordSystemCall("haptic", kind: AppNotice.word(type))
+        tellOS(.haptic(type: type))
     }
 
     /// Whether an OS (phone-os, watch-os) launched this process.
     package static var isUnderOS: Bool { getenv(PhoneActivation.osPIDVariable) != nil }
 
-    private static func tellOS(_ line: String) {
+    /// Tells the OS `notice` (only under an OS): its one line (`AppNotice.line`), and the app's pid.
+    package static func tellOS(_ notice: AppNotice) {
         guard isUnderOS else { return }
-        ServiceNotifier.notify("\(line)\nMAINPID=\(getpid())")
-    }
-
-    /// `text` as one word of a notify line: no line breaks or '=', at most 200 bytes.
-    static func oneWord(_ text: String) -> String {
-        var word = String(text.map { $0 == "\n" || $0 == "\r" || $0 == "=" ? "_" : $0 })
-        while word.utf8.count > 200 { word.removeLast() }
-        return word.isEmpty ? "_" : word
+        ServiceNotifier.notify("\(notice.line)\nMAINPID=\(getpid())")
     }
 }

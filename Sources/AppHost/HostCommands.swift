@@ -53,6 +53,13 @@ extension DeviceHost {
         var status = try SessionCommands(session: session, ledger: ledger, logger: logger, mailbox: mailbox).status()
         var fields = status.other
         fields["home"] = .string(home.path)
+        // Which app this process is, whoever's: its bundle id (its container's name), its process.
+        if let container = configuration.container {
+            let bundleID: String = container.split(separator: "/").last.map(String.init) ?? ""
+            let executable: String = Processes.executablePath()?.split(separator: "/").last.map(String.init) ?? ""
+            let app: [String: JSONValue] = ["bundleId": .string(bundleID), "pid": .integer(Int64(getpid())), "executable": .string(executable)]
+            fields["app"] = .object(app)
+        }
         fields["appVersion"] = .string(configuration.session.appVersion)
         let peerVersion = session.counterpartAppVersion.map(JSONValue.string) ?? .null
         if configuration.role == .phone {

@@ -93,12 +93,12 @@ package struct PhoneActivation {
     }
 
     /// Tells phone-os, once, that the app has taken the first delivery of this launch — a committed batch
-    /// of transfers or a message handed to it (`X_DELIVERED=1` on `NOTIFY_SOCKET`, with `MAINPID`): a
+    /// of transfers or a message handed to it (`AppNotice.delivered` on `NOTIFY_SOCKET`, with `MAINPID`): a
     /// background launch is not reclaimed before that, so every launch moves the watch's outbox on
     /// (`PhoneOSSupervision`). Read from the delegate trace, after its followers; only under phone-os.
     /// On the watch (under watch-os) a transfer of its own that the phone acknowledged counts too: a
     /// launch for the watch's queue moves it on. Every message handed to the app is said too
-    /// (`AppLaunch.messageNotice`): it renews a background app's budget.
+    /// (`AppNotice.message`): it renews a background app's budget.
     package static func reportFirstDelivery(_ trace: DelegateTrace, role: DeviceRole = .phone) {
         guard getenv(osPIDVariable) != nil else { return }
         let followers = trace.onEvent
@@ -106,7 +106,7 @@ package struct PhoneActivation {
         trace.onEvent = { event in
             followers?(event)
             switch event.call {
-            case .didReceiveMessage, .didReceiveMessageData: ServiceNotifier.notify("\(AppLaunch.messageNotice)\nMAINPID=\(getpid())")
+            case .didReceiveMessage, .didReceiveMessageData: ServiceNotifier.notify("\(AppNotice.message.line)\nMAINPID=\(getpid())")
             default: break
             }
             guard !reported else { return }
@@ -118,7 +118,7 @@ package struct PhoneActivation {
             default: return
             }
             reported = true
-            ServiceNotifier.notify("X_DELIVERED=1\nMAINPID=\(getpid())")
+            ServiceNotifier.notify("\(AppNotice.delivered.line)\nMAINPID=\(getpid())")
         }
     }
 

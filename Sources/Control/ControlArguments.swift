@@ -48,7 +48,7 @@ package enum ControlArgumentKind: Sendable, Equatable {
     }
 
     /// The value, normalised (a whole real becomes an integer), or nil if it is not of this kind.
-    func accept(_ value: JSONValue) -> JSONValue? {
+    package func accept(_ value: JSONValue) -> JSONValue? {
         switch self {
         case let .int(range):
             guard let number = value.intValue, range.contains(number) else { return nil }

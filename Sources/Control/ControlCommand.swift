@@ -67,43 +67,6 @@ extension ControlCommand {
     }
 }
 
-/// The CLI form of a command: `runway phone|watch WORDS …` on each device that answers it (`runway WORDS`
-/// for one not a device's), its flags and positionals from its arguments (`ControlArgumentCLI`), its help
-/// paragraph, its topic in `runway --help`; its reply printed by the CLI's `render` for the command, or
-/// as JSON.
-package struct ControlCommandCLI: Sendable {
-    /// The words after `runway phone|watch`: `["context", "get"]`; nil for the command's name.
-    package let words: [String]?
-    /// The help's paragraph, for the device (`phone`) and its counterpart (`watch`).
-    package let help: @Sendable (_ device: String, _ other: String) -> String
-
-    package init(_ words: [String]? = nil, help: @escaping @Sendable (_ device: String, _ other: String) -> String) {
-        self.words = words
-        self.help = help
-    }
-}
-
-/// How `runway` offers one argument of a command with a derived CLI: a flag named after the argument
-/// (`timeoutMs`: `--timeout-ms N`; a `bool` that defaults to false: `--all`), unless it says otherwise.
-package struct ControlArgumentCLI: Sendable {
-    /// The flag's name; nil: the argument's, in kebab case.
-    package var flag: String?
-    /// The value's name in the synopsis (`N`, `KM`, `F`); nil: from the kind.
-    package var valueName: String?
-    /// Given as the `n`th word after the command's words (0 the first), not as a flag.
-    package var position: Int?
-    /// Not offered at all (set by the CLI itself, or by the command's words).
-    package var hidden = false
-
-    package static func option(_ flag: String? = nil, _ valueName: String? = nil) -> ControlArgumentCLI {
-        ControlArgumentCLI(flag: flag, valueName: valueName)
-    }
-    package static func positional(_ valueName: String, at position: Int = 0) -> ControlArgumentCLI {
-        ControlArgumentCLI(valueName: valueName, position: position)
-    }
-    package static let hidden = ControlArgumentCLI(hidden: true)
-}
-
 extension ControlCommandSpec {
     /// The declaration of a command declared as a type: its arguments are `Command`'s stored
     /// `@Argument`s, its reply `Command.Reply` (named only when asked, as every reply type is: `replyTypes`).

@@ -166,10 +166,8 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// `session` starts (or prepares): the one that held the device hears the error and ends. HealthKit's
     /// `errorAnotherWorkoutSessionStarted`: "This error occurs whenever a second workout session is started.
     /// Apple Watch only runs one workout session at a time. … the original session receives this error
-    /// message and then ends."
-    ///
-    /// Only on a device: a process that is not an app on a simulated device (a unit test's, whose parallel
-    /// tests each run a session) has no watch whose one session they would share.
+    /// message and then ends." The rule is the device's: a process on no simulated device (a unit test's,
+    /// where Health is unavailable and tests run side by side) has no device to hold, so its sessions run alone.
     private static func takeTheDevice(for session: HKWorkoutSession) {
         guard HKHealthStore.isHealthDataAvailable() else { return }
         guard let previous = holder.replace(with: session), previous !== session, previous.state != .ended, previous.state != .notStarted
@@ -287,9 +285,15 @@ open class HKWorkoutSession: NSObject, @unchecked Sendable {
         delegate?.workoutSession(self, didChangeTo: next, from: before, date: date)
     }
 
+    /// On the device's thread. What was held goes first, with this: a delegate set from another thread
+    /// (an app's main actor) is seen here before the hand-over of what was held, posted to this thread,
+    /// has run — and data that arrived later must not overtake it ("in the order that the local system
+    /// received them").
     func remoteData(_ data: Data) {
         guard let delegate else { return heldData.append(data) }
-        delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: [data])
+        let batch = heldData + [data]
+        heldData = []
+        delegate.workoutSession(self, didReceiveDataFromRemoteWorkoutSession: batch)
     }
 
     func remoteDisconnected(_ error: (any Error)? = nil) {

@@ -1,14 +1,15 @@
 import AppHost
 import Connectivity
+import Control
 import Posix
 
 // MARK: - The OS's notify socket: what the app says besides its exit
 
 extension DeviceOperatingSystem {
-    /// `HOME/os-notify.sock`, the app's `NOTIFY_SOCKET`: `READY=1`, `STATUS=`, its first delivery
-    /// (`X_DELIVERED=1`), a workout running (`X_WORKOUT=`), each message received (`X_MESSAGE=1`), WatchKit's tasks (`X_TASK_HANDED=1`,
-    /// `X_TASK_COMPLETED=1`) and what the device handles itself (`appNotified`: watch-os's refreshes,
-    /// reloads, haptics). Only the running app's datagrams count.
+    /// `HOME/os-notify.sock`, the app's `NOTIFY_SOCKET`: `READY=1`, `STATUS=`, the link's descriptor
+    /// (`FDSTORE=1`), and the app's notices (`AppNotice`: its first delivery, a workout running, each
+    /// message received, WatchKit's tasks, an idle spell, …; `handle(_:)`), those only a watch has done
+    /// by watch-os (refreshes, reloads, haptics). Only the running app's datagrams count.
     func openNotifySocket() throws {
         let fd = try NotifySocket.bind(try UnixSocketAddress(path: notifyPath))
         notifySocket = fd
@@ -48,44 +49,58 @@ extension DeviceOperatingSystem {
                     // The app's own words on why it stops (`DaemonCommandLine.writeError`): quoted in the
                     // failure the OS reports.
                     appStatusLine = String(line.dropFirst("STATUS=".count))
-                } else if line == "X_DELIVERED=1" {
-                    supervision.delivered()
-                    rearmSupervision()
-                } else if line == AppLaunch.messageNotice {
-                    // A message handed to a background app grants it its budget again.
-                    supervision.messageReceived(at: loop.nowNanoseconds)
-                    rearmSupervision()
+                } else if let notice = AppNotice(line: line), !handle(notice) {
                     continue
-                } else if line == AppLaunch.watchSwitchOptOutNotice {
-                    // A switch happened and the app implements neither switching method: it opted out,
-                    // and iOS terminates it in the background.
-                    switchOptedOut = true
-                    logger.notice("os.watch-switch-opt-out", ["pid": childPID, "state": state.rawValue])
-                    terminateIfOptedOutOfSwitching()
-                    continue
-                } else if line == AppLaunch.idleNotice {
-                    // Its device has been quiet: suspended if its background work is done.
-                    appIdle()
-                    continue
-                } else if line == AppLaunch.taskHandedNotice {
-                    backgroundTasksHanded += 1
-                    tasksOpen += 1
-                } else if line == AppLaunch.taskCompletedNotice {
-                    backgroundTasksCompleted += 1
-                    tasksOpen = max(0, tasksOpen - 1)
-                    if tasksOpen == 0 { tasksCompleted() }
-                } else if appNotified(line) {
-                    // The device's own (watch-os: a refresh scheduled, a reload, a haptic).
-                } else if line == "X_WORKOUT=1" || line == "X_WORKOUT=0" {
-                    workoutRunning = line == "X_WORKOUT=1"
-                    // A workout keeps a background app alive: no budget runs while it does.
-                    if state == .background {
-                        if workoutRunning { supervision.budgetStops(foreground: false) } else { supervision.toBackground(at: loop.nowNanoseconds) }
-                        rearmSupervision()
-                    }
                 }
                 logger.info("os.app-notified", ["state": String(line)])
             }
         }
+    }
+
+    /// What the app told its OS, handled — every notice here, in one switch. True if it is logged as
+    /// `os.app-notified` (a message, an idle spell and an opt-out are logged their own way, or not).
+    func handle(_ notice: AppNotice) -> Bool {
+        switch notice {
+        case .delivered:
+            supervision.delivered()
+            rearmSupervision()
+        case .message:
+            // A message handed to a background app grants it its budget again.
+            supervision.messageReceived(at: loop.nowNanoseconds)
+            rearmSupervision()
+            return false
+        case .watchSwitchOptOut:
+            // A switch happened and the app implements neither switching method: it opted out, and iOS
+            // terminates it in the background.
+            switchOptedOut = true
+            logger.notice("os.watch-switch-opt-out", ["pid": childPID, "state": state.rawValue])
+            terminateIfOptedOutOfSwitching()
+            return false
+        case .idle:
+            // Its device has been quiet: suspended if its background work is done.
+            appIdle()
+            return false
+        case .taskHanded:
+            backgroundTasksHanded += 1
+            tasksOpen += 1
+        case .taskCompleted:
+            backgroundTasksCompleted += 1
+            tasksOpen = max(0, tasksOpen - 1)
+            if tasksOpen == 0 { tasksCompleted() }
+        case let .refreshScheduled(at):
+            refreshScheduled(at: at)
+        case let .complicationReload(kind):
+            complicationReloaded(kind)
+        case let .haptic(type):
+            hapticPlayed(type)
+        case let .workout(running):
+            workoutRunning = running
+            // A workout keeps a background app alive: no budget runs while it does.
+            if state == .background {
+                if workoutRunning { supervision.budgetStops(foreground: false) } else { supervision.toBackground(at: loop.nowNanoseconds) }
+                rearmSupervision()
+            }
+        }
+        return true
     }
 }

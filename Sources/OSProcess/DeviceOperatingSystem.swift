@@ -85,7 +85,7 @@ package class DeviceOperatingSystem {
     /// The app was told its open tasks are expiring (their handlers run before the reclaim).
     var expiryWarned = false
     /// The app implements neither `sessionDidBecomeInactive` nor `sessionDidDeactivate` and a watch switch
-    /// happened while it ran (`X_WATCH_SWITCH_OPT_OUT=1`): it opted out of switching, and is terminated
+    /// happened while it ran (`AppNotice.watchSwitchOptOut`): it opted out of switching, and is terminated
     /// in the background (at once, or when it leaves the foreground).
     var switchOptedOut = false
     var wakes: [String: Int] = [:]
@@ -118,6 +118,10 @@ package class DeviceOperatingSystem {
     var system: SystemServices?
     /// The app's container: what it is launched in.
     var container: AppContainer { AppContainer(home: home.path, bundleID: options.bundleID) }
+    /// `status`'s `app` while the OS answers it: which app it runs (its bundle id, its executable).
+    var appIdentity: JSONValue {
+        .object(["bundleId": .string(options.bundleID), "executable": .string(options.daemonPath.split(separator: "/").last.map(String.init) ?? "")])
+    }
 
     init(options: Options, role: DeviceRole, programName: String) throws {
         self.options = options
@@ -325,11 +329,13 @@ package class DeviceOperatingSystem {
     var backgroundTasksExpired = 0
     /// Handed to the running app and not completed.
     var tasksOpen = 0
-    /// A line on the notify socket the device handles itself: true if it did.
-    func appNotified(_ line: Substring) -> Bool { false }
+    /// WatchKit's notices, which watch-os keeps (a phone's app sends none: nothing is done).
+    func refreshScheduled(at seconds: Double) {}
+    func complicationReloaded(_ kind: String) {}
+    func hapticPlayed(_ type: String) {}
     /// The running app completed every task it was handed.
     func tasksCompleted() {}
-    /// The app runs a workout session (`X_WORKOUT=1`): kept alive in the background.
+    /// The app runs a workout session (`AppNotice.workout`): kept alive in the background.
     var workoutRunning = false
 
     /// Starts the app with what the device hands it (`launchDescriptors`: on the phone the link listener

@@ -108,7 +108,7 @@ package final class PhoneOS: DeviceOperatingSystem {
             outbox: StatusReply.Outbox(depth: waiting.outstanding, inFlight: 0, lastSentTransfer: 0, lastAcknowledgedTransfer: 0, window: 0),
             other: [:])
         status.other = [
-            "home": .string(home.path), "answeredBy": .string("phone-os"), "appState": .string(state.rawValue),
+            "home": .string(home.path), "answeredBy": .string("phone-os"), "appState": .string(state.rawValue), "app": appIdentity,
             "waitingForApp": .object([
                 "watchPendingTransfers": .integer(lastHello.transfers), "watchPendingMessages": .integer(lastHello.messages),
                 "seenAt": lastHello.at.map { .string(Timestamp.iso8601($0)) } ?? .null,

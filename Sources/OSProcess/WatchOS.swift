@@ -149,7 +149,15 @@ package final class WatchOS: DeviceOperatingSystem {
         return ControlError("the watch app is running and holds the link: ask it (runway link … again)", reason: "appHoldsTheLink")
     }
 
-    override func appNotified(_ line: Substring) -> Bool { watchKitNotified(line) }
+    override func refreshScheduled(at seconds: Double) { scheduleRefresh(at: seconds) }
+    override func complicationReloaded(_ kind: String) {
+        watchKit.reloads[kind, default: 0] += 1
+        logger.notice("os.complication-reload", ["kind": kind, "pid": childPID])
+    }
+    override func hapticPlayed(_ type: String) {
+        watchKit.haptics[type, default: 0] += 1
+        logger.info("os.haptic", ["type": type, "pid": childPID])
+    }
 
     override func tasksCompleted() { suspendAfterTasks() }
 
@@ -180,7 +188,7 @@ package final class WatchOS: DeviceOperatingSystem {
         status.watchAppActive = false
         status.linkEnabled = !linkConditions.isTakenDown
         status.other = [
-            "home": .string(home.path), "answeredBy": .string("watch-os"), "appState": .string(state.rawValue),
+            "home": .string(home.path), "answeredBy": .string("watch-os"), "appState": .string(state.rawValue), "app": appIdentity,
             "phoneInRange": .bool(phoneInRange), "linkRange": .string(air.conditions.range.rawValue),
             "complicationEnabled": .bool(WatchStoreReading.read(home: home).hello?.complicationEnabled ?? false),
             "waitingForApp": .object([

@@ -21,26 +21,6 @@ struct WatchKitRecord {
 extension WatchOS {
     var refreshPath: String { home.path + "/background-refresh.json" }
 
-    /// A line from the app that is WatchKit's: a refresh scheduled (`X_REFRESH_AT=`), a reload
-    /// (`X_RELOAD=`), a haptic (`X_HAPTIC=`).
-    func watchKitNotified(_ line: Substring) -> Bool {
-        if line.hasPrefix(AppLaunch.refreshNoticePrefix) {
-            guard let at = Double(line.dropFirst(AppLaunch.refreshNoticePrefix.count)), at.isFinite else { return true }
-            scheduleRefresh(at: at)
-        } else if line.hasPrefix(AppLaunch.reloadNoticePrefix) {
-            let kind = String(line.dropFirst(AppLaunch.reloadNoticePrefix.count))
-            watchKit.reloads[kind, default: 0] += 1
-            logger.notice("os.complication-reload", ["kind": kind, "pid": childPID])
-        } else if line.hasPrefix(AppLaunch.hapticNoticePrefix) {
-            let type = String(line.dropFirst(AppLaunch.hapticNoticePrefix.count))
-            watchKit.haptics[type, default: 0] += 1
-            logger.info("os.haptic", ["type": type, "pid": childPID])
-        } else {
-            return false
-        }
-        return true
-    }
-
     /// The app completed every task it was handed: in the background, watchOS suspends it now, its work
     /// done — unless a workout keeps it running (issue 50; `--suspend-after-idle-ms 0`: reclaimed, as
     /// before). Woken for the phone's next content, it is handed a task for it.
@@ -73,7 +53,7 @@ extension WatchOS {
         armRefresh()
     }
 
-    private func scheduleRefresh(at seconds: Double) {
+    func scheduleRefresh(at seconds: Double) {
         watchKit.refreshAt = seconds
         watchKit.refreshesScheduled += 1
         do {

@@ -106,6 +106,13 @@ public final class DevicePair {
         if let pid = try phoneOS(["os", "status"])["appPid"]?.intValue { ProcessStop.signal(pid_t(pid), SIGKILL) }
     }
 
+    /// SIGKILLs the watch's app, as a crash does. DevicePair runs it without watch-os, so nothing
+    /// launches it again: `restartWatch()` does (its store, its queue and its received files kept).
+    public func killWatchApp() throws {
+        pair.killWatch()
+        guard pair.watch?.waitForExit(timeout: 10) == true else { throw HarnessError("the watch's app did not exit after SIGKILL") }
+    }
+
     /// The phone's app's state as phone-os says it: `not running`, `background`, `foreground`, `suspended`.
     public func phoneAppState() throws -> String { try phoneOS(["os", "status"])["appState"]?.stringValue ?? "unknown" }
 

@@ -13,6 +13,13 @@ package enum HealthRequest {
         package typealias Reply = HealthReply
         package static let spec = ControlCommandSpec(
             Self.self, "health", ControlCommands.os, "the device's Health store: every saved workout, oldest saved first")
+        package static let cli: ControlCommandCLI? = ControlCommandCLI(.os, ["health"]) { device, _ in
+            """
+            The \(device)'s Health store: every workout an app saved through HealthKit (HKHealthStore.save,
+            HKLiveWorkoutBuilder.finishWorkout), oldest saved first, each kept once per uuid. RunWay saves each
+            finished run once, on the device whose workout session recorded it (docs/runs.md).
+            """
+        }
         package init() {}
     }
 

@@ -18,6 +18,13 @@ package enum NotificationRequest {
     package struct List: ControlCommand {
         package typealias Reply = NotificationsReply
         package static let spec = ControlCommandSpec(Self.self, "notifications", ControlCommands.os, "the notification centre: pending and delivered")
+        package static let cli: ControlCommandCLI? = ControlCommandCLI(.os, ["notifications"]) { device, _ in
+            """
+            The \(device)'s notification centre: pending requests (at most 64) by fire date, and the delivered
+            ones (the last 1000) in delivery order, in local time (TZ). Delivery happens when the \(device)'s clock
+            reaches a fire date (runway clock), with deliveredAt = fireAt even if the \(device) was down then.
+            """
+        }
         package init() {}
     }
 
@@ -61,10 +68,18 @@ package enum NotificationRequest {
     /// `didReceive` with a response whose action is `UNNotificationDefaultActionIdentifier`.
     package struct Open: ControlCommand {
         package typealias Reply = NotificationOpenReply
-        @Argument(.string(bytes: 1...200), "the delivered notification's id") package var id: String
+        @Argument(.string(bytes: 1...200), "the delivered notification's id", cli: .positional("ID")) package var id: String
         package static let spec = ControlCommandSpec(
             Self.self, "notification-open", ControlCommands.os, errors: [.failure("no delivered notification has this id (runway … notifications lists them)")],
             "the user opens a delivered notification: the app comes to the foreground and its delegate hears didReceive")
+        package static let cli: ControlCommandCLI? = ControlCommandCLI(.os, ["notifications", "open"]) { device, _ in
+            """
+            The user opens (taps) the delivered notification ID: it leaves the delivered list, the \(device)'s app
+            comes to the foreground (launched if it is not running), and its UNUserNotificationCenterDelegate
+            hears userNotificationCenter(_:didReceive:withCompletionHandler:) with the default action
+            (UNNotificationDefaultActionIdentifier). Exit 1 if no delivered notification has that id.
+            """
+        }
         package init() {}
     }
 

@@ -14,36 +14,31 @@ package enum CLI {
         let specs: [ArgumentSpec]
         let positionals: Int
         let run: @Sendable (ParsedArguments) throws -> Int32
-        /// The values an option takes, by its name, for completion: a derived command's choices.
+        /// The values an option takes, by its name, for completion: a derived command's choices (a
+        /// positional's by `#N`).
         var choices: [String: [String]] = [:]
+        /// Where `runway --help` lists it.
+        var topic: CLITopic = .runway
     }
 
-    /// Every command: the hand-written ones, and those derived from their declarations (`DerivedCLI`).
-    static let commands: [Command] = DerivedCLI.placed(among: handWritten)
+    /// Every command: the hand-written ones, and those derived from their declarations (`DerivedCLI`),
+    /// by topic (`CLITopic`: what a user of any app looks for first, RunWay's own app last).
+    static let commands: [Command] = CLITopic.allCases.flatMap { topic in DerivedCLI.placed(among: handWritten).filter { $0.topic == topic } }
 
+    /// The commands that are not the catalogue's: the registry and the launcher, the views, the scenarios,
+    /// this tool's own help, completion and man page — and `message`'s data form is its own command's.
     static let handWritten: [Command] =
-        [
-            PairCommand.command
-        ] + RegistryCommands.all + DocumentationCommands.all + [DumpCommand.command] + ViewCommands.all + [
-            WatchCommands.record, WatchCommands.status, LinkCommands.command("down"), LinkCommands.command("up"), LinkCommands.failNext,
-        ] + LinkCommands.aliases() + LinkConditionCommands.commands + LinkConditionCommands.aliases() + RunCLI.commands(.watch) + [RunCLI.workoutFault]
-        + SessionCLI.appCommands + WatchOSCommands.appCommands + WatchOSCommands.osCommands + SessionCLI.complicationCommands
-        + SessionCLI.commands(.watch)
-        + QuarantineCLI.commands(.watch) + [
-            PhoneCommands.status, SwitchWatchCommand.command, PhoneCommands.logbook, PhoneCommands.flight, PhoneCommands.delete, PhoneCommands.ui,
-            AlertCommands.alerts,
-        ] + RunCLI.commands(.phone).filter { $0.path.last != "replay" } + SessionCLI.commands(.phone) + [SessionCLI.transferComplication]
-        + QuarantineCLI.commands(.phone)
-        + PhoneOSCommands.appCommands + PhoneOSCommands.installCommands + PhoneOSCommands.deviceCommands + PhoneOSCommands.osCommands + [
-            NotificationCommands.notifications, NotificationCommands.notifications(.watch), NotificationCommands.open(.phone),
-            NotificationCommands.open(.watch), NotificationCommands.reminders, NotificationCommands.reschedule,
-        ] + LanguageCommands.all + ClockCommands.all + BeforeRunCommands.all + [EventsCLI.command(.phone), EventsCLI.command(.watch)] + ScenarioCommands.all
-        + HealthCommands.all
+        ([PairCommand.command] + RegistryCommands.all).map { $0.in(.pairs) } + [DumpCommand.command.in(.devices)]
+        + (ViewCommands.all + ScenarioCommands.all).map { $0.in(.scenarios) } + DocumentationCommands.all.map { $0.in(.tool) }
 
     package static func main(_ arguments: [String]) -> Int32 {
-        if arguments == ["--version"] {
+        if arguments == ["--version"] || arguments == ["-v"] {
             Output.out("runway \(RunWayPair.version) (RunWay Pair; simulates RunWay \(RunWayPair.appVersion))")
             return 0
+        }
+        // `runway help phone app kill`: that command's help (or its group's), as with `--help`.
+        if arguments.first == "help", arguments.count > 1, !arguments[1].hasPrefix("-") {
+            return main(Array(arguments.dropFirst()) + ["--help"])
         }
         // The shells' completion (`runway completion`): not a command of its own, never in the help.
         if arguments.first == "__complete" {
@@ -107,21 +102,29 @@ package enum CLI {
             Output.captured = nil
             Output.out(JSONValue.object(["ok": .bool(status == 0), "output": .array(output.map(JSONValue.string))]).text)
             return status
-        } catch let error as UsageError {
+        } catch {
+            return failure(error, arguments, name)
+        }
+    }
+
+    /// A command's error, told on stderr (`fail`): its exit status.
+    static func failure(_ error: any Error, _ arguments: [String], _ name: String) -> Int32 {
+        switch error {
+        case let error as UsageError:
             usageFailure(arguments, name, error)
             return 2
-        } catch let error as ControlError {
+        case let error as ControlError:
             fail(
                 arguments, code: error.wcError?.code.rawValue, name: error.wcError?.name ?? (error.exitStatus == 2 ? "invalid" : "failed"),
                 message: error.message, reason: error.reason, text: "runway: \(error.message)")
             return error.exitStatus
-        } catch let error as WCError {
+        case let error as WCError:
             fail(arguments, code: error.code.rawValue, name: error.name, message: error.message, text: "runway: \(error)")
             return 1
-        } catch let error as DeviceHome.HomeError {
+        case let error as DeviceHome.HomeError:
             fail(arguments, code: nil, name: "invalid", message: error.description, text: "runway: \(error)")
             return 2
-        } catch {
+        default:
             fail(arguments, code: nil, name: "failed", message: "\(error)", text: "runway: \(error)")
             return 1
         }
@@ -180,69 +183,6 @@ package enum CLI {
         !command.specs.contains { $0.name == "json" } && command.path != ["phone", "ui"]
     }
 
-    static func help(_ command: Command) -> String {
-        let subcommands = commands.filter { $0.path.count > command.path.count && $0.path.starts(with: command.path) }
-        let under = subcommands.isEmpty ? "" : "\ncommands under it:\n" + commandLines(subcommands) + "\n"
-        return """
-            usage: runway \(command.path.joined(separator: " ")) \(fullSynopsis(command))
-
-            \(command.summary)
-
-            options:
-            \(Arguments.describe(effectiveSpecs(command) + [.flag("help", "show this help")]))
-            \(under)
-            \(Examples.helpSection(for: command))
-            """
-    }
-
-    /// The synopsis with the options every command of its kind takes: `--pair NAME` wherever `--home` is,
-    /// `--json` everywhere (`effectiveSpecs`) — so that a usage line names every option its help lists.
-    static func fullSynopsis(_ command: Command) -> String {
-        var synopsis = command.synopsis
-        let names = Set(effectiveSpecs(command).filter { !$0.hidden }.map(\.name))
-        // The options it names already: `--json-file` is not `--json`.
-        let named = Set(synopsis.split { !($0.isLetter || $0.isNumber || $0 == "-") }.filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2)) })
-        if names.contains("pair") && !named.contains("pair") { synopsis += " [--pair NAME]" }
-        if names.contains("json") && !named.contains("json") { synopsis += " [--json]" }
-        return synopsis.trimmingWhitespace
-    }
-
-    static func commandLines(_ list: [Command]) -> String {
-        list.map { "  runway \($0.path.joined(separator: " ")) \($0.synopsis)" }.joined(separator: "\n")
-    }
-
-    /// `runway clock --help`: the group's commands and nothing else.
-    static func groupUsage(_ prefix: [String], _ list: [Command]) -> String {
-        let words = prefix.joined(separator: " ")
-        return """
-            usage: runway \(words) COMMAND [options]
-
-            commands:
-            \(commandLines(list))
-
-            `runway \(words) COMMAND --help` describes one.
-            """
-    }
-
-    static func usage() -> String {
-        """
-        usage: runway COMMAND [options]
-
-        The command-line client of RunWay Pair, a simulated iPhone + Apple Watch running app.
-        `runway pair --phone P --watch W` makes (and remembers) a pair, `runway up` starts both devices
-        (or start `phone-daemon --home P` and `watch-agent --home W` yourself). With one pair registered,
-        --home may be left out; with several, add --pair NAME. Every command takes --json. `runway phone`
-        alone lists the phone's commands.
-
-        commands:
-        \(commandLines(commands))
-
-        `runway COMMAND --help` describes one; `source <(runway completion bash)` (or zsh, fish) completes
-        them. Exit status: 0 success, 1 the operation failed (a daemon not running, an unknown flight),
-        2 invalid usage or input.
-        """
-    }
-
     // MARK: - Shared pieces
 
     /// `--home`, else the `role`'s home of the registered pair (`--pair NAME`, `RUNWAY_PAIR`, or the only one).
@@ -274,39 +214,3 @@ package enum CLI {
         return DeviceClient(home: home)
     }
 }
-
-/// stdout and stderr without Foundation.
-enum Output {
-    /// Set while a command without a JSON form runs under `--json`: its lines are gathered, not printed.
-    nonisolated(unsafe) static var captured: [String]?
-
-    static func out(_ text: String) {
-        if captured != nil {
-            captured!.append(text)
-            return
-        }
-        write(1, text.hasSuffix("\n") ? text : text + "\n")
-    }
-    static func err(_ text: String) { write(2, text.hasSuffix("\n") ? text : text + "\n") }
-
-    static func write(_ fd: Int32, _ text: String) {
-        var copy = text
-        copy.withUTF8 { writeBytes(fd, UnsafeRawBufferPointer($0)) }
-    }
-
-    static func writeBytes(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            // A closed pipe (`runway … | head`) ends the output, silently.
-            guard let n = try? systemCall("write", { writeToDescriptor(fd, bytes.baseAddress! + offset, bytes.count - offset) }) else { return }
-            offset += n
-        }
-    }
-
-    static func writeBytes(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { writeBytes(fd, $0) }
-    }
-}
-
-/// The C library's `write` (inside `Output` its own `write` is nearer).
-private func writeToDescriptor(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -25,10 +25,25 @@ final class DeviceClient {
 
     init(home: DeviceHome) { self.home = home }
 
-    /// The client for `command`: the OS for what it answers while it runs the device, else the app.
-    func client(for command: String) throws -> ControlClient {
+    /// The app's server kind (`phone`, `watch`).
+    private var appKind: ControlServerKind { home.role == .phone ? .phone : .watch }
+
+    /// The command `name` as this device answers it: the app's, else its OS's.
+    func spec(_ name: String) -> ControlCommandSpec? { ControlCommands.spec(name, on: appKind) ?? ControlCommands.spec(name, on: osKind) }
+
+    /// The client for `spec`: its OS for what only the OS answers (one line, exit 1, when no OS runs the
+    /// device), the OS for what it answers while it runs the device, else the app.
+    func client(for spec: ControlCommandSpec) throws -> ControlClient {
+        let command = spec.name
+        guard spec.servers.contains(appKind) else {
+            guard let os = deviceOS else {
+                if home.role == .phone { return try ControlClient(home: home, socketPath: home.osControlSocketPath, connectNow: false) }
+                throw ControlError("watch-os does not run this watch (runway up runs it)")
+            }
+            return os
+        }
         guard let os = deviceOS else { return try appClient(for: command) }
-        if ControlCommands.spec(command, on: osKind) != nil {
+        if spec.servers.contains(osKind) {
             if Self.linkHolderCommands.contains(command) { return try linkHolder(for: command, os: os) }
             // `status`: the app's while it runs (the OS's rows are added by the CLI), else the OS's own.
             // `switch-watch`: the app's session makes it while the app runs (its delegate hears it), phone-os when not.
@@ -116,13 +131,14 @@ final class DeviceClient {
 
     // MARK: - ControlClient's calls, routed
 
-    func send(_ request: ControlRequest) throws -> JSONValue {
-        _ = try request.validated(on: home.role == .phone ? .phone : .watch)
+    func send(_ request: ControlRequest, as named: ControlCommandSpec? = nil) throws -> JSONValue {
+        guard let spec = named ?? spec(request.command) else { throw ControlError.invalid("there is no control command \(OneLine.quote(request.command))") }
+        _ = try request.validated(on: spec.servers.contains(appKind) ? appKind : osKind)
         var attempts = 0
         while true {
             attempts += 1
             do {
-                return try client(for: request.command).send(request)
+                return try client(for: spec).send(request)
             } catch let error as ControlError where error.reason == "appHoldsTheLink" && attempts < 20 {
                 // watch-os launched the app between the look and the request: the app holds the link now.
                 app = nil
@@ -148,12 +164,13 @@ final class DeviceClient {
     /// Sends a command to whoever answers it; its reply, of its type.
     func send<Command: ControlCommand>(_ command: Command) throws -> Command.Reply {
         let request = command.request
-        return try Command.Reply(json: try send(request), replyTo: request.command)
+        return try Command.Reply(json: try send(request, as: Command.spec), replyTo: request.command)
     }
 
     func send(_ request: ControlRequest, sink: ([UInt8]) throws -> Void) throws {
-        _ = try request.validated(on: home.role == .phone ? .phone : .watch)
-        try client(for: request.command).send(request, sink: sink)
+        guard let spec = spec(request.command) else { throw ControlError.invalid("there is no control command \(OneLine.quote(request.command))") }
+        _ = try request.validated(on: appKind)
+        try client(for: spec).send(request, sink: sink)
     }
 
     /// `request` to the app's own socket whoever else answers the command (the watch app's install state,

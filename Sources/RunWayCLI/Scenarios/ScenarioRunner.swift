@@ -30,13 +30,13 @@ final class ScenarioRunner {
     let scenario: Scenario
     let pair: ScenarioPair
     let seed: UInt64
-    private var random: SeededGenerator
-    private let signals: SignalSource
+    var random: SeededGenerator
+    let signals: SignalSource
     private let started = monotonicNow()
     /// Every recording call, in order, and each side's sent userInfo ids: what the checker holds the pair to.
     private(set) var history: [Recording] = []
     private(set) var sent: [ScenarioStep.Device: [String]] = [.watch: [], .phone: []]
-    private(set) var lastReport: InvariantReport?
+    var lastReport: InvariantReport?
 
     init(_ scenario: Scenario, pair: ScenarioPair, seed: UInt64, signals: SignalSource) {
         self.scenario = scenario
@@ -118,17 +118,7 @@ final class ScenarioRunner {
             guard let what = pair.kill(target) else { return (true, "\(target.rawValue) not running\(waited): nothing killed") }
             return (true, "SIGKILL\(waited) to \(what)")
         case let .relaunch(target):
-            let pid: Int32
-            switch target {
-            case .watch:
-                guard pair.watchPID == nil else { throw StepFailure(message: "\(pair.watchBinary) is running (pid \(pair.watchPID!)): kill it first") }
-                pid = try pair.startWatch()
-            default:
-                guard pair.phoneOSPID == nil else { throw StepFailure(message: "phone-os is running (pid \(pair.phoneOSPID!)): kill it first") }
-                pid = try pair.startPhoneOS()
-            }
-            fields["pid"] = .integer(Int64(pid))
-            return (true, "started \(target == .watch ? pair.watchBinary : "phone-os") (pid \(pid))")
+            return try relaunch(target, &fields)
         case let .link(up):
             _ = try DeviceClient(home: pair.watch).send(ControlCommands.Link { $0.state = up ? "up" : "down" })
             return (true, up ? "the link is back in range" : "the link is out of range")
@@ -137,20 +127,8 @@ final class ScenarioRunner {
                 _ = try DeviceClient(home: home).send(ClockRequest.Advance { $0.seconds = seconds })
             }
             return (true, "both clocks moved forward by \(text)")
-        case let .app(.phone, action):
-            let status = try pair.osClient().send(ControlCommands.PhoneOSApp { $0.action = action })
-            return (true, "phone app \(action): now \(status.appState)")
-        case let .app(.watch, action):
-            guard scenario.watchApp != nil else {
-                // RunWay's watch app is watch-agent, always running: open and close move it to the foreground and back.
-                let state = action == "open" ? "foreground" : "background"
-                let reply = try DeviceClient(home: pair.watch).send(
-                    ControlCommands.WatchApp { $0.action = state })
-                return (true, "\(reply.watchAppActive ? "active" : "not active") (RunWay's, always running)")
-            }
-            let status = try pair.osClient(.watch).send(
-                ControlCommands.WatchOSApp { $0.action = action })
-            return (true, "now \(status.appState)")
+        case let .app(device, action):
+            return try app(device, action)
         case let .jetsam(device):
             let os = device == .phone ? "phone-os" : "watch-os"
             guard pair.osStatus(device)?.appState ?? "not running" != "not running" else {
@@ -174,89 +152,36 @@ final class ScenarioRunner {
         }
     }
 
-    // MARK: - Expectations
-
-    /// The checker's figures now, against what the expectation asks.
-    private func expect(_ expectation: ScenarioExpectation, _ fields: inout [String: JSONValue]) throws -> (Bool, String) {
-        let outstanding = try pair.outstanding()
-        let transfers = try pair.transfersQueued()
-        let flights = InvariantChecker.check(
-            history: history, stored: try pair.storedFlightIDs(), outstandingTransfers: outstanding, storePaths: pair.storePaths)
-        var reports = [flights]
-        var receivedCount = 0
-        // The userInfo sent to an app of your own are not counted: only RunWay's apps keep them where they can be read.
-        let readable: [ScenarioStep.Device] = (scenario.phoneApp == nil ? [.watch] : []) + (scenario.watchApp == nil ? [.phone] : [])
-        for from in readable where !(sent[from] ?? []).isEmpty {
-            let received = try pair.receivedIDs(on: from == .watch ? .phone : .watch)
-            receivedCount += received.count
-            reports.append(InvariantChecker.check(recorded: sent[from] ?? [], stored: received))
+    /// Starts the target again (phone-os, or the watch's binary): it must not be running.
+    private func relaunch(_ target: ScenarioStep.Target, _ fields: inout [String: JSONValue]) throws -> (Bool, String) {
+        let pid: Int32
+        switch target {
+        case .watch:
+            guard pair.watchPID == nil else { throw StepFailure(message: "\(pair.watchBinary) is running (pid \(pair.watchPID!)): kill it first") }
+            pid = try pair.startWatch()
+        default:
+            guard pair.phoneOSPID == nil else { throw StepFailure(message: "phone-os is running (pid \(pair.phoneOSPID!)): kill it first") }
+            pid = try pair.startPhoneOS()
         }
-        lastReport = flights
-        let sentCount = readable.reduce(0) { $0 + (sent[$1] ?? []).count }
-        let figures: [(String, Int, ScenarioBound?, Int)] = [
-            ("stored", flights.stored, expectation.stored, flights.recorded),
-            ("received", receivedCount, expectation.received, sentCount),
-            ("lost", reports.reduce(0) { $0 + $1.lost.count }, expectation.lost, 0),
-            ("duplicated", reports.reduce(0) { $0 + $1.duplicated.count }, expectation.duplicated, 0),
-            ("outstanding", outstanding, expectation.outstanding, 0),
-            ("transfers", transfers, expectation.transfers, 0),
-        ]
-        var misses: [String] = []
-        for (name, value, bound, all) in figures {
-            fields[name] = .integer(Int64(value))
-            guard let bound else { continue }
-            let holds: Bool
-            switch bound {
-            case .all: holds = value == all
-            case let .range(range): holds = range.contains(value)
-            }
-            if !holds { misses.append("\(name) \(value), expected \(bound == .all ? "all (\(all))" : bound.text())") }
-        }
-        let clean = reports.allSatisfy(\.isClean)
-        fields["clean"] = .bool(clean)
-        fields["recorded"] = .integer(Int64(flights.recorded))
-        fields["sent"] = .integer(Int64(sentCount))
-        let violations = reports.flatMap(\.violations)
-        fields["violations"] = .array(violations.map(JSONValue.string))
-        if let wanted = expectation.clean, wanted != clean {
-            misses.append(clean ? "clean, expected not" : "not clean: " + (violations.first.map { OneLine.escape($0, limit: 200) } ?? "?"))
-        }
-        // Held over nothing, every figure holds: nothing recorded is nothing lost. That passes only when the
-        // file says nothing is what it means (`"transfers": 0`, or a range from 0).
-        if transfers == 0, expectation.transfers == nil {
-            misses.append(
-                "held over nothing: no transfer was queued on either device before this step (did the apps run?); a step that means none says \"transfers\": 0")
-        }
-        let summary = flights.summary + (sentCount > 0 ? "; \(receivedCount) of \(sentCount) userInfo received" : "") + "; \(transfers) transfers queued"
-        guard misses.isEmpty else { return (false, "FAILED: " + misses.joined(separator: "; ") + " (\(summary))") }
-        return (true, "held: \(summary)")
+        fields["pid"] = .integer(Int64(pid))
+        return (true, "started \(target == .watch ? pair.watchBinary : "phone-os") (pid \(pid))")
     }
 
-    // MARK: - Time
-
-    private func checkSignals() throws(Interrupted) {
-        if let signal = signals.drain().first { throw Interrupted(signal: signal) }
-    }
-
-    /// Waits `milliseconds`, or less if a signal comes (then throws).
-    private func pause(milliseconds: Int) throws(Interrupted) {
-        let deadline = monotonicNow() + Double(milliseconds) / 1000
-        while true {
-            try checkSignals()
-            let left = deadline - monotonicNow()
-            if left <= 0 { return }
-            _ = try? signals.descriptor.waitUntil(.readable, timeoutMilliseconds: Int32(min(left * 1000, 1000).rounded(.up)))
+    /// The user acting on a device's app (open, close, …), through its OS (RunWay's watch app: watch-agent).
+    private func app(_ device: ScenarioStep.Device, _ action: String) throws -> (Bool, String) {
+        if device == .phone {
+            let status = try pair.osClient().send(ControlCommands.PhoneOSApp { $0.action = action })
+            return (true, "phone app \(action): now \(status.appState)")
         }
-    }
-
-    /// Checks `condition` every 20 ms until it holds; a step failure after `timeout` seconds.
-    private func poll(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
-        let deadline = monotonicNow() + timeout
-        while !condition() {
-            guard monotonicNow() < deadline else {
-                throw StepFailure(message: "timed out after \(TimeText.formatDuration(timeout)) waiting until \(what)")
-            }
-            try pause(milliseconds: 20)
+        guard scenario.watchApp != nil else {
+            // RunWay's watch app is watch-agent, always running: open and close move it to the foreground and back.
+            let state = action == "open" ? "foreground" : "background"
+            let reply = try DeviceClient(home: pair.watch).send(
+                ControlCommands.WatchApp { $0.action = state })
+            return (true, "\(reply.watchAppActive ? "active" : "not active") (RunWay's, always running)")
         }
+        let status = try pair.osClient(.watch).send(
+            ControlCommands.WatchOSApp { $0.action = action })
+        return (true, "now \(status.appState)")
     }
 }

@@ -44,12 +44,15 @@ enum DeviceStatusText {
         return lines.joined(separator: "\n")
     }
 
-    static func rows(role: String, other: String) -> [Row] {
-        func int(_ fields: [String: JSONValue], _ key: String) -> Int { fields[key]?.intValue ?? 0 }
-        func int(_ fields: [String: JSONValue], _ object: String, _ key: String) -> Int { fields[object]?[key]?.intValue ?? 0 }
-        func yes(_ value: JSONValue?) -> String { value?.boolValue == true ? "yes" : "no" }
+    static func rows(role: String, other: String) -> [Row] { sessionRows(role: role, other: other) + appRows(role: role, other: other) }
+
+    private static func int(_ fields: [String: JSONValue], _ key: String) -> Int { fields[key]?.intValue ?? 0 }
+    private static func int(_ fields: [String: JSONValue], _ object: String, _ key: String) -> Int { fields[object]?[key]?.intValue ?? 0 }
+    private static func yes(_ value: JSONValue?) -> String { value?.boolValue == true ? "yes" : "no" }
+
+    /// The session's, the link's, the outbox's and the inbox's rows.
+    private static func sessionRows(role: String, other: String) -> [Row] {
         let counterpart = role == "phone" ? "watchDeviceId" : "phoneDeviceId"
-        let counterpartVersion = role == "phone" ? "watchAppVersion" : "phoneAppVersion"
         return [
             Row(section: "SESSION", label: "activation", keys: ["activationState"]) { $0["activationState"]?.stringValue },
             Row(section: "SESSION", label: "paired", keys: ["paired", "pairingId"]) { fields in
@@ -115,6 +118,19 @@ enum DeviceStatusText {
             Row(section: "INBOX", label: "failed commits", keys: ["failedReceiveCommits"]) { fields in
                 "\(int(fields, "failedReceiveCommits"))" + (int(fields, "failedReceiveCommits") > 0 ? " (rolled back, resent by the \(other))" : "")
             },
+        ]
+    }
+
+    /// The app's rows (anyone's; RunWay's own where its status has them) and the OS's.
+    private static func appRows(role: String, other: String) -> [Row] {
+        let counterpartVersion = role == "phone" ? "watchAppVersion" : "phoneAppVersion"
+        return [
+            Row(section: "APP", label: "app", keys: ["app"]) { fields in
+                guard let app = fields["app"] else { return nil }
+                let pid = app["pid"]?.intValue.map { ", pid \($0)" } ?? ""
+                let executable = app["executable"]?.stringValue.flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
+                return (app["bundleId"]?.stringValue ?? "?") + pid + executable
+            },
             Row(section: "APP", label: "version", keys: ["appVersion", "counterpartAppVersion", counterpartVersion, "versionMismatch"]) { fields in
                 let theirs = fields["counterpartAppVersion"]?.stringValue ?? fields[counterpartVersion]?.stringValue ?? "?"
                 return "\(fields["appVersion"]?.stringValue ?? "?"); the \(other) app's \(theirs)"
@@ -176,6 +192,6 @@ enum DeviceStatusText {
 
     /// The phone's iOS, when phone-os runs the phone.
     static func osRows(_ os: OSStatusReply) -> [(section: String, label: String, text: String)] {
-        PhoneOSCommands.rows(os).map { ("OS", "phone-os " + $0.label, $0.text) }
+        OSStatusText.rows(os).map { ("OS", "phone-os " + $0.label, $0.text) }
     }
 }

@@ -77,7 +77,7 @@ final class PhoneScreen {
             reachable = event["reachable"]?.boolValue ?? reachable
         }
         let before = shownUpTo
-        guard let line = PhoneCommands.eventLine(event, calendar: calendar, shownUpTo: &shownUpTo) else { return }
+        guard let line = PhoneEvents.line(event, calendar: calendar, shownUpTo: &shownUpTo) else { return }
         if shownUpTo > before { stored += 1 }
         for (index, part) in line.split(separator: "\n").enumerated() {
             events.append((index == 0 ? localClock() : "", String(part)))

@@ -127,6 +127,17 @@ struct TopView {
         "  " + daemon.padding(13) + (device.up ? "up, pid \(device.pid.map(String.init) ?? "?")" : "DOWN (\(device.problem ?? "not running"))")
     }
 
+    /// The app's process as its status names it (`phone-daemon` for RunWay's, `WaterLog` for yours).
+    static func process(_ device: PairPoll.Device, _ otherwise: String) -> String {
+        device.status?.other["app"]?["executable"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? otherwise
+    }
+
+    /// `com.example.WaterLog, pid 4242`: the app a status describes.
+    static func identity(_ status: StatusReply) -> String? {
+        guard let app = status.other["app"], let bundleID = app["bundleId"]?.stringValue else { return nil }
+        return bundleID + (app["pid"]?.intValue.map { ", pid \($0)" } ?? "")
+    }
+
     private func row(_ key: String, _ value: String) -> String { "  " + key.padding(13) + value }
 
     private func plural(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
@@ -138,19 +149,24 @@ struct TopView {
         return "\(Int(value.rounded()))/s"
     }
 
-    private func watchBlock(_ poll: PairPoll) -> [String] {
-        // Under watch-os an app that is not running is the normal state: it holds the link meanwhile.
-        let appIdle = poll.watchOS != nil && !poll.watch.up
-        var lines = [
-            "WATCH  \(pair.watch)", appIdle ? row("watch-agent", "not running (watch-os launches it)") : upLine("watch-agent", poll.watch),
-        ]
-        if let os = poll.watchOS {
+    /// A device's first lines: its home, its app's process (up, down, or not running under its OS, which
+    /// is the normal state there), and its OS's line.
+    private func header(_ title: String, _ home: String, _ device: PairPoll.Device, os: OSStatusReply?, _ process: String, idle: String) -> [String] {
+        let name = Self.process(device, process)
+        var lines = ["\(title)  \(home)", os != nil && !device.up ? row(name, idle) : upLine(name, device)]
+        if let os {
             lines.append(
                 row(
-                    "watch-os",
+                    title == "PHONE" ? "phone-os" : "watch-os",
                     "app \(os.appState)" + (os.appPid.map { " (pid \($0))" } ?? "")
                         + ", \(plural(Int(os.launchCount), "launch", "launches")), \(os.reclaims) reclaimed"))
         }
+        return lines
+    }
+
+    private func watchBlock(_ poll: PairPoll) -> [String] {
+        // Under watch-os an app that is not running is the normal state: it holds the link meanwhile.
+        var lines = header("WATCH", pair.watch, poll.watch, os: poll.watchOS, "watch-agent", idle: "not running (watch-os launches it)")
         guard let s = poll.watch.status else {
             if let held = poll.watchHeldByOS {
                 let range = held.other["linkRange"]?.stringValue ?? "?"
@@ -171,21 +187,17 @@ struct TopView {
 
     private func phoneBlock(_ poll: PairPoll) -> [String] {
         // Under phone-os an app that is not running is the normal state, not a failure: it is launched when needed.
-        let appIdle = poll.phoneOS != nil && !poll.phone.up
-        var lines = [
-            "PHONE  \(pair.phone)", appIdle ? row("phone-daemon", "not running (phone-os launches it when needed)") : upLine("phone-daemon", poll.phone),
-        ]
-        if let os = poll.phoneOS {
-            lines.append(
-                row(
-                    "phone-os",
-                    "app \(os.appState)" + (os.appPid.map { " (pid \($0))" } ?? "")
-                        + ", \(plural(Int(os.launchCount), "launch", "launches")), \(os.reclaims) reclaimed"))
-        }
+        var lines = header("PHONE", pair.phone, poll.phone, os: poll.phoneOS, "phone-daemon", idle: "not running (phone-os launches it when needed)")
         guard let s = poll.phone.status else { return lines }
         lines.append(row("activation", s.activationState))
         lines.append(row("link", s.linked ? "connected" : "not connected"))
         lines.append(row("reachable", yesNo(s.reachable)))
+        guard s.flights != nil || s.savePath != nil else {
+            // Anyone's app: which it is, and what its session holds — RunWay's rows are RunWay's.
+            lines.append(row("app", Self.identity(s) ?? "?"))
+            lines.append(row("outbox", "\(s.outstandingUserInfoTransfers) userInfo queued, \(s.outbox.inFlight) in flight"))
+            return lines
+        }
         lines.append(row("app", "save path \(s.savePath ?? "?"), \(s.uiClients ?? 0) UI attached"))
         lines.append(row("stored", "\(poll.stored.map(String.init) ?? "?") flights"))
         lines.append(row("saves", rate(\.stored)))

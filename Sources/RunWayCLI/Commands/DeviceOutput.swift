@@ -4,36 +4,41 @@ import JSONText
 import Posix
 import Storage
 
-/// `runway phone switch-watch W`: the user choosing another of the phone's watches, as the iPhone's
-/// automatic switch does when a watch is put on.
-enum SwitchWatchCommand {
-    static let command = CLI.Command(
-        path: ["phone", "switch-watch"], synopsis: "WATCH [--home P] [--json]",
-        summary: """
-            Makes WATCH — a watch home, the name of a registered pair, or a watch's device id — the phone's
-            active watch. It must be paired with the phone (runway pair adds watches; one is active at a time).
-            While the phone's app runs, its session goes inactive (sessionDidBecomeInactive), delivers what the
-            old watch had already sent, closes the old watch's link and then deactivates (sessionDidDeactivate);
-            the app activates again to talk to the new watch. What was queued for the old watch stays queued for
-            it and goes when it is active again. Under phone-os with the app not running, the OS changes it and
-            the app learns it at its next launch. The watch already active: nothing happens, and it says so. A
-            watch not paired with the phone: one line, exit 2.
-            """,
-        specs: [CLI.homeSpec, CLI.pairSpec, CLI.jsonSpec], positionals: 1,
-        run: run)
+// MARK: - The device's own state: status, the watch's link and face, the phone's watches
 
-    static func run(_ parsed: ParsedArguments) throws -> Int32 {
-        let name = parsed.positionals[0]
-        guard !name.isEmpty else { throw ControlError.invalid("WATCH must not be empty: a watch home, a pair's name or a device id") }
+extension ControlCommands.Status: CLIOutput {
+    /// The status in sections; on a phone run by phone-os, the OS's rows too.
+    static func render(_ reply: StatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
+        let os = context.device == .phone ? try? context.client().send(ControlCommands.OSStatus()) : nil
+        return DeviceStatusText.render(reply.json, os: os)
+    }
+}
+
+extension ControlCommands.Link: CLIOutput {
+    static func render(_ reply: LinkReply, of command: Self, _ context: DerivedCLI.Context) -> String { "link \(command.state)" }
+}
+
+extension ControlCommands.Complication: CLIOutput {
+    static func render(_ reply: ComplicationReply, of command: Self, _ context: DerivedCLI.Context) -> String {
+        "complication: \(reply.complicationEnabled ? "on the watch face" : "off")"
+    }
+}
+
+/// `runway phone switch-watch WATCH`: the user choosing another of the phone's watches, as the iPhone's
+/// automatic switch does when a watch is put on. WATCH is a watch home, a registered pair's name, or a
+/// device id: the phone is asked for the device id.
+extension ControlCommands.SwitchWatch: CLIPerformed {
+    static func perform(_ command: Self, _ context: DerivedCLI.Context) throws -> Int32 {
+        let name = command.watch
+        let parsed = context.parsed
         let registered = try? PairRegistry.load().pairs.first { $0.name == name }
         // The phone: --home or --pair as everywhere; else the registered pair WATCH names, if it does.
         let phonePath = try parsed.value("home") ?? (parsed.value("pair") == nil ? registered?.phone : nil) ?? CLI.homePath(parsed, .phone)
         let watch = try watchIdentity(name, registered: registered)
         var arguments = parsed
         arguments.values["home"] = phonePath
-        let reply = try CLI.client(arguments, .phone).send(
-            ControlCommands.SwitchWatch { $0.watch = watch })
-        Output.out(parsed.has("json") ? reply.json.text : reply.message)
+        let reply = try CLI.client(arguments, .phone).send(ControlCommands.SwitchWatch { $0.watch = watch })
+        Output.out(context.json ? reply.json.text : reply.message)
         return 0
     }
 

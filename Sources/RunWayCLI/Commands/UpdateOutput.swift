@@ -1,0 +1,106 @@
+import Connectivity
+import Control
+import JSONText
+import Posix
+import RunWayDomain
+import TerminalViews
+
+// MARK: - RunWay's phone app before a run: the pre-flight row, the update notice and the App Store it asks
+
+extension ControlCommands.Preflight: CLIOutput {
+    static func render(_ reply: PreflightReply, of command: Self, _ context: DerivedCLI.Context) -> String {
+        var lines = [
+            "PRE-FLIGHT CHECK", "  APPLE WATCH      \(reply.appleWatch.label)",
+            "  HEART RATE MODE  \(reply.heartRateMode.available ? "available" : "unavailable")",
+        ]
+        if reply.versionMismatch == true {
+            lines.append("  VERSION          WATCH APP \(reply.watchAppVersion ?? "?") ≠ PHONE APP \(reply.appVersion)")
+            if let sentence = reply.watchSentence { lines.append("  \(sentence)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `--version V [--url URL]`, or `--json-file F` (its text as the answer, as it is).
+extension ControlCommands.AppstoreSet: CLIOutput, CLIPrepared {
+    static func prepare(_ arguments: inout [String: JSONValue], _ context: DerivedCLI.Context) throws {
+        switch (arguments["version"]?.stringValue, context.parsed.value("json-file")) {
+        case let (version?, nil):
+            if let problem = AppVersion.problem(version) { throw ControlError.invalid("--version: \(problem)") }
+        case let (nil, path?):
+            guard arguments["url"] == nil else { throw ControlError.invalid("--url goes with --version, not with --json-file") }
+            let bytes: [UInt8]
+            do { bytes = path == "-" ? try SessionCLI.readStandardInput() : try Filesystem.readFile(path) } catch {
+                throw ControlError.invalid("cannot read \(path): \(error)")
+            }
+            arguments["body"] = .string(String(decoding: bytes, as: UTF8.self))
+        default:
+            throw ControlError.invalid("give either --version V or --json-file F")
+        }
+    }
+
+    static func render(_ reply: AppStoreReply, of command: Self, _ context: DerivedCLI.Context) -> String {
+        "the App Store lookup now answers \(reply.answer ?? "")"
+    }
+}
+
+extension ControlCommands.AppstoreFail: CLIOutput {
+    static func render(_ reply: AppStoreReply, of command: Self, _ context: DerivedCLI.Context) -> String { "the App Store lookup now fails (network)" }
+}
+
+extension ControlCommands.AppstoreShow: CLIOutput {
+    static func render(_ reply: AppStoreReply, of command: Self, _ context: DerivedCLI.Context) -> String {
+        """
+        answer   \(reply.answer ?? "(fails: network)")
+        delay    \(reply.delayMs) ms
+        lookups  \(reply.lookups)
+        last URL \(reply.lastURL ?? "-")
+        """
+    }
+}
+
+extension ControlCommands.UpdateCheck: CLIOutput {
+    static func render(_ reply: UpdateCheckReply, of command: Self, _ context: DerivedCLI.Context) -> String {
+        var line = reply.outcome + " (installed \(reply.installed)"
+        if let store = reply.store { line += ", store \(store)" }
+        if let reason = reply.reason { line += ", \(reason)" }
+        return line + ")"
+    }
+}
+
+extension ControlCommands.UpdateStatus: CLIOutput {
+    static func render(_ reply: UpdateStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
+        """
+        installed        \(reply.installed)
+        last checked     \(reply.lastCheckedAt ?? "never")
+        alert            \(reply.alert.map { "RunWay \($0.version) available" } ?? "none")
+        """
+    }
+}
+
+extension ControlCommands.UpdateRespond: CLIOutput {
+    static func render(_ reply: UpdateRespondReply, of command: Self, _ context: DerivedCLI.Context) -> String { reply.opened ?? "later" }
+}
+
+enum UpdateText {
+    /// The widest an alert's text runs, in display columns: a phone's alert is narrow, and a box this wide
+    /// fits an 80-column terminal with the events pane's margin.
+    static let alertColumns = 56
+
+    /// The alert as a boxed block ending with its buttons in the app's language (`[업데이트] [나중에]`,
+    /// `[Update] [Later]`), its text wrapped and its border aligned in display columns: Korean and
+    /// Japanese characters take two.
+    static func alertBox(_ event: JSONValue) -> String {
+        let title = event["title"]?.stringValue ?? ""
+        let message = event["message"]?.stringValue ?? ""
+        // The titles the app shows (`buttonTitles`); `buttons` are the words `update respond` takes.
+        let titles = (event["buttonTitles"]?.arrayValue ?? event["buttons"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let buttons = titles.map { "[\($0)]" }.joined(separator: " ")
+        let body =
+            TextWidth.wrap(title, alertColumns) + TextWidth.wrap(message, alertColumns)
+            + ["(\(event["storeURL"]?.stringValue ?? ""))", buttons]  // the URL whole: it is copied
+        let width = body.map(TextWidth.of).max() ?? 0
+        let rule = "+" + String(repeating: "-", count: width + 2) + "+"
+        return ([rule] + body.map { "| " + TextWidth.pad($0, width) + " |" } + [rule]).joined(separator: "\n")
+    }
+}
