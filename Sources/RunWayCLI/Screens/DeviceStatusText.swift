@@ -161,6 +161,9 @@ enum DeviceStatusText {
                 (fields["savePath"]?.stringValue ?? "?")
                     + (int(fields, "pendingWatchDataQueue") > 0 ? ", \(int(fields, "pendingWatchDataQueue")) flight(s) held for a UI" : "")
             },
+            Row(section: "APP", label: "health saves", keys: ["healthDecisionsPending"]) { fields in
+                "\(int(fields, "healthDecisionsPending")) run(s) whose Health save is not settled yet"
+            },
             Row(section: "APP", label: "UI attached", keys: ["uiClients"]) { "\(int($0, "uiClients"))" },
             Row(section: "APP", label: "reminders", keys: ["reminderRule", "remindersRescheduled"]) { fields in
                 "\(fields["reminderRule"]?.stringValue ?? "?") rule, rescheduled \(int(fields, "remindersRescheduled")) time(s)"
