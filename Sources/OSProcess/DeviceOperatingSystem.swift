@@ -31,6 +31,9 @@ package class DeviceOperatingSystem {
         /// Whether a suspended app is woken for what arrives on its link (`--no-wake`: the simulator
         /// before issue 50, where it was not).
         package var wakesSuspendedApp = true
+        /// watch-os: whether an app killed during its workout session is relaunched for workout recovery
+        /// (`--no-workout-recovery`: not, as before issue 51).
+        package var recoversWorkouts = true
         package var daemonPath: String
         package var appArguments: [String] = []
         package var logLevel: Logger.Level = .info

@@ -109,6 +109,11 @@ package final class WatchOS: DeviceOperatingSystem {
             return
         }
         guard let session else { return }
+        guard options.recoversWorkouts else {
+            // watch-os before issue 51: the app stays dead until the user opens it, which finds the session.
+            logger.notice("os.workout-recovery-off", ["activityType": session.activityType])
+            return
+        }
         let backoff = supervision.backoffRemaining(at: loop.nowNanoseconds)
         if backoff > 0 {
             logger.info("os.workout-recovery-waits", ["forMs": (backoff + 999_999) / 1_000_000, "reason": backingOff ?? "backoff"])

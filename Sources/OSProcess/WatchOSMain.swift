@@ -8,12 +8,18 @@ package enum WatchOSMain {
     static let specs: [ArgumentSpec] =
         DeviceOSCommandLine.lifeSpecs(home: "the watch's home directory (as for watch-agent)")
         + DeviceOSCommandLine.appSpecs(defaultApp: "watch-agent", defaultBundleID: "com.runway.RunWay.watchkitapp", device: "watch")
+        + [
+            .flag(
+                "no-workout-recovery",
+                "an app killed during its workout session is not relaunched (watch-os before issue 51: the run's Health save waits for the user to open the app)"
+            )
+        ]
 
     package static func usage() -> String {
         """
         usage: watch-os --home DIR [--background-budget-ms MS] [--launch-timeout-ms MS] [--app PATH] [--bundle-id ID]
                         [--app-arg ARG]... [--log-level LEVEL] [--log-format logfmt|json]
-                        [--suspend-after-idle-ms MS] [--no-wake]
+                        [--suspend-after-idle-ms MS] [--no-wake] [--no-workout-recovery]
 
         The watch's simulated watchOS. It keeps the watch's clock and its own control socket DIR/os.sock,
         and launches the RunWay watch app (watch-agent): in the foreground on runway watch app open (and
@@ -53,8 +59,9 @@ package enum WatchOSMain {
         do {
             let parsed = try Arguments.parse(arguments, specs: specs)
             if parsed.wantsHelp { print(usage()); return 0 }
-            let options = try DeviceOSCommandLine.options(
+            var options = try DeviceOSCommandLine.options(
                 parsed, defaultApp: "watch-agent", defaultBundleID: "com.runway.RunWay.watchkitapp", appArguments: [])
+            options.recoversWorkouts = !parsed.has("no-workout-recovery")
             return try WatchOS(options: options).run()
         } catch {
             return DeviceOSCommandLine.failure(tool, error)

@@ -5,9 +5,9 @@ import PairTesting
 import Testing
 
 /// Issue 51, item 1: a finished run is in exactly one Health store, whatever dies or is removed. The
-/// matrix, generated: for a phone-led and a watch-led run, at each step, every sequence of one or two of
-/// the five events — phone-os dies (the phone app with it), the phone app dies, watch-os dies (the watch
-/// app with it), the watch app dies, the watch app is removed — in every order; then the user brings the
+/// matrix, generated: for a phone-led and a watch-led run, at each step, every sequence of the five events
+/// — phone-os dies (the phone app with it), the phone app dies, watch-os dies (the watch app with it), the
+/// watch app dies, the watch app is removed — each at most once, in every order; then the user brings the
 /// devices back (the OSes restarted, the link in range, the app installed again, both apps opened) and
 /// finishes the run if it still runs; then the invariant checker counts each finished run's Health saves
 /// across both devices' `os.sqlite` (`HealthReport`): exactly one, in the store the table says.
@@ -36,14 +36,9 @@ enum HealthMatrix {
 
         var phoneLed: Bool { ![.watchRunning, .watchStopped, .watchSettled].contains(self) }
 
-        /// Every ordered pair where an event's order can change what happens; a single event where no later
-        /// event can change who saves (the run is saved, or never reached the watch: see docs/runs.md).
-        var sequences: [[Event]] {
-            switch self {
-            case .running, .stopPending, .savedUnheard, .watchRunning: HealthMatrix.allSequences
-            case .unreached, .settled, .watchStopped, .watchSettled: HealthMatrix.singles
-            }
-        }
+        /// Every sequence (`allSequences`), at every step: also where no event should change who saves (the
+        /// run is saved already, or never reached the watch), since a second save is what would show it did.
+        var sequences: [[Event]] { HealthMatrix.allSequences }
 
         /// Which store holds the run once the cell is over: the watch's session recorded it, unless the
         /// watch app was removed before the watch saved it (then the phone took the save back); a
@@ -60,9 +55,39 @@ enum HealthMatrix {
         }
     }
 
-    static let singles: [[Event]] = [[]] + Event.allCases.map { [$0] }
-    static let allSequences: [[Event]] =
-        singles + Event.allCases.flatMap { first in Event.allCases.filter { $0 != first }.map { [first, $0] } }
+    /// Every sequence of the five events, each at most once, in every order — of one to five events — in
+    /// which each event finds something to do: phone-os's death takes the phone app with it, watch-os's the
+    /// watch app, and a removed app is not running (so "phone-os → phone app" is the cell "phone-os", and is
+    /// not run twice). Shortest first; 118 with "nothing".
+    static let allSequences: [[Event]] = {
+        var all: [[Event]] = [[]]
+        var level: [[Event]] = [[]]
+        while !level.isEmpty {
+            level = level.flatMap { events in Event.allCases.filter { !events.contains($0) }.map { events + [$0] } }.filter(eachEventActs)
+            all += level
+        }
+        return all
+    }()
+
+    /// Whether every event of the sequence finds something to do, as `MatrixPair.apply` does them (a
+    /// removal restarts a dead watch-os first).
+    static func eachEventActs(_ events: [Event]) -> Bool {
+        var phoneOSDown = false
+        var watchOSDown = false
+        var removed = false
+        for event in events {
+            switch event {
+            case .phoneOS: phoneOSDown = true
+            case .phoneApp: if phoneOSDown { return false }
+            case .watchOS: watchOSDown = true
+            case .watchApp: if watchOSDown || removed { return false }
+            case .removed:
+                watchOSDown = false
+                removed = true
+            }
+        }
+        return true
+    }
 
     static func label(_ events: [Event]) -> String { events.isEmpty ? "nothing" : events.map(\.rawValue).joined(separator: " → ") }
 
@@ -99,11 +124,18 @@ extension HealthMatrix.Step: CustomTestStringConvertible {
             print("health matrix: \(step.testDescription): left out (RUNWAY_HEALTH_MATRIX_ROWS)")
             return
         }
+        // Another: RUNWAY_HEALTH_MATRIX_EVENTS=2 runs the cells of at most two events (the whole matrix takes
+        // minutes: docs/runs.md).
+        var most = Int.max
+        if let text = ProcessInfo.processInfo.environment["RUNWAY_HEALTH_MATRIX_EVENTS"] {
+            most = try #require(Int(text).flatMap { $0 >= 0 ? $0 : nil }, "RUNWAY_HEALTH_MATRIX_EVENTS is a count of events, not \(text)")
+        }
+        let cells = step.sequences.filter { $0.count <= most }
         let started = Date()
         let matrix = try MatrixPair(step: step)
         defer { matrix.pair.cleanUp() }
         try matrix.boot()
-        for events in step.sequences {
+        for events in cells {
             do {
                 let outcome = try matrix.cell(events)
                 #expect(outcome.report.isClean, "\(outcome.label): \(outcome.report.violations.joined(separator: "; "))")
@@ -117,7 +149,7 @@ extension HealthMatrix.Step: CustomTestStringConvertible {
         }
         // The flights too: every phone-led run in the logbook once, every delivered watch run once.
         try matrix.pair.expectDrainedAndClean(timeout: 60, "\(step.testDescription)")
-        print("health matrix: \(step.testDescription): \(step.sequences.count) cells in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        print("health matrix: \(step.testDescription): \(cells.count) cells in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
 
     /// The matrix can fail: with `phone-daemon --health volatile` (the phone before issue 51: who saves kept
@@ -380,5 +412,24 @@ final class MatrixPair {
         let shown = end.lowerBound > start.upperBound ? String(text[start.upperBound..<end.lowerBound].dropLast()) : ""
         #expect(shown == HealthMatrix.table, "docs/runs.md's matrix differs from the test's; it should read:\n\(HealthMatrix.table)")
         #expect(text.contains("\(HealthMatrix.cellCount) cells"), "docs/runs.md should say the matrix has \(HealthMatrix.cellCount) cells")
+    }
+
+    /// Every ordering of every subset of the five events (326) is a cell of the matrix once the events that
+    /// find nothing to do are dropped (a kill of what is dead, of a removed app), and no cell is run twice.
+    @Test func theMatrixHasEveryOrderOfEveryCombinationOfEvents() {
+        func orderings(_ chosen: [HealthMatrix.Event]) -> [[HealthMatrix.Event]] {
+            [chosen] + HealthMatrix.Event.allCases.filter { !chosen.contains($0) }.flatMap { orderings(chosen + [$0]) }
+        }
+        let all = orderings([])
+        #expect(all.count == 326)
+        let cells = HealthMatrix.allSequences
+        #expect(Set(cells.map(HealthMatrix.label)).count == cells.count, "a cell run twice")
+        for events in all {
+            let acting = events.reduce(into: [HealthMatrix.Event]()) { kept, event in
+                if HealthMatrix.eachEventActs(kept + [event]) { kept.append(event) }
+            }
+            #expect(cells.contains(acting), "\(HealthMatrix.label(events)) is no cell of the matrix")
+        }
+        #expect(cells.count == 118)
     }
 }

@@ -85,6 +85,33 @@ extension SimulatedPair {
             #expect(try pair.healthUUIDs("watch") == [id])
         }
     }
+
+    /// The old path kept behind `watch-os --no-workout-recovery`, and the test's condition failing on it:
+    /// the killed app is not relaunched, the run is in no Health store, and it waits for the user to open
+    /// the watch app (which finds the session, and the run is saved once).
+    @Test func withoutWorkoutRecoveryTheKilledWorkoutAppStaysDead() throws {
+        try withRunningPair(tag: "w51o", watch: nil) { pair in
+            try pair.startWatchOS(["--no-workout-recovery"])
+            _ = try pair.watchOSCall(["app", "open"])
+            let id = try #require(try pair.watchRun(["start"])["runId"]?.stringValue)
+            try pair.feed(MirroredStopTests.samples)
+            _ = try pair.watchOSCall(["app", "close"])
+            let launches = try pair.watchOSStatus()["launchCount"]?.intValue ?? 0
+            try pair.killWatchApp()
+            try waitForLogLine(pair, pair.watchLog, "event=os.workout-recovery-off")
+            let status = try pair.watchOSStatus()
+            #expect(status["appPid"]?.intValue == nil && status["launchCount"]?.intValue == launches, "relaunched: \(status)")
+            #expect(status["launches"]?["workout-recovery"] == nil)
+            #expect(try pair.healthUUIDs("watch").isEmpty, "the run waits, in no Health store")
+            // The user opens the watch app at last: it finds its session, and the run is saved once.
+            _ = try pair.watchOSCall(["app", "open"])
+            try pair.waitUntil("the opened app has its run back", timeout: 20) { try pair.watchRun(["status"])["runId"] == .string(id) }
+            #expect(try pair.stopWatchRun()["id"] == .string(id))
+            pair.noteFinishedRun(id)
+            try pair.expectDrainedAndClean(stored: 1)
+            #expect(try pair.healthUUIDs("watch") == [id])
+        }
+    }
 }
 
 /// Item 4 with an app that is not RunWay's (`wrist-app`, written as for watchOS): watch-os relaunches it
