@@ -223,7 +223,9 @@ final class WorkoutMirroring: @unchecked Sendable {
     private func receiveStart(_ id: String, _ event: UserInfo) {
         guard !isWatch else { return }
         if let entry = entries[id] { return acknowledge(id, upTo: entry.receiver.delivered) }
-        if finished.contains(id) { return acknowledge(id, upTo: .max) }
+        // Everything the start says was sent (`through`, its sender's last item), never more: an
+        // acknowledgement past the last item sent is a protocol violation (issue 51).
+        if finished.contains(id) { return acknowledge(id, upTo: event["through"]?.int64Value ?? event["acknowledged"]?.int64Value ?? 0) }
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = event["activityType"]?.int64Value.flatMap { HKWorkoutActivityType(rawValue: UInt(max(0, $0))) } ?? .other
         configuration.locationType = event["locationType"]?.int64Value.flatMap { HKWorkoutSessionLocationType(rawValue: Int($0)) } ?? .unknown
@@ -289,8 +291,17 @@ final class WorkoutMirroring: @unchecked Sendable {
 
     private func receiveAck(_ id: String, upTo: Int64) {
         guard let entry = entries[id] else { return }
+        var done: [Int64] = []
+        switch entry.sender.acknowledge(upTo: upTo, trusting: host.session?.trustsCounterpart ?? false) {
+        case .nothingNew: break
+        case let .moved(seqs): done = seqs
+        case let .violation(why):
+            // Issue 51: completing what the counterpart never received would lose it unsaid.
+            host.session?.workoutProtocolViolation("\(MirrorFrame.ack) for session \(id): \(why)")
+            return
+        }
         entry.startConfirmed = true
-        for seq in entry.sender.acknowledge(upTo: upTo) { entry.completions.removeValue(forKey: seq)?(true, nil) }
+        for seq in done { entry.completions.removeValue(forKey: seq)?(true, nil) }
         forgetIfDone(entry)
         notePending()
     }

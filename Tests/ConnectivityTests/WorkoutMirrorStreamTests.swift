@@ -6,22 +6,47 @@ import Testing
 /// delivered once and in order whatever the link loses and sends again.
 @Suite struct WorkoutMirrorStreamTests {
     static func item(_ n: Int) -> UserInfo { ["op": .string("data"), "n": .integer(Int64(n))] }
+    static func isViolation(_ result: Acknowledged<[Int64]>) -> Bool { if case .violation = result { true } else { false } }
 
     @Test func itemsAreKeptUntilAcknowledgedAndAnAcknowledgementNeverCoversMoreThanWasSent() {
         var sender = MirrorSender()
         for n in 1...5 { #expect(sender.append(Self.item(n)) == Int64(n)) }
-        #expect(sender.acknowledge(upTo: 3) == [1, 2, 3])
+        #expect(sender.acknowledge(upTo: 3) == .moved([1, 2, 3]))
         #expect(sender.pending.map(\.seq) == [4, 5])
-        #expect(sender.acknowledge(upTo: 2) == [], "an old acknowledgement changes nothing")
-        #expect(sender.acknowledge(upTo: 99) == [4, 5])
-        #expect(sender.acknowledged == 5, "clamped to what was sent")
+        #expect(sender.acknowledge(upTo: 2) == .nothingNew, "an old acknowledgement changes nothing")
+        #expect(sender.acknowledge(upTo: 5) == .moved([4, 5]))
+        #expect(sender.acknowledged == 5)
         #expect(sender.append(Self.item(6)) == 6)
         #expect(sender.pending.map(\.seq) == [6])
 
         // A restarted side numbers after what its counterpart already took.
         var again = MirrorSender(after: 4)
         #expect(again.append(Self.item(5)) == 5)
-        #expect(again.acknowledge(upTo: 3) == [] && again.acknowledge(upTo: 5) == [5])
+        #expect(again.acknowledge(upTo: 3) == .nothingNew && again.acknowledge(upTo: 5) == .moved([5]))
+    }
+
+    /// Issue 51: an acknowledgement past the last item sent (a forged `mirrorAck`) is a violation and
+    /// completes nothing — before, it was capped at the last item, completing items the counterpart
+    /// never received. `--unsafe-trust-counterpart` keeps the old cap.
+    @Test func anAcknowledgementPastTheLastItemSentIsAViolationAndCompletesNothing() {
+        var sender = MirrorSender()
+        for n in 1...3 { _ = sender.append(Self.item(n)) }
+        guard case let .violation(why) = sender.acknowledge(upTo: 99) else {
+            Issue.record("an acknowledgement up to 99 of 3 items sent was taken")
+            return
+        }
+        #expect(why.contains("99") && why.contains("3"))
+        #expect(sender.acknowledged == 0 && sender.pending.map(\.seq) == [1, 2, 3], "nothing completed")
+        var fresh = MirrorSender()
+        #expect(Self.isViolation(fresh.acknowledge(upTo: 1)), "nothing sent: even 1 is past it")
+        var restarted = MirrorSender(after: 4)
+        #expect(Self.isViolation(restarted.acknowledge(upTo: 5)), "numbered after 4, nothing sent since")
+        #expect(restarted.acknowledge(upTo: 4) == .nothingNew)
+
+        var trusting = sender
+        #expect(trusting.acknowledge(upTo: 99, trusting: true) == .moved([1, 2, 3]), "the old rule: capped")
+        #expect(trusting.acknowledged == 3)
+        #expect(trusting.acknowledge(upTo: 99, trusting: true) == .nothingNew)
     }
 
     @Test func theReceiverTakesEachItemOnceAndInOrder() {
@@ -65,7 +90,7 @@ import Testing
                     upTo = receiver.delivered
                 }
                 // The acknowledgement may be lost too.
-                if Bool.random(using: &random) { _ = sender.acknowledge(upTo: upTo) }
+                if Bool.random(using: &random), case .violation = sender.acknowledge(upTo: upTo) { Issue.record("an honest acknowledgement refused") }
             }
             #expect(delivered == (1...Int64(count)).map { $0 })
             #expect(sender.pending.isEmpty)

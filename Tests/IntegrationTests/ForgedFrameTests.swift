@@ -138,6 +138,57 @@ import Testing
         }
     }
 
+    /// A forged `mirrorAck` (HealthKit's mirrored workout traffic, in `workout` frames): during a
+    /// phone-led run the watch mirrors its session; with the phone down, a fake phone at its socket
+    /// acknowledges the watch's session up to item 1,000,000. Before the rule the watch capped it at its
+    /// last item and completed, unlogged, items the phone never received; now it names items never sent,
+    /// the link closes with a logged protocol violation, and the pair drains clean with the real phone back.
+    @Test func aForgedMirrorAckIsAViolation() throws {
+        try withRunningPair(tag: "fk-mack") { pair in
+            #expect(try forgeMirrorAck(pair), "the watch kept the link after a mirrorAck past its last item")
+            #expect(
+                logText(pair.watchLog).split(separator: "\n").contains { $0.contains("event=link.protocol-violation") && $0.contains("mirrorAck") },
+                "no protocol violation logged")
+            try pair.startPhone()
+            try pair.expectDrainedAndClean()
+        }
+    }
+
+    /// The same forged `mirrorAck` to a watch with the rules before issue 51 (`--unsafe-trust-counterpart`):
+    /// taken (capped at the last item sent), the link kept, nothing logged.
+    @Test func theRuleBeforeTakesAForgedMirrorAckUnlogged() throws {
+        try withRunningPair(tag: "fk-mack-old", watch: ["--unsafe-trust-counterpart"]) { pair in
+            #expect(try !forgeMirrorAck(pair), "the watch closed the link under the old rule")
+            #expect(!logText(pair.watchLog).contains("event=link.protocol-violation"))
+            try pair.startPhone()
+            try pair.expectDrainedAndClean()
+        }
+    }
+
+    /// Starts a phone-led heart-rate run (the watch mirrors its session to the phone), stops the phone;
+    /// a fake phone at its socket takes the watch's `mirrorStart` (sent again at each new link) and
+    /// acknowledges its session far past it. Returns whether the watch closed the fake's link.
+    func forgeMirrorAck(_ pair: SimulatedPair) throws -> Bool {
+        try pair.waitUntil("the watch is linked") { try pair.status("phone")["linked"] == .bool(true) }
+        try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+        _ = try pair.phoneRun(["start", "--mode", "heart-rate"])
+        try pair.waitUntil("the phone sees the watch's confirmation", timeout: 30) { try pair.mirroringState() == "confirmed" }
+        pair.killPhone(SIGTERM)
+        _ = pair.phone!.waitForExit(timeout: 30)
+        let listener = try RawListener(path: pair.phoneHome + "/link.sock")
+        defer { listener.close() }
+        let fake = try FakePeer.phone(pair, listener: listener)
+        defer { fake.client.close() }
+        func mirrorFrame(_ frame: Frame) -> UserInfo? {
+            guard frame.type == .workout, let event = try? PropertyListCodec.decodeDictionary(frame.payload) else { return nil }
+            return event["kind"] == .string(MirrorFrame.start) ? event : nil
+        }
+        let start = try #require(try fake.waitForFrame { mirrorFrame($0) != nil }.flatMap(mirrorFrame), "no mirrorStart reached the fake phone")
+        let session = try #require(start["session"]?.stringValue)
+        fake.send(Frame(.workout, PropertyListCodec.encode(MirrorFrame.acknowledgement(session: session, upTo: 1_000_000))).encoded)
+        return try fake.waitUntilClosed(timeout: 5)
+    }
+
     func setContext(_ pair: SimulatedPair, _ context: UserInfo) throws {
         let file = pair.root + "/context.json"
         try JSONValue.object(context.mapValues(\.json)).text.write(toFile: file, atomically: true, encoding: .utf8)

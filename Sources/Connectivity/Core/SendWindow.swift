@@ -129,7 +129,7 @@ struct SendWindow {
 
 /// What an acknowledgement does, checked against what was sent (issue 51's rule for every lane: an
 /// acknowledgement names only what was sent and, for files, completed).
-enum Acknowledged<Value: Equatable>: Equatable {
+package enum Acknowledged<Value: Equatable>: Equatable {
     /// At or below what was acknowledged already (a resend's answer): nothing to do.
     case nothingNew
     /// The acknowledgement moves to this.

@@ -34,13 +34,19 @@ package struct MirrorSender: Sendable {
         return seq
     }
 
-    /// The counterpart has everything up to `upTo`: returns the numbers of the items that leaves behind.
-    package mutating func acknowledge(upTo: Int64) -> [Int64] {
-        guard upTo > acknowledged else { return [] }
+    /// The counterpart has everything up to `upTo`: the numbers of the items that leaves behind, nothing
+    /// for an old acknowledgement, and a violation for one past the last item sent — completing an item
+    /// the counterpart never received would lose it (issue 51: an acknowledgement names only what was
+    /// sent). `trusting`: the rule before that (`--unsafe-trust-counterpart`), which took it up to `last`.
+    package mutating func acknowledge(upTo: Int64, trusting: Bool = false) -> Acknowledged<[Int64]> {
+        if upTo > last, !trusting {
+            return .violation("acknowledgement up to \(upTo), but only up to \(last) was sent")
+        }
+        guard min(upTo, last) > acknowledged else { return .nothingNew }
         acknowledged = min(upTo, last)
         let done = pending.prefix { $0.seq <= acknowledged }.map(\.seq)
         pending.removeFirst(done.count)
-        return done
+        return .moved(done)
     }
 }
 
