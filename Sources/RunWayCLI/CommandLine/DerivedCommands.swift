@@ -94,7 +94,10 @@ enum DerivedCLI {
             let name = argument.spec.name
             if let position = argument.cli.position {
                 guard position < parsed.positionals.count else {
-                    if argument.spec.isRequired { throw UsageError("\(valueName(argument)) is required: \(kindText(argument))") }
+                    // One line naming the command, as a positional's bad value is (`link fail-next` with no N).
+                    if argument.spec.isRequired {
+                        throw ControlError.invalid("\(words(context.path)): \(valueName(argument)) is required: \(kindText(argument))")
+                    }
                     continue
                 }
                 values[name] = try ValueSyntax.read(parsed.positionals[position], argument, label: valueName(argument), words: words(context.path))
