@@ -241,32 +241,56 @@ package final class DeviceHost {
         system.deliverDue()
     }
 
+    /// The session on this device's end of the link, its callbacks traced, its link and workout traffic
+    /// wired to the host.
     private func makeSession() throws {
-        let transport: LinkTransport
-        if configuration.role == .phone {
-            let listener = UnixLinkListener(address: try home.linkSocketAddress(), loop: loop, logger: logger)
-            listener.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
-            if let link = activation?.link { listener.adopt(listener: link) }
-            for connection in activation?.connections ?? [] { listener.adopt(connection: connection) }
-            listener.counterpartExpected = AppLaunch.watchNearby
-            transport = listener
-        } else {
-            let connector = UnixLinkConnector(loop: loop, logger: logger)
-            connector.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
-            self.connector = connector
-            connector.air.lossSkipsFrames = configuration.unsafeLinkLossSkipsFrames
-            if configuration.unsafeLinkLossSkipsFrames {
-                logger.warning("startup.unsafe", ["fault": "link-loss-skips-frames", "effect": "a lost frame is not resent: flights are lost"])
-            }
-            let keeper = LinkConditionsKeeper(
-                home: home.path, air: connector.air, loop: loop, logger: logger, carry: { [unowned connector] in connector.setConditions($0) },
-                connected: { [unowned connector] in connector.isConnected }, bytesInAir: { [unowned connector] in connector.bytesInAir })
-            linkConditions = keeper
-            keeper.takeOver()
-            // Launched by watch-os: a `runway link down` the system kept while the app slept still holds.
-            if Self.launchedByOS, keeper.isTakenDown { connector.isEnabled = false }
-            transport = connector
+        let transport = try configuration.role == .phone ? makeLinkListener() : makeLinkConnector()
+        logStartupFaults()
+        var sessionConfiguration = configuration.session
+        sessionConfiguration.fileDirectory = home.path + "/files"
+        sessionConfiguration.pairingSecrets = PairingSecrets(home: home.path)
+        sessionConfiguration.fileInboxDirectory = (configuration.container ?? home.path + "/apps/unnamed") + "/Documents/Inbox"
+        session = Session(
+            role: configuration.role, database: database, loop: loop, transport: transport,
+            configuration: sessionConfiguration, logger: logger)
+        session.deviceClock = { [unowned self] in self.deviceNow }
+        traceSession()
+        wireLinkAndWorkouts()
+        ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
+    }
+
+    /// The phone's end of the link: it listens (on the sockets its OS handed over, if launched by it).
+    private func makeLinkListener() throws -> LinkTransport {
+        let listener = UnixLinkListener(address: try home.linkSocketAddress(), loop: loop, logger: logger)
+        listener.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
+        if let link = activation?.link { listener.adopt(listener: link) }
+        for connection in activation?.connections ?? [] { listener.adopt(connection: connection) }
+        listener.counterpartExpected = AppLaunch.watchNearby
+        return listener
+    }
+
+    /// The watch's end of the link: it connects, through the air the link's conditions shape.
+    private func makeLinkConnector() -> LinkTransport {
+        let connector = UnixLinkConnector(loop: loop, logger: logger)
+        connector.handshakeTimeoutMilliseconds = configuration.limits.handshakeTimeoutMilliseconds
+        self.connector = connector
+        connector.air.lossSkipsFrames = configuration.unsafeLinkLossSkipsFrames
+        if configuration.unsafeLinkLossSkipsFrames {
+            logger.warning("startup.unsafe", ["fault": "link-loss-skips-frames", "effect": "a lost frame is not resent: flights are lost"])
         }
+        let keeper = LinkConditionsKeeper(
+            home: home.path, air: connector.air, loop: loop, logger: logger, carry: { [unowned connector] in connector.setConditions($0) },
+            connected: { [unowned connector] in connector.isConnected }, bytesInAir: { [unowned connector] in connector.bytesInAir })
+        linkConditions = keeper
+        keeper.takeOver()
+        // Launched by watch-os: a `runway link down` the system kept while the app slept still holds.
+        if Self.launchedByOS, keeper.isTakenDown { connector.isEnabled = false }
+        return connector
+    }
+
+    /// The app's version, each fault or unsafe switch the session runs with, and the sockets the OS
+    /// handed over, on stderr at start-up.
+    private func logStartupFaults() {
         logger.info("startup.app-version", ["version": configuration.session.appVersion])
         if configuration.session.duplicateDeliveryRate > 0 {
             logger.warning("startup.fault", ["fault": "duplicate-delivery", "rate": configuration.session.duplicateDeliveryRate])
@@ -286,14 +310,10 @@ package final class DeviceHost {
                 "startup.socket-activated",
                 ["link": activation.link != nil, "control": activation.control != nil, "connections": activation.connections.count])
         }
-        var sessionConfiguration = configuration.session
-        sessionConfiguration.fileDirectory = home.path + "/files"
-        sessionConfiguration.pairingSecrets = PairingSecrets(home: home.path)
-        sessionConfiguration.fileInboxDirectory = (configuration.container ?? home.path + "/apps/unnamed") + "/Documents/Inbox"
-        session = Session(
-            role: configuration.role, database: database, loop: loop, transport: transport,
-            configuration: sessionConfiguration, logger: logger)
-        session.deviceClock = { [unowned self] in self.deviceNow }
+    }
+
+    /// The session's callbacks and the app's log messages, recorded for `runway … events`.
+    private func traceSession() {
         // The session's callbacks are traced on their way to the app (`runway … events`).
         tracer = TracingHandler(ledger, trace: DelegateTrace())
         session.handler = tracer
@@ -308,6 +328,10 @@ package final class DeviceHost {
                 ? message.text : String(decoding: message.text.utf8.prefix(DelegateTrace.payloadLimit), as: UTF8.self)
             mailbox.post { trace.record(.appLog(type: message.type, subsystem: message.subsystem, category: message.category, message: text)) }
         }
+    }
+
+    /// The link's life and the system's workout traffic: what the host and the OS hear of them.
+    private func wireLinkAndWorkouts() {
         runtime.linkIsQuiet = { [unowned session] in session.linkIsQuiet }
         session.onLinkEstablished = { [unowned self] handshake in
             // The OS keeps a copy of the link to wake the app for what arrives while it is suspended.
@@ -333,7 +357,6 @@ package final class DeviceHost {
                 self.session.onWorkoutEvent?(event)
             }
         }
-        ledger.onActivation = { [unowned self] state, error in self.activationCompleted(state, error) }
     }
 
     // MARK: - Launched: ready with or without a session

@@ -16,6 +16,15 @@ struct SessionCommands {
 
     /// Registers these commands (the catalogue marks which need an activated session).
     func register(on router: ControlRouter) {
+        registerTransfers(on: router)
+        registerContext(on: router)
+        registerMessages(on: router)
+        registerOutstanding(on: router)
+        registerQuarantine(on: router)
+    }
+
+    /// `transfer-userinfo`, `transfer-complication` (the phone's), `transfer-file`.
+    private func registerTransfers(on router: ControlRouter) {
         router.on(ControlCommands.TransferUserInfo.self) { args in
             TransferUserInfoReply(transferId: try session.transferUserInfo(try Self.userInfo(args.payload)).seq)
         }
@@ -28,6 +37,10 @@ struct SessionCommands {
             }
         }
         router.on(ControlCommands.TransferFile.self) { args, later in try transferFile(args, later) }
+    }
+
+    /// `context set|get`.
+    private func registerContext(on router: ControlRouter) {
         router.on(ControlCommands.ContextSet.self) { args in
             ContextSetReply(version: try session.updateApplicationContext(try Self.userInfo(args.payload)))
         }
@@ -36,6 +49,10 @@ struct SessionCommands {
                 applicationContext: session.applicationContext.mapValues(\.json),
                 receivedApplicationContext: session.receivedApplicationContext.mapValues(\.json))
         }
+    }
+
+    /// `message`, `message-data`: the reply comes when the counterpart answers (or does not).
+    private func registerMessages(on router: ControlRouter) {
         router.on(ControlCommands.Message.self) { args, later in
             let replyExpected = args.replyExpected
             session.sendMessage(try Self.userInfo(args.payload), replyExpected: replyExpected, timeoutMilliseconds: args.timeoutMs.map(UInt64.init)) {
@@ -59,6 +76,10 @@ struct SessionCommands {
                 }
             }
         }
+    }
+
+    /// `transfers` (what is queued, what finished) and `cancel`.
+    private func registerOutstanding(on router: ControlRouter) {
         router.on(ControlCommands.Transfers.self) { args in
             let limit = args.limit
             let outstanding = try session.outstandingUserInfoTransfers(limit: limit)
@@ -91,6 +112,10 @@ struct SessionCommands {
                 throw ControlError("no transfer \(id) on this device: it never made one with that id", exitStatus: 2, reason: "unknown")
             }
         }
+    }
+
+    /// `quarantine` and `quarantine-remove`.
+    private func registerQuarantine(on router: ControlRouter) {
         router.on(ControlCommands.Quarantine.self) { args in
             QuarantineReply(
                 quarantined: Int64(try session.quarantinedCount()), receivedMessages: Int64(session.receivedMessageCount),

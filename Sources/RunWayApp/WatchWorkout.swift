@@ -95,50 +95,7 @@ extension RunWayWatchApp {
         let verdicts = Self.verdicts(event)
         switch event["kind"]?.stringValue {
         case "startWorkout":
-            logger.notice("workout.start-requested", ["runId": runID, "fault": workoutStartFault.rawValue])
-            switch workoutStartFault {
-            case .ignore: return
-            case .refuse:
-                health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("refused")])
-                health.discardPrepared()
-                return
-            case .none: break
-            }
-            if let current = runs.run {
-                // The same start again (a second mirror of the same run): the same answer.
-                if current.startOrigin == .remote, current.id == runID {
-                    health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(current.startedAt)])
-                    return
-                }
-                // A phone leads one run at a time: a phone-led run other than the one it now starts is one
-                // whose stop was lost (a watch app in the background hears no `workoutSync`), so it ends —
-                // saved as the phone's verdict says (none: the phone has settled it without the watch).
-                // The watch's own run keeps it busy.
-                guard current.startOrigin == .remote else {
-                    health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
-                    health.stopMirroring()
-                    return
-                }
-                endPhoneRun(current, save: verdicts.map { $0[current.id] ?? false } ?? true, phoneRun: runID)
-            }
-            do {
-                // The system brings the watch app to the foreground, then the app starts its session.
-                try session.bringToForeground()
-                // The phone's target, checked as a `run-start` request would be.
-                let target = ControlCommands.RunStart {
-                    $0.mode = event["mode"]?.stringValue ?? "pace"
-                    $0.targetPace = event["targetPace"]?.doubleValue
-                    $0.zoneLow = event["zoneLow"]?.doubleValue
-                    $0.zoneHigh = event["zoneHigh"]?.doubleValue
-                }
-                guard FlightLimits.isFlightID(runID) else { throw ControlError.invalid("the run id is not an upper-case UUID") }
-                try runs.start(try ControlCommands.RunStart(request: try target.request.validated(on: .watch)), origin: .remote, id: runID)
-                health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(context.deviceNow())])
-            } catch {
-                logger.warning("workout.start-failed", ["runId": runID, "error": "\(error)"])
-                health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("\(error)")])
-                health.discardPrepared()
-            }
+            startPhoneWorkout(event, runID: runID, verdicts: verdicts)
         case "stopWorkout":
             let save = event["save"]?.boolValue ?? true
             if let run = runs.run, run.id == runID, run.startOrigin == .remote {
@@ -147,28 +104,83 @@ extension RunWayWatchApp {
                 answerFromLedger(runID)
             }
         case "workoutSync":
-            // The phone says which run it leads (none: no runId): when the link returned, or when it got a
-            // mirror of a run after a restart. The watch's own runs are never the phone's to end.
-            guard let run = runs.run, run.startOrigin == .remote else { return }
-            guard run.id != runID else {
-                // The phone leads it still (perhaps restarted): the watch runs it.
-                health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(run.startedAt)])
-                return
-            }
-            guard let verdicts else {
-                // A phone from before issue 51: the run it no longer leads ends here, saved.
-                endPhoneRun(run, save: true, phoneRun: runID)
-                return
-            }
-            if let save = verdicts[run.id] {
-                endPhoneRun(run, save: save, phoneRun: runID)
-            } else {
-                // No verdict for it: the phone says what to do once it hears of it.
-                health.sendToPhone(["kind": .string("workoutRunning"), "runId": .string(run.id)])
-                logger.notice("workout.reported", ["runId": run.id, "phoneRun": runID.isEmpty ? "none" : runID])
-            }
+            syncPhoneWorkout(runID: runID, verdicts: verdicts)
         case let other:
             logger.info("workout.ignored", ["kind": other ?? "?"])
+        }
+    }
+
+    /// `startWorkout`: the phone starts a run it leads (the same start again, the same answer); the
+    /// watch's own run keeps it busy, a phone-led run whose stop was lost ends first.
+    private func startPhoneWorkout(_ event: UserInfo, runID: String, verdicts: [String: Bool]?) {
+        logger.notice("workout.start-requested", ["runId": runID, "fault": workoutStartFault.rawValue])
+        switch workoutStartFault {
+        case .ignore: return
+        case .refuse:
+            health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("refused")])
+            health.discardPrepared()
+            return
+        case .none: break
+        }
+        if let current = runs.run {
+            // The same start again (a second mirror of the same run): the same answer.
+            if current.startOrigin == .remote, current.id == runID {
+                health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(current.startedAt)])
+                return
+            }
+            // A phone leads one run at a time: a phone-led run other than the one it now starts is one
+            // whose stop was lost (a watch app in the background hears no `workoutSync`), so it ends —
+            // saved as the phone's verdict says (none: the phone has settled it without the watch).
+            // The watch's own run keeps it busy.
+            guard current.startOrigin == .remote else {
+                health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("busy (\(current.id))")])
+                health.stopMirroring()
+                return
+            }
+            endPhoneRun(current, save: verdicts.map { $0[current.id] ?? false } ?? true, phoneRun: runID)
+        }
+        do {
+            // The system brings the watch app to the foreground, then the app starts its session.
+            try session.bringToForeground()
+            // The phone's target, checked as a `run-start` request would be.
+            let target = ControlCommands.RunStart {
+                $0.mode = event["mode"]?.stringValue ?? "pace"
+                $0.targetPace = event["targetPace"]?.doubleValue
+                $0.zoneLow = event["zoneLow"]?.doubleValue
+                $0.zoneHigh = event["zoneHigh"]?.doubleValue
+            }
+            guard FlightLimits.isFlightID(runID) else { throw ControlError.invalid("the run id is not an upper-case UUID") }
+            try runs.start(try ControlCommands.RunStart(request: try target.request.validated(on: .watch)), origin: .remote, id: runID)
+            health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(context.deviceNow())])
+        } catch {
+            logger.warning("workout.start-failed", ["runId": runID, "error": "\(error)"])
+            health.sendToPhone(["kind": .string("workoutFailed"), "runId": .string(runID), "reason": .string("\(error)")])
+            health.discardPrepared()
+        }
+    }
+
+    /// `workoutSync`: the phone says which run it leads; a phone-led run it no longer leads ends as its
+    /// verdict says, or is reported for one.
+    private func syncPhoneWorkout(runID: String, verdicts: [String: Bool]?) {
+        // The phone says which run it leads (none: no runId): when the link returned, or when it got a
+        // mirror of a run after a restart. The watch's own runs are never the phone's to end.
+        guard let run = runs.run, run.startOrigin == .remote else { return }
+        guard run.id != runID else {
+            // The phone leads it still (perhaps restarted): the watch runs it.
+            health.sendToPhone(["kind": .string("workoutStarted"), "runId": .string(runID), "at": .date(run.startedAt)])
+            return
+        }
+        guard let verdicts else {
+            // A phone from before issue 51: the run it no longer leads ends here, saved.
+            endPhoneRun(run, save: true, phoneRun: runID)
+            return
+        }
+        if let save = verdicts[run.id] {
+            endPhoneRun(run, save: save, phoneRun: runID)
+        } else {
+            // No verdict for it: the phone says what to do once it hears of it.
+            health.sendToPhone(["kind": .string("workoutRunning"), "runId": .string(run.id)])
+            logger.notice("workout.reported", ["runId": run.id, "phoneRun": runID.isEmpty ? "none" : runID])
         }
     }
 

@@ -154,18 +154,15 @@ struct SessionCore {
     mutating func handle(_ event: SessionEvent) -> [SessionAction] {
         switch event {
         case .activationRequested, .systemActivationRequested, .deviceStateLoaded, .activationFailed, .activationAwaitsFirstLink, .activationSucceeded,
-            .firstLinkSettled,
-            .deactivationRequested, .deactivationFinished, .deactivationSettled, .pairingReloaded, .watchSwitchBegan, .switchSettled:
+            .firstLinkSettled:
             return handleActivationEvent(event)
+        case .deactivationRequested, .deactivationFinished, .deactivationSettled, .pairingReloaded, .watchSwitchBegan, .switchSettled:
+            return handleDeactivationEvent(event)
         case let .linkOpening(replacing):
             reachableBeforeLink = isReachable
             return replacing ? [.closeLink(nil, reason: "replaced by a new connection from the same device")] : []
         case let .linkUp(handshake):
-            isLinked = true
-            peer = handshake
-            contextSentOnLink = 0
-            contextReceivedOnLink = 0
-            return announcementAwaitsLink ? announceWithFirstLink(handshake) : []
+            return linkUp(handshake)
         case let .linkEstablished(cursors):
             return linkEstablished(receiveCursors: cursors)
         case let .linkResumeFailed(why):
@@ -174,110 +171,24 @@ struct SessionCore {
                 .closeLink(WCError(.genericError, "could not resume: \(why)"), reason: "resume failed"),
             ]
         case let .linkClosed(reason):
-            let wasReachable = isReachable
-            isLinked = false
-            for lane in TransferLane.allCases { lanes[lane].window.linkClosed() }
-            fileWindow.linkClosed()
-            var actions: [SessionAction] = [
-                .dropLink,
-                .then(.messagesFailed(WCError(.notReachable, "the link went down before the reply arrived"))),
-                .log(LogLine(.info, "link.closed", ("reason", reason))),
-            ]
-            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
-            return actions
+            return linkClosed(reason: reason)
         case let .counterpartStateOutsideLink(installed, active):
-            let wasReachable = isReachable
-            var actions: [SessionAction] = []
-            if role == .watch, activationState == .activated, !counterpartInRange {
-                counterpartInRange = true
-                actions.append(.log(LogLine(.info, "link.phone-in-range", ("via", "the phone's system, its app not running"))))
-            }
-            // The phone's system answers again, without `lockedAfterReboot`: it has been unlocked since it
-            // restarted (`iOSDeviceNeedsUnlockAfterRebootForReachability` false again), and the phone is in
-            // range with its app not running — reachable, as watchOS says (issue 50: it stayed unreachable
-            // until the phone's app ran and a link came up).
-            let wasLocked = counterpartNeedsUnlock
-            if role == .watch, counterpartNeedsUnlock {
-                counterpartNeedsUnlock = false
-                actions.append(.log(LogLine(.info, "peer.unlocked", ("via", "the phone's system answered"))))
-            }
-            let presence = AppPresence(
-                installed: installed ?? counterpart.installed, active: active ?? counterpart.active, complicationEnabled: counterpart.complicationEnabled)
-            if presence.installed != counterpart.installed {
-                actions += [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("via", "the phone's system")))]
-                actions += adoptCounterpart(presence, version: nil)
-            }
-            if wasReachable != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
-            return actions
+            return counterpartStateOutsideLink(installed: installed, active: active)
         case .counterpartOutOfRange:
-            guard role == .watch, counterpartInRange else { return [] }
-            let wasReachable = isReachable
-            counterpartInRange = false
-            var actions: [SessionAction] = [.log(LogLine(.info, "link.phone-out-of-range"))]
-            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
-            return actions
+            return counterpartOutOfRange()
         case let .refusedByCounterpart(error):
-            let wasReachable = isReachable
-            // Turned away with an error: not a phone that would take us now.
-            counterpartInRange = false
-            var actions: [SessionAction] = []
-            if error.code == .companionAppNotInstalled, role == .watch, counterpart.installed {
-                actions += [.log(LogLine(.notice, "peer.app-state", ("installed", false), ("via", "7018 from the phone's system")))]
-                actions += adoptCounterpart(AppPresence(installed: false, active: false, complicationEnabled: counterpart.complicationEnabled), version: nil)
-            }
-            if error.lockedAfterReboot, !counterpartNeedsUnlock {
-                counterpartNeedsUnlock = true
-                actions += [.log(LogLine(.notice, "peer.locked-after-reboot")), .tell(.reachabilityDidChange)]
-            } else if wasReachable != isReachable {
-                actions.append(.tell(.reachabilityDidChange))
-            }
-            return actions
+            return refusedByCounterpart(error)
         case let .contentArrived(count):
             contentPending = max(0, contentPending - Int64(count))
             return []
         case let .counterpartAppStateReported(installed, active, complicationEnabled):
-            let wasReachable = isReachable
-            let presence = AppPresence(
-                installed: installed ?? counterpart.installed, active: active ?? counterpart.active,
-                complicationEnabled: complicationEnabled ?? counterpart.complicationEnabled)
-            var actions: [SessionAction] = [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("active", presence.active)))]
-            actions += adoptCounterpart(presence, version: nil)
-            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
-            actions.append(.pump)
-            return actions
+            return counterpartAppStateReported(installed: installed, active: active, complicationEnabled: complicationEnabled)
         case let .acknowledgementReceived(upTo, lane):
-            // Never past what was sent (the window's rule): deleting something not sent would lose it.
-            let released: Int64
-            switch lanes[lane].window.acknowledge(upTo: upTo, trusting: trustsCounterpart) {
-            case .nothingNew: return []
-            case let .violation(why): return [.protocolViolation("\(lane.spec.ack) \(why)")]
-            case let .moved(upTo): released = upTo
-            }
-            return [
-                .crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released, lane: lane), .reportFinishedTransfers(replayed: false), .pump,
-            ]
+            return acknowledgementReceived(upTo: upTo, lane: lane)
         case let .localAppStateChanged(presence):
-            let wasReachable = isReachable
-            local = presence
-            var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
-            if isLinked {
-                actions.append(.send(appStateFrame(announcedPresence)))
-                announcedLocal = announcedPresence
-            }
-            // The watch's own reachability follows its app's foreground: its delegate hears of it too.
-            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
-            return actions
+            return localAppStateChanged(presence)
         case let .localWorkoutChanged(running):
-            guard role == .watch, running != localWorkout else { return [] }
-            let wasReachable = isReachable
-            localWorkout = running
-            var actions: [SessionAction] = [.log(LogLine(.info, "app.workout", ("running", running)))]
-            if isLinked, announcedLocal != announcedPresence {
-                actions.append(.send(appStateFrame(announcedPresence)))
-                announcedLocal = announcedPresence
-            }
-            if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
-            return actions
+            return localWorkoutChanged(running)
         case let .batchCommitted(transaction, milliseconds):
             return batchCommitted(transaction, milliseconds: milliseconds)
         case let .batchRolledBack(transaction, error, storeFull):
@@ -286,6 +197,138 @@ struct SessionCore {
             .linkAttemptFailed:
             return handleMessageEvent(event)
         }
+    }
+
+    // MARK: - The link's life
+
+    private mutating func linkUp(_ handshake: Handshake) -> [SessionAction] {
+        isLinked = true
+        peer = handshake
+        contextSentOnLink = 0
+        contextReceivedOnLink = 0
+        return announcementAwaitsLink ? announceWithFirstLink(handshake) : []
+    }
+
+    private mutating func linkClosed(reason: String) -> [SessionAction] {
+        let wasReachable = isReachable
+        isLinked = false
+        for lane in TransferLane.allCases { lanes[lane].window.linkClosed() }
+        fileWindow.linkClosed()
+        var actions: [SessionAction] = [
+            .dropLink,
+            .then(.messagesFailed(WCError(.notReachable, "the link went down before the reply arrived"))),
+            .log(LogLine(.info, "link.closed", ("reason", reason))),
+        ]
+        if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+        return actions
+    }
+
+    private mutating func acknowledgementReceived(upTo: Int64, lane: TransferLane) -> [SessionAction] {
+        // Never past what was sent (the window's rule): deleting something not sent would lose it.
+        let released: Int64
+        switch lanes[lane].window.acknowledge(upTo: upTo, trusting: trustsCounterpart) {
+        case .nothingNew: return []
+        case let .violation(why): return [.protocolViolation("\(lane.spec.ack) \(why)")]
+        case let .moved(upTo): released = upTo
+        }
+        return [
+            .crashPoint("send.after-ack-received"), .releaseOutbox(upTo: released, lane: lane), .reportFinishedTransfers(replayed: false), .pump,
+        ]
+    }
+
+    // MARK: - The counterpart's state
+
+    private mutating func counterpartStateOutsideLink(installed: Bool?, active: Bool?) -> [SessionAction] {
+        let wasReachable = isReachable
+        var actions: [SessionAction] = []
+        if role == .watch, activationState == .activated, !counterpartInRange {
+            counterpartInRange = true
+            actions.append(.log(LogLine(.info, "link.phone-in-range", ("via", "the phone's system, its app not running"))))
+        }
+        // The phone's system answers again, without `lockedAfterReboot`: it has been unlocked since it
+        // restarted (`iOSDeviceNeedsUnlockAfterRebootForReachability` false again), and the phone is in
+        // range with its app not running — reachable, as watchOS says (issue 50: it stayed unreachable
+        // until the phone's app ran and a link came up).
+        let wasLocked = counterpartNeedsUnlock
+        if role == .watch, counterpartNeedsUnlock {
+            counterpartNeedsUnlock = false
+            actions.append(.log(LogLine(.info, "peer.unlocked", ("via", "the phone's system answered"))))
+        }
+        let presence = AppPresence(
+            installed: installed ?? counterpart.installed, active: active ?? counterpart.active, complicationEnabled: counterpart.complicationEnabled)
+        if presence.installed != counterpart.installed {
+            actions += [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("via", "the phone's system")))]
+            actions += adoptCounterpart(presence, version: nil)
+        }
+        if wasReachable != isReachable || wasLocked { actions.append(.tell(.reachabilityDidChange)) }
+        return actions
+    }
+
+    private mutating func counterpartOutOfRange() -> [SessionAction] {
+        guard role == .watch, counterpartInRange else { return [] }
+        let wasReachable = isReachable
+        counterpartInRange = false
+        var actions: [SessionAction] = [.log(LogLine(.info, "link.phone-out-of-range"))]
+        if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+        return actions
+    }
+
+    private mutating func refusedByCounterpart(_ error: WCError) -> [SessionAction] {
+        let wasReachable = isReachable
+        // Turned away with an error: not a phone that would take us now.
+        counterpartInRange = false
+        var actions: [SessionAction] = []
+        if error.code == .companionAppNotInstalled, role == .watch, counterpart.installed {
+            actions += [.log(LogLine(.notice, "peer.app-state", ("installed", false), ("via", "7018 from the phone's system")))]
+            actions += adoptCounterpart(AppPresence(installed: false, active: false, complicationEnabled: counterpart.complicationEnabled), version: nil)
+        }
+        if error.lockedAfterReboot, !counterpartNeedsUnlock {
+            counterpartNeedsUnlock = true
+            actions += [.log(LogLine(.notice, "peer.locked-after-reboot")), .tell(.reachabilityDidChange)]
+        } else if wasReachable != isReachable {
+            actions.append(.tell(.reachabilityDidChange))
+        }
+        return actions
+    }
+
+    private mutating func counterpartAppStateReported(installed: Bool?, active: Bool?, complicationEnabled: Bool?) -> [SessionAction] {
+        let wasReachable = isReachable
+        let presence = AppPresence(
+            installed: installed ?? counterpart.installed, active: active ?? counterpart.active,
+            complicationEnabled: complicationEnabled ?? counterpart.complicationEnabled)
+        var actions: [SessionAction] = [.log(LogLine(.info, "peer.app-state", ("installed", presence.installed), ("active", presence.active)))]
+        actions += adoptCounterpart(presence, version: nil)
+        if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+        actions.append(.pump)
+        return actions
+    }
+
+    // MARK: - This side's app
+
+    private mutating func localAppStateChanged(_ presence: AppPresence) -> [SessionAction] {
+        let wasReachable = isReachable
+        local = presence
+        var actions: [SessionAction] = [.log(LogLine(.info, "app.state", ("installed", presence.installed), ("active", presence.active)))]
+        if isLinked {
+            actions.append(.send(appStateFrame(announcedPresence)))
+            announcedLocal = announcedPresence
+        }
+        // The watch's own reachability follows its app's foreground: its delegate hears of it too.
+        if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+        return actions
+    }
+
+    private mutating func localWorkoutChanged(_ running: Bool) -> [SessionAction] {
+        guard role == .watch, running != localWorkout else { return [] }
+        let wasReachable = isReachable
+        localWorkout = running
+        var actions: [SessionAction] = [.log(LogLine(.info, "app.workout", ("running", running)))]
+        if isLinked, announcedLocal != announcedPresence {
+            actions.append(.send(appStateFrame(announcedPresence)))
+            announcedLocal = announcedPresence
+        }
+        if wasReachable != isReachable { actions.append(.tell(.reachabilityDidChange)) }
+        return actions
     }
 
     /// Checks the counterpart's handshake against the pairing (read again just before, `pairingReloaded`):

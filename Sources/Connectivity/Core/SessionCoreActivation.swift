@@ -3,6 +3,7 @@ import PropertyLists
 
 /// Activation, deactivation, the pairing and the watch switch (`SessionCore`'s first family of events).
 extension SessionCore {
+    /// Activation requested (by the app or its system), the device's state loaded, activation's outcome.
     mutating func handleActivationEvent(_ event: SessionEvent) -> [SessionAction] {
         switch event {
         case .activationRequested:
@@ -46,6 +47,14 @@ extension SessionCore {
             guard announcementAwaitsLink else { return [] }
             announcementAwaitsLink = false
             return announceActivation()
+        default:
+            return []
+        }
+    }
+
+    /// Deactivation, a pairing read again, and the watch switch.
+    mutating func handleDeactivationEvent(_ event: SessionEvent) -> [SessionAction] {
+        switch event {
         case .deactivationRequested:
             return [.closeLink(nil, reason: "session deactivated"), .then(.deactivationFinished)]
         case .deactivationFinished:
