@@ -64,6 +64,16 @@ package enum DaemonCommandLine {
         return 1
     }
 
+    /// A daemon that could not start, whatever stopped it: bad usage or a bad home is exit 2 (a damaged
+    /// store 1), anything else exit 1; one line each.
+    package static func failure(_ tool: String, _ error: Error) -> Int32 {
+        switch error {
+        case let error as UsageError: usageFailure(tool, error)
+        case let error as DeviceHome.HomeError: invalidHome(tool, error)
+        default: startFailure(tool, error)
+        }
+    }
+
     /// Also says the first line to whoever started the program, if it asked (`NOTIFY_SOCKET`: `runway up`
     /// reports the daemon's own words, never a line of a log others write too).
     package static func writeError(_ text: String) {

@@ -104,13 +104,5 @@ enum DeviceOSCommandLine {
     }
 
     /// A failed start: bad usage or a bad home is exit 2, anything else exit 1; one line each.
-    static func failure(_ tool: String, _ error: Error) -> Int32 {
-        switch error {
-        case let error as UsageError: return DaemonCommandLine.usageFailure(tool, error)
-        case let error as DeviceHome.HomeError: return DaemonCommandLine.invalidHome(tool, error)
-        default:
-            DaemonCommandLine.writeError("\(tool): \(error)\n")
-            return 1
-        }
-    }
+    static func failure(_ tool: String, _ error: Error) -> Int32 { DaemonCommandLine.failure(tool, error) }
 }

@@ -41,7 +41,7 @@ final class PhoneRunController {
     let healthStore = HKHealthStore()
     /// The watch's session as the phone mirrors it: the way RunWay's workout events go.
     private(set) var mirror: HKWorkoutSession?
-    private let mirrorEvents = MirrorEvents()
+    private let mirrorEvents = RemoteWorkoutEvents()
     /// A question to the watch app in flight (`askWatchApp`).
     private var askInFlight = false
     /// The look-up of the watch's Health store in flight, and the retry of one that failed.
@@ -541,23 +541,5 @@ extension RunWayPhoneApp {
         }
         controller.resume()
         return controller
-    }
-}
-
-/// The mirrored session's delegate on the phone: the watch's workout events, decoded.
-private final class MirrorEvents: HKWorkoutSessionDelegate {
-    var onEvent: (UserInfo) -> Void = { _ in }
-    var onDisconnect: (HKWorkoutSession) -> Void = { _ in }
-
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {}
-    func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) {}
-    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
-        for datum in data {
-            guard let event = try? PropertyListCodec.decodeDictionary(Array(datum)), event["kind"]?.stringValue != nil else { continue }
-            onEvent(event)
-        }
-    }
-    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
-        onDisconnect(workoutSession)
     }
 }

@@ -38,11 +38,11 @@ final class RunHealth {
     private var prepared: (session: HKWorkoutSession, builder: HKLiveWorkoutBuilder)?
     /// The session mirrored to the phone, whose data carries RunWay's workout events.
     private(set) var mirrored: HKWorkoutSession?
-    private let events = PhoneEvents()
+    private let events = RemoteWorkoutEvents()
     /// A workout event the phone sent (`startWorkout`, `stopWorkout`, `workoutSync`).
     var onPhoneEvent: (UserInfo) -> Void {
-        get { events.handler }
-        set { events.handler = newValue }
+        get { events.onEvent }
+        set { events.onEvent = newValue }
     }
 
     init(logger: Logger) {
@@ -270,16 +270,21 @@ final class RunHealth {
     }
 }
 
-/// The mirrored session's delegate: the phone's workout events, decoded.
-private final class PhoneEvents: HKWorkoutSessionDelegate {
-    var handler: (UserInfo) -> Void = { _ in }
+/// A workout session's delegate on either side of a mirror: the counterpart's workout events, decoded
+/// (the phone's on the watch's primary session, the watch's on the phone's mirror), and the mirror's end.
+final class RemoteWorkoutEvents: HKWorkoutSessionDelegate {
+    var onEvent: (UserInfo) -> Void = { _ in }
+    var onDisconnect: (HKWorkoutSession) -> Void = { _ in }
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState, from fromState: HKWorkoutSessionState, date: Date) {}
     func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) {}
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
         for datum in data {
             guard let event = try? PropertyListCodec.decodeDictionary(Array(datum)), event["kind"]?.stringValue != nil else { continue }
-            handler(event)
+            onEvent(event)
         }
+    }
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
+        onDisconnect(workoutSession)
     }
 }

@@ -110,7 +110,7 @@ package final class RunReminderService {
         components.timeZone = TimeZone(secondsFromGMT: 0)
         let days = Int((Double(seconds) / 86_400).rounded(.down))
         seconds -= days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = Timestamp.civil(fromDays: Int64(days))
         components.year = year
         components.month = month
         components.day = day
@@ -119,19 +119,6 @@ package final class RunReminderService {
         components.second = seconds % 60
         components.nanosecond = Int(((fireAt - whole) * 1e9).rounded())
         return UNCalendarNotificationTrigger(dateMatching: components, repeats: false)
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01.
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// The reminders pending in the centre now (by fire date).

@@ -188,12 +188,8 @@ package enum DaemonMain {
                 try phone.launch()
                 return phone
             }
-        } catch let error as UsageError {
-            return DaemonCommandLine.usageFailure(tool, error)
-        } catch let error as DeviceHome.HomeError {
-            return DaemonCommandLine.invalidHome(tool, error)
         } catch {
-            return DaemonCommandLine.startFailure(tool, error)
+            return DaemonCommandLine.failure(tool, error)
         }
     }
 
@@ -236,12 +232,8 @@ package enum DaemonMain {
                 try watch.launch()
                 return watch
             }
-        } catch let error as UsageError {
-            return DaemonCommandLine.usageFailure(tool, error)
-        } catch let error as DeviceHome.HomeError {
-            return DaemonCommandLine.invalidHome(tool, error)
         } catch {
-            return DaemonCommandLine.startFailure(tool, error)
+            return DaemonCommandLine.failure(tool, error)
         }
     }
 

@@ -29,27 +29,24 @@ package enum AlertGrouping {
         for item in ordered {
             let date = calendar.date(of: item.at)
             let monthKey = date.year * 12 + date.month - 1
-            let m: Int
-            if let index = monthIndex[monthKey] {
-                m = index
-            } else {
-                m = months.count
-                monthIndex[monthKey] = m
-                months.append(AlertMonthGroup(year: date.year, month: date.month))
-            }
-            let d: Int
-            if let index = dayIndex[date] {
-                d = index
-            } else {
-                d = months[m].days.count
-                dayIndex[date] = d
-                months[m].days.append(AlertDayGroup(date: date))
-            }
+            let m = monthIndex.index(of: monthKey, in: &months) { AlertMonthGroup(year: date.year, month: date.month) }
+            let d = dayIndex.index(of: date, in: &months[m].days) { AlertDayGroup(date: date) }
             months[m].days[d].entries.append(item.entry)
             months[m].count += 1
         }
         // A daylight-saving shift near midnight can list a later alert under an earlier date first.
         for m in months.indices { months[m].days.sort { $0.date > $1.date } }
         return months.sorted { ($0.year, $0.month) > ($1.year, $1.month) }
+    }
+}
+
+extension Dictionary where Value == Int {
+    /// The index of `key`'s group in `groups`: the first time, `make()` is appended to them and its
+    /// index remembered here (the groups in the order their first entries came).
+    mutating func index<Group>(of key: Key, in groups: inout [Group], _ make: () -> Group) -> Int {
+        if let index = self[key] { return index }
+        self[key] = groups.count
+        groups.append(make())
+        return groups.count - 1
     }
 }

@@ -8,23 +8,29 @@ import Storage
 /// samples. All writes go through the connection the session also uses: a flight saved on receipt
 /// commits in the same transaction that records its transfer as received.
 package final class FlightStore {
+    /// The columns of `flights` after its arrival number: the same in `app.1` and in the table
+    /// `flights-arrival.1` rebuilt it as.
+    private static let flightColumns = """
+            id TEXT NOT NULL UNIQUE,
+            started_at REAL NOT NULL,
+            ended_at REAL NOT NULL,
+            distance_km REAL NOT NULL,
+            duration_s REAL NOT NULL,
+            avg_pace REAL NOT NULL,
+            avg_hr REAL NOT NULL,
+            mode TEXT NOT NULL,
+            source_device TEXT,
+            transfer_seq INTEGER,
+            saved_at REAL NOT NULL
+        """
+
     package static let migrations: [Migration] = [
         Migration(
             "app.1",
             """
             CREATE TABLE flights (
                 arrival INTEGER PRIMARY KEY AUTOINCREMENT,
-                id TEXT NOT NULL UNIQUE,
-                started_at REAL NOT NULL,
-                ended_at REAL NOT NULL,
-                distance_km REAL NOT NULL,
-                duration_s REAL NOT NULL,
-                avg_pace REAL NOT NULL,
-                avg_hr REAL NOT NULL,
-                mode TEXT NOT NULL,
-                source_device TEXT,
-                transfer_seq INTEGER,
-                saved_at REAL NOT NULL
+            \(flightColumns)
             ) STRICT;
             CREATE INDEX flights_by_start ON flights (started_at);
             CREATE TABLE flight_samples (
@@ -70,17 +76,7 @@ package final class FlightStore {
             """
             CREATE TABLE flights_next (
                 arrival INTEGER PRIMARY KEY,
-                id TEXT NOT NULL UNIQUE,
-                started_at REAL NOT NULL,
-                ended_at REAL NOT NULL,
-                distance_km REAL NOT NULL,
-                duration_s REAL NOT NULL,
-                avg_pace REAL NOT NULL,
-                avg_hr REAL NOT NULL,
-                mode TEXT NOT NULL,
-                source_device TEXT,
-                transfer_seq INTEGER,
-                saved_at REAL NOT NULL
+            \(flightColumns)
             ) STRICT;
             INSERT INTO flights_next
                 SELECT arrival, id, started_at, ended_at, distance_km, duration_s, avg_pace, avg_hr, mode,

@@ -45,23 +45,8 @@ package enum LogbookGrouping {
             let date = calendar.date(of: item.started)
             let weekStart = calendar.weekStart(of: date)
             let distance = distanceKm(item.entry)
-            let m: Int
-            if let index = monthIndex[date.year * 12 + date.month - 1] {
-                m = index
-            } else {
-                m = months.count
-                monthIndex[date.year * 12 + date.month - 1] = m
-                months.append(Month(year: date.year, month: date.month))
-            }
-            let weekKey = WeekKey(month: m, start: weekStart)
-            let w: Int
-            if let index = weekIndex[weekKey] {
-                w = index
-            } else {
-                w = months[m].weeks.count
-                weekIndex[weekKey] = w
-                months[m].weeks.append(Week(start: weekStart))
-            }
+            let m = monthIndex.index(of: date.year * 12 + date.month - 1, in: &months) { Month(year: date.year, month: date.month) }
+            let w = weekIndex.index(of: WeekKey(month: m, start: weekStart), in: &months[m].weeks) { Week(start: weekStart) }
             months[m].weeks[w].entries.append(item.entry)
             months[m].weeks[w].distanceKm += distance
             months[m].count += 1

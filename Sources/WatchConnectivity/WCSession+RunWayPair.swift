@@ -139,14 +139,8 @@ extension WCSession {
         typed message: [String: PropertyListValue], replyExpected: Bool, timeoutMilliseconds: UInt64? = nil,
         completion: @escaping (Result<[String: PropertyListValue], WCError>) -> Void
     ) {
-        guard let host, host.session != nil else {
-            return completion(.failure(WCError(.sessionNotActivated, description: "this process is not an app on a simulated device")))
-        }
-        nonisolated(unsafe) let done = completion
-        host.mailbox.sync {
-            host.session.sendMessage(message, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds) { result in
-                done(result.mapError(WCError.init))
-            }
+        sendThroughSession(completion) { session, done in
+            session.sendMessage(message, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds, completion: done)
         }
     }
 
@@ -155,14 +149,23 @@ extension WCSession {
     public func sendMessageData(
         bytes: [UInt8], replyExpected: Bool, timeoutMilliseconds: UInt64? = nil, completion: @escaping (Result<[UInt8], WCError>) -> Void
     ) {
+        sendThroughSession(completion) { session, done in
+            session.sendMessageData(bytes, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds, completion: done)
+        }
+    }
+
+    /// Sends with the device's session, on its loop; `completion` takes the result once, on the delegate
+    /// queue. Not an app on a simulated device, or no session yet: `sessionNotActivated` at once.
+    private func sendThroughSession<Reply>(
+        _ completion: @escaping (Result<Reply, WCError>) -> Void,
+        _ send: (Session, @escaping (Result<Reply, Connectivity.WCError>) -> Void) -> Void
+    ) {
         guard let host, host.session != nil else {
             return completion(.failure(WCError(.sessionNotActivated, description: "this process is not an app on a simulated device")))
         }
         nonisolated(unsafe) let done = completion
         host.mailbox.sync {
-            host.session.sendMessageData(bytes, replyExpected: replyExpected, timeoutMilliseconds: timeoutMilliseconds) { result in
-                done(result.mapError(WCError.init))
-            }
+            send(host.session) { result in done(result.mapError(WCError.init)) }
         }
     }
 

@@ -33,27 +33,46 @@ func show(_ line: String, _ report: InvariantReport, label: String, mustBeClean:
     }
 }
 
+/// What a scenario of the demo comes to: a line, and the checker's report.
+protocol DemoOutcome {
+    var line: String { get }
+    var report: InvariantReport { get }
+}
+extension ColdLaunchScenario.Outcome: DemoOutcome {}
+extension PhoneOSScenario.Outcome: DemoOutcome {}
+
+/// After the `intro` lines, a scenario run with RunWay 1.3's save path (`ui-drain`), then with the fix's
+/// (`immediate`), a line each under its label; the fix must come out clean.
+func sideBySide(_ intro: [String], labels: [String], _ run: (_ savePath: String) throws -> any DemoOutcome) throws {
+    say("")
+    for line in intro { say(line) }
+    for (savePath, label) in zip(["ui-drain", "immediate"], labels) {
+        let outcome = try run(savePath)
+        show(outcome.line, outcome.report, label: label, mustBeClean: savePath == "immediate")
+    }
+}
+
 do {
     say("RunWay Pair: runs recorded on the watch alone must reach the phone's logbook exactly once,")
     say("even when iOS launches the phone app in the background and kills it mid-transfer.")
 
-    // First the bug and its fix, side by side: the same scenario with each save path.
-    let sideBySide = min(count, 500)
-    say("")
-    say("RunWay 1.3's bug, side by side: \(sideBySide) runs recorded while the phone is down; the phone is")
-    say("launched with no UI, takes every transfer (the watch's outbox empties), is SIGKILLed, relaunched:")
-    for (savePath, label) in [("ui-drain", "ui-drain (RunWay 1.3 before the fix):"), ("immediate", "immediate (the fix):")] {
-        let outcome = try ColdLaunchScenario.run(savePath: savePath, count: sideBySide, tag: "demo-\(savePath)")
-        show(outcome.line, outcome.report, label: label, mustBeClean: savePath == "immediate")
-    }
-
-    say("")
-    say("The same with no hand on the kill switch: the phone run by phone-os, its simulated iOS, which launches")
-    say("the app in the background when the watch has transfers pending and reclaims it after 300 ms:")
-    for (savePath, label) in [("ui-drain", "ui-drain under phone-os:"), ("immediate", "immediate under phone-os:")] {
-        let outcome = try PhoneOSScenario.run(savePath: savePath, count: sideBySide, tag: "demo-os-\(savePath)")
-        show(outcome.line, outcome.report, label: label, mustBeClean: savePath == "immediate")
-    }
+    // First the bug and its fix, side by side: the same scenario with each save path, the phone's kill by
+    // hand, then by phone-os.
+    let few = min(count, 500)
+    try sideBySide(
+        [
+            "RunWay 1.3's bug, side by side: \(few) runs recorded while the phone is down; the phone is",
+            "launched with no UI, takes every transfer (the watch's outbox empties), is SIGKILLed, relaunched:",
+        ],
+        labels: ["ui-drain (RunWay 1.3 before the fix):", "immediate (the fix):"]
+    ) { try ColdLaunchScenario.run(savePath: $0, count: few, tag: "demo-\($0)") }
+    try sideBySide(
+        [
+            "The same with no hand on the kill switch: the phone run by phone-os, its simulated iOS, which launches",
+            "the app in the background when the watch has transfers pending and reclaims it after 300 ms:",
+        ],
+        labels: ["ui-drain under phone-os:", "immediate under phone-os:"]
+    ) { try PhoneOSScenario.run(savePath: $0, count: few, tag: "demo-os-\($0)") }
 
     say("")
     say("And the fix under fire: SIGKILLed in the middle of the transfer.")

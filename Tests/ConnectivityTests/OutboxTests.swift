@@ -5,9 +5,7 @@ import PairTesting
 
 @Suite struct OutboxTests {
     func makeOutbox() throws -> (Outbox, Database, String) {
-        let directory = makeTemporaryDirectory("outbox")
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, SessionStore.migrations)
+        let (directory, database) = try makeTemporaryStore("outbox", SessionStore.migrations)
         return (Outbox(database: database), database, directory)
     }
 

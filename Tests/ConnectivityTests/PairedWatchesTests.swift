@@ -13,9 +13,7 @@ import PairTesting
 
     /// A phone's store in a fresh directory, watch-1 (active) and watch-2 paired with it.
     static func storeWithTwoWatches(_ name: String) throws -> (Database, String) {
-        let directory = makeTemporaryDirectory(name)
-        let database = try Database(path: directory + "/store.sqlite")
-        try Migrator.migrate(database, SessionStore.migrations)
+        let (directory, database) = try makeTemporaryStore(name, file: "store.sqlite", SessionStore.migrations)
         _ = try SessionStore.deviceID(database, role: .phone)
         try PairedWatches.add(database, pairing("watch-1", "P1"), watchHome: "/w1")
         try PairedWatches.add(database, pairing("watch-2", "P2"), watchHome: "/w2")
@@ -50,11 +48,9 @@ import PairTesting
     }
 
     @Test func aSwitchKeepsEachWatchsQueueAndNumbers() throws {
-        let directory = makeTemporaryDirectory("paired-switch")
+        let (directory, database) = try makeTemporaryStore("paired-switch", file: "store.sqlite", SessionStore.migrations)
         defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/store.sqlite")
         defer { database.close() }
-        try Migrator.migrate(database, SessionStore.migrations)
         _ = try SessionStore.deviceID(database, role: .phone)
         #expect(try PairedWatches.add(database, Self.pairing("watch-1", "P1"), watchHome: "/w1"), "the first watch is active")
         #expect(try !PairedWatches.add(database, Self.pairing("watch-2", "P2"), watchHome: "/w2"), "the second is added")

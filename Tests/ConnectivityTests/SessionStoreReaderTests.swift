@@ -9,11 +9,9 @@ import Testing
 /// userInfo and file lanes only, and cancelled transfers as outstanding.
 @Suite struct SessionStoreReaderTests {
     @Test func everyLaneIsCountedTheWayItsOutboxCountsIt() throws {
-        let directory = makeTemporaryDirectory("reader")
+        let (directory, database) = try makeTemporaryStore("reader", SessionStore.migrations)
         defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/s.sqlite")
         defer { database.close() }
-        try Migrator.migrate(database, SessionStore.migrations)
         let userInfo = Outbox(database: database), complication = Outbox(database: database, lane: .complication)
         _ = try database.transaction { try userInfo.enqueue(.userInfo, [[1], [2], [3]]) }
         _ = try database.transaction { try complication.enqueue(.userInfo, [[4], [5]]) }
@@ -32,11 +30,9 @@ import Testing
     /// watch-os speaks for a watch app that is not running with what the reader says: the app's state as
     /// last recorded, not active, every lane's cursor.
     @Test func theHandshakeIsTheStoresNotActive() throws {
-        let directory = makeTemporaryDirectory("reader-hello")
+        let (directory, database) = try makeTemporaryStore("reader-hello", SessionStore.migrations)
         defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/s.sqlite")
         defer { database.close() }
-        try Migrator.migrate(database, SessionStore.migrations)
         let reader = SessionStoreReader(database: database)
         #expect(reader.handshake(role: .watch) == nil, "not paired: no hello")
         #expect(reader.appInstalled() && !reader.counterpartAppInstalled())

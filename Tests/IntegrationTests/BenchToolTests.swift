@@ -67,33 +67,36 @@ import Testing
         }
     }
 
+    /// The rows of `--only-pairs --pairs 2`, and of `--only-idle-os --idle-os-pairs 2`.
+    static let pairRows = [
+        "| 2 pairs: all 4 daemons started at once → every one ready |", "| 2 pairs: PSS per idle phone-daemon |",
+        "| 2 pairs: PSS per idle watch-agent |", "| 2 pairs: 10 runs each, every link up at once → every outbox empty (every id checked) |",
+        "| 2 pairs: SIGTERM to all → every one exited 0 |",
+    ]
+    static let idleOSRows = [
+        "| 2 idle pairs (phone-os + watch-os, no app): every OS started at once → ready |", "| 2 idle pairs: PSS per phone-os |",
+        "| 2 idle pairs: PSS per watch-os |", "| 2 idle pairs: private dirty per phone-os |", "| one idle phone-os's private dirty pages, by mapping | ",
+    ]
+
+    /// `runway-bench ARGUMENTS`, which must succeed and print every one of `rows`: its result.
+    func benchPrints(_ arguments: [String], rows: [String]) throws -> CommandResult {
+        let result = try runTool(arguments, binary: "runway-bench")
+        #expect(result.status == 0, "\(result.stderr)")
+        for row in rows { #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)") }
+        return result
+    }
+
     /// Two pairs started at once, ten runs each drained at once and checked id by id, every daemon
     /// stopped with exit 0: the run succeeds and prints its rows (whatever the figures are).
     @Test func twoPairsRecordDrainAreCheckedAndStop() throws {
-        let result = try runTool(["--only-pairs", "--pairs", "2"], binary: "runway-bench")
-        #expect(result.status == 0, "\(result.stderr)")
-        for row in [
-            "| 2 pairs: all 4 daemons started at once → every one ready |", "| 2 pairs: PSS per idle phone-daemon |",
-            "| 2 pairs: PSS per idle watch-agent |", "| 2 pairs: 10 runs each, every link up at once → every outbox empty (every id checked) |",
-            "| 2 pairs: SIGTERM to all → every one exited 0 |",
-        ] {
-            #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)")
-        }
+        let result = try benchPrints(["--only-pairs", "--pairs", "2"], rows: Self.pairRows)
         #expect(!result.stdout.contains("n/a"), "\(result.stdout)")
     }
 
     /// Two pairs at rest under their OSes (no app): started at once, ready, and each OS's memory read —
     /// the rows are there with figures, and nothing of the pairs is left running.
     @Test func twoIdlePairsUnderTheirOSesAreMeasured() throws {
-        let result = try runTool(["--only-idle-os", "--idle-os-pairs", "2"], binary: "runway-bench")
-        #expect(result.status == 0, "\(result.stderr)")
-        for row in [
-            "| 2 idle pairs (phone-os + watch-os, no app): every OS started at once → ready |", "| 2 idle pairs: PSS per phone-os |",
-            "| 2 idle pairs: PSS per watch-os |", "| 2 idle pairs: private dirty per phone-os |",
-            "| one idle phone-os's private dirty pages, by mapping | ",
-        ] {
-            #expect(result.stdout.contains(row), "\(row)\n\(result.stdout)")
-        }
+        let result = try benchPrints(["--only-idle-os", "--idle-os-pairs", "2"], rows: Self.idleOSRows)
         #expect(!result.stdout.contains("nan"), "\(result.stdout)")
         #expect(result.stdout.contains("[heap] "), "the breakdown names the heap: \(result.stdout)")
     }

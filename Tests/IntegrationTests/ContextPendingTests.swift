@@ -21,12 +21,6 @@ import Testing
         return Array(all[(start + 1)...])
     }
 
-    func write(_ pair: SimulatedPair, _ json: String) throws -> String {
-        let path = pair.root + "/context-\(UInt32.random(in: 0...UInt32.max)).json"
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// Row 3: a watch app watch-os launches for the phone's context reads `hasContentPending` true at
     /// activation, before the context has arrived (the link is slow: 300 ms each way), and completes its
     /// WatchConnectivity task only once the context is in. On the code before issue 50 it read false, completed
@@ -41,7 +35,7 @@ import Testing
             }
             let slow = try runTool(["link", "set", "--latency", "300", "--home", pair.watchHome])
             #expect(slow.status == 0, "\(slow.stderr)")
-            let set = try runTool(["phone", "context", "set", "--home", pair.phoneHome, "--json-file", try write(pair, #"{"cups": 7}"#)])
+            let set = try runTool(["phone", "context", "set", "--home", pair.phoneHome, "--json-file", try pair.jsonFile(#"{"cups": 7}"#)])
             #expect(set.status == 0, "\(set.stderr)")
             try pair.waitUntil("the launch for the context took it and completed its task") {
                 Self.content(pair).contains("context") && Self.content(pair).contains("completed watchConnectivity")
@@ -64,7 +58,7 @@ import Testing
             try pair.startPhoneOS(["--app", YourOwnAppTests.probe, "--background-budget-ms", "60000"])
             try pair.waitUntil("phone-os has declined the idle watch") { try pair.phoneOSCall(["os", "status"])["declinedLaunches"]?.intValue ?? 0 >= 1 }
             #expect(try pair.phoneOSCall(["os", "status"])["launchCount"]?.intValue == 0)
-            let set = try runTool(["watch", "context", "set", "--home", pair.watchHome, "--json-file", try write(pair, #"{"lap": 3}"#)])
+            let set = try runTool(["watch", "context", "set", "--home", pair.watchHome, "--json-file", try pair.jsonFile(#"{"lap": 3}"#)])
             #expect(set.status == 0, "\(set.stderr)")
             try pair.waitUntilDrained()
             let received = (try? String(contentsOfFile: pair.phoneHome + "/apps/probe-app/Documents/contexts.log", encoding: .utf8)) ?? ""

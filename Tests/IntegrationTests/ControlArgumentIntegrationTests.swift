@@ -91,20 +91,11 @@ import Testing
         }
     }
 
-    @Test func phoneOSChecksItsArgumentsToo() throws {
-        try withPair(tag: "args-os") { pair in
-            try pair.startPhoneOS()
-            let home = DeviceHome(path: pair.phoneHome, role: .phone)
-            let misses = try Self.misses(.phoneOS, home: home, socketPath: home.osControlSocketPath)
-            #expect(misses.isEmpty, "\(misses)")
-        }
-    }
-
-    @Test func watchOSChecksItsArgumentsToo() throws {
-        try withPair(tag: "args-wos") { pair in
-            try pair.startWatchOS()
-            let home = DeviceHome(path: pair.watchHome, role: .watch)
-            let misses = try Self.misses(.watchOS, home: home, socketPath: home.osControlSocketPath)
+    @Test(arguments: [ControlServerKind.phoneOS, .watchOS])
+    func theOSesCheckTheirArgumentsToo(server: ControlServerKind) throws {
+        try withPair(tag: server == .phoneOS ? "args-os" : "args-wos") { pair in
+            let home = try pair.startAlone(server)
+            let misses = try Self.misses(server, home: home, socketPath: home.osControlSocketPath)
             #expect(misses.isEmpty, "\(misses)")
         }
     }

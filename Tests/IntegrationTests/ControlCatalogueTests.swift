@@ -45,20 +45,11 @@ import Testing
         }
     }
 
-    @Test func phoneOSAnswersItsCommands() throws {
-        try withPair(tag: "catalogue-os") { pair in
-            try pair.startPhoneOS()
-            let home = DeviceHome(path: pair.phoneHome, role: .phone)
-            let missing = try unanswered(.phoneOS, home: home, socketPath: home.osControlSocketPath)
-            #expect(missing.isEmpty, "\(missing)")
-        }
-    }
-
-    @Test func watchOSAnswersItsCommands() throws {
-        try withPair(tag: "catalogue-wos") { pair in
-            try pair.startWatchOS()
-            let home = DeviceHome(path: pair.watchHome, role: .watch)
-            let missing = try unanswered(.watchOS, home: home, socketPath: home.osControlSocketPath)
+    @Test(arguments: [ControlServerKind.phoneOS, .watchOS])
+    func theOSesAnswerTheirCommands(server: ControlServerKind) throws {
+        try withPair(tag: server == .phoneOS ? "catalogue-os" : "catalogue-wos") { pair in
+            let home = try pair.startAlone(server)
+            let missing = try unanswered(server, home: home, socketPath: home.osControlSocketPath)
             #expect(missing.isEmpty, "\(missing)")
         }
     }

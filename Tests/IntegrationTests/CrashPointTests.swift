@@ -28,17 +28,26 @@ import Testing
 
     // MARK: - Receive path (the phone)
 
-    /// Before anything is committed: the crashed phone stored nothing, and the watch resends it all.
-    @Test(arguments: ["receive.frame-read", "receive.mid-batch", "receive.before-commit"])
-    func aCrashBeforeTheReceiveCommitLosesNothing(point: String) throws {
+    /// The flights recorded, the phone started to crash at `point` and crashed there, what it stored
+    /// (read offline) given to `storedAtTheCrash`; then the phone relaunched drains the watch, and every
+    /// recorded flight is stored exactly once.
+    func crashThenRelaunch(at point: String, storedAtTheCrash: (Int) -> Void) throws {
         try withRunningPair(tag: "cp", phone: nil) { pair in
             try pair.record(Self.flights)
             try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
             try expectCrash(pair.phone, at: point)
-            #expect(try pair.storedCountOffline() == 0, "the first receive transaction must not have committed")
+            storedAtTheCrash(try pair.storedCountOffline())
             try pair.startPhone()
             try pair.waitUntilDrained()
             try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        }
+    }
+
+    /// Before anything is committed: the crashed phone stored nothing, and the watch resends it all.
+    @Test(arguments: ["receive.frame-read", "receive.mid-batch", "receive.before-commit"])
+    func aCrashBeforeTheReceiveCommitLosesNothing(point: String) throws {
+        try crashThenRelaunch(at: point) { stored in
+            #expect(stored == 0, "the first receive transaction must not have committed")
         }
     }
 
@@ -48,14 +57,8 @@ import Testing
     /// whole batch is delivered again, and the app's dedup by flight id stores none of it twice.
     @Test(arguments: ["receive.after-app-commit", "receive.after-commit", "receive.after-ack"])
     func aCrashAfterTheReceiveCommitStoresNothingTwice(point: String) throws {
-        try withRunningPair(tag: "cp", phone: nil) { pair in
-            try pair.record(Self.flights)
-            try pair.startPhone(environment: ["RUNWAY_CRASH_AT": point])
-            try expectCrash(pair.phone, at: point)
-            #expect(try pair.storedCountOffline() > 0, "the first receive transaction must have committed")
-            try pair.startPhone()
-            try pair.waitUntilDrained()
-            try expectExactlyTheRecordedFlights(pair, count: Self.flights)
+        try crashThenRelaunch(at: point) { stored in
+            #expect(stored > 0, "the first receive transaction must have committed")
         }
     }
 
@@ -107,27 +110,24 @@ import Testing
     /// After the recording was answered, before any frame left: nothing reached the phone, and the
     /// relaunched watch sends it all from its outbox.
     @Test func aCrashBeforeSendingLosesNothing() throws {
-        let point = "send.before-send"
-        try withRunningPair(tag: "cp", watch: nil) { pair in
-            try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point])
-            try pair.record(Self.flights)
-            try expectCrash(pair.watch, at: point)
-            #expect(try pair.storedCount() == 0)
-            try pair.startWatch()
-            try pair.waitUntilDrained()
-            try expectExactlyTheRecordedFlights(pair, count: Self.flights)
-        }
+        try watchCrashThenRelaunch(at: "send.before-send") { stored in #expect(stored == 0) }
     }
 
     /// After the phone's acknowledgement arrived, before the outbox delete: the relaunched watch learns
     /// the phone's resume point in the handshake, drops what is stored, and sends only the rest.
     @Test func aCrashBeforeTheOutboxDeleteStoresNothingTwice() throws {
-        let point = "send.after-ack-received"
+        try watchCrashThenRelaunch(at: "send.after-ack-received") { stored in #expect(stored > 0) }
+    }
+
+    /// The watch started to crash at `point`, the flights recorded, the watch crashed there, what the
+    /// phone stored by then given to `storedAtTheCrash`; then the watch relaunched sends what is left,
+    /// and every recorded flight is stored exactly once.
+    func watchCrashThenRelaunch(at point: String, storedAtTheCrash: (Int) -> Void) throws {
         try withRunningPair(tag: "cp", watch: nil) { pair in
             try pair.startWatch(environment: ["RUNWAY_CRASH_AT": point])
             try pair.record(Self.flights)
             try expectCrash(pair.watch, at: point)
-            #expect(try pair.storedCount() > 0)
+            storedAtTheCrash(try pair.storedCount())
             try pair.startWatch()
             try pair.waitUntilDrained()
             try expectExactlyTheRecordedFlights(pair, count: Self.flights)

@@ -144,6 +144,20 @@ func underAttack(_ tag: String, phoneArguments: [String] = shortTimeouts, _ abus
     }
 }
 
+// MARK: - Damage
+
+/// Scribbles over three pages in the middle of the store file at `path` (its header stays valid), as
+/// a failing disk would; the file's bytes afterwards.
+@discardableResult
+func scribbleOverTheMiddle(of path: String) throws -> Data {
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    let size = try handle.seekToEnd()
+    try handle.seek(toOffset: size / 2 / 4096 * 4096)
+    handle.write(Data(repeating: 0x5A, count: 4096 * 3))
+    try handle.close()
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+}
+
 // MARK: - Processes
 
 /// A process's resident memory, from /proc.
@@ -169,6 +183,25 @@ func attackThePhone(
         client.send(bytes)
         if thenEndOfFile { client.shutdownWrite() }
         #expect(client.waitUntilClosed(timeout: 15))
+        try answer(client)
+        try waitForLogLine(pair, pair.phoneLog, all: logged)
+    }
+}
+
+/// The hostile tests' slow client: under attack, a raw client sends the first byte of `bytes` (a whole
+/// `what`) to the phone's `socket`, the watch records 10 flights, then the rest goes one byte a second;
+/// the phone must close the connection before all of it got through, `answer` checks what it sent back
+/// first, and its log must have a line with every one of `logged`.
+func trickleToThePhone(
+    _ tag: String, on socket: String, sending bytes: [UInt8], what: String, logged: [String], answer: (RawClient) throws -> Void
+) throws {
+    try underAttack(tag) { pair in
+        let client = try RawClient(path: pair.phoneHome + "/" + socket)
+        client.send([bytes[0]])
+        try pair.record(10)
+        let sent = client.trickle(Array(bytes.dropFirst()), interval: 1.0)
+        #expect(client.waitUntilClosed(timeout: 15))
+        #expect(sent + 1 < bytes.count, "the whole \(what) got through")
         try answer(client)
         try waitForLogLine(pair, pair.phoneLog, all: logged)
     }

@@ -188,12 +188,7 @@ import Testing
             pair.killPhone()
             #expect((try? FileManager.default.attributesOfItem(atPath: pair.phoneHome + "/store.sqlite-wal")[.size] as? Int) ?? 0 > 0)
             let path = pair.phoneHome + "/store.sqlite"
-            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-            let size = try handle.seekToEnd()
-            try handle.seek(toOffset: size / 2 / 4096 * 4096)
-            handle.write(Data(repeating: 0x5A, count: 4096 * 3))
-            try handle.close()
-            let scribbled = try Data(contentsOf: URL(fileURLWithPath: path))
+            let scribbled = try scribbleOverTheMiddle(of: path)
             try pair.startPhone()
             #expect(pair.phone!.waitForExit(timeout: 60), "the phone kept running on a damaged store")
             #expect(pair.phone!.stop() == 1)

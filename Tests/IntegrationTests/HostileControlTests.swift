@@ -97,16 +97,10 @@ import Testing
     }
 
     @Test func oneByteASecondIsCutOffByTheRequestTimeout() throws {
-        try underAttack("c-slow") { pair in
-            let client = try RawClient(path: pair.phoneHome + "/control.sock")
-            let request = Inputs.statusRequest()
-            client.send([request[0]])
-            try pair.record(10)
-            let sent = client.trickle(Array(request.dropFirst()), interval: 1.0)
-            #expect(client.waitUntilClosed(timeout: 15))
-            #expect(sent + 1 < request.count, "the whole request got through")
+        try trickleToThePhone(
+            "c-slow", on: "control.sock", sending: Inputs.statusRequest(), what: "request", logged: ["event=control.timeout", "still incomplete"]
+        ) { client throws in
             #expect(try errorMessage(client, exitStatus: 1).contains("still incomplete"))
-            try waitForLogLine(pair, pair.phoneLog, "event=control.timeout", "still incomplete")
         }
     }
 

@@ -80,16 +80,9 @@ import PropertyLists
     }
 
     @Test func oneByteASecondIsCutOffByTheHandshakeTimeout() throws {
-        try underAttack("l-slow") { pair in
-            let client = try RawClient(path: pair.phoneHome + "/link.sock")
-            let hello = Inputs.unpairedHello()
-            client.send([hello[0]])
-            try pair.record(10)
-            let sent = client.trickle(Array(hello.dropFirst()), interval: 1.0)
-            #expect(client.waitUntilClosed(timeout: 15))
-            #expect(sent + 1 < hello.count, "the whole hello got through")
+        try trickleToThePhone("l-slow", on: "link.sock", sending: Inputs.unpairedHello(), what: "hello", logged: ["event=link.handshake-timeout"]) {
+            client throws in
             #expect(try linkError(in: client.received).code == .transferTimedOut)
-            try waitForLogLine(pair, pair.phoneLog, "event=link.handshake-timeout")
         }
     }
 

@@ -5,14 +5,6 @@ import Posix
 import Testing
 
 extension SimulatedPair {
-    /// `runway phone run ARGS --home P --json`, which must succeed.
-    @discardableResult
-    func phoneRun(_ arguments: [String]) throws -> JSONValue {
-        let result = try runTool(["phone", "run"] + arguments + ["--home", phoneHome, "--json"])
-        guard result.status == 0 else { throw HarnessError("runway phone run \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)") }
-        return try JSONValue(parsing: result.stdout)
-    }
-
     func mirroringState() throws -> String? { try phoneRun(["status"])["mirroring"]?["state"]?.stringValue }
 
     /// `runway phone run stop`: the saved flight is noted in the checker's history.

@@ -1,5 +1,6 @@
 import Connectivity
 import Control
+import Foundation
 import PairTesting
 import Testing
 
@@ -7,16 +8,28 @@ import Testing
 /// (no loss, no duplicate, order kept, outboxes empty, stores intact) and, when given, the number of
 /// flights the phone must hold. The expectations are recorded at the caller's line (`sourceLocation`).
 extension SimulatedPair {
-    /// Starts only `server`'s daemon (the phone or the watch), with the test commands, and returns its home.
+    /// Starts only `server` — the phone's or the watch's daemon, with the test commands, or phone-os or
+    /// watch-os, no app launched — and returns its device's home.
     func startAlone(_ server: ControlServerKind) throws -> DeviceHome {
-        if server == .watch {
+        switch server {
+        case .watch:
             watchArguments = ["--enable-test-commands"]
             try startWatch()
-            return DeviceHome(path: watchHome, role: .watch)
+        case .phone:
+            phoneArguments = ["--enable-test-commands"]
+            try startPhone()
+        case .phoneOS: try startPhoneOS()
+        case .watchOS: try startWatchOS()
         }
-        phoneArguments = ["--enable-test-commands"]
-        try startPhone()
-        return DeviceHome(path: phoneHome, role: .phone)
+        let role: DeviceRole = server == .watch || server == .watchOS ? .watch : .phone
+        return DeviceHome(path: role == .watch ? watchHome : phoneHome, role: role)
+    }
+
+    /// `text` in a new file under the pair's root, for a command's `--json-file`: its path.
+    func jsonFile(_ text: String) throws -> String {
+        let path = root + "/payload-\(UInt32.random(in: 0...UInt32.max)).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     /// Waits (up to `timeout` s) until the watch's outbox is empty, then `expectClean`.

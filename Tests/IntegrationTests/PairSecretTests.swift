@@ -21,6 +21,14 @@ import Testing
         return try #require(PairingSecrets(home: home).path(for: pairing.pairingID))
     }
 
+    /// Two flights delivered, then the phone stopped (SIGTERM): its link socket is free for a fake phone.
+    static func deliverTwoThenStopThePhone(_ pair: SimulatedPair) throws {
+        try pair.record(2)
+        try pair.waitUntilDrained()
+        pair.killPhone(SIGTERM)
+        _ = pair.phone!.waitForExit(timeout: 30)
+    }
+
     static func refusals(_ log: String, _ fragment: String) -> [Substring] {
         logText(log).split(separator: "\n").filter { $0.contains("event=link.refused") && $0.contains(fragment) }
     }
@@ -81,10 +89,7 @@ import Testing
     /// dbfabb38 (no proof) the watch took the welcome and dropped the three flights: the checker lost them.
     @Test func aPhoneWithoutTheSecretIsRefusedAndTheWatchLetsGoOfNothing() throws {
         try withRunningPair(tag: "sec-phone", phoneFirst: true) { pair in
-            try pair.record(2)
-            try pair.waitUntilDrained()
-            pair.killPhone(SIGTERM)
-            _ = pair.phone!.waitForExit(timeout: 30)
+            try Self.deliverTwoThenStopThePhone(pair)
             try pair.record(3)
             let listener = try RawListener(path: pair.phoneHome + "/link.sock")
             let client = try #require(listener.accept(waitingUpTo: 30), "the watch never connected to the fake phone")
@@ -112,10 +117,7 @@ import Testing
     /// not its answer, and the replay is refused.
     @Test func aCapturedHandshakeReplayedIsRefused() throws {
         try withRunningPair(tag: "sec-replay", phoneFirst: true) { pair in
-            try pair.record(2)
-            try pair.waitUntilDrained()
-            pair.killPhone(SIGTERM)
-            _ = pair.phone!.waitForExit(timeout: 30)
+            try Self.deliverTwoThenStopThePhone(pair)
             let listener = try RawListener(path: pair.phoneHome + "/link.sock")
             let capture = try FakePeer.phone(pair, listener: listener)
             let hello = try #require(capture.frames.first { $0.type == .hello })

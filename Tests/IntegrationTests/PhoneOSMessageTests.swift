@@ -12,19 +12,13 @@ import Testing
     func osStatus(_ pair: SimulatedPair) throws -> JSONValue { try pair.phoneOSCall(["os", "status"]) }
     func int(_ value: JSONValue, _ key: String) -> Int { value[key]?.intValue ?? -1 }
 
-    func file(_ pair: SimulatedPair, _ text: String) throws -> String {
-        let path = pair.root + "/message-\(UInt32.random(in: 0...UInt32.max)).json"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     @Test func aWatchMessageLaunchesThePhoneAppAndGetsItsReplyWithNoRelaunchAfterwards() throws {
         try withRunningPair(tag: "os-msg", phone: nil) { pair in
             try pair.startPhoneOS(["--background-budget-ms", "1500"])
             try pair.waitUntil("the idle watch has been declined") { int(try osStatus(pair), "declinedLaunches") >= 1 }
             #expect(int(try osStatus(pair), "launchCount") == 0)
 
-            let reply = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", try file(pair, #"{"ping": 7}"#), "--json"])
+            let reply = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", try pair.jsonFile(#"{"ping": 7}"#), "--json"])
             #expect(reply.status == 0, "\(reply.stderr)")
             let answer = try JSONValue(parsing: reply.stdout)
             #expect(answer["repliedBy"] == .string("phone"))
@@ -42,7 +36,7 @@ import Testing
             #expect(int(try osStatus(pair), "launchCount") == 1, "no relaunch for a message already answered")
 
             // A message with no reply handler wakes it too, and returns once delivered.
-            let delivered = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", try file(pair, #"{"tap": 1}"#), "--no-reply"])
+            let delivered = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", try pair.jsonFile(#"{"tap": 1}"#), "--no-reply"])
             #expect(delivered.status == 0, "\(delivered.stderr)")
             #expect(delivered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "delivered")
             #expect(try osStatus(pair)["launches"]?["message"]?.intValue == 2)
@@ -60,7 +54,7 @@ import Testing
     @Test func messagesRenewTheBackgroundBudgetOfTheAppTheyKeepBusy() throws {
         try withRunningPair(tag: "os-msgbudget", phone: nil) { pair in
             try pair.startPhoneOS(["--background-budget-ms", "600"])
-            let ping = try file(pair, #"{"ping": 1}"#)
+            let ping = try pair.jsonFile(#"{"ping": 1}"#)
             let first = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", ping, "--json"])
             #expect(first.status == 0, "\(first.stderr)")
             let pid = try #require(try osStatus(pair)["appPid"]?.intValue)
@@ -84,7 +78,7 @@ import Testing
             _ = try pair.phoneOSCall(["app", "open"])
             _ = try pair.phoneOSCall(["app", "force-quit"])
             try pair.waitUntil("the app is gone") { try osStatus(pair)["appState"]?.stringValue == "not running" }
-            let ping = try file(pair, #"{"ping": 1}"#)
+            let ping = try pair.jsonFile(#"{"ping": 1}"#)
             let refused = try runTool(["watch", "message", "--home", pair.watchHome, "--json-file", ping, "--json"])
             #expect(refused.status == 1)
             let error = try JSONValue(parsing: refused.stderr)["error"]
@@ -109,7 +103,7 @@ import Testing
             try pair.waitUntil("the phone can reach the watch") { try pair.status("phone")["reachable"] == .bool(true) }
             let receiver = sender == "watch" ? "phone" : "watch"
             let home = sender == "watch" ? pair.watchHome : pair.phoneHome
-            let result = try runTool([sender, "message", "--home", home, "--json-file", try file(pair, #"{"lap": 2}"#), "--no-reply", "--json"])
+            let result = try runTool([sender, "message", "--home", home, "--json-file", try pair.jsonFile(#"{"lap": 2}"#), "--no-reply", "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(try JSONValue(parsing: result.stdout) == .object(["delivered": .bool(true)]))
             let status = try pair.status(receiver)
@@ -118,12 +112,12 @@ import Testing
             let log = (try? String(contentsOfFile: receiver == "phone" ? pair.phoneLog : pair.watchLog, encoding: .utf8)) ?? ""
             #expect(log.contains("event=app.message-received keys=lap replyExpected=false"))
             // A message that expects a reply still goes to the other callback.
-            #expect(try runTool([sender, "message", "--home", home, "--json-file", try file(pair, #"{"lap": 3}"#)]).status == 0)
+            #expect(try runTool([sender, "message", "--home", home, "--json-file", try pair.jsonFile(#"{"lap": 3}"#)]).status == 0)
             #expect(try pair.status(receiver)["receivedMessagesWithoutReply"]?.intValue == 1)
             // Unreachable: the watch app in the background; 7007 either way, nothing delivered.
             #expect(try runTool(["watch", "app", "background", "--home", pair.watchHome]).status == 0)
             try pair.waitUntil("the phone sees it") { try pair.status("phone")["reachable"] == .bool(false) }
-            let unreachable = try runTool([sender, "message", "--home", home, "--json-file", try file(pair, #"{"lap": 4}"#), "--no-reply"])
+            let unreachable = try runTool([sender, "message", "--home", home, "--json-file", try pair.jsonFile(#"{"lap": 4}"#), "--no-reply"])
             #expect(unreachable.status == 1)
             #expect(unreachable.stderr.contains("7007 notReachable"))
             #expect(try pair.status(receiver)["receivedMessagesWithoutReply"]?.intValue == 1)

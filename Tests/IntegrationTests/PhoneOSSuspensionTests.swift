@@ -21,8 +21,7 @@ import Testing
     func osStatus(_ pair: SimulatedPair) throws -> JSONValue { try pair.phoneOSCall(["os", "status"]) }
 
     func message(_ pair: SimulatedPair, timeoutMilliseconds: Int = 20_000, noReply: Bool = false) throws -> CommandResult {
-        let path = pair.root + "/ping-\(UInt32.random(in: 0...UInt32.max)).json"
-        try #"{"ping": 1}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try pair.jsonFile(#"{"ping": 1}"#)
         return try runTool(
             ["watch", "message", "--home", pair.watchHome, "--json-file", path, "--timeout", String(timeoutMilliseconds), "--json"]
                 + (noReply ? ["--no-reply"] : []))

@@ -19,16 +19,23 @@ import Testing
         return try body()
     }
 
+    /// `rounds` times with the hogs running: 10 runs recorded, then `killAndRelaunch`.
+    func relaunchUnderLoad(_ pair: SimulatedPair, _ killAndRelaunch: () throws -> Void) throws {
+        try withHogs(pair.root) {
+            for _ in 0..<Self.rounds {
+                try pair.record(10)
+                try killAndRelaunch()
+            }
+        }
+    }
+
     @Test func daemonsRelaunchedTheMomentTheyAreKilledBecomeReady() throws {
         try withRunningPair(tag: "relaunch") { pair in
-            try withHogs(pair.root) {
-                for _ in 0..<Self.rounds {
-                    try pair.record(10)
-                    pair.phone?.signal(SIGKILL)
-                    try pair.startPhone()
-                    pair.watch?.signal(SIGKILL)
-                    try pair.startWatch()
-                }
+            try relaunchUnderLoad(pair) {
+                pair.phone?.signal(SIGKILL)
+                try pair.startPhone()
+                pair.watch?.signal(SIGKILL)
+                try pair.startWatch()
             }
             try pair.expectDrainedAndClean(stored: 10 * Self.rounds)
         }
@@ -38,14 +45,11 @@ import Testing
         try withPair(tag: "relaunch-os") { pair in
             try pair.startPhoneOS()
             try pair.startWatchOS()
-            try withHogs(pair.root) {
-                for _ in 0..<Self.rounds {
-                    try pair.record(10)
-                    pair.phoneOS?.signal(SIGKILL)
-                    try pair.startPhoneOS()
-                    pair.watchOS?.signal(SIGKILL)
-                    try pair.startWatchOS()
-                }
+            try relaunchUnderLoad(pair) {
+                pair.phoneOS?.signal(SIGKILL)
+                try pair.startPhoneOS()
+                pair.watchOS?.signal(SIGKILL)
+                try pair.startWatchOS()
             }
             try pair.record(1)  // the watch app runs again (watch-os opens it to record)
             _ = try pair.phoneOSCall(["app", "open"])

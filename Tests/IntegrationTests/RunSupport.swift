@@ -8,9 +8,18 @@ import Testing
 extension SimulatedPair {
     /// `runway watch run ARGS --home W --json`, which must succeed.
     @discardableResult
-    func watchRun(_ arguments: [String]) throws -> JSONValue {
-        let result = try runTool(["watch", "run"] + arguments + ["--home", watchHome, "--json"])
-        guard result.status == 0 else { throw HarnessError("runway watch run \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)") }
+    func watchRun(_ arguments: [String]) throws -> JSONValue { try run(on: "watch", home: watchHome, arguments) }
+
+    /// `runway phone run ARGS --home P --json`, which must succeed.
+    @discardableResult
+    func phoneRun(_ arguments: [String]) throws -> JSONValue { try run(on: "phone", home: phoneHome, arguments) }
+
+    /// `runway DEVICE run ARGS --home HOME --json`, which must succeed: its reply.
+    private func run(on device: String, home: String, _ arguments: [String]) throws -> JSONValue {
+        let result = try runTool([device, "run"] + arguments + ["--home", home, "--json"])
+        guard result.status == 0 else {
+            throw HarnessError("runway \(device) run \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+        }
         return try JSONValue(parsing: result.stdout)
     }
 

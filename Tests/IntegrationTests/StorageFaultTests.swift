@@ -69,13 +69,7 @@ import Testing
             try pair.waitUntilDrained()
             #expect(pair.phone!.stop() == 0)
             let path = pair.phoneHome + "/store.sqlite"
-            // Scribble over pages in the middle of the file (the header stays valid).
-            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-            let size = try handle.seekToEnd()
-            try handle.seek(toOffset: size / 2 / 4096 * 4096)
-            handle.write(Data(repeating: 0x5A, count: 4096 * 3))
-            try handle.close()
-            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let before = try scribbleOverTheMiddle(of: path)
             let refused = try runTool(["--home", pair.phoneHome], binary: "phone-daemon")
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("is damaged"))

@@ -15,12 +15,6 @@ import Testing
     func int(_ value: JSONValue, _ key: String) -> Int { value[key]?.intValue ?? -1 }
     func launches(_ pair: SimulatedPair, _ reason: String) throws -> Int { try osStatus(pair)["launches"]?[reason]?.intValue ?? 0 }
 
-    func file(_ pair: SimulatedPair, _ text: String) throws -> String {
-        let path = pair.root + "/payload-\(UInt32.random(in: 0...UInt32.max)).json"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// The phone app's start-up context launches the watch app once; waits until that launch is over.
     func waitUntilAppIsDown(_ pair: SimulatedPair) throws {
         try pair.waitUntil("the phone's queue for the watch is empty") { try pair.status("phone")["outstandingUserInfoTransfers"]?.intValue == 0 }
@@ -34,7 +28,7 @@ import Testing
             let before = try osStatus(pair)
             let woken = try launches(pair, "phone-content")
 
-            let sent = try runTool(["phone", "transfer-userinfo", "--home", pair.phoneHome, "--json-file", try file(pair, #"{"wake": 1}"#)])
+            let sent = try runTool(["phone", "transfer-userinfo", "--home", pair.phoneHome, "--json-file", try pair.jsonFile(#"{"wake": 1}"#)])
             #expect(sent.status == 0, "\(sent.stderr)")
             try pair.waitUntil("the watch app is launched for it") { try launches(pair, "phone-content") == woken + 1 }
             try pair.waitUntil("the watch app took it") { try pair.status("phone")["outstandingUserInfoTransfers"]?.intValue == 0 }
@@ -61,7 +55,7 @@ import Testing
             try pair.startWatchOS(["--background-budget-ms", "300"])
             try waitUntilAppIsDown(pair)
             let launchCount = int(try osStatus(pair), "launchCount")
-            let message = try file(pair, #"{"ping": 3}"#)
+            let message = try pair.jsonFile(#"{"ping": 3}"#)
 
             // Not running: the phone's session refuses at once, 7007, and the watch app is not launched.
             #expect(try pair.status("phone")["reachable"] == .bool(false))
@@ -99,7 +93,7 @@ import Testing
             for round in 0..<14 {
                 let recording = try pair.startRecording(20)
                 let sent = try runTool([
-                    "phone", "transfer-userinfo", "--home", pair.phoneHome, "--json-file", try file(pair, "{\"round\": \(round)}"),
+                    "phone", "transfer-userinfo", "--home", pair.phoneHome, "--json-file", try pair.jsonFile("{\"round\": \(round)}"),
                 ])
                 if sent.status == 0 { phoneSent += 1 }
                 usleep(UInt32.random(in: 0...120_000))

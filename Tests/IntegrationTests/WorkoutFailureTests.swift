@@ -47,6 +47,19 @@ extension SimulatedPair {
 /// Issue 51's failure 4 reproduced through the real binaries (the watch under watch-os, as a user runs
 /// it), with the invariant checker counting the run's Health saves across both devices' stores.
 @Suite(.serialized) struct WorkoutFailureTests {
+    /// watch-os started (with `arguments`), RunWay's watch app opened, a run started and fed, the app
+    /// closed, then SIGKILLed mid-run: the run's id, and watch-os's launches before the kill.
+    func killTheAppMidRun(_ pair: SimulatedPair, watchOS arguments: [String]) throws -> (id: String, launches: Int) {
+        try pair.startWatchOS(arguments)
+        _ = try pair.watchOSCall(["app", "open"])
+        let id = try #require(try pair.watchRun(["start"])["runId"]?.stringValue)
+        try pair.feed(MirroredStopTests.samples)
+        _ = try pair.watchOSCall(["app", "close"])
+        let launches = try pair.watchOSStatus()["launchCount"]?.intValue ?? 0
+        try pair.killWatchApp()
+        return (id, launches)
+    }
+
     /// Failure 4: watch-os left a workout app killed mid-run dead, so the run's Health save waited for the
     /// user to open the watch app. watchOS relaunches an app whose workout session was running when it
     /// died and calls its delegate's `handleActiveWorkoutRecovery()`
@@ -58,13 +71,7 @@ extension SimulatedPair {
     /// handleActiveWorkoutRecovery() method the next time your app launches.").
     @Test func watchOSRelaunchesAWorkoutAppKilledMidRun() throws {
         try withRunningPair(tag: "w51r", watch: nil) { pair in
-            try pair.startWatchOS()
-            _ = try pair.watchOSCall(["app", "open"])
-            let id = try #require(try pair.watchRun(["start"])["runId"]?.stringValue)
-            try pair.feed(MirroredStopTests.samples)
-            _ = try pair.watchOSCall(["app", "close"])
-            let launches = try pair.watchOSStatus()["launchCount"]?.intValue ?? 0
-            try pair.killWatchApp()
+            let (id, launches) = try killTheAppMidRun(pair, watchOS: [])
             try pair.waitUntil("watch-os relaunches the app for its workout", timeout: 20) {
                 let status = try pair.watchOSStatus()
                 return status["launchCount"]?.intValue == launches + 1 && status["appState"]?.stringValue == "background"
@@ -91,13 +98,7 @@ extension SimulatedPair {
     /// the watch app (which finds the session, and the run is saved once).
     @Test func withoutWorkoutRecoveryTheKilledWorkoutAppStaysDead() throws {
         try withRunningPair(tag: "w51o", watch: nil) { pair in
-            try pair.startWatchOS(["--no-workout-recovery"])
-            _ = try pair.watchOSCall(["app", "open"])
-            let id = try #require(try pair.watchRun(["start"])["runId"]?.stringValue)
-            try pair.feed(MirroredStopTests.samples)
-            _ = try pair.watchOSCall(["app", "close"])
-            let launches = try pair.watchOSStatus()["launchCount"]?.intValue ?? 0
-            try pair.killWatchApp()
+            let (id, launches) = try killTheAppMidRun(pair, watchOS: ["--no-workout-recovery"])
             try waitForLogLine(pair, pair.watchLog, "event=os.workout-recovery-off")
             let status = try pair.watchOSStatus()
             #expect(status["appPid"]?.intValue == nil && status["launchCount"]?.intValue == launches, "relaunched: \(status)")

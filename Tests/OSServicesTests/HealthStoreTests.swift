@@ -14,9 +14,7 @@ import Testing
     }
 
     @Test func aWorkoutSavedAgainAfterACrashIsOneRow() throws {
-        let directory = makeTemporaryDirectory("hks")
-        let database = try Database(path: directory + "/os.sqlite")
-        try Migrator.migrate(database, SystemServices.migrations)
+        let (_, database) = try makeTemporaryStore("hks", file: "os.sqlite", SystemServices.migrations)
         let store = HealthStore(database: database)
         let id = "0190F3A2-1111-7000-8000-000000000001"
         #expect(try store.save(Self.workout(id), at: Self.t0 + 1800))
@@ -30,9 +28,7 @@ import Testing
     }
 
     @Test func malformedWorkoutsAreRefused() throws {
-        let directory = makeTemporaryDirectory("hkb")
-        let database = try Database(path: directory + "/os.sqlite")
-        try Migrator.migrate(database, SystemServices.migrations)
+        let (_, database) = try makeTemporaryStore("hkb", file: "os.sqlite", SystemServices.migrations)
         let store = HealthStore(database: database)
         var bad = Self.workout("0190f3a2-1111-7000-8000-000000000001")
         #expect(throws: HealthStore.InvalidWorkout.self) { try store.save(bad, at: Self.t0) }
@@ -48,9 +44,7 @@ import Testing
 
     /// The running session is kept for recoverActiveWorkoutSession: one at a time, gone once it ended.
     @Test func theRunningSessionIsKeptUntilItEnds() throws {
-        let directory = makeTemporaryDirectory("hka")
-        let database = try Database(path: directory + "/os.sqlite")
-        try Migrator.migrate(database, SystemServices.migrations)
+        let (_, database) = try makeTemporaryStore("hka", file: "os.sqlite", SystemServices.migrations)
         let store = HealthStore(database: database)
         #expect(try store.activeSession() == nil)
         try store.setActiveSession(HealthSessionItem(activityType: "running", locationType: 3, startDate: Self.t0))

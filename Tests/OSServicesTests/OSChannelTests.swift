@@ -13,9 +13,7 @@ import PairTesting
     static let t0 = 1_790_838_000.0
 
     static func system() throws -> SystemServices {
-        let directory = makeTemporaryDirectory("och")
-        let database = try Database(path: directory + "/os.sqlite")
-        try Migrator.migrate(database, SystemServices.migrations)
+        let (_, database) = try makeTemporaryStore("och", file: "os.sqlite", SystemServices.migrations)
         let system = try SystemServices(database: database, loop: EventLoop(), logger: .silent)
         try system.clock.set(t0, frozen: true)
         return system

@@ -17,13 +17,8 @@ import Testing
             [
                 Self.root.appendingPathComponent("scripts/api").path, "--check", "--skip-build", "--modules-dir", Self.modules, "--api-dir", apiDirectory,
             ] + (changelog.map { ["--changelog", $0] } ?? [])
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let (status, data) = try process.runToEnd(capturing: .error)
+        return (status, String(decoding: data, as: UTF8.self))
     }
 
     @Test func theCheckedInListingMatchesAndAChangedOneFails() throws {

@@ -17,22 +17,11 @@ import Testing
 
     /// `swift package dump-package`: the manifest as SwiftPM reads it, in JSON.
     static func dumpPackage() throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch path of its own: `swift test` holds the lock on the package's `.build`.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("runway-rules-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch, "dump-package"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = (environment["PATH"] ?? "") + ":/opt/swift/usr/bin"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        let process = Process.toolchain(["swift", "package", "--package-path", root.path, "--scratch-path", scratch, "dump-package"])
+        return try process.runToEnd(capturing: .output).data
     }
 
     /// The package's targets, as SwiftPM reads `Package.swift`.

@@ -183,25 +183,14 @@ import Testing
 
     /// `swiftc -typecheck` of `files` against the built modules, in `mode` with MemberImportVisibility.
     static func typecheck(_ files: [String], mode: Int) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["swiftc", "-typecheck", "-swift-version", "\(mode)", "-enable-upcoming-feature", "MemberImportVisibility", "-I", modules]
         let sources = root.appendingPathComponent("Sources")
         for target in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
         where FileManager.default.fileExists(atPath: sources.appendingPathComponent(target).appendingPathComponent("module.modulemap").path) {
             arguments += ["-I", sources.appendingPathComponent(target).path]
         }
-        process.arguments = arguments + files
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = (environment["PATH"] ?? "") + ":/opt/swift/usr/bin"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let (status, data) = try Process.toolchain(arguments + files).runToEnd(capturing: [.output, .error])
+        return (status, String(decoding: data, as: UTF8.self))
     }
 
     static func scratch(_ tag: String) throws -> URL {
@@ -257,39 +246,23 @@ import Testing
         try "import Engine\npublic struct Order { public typealias Status = StatusCode; public init() {}; public var status: Status { .open } }\n"
             .write(to: directory.appendingPathComponent("Shop.swift"), atomically: true, encoding: .utf8)
         for module in ["Engine", "Shop"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
+            let process = Process.toolchain([
                 "swiftc", "-emit-module", "-module-name", module, "-I", directory.path, "-emit-module-path",
                 directory.appendingPathComponent("\(module).swiftmodule").path, directory.appendingPathComponent("\(module).swift").path,
-            ]
-            var environment = ProcessInfo.processInfo.environment
-            environment["PATH"] = (environment["PATH"] ?? "") + ":/opt/swift/usr/bin"
-            process.environment = environment
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            ])
+            let built = try process.runToEnd(capturing: [.output, .error])
+            #expect(built.status == 0, "\(String(decoding: built.data, as: UTF8.self))")
         }
         let listing = "public struct Order {\n\n    public typealias Status = Engine.StatusCode\n}\n"
         let names = Self.names(in: listing, module: "Shop")
         #expect(names == [Name(kind: .type, path: ["Order"]), Name(kind: .alias, path: ["Order", "Status"])])
         let user = directory.appendingPathComponent("User.swift")
         try "import Shop\nfunc f() { switch Order().status { case .open: break; default: break } }\n".write(to: user, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let (status, output) = try Process.toolchain([
             "swiftc", "-typecheck", "-swift-version", "6", "-enable-upcoming-feature", "MemberImportVisibility", "-I", directory.path, user.path,
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = (environment["PATH"] ?? "") + ":/opt/swift/usr/bin"
-        process.environment = environment
-        let output = Pipe()
-        process.standardError = output
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        ]).runToEnd(capturing: [.output, .error])
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(status != 0)
         #expect(text.contains("enum case 'open' is not available due to missing import of defining module 'Engine'"), "\(text)")
     }
 

@@ -54,9 +54,7 @@ import Testing
     }
 
     @Test func itsRowIsItsKeysAndReadsBack() throws {
-        let directory = makeTemporaryDirectory("alert-row")
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, FlightStore.migrations)
+        let (_, database) = try makeTemporaryStore("alert-row", FlightStore.migrations)
         let flights = FlightStore(database: database)
         var generator = FlightGenerator(seed: 5)
         var flight = generator.flight(distanceKm: 3, endingAt: Self.alert.at + 600)

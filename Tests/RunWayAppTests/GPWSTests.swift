@@ -170,9 +170,7 @@ import PropertyLists
     }
 
     @Test func theRunIsRebuiltFromItsBatchesWithTheSameAlerts() throws {
-        let directory = makeTemporaryDirectory("gpws")
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, FlightStore.migrations)
+        let (_, database) = try makeTemporaryStore("gpws", FlightStore.migrations)
         let store = LiveRunStore(database: database)
         var run = LiveRun(id: "01938B2C-7A00-7000-8000-000000000000", startedAt: Self.start, target: GPWSTests.zone, behaviour: .legacy, startOrigin: .local)
         try store.begin(run)
@@ -190,9 +188,7 @@ import PropertyLists
     }
 
     @Test func flightsWithoutAlertsStayValidAndStoredAlertsGoWithTheirFlight() throws {
-        let directory = makeTemporaryDirectory("gpws")
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, FlightStore.migrations)
+        let (_, database) = try makeTemporaryStore("gpws", FlightStore.migrations)
         let flights = FlightStore(database: database)
         var generator = FlightGenerator(seed: 5)
         let old = generator.flight(distanceKm: 3, endingAt: Self.start)

@@ -18,9 +18,7 @@ import Testing
     }
 
     @Test func theRowIsTheHeadersKeysInOrder() throws {
-        let directory = makeTemporaryDirectory("live-run-row")
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, FlightStore.migrations)
+        let (_, database) = try makeTemporaryStore("live-run-row", FlightStore.migrations)
         let store = LiveRunStore(database: database)
         try store.begin(Self.run)
         let row = try database.statement("SELECT * FROM live_run")
@@ -37,9 +35,7 @@ import Testing
     /// A row written by name, as the code before the header's declaration wrote it (its nine columns by
     /// position, in `live-run.1`'s names), is read back whole.
     @Test func aRunWrittenBeforeTheDeclarationIsFoundAgain() throws {
-        let directory = makeTemporaryDirectory("live-run-row")
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, FlightStore.migrations)
+        let (_, database) = try makeTemporaryStore("live-run-row", FlightStore.migrations)
         try database.execute(
             """
             INSERT INTO live_run (slot, run_id, started_at, mode, target_pace, tolerance, zone_low, zone_high, behaviour, start_origin)

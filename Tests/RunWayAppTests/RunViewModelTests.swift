@@ -25,15 +25,22 @@ final class CountingReminders: InactivityReminderScheduling {
         }
 
         mutating func flight(_ km: Double = 5) -> Flight { generator.flight(distanceKm: km, endingAt: 1e9) }
+
+        /// A view model that saves by `savePath` (telling `reminders` of each flight saved), attached to
+        /// the store.
+        func attachedModel(_ savePath: SavePath, reminders: CountingReminders? = nil) -> RunViewModel {
+            let model = RunViewModel(savePath: savePath, logger: .silent)
+            if let reminders { model.reminders = reminders }
+            model.attach(store: store)
+            return model
+        }
     }
 
     @Test func savesOnReceiptDedupsAndIgnoresShortRuns() throws {
         var fixture = try Fixture()
         defer { removeDirectory(fixture.directory) }
-        let model = RunViewModel(savePath: .immediate, logger: .silent)
         let reminders = CountingReminders()
-        model.reminders = reminders
-        model.attach(store: fixture.store)
+        let model = fixture.attachedModel(.immediate, reminders: reminders)
         let run = fixture.flight(), short = fixture.flight(0.05)
         let results = try fixture.database.transaction {
             [
@@ -64,8 +71,7 @@ final class CountingReminders: InactivityReminderScheduling {
     @Test func theUIDrainPathLosesFlightsUntilAUIAppears() throws {
         var fixture = try Fixture()
         defer { removeDirectory(fixture.directory) }
-        let model = RunViewModel(savePath: .uiDrain, logger: .silent)
-        model.attach(store: fixture.store)
+        let model = fixture.attachedModel(.uiDrain)
         let run = fixture.flight()
         // Accepted (so the session acknowledges it), but only held in memory.
         #expect(model.receiveFromWatch(run, origin: .init()) == .accepted)
@@ -78,10 +84,8 @@ final class CountingReminders: InactivityReminderScheduling {
     @Test func aRollbackForgetsUncommittedSaves() throws {
         var fixture = try Fixture()
         defer { removeDirectory(fixture.directory) }
-        let model = RunViewModel(savePath: .immediate, logger: .silent)
         let reminders = CountingReminders()
-        model.reminders = reminders
-        model.attach(store: fixture.store)
+        let model = fixture.attachedModel(.immediate, reminders: reminders)
         struct Boom: Error {}
         #expect(throws: Boom.self) {
             try fixture.database.transaction {
@@ -101,8 +105,7 @@ final class CountingReminders: InactivityReminderScheduling {
     @Test func aFailingStoreRollsBackAndHoldsNothing() throws {
         var fixture = try Fixture()
         defer { removeDirectory(fixture.directory) }
-        let model = RunViewModel(savePath: .immediate, logger: .silent)
-        model.attach(store: fixture.store)
+        let model = fixture.attachedModel(.immediate)
         var held = 0
         model.onFlightHeld = { held += 1 }
         try fixture.database.execute("ALTER TABLE flight_samples RENAME TO hidden")  // every insert now fails
@@ -133,8 +136,7 @@ final class CountingReminders: InactivityReminderScheduling {
     @Test func savedFlightsAreAnnouncedWithTheirArrivalAfterTheCommit() throws {
         var fixture = try Fixture()
         defer { removeDirectory(fixture.directory) }
-        let model = RunViewModel(savePath: .immediate, logger: .silent)
-        model.attach(store: fixture.store)
+        let model = fixture.attachedModel(.immediate)
         var announced: [StoredFlight] = []
         model.onFlightsSaved = { announced += $0 }
         let runs = [fixture.flight(), fixture.flight()]
@@ -151,10 +153,8 @@ final class CountingReminders: InactivityReminderScheduling {
 
 @Suite struct FlightStoreTests {
     @Test func storesListsAndDeletes() throws {
-        let directory = makeTemporaryDirectory("store")
+        let (directory, database) = try makeTemporaryStore("store", RunWayStore.migrations)
         defer { removeDirectory(directory) }
-        let database = try Database(path: directory + "/s.sqlite")
-        try Migrator.migrate(database, RunWayStore.migrations)
         let store = FlightStore(database: database)
         var generator = FlightGenerator(seed: 2)
         let flights = generator.flights(count: 5, distanceKm: nil, now: 1e9)

@@ -7,8 +7,9 @@ import Testing
 /// locale (a different implementation, the one terminals on this system follow), and padding, fitting and
 /// wrapping of Korean and Japanese by columns, not characters.
 @Suite struct TextWidthTests {
-    /// glibc's `wcwidth` for C.UTF-8, in this thread only (Swift's Glibc module leaves the function out).
-    static func cWidth(_ value: UInt32) -> Int32 {
+    /// glibc's `wcwidth` for C.UTF-8, in this thread only (Swift's Glibc module leaves the function out),
+    /// given to `body`.
+    static func withCWidth<T>(_ body: ((UInt32) -> Int32) -> T) -> T {
         typealias WCWidth = @convention(c) (wchar_t) -> Int32
         let function = unsafeBitCast(dlsym(nil, "wcwidth")!, to: WCWidth.self)
         let locale = newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil)
@@ -17,28 +18,28 @@ import Testing
             uselocale(previous)
             freelocale(locale)
         }
-        return function(wchar_t(bitPattern: value))
+        return body { function(wchar_t(bitPattern: $0)) }
     }
 
+    static func cWidth(_ value: UInt32) -> Int32 { withCWidth { $0(value) } }
+
     @Test func everyScalarHasTheWidthTheCLibraryGivesIt() {
-        typealias WCWidth = @convention(c) (wchar_t) -> Int32
-        let function = unsafeBitCast(dlsym(nil, "wcwidth")!, to: WCWidth.self)
-        let locale = newlocale(Int32(1 << LC_CTYPE), "C.UTF-8", nil)
-        let previous = uselocale(locale)
-        defer {
-            uselocale(previous)
-            freelocale(locale)
-        }
+        let differences = Self.withCWidth { cWidth in differingScalars(cWidth) }
+        #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(10))")
+        #expect(Self.cWidth(0xAC00) == 2, "the oracle itself counts Hangul as two")
+    }
+
+    /// Every scalar whose width here is not `cWidth`'s.
+    func differingScalars(_ cWidth: (UInt32) -> Int32) -> [String] {
         var differences: [String] = []
         for value in UInt32(0x20)...0x10_FFFF {
             guard let scalar = Unicode.Scalar(value), !(0x7F..<0xA0).contains(value) else { continue }
-            let expected = function(wchar_t(bitPattern: value))
+            let expected = cWidth(value)
             // -1: unassigned or a control; a terminal shows one cell, and so do we.
             let wanted = expected < 0 ? 1 : Int(expected)
             if TextWidth.width(scalar) != wanted { differences.append("U+\(String(value, radix: 16)): \(TextWidth.width(scalar)) not \(wanted)") }
         }
-        #expect(differences.isEmpty, "\(differences.count) differ: \(differences.prefix(10))")
-        #expect(Self.cWidth(0xAC00) == 2, "the oracle itself counts Hangul as two")
+        return differences
     }
 
     @Test func koreanAndJapaneseTakeTwoColumnsEach() {

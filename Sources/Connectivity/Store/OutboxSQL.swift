@@ -111,40 +111,35 @@ struct OutboxSQL {
     /// cancellations (`connectivity.1`, `.2`), and the cursor each lane keeps on the receiver.
     static let lanesMigration = Migration(
         "connectivity.4",
+        laneTables("complication") + "\n" + laneTables("file") + "\n"
+            + """
+            -- The receive cursor of the lanes besides userInfo's (which stays in cx_receive_cursor): the
+            -- highest sequence number of that lane durably received from each counterpart device.
+            CREATE TABLE cx_lane_cursor (
+                peer_device_id TEXT NOT NULL,
+                lane TEXT NOT NULL,
+                last_seq INTEGER NOT NULL,
+                PRIMARY KEY (peer_device_id, lane)
+            ) STRICT;
+            """)
+
+    /// A lane's outbox, its watermarks and its cancellations (`cx_NAME_outbox`, `_outbox_state`,
+    /// `_cancelled`), shaped as the userInfo lane's (`cx_outbox`, `connectivity.1` and `.2`).
+    private static func laneTables(_ name: String) -> String {
         """
-        CREATE TABLE cx_complication_outbox (
+        CREATE TABLE cx_\(name)_outbox (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             kind INTEGER NOT NULL,
             payload BLOB NOT NULL,
             created_at REAL NOT NULL
         ) STRICT;
-        CREATE TABLE cx_complication_outbox_state (
+        CREATE TABLE cx_\(name)_outbox_state (
             singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
             acked_seq INTEGER NOT NULL,
             reported_seq INTEGER NOT NULL
         ) STRICT;
-        INSERT INTO cx_complication_outbox_state (singleton, acked_seq, reported_seq) VALUES (1, 0, 0);
-        CREATE TABLE cx_complication_cancelled (seq INTEGER PRIMARY KEY) STRICT;
-        CREATE TABLE cx_file_outbox (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
-            kind INTEGER NOT NULL,
-            payload BLOB NOT NULL,
-            created_at REAL NOT NULL
-        ) STRICT;
-        CREATE TABLE cx_file_outbox_state (
-            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-            acked_seq INTEGER NOT NULL,
-            reported_seq INTEGER NOT NULL
-        ) STRICT;
-        INSERT INTO cx_file_outbox_state (singleton, acked_seq, reported_seq) VALUES (1, 0, 0);
-        CREATE TABLE cx_file_cancelled (seq INTEGER PRIMARY KEY) STRICT;
-        -- The receive cursor of the lanes besides userInfo's (which stays in cx_receive_cursor): the
-        -- highest sequence number of that lane durably received from each counterpart device.
-        CREATE TABLE cx_lane_cursor (
-            peer_device_id TEXT NOT NULL,
-            lane TEXT NOT NULL,
-            last_seq INTEGER NOT NULL,
-            PRIMARY KEY (peer_device_id, lane)
-        ) STRICT;
-        """)
+        INSERT INTO cx_\(name)_outbox_state (singleton, acked_seq, reported_seq) VALUES (1, 0, 0);
+        CREATE TABLE cx_\(name)_cancelled (seq INTEGER PRIMARY KEY) STRICT;
+        """
+    }
 }
