@@ -53,14 +53,7 @@ extension Subscribers {
         }
 
         public func receive(subscription: any Subscription) {
-            lock.lock()
-            guard self.subscription == nil, !done else {
-                lock.unlock()
-                return subscription.cancel()
-            }
-            self.subscription = subscription
-            lock.unlock()
-            subscription.request(.unlimited)
+            lock.adopt(subscription, into: &self.subscription, while: !done)
         }
 
         public func receive(_ input: Input) -> Subscribers.Demand {
@@ -100,14 +93,7 @@ extension Subscribers {
         }
 
         public func receive(subscription: any Subscription) {
-            lock.lock()
-            guard self.subscription == nil, object != nil else {
-                lock.unlock()
-                return subscription.cancel()
-            }
-            self.subscription = subscription
-            lock.unlock()
-            subscription.request(.unlimited)
+            lock.adopt(subscription, into: &self.subscription, while: object != nil)
         }
 
         public func receive(_ input: Input) -> Subscribers.Demand {
@@ -150,5 +136,21 @@ extension Publisher where Failure == Never {
         let assign = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(assign)
         return AnyCancellable(assign)
+    }
+}
+
+extension NSLock {
+    /// A subscriber that asks for every value takes `subscription` into `slot` and requests `.unlimited`
+    /// — if it holds none yet and `open` (read under the lock) says it still takes one; otherwise the
+    /// subscription is cancelled (a subscriber takes one, and none once finished or cancelled).
+    func adopt(_ subscription: any Subscription, into slot: inout (any Subscription)?, while open: @autoclosure () -> Bool) {
+        lock()
+        guard slot == nil, open() else {
+            unlock()
+            return subscription.cancel()
+        }
+        slot = subscription
+        unlock()
+        subscription.request(.unlimited)
     }
 }

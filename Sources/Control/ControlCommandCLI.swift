@@ -147,6 +147,9 @@ package struct ControlArgumentCLI: Sendable {
     }
 
     package static let hidden = ControlArgumentCLI(hidden: true)
+
+    /// `--json-file F`: a command's JSON object, read from a file (`-` for stdin).
+    package static let jsonObjectFile = option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")
 }
 
 /// How a flag's text becomes an argument's value, where it is not the value itself (a number, a string):

@@ -247,14 +247,11 @@ package final class UserNotificationCenter {
                 SELECT id, fire_at, delivered_at, title, body, language FROM notifications_delivered ORDER BY seq
                 """)
         defer { query.reset() }
-        var result: [Delivered] = []
-        while try query.step() {
-            result.append(
-                Delivered(
-                    id: query.string(at: 0), fireAt: query.double(at: 1), deliveredAt: query.double(at: 2),
-                    title: query.string(at: 3), body: query.string(at: 4), language: query.string(at: 5)))
+        return try query.rows { row in
+            Delivered(
+                id: row.string(at: 0), fireAt: row.double(at: 1), deliveredAt: row.double(at: 2), title: row.string(at: 3), body: row.string(at: 4),
+                language: row.string(at: 5))
         }
-        return result
     }
 }
 

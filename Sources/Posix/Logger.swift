@@ -36,26 +36,13 @@ package struct Logger: Sendable {
     /// its hidden `--log-repeat-interval-ms` (tests), before it makes any logger.
     nonisolated(unsafe) package static var defaultRepeatIntervalMilliseconds: UInt64 = 60_000
 
+    // Set by the memberwise initializer (this file's: `init(component:…)` below, and `with(component:)`).
     package let component: String
     package let minimumLevel: Level
-    package let format: Format
     private let descriptor: Int32
+    package let format: Format
     /// Shared by every copy of this logger (and `with(component:)`): one daemon, one count per line.
     private let repeats: RepeatState
-
-    package init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
-        self.init(
-            component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format,
-            repeats: RepeatState(RepeatLimiter(intervalMilliseconds: Logger.defaultRepeatIntervalMilliseconds)))
-    }
-
-    private init(component: String, minimumLevel: Level, descriptor: Int32, format: Format, repeats: RepeatState) {
-        self.component = component
-        self.minimumLevel = minimumLevel
-        self.descriptor = descriptor
-        self.format = format
-        self.repeats = repeats
-    }
 
     final class RepeatState: Sendable {
         let limiter: Mutex<RepeatLimiter>
@@ -164,5 +151,15 @@ package struct Logger: Sendable {
             }
         }
         line.append(0x22)
+    }
+}
+
+extension Logger {
+    /// A logger for `component` writing lines of `minimumLevel` and above to `descriptor` (stderr; -1:
+    /// nowhere), with a repeat limiter of its own.
+    package init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
+        self.init(
+            component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format,
+            repeats: RepeatState(RepeatLimiter(intervalMilliseconds: Logger.defaultRepeatIntervalMilliseconds)))
     }
 }

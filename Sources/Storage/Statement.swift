@@ -80,6 +80,13 @@ package final class Statement {
 
     // MARK: - Stepping
 
+    /// Steps through every row, each made into a value by `row` (which reads this statement's columns).
+    package func rows<Row>(_ row: (Statement) -> Row) throws(StorageError) -> [Row] {
+        var rows: [Row] = []
+        while try step() { rows.append(row(self)) }
+        return rows
+    }
+
     /// Advances to the next row: true while a row is available, false when done.
     @discardableResult
     package func step() throws(StorageError) -> Bool {

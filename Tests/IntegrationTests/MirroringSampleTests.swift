@@ -25,25 +25,15 @@ import Testing
     static var phoneApp: String { Binaries.path("mirroring-phone") }
     static var watchApp: String { Binaries.path("mirroring-watch") }
 
-    static func lines(_ home: String, _ bundle: String) -> [String] {
-        let text = (try? String(contentsOfFile: home + "/apps/\(bundle)/Documents/mirroring.log", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").map(String.init)
-    }
+    static func lines(_ home: String, _ bundle: String) -> [String] { SampleAppLog.lines(home, bundle, "mirroring.log") }
 
     static func phoneLines(_ pair: SimulatedPair) -> [String] { lines(pair.phoneHome, "mirroring-phone") }
     static func watchLines(_ pair: SimulatedPair) -> [String] { lines(pair.watchHome, "mirroring-watch") }
 
-    /// Lines `PREFIX TEXT`, their texts.
-    static func texts(_ lines: [String], _ prefix: String) -> [String] {
-        lines.filter { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
-    }
+    static func texts(_ lines: [String], _ prefix: String) -> [String] { SampleAppLog.texts(lines, prefix) }
 
     func start(_ pair: SimulatedPair, samples: Int) throws {
-        try pair.startWatchOS(["--app", Self.watchApp, "--app-arg=--samples=\(samples)", "--background-budget-ms", "120000"])
-        try pair.startPhoneOS([
-            "--app", Self.phoneApp, "--app-arg=--start", "--app-arg=--end-at=\(samples * 10)", "--background-budget-ms", "120000",
-        ])
-        _ = try pair.phoneOSCall(["app", "open"])
+        try pair.startSampleApps(phone: Self.phoneApp, watch: Self.watchApp, phoneArgument: "--end-at=\(samples * 10)", watchArgument: "--samples=\(samples)")
     }
 
     /// The phone's Start starts the watch's workout; the watch mirrors it and sends the builder's

@@ -27,18 +27,12 @@ import Testing
     static var phoneApp: String { Binaries.path("workout-phone") }
     static var watchApp: String { Binaries.path("workout-watch") }
 
-    static func lines(_ home: String, _ bundle: String, _ file: String = "workout.log") -> [String] {
-        let text = (try? String(contentsOfFile: home + "/apps/\(bundle)/Documents/\(file)", encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").map(String.init)
-    }
+    static func lines(_ home: String, _ bundle: String, _ file: String = "workout.log") -> [String] { SampleAppLog.lines(home, bundle, file) }
 
     static func phoneLines(_ pair: SimulatedPair) -> [String] { lines(pair.phoneHome, "workout-phone") }
     static func watchLines(_ pair: SimulatedPair) -> [String] { lines(pair.watchHome, "workout-watch") }
 
-    /// Lines `PREFIX TEXT`, their texts.
-    static func texts(_ lines: [String], _ prefix: String) -> [String] {
-        lines.filter { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
-    }
+    static func texts(_ lines: [String], _ prefix: String) -> [String] { SampleAppLog.texts(lines, prefix) }
 
     func phoneStatus(_ pair: SimulatedPair) throws -> JSONValue { try pair.phoneOSCall(["os", "status"]) }
 
@@ -230,14 +224,11 @@ import Testing
     // MARK: - Apple's mirroring sample's shape: HealthKit only
 
     func startSample(_ pair: SimulatedPair, metrics: Int) throws {
-        try pair.startWatchOS(["--app", Self.watchApp, "--app-arg=--metrics=\(metrics)", "--background-budget-ms", "120000"])
-        // The complication is on the face (the watch's own setting, answered with the app asleep).
-        let face = try runTool(["watch", "complication", "on", "--home", pair.watchHome])
-        #expect(face.status == 0, "\(face.stderr)")
-        try pair.startPhoneOS([
-            "--app", Self.phoneApp, "--app-arg=--start", "--app-arg=--end-after=\(metrics)", "--background-budget-ms", "120000",
-        ])
-        _ = try pair.phoneOSCall(["app", "open"])
+        try pair.startSampleApps(phone: Self.phoneApp, watch: Self.watchApp, phoneArgument: "--end-after=\(metrics)", watchArgument: "--metrics=\(metrics)") {
+            // The complication is on the face (the watch's own setting, answered with the app asleep).
+            let face = try runTool(["watch", "complication", "on", "--home", pair.watchHome])
+            #expect(face.status == 0, "\(face.stderr)")
+        }
     }
 
     /// The phone's Start starts the watch app's workout (`startWatchApp(toHandle:)`, no "no watch is

@@ -103,12 +103,9 @@ package enum PairedWatches {
         let query = try database.statement(
             literal: "SELECT watch_device_id, pairing_id, watch_home, paired_at FROM cx_paired_watch ORDER BY paired_at, watch_device_id")
         defer { query.reset() }
-        var watches: [PairedWatch] = []
-        while try query.step() {
-            watches.append(
-                PairedWatch(watchDeviceID: query.string(at: 0), pairingID: query.string(at: 1), watchHome: query.string(at: 2), pairedAt: query.double(at: 3)))
+        return try query.rows { row in
+            PairedWatch(watchDeviceID: row.string(at: 0), pairingID: row.string(at: 1), watchHome: row.string(at: 2), pairedAt: row.double(at: 3))
         }
-        return watches
     }
 
     /// The watch `name` means: its device id, or its home as `runway pair` recorded it.

@@ -66,14 +66,11 @@ package struct SessionStoreReader {
             """)
         defer { query.reset() }
         try query.bind(limit, at: 1)
-        var result: [QuarantinedTransfer] = []
-        while try query.step() {
-            result.append(
-                QuarantinedTransfer(
-                    id: query.int64(at: 0), peerDeviceID: query.string(at: 1), seq: query.int64(at: 2),
-                    payload: query.blob(at: 3), reason: query.string(at: 4), quarantinedAt: query.double(at: 5)))
+        return try query.rows { row in
+            QuarantinedTransfer(
+                id: row.int64(at: 0), peerDeviceID: row.string(at: 1), seq: row.int64(at: 2), payload: row.blob(at: 3), reason: row.string(at: 4),
+                quarantinedAt: row.double(at: 5))
         }
-        return result
     }
 
     /// Whether the context this device sent has not been acknowledged by the counterpart: content pending.

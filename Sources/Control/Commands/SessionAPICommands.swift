@@ -28,9 +28,7 @@ extension ControlCommands {
     /// `transfer-userinfo`: `transferUserInfo`.
     package struct TransferUserInfo: ControlCommand {
         package typealias Reply = TransferUserInfoReply
-        @Argument(
-            .object, "the dictionary, in typed JSON",
-            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
+        @Argument(.object, "the dictionary, in typed JSON", cli: .jsonObjectFile) package var payload: JSONValue
         package static let spec = ControlCommandSpec(
             Self.self, "transfer-userinfo", both, session: true, errors: userInfoErrors, "queue a userInfo transfer")
         package static let cli: ControlCommandCLI? = ControlCommandCLI(.session, ["transfer-userinfo"]) { _, other in
@@ -46,9 +44,7 @@ extension ControlCommands {
     /// `transfer-complication`: `transferCurrentComplicationUserInfo`, the phone's.
     package struct TransferComplication: ControlCommand {
         package typealias Reply = TransferComplicationReply
-        @Argument(
-            .object, "the dictionary, in typed JSON",
-            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
+        @Argument(.object, "the dictionary, in typed JSON", cli: .jsonObjectFile) package var payload: JSONValue
         package static let spec = ControlCommandSpec(
             Self.self, "transfer-complication", [.phone], session: true, errors: userInfoErrors,
             "queue complication data for the watch (transferCurrentComplicationUserInfo): ahead of queued userInfo while today's 50 last, else as a userInfo")
@@ -94,9 +90,7 @@ extension ControlCommands {
     /// `context-set`: `updateApplicationContext` (the phone app takes it over to add its language).
     package struct ContextSet: ControlCommand {
         package typealias Reply = ContextSetReply
-        @Argument(
-            .object, "the dictionary, in typed JSON",
-            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)")) package var payload: JSONValue
+        @Argument(.object, "the dictionary, in typed JSON", cli: .jsonObjectFile) package var payload: JSONValue
         package static let spec = ControlCommandSpec(
             Self.self, "context-set", both, session: true,
             errors: payloadErrors + [.wc(.payloadTooLarge, "the context encodes to more than 262,144 bytes")], "update the application context")
@@ -109,10 +103,7 @@ extension ControlCommands {
     /// `message`: `sendMessage`. Its handler answers later, when the reply or the delivery comes.
     package struct Message: ControlCommand {
         package typealias Reply = MessageReply
-        @Argument(
-            .object, "the dictionary, in typed JSON",
-            cli: .option("json-file", "F", syntax: .jsonObjectFile, help: "a file holding one JSON object (- for stdin)"))
-        package var payload: JSONValue
+        @Argument(.object, "the dictionary, in typed JSON", cli: .jsonObjectFile) package var payload: JSONValue
         @Argument(
             .int(1...600_000), "how long to wait for the reply or the delivery, in ms (default 10000)",
             cli: .option("timeout", "MS", help: "how long to wait for the reply, or the delivery (default 10000)"))
