@@ -58,6 +58,83 @@ import Testing
         #expect(immediate.isEmpty, "the immediate system defers nothing")
     }
 
+    /// `(lane, seq, delayMs)` of each `system.deferred` line in a log.
+    static func deferralsByLane(_ log: String) -> [(String, Int64, UInt64)] {
+        logText(log).split(separator: "\n").filter { $0.contains("event=system.deferred ") }.compactMap { line in
+            func field(_ name: String) -> String? {
+                line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+            }
+            guard let lane = field("lane"), let seq = field("seq").flatMap({ Int64($0) }), let delay = field("delayMs").flatMap({ UInt64($0) })
+            else { return nil }
+            return (lane, seq, delay)
+        }
+    }
+
+    /// Item 1: files and application contexts are deferred too — `transferFile`, "Files are transferred to
+    /// the counterpart asynchronously on a background thread"; `updateApplicationContext(_:)`, "The system
+    /// sends context data when the opportunity arises" — each by the model's delay for its lane and
+    /// number, with nothing lost, duplicated or reordered (the invariant checker: flights and files), and
+    /// the latest context the one that arrives. Item 2: the watch's `status` counts them by reason, and
+    /// its `events` shows each `system.deferred` with its reason. On the code before, only userInfo
+    /// transfers were deferred: no `lane=file`, no `lane=applicationContext`, and `status` had no
+    /// `systemTiming`.
+    @Test func filesAndContextsAreDeferredTooAndStatusAndEventsSaySo() throws {
+        let timing = SystemTiming.realistic(seed: 77)
+        try withPair(tag: "real-files") { pair in
+            pair.environment[SystemTiming.variable] = timing.text
+            try pair.startPhone()
+            try pair.startWatch()
+            try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+            _ = try pair.record(3)
+            let first = try FileTransferIntegrationTests.randomFile(pair, "a.bin", size: 40_000)
+            let second = try FileTransferIntegrationTests.randomFile(pair, "b.bin", size: 90_000)
+            #expect(try pair.transferFile(from: "watch", first) == 1)
+            #expect(try pair.transferFile(from: "watch", second) == 2)
+            for (index, json) in [#"{"lap": 1}"#, #"{"lap": 2}"#].enumerated() {
+                let path = pair.root + "/context-\(index).json"
+                try json.write(toFile: path, atomically: true, encoding: .utf8)
+                let set = try runTool(["watch", "context", "set", "--home", pair.watchHome, "--json-file", path])
+                #expect(set.status == 0, "\(set.stderr)")
+            }
+            // While something waits, status says what and when it is due.
+            let waiting = try pair.status("watch")["systemTiming"]
+            #expect(waiting?["system"] == .string(timing.text), "\(String(describing: waiting))")
+            #expect((waiting?["deferred"]?.intValue ?? 0) >= 1, "\(String(describing: waiting))")
+            let report = try pair.expectDrainedAndClean(stored: 3)
+            #expect(report.files.sent == 2 && report.files.received == 2, "\(report.summary)")
+            try pair.waitUntil("the phone holds the latest context") {
+                let context = try JSONValue(parsing: try runTool(["phone", "context", "get", "--home", pair.phoneHome, "--json"]).stdout)
+                return context["receivedApplicationContext"]?["lap"] == .integer(2)
+            }
+            let deferred = Self.deferralsByLane(pair.watchLog)
+            let files = deferred.filter { $0.0 == "file" }
+            #expect(files.map(\.1) == [1, 2], "each file deferred once, in order: \(deferred)")
+            for (lane, seq, delay) in deferred {
+                #expect(delay == timing.transferDeferralMilliseconds(lane: lane, seq: seq), "the model's delay for \(lane) \(seq)")
+                #expect(timing.transferDeferralRange.contains(delay))
+            }
+            #expect(deferred.contains { $0.0 == "applicationContext" }, "the context deferred: \(deferred)")
+            #expect(deferred.filter { $0.0 == "userInfo" }.map(\.1) == [1, 2, 3])
+            // Status: the counts by reason, nothing waiting once drained.
+            let status = try pair.status("watch")["systemTiming"]
+            let byReason = status?["byReason"]
+            #expect(byReason?["background-file-transfer"] == .integer(2), "\(String(describing: status))")
+            #expect(byReason?["background-transfer"] == .integer(3), "\(String(describing: status))")
+            #expect((byReason?["application-context"]?.intValue ?? 0) >= 1, "\(String(describing: status))")
+            #expect(status?["deferred"]?.intValue == deferred.count, "status and log agree: \(String(describing: status))")
+            #expect(status?["waiting"] == .integer(0) && status?["nextDueInMs"] == nil, "\(String(describing: status))")
+            // Events: each deferral among the delegate calls, with its reason.
+            let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json", "--limit", "1000"])
+            #expect(events.status == 0, "\(events.stderr)")
+            let lines = events.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+            let traced = lines.filter { $0["call"] == .string("system.deferred") }
+            #expect(traced.count == deferred.count, "\(events.stdout)")
+            #expect(traced.contains { $0["lane"] == .string("file") && ($0["reason"]?.stringValue ?? "").contains("seed 77") })
+            let text = try runTool(["watch", "events", "--home", pair.watchHome]).stdout
+            #expect(text.contains("system.deferred") && text.contains("delayMs="), "\(text)")
+        }
+    }
+
     /// watch-os under the realistic system, the wrist app asking for a refresh five minutes after each
     /// one (`--reschedule`), the device clock moved on five minutes at a time for two hours: no hour ever
     /// holds more than four refreshes, and the log says which were held back for the budget.
