@@ -50,7 +50,7 @@ final class WakeRecordingTransport: LinkTransport {
         try harness.drive()
         let result = send(["tap": .integer(1)], from: harness.phone, replyExpected: false)
         try harness.drive()
-        if case let .failure(error)? = result() { #expect(error.code == .notReachable) } else { Issue.record("no notReachable") }
+        expectFailure(result(), .notReachable, otherwise: "no notReachable")
     }
 
     @Test func anUnconfirmedMessageWithoutAReplyFailsWithDeliveryFailed() throws {
@@ -61,9 +61,9 @@ final class WakeRecordingTransport: LinkTransport {
         let result = send(["tap": .integer(1)], from: harness.watch, replyExpected: false, timeout: 300)
         try harness.drive()
         #expect(result() == nil)
-        (harness.loop.clock as! ManualClock).advance(byMilliseconds: 300)
+        harness.advanceClock(byMilliseconds: 300)
         try harness.drive()
-        if case let .failure(error)? = result() { #expect(error.code == .deliveryFailed) } else { Issue.record("no deliveryFailed") }
+        expectFailure(result(), .deliveryFailed, otherwise: "no deliveryFailed")
     }
 
     /// The link down but in range: the watch's message waits, the next hello says so, and it is sent
@@ -89,18 +89,18 @@ final class WakeRecordingTransport: LinkTransport {
         let refused = send(["a": .integer(1)], from: harness.watch)
         try harness.drive()
         harness.watch.linkAttemptFailed(WCError(.notReachable, "force-quit"))
-        if case let .failure(error)? = refused() { #expect(error.code == .notReachable) } else { Issue.record("no notReachable") }
+        expectFailure(refused(), .notReachable, otherwise: "no notReachable")
         let late = send(["a": .integer(2)], from: harness.watch, timeout: 400)
         try harness.drive()
-        (harness.loop.clock as! ManualClock).advance(byMilliseconds: 400)
+        harness.advanceClock(byMilliseconds: 400)
         try harness.drive()
-        if case let .failure(error)? = late() { #expect(error.code == .messageReplyTimedOut) } else { Issue.record("no time-out") }
+        expectFailure(late(), .messageReplyTimedOut, otherwise: "no time-out")
         #expect(try harness.watch.makeHandshake().pendingMessages == 0, "nothing left to wake the phone for")
         // The phone never waits: it does not wake the watch app. Nor does a backgrounded watch app.
         transport.inRange = false
         let outOfRange = send(["a": .integer(3)], from: harness.watch)
         try harness.drive()
-        if case let .failure(error)? = outOfRange() { #expect(error.code == .notReachable) } else { Issue.record("no notReachable out of range") }
+        expectFailure(outOfRange(), .notReachable, otherwise: "no notReachable out of range")
         #expect(transport.wakes == 2)
     }
 }

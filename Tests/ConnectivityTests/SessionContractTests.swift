@@ -225,7 +225,7 @@ import PropertyLists
         try harness.drive()
         let backgrounded = send(["a": .integer(1)], from: harness.phone)
         try harness.drive()
-        if case let .failure(error)? = backgrounded() { #expect(error.code == .notReachable) } else { Issue.record("no notReachable") }
+        expectFailure(backgrounded(), .notReachable, otherwise: "no notReachable")
     }
 
     @Test func anUnansweredMessageTimesOutExactlyOnce() throws {
@@ -236,12 +236,12 @@ import PropertyLists
         let result = send(["a": .integer(1)], from: harness.watch, timeout: 500)
         try harness.drive()
         #expect(result() == nil)
-        (harness.loop.clock as! ManualClock).advance(byMilliseconds: 499)
+        harness.advanceClock(byMilliseconds: 499)
         try harness.drive()
         #expect(result() == nil)
-        (harness.loop.clock as! ManualClock).advance(byMilliseconds: 2)
+        harness.advanceClock(byMilliseconds: 2)
         try harness.drive()
-        if case let .failure(error)? = result() { #expect(error.code == .messageReplyTimedOut) } else { Issue.record("no time-out") }
+        expectFailure(result(), .messageReplyTimedOut, otherwise: "no time-out")
     }
 
     @Test func aLinkThatDropsFailsThePendingMessage() throws {
@@ -252,7 +252,7 @@ import PropertyLists
         let result = send(["a": .integer(1)], from: harness.watch)
         try harness.drive()
         harness.link!.closeBoth(reason: "out of range")
-        if case let .failure(error)? = result() { #expect(error.code == .notReachable) } else { Issue.record("not failed") }
+        expectFailure(result(), .notReachable, otherwise: "not failed")
     }
 
     @Test func oversizedMessagesAndRepliesFail() throws {
@@ -261,17 +261,17 @@ import PropertyLists
         try harness.connect()
         let big = send(["blob": .data([UInt8](repeating: 0, count: 70_000))], from: harness.watch)
         try harness.drive()
-        if case let .failure(error)? = big() { #expect(error.code == .payloadTooLarge) } else { Issue.record("accepted") }
+        expectFailure(big(), .payloadTooLarge, otherwise: "accepted")
         harness.phoneDelegate.answer = { _ in ["blob": .data([UInt8](repeating: 0, count: 70_000))] }
         let bigReply = send(["a": .integer(1)], from: harness.watch)
         try harness.drive()
-        if case let .failure(error)? = bigReply() { #expect(error.code == .messageReplyFailed) } else { Issue.record("accepted") }
+        expectFailure(bigReply(), .messageReplyFailed, otherwise: "accepted")
     }
 
     @Test func messagesBeforeActivationFail() throws {
         let harness = try PairHarness()
         let result = send(["a": .integer(1)], from: harness.watch)
         try harness.drive()
-        if case let .failure(error)? = result() { #expect(error.code == .sessionNotActivated) } else { Issue.record("sent") }
+        expectFailure(result(), .sessionNotActivated, otherwise: "sent")
     }
 }

@@ -4,6 +4,7 @@ import Storage
 @testable import Connectivity
 import PairTesting
 import PropertyLists
+import Testing
 
 /// A recording handler: what arrived, in order, and how to answer.
 final class RecordingDelegate: SessionHandler {
@@ -74,6 +75,9 @@ final class RecordingDelegate: SessionHandler {
 final class PairHarness {
     let directory = makeTemporaryDirectory("sess")
     let loop = EventLoop(clock: ManualClock())
+
+    /// Moves the loop's manual clock on (the timers come due at the next `drive`).
+    func advanceClock(byMilliseconds milliseconds: UInt64) { (loop.clock as! ManualClock).advance(byMilliseconds: milliseconds) }
     let phoneDB: Database
     let watchDB: Database
     let phone: Session
@@ -137,5 +141,16 @@ final class PairHarness {
 
     func numbered(_ range: Range<Int>) -> [UserInfo] {
         range.map { ["n": .integer(Int64($0)), "pad": .string(String(repeating: "x", count: 100))] }
+    }
+}
+
+/// Expects a message's outcome to be a failure with `code`; anything else is recorded as `otherwise`.
+func expectFailure<Success>(
+    _ outcome: Result<Success, WCError>?, _ code: WCErrorCode, otherwise: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    if case let .failure(error)? = outcome {
+        #expect(error.code == code, sourceLocation: sourceLocation)
+    } else {
+        Issue.record(Comment(rawValue: otherwise), sourceLocation: sourceLocation)
     }
 }
