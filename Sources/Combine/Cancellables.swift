@@ -53,7 +53,8 @@ extension Subscribers {
         }
 
         public func receive(subscription: any Subscription) {
-            lock.adopt(subscription, into: &self.subscription, while: !done)
+            guard lock.claim(&self.subscription, for: subscription, while: !done) else { return subscription.cancel() }
+            subscription.request(.unlimited)
         }
 
         public func receive(_ input: Input) -> Subscribers.Demand {
@@ -93,7 +94,8 @@ extension Subscribers {
         }
 
         public func receive(subscription: any Subscription) {
-            lock.adopt(subscription, into: &self.subscription, while: object != nil)
+            guard lock.claim(&self.subscription, for: subscription, while: object != nil) else { return subscription.cancel() }
+            subscription.request(.unlimited)
         }
 
         public func receive(_ input: Input) -> Subscribers.Demand {
@@ -140,17 +142,15 @@ extension Publisher where Failure == Never {
 }
 
 extension NSLock {
-    /// A subscriber that asks for every value takes `subscription` into `slot` and requests `.unlimited`
-    /// — if it holds none yet and `open` (read under the lock) says it still takes one; otherwise the
-    /// subscription is cancelled (a subscriber takes one, and none once finished or cancelled).
-    func adopt(_ subscription: any Subscription, into slot: inout (any Subscription)?, while open: @autoclosure () -> Bool) {
-        lock()
-        guard slot == nil, open() else {
-            unlock()
-            return subscription.cancel()
+    /// A subscriber's `receive(subscription:)`, under the lock: whether it takes `subscription` — it holds
+    /// none yet (`slot`) and `open` (read under the lock) says it still takes one — and if so, kept in
+    /// `slot`. The caller then requests values, or cancels a subscription not taken, outside the lock
+    /// and outside the access to `slot` (a publisher may call back at once).
+    func claim(_ slot: inout (any Subscription)?, for subscription: any Subscription, while open: @autoclosure () -> Bool) -> Bool {
+        withLock {
+            guard slot == nil, open() else { return false }
+            slot = subscription
+            return true
         }
-        slot = subscription
-        unlock()
-        subscription.request(.unlimited)
     }
 }
