@@ -97,6 +97,10 @@ package final class PhoneOS: DeviceOperatingSystem {
         reply.appVersion = installedVersion
         reply.locked = device.locked
         reply.lockedAfterReboot = device.lockedAfterReboot
+        // The system in force; phone-os defers nothing of its own (the phone app's session does: its
+        // `status`), and iOS's background app refresh is not simulated (docs/system-timing.md).
+        let timing = SystemTiming.current.timing
+        reply.systemTiming = .object(["system": .string(timing.text), "deferred": .integer(0), "byReason": .object([:]), "waiting": .integer(0)])
     }
 
     /// `status` while phone-os answers it: the app's state and what waits for it, as the OS knows them.
