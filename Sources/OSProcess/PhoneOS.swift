@@ -185,7 +185,9 @@ package final class PhoneOS: DeviceOperatingSystem {
         let store = SessionStoreSnapshot.read(home: home)
         switch PhoneOSLaunchRule.decide(
             hello, forceQuit: forceQuit, backingOff: backingOff, installed: device.appInstalled, lockedAfterReboot: device.lockedAfterReboot,
-            activeWatch: store.activeWatch, pairedWatches: store.watches.map(\.watchDeviceID))
+            activeWatch: store.activeWatch, pairedWatches: store.watches.map(\.watchDeviceID),
+            own: store.watchAppInstalled
+                ? PhoneOSLaunchRule.OwnOutbox(transfers: store.outstandingAllLanes, context: store.contextPending) : PhoneOSLaunchRule.OwnOutbox())
         {
         case let .launch(reasonKey, reason):
             launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)
