@@ -185,4 +185,124 @@ import Testing
                 "a refresh fired shortly after its date, said so")
         }
     }
+
+    /// The `firedAt` times of every `os.refresh-due` line in a log (all watch-os runs of the pair).
+    static func refreshesFired(_ log: String) -> [Double] {
+        logText(log).split(separator: "\n").filter { $0.contains("event=os.refresh-due ") }.compactMap { line in
+            guard let text = line.split(separator: " ").first(where: { $0.hasPrefix("firedAt=") }).map({ String($0.dropFirst("firedAt=".count)) }),
+                case let .success(time) = TimeText.parseInstant(text)
+            else { return nil }
+            return time
+        }
+    }
+
+    /// Item 4: the refresh budget survives a restart of watch-os. The wrist app asks for a refresh five
+    /// minutes after each one; once four have fired, watch-os is stopped and started again on the same
+    /// home — its status still counts the four in the last hour, and across both runs no hour holds a
+    /// fifth. On the code before, the budget was this run's only: the restarted watch-os fired a fifth
+    /// within the hour (and `refreshesInLastHour` did not exist).
+    @Test func theRefreshBudgetIsNotRefilledByARestartOfWatchOS() throws {
+        try withPair(tag: "real-budget") { pair in
+            pair.environment[SystemTiming.variable] = SystemTiming.realistic(seed: 11).text
+            let arguments = [
+                "--app", WatchKitTests.wrist, "--app-arg=--schedule-refresh", "--app-arg=300", "--app-arg=--reschedule", "--background-budget-ms", "60000",
+                "--suspend-after-idle-ms", "0",
+            ]
+            try pair.startWatchOS(arguments)
+            _ = try pair.watchOSCall(["app", "open"])
+            try pair.waitUntil("the refresh is scheduled") { try pair.watchOSCall(["os", "status"])["backgroundRefreshAt"]?.stringValue != nil }
+            _ = try pair.watchOSCall(["app", "close"])
+            func step(_ label: String) throws {
+                let advanced = try runTool(["clock", "advance", "5m", "--home", pair.watchHome])
+                #expect(advanced.status == 0, "\(advanced.stderr)")
+                // Until watch-os has fired the refresh and the app asked for the next, or holds it still.
+                try pair.waitUntil("\(label): the refresh is fired or pending", timeout: 30) {
+                    try pair.watchOSCall(["os", "status"])["backgroundRefreshAt"]?.stringValue != nil
+                }
+            }
+            var steps = 0
+            while Self.refreshesFired(pair.watchLog).count < 4 {
+                steps += 1
+                guard steps <= 12 else { throw HarnessError("four refreshes did not fire in an hour of device time") }
+                try step("before the restart, step \(steps)")
+            }
+            #expect(pair.watchOS?.stop() == 0)
+            try pair.startWatchOS(arguments)
+            let restarted = try pair.watchOSCall(["os", "status"])["systemTiming"]
+            #expect(restarted?["refreshesInLastHour"] == .integer(4), "the budget's hour, kept: \(String(describing: restarted))")
+            for index in 1...12 { try step("after the restart, step \(index)") }
+            let fired = Self.refreshesFired(pair.watchLog)
+            #expect(fired.count >= 5, "\(fired)")
+            for time in fired {
+                let window = fired.filter { $0 + 3600 > time && $0 <= time }
+                #expect(window.count <= 4, "at most four refreshes in an hour, across the restart: \(window)")
+            }
+            let status = try pair.watchOSCall(["os", "status"])["systemTiming"]
+            #expect((status?["byReason"]?["refresh-budget"]?.intValue ?? 0) >= 1, "held back for the budget after the restart: \(String(describing: status))")
+        }
+    }
+
+    /// Item 3: a background task's runtime is drawn from the seed (`setTaskCompleted()`: "a limited amount
+    /// of time to finish the task (on the order of seconds)"), and when it runs out the task's
+    /// `expirationHandler` is called before the app is ended, as for the budget. The app keeps its
+    /// WatchConnectivity task open (`--never-complete`) and completes it in its handler; watch-os's own
+    /// budget is ten minutes, so only the model's runtime ends the launch. The runtime is the model's
+    /// for that launch (the same seed, the same runtimes), and `os status` counts it. On the code before,
+    /// nothing expired a task but the budget: the launch ran its ten minutes.
+    @Test func aTaskRuntimeDrawnFromTheSeedExpiresItAfterItsHandler() throws {
+        let timing = SystemTiming.realistic(seed: 2026)
+        try withPair(tag: "real-task") { pair in
+            pair.environment[SystemTiming.variable] = timing.text
+            try pair.startPhone()
+            try pair.startWatchOS([
+                "--app", WatchKitTests.wrist, "--app-arg=--never-complete", "--app-arg=--complete-on-expiry", "--background-budget-ms", "600000",
+            ])
+            try pair.waitUntil("the launch for the phone's content is over", timeout: 60) {
+                let status = try pair.watchOSCall(["os", "status"])
+                return status["reclaims"]?.intValue ?? 0 >= 1 && status["appState"]?.stringValue != "background"
+            }
+            #expect(WorkoutAndTaskSystemTests.lines(pair, "expiry.log").first == "expiring", "the handler ran")
+            let lines = logText(pair.watchLog).split(separator: "\n")
+            let drawn: [(Int, UInt64)] = lines.filter { $0.contains("event=os.task-runtime ") }.compactMap { line in
+                func field(_ name: String) -> String? {
+                    line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+                }
+                guard let index = field("index").flatMap({ Int($0) }), let runtime = field("runtimeMs").flatMap({ UInt64($0) }) else { return nil }
+                return (index, runtime)
+            }
+            #expect(drawn.first?.0 == 0, "\(drawn)")
+            for (index, runtime) in drawn { #expect(runtime == timing.taskRuntimeMilliseconds(index: index), "the model's runtime for launch \(index)") }
+            let first = drawn.first?.1 ?? 0
+            let warned = lines.firstIndex { $0.contains("event=os.tasks-expiring") }
+            let ended = lines.firstIndex { $0.contains("event=os.reclaimed") && $0.contains("runtime of \(first) ms ran out") }
+            #expect(warned != nil && ended != nil && warned! < ended!, "warned, then reclaimed for the runtime")
+            let status = try pair.watchOSCall(["os", "status"])
+            #expect(status["backgroundTasksExpired"]?.intValue == 0, "completed in its handler: \(status.text)")
+            #expect(status["systemTiming"]?["byReason"]?["task-runtime"] == .integer(1), "\(status.text)")
+        }
+    }
+
+    /// The budget's file is input like any other: unreadable, watch-os says so and starts with a full
+    /// budget; hostile values (times out of any clock's range, negative or huge counts, strings) are
+    /// dropped or clamped — watch-os starts and its status stays sane.
+    @Test func aCorruptOrHostileBudgetFileIsSaidOrClampedAndWatchOSStarts() throws {
+        try withPair(tag: "real-budgetbad") { pair in
+            pair.environment[SystemTiming.variable] = SystemTiming.realistic(seed: 3).text
+            let path = pair.watchHome + "/background-budget.json"
+            for (index, contents) in [
+                "{not json", #"{"firedAt": [1e300, -5, "x", null, 1.7e9], "scheduled": -7, "launches": 1e300}"#,
+                #"{"firedAt": {"a": 1}, "scheduled": "many"}"#,
+            ].enumerated() {
+                try FileManager.default.createDirectory(atPath: pair.watchHome, withIntermediateDirectories: true)
+                try contents.write(toFile: path, atomically: true, encoding: .utf8)
+                try pair.startWatchOS(["--app", WatchKitTests.wrist])
+                let status = try pair.watchOSCall(["os", "status"])["systemTiming"]
+                #expect(status?["system"] == .string("realistic:3"), "\(index): \(String(describing: status))")
+                let inHour = status?["refreshesInLastHour"]?.intValue ?? -1
+                #expect((0...1).contains(inHour), "\(index): \(String(describing: status))")
+                #expect(pair.watchOS?.stop() == 0)
+            }
+            #expect(logText(pair.watchLog).contains("event=os.budget-unreadable"), "the unreadable file is said")
+        }
+    }
 }
