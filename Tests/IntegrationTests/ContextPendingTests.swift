@@ -84,7 +84,7 @@ import Testing
             try pair.waitUntil("the app is linked to the watch") { (try? pair.status("phone"))?["linked"] == .bool(true) }
             pair.killWatch()
             try pair.waitUntil("the app sees the watch gone") { (try? pair.status("phone"))?["linked"] == .bool(false) }
-            let set = try runTool(["phone", "context", "set", "--home", pair.phoneHome, "--json-file", try write(pair, #"{"tempo": 5}"#)])
+            let set = try runTool(["phone", "context", "set", "--home", pair.phoneHome, "--json-file", try pair.jsonFile(#"{"tempo": 5}"#)])
             #expect(set.status == 0, "\(set.stderr)")
             #expect(try pair.contextPending("phone"), "the watch is away: the context waits")
             let kill = try runTool(["phone", "app", "kill", "--home", pair.phoneHome])
