@@ -39,8 +39,8 @@ package struct Logger: Sendable {
     // Set by the memberwise initializer (this file's: `init(component:…)` below, and `with(component:)`).
     package let component: String
     package let minimumLevel: Level
-    private let descriptor: Int32
     package let format: Format
+    private let descriptor: Int32
     /// Shared by every copy of this logger (and `with(component:)`): one daemon, one count per line.
     private let repeats: RepeatState
 
@@ -71,7 +71,7 @@ package struct Logger: Sendable {
     package static let silent = Logger(component: "silent", minimumLevel: .error, descriptor: -1)
 
     package func with(component: String) -> Logger {
-        Logger(component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format, repeats: repeats)
+        Logger(component: component, minimumLevel: minimumLevel, format: format, descriptor: descriptor, repeats: repeats)
     }
 
     package func debug(_ event: String, _ fields: KeyValuePairs<String, CustomStringConvertible> = [:]) { log(.debug, event, fields) }
@@ -159,7 +159,7 @@ extension Logger {
     /// nowhere), with a repeat limiter of its own.
     package init(component: String, minimumLevel: Level = .info, descriptor: Int32 = 2, format: Format = Logger.defaultFormat) {
         self.init(
-            component: component, minimumLevel: minimumLevel, descriptor: descriptor, format: format,
+            component: component, minimumLevel: minimumLevel, format: format, descriptor: descriptor,
             repeats: RepeatState(RepeatLimiter(intervalMilliseconds: Logger.defaultRepeatIntervalMilliseconds)))
     }
 }
