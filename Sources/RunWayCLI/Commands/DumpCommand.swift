@@ -19,7 +19,10 @@ enum DumpCommand {
             Works on a phone's or a watch's home, with or without its daemon running; without --home, on the
             registered pair's phone.
             """,
-        specs: [.option("home", "H", "the device's home (a phone's or a watch's; default: the registered pair's phone)"), .option("limit", "N", "rows per table (default 1000)"), CLI.jsonSpec],
+        specs: [
+            .option("home", "H", "the device's home (a phone's or a watch's; default: the registered pair's phone)"),
+            .option("limit", "N", "rows per table (default 1000)"), CLI.jsonSpec,
+        ],
         positionals: 0,
         run: run)
 
