@@ -187,6 +187,7 @@ struct SessionCommands {
         if session.failNextCount > 0 { fields["failNext"] = .integer(Int64(session.failNextCount)) }
         if let last = ledger.lastMessageWithoutReply { fields["lastMessageWithoutReply"] = last.json }
         if let bytes = ledger.lastMessageDataBytes { fields["lastMessageDataBytes"] = .integer(Int64(bytes)) }
+        fields["systemTiming"] = session.systemDeferralSummary.json
         if session.messagesAwaitingLinkCount > 0 { fields["messagesAwaitingLink"] = .integer(Int64(session.messagesAwaitingLinkCount)) }
         return StatusReply(
             role: session.role.rawValue, pid: Int64(getpid()), activationState: session.activationState.rawValue, paired: session.isPaired,

@@ -73,14 +73,36 @@ package struct SystemTiming: Equatable, Sendable {
 
     // MARK: - The documented ranges
 
+    /// A background `transferUserInfo` or `transferFile`: "transfers happen opportunistically in the
+    /// background"; a file is "transferred to the counterpart asynchronously on a background thread".
     package var transferDeferralRange: ClosedRange<UInt64> { lowPower ? 4_000...40_000 : 1_000...10_000 }
+    /// An application context: "The system sends context data when the opportunity arises" — the same
+    /// range as a transfer; the value sent is the latest when the wait ends (`updateApplicationContext`).
+    package var contextDeferralRange: ClosedRange<UInt64> { transferDeferralRange }
     package var refreshDelayRange: ClosedRange<UInt64> { lowPower ? 0...300 : 0...60 }
     package static let refreshesPerHour = 4
+    /// The time a watch app's background task has before it expires (ms): `setTaskCompleted()`, "The
+    /// system provides your extension with a limited amount of time to finish the task (on the order of
+    /// seconds)"; a low-power device gives less.
+    package var taskRuntimeRange: ClosedRange<UInt64> { lowPower ? 2_000...8_000 : 4_000...15_000 }
 
     /// How long the system holds transfer `seq` of `lane` before it sends it (ms); 0 when immediate.
+    /// `lane` is the transfer's lane (`userInfo`, `file`) or `applicationContext` (then `seq` is the
+    /// context's version).
     package func transferDeferralMilliseconds(lane: String, seq: Int64) -> UInt64 {
         guard realistic else { return 0 }
-        return draw(stream: Self.stream(lane), index: UInt64(bitPattern: seq), in: transferDeferralRange)
+        let range = lane == Self.contextLane ? contextDeferralRange : transferDeferralRange
+        return draw(stream: Self.stream(lane), index: UInt64(bitPattern: seq), in: range)
+    }
+
+    /// The name an application context's deferrals draw under (and are counted by).
+    package static let contextLane = "applicationContext"
+
+    /// The runtime the `index`-th background launch of the watch app gets before its tasks expire (ms),
+    /// nil when immediate (the configured budget applies alone).
+    package func taskRuntimeMilliseconds(index: Int) -> UInt64? {
+        guard realistic else { return nil }
+        return draw(stream: Self.stream("task"), index: UInt64(max(0, index)), in: taskRuntimeRange)
     }
 
     /// How long after its date the `index`-th refresh the app scheduled fires, budget aside (s); 0 when

@@ -121,6 +121,9 @@ package struct OSStatusReply: ControlReply {
     package var wakes: [String: Int64]?
     /// While the app is suspended: whether the OS suspended it (its work done), not the user.
     package var suspendedBySystem: Bool?
+    /// watch-os: the system's timing and what it deferred (docs/system-timing.md): `system`, `deferred`,
+    /// `byReason`, `waiting`, `nextDueAt` (device time), the refresh budget's hour and the launch's task runtime.
+    package var systemTiming: JSONValue?
 
     package init(
         home: String, pid: Int64, appState: String, appPid: Int64?, forceQuit: Bool, launches: [String: Int64], launchCount: Int64,

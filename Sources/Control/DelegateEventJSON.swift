@@ -78,6 +78,11 @@ extension DelegateEvent {
             fields["message"] = .string(message)
         case let .system(_, kind):
             fields["kind"] = .string(kind)
+        case let .systemDeferred(lane, seq, delayMs, reason):
+            fields["lane"] = .string(lane)
+            fields["seq"] = .integer(seq)
+            fields["delayMs"] = .integer(delayMs)
+            fields["reason"] = .string(reason)
         }
         return .object(fields)
     }
@@ -90,5 +95,18 @@ extension DelegateEvent {
         case .insufficientSpace: "insufficientSpace"
         case .rejected: "rejected"
         }
+    }
+}
+
+extension SystemDeferralSummary {
+    /// `status`'s `systemTiming`: `{"system":"realistic:42","deferred":3,"byReason":{"background-transfer":3},
+    /// "waiting":1,"nextDueInMs":2400}` (`nextDueInMs` only while one waits).
+    package var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "system": .string(system), "deferred": .integer(Int64(deferred)), "byReason": .object(byReason.mapValues { .integer(Int64($0)) }),
+            "waiting": .integer(Int64(waiting)),
+        ]
+        if let next = nextDueInMilliseconds { fields["nextDueInMs"] = .integer(Int64(min(next, UInt64(Int64.max)))) }
+        return .object(fields)
     }
 }

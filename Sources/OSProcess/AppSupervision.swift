@@ -39,6 +39,9 @@ struct AppSupervision {
         /// When the running background budget started (nil: in the foreground, suspended, or not ready).
         var budgetFrom: UInt64?
         var background: Bool
+        /// The realistic system's runtime for this launch's background tasks (ns), when shorter than the
+        /// budget: the budget it gets (`SystemTiming.taskRuntimeMilliseconds`).
+        var runtime: UInt64?
     }
 
     let budget: UInt64
@@ -55,9 +58,18 @@ struct AppSupervision {
 
     // MARK: - The app's life
 
-    mutating func launched(at now: UInt64, background: Bool, awaitsDelivery: Bool) {
-        launch = Launch(at: now, awaitsDelivery: background && awaitsDelivery, background: background)
+    /// `runtimeMilliseconds`: the realistic system's runtime for the launch's background tasks, if one
+    /// was drawn; the launch's budget is the shorter of it and the OS's.
+    mutating func launched(at now: UInt64, background: Bool, awaitsDelivery: Bool, runtimeMilliseconds: UInt64? = nil) {
+        let runtime = runtimeMilliseconds.map { $0 * 1_000_000 }.flatMap { $0 < budget ? $0 : nil }
+        launch = Launch(at: now, awaitsDelivery: background && awaitsDelivery, background: background, runtime: runtime)
     }
+
+    /// The running launch's budget (ns): the OS's, or the realistic system's shorter task runtime.
+    private func budget(of launch: Launch) -> UInt64 { launch.runtime ?? budget }
+
+    /// The running launch's budget is the realistic system's task runtime (it ends before the OS's).
+    var runtimeEndsFirst: Bool { launch?.runtime != nil }
 
     mutating func ready(at now: UInt64) {
         guard var current = launch, current.readyAt == nil else { return }
@@ -129,11 +141,14 @@ struct AppSupervision {
             return now >= current.at + launchTimeout ? .killNeverReady("no READY=1 within \(launchTimeout / 1_000_000) ms of the launch") : nil
         }
         guard let budgetFrom = current.budgetFrom else { return nil }
-        let budgetEnd = budgetFrom + budget
+        let budgetEnd = budgetFrom + budget(of: current)
         guard now >= budgetEnd else { return nil }
         if current.awaitsDelivery && !current.delivered {
             guard now >= readyAt + launchTimeout else { return nil }
             return .reclaim("background budget used up, and no delivery within \(launchTimeout / 1_000_000) ms of READY=1")
+        }
+        if let runtime = current.runtime {
+            return .reclaim("its background tasks' runtime of \(runtime / 1_000_000) ms ran out (the realistic system's), no UI")
         }
         return .reclaim("background budget of \(budget / 1_000_000) ms used up, no UI")
     }
@@ -143,15 +158,16 @@ struct AppSupervision {
         guard let current = launch else { return nil }
         guard let readyAt = current.readyAt else { return current.at + launchTimeout }
         guard let budgetFrom = current.budgetFrom else { return nil }
-        let budgetEnd = budgetFrom + budget
+        let budgetEnd = budgetFrom + budget(of: current)
         if current.awaitsDelivery && !current.delivered { return max(budgetEnd, readyAt + launchTimeout) }
         return budgetEnd
     }
 
     /// What is left of the running background budget, if one runs.
     func remainingBudget(at now: UInt64) -> UInt64? {
-        guard let budgetFrom = launch?.budgetFrom else { return nil }
-        return budgetFrom + budget > now ? budgetFrom + budget - now : 0
+        guard let current = launch, let budgetFrom = current.budgetFrom else { return nil }
+        let end = budgetFrom + budget(of: current)
+        return end > now ? end - now : 0
     }
 
     /// How long the next background launch must still wait (0: it may go).

@@ -34,6 +34,7 @@ extension DeviceOperatingSystem {
             // A budget runs only in the background (`AppSupervision.budgetStops`), and on while the OS
             // itself suspended the app: suspended or not, it is reclaimed at the budget's end.
             guard state == .background || (state == .suspended && suspendedBySystem) else { return }
+            if supervision.runtimeEndsFirst, !expiryWarned { runtimeRanOut() }
             // WatchKit tasks still open: their expiration handlers run first ("A block that the system
             // calls when the available runtime for a background task is about to expire"), for a grace.
             if state == .background, tasksOpen > 0, !expiryWarned {

@@ -335,6 +335,11 @@ package class DeviceOperatingSystem {
     func hapticPlayed(_ type: String) {}
     /// The running app completed every task it was handed.
     func tasksCompleted() {}
+    /// The realistic system's runtime for the launch starting now (ms; watch-os's, `SystemTiming`), nil
+    /// for the OS's budget alone.
+    func taskRuntime() -> UInt64? { nil }
+    /// The launch's task runtime ran out (counted by watch-os).
+    func runtimeRanOut() {}
     /// The app runs a workout session (`AppNotice.workout`): kept alive in the background.
     var workoutRunning = false
 
@@ -409,7 +414,7 @@ package class DeviceOperatingSystem {
         // A workout's launch keeps itself alive (X_WORKOUT=1): no delivery to wait for.
         supervision.launched(
             at: loop.nowNanoseconds, background: kind == .background,
-            awaitsDelivery: kind == .background && !Self.launchesAwaitingNoDelivery.contains(reasonKey))
+            awaitsDelivery: kind == .background && !Self.launchesAwaitingNoDelivery.contains(reasonKey), runtimeMilliseconds: taskRuntime())
         rearmSupervision()
     }
 

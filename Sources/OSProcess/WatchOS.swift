@@ -160,6 +160,8 @@ package final class WatchOS: DeviceOperatingSystem {
     }
 
     override func tasksCompleted() { suspendAfterTasks() }
+    override func taskRuntime() -> UInt64? { drawTaskRuntime() }
+    override func runtimeRanOut() { watchKit.taskRuntimeExpiries += 1 }
 
     override var launchRefusal: String? {
         WatchStoreReading.appInstalled(home: home) ? nil : "the watch app is not installed (runway watch app install)"

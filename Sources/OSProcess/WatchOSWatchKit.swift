@@ -15,10 +15,21 @@ struct WatchKitRecord {
     /// The system's timing (`RUNWAY_SYSTEM`): realistic, a refresh fires a drawn while after its date and
     /// within the budget of four an hour.
     let systemTiming = SystemTiming.current.timing
-    /// When the refreshes fired (device time, seconds; this watch-os run's): the budget's hour.
+    /// When the refreshes fired (device time, seconds): the budget's hour. Kept in
+    /// `HOME/background-budget.json` with `refreshesScheduled` and `backgroundLaunches`, so a restarted
+    /// watch-os neither refills the budget nor draws the same delays again.
     var refreshFiredTimes: [Double] = []
     /// The refresh whose deferral was told (its date), so it is told once.
     var refreshDeferralTold: Double?
+    /// The refresh's time as the system set it (device time), while one is pending.
+    var refreshFiresAt: Double?
+    /// Refreshes deferred, by reason (`refresh-shortly-after`, `refresh-budget`), since watch-os started.
+    var refreshDeferrals: [String: Int] = [:]
+    /// Launches of the app so far (the index of the next task runtime drawn), and the running launch's.
+    var launchesDrawn = 0
+    var taskRuntimeMs: UInt64?
+    /// Launches whose tasks' runtime ran out (the realistic system's, shorter than the budget).
+    var taskRuntimeExpiries = 0
     /// Reloads asked for, by kind (`clockkit.reloadTimeline`, `widgetkit.all`, `widgetkit.kind.KIND`, …).
     var reloads: [String: Int] = [:]
     var haptics: [String: Int] = [:]
@@ -28,6 +39,50 @@ struct WatchKitRecord {
 
 extension WatchOS {
     var refreshPath: String { home.path + "/background-refresh.json" }
+    var budgetPath: String { home.path + "/background-budget.json" }
+
+    /// The refresh budget's state, as an earlier watch-os left it (nothing, or a file it cannot read:
+    /// a new budget, said in the log).
+    func loadBudget() {
+        guard let bytes = try? Filesystem.readFile(budgetPath) else { return }
+        guard let json = try? JSONValue(parsing: bytes), let fired = json["firedAt"]?.arrayValue else {
+            logger.warning("os.budget-unreadable", ["path": budgetPath, "effect": "the refresh budget starts full"])
+            return
+        }
+        watchKit.refreshFiredTimes = fired.compactMap { $0.doubleValue }.filter(\.isFinite).suffix(Self.firedTimesKept)
+        watchKit.refreshesScheduled = max(0, min(json["scheduled"]?.intValue ?? 0, Int(Int32.max)))
+        watchKit.launchesDrawn = max(0, min(json["launches"]?.intValue ?? 0, Int(Int32.max)))
+    }
+
+    /// The refresh times kept: enough for any hour's window to be judged (four an hour), with room for
+    /// a clock set back.
+    static let firedTimesKept = 32
+
+    func saveBudget() {
+        watchKit.refreshFiredTimes = Array(watchKit.refreshFiredTimes.suffix(Self.firedTimesKept))
+        let json = JSONValue.object([
+            "firedAt": .array(watchKit.refreshFiredTimes.map { .number($0) }), "scheduled": .integer(Int64(watchKit.refreshesScheduled)),
+            "launches": .integer(Int64(watchKit.launchesDrawn)),
+        ])
+        do {
+            try Filesystem.writeAtomically(Array(json.text.utf8), to: budgetPath)
+        } catch {
+            logger.warning("os.budget-not-saved", ["error": "\(error)", "effect": "a restart refills the refresh budget"])
+        }
+    }
+
+    /// The realistic system's runtime for the launch starting now (`SystemTiming.taskRuntimeMilliseconds`,
+    /// the index kept across restarts), said in the log; nil when the system is immediate.
+    func drawTaskRuntime() -> UInt64? {
+        let timing = watchKit.systemTiming
+        guard let runtime = timing.taskRuntimeMilliseconds(index: watchKit.launchesDrawn) else { return nil }
+        logger.info(
+            "os.task-runtime", ["index": watchKit.launchesDrawn, "runtimeMs": runtime, "reason": "background tasks run for a limited time (\(timing.reason))"])
+        watchKit.launchesDrawn += 1
+        watchKit.taskRuntimeMs = runtime
+        saveBudget()
+        return runtime
+    }
 
     /// The app completed every task it was handed: in the background, watchOS suspends it now, its work
     /// done — unless a workout keeps it running (issue 50; `--suspend-after-idle-ms 0`: reclaimed, as
@@ -47,13 +102,40 @@ extension WatchOS {
         reply.backgroundRefreshAt = watchKit.refreshAt.map { Timestamp.iso8601($0) }
         reply.backgroundRefreshesFired = Int64(watchKit.refreshesFired)
         reply.reloadsRequested = watchKit.reloads.mapValues { Int64($0) }
+        reply.systemTiming = systemTimingStatus
         reply.haptics = watchKit.haptics.mapValues { Int64($0) }
+    }
+
+    /// `os status`'s `systemTiming`: what watch-os deferred (refreshes, by reason), the refresh pending
+    /// and when it fires, the budget's hour, and the running launch's task runtime.
+    var systemTimingStatus: JSONValue {
+        let timing = watchKit.systemTiming
+        var byReason = watchKit.refreshDeferrals
+        if watchKit.taskRuntimeExpiries > 0 { byReason["task-runtime"] = watchKit.taskRuntimeExpiries }
+        var fields: [String: JSONValue] = [
+            "system": .string(timing.text), "deferred": .integer(Int64(byReason.values.reduce(0, +))),
+            "byReason": .object(byReason.mapValues { .integer(Int64($0)) }),
+            "refreshesPerHour": .integer(Int64(SystemTiming.refreshesPerHour)),
+        ]
+        let now = system?.clock.now
+        if timing.realistic, let now {
+            fields["refreshesInLastHour"] = .integer(Int64(watchKit.refreshFiredTimes.filter { $0 + 3600 > now && $0 <= now }.count))
+        }
+        if let at = watchKit.refreshFiresAt, let asked = watchKit.refreshAt, at > asked {
+            fields["waiting"] = .integer(1)
+            fields["nextDueAt"] = .string(Timestamp.iso8601(at))
+        } else {
+            fields["waiting"] = .integer(0)
+        }
+        if let runtime = watchKit.taskRuntimeMs, childPID > 0 { fields["taskRuntimeMs"] = .integer(Int64(runtime)) }
+        return .object(fields)
     }
 
     // MARK: - The background refresh, on the device clock
 
     /// At start-up: the refresh saved by an earlier watch-os, and the clock's changes.
     func startRefreshes() {
+        loadBudget()
         if let bytes = try? Filesystem.readFile(refreshPath), let json = try? JSONValue(parsing: bytes), let at = json["fireAt"]?.doubleValue {
             watchKit.refreshAt = at
         }
@@ -64,6 +146,8 @@ extension WatchOS {
     func scheduleRefresh(at seconds: Double) {
         watchKit.refreshAt = seconds
         watchKit.refreshesScheduled += 1
+        watchKit.refreshFiresAt = nil
+        if watchKit.systemTiming.realistic { saveBudget() }
         do {
             try Filesystem.writeAtomically(Array(JSONValue.object(["fireAt": .number(seconds)]).text.utf8), to: refreshPath)
         } catch {
@@ -99,9 +183,11 @@ extension WatchOS {
         guard timing.realistic else { return asked }
         let delay = Double(timing.refreshDelaySeconds(index: watchKit.refreshesScheduled))
         let at = RefreshBudget.earliest(asked + delay, after: watchKit.refreshFiredTimes)
+        watchKit.refreshFiresAt = at
         if watchKit.refreshDeferralTold != asked {
             watchKit.refreshDeferralTold = asked
             let overBudget = at > asked + delay
+            if at > asked { watchKit.refreshDeferrals[overBudget ? "refresh-budget" : "refresh-shortly-after", default: 0] += 1 }
             logger.notice(
                 "os.refresh-deferred",
                 [
@@ -122,6 +208,8 @@ extension WatchOS {
         watchKit.refreshesFired += 1
         if let now = system?.clock.now { watchKit.refreshFiredTimes.append(now) }
         watchKit.refreshDeferralTold = nil
+        watchKit.refreshFiresAt = nil
+        if watchKit.systemTiming.realistic { saveBudget() }
         try? Filesystem.removeDurably(refreshPath)
         logger.notice(
             "os.refresh-due", ["at": Timestamp.iso8601(at), "firedAt": Timestamp.iso8601(system?.clock.now ?? at), "appRunning": childPID > 0])

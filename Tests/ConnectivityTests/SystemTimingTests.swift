@@ -28,6 +28,35 @@ import Testing
         #expect(SystemTiming.immediate.refreshDelaySeconds(index: 5) == 0)
     }
 
+    /// Item 1 and 3: files, contexts and task runtimes draw their own sequences, each reproducible and in its
+    /// documented range (`transferFile`: "transferred … asynchronously on a background thread";
+    /// `updateApplicationContext`: "when the opportunity arises"; `setTaskCompleted()`: "a limited amount
+    /// of time to finish the task (on the order of seconds)").
+    @Test func filesContextsAndTaskRuntimesAreSeededAndInTheirRanges() {
+        for lowPower in [false, true] {
+            let timing = SystemTiming.realistic(seed: 5, lowPower: lowPower), again = SystemTiming.realistic(seed: 5, lowPower: lowPower)
+            for seq in Int64(1)...500 {
+                let file = timing.transferDeferralMilliseconds(lane: "file", seq: seq)
+                let context = timing.transferDeferralMilliseconds(lane: SystemTiming.contextLane, seq: seq)
+                #expect(timing.transferDeferralRange.contains(file) && timing.contextDeferralRange.contains(context))
+                #expect(file == again.transferDeferralMilliseconds(lane: "file", seq: seq))
+                #expect(context == again.transferDeferralMilliseconds(lane: SystemTiming.contextLane, seq: seq))
+            }
+            let runtimes = (0..<500).map { timing.taskRuntimeMilliseconds(index: $0) }
+            #expect(runtimes == (0..<500).map { again.taskRuntimeMilliseconds(index: $0) }, "the same seed, the same expiries")
+            for runtime in runtimes { #expect(runtime.map { timing.taskRuntimeRange.contains($0) } == true) }
+            #expect(Set(runtimes).count > 100, "spread over the range")
+        }
+        let timing = SystemTiming.realistic(seed: 5)
+        // Each kind its own sequence: files are not userInfo's delays again.
+        #expect(
+            (Int64(1)...50).map { timing.transferDeferralMilliseconds(lane: "file", seq: $0) }
+                != (Int64(1)...50).map { timing.transferDeferralMilliseconds(lane: "userInfo", seq: $0) })
+        #expect(SystemTiming.immediate.taskRuntimeMilliseconds(index: 3) == nil)
+        #expect(SystemTiming.immediate.transferDeferralMilliseconds(lane: "file", seq: 3) == 0)
+        #expect(SystemTiming.realistic(seed: 5, lowPower: true).taskRuntimeRange.upperBound < timing.taskRuntimeRange.upperBound)
+    }
+
     @Test func itsTextReadsBackAndAnythingElseIsOneLine() throws {
         for timing in [SystemTiming.immediate, .realistic(seed: 0), .realistic(seed: 18_446_744_073_709_551_615, lowPower: true)] {
             #expect(try SystemTiming(parsing: timing.text) == timing)

@@ -33,6 +33,10 @@ package struct DelegateEvent: Sendable {
         /// A call the app made to its system beside the session (WatchKit, ClockKit, WidgetKit): `name`
         /// (`complicationReload`, `backgroundTaskHanded`, `backgroundTaskCompleted`, `haptic`) and its kind.
         case system(name: String, kind: String)
+        /// Not a delegate call: the realistic system deferred something this side sends (`SystemTiming`):
+        /// its lane (`userInfo`, `file`, `applicationContext`), its number (a context's version), how
+        /// long it waits and why.
+        case systemDeferred(lane: String, seq: Int64, delayMs: Int64, reason: String)
     }
 
     /// 1, 2, 3… in the order the calls were made, since the daemon started.
@@ -60,6 +64,7 @@ package struct DelegateEvent: Sendable {
         case .watchStateDidChange: "sessionWatchStateDidChange"
         case .appLog: "os.log"
         case let .system(name, _): name
+        case .systemDeferred: "system.deferred"
         }
     }
 }

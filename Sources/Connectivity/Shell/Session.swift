@@ -123,9 +123,12 @@ package final class Session: LinkHandshakeParty {
     var ratePumpScheduled = false
     /// The system's timing (`SystemTiming`, from `RUNWAY_SYSTEM`): realistic, it defers background transfers.
     package let systemTiming: SystemTiming = SystemTiming.current.timing
-    /// When each deferred transfer may go (monotonic ns, by sequence number), and the pump's timer for it.
-    var systemDeferrals: [Int64: UInt64] = [:]
+    /// When each deferred transfer or context may go, what was deferred (`SessionSystemTiming.swift`),
+    /// and the pump's timer for the first of them.
+    var systemDeferrals = SystemDeferralBook()
     var systemDeferralTimerAt: UInt64?
+    /// The context version whose wait runs (the first not sent since the last that went).
+    var contextDeferralID: Int64?
     /// The quiet-link pruning of delivered outbox rows, pushed back by every acknowledgement (`pruneDeliveredWhenQuiet`).
     var pruneTimer: EventLoop.TimerID?
     /// The app's completion for each message not yet answered, with its time-out (by message id).

@@ -49,6 +49,13 @@ extension Session {
         guard let channel, core.maySend, let sent = try? SessionStore.context(database, .sent),
             ApplicationContextRules.needsSending(sent)
         else { return }
+        // The realistic system sends it "when the opportunity arises" (`SystemTiming`): the wait starts
+        // with the first version not yet sent, and what goes when it ends is the latest version.
+        let due = systemDue(.applicationContext, id: contextDeferralID ?? sent.version)
+        if contextDeferralID == nil, systemTiming.realistic { contextDeferralID = sent.version }
+        if due > loop.nowNanoseconds { return pumpAgain(at: due) }
+        if let waited = contextDeferralID { systemSent(.applicationContext, id: waited) }
+        contextDeferralID = nil
         let limit = ApplicationContextRules.sendLimit(
             announced: core.contextAnnounced, peerHolds: peer?.contextHeld ?? 0, sentOnLink: core.contextSentOnLink)
         if sent.version > limit, !core.trustsCounterpart {

@@ -152,6 +152,14 @@ extension Session {
             logger.error("outbox.read-failed", ["lane": "file", "error": "\(error)"])
             return false
         }
+        // The realistic system holds a background file transfer a while before it begins
+        // (`SystemTiming`); the pump comes back when it may go.
+        let due = systemDue(.file, id: entry.seq)
+        if due > loop.nowNanoseconds {
+            pumpAgain(at: due)
+            return false
+        }
+        systemSent(.file, id: entry.seq)
         guard let record = try? FileRecord(decoding: entry.payload) else {
             fail(file: entry.seq, WCError(.genericError, "the queued file's record cannot be read"))
             return false

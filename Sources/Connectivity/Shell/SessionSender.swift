@@ -234,48 +234,23 @@ extension Session {
 
     /// The first of `entries` the system lets go now (`SystemTiming`): under the realistic system each
     /// userInfo transfer waits its drawn delay from when the pump first saw it, and no transfer goes before
-    /// the one ahead of it; each deferral is told once in the log (`system.deferred`: lane, seq, delayMs,
-    /// why). Immediate, or another lane: all of them.
+    /// the one ahead of it (`systemDue`: told once in the log, the trace and `status`). Immediate, or
+    /// the complication lane (sent at once while the budget lasts): all of them.
     private func systemDue(_ lane: TransferLane, _ entries: [OutboxEntry]) -> ArraySlice<OutboxEntry> {
         guard systemTiming.realistic, lane == .userInfo else { return entries[...] }
         let now = loop.nowNanoseconds
         var previous: UInt64 = 0
         for (index, entry) in entries.enumerated() {
-            let at: UInt64
-            if let known = systemDeferrals[entry.seq] {
-                at = max(known, previous)
-            } else {
-                let delay = systemTiming.transferDeferralMilliseconds(lane: lane.rawValue, seq: entry.seq)
-                at = max(previous, now + delay * 1_000_000)
-                systemDeferrals[entry.seq] = at
-                logger.info(
-                    "system.deferred",
-                    [
-                        "lane": lane.rawValue, "seq": entry.seq, "delayMs": delay,
-                        "reason": "a background transfer: the system may defer it (\(systemTiming.reason))",
-                    ])
-            }
+            let at = systemDue(.userInfo, id: entry.seq, notBefore: previous)
             previous = at
             if at > now {
                 pumpAgain(at: at)
-                for sent in entries[..<index] { systemDeferrals[sent.seq] = nil }
+                for sent in entries[..<index] { systemSent(.userInfo, id: sent.seq) }
                 return entries[..<index]
             }
         }
-        for sent in entries { systemDeferrals[sent.seq] = nil }
+        for sent in entries { systemSent(.userInfo, id: sent.seq) }
         return entries[...]
-    }
-
-    /// One timer for the earliest deferred transfer's time.
-    private func pumpAgain(at: UInt64) {
-        if let scheduled = systemDeferralTimerAt, scheduled <= at { return }
-        systemDeferralTimerAt = at
-        let now = loop.nowNanoseconds
-        loop.schedule(afterMilliseconds: at > now ? (at - now + 999_999) / 1_000_000 : 0) { [weak self] in
-            guard let self else { return }
-            if self.systemDeferralTimerAt == at { self.systemDeferralTimerAt = nil }
-            self.pump()
-        }
     }
 
     /// One transfer's frame, after a skip (an empty frame of its lane) for each number before it that
