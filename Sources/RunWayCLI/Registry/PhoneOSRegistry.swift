@@ -30,7 +30,8 @@ enum PhoneOSRegistry {
         do {
             timing = try SystemTiming(parsing: text)
         } catch {
-            throw UsageError("--system: \(error.description)")
+            // A bad value is one line naming the command (as every option's bad value), not a usage error.
+            throw ControlError.invalid("up: --system: \(error.description)")
         }
         setenv(SystemTiming.variable, timing.text, 1)
         return timing
