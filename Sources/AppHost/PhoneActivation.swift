@@ -96,8 +96,8 @@ package struct PhoneActivation {
     /// of transfers or a message handed to it (`AppNotice.delivered` on `NOTIFY_SOCKET`, with `MAINPID`): a
     /// background launch is not reclaimed before that, so every launch moves the watch's outbox on
     /// (`PhoneOSSupervision`). Read from the delegate trace, after its followers; only under phone-os.
-    /// On the watch (under watch-os) a transfer of its own that the phone acknowledged counts too: a
-    /// launch for the watch's queue moves it on. Every message handed to the app is said too
+    /// A transfer of its own that the counterpart acknowledged counts too, on either device: a launch for
+    /// the device's own queue moves it on. Every message handed to the app is said too
     /// (`AppNotice.message`): it renews a background app's budget.
     package static func reportFirstDelivery(_ trace: DelegateTrace, role: DeviceRole = .phone) {
         guard getenv(osPIDVariable) != nil else { return }
@@ -113,7 +113,10 @@ package struct PhoneActivation {
             switch event.call {
             // A context is a first delivery on either device (issue 50: phone-os launches for one).
             case .didCommitReceivedTransfers, .didReceiveMessage, .didReceiveApplicationContext: break
-            case .didReceiveFile, .didFinishUserInfoTransfer(_, false, _, _), .didFinishFileTransfer(_, false, _):
+            // Its own transfer acknowledged counts too, on either device: a launch for the device's own
+            // queue moves it on (the phone's too, since phone-os launches for it).
+            case .didFinishUserInfoTransfer(_, false, _, _), .didFinishFileTransfer(_, false, _): break
+            case .didReceiveFile:
                 guard role == .watch else { return }
             default: return
             }

@@ -97,6 +97,10 @@ package final class PhoneOS: DeviceOperatingSystem {
         reply.appVersion = installedVersion
         reply.locked = device.locked
         reply.lockedAfterReboot = device.lockedAfterReboot
+        // The system in force; phone-os defers nothing of its own (the phone app's session does: its
+        // `status`), and iOS's background app refresh is not simulated (docs/system-timing.md).
+        let timing = SystemTiming.current.timing
+        reply.systemTiming = .object(["system": .string(timing.text), "deferred": .integer(0), "byReason": .object([:]), "waiting": .integer(0)])
     }
 
     /// `status` while phone-os answers it: the app's state and what waits for it, as the OS knows them.
@@ -181,7 +185,9 @@ package final class PhoneOS: DeviceOperatingSystem {
         let store = SessionStoreSnapshot.read(home: home)
         switch PhoneOSLaunchRule.decide(
             hello, forceQuit: forceQuit, backingOff: backingOff, installed: device.appInstalled, lockedAfterReboot: device.lockedAfterReboot,
-            activeWatch: store.activeWatch, pairedWatches: store.watches.map(\.watchDeviceID))
+            activeWatch: store.activeWatch, pairedWatches: store.watches.map(\.watchDeviceID),
+            own: store.watchAppInstalled
+                ? PhoneOSLaunchRule.OwnOutbox(transfers: store.outstandingAllLanes, context: store.contextPending) : PhoneOSLaunchRule.OwnOutbox())
         {
         case let .launch(reasonKey, reason):
             launch(.background, reason: reason, reasonKey: reasonKey, connection: entry.fd)

@@ -7,7 +7,11 @@ import PropertyLists
 ///
 /// Something pending — a message (`pendingMessages`), transfers (`pendingTransfers`), an application
 /// context (`pendingContext`) or a workout the watch mirrors (`pendingWorkoutMirroring`) — launches the app
-/// in the background, unless the user force-quit it. A message under force-quit is turned away with
+/// in the background, unless the user force-quit it. So does the phone's own outbox (`own`: transfers or
+/// an application context it sent that the watch has not acknowledged, while the watch's app is
+/// installed): the service that sends them runs in the app's process, as watch-os launches the watch's
+/// app for the watch's own queue. Without it, a phone app reclaimed between sending its context and the
+/// watch's acknowledgement left the context pending for ever, nothing ever launching the app again. A message under force-quit is turned away with
 /// `notReachable` (7007), so the watch's `sendMessage` fails at once rather than at its time-out; transfers
 /// under force-quit, or nothing pending, are declined silently (the watch retries with its backoff). While
 /// the app is backed off after failed launches (`AppSupervision`), the same: a message is turned away
@@ -16,9 +20,16 @@ enum PhoneOSLaunchRule: Equatable {
     case launch(reasonKey: String, reason: String)
     case decline(reason: String, error: WCError?)
 
+    /// What the phone's own session has queued for the watch and not had acknowledged.
+    struct OwnOutbox: Equatable {
+        var transfers: Int64 = 0
+        var context = false
+        var isEmpty: Bool { transfers == 0 && !context }
+    }
+
     static func decide(
         _ hello: Handshake, forceQuit: Bool, backingOff: String? = nil, installed: Bool = true, lockedAfterReboot: Bool = false,
-        activeWatch: String? = nil, pairedWatches: [String] = []
+        activeWatch: String? = nil, pairedWatches: [String] = [], own: OwnOutbox = OwnOutbox()
     ) -> PhoneOSLaunchRule {
         let messages = hello.pendingMessages, transfers = hello.pendingTransfers
         // Only the active watch talks to the phone: another paired one waits (its queue kept) until it is
@@ -43,7 +54,8 @@ enum PhoneOSLaunchRule: Equatable {
                 error: WCError(.notReachable, "the iPhone has not been unlocked since it restarted", lockedAfterReboot: true))
         }
         let mirroring = hello.pendingWorkoutMirroring, context = hello.pendingContext
-        if messages == 0 && transfers == 0 && !mirroring && !context {
+        let watchHasNothing = messages == 0 && transfers == 0 && !mirroring && !context
+        if watchHasNothing && own.isEmpty {
             return .decline(reason: "the watch has nothing pending", error: nil)
         }
         if let backingOff, !forceQuit {
@@ -63,6 +75,11 @@ enum PhoneOSLaunchRule: Equatable {
                 reasonKey: "message",
                 reason: "watch connected with \(messages) message(s) to send"
                     + (transfers > 0 ? " and \(transfers) transfer(s) pending" : ""))
+        }
+        if watchHasNothing {
+            return own.transfers > 0
+                ? .launch(reasonKey: "phone-transfer", reason: "the phone has \(own.transfers) transfer(s) queued for the watch, in range")
+                : .launch(reasonKey: "context-for-watch", reason: "the phone has an application context pending for the watch, in range")
         }
         if transfers == 0 && mirroring {
             return .launch(reasonKey: "workout-mirroring", reason: "watch connected with a mirrored workout session to start")

@@ -49,7 +49,8 @@ extension WatchOS {
             logger.warning("os.budget-unreadable", ["path": budgetPath, "effect": "the refresh budget starts full"])
             return
         }
-        watchKit.refreshFiredTimes = fired.compactMap { $0.doubleValue }.filter(\.isFinite).suffix(Self.firedTimesKept)
+        // Device times from year 1970 to 9999: anything else in the file is not a time a refresh fired.
+        watchKit.refreshFiredTimes = fired.compactMap { $0.doubleValue }.filter { (0...253_402_300_799).contains($0) }.suffix(Self.firedTimesKept)
         watchKit.refreshesScheduled = max(0, min(json["scheduled"]?.intValue ?? 0, Int(Int32.max)))
         watchKit.launchesDrawn = max(0, min(json["launches"]?.intValue ?? 0, Int(Int32.max)))
     }

@@ -30,9 +30,10 @@ public final class DevicePair {
     private let phoneOSArguments: [String]
 
     /// The system's own timing (docs/system-timing.md): `immediate` — transfers go at once, a refresh
-    /// fires on its date — or `realistic`, a seeded model of Apple's deferrals (background transfers held
-    /// 1–10 s, 4–40 s with `lowPower`; a refresh "shortly after" its date and at most four an hour). The
-    /// same seed gives the same schedule; the devices' logs say what was deferred and why.
+    /// fires on its date — or `realistic`, a seeded model of Apple's deferrals (background transfers,
+    /// files and application contexts held 1–10 s, 4–40 s with `lowPower`; a refresh "shortly after" its
+    /// date and at most four an hour). The same seed gives the same schedule; the devices' logs, `events`
+    /// and `status` say what was deferred and why.
     public enum System: Equatable, Sendable {
         case immediate
         case realistic(seed: UInt64, lowPower: Bool = false)

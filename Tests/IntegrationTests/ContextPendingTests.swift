@@ -75,4 +75,36 @@ import Testing
             #expect(log.contains("reason=\"watch connected with an application context pending\""))
         }
     }
+
+    /// The phone's own context while its app is down: the phone's app set a context while the watch was
+    /// away and was then killed (as phone-os's budget reclaims an app between its send and the watch's
+    /// acknowledgement). Apple: the system sends what `updateApplicationContext` was handed, the app
+    /// running or not; here the service runs in the app's process, so phone-os launches the app for it
+    /// once the watch is in range (`context-for-watch`), the watch gets the context, and the drain returns.
+    /// On the code before, phone-os declined every `hello` ("the watch has nothing pending") and the
+    /// context stayed pending for ever: `PhoneOSProgressTests`' 1 ms budget timed out so on a loaded runner.
+    @Test func thePhonesOwnPendingContextLaunchesItsAppWhenTheWatchIsBack() throws {
+        try withRunningPair(tag: "ctx-own", phone: nil) { pair in
+            try pair.startPhoneOS(["--app", YourOwnAppTests.probe, "--background-budget-ms", "60000"])
+            _ = try pair.phoneOSCall(["app", "open"])
+            try pair.waitUntil("the app is linked to the watch") { (try? pair.status("phone"))?["linked"] == .bool(true) }
+            pair.killWatch()
+            try pair.waitUntil("the app sees the watch gone") { (try? pair.status("phone"))?["linked"] == .bool(false) }
+            let set = try runTool(["phone", "context", "set", "--home", pair.phoneHome, "--json-file", try write(pair, #"{"tempo": 5}"#)])
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(try pair.contextPending("phone"), "the watch is away: the context waits")
+            let kill = try runTool(["phone", "app", "kill", "--home", pair.phoneHome])
+            #expect(kill.status == 0, "\(kill.stderr)")
+            try pair.waitUntil("the app is gone") { try pair.phoneOSCall(["os", "status"])["appState"]?.stringValue == "not running" }
+            #expect(try pair.contextPending("phone"), "phone-os reads the pending context from the phone's store")
+            try pair.startWatch()
+            try pair.waitUntilDrained(timeout: 60)
+            let status = try pair.phoneOSCall(["os", "status"])
+            #expect(status["launches"]?["context-for-watch"]?.intValue == 1, "\(status.text)")
+            let got = try runTool(["watch", "context", "get", "--home", pair.watchHome, "--json"])
+            #expect(got.stdout.contains("tempo"), "the watch has the context: \(got.stdout) \(got.stderr)")
+            let log = (try? String(contentsOfFile: pair.phoneLog, encoding: .utf8)) ?? ""
+            #expect(log.contains("reason=\"the phone has an application context pending for the watch, in range\""))
+        }
+    }
 }

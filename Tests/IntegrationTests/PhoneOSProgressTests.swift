@@ -41,11 +41,17 @@ import Testing
     /// A 1 ms budget and 2,000 runs pending: before, every launch was reclaimed before it could take
     /// anything (59 launches, 0 stored). Now the budget starts at READY=1 and a background launch is not
     /// reclaimed before its first delivery, so each one saves at least a batch, and everything arrives.
+    /// The app's own context (RunWay's phone says its language at start-up) can be reclaimed before the
+    /// watch acknowledges it; phone-os then launches the app for it (`context-for-watch`) — before, on a
+    /// loaded runner, it stayed pending for ever and the drain timed out. phone-os's status is in the
+    /// failure message.
     @Test func aOneMillisecondBudgetStillDrainsEverything() throws {
         try withRunningPair(tag: "os-1ms", phone: nil) { pair in
             try pair.record(2000)
             try pair.startPhoneOS(["--background-budget-ms", "1"])
-            try pair.waitUntilDrained(timeout: 300)
+            do { try pair.waitUntilDrained(timeout: 300) } catch {
+                throw HarnessError("\(error); phone-os: \((try? osStatus(pair)).map { "\($0)" } ?? "no status")")
+            }
             try pair.waitUntil("the last launch is reclaimed") { try osStatus(pair)["appState"]?.stringValue == "not running" }
             let status = try osStatus(pair)
             #expect(int(status, "reclaims") >= 1)

@@ -36,6 +36,32 @@ import Testing
         #expect(PhoneOSLaunchRule.decide(hello, forceQuit: false) == .launch(reasonKey: "watch-transfer", reason: "watch connected with 3 transfer(s) pending"))
     }
 
+    /// The phone's own outbox launches the app when the watch comes in range, as watch-os does for the
+    /// watch's: a context or transfers the phone sent and the watch has not acknowledged are sent by the
+    /// service in the app's process. Force-quit, backed off or another watch: no launch, as for the watch's.
+    @Test func thePhonesOwnOutboxLaunchesTheAppWhenTheWatchIsInRange() {
+        var idle = hello
+        idle.pendingTransfers = 0
+        let context = PhoneOSLaunchRule.OwnOutbox(context: true), queued = PhoneOSLaunchRule.OwnOutbox(transfers: 2, context: true)
+        #expect(
+            PhoneOSLaunchRule.decide(idle, forceQuit: false, own: context)
+                == .launch(reasonKey: "context-for-watch", reason: "the phone has an application context pending for the watch, in range"))
+        #expect(
+            PhoneOSLaunchRule.decide(idle, forceQuit: false, own: queued)
+                == .launch(reasonKey: "phone-transfer", reason: "the phone has 2 transfer(s) queued for the watch, in range"))
+        #expect(
+            PhoneOSLaunchRule.decide(idle, forceQuit: false, own: PhoneOSLaunchRule.OwnOutbox())
+                == .decline(reason: "the watch has nothing pending", error: nil))
+        #expect(
+            PhoneOSLaunchRule.decide(hello, forceQuit: false, own: context)
+                == .launch(reasonKey: "watch-transfer", reason: "watch connected with 3 transfer(s) pending"))
+        if case .launch = PhoneOSLaunchRule.decide(idle, forceQuit: true, own: queued) { Issue.record("a force-quit app was launched for its own queue") }
+        if case .launch = PhoneOSLaunchRule.decide(idle, forceQuit: false, backingOff: "failing", own: queued) { Issue.record("a backed-off app was launched") }
+        if case .launch = PhoneOSLaunchRule.decide(idle, forceQuit: false, activeWatch: "OTHER", pairedWatches: ["W", "OTHER"], own: queued) {
+            Issue.record("an inactive watch's hello launched the app for the active watch's queue")
+        }
+    }
+
     /// Apple: "If your iOS app isn't running, the system launches it in the background" when the watch
     /// starts mirroring a workout session. A `hello` that says so launches the app, and survives its
     /// encoding; under force-quit it is declined, as transfers are.

@@ -281,4 +281,28 @@ import Testing
             #expect(status["systemTiming"]?["byReason"]?["task-runtime"] == .integer(1), "\(status.text)")
         }
     }
+
+    /// The budget's file is input like any other: unreadable, watch-os says so and starts with a full
+    /// budget; hostile values (times out of any clock's range, negative or huge counts, strings) are
+    /// dropped or clamped — watch-os starts and its status stays sane.
+    @Test func aCorruptOrHostileBudgetFileIsSaidOrClampedAndWatchOSStarts() throws {
+        try withPair(tag: "real-budgetbad") { pair in
+            pair.environment[SystemTiming.variable] = SystemTiming.realistic(seed: 3).text
+            let path = pair.watchHome + "/background-budget.json"
+            for (index, contents) in [
+                "{not json", #"{"firedAt": [1e300, -5, "x", null, 1.7e9], "scheduled": -7, "launches": 1e300}"#,
+                #"{"firedAt": {"a": 1}, "scheduled": "many"}"#,
+            ].enumerated() {
+                try FileManager.default.createDirectory(atPath: pair.watchHome, withIntermediateDirectories: true)
+                try contents.write(toFile: path, atomically: true, encoding: .utf8)
+                try pair.startWatchOS(["--app", WatchKitTests.wrist])
+                let status = try pair.watchOSCall(["os", "status"])["systemTiming"]
+                #expect(status?["system"] == .string("realistic:3"), "\(index): \(String(describing: status))")
+                let inHour = status?["refreshesInLastHour"]?.intValue ?? -1
+                #expect((0...1).contains(inHour), "\(index): \(String(describing: status))")
+                #expect(pair.watchOS?.stop() == 0)
+            }
+            #expect(logText(pair.watchLog).contains("event=os.budget-unreadable"), "the unreadable file is said")
+        }
+    }
 }

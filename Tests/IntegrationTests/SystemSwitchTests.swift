@@ -67,6 +67,9 @@ import Testing
         #expect(status["systemTiming"]?["system"] == .string("realistic:8"), "\(status.text)")
         #expect(status["systemTiming"]?["byReason"]?["background-transfer"] == .integer(3), "\(status.text)")
         #expect(Self.deferred(devices.pair.watchLog, lane: "userInfo") == ids.count)
+        // phone-os says the system in force too (it defers nothing of its own).
+        let os = try devices.pair.phoneOSCall(["os", "status"])
+        #expect(os["systemTiming"]?["system"] == .string("realistic:8"), "\(os.text)")
     }
 
     /// A scenario's `"system"`: the run passes its own invariant checks (`expect`: nothing lost or twice),

@@ -71,6 +71,8 @@ enum ParserSeeds {
                 #"{"steps":[{"expect":{"lost":0}}]}"#, #"{"steps":[{"send":[1,9]},"drain"]}"#,
                 #"{"phoneApp":"a","phoneStore":{"path":"L/x.sqlite","ids":"SELECT id FROM r"},"steps":[{"expect":{"stored":"all"}}]}"#,
                 #"{"phoneApp":"a","phoneStore":{"path":"Documents/runs.log"},"steps":[{"expect":{"lost":0}}]}"#,
+                #"{"system":"realistic:18446744073709551615:low-power","steps":[{"record":3},"drain"]}"#,
+                #"{"system":"realistic:abc","steps":[{"record":1}]}"#, #"{"system":42,"steps":[{"record":1}]}"#,
             ]
         case .arguments:
             return [

@@ -19,6 +19,7 @@ enum ScenarioText {
         if !scenario.watchArgs.isEmpty { header["watchArgs"] = .array(scenario.watchArgs.map(JSONValue.string)) }
         if let budget = scenario.backgroundBudgetMs { header["backgroundBudgetMs"] = .integer(Int64(budget)) }
         if let timeout = scenario.launchTimeoutMs { header["launchTimeoutMs"] = .integer(Int64(timeout)) }
+        if scenario.system != .immediate { header["system"] = .string(scenario.system.text) }
         return .object(header)
     }
 
