@@ -105,7 +105,8 @@ let package = Package(
         // Combine's subset and key-value observing, as UIKit does.
         .target(name: "WatchKit", dependencies: ["AppHost", "HealthKit", "Combine", "KeyValueObserving"]),
         .target(name: "ClockKit", dependencies: ["AppHost", "Combine", "KeyValueObserving"]),
-        .target(name: "WidgetKit", dependencies: ["AppHost", "Combine", "KeyValueObserving"]),
+        // WidgetKit's reloads are told to the OS and need no device in the process (AppNotifier, in Posix).
+        .target(name: "WidgetKit", dependencies: ["Posix", "Combine", "KeyValueObserving"]),
         .target(name: "HealthKit", dependencies: ["Connectivity", "Control", "OSServices", "AppHost", "PropertyLists", "Combine", "KeyValueObserving"]),
         // RunWay's domain, with no Apple-named API and no Foundation: flights, the logbook, alerts,
         // reminders' texts, the app's own control commands — what the CLI reads too (so it links no

@@ -124,10 +124,7 @@ package enum AppLaunch {
     package static func reportRefreshScheduled(at seconds: Double) { tellOS(.refreshScheduled(at: seconds)) }
 
     /// Tells the OS the app asked for a reload of `kind` (one line, at most 200 bytes of it).
-    package static func reportReload(_ kind: String) {
-        DeviceHost.current?.recordSystemCall("complicationReload", kind: AppNotice.word(kind))
-        tellOS(.complicationReload(kind: kind))
-    }
+    package static func reportReload(_ kind: String) { AppNotifier.reportReload(kind) }
 
     /// Tells the OS the app played a haptic.
     package static func reportHaptic(_ type: String) {
@@ -136,11 +133,8 @@ package enum AppLaunch {
     }
 
     /// Whether an OS (phone-os, watch-os) launched this process.
-    package static var isUnderOS: Bool { getenv(PhoneActivation.osPIDVariable) != nil }
+    package static var isUnderOS: Bool { AppNotifier.isUnderOS }
 
     /// Tells the OS `notice` (only under an OS): its one line (`AppNotice.line`), and the app's pid.
-    package static func tellOS(_ notice: AppNotice) {
-        guard isUnderOS else { return }
-        ServiceNotifier.notify("\(notice.line)\nMAINPID=\(getpid())")
-    }
+    package static func tellOS(_ notice: AppNotice) { AppNotifier.tell(notice) }
 }

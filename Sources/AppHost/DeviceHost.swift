@@ -158,6 +158,8 @@ package final class DeviceHost {
         runtime.testCommandsEnabled = configuration.testCommandsEnabled
         mailbox = try LoopMailbox(loop: runtime.loop)
         Self.current = self
+        // What the modules that need no device of their own tell the OS is recorded in this one's trace.
+        AppNotifier.recordSystemCall = { name, kind in DeviceHost.current?.recordSystemCall(name, kind: kind) }
     }
 
     /// The app's session handler: the `WatchConnectivity` adapter to its delegate.

@@ -19,7 +19,7 @@ package struct PhoneActivation {
     package static func osNotifyPath(_ home: DeviceHome) -> String { home.path + "/os-notify.sock" }
 
     /// The variable in which `phone-os` tells the app it launches its own pid.
-    package static let osPIDVariable = "RUNWAY_OS_PID"
+    package static let osPIDVariable = AppNotifier.osPIDVariable
 
     /// An app launched by phone-os never outlives it: when `RUNWAY_OS_PID` is set, the kernel is asked
     /// to SIGKILL this process when phone-os dies, and a phone-os already gone (it died between the

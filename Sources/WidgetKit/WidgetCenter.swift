@@ -1,5 +1,5 @@
 @_exported import Foundation
-import AppHost
+import Posix
 
 // MARK: - WidgetKit: reloading the app's widgets' timelines (complications since watchOS 9)
 //
@@ -16,11 +16,11 @@ public final class WidgetCenter: @unchecked Sendable {
 
     /// Reloads every timeline of every widget of the app.
     public func reloadAllTimelines() {
-        AppLaunch.reportReload("widgetkit.all")
+        AppNotifier.reportReload("widgetkit.all")
     }
 
     /// Reloads the timelines of the widgets of `kind` (the `kind` of the app's `Widget`).
     public func reloadTimelines(ofKind kind: String) {
-        AppLaunch.reportReload("widgetkit.kind." + kind)
+        AppNotifier.reportReload("widgetkit.kind." + kind)
     }
 }

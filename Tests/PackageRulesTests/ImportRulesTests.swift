@@ -130,6 +130,72 @@ import Testing
         #expect(!json.contains("unsafeFlags"), "a target in Package.swift has unsafeFlags")
     }
 
+    /// The package's modules a library product compiles (its targets and everything they depend on, the
+    /// system-library targets left out: they are module maps, nothing to compile), by product.
+    static func productClosures() throws -> [String: Set<String>] {
+        let json = try #require(try JSONSerialization.jsonObject(with: try Self.dumpPackage()) as? [String: Any])
+        var targets: [String: Set<String>] = [:]
+        var systemLibraries: Set<String> = []
+        for target in json["targets"] as? [[String: Any]] ?? [] {
+            let name = target["name"] as? String ?? ""
+            if target["type"] as? String == "system" { systemLibraries.insert(name) }
+        }
+        for target in try Self.targets() { targets[target.name] = target.dependencies }
+        var closures: [String: Set<String>] = [:]
+        for product in json["products"] as? [[String: Any]] ?? [] where (product["type"] as? [String: Any])?["library"] != nil {
+            var closure: Set<String> = []
+            var queue = product["targets"] as? [String] ?? []
+            while let next = queue.popLast() {
+                guard closure.insert(next).inserted else { continue }
+                queue += targets[next] ?? []
+            }
+            closures[product["name"] as? String ?? "?"] = closure.subtracting(systemLibraries)
+        }
+        return closures
+    }
+
+    /// docs/performance.md's table "What each product compiles": a row per library product, its second
+    /// column `N: A, B, …`.
+    static func documentedClosures() throws -> [String: (count: Int, modules: Set<String>)] {
+        let page = try String(contentsOf: root.appendingPathComponent("docs/performance.md"), encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "### What each product compiles").dropFirst().first, "no section")
+        var rows: [String: (count: Int, modules: Set<String>)] = [:]
+        for line in section.split(separator: "\n").prefix(while: { !$0.hasPrefix("#") }) where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2, let colon = cells[1].firstIndex(of: ":"), let count = Int(cells[1][..<colon]) else { continue }
+            let product = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let modules = cells[1][cells[1].index(after: colon)...].split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: " `"))
+            }
+            rows[product] = (count, Set(modules))
+        }
+        return rows
+    }
+
+    /// Issue 52: what each library product compiles is written down (docs/performance.md, "What each
+    /// product compiles", with why) and is exactly that: a dependency a product gains — a module it
+    /// compiles and does not use, such as AppHost and the ten beneath it for WidgetKit, which tells the
+    /// OS a line — fails here until the page says it and why. `scripts/consumer-cost` checks the same
+    /// rows against what a real consumer's clean build compiled.
+    @Test func everyLibraryProductCompilesWhatThePerformancePageLists() throws {
+        let closures = try Self.productClosures()
+        let documented = try Self.documentedClosures()
+        #expect(closures.count >= 10, "dump-package listed \(closures.count) library products")
+        for (product, closure) in closures.sorted(by: { $0.key < $1.key }) {
+            guard let row = documented[product] else {
+                Issue.record("docs/performance.md's table has no row for \(product), which compiles \(closure.count): \(closure.sorted())")
+                continue
+            }
+            #expect(
+                closure == row.modules && row.count == row.modules.count,
+                """
+                \(product) compiles \(closure.count) modules, docs/performance.md's table says \(row.count): \
+                more than it says \(closure.subtracting(row.modules).sorted()), fewer \(row.modules.subtracting(closure).sorted())
+                """)
+        }
+        for product in Set(documented.keys).subtracting(closures.keys).sorted() { Issue.record("docs/performance.md lists \(product), no library product") }
+    }
+
     /// What a user's package compiles for a library product: its targets and everything they depend on —
     /// never the CLI, its views, the daemons' compositions, RunWay's own apps (the harness reads their stores
     /// through RunWayDomain: issue 52 took RunWayApp, and with it three product modules' worth, out of

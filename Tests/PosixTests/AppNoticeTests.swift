@@ -1,4 +1,4 @@
-import Control
+import Posix
 import Testing
 
 /// Issue 53 item 5: what an app tells its OS on `NOTIFY_SOCKET` is one typed notice, written by one
