@@ -71,6 +71,43 @@ protocol ArgumentDeclaring {
     func spec(named name: String) -> (ControlArgumentSpec, ControlArgumentCLI)?
 }
 
+/// The arguments `value`'s stored properties declare, in their order: each `@Argument`, and a group's
+/// (`@ArgumentGroup`) where the group stands.
+func arguments(declaredBy value: Any) -> [(spec: ControlArgumentSpec, cli: ControlArgumentCLI)] {
+    Mirror(reflecting: value).children.flatMap { child -> [(spec: ControlArgumentSpec, cli: ControlArgumentCLI)] in
+        guard let label = child.label, label.hasPrefix("_") else { return [] }
+        if let group = child.value as? any ArgumentGrouping { return arguments(declaredBy: group.members) }
+        return (child.value as? any ArgumentDeclaring)?.spec(named: String(label.dropFirst())).map { [$0] } ?? []
+    }
+}
+
+// MARK: - Arguments declared once for several commands
+
+/// Arguments several commands take, declared once in a struct of `@Argument`s and stored in each command
+/// as a group, as swift-argument-parser's `@OptionGroup` is: `@ArgumentGroup package var target:
+/// RunTargetArguments`. To the catalogue, the CLI and a request, its arguments are the command's own (the
+/// request carries them beside the others, not in an object of their own).
+@propertyWrapper
+package struct ArgumentGroup<Members: Codable & Sendable>: Sendable {
+    package var wrappedValue: Members
+
+    package init(wrappedValue: Members) { self.wrappedValue = wrappedValue }
+}
+
+/// A group, to `Mirror`: its members' declarations.
+protocol ArgumentGrouping {
+    var members: Any { get }
+}
+
+extension ArgumentGroup: ArgumentGrouping {
+    var members: Any { wrappedValue }
+}
+
+extension ArgumentGroup: Codable {
+    package init(from decoder: any Decoder) throws { wrappedValue = try Members(from: decoder) }
+    package func encode(to encoder: any Encoder) throws { try wrappedValue.encode(to: encoder) }
+}
+
 extension Argument: ArgumentDeclaring {
     func spec(named name: String) -> (ControlArgumentSpec, ControlArgumentCLI)? {
         guard let declaration else { return nil }
@@ -107,6 +144,11 @@ extension KeyedDecodingContainer {
     package func decode<Value>(_ type: Argument<Value>.Type, forKey key: Key) throws -> Argument<Value> {
         Argument(decoded: try decodeIfPresent(Value.self, forKey: key))
     }
+
+    /// A group's arguments, from the request's own object (`JSONValueDecoder`'s `superDecoder()` is it).
+    package func decode<Members>(_ type: ArgumentGroup<Members>.Type, forKey key: Key) throws -> ArgumentGroup<Members> {
+        ArgumentGroup(wrappedValue: try Members(from: try superDecoder()))
+    }
 }
 
 extension KeyedEncodingContainer {
@@ -114,5 +156,10 @@ extension KeyedEncodingContainer {
     package mutating func encode<Value>(_ argument: Argument<Value>, forKey key: Key) throws {
         guard let value = argument.value, argument.isSet else { return }
         try encode(value, forKey: key)
+    }
+
+    /// A group's arguments, merged into the request beside the command's own (`OtherFields`).
+    package mutating func encode<Members>(_ group: ArgumentGroup<Members>, forKey key: Key) throws {
+        try encode(OtherFields(wrappedValue: try JSONValueEncoder().encode(group.wrappedValue).objectValue ?? [:]), forKey: key)
     }
 }

@@ -42,12 +42,8 @@ extension ControlCommand {
     }
 
     /// The arguments its stored properties declare, in their order, each with how `runway` offers it.
-    package static func declaredArguments() -> [(spec: ControlArgumentSpec, cli: ControlArgumentCLI)] {
-        Mirror(reflecting: Self()).children.compactMap { child in
-            guard let label = child.label, label.hasPrefix("_"), let argument = child.value as? any ArgumentDeclaring else { return nil }
-            return argument.spec(named: String(label.dropFirst()))
-        }
-    }
+    /// A group's (`@ArgumentGroup`) stand where the group does.
+    package static func declaredArguments() -> [(spec: ControlArgumentSpec, cli: ControlArgumentCLI)] { arguments(declaredBy: Self()) }
 
     /// The request this value is: its command's name and the arguments set (those not set are left out,
     /// and the daemon fills in their defaults).

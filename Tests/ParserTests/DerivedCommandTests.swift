@@ -87,4 +87,25 @@ import Testing
         // Every command is listed once, under its topic.
         #expect(lines.filter { $0.hasPrefix("  runway ") }.count == CLI.commands.count)
     }
+
+    /// Issue 53 item 4: wherever a registered pair can name the home (`--pair`), `--home` is optional and
+    /// written so, in `runway --help` and in the command's usage line — `runway dump` wrote `--home H`.
+    @Test func aHomeAPairCanNameIsWrittenAsOptional() throws {
+        for command in CLI.commands where CLI.effectiveSpecs(command).contains(where: { $0.name == "pair" }) {
+            for line in [command.synopsis, CLI.fullSynopsis(command)] {
+                #expect(!line.split(separator: " ").contains("--home"), "runway \(command.path.joined(separator: " ")) \(line)")
+            }
+        }
+        let dump = try #require(CLI.commands.first { $0.path == ["dump"] })
+        #expect(CLI.help(dump).hasPrefix("usage: runway dump [--home H] [--limit N] [--json] [--pair NAME]\n"))
+    }
+
+    /// Issue 53 item 4: `runway --help` lists `runway link …` first, then its aliases `runway watch link …`.
+    @Test func theLinkCommandsComeBeforeTheirWatchAliases() throws {
+        let lines = CLI.usage().split(separator: "\n").map(String.init)
+        let lastLink = try #require(lines.lastIndex { $0.hasPrefix("  runway link ") })
+        let firstAlias = try #require(lines.firstIndex { $0.hasPrefix("  runway watch link ") })
+        #expect(lastLink < firstAlias)
+        #expect(lines.filter { $0.hasPrefix("  runway watch link ") }.count == lines.filter { $0.hasPrefix("  runway link ") }.count)
+    }
 }

@@ -10,20 +10,7 @@ extension ControlCommands {
     /// test checks they agree).
     package struct RunStart: RunTarget {
         package typealias Reply = RunStatusReply
-        @Argument(
-            .choice(["pace", "heart-rate", "heartRate"]), "what the run flies to",
-            cli: .option(nil, "pace|heart-rate", values: ["pace", "heart-rate"], help: "pace (default) or heart-rate"))
-        package var mode = "pace"
-        @Argument(
-            .number(120...1200), "the target pace, seconds per km (default 360)",
-            cli: .option("target-pace", "M:SS", syntax: .pace, help: "the target pace per km (2:00 to 20:00; default 6:00)"))
-        package var targetPace: Double?
-        @Argument(
-            .number(40...220), "the heart-rate zone's bottom, bpm (with zoneHigh)",
-            cli: .option("target-hr", "LOW-HIGH", syntax: .zoneLow, help: "the heart-rate zone (40 <= LOW < HIGH <= 220; default 140-160)"))
-        package var zoneLow: Double?
-        @Argument(.number(40...220), "the heart-rate zone's top, bpm (with zoneLow)", cli: .option("target-hr", syntax: .zoneHigh)) package var zoneHigh:
-            Double?
+        @ArgumentGroup package var target = RunTargetArguments()
         package static let spec = ControlCommandSpec(
             Self.self, "run-start", both,
             errors: [.invalid("zoneLow is not below zoneHigh, or only one is given"), .failure("a run is in progress, or the device cannot start one")],
@@ -48,12 +35,28 @@ extension ControlCommands {
         package init() {}
     }
 
-    /// What `run-start` and `run-replay` both take: the run's target.
+    /// What `run-start` and `run-replay` both take: the run's target, declared once (`RunTargetArguments`).
     package protocol RunTarget: ControlCommand {
-        var mode: String { get set }
-        var targetPace: Double? { get set }
-        var zoneLow: Double? { get set }
-        var zoneHigh: Double? { get set }
+        var target: RunTargetArguments { get set }
+    }
+
+    /// The run's target, as `run-start` and `run-replay` take it: the arguments of both, declared here once.
+    package struct RunTargetArguments: Codable, Sendable {
+        @Argument(
+            .choice(["pace", "heart-rate", "heartRate"]), "what the run flies to",
+            cli: .option(nil, "pace|heart-rate", values: ["pace", "heart-rate"], help: "pace (default) or heart-rate"))
+        package var mode = "pace"
+        @Argument(
+            .number(120...1200), "the target pace, seconds per km (default 360)",
+            cli: .option("target-pace", "M:SS", syntax: .pace, help: "the target pace per km (2:00 to 20:00; default 6:00)"))
+        package var targetPace: Double?
+        @Argument(
+            .number(40...220), "the heart-rate zone's bottom, bpm (with zoneHigh)",
+            cli: .option("target-hr", "LOW-HIGH", syntax: .zoneLow, help: "the heart-rate zone (40 <= LOW < HIGH <= 220; default 140-160)"))
+        package var zoneLow: Double?
+        @Argument(.number(40...220), "the heart-rate zone's top, bpm (with zoneLow)", cli: .option("target-hr", syntax: .zoneHigh)) package var zoneHigh:
+            Double?
+        package init() {}
     }
 
     /// `run-sample`: feed the live run samples, all or none.
@@ -120,20 +123,7 @@ extension ControlCommands {
     /// `run-replay`: a generated run, played through the live run: `run-start`'s target and the generator's.
     package struct RunReplay: RunTarget {
         package typealias Reply = RunStopReply
-        @Argument(
-            .choice(["pace", "heart-rate", "heartRate"]), "what the run flies to",
-            cli: .option(nil, "pace|heart-rate", values: ["pace", "heart-rate"], help: "pace (default) or heart-rate"))
-        package var mode = "pace"
-        @Argument(
-            .number(120...1200), "the target pace, seconds per km (default 360)",
-            cli: .option("target-pace", "M:SS", syntax: .pace, help: "the target pace per km (2:00 to 20:00; default 6:00)"))
-        package var targetPace: Double?
-        @Argument(
-            .number(40...220), "the heart-rate zone's bottom, bpm (with zoneHigh)",
-            cli: .option("target-hr", "LOW-HIGH", syntax: .zoneLow, help: "the heart-rate zone (40 <= LOW < HIGH <= 220; default 140-160)"))
-        package var zoneLow: Double?
-        @Argument(.number(40...220), "the heart-rate zone's top, bpm (with zoneLow)", cli: .option("target-hr", syntax: .zoneHigh)) package var zoneHigh:
-            Double?
+        @ArgumentGroup package var target = RunTargetArguments()
         @Argument(.int(0...Int.max), "seed the run generator", cli: .option(nil, "S", help: "seed the run generator")) package var seed: Int?
         @Argument(
             .number(0.2...100), "the run's distance (default random 3-12)",
@@ -156,12 +146,28 @@ extension ControlCommands {
 
         /// The run it starts: its target, as `run-start` would take it.
         package var start: RunStart {
-            RunStart {
-                $0.mode = mode
-                $0.targetPace = targetPace
-                $0.zoneLow = zoneLow
-                $0.zoneHigh = zoneHigh
-            }
+            RunStart { $0.target = target }
         }
+    }
+}
+
+/// The target's arguments read and set on the command itself (`run.mode`, `$0.targetPace = …`), as when
+/// each command declared them.
+extension ControlCommands.RunTarget {
+    package var mode: String {
+        get { target.mode }
+        set { target.mode = newValue }
+    }
+    package var targetPace: Double? {
+        get { target.targetPace }
+        set { target.targetPace = newValue }
+    }
+    package var zoneLow: Double? {
+        get { target.zoneLow }
+        set { target.zoneLow = newValue }
+    }
+    package var zoneHigh: Double? {
+        get { target.zoneHigh }
+        set { target.zoneHigh = newValue }
     }
 }

@@ -19,11 +19,17 @@ package enum CLI {
         var choices: [String: [String]] = [:]
         /// Where `runway --help` lists it.
         var topic: CLITopic = .runway
+        /// Another way to say a command (`runway watch link down` for `runway link down`): listed after it.
+        var isAlias = false
     }
 
     /// Every command: the hand-written ones, and those derived from their declarations (`DerivedCLI`),
-    /// by topic (`CLITopic`: what a user of any app looks for first, RunWay's own app last).
-    static let commands: [Command] = CLITopic.allCases.flatMap { topic in DerivedCLI.placed(among: handWritten).filter { $0.topic == topic } }
+    /// by topic (`CLITopic`: what a user of any app looks for first, RunWay's own app last), each topic's
+    /// aliases after the commands they stand for.
+    static let commands: [Command] = CLITopic.allCases.flatMap { topic in
+        let listed = DerivedCLI.placed(among: handWritten).filter { $0.topic == topic }
+        return listed.filter { !$0.isAlias } + listed.filter(\.isAlias)
+    }
 
     /// The commands that are not the catalogue's: the registry and the launcher, the views, the scenarios,
     /// this tool's own help, completion and man page — and `message`'s data form is its own command's.

@@ -40,9 +40,10 @@ enum DerivedCLI {
             case let .top(device, alias):
                 let main = derive(Command.self, cli, form, arguments, path: form.words, device: device, summary: form.help(device.rawValue, device.other))
                 guard alias else { return [main] }
-                let under = derive(
+                var under = derive(
                     Command.self, cli, form, arguments, path: [device.rawValue] + form.words, device: device,
                     summary: "The same as runway \(form.words.joined(separator: " ")). " + main.summary)
+                under.isAlias = true
                 return [main, under]
             case .pair:
                 return [PairScope.command(Command.self, cli, form, arguments)]

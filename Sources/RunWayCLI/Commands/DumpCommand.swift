@@ -6,24 +6,28 @@ import Storage
 import PropertyLists
 import RunWayDomain
 
-/// `runway dump --home H`: what a store's binary payloads say, for people who open it with `sqlite3`
+/// `runway dump [--home H]`: what a store's binary payloads say, for people who open it with `sqlite3`
 /// and find property lists in BLOBs. Reads the store directly (a daemon may be running: SQLite's WAL
 /// lets a reader in) and changes nothing.
 enum DumpCommand {
     static let command = CLI.Command(
-        path: ["dump"], synopsis: "--home H [--limit N] [--json]",
+        path: ["dump"], synopsis: "[--home H] [--limit N] [--json]",
         summary: """
             Decodes the payloads in a device's stores: the outbox (transfers not yet acknowledged), the userInfo
             delivered to the RunWay app that were not flights (in its container), the quarantine, and the application contexts. Each payload
             is shown as JSON (data as base64, dates as ISO 8601). At most N rows per table (default 1000).
-            Works on a phone's or a watch's home, with or without its daemon running.
+            Works on a phone's or a watch's home, with or without its daemon running; without --home, on the
+            registered pair's phone.
             """,
-        specs: [.option("home", "H", "the device's home (a phone's or a watch's)"), .option("limit", "N", "rows per table (default 1000)"), CLI.jsonSpec],
+        specs: [
+            .option("home", "H", "the device's home (a phone's or a watch's; default: the registered pair's phone)"),
+            .option("limit", "N", "rows per table (default 1000)"), CLI.jsonSpec,
+        ],
         positionals: 0,
         run: run)
 
     static func run(_ parsed: ParsedArguments) throws -> Int32 {
-        let home = try parsed.required("home")
+        let home = try CLI.homePath(parsed, .phone)
         let limit = try parsed.integer("limit", default: 1000, range: 1...1_000_000)!
         let path = DeviceHome(path: home, role: .phone).storePath
         guard Filesystem.kind(of: path) == .regular else {

@@ -24,11 +24,6 @@ enum SessionCLI {
         return bytes
     }
 
-    /// Sends `command` to the device's daemon, checked against the catalogue first; its reply, of its type.
-    static func call<Command: ControlCommand>(_ parsed: ParsedArguments, _ device: DeviceRole, _ command: Command) throws -> Command.Reply {
-        try CLI.client(parsed, device).send(command)
-    }
-
     static func kind(of json: JSONValue) -> String {
         switch json {
         case .array: "an array"

@@ -1,10 +1,6 @@
-import Posix
-import Connectivity
 import Control
-import JSONText
-import TerminalViews
+import Posix
 
-/// `runway watch ...`
 /// `runway watch record`: more runs than one request's chunk are recorded a chunk at a time, each its
 /// own transaction (bounded memory on both sides), the ids printed as they come.
 extension ControlCommands.Record: CLIPerformed {
@@ -52,24 +48,17 @@ extension ControlCommands.Record: CLIPerformed {
     /// `  120,000 / 300,000 runs   8,150/s   22 s left` on stderr, redrawn in place.
     final class Progress {
         let total: Int
-        let started = monotonicSeconds()
+        let started = monotonicNow()
         init(total: Int) { self.total = total }
 
         func update(_ done: Int) {
-            let elapsed = max(0.001, monotonicSeconds() - started)
+            let elapsed = max(0.001, monotonicNow() - started)
             let rate = Double(done) / elapsed
             let left = rate > 0 ? Int((Double(total - done) / rate).rounded()) : 0
             Output.write(2, "\r  \(grouped(done)) / \(grouped(total)) runs   \(grouped(Int(rate)))/s   \(left) s left   ")
         }
 
         func finish() { Output.write(2, "\n") }
-
-        static func monotonicSeconds() -> Double {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        }
-        private func monotonicSeconds() -> Double { Self.monotonicSeconds() }
 
         func grouped(_ n: Int) -> String {
             let digits = Array(String(n))

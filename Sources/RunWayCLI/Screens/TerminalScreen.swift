@@ -76,12 +76,6 @@ extension String {
         while copy.last == " " { copy.removeLast() }
         return copy
     }
-
-    /// `text` right-aligned in `width` columns.
-    func leftPadded(_ width: Int) -> String {
-        let w = TextWidth.of(self)
-        return w >= width ? self : String(repeating: " ", count: width - w) + self
-    }
 }
 
 /// `HH:MM:SS` now, in local time (TZ).
