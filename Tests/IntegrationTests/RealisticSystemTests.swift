@@ -305,4 +305,29 @@ import Testing
             #expect(logText(pair.watchLog).contains("event=os.budget-unreadable"), "the unreadable file is said")
         }
     }
+
+    /// Nothing is lost when the sender dies while the system holds its transfers: a deferral is the
+    /// session's memory only, the transfers are in the durable outbox. The watch is SIGKILLed while its
+    /// first run waits (a seed whose first delay is at least 8 s) and started again: each run and the file
+    /// are deferred again, then delivered once each, in order (the invariant checker, flights and files).
+    @Test func aSenderKilledWhileTheSystemHoldsItsTransfersLosesNothing() throws {
+        let seed = (UInt64(1)...10_000).first { SystemTiming.realistic(seed: $0).transferDeferralMilliseconds(lane: "userInfo", seq: 1) >= 8_000 } ?? 1
+        try withPair(tag: "real-kill") { pair in
+            pair.environment[SystemTiming.variable] = SystemTiming.realistic(seed: seed).text
+            try pair.startPhone()
+            try pair.startWatch()
+            try pair.waitUntil("the phone knows the watch app") { try pair.status("phone")["watchAppInstalled"] == .bool(true) }
+            _ = try pair.record(4)
+            try pair.transferFile(from: "watch", try FileTransferIntegrationTests.randomFile(pair, "held.bin", size: 50_000))
+            try pair.waitUntil("the first run waits") { (try pair.status("watch")["systemTiming"]?["waiting"]?.intValue ?? 0) >= 1 }
+            #expect(try pair.logbookIDs().isEmpty, "nothing delivered yet: the first run waits")
+            pair.killWatch(SIGKILL)
+            #expect(pair.watch?.waitForExit(timeout: 10) == true)
+            try pair.startWatch()
+            let report = try pair.expectDrainedAndClean(stored: 4)
+            #expect(report.files.sent == 1 && report.files.received == 1, "\(report.summary)")
+            let runs = Self.deferralsByLane(pair.watchLog).filter { $0.0 == "userInfo" }.map(\.1)
+            #expect(runs.filter { $0 == 1 }.count == 2, "the first run deferred again after the restart: \(runs)")
+        }
+    }
 }
