@@ -109,6 +109,7 @@ extension Session {
         }
         let record = (try? fileOutbox.payload(seq: seq)).flatMap { try? FileRecord(decoding: $0) }
         guard try fileOutbox.cancel(seq: seq) else { return try fileOutbox.whyNotCancelled(seq: seq) }
+        systemSent(.file, id: seq)  // a cancelled file waits for the system no more
         channel?.send(SequencedFrame.frame(.fileCancel, number: seq))
         if let record, let fileQueue { unlink(fileQueue.storedPath(record.stored)) }
         logger.info("file.cancelled", ["seq": seq])
