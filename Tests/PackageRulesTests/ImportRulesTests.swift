@@ -160,7 +160,9 @@ import Testing
         let page = try String(contentsOf: root.appendingPathComponent("docs/performance.md"), encoding: .utf8)
         let section = try #require(page.components(separatedBy: "### What each product compiles").dropFirst().first, "no section")
         var rows: [String: (count: Int, modules: Set<String>)] = [:]
-        for line in section.split(separator: "\n").prefix(while: { !$0.hasPrefix("#") }) where line.hasPrefix("| `") {
+        // The section's first table: its rows, up to the first line after them that is not one.
+        let lines = section.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("|") }
+        for line in lines.prefix(while: { $0.hasPrefix("|") }) where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 2, let colon = cells[1].firstIndex(of: ":"), let count = Int(cells[1][..<colon]) else { continue }
             let product = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
