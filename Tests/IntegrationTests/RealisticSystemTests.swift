@@ -244,6 +244,8 @@ import Testing
             try pair.startWatchOS(arguments)
             let restarted = try pair.watchOSCall(["os", "status"])["systemTiming"]
             #expect(restarted?["refreshesInLastHour"] == .integer(4), "the budget's hour, kept: \(String(describing: restarted))")
+            let text = try runTool(["watch", "os", "status", "--home", pair.watchHome]).stdout
+            #expect(text.contains("system timing: realistic:11") && text.contains("4 refreshes in the last hour (4 an hour)"), "\(text)")
             for index in 1...12 { try step("after the restart, step \(index)") }
             let fired = Self.refreshesFired(pair.watchLog)
             #expect(fired.count >= 5, "\(fired)")
