@@ -77,4 +77,27 @@ import Testing
         #expect(message[1].kind == .int(1...600_000))
         #expect(ControlCommands.Status.spec.arguments.isEmpty)
     }
+
+    /// Arguments several commands take are declared once (`@ArgumentGroup`, as swift-argument-parser's
+    /// `@OptionGroup`): `run-start` and `run-replay` both take the run's target, whose arguments are each
+    /// command's own — in the catalogue, in the request (beside the others, not in an object of their own),
+    /// and in the value the handler reads.
+    @Test func aGroupsArgumentsAreTheCommandsOwn() throws {
+        let target = ["mode", "targetPace", "zoneLow", "zoneHigh"]
+        #expect(ControlCommands.RunStart.spec.arguments.map(\.name) == target)
+        #expect(ControlCommands.RunReplay.spec.arguments.map(\.name) == target + ["seed", "distanceKm"])
+        #expect(ControlCommands.RunReplay.spec.argument("zoneHigh")?.kind == .number(40...220))
+        let replay = ControlCommands.RunReplay {
+            $0.mode = "heart-rate"
+            $0.zoneLow = 140
+            $0.zoneHigh = 160
+            $0.seed = 7
+        }
+        #expect(replay.request.arguments == ["mode": .string("heart-rate"), "zoneLow": .number(140), "zoneHigh": .number(160), "seed": .integer(7)])
+        let decoded = try ControlCommands.RunReplay(request: try replay.request.validated(on: .watch))
+        #expect(decoded.mode == "heart-rate" && decoded.zoneLow == 140 && decoded.zoneHigh == 160 && decoded.targetPace == nil && decoded.seed == 7)
+        #expect(decoded.start.request.arguments == ["mode": .string("heart-rate"), "zoneLow": .number(140), "zoneHigh": .number(160)])
+        // Left out, the target's defaults are the catalogue's, filled in by the router as any argument's.
+        #expect(try ControlCommands.RunStart(request: try ControlCommands.RunStart().request.validated(on: .phone)).mode == "pace")
+    }
 }

@@ -2,7 +2,6 @@ import Connectivity
 import Control
 import JSONText
 import Posix
-import RunWayDomain
 
 /// `runway`: the command-line client of the simulated pair.
 package enum CLI {
@@ -208,15 +207,6 @@ package enum CLI {
     /// (exit 2); a home whose daemon is not running is a failure (exit 1) — found by the first request,
     /// after its arguments were checked: bad input is exit 2 whether or not the daemon runs.
     static func client(_ parsed: ParsedArguments, _ role: DeviceRole) throws -> DeviceClient {
-        let home = DeviceHome(path: try homePath(parsed, role), role: role)
-        switch Filesystem.kind(of: home.path) {
-        case .missing: throw ControlError.invalid("\(home.path) does not exist, so it is not a \(role.rawValue) home")
-        case .directory: break
-        default: throw ControlError.invalid("\(home.path) is not a \(role.rawValue) home (it is not a directory)")
-        }
-        guard home.hasStore || Filesystem.kind(of: home.controlSocketPath) == .socket else {
-            throw ControlError.invalid(DeviceHome.HomeError.notAHome(path: home.path, role: role).description)
-        }
-        return DeviceClient(home: home)
+        DeviceClient(home: try PairScope.checkedHome(try homePath(parsed, role), role))
     }
 }

@@ -52,11 +52,7 @@ enum Completion {
                 next.append((word, candidate.path.count == depth + 1 ? firstSentence(candidate.summary) : "\(word) commands"))
             }
             if let command, command.path == known, command.positionals > 0, let values = positionalValues(command, index: 0) {
-                switch values {
-                case .files where next.isEmpty: return .files
-                case .directories where next.isEmpty: return .directories
-                default: return filtered(words: next + resolve(values, command: command, before), current)
-                }
+                return answer(values, command, before, current, after: next)
             }
             if !next.isEmpty || command == nil { return filtered(words: next, current) }
         }
@@ -73,25 +69,26 @@ enum Completion {
         if let previous = before.last, before.count > command.path.count, let spec = specs.first(where: { "--" + $0.name == previous }),
             spec.valueName != nil
         {
-            switch optionValues(spec, command) {
-            case .files: return .files
-            case .directories: return .directories
-            case let values: return filtered(words: resolve(values, command: command, before), current)
-            }
+            return answer(optionValues(spec, command), command, before, current)
         }
         // A positional's values, when one is still to come and the word is not an option.
         let given = positionalCount(Array(before.dropFirst(command.path.count)), specs)
         if !current.hasPrefix("-") && given < command.positionals, let values = positionalValues(command, index: given) {
-            switch values {
-            case .files: return .files
-            case .directories: return .directories
-            default: return filtered(words: resolve(values, command: command, before), current)
-            }
+            return answer(values, command, before, current)
         }
         // The options not given yet.
         let used = Set(before.filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).prefix { $0 != "=" }) })
         let options = (specs + [.flag("help", "show this help")]).filter { !used.contains($0.name) }.map { ("--" + $0.name, $0.help) }
         return filtered(words: options, current)
+    }
+
+    /// `values` that start with `current`, after the words `after`; paths, alone, the shell's to complete.
+    static func answer(_ values: Values, _ command: CLI.Command, _ before: [String], _ current: String, after: [(String, String)] = []) -> Answer {
+        switch values {
+        case .files where after.isEmpty: .files
+        case .directories where after.isEmpty: .directories
+        default: filtered(words: after + resolve(values, command: command, before), current)
+        }
     }
 
     /// How many positionals `words` (after the command's path) hold: option values are not positionals.

@@ -1,6 +1,4 @@
-import Connectivity
 import Control
-import JSONText
 import Posix
 
 /// A derived command's argument as a flag or a positional: its flag's name, its synopsis, its help's

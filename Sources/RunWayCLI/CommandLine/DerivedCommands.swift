@@ -8,8 +8,8 @@ import Posix
 /// device it names — its words, its flags and positionals from its arguments (name, kind, syntax,
 /// default, summary), its synopsis and help, and so its completion and its man entry, which read the
 /// command table. Running one makes the command's value from the words, checks it as the daemon will,
-/// sends it, and prints its reply: as JSON under `--json`, else through the command's `render`
-/// (`CLIOutput`, beside the other renders in `Sources/RunWayCLI/Commands`), else as indented JSON.
+/// sends it, and prints its reply: as JSON under `--json`, else through the command's `Render`
+/// (beside the other renders of its family in `Sources/RunWayCLI/Commands`), else as indented JSON.
 enum DerivedCLI {
     /// Every declared command's CLI forms, in the catalogue's order.
     static var commands: [CLI.Command] { ControlCommands.declared.flatMap { commands(for: $0) } }
@@ -129,14 +129,8 @@ enum DerivedCLI {
     /// them instead: `CLI.wrapsJSON`), else the command's render, else indented JSON.
     static func text<Command: ControlCommand>(_ reply: Command.Reply, of command: Command, _ context: Context) throws -> String {
         if context.json, Command.cli?.repliesInJSON ?? true { return reply.json.text }
-        if let output = Command.self as? any CLIOutput.Type { return try render(output, reply, command, context) }
+        if let render = Render.all[ObjectIdentifier(Command.self)] { return try render.text(reply, command, context) }
         return reply.json.prettyText
-    }
-
-    private static func render<Output: CLIOutput, Command: ControlCommand>(
-        _ type: Output.Type, _ reply: Command.Reply, _ command: Command, _ context: Context
-    ) throws -> String {
-        try Output.render(reply as! Output.Reply, of: command as! Output, context)
     }
 
     private static func perform<Performed: CLIPerformed, Command: ControlCommand>(_ type: Performed.Type, _ command: Command, _ context: Context) throws
@@ -166,11 +160,26 @@ enum DerivedCLI {
     }
 }
 
-/// How a command derived from its declaration shows its reply to a person: a render, in RunWayCLI, beside
-/// the renders of its family (`Sources/RunWayCLI/Commands/*Output.swift`). A command without one prints
-/// its reply as indented JSON.
-protocol CLIOutput: ControlCommand {
-    static func render(_ reply: Reply, of command: Self, _ context: DerivedCLI.Context) throws -> String
+/// How a command derived from its declaration shows its reply to a person: one row of a table by the
+/// command's type, in its family's list beside the others (`Render.session` in
+/// `Sources/RunWayCLI/Commands/SessionOutput.swift`, …). A command without one prints its reply as
+/// indented JSON.
+struct Render: Sendable {
+    let command: ObjectIdentifier
+    let text: @Sendable (_ reply: Any, _ command: Any, DerivedCLI.Context) throws -> String
+
+    /// `Command`'s render: its reply, the command as sent (its arguments), and the context it ran in.
+    static func of<Command: ControlCommand>(
+        _ type: Command.Type, _ render: @escaping @Sendable (Command.Reply, Command, DerivedCLI.Context) throws -> String
+    ) -> Render {
+        Render(command: ObjectIdentifier(type)) { reply, command, context in try render(reply as! Command.Reply, command as! Command, context) }
+    }
+
+    /// Every family's renders, by the command's type.
+    static let all = Dictionary(
+        uniqueKeysWithValues: (apps + device + inspection + link + liveRun + logbook + osServices + runWayApp + session + update + faults).map {
+            ($0.command, $0)
+        })
 }
 
 /// What the CLI checks or completes in the arguments read from the words, before they are checked as the

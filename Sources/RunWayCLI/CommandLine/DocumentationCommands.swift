@@ -1,5 +1,4 @@
 import Posix
-import Connectivity
 import Control
 
 /// `runway completion bash|zsh|fish` and `runway man`: shell completion and a man page, from the same
@@ -57,20 +56,18 @@ enum DocumentationCommands {
             ".SH COMMANDS",
         ]
         for command in CLI.commands {
-            lines.append(".TP")
-            lines.append(".B " + escape("runway \(command.path.joined(separator: " ")) \(command.synopsis)"))
-            lines.append(escape(command.summary.split(separator: "\n").joined(separator: " ")))
+            lines += [
+                ".TP", ".B " + escape("runway \(command.path.joined(separator: " ")) \(command.synopsis)"),
+                escape(command.summary.split(separator: "\n").joined(separator: " ")),
+            ]
             for spec in CLI.effectiveSpecs(command) where !spec.hidden {
-                lines.append(".br")
-                lines.append(escape("  --\(spec.name)\(spec.valueName.map { " " + $0 } ?? ""): \(spec.help)"))
+                lines += [".br", escape("  --\(spec.name)\(spec.valueName.map { " " + $0 } ?? ""): \(spec.help)")]
             }
         }
         // The same examples as each command's --help (`Examples`).
         lines.append(".SH EXAMPLES")
         for command in CLI.commands {
-            lines.append(".TP")
-            lines.append(".B " + escape("runway \(command.path.joined(separator: " "))"))
-            lines += Roff.verbatim(Examples.examples(for: command))
+            lines += [".TP", ".B " + escape("runway \(command.path.joined(separator: " "))")] + Roff.verbatim(Examples.examples(for: command))
         }
         // The daemons' control protocol, from the catalogue (as docs/protocol.md is).
         lines.append(".SH CONTROL PROTOCOL")
@@ -79,17 +76,10 @@ enum DocumentationCommands {
                 "Each daemon's control socket takes JSON requests {\"command\":NAME, ...its arguments}; runway builds them and checks them first, as the daemon does (bad input: one line, exit 2)."
             ))
         for spec in ControlCommands.all {
-            lines.append(".TP")
-            lines.append(".B " + escape("\(spec.name) (\(spec.programs))"))
-            lines.append(escape(spec.summary + "."))
-            for argument in spec.arguments {
-                lines.append(".br")
-                lines.append(escape("  " + argument.line))
+            lines += [".TP", ".B " + escape("\(spec.name) (\(spec.programs))"), escape(spec.summary + ".")]
+            for line in spec.arguments.map(\.line) + ["reply: " + spec.replyText, "fails: " + spec.allErrors.map(\.line).joined(separator: "; ")] {
+                lines += [".br", escape("  " + line)]
             }
-            lines.append(".br")
-            lines.append(escape("  reply: " + spec.replyText))
-            lines.append(".br")
-            lines.append(escape("  fails: " + spec.allErrors.map(\.line).joined(separator: "; ")))
         }
         lines += [
             ".SH EXIT STATUS", "0 success; 1 the operation failed (a daemon not running, an unknown flight); 2 invalid usage or input.",

@@ -1,5 +1,5 @@
 /// The EXAMPLES of each command's `--help` and of the man page: one table, keyed by the command's words.
-/// A command missing here still gets one, made from its synopsis (its required part), so no help is
+/// A command missing here (or whose one example would be that) gets one made from its synopsis (its required part), so no help is
 /// without an example; `HelpExamplesTests` checks that each example names a real command and parses.
 enum Examples {
     static let table: [String: [String]] = [
@@ -16,8 +16,6 @@ enum Examples {
         "dump": ["runway dump --home ~/rw/phone", "runway dump --home ~/rw/watch --limit 10 --json"],
         "watch record": ["runway watch record --count 3", "runway watch record --count 300000 --seed 7", "runway watch record --distance 5 --json"],
         "watch status": ["runway watch status", "runway watch status --json"],
-        "link down": ["runway link down"],
-        "link up": ["runway link up"],
         "link fail-next": ["runway link fail-next 2", "runway link fail-next 1 --code 7014"],
         "link set": [
             "runway link set --latency 50 --jitter 20 --loss 0.2", "runway link set --range wifi", "runway link set --bandwidth 800 --json",
@@ -28,19 +26,13 @@ enum Examples {
         "watch link set": ["runway watch link set --range out"],
         "watch link show": ["runway watch link show --pair home"],
         "watch link schedule": ["runway watch link schedule flaky.json --seed 7"],
-        "watch link down": ["runway watch link down"],
         "watch link up": ["runway watch link up --pair home"],
         "watch link fail-next": ["runway watch link fail-next 2 --code 7015"],
         "watch run start": ["runway watch run start --mode pace --target-pace 5:30", "runway watch run start --mode heart-rate --target-hr 140-160"],
         "watch run sample": ["runway watch run sample --t 60 --distance-m 200 --pace 5:00 --hr 150", "runway watch run sample --json-file samples.json"],
         "watch run status": ["runway watch run status --json"],
-        "watch run stop": ["runway watch run stop"],
         "watch run replay": ["runway watch run replay --seed 1 --distance 5"],
         "watch fault workout-start": ["runway watch fault workout-start refuse", "runway watch fault workout-start none"],
-        "watch app install": ["runway watch app install"],
-        "watch app uninstall": ["runway watch app uninstall"],
-        "watch app foreground": ["runway watch app foreground"],
-        "watch app background": ["runway watch app background"],
         "watch transfer-userinfo": [
             "runway watch transfer-userinfo --json-file note.json",
             #"echo '{"at":{"$date":"2026-11-30T07:00:00Z"},"raw":{"$data":"AAE="}}' | runway watch transfer-userinfo --json-file -"#,
@@ -72,7 +64,6 @@ enum Examples {
         "phone run start": ["runway phone run start --mode pace --target-pace 5:30"],
         "phone run sample": ["runway phone run sample --t 60 --distance-m 200 --pace 5:00 --hr 150"],
         "phone run status": ["runway phone run status --json"],
-        "phone run stop": ["runway phone run stop"],
         "phone transfer-userinfo": ["runway phone transfer-userinfo --json-file note.json"],
         "phone received": ["runway phone received", "runway phone received --json"],
         "phone context set": ["runway phone context set --json-file context.json"],
@@ -83,20 +74,11 @@ enum Examples {
         "phone quarantine": ["runway phone quarantine", "runway phone quarantine --limit 5 --json"],
         "phone quarantine remove": ["runway phone quarantine remove 1", "runway phone quarantine remove --all --json"],
         "phone events": ["runway phone events", "runway phone events --follow --json", "runway phone events --follow | grep didReceiveUserInfo"],
-        "phone app open": ["runway phone app open"],
-        "phone app close": ["runway phone app close"],
-        "phone app force-quit": ["runway phone app force-quit"],
-        "phone app suspend": ["runway phone app suspend"],
-        "phone app resume": ["runway phone app resume"],
         "phone os status": ["runway phone os status --json"],
-        "phone os jetsam": ["runway phone os jetsam"],
         "phone notifications": ["runway phone notifications", "runway phone notifications --json"],
         "phone notifications open": ["runway phone notifications open reminder-7d"],
-        "phone reminders": ["runway phone reminders"],
-        "phone reminders reschedule": ["runway phone reminders reschedule"],
         "phone language": ["runway phone language --json"],
         "phone language set": ["runway phone language set ja", "runway phone language set system"],
-        "phone settings": ["runway phone settings"],
         "phone strings": ["runway phone strings --json"],
         "clock show": ["runway clock show --phone ~/rw/phone --watch ~/rw/watch", "runway clock show --home ~/rw/watch --json"],
         "clock set": [
@@ -111,7 +93,6 @@ enum Examples {
         ],
         "appstore fail network": ["runway appstore fail network", "runway appstore fail network --delay-ms 2000"],
         "appstore show": ["runway appstore show --json"],
-        "phone update check": ["runway phone update check"],
         "phone update status": ["runway phone update status --json"],
         "phone update respond": ["runway phone update respond later", "runway phone update respond update"],
     ]

@@ -1,4 +1,3 @@
-import Connectivity
 import Control
 import Posix
 

@@ -1,4 +1,3 @@
-import Connectivity
 import Control
 import JSONText
 import Posix

@@ -1,32 +1,17 @@
 import Connectivity
 import Control
-import JSONText
-import Posix
 
 // MARK: - The app's life (yours or RunWay's), as its OS — phone-os, watch-os — keeps it
 
-extension ControlCommands.PhoneOSApp: CLIOutput {
-    static func render(_ reply: OSStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String { OSStatusText.render(reply, .phone) }
-}
-
-extension ControlCommands.OSStatus: CLIOutput {
-    static func render(_ reply: OSStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        OSStatusText.render(reply, context.device)
-    }
-}
-
-extension ControlCommands.OSJetsam: CLIOutput {
-    static func render(_ reply: OSStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        OSStatusText.render(reply, context.device)
-    }
-}
-
-extension ControlCommands.DeviceLock: CLIOutput {
-    static func render(_ reply: OSStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String { OSStatusText.render(reply, .phone) }
-}
-
-extension ControlCommands.DeviceReboot: CLIOutput {
-    static func render(_ reply: OSStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String { OSStatusText.render(reply, .phone) }
+extension Render {
+    /// Every action on the app, and the OS's status, prints the app's state as its OS has it after it.
+    static let apps: [Render] = [
+        .of(ControlCommands.PhoneOSApp.self) { reply, _, _ in OSStatusText.render(reply, .phone) },
+        .of(ControlCommands.OSStatus.self) { reply, _, context in OSStatusText.render(reply, context.device) },
+        .of(ControlCommands.OSJetsam.self) { reply, _, context in OSStatusText.render(reply, context.device) },
+        .of(ControlCommands.DeviceLock.self) { reply, _, _ in OSStatusText.render(reply, .phone) },
+        .of(ControlCommands.DeviceReboot.self) { reply, _, _ in OSStatusText.render(reply, .phone) },
+    ]
 }
 
 /// `runway watch app open|close|…`: watch-os's; a watch-agent alone, whose app always runs, moves it to

@@ -76,10 +76,9 @@ enum PairScope {
                 Target(label: "watch", home: try checkedHome(pair.watch, .watch)),
             ]
         }
-        var targets: [Target] = []
-        if let phone { targets.append(Target(label: "phone", home: try checkedHome(phone, .phone))) }
-        if let watch { targets.append(Target(label: "watch", home: try checkedHome(watch, .watch))) }
-        return targets
+        return try [(DeviceRole.phone, phone), (.watch, watch)].compactMap { role, path in
+            try path.map { Target(label: role.rawValue, home: try checkedHome($0, role)) }
+        }
     }
 
     /// Which device `path` is: the role its store records (read only, harmless to a running device),

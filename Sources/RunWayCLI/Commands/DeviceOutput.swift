@@ -1,27 +1,19 @@
 import Connectivity
 import Control
-import JSONText
 import Posix
 import Storage
 
 // MARK: - The device's own state: status, the watch's link and face, the phone's watches
 
-extension ControlCommands.Status: CLIOutput {
-    /// The status in sections; on a phone run by phone-os, the OS's rows too.
-    static func render(_ reply: StatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        let os = context.device == .phone ? try? context.client().send(ControlCommands.OSStatus()) : nil
-        return DeviceStatusText.render(reply.json, os: os)
-    }
-}
-
-extension ControlCommands.Link: CLIOutput {
-    static func render(_ reply: LinkReply, of command: Self, _ context: DerivedCLI.Context) -> String { "link \(command.state)" }
-}
-
-extension ControlCommands.Complication: CLIOutput {
-    static func render(_ reply: ComplicationReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        "complication: \(reply.complicationEnabled ? "on the watch face" : "off")"
-    }
+extension Render {
+    static let device: [Render] = [
+        // The status in sections; on a phone run by phone-os, the OS's rows too.
+        .of(ControlCommands.Status.self) { reply, _, context in
+            DeviceStatusText.render(reply.json, os: context.device == .phone ? try? context.client().send(ControlCommands.OSStatus()) : nil)
+        },
+        .of(ControlCommands.Link.self) { _, command, _ in "link \(command.state)" },
+        .of(ControlCommands.Complication.self) { reply, _, _ in "complication: \(reply.complicationEnabled ? "on the watch face" : "off")" },
+    ]
 }
 
 /// `runway phone switch-watch WATCH`: the user choosing another of the phone's watches, as the iPhone's

@@ -1,48 +1,33 @@
-import Connectivity
 import Control
 import JSONText
 import Posix
 
 // MARK: - What a device holds, read: each command's reply for a person
 
-extension ControlCommands.Files: CLIOutput {
-    static func render(_ reply: FilesReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var lines = ["outstanding (\(reply.outstanding.count))"]
-        for file in reply.outstanding {
-            lines.append("  \(file.transferId)  \(file.name)  \(file.completedBytes) of \(file.bytes) bytes there  sha256 \(file.sha256)")
-        }
-        lines.append("received (\(reply.received.count))")
-        for file in reply.received {
-            lines.append("  \(file.transferId)  \(file.name)  \(file.bytes) bytes  sha256 \(file.sha256)  \(file.path)")
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-extension ControlCommands.Received: CLIOutput {
-    static func render(_ reply: ReceivedReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        reply.userInfos.isEmpty ? "nothing received" : reply.userInfos.map { JSONValue.object($0).text }.joined(separator: "\n")
-    }
-}
-
-extension ControlCommands.Transfers: CLIOutput {
-    static func render(_ reply: TransfersReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var lines = ["\(reply.outstandingUserInfoTransfers) outstanding"]
-        for item in reply.outstanding {
-            lines.append("  \(item.transferId)\(item.onTheWire ? " (on the wire)" : "")  \(item.bytes) bytes  keys: \(item.keys.joined(separator: ","))")
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-extension ControlCommands.Quarantine: CLIOutput {
-    static func render(_ reply: QuarantineReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var lines = ["\(reply.quarantined) quarantined"]
-        for item in reply.transfers {
-            lines.append("  \(item.id)  transfer \(item.transferId)  \(item.quarantinedAt)  \(item.bytes) bytes  \(item.reason)")
-        }
-        return lines.joined(separator: "\n")
-    }
+extension Render {
+    /// A heading with its count, then a row a transfer.
+    static let inspection: [Render] = [
+        .of(ControlCommands.Files.self) { reply, _, _ in
+            (["outstanding (\(reply.outstanding.count))"]
+                + reply.outstanding.map { "  \($0.transferId)  \($0.name)  \($0.completedBytes) of \($0.bytes) bytes there  sha256 \($0.sha256)" }
+                + ["received (\(reply.received.count))"]
+                + reply.received.map { "  \($0.transferId)  \($0.name)  \($0.bytes) bytes  sha256 \($0.sha256)  \($0.path)" }).joined(separator: "\n")
+        },
+        .of(ControlCommands.Received.self) { reply, _, _ in
+            reply.userInfos.isEmpty ? "nothing received" : reply.userInfos.map { JSONValue.object($0).text }.joined(separator: "\n")
+        },
+        .of(ControlCommands.Transfers.self) { reply, _, _ in
+            (["\(reply.outstandingUserInfoTransfers) outstanding"]
+                + reply.outstanding.map {
+                    "  \($0.transferId)\($0.onTheWire ? " (on the wire)" : "")  \($0.bytes) bytes  keys: \($0.keys.joined(separator: ","))"
+                })
+                .joined(separator: "\n")
+        },
+        .of(ControlCommands.Quarantine.self) { reply, _, _ in
+            (["\(reply.quarantined) quarantined"]
+                + reply.transfers.map { "  \($0.id)  transfer \($0.transferId)  \($0.quarantinedAt)  \($0.bytes) bytes  \($0.reason)" }).joined(separator: "\n")
+        },
+    ]
 }
 
 /// `runway phone|watch events [--follow]`: the recent calls, then, following, each as it comes, until the

@@ -1,26 +1,28 @@
-import Connectivity
 import Control
 import JSONText
 import Posix
 
 // MARK: - `runway link set|show|schedule` (docs/link-conditions.md): the air between the devices
 
-extension ControlCommands.LinkSet: CLIOutput, CLIPrepared {
+extension Render {
+    /// Each change to the link prints the conditions after it.
+    static let link: [Render] = [
+        .of(ControlCommands.LinkSet.self) { reply, _, _ in LinkText.render(reply) },
+        .of(ControlCommands.LinkShow.self) { reply, _, _ in LinkText.render(reply) },
+        .of(ControlCommands.LinkSchedule.self) { reply, _, _ in LinkText.render(reply) },
+    ]
+}
+
+extension ControlCommands.LinkSet: CLIPrepared {
     static func prepare(_ arguments: inout [String: JSONValue], _ context: DerivedCLI.Context) throws {
         guard !arguments.isEmpty else {
             throw ControlError.invalid("link set needs at least one of --latency, --jitter, --loss, --bandwidth, --range, --reset, --seed")
         }
     }
-
-    static func render(_ reply: LinkConditionsReply, of command: Self, _ context: DerivedCLI.Context) -> String { LinkText.render(reply) }
-}
-
-extension ControlCommands.LinkShow: CLIOutput {
-    static func render(_ reply: LinkConditionsReply, of command: Self, _ context: DerivedCLI.Context) -> String { LinkText.render(reply) }
 }
 
 /// FILE's steps, checked here (a malformed one changes nothing, exit 2), and its seed unless `--seed` says one.
-extension ControlCommands.LinkSchedule: CLIOutput, CLIPrepared {
+extension ControlCommands.LinkSchedule: CLIPrepared {
     static func prepare(_ arguments: inout [String: JSONValue], _ context: DerivedCLI.Context) throws {
         guard let path = context.parsed.positionals.first else { throw ControlError.invalid("link schedule needs FILE, the schedule") }
         let bytes: [UInt8]
@@ -29,8 +31,6 @@ extension ControlCommands.LinkSchedule: CLIOutput, CLIPrepared {
         arguments["steps"] = schedule.stepsJSON
         if arguments["seed"] == nil, let seed = schedule.seed { arguments["seed"] = .integer(Int64(seed)) }
     }
-
-    static func render(_ reply: LinkConditionsReply, of command: Self, _ context: DerivedCLI.Context) -> String { LinkText.render(reply) }
 }
 
 enum LinkText {

@@ -1,4 +1,3 @@
-import Connectivity
 import Control
 import JSONText
 import Posix
@@ -7,17 +6,35 @@ import TerminalViews
 
 // MARK: - `runway phone|watch run start|sample|status|stop|replay`: a live run, sample by sample, with GPWS
 
-extension ControlCommands.RunStart: CLIOutput {
-    static func render(_ reply: RunStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var text = "started \(reply.runId ?? "") (\(reply.mode ?? "") \(reply.target ?? ""))"
-        if let mirroring = reply.mirroring { text += "; mirroring \(mirroring.state) (assumed started: \(mirroring.assumedStarted ? "yes" : "no"))" }
-        return text
-    }
+extension Render {
+    static let liveRun: [Render] = [
+        .of(ControlCommands.RunStart.self) { reply, _, _ in
+            "started \(reply.runId ?? "") (\(reply.mode ?? "") \(reply.target ?? ""))"
+                + (reply.mirroring.map { "; mirroring \($0.state) (assumed started: \($0.assumedStarted ? "yes" : "no"))" } ?? "")
+        },
+        .of(ControlCommands.RunSample.self) { reply, _, _ in
+            let alerts = (reply.trace ?? []).compactMap(\.alert)
+            return "gpws \(reply.gpws ?? "")" + (alerts.isEmpty ? "" : "; alerts: " + alerts.joined(separator: ", "))
+        },
+        // The status object as aligned `key: value` lines.
+        .of(ControlCommands.RunStatus.self) { reply, _, _ in
+            guard let fields = reply.json.objectValue else { return reply.json.text }
+            let width = (fields.keys.map(TextWidth.of).max() ?? 0) + 2
+            return fields.keys.sorted().map { key in (key + ":").padding(width) + (fields[key]!.stringValue ?? fields[key]!.text) }.joined(separator: "\n")
+        },
+        // On the phone, a saved run's post-run summary (#26): the Logbook's figures, with no delete.
+        .of(ControlCommands.RunStop.self) { reply, _, context in
+            guard context.device == .phone, reply.saved == "saved" else { return reply.id }
+            let id = reply.id
+            return FlightSummaryText.render(try context.client().send(ControlCommands.Flight { $0.id = id }).value, calendar: .current())
+        },
+        .of(ControlCommands.RunReplay.self) { reply, _, _ in "\(reply.id) alerts=\(reply.alerts)" },
+    ]
 }
 
 /// One sample from `--t`, `--distance-m`, `--pace` and `--hr`, or the array in `--json-file` (its shape
 /// checked here, before connecting: the daemon checks it against the run).
-extension ControlCommands.RunSample: CLIOutput, CLIPrepared {
+extension ControlCommands.RunSample: CLIPrepared {
     static func prepare(_ arguments: inout [String: JSONValue], _ context: DerivedCLI.Context) throws {
         let parsed = context.parsed
         let single = ["t", "distance-m", "pace", "hr"].filter { parsed.value($0) != nil }
@@ -47,31 +64,4 @@ extension ControlCommands.RunSample: CLIOutput, CLIPrepared {
         }
         arguments["samples"] = .array([.array([.number(try number("t")), .number(try number("distance-m")), .number(pace), .number(try number("hr"))])])
     }
-
-    static func render(_ reply: RunStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        let alerts = (reply.trace ?? []).compactMap(\.alert)
-        return "gpws \(reply.gpws ?? "")" + (alerts.isEmpty ? "" : "; alerts: " + alerts.joined(separator: ", "))
-    }
-}
-
-extension ControlCommands.RunStatus: CLIOutput {
-    /// The status object as aligned `key: value` lines.
-    static func render(_ reply: RunStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        guard let fields = reply.json.objectValue else { return reply.json.text }
-        let width = (fields.keys.map(TextWidth.of).max() ?? 0) + 2
-        return fields.keys.sorted().map { key in (key + ":").padding(width) + (fields[key]!.stringValue ?? fields[key]!.text) }.joined(separator: "\n")
-    }
-}
-
-extension ControlCommands.RunStop: CLIOutput {
-    /// On the phone, a saved run's post-run summary (#26): the Logbook's figures, with no delete.
-    static func render(_ reply: RunStopReply, of command: Self, _ context: DerivedCLI.Context) throws -> String {
-        guard context.device == .phone, reply.saved == "saved" else { return reply.id }
-        let id = reply.id
-        return FlightSummaryText.render(try context.client().send(ControlCommands.Flight { $0.id = id }).value, calendar: .current())
-    }
-}
-
-extension ControlCommands.RunReplay: CLIOutput {
-    static func render(_ reply: RunStopReply, of command: Self, _ context: DerivedCLI.Context) -> String { "\(reply.id) alerts=\(reply.alerts)" }
 }

@@ -1,4 +1,3 @@
-import Connectivity
 import Control
 import JSONText
 import Posix
@@ -30,18 +29,19 @@ extension ControlCommands.Logbook: CLIPerformed {
     }
 }
 
-extension ControlCommands.Flight: CLIOutput {
+extension Render {
     /// The Flight Summary, its charts, and, a past flight from the Logbook, the way to delete it (#25, #26).
-    static func render(_ reply: JSONReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        let result = reply.value
-        let charts =
-            context.parsed.has("no-charts")
-            ? []
-            : FlightCharts.render(
-                result, style: Terminal.glyphStyle(ascii: context.parsed.has("ascii")), width: Terminal.isTerminal ? Terminal.size().columns : 80)
-        return ([FlightSummaryText.render(result, calendar: .current())] + charts).joined(separator: "\n")
-            + "\n  delete: runway phone delete \(result["id"]?.stringValue ?? command.id)"
-    }
+    static let logbook: [Render] = [
+        .of(ControlCommands.Flight.self) { reply, command, context in
+            let charts =
+                context.parsed.has("no-charts")
+                ? []
+                : FlightCharts.render(
+                    reply.value, style: Terminal.glyphStyle(ascii: context.parsed.has("ascii")), width: Terminal.isTerminal ? Terminal.size().columns : 80)
+            return ([FlightSummaryText.render(reply.value, calendar: .current())] + charts).joined(separator: "\n")
+                + "\n  delete: runway phone delete \(reply.value["id"]?.stringValue ?? command.id)"
+        }
+    ]
 }
 
 /// `runway phone alerts`: the Alerts view (1.3, #15), month → day, with remembered toggles (#16).
@@ -72,7 +72,7 @@ extension ControlCommands.Delete: CLIPerformed {
             let summary = try client.send(ControlCommands.Flight { $0.id = command.id }).value
             // The question is the app's, in the app's language (#27); the flight line and [y/N] are the CLI's.
             let question = try RunWayText.text(.deleteConfirm, client: client)
-            Output.write(1, "\(question)\n\(FlightSummaryText.headline(summary, calendar: .current()))\n[y/N] ")
+            Output.write(1, "\(question)\n\(LogbookText.line(summary, calendar: .current()))\n[y/N] ")
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 Output.out("not deleted")
                 return 1

@@ -1,35 +1,25 @@
-import Connectivity
 import Control
-import JSONText
 import Posix
 
 // MARK: - The OS's services, on either device: the notification centre, the Health store
 
-extension NotificationRequest.List: CLIOutput {
-    static func render(_ reply: NotificationsReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var lines = ["pending (\(reply.pending.count) of at most \(reply.pendingLimit))"]
-        lines += reply.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }
-        lines.append("delivered (\(reply.delivered.count))")
-        lines += reply.delivered.map { "  " + NotificationText.line($0, at: $0.deliveredAt) }
-        return lines.joined(separator: "\n")
-    }
-}
-
-extension NotificationRequest.Open: CLIOutput {
-    static func render(_ reply: NotificationOpenReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        "opened \(reply.opened): the app hears \(reply.actionIdentifier)"
-    }
-}
-
-extension HealthRequest.Workouts: CLIOutput {
-    static func render(_ reply: HealthReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var lines = ["workouts (\(reply.workouts.count))"]
-        for workout in reply.workouts {
-            let minutes = Int(workout.duration) / 60, seconds = Int(workout.duration) % 60
-            lines.append("  \(workout.uuid)  \(workout.activityType)  \(Timestamp.iso8601(workout.startDate))  \(minutes):\(seconds < 10 ? "0" : "")\(seconds)")
-        }
-        return lines.joined(separator: "\n")
-    }
+extension Render {
+    static let osServices: [Render] = [
+        .of(NotificationRequest.List.self) { reply, _, _ in
+            (["pending (\(reply.pending.count) of at most \(reply.pendingLimit))"] + reply.pending.map { "  " + NotificationText.line($0, at: $0.fireAt) }
+                + ["delivered (\(reply.delivered.count))"] + reply.delivered.map { "  " + NotificationText.line($0, at: $0.deliveredAt) })
+                .joined(separator: "\n")
+        },
+        .of(NotificationRequest.Open.self) { reply, _, _ in "opened \(reply.opened): the app hears \(reply.actionIdentifier)" },
+        .of(HealthRequest.Workouts.self) { reply, _, _ in
+            (["workouts (\(reply.workouts.count))"]
+                + reply.workouts.map { workout in
+                    let minutes = Int(workout.duration) / 60, seconds = Int(workout.duration) % 60
+                    return
+                        "  \(workout.uuid)  \(workout.activityType)  \(Timestamp.iso8601(workout.startDate))  \(minutes):\(seconds < 10 ? "0" : "")\(seconds)"
+                }).joined(separator: "\n")
+        },
+    ]
 }
 
 enum NotificationText {

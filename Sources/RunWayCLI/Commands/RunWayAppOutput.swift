@@ -1,41 +1,26 @@
-import Connectivity
 import Control
-import JSONText
 import Posix
 import RunWayDomain
 
 // MARK: - RunWay's own app: its language, settings, texts and reminders
 
-extension ControlCommands.Language: CLIOutput {
-    static func render(_ reply: LanguageReply, of command: Self, _ context: DerivedCLI.Context) -> String { RunWayText.language(reply) }
-}
-
-extension ControlCommands.LanguageSet: CLIOutput {
-    static func render(_ reply: LanguageReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        let rewritten = reply.rewrittenReminders?.count ?? 0
-        return RunWayText.language(reply) + "\n"
-            + (reply.changed == true ? "the app was relaunched in \(reply.effective); \(rewritten) pending reminder(s) rewritten" : "unchanged")
-    }
-}
-
-extension ControlCommands.Settings: CLIOutput {
-    static func render(_ reply: SettingsReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        (["settings (\(reply.language))"] + reply.rows.map { "  \($0.title)  \($0.value)  → \($0.opens)" }).joined(separator: "\n")
-    }
-}
-
-extension ControlCommands.Strings: CLIOutput {
-    static func render(_ reply: StringsReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        (["strings (\(reply.language))"] + reply.strings.keys.sorted().map { "  \($0)  \(reply.strings[$0] ?? "")" }).joined(separator: "\n")
-    }
-}
-
-extension ControlCommands.Reminders: CLIOutput {
-    static func render(_ reply: RemindersReply, of command: Self, _ context: DerivedCLI.Context) -> String { RunWayText.reminders(reply) }
-}
-
-extension ControlCommands.RemindersReschedule: CLIOutput {
-    static func render(_ reply: RemindersReply, of command: Self, _ context: DerivedCLI.Context) -> String { RunWayText.reminders(reply) }
+extension Render {
+    static let runWayApp: [Render] = [
+        .of(ControlCommands.Language.self) { reply, _, _ in RunWayText.language(reply) },
+        .of(ControlCommands.LanguageSet.self) { reply, _, _ in
+            RunWayText.language(reply) + "\n"
+                + (reply.changed == true
+                    ? "the app was relaunched in \(reply.effective); \(reply.rewrittenReminders?.count ?? 0) pending reminder(s) rewritten" : "unchanged")
+        },
+        .of(ControlCommands.Settings.self) { reply, _, _ in
+            (["settings (\(reply.language))"] + reply.rows.map { "  \($0.title)  \($0.value)  → \($0.opens)" }).joined(separator: "\n")
+        },
+        .of(ControlCommands.Strings.self) { reply, _, _ in
+            (["strings (\(reply.language))"] + reply.strings.keys.sorted().map { "  \($0)  \(reply.strings[$0] ?? "")" }).joined(separator: "\n")
+        },
+        .of(ControlCommands.Reminders.self) { reply, _, _ in RunWayText.reminders(reply) },
+        .of(ControlCommands.RemindersReschedule.self) { reply, _, _ in RunWayText.reminders(reply) },
+    ]
 }
 
 enum RunWayText {

@@ -1,45 +1,31 @@
-import Connectivity
 import Control
 import JSONText
 import Posix
 
 // MARK: - The session's API (WCSession), the same on both devices: each command's reply for a person
 
-extension ControlCommands.TransferUserInfo: CLIOutput {
-    static func render(_ reply: TransferUserInfoReply, of command: Self, _ context: DerivedCLI.Context) -> String { String(reply.transferId) }
+extension Render {
+    static let session: [Render] = [
+        .of(ControlCommands.TransferUserInfo.self) { reply, _, _ in String(reply.transferId) },
+        .of(ControlCommands.TransferComplication.self) { reply, _, _ in
+            reply.isCurrentComplicationInfo
+                ? "complication transfer \(reply.transferId); \(reply.remainingComplicationUserInfoTransfers) of 50 left today"
+                : "userInfo transfer \(reply.transferId): sent as a plain userInfo (no complication transfers left today, or the complication is not on the watch face)"
+        },
+        .of(ControlCommands.TransferFile.self) { reply, _, _ in "file transfer \(reply.transferId): \(reply.bytes) bytes, sha256 \(reply.sha256)" },
+        .of(ControlCommands.ContextSet.self) { reply, _, _ in "context version \(reply.version)" },
+        .of(ControlCommands.Cancel.self) { reply, command, _ in
+            reply.alreadyCancelled ? "transfer \(command.transferId) was already cancelled" : "cancelled \(command.transferId)"
+        },
+        .of(ControlCommands.QuarantineRemove.self) { reply, _, _ in "removed \(reply.removed)" },
+    ]
 }
 
-extension ControlCommands.TransferComplication: CLIOutput {
-    static func render(_ reply: TransferComplicationReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        reply.isCurrentComplicationInfo
-            ? "complication transfer \(reply.transferId); \(reply.remainingComplicationUserInfoTransfers) of 50 left today"
-            : "userInfo transfer \(reply.transferId): sent as a plain userInfo (no complication transfers left today, or the complication is not on the watch face)"
-    }
-}
-
-extension ControlCommands.TransferFile: CLIOutput {
-    static func render(_ reply: TransferFileReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        "file transfer \(reply.transferId): \(reply.bytes) bytes, sha256 \(reply.sha256)"
-    }
-}
-
-extension ControlCommands.ContextSet: CLIOutput {
-    static func render(_ reply: ContextSetReply, of command: Self, _ context: DerivedCLI.Context) -> String { "context version \(reply.version)" }
-}
-
-extension ControlCommands.Cancel: CLIOutput {
-    static func render(_ reply: CancelReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        reply.alreadyCancelled ? "transfer \(command.transferId) was already cancelled" : "cancelled \(command.transferId)"
-    }
-}
-
-extension ControlCommands.QuarantineRemove: CLIOutput, CLIPrepared {
+extension ControlCommands.QuarantineRemove: CLIPrepared {
     static func prepare(_ arguments: inout [String: JSONValue], _ context: DerivedCLI.Context) throws {
         if arguments["all"] == .bool(true), arguments["id"] != nil { throw UsageError("give an ID or --all, not both") }
         if arguments["all"] == nil, arguments["id"] == nil { throw UsageError("a quarantine ID (a positive number) or --all is required") }
     }
-
-    static func render(_ reply: QuarantineRemoveReply, of command: Self, _ context: DerivedCLI.Context) -> String { "removed \(reply.removed)" }
 }
 
 /// `runway phone|watch message`: the JSON object in `--json-file`, or with `--data-file` the file's bytes

@@ -1,4 +1,3 @@
-import Connectivity
 import Control
 import JSONText
 import Posix
@@ -7,22 +6,45 @@ import TerminalViews
 
 // MARK: - RunWay's phone app before a run: the pre-flight row, the update notice and the App Store it asks
 
-extension ControlCommands.Preflight: CLIOutput {
-    static func render(_ reply: PreflightReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var lines = [
-            "PRE-FLIGHT CHECK", "  APPLE WATCH      \(reply.appleWatch.label)",
-            "  HEART RATE MODE  \(reply.heartRateMode.available ? "available" : "unavailable")",
-        ]
-        if reply.versionMismatch == true {
-            lines.append("  VERSION          WATCH APP \(reply.watchAppVersion ?? "?") ≠ PHONE APP \(reply.appVersion)")
-            if let sentence = reply.watchSentence { lines.append("  \(sentence)") }
-        }
-        return lines.joined(separator: "\n")
-    }
+extension Render {
+    static let update: [Render] = [
+        .of(ControlCommands.Preflight.self) { reply, _, _ in
+            var lines = [
+                "PRE-FLIGHT CHECK", "  APPLE WATCH      \(reply.appleWatch.label)",
+                "  HEART RATE MODE  \(reply.heartRateMode.available ? "available" : "unavailable")",
+            ]
+            if reply.versionMismatch == true {
+                lines.append("  VERSION          WATCH APP \(reply.watchAppVersion ?? "?") ≠ PHONE APP \(reply.appVersion)")
+                if let sentence = reply.watchSentence { lines.append("  \(sentence)") }
+            }
+            return lines.joined(separator: "\n")
+        },
+        .of(ControlCommands.AppstoreSet.self) { reply, _, _ in "the App Store lookup now answers \(reply.answer ?? "")" },
+        .of(ControlCommands.AppstoreFail.self) { _, _, _ in "the App Store lookup now fails (network)" },
+        .of(ControlCommands.AppstoreShow.self) { reply, _, _ in
+            """
+            answer   \(reply.answer ?? "(fails: network)")
+            delay    \(reply.delayMs) ms
+            lookups  \(reply.lookups)
+            last URL \(reply.lastURL ?? "-")
+            """
+        },
+        .of(ControlCommands.UpdateCheck.self) { reply, _, _ in
+            reply.outcome + " (installed \(reply.installed)" + (reply.store.map { ", store \($0)" } ?? "") + (reply.reason.map { ", \($0)" } ?? "") + ")"
+        },
+        .of(ControlCommands.UpdateStatus.self) { reply, _, _ in
+            """
+            installed        \(reply.installed)
+            last checked     \(reply.lastCheckedAt ?? "never")
+            alert            \(reply.alert.map { "RunWay \($0.version) available" } ?? "none")
+            """
+        },
+        .of(ControlCommands.UpdateRespond.self) { reply, _, _ in reply.opened ?? "later" },
+    ]
 }
 
 /// `--version V [--url URL]`, or `--json-file F` (its text as the answer, as it is).
-extension ControlCommands.AppstoreSet: CLIOutput, CLIPrepared {
+extension ControlCommands.AppstoreSet: CLIPrepared {
     static func prepare(_ arguments: inout [String: JSONValue], _ context: DerivedCLI.Context) throws {
         switch (arguments["version"]?.stringValue, context.parsed.value("json-file")) {
         case let (version?, nil):
@@ -38,48 +60,6 @@ extension ControlCommands.AppstoreSet: CLIOutput, CLIPrepared {
             throw ControlError.invalid("give either --version V or --json-file F")
         }
     }
-
-    static func render(_ reply: AppStoreReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        "the App Store lookup now answers \(reply.answer ?? "")"
-    }
-}
-
-extension ControlCommands.AppstoreFail: CLIOutput {
-    static func render(_ reply: AppStoreReply, of command: Self, _ context: DerivedCLI.Context) -> String { "the App Store lookup now fails (network)" }
-}
-
-extension ControlCommands.AppstoreShow: CLIOutput {
-    static func render(_ reply: AppStoreReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        """
-        answer   \(reply.answer ?? "(fails: network)")
-        delay    \(reply.delayMs) ms
-        lookups  \(reply.lookups)
-        last URL \(reply.lastURL ?? "-")
-        """
-    }
-}
-
-extension ControlCommands.UpdateCheck: CLIOutput {
-    static func render(_ reply: UpdateCheckReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        var line = reply.outcome + " (installed \(reply.installed)"
-        if let store = reply.store { line += ", store \(store)" }
-        if let reason = reply.reason { line += ", \(reason)" }
-        return line + ")"
-    }
-}
-
-extension ControlCommands.UpdateStatus: CLIOutput {
-    static func render(_ reply: UpdateStatusReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        """
-        installed        \(reply.installed)
-        last checked     \(reply.lastCheckedAt ?? "never")
-        alert            \(reply.alert.map { "RunWay \($0.version) available" } ?? "none")
-        """
-    }
-}
-
-extension ControlCommands.UpdateRespond: CLIOutput {
-    static func render(_ reply: UpdateRespondReply, of command: Self, _ context: DerivedCLI.Context) -> String { reply.opened ?? "later" }
 }
 
 enum UpdateText {

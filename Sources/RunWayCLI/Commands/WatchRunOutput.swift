@@ -73,12 +73,9 @@ extension ControlCommands.Record: CLIPerformed {
 
 }
 
-extension ControlCommands.FailNext: CLIOutput {
-    static func render(_ reply: FailNextReply, of command: Self, _ context: DerivedCLI.Context) -> String {
-        "the next \(command.count) transfer(s) fail with \(command.code) \(reply.name)"
-    }
-}
-
-extension ControlCommands.WorkoutFault: CLIOutput {
-    static func render(_ reply: WorkoutFaultReply, of command: Self, _ context: DerivedCLI.Context) -> String { "workout-start fault: \(command.mode)" }
+extension Render {
+    static let faults: [Render] = [
+        .of(ControlCommands.FailNext.self) { reply, command, _ in "the next \(command.count) transfer(s) fail with \(command.code) \(reply.name)" },
+        .of(ControlCommands.WorkoutFault.self) { _, command, _ in "workout-start fault: \(command.mode)" },
+    ]
 }

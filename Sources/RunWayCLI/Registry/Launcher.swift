@@ -50,7 +50,7 @@ enum Launcher {
     /// Starts the daemon — stdin `/dev/null`, stdout discarded, its log appended to `HOME/daemon.log` —
     /// and waits for its `READY=1` on a notify socket of our own. Returns its pid.
     private static func start(_ binary: String, home: DeviceHome, arguments: [String]) throws -> Int32 {
-        let executable = siblingPath(binary)
+        let executable = Processes.sibling(binary)
         let logPath = home.path + "/daemon.log"
         let notify: NotifySocket
         do {
@@ -111,7 +111,4 @@ enum Launcher {
     static func stop(_ pid: Int32) -> String {
         ProcessStop.stop(pid, grace: 15).killed ? "SIGKILL after 15 s" : "SIGTERM"
     }
-
-    /// A binary installed next to this `runway`.
-    static func siblingPath(_ binary: String) -> String { Processes.sibling(binary) }
 }

@@ -1,6 +1,4 @@
 import Connectivity
-import AppHost
-import Control
 import JSONText
 import Posix
 import Storage

@@ -1,4 +1,3 @@
-import Connectivity
 import Control
 import JSONText
 import Posix
@@ -41,34 +40,26 @@ struct PairRegistry {
         let path = Self.path
         guard Filesystem.kind(of: path) != .missing else { return PairRegistry() }
         let bytes: [UInt8]
-        do {
-            bytes = try Filesystem.readFile(path)
-        } catch {
-            throw ControlError.invalid("the pair registry \(path) is corrupt (\(error)); it was left as it is: fix or remove it")
-        }
+        do { bytes = try Filesystem.readFile(path) } catch { throw corrupt(path, "\(error)") }
         return try decode(bytes, path: path)
+    }
+
+    /// A registry that cannot be read: one line naming it, exit 2, and the file left as it is.
+    static func corrupt(_ path: String, _ why: String) -> ControlError {
+        .invalid("the pair registry \(path) is corrupt (\(why)); it was left as it is: fix or remove it")
     }
 
     /// The registry from its file's bytes, whatever they are (`scripts/fuzz --target registry`): a file
     /// that is not what `encoded` writes is one line naming `path`, exit 2.
     static func decode(_ bytes: [UInt8], path: String) throws(ControlError) -> PairRegistry {
         let json: JSONValue
-        do {
-            json = try JSONValue(parsing: bytes)
-        } catch {
-            throw ControlError.invalid("the pair registry \(path) is corrupt (\(error)); it was left as it is: fix or remove it")
-        }
-        guard let items = json["pairs"]?.arrayValue else {
-            throw ControlError.invalid("the pair registry \(path) is corrupt (no \"pairs\" list); it was left as it is: fix or remove it")
-        }
+        do { json = try JSONValue(parsing: bytes) } catch { throw corrupt(path, "\(error)") }
+        guard let items = json["pairs"]?.arrayValue else { throw corrupt(path, "no \"pairs\" list") }
         var registry = PairRegistry()
         for item in items {
             guard let name = item["name"]?.stringValue, let phone = item["phone"]?.stringValue,
                 let watch = item["watch"]?.stringValue, isValidName(name)
-            else {
-                throw ControlError.invalid(
-                    "the pair registry \(path) is corrupt (an entry without a valid name, phone and watch); it was left as it is: fix or remove it")
-            }
+            else { throw corrupt(path, "an entry without a valid name, phone and watch") }
             registry.pairs.append(Pair(name: name, phone: phone, watch: watch))
         }
         return registry

@@ -37,37 +37,35 @@ enum PhoneOSRegistry {
         return timing
     }
 
-    static let phoneArgumentSpec = ArgumentSpec.option(
-        "phone-arg", "ARG", "passed to the phone's app at each launch (phone-os --app-arg; repeatable: --phone-arg=--save-path --phone-arg=ui-drain)")
-    static let phoneAppSpec = ArgumentSpec.option(
-        "phone-app", "PATH", "the phone's app: an executable linking WatchConnectivity (phone-os --app; default RunWay's)")
-    static let watchAppSpec = ArgumentSpec.option(
-        "watch-app", "PATH", "the watch's app: an executable linking WatchConnectivity (watch-os --app; default RunWay's)")
-    static let phoneBundleIDSpec = ArgumentSpec.option(
-        "phone-bundle-id", "ID", "the phone's app's bundle id, naming its container HOME/apps/ID (phone-os --bundle-id; default: the --phone-app's file name)")
-    static let watchBundleIDSpec = ArgumentSpec.option(
-        "watch-bundle-id", "ID", "the watch's app's bundle id, naming its container HOME/apps/ID (watch-os --bundle-id; default: the --watch-app's file name)")
-    static let watchArgumentSpec = ArgumentSpec.option(
-        "watch-arg", "ARG", "passed to the watch's app at each launch (watch-os --app-arg; repeatable: --watch-arg=--app-version --watch-arg=1.5)")
+    /// `--phone-app PATH --phone-bundle-id ID --phone-arg ARG…`, and the watch's: an app of your own, and its switches.
+    static let appSpecs = [("phone", "--phone-arg=--save-path --phone-arg=ui-drain"), ("watch", "--watch-arg=--app-version --watch-arg=1.5")]
+        .flatMap { device, example -> [ArgumentSpec] in
+            let os = device + "-os"
+            return [
+                .option("\(device)-app", "PATH", "the \(device)'s app: an executable linking WatchConnectivity (\(os) --app; default RunWay's)"),
+                .option(
+                    "\(device)-bundle-id", "ID",
+                    "the \(device)'s app's bundle id, naming its container HOME/apps/ID (\(os) --bundle-id; default: the --\(device)-app's file name)"),
+                .option("\(device)-arg", "ARG", "passed to the \(device)'s app at each launch (\(os) --app-arg; repeatable: \(example))"),
+            ]
+        }
 
     /// The device's OS and its app's daemon, by name.
     static func osName(_ home: DeviceHome) -> String { home.role == .phone ? "phone-os" : "watch-os" }
     static func daemonName(_ home: DeviceHome) -> String { home.role == .phone ? "phone-daemon" : "watch-agent" }
 
     /// Whether the device's OS is installed next to this `runway`.
-    static func isInstalled(_ home: DeviceHome) -> Bool { access(Launcher.siblingPath(osName(home)), X_OK) == 0 }
+    static func isInstalled(_ home: DeviceHome) -> Bool { access(Processes.sibling(osName(home)), X_OK) == 0 }
 
-    static func socketPath(_ home: DeviceHome) -> String { home.path + "/os.sock" }
-
-    /// Whether an OS answers on the home's `os.sock`.
-    static func isRunning(_ home: DeviceHome) -> Bool {
-        guard Filesystem.kind(of: socketPath(home)) == .socket else { return false }
-        return (try? ControlClient(home: home, socketPath: socketPath(home))) != nil
+    /// Whether the device's OS answers on the home's `os.sock` (`os`), or its app's daemon on `control.sock`.
+    static func isRunning(_ home: DeviceHome, os: Bool) -> Bool {
+        let socket = os ? home.osControlSocketPath : home.controlSocketPath
+        return Filesystem.kind(of: socket) == .socket && (try? ControlClient(home: home, socketPath: os ? socket : nil)) != nil
     }
 
-    /// The pid of the OS running the home (from `HOME/os.lock`), if one runs.
-    static func runningPID(_ home: DeviceHome) -> Int32? {
-        guard isRunning(home), let bytes = try? Filesystem.readFile(home.path + "/os.lock"),
+    /// The pid of the OS running the home (from `HOME/os.lock`), or of its daemon (`HOME/lock`), if it runs.
+    static func runningPID(_ home: DeviceHome, os: Bool) -> Int32? {
+        guard isRunning(home, os: os), let bytes = try? Filesystem.readFile(os ? home.path + "/os.lock" : home.lockPath),
             let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), ProcessStop.signal(pid, 0)
         else { return nil }
         return pid
@@ -75,7 +73,7 @@ enum PhoneOSRegistry {
 
     /// The app's state as the OS reports it (not running, background, foreground, suspended).
     static func appState(_ home: DeviceHome) -> String? {
-        guard let client = try? ControlClient(home: home, socketPath: socketPath(home)),
+        guard let client = try? ControlClient(home: home, socketPath: home.osControlSocketPath),
             let status = try? client.send(ControlCommands.OSStatus())
         else { return nil }
         return status.appState
@@ -90,15 +88,16 @@ enum PhoneOSRegistry {
     }
 
     /// `runway up`'s plan for the phone or the watch — the OS unless `--no-os` or it is not installed;
-    /// an app of one's own, its bundle id and its switches for it — or a usage error (exit 2).
-    static func start(_ home: DeviceHome, noOS: Bool, app: String? = nil, bundleID: String? = nil, appArguments: [String] = []) throws -> Start {
+    /// an app of one's own (`--phone-app`), its bundle id and its switches for it — or a usage error (exit 2).
+    static func start(_ home: DeviceHome, _ parsed: ParsedArguments) throws -> Start {
         let os = osName(home), device = home.role.rawValue
-        let binary = !noOS && isInstalled(home) ? os : daemonName(home)
-        if binary != os, app != nil || bundleID != nil {
-            throw ControlError.invalid("--\(device)-\(app != nil ? "app" : "bundle-id") needs \(os) (it is what launches an app): drop --no-os")
+        let (given, bundleID, appArguments) = (parsed.value("\(device)-app"), parsed.value("\(device)-bundle-id"), parsed.values("\(device)-arg"))
+        let binary = !parsed.has("no-os") && isInstalled(home) ? os : daemonName(home)
+        if binary != os, given != nil || bundleID != nil {
+            throw ControlError.invalid("--\(device)-\(given != nil ? "app" : "bundle-id") needs \(os) (it is what launches an app): drop --no-os")
         }
         if let bundleID, let problem = AppContainer.problem(bundleID: bundleID) { throw ControlError.invalid("--\(device)-bundle-id: \(problem)") }
-        let app = try app.map { path in
+        let app = try given.map { path in
             let absolute = Filesystem.absolutePath(path)
             guard Filesystem.kind(of: absolute) == .regular, access(absolute, X_OK) == 0 else {
                 throw ControlError.invalid("--\(device)-app \(path): not an executable file")
@@ -149,7 +148,7 @@ enum PhoneOSRegistry {
     static func down(_ home: DeviceHome) -> (JSONValue, String) {
         let device = home.role.rawValue
         let (pid, binary): (Int32?, String) =
-            if let os = runningPID(home) { (os, osName(home)) } else { (RegistryCommands.runningPID(home), daemonName(home)) }
+            if let os = runningPID(home, os: true) { (os, osName(home)) } else { (runningPID(home, os: false), daemonName(home)) }
         guard let pid else { return (.object(["state": .string("not running")]), "\(device): not running") }
         let how = Launcher.stop(pid)
         return (

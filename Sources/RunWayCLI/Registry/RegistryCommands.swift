@@ -21,9 +21,12 @@ enum RegistryCommands {
             let registry = try PairRegistry.load()
             let rows = registry.pairs.map { pair in
                 let phone = DeviceHome(path: pair.phone, role: .phone)
-                let app = PhoneOSRegistry.isRunning(phone) ? PhoneOSRegistry.appState(phone) ?? "unknown" : nil
+                let app = PhoneOSRegistry.isRunning(phone, os: true) ? PhoneOSRegistry.appState(phone) ?? "unknown" : nil
                 let watch = DeviceHome(path: pair.watch, role: .watch)
-                return (pair, app != nil || isRunning(phone), app, PhoneOSRegistry.isRunning(watch) || isRunning(watch))
+                return (
+                    pair, app != nil || PhoneOSRegistry.isRunning(phone, os: false), app,
+                    PhoneOSRegistry.isRunning(watch, os: true) || PhoneOSRegistry.isRunning(watch, os: false)
+                )
             }
             if parsed.has("json") {
                 Output.out(
@@ -114,26 +117,19 @@ enum RegistryCommands {
             os.refresh-deferred).
             NAME defaults to --pair, RUNWAY_PAIR or the only registered pair.
             """,
-        specs: [
-            CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec, PhoneOSRegistry.phoneAppSpec, PhoneOSRegistry.phoneBundleIDSpec,
-            PhoneOSRegistry.phoneArgumentSpec, PhoneOSRegistry.watchAppSpec, PhoneOSRegistry.watchBundleIDSpec, PhoneOSRegistry.watchArgumentSpec,
-            PhoneOSRegistry.systemSpec,
-        ], positionals: 1,
+        specs: [CLI.jsonSpec, CLI.pairSpec, PhoneOSRegistry.osSpec] + PhoneOSRegistry.appSpecs + [PhoneOSRegistry.systemSpec], positionals: 1,
         run: { parsed in
             let pair = try named(parsed)
             let system = try PhoneOSRegistry.system(parsed.value("system"))
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
-            let noOS = parsed.has("no-os")
-            let phoneStart = try PhoneOSRegistry.start(
-                DeviceHome(path: pair.phone, role: .phone), noOS: noOS, app: parsed.value("phone-app"), bundleID: parsed.value("phone-bundle-id"),
-                appArguments: parsed.values("phone-arg"))
-            let watchStart = try PhoneOSRegistry.start(
-                DeviceHome(path: pair.watch, role: .watch), noOS: noOS, app: parsed.value("watch-app"), bundleID: parsed.value("watch-bundle-id"),
-                appArguments: parsed.values("watch-arg"))
-            for (device, start) in [("phone", phoneStart), ("watch", watchStart)] {
+            // Both checked before either starts: a bad --watch-app must not leave the phone started.
+            let starts = try [DeviceHome(path: pair.phone, role: .phone), DeviceHome(path: pair.watch, role: .watch)].map {
+                try PhoneOSRegistry.start($0, parsed)
+            }
+            for start in starts {
                 let (result, line) = try PhoneOSRegistry.up(start)
-                results[device] = result
+                results[start.home.role.rawValue] = result
                 lines.append(line)
             }
             if let system {
@@ -153,12 +149,11 @@ enum RegistryCommands {
             let pair = try named(parsed)
             var results: [String: JSONValue] = [:]
             var lines: [String] = []
-            let (watch, watchLine) = PhoneOSRegistry.down(DeviceHome(path: pair.watch, role: .watch))
-            results["watch"] = watch
-            lines.append(watchLine)
-            let (phone, phoneLine) = PhoneOSRegistry.down(DeviceHome(path: pair.phone, role: .phone))
-            results["phone"] = phone
-            lines.append(phoneLine)
+            for home in [DeviceHome(path: pair.watch, role: .watch), DeviceHome(path: pair.phone, role: .phone)] {
+                let (result, line) = PhoneOSRegistry.down(home)
+                results[home.role.rawValue] = result
+                lines.append(line)
+            }
             Output.out(parsed.has("json") ? JSONValue.object(results).text : lines.joined(separator: "\n"))
             return 0
         })
@@ -191,20 +186,6 @@ enum RegistryCommands {
             guard case let .some(pid) = holder else { return nil }
             return program + (pid.map { " (pid \($0))" } ?? "")
         }
-    }
-
-    /// Whether a daemon answers on the home's control socket.
-    static func isRunning(_ home: DeviceHome) -> Bool {
-        guard Filesystem.kind(of: home.controlSocketPath) == .socket else { return false }
-        return (try? ControlClient(home: home)) != nil
-    }
-
-    /// The pid of the daemon serving `home` (from `HOME/lock`), if one is running.
-    static func runningPID(_ home: DeviceHome) -> Int32? {
-        guard isRunning(home), let bytes = try? Filesystem.readFile(home.lockPath),
-            let pid = Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace), ProcessStop.signal(pid, 0)
-        else { return nil }
-        return pid
     }
 }
 

@@ -1,8 +1,6 @@
-import Control
 import JSONText
 import PairInvariants
 import Posix
-import RunWayDomain
 
 /// A scenario's expectations checked, and its time: signals, pauses, polls.
 extension ScenarioRunner {

@@ -105,13 +105,10 @@ struct ScenarioExpectation: Equatable, Sendable {
     static let fields = ["stored", "received", "lost", "duplicated", "outstanding", "transfers", "clean"]
 
     var text: String {
-        var parts: [String] = []
         let figures = [
             ("stored", stored), ("received", received), ("lost", lost), ("duplicated", duplicated), ("outstanding", outstanding), ("transfers", transfers),
         ]
-        for (name, bound) in figures {
-            if let bound { parts.append("\(name) \(bound.text())") }
-        }
+        var parts = figures.compactMap { name, bound in bound.map { "\(name) \($0.text())" } }
         if let clean { parts.append(clean ? "clean" : "not clean") }
         return parts.joined(separator: ", ")
     }

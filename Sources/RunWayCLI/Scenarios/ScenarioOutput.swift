@@ -11,14 +11,11 @@ extension ScenarioCommands {
         let padded = String(repeating: " ", count: max(0, 6 - time.count)) + time
         let line = "[\(padded)s] \(result.number)/\(total) \(step.text): \(result.detail)"
         if json {
-            var fields = result.fields
-            fields["step"] = .integer(Int64(result.number))
-            fields["kind"] = .string(result.kind)
-            fields["ok"] = .bool(result.ok)
-            fields["detail"] = .string(result.detail)
-            fields["elapsedSeconds"] = .number(milliseconds(result.elapsed))
-            fields["durationSeconds"] = .number(milliseconds(result.duration))
-            Output.out(JSONValue.object(fields).text)
+            let step: [String: JSONValue] = [
+                "step": .integer(Int64(result.number)), "kind": .string(result.kind), "ok": .bool(result.ok), "detail": .string(result.detail),
+                "elapsedSeconds": .number(milliseconds(result.elapsed)), "durationSeconds": .number(milliseconds(result.duration)),
+            ]
+            Output.out(JSONValue.object(result.fields.merging(step) { $1 }).text)
         } else {
             Output.out(line)
         }

@@ -1,10 +1,6 @@
 import Connectivity
 import Control
-import PairInvariants
 import Posix
-import PropertyLists
-import RunWayDomain
-import Storage
 
 /// The pair a scenario runs on: two fresh homes in a temporary directory, paired (never registered: no
 /// one else's pair is touched, no process it did not start is signalled), phone-os and watch-agent
@@ -93,13 +89,13 @@ final class ScenarioPair {
             return "phone-os (pid \(pid)) and its app"
         case .phoneApp:
             guard let os = phoneOSPID, let status = osStatus(), let pid = status.appPid.flatMap({ Int32(exactly: $0) }),
-                Self.parent(of: pid) == os
+                Processes.parent(of: pid) == os
             else { return nil }
             ProcessStop.signal(pid, SIGKILL)  // phone-os's child: phone-os reaps it, and takes it for a crash
             return "the phone app (pid \(pid), \(status.appState))"
         case .watchApp:
             guard scenario.watchApp != nil, let os = watchPID, let status = osStatus(.watch), let pid = status.appPid.flatMap({ Int32(exactly: $0) }),
-                Self.parent(of: pid) == os
+                Processes.parent(of: pid) == os
             else { return nil }
             ProcessStop.signal(pid, SIGKILL)  // watch-os's child, as the phone app is phone-os's
             return "the watch app (pid \(pid), \(status.appState))"
@@ -129,9 +125,6 @@ final class ScenarioPair {
         }
     }
 
-    /// The parent pid, so that a pid is signalled only while it is still phone-os's app.
-    static func parent(of pid: Int32) -> Int32? { Processes.parent(of: pid) }
-
     /// The device's OS's control socket — phone-os's, or watch-os's for a `watchApp` of your own: the
     /// app's lifecycle (`app`, `os-jetsam`, `os-status`).
     func osClient(_ device: ScenarioStep.Device = .phone) throws -> ControlClient {
@@ -147,14 +140,9 @@ final class ScenarioPair {
     func removeHomes() { Self.removeTree(root) }
 
     private static func removeTree(_ path: String) {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name == "." || name == ".." { continue }
-                let child = path + "/" + name
-                if Filesystem.kind(of: child) == .directory { removeTree(child) } else { unlink(child) }
-            }
-            closedir(directory)
+        for name in (try? Filesystem.names(in: path)) ?? [] {
+            let child = path + "/" + name
+            if Filesystem.kind(of: child) == .directory { removeTree(child) } else { unlink(child) }
         }
         rmdir(path)
     }

@@ -1,8 +1,6 @@
+import AppHost
 import Connectivity
-import Control
-import PairInvariants
 import Posix
-import PropertyLists
 import RunWayDomain
 import Storage
 
@@ -12,26 +10,20 @@ extension ScenarioPair {
     /// Transfers still queued, in every lane (userInfo, complication, files), in both devices'
     /// WatchConnectivity stores — counted by the session's own code (`SessionStoreReader`) — and each
     /// application context not yet acknowledged (content like any other, issue 50), one each.
-    func outstanding() throws -> Int {
-        var total = 0
-        for home in [phone, watch] where Filesystem.kind(of: home.storePath) == .regular {
-            let database = try Database(path: home.storePath)
-            defer { database.close() }
-            let reader = SessionStoreReader(database: database)
-            total += try reader.outstandingTransfers() + (reader.sentContextPending() ? 1 : 0)
-        }
-        return total
-    }
+    func outstanding() throws -> Int { try sum { try $0.outstandingTransfers() + ($0.sentContextPending() ? 1 : 0) } }
 
     /// Transfers both devices' sessions have queued since the pair was made, in every lane (the last
     /// sequence number each lane assigned, `SessionStoreReader.queuedTransfers`): what the expectations
     /// are held over.
-    func transfersQueued() throws -> Int {
+    func transfersQueued() throws -> Int { try sum { try $0.queuedTransfers() } }
+
+    /// A count of each device's WatchConnectivity store, read from the file, summed over both.
+    private func sum(_ count: (SessionStoreReader) throws -> Int) throws -> Int {
         var total = 0
         for home in [phone, watch] where Filesystem.kind(of: home.storePath) == .regular {
             let database = try Database(path: home.storePath)
             defer { database.close() }
-            total += try SessionStoreReader(database: database).queuedTransfers()
+            total += try count(SessionStoreReader(database: database))
         }
         return total
     }
@@ -42,12 +34,7 @@ extension ScenarioPair {
         guard let app = scenario.phoneApp else { return phone.path + "/apps/" + RunWayStore.bundleIDs.phone }
         if let id = scenario.phoneBundleId { return phone.path + "/apps/" + id }
         let name = String(app.split(separator: "/").last ?? "app")
-        let valid =
-            name != "." && name != ".."
-            && name.utf8.allSatisfy {
-                (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x2D, 0x5F].contains($0)
-            }
-        return phone.path + "/apps/" + (valid && name.utf8.count <= 155 ? name : "app")
+        return phone.path + "/apps/" + (AppContainer.problem(bundleID: name) == nil ? name : "app")
     }
     /// RunWay's phone store (RunWay's app, or RunWay's own phone-daemon given as `phoneApp`).
     var phoneAppStore: String { RunWayStore.path(container: phoneContainer) }

@@ -2,7 +2,6 @@ import Control
 import JSONText
 import PairInvariants
 import Posix
-import RunWayDomain
 
 /// Replays a parsed scenario on a `ScenarioPair`, one step at a time, each reported as it ends.
 ///

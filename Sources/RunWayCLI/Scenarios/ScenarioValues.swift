@@ -1,4 +1,4 @@
-import OSServices
+import AppHost
 import JSONText
 import Posix
 
@@ -103,9 +103,9 @@ extension Scenario {
     static func bundleID(_ value: JSONValue?, app: String?) throws(ScenarioError) -> String? {
         guard let value else { return nil }
         guard app != nil else { throw ScenarioError("\"phoneBundleId\" names your phone app's bundle id: give \"phoneApp\" too") }
-        guard let id = value.stringValue, (1...155).contains(id.utf8.count), id != ".", id != "..",
-            id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x2D, 0x5F].contains($0) })
-        else { throw ScenarioError("\"phoneBundleId\" must be 1 to 155 letters, digits, '.', '-' or '_' (com.example.App)") }
+        guard let id = value.stringValue, AppContainer.problem(bundleID: id) == nil else {
+            throw ScenarioError("\"phoneBundleId\" must be 1 to 155 letters, digits, '.', '-' or '_' (com.example.App)")
+        }
         return id
     }
 

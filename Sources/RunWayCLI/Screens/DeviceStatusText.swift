@@ -187,6 +187,15 @@ enum DeviceStatusText {
                 }
             },
             Row(section: "OS", label: "Health", keys: ["healthWorkouts"]) { "\(int($0, "healthWorkouts")) workout(s)" },
+            // The system's own timing (docs/system-timing.md): `immediate, 0 deferred, 0 waiting`.
+            Row(section: "OS", label: "system timing", keys: ["systemTiming"]) { fields in
+                fields["systemTiming"].map { timing in
+                    let reasons = (timing["byReason"]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.intValue ?? 0)" }
+                    return (timing["system"]?.stringValue ?? "?") + ", \(timing["deferred"]?.intValue ?? 0) deferred"
+                        + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))") + ", \(timing["waiting"]?.intValue ?? 0) waiting"
+                        + (timing["nextDueInMs"]?.intValue.map { ", the next in \($0) ms" } ?? "")
+                }
+            },
             Row(section: "OS", label: "process", keys: ["pid", "home"]) { fields in
                 "pid \(int(fields, "pid")), home \(fields["home"]?.stringValue ?? "?")"
             },

@@ -10,21 +10,16 @@ enum FlightCharts {
         let samples = (flight["samples"]?.arrayValue ?? []).compactMap(FlightSummaryText.sample)
         let chartWidth = max(10, min(120, width - 16))
         var lines: [String] = []
-        // Stopped (pace 0) or absurd paces leave a gap rather than a spike.
-        let paces: [Double?] = samples.map { sample in
-            let pace = Double(sample.pace)
-            return pace.isFinite && pace > 0 && pace < 3600 ? pace : nil
+        // Stopped (pace 0) or absurd values leave a gap rather than a spike.
+        func series(_ value: KeyPath<FlightSample, Float>, below limit: Double) -> [Double?] {
+            samples.map { Double($0[keyPath: value]) }.map { $0.isFinite && $0 > 0 && $0 < limit ? $0 : nil }
         }
         lines.append("  pace (faster up)")
         lines += LineChart(width: chartWidth, height: 5, style: style, inverted: true) { Format.pace($0) }
-            .render(paces).map { "  " + $0 }
-        let rates: [Double?] = samples.map { sample in
-            let rate = Double(sample.heartRate)
-            return rate.isFinite && rate > 0 && rate < 400 ? rate : nil
-        }
+            .render(series(\.pace, below: 3600)).map { "  " + $0 }
         lines.append("  heart rate")
         lines += LineChart(width: chartWidth, height: 5, style: style) { Format.heartRate($0) }
-            .render(rates).map { "  " + $0 }
+            .render(series(\.heartRate, below: 400)).map { "  " + $0 }
         if let last = samples.last, last.time.isFinite, last.time > 0 {
             let end = Format.duration(Double(last.time))
             let labelWidth = (lines.last.map { TextWidth.of(String($0.prefix { $0 != "┤" && $0 != "|" })) } ?? 2) + 1

@@ -1,5 +1,3 @@
-import Connectivity
-import Control
 import JSONText
 import Posix
 import RunWayDomain
@@ -18,14 +16,11 @@ enum LogbookText {
             guard let text else { return .newest(plus: []) }
             if text == "all" { return .all }
             var months = Set<String>()
-            for month in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let bytes = Array(month.utf8)
-                guard bytes.count == 7, bytes[4] == 0x2D, let m = Int(String(month.suffix(2))), (1...12).contains(m),
-                    Int(String(month.prefix(4))) != nil
-                else {
+            for month in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                guard GroupExpansion.isMonthKey(month) else {
                     throw UsageError("--expand takes 'all' or months like 2026-11 (comma-separated), not \(OneLine.quote(text))")
                 }
-                months.insert(String(month))
+                months.insert(month)
             }
             return .newest(plus: months)
         }

@@ -1,10 +1,8 @@
-import Connectivity
 import Control
 import Dispatch
 import JSONText
 import Posix
 import RunWayDomain
-import TerminalViews
 
 /// `runway phone ui` on a terminal: the phone's screen, redrawn in place — a header (the Pre-flight APPLE
 /// WATCH row, reachability, flights stored), the Logbook as it was on attaching, and a pane of the latest

@@ -1,4 +1,3 @@
-import Connectivity
 import JSONText
 import Posix
 import RunWayDomain
@@ -40,10 +39,6 @@ enum Format {
 
 /// The Flight Summary: the stored figures, then what the samples tell (splits, stops, peak heart rate).
 enum FlightSummaryText {
-    static func headline(_ flight: JSONValue, calendar: LogbookCalendar) -> String {
-        LogbookText.line(flight, calendar: calendar)
-    }
-
     static func render(_ flight: JSONValue, calendar: LogbookCalendar) -> String {
         let samples = (flight["samples"]?.arrayValue ?? []).compactMap(sample)
         let analysis = FlightAnalysis(samples: samples)

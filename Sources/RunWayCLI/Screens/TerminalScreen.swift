@@ -88,8 +88,4 @@ func localClock() -> String {
 }
 
 /// Seconds on the monotonic clock (durations and rates; never the wall clock).
-func monotonicNow() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
+func monotonicNow() -> Double { Double(SystemClock.now()) / 1e9 }

@@ -70,7 +70,7 @@ enum TimelineCommands {
                 parsed.has("json")
                     ? JSONValue.object(["out": .string(out), "samples": .integer(Int64(count)), "seconds": .number(seconds), "marks": .integer(Int64(marks))])
                         .text
-                    : "timeline: \(count) samples over \(TimelineChartSeconds.text(seconds)) in \(out), \(marks) mark(s); draw it with runway timeline show \(out)"
+                    : "timeline: \(count) samples over \(String(format1: seconds)) s in \(out), \(marks) mark(s); draw it with runway timeline show \(out)"
             )
             return 0
         })
@@ -148,12 +148,5 @@ enum TimelineCommands {
         ]
         if let svg { fields["svg"] = .string(svg) }
         return .object(fields)
-    }
-}
-
-enum TimelineChartSeconds {
-    static func text(_ seconds: Double) -> String {
-        let tenths = Int(clamping: Int64((min(max(seconds, 0), 1e9) * 10).rounded()))
-        return "\(tenths / 10).\(tenths % 10) s"
     }
 }
