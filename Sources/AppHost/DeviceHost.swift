@@ -217,6 +217,10 @@ package final class DeviceHost {
             client.wokenObservers.append { [unowned self] reason in for observer in self.onWoken { observer(reason) } }
             client.suspendRequestObservers.append { [unowned self] in self.runtime.reportIdleWhenQuiet() }
             client.expiringObservers.append { [unowned self] in for observer in self.onTasksExpiring { observer() } }
+            // What the OS deferred of the app's (a refresh), among the delegate calls (`runway … events`).
+            client.observe(SystemDeferredEvent.self) { [unowned self] in
+                self.tracer?.trace.record(.systemDeferred(lane: $0.lane, seq: $0.seq, delayMs: $0.delayMs, reason: $0.reason))
+            }
             remoteOS = client
             logger.info("startup.os-attached", ["socket": socket])
         }

@@ -2,6 +2,7 @@ import AppHost
 import Connectivity
 import Control
 import JSONText
+import OSServices
 import Posix
 
 /// What the watch app's WatchKit, ClockKit and WidgetKit told watch-os on its notify socket: the
@@ -188,15 +189,19 @@ extension WatchOS {
         if watchKit.refreshDeferralTold != asked {
             watchKit.refreshDeferralTold = asked
             let overBudget = at > asked + delay
-            if at > asked { watchKit.refreshDeferrals[overBudget ? "refresh-budget" : "refresh-shortly-after", default: 0] += 1 }
+            let reason =
+                overBudget
+                ? "the app's budget: \(SystemTiming.refreshesPerHour) refreshes an hour are used (\(timing.reason))"
+                : "shortly after its date (\(timing.reason))"
+            if at > asked {
+                watchKit.refreshDeferrals[overBudget ? "refresh-budget" : "refresh-shortly-after", default: 0] += 1
+                // The running app notes it among its delegate calls (`runway watch events`).
+                let delay = Int64(min(at - asked, 1e9) * 1000)
+                system?.publish(SystemDeferredEvent(lane: "refresh", seq: Int64(watchKit.refreshesScheduled), delayMs: delay, reason: reason))
+            }
             logger.notice(
                 "os.refresh-deferred",
-                [
-                    "asked": Timestamp.iso8601(asked), "fires": Timestamp.iso8601(at), "delaySeconds": Int64(at - asked),
-                    "reason": overBudget
-                        ? "the app's budget: \(SystemTiming.refreshesPerHour) refreshes an hour are used (\(timing.reason))"
-                        : "shortly after its date (\(timing.reason))",
-                ])
+                ["asked": Timestamp.iso8601(asked), "fires": Timestamp.iso8601(at), "delaySeconds": Int64(at - asked), "reason": reason])
         }
         return at
     }

@@ -147,6 +147,20 @@ import Testing
             ])
             _ = try pair.watchOSCall(["app", "open"])
             try pair.waitUntil("the refresh is scheduled") { try pair.watchOSCall(["os", "status"])["backgroundRefreshAt"]?.stringValue != nil }
+            // The running app hears the deferral among its delegate calls (`runway watch events`): the
+            // seed's delay for the first refresh.
+            let firstDelay = SystemTiming.realistic(seed: 11).refreshDelaySeconds(index: 1)
+            #expect(firstDelay > 0, "the seed defers the first refresh")
+            try pair.waitUntil("the app's trace shows the refresh deferred") {
+                let events = try runTool(["watch", "events", "--home", pair.watchHome, "--json"]).stdout.split(separator: "\n")
+                let wanted = Int(firstDelay) * 1000
+                let calls: [JSONValue] = events.compactMap { try? JSONValue(parsing: String($0)) }
+                return calls.contains { (call: JSONValue) -> Bool in
+                    guard call["call"] == .string("system.deferred"), call["lane"] == .string("refresh") else { return false }
+                    let reason = call["reason"]?.stringValue ?? ""
+                    return call["delayMs"]?.intValue == wanted && reason.contains("shortly after its date")
+                }
+            }
             _ = try pair.watchOSCall(["app", "close"])
             var fired = 0
             for step in 1...24 {
@@ -230,6 +244,8 @@ import Testing
             try pair.startWatchOS(arguments)
             let restarted = try pair.watchOSCall(["os", "status"])["systemTiming"]
             #expect(restarted?["refreshesInLastHour"] == .integer(4), "the budget's hour, kept: \(String(describing: restarted))")
+            let text = try runTool(["watch", "os", "status", "--home", pair.watchHome]).stdout
+            #expect(text.contains("system timing: realistic:11") && text.contains("4 refreshes in the last hour (4 an hour)"), "\(text)")
             for index in 1...12 { try step("after the restart, step \(index)") }
             let fired = Self.refreshesFired(pair.watchLog)
             #expect(fired.count >= 5, "\(fired)")

@@ -1,5 +1,6 @@
 import Connectivity
 import Control
+import JSONText
 
 // MARK: - The app's life (yours or RunWay's), as its OS — phone-os, watch-os — keeps it
 
@@ -88,7 +89,21 @@ enum OSStatusText {
                 ("failed launches", "\(status.failedLaunches) (\(status.failuresInARow) in a row" + (status.lastFailure.map { "; last: \($0)" } ?? "") + ")"))
         }
         if let backoff = status.backoffRemainingMs { rows.append(("backing off", "no background launch for \(backoff) ms")) }
+        if let timing = status.systemTiming { rows.append(("system timing", systemTimingText(timing))) }
         return rows
+    }
+
+    /// `realistic:11, 3 deferred (refresh-budget 1, refresh-shortly-after 2), 1 waiting until T, 4 refreshes in the last hour (4 an hour)`.
+    static func systemTimingText(_ timing: JSONValue) -> String {
+        let reasons = (timing["byReason"]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.intValue ?? 0)" }
+        var text = (timing["system"]?.stringValue ?? "?") + ", \(timing["deferred"]?.intValue ?? 0) deferred"
+        if !reasons.isEmpty { text += " (\(reasons.joined(separator: ", ")))" }
+        text += ", \(timing["waiting"]?.intValue ?? 0) waiting" + (timing["nextDueAt"]?.stringValue.map { " until \($0)" } ?? "")
+        if let hour = timing["refreshesInLastHour"]?.intValue {
+            text += ", \(hour) refreshes in the last hour (\(timing["refreshesPerHour"]?.intValue ?? 4) an hour)"
+        }
+        if let runtime = timing["taskRuntimeMs"]?.intValue { text += ", tasks run \(runtime) ms this launch" }
+        return text
     }
 
     static func render(_ status: OSStatusReply, _ device: DeviceRole) -> String {
