@@ -10,13 +10,7 @@ package struct PairedWatch: Equatable, Sendable {
     /// could be several, until it is paired again).
     package var watchHome: String
     package var pairedAt: Double
-
-    package init(watchDeviceID: String, pairingID: String, watchHome: String, pairedAt: Double) {
-        self.watchDeviceID = watchDeviceID
-        self.pairingID = pairingID
-        self.watchHome = watchHome
-        self.pairedAt = pairedAt
-    }
+    // Made only here, from the store's rows: the compiler's memberwise init.
 }
 
 /// The phone's watches, and Apple's switch between them ("Supporting Quick Watch Switching").
